@@ -1,0 +1,344 @@
+#include "core/settings/settings.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+
+#include <algorithm>
+
+namespace kforge {
+
+namespace {
+// Keys live here only; the rest of KForge goes through the typed accessors.
+namespace Key {
+constexpr QLatin1String language("general/language");
+constexpr QLatin1String theme("general/theme");
+constexpr QLatin1String recentFiles("general/recentFiles");
+constexpr QLatin1String windowGeometry("window/geometry");
+constexpr QLatin1String windowState("window/state");
+constexpr QLatin1String nvccPath("compiler/nvccPath");
+constexpr QLatin1String compileFlags("compiler/flags");
+constexpr QLatin1String defaultArch("compiler/defaultArch");
+constexpr QLatin1String workers("workers");
+constexpr QLatin1String timing("timing");
+constexpr QLatin1String endpoints("endpoints");
+constexpr QLatin1String candidates("rounds/candidatesPerRound");
+constexpr QLatin1String exemplars("rounds/exemplars");
+constexpr QLatin1String temperature("rounds/temperature");
+} // namespace Key
+
+QString normalizedPath(const QString &path)
+{
+    return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+}
+} // namespace
+
+Settings::Settings(QObject *parent)
+    : QObject(parent)
+    , m_store(std::make_unique<QSettings>())
+{
+}
+
+Settings::Settings(const QString &fileName, QObject *parent)
+    : QObject(parent)
+    , m_store(std::make_unique<QSettings>(fileName, QSettings::IniFormat))
+{
+}
+
+Settings::~Settings()
+{
+    m_store->sync();
+}
+
+void Settings::sync()
+{
+    m_store->sync();
+}
+
+QString Settings::language() const
+{
+    const QString value = m_store->value(Key::language, Defaults::language()).toString();
+    return availableLanguages().contains(value) ? value : Defaults::language();
+}
+
+void Settings::setLanguage(const QString &language)
+{
+    if (!availableLanguages().contains(language) || language == this->language())
+        return;
+    m_store->setValue(Key::language, language);
+    Q_EMIT languageChanged();
+}
+
+QStringList Settings::availableLanguages()
+{
+    return {QStringLiteral("system"), QStringLiteral("en"), QStringLiteral("zh_CN")};
+}
+
+QString Settings::themeName(Theme theme)
+{
+    switch (theme) {
+    case Theme::Light:
+        return QStringLiteral("light");
+    case Theme::Dark:
+        return QStringLiteral("dark");
+    case Theme::System:
+        break;
+    }
+    return QStringLiteral("system");
+}
+
+Theme Settings::themeFromName(const QString &name)
+{
+    if (name == QLatin1String("light"))
+        return Theme::Light;
+    if (name == QLatin1String("dark"))
+        return Theme::Dark;
+    return Theme::System;
+}
+
+Theme Settings::theme() const
+{
+    return themeFromName(m_store->value(Key::theme, themeName(Defaults::theme())).toString());
+}
+
+void Settings::setTheme(Theme theme)
+{
+    if (theme == this->theme())
+        return;
+    m_store->setValue(Key::theme, themeName(theme));
+    Q_EMIT themeChanged();
+}
+
+QStringList Settings::recentFiles() const
+{
+    return m_store->value(Key::recentFiles).toStringList();
+}
+
+void Settings::addRecentFile(const QString &path)
+{
+    const QString clean = normalizedPath(path);
+    QStringList files = recentFiles();
+    files.removeAll(clean);
+    files.prepend(clean);
+    while (files.size() > Defaults::maxRecentFiles)
+        files.removeLast();
+    m_store->setValue(Key::recentFiles, files);
+    Q_EMIT recentFilesChanged();
+}
+
+void Settings::removeRecentFile(const QString &path)
+{
+    QStringList files = recentFiles();
+    if (files.removeAll(normalizedPath(path)) == 0)
+        return;
+    m_store->setValue(Key::recentFiles, files);
+    Q_EMIT recentFilesChanged();
+}
+
+void Settings::clearRecentFiles()
+{
+    if (recentFiles().isEmpty())
+        return;
+    m_store->remove(Key::recentFiles);
+    Q_EMIT recentFilesChanged();
+}
+
+QByteArray Settings::windowGeometry() const
+{
+    return m_store->value(Key::windowGeometry).toByteArray();
+}
+
+void Settings::setWindowGeometry(const QByteArray &geometry)
+{
+    m_store->setValue(Key::windowGeometry, geometry);
+}
+
+QByteArray Settings::windowState() const
+{
+    return m_store->value(Key::windowState).toByteArray();
+}
+
+void Settings::setWindowState(const QByteArray &state)
+{
+    m_store->setValue(Key::windowState, state);
+}
+
+QString Settings::nvccPath() const
+{
+    return m_store->value(Key::nvccPath, Defaults::nvccPath()).toString();
+}
+
+void Settings::setNvccPath(const QString &path)
+{
+    if (path == nvccPath())
+        return;
+    m_store->setValue(Key::nvccPath, path);
+    Q_EMIT compilerChanged();
+}
+
+QStringList Settings::compileFlags() const
+{
+    if (!m_store->contains(Key::compileFlags))
+        return Defaults::compileFlags();
+    return m_store->value(Key::compileFlags).toStringList();
+}
+
+void Settings::setCompileFlags(const QStringList &flags)
+{
+    if (flags == compileFlags())
+        return;
+    m_store->setValue(Key::compileFlags, flags);
+    Q_EMIT compilerChanged();
+}
+
+QString Settings::defaultArch() const
+{
+    return m_store->value(Key::defaultArch, Defaults::defaultArch()).toString();
+}
+
+void Settings::setDefaultArch(const QString &arch)
+{
+    if (arch == defaultArch())
+        return;
+    m_store->setValue(Key::defaultArch, arch);
+    Q_EMIT compilerChanged();
+}
+
+QList<WorkerSetting> Settings::workers() const
+{
+    // An explicitly saved empty list means "no workers"; only a never-written list gets the default.
+    if (!m_store->contains(Key::workers + QLatin1String("/size")))
+        return Defaults::workers();
+    QList<WorkerSetting> result;
+    const int n = m_store->beginReadArray(Key::workers);
+    for (int i = 0; i < n; ++i) {
+        m_store->setArrayIndex(i);
+        result.append({m_store->value(QStringLiteral("name")).toString(),
+                       m_store->value(QStringLiteral("command")).toString(),
+                       m_store->value(QStringLiteral("enabled"), true).toBool()});
+    }
+    m_store->endArray();
+    return result;
+}
+
+void Settings::setWorkers(const QList<WorkerSetting> &workers)
+{
+    if (workers == this->workers() && m_store->contains(Key::workers + QLatin1String("/size")))
+        return;
+    m_store->remove(Key::workers);
+    m_store->beginWriteArray(Key::workers, int(workers.size()));
+    for (int i = 0; i < workers.size(); ++i) {
+        m_store->setArrayIndex(i);
+        m_store->setValue(QStringLiteral("name"), workers[i].name);
+        m_store->setValue(QStringLiteral("command"), workers[i].command);
+        m_store->setValue(QStringLiteral("enabled"), workers[i].enabled);
+    }
+    m_store->endArray();
+    Q_EMIT workersChanged();
+}
+
+TimingSetting Settings::timing() const
+{
+    const TimingSetting d = Defaults::timing();
+    m_store->beginGroup(Key::timing);
+    TimingSetting t;
+    t.trials = std::max(1, m_store->value(QStringLiteral("trials"), d.trials).toInt());
+    t.minRuns = std::max(1, m_store->value(QStringLiteral("minRuns"), d.minRuns).toInt());
+    t.minTimeMs = std::max(0, m_store->value(QStringLiteral("minTimeMs"), d.minTimeMs).toInt());
+    t.maxRuns = std::max(t.minRuns, m_store->value(QStringLiteral("maxRuns"), d.maxRuns).toInt());
+    t.warmup = std::max(0, m_store->value(QStringLiteral("warmup"), d.warmup).toInt());
+    m_store->endGroup();
+    return t;
+}
+
+void Settings::setTiming(const TimingSetting &timing)
+{
+    if (timing == this->timing())
+        return;
+    m_store->beginGroup(Key::timing);
+    m_store->setValue(QStringLiteral("trials"), timing.trials);
+    m_store->setValue(QStringLiteral("minRuns"), timing.minRuns);
+    m_store->setValue(QStringLiteral("minTimeMs"), timing.minTimeMs);
+    m_store->setValue(QStringLiteral("maxRuns"), timing.maxRuns);
+    m_store->setValue(QStringLiteral("warmup"), timing.warmup);
+    m_store->endGroup();
+    Q_EMIT timingChanged();
+}
+
+QList<EndpointSetting> Settings::endpoints() const
+{
+    QList<EndpointSetting> result;
+    const int n = m_store->beginReadArray(Key::endpoints);
+    for (int i = 0; i < n; ++i) {
+        m_store->setArrayIndex(i);
+        EndpointSetting e;
+        e.name = m_store->value(QStringLiteral("name")).toString();
+        e.preset = m_store->value(QStringLiteral("preset")).toString();
+        e.baseUrl = m_store->value(QStringLiteral("baseUrl")).toString();
+        e.model = m_store->value(QStringLiteral("model")).toString();
+        e.apiStyle = m_store->value(QStringLiteral("apiStyle")).toString();
+        result.append(e);
+    }
+    m_store->endArray();
+    return result;
+}
+
+void Settings::setEndpoints(const QList<EndpointSetting> &endpoints)
+{
+    if (endpoints == this->endpoints())
+        return;
+    m_store->remove(Key::endpoints);
+    m_store->beginWriteArray(Key::endpoints, int(endpoints.size()));
+    for (int i = 0; i < endpoints.size(); ++i) {
+        const EndpointSetting &e = endpoints[i];
+        m_store->setArrayIndex(i);
+        m_store->setValue(QStringLiteral("name"), e.name);
+        m_store->setValue(QStringLiteral("preset"), e.preset);
+        m_store->setValue(QStringLiteral("baseUrl"), e.baseUrl);
+        m_store->setValue(QStringLiteral("model"), e.model);
+        m_store->setValue(QStringLiteral("apiStyle"), e.apiStyle);
+    }
+    m_store->endArray();
+    Q_EMIT endpointsChanged();
+}
+
+int Settings::candidatesPerRound() const
+{
+    return std::clamp(m_store->value(Key::candidates, Defaults::candidatesPerRound).toInt(), 1, 64);
+}
+
+void Settings::setCandidatesPerRound(int n)
+{
+    if (n == candidatesPerRound())
+        return;
+    m_store->setValue(Key::candidates, n);
+    Q_EMIT roundDefaultsChanged();
+}
+
+int Settings::exemplars() const
+{
+    return std::clamp(m_store->value(Key::exemplars, Defaults::exemplars).toInt(), 0, 16);
+}
+
+void Settings::setExemplars(int n)
+{
+    if (n == exemplars())
+        return;
+    m_store->setValue(Key::exemplars, n);
+    Q_EMIT roundDefaultsChanged();
+}
+
+double Settings::temperature() const
+{
+    return std::clamp(m_store->value(Key::temperature, Defaults::temperature).toDouble(), 0.0, 2.0);
+}
+
+void Settings::setTemperature(double t)
+{
+    if (t == temperature())
+        return;
+    m_store->setValue(Key::temperature, t);
+    Q_EMIT roundDefaultsChanged();
+}
+
+} // namespace kforge

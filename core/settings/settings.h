@@ -1,0 +1,143 @@
+#pragma once
+// Every user setting of KForge with its type and default, persisted through QSettings. One object is
+// created by the application and handed to whoever needs it; nothing else reads QSettings keys.
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+class QSettings;
+
+namespace kforge {
+
+enum class Theme { System, Light, Dark };
+
+// A GPU worker: any command line that starts a process speaking the worker protocol on stdin/stdout,
+// e.g. `kforge-worker --device 0` or `ssh gpu-box kforge-worker`.
+struct WorkerSetting {
+    QString name;
+    QString command;
+    bool enabled = true;
+    friend bool operator==(const WorkerSetting &, const WorkerSetting &) = default;
+};
+
+// Measurement parameters sent with every evaluate request.
+struct TimingSetting {
+    int trials = 5;        // verification trials, each on fresh inputs
+    int minRuns = 100;     // timed runs at least...
+    int minTimeMs = 1000;  // ...and at least this long
+    int maxRuns = 10000;
+    int warmup = 10;
+    friend bool operator==(const TimingSetting &, const TimingSetting &) = default;
+};
+
+// An LLM endpoint as the user configured it. The API key is never stored here: it lives in the system
+// keychain under `keyName()`.
+struct EndpointSetting {
+    QString name;     // shown to the user, unique
+    QString preset;   // the provider preset it was made from (see core/llm), may be empty
+    QString baseUrl;  // e.g. https://api.openai.com/v1
+    QString model;
+    QString apiStyle; // wire protocol, e.g. "openai-chat" or "anthropic"
+    QString keyName() const { return QStringLiteral("endpoint/") + name; }
+    friend bool operator==(const EndpointSetting &, const EndpointSetting &) = default;
+};
+
+class Settings : public QObject
+{
+    Q_OBJECT
+public:
+    // The values a fresh installation starts with: the one place defaults are written down.
+    struct Defaults {
+        static constexpr int maxRecentFiles = 10;
+        static QString language() { return QStringLiteral("system"); }
+        static Theme theme() { return Theme::System; }
+        static QString nvccPath() { return {}; } // empty: look in PATH, then /usr/local/cuda/bin
+        static QStringList compileFlags() { return {QStringLiteral("-O3"), QStringLiteral("-lineinfo")}; }
+        static QString defaultArch() { return {}; } // empty: the architecture of the worker's GPU
+        static QList<WorkerSetting> workers()
+        {
+            return {{QStringLiteral("local"), QStringLiteral("kforge-worker --device 0"), true}};
+        }
+        static TimingSetting timing() { return {}; }
+        static QList<EndpointSetting> endpoints() { return {}; }
+        static constexpr int candidatesPerRound = 4;
+        static constexpr int exemplars = 2;
+        static constexpr double temperature = 0.7;
+    };
+
+    // Uses the application's QSettings (organization/application name must be set before).
+    explicit Settings(QObject *parent = nullptr);
+    // Uses an INI file at `fileName` (tests, portable set-ups).
+    explicit Settings(const QString &fileName, QObject *parent = nullptr);
+    ~Settings() override;
+
+    QString language() const; // "system", "en" or "zh_CN"
+    void setLanguage(const QString &language);
+    static QStringList availableLanguages();
+
+    Theme theme() const;
+    void setTheme(Theme theme);
+
+    QStringList recentFiles() const; // task folders and session files, most recent first
+    void addRecentFile(const QString &path);
+    void removeRecentFile(const QString &path);
+    void clearRecentFiles();
+
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray &geometry);
+    QByteArray windowState() const;
+    void setWindowState(const QByteArray &state);
+
+    QString nvccPath() const;
+    void setNvccPath(const QString &path);
+    QStringList compileFlags() const;
+    void setCompileFlags(const QStringList &flags);
+    QString defaultArch() const;
+    void setDefaultArch(const QString &arch);
+
+    QList<WorkerSetting> workers() const;
+    void setWorkers(const QList<WorkerSetting> &workers);
+
+    TimingSetting timing() const;
+    void setTiming(const TimingSetting &timing);
+
+    QList<EndpointSetting> endpoints() const;
+    void setEndpoints(const QList<EndpointSetting> &endpoints);
+
+    int candidatesPerRound() const;
+    void setCandidatesPerRound(int n);
+    int exemplars() const;
+    void setExemplars(int n);
+    double temperature() const;
+    void setTemperature(double t);
+
+    // Writes pending changes to disk now (they are also written when the object is destroyed).
+    void sync();
+
+    static QString themeName(Theme theme);
+    static Theme themeFromName(const QString &name);
+
+Q_SIGNALS:
+    void languageChanged();
+    void themeChanged();
+    void recentFilesChanged();
+    void compilerChanged();
+    void workersChanged();
+    void timingChanged();
+    void endpointsChanged();
+    void roundDefaultsChanged();
+
+private:
+    std::unique_ptr<QSettings> m_store;
+};
+
+} // namespace kforge
+
+Q_DECLARE_METATYPE(kforge::WorkerSetting)
+Q_DECLARE_METATYPE(kforge::TimingSetting)
+Q_DECLARE_METATYPE(kforge::EndpointSetting)

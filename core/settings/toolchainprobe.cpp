@@ -1,0 +1,121 @@
+#include "core/settings/toolchainprobe.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+namespace kforge {
+
+namespace {
+bool isExecutableFile(const QString &path)
+{
+    const QFileInfo info(path);
+    return info.isFile() && info.isExecutable();
+}
+} // namespace
+
+ToolchainProbe::ToolchainProbe(QObject *parent)
+    : QObject(parent)
+{
+}
+
+ToolchainProbe::~ToolchainProbe()
+{
+    if (m_process) {
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(1000);
+    }
+}
+
+QString ToolchainProbe::locateNvcc(const QString &configuredPath)
+{
+    if (!configuredPath.isEmpty())
+        return isExecutableFile(configuredPath) ? QFileInfo(configuredPath).absoluteFilePath() : QString();
+    const QString inPath = QStandardPaths::findExecutable(QStringLiteral("nvcc"));
+    if (!inPath.isEmpty())
+        return inPath;
+    QStringList candidates;
+    const QString cudaHome = qEnvironmentVariable("CUDA_HOME", qEnvironmentVariable("CUDA_PATH"));
+    if (!cudaHome.isEmpty())
+        candidates << QDir(cudaHome).filePath(QStringLiteral("bin/nvcc"));
+    candidates << QStringLiteral("/usr/local/cuda/bin/nvcc");
+    for (const QString &c : std::as_const(candidates)) {
+        if (isExecutableFile(c))
+            return c;
+    }
+    return {};
+}
+
+QString ToolchainProbe::parseVersion(const QString &output)
+{
+    static const QRegularExpression full(QStringLiteral(R"(\bV(\d+\.\d+(?:\.\d+)?))"));
+    static const QRegularExpression release(QStringLiteral(R"(release (\d+\.\d+))"));
+    if (const auto m = full.match(output); m.hasMatch())
+        return m.captured(1);
+    if (const auto m = release.match(output); m.hasMatch())
+        return m.captured(1);
+    return {};
+}
+
+void ToolchainProbe::start(const QString &configuredPath)
+{
+    if (m_process) {
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->deleteLater();
+        m_process = nullptr;
+    }
+    const quint64 generation = ++m_generation;
+    const QString nvcc = locateNvcc(configuredPath);
+    if (nvcc.isEmpty()) {
+        ToolchainInfo info;
+        info.error = configuredPath.isEmpty()
+            ? tr("No CUDA compiler (nvcc) found in PATH or /usr/local/cuda/bin.")
+            : tr("The configured CUDA compiler %1 does not exist or is not executable.").arg(configuredPath);
+        // Deliver asynchronously in every case so callers see one behaviour.
+        QMetaObject::invokeMethod(this, [this, info, generation] {
+            if (generation == m_generation)
+                report(info);
+        }, Qt::QueuedConnection);
+        return;
+    }
+    m_process = new QProcess(this);
+    m_process->setProgram(nvcc);
+    m_process->setArguments({QStringLiteral("--version")});
+    m_process->setProcessChannelMode(QProcess::MergedChannels);
+    QProcess *process = m_process;
+    connect(process, &QProcess::finished, this, [this, process, nvcc](int exitCode, QProcess::ExitStatus status) {
+        ToolchainInfo info;
+        info.nvccPath = nvcc;
+        const QString output = QString::fromLocal8Bit(process->readAll());
+        if (status == QProcess::NormalExit && exitCode == 0) {
+            info.found = true;
+            info.version = parseVersion(output);
+        } else {
+            info.error = tr("%1 --version failed: %2").arg(nvcc, output.trimmed().left(300));
+        }
+        report(info);
+    });
+    connect(process, &QProcess::errorOccurred, this, [this, process, nvcc](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return; // finished() follows for the other errors
+        ToolchainInfo info;
+        info.nvccPath = nvcc;
+        info.error = tr("Could not run %1: %2").arg(nvcc, process->errorString());
+        report(info);
+    });
+    process->start();
+}
+
+void ToolchainProbe::report(ToolchainInfo info)
+{
+    if (m_process) {
+        m_process->deleteLater();
+        m_process = nullptr;
+    }
+    Q_EMIT finished(info);
+}
+
+} // namespace kforge

@@ -1,0 +1,46 @@
+#pragma once
+// Looks for the CUDA compiler (nvcc) and asks it for its version without blocking the caller's thread, so
+// the GUI can say honestly whether kernels can be compiled here.
+#include <QMetaType>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+
+namespace kforge {
+
+struct ToolchainInfo {
+    bool found = false;
+    QString nvccPath; // absolute path of the nvcc that answered
+    QString version;  // e.g. "13.0.48"
+    QString error;    // translated, when !found
+};
+
+class ToolchainProbe : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ToolchainProbe(QObject *parent = nullptr);
+    ~ToolchainProbe() override;
+
+    // configuredPath: Settings::nvccPath(); empty means PATH, then $CUDA_HOME/bin and /usr/local/cuda/bin.
+    // Emits finished() once; a second start() abandons the first probe.
+    void start(const QString &configuredPath);
+
+    // The nvcc that start() would run, or empty when there is none. Only looks at the file system.
+    static QString locateNvcc(const QString &configuredPath);
+    // "Cuda compilation tools, release 13.0, V13.0.48" -> "13.0.48"
+    static QString parseVersion(const QString &nvccVersionOutput);
+
+Q_SIGNALS:
+    void finished(const kforge::ToolchainInfo &info);
+
+private:
+    void report(ToolchainInfo info);
+
+    QProcess *m_process = nullptr;
+    quint64 m_generation = 0; // a late answer to an abandoned probe is dropped
+};
+
+} // namespace kforge
+
+Q_DECLARE_METATYPE(kforge::ToolchainInfo)

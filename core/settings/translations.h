@@ -1,0 +1,19 @@
+#pragma once
+// Installs KForge's catalogue (built into the binaries) and Qt's own for the configured language, before
+// any widget is created. Shared by kforge and kforge-cli.
+#include <QLocale>
+#include <QString>
+
+namespace kforge {
+
+class Translations
+{
+public:
+    // language: "system", "en" or "zh_CN" (see Settings::availableLanguages()). Replaces translators that
+    // an earlier call installed. Returns the locale the catalogues were chosen for.
+    static QLocale install(const QString &language);
+
+    static QLocale localeFor(const QString &language);
+};
+
+} // namespace kforge
