@@ -1,0 +1,1 @@
+// fast variant (parser test data only)

@@ -1,0 +1,1 @@
+// wrong variant (parser test data only)
