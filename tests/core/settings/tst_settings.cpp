@@ -1,0 +1,178 @@
+// Settings: defaults on a fresh store, every value survives a round trip through a new object, signals.
+#include "core/settings/settings.h"
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kforge;
+
+class TestSettings : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("KForgeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_settings"));
+        QVERIFY(m_dir.isValid());
+    }
+
+    void defaults()
+    {
+        Settings s(m_dir.filePath(QStringLiteral("fresh.ini")));
+        QCOMPARE(s.language(), QStringLiteral("system"));
+        QCOMPARE(s.theme(), Theme::System);
+        QVERIFY(s.recentFiles().isEmpty());
+        QVERIFY(s.windowState().isEmpty());
+        QCOMPARE(s.nvccPath(), QString());
+        QCOMPARE(s.compileFlags(), Settings::Defaults::compileFlags());
+        QCOMPARE(s.workers(), Settings::Defaults::workers());
+        QCOMPARE(s.workers().size(), 1);
+        QCOMPARE(s.timing(), TimingSetting{});
+        QCOMPARE(s.timing().trials, 5);
+        QVERIFY(s.endpoints().isEmpty());
+        QCOMPARE(s.candidatesPerRound(), Settings::Defaults::candidatesPerRound);
+        QCOMPARE(s.exemplars(), Settings::Defaults::exemplars);
+        QCOMPARE(s.temperature(), Settings::Defaults::temperature);
+    }
+
+    void roundTrip()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("roundtrip.ini"));
+        const QList<WorkerSetting> workers{{QStringLiteral("box"), QStringLiteral("ssh box kforge-worker"), true},
+                                           {QStringLiteral("slurm"), QStringLiteral("srun -G1 kforge-worker"), false}};
+        const QList<EndpointSetting> endpoints{{QStringLiteral("local vLLM"), QStringLiteral("openai-compatible"),
+                                                QStringLiteral("http://127.0.0.1:8000/v1"), QStringLiteral("qwen"),
+                                                QStringLiteral("openai-chat")}};
+        const TimingSetting timing{3, 50, 200, 500, 4};
+        {
+            Settings s(file);
+            s.setLanguage(QStringLiteral("zh_CN"));
+            s.setTheme(Theme::Dark);
+            s.addRecentFile(QStringLiteral("/tmp/a"));
+            s.addRecentFile(QStringLiteral("/tmp/b.kforge"));
+            s.setWindowGeometry(QByteArrayLiteral("geometry\x01\x02"));
+            s.setWindowState(QByteArrayLiteral("state\x00\x03"));
+            s.setNvccPath(QStringLiteral("/opt/cuda/bin/nvcc"));
+            s.setCompileFlags({QStringLiteral("-O2"), QStringLiteral("--use_fast_math")});
+            s.setDefaultArch(QStringLiteral("sm_90"));
+            s.setWorkers(workers);
+            s.setTiming(timing);
+            s.setEndpoints(endpoints);
+            s.setCandidatesPerRound(8);
+            s.setExemplars(3);
+            s.setTemperature(0.2);
+        }
+        Settings s(file);
+        QCOMPARE(s.language(), QStringLiteral("zh_CN"));
+        QCOMPARE(s.theme(), Theme::Dark);
+        QCOMPARE(s.recentFiles(), (QStringList{QStringLiteral("/tmp/b.kforge"), QStringLiteral("/tmp/a")}));
+        QCOMPARE(s.windowGeometry(), QByteArrayLiteral("geometry\x01\x02"));
+        QCOMPARE(s.windowState(), QByteArrayLiteral("state\x00\x03"));
+        QCOMPARE(s.nvccPath(), QStringLiteral("/opt/cuda/bin/nvcc"));
+        QCOMPARE(s.compileFlags(), (QStringList{QStringLiteral("-O2"), QStringLiteral("--use_fast_math")}));
+        QCOMPARE(s.defaultArch(), QStringLiteral("sm_90"));
+        QCOMPARE(s.workers(), workers);
+        QCOMPARE(s.timing(), timing);
+        QCOMPARE(s.endpoints(), endpoints);
+        QCOMPARE(s.endpoints().first().keyName(), QStringLiteral("endpoint/local vLLM"));
+        QCOMPARE(s.candidatesPerRound(), 8);
+        QCOMPARE(s.exemplars(), 3);
+        QCOMPARE(s.temperature(), 0.2);
+    }
+
+    void emptyListsStayEmpty()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("empty.ini"));
+        {
+            Settings s(file);
+            s.setWorkers({});
+            s.setCompileFlags({});
+        }
+        Settings s(file);
+        QVERIFY(s.workers().isEmpty());
+        QVERIFY(s.compileFlags().isEmpty());
+    }
+
+    void recentFilesAreMostRecentFirstAndCapped()
+    {
+        Settings s(m_dir.filePath(QStringLiteral("recent.ini")));
+        QSignalSpy spy(&s, &Settings::recentFilesChanged);
+        for (int i = 0; i < Settings::Defaults::maxRecentFiles + 3; ++i)
+            s.addRecentFile(QStringLiteral("/tmp/f%1").arg(i));
+        QCOMPARE(s.recentFiles().size(), Settings::Defaults::maxRecentFiles);
+        QCOMPARE(s.recentFiles().first(), QStringLiteral("/tmp/f%1").arg(Settings::Defaults::maxRecentFiles + 2));
+        s.addRecentFile(QStringLiteral("/tmp/./f5"));
+        QCOMPARE(s.recentFiles().first(), QStringLiteral("/tmp/f5"));
+        QCOMPARE(s.recentFiles().count(QStringLiteral("/tmp/f5")), 1);
+        s.removeRecentFile(QStringLiteral("/tmp/f5"));
+        QVERIFY(!s.recentFiles().contains(QStringLiteral("/tmp/f5")));
+        s.clearRecentFiles();
+        QVERIFY(s.recentFiles().isEmpty());
+        QCOMPARE(spy.count(), Settings::Defaults::maxRecentFiles + 3 + 3);
+    }
+
+    void invalidValuesFallBack_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QVariant>("stored");
+        QTest::newRow("unknown language") << QStringLiteral("general/language") << QVariant(QStringLiteral("klingon"));
+        QTest::newRow("unknown theme") << QStringLiteral("general/theme") << QVariant(QStringLiteral("purple"));
+        QTest::newRow("negative candidates") << QStringLiteral("rounds/candidatesPerRound") << QVariant(-4);
+    }
+
+    void invalidValuesFallBack()
+    {
+        QFETCH(QString, key);
+        QFETCH(QVariant, stored);
+        const QString file = m_dir.filePath(QStringLiteral("invalid-%1.ini").arg(QString::fromLatin1(QTest::currentDataTag())));
+        {
+            QSettings raw(file, QSettings::IniFormat);
+            raw.setValue(key, stored);
+        }
+        Settings s(file);
+        QCOMPARE(s.language(), QStringLiteral("system"));
+        QCOMPARE(s.theme(), Theme::System);
+        QVERIFY(s.candidatesPerRound() >= 1);
+    }
+
+    void signalsOnlyOnChange()
+    {
+        Settings s(m_dir.filePath(QStringLiteral("signals.ini")));
+        QSignalSpy theme(&s, &Settings::themeChanged);
+        QSignalSpy workers(&s, &Settings::workersChanged);
+        QSignalSpy compiler(&s, &Settings::compilerChanged);
+        s.setTheme(Theme::System);
+        QCOMPARE(theme.count(), 0);
+        s.setTheme(Theme::Light);
+        s.setTheme(Theme::Light);
+        QCOMPARE(theme.count(), 1);
+        s.setWorkers({{QStringLiteral("a"), QStringLiteral("kforge-worker"), true}});
+        QCOMPARE(workers.count(), 1);
+        s.setNvccPath(QStringLiteral("/x/nvcc"));
+        s.setDefaultArch(QStringLiteral("sm_80"));
+        QCOMPARE(compiler.count(), 2);
+    }
+
+    void applicationStoreUsesTestMode()
+    {
+        // The default constructor goes to the application's QSettings, which test mode keeps out of ~/.config.
+        Settings s;
+        s.setTheme(Theme::Dark);
+        s.sync();
+        QSettings raw;
+        QVERIFY2(raw.fileName().contains(QLatin1String("qttest")), qPrintable(raw.fileName()));
+        QCOMPARE(raw.value(QStringLiteral("general/theme")).toString(), QStringLiteral("dark"));
+        raw.clear();
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
+
+QTEST_GUILESS_MAIN(TestSettings)
+#include "tst_settings.moc"
