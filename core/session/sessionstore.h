@@ -1,0 +1,154 @@
+#pragma once
+// The open session: one *.kforge SQLite file (WAL, versioned schema) and the population loaded from it.
+// Every write commits at once and is announced by a signal, so views observe this one object and a killed
+// process loses only the work in flight. Lives on one thread (the GUI's or the CLI's main thread).
+#include "core/session/evaluation.h"
+#include "core/session/pairanalysis.h"
+#include "core/session/population.h"
+#include "core/session/promptrecord.h"
+#include "core/session/responserecord.h"
+#include "core/session/roundrecord.h"
+#include "core/session/sessionnote.h"
+#include "core/session/taskrecord.h"
+#include "core/session/variant.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QSqlDatabase>
+#include <memory>
+#include <optional>
+
+class QLockFile;
+class QSqlQuery;
+
+namespace kforge {
+
+class SessionStore : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr double kDefaultSuspiciousSpeedup = 10.0;
+
+    explicit SessionStore(QObject *parent = nullptr);
+    ~SessionStore() override;
+
+    // Opens a session file, creating an empty one when `path` does not exist, and migrates an older schema.
+    // Rounds left Running or Paused by a process that died become Interrupted (see interruptedRounds()).
+    // False with errorString() set: not a session, newer schema, or open in another KForge process.
+    bool open(const QString &path);
+    // A new session at `path` (which must not exist) holding the task copied from `taskFolder`.
+    bool create(const QString &path, const QString &taskFolder, bool importTaskVariants = false);
+    void close();
+    bool isOpen() const;
+    QString path() const { return m_path; }
+    QString errorString() const { return m_error; }
+    int schemaVersion() const;
+    // Rounds this open() found Running/Paused and marked Interrupted.
+    QList<qint64> interruptedRounds() const { return m_interrupted; }
+
+    // A result faster than this many times the reference, on a task not flagged degenerate, is held for review.
+    void setSuspiciousSpeedup(double factor) { m_suspiciousSpeedup = factor; }
+    double suspiciousSpeedup() const { return m_suspiciousSpeedup; }
+
+    // ---- task
+    // Copies a task folder in (task.json, reference.cu, everything else under it) and adds the reference as a
+    // variant; with importTaskVariants, also the hand-written variants task.json lists (origin Imported).
+    bool importTask(const QString &folder, bool importTaskVariants = false);
+    const TaskRecord &task() const { return m_task; }
+    bool hasTask() const { return m_task.isValid(); }
+    // Writes the task back out as a folder (for tools that take a task folder). False with errorString().
+    bool writeTaskFolder(const QString &dir);
+
+    // ---- variants
+    const Population &population() const { return m_population; }
+    // Adds a variant (v.id and v.eval are ignored; created is now when null). Returns its id, 0 on error.
+    qint64 addVariant(const Variant &v, const VariantTexts &texts);
+    VariantTexts texts(qint64 variantId) const;
+    QString source(qint64 variantId) const;
+    bool setStatus(qint64 variantId, VariantStatus status, const QString &message = {});
+    bool setPinned(qint64 variantId, bool pinned);
+    bool setExcluded(qint64 variantId, bool excluded);
+    bool setAccepted(qint64 variantId, bool accepted);
+    bool setSuspicious(qint64 variantId, bool suspicious, const QString &reason = {});
+    bool setLabel(qint64 variantId, const QString &label);
+    bool setTags(qint64 variantId, const QStringList &tags);
+    bool setNotes(qint64 variantId, const QString &notes);
+    bool setAnalysisAndDesign(qint64 variantId, const QString &analysis, const QString &design);
+
+    // ---- evaluations
+    // Stores an evaluation and makes it the variant's latest; marks the variant suspicious (or clears the mark)
+    // by suspicionReason(). Returns its id, 0 on error.
+    qint64 addEvaluation(const Evaluation &e);
+    std::optional<Evaluation> evaluation(qint64 evaluationId) const;
+    std::optional<Evaluation> latestEvaluation(qint64 variantId) const;
+    QList<EvaluationSummary> evaluations(qint64 variantId) const;
+    int evaluationCount() const;
+    // Why a result must be reviewed before it is trusted, or empty.
+    QString suspicionReason(const EvaluationSummary &e) const;
+
+    // ---- prompts and responses
+    qint64 addPrompt(const PromptRecord &p);
+    std::optional<PromptRecord> prompt(qint64 promptId) const;
+    QList<PromptRecord> prompts(qint64 roundId) const;
+    qint64 addResponse(const ResponseRecord &r);
+    bool updateResponse(const ResponseRecord &r);
+    std::optional<ResponseRecord> response(qint64 responseId) const;
+    QList<ResponseRecord> responses(qint64 promptId) const;
+
+    // ---- rounds
+    qint64 addRound(const QJsonObject &settings);
+    bool setRoundState(qint64 roundId, RoundState state, const QString &message = {});
+    bool addRoundUsage(qint64 roundId, const RoundUsage &usage);
+    std::optional<RoundRecord> round(qint64 roundId) const;
+    QList<RoundRecord> rounds() const;
+    RoundUsage sessionUsage() const;
+    QList<qint64> variantsOfRound(qint64 roundId) const;
+
+    // ---- pair analyses and notes
+    qint64 addPairAnalysis(const PairAnalysis &a);
+    bool setPairAnswer(qint64 analysisId, const QString &answer, qint64 responseId);
+    QList<PairAnalysis> pairAnalyses(qint64 variantA = 0, qint64 variantB = 0) const;
+    qint64 addNote(const SessionNote &n);
+    bool removeNote(qint64 noteId);
+    QList<SessionNote> notes() const;
+
+    // ---- free key/value metadata (session title, last settings...)
+    QString meta(const QString &key) const;
+    bool setMeta(const QString &key, const QString &value);
+
+Q_SIGNALS:
+    void opened();
+    void closed();
+    void variantAdded(qint64 variantId);
+    void variantChanged(qint64 variantId);
+    void evaluationAdded(qint64 variantId, qint64 evaluationId);
+    void roundChanged(qint64 roundId); // added, state or usage changed
+    void promptAdded(qint64 promptId);
+    void responseChanged(qint64 responseId); // added or updated
+    void pairAnalysisChanged(qint64 analysisId);
+    void notesChanged();
+    void taskChanged();
+    void errorOccurred(const QString &message);
+
+private:
+    bool fail(const QString &message);
+    bool sqlFail(const QSqlQuery &q);
+    qint64 failId(const QString &message);
+    qint64 sqlFailId(const QSqlQuery &q);
+    bool loadTask();
+    bool loadPopulation();
+    bool markInterruptedRounds();
+    bool updateVariantColumn(qint64 variantId, const char *column, const QVariant &value);
+
+    QString m_path;
+    QString m_connection;
+    QString m_error;
+    std::unique_ptr<QLockFile> m_lock;
+    TaskRecord m_task;
+    Population m_population;
+    QList<qint64> m_interrupted;
+    double m_suspiciousSpeedup = kDefaultSuspiciousSpeedup;
+};
+
+} // namespace kforge
