@@ -1,0 +1,57 @@
+#include "core/llm/retrypolicy.h"
+
+#include <QLocale>
+#include <QTimeZone>
+#include <algorithm>
+#include <cmath>
+
+namespace kforge {
+
+int RetryPolicy::backoffMs(int nextAttempt, double random01) const
+{
+    const int exponent = std::clamp(nextAttempt - 2, 0, 20);
+    const double ceiling = std::min<double>(m_limits.backoffMaxMs, double(m_limits.backoffBaseMs) * std::pow(2.0, exponent));
+    // "Equal jitter": at least half the ceiling, so clients that failed together spread out but still back off.
+    return int(ceiling / 2 + ceiling / 2 * std::clamp(random01, 0.0, 1.0));
+}
+
+std::optional<int> RetryPolicy::delayMs(int nextAttempt, std::optional<qint64> retryAfterMs, double random01) const
+{
+    if (retryAfterMs) {
+        if (*retryAfterMs > m_limits.maxRetryAfterMs)
+            return std::nullopt;
+        return int(std::max<qint64>(0, *retryAfterMs));
+    }
+    return backoffMs(nextAttempt, random01);
+}
+
+std::optional<qint64> RetryPolicy::parseRetryAfter(const QByteArray &value, const QDateTime &now)
+{
+    const QByteArray v = value.trimmed();
+    if (v.isEmpty())
+        return std::nullopt;
+    bool ok = false;
+    const double secs = v.toDouble(&ok);
+    if (ok && std::isfinite(secs) && secs >= 0 && secs < 1e7)
+        return qint64(std::llround(secs * 1000));
+    // IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), the only date form servers send today.
+    const QString text = QString::fromLatin1(v);
+    QDateTime when = QLocale::c().toDateTime(text, QStringLiteral("ddd, dd MMM yyyy HH:mm:ss 'GMT'"));
+    if (!when.isValid())
+        when = QLocale::c().toDateTime(text, QStringLiteral("dddd, dd-MMM-yy HH:mm:ss 'GMT'"));
+    if (!when.isValid())
+        return std::nullopt;
+    when.setTimeZone(QTimeZone::utc());
+    return std::max<qint64>(0, now.msecsTo(when));
+}
+
+std::optional<qint64> RetryPolicy::parseRetryAfterMs(const QByteArray &value)
+{
+    bool ok = false;
+    const double ms = value.trimmed().toDouble(&ok);
+    if (!ok || !std::isfinite(ms) || ms < 0 || ms > 1e10)
+        return std::nullopt;
+    return qint64(std::llround(ms));
+}
+
+} // namespace kforge
