@@ -1,0 +1,234 @@
+#include "core/compile/diagnosticparser.h"
+
+#include <QRegularExpression>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge {
+
+namespace {
+
+using Severity = Diagnostic::Severity;
+
+Severity severityFrom(QStringView word)
+{
+    if (word.contains(u"warning"))
+        return Severity::Warning;
+    if (word == u"note" || word == u"remark")
+        return Severity::Note;
+    return Severity::Error; // error, fatal, fatal error, catastrophic error, internal error
+}
+
+// nvcc's EDG front end: `file.cu(12): error: text` or `file.cu(12): warning #177-D: text`.
+const QRegularExpression &edgHeader()
+{
+    static const QRegularExpression re(
+        uR"(^(.+?)\((\d+)\): (catastrophic error|internal error|error|warning|remark|note)(?: #([\w-]+))?: (.*)$)"_s);
+    return re;
+}
+
+// gcc/g++ (preprocessor and host compiler): `file.cu:12:5: error: text`.
+const QRegularExpression &gccHeader()
+{
+    static const QRegularExpression re(uR"(^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$)"_s);
+    return re;
+}
+
+// ptxas, nvlink, nvcc itself, and the other CUDA tools: `ptxas error   : text`,
+// `ptxas /tmp/x.ptx, line 54; error   : text`.
+const QRegularExpression &toolLine()
+{
+    static const QRegularExpression re(
+        uR"(^(ptxas|nvlink|nvcc|fatbinary|cicc|cudafe\+\+)\s*(?:(.+?), line (\d+);\s*)?(error|warning|fatal|info)\s*:\s*(.*)$)"_s);
+    return re;
+}
+
+// Driver-level messages of the host toolchain: `g++: error: ...`, `cc1plus: fatal error: ...`,
+// `collect2: error: ld returned 1 exit status`.
+const QRegularExpression &hostToolLine()
+{
+    static const QRegularExpression re(uR"(^(g\+\+|gcc|c\+\+|cc1plus|collect2|as): (fatal error|error|warning): (.*)$)"_s);
+    return re;
+}
+
+// The linker: `/usr/bin/ld: text` and `obj.o:(.text+0x16): undefined reference to 'x'`.
+const QRegularExpression &ldLine()
+{
+    static const QRegularExpression re(uR"(^(?:\S*/)?ld(?:\.\w+)?: (.*)$)"_s);
+    return re;
+}
+const QRegularExpression &ldLocatedLine()
+{
+    static const QRegularExpression re(uR"(^\S+:\(\.[\w.$]+\+0x[0-9a-fA-F]+\): (.*)$)"_s);
+    return re;
+}
+
+bool isCaretLine(const QString &line)
+{
+    const QString t = line.trimmed();
+    return t == u"^";
+}
+
+bool isNoise(const QString &line)
+{
+    static const QRegularExpression re(
+        uR"(^(\d+ errors? detected in the compilation of|Remark: The warnings can be suppressed|compilation terminated\.|In file included from|\s+from ))"_s);
+    static const QRegularExpression gccContext(uR"(^.+?: (In|At) (\w+ )*(function|instantiation|member function|constructor|destructor|lambda|global scope|top level).*:$)"_s);
+    static const QRegularExpression gccExcerpt(uR"(^\s*\d*\s*\|)"_s);
+    return re.match(line).hasMatch() || gccContext.match(line).hasMatch() || gccExcerpt.match(line).hasMatch();
+}
+
+bool isHeader(const QString &line)
+{
+    return edgHeader().match(line).hasMatch() || gccHeader().match(line).hasMatch()
+        || toolLine().match(line).hasMatch() || hostToolLine().match(line).hasMatch()
+        || ldLine().match(line).hasMatch() || ldLocatedLine().match(line).hasMatch();
+}
+
+QString stripTrailing(const QString &s)
+{
+    qsizetype n = s.size();
+    while (n > 0 && s.at(n - 1).isSpace())
+        --n;
+    return s.left(n);
+}
+
+// The column of the caret when the printed excerpt is the source's line; EDG indents excerpts by 2.
+int caretColumn(const QString &excerpt, const QString &caret, const QString *sourceText, int line)
+{
+    if (!sourceText || line < 1 || !excerpt.startsWith(u"  "))
+        return 0;
+    const QStringList lines = sourceText->split(u'\n');
+    if (line > lines.size())
+        return 0;
+    QString original = lines.at(line - 1);
+    if (original.endsWith(u'\r'))
+        original.chop(1);
+    if (stripTrailing(excerpt.mid(2)) != stripTrailing(original))
+        return 0;
+    const qsizetype pos = caret.indexOf(u'^');
+    return pos >= 2 ? int(pos - 2 + 1) : 0;
+}
+
+} // namespace
+
+QList<Diagnostic> DiagnosticParser::parse(const QString &output, const QHash<QString, QString> &sources)
+{
+    QList<Diagnostic> out;
+    QStringList lines = output.split(u'\n');
+    for (QString &l : lines)
+        if (l.endsWith(u'\r'))
+            l.chop(1);
+
+    QString ldFunction; // "in function 'x':" context the next linker error belongs to
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString &line = lines.at(i);
+        if (line.trimmed().isEmpty() || isNoise(line))
+            continue;
+
+        if (const auto m = edgHeader().match(line); m.hasMatch()) {
+            Diagnostic d;
+            d.tool = u"nvcc"_s;
+            d.file = m.captured(1);
+            d.line = m.captured(2).toInt();
+            d.severity = severityFrom(m.captured(3));
+            d.code = m.captured(4);
+            d.message = m.captured(5).trimmed();
+            // The block runs to the next header or blank line: message continuations, the excerpt and its
+            // caret, then notes such as "detected during instantiation of ...".
+            QStringList block;
+            qsizetype j = i + 1;
+            for (; j < lines.size(); ++j) {
+                if (lines.at(j).trimmed().isEmpty() || isHeader(lines.at(j)))
+                    break;
+                block.append(lines.at(j));
+            }
+            qsizetype caretAt = -1;
+            for (qsizetype k = 0; k < block.size(); ++k)
+                if (isCaretLine(block.at(k))) {
+                    caretAt = k;
+                    break;
+                }
+            const qsizetype excerptAt = caretAt > 0 ? caretAt - 1 : block.size();
+            for (qsizetype k = 0; k < excerptAt; ++k)
+                d.message += u'\n' + block.at(k).trimmed();
+            if (caretAt > 0) {
+                const auto src = sources.constFind(d.file);
+                d.column = caretColumn(block.at(caretAt - 1), block.at(caretAt),
+                                       src == sources.cend() ? nullptr : &src.value(), d.line);
+                for (qsizetype k = caretAt + 1; k < block.size(); ++k)
+                    d.message += u'\n' + block.at(k).trimmed();
+            }
+            out.append(d);
+            i = j - 1;
+            continue;
+        }
+        if (const auto m = gccHeader().match(line); m.hasMatch()) {
+            Diagnostic d;
+            d.tool = u"gcc"_s;
+            d.file = m.captured(1);
+            d.line = m.captured(2).toInt();
+            d.column = m.captured(3).toInt();
+            d.severity = severityFrom(m.captured(4));
+            d.message = m.captured(5).trimmed();
+            out.append(d);
+            continue;
+        }
+        if (const auto m = toolLine().match(line); m.hasMatch()) {
+            if (m.captured(4) == u"info")
+                continue; // ptxas resource report, see PtxasResourceParser
+            Diagnostic d;
+            d.tool = m.captured(1);
+            d.file = m.captured(2);
+            d.line = m.captured(3).toInt();
+            d.severity = severityFrom(m.captured(4));
+            d.message = m.captured(5).trimmed();
+            out.append(d);
+            continue;
+        }
+        if (const auto m = hostToolLine().match(line); m.hasMatch()) {
+            Diagnostic d;
+            d.tool = m.captured(1) == u"collect2" ? u"ld"_s : u"gcc"_s;
+            d.severity = severityFrom(m.captured(2));
+            d.message = m.captured(3).trimmed();
+            out.append(d);
+            continue;
+        }
+        if (const auto m = ldLocatedLine().match(line); m.hasMatch()) {
+            Diagnostic d;
+            d.tool = u"ld"_s;
+            d.message = m.captured(1).trimmed();
+            if (!ldFunction.isEmpty())
+                d.message += u" (in function "_s + ldFunction + u')';
+            out.append(d);
+            continue;
+        }
+        if (const auto m = ldLine().match(line); m.hasMatch()) {
+            static const QRegularExpression inFunction(uR"(^.*: in function [`'](.+)':$)"_s);
+            const QString text = m.captured(1).trimmed();
+            if (const auto f = inFunction.match(text); f.hasMatch()) {
+                ldFunction = f.captured(1);
+                continue;
+            }
+            Diagnostic d;
+            d.tool = u"ld"_s;
+            d.severity = Severity::Error;
+            d.message = text;
+            if (const auto located = ldLocatedLine().match(text); located.hasMatch()) {
+                d.message = located.captured(1).trimmed();
+                if (!ldFunction.isEmpty())
+                    d.message += u" (in function "_s + ldFunction + u')';
+            } else if (text.startsWith(u"warning: ")) {
+                d.severity = Severity::Warning;
+                d.message = text.mid(9);
+            } else if (text.startsWith(u"error: ")) {
+                d.message = text.mid(7);
+            }
+            out.append(d);
+            continue;
+        }
+    }
+    return out;
+}
+
+} // namespace kforge

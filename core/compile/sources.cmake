@@ -1,0 +1,10 @@
+# The compile service: nvcc through QProcess, content-addressed cache, diagnostics and ptxas resources.
+include(${CMAKE_CURRENT_LIST_DIR}/../eval/sources.cmake)
+target_sources(kforge_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/compiler.h ${CMAKE_CURRENT_LIST_DIR}/compiler.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/compilerequest.h
+  ${CMAKE_CURRENT_LIST_DIR}/compileresult.h ${CMAKE_CURRENT_LIST_DIR}/compileresult.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cudatoolkit.h ${CMAKE_CURRENT_LIST_DIR}/cudatoolkit.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/diagnostic.h ${CMAKE_CURRENT_LIST_DIR}/diagnostic.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/diagnosticparser.h ${CMAKE_CURRENT_LIST_DIR}/diagnosticparser.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ptxasresourceparser.h ${CMAKE_CURRENT_LIST_DIR}/ptxasresourceparser.cpp)

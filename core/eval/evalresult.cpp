@@ -1,0 +1,249 @@
+#include "core/eval/evalresult.h"
+
+#include "core/eval/jsonfields.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QHash>
+#include <algorithm>
+#include <array>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge {
+
+namespace {
+
+struct VerdictName {
+    Verdict verdict;
+    QLatin1String wire;
+};
+
+constexpr std::array kVerdictNames{
+    VerdictName{Verdict::Correct, "correct"_L1},
+    VerdictName{Verdict::Incorrect, "incorrect"_L1},
+    VerdictName{Verdict::Crashed, "crashed"_L1},
+    VerdictName{Verdict::CudaError, "cuda_error"_L1},
+    VerdictName{Verdict::Timeout, "timeout"_L1},
+    VerdictName{Verdict::LoadError, "load_error"_L1},
+    VerdictName{Verdict::CompileError, "compile_error"_L1},
+    VerdictName{Verdict::Error, "error"_L1},
+};
+
+// Keys fromJson() understands; everything else goes to EvalResult::extra.
+const QStringList &knownKeys()
+{
+    static const QStringList keys{u"verdict"_s, u"message"_s, u"error_code"_s, u"cuda_error"_s,
+                                  u"restart_required"_s, u"verification"_s, u"timing"_s, u"flags"_s,
+                                  u"trace"_s, u"metrics"_s, u"roofline"_s, u"stdout"_s, u"exit_code"_s,
+                                  u"exit_signal"_s, u"worker"_s, u"device_name"_s, u"elapsed_ms"_s};
+    return keys;
+}
+
+} // namespace
+
+QString verdictToString(Verdict v)
+{
+    for (const auto &n : kVerdictNames)
+        if (n.verdict == v)
+            return QString(n.wire);
+    return u"error"_s;
+}
+
+std::optional<Verdict> verdictFromString(const QString &s)
+{
+    for (const auto &n : kVerdictNames)
+        if (s == n.wire)
+            return n.verdict;
+    return std::nullopt;
+}
+
+QString verdictDisplayName(Verdict v)
+{
+    switch (v) {
+    case Verdict::Correct: return QCoreApplication::translate("EvalResult", "correct");
+    case Verdict::Incorrect: return QCoreApplication::translate("EvalResult", "incorrect");
+    case Verdict::Crashed: return QCoreApplication::translate("EvalResult", "crashed");
+    case Verdict::CudaError: return QCoreApplication::translate("EvalResult", "CUDA error");
+    case Verdict::Timeout: return QCoreApplication::translate("EvalResult", "timed out");
+    case Verdict::LoadError: return QCoreApplication::translate("EvalResult", "load error");
+    case Verdict::CompileError: return QCoreApplication::translate("EvalResult", "compile error");
+    case Verdict::Error: return QCoreApplication::translate("EvalResult", "error");
+    }
+    return {};
+}
+
+TimingStats TimingStats::fromJson(const QJsonObject &o)
+{
+    TimingStats t;
+    t.medianMs = json::nullableNumber(o, "median_ms"_L1);
+    t.meanMs = json::nullableNumber(o, "mean_ms"_L1);
+    t.minMs = json::nullableNumber(o, "min_ms"_L1);
+    t.p10Ms = json::nullableNumber(o, "p10_ms"_L1);
+    t.p90Ms = json::nullableNumber(o, "p90_ms"_L1);
+    t.cv = json::nullableNumber(o, "cv"_L1);
+    t.runs = qint64(json::number(o, "runs"_L1));
+    return t;
+}
+
+QJsonObject TimingStats::toJson() const
+{
+    return QJsonObject{{u"median_ms"_s, json::toValue(medianMs)}, {u"mean_ms"_s, json::toValue(meanMs)},
+                       {u"min_ms"_s, json::toValue(minMs)},       {u"p10_ms"_s, json::toValue(p10Ms)},
+                       {u"p90_ms"_s, json::toValue(p90Ms)},       {u"cv"_s, json::toValue(cv)},
+                       {u"runs"_s, double(runs)}};
+}
+
+Verification Verification::fromJson(const QJsonObject &o)
+{
+    Verification v;
+    v.trials = int(json::number(o, "trials"_L1));
+    v.maxAbsErr = json::nullableNumber(o, "max_abs_err"_L1);
+    v.maxRelErr = json::nullableNumber(o, "max_rel_err"_L1);
+    v.mismatches = qint64(json::number(o, "mismatches"_L1));
+    const QJsonObject fm = o.value("first_mismatch"_L1).toObject();
+    if (!fm.isEmpty()) {
+        v.firstMismatch.output = fm.value("output"_L1).toString();
+        v.firstMismatch.index = qint64(json::number(fm, "index"_L1, -1));
+        v.firstMismatch.expected = json::nullableNumber(fm, "expected"_L1);
+        v.firstMismatch.got = json::nullableNumber(fm, "got"_L1);
+    }
+    v.nanCount = qint64(json::number(o, "nan_count"_L1));
+    v.infCount = qint64(json::number(o, "inf_count"_L1));
+    v.inputMutated = o.value("input_mutated"_L1).toBool();
+    v.outputDependsOnInputs = o.value("output_depends_on_inputs"_L1).toBool(true);
+    v.reason = o.value("reason"_L1).toString();
+    return v;
+}
+
+QJsonObject Verification::toJson() const
+{
+    QJsonObject o{{u"trials"_s, trials},
+                  {u"max_abs_err"_s, json::toValue(maxAbsErr)},
+                  {u"max_rel_err"_s, json::toValue(maxRelErr)},
+                  {u"mismatches"_s, double(mismatches)},
+                  {u"nan_count"_s, double(nanCount)},
+                  {u"inf_count"_s, double(infCount)},
+                  {u"input_mutated"_s, inputMutated},
+                  {u"output_depends_on_inputs"_s, outputDependsOnInputs},
+                  {u"reason"_s, reason}};
+    if (firstMismatch.isValid())
+        o.insert(u"first_mismatch"_s,
+                 QJsonObject{{u"output"_s, firstMismatch.output},
+                             {u"index"_s, double(firstMismatch.index)},
+                             {u"expected"_s, json::toValue(firstMismatch.expected)},
+                             {u"got"_s, json::toValue(firstMismatch.got)}});
+    return o;
+}
+
+QList<TracedKernel> EvalResult::tracedKernels() const
+{
+    QList<TracedKernel> rows;
+    const QJsonArray kernels = trace.value("kernels"_L1).toArray();
+    for (const QJsonValue &v : kernels) {
+        const QJsonObject k = v.toObject();
+        TracedKernel t;
+        t.name = k.value("name"_L1).toString();
+        t.launches = qint64(json::number(k, "launches"_L1, json::number(k, "count"_L1, 1)));
+        t.totalMs = json::number(k, "total_ms"_L1, json::number(k, "duration_ms"_L1));
+        t.side = k.value("side"_L1).toString();
+        rows.append(t);
+    }
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const TracedKernel &a, const TracedKernel &b) { return a.totalMs > b.totalMs; });
+    return rows;
+}
+
+double EvalResult::candidateKernelTimeMs() const
+{
+    if (trace.contains("candidate_kernel_ms"_L1))
+        return json::nullableNumber(trace, "candidate_kernel_ms"_L1);
+    return TimingStats::NaN;
+}
+
+EvalResult EvalResult::fromJson(const QJsonObject &o)
+{
+    EvalResult r;
+    const QString verdict = o.value("verdict"_L1).toString();
+    if (const auto v = verdictFromString(verdict)) {
+        r.verdict = *v;
+        r.message = o.value("message"_L1).toString();
+    } else {
+        r.verdict = Verdict::Error;
+        r.message = QCoreApplication::translate("EvalResult", "The worker sent an unknown verdict '%1'. %2")
+                        .arg(verdict, o.value("message"_L1).toString())
+                        .trimmed();
+    }
+    r.errorCode = o.value("error_code"_L1).toString();
+    r.cudaError = o.value("cuda_error"_L1).toString();
+    r.restartRequired = o.value("restart_required"_L1).toBool();
+    r.verification = Verification::fromJson(o.value("verification"_L1).toObject());
+    const QJsonObject timing = o.value("timing"_L1).toObject();
+    r.reference = TimingStats::fromJson(timing.value("reference"_L1).toObject());
+    r.candidate = TimingStats::fromJson(timing.value("candidate"_L1).toObject());
+    r.speedup = json::nullableNumber(timing, "speedup"_L1);
+    for (const QJsonValue &f : o.value("flags"_L1).toArray())
+        r.flags.append(f.toString());
+    r.trace = o.value("trace"_L1).toObject();
+    r.metrics = o.value("metrics"_L1).toObject();
+    r.roofline = o.value("roofline"_L1).toObject();
+    r.stdoutText = o.value("stdout"_L1).toString();
+    r.exitCode = int(json::number(o, "exit_code"_L1, -1));
+    r.exitSignal = int(json::number(o, "exit_signal"_L1));
+    r.workerName = o.value("worker"_L1).toString();
+    r.deviceName = o.value("device_name"_L1).toString();
+    r.elapsedMs = json::nullableNumber(o, "elapsed_ms"_L1);
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (!knownKeys().contains(it.key()))
+            r.extra.insert(it.key(), it.value());
+    return r;
+}
+
+QJsonObject EvalResult::toJson() const
+{
+    QJsonObject o = extra;
+    o.insert(u"verdict"_s, verdictToString(verdict));
+    o.insert(u"message"_s, message);
+    if (!errorCode.isEmpty())
+        o.insert(u"error_code"_s, errorCode);
+    if (!cudaError.isEmpty())
+        o.insert(u"cuda_error"_s, cudaError);
+    o.insert(u"restart_required"_s, restartRequired);
+    if (verification.isValid() || !verification.reason.isEmpty())
+        o.insert(u"verification"_s, verification.toJson());
+    if (reference.isValid() || candidate.isValid())
+        o.insert(u"timing"_s, QJsonObject{{u"reference"_s, reference.toJson()},
+                                          {u"candidate"_s, candidate.toJson()},
+                                          {u"speedup"_s, json::toValue(speedup)}});
+    o.insert(u"flags"_s, QJsonArray::fromStringList(flags));
+    if (!trace.isEmpty())
+        o.insert(u"trace"_s, trace);
+    if (!metrics.isEmpty())
+        o.insert(u"metrics"_s, metrics);
+    if (!roofline.isEmpty())
+        o.insert(u"roofline"_s, roofline);
+    if (!stdoutText.isEmpty())
+        o.insert(u"stdout"_s, stdoutText);
+    if (exitCode != -1)
+        o.insert(u"exit_code"_s, exitCode);
+    if (exitSignal != 0)
+        o.insert(u"exit_signal"_s, exitSignal);
+    if (!workerName.isEmpty())
+        o.insert(u"worker"_s, workerName);
+    if (!deviceName.isEmpty())
+        o.insert(u"device_name"_s, deviceName);
+    if (!std::isnan(elapsedMs))
+        o.insert(u"elapsed_ms"_s, elapsedMs);
+    return o;
+}
+
+EvalResult EvalResult::failure(Verdict v, const QString &message, const QString &errorCode)
+{
+    EvalResult r;
+    r.verdict = v;
+    r.message = message;
+    r.errorCode = errorCode;
+    return r;
+}
+
+} // namespace kforge

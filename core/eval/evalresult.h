@@ -1,0 +1,128 @@
+#pragma once
+// The outcome of evaluating one candidate against its task's reference: the verdict, how verification
+// went, timing statistics of both sides, the speedup, warning flags and the CUPTI payloads. It mirrors the
+// worker protocol's EvalResult (docs/worker-protocol.md) plus what only the client knows (compile errors,
+// worker crashes, watchdog timeouts), and round-trips through JSON without losing a number, so the
+// session store can persist it as is.
+#include "core/eval/deviceinfo.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <limits>
+#include <optional>
+
+namespace kforge {
+
+enum class Verdict {
+    Correct,      // verified within tolerance on every trial
+    Incorrect,    // ran, but an output differs, is unwritten, or an input was mutated
+    Crashed,      // the worker died while running the candidate (signal, abort, exit())
+    CudaError,    // a CUDA error (cudaError field names it), possibly sticky
+    Timeout,      // the client's watchdog killed the worker after the task's timeout_s
+    LoadError,    // the shared object did not load: missing entry, wrong ABI version, undefined symbol
+    CompileError, // client side: nvcc failed; the compile result carries the diagnostics
+    Error,        // client side: no verdict about the candidate (no GPU, worker unavailable, bad task)
+};
+
+QString verdictToString(Verdict v);                           // wire form: "correct", "cuda_error", ...
+std::optional<Verdict> verdictFromString(const QString &s);
+QString verdictDisplayName(Verdict v);                        // translated
+
+struct TimingStats {
+    static constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+    double medianMs = NaN;
+    double meanMs = NaN;
+    double minMs = NaN;
+    double p10Ms = NaN;
+    double p90Ms = NaN;
+    double cv = NaN;     // coefficient of variation (stddev / mean)
+    qint64 runs = 0;
+
+    bool isValid() const { return runs > 0; }
+    static TimingStats fromJson(const QJsonObject &o);
+    QJsonObject toJson() const;
+};
+
+struct Mismatch {
+    QString output;
+    qint64 index = -1;
+    double expected = TimingStats::NaN;
+    double got = TimingStats::NaN;
+    bool isValid() const { return index >= 0; }
+};
+
+struct Verification {
+    int trials = 0;
+    double maxAbsErr = TimingStats::NaN;
+    double maxRelErr = TimingStats::NaN;
+    qint64 mismatches = 0;
+    Mismatch firstMismatch;
+    qint64 nanCount = 0;
+    qint64 infCount = 0;
+    bool inputMutated = false;
+    bool outputDependsOnInputs = true;
+    QString reason;
+
+    bool isValid() const { return trials > 0; }
+    static Verification fromJson(const QJsonObject &o);
+    QJsonObject toJson() const;
+};
+
+// One row of the CUPTI kernel trace, summed over the launches of one kernel name.
+struct TracedKernel {
+    QString name;
+    qint64 launches = 0;
+    double totalMs = 0;
+    QString side; // "reference" or "candidate" when the trace says so
+};
+
+struct EvalResult {
+    Verdict verdict = Verdict::Error;
+    QString message;          // human text from the worker or the client
+    QString errorCode;        // protocol error code when the worker refused (no_device, load_failed, ...)
+    QString cudaError;        // "cudaErrorIllegalAddress" when verdict == CudaError
+    bool restartRequired = false;
+
+    Verification verification;
+    TimingStats reference;
+    TimingStats candidate;
+    double speedup = TimingStats::NaN; // reference median / candidate median
+
+    QStringList flags;        // "degenerate_output", "side_stream_work", "late_work", "below_speed_of_light", ...
+    QJsonObject trace;        // CUPTI payloads, kept verbatim
+    QJsonObject metrics;
+    QJsonObject roofline;
+    QString stdoutText;       // kernel printf output, capped by the worker
+
+    // Client side.
+    int exitCode = -1;        // the worker's exit code when it died (Crashed)
+    int exitSignal = 0;       // the signal that ended it, 0 when none
+    QString workerName;       // which worker ran it
+    QString deviceName;
+    double elapsedMs = TimingStats::NaN; // turnaround as the client measured it
+    QJsonObject extra;        // fields of the worker's result this version does not know, kept for the store
+
+    bool isCorrect() const { return verdict == Verdict::Correct; }
+    bool hasFlag(const QString &f) const { return flags.contains(f); }
+    bool hasTiming() const { return reference.isValid() && candidate.isValid(); }
+
+    // Typed views of the trace (the raw object stays the source of truth).
+    QList<TracedKernel> tracedKernels() const;  // sorted by total time, longest first
+    double candidateKernelTimeMs() const;       // CUPTI's sum of candidate kernel time; NaN when absent
+
+    static EvalResult fromJson(const QJsonObject &o);
+    QJsonObject toJson() const;
+
+    // A result the client makes up when there is no worker verdict.
+    static EvalResult failure(Verdict v, const QString &message, const QString &errorCode = {});
+};
+
+} // namespace kforge
+
+Q_DECLARE_METATYPE(kforge::Verdict)
+Q_DECLARE_METATYPE(kforge::TimingStats)
+Q_DECLARE_METATYPE(kforge::Verification)
+Q_DECLARE_METATYPE(kforge::EvalResult)

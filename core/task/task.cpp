@@ -1,0 +1,155 @@
+#include "core/task/task.h"
+
+#include "core/version.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QStandardPaths>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge {
+
+namespace {
+
+QString fromStd(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+QStringList fromStd(const std::vector<std::string> &list)
+{
+    QStringList out;
+    out.reserve(qsizetype(list.size()));
+    for (const auto &s : list)
+        out.append(QString::fromStdString(s));
+    return out;
+}
+
+} // namespace
+
+QString TaskLoadError::message() const
+{
+    if (field.isEmpty())
+        return QCoreApplication::translate("Task", "%1: %2").arg(file, problem);
+    return QCoreApplication::translate("Task", "%1: field '%2': %3").arg(file, field, problem);
+}
+
+Task::Task(TaskSpec spec)
+    : m_spec(std::make_shared<const TaskSpec>(std::move(spec)))
+{
+}
+
+TaskLoadResult Task::load(const QString &folder)
+{
+    TaskLoadResult r;
+    const QFileInfo fi(folder);
+    if (!fi.isDir()) {
+        r.error.file = folder;
+        r.error.problem = QCoreApplication::translate("Task", "not a task folder (it should hold task.json "
+                                                              "and reference.cu)");
+        return r;
+    }
+    TaskSpecResult spec = loadTaskFolder(std::filesystem::path(QFile::encodeName(fi.absoluteFilePath()).toStdString()));
+    if (!spec.ok()) {
+        r.error.file = fromStd(spec.error.file);
+        r.error.field = fromStd(spec.error.field);
+        r.error.problem = fromStd(spec.error.problem);
+        return r;
+    }
+    r.task = Task(std::move(*spec.spec));
+    return r;
+}
+
+QString Task::builtinTasksDir()
+{
+    QStringList candidates;
+    const QString appDir = QCoreApplication::applicationDirPath();
+    if (!appDir.isEmpty())
+        candidates << appDir + u"/../share/kforge/tasks"_s;
+    candidates << QStandardPaths::locateAll(QStandardPaths::GenericDataLocation, u"kforge/tasks"_s,
+                                            QStandardPaths::LocateDirectory);
+    candidates << QStringLiteral(KFORGE_SOURCE_DIR) + u"/resources/tasks"_s;
+    for (const QString &dir : std::as_const(candidates))
+        if (QFileInfo(dir).isDir() && !QDir(dir).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty())
+            return QDir::cleanPath(dir);
+    return {};
+}
+
+QStringList Task::builtinTaskFolders()
+{
+    const QString root = builtinTasksDir();
+    if (root.isEmpty())
+        return {};
+    QStringList folders;
+    const QDir dir(root);
+    for (const QString &name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (QFileInfo::exists(dir.filePath(name) + u"/task.json"_s))
+            folders.append(dir.filePath(name));
+    return folders;
+}
+
+QString Task::name() const { return m_spec ? fromStd(m_spec->name) : QString(); }
+QString Task::title() const { return m_spec ? fromStd(m_spec->title) : QString(); }
+QString Task::description() const { return m_spec ? fromStd(m_spec->description) : QString(); }
+
+QString Task::folder() const
+{
+    return m_spec ? QFile::decodeName(QByteArray::fromStdString(m_spec->folder.string())) : QString();
+}
+
+QString Task::referenceSource() const { return m_spec ? fromStd(m_spec->referenceSource) : QString(); }
+QStringList Task::nvccFlags() const { return m_spec ? fromStd(m_spec->nvccFlags) : QStringList(); }
+
+QStringList Task::flagsFor(const TaskVariant *variant) const
+{
+    QStringList flags = nvccFlags();
+    if (variant)
+        flags += variant->nvccFlags;
+    return flags;
+}
+
+QList<TaskVariant> Task::variants() const
+{
+    QList<TaskVariant> out;
+    if (!m_spec)
+        return out;
+    for (const VariantSpec &v : m_spec->variants) {
+        TaskVariant t;
+        t.label = fromStd(v.label);
+        t.file = fromStd(v.file);
+        t.source = fromStd(v.source);
+        t.nvccFlags = fromStd(v.nvccFlags);
+        if (v.expect) {
+            t.expectedVerdict = fromStd(v.expect->verdict);
+            t.minSpeedup = v.expect->minSpeedup;
+        }
+        out.append(t);
+    }
+    return out;
+}
+
+std::optional<TaskVariant> Task::variant(const QString &label) const
+{
+    for (const TaskVariant &v : variants())
+        if (v.label == label)
+            return v;
+    return std::nullopt;
+}
+
+double Task::timeoutS() const { return m_spec ? m_spec->timeoutS : 60; }
+bool Task::isDegenerate() const { return m_spec && m_spec->degenerate; }
+QStringList Task::warnings() const { return m_spec ? fromStd(m_spec->warnings) : QStringList(); }
+
+QJsonObject Task::toJson() const
+{
+    if (!m_spec)
+        return {};
+    const std::string text = kforge::toJson(*m_spec).dump();
+    return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
+}
+
+} // namespace kforge

@@ -1,0 +1,82 @@
+#pragma once
+// A task (task.json + reference.cu + variants) as the Qt side sees it: a cheap-to-copy value over the
+// Qt-free TaskSpec (core/runtime/task), with loading errors turned into translated messages and a way to
+// find the built-in tasks, wherever KForge runs from.
+#include "core/runtime/task/taskspec.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <optional>
+
+namespace kforge {
+
+struct TaskVariant {
+    QString label;           // "naive", "good"
+    QString file;            // relative to the task folder
+    QString source;
+    QStringList nvccFlags;   // the variant's own flags (the task's come first, see Task::flagsFor)
+    QString expectedVerdict; // "correct", ...; empty when the task states no expectation
+    std::optional<double> minSpeedup;
+};
+
+struct TaskLoadError {
+    QString file;    // "diag_matmul/task.json"
+    QString field;   // "inputs[1].dtype"; empty for whole-file problems
+    QString problem;
+    QString message() const; // translated "file: field 'x': problem"
+};
+
+struct TaskLoadResult;
+
+class Task
+{
+public:
+    Task() = default;
+    explicit Task(TaskSpec spec);
+
+    // Reads folder/task.json, reference.cu and every listed variant.
+    static TaskLoadResult load(const QString &folder);
+
+    // The folder holding the built-in tasks: share/kforge/tasks next to the executable, then the
+    // standard data locations (kforge/tasks), then the source tree. Empty when none exists.
+    static QString builtinTasksDir();
+    // The built-in task folders, sorted by name.
+    static QStringList builtinTaskFolders();
+
+    bool isValid() const { return bool(m_spec); }
+    const TaskSpec &spec() const { return *m_spec; }
+
+    QString name() const;
+    QString title() const;
+    QString description() const;
+    QString folder() const;
+    QString referenceSource() const;
+    QStringList nvccFlags() const;
+    // Task flags followed by the variant's (or only the task's for a candidate of no variant).
+    QStringList flagsFor(const TaskVariant *variant = nullptr) const;
+    QList<TaskVariant> variants() const;
+    std::optional<TaskVariant> variant(const QString &label) const;
+    double timeoutS() const;
+    bool isDegenerate() const;
+    QStringList warnings() const; // unknown keys the loader ignored
+
+    // task.json as a JSON object, what the worker's evaluate request carries.
+    QJsonObject toJson() const;
+
+private:
+    std::shared_ptr<const TaskSpec> m_spec;
+};
+
+struct TaskLoadResult {
+    std::optional<Task> task;
+    TaskLoadError error;
+    bool ok() const { return task.has_value(); }
+};
+
+} // namespace kforge
+
+Q_DECLARE_METATYPE(kforge::Task)
