@@ -1,0 +1,299 @@
+#include "core/runtime/worker/devicekernels.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <climits>
+
+namespace kforge::gpu {
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned gridFor(int64_t n)
+{
+    const int64_t blocks = (n + kThreads - 1) / kThreads;
+    return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > 8192 ? 8192 : blocks));
+}
+
+__device__ __forceinline__ uint64_t mix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// Uniform in (0, 1): never exactly 0, so log() in Box-Muller stays finite.
+__device__ __forceinline__ double unit(uint64_t bits)
+{
+    return (static_cast<double>(bits >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+__device__ double sample(int dist, double a, double b, uint64_t key, int64_t i)
+{
+    const uint64_t base = mix64(key + 2 * static_cast<uint64_t>(i));
+    switch (dist) {
+    case Normal: {
+        const double u1 = unit(base);
+        const double u2 = unit(mix64(base ^ 0x5851f42d4c957f2dull));
+        return a + b * sqrt(-2.0 * log(u1)) * cospi(2.0 * u2);
+    }
+    case Uniform: return a + (b - a) * unit(base);
+    case Integers: {
+        const double span = b - a;
+        double v = floor(a + span * unit(base));
+        return v >= b ? b - 1 : v;
+    }
+    default: return a;
+    }
+}
+
+template <typename T>
+__device__ T toInt(double v, double lo, double hi)
+{
+    v = rint(v);
+    v = v < lo ? lo : (v > hi ? hi : v);
+    return static_cast<T>(v);
+}
+
+__global__ void fillKernel(void *data, int dtype, int64_t n, int dist, double a, double b, uint64_t key)
+{
+    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const double v = sample(dist, a, b, key, i);
+        switch (dtype) {
+        case F32: static_cast<float *>(data)[i] = static_cast<float>(v); break;
+        case F64: static_cast<double *>(data)[i] = v; break;
+        case F16: static_cast<__half *>(data)[i] = __float2half_rn(static_cast<float>(v)); break;
+        case BF16: static_cast<__nv_bfloat16 *>(data)[i] = __float2bfloat16_rn(static_cast<float>(v)); break;
+        case I32: static_cast<int32_t *>(data)[i] = toInt<int32_t>(v, -2147483648.0, 2147483647.0); break;
+        case I64:
+            static_cast<long long *>(data)[i] = toInt<long long>(v, -9223372036854775808.0, 9223372036854774784.0);
+            break;
+        case U8: static_cast<uint8_t *>(data)[i] = toInt<uint8_t>(v, 0.0, 255.0); break;
+        default: break;
+        }
+    }
+}
+
+struct Acc {
+    unsigned long long mismatches = 0, nans = 0, infs = 0, first = ULLONG_MAX;
+    double maxAbs = 0, maxRel = 0;
+};
+
+template <typename T>
+__device__ __forceinline__ double asDouble(T v)
+{
+    return static_cast<double>(v);
+}
+template <>
+__device__ __forceinline__ double asDouble<__half>(__half v)
+{
+    return static_cast<double>(__half2float(v));
+}
+template <>
+__device__ __forceinline__ double asDouble<__nv_bfloat16>(__nv_bfloat16 v)
+{
+    return static_cast<double>(__bfloat162float(v));
+}
+
+template <typename T, bool Floating>
+__device__ void compareElement(const T *expected, const T *got, int64_t i, double atol, double rtol, Acc &acc)
+{
+    const T ev = expected[i];
+    const T gv = got[i];
+    bool bad;
+    if constexpr (Floating) {
+        const double e = asDouble(ev);
+        const double g = asDouble(gv);
+        if (isnan(g)) {
+            ++acc.nans;
+            bad = !isnan(e);
+        } else if (isinf(g)) {
+            ++acc.infs;
+            bad = g != e;
+        } else if (!isfinite(e)) {
+            bad = true;
+        } else {
+            const double d = fabs(g - e);
+            const double ae = fabs(e);
+            acc.maxAbs = fmax(acc.maxAbs, d);
+            if (ae > 0)
+                acc.maxRel = fmax(acc.maxRel, d / ae);
+            bad = !(d <= atol + rtol * ae);
+        }
+    } else {
+        bad = ev != gv;
+        if (bad) {
+            const double e = static_cast<double>(ev);
+            const double d = fabs(static_cast<double>(gv) - e);
+            acc.maxAbs = fmax(acc.maxAbs, d);
+            if (e != 0)
+                acc.maxRel = fmax(acc.maxRel, d / fabs(e));
+        }
+    }
+    if (bad) {
+        ++acc.mismatches;
+        if (static_cast<unsigned long long>(i) < acc.first)
+            acc.first = static_cast<unsigned long long>(i);
+    }
+}
+
+__device__ void flushAcc(Acc acc, CompareStats *stats)
+{
+    for (int off = 16; off > 0; off /= 2) {
+        acc.mismatches += __shfl_down_sync(0xffffffffu, acc.mismatches, off);
+        acc.nans += __shfl_down_sync(0xffffffffu, acc.nans, off);
+        acc.infs += __shfl_down_sync(0xffffffffu, acc.infs, off);
+        acc.first = min(acc.first, __shfl_down_sync(0xffffffffu, acc.first, off));
+        acc.maxAbs = fmax(acc.maxAbs, __shfl_down_sync(0xffffffffu, acc.maxAbs, off));
+        acc.maxRel = fmax(acc.maxRel, __shfl_down_sync(0xffffffffu, acc.maxRel, off));
+    }
+    if ((threadIdx.x & 31) != 0)
+        return;
+    if (acc.mismatches)
+        atomicAdd(&stats->mismatches, acc.mismatches);
+    if (acc.nans)
+        atomicAdd(&stats->nanCount, acc.nans);
+    if (acc.infs)
+        atomicAdd(&stats->infCount, acc.infs);
+    if (acc.first != ULLONG_MAX)
+        atomicMin(&stats->firstIndex, acc.first);
+    if (acc.maxAbs > 0)
+        atomicMax(&stats->maxAbsBits, static_cast<unsigned long long>(__double_as_longlong(acc.maxAbs)));
+    if (acc.maxRel > 0)
+        atomicMax(&stats->maxRelBits, static_cast<unsigned long long>(__double_as_longlong(acc.maxRel)));
+}
+
+template <typename T, bool Floating>
+__global__ void compareKernel(const T *expected, const T *got, int64_t n, double atol, double rtol, CompareStats *stats)
+{
+    Acc acc;
+    // Every thread of a warp runs the same number of iterations, so the shuffles in flushAcc are full-warp.
+    const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
+    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
+        compareElement<T, Floating>(expected, got, i, atol, rtol, acc);
+    flushAcc(acc, stats);
+}
+
+__global__ void resetKernel(CompareStats *stats)
+{
+    *stats = CompareStats{0, 0, 0, ULLONG_MAX, 0, 0};
+}
+
+__global__ void diffKernel(const uint32_t *a, const uint32_t *b, int64_t words, const uint8_t *ta, const uint8_t *tb,
+                           int tail, unsigned long long *count)
+{
+    unsigned long long local = 0;
+    for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < words;
+         i += static_cast<int64_t>(gridDim.x) * blockDim.x)
+        local += a[i] != b[i];
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        for (int k = 0; k < tail; ++k)
+            local += ta[k] != tb[k];
+    for (int off = 16; off > 0; off /= 2)
+        local += __shfl_down_sync(0xffffffffu, local, off);
+    if ((threadIdx.x & 31) == 0 && local)
+        atomicAdd(count, local);
+}
+
+__global__ void fmaKernel(float *sink, int iterations)
+{
+    float v[kFmaChains];
+#pragma unroll
+    for (int k = 0; k < kFmaChains; ++k)
+        v[k] = static_cast<float>(threadIdx.x + k) * 1e-3f;
+    const float m = 0.999999f, c = 1e-6f;
+    for (int it = 0; it < iterations; ++it) {
+#pragma unroll
+        for (int k = 0; k < kFmaChains; ++k)
+            v[k] = fmaf(v[k], m, c);
+    }
+    float s = 0;
+#pragma unroll
+    for (int k = 0; k < kFmaChains; ++k)
+        s += v[k];
+    if (s == -1.0f) // never true; keeps the chains alive
+        sink[0] = s;
+}
+
+} // namespace
+
+cudaError_t fill(void *data, int dtype, int64_t n, int dist, double a, double b, uint64_t seed, uint32_t tensor,
+                 cudaStream_t stream)
+{
+    if (n <= 0)
+        return cudaSuccess;
+    const uint64_t key = seed * 0xd1342543de82ef95ull + (static_cast<uint64_t>(tensor) + 1) * 0x2545f4914f6cdd1dull;
+    fillKernel<<<gridFor(n), kThreads, 0, stream>>>(data, dtype, n, dist, a, b, key);
+    return cudaGetLastError();
+}
+
+cudaError_t resetCompareStats(CompareStats *deviceStats, cudaStream_t stream)
+{
+    resetKernel<<<1, 1, 0, stream>>>(deviceStats);
+    return cudaGetLastError();
+}
+
+cudaError_t compare(const void *expected, const void *got, int dtype, int64_t n, double atol, double rtol,
+                    CompareStats *deviceStats, cudaStream_t stream)
+{
+    if (n <= 0)
+        return cudaSuccess;
+    const unsigned grid = gridFor(n);
+    switch (dtype) {
+    case F32:
+        compareKernel<float, true><<<grid, kThreads, 0, stream>>>(static_cast<const float *>(expected),
+                                                                  static_cast<const float *>(got), n, atol, rtol, deviceStats);
+        break;
+    case F64:
+        compareKernel<double, true><<<grid, kThreads, 0, stream>>>(static_cast<const double *>(expected),
+                                                                   static_cast<const double *>(got), n, atol, rtol, deviceStats);
+        break;
+    case F16:
+        compareKernel<__half, true><<<grid, kThreads, 0, stream>>>(static_cast<const __half *>(expected),
+                                                                   static_cast<const __half *>(got), n, atol, rtol, deviceStats);
+        break;
+    case BF16:
+        compareKernel<__nv_bfloat16, true><<<grid, kThreads, 0, stream>>>(
+            static_cast<const __nv_bfloat16 *>(expected), static_cast<const __nv_bfloat16 *>(got), n, atol, rtol, deviceStats);
+        break;
+    case I32:
+        compareKernel<int32_t, false><<<grid, kThreads, 0, stream>>>(static_cast<const int32_t *>(expected),
+                                                                     static_cast<const int32_t *>(got), n, atol, rtol, deviceStats);
+        break;
+    case I64:
+        compareKernel<long long, false><<<grid, kThreads, 0, stream>>>(
+            static_cast<const long long *>(expected), static_cast<const long long *>(got), n, atol, rtol, deviceStats);
+        break;
+    case U8:
+        compareKernel<uint8_t, false><<<grid, kThreads, 0, stream>>>(static_cast<const uint8_t *>(expected),
+                                                                     static_cast<const uint8_t *>(got), n, atol, rtol, deviceStats);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+cudaError_t countDifferences(const void *a, const void *b, size_t bytes, unsigned long long *deviceCount,
+                             cudaStream_t stream)
+{
+    if (bytes == 0)
+        return cudaSuccess;
+    const int64_t words = static_cast<int64_t>(bytes / 4);
+    const int tail = static_cast<int>(bytes % 4);
+    const auto *ta = static_cast<const uint8_t *>(a) + words * 4;
+    const auto *tb = static_cast<const uint8_t *>(b) + words * 4;
+    diffKernel<<<gridFor(words), kThreads, 0, stream>>>(static_cast<const uint32_t *>(a),
+                                                        static_cast<const uint32_t *>(b), words, ta, tb, tail, deviceCount);
+    return cudaGetLastError();
+}
+
+cudaError_t fmaProbe(float *sink, int blocks, int iterations, cudaStream_t stream)
+{
+    fmaKernel<<<blocks, kFmaThreads, 0, stream>>>(sink, iterations);
+    return cudaGetLastError();
+}
+
+} // namespace kforge::gpu

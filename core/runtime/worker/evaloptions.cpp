@@ -1,0 +1,85 @@
+#include "core/runtime/worker/evaloptions.h"
+
+#include <cmath>
+
+namespace kforge {
+
+bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, std::string &error)
+{
+    out = EvalOptions();
+    if (j.is_null())
+        return true;
+    if (!j.is_object()) {
+        error = "options: expected an object";
+        return false;
+    }
+    const auto integer = [&](const char *key, auto &field, double lo, double hi) {
+        const auto it = j.find(key);
+        if (it == j.end() || it->is_null())
+            return true;
+        if (!it->is_number() || std::floor(it->get<double>()) != it->get<double>() || it->get<double>() < lo
+            || it->get<double>() > hi) {
+            error = std::string("options.") + key + ": expected an integer in [" + std::to_string(static_cast<long long>(lo))
+                + ", " + std::to_string(static_cast<long long>(hi)) + "]";
+            return false;
+        }
+        field = static_cast<std::remove_reference_t<decltype(field)>>(it->get<double>());
+        return true;
+    };
+    const auto boolean = [&](const char *key, bool &field) {
+        const auto it = j.find(key);
+        if (it == j.end() || it->is_null())
+            return true;
+        if (!it->is_boolean()) {
+            error = std::string("options.") + key + ": expected a boolean";
+            return false;
+        }
+        field = it->get<bool>();
+        return true;
+    };
+    double minTime = out.minTimeMs;
+    if (!integer("trials", out.trials, 2, 1000) || !integer("min_runs", out.minRuns, 1, 1000000)
+        || !integer("max_runs", out.maxRuns, 1, 1000000) || !integer("warmup", out.warmup, 0, 100000)
+        || !integer("seed", out.seed, 0, 9007199254740992.0) || !integer("min_time_ms", minTime, 0, 3600000)
+        || !boolean("timing", out.timing) || !boolean("trace", out.trace) || !boolean("metrics", out.metrics)
+        || !boolean("samples", out.samples))
+        return false;
+    out.minTimeMs = minTime;
+    if (out.maxRuns < out.minRuns) {
+        error = "options.max_runs: must not be below min_runs";
+        return false;
+    }
+    if (const auto it = j.find("metric_names"); it != j.end() && !it->is_null()) {
+        if (!it->is_array()) {
+            error = "options.metric_names: expected an array of strings";
+            return false;
+        }
+        for (const auto &m : *it) {
+            if (!m.is_string()) {
+                error = "options.metric_names: expected an array of strings";
+                return false;
+            }
+            out.metricNames.push_back(m.get<std::string>());
+        }
+    }
+    return true;
+}
+
+nlohmann::ordered_json EvalOptions::toJson() const
+{
+    nlohmann::ordered_json j;
+    j["trials"] = trials;
+    j["min_runs"] = minRuns;
+    j["min_time_ms"] = minTimeMs;
+    j["max_runs"] = maxRuns;
+    j["warmup"] = warmup;
+    j["seed"] = seed;
+    j["timing"] = timing;
+    j["trace"] = trace;
+    j["metrics"] = metrics;
+    j["samples"] = samples;
+    j["metric_names"] = metricNames;
+    return j;
+}
+
+} // namespace kforge

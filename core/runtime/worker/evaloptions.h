@@ -1,0 +1,29 @@
+#pragma once
+// Options of one evaluate request (protocol field "options"), with the defaults of the protocol.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kforge {
+
+struct EvalOptions {
+    int trials = 5;           // verification trials, each with a new seed and fresh buffers (2..1000)
+    int minRuns = 100;        // timed runs of each kernel, at least...
+    double minTimeMs = 1000;  // ...and until the timing loop has run this long (wall clock)...
+    int maxRuns = 10000;      // ...but never more than this
+    int warmup = 10;          // untimed runs of each kernel first
+    uint64_t seed = 1;        // trial t uses seed + t
+    bool timing = true;       // false: verify only
+    bool trace = true;        // CUPTI activity trace (when a profiler is attached)
+    bool metrics = true;      // CUPTI metrics pass (when a profiler is attached)
+    bool samples = false;     // add every run's time ("samples_ms") to the timing result
+    std::vector<std::string> metricNames;
+
+    // Fills from a protocol "options" object; false with `error` ("options.trials: ...") when invalid.
+    static bool fromJson(const nlohmann::ordered_json &j, EvalOptions &out, std::string &error);
+    nlohmann::ordered_json toJson() const;
+};
+
+} // namespace kforge

@@ -1,0 +1,171 @@
+#include "core/runtime/worker/gpucontext.h"
+
+#include "core/runtime/worker/devicekernels.h"
+
+#include <algorithm>
+
+namespace kforge {
+
+GpuContext::~GpuContext()
+{
+    m_flush.reset();
+    if (m_stream)
+        cudaStreamDestroy(m_stream);
+}
+
+bool GpuContext::ensure()
+{
+    if (m_tried)
+        return m_ready;
+    m_tried = true;
+    const auto fail = [this](cudaError_t e, const std::string &what) {
+        m_error = "no CUDA device: " + what + cudaErrorText(e);
+        return false;
+    };
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess)
+        return fail(e, "");
+    if (m_index < 0 || m_index >= count) {
+        m_error = "no CUDA device: device " + std::to_string(m_index) + " requested, " + std::to_string(count)
+            + " present";
+        return false;
+    }
+    // Spin while waiting: the timed loop synchronizes after every run, and a sleeping host thread adds
+    // wake-up jitter to each measurement.
+    cudaSetDeviceFlags(cudaDeviceScheduleSpin);
+    if ((e = cudaSetDevice(m_index)) != cudaSuccess || (e = cudaFree(nullptr)) != cudaSuccess)
+        return fail(e, "cannot create a context on device " + std::to_string(m_index) + ": ");
+
+    cudaDeviceProp p{};
+    if ((e = cudaGetDeviceProperties(&p, m_index)) != cudaSuccess)
+        return fail(e, "");
+    m_props.index = m_index;
+    m_props.name = p.name;
+    m_props.ccMajor = p.major;
+    m_props.ccMinor = p.minor;
+    m_props.memoryBytes = p.totalGlobalMem;
+    int v = 0;
+    cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, m_index);
+    m_props.smCount = v;
+    cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, m_index);
+    m_props.smClockMhz = v / 1000;
+    cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, m_index);
+    m_props.memClockMhz = v / 1000;
+    cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, m_index);
+    m_props.l2Bytes = static_cast<std::size_t>(v);
+    cudaDriverGetVersion(&m_props.driverVersion);
+    cudaRuntimeGetVersion(&m_props.runtimeVersion);
+
+    if ((e = cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking)) != cudaSuccess)
+        return fail(e, "");
+    try {
+        m_flush = DeviceBuffer(std::max<std::size_t>(2 * m_props.l2Bytes, 32u << 20));
+    } catch (const CudaFailure &f) {
+        return fail(f.code, "");
+    }
+    m_ready = true;
+    return true;
+}
+
+void GpuContext::flushL2(cudaStream_t stream)
+{
+    KF_CUDA(cudaMemsetAsync(m_flush.get(), 0, m_flush.bytes(), stream));
+}
+
+const DevicePeaks &GpuContext::peaks()
+{
+    if (m_peaks)
+        return *m_peaks;
+    DevicePeaks peaks;
+    cudaEvent_t start = nullptr, stop = nullptr;
+    KF_CUDA(cudaEventCreate(&start));
+    KF_CUDA(cudaEventCreate(&stop));
+    const auto best = [&](auto &&launch, int reps) {
+        float bestMs = 0;
+        for (int i = 0; i < reps + 2; ++i) {
+            KF_CUDA(cudaEventRecord(start, m_stream));
+            launch();
+            KF_CUDA(cudaEventRecord(stop, m_stream));
+            KF_CUDA(cudaEventSynchronize(stop));
+            float ms = 0;
+            KF_CUDA(cudaEventElapsedTime(&ms, start, stop));
+            if (i >= 2 && (bestMs == 0 || ms < bestMs)) // the first two warm up clocks and TLBs
+                bestMs = ms;
+        }
+        return static_cast<double>(bestMs);
+    };
+    {
+        // Large enough to stream from HBM rather than L2 on every current GPU.
+        const std::size_t bytes = std::max<std::size_t>(256u << 20, 8 * m_props.l2Bytes);
+        DeviceBuffer a(bytes), b(bytes);
+        KF_CUDA(cudaMemsetAsync(a.get(), 1, bytes, m_stream));
+        const double ms = best([&] { KF_CUDA(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, m_stream)); }, 8);
+        peaks.copyGbps = ms > 0 ? 2.0 * static_cast<double>(bytes) / (ms * 1e6) : 0;
+    }
+    {
+        DeviceBuffer sink(sizeof(float));
+        const int blocks = std::max(1, m_props.smCount) * 8;
+        const int iterations = 4096;
+        const double ms = best([&] { KF_CUDA(gpu::fmaProbe(sink.as<float>(), blocks, iterations, m_stream)); }, 5);
+        const double flops = 2.0 * blocks * gpu::kFmaThreads * gpu::kFmaChains * static_cast<double>(iterations);
+        peaks.fmaGflops = ms > 0 ? flops / (ms * 1e6) : 0;
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    m_peaks = peaks;
+    return *m_peaks;
+}
+
+nlohmann::ordered_json GpuContext::deviceInfo()
+{
+    const DevicePeaks &pk = peaks();
+    const auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); };
+    nlohmann::ordered_json d;
+    d["index"] = m_props.index;
+    d["name"] = m_props.name;
+    d["cc_major"] = m_props.ccMajor;
+    d["cc_minor"] = m_props.ccMinor;
+    d["arch"] = m_props.arch();
+    d["sm_count"] = m_props.smCount;
+    d["sm_clock_mhz"] = m_props.smClockMhz;
+    d["mem_clock_mhz"] = m_props.memClockMhz;
+    d["memory_bytes"] = m_props.memoryBytes;
+    d["l2_bytes"] = m_props.l2Bytes;
+    d["driver_version"] = version(m_props.driverVersion);
+    d["runtime_version"] = version(m_props.runtimeVersion);
+    d["peak_copy_gbps"] = pk.copyGbps;
+    d["peak_fma_gflops"] = pk.fmaGflops;
+    return d;
+}
+
+bool GpuContext::isBroken(cudaError_t observed)
+{
+    switch (observed) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorTooManyPeers:
+    case cudaErrorContextIsDestroyed:
+        return true;
+    default: break;
+    }
+    // Anything else: ask the context. A sticky error survives cudaGetLastError() and fails the next call.
+    cudaGetLastError();
+    if (cudaDeviceSynchronize() != cudaSuccess)
+        return true;
+    void *probe = nullptr;
+    if (cudaMalloc(&probe, 256) != cudaSuccess)
+        return cudaGetLastError(), cudaDeviceSynchronize() != cudaSuccess;
+    cudaFree(probe);
+    return false;
+}
+
+} // namespace kforge

@@ -1,0 +1,70 @@
+#pragma once
+// The worker's GPU: created lazily on the first request that needs it (so `hello` works without a
+// GPU), with the launch stream, the L2 flush buffer and the peak rates measured once.
+#include "core/runtime/worker/devicebuffer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace kforge {
+
+struct DeviceProps {
+    int index = 0;
+    std::string name;
+    int ccMajor = 0;
+    int ccMinor = 0;
+    int smCount = 0;
+    int smClockMhz = 0;
+    int memClockMhz = 0;
+    std::size_t memoryBytes = 0;
+    std::size_t l2Bytes = 0;
+    int driverVersion = 0;
+    int runtimeVersion = 0;
+    std::string arch() const { return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor); }
+};
+
+struct DevicePeaks {
+    double copyGbps = 0;  // device-to-device copy, bytes read + written per second
+    double fmaGflops = 0; // FP32 FMA, 2 FLOP each
+};
+
+class GpuContext {
+public:
+    explicit GpuContext(int deviceIndex) : m_index(deviceIndex) {}
+    ~GpuContext();
+    GpuContext(const GpuContext &) = delete;
+    GpuContext &operator=(const GpuContext &) = delete;
+
+    // Creates the context on the first call. False when there is no usable device; error() says why.
+    bool ensure();
+    // "no CUDA device: cudaErrorNoDevice: no CUDA-capable device is detected"
+    const std::string &error() const { return m_error; }
+    int index() const { return m_index; }
+
+    const DeviceProps &props() const { return m_props; }
+    // Non-blocking, so work a kernel leaves on the legacy default stream is not silently ordered with it.
+    cudaStream_t stream() const { return m_stream; }
+    // Evicts the L2 by writing a buffer twice its size on `stream` (outside any timed region).
+    void flushL2(cudaStream_t stream);
+    const DevicePeaks &peaks();
+    nlohmann::ordered_json deviceInfo();
+
+    // After an error: true when the context is poisoned (illegal address, launch failure, ...), i.e.
+    // every later CUDA call would fail and the process must be restarted.
+    bool isBroken(cudaError_t observed);
+
+private:
+    int m_index;
+    bool m_tried = false;
+    bool m_ready = false;
+    std::string m_error;
+    DeviceProps m_props;
+    cudaStream_t m_stream = nullptr;
+    DeviceBuffer m_flush;
+    std::optional<DevicePeaks> m_peaks;
+};
+
+} // namespace kforge

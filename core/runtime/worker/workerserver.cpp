@@ -1,0 +1,273 @@
+#include "core/runtime/worker/workerserver.h"
+
+#include "core/runtime/task/taskspec.h"
+#include "core/runtime/worker/evaloptions.h"
+#include "core/runtime/worker/evaluator.h"
+#include "core/runtime/worker/protocol.h"
+#include "core/runtime/worker/selftest.h"
+
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#ifndef KFORGE_WORKER_VERSION
+#define KFORGE_WORKER_VERSION "0.0.0"
+#endif
+
+namespace kforge {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct ProtocolError {
+    std::string code;
+    std::string message;
+};
+
+std::string dump(const Json &j)
+{
+    // Kernel output may hold invalid UTF-8; replace it instead of failing the whole reply.
+    return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+} // namespace
+
+std::string workerVersion()
+{
+    return KFORGE_WORKER_VERSION;
+}
+
+Json readyEvent()
+{
+    Json j;
+    j["event"] = "ready";
+    j["protocol"] = protocol::kVersion;
+    j["worker_version"] = workerVersion();
+    j["abi_version"] = KF_ABI_VERSION;
+    j["pid"] = static_cast<long long>(::getpid());
+    return j;
+}
+
+WorkerServer::WorkerServer(ProtocolChannel &channel, StdoutCapture *capture, int device)
+    : m_channel(channel), m_capture(capture), m_gpu(device)
+{
+}
+
+void WorkerServer::send(const Json &message)
+{
+    m_channel.writeLine(dump(message));
+}
+
+int WorkerServer::run()
+{
+    send(readyEvent());
+    while (!m_exit) {
+        const std::optional<std::string> line = m_channel.readLine();
+        if (!line)
+            break;
+        if (line->find_first_not_of(" \t\r") == std::string::npos)
+            continue;
+        send(handleLine(*line));
+    }
+    return m_exitStatus;
+}
+
+Json WorkerServer::handleLine(const std::string &line)
+{
+    Json request;
+    try {
+        request = Json::parse(line);
+    } catch (const nlohmann::json::parse_error &e) {
+        Json r;
+        r["id"] = nullptr;
+        r["ok"] = false;
+        r["error"] = {{"code", protocol::kBadRequest}, {"message", std::string("malformed JSON: ") + e.what()}};
+        return r;
+    }
+    return handle(request);
+}
+
+Json WorkerServer::handle(const Json &request)
+{
+    Json response;
+    m_currentId = request.is_object() && request.contains("id") ? request["id"] : Json(nullptr);
+    response["id"] = m_currentId;
+    try {
+        if (!request.is_object())
+            throw ProtocolError{protocol::kBadRequest, "a request is a JSON object"};
+        const auto op = request.find("op");
+        if (op == request.end() || !op->is_string())
+            throw ProtocolError{protocol::kBadRequest, "missing \"op\" (a string)"};
+        const std::string name = op->get<std::string>();
+        Json body;
+        if (name == "hello")
+            body = opHello(request);
+        else if (name == "device_info")
+            body = opDeviceInfo();
+        else if (name == "load")
+            body = opLoad(request);
+        else if (name == "evaluate")
+            body = opEvaluate(request);
+        else if (name == "self_test")
+            body = opSelfTest(request);
+        else if (name == "shutdown") {
+            m_exit = true;
+            m_exitStatus = 0;
+            body = Json::object();
+        } else
+            throw ProtocolError{protocol::kBadRequest,
+                                "unknown op '" + name + "' (known: hello, device_info, load, evaluate, self_test, shutdown)"};
+        response["ok"] = true;
+        for (auto &[k, v] : body.items())
+            response[k] = v;
+    } catch (const ProtocolError &e) {
+        response["ok"] = false;
+        response["error"] = {{"code", e.code}, {"message", e.message}};
+    } catch (const CudaFailure &f) {
+        // A CUDA call of the worker itself (device_info's measurements, ...), not of a kernel.
+        const bool broken = m_gpu.isBroken(f.code);
+        response["ok"] = false;
+        response["error"] = {{"code", protocol::kInternal},
+                             {"message", cudaErrorText(f.code) + " at " + f.where}, {"restart_required", broken}};
+        if (broken) {
+            m_exit = true;
+            m_exitStatus = protocol::kExitRestartRequired;
+        }
+    } catch (const std::exception &e) {
+        response["ok"] = false;
+        response["error"] = {{"code", protocol::kInternal}, {"message", e.what()}};
+    }
+    return response;
+}
+
+Json WorkerServer::opHello(const Json &request)
+{
+    const auto p = request.find("protocol");
+    if (p == request.end() || !p->is_number_integer())
+        throw ProtocolError{protocol::kBadRequest, "hello needs \"protocol\" (an integer)"};
+    if (p->get<long long>() != protocol::kVersion)
+        throw ProtocolError{protocol::kProtocolMismatch, "the client speaks protocol " + std::to_string(p->get<long long>())
+                                                             + ", this worker (" + workerVersion() + ") speaks "
+                                                             + std::to_string(protocol::kVersion)};
+    Json r;
+    r["protocol"] = protocol::kVersion;
+    r["worker_version"] = workerVersion();
+    r["abi_version"] = KF_ABI_VERSION;
+    r["pid"] = static_cast<long long>(::getpid());
+    r["device_index"] = m_gpu.index();
+    return r;
+}
+
+void WorkerServer::requireDevice()
+{
+    if (!m_gpu.ensure())
+        throw ProtocolError{protocol::kNoDevice, m_gpu.error()};
+}
+
+Json WorkerServer::opDeviceInfo()
+{
+    requireDevice();
+    return Json{{"device", m_gpu.deviceInfo()}};
+}
+
+Json WorkerServer::opLoad(const Json &request)
+{
+    const auto slot = request.find("slot");
+    if (slot == request.end() || !slot->is_string()
+        || (slot->get<std::string>() != "reference" && slot->get<std::string>() != "candidate"))
+        throw ProtocolError{protocol::kBadRequest, "load needs \"slot\": \"reference\" or \"candidate\""};
+    const bool isReference = slot->get<std::string>() == "reference";
+    std::unique_ptr<KernelLibrary> &target = isReference ? m_reference : m_candidate;
+    target.reset(); // a failed load must not leave the previous kernel in place
+
+    std::string bytes;
+    if (const auto path = request.find("path"); path != request.end()) {
+        if (!path->is_string())
+            throw ProtocolError{protocol::kBadRequest, "\"path\" must be a string"};
+        std::ifstream in(path->get<std::string>(), std::ios::binary);
+        if (!in)
+            throw ProtocolError{protocol::kLoadFailed, "cannot read " + path->get<std::string>()};
+        std::ostringstream s;
+        s << in.rdbuf();
+        bytes = s.str();
+    } else if (const auto b64 = request.find("so_base64"); b64 != request.end()) {
+        if (!b64->is_string() || !decodeBase64(b64->get<std::string>(), bytes))
+            throw ProtocolError{protocol::kBadRequest, "\"so_base64\" is not valid base64"};
+    } else {
+        throw ProtocolError{protocol::kBadRequest, "load needs \"path\" or \"so_base64\""};
+    }
+    const std::filesystem::path file = TempDir::path().empty()
+        ? std::filesystem::temp_directory_path() / ("kforge-" + std::to_string(::getpid()) + "-" + std::to_string(++m_loads) + ".so")
+        : TempDir::path() / (slot->get<std::string>() + "-" + std::to_string(++m_loads) + ".so");
+    LoadFailure failure;
+    target = KernelLibrary::load(bytes, file, failure);
+    if (!target)
+        throw ProtocolError{failure.code, failure.message};
+    if (isReference)
+        m_cache.clear(); // outputs of the previous reference are never reused by content hash collisions
+    return Json{{"abi_version", target->abiVersion()}};
+}
+
+Json WorkerServer::opEvaluate(const Json &request)
+{
+    const auto taskJson = request.find("task");
+    if (taskJson == request.end() || !taskJson->is_object())
+        throw ProtocolError{protocol::kBadRequest, "evaluate needs \"task\" (the task.json object)"};
+    const TaskSpecResult task = parseTaskSpec(*taskJson, "task");
+    if (!task.ok())
+        throw ProtocolError{protocol::kBadRequest, task.error.message()};
+    EvalOptions options;
+    std::string error;
+    if (!EvalOptions::fromJson(request.contains("options") ? request["options"] : Json(nullptr), options, error))
+        throw ProtocolError{protocol::kBadRequest, error};
+    requireDevice();
+    if (!m_reference)
+        throw ProtocolError{protocol::kBadRequest, "no reference loaded (op load, slot reference)"};
+    if (!m_candidate)
+        throw ProtocolError{protocol::kBadRequest, "no candidate loaded (op load, slot candidate)"};
+
+    std::unique_ptr<EvalObserver> observer = m_observerFactory ? m_observerFactory(options) : nullptr;
+    Evaluator evaluator(m_gpu, m_cache, m_capture);
+    const Json id = m_currentId;
+    Json result = evaluator.evaluate(*task.spec, options, *m_reference, *m_candidate, observer.get(),
+                                     [this, &id](const char *stage) {
+                                         send(Json{{"id", id}, {"event", "progress"}, {"stage", stage}});
+                                     });
+    if (evaluator.restartRequired()) {
+        m_exit = true;
+        m_exitStatus = protocol::kExitRestartRequired;
+    }
+    return Json{{"result", std::move(result)}};
+}
+
+Json WorkerServer::opSelfTest(const Json &request)
+{
+    requireDevice();
+    SelfTestConfig config;
+    if (const auto dir = request.find("tasks_dir"); dir != request.end() && !dir->is_null()) {
+        if (!dir->is_string())
+            throw ProtocolError{protocol::kBadRequest, "\"tasks_dir\" must be a string"};
+        config.tasksDir = dir->get<std::string>();
+    }
+    if (request.contains("options")) {
+        std::string error;
+        if (!EvalOptions::fromJson(request["options"], config.options, error))
+            throw ProtocolError{protocol::kBadRequest, error};
+    }
+    config.workerArgv = m_selfTestWorker.empty()
+        ? std::vector<std::string>{"/proc/self/exe", "--device", std::to_string(m_gpu.index())}
+        : m_selfTestWorker;
+    const Json id = m_currentId;
+    config.log = [this, &id](const std::string &line) {
+        send(Json{{"id", id}, {"event", "progress"}, {"stage", "self_test"}, {"detail", line}});
+    };
+    const SelfTestReport report = runSelfTest(config);
+    if (!report.error.empty())
+        throw ProtocolError{report.noDevice ? protocol::kNoDevice : protocol::kInternal, report.error};
+    Json rows = Json::array();
+    for (const SelfTestRow &r : report.rows)
+        rows.push_back(toJson(r));
+    return Json{{"rows", rows}, {"passed", report.passed}};
+}
+
+} // namespace kforge
