@@ -34,22 +34,27 @@ QStringList version1()
                        "parse_status TEXT NOT NULL DEFAULT 'pending', parse_message TEXT, "
                        "prompt_tokens INTEGER NOT NULL DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0, "
                        "endpoint TEXT, model TEXT, finish_status TEXT, created TEXT NOT NULL)"),
-        QStringLiteral("CREATE TABLE variants (id INTEGER PRIMARY KEY, source TEXT NOT NULL, origin TEXT NOT NULL "
+        // Large texts live beside the summary rows, so opening a session reads only small rows.
+        QStringLiteral("CREATE TABLE variants (id INTEGER PRIMARY KEY, origin TEXT NOT NULL "
                        "CHECK (origin IN ('reference','manual','model','imported')), "
                        "round_id INTEGER REFERENCES rounds(id) ON DELETE SET NULL, "
                        "prompt_id INTEGER REFERENCES prompts(id) ON DELETE SET NULL, label TEXT NOT NULL DEFAULT '', "
                        "tags TEXT NOT NULL DEFAULT '[]', notes TEXT NOT NULL DEFAULT '', "
                        "pinned INTEGER NOT NULL DEFAULT 0, excluded INTEGER NOT NULL DEFAULT 0, "
-                       "accepted INTEGER NOT NULL DEFAULT 0, analysis TEXT NOT NULL DEFAULT '', "
-                       "design TEXT NOT NULL DEFAULT '', status TEXT NOT NULL, status_message TEXT, "
+                       "accepted INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL, status_message TEXT, "
                        "created TEXT NOT NULL)"),
+        QStringLiteral("CREATE TABLE variant_texts (variant_id INTEGER PRIMARY KEY REFERENCES variants(id) "
+                       "ON DELETE CASCADE, source TEXT NOT NULL, analysis TEXT NOT NULL DEFAULT '', "
+                       "design TEXT NOT NULL DEFAULT '')"),
         QStringLiteral("CREATE TABLE variant_parents (variant_id INTEGER NOT NULL REFERENCES variants(id) "
                        "ON DELETE CASCADE, parent_id INTEGER NOT NULL REFERENCES variants(id) ON DELETE CASCADE, "
                        "PRIMARY KEY (variant_id, parent_id))"),
         QStringLiteral("CREATE TABLE evaluations (id INTEGER PRIMARY KEY, variant_id INTEGER NOT NULL "
                        "REFERENCES variants(id) ON DELETE CASCADE, verdict TEXT NOT NULL, speedup REAL, "
-                       "ref_median_ms REAL, cand_median_ms REAL, result_json TEXT NOT NULL, device_json TEXT, "
-                       "compile_flags TEXT, nvcc_version TEXT, created TEXT NOT NULL)"),
+                       "ref_median_ms REAL, cand_median_ms REAL, compile_flags TEXT, nvcc_version TEXT, "
+                       "created TEXT NOT NULL)"),
+        QStringLiteral("CREATE TABLE evaluation_results (evaluation_id INTEGER PRIMARY KEY REFERENCES evaluations(id) "
+                       "ON DELETE CASCADE, result_json TEXT NOT NULL, device_json TEXT)"),
         QStringLiteral("CREATE TABLE notes (id INTEGER PRIMARY KEY, variant_id INTEGER REFERENCES variants(id) "
                        "ON DELETE CASCADE, text TEXT NOT NULL, created TEXT NOT NULL)"),
     };
@@ -70,10 +75,12 @@ QStringList version2()
         QStringLiteral("ALTER TABLE evaluations ADD COLUMN flags TEXT NOT NULL DEFAULT '[]'"),
         QStringLiteral("ALTER TABLE evaluations ADD COLUMN message TEXT"),
         QStringLiteral("UPDATE evaluations SET "
-                       "cand_cv = json_extract(result_json, '$.timing.candidate.cv'), "
-                       "flags = COALESCE(json_extract(result_json, '$.flags'), '[]'), "
-                       "message = json_extract(result_json, '$.message') "
-                       "WHERE json_valid(result_json)"),
+                       "cand_cv = (SELECT json_extract(result_json, '$.timing.candidate.cv') FROM evaluation_results "
+                       "           WHERE evaluation_id = evaluations.id AND json_valid(result_json)), "
+                       "flags = COALESCE((SELECT json_extract(result_json, '$.flags') FROM evaluation_results "
+                       "           WHERE evaluation_id = evaluations.id AND json_valid(result_json)), '[]'), "
+                       "message = (SELECT json_extract(result_json, '$.message') FROM evaluation_results "
+                       "           WHERE evaluation_id = evaluations.id AND json_valid(result_json))"),
         // A result under the speed-of-light floor is impossible: hold it for review, as new results are.
         QStringLiteral("UPDATE variants SET suspicious = 1, suspicious_reason = 'below_speed_of_light' "
                        "WHERE accepted = 0 AND id IN (SELECT variant_id FROM evaluations, json_each(evaluations.flags) "

@@ -170,6 +170,36 @@ ResponseRecord responseOf(const QSqlQuery &q)
     return r;
 }
 
+// Pragmas and migrations of a freshly opened file; the error text, or empty.
+QString initialize(QSqlDatabase &db)
+{
+    QSqlQuery q(db);
+    // WAL: readers never block the writer and a killed process leaves a consistent file. NORMAL sync is
+    // durable against process death (the case that matters here); only a power cut can lose the last commits.
+    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
+                               "PRAGMA busy_timeout=5000"}) {
+        if (!q.exec(QLatin1String(pragma)))
+            return q.lastError().text();
+    }
+    QString error;
+    const int before = SessionSchema::version(db, &error);
+    if (before < 0 || !SessionSchema::migrate(db, &error))
+        return error;
+    if (before == 0) {
+        q.prepare(QStringLiteral("INSERT INTO meta (key, value) VALUES ('application', 'KForge'), ('created', ?)"));
+        q.addBindValue(now());
+        if (!q.exec())
+            return q.lastError().text();
+    }
+    return {};
+}
+
+// Qt binds a null QString as SQL NULL; text columns are NOT NULL.
+QVariant text(const QString &s)
+{
+    return s.isNull() ? QVariant(QStringLiteral("")) : QVariant(s);
+}
+
 } // namespace
 
 SessionStore::SessionStore(QObject *parent)
@@ -240,42 +270,22 @@ bool SessionStore::open(const QString &path)
     }
 
     m_connection = QStringLiteral("kforge-session-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
-    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
-    db.setDatabaseName(info.absoluteFilePath());
-    if (!db.open()) {
-        const QString message = db.lastError().text();
-        db = {};
-        QSqlDatabase::removeDatabase(m_connection);
-        m_connection.clear();
-        return fail(tr("Cannot open %1: %2").arg(path, message));
-    }
-    auto abandon = [&](const QString &message) {
-        close();
-        return fail(tr("Cannot open %1: %2").arg(path, message));
-    };
-    QSqlQuery q(db);
-    // WAL: readers never block the writer and a killed process leaves a consistent file. NORMAL sync is
-    // durable against process death (the case that matters here); only a power cut can lose the last commits.
-    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
-                               "PRAGMA busy_timeout=5000"}) {
-        if (!q.exec(QLatin1String(pragma)))
-            return abandon(q.lastError().text());
-    }
     QString error;
-    const int before = SessionSchema::version(db, &error);
-    if (before < 0)
-        return abandon(error);
-    if (!SessionSchema::migrate(db, &error))
-        return abandon(error);
-    if (before == 0) {
-        setMeta(QStringLiteral("application"), QStringLiteral("KForge"));
-        setMeta(QStringLiteral("created"), now());
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+        db.setDatabaseName(info.absoluteFilePath());
+        error = db.open() ? initialize(db) : db.lastError().text();
+    }
+    if (!error.isEmpty()) {
+        close();
+        return fail(tr("Cannot open %1: %2").arg(path, error));
     }
     m_lock = std::move(lock);
     m_path = info.absoluteFilePath();
     if (!markInterruptedRounds() || !loadTask() || !loadPopulation()) {
         const QString message = m_error;
-        return abandon(message);
+        close();
+        return fail(tr("Cannot open %1: %2").arg(path, message));
     }
     Q_EMIT opened();
     return true;
@@ -528,32 +538,36 @@ qint64 SessionStore::addVariant(const Variant &in, const VariantTexts &texts)
     if (!db.transaction())
         return failId(db.lastError().text());
     QSqlQuery q(db);
-    q.prepare(QStringLiteral("INSERT INTO variants (source, origin, round_id, prompt_id, response_id, label, tags, "
-                             "notes, nvcc_flags, pinned, excluded, accepted, suspicious, suspicious_reason, analysis, "
-                             "design, status, status_message, created) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(texts.source);
+    q.prepare(QStringLiteral("INSERT INTO variants (origin, round_id, prompt_id, response_id, label, tags, notes, "
+                             "nvcc_flags, pinned, excluded, accepted, suspicious, suspicious_reason, status, "
+                             "status_message, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(toString(v.origin));
     q.addBindValue(idOrNull(v.roundId));
     q.addBindValue(idOrNull(v.promptId));
     q.addBindValue(idOrNull(v.responseId));
-    q.addBindValue(v.label);
+    q.addBindValue(text(v.label));
     q.addBindValue(jsonText(v.tags));
-    q.addBindValue(v.notes);
+    q.addBindValue(text(v.notes));
     q.addBindValue(jsonText(v.nvccFlags));
     q.addBindValue(int(v.pinned));
     q.addBindValue(int(v.excluded));
     q.addBindValue(int(v.accepted));
     q.addBindValue(int(v.suspicious));
-    q.addBindValue(v.suspiciousReason);
-    q.addBindValue(texts.analysis);
-    q.addBindValue(texts.design);
+    q.addBindValue(text(v.suspiciousReason));
     q.addBindValue(toString(v.status));
-    q.addBindValue(v.statusMessage);
+    q.addBindValue(text(v.statusMessage));
     q.addBindValue(stamp(v.created));
     bool ok = q.exec();
     if (ok) {
         v.id = q.lastInsertId().toLongLong();
+        q.prepare(QStringLiteral("INSERT INTO variant_texts (variant_id, source, analysis, design) VALUES (?, ?, ?, ?)"));
+        q.addBindValue(v.id);
+        q.addBindValue(text(texts.source));
+        q.addBindValue(text(texts.analysis));
+        q.addBindValue(text(texts.design));
+        ok = q.exec();
+    }
+    if (ok) {
         for (qint64 parent : std::as_const(v.parentIds)) {
             q.prepare(QStringLiteral("INSERT OR IGNORE INTO variant_parents (variant_id, parent_id) VALUES (?, ?)"));
             q.addBindValue(v.id);
@@ -578,7 +592,7 @@ VariantTexts SessionStore::texts(qint64 variantId) const
     if (!isOpen())
         return {};
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT source, analysis, design FROM variants WHERE id = ?"));
+    q.prepare(QStringLiteral("SELECT source, analysis, design FROM variant_texts WHERE variant_id = ?"));
     q.addBindValue(variantId);
     if (!q.exec() || !q.next())
         return {};
@@ -590,7 +604,7 @@ QString SessionStore::source(qint64 variantId) const
     if (!isOpen())
         return {};
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT source FROM variants WHERE id = ?"));
+    q.prepare(QStringLiteral("SELECT source FROM variant_texts WHERE variant_id = ?"));
     q.addBindValue(variantId);
     if (!q.exec() || !q.next())
         return {};
@@ -615,7 +629,7 @@ bool SessionStore::setStatus(qint64 variantId, VariantStatus status, const QStri
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     q.prepare(QStringLiteral("UPDATE variants SET status = ?, status_message = ? WHERE id = ?"));
     q.addBindValue(toString(status));
-    q.addBindValue(message);
+    q.addBindValue(text(message));
     q.addBindValue(variantId);
     if (!q.exec())
         return sqlFail(q);
@@ -662,7 +676,7 @@ bool SessionStore::setAccepted(qint64 variantId, bool accepted)
 bool SessionStore::setSuspicious(qint64 variantId, bool suspicious, const QString &reason)
 {
     if (!updateVariantColumn(variantId, "suspicious", int(suspicious))
-        || !updateVariantColumn(variantId, "suspicious_reason", suspicious ? reason : QString()))
+        || !updateVariantColumn(variantId, "suspicious_reason", suspicious ? text(reason) : QVariant()))
         return false;
     Variant *v = m_population.findMutable(variantId);
     v->suspicious = suspicious;
@@ -673,7 +687,7 @@ bool SessionStore::setSuspicious(qint64 variantId, bool suspicious, const QStrin
 
 bool SessionStore::setLabel(qint64 variantId, const QString &label)
 {
-    if (!updateVariantColumn(variantId, "label", label))
+    if (!updateVariantColumn(variantId, "label", text(label)))
         return false;
     m_population.findMutable(variantId)->label = label;
     Q_EMIT variantChanged(variantId);
@@ -691,7 +705,7 @@ bool SessionStore::setTags(qint64 variantId, const QStringList &tags)
 
 bool SessionStore::setNotes(qint64 variantId, const QString &notes)
 {
-    if (!updateVariantColumn(variantId, "notes", notes))
+    if (!updateVariantColumn(variantId, "notes", text(notes)))
         return false;
     m_population.findMutable(variantId)->notes = notes;
     Q_EMIT variantChanged(variantId);
@@ -700,8 +714,15 @@ bool SessionStore::setNotes(qint64 variantId, const QString &notes)
 
 bool SessionStore::setAnalysisAndDesign(qint64 variantId, const QString &analysis, const QString &design)
 {
-    if (!updateVariantColumn(variantId, "analysis", analysis) || !updateVariantColumn(variantId, "design", design))
-        return false;
+    if (!m_population.contains(variantId))
+        return fail(tr("No variant %1 in this session").arg(variantId));
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("UPDATE variant_texts SET analysis = ?, design = ? WHERE variant_id = ?"));
+    q.addBindValue(text(analysis));
+    q.addBindValue(text(design));
+    q.addBindValue(variantId);
+    if (!q.exec())
+        return sqlFail(q);
     Q_EMIT variantChanged(variantId);
     return true;
 }
@@ -734,26 +755,39 @@ qint64 SessionStore::addEvaluation(const Evaluation &in)
     EvaluationSummary s = in.summary;
     if (!s.created.isValid())
         s.created = QDateTime::currentDateTimeUtc();
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    if (!db.transaction())
+        return failId(db.lastError().text());
+    QSqlQuery q(db);
     q.prepare(QStringLiteral("INSERT INTO evaluations (variant_id, verdict, speedup, ref_median_ms, cand_median_ms, "
-                             "cand_cv, flags, message, result_json, device_json, compile_flags, nvcc_version, created) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                             "cand_cv, flags, message, compile_flags, nvcc_version, created) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(variantId);
-    q.addBindValue(s.verdict);
+    q.addBindValue(text(s.verdict));
     q.addBindValue(optionalNumber(s.speedup));
     q.addBindValue(optionalNumber(s.referenceMedianMs));
     q.addBindValue(optionalNumber(s.candidateMedianMs));
     q.addBindValue(optionalNumber(s.candidateCv));
     q.addBindValue(jsonText(s.flags));
-    q.addBindValue(s.message);
-    q.addBindValue(jsonText(in.result));
-    q.addBindValue(jsonText(in.device));
+    q.addBindValue(text(s.message));
     q.addBindValue(jsonText(in.compileFlags));
-    q.addBindValue(in.nvccVersion);
+    q.addBindValue(text(in.nvccVersion));
     q.addBindValue(stamp(s.created));
-    if (!q.exec())
+    bool ok = q.exec();
+    if (ok) {
+        s.id = q.lastInsertId().toLongLong();
+        q.prepare(QStringLiteral("INSERT INTO evaluation_results (evaluation_id, result_json, device_json) VALUES (?, ?, ?)"));
+        q.addBindValue(s.id);
+        q.addBindValue(jsonText(in.result));
+        q.addBindValue(jsonText(in.device));
+        ok = q.exec();
+    }
+    if (!ok) {
+        db.rollback();
         return sqlFailId(q);
-    s.id = q.lastInsertId().toLongLong();
+    }
+    if (!db.commit())
+        return failId(db.lastError().text());
     Variant *v = m_population.findMutable(variantId);
     v->eval = s;
     const QString reason = suspicionReason(s);
@@ -768,8 +802,8 @@ std::optional<Evaluation> SessionStore::evaluation(qint64 evaluationId) const
     if (!isOpen())
         return std::nullopt;
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT %1, result_json, device_json, compile_flags, nvcc_version FROM evaluations "
-                             "WHERE id = ?")
+    q.prepare(QStringLiteral("SELECT %1, r.result_json, r.device_json, compile_flags, nvcc_version FROM evaluations "
+                             "LEFT JOIN evaluation_results r ON r.evaluation_id = evaluations.id WHERE id = ?")
                   .arg(QLatin1String(kSummaryColumns)));
     q.addBindValue(evaluationId);
     if (!q.exec() || !q.next())
@@ -826,11 +860,11 @@ qint64 SessionStore::addPrompt(const PromptRecord &p)
     q.prepare(QStringLiteral("INSERT INTO prompts (round_id, kind, template, rendered, exemplar_ids, hint, created) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(idOrNull(p.roundId));
-    q.addBindValue(p.kind);
-    q.addBindValue(p.templateName);
-    q.addBindValue(p.rendered);
+    q.addBindValue(text(p.kind));
+    q.addBindValue(text(p.templateName));
+    q.addBindValue(text(p.rendered));
     q.addBindValue(jsonText(p.exemplarIds));
-    q.addBindValue(p.hint);
+    q.addBindValue(text(p.hint));
     q.addBindValue(stamp(p.created));
     if (!q.exec())
         return sqlFailId(q);
@@ -874,18 +908,18 @@ qint64 SessionStore::addResponse(const ResponseRecord &r)
                              "prompt_tokens, completion_tokens, reasoning_tokens, cost, endpoint, model, finish_status, "
                              "error, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(r.promptId);
-    q.addBindValue(r.rawText);
-    q.addBindValue(r.reasoningText);
-    q.addBindValue(r.parseStatus);
-    q.addBindValue(r.parseMessage);
+    q.addBindValue(text(r.rawText));
+    q.addBindValue(text(r.reasoningText));
+    q.addBindValue(text(r.parseStatus));
+    q.addBindValue(text(r.parseMessage));
     q.addBindValue(r.promptTokens);
     q.addBindValue(r.completionTokens);
     q.addBindValue(r.reasoningTokens);
     q.addBindValue(r.cost);
-    q.addBindValue(r.endpoint);
-    q.addBindValue(r.model);
-    q.addBindValue(r.finishStatus);
-    q.addBindValue(r.error);
+    q.addBindValue(text(r.endpoint));
+    q.addBindValue(text(r.model));
+    q.addBindValue(text(r.finishStatus));
+    q.addBindValue(text(r.error));
     q.addBindValue(stamp(r.created));
     if (!q.exec())
         return sqlFailId(q);
@@ -902,18 +936,18 @@ bool SessionStore::updateResponse(const ResponseRecord &r)
     q.prepare(QStringLiteral("UPDATE responses SET raw_text = ?, reasoning_text = ?, parse_status = ?, "
                              "parse_message = ?, prompt_tokens = ?, completion_tokens = ?, reasoning_tokens = ?, "
                              "cost = ?, endpoint = ?, model = ?, finish_status = ?, error = ? WHERE id = ?"));
-    q.addBindValue(r.rawText);
-    q.addBindValue(r.reasoningText);
-    q.addBindValue(r.parseStatus);
-    q.addBindValue(r.parseMessage);
+    q.addBindValue(text(r.rawText));
+    q.addBindValue(text(r.reasoningText));
+    q.addBindValue(text(r.parseStatus));
+    q.addBindValue(text(r.parseMessage));
     q.addBindValue(r.promptTokens);
     q.addBindValue(r.completionTokens);
     q.addBindValue(r.reasoningTokens);
     q.addBindValue(r.cost);
-    q.addBindValue(r.endpoint);
-    q.addBindValue(r.model);
-    q.addBindValue(r.finishStatus);
-    q.addBindValue(r.error);
+    q.addBindValue(text(r.endpoint));
+    q.addBindValue(text(r.model));
+    q.addBindValue(text(r.finishStatus));
+    q.addBindValue(text(r.error));
     q.addBindValue(r.id);
     if (!q.exec())
         return sqlFail(q);
@@ -974,7 +1008,7 @@ bool SessionStore::setRoundState(qint64 roundId, RoundState state, const QString
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     q.prepare(QStringLiteral("UPDATE rounds SET state = ?, message = ?, finished = ? WHERE id = ?"));
     q.addBindValue(toString(state));
-    q.addBindValue(message);
+    q.addBindValue(text(message));
     q.addBindValue(isActive(state) ? QVariant(QMetaType::fromType<QString>()) : QVariant(now()));
     q.addBindValue(roundId);
     if (!q.exec())
@@ -1065,8 +1099,8 @@ qint64 SessionStore::addPairAnalysis(const PairAnalysis &a)
                              "VALUES (?, ?, ?, ?, ?, ?)"));
     q.addBindValue(a.variantA);
     q.addBindValue(a.variantB);
-    q.addBindValue(a.question);
-    q.addBindValue(a.answer);
+    q.addBindValue(text(a.question));
+    q.addBindValue(text(a.answer));
     q.addBindValue(idOrNull(a.responseId));
     q.addBindValue(stamp(a.created));
     if (!q.exec())
@@ -1082,7 +1116,7 @@ bool SessionStore::setPairAnswer(qint64 analysisId, const QString &answer, qint6
         return fail(tr("No session is open"));
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     q.prepare(QStringLiteral("UPDATE pair_analyses SET answer = ?, response_id = ? WHERE id = ?"));
-    q.addBindValue(answer);
+    q.addBindValue(text(answer));
     q.addBindValue(idOrNull(responseId));
     q.addBindValue(analysisId);
     if (!q.exec())
@@ -1119,7 +1153,7 @@ qint64 SessionStore::addNote(const SessionNote &n)
     q.prepare(QStringLiteral("INSERT INTO notes (variant_id, round_id, text, created) VALUES (?, ?, ?, ?)"));
     q.addBindValue(idOrNull(n.variantId));
     q.addBindValue(idOrNull(n.roundId));
-    q.addBindValue(n.text);
+    q.addBindValue(text(n.text));
     q.addBindValue(stamp(n.created));
     if (!q.exec())
         return sqlFailId(q);
@@ -1159,7 +1193,7 @@ QString SessionStore::meta(const QString &key) const
         return {};
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     q.prepare(QStringLiteral("SELECT value FROM meta WHERE key = ?"));
-    q.addBindValue(key);
+    q.addBindValue(text(key));
     if (!q.exec() || !q.next())
         return {};
     return q.value(0).toString();
@@ -1170,8 +1204,8 @@ bool SessionStore::setMeta(const QString &key, const QString &value)
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     q.prepare(QStringLiteral("INSERT INTO meta (key, value) VALUES (?, ?) "
                              "ON CONFLICT(key) DO UPDATE SET value = excluded.value"));
-    q.addBindValue(key);
-    q.addBindValue(value);
+    q.addBindValue(text(key));
+    q.addBindValue(text(value));
     return q.exec() || sqlFail(q);
 }
 
