@@ -1,0 +1,181 @@
+#include "core/worker/poolevaluator.h"
+
+#include "core/compile/compiler.h"
+#include "core/worker/workerpool.h"
+
+using namespace Qt::StringLiterals;
+
+namespace kforge {
+
+PoolEvaluator::PoolEvaluator(Compiler *compiler, WorkerPool *pool, QObject *parent)
+    : Evaluator(parent)
+    , m_compiler(compiler)
+    , m_pool(pool)
+{
+    qRegisterMetaType<kforge::EvalResult>();
+    qRegisterMetaType<kforge::CompileResult>();
+    connect(compiler, &Compiler::finished, this, &PoolEvaluator::onCompiled);
+    connect(pool, &WorkerPool::finished, this, &PoolEvaluator::onPoolFinished);
+    connect(pool, &WorkerPool::progress, this, [this](int poolJob, const QString &stage) {
+        if (const auto it = m_byPoolJob.constFind(poolJob); it != m_byPoolJob.cend())
+            Q_EMIT progress(*it, stage);
+    });
+    connect(pool, &WorkerPool::deviceReported, this, &PoolEvaluator::startWaiting);
+    connect(pool, &WorkerPool::devicesSettledChanged, this, &PoolEvaluator::startWaiting);
+}
+
+int PoolEvaluator::submit(const EvalRequest &request)
+{
+    const int id = m_nextId++;
+    Pending &p = m_pending[id];
+    p.id = id;
+    p.request = request;
+    p.clock.start();
+    // Compile for the worker's GPU: wait for the first device report unless the caller chose the arch.
+    p.waitingForDevice = request.arch.isEmpty() && m_pool && m_pool->arch().isEmpty() && !m_pool->devicesSettled();
+    QMetaObject::invokeMethod(this, [this, id] {
+        const auto it = m_pending.find(id);
+        if (it == m_pending.end())
+            return;
+        Q_EMIT progress(id, u"compiling"_s);
+        if (!it->second.waitingForDevice)
+            startCompiles(it->second);
+    }, Qt::QueuedConnection);
+    return id;
+}
+
+void PoolEvaluator::startWaiting()
+{
+    if (!m_pool || (m_pool->arch().isEmpty() && !m_pool->devicesSettled()))
+        return;
+    std::vector<int> ids;
+    for (auto &[id, p] : m_pending)
+        if (p.waitingForDevice)
+            ids.push_back(id);
+    for (int id : ids) {
+        const auto it = m_pending.find(id);
+        if (it == m_pending.end())
+            continue;
+        it->second.waitingForDevice = false;
+        startCompiles(it->second);
+    }
+}
+
+void PoolEvaluator::startCompiles(Pending &p)
+{
+    if (!m_compiler || !m_pool) {
+        finish(p.id, EvalResult::failure(Verdict::Error, tr("The evaluator has no compiler or worker pool.")));
+        return;
+    }
+    const Task &task = p.request.task;
+    if (!task.isValid()) {
+        finish(p.id, EvalResult::failure(Verdict::Error, tr("No task was given for the evaluation.")));
+        return;
+    }
+    p.arch = !p.request.arch.isEmpty() ? p.request.arch
+           : !m_pool->arch().isEmpty() ? m_pool->arch()
+                                       : m_compiler->defaultArch();
+    CompileRequest ref;
+    ref.source = task.referenceSource();
+    ref.fileName = u"reference.cu"_s;
+    ref.flags = task.nvccFlags();
+    ref.arch = p.arch;
+    CompileRequest cand;
+    cand.source = p.request.candidateSource;
+    cand.fileName = p.request.candidateName;
+    cand.flags = task.nvccFlags() + p.request.candidateFlags;
+    cand.arch = p.arch;
+    p.referenceJob = m_compiler->compile(ref);
+    p.candidateJob = m_compiler->compile(cand);
+    m_byCompileJob.insert(p.referenceJob, p.id);
+    m_byCompileJob.insert(p.candidateJob, p.id);
+}
+
+void PoolEvaluator::onCompiled(int compileJob, const CompileResult &result)
+{
+    const auto byJob = m_byCompileJob.constFind(compileJob);
+    if (byJob == m_byCompileJob.cend())
+        return;
+    const int id = *byJob;
+    m_byCompileJob.erase(byJob);
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    Pending &p = it->second;
+    if (compileJob == p.referenceJob)
+        p.reference = result;
+    else
+        p.candidate = result;
+    if (!p.reference || !p.candidate)
+        return;
+
+    Q_EMIT compiled(id, *p.candidate);
+    if (!p.candidate->ok) {
+        EvalResult r = EvalResult::failure(p.candidate->cancelled ? Verdict::Error : Verdict::CompileError,
+                                           p.candidate->errorMessage);
+        if (const QString first = p.candidate->firstError(); !first.isEmpty() && first != r.message)
+            r.message += u'\n' + first;
+        finish(id, r);
+        return;
+    }
+    if (!p.reference->ok) {
+        finish(id, EvalResult::failure(Verdict::Error,
+                                       tr("The task's reference does not compile: %1\n%2")
+                                           .arg(p.reference->errorMessage, p.reference->firstError())));
+        return;
+    }
+    Q_EMIT progress(id, u"queued"_s);
+    EvalJob job;
+    job.referenceSo = p.reference->artifactPath;
+    job.candidateSo = p.candidate->artifactPath;
+    job.task = p.request.task.toJson();
+    job.options = p.request.options;
+    job.timeoutMs = int(p.request.task.timeoutS() * 1000);
+    p.poolJob = m_pool->submit(job);
+    m_byPoolJob.insert(p.poolJob, id);
+}
+
+void PoolEvaluator::onPoolFinished(int poolJob, const EvalResult &result)
+{
+    const auto byJob = m_byPoolJob.constFind(poolJob);
+    if (byJob == m_byPoolJob.cend())
+        return;
+    const int id = *byJob;
+    m_byPoolJob.erase(byJob);
+    finish(id, result);
+}
+
+void PoolEvaluator::cancel(int id)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    Pending &p = it->second;
+    if (p.poolJob && m_pool) {
+        m_pool->cancel(p.poolJob); // answers through onPoolFinished
+        return;
+    }
+    for (int job : {p.referenceJob, p.candidateJob})
+        if (job) {
+            m_byCompileJob.remove(job);
+            if (m_compiler)
+                m_compiler->cancel(job);
+        }
+    QMetaObject::invokeMethod(this, [this, id] {
+        finish(id, EvalResult::failure(Verdict::Error, tr("The evaluation was cancelled."), u"cancelled"_s));
+    }, Qt::QueuedConnection);
+    p.referenceJob = p.candidateJob = 0;
+    p.waitingForDevice = false;
+}
+
+void PoolEvaluator::finish(int id, EvalResult result)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    result.elapsedMs = double(it->second.clock.nsecsElapsed()) / 1e6;
+    m_pending.erase(it);
+    Q_EMIT finished(id, result);
+}
+
+} // namespace kforge

@@ -1,0 +1,10 @@
+# Worker client and pool (QProcess, JSON lines), the Evaluator interface and its implementations.
+target_sources(kforge_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/evaljob.h
+  ${CMAKE_CURRENT_LIST_DIR}/evaluator.h
+  ${CMAKE_CURRENT_LIST_DIR}/poolevaluator.h ${CMAKE_CURRENT_LIST_DIR}/poolevaluator.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/scriptedevaluator.h ${CMAKE_CURRENT_LIST_DIR}/scriptedevaluator.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/workerclient.h ${CMAKE_CURRENT_LIST_DIR}/workerclient.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/workerconfig.h ${CMAKE_CURRENT_LIST_DIR}/workerconfig.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/workerpool.h ${CMAKE_CURRENT_LIST_DIR}/workerpool.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/workerreply.h ${CMAKE_CURRENT_LIST_DIR}/workerreply.cpp)

@@ -1,0 +1,287 @@
+#include "core/worker/workerpool.h"
+
+#include "core/worker/workerclient.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <optional>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge {
+
+struct WorkerPool::Slot {
+    enum class Step { None, LoadReference, LoadCandidate, Evaluate };
+    int index = 0;
+    WorkerClient *client = nullptr; // child of the pool
+    DeviceInfo device;
+    QString deviceError;
+    bool settled = false;
+    int deviceRequest = 0;
+    std::optional<Job> job;
+    Step step = Step::None;
+    int pending = 0; // the request of the current step
+    int reloads = 0;
+    QElapsedTimer clock;
+};
+
+WorkerPool::WorkerPool(QObject *parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<kforge::EvalResult>();
+    qRegisterMetaType<kforge::DeviceInfo>();
+}
+
+WorkerPool::~WorkerPool()
+{
+    for (auto &slot : m_slots)
+        slot->client->disconnect(this);
+}
+
+void WorkerPool::setWorkers(const QList<WorkerConfig> &workers)
+{
+    std::vector<std::unique_ptr<Slot>> old;
+    old.swap(m_slots);
+    m_settledEmitted = false;
+    for (qsizetype i = 0; i < workers.size(); ++i) {
+        auto slot = std::make_unique<Slot>();
+        slot->index = int(i);
+        slot->client = new WorkerClient(workers.at(i), this);
+        Slot *s = slot.get();
+        WorkerClient *c = s->client;
+        connect(c, &WorkerClient::replied, this, [this, s](int id, const WorkerReply &r) { onReplied(*s, id, r); });
+        connect(c, &WorkerClient::ready, this, [this, s] { onReady(*s); });
+        connect(c, &WorkerClient::failed, this, [this, s](const QString &m) { onFailed(*s, m); });
+        connect(c, &WorkerClient::progress, this, [this, s](int id, const QString &stage) {
+            if (s->job && id == s->pending)
+                Q_EMIT progress(s->job->id, stage);
+        });
+        connect(c, &WorkerClient::log, this, [this, s](const QString &line) { Q_EMIT log(s->index, line); });
+        m_slots.push_back(std::move(slot));
+    }
+    for (auto &slot : old) {
+        slot->client->disconnect(this);
+        if (slot->job) {
+            EvalResult r = EvalResult::failure(Verdict::Error, tr("The worker was removed from the pool."),
+                                               WorkerReply::Cancelled);
+            Q_EMIT finished(slot->job->id, r);
+        }
+        slot->client->stop();
+        slot->client->deleteLater();
+    }
+    for (auto &slot : m_slots)
+        slot->client->start();
+    if (m_slots.empty())
+        dispatch(); // nothing can run: answer what is queued
+}
+
+int WorkerPool::workerCount() const { return int(m_slots.size()); }
+
+WorkerClient *WorkerPool::worker(int index) const
+{
+    return index >= 0 && index < workerCount() ? m_slots[size_t(index)]->client : nullptr;
+}
+
+DeviceInfo WorkerPool::device(int index) const
+{
+    return index >= 0 && index < workerCount() ? m_slots[size_t(index)]->device : DeviceInfo();
+}
+
+QString WorkerPool::deviceError(int index) const
+{
+    return index >= 0 && index < workerCount() ? m_slots[size_t(index)]->deviceError : QString();
+}
+
+QString WorkerPool::arch() const
+{
+    for (const auto &slot : m_slots)
+        if (slot->device.isValid())
+            return slot->device.smArch();
+    return {};
+}
+
+bool WorkerPool::devicesSettled() const
+{
+    for (const auto &slot : m_slots)
+        if (!slot->settled)
+            return false;
+    return true;
+}
+
+int WorkerPool::pendingJobs() const
+{
+    int n = int(m_queue.size());
+    for (const auto &slot : m_slots)
+        n += slot->job ? 1 : 0;
+    return n;
+}
+
+void WorkerPool::settle(Slot &slot)
+{
+    slot.settled = true;
+    if (!m_settledEmitted && devicesSettled()) {
+        m_settledEmitted = true;
+        Q_EMIT devicesSettledChanged();
+    }
+}
+
+void WorkerPool::onReady(Slot &slot)
+{
+    if (!slot.device.isValid() && slot.deviceRequest == 0)
+        slot.deviceRequest = slot.client->deviceInfo();
+    dispatch();
+}
+
+void WorkerPool::onFailed(Slot &slot, const QString &message)
+{
+    if (!slot.settled) {
+        slot.deviceError = message;
+        Q_EMIT deviceFailed(slot.index, message);
+        settle(slot);
+    }
+}
+
+int WorkerPool::submit(const EvalJob &job)
+{
+    const int id = m_nextId++;
+    Job j{id, job};
+    j.job.referenceSo = QFileInfo(job.referenceSo).absoluteFilePath();
+    j.job.candidateSo = QFileInfo(job.candidateSo).absoluteFilePath();
+    m_queue.push_back(std::move(j));
+    QMetaObject::invokeMethod(this, &WorkerPool::dispatch, Qt::QueuedConnection);
+    return id;
+}
+
+void WorkerPool::cancel(int jobId)
+{
+    for (auto it = m_queue.begin(); it != m_queue.end(); ++it) {
+        if (it->id == jobId) {
+            m_queue.erase(it);
+            const EvalResult r = EvalResult::failure(Verdict::Error, tr("The evaluation was cancelled."),
+                                                     WorkerReply::Cancelled);
+            QMetaObject::invokeMethod(this, [this, jobId, r] { Q_EMIT finished(jobId, r); }, Qt::QueuedConnection);
+            return;
+        }
+    }
+    for (auto &slot : m_slots)
+        if (slot->job && slot->job->id == jobId)
+            slot->client->stop(); // its pending request is answered Cancelled, which finishes the job
+}
+
+void WorkerPool::dispatch()
+{
+    if (m_slots.empty()) {
+        while (!m_queue.empty()) {
+            const Job job = m_queue.front();
+            m_queue.pop_front();
+            Q_EMIT finished(job.id, EvalResult::failure(Verdict::Error, tr("No GPU worker is configured."),
+                                                       WorkerReply::Unavailable));
+        }
+        return;
+    }
+    while (!m_queue.empty()) {
+        // A free worker, preferring one that still holds this job's reference.
+        Slot *best = nullptr;
+        for (auto &slot : m_slots) {
+            if (slot->job)
+                continue;
+            if (!best || slot->client->loaded(u"reference"_s) == m_queue.front().job.referenceSo)
+                best = slot.get();
+        }
+        if (!best)
+            return;
+        best->job = m_queue.front();
+        m_queue.pop_front();
+        best->step = Slot::Step::None;
+        best->reloads = 0;
+        best->clock.start();
+        Q_EMIT jobStarted(best->job->id, best->index);
+        step(*best);
+    }
+}
+
+void WorkerPool::step(Slot &slot)
+{
+    const EvalJob &job = slot.job->job;
+    switch (slot.step) {
+    case Slot::Step::None:
+        Q_EMIT progress(slot.job->id, u"loading"_s);
+        if (slot.client->state() == WorkerClient::State::Idle
+            && slot.client->loaded(u"reference"_s) == job.referenceSo) {
+            slot.step = Slot::Step::LoadCandidate;
+            slot.pending = slot.client->load(u"candidate"_s, job.candidateSo);
+        } else {
+            slot.step = Slot::Step::LoadReference;
+            slot.pending = slot.client->load(u"reference"_s, job.referenceSo);
+        }
+        break;
+    case Slot::Step::LoadReference:
+        slot.step = Slot::Step::LoadCandidate;
+        slot.pending = slot.client->load(u"candidate"_s, job.candidateSo);
+        break;
+    case Slot::Step::LoadCandidate:
+        if ((slot.client->loaded(u"reference"_s) != job.referenceSo
+             || slot.client->loaded(u"candidate"_s) != job.candidateSo)
+            && slot.reloads++ < 2) {
+            // The worker restarted between the loads (another request crashed it): load both again.
+            slot.step = Slot::Step::LoadReference;
+            slot.pending = slot.client->load(u"reference"_s, job.referenceSo);
+            break;
+        }
+        slot.step = Slot::Step::Evaluate;
+        slot.pending = slot.client->evaluate(job.task, job.options, job.timeoutMs);
+        break;
+    case Slot::Step::Evaluate:
+        break;
+    }
+}
+
+void WorkerPool::onReplied(Slot &slot, int requestId, const WorkerReply &reply)
+{
+    if (requestId == slot.deviceRequest) {
+        slot.deviceRequest = 0;
+        if (reply.ok) {
+            slot.device = DeviceInfo::fromJson(reply.body.value("device"_L1).toObject());
+            slot.deviceError.clear();
+            Q_EMIT deviceReported(slot.index, slot.device);
+        } else {
+            slot.deviceError = reply.errorMessage;
+            Q_EMIT deviceFailed(slot.index, reply.errorMessage);
+        }
+        settle(slot);
+        return;
+    }
+    if (!slot.job || requestId != slot.pending)
+        return;
+    slot.pending = 0;
+    if (!reply.ok) {
+        EvalResult r = reply.toEvalResult();
+        if (slot.step == Slot::Step::LoadReference && reply.errorCode != WorkerReply::Unavailable
+            && reply.errorCode != "no_device"_L1) {
+            // Not the candidate's fault: no verdict about it.
+            r.verdict = Verdict::Error;
+            r.message = tr("The reference kernel could not be loaded: %1").arg(reply.errorMessage);
+        }
+        finishJob(slot, r);
+        return;
+    }
+    if (slot.step == Slot::Step::Evaluate) {
+        finishJob(slot, reply.toEvalResult());
+        return;
+    }
+    step(slot);
+}
+
+void WorkerPool::finishJob(Slot &slot, EvalResult result)
+{
+    const int id = slot.job->id;
+    result.workerName = slot.client->config().displayName();
+    if (result.deviceName.isEmpty())
+        result.deviceName = slot.device.name;
+    slot.job.reset();
+    slot.step = Slot::Step::None;
+    Q_EMIT finished(id, result);
+    dispatch();
+}
+
+} // namespace kforge

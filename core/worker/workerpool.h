@@ -1,0 +1,74 @@
+#pragma once
+// The configured workers (one per GPU or host) as one queue of evaluations: a job goes to a free worker,
+// which loads the reference (unless it still holds it) and the candidate, then evaluates. Each worker's
+// device is asked for once it is ready, so callers can compile for its architecture.
+#include "core/eval/deviceinfo.h"
+#include "core/eval/evalresult.h"
+#include "core/worker/evaljob.h"
+#include "core/worker/workerconfig.h"
+#include "core/worker/workerreply.h"
+
+#include <QList>
+#include <QObject>
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace kforge {
+
+class WorkerClient;
+
+class WorkerPool : public QObject
+{
+    Q_OBJECT
+public:
+    explicit WorkerPool(QObject *parent = nullptr);
+    ~WorkerPool() override;
+
+    // Replaces the workers and starts them. Jobs running on the old ones are answered as cancelled.
+    void setWorkers(const QList<WorkerConfig> &workers);
+    int workerCount() const;
+    WorkerClient *worker(int index) const;
+    DeviceInfo device(int index) const;    // valid once that worker answered device_info
+    QString deviceError(int index) const;  // e.g. the worker's "no CUDA device" message
+    // The arch ("sm_90") of the first worker that reported its device; empty while none has.
+    QString arch() const;
+    // True once every worker has reported its device or failed to.
+    bool devicesSettled() const;
+
+    int submit(const EvalJob &job);
+    // A queued job is dropped; a running one stops its worker (which restarts). finished() follows once.
+    void cancel(int jobId);
+    int pendingJobs() const;
+
+Q_SIGNALS:
+    void deviceReported(int worker, const kforge::DeviceInfo &device);
+    void deviceFailed(int worker, const QString &message);
+    void devicesSettledChanged();
+    void jobStarted(int jobId, int worker);
+    void progress(int jobId, const QString &stage); // "loading", then the worker's stages
+    void finished(int jobId, const kforge::EvalResult &result);
+    void log(int worker, const QString &line);
+
+private:
+    struct Slot;
+    struct Job {
+        int id = 0;
+        EvalJob job;
+    };
+    void onReplied(Slot &slot, int requestId, const WorkerReply &reply);
+    void onReady(Slot &slot);
+    void onFailed(Slot &slot, const QString &message);
+    void settle(Slot &slot);
+    void dispatch();
+    void step(Slot &slot);
+    void finishJob(Slot &slot, EvalResult result);
+    Slot *slotOf(const WorkerClient *client);
+
+    std::vector<std::unique_ptr<Slot>> m_slots;
+    std::deque<Job> m_queue;
+    int m_nextId = 1;
+    bool m_settledEmitted = false;
+};
+
+} // namespace kforge

@@ -1,0 +1,35 @@
+#pragma once
+// The answer to one worker request: the worker's response, or what the client observed instead (the
+// watchdog fired, the worker died, it could not be started).
+#include "core/eval/evalresult.h"
+
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+
+namespace kforge {
+
+struct WorkerReply {
+    // Error codes the client adds to the protocol's (bad_request, no_device, load_failed, ...).
+    static constexpr auto Timeout = QLatin1String("timeout");                // watchdog killed the worker
+    static constexpr auto Crashed = QLatin1String("crashed");                // the worker died mid-request
+    static constexpr auto Unavailable = QLatin1String("worker_unavailable"); // could not start / handshake
+    static constexpr auto Cancelled = QLatin1String("cancelled");
+
+    int id = 0;
+    QString op;
+    bool ok = false;
+    QJsonObject body;      // the full response object
+    QString errorCode;
+    QString errorMessage;  // human text (the worker's, or a translated one from the client)
+    int exitCode = -1;     // Crashed: how the worker ended
+    int exitSignal = 0;
+    double elapsedMs = 0;
+
+    // An evaluate reply as a result: the worker's EvalResult, or a Timeout/Crashed/LoadError/Error one.
+    EvalResult toEvalResult() const;
+};
+
+} // namespace kforge
+
+Q_DECLARE_METATYPE(kforge::WorkerReply)
