@@ -1,0 +1,1 @@
+// Not compiled: the task is rejected before compilation.
