@@ -1,0 +1,93 @@
+// libkforge_inject.so: traces every kernel, memcpy and memset of an unmodified CUDA process with the
+// worker's ActivityTracer and writes them as JSON lines when the process exits.
+//
+//   CUDA_INJECTION64_PATH=/abs/libkforge_inject.so KFORGE_INJECT_OUT=/tmp/trace.jsonl python3 model.py
+//
+// The driver dlopen()s this library inside cuInit() and calls InitializeInjection(). Environment:
+//   KFORGE_INJECT_OUT   file for the JSON lines (without it a one-line summary goes to stderr)
+//   KFORGE_INJECT_API=1 also record runtime/driver API calls (more host overhead; not needed for kernels)
+
+#include "core/runtime/profiler/activitytracer.h"
+#include "core/runtime/profiler/tracejsonl.h"
+
+#include <cupti.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+namespace {
+
+using kforge::profiler::ActivityTracer;
+
+ActivityTracer* g_tracer = nullptr;  // lives until exit on purpose: atexit needs it
+
+std::string commandLine()
+{
+    std::ifstream f("/proc/self/cmdline", std::ios::binary);
+    std::string raw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    for (char& c : raw)
+        if (c == '\0')
+            c = ' ';
+    while (!raw.empty() && raw.back() == ' ')
+        raw.pop_back();
+    return raw;
+}
+
+void writeAtExit()
+{
+    if (!g_tracer)
+        return;
+    g_tracer->flush();
+    kforge::profiler::TraceRecords records = g_tracer->takeRecords();
+    kforge::profiler::JsonLinesHeader header;
+    header.pid = static_cast<int>(getpid());
+    cuptiGetVersion(&header.cuptiVersion);
+    header.command = commandLine();
+    const char* path = std::getenv("KFORGE_INJECT_OUT");
+    if (path && *path) {
+        std::ofstream out(path, std::ios::trunc);
+        if (out) {
+            kforge::profiler::writeTraceJsonLines(out, header, records);
+            return;
+        }
+        std::fprintf(stderr, "kforge_inject: cannot write %s\n", path);
+    }
+    std::fprintf(stderr, "kforge_inject: pid %d traced %zu kernels, %zu memory operations, %zu records dropped\n",
+                 header.pid, records.kernels.size(), records.memoryOps.size(), records.dropped);
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
+{
+    static std::atomic<bool> once{false};
+    if (once.exchange(true))
+        return 1;
+
+    // Frameworks ship their own libcupti; if that one was loaded first its record layouts may differ.
+    uint32_t version = 0;
+    if (cuptiGetVersion(&version) != CUPTI_SUCCESS || version != CUPTI_API_VERSION) {
+        std::fprintf(stderr,
+                     "kforge_inject: refusing to trace: the loaded libcupti has API version %u, this library was "
+                     "built against %u\n",
+                     version, static_cast<unsigned>(CUPTI_API_VERSION));
+        return 1;  // the process carries on untraced
+    }
+    kforge::profiler::TracerOptions options;
+    const char* api = std::getenv("KFORGE_INJECT_API");
+    options.apiRecords = api && std::string(api) == "1";
+    g_tracer = new ActivityTracer(options);
+    kforge::profiler::CuptiDiagnosis d = g_tracer->start();
+    if (!d.ok()) {
+        std::fprintf(stderr, "kforge_inject: tracing unavailable: %s %s\n", d.reason.c_str(), d.hint.c_str());
+        delete g_tracer;
+        g_tracer = nullptr;
+        return 1;
+    }
+    std::atexit(writeAtExit);
+    return 1;
+}
