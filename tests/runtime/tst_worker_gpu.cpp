@@ -34,6 +34,8 @@ public:
         return *m_client;
     }
     int starts() const { return m_starts; }
+    // The current process, without restarting it (to ask how it ended).
+    WorkerClient &current() { return *m_client; }
 
     WorkerClient::Reply evaluate(const TaskSpec &task, const std::string &reference, const std::string &candidate,
                                  const Json &options = kFast, double timeoutS = 120)
@@ -181,8 +183,8 @@ int main()
         KF_CHECK(r.value("verdict", "") == "cuda_error");
         KF_CHECK_MSG(r.value("cuda_error", "") == "cudaErrorIllegalAddress", r.dump());
         KF_CHECK(r.value("restart_required", false));
-        KF_CHECK(h.client().waitExit(20));
-        KF_CHECK_MSG(h.client().exitCode() == 3, h.client().exitDescription());
+        KF_CHECK(h.current().waitExit(20));
+        KF_CHECK_MSG(h.current().exitCode() == 3, h.current().exitDescription());
         const Json ok = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("good")), "good after crash");
         KF_CHECK(ok.value("verdict", "") == "correct");
     }
@@ -192,7 +194,7 @@ int main()
         const auto t0 = std::chrono::steady_clock::now();
         const auto reply = h.evaluate(scale, so.at("scale_ref"), so.at("hang"), kFast, 5);
         KF_CHECK(reply.status == WorkerClient::Reply::Status::Timeout);
-        h.client().kill();
+        h.current().kill();
         std::printf("%-22s timeout    killed after %.1f s\n", "hang",
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         const Json ok = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("good")), "good after hang");
@@ -203,12 +205,12 @@ int main()
     {
         const auto exited = h.evaluate(scale, so.at("scale_ref"), so.at("exit"));
         KF_CHECK(exited.status == WorkerClient::Reply::Status::Died);
-        KF_CHECK_MSG(h.client().exitCode() == 7, h.client().exitDescription());
-        std::printf("%-22s crashed    worker %s\n", "exit()", h.client().exitDescription().c_str());
+        KF_CHECK_MSG(h.current().exitCode() == 7, h.current().exitDescription());
+        std::printf("%-22s crashed    worker %s\n", "exit()", h.current().exitDescription().c_str());
         const auto segv = h.evaluate(scale, so.at("scale_ref"), so.at("segfault"));
         KF_CHECK(segv.status == WorkerClient::Reply::Status::Died);
-        KF_CHECK_MSG(h.client().exitSignal() == SIGSEGV, h.client().exitDescription());
-        std::printf("%-22s crashed    worker %s\n", "segfault", h.client().exitDescription().c_str());
+        KF_CHECK_MSG(h.current().exitSignal() == SIGSEGV, h.current().exitDescription());
+        std::printf("%-22s crashed    worker %s\n", "segfault", h.current().exitDescription().c_str());
     }
 
     // Load errors do not end the worker.

@@ -292,9 +292,8 @@ void Evaluator::verify(const TaskSpec &task, const EvalOptions &options, Verific
         KF_CUDA(cudaStreamSynchronize(s));
         m_phase = "the candidate, " + trial;
         call(Slot::Candidate, inputs, got);
-        m_phase = "comparing, " + trial;
+        // Errors surfacing from here to the device-wide synchronize come from the candidate's work.
         const std::vector<gpu::CompareStats> early = compareAll(*expected, got);
-        m_phase = "the candidate, " + trial;
         KF_CUDA(cudaDeviceSynchronize());
         m_phase = "comparing, " + trial;
         const std::vector<gpu::CompareStats> late = compareAll(*expected, got);

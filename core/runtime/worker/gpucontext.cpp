@@ -32,8 +32,12 @@ bool GpuContext::ensure()
         return false;
     }
     // Spin while waiting: the timed loop synchronizes after every run, and a sleeping host thread adds
-    // wake-up jitter to each measurement.
-    cudaSetDeviceFlags(cudaDeviceScheduleSpin);
+    // wake-up jitter to each measurement. The flag belongs to the primary context, which kernels built
+    // with their own (static) CUDA runtime share.
+    e = cudaInitDevice(m_index, cudaDeviceScheduleSpin, 0);
+    if (e != cudaSuccess && e != cudaErrorSetOnActiveProcess)
+        return fail(e, "cannot initialise device " + std::to_string(m_index) + ": ");
+    cudaGetLastError();
     if ((e = cudaSetDevice(m_index)) != cudaSuccess || (e = cudaFree(nullptr)) != cudaSuccess)
         return fail(e, "cannot create a context on device " + std::to_string(m_index) + ": ");
 

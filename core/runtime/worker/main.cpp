@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -91,6 +92,12 @@ int main(int argc, char **argv)
         }
     }
 
+    if (!config.tasksDir.empty()) { // before the worker moves into its temporary directory
+        std::error_code ec;
+        const auto absolute = std::filesystem::absolute(config.tasksDir, ec);
+        if (!ec)
+            config.tasksDir = absolute.string();
+    }
     const std::string limitError = kforge::applyLimits({});
     if (!limitError.empty())
         std::fprintf(stderr, "kforge-worker: resource limits: %s\n", limitError.c_str());
