@@ -1,0 +1,228 @@
+#include "core/optimizer/profilesummary.h"
+
+#include <QJsonArray>
+#include <cmath>
+
+namespace kforge {
+
+namespace {
+
+QJsonValue at(const QJsonObject &root, const char *path)
+{
+    QJsonValue v(root);
+    for (const QString &part : QString::fromLatin1(path).split(QLatin1Char('.'))) {
+        if (!v.isObject())
+            return {};
+        v = v.toObject().value(part);
+    }
+    return v;
+}
+
+std::optional<double> numberAt(const QJsonObject &root, std::initializer_list<const char *> paths)
+{
+    for (const char *p : paths) {
+        const QJsonValue v = at(root, p);
+        if (v.isDouble() && std::isfinite(v.toDouble()))
+            return v.toDouble();
+    }
+    return std::nullopt;
+}
+
+QString stringAt(const QJsonObject &root, std::initializer_list<const char *> paths)
+{
+    for (const char *p : paths) {
+        const QJsonValue v = at(root, p);
+        if (v.isString() && !v.toString().isEmpty())
+            return v.toString();
+    }
+    return {};
+}
+
+QJsonArray arrayAt(const QJsonObject &root, std::initializer_list<const char *> paths)
+{
+    for (const char *p : paths) {
+        const QJsonValue v = at(root, p);
+        if (v.isArray() && !v.toArray().isEmpty())
+            return v.toArray();
+    }
+    return {};
+}
+
+// The entry of `list` with the largest `key`.
+QJsonObject heaviest(const QJsonArray &list, QLatin1String key)
+{
+    QJsonObject best;
+    double bestValue = -1;
+    for (const auto &e : list) {
+        const QJsonObject o = e.toObject();
+        const double v = o.value(key).toDouble(-1);
+        if (v > bestValue) {
+            bestValue = v;
+            best = o;
+        }
+    }
+    return best;
+}
+
+// "void scale_rows<float>(float const*, float*, int)" -> "scale_rows<float>"
+QString shortKernelName(QString name)
+{
+    const qsizetype paren = name.indexOf(QLatin1Char('('));
+    if (paren > 0)
+        name.truncate(paren);
+    int depth = 0;
+    qsizetype cut = -1; // the last space outside template brackets ends the return type
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const QChar c = name[i];
+        if (c == QLatin1Char('<'))
+            ++depth;
+        else if (c == QLatin1Char('>'))
+            --depth;
+        else if (c == QLatin1Char(' ') && depth == 0)
+            cut = i;
+    }
+    return name.mid(cut + 1).trimmed();
+}
+
+} // namespace
+
+QString formatMeasure(double value)
+{
+    const double a = std::fabs(value);
+    if (a >= 100 || value == std::floor(value))
+        return QString::number(value, 'f', 0);
+    if (a >= 10)
+        return QString::number(value, 'f', 1);
+    if (a >= 1)
+        return QString::number(value, 'f', 2);
+    const int decimals = std::min(9, 2 - int(std::floor(std::log10(a))));
+    return QString::number(value, 'f', decimals);
+}
+
+ProfileSummary ProfileSummary::fromResult(const QJsonObject &r)
+{
+    ProfileSummary p;
+    p.medianMs = numberAt(r, {"timing.candidate.median_ms"});
+    p.speedup = numberAt(r, {"timing.speedup"});
+    // The profiler's roofline report ({"candidate": {...}}) first, the worker's flat summary second.
+    p.floorMs = numberAt(r, {"roofline.candidate.task.floor_ms", "roofline.task.floor_ms", "roofline.floor_ms"});
+    if (const auto over = numberAt(r, {"roofline.candidate.task.time_over_floor", "roofline.task.time_over_floor",
+                                       "roofline.time_over_floor"});
+        over && *over > 0)
+        p.speedOfLightPct = 100.0 / *over;
+    else if (const auto frac = numberAt(r, {"roofline.fraction_of_floor"}); frac && *frac > 0)
+        p.speedOfLightPct = 100.0 * *frac;
+    else if (p.floorMs && p.medianMs && *p.medianMs > 0 && *p.floorMs > 0)
+        p.speedOfLightPct = 100.0 * *p.floorMs / *p.medianMs;
+    p.bound = stringAt(r, {"roofline.candidate.total.bound", "roofline.total.bound", "roofline.bound"});
+    p.achievedGbps = numberAt(r, {"roofline.candidate.total.achieved_gbps", "roofline.total.achieved_gbps",
+                                  "roofline.candidate_gbps"});
+    p.achievedGflops = numberAt(r, {"roofline.candidate.total.achieved_gflops", "roofline.total.achieved_gflops",
+                                    "roofline.candidate_gflops"});
+
+    const QJsonObject metricsKernel =
+        heaviest(arrayAt(r, {"metrics.candidate.kernels", "metrics.kernels"}), QLatin1String("time_ns"));
+    auto metric = [&](const char *key) -> std::optional<double> {
+        const QJsonValue v = metricsKernel.value(QLatin1String(key));
+        return v.isDouble() ? std::optional<double>(v.toDouble()) : std::nullopt;
+    };
+    p.dramThroughputPct = metric("dram_throughput_pct");
+    p.smThroughputPct = metric("sm_throughput_pct");
+    p.achievedOccupancyPct = metric("achieved_occupancy_pct");
+
+    const QJsonArray traced = arrayAt(r, {"trace.candidate.kernels", "trace.kernels"});
+    const QJsonObject top = heaviest(traced, QLatin1String("total_us"));
+    const QJsonObject launch = top.value(QLatin1String("launch")).toObject();
+    if (launch.value(QLatin1String("registers")).isDouble())
+        p.registers = launch.value(QLatin1String("registers")).toInt();
+    else if (metricsKernel.value(QLatin1String("launch")).toObject().value(QLatin1String("registers")).isDouble())
+        p.registers = metricsKernel.value(QLatin1String("launch")).toObject().value(QLatin1String("registers")).toInt();
+    if (launch.value(QLatin1String("static_smem")).isDouble())
+        p.sharedBytes = qint64(launch.value(QLatin1String("static_smem")).toDouble());
+    const QJsonValue occ = top.value(QLatin1String("theoretical_occupancy")).toObject().value(QLatin1String("pct"));
+    if (occ.isDouble())
+        p.theoreticalOccupancyPct = occ.toDouble();
+    p.launchesPerRun = numberAt(r, {"trace.candidate.launches_per_run", "trace.launches_per_run"});
+    QList<QPair<double, QString>> byTime;
+    for (const auto &k : traced) {
+        const QJsonObject o = k.toObject();
+        byTime.append({o.value(QLatin1String("total_us")).toDouble(), shortKernelName(o.value(QLatin1String("name")).toString())});
+    }
+    std::stable_sort(byTime.begin(), byTime.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    for (const auto &k : std::as_const(byTime))
+        if (!k.second.isEmpty() && !p.kernels.contains(k.second) && p.kernels.size() < 3)
+            p.kernels << k.second;
+
+    // ptxas resource usage, which RoundRunner stores beside the worker's result.
+    const QJsonArray resources = arrayAt(r, {"compile.resources"});
+    if (!resources.isEmpty()) {
+        qint64 spills = 0;
+        int regs = 0;
+        for (const auto &e : resources) {
+            const QJsonObject o = e.toObject();
+            spills += qint64(o.value(QLatin1String("spill_store_bytes")).toDouble())
+                      + qint64(o.value(QLatin1String("spill_load_bytes")).toDouble());
+            regs = std::max(regs, o.value(QLatin1String("registers")).toInt());
+        }
+        p.spillBytes = spills;
+        if (!p.registers && regs > 0)
+            p.registers = regs;
+    }
+    return p;
+}
+
+QStringList ProfileSummary::lines() const
+{
+    // These lines are model input, not interface text: they stay English like the templates around them.
+    QStringList out;
+    if (medianMs)
+        out << QStringLiteral("median time %1 ms").arg(formatMeasure(*medianMs));
+    if (speedOfLightPct) {
+        QString s = QStringLiteral("%1% of speed of light").arg(formatMeasure(*speedOfLightPct));
+        if (floorMs)
+            s += QStringLiteral(" (the task's floor is %1 ms)").arg(formatMeasure(*floorMs));
+        out << s;
+    }
+    if (!bound.isEmpty())
+        out << QStringLiteral("%1-bound").arg(bound);
+    if (achievedGbps)
+        out << QStringLiteral("%1 GB/s achieved DRAM bandwidth").arg(formatMeasure(*achievedGbps));
+    if (achievedGflops && *achievedGflops > 0)
+        out << QStringLiteral("%1 GFLOP/s").arg(formatMeasure(*achievedGflops));
+    if (dramThroughputPct || smThroughputPct) {
+        QStringList parts;
+        if (dramThroughputPct)
+            parts << QStringLiteral("DRAM %1%").arg(formatMeasure(*dramThroughputPct));
+        if (smThroughputPct)
+            parts << QStringLiteral("SM %1%").arg(formatMeasure(*smThroughputPct));
+        out << QStringLiteral("throughput of peak: ") + parts.join(QLatin1String(", "));
+    }
+    if (achievedOccupancyPct || theoreticalOccupancyPct) {
+        QStringList parts;
+        if (achievedOccupancyPct)
+            parts << QStringLiteral("%1% achieved").arg(formatMeasure(*achievedOccupancyPct));
+        if (theoreticalOccupancyPct)
+            parts << QStringLiteral("%1% theoretical").arg(formatMeasure(*theoreticalOccupancyPct));
+        out << QStringLiteral("occupancy ") + parts.join(QLatin1String(", "));
+    }
+    if (registers || spillBytes || sharedBytes) {
+        QStringList parts;
+        if (registers)
+            parts << QStringLiteral("%1 registers per thread").arg(*registers);
+        if (sharedBytes && *sharedBytes > 0)
+            parts << QStringLiteral("%1 bytes static shared memory").arg(*sharedBytes);
+        if (spillBytes)
+            parts << (*spillBytes > 0 ? QStringLiteral("%1 bytes of register spills").arg(*spillBytes)
+                                      : QStringLiteral("no spills"));
+        out << parts.join(QLatin1String(", "));
+    }
+    if (!kernels.isEmpty()) {
+        QString s = QStringLiteral("kernels: ") + kernels.join(QLatin1String(", "));
+        if (launchesPerRun)
+            s += QStringLiteral(" (%1 launches per call)").arg(formatMeasure(*launchesPerRun));
+        out << s;
+    }
+    return out;
+}
+
+} // namespace kforge

@@ -1,0 +1,41 @@
+#pragma once
+// The compact profile of one measured variant that a prompt shows the model: time, bound, achieved
+// bandwidth or FLOP rate, percent of the speed-of-light floor, occupancy, registers, spills, launches.
+// Read tolerantly from a stored EvalResult JSON (timing, trace, metrics, roofline and the "compile" object
+// RoundRunner adds); a field the worker did not measure stays empty and is left out of lines().
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace kforge {
+
+struct ProfileSummary {
+    std::optional<double> medianMs;
+    std::optional<double> speedup;
+    std::optional<double> floorMs;        // speed-of-light floor of the whole task
+    std::optional<double> speedOfLightPct; // floor / median, in percent
+    QString bound;                         // memory, compute, latency...
+    std::optional<double> achievedGbps;
+    std::optional<double> achievedGflops;
+    std::optional<double> dramThroughputPct;
+    std::optional<double> smThroughputPct;
+    std::optional<double> achievedOccupancyPct;
+    std::optional<double> theoreticalOccupancyPct;
+    std::optional<int> registers;          // per thread, of the kernel that takes the most time
+    std::optional<qint64> spillBytes;      // spill stores + loads over every kernel of the source
+    std::optional<qint64> sharedBytes;     // static shared memory of that kernel
+    std::optional<double> launchesPerRun;
+    QStringList kernels;                   // names of the kernels that ran, longest first (at most 3)
+
+    bool isEmpty() const { return !medianMs && !speedup && kernels.isEmpty(); }
+
+    static ProfileSummary fromResult(const QJsonObject &result);
+    // One short line per measured field, e.g. "median time 0.412 ms", "memory-bound", "2870 GB/s achieved".
+    QStringList lines() const;
+};
+
+// A number with the few digits a human (or a model) needs: 3 significant, no exponent.
+QString formatMeasure(double value);
+
+} // namespace kforge

@@ -1,0 +1,297 @@
+#include "core/optimizer/promptbuilder.h"
+#include "core/optimizer/profilesummary.h"
+#include "core/optimizer/prompttemplate.h"
+#include "core/session/sessionstore.h"
+
+#include <QJsonArray>
+#include <algorithm>
+#include <cmath>
+
+namespace kforge {
+
+namespace {
+
+QString numberText(double v)
+{
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        return QString::number(qint64(v));
+    return QString::number(v, 'g', 8);
+}
+
+QString shapeText(const QJsonArray &shape)
+{
+    QStringList parts;
+    for (const auto &d : shape)
+        parts << (d.isDouble() ? numberText(d.toDouble()) : d.toString());
+    return parts.join(QLatin1String(", "));
+}
+
+QVariantList tensors(const QJsonArray &list)
+{
+    QVariantList out;
+    for (const auto &e : list) {
+        const QJsonObject o = e.toObject();
+        out << QVariantMap{{QStringLiteral("name"), o.value(QLatin1String("name")).toString()},
+                           {QStringLiteral("dtype"), o.value(QLatin1String("dtype")).toString()},
+                           {QStringLiteral("shape"), shapeText(o.value(QLatin1String("shape")).toArray())}};
+    }
+    return out;
+}
+
+// The contract's default tolerances for dtypes task.json does not set.
+QString defaultTolerance(const QString &dtype)
+{
+    if (dtype == QLatin1String("f64"))
+        return QStringLiteral("atol 1e-08, rtol 1e-08");
+    if (dtype == QLatin1String("f32"))
+        return QStringLiteral("atol 0.0001, rtol 0.0001");
+    if (dtype == QLatin1String("f16"))
+        return QStringLiteral("atol 0.01, rtol 0.01");
+    if (dtype == QLatin1String("bf16"))
+        return QStringLiteral("atol 0.02, rtol 0.02");
+    return QStringLiteral("exact equality");
+}
+
+QString toleranceText(const QJsonObject &task)
+{
+    const QJsonObject tol = task.value(QLatin1String("tolerance")).toObject();
+    QStringList dtypes;
+    for (const auto &o : task.value(QLatin1String("outputs")).toArray()) {
+        const QString d = o.toObject().value(QLatin1String("dtype")).toString();
+        if (!d.isEmpty() && !dtypes.contains(d))
+            dtypes << d;
+    }
+    QStringList parts;
+    for (const QString &d : std::as_const(dtypes)) {
+        const QJsonObject t = tol.value(d).toObject();
+        const QString text = t.isEmpty() ? defaultTolerance(d)
+                                         : QStringLiteral("atol %1, rtol %2")
+                                               .arg(t.value(QLatin1String("atol")).toDouble(), 0, 'g', 6)
+                                               .arg(t.value(QLatin1String("rtol")).toDouble(), 0, 'g', 6);
+        parts << QStringLiteral("%1 for %2").arg(text, d);
+    }
+    return parts.isEmpty() ? QStringLiteral("the task's tolerances") : parts.join(QLatin1String("; "));
+}
+
+QString speedupText(const std::optional<double> &s)
+{
+    return s ? QString::number(*s, 'f', *s >= 100 ? 0 : 2) : QStringLiteral("?");
+}
+
+QString letter(int index)
+{
+    return QString(QChar(u'A' + char16_t(index % 26)));
+}
+
+QString deviceOf(const QList<PromptExemplar> &list)
+{
+    for (const auto &e : list)
+        if (!e.deviceName.isEmpty())
+            return e.deviceName;
+    return QStringLiteral("the GPU");
+}
+
+} // namespace
+
+PromptExemplar PromptBuilder::exemplar(const SessionStore &store, qint64 variantId)
+{
+    PromptExemplar e;
+    const Variant *v = store.population().find(variantId);
+    if (!v)
+        return e;
+    e.id = v->id;
+    e.label = v->label;
+    e.isReference = v->origin == VariantOrigin::Reference;
+    e.source = store.source(variantId);
+    e.speedup = v->eval.speedup;
+    if (const auto full = store.latestEvaluation(variantId)) {
+        e.result = full->result;
+        e.deviceName = full->device.value(QLatin1String("name")).toString();
+    }
+    return e;
+}
+
+QVariantMap PromptBuilder::taskContext(const TaskRecord &task)
+{
+    const QJsonObject j = task.json();
+    QVariantList params;
+    const QJsonObject p = j.value(QLatin1String("params")).toObject();
+    for (auto it = p.begin(); it != p.end(); ++it)
+        params << QVariantMap{{QStringLiteral("name"), it.key()}, {QStringLiteral("value"), numberText(it.value().toDouble())}};
+    return {
+        {QStringLiteral("name"), task.name},
+        {QStringLiteral("title"), j.value(QLatin1String("title")).toString(task.name)},
+        {QStringLiteral("description"), task.description().trimmed()},
+        {QStringLiteral("params"), params},
+        {QStringLiteral("has_params"), !params.isEmpty()},
+        {QStringLiteral("inputs"), tensors(j.value(QLatin1String("inputs")).toArray())},
+        {QStringLiteral("outputs"), tensors(j.value(QLatin1String("outputs")).toArray())},
+        {QStringLiteral("flops"), j.value(QLatin1String("flops")).toString()},
+        {QStringLiteral("bytes"), j.value(QLatin1String("bytes")).toString()},
+        {QStringLiteral("tolerance"), toleranceText(j)},
+        {QStringLiteral("degenerate"), j.value(QLatin1String("degenerate")).toBool()},
+        {QStringLiteral("reference_source"), task.referenceSource.trimmed()},
+    };
+}
+
+QVariantMap PromptBuilder::exemplarContext(const PromptExemplar &e, int index)
+{
+    const ProfileSummary p = ProfileSummary::fromResult(e.result);
+    QVariantMap profile{{QStringLiteral("lines"), p.lines()}};
+    if (p.medianMs)
+        profile.insert(QStringLiteral("median_ms"), formatMeasure(*p.medianMs));
+    if (!p.bound.isEmpty())
+        profile.insert(QStringLiteral("bound"), p.bound);
+    if (p.achievedGbps)
+        profile.insert(QStringLiteral("gbps"), formatMeasure(*p.achievedGbps));
+    if (p.achievedGflops)
+        profile.insert(QStringLiteral("gflops"), formatMeasure(*p.achievedGflops));
+    if (p.speedOfLightPct)
+        profile.insert(QStringLiteral("sol_pct"), formatMeasure(*p.speedOfLightPct));
+    if (p.achievedOccupancyPct)
+        profile.insert(QStringLiteral("occupancy_pct"), formatMeasure(*p.achievedOccupancyPct));
+    if (p.registers)
+        profile.insert(QStringLiteral("registers"), *p.registers);
+    if (p.spillBytes)
+        profile.insert(QStringLiteral("spill_bytes"), *p.spillBytes);
+    return {
+        {QStringLiteral("letter"), letter(index)},
+        {QStringLiteral("id"), e.id},
+        {QStringLiteral("label"), e.label},
+        {QStringLiteral("is_reference"), e.isReference},
+        {QStringLiteral("speedup"), speedupText(e.speedup ? e.speedup : p.speedup)},
+        {QStringLiteral("source"), e.source.trimmed()},
+        {QStringLiteral("profile"), profile},
+    };
+}
+
+QVariantMap PromptBuilder::contrastiveContext(const ContrastiveRequest &r)
+{
+    // Slowest first, so the prompt reads as a progression and "the faster one" is always the last.
+    QList<PromptExemplar> sorted = r.exemplars;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const PromptExemplar &a, const PromptExemplar &b) {
+        return a.speedup.value_or(0) < b.speedup.value_or(0);
+    });
+    QVariantList exemplars;
+    for (int i = 0; i < sorted.size(); ++i)
+        exemplars << exemplarContext(sorted[i], i);
+    return {
+        {QStringLiteral("task"), taskContext(r.task)},
+        {QStringLiteral("exemplars"), exemplars},
+        {QStringLiteral("contrast"), sorted.size() >= 2},
+        {QStringLiteral("slowest_letter"), letter(0)},
+        {QStringLiteral("fastest_letter"), letter(std::max<int>(0, int(sorted.size()) - 1))},
+        {QStringLiteral("device"), deviceOf(sorted)},
+        {QStringLiteral("hint"), r.hint.trimmed()},
+    };
+}
+
+QStringList PromptBuilder::failureDetails(const QJsonObject &result)
+{
+    QStringList out;
+    const QJsonObject v = result.value(QLatin1String("verification")).toObject();
+    const auto num = [&](const char *key) { return v.value(QLatin1String(key)); };
+    if (!v.value(QLatin1String("reason")).toString().isEmpty())
+        out << v.value(QLatin1String("reason")).toString();
+    if (num("mismatches").toDouble() > 0) {
+        const QJsonObject first = v.value(QLatin1String("first_mismatch")).toObject();
+        QString s = QStringLiteral("%1 output elements differ from the reference").arg(numberText(num("mismatches").toDouble()));
+        if (!first.isEmpty())
+            s += QStringLiteral("; the first is %1[%2]: expected %3, got %4")
+                     .arg(first.value(QLatin1String("output")).toString(),
+                          numberText(first.value(QLatin1String("index")).toDouble()),
+                          first.value(QLatin1String("expected")).isDouble()
+                              ? QString::number(first.value(QLatin1String("expected")).toDouble(), 'g', 7)
+                              : QStringLiteral("NaN"),
+                          first.value(QLatin1String("got")).isDouble()
+                              ? QString::number(first.value(QLatin1String("got")).toDouble(), 'g', 7)
+                              : QStringLiteral("NaN (or never written)"));
+        out << s;
+    }
+    if (num("max_abs_err").isDouble() && num("max_abs_err").toDouble() > 0)
+        out << QStringLiteral("max absolute error %1, max relative error %2")
+                   .arg(num("max_abs_err").toDouble(), 0, 'g', 4)
+                   .arg(num("max_rel_err").toDouble(), 0, 'g', 4);
+    if (num("nan_count").toDouble() > 0 || num("inf_count").toDouble() > 0)
+        out << QStringLiteral("%1 NaN and %2 Inf values in the output")
+                   .arg(numberText(num("nan_count").toDouble()), numberText(num("inf_count").toDouble()));
+    if (v.value(QLatin1String("input_mutated")).toBool())
+        out << QStringLiteral("the kernel modified one of its inputs");
+    if (const QString e = result.value(QLatin1String("cuda_error")).toString(); !e.isEmpty())
+        out << QStringLiteral("CUDA error: %1").arg(e);
+    if (const QString s = result.value(QLatin1String("stdout")).toString().trimmed(); !s.isEmpty())
+        out << QStringLiteral("kernel output: %1").arg(s.left(400));
+    return out;
+}
+
+QVariantMap PromptBuilder::repairContext(const RepairRequest &r)
+{
+    using F = RepairRequest::Failure;
+    return {
+        {QStringLiteral("task"), taskContext(r.task)},
+        {QStringLiteral("source"), r.source.trimmed()},
+        {QStringLiteral("design"), r.design.trimmed()},
+        {QStringLiteral("compile_error"), r.failure == F::CompileError},
+        {QStringLiteral("wrong_result"), r.failure == F::WrongResult},
+        {QStringLiteral("runtime_error"), r.failure == F::RuntimeError},
+        {QStringLiteral("diagnostics"), r.diagnostics.trimmed()},
+        {QStringLiteral("nvcc_command"), r.nvccCommand.isEmpty() ? QStringLiteral("nvcc") : r.nvccCommand},
+        {QStringLiteral("verdict"), r.result.value(QLatin1String("verdict")).toString()},
+        {QStringLiteral("message"), r.result.value(QLatin1String("message")).toString().trimmed()},
+        {QStringLiteral("details"), failureDetails(r.result)},
+    };
+}
+
+QVariantMap PromptBuilder::compareContext(const CompareRequest &r)
+{
+    return {
+        {QStringLiteral("task"), taskContext(r.task)},
+        {QStringLiteral("a"), exemplarContext(r.a, 0)},
+        {QStringLiteral("b"), exemplarContext(r.b, 1)},
+        {QStringLiteral("device"), deviceOf({r.a, r.b})},
+        {QStringLiteral("question"),
+         r.question.trimmed().isEmpty() ? QStringLiteral("Why is variant A faster than variant B?") : r.question.trimmed()},
+    };
+}
+
+QString PromptBuilder::renderNamed(const QString &name, const QVariantMap &context, QString *error)
+{
+    QString message, origin;
+    const QString text = PromptTemplate::load(name, &message, &origin);
+    if (text.isEmpty()) {
+        if (error)
+            *error = tr("Prompt template \"%1\": %2").arg(name, message);
+        return {};
+    }
+    const QString out = PromptTemplate::render(text, context, &message);
+    if (out.isEmpty() && error)
+        *error = tr("Prompt template %1: %2").arg(origin, message);
+    return out;
+}
+
+QString PromptBuilder::contrastive(const ContrastiveRequest &r, QString *error)
+{
+    if (r.exemplars.isEmpty()) {
+        if (error)
+            *error = tr("No measured variant to show the model: evaluate the reference first");
+        return {};
+    }
+    return renderNamed(r.templateName, contrastiveContext(r), error);
+}
+
+QString PromptBuilder::repair(const RepairRequest &r, QString *error)
+{
+    return renderNamed(r.templateName, repairContext(r), error);
+}
+
+QString PromptBuilder::compare(const CompareRequest &r, QString *error)
+{
+    return renderNamed(r.templateName, compareContext(r), error);
+}
+
+QString PromptBuilder::system(QString *error)
+{
+    return renderNamed(QStringLiteral("system"), {}, error).trimmed();
+}
+
+} // namespace kforge

@@ -1,0 +1,351 @@
+#include "core/optimizer/responseparser.h"
+
+#include <QRegularExpression>
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace kforge {
+
+QString ParsedResponse::statusName() const
+{
+    switch (status) {
+    case Status::Ok: return QStringLiteral("ok");
+    case Status::Partial: return QStringLiteral("partial");
+    case Status::Failed: return QStringLiteral("failed");
+    }
+    return {};
+}
+
+namespace {
+
+struct Fence {
+    int openLine = 0;  // index of the ``` line
+    int closeLine = -1; // -1: never closed
+    QString info;
+    QString code;
+    bool closed() const { return closeLine >= 0; }
+};
+
+struct Heading {
+    int line = 0;
+    ResponseParser::Part part = ResponseParser::Part::None;
+    QString inlineText; // "**Analysis:** the rest of the line" -> "the rest of the line"
+};
+
+// Reasoning some servers leave inline instead of in a separate field.
+QString stripThinking(const QString &text, QString *reasoning)
+{
+    static const QRegularExpression block(QStringLiteral("<(think|thinking|reasoning)>(.*?)</\\1>\\s*"),
+                                          QRegularExpression::DotMatchesEverythingOption
+                                              | QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression open(QStringLiteral("<(think|thinking|reasoning)>"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression closeOnly(QStringLiteral("</(think|thinking|reasoning)>"),
+                                              QRegularExpression::CaseInsensitiveOption);
+    QStringList parts;
+    QString out = text;
+    for (auto m = block.match(out); m.hasMatch(); m = block.match(out)) {
+        parts << m.captured(2).trimmed();
+        out.remove(m.capturedStart(), m.capturedLength());
+    }
+    // Still thinking when the answer ended: all of it is reasoning.
+    if (const auto m = open.match(out); m.hasMatch()) {
+        parts << out.mid(m.capturedEnd()).trimmed();
+        out.truncate(m.capturedStart());
+    }
+    // The opening tag went to the reasoning channel, the closing one into the text.
+    if (const auto m = closeOnly.match(out); m.hasMatch()) {
+        parts.prepend(out.left(m.capturedStart()).trimmed());
+        out = out.mid(m.capturedEnd());
+    }
+    parts.removeAll(QString());
+    *reasoning = parts.join(QLatin1String("\n\n"));
+    return out;
+}
+
+std::vector<Fence> findFences(const QStringList &lines)
+{
+    static const QRegularExpression opening(QStringLiteral("^ {0,3}(`{3,}|~{3,})\\s*([^`\\s]*)[^`]*$"));
+    std::vector<Fence> out;
+    for (int i = 0; i < lines.size(); ++i) {
+        const auto m = opening.match(lines[i]);
+        if (!m.hasMatch())
+            continue;
+        const QString marker = m.captured(1);
+        Fence f;
+        f.openLine = i;
+        f.info = m.captured(2).toLower();
+        QStringList body;
+        int j = i + 1;
+        for (; j < lines.size(); ++j) {
+            const QString t = lines[j].trimmed();
+            if (t.startsWith(marker.left(3)) && t.size() >= marker.size()
+                && t == QString(t.size(), marker.front()))
+                break;
+            body << lines[j];
+        }
+        f.code = body.join(QLatin1Char('\n'));
+        if (j < lines.size())
+            f.closeLine = j;
+        out.push_back(f);
+        i = j; // continue after the closing fence (or at the end)
+    }
+    return out;
+}
+
+bool definesEntry(const QString &code)
+{
+    static const QRegularExpression entry(QStringLiteral("\\b(KF_ENTRY|kf_entry)\\s*\\("));
+    return entry.match(code).hasMatch();
+}
+
+// Title words that name a part, matched case-insensitively in a short heading (English ones at the start of
+// a word, so "explanation" is not a "plan"); the earliest wins, so "Analysis of the implementation" is an
+// analysis and "Implementation" is code.
+struct Keyword {
+    const char16_t *text;
+    ResponseParser::Part part;
+};
+constexpr std::array kKeywords{
+    Keyword{u"analysis", ResponseParser::Part::Analysis},
+    Keyword{u"analyses", ResponseParser::Part::Analysis},
+    Keyword{u"analyse", ResponseParser::Part::Analysis},
+    Keyword{u"analyze", ResponseParser::Part::Analysis},
+    Keyword{u"bottleneck", ResponseParser::Part::Analysis},
+    Keyword{u"why ", ResponseParser::Part::Analysis},
+    Keyword{u"分析", ResponseParser::Part::Analysis},
+    Keyword{u"瓶颈", ResponseParser::Part::Analysis},
+    Keyword{u"design", ResponseParser::Part::Design},
+    Keyword{u"algorithm", ResponseParser::Part::Design},
+    Keyword{u"approach", ResponseParser::Part::Design},
+    Keyword{u"plan", ResponseParser::Part::Design},
+    Keyword{u"strategy", ResponseParser::Part::Design},
+    Keyword{u"optimization idea", ResponseParser::Part::Design},
+    Keyword{u"设计", ResponseParser::Part::Design},
+    Keyword{u"算法", ResponseParser::Part::Design},
+    Keyword{u"方案", ResponseParser::Part::Design},
+    Keyword{u"思路", ResponseParser::Part::Design},
+    Keyword{u"策略", ResponseParser::Part::Design},
+    Keyword{u"code", ResponseParser::Part::Code},
+    Keyword{u"implementation", ResponseParser::Part::Code},
+    Keyword{u"source", ResponseParser::Part::Code},
+    Keyword{u"代码", ResponseParser::Part::Code},
+    Keyword{u"实现", ResponseParser::Part::Code},
+    Keyword{u"源码", ResponseParser::Part::Code},
+};
+
+// The heading text without numbering, emphasis and trailing colon: "**2) Algorithm Design:**" -> "Algorithm Design".
+QString cleanTitle(QString t)
+{
+    static const QRegularExpression decoration(QStringLiteral("^[\\s*_#>]+|[\\s*_]+$"));
+    static const QRegularExpression numbering(
+        QStringLiteral("^(?:(?:step|part|section)\\s*)?(?:\\d+|[ivx]+|[a-c])\\s*[.)、:：-]?\\s+|^(?:\\d+|[ivx]+)[.)、]|"
+                       "^第?[一二三四五六七八九十]+(?:部分|步|、|\\.|：|:)?\\s*|^[(（]\\d+[)）]\\s*"),
+        QRegularExpression::CaseInsensitiveOption);
+    t = t.trimmed();
+    for (int pass = 0; pass < 3; ++pass) {
+        t.remove(decoration);
+        t.remove(numbering);
+    }
+    t.remove(decoration);
+    while (t.endsWith(QLatin1Char(':')) || t.endsWith(QChar(u'：')))
+        t.chop(1);
+    t.remove(decoration);
+    return t.trimmed();
+}
+
+int wordCount(const QString &s)
+{
+    // CJK titles have no spaces: count two characters as a word so 性能分析与瓶颈 stays "short".
+    int n = 0;
+    bool inWord = false;
+    int cjk = 0;
+    for (QChar c : s) {
+        if (c.unicode() >= 0x3000) {
+            ++cjk;
+            inWord = false;
+        } else if (c.isSpace()) {
+            inWord = false;
+        } else if (!inWord) {
+            inWord = true;
+            ++n;
+        }
+    }
+    return n + (cjk + 1) / 2;
+}
+
+std::optional<Heading> headingOf(const QStringList &lines, int index)
+{
+    const QString &line = lines[index];
+    static const QRegularExpression atx(QStringLiteral("^ {0,3}#{1,6}\\s+(.+?)\\s*#*\\s*$"));
+    // **Title** / __Title__ alone, or followed by a colon and text: **Analysis:** blah / **Analysis**: blah
+    static const QRegularExpression bold(QStringLiteral("^\\s*(?:\\d+[.)]\\s*)?(\\*\\*|__)(.+?)\\1\\s*(?:[:：]\\s*(.*))?$"));
+    // 1. Title / 1) Title: text / 一、性能分析 / Analysis: text / Step 2 - Design
+    static const QRegularExpression plain(
+        QStringLiteral("^\\s*((?:(?:step|part)\\s*)?(?:\\d+|[一二三四五六七八九十]+)\\s*[.)、:：-]|第[一二三四五六七八九十]+部分[:：]?)?\\s*"
+                       "([^:：]{1,60}?)\\s*(?:[:：]\\s*(.*))?$"),
+        QRegularExpression::CaseInsensitiveOption);
+    Heading h;
+    h.line = index;
+    if (const auto m = atx.match(line); m.hasMatch()) {
+        const QString title = cleanTitle(m.captured(1));
+        if (wordCount(title) > 10)
+            return std::nullopt;
+        h.part = ResponseParser::classifyHeading(title);
+        return h;
+    }
+    if (const auto m = bold.match(line); m.hasMatch()) {
+        const QString title = cleanTitle(m.captured(2));
+        if (wordCount(title) > 10)
+            return std::nullopt;
+        h.part = ResponseParser::classifyHeading(title);
+        h.inlineText = m.captured(3).trimmed();
+        return h;
+    }
+    if (const auto m = plain.match(line); m.hasMatch()) {
+        const bool numbered = !m.captured(1).isEmpty();
+        const bool colon = m.capturedLength(3) > 0 || line.trimmed().endsWith(QLatin1Char(':'))
+                           || line.trimmed().endsWith(QChar(u'：'));
+        // A bare line counts only when it looks like a label: numbered or ending in a colon, and short; or
+        // a very short line of its own paragraph ("Code", "Implementation").
+        const QString title = cleanTitle(m.captured(2));
+        const bool ownParagraph = (index == 0 || lines[index - 1].trimmed().isEmpty()) && wordCount(title) <= 3
+                                  && m.capturedLength(3) == 0;
+        if ((!numbered && !colon && !ownParagraph) || wordCount(title) > 4)
+            return std::nullopt;
+        const auto part = ResponseParser::classifyHeading(title);
+        if (part == ResponseParser::Part::None)
+            return std::nullopt; // an ordinary numbered list item
+        h.part = part;
+        h.inlineText = m.captured(3).trimmed();
+        return h;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+ResponseParser::Part ResponseParser::classifyHeading(const QString &title)
+{
+    const QString t = cleanTitle(title).toLower() + QLatin1Char(' ');
+    Part best = Part::None;
+    qsizetype bestAt = -1;
+    for (const auto &k : kKeywords) {
+        const QString word = QString::fromUtf16(k.text);
+        const bool latin = word.front().unicode() < 0x80;
+        for (qsizetype at = t.indexOf(word); at >= 0; at = t.indexOf(word, at + 1)) {
+            if (latin && at > 0 && t[at - 1].isLetterOrNumber())
+                continue;
+            if (bestAt < 0 || at < bestAt) {
+                bestAt = at;
+                best = k.part;
+            }
+            break;
+        }
+    }
+    return best;
+}
+
+ParsedResponse ResponseParser::parse(const QString &answer, bool hitTokenLimit)
+{
+    ParsedResponse r;
+    QString body = stripThinking(answer, &r.reasoning);
+    body.replace(QLatin1String("\r\n"), QLatin1String("\n"));
+    const QStringList lines = body.split(QLatin1Char('\n'));
+    const std::vector<Fence> fences = findFences(lines);
+    r.codeBlocks = int(fences.size());
+
+    // The code: a complete block that defines the entry point; among several, prefer the ones that include
+    // the ABI header (a complete file), then the last (models revise as they go).
+    const Fence *chosen = nullptr;
+    int withEntry = 0;
+    for (const auto &f : fences) {
+        if (!f.closed() || !definesEntry(f.code))
+            continue;
+        ++withEntry;
+        const bool full = f.code.contains(QLatin1String("kforge/kernel.h"));
+        if (!chosen || full || !chosen->code.contains(QLatin1String("kforge/kernel.h")))
+            chosen = &f;
+    }
+    const bool openAtEnd = !fences.empty() && !fences.back().closed();
+    r.truncated = openAtEnd || hitTokenLimit;
+    if (chosen) {
+        r.code = chosen->code.trimmed() + QLatin1Char('\n');
+        r.codeLanguage = chosen->info;
+        if (withEntry > 1) {
+            r.ambiguous = true;
+            r.problems << tr("%1 code blocks define KF_ENTRY; used the one at line %2").arg(withEntry).arg(chosen->openLine + 1);
+        }
+        if (!chosen->code.contains(QLatin1String("kforge/kernel.h")))
+            r.problems << tr("the code does not include \"kforge/kernel.h\"");
+    } else if (openAtEnd) {
+        r.problems << tr("the answer was cut off inside its code block (line %1 opens a block that never closes)")
+                          .arg(fences.back().openLine + 1);
+    } else if (fences.empty()) {
+        r.problems << (body.trimmed().isEmpty() ? tr("the answer is empty") : tr("the answer has no code block"));
+    } else {
+        r.problems << tr("no code block defines KF_ENTRY (%n block(s) in the answer)", nullptr, int(fences.size()));
+    }
+    if (hitTokenLimit && !openAtEnd)
+        r.problems << tr("the model stopped at its token limit");
+
+    // Sections, outside code blocks.
+    std::vector<bool> inCode(size_t(lines.size()), false);
+    for (const auto &f : fences)
+        for (int i = f.openLine; i <= (f.closed() ? f.closeLine : int(lines.size()) - 1); ++i)
+            inCode[size_t(i)] = true;
+    std::vector<Heading> headings;
+    for (int i = 0; i < lines.size(); ++i) {
+        if (inCode[size_t(i)])
+            continue;
+        if (auto h = headingOf(lines, i); h && h->part != Part::None)
+            headings.push_back(*h);
+    }
+    auto sectionText = [&](size_t k) {
+        const int from = headings[k].line + 1;
+        const int to = k + 1 < headings.size() ? headings[k + 1].line : int(lines.size());
+        QStringList out;
+        if (!headings[k].inlineText.isEmpty())
+            out << headings[k].inlineText;
+        for (int i = from; i < to; ++i) {
+            // The chosen code is the code part, wherever it sits.
+            if (chosen && i >= chosen->openLine && i <= chosen->closeLine)
+                continue;
+            out << lines[i];
+        }
+        return out.join(QLatin1Char('\n')).trimmed();
+    };
+    for (size_t k = 0; k < headings.size(); ++k) {
+        QString *target = headings[k].part == Part::Analysis ? &r.analysis
+                          : headings[k].part == Part::Design  ? &r.design
+                                                               : nullptr;
+        if (!target)
+            continue;
+        const QString text = sectionText(k);
+        if (!text.isEmpty())
+            *target = target->isEmpty() ? text : *target + QLatin1String("\n\n") + text;
+    }
+    if (headings.empty() && chosen) {
+        // No headings at all: whatever prose precedes the code is the model's reasoning about it.
+        QStringList prose;
+        for (int i = 0; i < chosen->openLine; ++i)
+            if (!inCode[size_t(i)])
+                prose << lines[i];
+        r.analysis = prose.join(QLatin1Char('\n')).trimmed();
+    }
+    if (r.analysis.isEmpty())
+        r.problems << tr("no performance analysis");
+    if (r.design.isEmpty())
+        r.problems << tr("no algorithm design");
+
+    if (!chosen)
+        r.status = ParsedResponse::Status::Failed;
+    else if (r.analysis.isEmpty() || r.design.isEmpty())
+        r.status = ParsedResponse::Status::Partial;
+    else
+        r.status = ParsedResponse::Status::Ok;
+    return r;
+}
+
+} // namespace kforge

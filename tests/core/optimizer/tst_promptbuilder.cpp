@@ -1,0 +1,265 @@
+// Prompt rendering against golden files (tests/core/optimizer/golden/*.md; KFORGE_UPDATE_GOLDEN=1 rewrites
+// them), plus the properties the golden files are meant to guarantee.
+#include "core/optimizer/profilesummary.h"
+#include "core/optimizer/promptbuilder.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace kforge;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/fixtures/");
+const QString kGolden = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/golden/");
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return f.readAll();
+}
+
+TaskRecord fixtureTask()
+{
+    TaskRecord t;
+    t.name = QStringLiteral("diag_matmul");
+    t.taskJson = QString::fromUtf8(readFile(kFixtures + QLatin1String("task_diag/task.json")));
+    t.referenceSource = QString::fromUtf8(readFile(kFixtures + QLatin1String("task_diag/reference.cu")));
+    return t;
+}
+
+QJsonObject result(const QString &name)
+{
+    return QJsonDocument::fromJson(readFile(kFixtures + QLatin1String("results/") + name + QLatin1String(".json"))).object();
+}
+
+PromptExemplar exemplar(qint64 id, const QString &name, const QString &sourcePath, bool reference = false)
+{
+    PromptExemplar e;
+    e.id = id;
+    e.label = name;
+    e.isReference = reference;
+    e.source = QString::fromUtf8(readFile(sourcePath));
+    e.result = result(name);
+    e.speedup = e.result.value(QLatin1String("timing")).toObject().value(QLatin1String("speedup")).toDouble();
+    e.deviceName = QStringLiteral("NVIDIA H200");
+    return e;
+}
+
+PromptExemplar referenceExemplar()
+{
+    return exemplar(1, QStringLiteral("reference"), kFixtures + QLatin1String("task_diag/reference.cu"), true);
+}
+PromptExemplar naiveExemplar()
+{
+    return exemplar(2, QStringLiteral("naive"), kFixtures + QLatin1String("variants/naive.cu"));
+}
+PromptExemplar scalarExemplar()
+{
+    return exemplar(3, QStringLiteral("rowscale_scalar"), kFixtures + QLatin1String("variants/rowscale_scalar.cu"));
+}
+
+const char *kBrokenSource = R"(#include "kforge/kernel.h"
+
+__global__ void rowscale(const float *a, const float *b, float *c, int64_t n, int64_t m)
+{
+    const int64_t idx = blockIdx.x * blockDim.x + threadIdx.x
+    if (idx < n * m)
+        c[idx] = a[idx / m] * b[idx];
+}
+
+KF_ENTRY(in, nin, out, nout, params, stream)
+{
+    return cudaGetLastError();
+}
+)";
+
+const char *kDiagnostics = R"(candidate.cu(5): error: expected a ";"
+      if (idx < n * m)
+      ^
+
+1 error detected in the compilation of "candidate.cu".)";
+
+} // namespace
+
+class TstPromptBuilder : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void matchesGoldenFiles_data()
+    {
+        QTest::addColumn<QString>("golden");
+        QTest::addColumn<QString>("rendered");
+        QString error;
+
+        ContrastiveRequest two;
+        two.task = fixtureTask();
+        two.exemplars = {scalarExemplar(), naiveExemplar()}; // given fastest first: the prompt sorts them
+        two.hint = QStringLiteral("Try 16-byte loads (float4).");
+        QTest::newRow("contrastive, two exemplars") << "contrastive_two.md" << PromptBuilder::contrastive(two, &error);
+
+        ContrastiveRequest first;
+        first.task = fixtureTask();
+        first.exemplars = {referenceExemplar()};
+        QTest::newRow("contrastive, first round") << "contrastive_first.md" << PromptBuilder::contrastive(first, &error);
+
+        RepairRequest compile;
+        compile.task = fixtureTask();
+        compile.source = QString::fromUtf8(kBrokenSource);
+        compile.design = QStringLiteral("One thread per element of C, scaling by A[row].");
+        compile.failure = RepairRequest::Failure::CompileError;
+        compile.diagnostics = QString::fromUtf8(kDiagnostics);
+        compile.nvccCommand = QStringLiteral("nvcc -O3 -arch=sm_90 -shared");
+        QTest::newRow("repair, compile error") << "repair_compile.md" << PromptBuilder::repair(compile, &error);
+
+        RepairRequest wrong;
+        wrong.task = fixtureTask();
+        wrong.source = QString::fromUtf8(readFile(kFixtures + QLatin1String("variants/rowscale_scalar.cu")));
+        wrong.failure = RepairRequest::Failure::WrongResult;
+        wrong.result = result(QStringLiteral("wrong"));
+        QTest::newRow("repair, wrong result") << "repair_wrong.md" << PromptBuilder::repair(wrong, &error);
+
+        CompareRequest cmp;
+        cmp.task = fixtureTask();
+        cmp.a = scalarExemplar();
+        cmp.b = naiveExemplar();
+        QTest::newRow("compare") << "compare.md" << PromptBuilder::compare(cmp, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+
+    void matchesGoldenFiles()
+    {
+        QFETCH(QString, golden);
+        QFETCH(QString, rendered);
+        QVERIFY(!rendered.isEmpty());
+        const QString path = kGolden + golden;
+        if (qEnvironmentVariableIsSet("KFORGE_UPDATE_GOLDEN")) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(rendered.toUtf8());
+            QSKIP("golden file rewritten");
+        }
+        QFile f(path);
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(path + QLatin1String(" is missing: run with KFORGE_UPDATE_GOLDEN=1")));
+        const QString expected = QString::fromUtf8(f.readAll());
+        if (rendered != expected) {
+            const QStringList a = rendered.split(QLatin1Char('\n')), b = expected.split(QLatin1Char('\n'));
+            for (int i = 0; i < std::max(a.size(), b.size()); ++i) {
+                const QString x = a.value(i, QStringLiteral("<end>")), y = b.value(i, QStringLiteral("<end>"));
+                if (x != y)
+                    QFAIL(qPrintable(QStringLiteral("%1:%2 differs\n  rendered: %3\n  golden:   %4").arg(golden).arg(i + 1).arg(x, y)));
+            }
+        }
+    }
+
+    void contrastivePromptCarriesWhatTheModelNeeds()
+    {
+        ContrastiveRequest r;
+        r.task = fixtureTask();
+        r.exemplars = {scalarExemplar(), naiveExemplar()};
+        QString error;
+        const QString p = PromptBuilder::contrastive(r, &error);
+        QVERIFY2(!p.isEmpty(), qPrintable(error));
+        // Task and reference.
+        QVERIFY(p.contains(QLatin1String("C = diag(A) @ B")));
+        QVERIFY(p.contains(QLatin1String("cublasSgemm")));
+        QVERIFY(p.contains(QLatin1String("`B`: f32, shape [N, M]")));
+        // Exemplars slowest first, with measured numbers; fields that were not measured are left out.
+        const qsizetype naive = p.indexOf(QLatin1String("Variant A: 0.19x the reference"));
+        const qsizetype scalar = p.indexOf(QLatin1String("Variant B: 227x the reference"));
+        QVERIFY(naive > 0 && scalar > naive);
+        QVERIFY(p.contains(QLatin1String("median time 61.4 ms")));
+        QVERIFY(p.contains(QLatin1String("median time 0.0521 ms")));
+        QVERIFY(p.contains(QLatin1String("occupancy 97.8% achieved, 100% theoretical")));
+        QVERIFY(p.contains(QLatin1String("64.1% of speed of light (the task's floor is 0.0334 ms)")));
+        const QString scalarSection = p.mid(scalar, p.indexOf(QLatin1String("```cuda"), scalar) - scalar);
+        QVERIFY(!scalarSection.contains(QLatin1String("occupancy")));
+        QVERIFY(!scalarSection.contains(QLatin1String("registers")));
+        // The three parts and the rules.
+        QVERIFY(p.contains(QLatin1String("why Variant B is faster than Variant A")));
+        QVERIFY(p.contains(QLatin1String("**Algorithm design**")));
+        QVERIFY(p.contains(QLatin1String("one fenced ```cuda block")));
+        QVERIFY(p.contains(QLatin1String("KF_ENTRY")));
+        QVERIFY(p.contains(QLatin1String("Do not cache results")));
+        QVERIFY(p.contains(QLatin1String("leave no work running after the entry returns")));
+        QVERIFY(p.contains(QLatin1String("Enqueue all work on the given `stream`")));
+        QVERIFY(p.contains(QLatin1String("atol 1e-05, rtol 1e-05 for f32")));
+        QVERIFY(!p.contains(QLatin1String("Guidance from the user")));
+        QVERIFY(!p.contains(QLatin1String("{{")));
+    }
+
+    void noExemplarIsAnError()
+    {
+        ContrastiveRequest r;
+        r.task = fixtureTask();
+        QString error;
+        QVERIFY(PromptBuilder::contrastive(r, &error).isEmpty());
+        QVERIFY(!error.isEmpty());
+    }
+
+    void brokenUserTemplateIsReported()
+    {
+        const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QLatin1String("/prompts");
+        QVERIFY(QDir().mkpath(dir));
+        QFile f(dir + QLatin1String("/compare.md"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("A\n{{#a}}\n{{speed}}\n{{/a}}\n");
+        f.close();
+        CompareRequest cmp;
+        cmp.task = fixtureTask();
+        cmp.a = scalarExemplar();
+        cmp.b = naiveExemplar();
+        QString error;
+        QVERIFY(PromptBuilder::compare(cmp, &error).isEmpty());
+        QVERIFY2(error.contains(f.fileName()) && error.contains(QLatin1String("line 3: no value for {{speed}}")), qPrintable(error));
+        QVERIFY(f.remove());
+    }
+
+    void profileSummaryReadsBothRooflineShapes()
+    {
+        const ProfileSummary full = ProfileSummary::fromResult(result(QStringLiteral("reference")));
+        QCOMPARE(*full.medianMs, 11.84);
+        QCOMPARE(full.bound, QStringLiteral("compute"));
+        QCOMPARE(*full.registers, 202); // the kernel that takes the time, not the first one
+        QCOMPARE(*full.spillBytes, 0);
+        QCOMPARE(*full.launchesPerRun, 3.0);
+        QCOMPARE(full.kernels.first(), QStringLiteral("cutlass::Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"));
+        QVERIFY(qAbs(*full.speedOfLightPct - 100.0 / 354.6) < 1e-9);
+        const ProfileSummary flat = ProfileSummary::fromResult(result(QStringLiteral("rowscale_scalar")));
+        QCOMPARE(*flat.achievedGbps, 2576.5);
+        QVERIFY(qAbs(*flat.speedOfLightPct - 64.09) < 1e-9);
+        QVERIFY(!flat.registers && !flat.achievedOccupancyPct && flat.bound.isEmpty());
+        QVERIFY(ProfileSummary::fromResult({}).lines().isEmpty());
+    }
+
+    void formatsMeasures_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("large") << 2576.5 << "2577";
+        QTest::newRow("tens") << 61.35 << "61.4";
+        QTest::newRow("units") << 1.234 << "1.23";
+        QTest::newRow("small") << 0.05214 << "0.0521";
+        QTest::newRow("tiny") << 0.0003339 << "0.000334";
+        QTest::newRow("zero") << 0.0 << "0";
+        QTest::newRow("integral") << 2.0 << "2";
+    }
+
+    void formatsMeasures()
+    {
+        QFETCH(double, value);
+        QFETCH(QString, text);
+        QCOMPARE(formatMeasure(value), text);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstPromptBuilder)
+#include "tst_promptbuilder.moc"
