@@ -21,7 +21,6 @@ constexpr QLatin1String compileFlags("compiler/flags");
 constexpr QLatin1String defaultArch("compiler/defaultArch");
 constexpr QLatin1String workers("workers");
 constexpr QLatin1String timing("timing");
-constexpr QLatin1String endpoints("endpoints");
 constexpr QLatin1String candidates("rounds/candidatesPerRound");
 constexpr QLatin1String exemplars("rounds/exemplars");
 constexpr QLatin1String temperature("rounds/temperature");
@@ -30,6 +29,36 @@ constexpr QLatin1String temperature("rounds/temperature");
 QString normalizedPath(const QString &path)
 {
     return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+}
+
+QString transferName(WorkerConfig::Transfer t)
+{
+    switch (t) {
+    case WorkerConfig::Transfer::Path:
+        return QStringLiteral("path");
+    case WorkerConfig::Transfer::Inline:
+        return QStringLiteral("inline");
+    case WorkerConfig::Transfer::Auto:
+        break;
+    }
+    return QStringLiteral("auto");
+}
+
+WorkerConfig::Transfer transferFromName(const QString &name)
+{
+    if (name == QLatin1String("path"))
+        return WorkerConfig::Transfer::Path;
+    if (name == QLatin1String("inline"))
+        return WorkerConfig::Transfer::Inline;
+    return WorkerConfig::Transfer::Auto;
+}
+
+bool sameWorkers(const QList<WorkerConfig> &a, const QList<WorkerConfig> &b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const WorkerConfig &x, const WorkerConfig &y) {
+        return x.name == y.name && x.command == y.command && x.transfer == y.transfer
+            && x.startTimeoutMs == y.startTimeoutMs;
+    });
 }
 } // namespace
 
@@ -204,26 +233,30 @@ void Settings::setDefaultArch(const QString &arch)
     Q_EMIT compilerChanged();
 }
 
-QList<WorkerSetting> Settings::workers() const
+QList<WorkerConfig> Settings::workers() const
 {
     // An explicitly saved empty list means "no workers"; only a never-written list gets the default.
     if (!m_store->contains(Key::workers + QLatin1String("/size")))
         return Defaults::workers();
-    QList<WorkerSetting> result;
+    QList<WorkerConfig> result;
     const int n = m_store->beginReadArray(Key::workers);
     for (int i = 0; i < n; ++i) {
         m_store->setArrayIndex(i);
-        result.append({m_store->value(QStringLiteral("name")).toString(),
-                       m_store->value(QStringLiteral("command")).toString(),
-                       m_store->value(QStringLiteral("enabled"), true).toBool()});
+        WorkerConfig w;
+        w.name = m_store->value(QStringLiteral("name")).toString();
+        w.command = m_store->value(QStringLiteral("command"), w.command).toString();
+        w.transfer = transferFromName(m_store->value(QStringLiteral("transfer")).toString());
+        w.startTimeoutMs = std::max(1000, m_store->value(QStringLiteral("startTimeoutMs"), w.startTimeoutMs).toInt());
+        result.append(w);
     }
     m_store->endArray();
     return result;
 }
 
-void Settings::setWorkers(const QList<WorkerSetting> &workers)
+void Settings::setWorkers(const QList<WorkerConfig> &workers)
 {
-    if (workers == this->workers() && m_store->contains(Key::workers + QLatin1String("/size")))
+    const bool stored = m_store->contains(Key::workers + QLatin1String("/size"));
+    if (stored && sameWorkers(workers, this->workers()))
         return;
     m_store->remove(Key::workers);
     m_store->beginWriteArray(Key::workers, int(workers.size()));
@@ -231,7 +264,8 @@ void Settings::setWorkers(const QList<WorkerSetting> &workers)
         m_store->setArrayIndex(i);
         m_store->setValue(QStringLiteral("name"), workers[i].name);
         m_store->setValue(QStringLiteral("command"), workers[i].command);
-        m_store->setValue(QStringLiteral("enabled"), workers[i].enabled);
+        m_store->setValue(QStringLiteral("transfer"), transferName(workers[i].transfer));
+        m_store->setValue(QStringLiteral("startTimeoutMs"), workers[i].startTimeoutMs);
     }
     m_store->endArray();
     Q_EMIT workersChanged();
@@ -265,40 +299,16 @@ void Settings::setTiming(const TimingSetting &timing)
     Q_EMIT timingChanged();
 }
 
-QList<EndpointSetting> Settings::endpoints() const
+QList<EndpointConfig> Settings::endpoints() const
 {
-    QList<EndpointSetting> result;
-    const int n = m_store->beginReadArray(Key::endpoints);
-    for (int i = 0; i < n; ++i) {
-        m_store->setArrayIndex(i);
-        EndpointSetting e;
-        e.name = m_store->value(QStringLiteral("name")).toString();
-        e.preset = m_store->value(QStringLiteral("preset")).toString();
-        e.baseUrl = m_store->value(QStringLiteral("baseUrl")).toString();
-        e.model = m_store->value(QStringLiteral("model")).toString();
-        e.apiStyle = m_store->value(QStringLiteral("apiStyle")).toString();
-        result.append(e);
-    }
-    m_store->endArray();
-    return result;
+    return EndpointConfig::loadAll(*m_store);
 }
 
-void Settings::setEndpoints(const QList<EndpointSetting> &endpoints)
+void Settings::setEndpoints(const QList<EndpointConfig> &endpoints)
 {
     if (endpoints == this->endpoints())
         return;
-    m_store->remove(Key::endpoints);
-    m_store->beginWriteArray(Key::endpoints, int(endpoints.size()));
-    for (int i = 0; i < endpoints.size(); ++i) {
-        const EndpointSetting &e = endpoints[i];
-        m_store->setArrayIndex(i);
-        m_store->setValue(QStringLiteral("name"), e.name);
-        m_store->setValue(QStringLiteral("preset"), e.preset);
-        m_store->setValue(QStringLiteral("baseUrl"), e.baseUrl);
-        m_store->setValue(QStringLiteral("model"), e.model);
-        m_store->setValue(QStringLiteral("apiStyle"), e.apiStyle);
-    }
-    m_store->endArray();
+    EndpointConfig::saveAll(*m_store, endpoints);
     Q_EMIT endpointsChanged();
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // Every user setting of KForge with its type and default, persisted through QSettings. One object is
 // created by the application and handed to whoever needs it; nothing else reads QSettings keys.
+#include "core/llm/endpointconfig.h"
+#include "core/worker/workerconfig.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QMetaType>
@@ -16,15 +19,6 @@ namespace kforge {
 
 enum class Theme { System, Light, Dark };
 
-// A GPU worker: any command line that starts a process speaking the worker protocol on stdin/stdout,
-// e.g. `kforge-worker --device 0` or `ssh gpu-box kforge-worker`.
-struct WorkerSetting {
-    QString name;
-    QString command;
-    bool enabled = true;
-    friend bool operator==(const WorkerSetting &, const WorkerSetting &) = default;
-};
-
 // Measurement parameters sent with every evaluate request.
 struct TimingSetting {
     int trials = 5;        // verification trials, each on fresh inputs
@@ -33,18 +27,6 @@ struct TimingSetting {
     int maxRuns = 10000;
     int warmup = 10;
     friend bool operator==(const TimingSetting &, const TimingSetting &) = default;
-};
-
-// An LLM endpoint as the user configured it. The API key is never stored here: it lives in the system
-// keychain under `keyName()`.
-struct EndpointSetting {
-    QString name;     // shown to the user, unique
-    QString preset;   // the provider preset it was made from (see core/llm), may be empty
-    QString baseUrl;  // e.g. https://api.openai.com/v1
-    QString model;
-    QString apiStyle; // wire protocol, e.g. "openai-chat" or "anthropic"
-    QString keyName() const { return QStringLiteral("endpoint/") + name; }
-    friend bool operator==(const EndpointSetting &, const EndpointSetting &) = default;
 };
 
 class Settings : public QObject
@@ -59,12 +41,15 @@ public:
         static QString nvccPath() { return {}; } // empty: look in PATH, then /usr/local/cuda/bin
         static QStringList compileFlags() { return {QStringLiteral("-O3"), QStringLiteral("-lineinfo")}; }
         static QString defaultArch() { return {}; } // empty: the architecture of the worker's GPU
-        static QList<WorkerSetting> workers()
+        static QList<WorkerConfig> workers()
         {
-            return {{QStringLiteral("local"), QStringLiteral("kforge-worker --device 0"), true}};
+            WorkerConfig local;
+            local.name = QStringLiteral("local");
+            local.command = QStringLiteral("kforge-worker --device 0");
+            return {local};
         }
         static TimingSetting timing() { return {}; }
-        static QList<EndpointSetting> endpoints() { return {}; }
+        static QList<EndpointConfig> endpoints() { return {}; } // see EndpointPresets for starting points
         static constexpr int candidatesPerRound = 4;
         static constexpr int exemplars = 2;
         static constexpr double temperature = 0.7;
@@ -100,14 +85,16 @@ public:
     QString defaultArch() const;
     void setDefaultArch(const QString &arch);
 
-    QList<WorkerSetting> workers() const;
-    void setWorkers(const QList<WorkerSetting> &workers);
+    QList<WorkerConfig> workers() const;
+    void setWorkers(const QList<WorkerConfig> &workers);
 
     TimingSetting timing() const;
     void setTiming(const TimingSetting &timing);
 
-    QList<EndpointSetting> endpoints() const;
-    void setEndpoints(const QList<EndpointSetting> &endpoints);
+    // Stored as EndpointConfig::saveAll() writes them, so kforge-cli reads the same list. No keys here:
+    // those go to the keychain (Credentials).
+    QList<EndpointConfig> endpoints() const;
+    void setEndpoints(const QList<EndpointConfig> &endpoints);
 
     int candidatesPerRound() const;
     void setCandidatesPerRound(int n);
@@ -138,6 +125,4 @@ private:
 
 } // namespace kforge
 
-Q_DECLARE_METATYPE(kforge::WorkerSetting)
 Q_DECLARE_METATYPE(kforge::TimingSetting)
-Q_DECLARE_METATYPE(kforge::EndpointSetting)

@@ -1,19 +1,10 @@
 #include "core/settings/toolchainprobe.h"
 
-#include <QDir>
-#include <QFileInfo>
+#include "core/compile/cudatoolkit.h"
+
 #include <QRegularExpression>
-#include <QStandardPaths>
 
 namespace kforge {
-
-namespace {
-bool isExecutableFile(const QString &path)
-{
-    const QFileInfo info(path);
-    return info.isFile() && info.isExecutable();
-}
-} // namespace
 
 ToolchainProbe::ToolchainProbe(QObject *parent)
     : QObject(parent)
@@ -27,25 +18,6 @@ ToolchainProbe::~ToolchainProbe()
         m_process->kill();
         m_process->waitForFinished(1000);
     }
-}
-
-QString ToolchainProbe::locateNvcc(const QString &configuredPath)
-{
-    if (!configuredPath.isEmpty())
-        return isExecutableFile(configuredPath) ? QFileInfo(configuredPath).absoluteFilePath() : QString();
-    const QString inPath = QStandardPaths::findExecutable(QStringLiteral("nvcc"));
-    if (!inPath.isEmpty())
-        return inPath;
-    QStringList candidates;
-    const QString cudaHome = qEnvironmentVariable("CUDA_HOME", qEnvironmentVariable("CUDA_PATH"));
-    if (!cudaHome.isEmpty())
-        candidates << QDir(cudaHome).filePath(QStringLiteral("bin/nvcc"));
-    candidates << QStringLiteral("/usr/local/cuda/bin/nvcc");
-    for (const QString &c : std::as_const(candidates)) {
-        if (isExecutableFile(c))
-            return c;
-    }
-    return {};
 }
 
 QString ToolchainProbe::parseVersion(const QString &output)
@@ -68,11 +40,11 @@ void ToolchainProbe::start(const QString &configuredPath)
         m_process = nullptr;
     }
     const quint64 generation = ++m_generation;
-    const QString nvcc = locateNvcc(configuredPath);
+    const QString nvcc = CudaToolkit::locateNvcc(configuredPath);
     if (nvcc.isEmpty()) {
         ToolchainInfo info;
         info.error = configuredPath.isEmpty()
-            ? tr("No CUDA compiler (nvcc) found in PATH or /usr/local/cuda/bin.")
+            ? CudaToolkit::missingNvccMessage()
             : tr("The configured CUDA compiler %1 does not exist or is not executable.").arg(configuredPath);
         // Deliver asynchronously in every case so callers see one behaviour.
         QMetaObject::invokeMethod(this, [this, info, generation] {

@@ -22,12 +22,9 @@ public:
     explicit ToolchainProbe(QObject *parent = nullptr);
     ~ToolchainProbe() override;
 
-    // configuredPath: Settings::nvccPath(); empty means PATH, then $CUDA_HOME/bin and /usr/local/cuda/bin.
+    // configuredPath: Settings::nvccPath(); empty means where CudaToolkit::locateNvcc() looks.
     // Emits finished() once; a second start() abandons the first probe.
     void start(const QString &configuredPath);
-
-    // The nvcc that start() would run, or empty when there is none. Only looks at the file system.
-    static QString locateNvcc(const QString &configuredPath);
     // "Cuda compilation tools, release 13.0, V13.0.48" -> "13.0.48"
     static QString parseVersion(const QString &nvccVersionOutput);
 

@@ -1,4 +1,5 @@
 // Settings: defaults on a fresh store, every value survives a round trip through a new object, signals.
+#include "core/llm/endpointpresets.h"
 #include "core/settings/settings.h"
 
 #include <QSettings>
@@ -30,8 +31,8 @@ private Q_SLOTS:
         QVERIFY(s.windowState().isEmpty());
         QCOMPARE(s.nvccPath(), QString());
         QCOMPARE(s.compileFlags(), Settings::Defaults::compileFlags());
-        QCOMPARE(s.workers(), Settings::Defaults::workers());
         QCOMPARE(s.workers().size(), 1);
+        QCOMPARE(s.workers().first().command, Settings::Defaults::workers().first().command);
         QCOMPARE(s.timing(), TimingSetting{});
         QCOMPARE(s.timing().trials, 5);
         QVERIFY(s.endpoints().isEmpty());
@@ -43,11 +44,19 @@ private Q_SLOTS:
     void roundTrip()
     {
         const QString file = m_dir.filePath(QStringLiteral("roundtrip.ini"));
-        const QList<WorkerSetting> workers{{QStringLiteral("box"), QStringLiteral("ssh box kforge-worker"), true},
-                                           {QStringLiteral("slurm"), QStringLiteral("srun -G1 kforge-worker"), false}};
-        const QList<EndpointSetting> endpoints{{QStringLiteral("local vLLM"), QStringLiteral("openai-compatible"),
-                                                QStringLiteral("http://127.0.0.1:8000/v1"), QStringLiteral("qwen"),
-                                                QStringLiteral("openai-chat")}};
+        QList<WorkerConfig> workers(2);
+        workers[0].name = QStringLiteral("box");
+        workers[0].command = QStringLiteral("ssh box kforge-worker");
+        workers[1].name = QStringLiteral("slurm");
+        workers[1].command = QStringLiteral("srun -G1 kforge-worker");
+        workers[1].transfer = WorkerConfig::Transfer::Inline;
+        workers[1].startTimeoutMs = 300000;
+        EndpointConfig vllm = *EndpointPresets::find(QStringLiteral("vllm"));
+        vllm.id = QStringLiteral("local-vllm");
+        vllm.displayName = QStringLiteral("local vLLM");
+        vllm.defaultModel = QStringLiteral("qwen");
+        vllm.temperature = 0.3;
+        const QList<EndpointConfig> endpoints{vllm};
         const TimingSetting timing{3, 50, 200, 500, 4};
         {
             Settings s(file);
@@ -76,10 +85,18 @@ private Q_SLOTS:
         QCOMPARE(s.nvccPath(), QStringLiteral("/opt/cuda/bin/nvcc"));
         QCOMPARE(s.compileFlags(), (QStringList{QStringLiteral("-O2"), QStringLiteral("--use_fast_math")}));
         QCOMPARE(s.defaultArch(), QStringLiteral("sm_90"));
-        QCOMPARE(s.workers(), workers);
+        QCOMPARE(s.workers().size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(s.workers()[i].name, workers[i].name);
+            QCOMPARE(s.workers()[i].command, workers[i].command);
+            QCOMPARE(s.workers()[i].transfer, workers[i].transfer);
+            QCOMPARE(s.workers()[i].startTimeoutMs, workers[i].startTimeoutMs);
+        }
         QCOMPARE(s.timing(), timing);
         QCOMPARE(s.endpoints(), endpoints);
-        QCOMPARE(s.endpoints().first().keyName(), QStringLiteral("endpoint/local vLLM"));
+        // The same list kforge-cli reads straight from QSettings.
+        QSettings raw(file, QSettings::IniFormat);
+        QCOMPARE(EndpointConfig::loadAll(raw), endpoints);
         QCOMPARE(s.candidatesPerRound(), 8);
         QCOMPARE(s.exemplars(), 3);
         QCOMPARE(s.temperature(), 0.2);
@@ -151,7 +168,10 @@ private Q_SLOTS:
         s.setTheme(Theme::Light);
         s.setTheme(Theme::Light);
         QCOMPARE(theme.count(), 1);
-        s.setWorkers({{QStringLiteral("a"), QStringLiteral("kforge-worker"), true}});
+        WorkerConfig w;
+        w.name = QStringLiteral("a");
+        s.setWorkers({w});
+        s.setWorkers({w});
         QCOMPARE(workers.count(), 1);
         s.setNvccPath(QStringLiteral("/x/nvcc"));
         s.setDefaultArch(QStringLiteral("sm_80"));

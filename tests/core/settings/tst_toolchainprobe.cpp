@@ -1,4 +1,5 @@
 // ToolchainProbe: finds nvcc without blocking, reports its version, and says why when it cannot.
+#include "core/compile/cudatoolkit.h"
 #include "core/settings/toolchainprobe.h"
 
 #include <QFile>
@@ -66,7 +67,7 @@ private Q_SLOTS:
 
     void realNvcc()
     {
-        const QString nvcc = ToolchainProbe::locateNvcc({});
+        const QString nvcc = CudaToolkit::locateNvcc({});
         if (nvcc.isEmpty())
             QSKIP("no CUDA toolkit (nvcc) on this machine");
         ToolchainProbe probe;
