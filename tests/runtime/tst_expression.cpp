@@ -3,6 +3,7 @@
 #include "core/runtime/task/expression.h"
 
 #include <cmath>
+#include <algorithm>
 
 using namespace kforge;
 

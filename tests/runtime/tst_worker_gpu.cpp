@@ -7,6 +7,9 @@
 #include <csignal>
 #include <memory>
 #include <set>
+#include <cstdio>
+#include <vector>
+#include <string>
 
 using namespace kforge;
 using namespace kforge::test;

@@ -7,6 +7,8 @@
 
 #include <fstream>
 #include <sstream>
+#include <sys/wait.h>
+#include <cstdlib>
 
 using namespace kforge;
 using namespace kforge::test;

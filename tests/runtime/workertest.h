@@ -11,6 +11,8 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+#include <chrono>
+#include <cstdio>
 
 namespace kforge::test {
 

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <vector>
+#include <algorithm>
+#include <cstdint>
 
 namespace kforge {
 namespace {

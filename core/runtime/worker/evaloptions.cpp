@@ -1,6 +1,7 @@
 #include "core/runtime/worker/evaloptions.h"
 
 #include <cmath>
+#include <type_traits>
 
 namespace kforge {
 

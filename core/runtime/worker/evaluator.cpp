@@ -8,6 +8,10 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace kforge {
 namespace {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <algorithm>
 
 namespace kforge {
 namespace {

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <cstdint>
 
 namespace kforge {
 namespace {
