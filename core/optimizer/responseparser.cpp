@@ -1,6 +1,7 @@
 #include "core/optimizer/responseparser.h"
 
 #include <QRegularExpression>
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <vector>
@@ -30,6 +31,7 @@ struct Fence {
 struct Heading {
     int line = 0;
     ResponseParser::Part part = ResponseParser::Part::None;
+    bool strong = false; // a markdown heading or a bold line, rather than a "Label:" line
     QString inlineText; // "**Analysis:** the rest of the line" -> "the rest of the line"
 };
 
@@ -181,6 +183,7 @@ std::optional<Heading> headingOf(const QStringList &lines, int index)
     static const QRegularExpression atx(QStringLiteral("^ {0,3}#{1,6}\\s+(.+?)\\s*#*\\s*$"));
     // **Title** / __Title__ alone, or followed by a colon and text: **Analysis:** blah / **Analysis**: blah
     static const QRegularExpression bold(QStringLiteral("^\\s*(?:\\d+[.)]\\s*)?(\\*\\*|__)(.+?)\\1\\s*(?:[:：]\\s*(.*))?$"));
+    static const QRegularExpression boldColonInside(QStringLiteral("^\\s*(?:\\d+[.)]\\s*)?(\\*\\*|__)(.+?[:：])\\1\\s*(.*)$"));
     // 1. Title / 1) Title: text / 一、性能分析 / Analysis: text / Step 2 - Design
     static const QRegularExpression plain(
         QStringLiteral("^\\s*((?:(?:step|part)\\s*)?(?:\\d+|[一二三四五六七八九十]+)\\s*[.)、:：-]|第[一二三四五六七八九十]+部分[:：]?)?\\s*"
@@ -193,13 +196,18 @@ std::optional<Heading> headingOf(const QStringList &lines, int index)
         if (wordCount(title) > 10)
             return std::nullopt;
         h.part = ResponseParser::classifyHeading(title);
+        h.strong = true;
         return h;
     }
-    if (const auto m = bold.match(line); m.hasMatch()) {
+    auto m = bold.match(line);
+    if (!m.hasMatch())
+        m = boldColonInside.match(line);
+    if (m.hasMatch()) {
         const QString title = cleanTitle(m.captured(2));
         if (wordCount(title) > 10)
             return std::nullopt;
         h.part = ResponseParser::classifyHeading(title);
+        h.strong = true;
         h.inlineText = m.captured(3).trimmed();
         return h;
     }
@@ -235,8 +243,8 @@ ResponseParser::Part ResponseParser::classifyHeading(const QString &title)
         const QString word = QString::fromUtf16(k.text);
         const bool latin = word.front().unicode() < 0x80;
         for (qsizetype at = t.indexOf(word); at >= 0; at = t.indexOf(word, at + 1)) {
-            if (latin && at > 0 && t[at - 1].isLetterOrNumber())
-                continue;
+            if (latin && at > 0 && (t[at - 1].isLetterOrNumber() || t[at - 1] == QLatin1Char('-')))
+                continue; // "pseudo-code" is no code heading
             if (bestAt < 0 || at < bestAt) {
                 bestAt = at;
                 best = k.part;
@@ -302,6 +310,10 @@ ParsedResponse ResponseParser::parse(const QString &answer, bool hitTokenLimit)
         if (auto h = headingOf(lines, i); h && h->part != Part::None)
             headings.push_back(*h);
     }
+    // An answer structured with markdown headings uses "Label:" lines for lists inside its sections.
+    if (std::any_of(headings.begin(), headings.end(), [](const Heading &h) { return h.strong; }))
+        headings.erase(std::remove_if(headings.begin(), headings.end(), [](const Heading &h) { return !h.strong; }),
+                       headings.end());
     auto sectionText = [&](size_t k) {
         const int from = headings[k].line + 1;
         const int to = k + 1 < headings.size() ? headings[k + 1].line : int(lines.size());
