@@ -181,6 +181,20 @@ OverheadRow overhead(Bench& bench, const char* label, const std::function<void()
     return row;
 }
 
+// Whether tracing and metrics are available in this process, as JSON (run it under ncu or
+// compute-sanitizer to see the degrade path name the tool holding CUPTI).
+int status(Bench& bench)
+{
+    ActivityTracer t;
+    CuptiDiagnosis d = t.start();
+    MetricsCollector mc;
+    MetricsResult m = mc.collect([&] { bench.rowscale(); });
+    nlohmann::json j{{"tracer", d.ok() ? nlohmann::json("available") : nlohmann::json(d)},
+                     {"metrics", m.available ? nlohmann::json("available") : nlohmann::json(m.problem)}};
+    std::printf("STATUS %s\n", j.dump().c_str());
+    return 0;
+}
+
 int ncuWorkload(Bench& bench)
 {
     // The same kernels, timed by ncu from outside (no CUPTI of ours in this mode).
@@ -207,6 +221,8 @@ int main(int argc, char** argv)
     bench.setup();
     if (argc > 1 && std::strcmp(argv[1], "--ncu-workload") == 0)
         return ncuWorkload(bench);
+    if (argc > 1 && std::strcmp(argv[1], "--status") == 0)
+        return status(bench);
 
     cudaDeviceProp prop{};
     CUDA_OK(cudaGetDeviceProperties(&prop, 0));

@@ -82,10 +82,15 @@ CuptiDiagnosis ActivityTracer::start()
     }
 
     g_bufferBytes.store(m_options.bufferBytes < (64u << 10) ? (64u << 10) : m_options.bufferBytes);
-    if (CUptiResult r = cuptiActivityRegisterCallbacks(TracerCallbacks::requested, TracerCallbacks::completed);
-        r != CUPTI_SUCCESS) {
-        g_current.store(nullptr);
-        return explainCuptiError(r, "cuptiActivityRegisterCallbacks");
+    // The callbacks are the same functions for every tracer: register them once per process.
+    static std::atomic<bool> registered{false};
+    if (!registered.load()) {
+        if (CUptiResult r = cuptiActivityRegisterCallbacks(TracerCallbacks::requested, TracerCallbacks::completed);
+            r != CUPTI_SUCCESS) {
+            g_current.store(nullptr);
+            return explainCuptiError(r, "cuptiActivityRegisterCallbacks");
+        }
+        registered.store(true);
     }
 
     std::vector<CUpti_ActivityKind> kinds{CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};

@@ -562,10 +562,14 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
         return failed;
     }
 
-    std::vector<std::pair<KernelRecord, std::string>> launches;  // first record of each launch, in order
+    // Which record is which range: CUPTI 13 gives no kernel name per auto range, so match the traced
+    // replays to the ranges (launch order). Tried in turn: one correlation id per launch; blocks of
+    // `passes` records; runs of consecutive records with the same name.
+    std::vector<std::pair<KernelRecord, std::string>> launches;
     {
         std::sort(replayed.begin(), replayed.end(),
                   [](const auto& a, const auto& b) { return a.first.start < b.first.start; });
+        const size_t ranges = rangeValues.size();
         std::map<uint32_t, size_t> seen;
         for (const auto& rec : replayed) {
             if (rec.first.correlationId != 0 && seen.count(rec.first.correlationId))
@@ -573,13 +577,23 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
             seen[rec.first.correlationId] = launches.size();
             launches.push_back(rec);
         }
-        if (launches.size() != rangeValues.size() && !replayed.empty() && cfg.passes > 0 &&
-            replayed.size() == rangeValues.size() * cfg.passes) {
-            // No usable correlation ids: passes of one launch run back to back.
+        out.kernelNamesFrom = "correlation";
+        if (launches.size() != ranges && cfg.passes > 0 && replayed.size() == ranges * cfg.passes) {
             launches.clear();
-            for (size_t i = 0; i < rangeValues.size(); ++i)
+            for (size_t i = 0; i < ranges; ++i)
                 launches.push_back(replayed[i * cfg.passes]);
+            out.kernelNamesFrom = "pass_blocks";
         }
+        if (launches.size() != ranges) {
+            launches.clear();
+            for (const auto& rec : replayed)
+                if (launches.empty() || launches.back().second != rec.second)
+                    launches.push_back(rec);
+            out.kernelNamesFrom = "name_runs";
+        }
+        if (launches.size() != ranges)
+            out.kernelNamesFrom.clear();
+        out.replayRecords = replayed.size();
     }
     out.kernelsNamed = !rangeValues.empty() && launches.size() == rangeValues.size();
 

@@ -74,6 +74,8 @@ struct MetricsResult {
     std::vector<std::string> invalidMetrics;  // requested but unknown for this chip (dropped)
     size_t rangesDropped = 0;
     bool kernelsNamed = false;
+    std::string kernelNamesFrom;  // how ranges were matched to traced replays ("" when they were not)
+    size_t replayRecords = 0;     // kernel records the traced replays produced
     std::vector<KernelMetrics> kernels;
     // Sums over the kernels (NaN when a kernel lacks the value).
     double totalTimeNs = NAN;

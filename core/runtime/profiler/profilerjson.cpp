@@ -158,6 +158,8 @@ void to_json(json& j, const MetricsResult& m)
              {"invalid_metrics", m.invalidMetrics},
              {"ranges_dropped", m.rangesDropped},
              {"kernels_named", m.kernelsNamed},
+             {"kernel_names_from", m.kernelNamesFrom},
+             {"replay_records", m.replayRecords},
              {"kernels", m.kernels},
              {"total_time_ns", jsonNumber(m.totalTimeNs)},
              {"total_dram_bytes", jsonNumber(m.totalDramBytes)},

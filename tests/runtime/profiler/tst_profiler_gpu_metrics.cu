@@ -122,8 +122,10 @@ int main()
         launchFma();
     });
     KF_CHECK_MSG(m.available, m.problem.error + ": " + m.problem.reason + " " + m.problem.hint);
-    std::printf("metrics: chip %s, %zu metrics, %zu passes, session %.0f ms, collect %.0f ms, named %d, dropped %zu\n",
-                m.chip.c_str(), m.metrics.size(), m.passes, m.sessionMs, m.totalMs, m.kernelsNamed, m.rangesDropped);
+    std::printf("metrics: chip %s, %zu metrics, %zu passes, session %.0f ms, collect %.0f ms, named %d (%s, %zu replay "
+                "records), dropped %zu\n",
+                m.chip.c_str(), m.metrics.size(), m.passes, m.sessionMs, m.totalMs, m.kernelsNamed,
+                m.kernelNamesFrom.c_str(), m.replayRecords, m.rangesDropped);
     KF_CHECK(m.chip == "GH100" || !m.chip.empty());
     KF_CHECK(m.passes >= 1 && m.invalidMetrics.empty());
     KF_CHECK(m.kernels.size() == 2);

@@ -148,7 +148,8 @@ int main()
         bool gemm = false;
         for (const auto& [n, c] : names)
             gemm = gemm || n.find("gemm") != std::string::npos || n.find("Gemm") != std::string::npos ||
-                   n.find("cutlass") != std::string::npos || n.find("xmma") != std::string::npos;
+                   n.find("cutlass") != std::string::npos || n.find("xmma") != std::string::npos ||
+                   n.find("nvjet") != std::string::npos;
         KF_CHECK_MSG(gemm, "no GEMM kernel among the traced names");
         KF_CHECK(!tt.summary.is_null() && tt.summary["dropped"] == 0);
     }
