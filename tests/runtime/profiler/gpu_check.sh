@@ -10,6 +10,7 @@ mkdir -p "$OUT"
 LOG="$OUT/gpu_check.log"
 exec > >(tee "$LOG") 2>&1
 export PYTHONUNBUFFERED=1
+export PATH="$PATH:/usr/local/cuda/bin"
 T0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 grep -i RmProfilingAdminOnly /proc/driver/nvidia/params 2>/dev/null || true
