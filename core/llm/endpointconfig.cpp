@@ -5,7 +5,7 @@
 
 namespace kforge {
 
-QString toString(LlmProtocol protocol)
+QString protocolName(LlmProtocol protocol)
 {
     return protocol == LlmProtocol::Anthropic ? QStringLiteral("anthropic") : QStringLiteral("openai");
 }
@@ -26,7 +26,7 @@ void EndpointConfig::save(QSettings &s) const
     s.setValue(QStringLiteral("displayName"), displayName);
     s.setValue(QStringLiteral("preset"), presetId);
     s.setValue(QStringLiteral("baseUrl"), baseUrl);
-    s.setValue(QStringLiteral("protocol"), toString(protocol));
+    s.setValue(QStringLiteral("protocol"), protocolName(protocol));
     s.setValue(QStringLiteral("defaultModel"), defaultModel);
     QStringList headers;
     for (const auto &[name, value] : extraHeaders)

@@ -16,7 +16,7 @@ enum class LlmProtocol {
     OpenAi,    // Chat Completions (OpenAI, DeepSeek, OpenRouter, vLLM, Ollama, llama.cpp server...)
     Anthropic, // Messages API
 };
-QString toString(LlmProtocol protocol);
+QString protocolName(LlmProtocol protocol);
 std::optional<LlmProtocol> protocolFromString(const QString &name);
 
 struct LlmLimits {
@@ -27,6 +27,8 @@ struct LlmLimits {
     int backoffBaseMs = 1'000;      // doubled per attempt, with jitter
     int backoffMaxMs = 30'000;
     int maxRetryAfterMs = 120'000;  // a longer Retry-After fails the request instead of waiting
+
+    bool operator==(const LlmLimits &) const = default;
 };
 
 struct EndpointConfig {

@@ -77,6 +77,7 @@ EndpointConfig EndpointPresets::forUrl(const QString &baseUrl, LlmProtocol proto
     c.displayName = baseUrl;
     c.baseUrl = baseUrl;
     c.protocol = protocol;
+    c.keychainEntry.clear(); // a one-off URL has no stored key; one comes from an environment variable if at all
     if (protocol == LlmProtocol::Anthropic)
         c.maxTokens = 16'000;
     return c;

@@ -11,9 +11,15 @@ namespace kforge {
 
 namespace {
 
-QString tr(const char *text, int n = -1)
+QString tr(const char *text)
 {
-    return QCoreApplication::translate("kforge::LlmErrors", text, nullptr, n);
+    return QCoreApplication::translate("kforge::LlmErrors", text);
+}
+
+// " after 3 attempts" when there were retries, else nothing.
+QString afterAttempts(int attempts)
+{
+    return attempts > 1 ? QCoreApplication::translate("kforge::LlmErrors", " after %1 attempts").arg(attempts) : QString();
 }
 
 QString hostOf(const QString &url)
@@ -93,10 +99,10 @@ QString LlmErrors::message(LlmErrorKind kind, const LlmErrorContext &c)
         return tr("Could not resolve the host name '%1'. Check the endpoint's base URL and the network or DNS "
                   "settings.").arg(QUrl(c.url).host().isEmpty() ? c.url : QUrl(c.url).host());
     case LlmErrorKind::ConnectFailed:
-        return tr("Could not connect to %1 (%n attempt(s)): nothing accepted the connection. Is the server running "
-                  "and is the base URL right?", c.attempts).arg(host);
+        return tr("Could not connect to %1%2: nothing accepted the connection. Is the server running and is the "
+                  "base URL right?").arg(host, afterAttempts(c.attempts));
     case LlmErrorKind::ConnectTimeout:
-        return tr("Connecting to %1 timed out after %2 s (%n attempt(s)).", c.attempts).arg(host, seconds(c.timeoutMs));
+        return tr("Connecting to %1 timed out after %2 s%3.").arg(host, seconds(c.timeoutMs), afterAttempts(c.attempts));
     case LlmErrorKind::TlsFailure:
         return tr("The secure connection (TLS) to %1 failed: %2. If the server uses a private certificate "
                   "authority, set the endpoint's CA bundle; verification stays on.")
@@ -105,7 +111,7 @@ QString LlmErrors::message(LlmErrorKind kind, const LlmErrorContext &c)
         if (c.receivedChars > 0)
             return withDetail(tr("The connection to %1 broke in the middle of the answer, after %2 characters; "
                                  "the answer is incomplete").arg(host).arg(c.receivedChars), detail);
-        return withDetail(tr("The connection to %1 broke before the answer began (%n attempt(s))", c.attempts).arg(host),
+        return withDetail(tr("The connection to %1 broke before the answer began%2").arg(host, afterAttempts(c.attempts)),
                           detail);
     case LlmErrorKind::IdleTimeout:
         return tr("%1 sent nothing for %2 s, so the request was abandoned (idle timeout).").arg(host, seconds(c.timeoutMs));
@@ -125,11 +131,11 @@ QString LlmErrors::message(LlmErrorKind kind, const LlmErrorContext &c)
     case LlmErrorKind::BadRequest:
         return withDetail(tr("%1 rejected the request (HTTP %2)").arg(host).arg(c.httpStatus), detail);
     case LlmErrorKind::RateLimited:
-        return withDetail(tr("%1 is rate limiting the requests (HTTP 429), still after %n attempt(s)", c.attempts).arg(host),
-                          detail);
+        return withDetail(tr("%1 is rate limiting the requests (HTTP 429)%2").arg(host, afterAttempts(c.attempts)), detail);
     case LlmErrorKind::ServerError:
-        return withDetail(tr("%1 had a server error%2 after %n attempt(s)", c.attempts)
-                              .arg(host, c.httpStatus > 0 ? QStringLiteral(" (HTTP %1)").arg(c.httpStatus) : QString()),
+        return withDetail(tr("%1 had a server error%2%3")
+                              .arg(host, c.httpStatus > 0 ? QStringLiteral(" (HTTP %1)").arg(c.httpStatus) : QString(),
+                                   afterAttempts(c.attempts)),
                           detail);
     case LlmErrorKind::HttpError:
         return withDetail(tr("%1 answered with the unexpected HTTP status %2").arg(host).arg(c.httpStatus), detail);

@@ -2,7 +2,7 @@
 
 namespace kforge {
 
-QString toString(LlmStatus status)
+QString llmStatusName(LlmStatus status)
 {
     switch (status) {
     case LlmStatus::Complete: return QStringLiteral("complete");
@@ -14,7 +14,7 @@ QString toString(LlmStatus status)
     return {};
 }
 
-QString toString(LlmErrorKind kind)
+QString llmErrorKindName(LlmErrorKind kind)
 {
     switch (kind) {
     case LlmErrorKind::None: return QStringLiteral("none");

@@ -59,8 +59,8 @@ struct LlmResult {
 };
 
 // Stable identifiers for JSON and the session store ("complete", "dns_failure"...).
-QString toString(LlmStatus status);
-QString toString(LlmErrorKind kind);
+QString llmStatusName(LlmStatus status);
+QString llmErrorKindName(LlmErrorKind kind);
 
 } // namespace kforge
 

@@ -324,24 +324,29 @@ size_t LlmTransferLoop::onWrite(char *data, size_t size, size_t count, void *use
         loop.streamStarted(t);
     StreamDecoder &d = *t.decoder;
     d.feed(data, qsizetype(n));
+    loop.drain(t);
+    if (d.error() != LlmErrorKind::None)
+        return 0; // stop the transfer; attemptOver() reads the decoder's error
+    if (d.ended() && !t.endSeen)
+        t.endSeen = t.lastByte;
+    return n;
+}
+
+void LlmTransferLoop::drain(Transfer &t)
+{
+    StreamDecoder &d = *t.decoder;
     for (StreamDelta &delta : d.takeDeltas()) {
         if (t.firstTokenMs < 0)
-            t.firstTokenMs = msSince(t.created, t.lastByte);
-        loop.queueDelta(delta.kind == StreamDelta::Reasoning ? LlmEvent::Reasoning : LlmEvent::Text, t.id,
-                        delta.text);
+            t.firstTokenMs = msSince(t.created);
+        queueDelta(delta.kind == StreamDelta::Reasoning ? LlmEvent::Reasoning : LlmEvent::Text, t.id, delta.text);
     }
     if (d.takeUsageChanged()) {
         LlmEvent e;
         e.type = LlmEvent::Usage;
         e.id = t.id;
         e.usage = d.usage();
-        loop.m_batch.push_back(std::move(e));
+        m_batch.push_back(std::move(e));
     }
-    if (d.error() != LlmErrorKind::None)
-        return 0; // stop the transfer; attemptOver() reads the decoder's error
-    if (d.ended() && !t.endSeen)
-        t.endSeen = t.lastByte;
-    return n;
 }
 
 void LlmTransferLoop::streamStarted(Transfer &t)
@@ -424,7 +429,7 @@ int LlmTransferLoop::pollTimeoutMs() const
 void LlmTransferLoop::abortAttempt(Transfer &t, LlmErrorKind kind)
 {
     if (t.waiting) {
-        finishTransfer(t, LlmStatus::Failed, kind, {});
+        finishTransfer(t, kind == LlmErrorKind::Cancelled ? LlmStatus::Cancelled : LlmStatus::Failed, kind, {});
         return;
     }
     t.stopKind = kind;
@@ -458,6 +463,7 @@ void LlmTransferLoop::attemptOver(Transfer &t, CURLcode code)
     if (t.streaming()) {
         // The end marker may have arrived before the connection broke or went quiet: then the answer is whole.
         d.finish(code == CURLE_OK && stopKind == LlmErrorKind::None);
+        drain(t); // the last event may complete only at the end of the body (or the body was one JSON document)
         if (d.ended() && d.error() == LlmErrorKind::None) {
             finishTransfer(t, d.truncated() ? LlmStatus::Truncated : LlmStatus::Complete, LlmErrorKind::None, {});
             return;

@@ -68,6 +68,8 @@ private:
     static size_t onHeader(char *data, size_t size, size_t count, void *user);
     void queueDelta(LlmEvent::Type type, quint64 id, const QString &text);
     void streamStarted(Transfer &t);
+    // Turns what the decoder produced since the last call into events.
+    void drain(Transfer &t);
 
     LlmClient *m_client;
     CURLM *m_multi = nullptr;

@@ -34,11 +34,18 @@ std::optional<qint64> RetryPolicy::parseRetryAfter(const QByteArray &value, cons
     const double secs = v.toDouble(&ok);
     if (ok && std::isfinite(secs) && secs >= 0 && secs < 1e7)
         return qint64(std::llround(secs * 1000));
-    // IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), the only date form servers send today.
-    const QString text = QString::fromLatin1(v);
-    QDateTime when = QLocale::c().toDateTime(text, QStringLiteral("ddd, dd MMM yyyy HH:mm:ss 'GMT'"));
-    if (!when.isValid())
-        when = QLocale::c().toDateTime(text, QStringLiteral("dddd, dd-MMM-yy HH:mm:ss 'GMT'"));
+    // IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT") or the old RFC 850 form ("Sunday, 06-Nov-94 ...").
+    // The weekday is dropped: it adds nothing, and a two-digit year would make it disagree with the date.
+    QString text = QString::fromLatin1(v);
+    const qsizetype comma = text.indexOf(QLatin1Char(','));
+    if (comma >= 0)
+        text = text.mid(comma + 1).trimmed();
+    QDateTime when = QLocale::c().toDateTime(text, QStringLiteral("dd MMM yyyy HH:mm:ss 'GMT'"));
+    if (!when.isValid()) {
+        when = QLocale::c().toDateTime(text, QStringLiteral("dd-MMM-yy HH:mm:ss 'GMT'"));
+        if (when.isValid() && when.date().year() < 1970)
+            when = when.addYears(100);
+    }
     if (!when.isValid())
         return std::nullopt;
     when.setTimeZone(QTimeZone::utc());
