@@ -133,6 +133,39 @@ int main()
         KF_CHECK(again["verification"].value("reference_cached", 0) == 5);
     }
 
+    // With tracing and metrics on (the CUPTI observer, when the worker was built with it): still correct,
+    // and "trace" says what ran or why it could not.
+    {
+        Json opts = kFast;
+        opts["trace"] = true;
+        opts["metrics"] = true;
+        opts["trace_runs"] = 3;
+        const Json r = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("good"), opts), "good + profiler");
+        KF_CHECK(r.value("verdict", "") == "correct");
+        if (r.contains("trace")) {
+            const Json &t = r["trace"];
+            std::printf("trace: available=%s %s\n", t.value("available", false) ? "yes" : "no",
+                        t.value("available", false) ? "" : t["problem"].dump().c_str());
+            if (t.value("available", false)) {
+                KF_CHECK(t["candidate"].value("runs", 0) == 3 && t["reference"].value("runs", 0) == 3);
+                KF_CHECK(!t["candidate"]["kernels"].empty());
+                KF_CHECK(!t["candidate"].value("side_stream_work", true));
+            }
+            if (r.contains("metrics")) {
+                const Json &m = r["metrics"]["candidate"];
+                std::printf("metrics: available=%s %s\n", m.value("available", false) ? "yes" : "no",
+                            m.value("available", false) ? "" : m["problem"].dump().c_str());
+            }
+        } else {
+            std::printf("trace: the worker has no profiler attached\n");
+        }
+        // Side-stream work seen by the trace too.
+        const Json side = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("side"), opts), "side + profiler");
+        KF_CHECK(side.value("verdict", "") == "correct" && hasFlag(side, "side_stream_work"));
+        if (side.contains("trace") && side["trace"].value("available", false))
+            KF_CHECK(side["trace"]["candidate"].value("side_stream_work", false));
+    }
+
     // Kernel printf is captured, and the protocol stream stays clean.
     {
         const Json r = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("printf")), "printf");

@@ -1,8 +1,9 @@
 #pragma once
-// Hook points for profilers (CUPTI activity tracing, range-profiler metrics) around an evaluation. The
-// evaluator calls them in this order: beforeTimedRuns, beforeRun/afterRun for every timed run,
-// afterTimedRuns, then metricsPass (after timing, so its replays never disturb the measurement), and
-// finally contribute() to add "trace", "metrics" and flags to the result.
+// Hook points for profilers (CUPTI activity tracing, range-profiler metrics) around an evaluation. In
+// order: beforeTimedRuns / afterTimedRuns around the timing loop (which calls nothing per run, so the
+// measurement stays clean); then, when options.trace is set, a separate trace pass of a few runs with
+// the timing protocol, bracketed by beginTrace / endTrace and beforeRun / afterRun per run; then
+// metricsPass when options.metrics is set; finally contribute() adds "trace", "metrics" and flags.
 #include <cuda_runtime.h>
 #include <nlohmann/json.hpp>
 
@@ -20,9 +21,14 @@ inline const char *slotName(Slot s)
 
 struct TimingContext {
     cudaStream_t stream = nullptr; // the launch stream passed to kf_entry
+    int device = 0;
     bool trace = false;            // options.trace
     bool metrics = false;          // options.metrics
     std::vector<std::string> metricNames;
+    double flops = -1;             // the task's formulas; -1 when absent
+    double bytes = -1;
+    double peakCopyGbps = 0;       // the device's measured peaks
+    double peakFmaGflops = 0;
 };
 
 struct RunStats {
@@ -41,12 +47,17 @@ class EvalObserver {
 public:
     virtual ~EvalObserver() = default;
     virtual void beforeTimedRuns(const TimingContext &) {}
-    // Around one timed run, between the start event and the completed end event.
+    virtual void afterTimedRuns(const TimingContext &, const TimingResult &) {}
+
+    // The trace pass. beforeRun comes after the start event is recorded, afterRun after the end event
+    // (recorded after a device-wide synchronize) has completed, with the event time.
+    virtual void beginTrace(const TimingContext &) {}
     virtual void beforeRun(Slot, int /*run*/) {}
     virtual void afterRun(Slot, int /*run*/, double /*eventMs*/) {}
-    virtual void afterTimedRuns(const TimingContext &, const TimingResult &) {}
+    virtual void endTrace(const TimingContext &) {}
+
     // Each launcher runs the kernel once on the timing inputs and synchronizes the device; it throws
-    // CudaFailure on an error. Only called when options.metrics is set.
+    // CudaFailure on an error (let it through: the evaluator classifies it).
     virtual void metricsPass(const TimingContext &, const std::function<void()> & /*launchCandidate*/,
                              const std::function<void()> & /*launchReference*/)
     {

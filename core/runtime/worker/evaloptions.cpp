@@ -40,7 +40,7 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
     };
     double minTime = out.minTimeMs;
     if (!integer("trials", out.trials, 2, 1000) || !integer("min_runs", out.minRuns, 1, 1000000)
-        || !integer("max_runs", out.maxRuns, 1, 1000000) || !integer("warmup", out.warmup, 0, 100000)
+        || !integer("max_runs", out.maxRuns, 1, 1000000) || !integer("warmup", out.warmup, 0, 100000) || !integer("trace_runs", out.traceRuns, 1, 10000)
         || !integer("seed", out.seed, 0, 9007199254740992.0) || !integer("min_time_ms", minTime, 0, 3600000)
         || !boolean("timing", out.timing) || !boolean("trace", out.trace) || !boolean("metrics", out.metrics)
         || !boolean("samples", out.samples))
@@ -77,6 +77,7 @@ nlohmann::ordered_json EvalOptions::toJson() const
     j["seed"] = seed;
     j["timing"] = timing;
     j["trace"] = trace;
+    j["trace_runs"] = traceRuns;
     j["metrics"] = metrics;
     j["samples"] = samples;
     j["metric_names"] = metricNames;

@@ -16,7 +16,8 @@ struct EvalOptions {
     int warmup = 10;          // untimed runs of each kernel first
     uint64_t seed = 1;        // trial t uses seed + t
     bool timing = true;       // false: verify only
-    bool trace = true;        // CUPTI activity trace (when a profiler is attached)
+    bool trace = true;        // CUPTI activity trace of extra runs after timing (when a profiler is attached)
+    int traceRuns = 10;       // runs of each kernel in the trace pass
     bool metrics = true;      // CUPTI metrics pass (when a profiler is attached)
     bool samples = false;     // add every run's time ("samples_ms") to the timing result
     std::vector<std::string> metricNames;

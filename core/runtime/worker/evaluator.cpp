@@ -385,44 +385,46 @@ void Evaluator::verify(const TaskSpec &task, const EvalOptions &options, Verific
         v.dependsOnInputs = !sameAsFirst;
 }
 
+float Evaluator::runOnce(TimingSetup &setup, Slot slot, int index, const char *what, EvalObserver *observer)
+{
+    const cudaStream_t s = m_gpu.stream();
+    TensorSet &out = slot == Slot::Reference ? setup.refOut : setup.candOut;
+    m_gpu.flushL2(s);
+    KF_CUDA(cudaEventRecord(m_start, s));
+    if (observer)
+        observer->beforeRun(slot, index);
+    m_phase = std::string(what) + slotName(slot);
+    call(slot, setup.inputs, out);
+    // Device-wide: work the kernel left on other streams is part of its time.
+    KF_CUDA(cudaDeviceSynchronize());
+    KF_CUDA(cudaEventRecord(m_stop, s));
+    KF_CUDA(cudaEventSynchronize(m_stop));
+    float ms = 0;
+    KF_CUDA(cudaEventElapsedTime(&ms, m_start, m_stop));
+    if (observer)
+        observer->afterRun(slot, index, ms);
+    return ms;
+}
+
 TimingResult Evaluator::timedRuns(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer,
                                   const TimingContext &ctx)
 {
-    const cudaStream_t s = m_gpu.stream();
-    const auto run = [&](Slot slot, int index, bool timed) {
-        TensorSet &out = slot == Slot::Reference ? setup.refOut : setup.candOut;
-        m_gpu.flushL2(s);
-        KF_CUDA(cudaEventRecord(m_start, s));
-        if (timed && observer)
-            observer->beforeRun(slot, index);
-        m_phase = std::string(timed ? "timing the " : "warming up the ") + slotName(slot);
-        call(slot, setup.inputs, out);
-        // Device-wide: work the kernel left on other streams is part of its time.
-        KF_CUDA(cudaDeviceSynchronize());
-        KF_CUDA(cudaEventRecord(m_stop, s));
-        KF_CUDA(cudaEventSynchronize(m_stop));
-        float ms = 0;
-        KF_CUDA(cudaEventElapsedTime(&ms, m_start, m_stop));
-        if (timed && observer)
-            observer->afterRun(slot, index, ms);
-        return ms;
-    };
     for (int i = 0; i < options.warmup; ++i) {
-        run(Slot::Reference, i, false);
-        run(Slot::Candidate, i, false);
+        runOnce(setup, Slot::Reference, i, "warming up the ", nullptr);
+        runOnce(setup, Slot::Candidate, i, "warming up the ", nullptr);
     }
     if (observer)
         observer->beforeTimedRuns(ctx);
     std::vector<float> ref, cand;
     const auto begin = std::chrono::steady_clock::now();
     for (int i = 0;; ++i) {
-        // Alternate the order so neither kernel always runs right after the other one's L2 flush.
+        // Alternate the order so neither kernel always runs right after the other.
         if (i % 2 == 0) {
-            ref.push_back(run(Slot::Reference, i, true));
-            cand.push_back(run(Slot::Candidate, i, true));
+            ref.push_back(runOnce(setup, Slot::Reference, i, "timing the ", nullptr));
+            cand.push_back(runOnce(setup, Slot::Candidate, i, "timing the ", nullptr));
         } else {
-            cand.push_back(run(Slot::Candidate, i, true));
-            ref.push_back(run(Slot::Reference, i, true));
+            cand.push_back(runOnce(setup, Slot::Candidate, i, "timing the ", nullptr));
+            ref.push_back(runOnce(setup, Slot::Reference, i, "timing the ", nullptr));
         }
         const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
         const int runs = i + 1;
@@ -436,6 +438,17 @@ TimingResult Evaluator::timedRuns(TimingSetup &setup, const EvalOptions &options
     if (observer)
         observer->afterTimedRuns(ctx, r);
     return r;
+}
+
+void Evaluator::tracePass(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer,
+                          const TimingContext &ctx)
+{
+    observer->beginTrace(ctx);
+    for (int i = 0; i < options.traceRuns; ++i) {
+        runOnce(setup, Slot::Reference, i, "tracing the ", observer);
+        runOnce(setup, Slot::Candidate, i, "tracing the ", observer);
+    }
+    observer->endTrace(ctx);
 }
 
 void Evaluator::metricsPass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx)
@@ -482,6 +495,9 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
     ctx.trace = options.trace;
     ctx.metrics = options.metrics;
     ctx.metricNames = options.metricNames;
+    ctx.device = m_gpu.index();
+    ctx.flops = task.flops.present() ? task.flops.value : -1;
+    ctx.bytes = task.bytes.present() ? task.bytes.value : -1;
 
     try {
         m_phase = "setting up";
@@ -507,7 +523,16 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
             KF_CUDA(cudaStreamSynchronize(ctx.stream));
             if (m_capture)
                 m_capture->silence();
+            if (observer && (task.flops.present() || task.bytes.present())) {
+                const DevicePeaks &pk = m_gpu.peaks();
+                ctx.peakCopyGbps = pk.copyGbps;
+                ctx.peakFmaGflops = pk.fmaGflops;
+            }
             timing = timedRuns(setup, options, observer, ctx);
+            if (options.trace && observer) {
+                stage("tracing");
+                tracePass(setup, options, observer, ctx);
+            }
             if (options.metrics && observer) {
                 stage("profiling");
                 metricsPass(setup, observer, ctx);

@@ -40,8 +40,12 @@ private:
 
     void call(Slot slot, TensorSet &inputs, TensorSet &outputs);
     void verify(const TaskSpec &task, const EvalOptions &options, Verification &v);
+    // One run with the timing protocol: L2 flush, start event, kf_entry, device-wide synchronize, end
+    // event. Returns the event time; `observer` (may be null) sees the run.
+    float runOnce(TimingSetup &setup, Slot slot, int index, const char *what, EvalObserver *observer);
     TimingResult timedRuns(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer,
                            const TimingContext &ctx);
+    void tracePass(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer, const TimingContext &ctx);
     void metricsPass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx);
 
     GpuContext &m_gpu;

@@ -6,6 +6,9 @@
 #include "core/runtime/worker/selftest.h"
 #include "core/runtime/worker/workerserver.h"
 #include "kforge/kernel.h"
+#ifdef KFORGE_HAVE_PROFILER
+#include "core/runtime/worker/cuptiobserver.h"
+#endif
 
 #include <cerrno>
 #include <cstdio>
@@ -144,6 +147,15 @@ int main(int argc, char **argv)
         return 70;
     }
     kforge::WorkerServer server(channel, &capture, device);
+#ifdef KFORGE_HAVE_PROFILER
+    // Created before any CUDA call; CUPTI itself is only switched on while an evaluation traces or profiles.
+    kforge::ProfilerSession profilerSession;
+    server.setObserverFactory([&profilerSession](const kforge::EvalOptions &options) -> std::unique_ptr<kforge::EvalObserver> {
+        if (!options.trace && !options.metrics)
+            return nullptr;
+        return std::make_unique<kforge::CuptiObserver>(profilerSession);
+    });
+#endif
     const int status = server.run();
     std::exit(status); // runs the atexit handler that removes the temporary directory
 }
