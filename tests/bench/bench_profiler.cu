@@ -212,6 +212,7 @@ int ncuWorkload(Bench& bench)
 
 int main(int argc, char** argv)
 {
+    setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         std::printf("bench_profiler: no CUDA device\n");
@@ -242,6 +243,8 @@ int main(int argc, char** argv)
     };
     std::vector<MetricsRow> mrows;
     {
+        ActivityTracer tracer;  // as in the worker: tracing is on when the metrics pass runs (names the ranges)
+        tracer.start();
         MetricsCollector mc;
         auto run = [&](const char* what, const std::function<void()>& launch) {
             auto t0 = std::chrono::steady_clock::now();
@@ -260,6 +263,7 @@ int main(int argc, char** argv)
             bench.naive();
             bench.rowscale();
         });
+        tracer.stop();
     }
 
     std::printf("\nTracing overhead on the median event time (worker-style runs, L2 flushed, interleaved blocks)\n");

@@ -85,8 +85,11 @@ CuptiDiagnosis explainCuptiError(int result, std::string_view call, std::string_
         d.hint = kPrivilegeHint;
         break;
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED: {
-        d.holder = std::string(holder);
-        std::string who = holder.empty() ? std::string("another CUPTI client") : "\"" + std::string(holder) + "\"";
+        // compute-sanitizer and cuda-gdb subscribe without a name; CUPTI then reports "<not provided>".
+        if (holder != "<not provided>")
+            d.holder = std::string(holder);
+        std::string who = d.holder.empty() ? std::string("another CUPTI client (compute-sanitizer and cuda-gdb do not give a name)")
+                                           : "\"" + d.holder + "\"";
         d.reason = "Another profiling tool already holds CUPTI in this process: " + who +
                    ". Only one CUPTI client can be active at a time.";
         d.hint = "Do not run the worker under Nsight Systems, Nsight Compute, compute-sanitizer or cuda-gdb, and "

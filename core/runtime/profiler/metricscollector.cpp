@@ -5,6 +5,7 @@
 
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <cudaTypedefs.h>
 #include <cupti.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -103,20 +104,18 @@ const char* supportName(CUpti_Profiler_Support_Level l)
     }
 }
 
-using PfnCtxGetCurrent = CUresult(CUDAAPI*)(CUcontext*);
-using PfnCtxGetDevice = CUresult(CUDAAPI*)(CUdevice*);
-
 // The driver API through the runtime's entry-point table: the profiler library does not link libcuda,
 // so a binary that uses it still starts (and reports "no device") where no NVIDIA driver is installed.
-template <typename Fn>
-Fn driverFunction(const char* symbol)
+// Always ask for the ABI version the call is written against: CUDA 13 added cuCtxGetDevice_v2 with
+// another signature, and "the newest" is not what a one-argument call expects.
+CUresult currentContext(CUcontext* ctx)
 {
     void* fn = nullptr;
     cudaDriverEntryPointQueryResult status{};
-    if (cudaGetDriverEntryPointByVersion(symbol, &fn, CUDART_VERSION, cudaEnableDefault, &status) != cudaSuccess ||
-        status != cudaDriverEntryPointSuccess)
-        return nullptr;
-    return reinterpret_cast<Fn>(fn);
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000, cudaEnableDefault, &status) != cudaSuccess ||
+        status != cudaDriverEntryPointSuccess || !fn)
+        return CUDA_ERROR_NOT_FOUND;
+    return reinterpret_cast<PFN_cuCtxGetCurrent_v4000>(fn)(ctx);
 }
 
 CuptiDiagnosis cudaDiagnosis(cudaError_t e, const char* call)
@@ -299,9 +298,11 @@ CuptiDiagnosis MetricsCollector::ensureReady()
     preloadNvperf();
     if (cudaError_t e = cudaFree(nullptr); e != cudaSuccess)
         return fail(cudaDiagnosis(e, "cudaFree"));
-    auto getCurrent = driverFunction<PfnCtxGetCurrent>("cuCtxGetCurrent");
-    auto getDevice = driverFunction<PfnCtxGetDevice>("cuCtxGetDevice");
-    if (!getCurrent || !getDevice || getCurrent(&s.ctx) != CUDA_SUCCESS || !s.ctx || getDevice(&s.device) != CUDA_SUCCESS)
+    int device = 0;
+    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+        return fail(cudaDiagnosis(e, "cudaGetDevice"));
+    s.device = static_cast<CUdevice>(device);  // a CUdevice is the device ordinal
+    if (currentContext(&s.ctx) != CUDA_SUCCESS || !s.ctx)
         return fail(makeDiagnosis("no_context", "cuCtxGetCurrent", "No current CUDA context after cudaFree(0)."));
 
     if (!s.profilerInitialized) {

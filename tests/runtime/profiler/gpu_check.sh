@@ -44,7 +44,7 @@ import csv, sys, statistics, re
 rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
 hdr, data = rows[0], rows[1:]
 ki, mi, vi, ui = hdr.index("Kernel Name"), hdr.index("Metric Name"), hdr.index("Metric Value"), hdr.index("Metric Unit")
-scale = {"nsecond": 1e-3, "usecond": 1, "msecond": 1e3}
+scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1, "usecond": 1, "ms": 1e3, "msecond": 1e3}
 per = {}
 for r in data:
     if r[mi] == "gpu__time_duration.sum":

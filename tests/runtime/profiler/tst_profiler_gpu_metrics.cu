@@ -80,6 +80,7 @@ void CUPTIAPI ignore(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*)
 
 int main()
 {
+    setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
         kforge::test::skip("no CUDA device");
@@ -238,7 +239,7 @@ int main()
                         r.problem.reason.c_str());
             KF_CHECK(r.available || !r.problem.reason.empty());
             if (!r.available && r.problem.error == "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED")
-                KF_CHECK(r.problem.holder == "FakeNsight");
+                KF_CHECK_CONTAINS(r.problem.holder, "FakeNsight");
             cuptiUnsubscribe(h);
         }
     }

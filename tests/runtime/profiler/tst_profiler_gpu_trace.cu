@@ -155,7 +155,7 @@ void testForeignSubscriber()
     std::printf("tracer under a foreign subscriber: %s / %s\n", d.error.c_str(), d.reason.c_str());
     KF_CHECK(!d.ok() && !t.active());
     KF_CHECK(d.error == "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
-    KF_CHECK(d.holder == "FakeNsight");
+    KF_CHECK_CONTAINS(d.holder, "FakeNsight");  // CUPTI reports it as "CUPTI for FakeNsight"
     KF_CHECK_CONTAINS(d.reason, "FakeNsight");
     KF_CHECK(t.beginRegion(RegionKind::Candidate, 0) == kNoRegion);  // harmless while unavailable
     cuptiUnsubscribe(h);
@@ -165,6 +165,7 @@ void testForeignSubscriber()
 
 int main()
 {
+    setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
         kforge::test::skip("no CUDA device");
