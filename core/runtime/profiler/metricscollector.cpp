@@ -551,7 +551,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
         if (ownTracer)
             ownTracer->stop();
     }
-    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess && problem.ok())
+    if (cudaError_t e = cudaPeekAtLastError(); e != cudaSuccess && problem.ok())
         problem = cudaDiagnosis(e, "launch");
     if (!problem.ok()) {
         MetricsResult failed = MetricsResult::unavailable(problem);
