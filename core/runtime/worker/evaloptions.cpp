@@ -39,13 +39,16 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
         return true;
     };
     double minTime = out.minTimeMs;
+    double warmupTime = out.warmupMs;
     if (!integer("trials", out.trials, 2, 1000) || !integer("min_runs", out.minRuns, 1, 1000000)
         || !integer("max_runs", out.maxRuns, 1, 1000000) || !integer("warmup", out.warmup, 0, 100000) || !integer("trace_runs", out.traceRuns, 1, 10000)
         || !integer("seed", out.seed, 0, 9007199254740992.0) || !integer("min_time_ms", minTime, 0, 3600000)
+        || !integer("warmup_ms", warmupTime, 0, 3600000)
         || !boolean("timing", out.timing) || !boolean("trace", out.trace) || !boolean("metrics", out.metrics)
         || !boolean("samples", out.samples))
         return false;
     out.minTimeMs = minTime;
+    out.warmupMs = warmupTime;
     if (out.maxRuns < out.minRuns) {
         error = "options.max_runs: must not be below min_runs";
         return false;
@@ -74,6 +77,7 @@ nlohmann::ordered_json EvalOptions::toJson() const
     j["min_time_ms"] = minTimeMs;
     j["max_runs"] = maxRuns;
     j["warmup"] = warmup;
+    j["warmup_ms"] = warmupMs;
     j["seed"] = seed;
     j["timing"] = timing;
     j["trace"] = trace;

@@ -13,7 +13,8 @@ struct EvalOptions {
     int minRuns = 100;        // timed runs of each kernel, at least...
     double minTimeMs = 1000;  // ...and until the timing loop has run this long (wall clock)...
     int maxRuns = 10000;      // ...but never more than this
-    int warmup = 10;          // untimed runs of each kernel first
+    int warmup = 10;          // untimed runs of each kernel first...
+    double warmupMs = 100;    // ...and for at least this long, so clocks settle before timing
     uint64_t seed = 1;        // trial t uses seed + t
     bool timing = true;       // false: verify only
     bool trace = true;        // CUPTI activity trace of extra runs after timing (when a profiler is attached)

@@ -409,7 +409,11 @@ float Evaluator::runOnce(TimingSetup &setup, Slot slot, int index, const char *w
 TimingResult Evaluator::timedRuns(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer,
                                   const TimingContext &ctx)
 {
-    for (int i = 0; i < options.warmup; ++i) {
+    const auto warmupStart = std::chrono::steady_clock::now();
+    for (int i = 0;; ++i) {
+        const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmupStart).count();
+        if (i >= options.warmup && elapsed >= options.warmupMs)
+            break;
         runOnce(setup, Slot::Reference, i, "warming up the ", nullptr);
         runOnce(setup, Slot::Candidate, i, "warming up the ", nullptr);
     }
