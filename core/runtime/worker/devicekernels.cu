@@ -205,6 +205,8 @@ __global__ void fmaKernel(float *sink, int iterations)
     for (int k = 0; k < kFmaChains; ++k)
         v[k] = static_cast<float>(threadIdx.x + k) * 1e-3f;
     const float m = 0.999999f, c = 1e-6f;
+    // Unrolled so the loop counter and branch do not take issue slots from the FMAs.
+#pragma unroll 16
     for (int it = 0; it < iterations; ++it) {
 #pragma unroll
         for (int k = 0; k < kFmaChains; ++k)
