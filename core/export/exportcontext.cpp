@@ -1,0 +1,145 @@
+#include "core/export/exportcontext.h"
+
+#include "core/export/codenames.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge {
+
+namespace {
+
+QString qs(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("kforge::ExportContext", text);
+}
+
+constexpr int kMaxDims = 8; // KF_MAX_DIMS
+
+} // namespace
+
+ExportContext::ExportContext(const ExportInput &in)
+    : input(in)
+{
+    ns = CodeNames::identifier(qs(in.task.name).toLower());
+    nsUpper = ns.toUpper();
+    entry = ns + u"_entry"_s;
+    referenceEntry = ns + u"_reference_entry"_s;
+
+    QSet<QString> taken{ns};
+    for (const auto &t : in.task.inputs)
+        inputIds << CodeNames::identifier(qs(t.name), &taken);
+    for (const auto &t : in.task.outputs)
+        outputIds << CodeNames::identifier(qs(t.name), &taken);
+    QSet<QString> paramTaken{ns};
+    for (const auto &p : in.task.params)
+        paramIds << CodeNames::identifier(qs(p.first), &paramTaken);
+
+    kernelFlags = NvccFlags::translate(in.buildFlags());
+    QStringList taskFlags;
+    for (const auto &f : in.task.nvccFlags)
+        taskFlags << qs(f);
+    referenceFlags = NvccFlags::translate(taskFlags);
+
+    if (in.task.name.empty())
+        error = tr("the task has no name");
+    else if (in.task.outputs.empty())
+        error = tr("the task %1 has no outputs").arg(qs(in.task.name));
+    else if (in.variantSource.trimmed().isEmpty())
+        error = tr("variant %1 has no source").arg(in.variantId);
+    else if (in.referenceSource.trimmed().isEmpty())
+        error = tr("the task %1 has no reference source").arg(qs(in.task.name));
+    for (const auto *list : {&in.task.inputs, &in.task.outputs})
+        for (const auto &t : *list)
+            if (error.isEmpty() && (t.shape.size() > size_t(kMaxDims)))
+                error = tr("tensor %1 has %2 dimensions; the kernel ABI allows %3")
+                            .arg(qs(t.name)).arg(t.shape.size()).arg(kMaxDims);
+}
+
+bool ExportContext::usesHalf() const
+{
+    for (const auto *list : {&input.task.inputs, &input.task.outputs})
+        for (const auto &t : *list)
+            if (t.dtype == Dtype::F16)
+                return true;
+    return false;
+}
+
+bool ExportContext::usesBfloat16() const
+{
+    for (const auto *list : {&input.task.inputs, &input.task.outputs})
+        for (const auto &t : *list)
+            if (t.dtype == Dtype::BF16)
+                return true;
+    return false;
+}
+
+bool ExportContext::linksCublas() const
+{
+    return kernelFlags.libraries.contains(u"cublas"_s) || referenceFlags.libraries.contains(u"cublas"_s);
+}
+
+TemplateRenderer::Values ExportContext::baseValues() const
+{
+    TemplateRenderer::Values v;
+    v[u"ns"_s] = ns;
+    v[u"NS"_s] = nsUpper;
+    v[u"task_name"_s] = qs(input.task.name);
+    v[u"title"_s] = input.task.title.empty() ? qs(input.task.name) : qs(input.task.title);
+    v[u"variant_id"_s] = QString::number(input.variantId);
+    v[u"variant_label"_s] = input.variantLabel;
+    v[u"entry"_s] = entry;
+    v[u"reference_entry"_s] = referenceEntry;
+    v[u"kforge_version"_s] = input.kforgeVersion;
+    v[u"cuda_arch"_s] = input.provenance.cudaArchNumber();
+    return v;
+}
+
+QString ExportContext::descriptionComment(int width) const
+{
+    QString out;
+    for (const QString &paragraph : qs(input.task.description).split(u'\n')) {
+        QString line;
+        for (const QString &word : paragraph.split(u' ', Qt::SkipEmptyParts)) {
+            if (!line.isEmpty() && line.size() + 1 + word.size() > width - 3) {
+                out += u"// "_s + line + u'\n';
+                line.clear();
+            }
+            line += (line.isEmpty() ? QString() : u" "_s) + word;
+        }
+        out += line.isEmpty() ? u"//\n"_s : u"// "_s + line + u'\n';
+    }
+    return out;
+}
+
+QString ExportContext::shapeInitializer(const TensorSpec &t)
+{
+    QStringList dims;
+    for (const auto &d : t.shape)
+        dims << QString::number(d.value);
+    return u"{"_s + dims.join(u", "_s) + u"}"_s;
+}
+
+QString ExportContext::shapeText(const TensorSpec &t)
+{
+    QStringList dims;
+    for (const auto &d : t.shape)
+        dims << qs(d.text);
+    return dims.isEmpty() ? u"scalar"_s : dims.join(u" x "_s);
+}
+
+QByteArray ExportContext::abiHeader()
+{
+    QFile f(u":/kforge/export/abi/kforge/kernel.h"_s);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace kforge

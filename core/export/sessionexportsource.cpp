@@ -1,0 +1,167 @@
+#include "core/export/sessionexportsource.h"
+
+#include "core/eval/deviceinfo.h"
+#include "core/eval/evalresult.h"
+#include "core/session/sessionstore.h"
+#include "core/version.h"
+
+#include <QFileInfo>
+#include <QSet>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge {
+
+namespace {
+
+std::optional<double> finite(double v)
+{
+    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+std::optional<double> number(const QJsonObject &o, const QString &key)
+{
+    const QJsonValue v = o.value(key);
+    return v.isDouble() && std::isfinite(v.toDouble()) ? std::optional<double>(v.toDouble()) : std::nullopt;
+}
+
+} // namespace
+
+qint64 SessionExportSource::resolveVariant(const SessionStore &store, const QString &which, QString *error)
+{
+    const QString w = which.trimmed().toLower();
+    if (w == u"best"_s) {
+        // The fastest correct variant other than the reference; a suspicious one only once the user accepted it.
+        const Variant *best = nullptr;
+        QStringList held;
+        for (const Variant &v : store.population().variants()) {
+            if (v.origin == VariantOrigin::Reference || !v.isCorrect() || !v.eval.speedup)
+                continue;
+            if (v.suspicious && !v.accepted) {
+                held << u"#%1 (%2x)"_s.arg(v.id).arg(*v.eval.speedup, 0, 'f', 1);
+                continue;
+            }
+            if (!best || *v.eval.speedup > *best->eval.speedup)
+                best = &v;
+        }
+        if (best)
+            return best->id;
+        if (error)
+            *error = held.isEmpty()
+                ? tr("the session has no correct variant besides the reference")
+                : tr("every correct variant is marked suspicious and not yet accepted: %1; review and accept one, or "
+                     "name it explicitly")
+                      .arg(held.join(u", "_s));
+        return 0;
+    }
+    bool ok = false;
+    const qint64 id = w.startsWith(u'#') ? w.mid(1).toLongLong(&ok) : w.toLongLong(&ok);
+    if (!ok || !store.population().contains(id)) {
+        if (error)
+            *error = ok ? tr("the session has no variant %1").arg(id)
+                        : tr("'%1' is neither a variant id nor 'best'").arg(which);
+        return 0;
+    }
+    return id;
+}
+
+std::optional<double> SessionExportSource::speedOfLightPct(const QJsonObject &result)
+{
+    const QJsonObject roof = result.value(u"roofline"_s).toObject();
+    // The profiler's nested report ({"candidate": {"task": {...}}}) first, the worker's flat summary second.
+    const QJsonObject task = roof.value(u"candidate"_s).toObject().value(u"task"_s).toObject();
+    if (const auto over = number(task, u"time_over_floor"_s); over && *over > 0)
+        return 100.0 / *over;
+    if (const auto frac = number(roof, u"fraction_of_floor"_s); frac && *frac > 0)
+        return 100.0 * *frac;
+    const auto floor = number(roof, u"floor_ms"_s);
+    const auto median = number(result.value(u"timing"_s).toObject().value(u"candidate"_s).toObject(), u"median_ms"_s);
+    if (floor && median && *floor > 0 && *median > 0)
+        return 100.0 * *floor / *median;
+    return std::nullopt;
+}
+
+std::optional<ExportInput> SessionExportSource::build(const SessionStore &store, qint64 variantId, QString *error)
+{
+    const auto fail = [&](const QString &message) {
+        if (error)
+            *error = message;
+        return std::nullopt;
+    };
+    if (!store.isOpen() || !store.hasTask())
+        return fail(tr("the session has no task"));
+    const Variant *variant = store.population().find(variantId);
+    if (!variant)
+        return fail(tr("the session has no variant %1").arg(variantId));
+
+    ExportInput in;
+    const TaskRecord &task = store.task();
+    const TaskSpecResult parsed = parseTaskSpecText(task.taskJson.toStdString(), task.name.toStdString() + "/task.json");
+    if (!parsed.ok())
+        return fail(tr("the session's task.json does not parse: %1").arg(QString::fromStdString(parsed.error.message())));
+    in.task = *parsed.spec;
+    in.task.referenceSource = task.referenceSource.toStdString();
+    in.taskJson = task.taskJson;
+    in.referenceSource = task.referenceSource;
+    in.variantSource = store.source(variantId);
+    in.variantId = variantId;
+    in.variantLabel = variant->label;
+    in.variantNvccFlags = variant->nvccFlags;
+    in.kforgeVersion = QStringLiteral(KFORGE_VERSION_STRING);
+
+    const std::optional<Evaluation> eval = store.latestEvaluation(variantId);
+    if (!eval)
+        return fail(tr("variant %1 has not been evaluated").arg(variantId));
+    if (!eval->summary.isCorrect())
+        return fail(tr("variant %1 is not correct (its latest evaluation says %2); only verified kernels are exported")
+                        .arg(variantId)
+                        .arg(eval->summary.verdict));
+
+    // Lineage through the first parent, oldest first; a cycle in hand-edited data must not hang us.
+    QSet<qint64> seen;
+    for (const Variant *v = variant; v && !seen.contains(v->id);
+         v = v->parentIds.isEmpty() ? nullptr : store.population().find(v->parentIds.front())) {
+        seen.insert(v->id);
+        ExportLineageStep step;
+        step.variantId = v->id;
+        step.label = v->label;
+        step.origin = toString(v->origin);
+        if (v->roundId > 0)
+            if (const auto r = store.round(v->roundId))
+                step.round = r->number;
+        step.speedup = v->eval.speedup;
+        in.lineage.prepend(step);
+    }
+
+    ExportProvenance &p = in.provenance;
+    const DeviceInfo device = DeviceInfo::fromJson(eval->device);
+    const EvalResult result = EvalResult::fromJson(eval->result);
+    p.gpuName = device.name.isEmpty() ? result.deviceName : device.name;
+    p.ccMajor = device.ccMajor;
+    p.ccMinor = device.ccMinor;
+    p.arch = device.smArch();
+    p.driverVersion = device.driverVersion;
+    p.runtimeVersion = device.runtimeVersion;
+    p.nvccVersion = eval->nvccVersion;
+    p.nvccFlags = eval->compileFlags;
+    p.referenceMedianMs = finite(result.reference.medianMs);
+    p.candidateMedianMs = finite(result.candidate.medianMs);
+    p.referenceCv = finite(result.reference.cv);
+    p.candidateCv = finite(result.candidate.cv);
+    p.speedup = finite(result.speedup);
+    p.timingRuns = result.candidate.runs;
+    p.speedOfLightPct = speedOfLightPct(eval->result);
+    p.flags = result.flags;
+    if (variant->suspicious && !variant->accepted)
+        p.suspiciousReason = variant->suspiciousReason.isEmpty() ? tr("marked for review") : variant->suspiciousReason;
+    p.variantCreated = variant->created;
+    p.evaluated = eval->summary.created;
+    p.sessionFile = QFileInfo(store.path()).fileName();
+    if (variant->responseId > 0)
+        if (const auto response = store.response(variant->responseId))
+            p.model = response->model;
+    return in;
+}
+
+} // namespace kforge

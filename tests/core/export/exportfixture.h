@@ -1,0 +1,30 @@
+#pragma once
+// Sessions and export inputs for the export tests: a real session file made from a built-in task, with
+// evaluations recorded the way the round runner records them (worker result JSON, device, flags, nvcc).
+#include "core/export/exportinput.h"
+#include "core/session/sessionstore.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <optional>
+
+namespace kforge::test {
+
+QString builtinTaskFolder(const QString &name);
+
+// An EvalResult JSON as the worker sends it for a correct candidate.
+QJsonObject correctResult(double referenceMs, double candidateMs, const QStringList &flags = {});
+QJsonObject h200Device();
+
+// A session at `path` on `task` with the task's hand-written variants imported and evaluated: the reference
+// and each variant get a correct evaluation whose speedup is speedups[label] (labels absent: not evaluated).
+// The variants' parent is the reference. False with *error set on failure.
+bool makeSession(SessionStore &store, const QString &path, const QString &task,
+                 const QHash<QString, double> &speedups, QString *error);
+qint64 variantByLabel(const SessionStore &store, const QString &label);
+
+// An ExportInput built straight from a built-in task folder (no session): the variant `label`'s source,
+// measured on an H200 with `speedup`.
+std::optional<ExportInput> inputFromTask(const QString &task, const QString &label, double speedup, QString *error);
+
+} // namespace kforge::test
