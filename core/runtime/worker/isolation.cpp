@@ -141,7 +141,9 @@ bool ProtocolChannel::open(bool redirectStdout, std::string &error)
 std::optional<std::string> ProtocolChannel::readLine()
 {
     for (;;) {
-        const auto nl = m_buffer.find('\n');
+        // Only the bytes not searched yet: a load with so_base64 can be a line of many megabytes.
+        const auto nl = m_buffer.find('\n', m_scanned);
+        m_scanned = nl == std::string::npos ? m_buffer.size() : 0;
         if (nl != std::string::npos) {
             std::string line = m_buffer.substr(0, nl);
             m_buffer.erase(0, nl + 1);

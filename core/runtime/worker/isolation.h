@@ -42,6 +42,7 @@ private:
     int m_in = 0;
     int m_out = 1;
     std::string m_buffer;
+    std::size_t m_scanned = 0; // m_buffer has no newline before this offset
     bool m_eof = false;
 };
 

@@ -59,6 +59,7 @@ bool WorkerClient::start(std::string &error, double timeoutS)
     m_in = toChild[1];
     m_out = fromChild[0];
     m_buffer.clear();
+    m_scanned = 0;
     m_exit.clear();
     m_exitCode = -1;
     m_exitSignal = 0;
@@ -89,7 +90,8 @@ bool WorkerClient::readLine(std::string &line, double timeoutS, bool &timedOut)
     timedOut = false;
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
     for (;;) {
-        const auto nl = m_buffer.find('\n');
+        const auto nl = m_buffer.find('\n', m_scanned);
+        m_scanned = nl == std::string::npos ? m_buffer.size() : 0;
         if (nl != std::string::npos) {
             line = m_buffer.substr(0, nl);
             m_buffer.erase(0, nl + 1);

@@ -57,6 +57,7 @@ private:
     int m_in = -1;  // to the worker's stdin
     int m_out = -1; // from the worker's stdout
     std::string m_buffer;
+    std::size_t m_scanned = 0; // m_buffer has no newline before this offset
     long long m_nextId = 1;
     nlohmann::ordered_json m_ready;
     std::string m_exit;
