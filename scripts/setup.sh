@@ -13,6 +13,7 @@ packages=(
   nlohmann-json3-dev libdtl-dev
   xvfb xauth fonts-dejavu-core fonts-wqy-microhei
   appstream desktop-file-utils
+  clang libclang-rt-dev
 )
 missing=()
 for p in "${packages[@]}"; do
