@@ -74,7 +74,7 @@ CuptiDiagnosis ActivityTracer::start()
                              "Make the worker load the CUPTI of the CUDA toolkit it was built with (check LD_LIBRARY_PATH).");
     }
     // Another tool (Nsight, compute-sanitizer) owning CUPTI shows up here, before we change anything.
-    if (CuptiDiagnosis d = probeSubscriberSlot(); !d.ok()) {
+    if (CuptiDiagnosis d = probeSubscriberSlotOnce(); !d.ok()) {
         g_current.store(nullptr);
         if (d.holder.empty() && !nvidiaDriverPresent())
             return noDriverDiagnosis("cuptiSubscribe_v2");

@@ -3,6 +3,7 @@
 #include <cupti.h>
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstring>
 
 namespace kforge::profiler {
@@ -161,6 +162,25 @@ namespace {
 void CUPTIAPI ignoreCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
 
 }  // namespace
+
+namespace {
+std::atomic<bool> g_slotVerified{false};
+}  // namespace
+
+void markSubscriberSlotVerified()
+{
+    g_slotVerified.store(true);
+}
+
+CuptiDiagnosis probeSubscriberSlotOnce()
+{
+    if (g_slotVerified.load())
+        return {};
+    CuptiDiagnosis d = probeSubscriberSlot();
+    if (d.ok())
+        markSubscriberSlotVerified();
+    return d;
+}
 
 CuptiDiagnosis probeSubscriberSlot()
 {

@@ -38,4 +38,10 @@ CuptiDiagnosis noDriverDiagnosis(std::string call);
 // Call it before enabling any activity kind.
 CuptiDiagnosis probeSubscriberSlot();
 
+// The first probe is enough: foreign tools (Nsight, compute-sanitizer, cuda-gdb) attach when the process
+// starts, so once the slot was seen free, or KForge's own range profiler initialised, later tracer starts
+// skip the probe (and never mistake CUPTI's own profiler for a foreign client).
+CuptiDiagnosis probeSubscriberSlotOnce();
+void markSubscriberSlotVerified();
+
 }  // namespace kforge::profiler

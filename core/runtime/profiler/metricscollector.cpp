@@ -316,6 +316,7 @@ CuptiDiagnosis MetricsCollector::ensureReady()
             return fail(explainCuptiError(r, "cuptiProfilerInitialize", holder));
         }
         s.profilerInitialized = true;
+        markSubscriberSlotVerified();
     }
 
     CUpti_Profiler_DeviceSupported_Params ds{};
