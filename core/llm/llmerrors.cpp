@@ -222,25 +222,42 @@ QString LlmErrors::redact(const QString &text, const QString &apiKey)
     if (key.size() >= 4)
         out.replace(key, QStringLiteral("[redacted]"));
     // Masked echoes such as OpenAI's "Incorrect API key provided: sk-proj-****...abcd" still give away part of
-    // the key: drop any word with a run of mask characters.
-    static const QRegularExpression masked(QStringLiteral("[A-Za-z0-9_\\-]*[*•xX]{4,}[A-Za-z0-9_\\-]*"));
-    QRegularExpressionMatchIterator it = masked.globalMatch(out);
+    // the key: drop any word that carries a run of mask characters and looks like a key. One linear pass, as
+    // error bodies can be long.
+    const auto inWord = [](QChar c) {
+        return c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('-') || c == QLatin1Char('*')
+               || c == QChar(0x2022);
+    };
+    const auto isMask = [](QChar c) {
+        return c == QLatin1Char('*') || c == QChar(0x2022) || c == QLatin1Char('x') || c == QLatin1Char('X');
+    };
     QString result;
-    qsizetype last = 0;
-    while (it.hasNext()) {
-        const auto m = it.next();
-        const QString word = m.captured(0);
-        // Only words that look like keys: a run of '*' or '•', or x's inside a longer token with a key prefix.
-        const bool stars = word.contains(QLatin1String("****")) || word.contains(QStringLiteral("••••"));
-        const bool prefixed = word.startsWith(QLatin1String("sk-")) || word.startsWith(QLatin1String("sk_"))
-                              || (key.size() >= 6 && word.startsWith(key.left(6)));
-        if (!stars && !prefixed)
+    result.reserve(out.size());
+    qsizetype i = 0;
+    while (i < out.size()) {
+        if (!inWord(out[i])) {
+            result += out[i++];
             continue;
-        result += QStringView(out).mid(last, m.capturedStart() - last);
-        result += QStringLiteral("[redacted]");
-        last = m.capturedEnd();
+        }
+        qsizetype end = i;
+        int run = 0, longestRun = 0, stars = 0, starRun = 0;
+        while (end < out.size() && inWord(out[end])) {
+            const QChar c = out[end];
+            run = isMask(c) ? run + 1 : 0;
+            longestRun = std::max(longestRun, run);
+            stars = c == QLatin1Char('*') || c == QChar(0x2022) ? stars + 1 : 0;
+            starRun = std::max(starRun, stars);
+            ++end;
+        }
+        const QStringView word = QStringView(out).mid(i, end - i);
+        const bool prefixed = word.startsWith(QLatin1String("sk-")) || word.startsWith(QLatin1String("sk_"))
+                              || (key.size() >= 6 && word.startsWith(QStringView(key).left(6)));
+        if (starRun >= 4 || (longestRun >= 4 && prefixed))
+            result += QStringLiteral("[redacted]");
+        else
+            result += word;
+        i = end;
     }
-    result += QStringView(out).mid(last);
     // Trailing fragments of the key ("...wxyz") are too short to look for alone, but a full key prefix is not.
     if (key.size() >= 12)
         result.replace(key.left(12), QStringLiteral("[redacted]"));
