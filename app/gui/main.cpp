@@ -1,0 +1,42 @@
+// kforge: the KForge workbench. `kforge [task-folder | session.kforge]`
+#include "app/gui/appicon.h"
+#include "app/gui/mainwindow.h"
+#include "core/log/loghub.h"
+#include "core/settings/settings.h"
+#include "core/settings/translations.h"
+#include "core/version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("KForge"));
+    QApplication::setApplicationName(QStringLiteral("KForge"));
+    QApplication::setApplicationDisplayName(QStringLiteral("KForge"));
+    QApplication::setApplicationVersion(QStringLiteral(KFORGE_VERSION_STRING));
+    QGuiApplication::setDesktopFileName(QStringLiteral("kforge"));
+    QApplication::setWindowIcon(kforge::AppIcon::icon());
+
+    kforge::Settings settings;
+    // Before any widget or translated text exists.
+    kforge::Translations::install(settings.language());
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QCoreApplication::translate("main", "KForge: make CUDA kernels faster with a language model in the loop."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("path"),
+                                 QCoreApplication::translate("main", "A task folder or a session file (*.kforge) to open."),
+                                 QStringLiteral("[path]"));
+    parser.process(app);
+
+    kforge::LogHub log;
+    kforge::MainWindow window(settings, log);
+    window.show();
+    if (!parser.positionalArguments().isEmpty())
+        window.openPath(parser.positionalArguments().constFirst());
+    return app.exec();
+}

@@ -1,0 +1,70 @@
+#include "app/gui/mainactions.h"
+
+#include <QAction>
+#include <QIcon>
+#include <QStyle>
+#include <QWidget>
+
+namespace kforge {
+
+namespace {
+QAction *make(QWidget *owner, const QString &text, const QString &themeIcon, QStyle::StandardPixmap fallback,
+              QKeySequence::StandardKey key = QKeySequence::UnknownKey)
+{
+    auto *action = new QAction(text, owner);
+    if (!themeIcon.isEmpty() || fallback != QStyle::SP_CustomBase) {
+        const QIcon fallbackIcon = fallback != QStyle::SP_CustomBase ? owner->style()->standardIcon(fallback) : QIcon();
+        action->setIcon(QIcon::fromTheme(themeIcon, fallbackIcon));
+    }
+    if (key != QKeySequence::UnknownKey)
+        action->setShortcuts(key);
+    return action;
+}
+} // namespace
+
+MainActions::MainActions(QWidget *owner)
+    : QObject(owner)
+{
+    openTaskFolder = make(owner, tr("Open &Task Folder…"), QStringLiteral("folder-open"),
+                          QStyle::SP_DirOpenIcon, QKeySequence::Open);
+    openTaskFolder->setToolTip(tr("Open a task: a folder with task.json and reference.cu"));
+    openSession = make(owner, tr("Open &Session…"), QStringLiteral("document-open"),
+                       QStyle::SP_DialogOpenButton);
+    openSession->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openSession->setToolTip(tr("Open a KForge session file (*.kforge)"));
+    saveSessionAs = make(owner, tr("Save Session &As…"), QStringLiteral("document-save-as"),
+                         QStyle::SP_DialogSaveButton, QKeySequence::SaveAs);
+    saveSessionAs->setToolTip(tr("Save the open task or session as a session file"));
+    clearRecent = make(owner, tr("&Clear List"), QStringLiteral("edit-clear-history"), QStyle::SP_CustomBase);
+    quit = make(owner, tr("&Quit"), QStringLiteral("application-exit"), QStyle::SP_CustomBase, QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    undo = make(owner, tr("&Undo"), QStringLiteral("edit-undo"), QStyle::SP_ArrowBack, QKeySequence::Undo);
+    redo = make(owner, tr("&Redo"), QStringLiteral("edit-redo"), QStyle::SP_ArrowForward, QKeySequence::Redo);
+    find = make(owner, tr("&Find…"), QStringLiteral("edit-find"), QStyle::SP_FileDialogContentsView,
+                QKeySequence::Find);
+    findNext = make(owner, tr("Find &Next"), QStringLiteral("go-down-search"), QStyle::SP_CustomBase,
+                    QKeySequence::FindNext);
+    findPrevious = make(owner, tr("Find Pre&vious"), QStringLiteral("go-up-search"), QStyle::SP_CustomBase,
+                        QKeySequence::FindPrevious);
+    replace = make(owner, tr("R&eplace…"), QStringLiteral("edit-find-replace"), QStyle::SP_CustomBase,
+                   QKeySequence::Replace);
+    if (replace->shortcuts().isEmpty())
+        replace->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+
+    settings = make(owner, tr("&Settings…"), QStringLiteral("configure"), QStyle::SP_FileDialogDetailedView,
+                    QKeySequence::Preferences);
+    if (settings->shortcuts().isEmpty())
+        settings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    settings->setMenuRole(QAction::PreferencesRole);
+    about = make(owner, tr("&About KForge"), QStringLiteral("help-about"), QStyle::SP_CustomBase);
+    about->setMenuRole(QAction::AboutRole);
+    aboutQt = make(owner, tr("About &Qt"), QString(), QStyle::SP_CustomBase);
+    aboutQt->setMenuRole(QAction::AboutQtRole);
+
+    for (QAction *a : {openTaskFolder, openSession, saveSessionAs, clearRecent, quit, undo, redo, find, findNext,
+                       findPrevious, replace, settings, about, aboutQt})
+        owner->addAction(a);
+}
+
+} // namespace kforge

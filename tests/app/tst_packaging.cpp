@@ -1,0 +1,88 @@
+// Desktop integration files: the .desktop entry and the AppStream metainfo pass their validators (skipped
+// where desktop-file-utils or appstream are not installed), and the icons come in every promised size.
+#include <QDir>
+#include <QImageReader>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTest>
+
+namespace {
+const QString packaging = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/packaging");
+const QString icons = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/icons");
+
+// Runs a validator; returns its exit code and puts its output in `output`.
+int run(const QString &program, const QStringList &args, QString &output)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(program, args);
+    if (!p.waitForFinished(60000))
+        return -1;
+    output = QString::fromUtf8(p.readAll());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+} // namespace
+
+class TestPackaging : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void desktopFile()
+    {
+        const QString validator = QStandardPaths::findExecutable(QStringLiteral("desktop-file-validate"));
+        if (validator.isEmpty())
+            QSKIP("desktop-file-validate (desktop-file-utils) is not installed");
+        QString output;
+        QCOMPARE(run(validator, {packaging + QStringLiteral("/kforge.desktop")}, output), 0);
+        QVERIFY2(output.trimmed().isEmpty(), qPrintable(output)); // not even hints
+    }
+
+    void metainfo()
+    {
+        const QString validator = QStandardPaths::findExecutable(QStringLiteral("appstreamcli"));
+        if (validator.isEmpty())
+            QSKIP("appstreamcli (appstream) is not installed");
+        QString output;
+        const int rc = run(validator, {QStringLiteral("validate"), QStringLiteral("--no-net"),
+                                       packaging + QStringLiteral("/io.github.kforge.KForge.metainfo.xml")},
+                           output);
+        QVERIFY2(rc == 0, qPrintable(output));
+        QVERIFY2(!output.contains(QLatin1String("W: ")) && !output.contains(QLatin1String("E: ")), qPrintable(output));
+    }
+
+    void mimeType()
+    {
+        QFile f(packaging + QStringLiteral("/kforge-mime.xml"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray xml = f.readAll();
+        QVERIFY(xml.contains("application/x-kforge-session"));
+        QVERIFY(xml.contains("*.kforge"));
+    }
+
+    void icons_data()
+    {
+        QTest::addColumn<int>("size");
+        for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
+            QTest::addRow("%d", size) << size;
+    }
+
+    void icons()
+    {
+        QFETCH(int, size);
+        QImageReader reader(::icons + QStringLiteral("/kforge-%1.png").arg(size));
+        QCOMPARE(reader.format(), QByteArray("png"));
+        QCOMPARE(reader.size(), QSize(size, size));
+    }
+
+    void scalableIcon()
+    {
+        QFile f(::icons + QStringLiteral("/kforge.svg"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("<svg"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPackaging)
+#include "tst_packaging.moc"

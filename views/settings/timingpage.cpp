@@ -1,0 +1,86 @@
+#include "views/settings/timingpage.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <QStyle>
+
+namespace kforge {
+
+TimingPage::TimingPage(QWidget *parent)
+    : SettingsPage(parent)
+{
+    auto spin = [this](int min, int max, const QString &suffix, const QString &tip) {
+        auto *box = new QSpinBox(this);
+        box->setRange(min, max);
+        box->setSuffix(suffix);
+        box->setToolTip(tip);
+        box->setGroupSeparatorShown(true);
+        return box;
+    };
+    m_trials = spin(1, 100, QString(), tr("Each trial verifies the kernel on freshly generated inputs with a new seed."));
+    m_minRuns = spin(1, 1000000, QString(), tr("Timed runs of each kernel at least."));
+    m_minTime = spin(0, 600000, tr(" ms"), tr("Keep timing until at least this much time was measured."));
+    m_maxRuns = spin(1, 10000000, QString(), tr("Stop after this many timed runs even if the minimum time is not reached."));
+    m_warmup = spin(0, 10000, QString(), tr("Untimed runs before timing starts."));
+    connect(m_minRuns, &QSpinBox::valueChanged, m_maxRuns, [this](int v) { m_maxRuns->setMinimum(v); });
+
+    auto *intro = new QLabel(tr("The reference and the candidate are timed interleaved, in the same process, on the "
+                                "same inputs, with the L2 cache flushed between runs."),
+                             this);
+    intro->setWordWrap(true);
+    auto *form = new QFormLayout(this);
+    form->addRow(intro);
+    form->addRow(tr("Verification &trials:"), m_trials);
+    form->addRow(tr("Minimum &runs:"), m_minRuns);
+    form->addRow(tr("Minimum &time:"), m_minTime);
+    form->addRow(tr("Ma&ximum runs:"), m_maxRuns);
+    form->addRow(tr("&Warm-up runs:"), m_warmup);
+}
+
+QString TimingPage::title() const
+{
+    return tr("Timing");
+}
+
+QIcon TimingPage::icon() const
+{
+    return QIcon::fromTheme(QStringLiteral("chronometer"), style()->standardIcon(QStyle::SP_BrowserReload));
+}
+
+void TimingPage::load(const Settings &settings)
+{
+    setTiming(settings.timing());
+}
+
+void TimingPage::apply(Settings &settings)
+{
+    settings.setTiming(timing());
+}
+
+void TimingPage::restoreDefaults()
+{
+    setTiming(Settings::Defaults::timing());
+}
+
+TimingSetting TimingPage::timing() const
+{
+    TimingSetting t;
+    t.trials = m_trials->value();
+    t.minRuns = m_minRuns->value();
+    t.minTimeMs = m_minTime->value();
+    t.maxRuns = m_maxRuns->value();
+    t.warmup = m_warmup->value();
+    return t;
+}
+
+void TimingPage::setTiming(const TimingSetting &t)
+{
+    m_trials->setValue(t.trials);
+    m_minRuns->setValue(t.minRuns);
+    m_minTime->setValue(t.minTimeMs);
+    m_maxRuns->setValue(t.maxRuns);
+    m_warmup->setValue(t.warmup);
+}
+
+} // namespace kforge

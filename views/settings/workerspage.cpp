@@ -1,0 +1,152 @@
+#include "views/settings/workerspage.h"
+
+#include "core/settings/settings.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QStyle>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace kforge {
+
+namespace {
+enum Column { NameColumn, CommandColumn, TransferColumn, ColumnCount };
+}
+
+WorkersPage::WorkersPage(QWidget *parent)
+    : SettingsPage(parent)
+{
+    auto *intro = new QLabel(tr("A worker is a command that starts kforge-worker, which runs the kernels on one GPU. "
+                                "Examples: <tt>kforge-worker --device 0</tt>, <tt>ssh gpu-box kforge-worker</tt>, "
+                                "<tt>srun --gpus=1 kforge-worker</tt>. Several workers evaluate in parallel."),
+                             this);
+    intro->setWordWrap(true);
+    intro->setTextFormat(Qt::RichText);
+
+    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setHorizontalHeaderLabels({tr("Name"), tr("Command"), tr("Kernel transfer")});
+    m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(CommandColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(TransferColumn, QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
+                             | QAbstractItemView::AnyKeyPressed);
+
+    auto *add = new QPushButton(tr("&Add"), this);
+    m_remove = new QPushButton(tr("&Remove"), this);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(add);
+    buttons->addWidget(m_remove);
+    buttons->addStretch(1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addWidget(m_table, 1);
+    layout->addLayout(buttons);
+
+    connect(add, &QPushButton::clicked, this, &WorkersPage::addWorker);
+    connect(m_remove, &QPushButton::clicked, this, &WorkersPage::removeSelected);
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &WorkersPage::updateButtons);
+    updateButtons();
+}
+
+QString WorkersPage::title() const
+{
+    return tr("Workers");
+}
+
+QIcon WorkersPage::icon() const
+{
+    return QIcon::fromTheme(QStringLiteral("network-server"), style()->standardIcon(QStyle::SP_DriveNetIcon));
+}
+
+void WorkersPage::load(const Settings &settings)
+{
+    setWorkers(settings.workers());
+}
+
+void WorkersPage::apply(Settings &settings)
+{
+    settings.setWorkers(workers());
+}
+
+void WorkersPage::restoreDefaults()
+{
+    setWorkers(Settings::Defaults::workers());
+}
+
+void WorkersPage::setWorkers(const QList<WorkerConfig> &workers)
+{
+    m_table->setRowCount(0);
+    for (const WorkerConfig &w : workers)
+        addRow(w);
+    updateButtons();
+}
+
+QList<WorkerConfig> WorkersPage::workers() const
+{
+    QList<WorkerConfig> out;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        WorkerConfig w;
+        w.name = m_table->item(row, NameColumn)->text().trimmed();
+        w.command = m_table->item(row, CommandColumn)->text().trimmed();
+        if (w.command.isEmpty())
+            continue; // a row without a command cannot start anything
+        const auto *transfer = static_cast<QComboBox *>(m_table->cellWidget(row, TransferColumn));
+        w.transfer = WorkerConfig::Transfer(transfer->currentData().toInt());
+        out.append(w);
+    }
+    return out;
+}
+
+void WorkersPage::addRow(const WorkerConfig &worker)
+{
+    const int row = m_table->rowCount();
+    m_table->insertRow(row);
+    m_table->setItem(row, NameColumn, new QTableWidgetItem(worker.name));
+    auto *command = new QTableWidgetItem(worker.command);
+    command->setFont(QFont(QStringLiteral("monospace")));
+    m_table->setItem(row, CommandColumn, command);
+    auto *transfer = new QComboBox(m_table);
+    transfer->addItem(tr("Automatic"), int(WorkerConfig::Transfer::Auto));
+    transfer->addItem(tr("File path (same machine)"), int(WorkerConfig::Transfer::Path));
+    transfer->addItem(tr("Inline (remote host)"), int(WorkerConfig::Transfer::Inline));
+    transfer->setCurrentIndex(std::max(0, transfer->findData(int(worker.transfer))));
+    m_table->setCellWidget(row, TransferColumn, transfer);
+}
+
+void WorkersPage::addWorker()
+{
+    WorkerConfig w;
+    const int device = m_table->rowCount();
+    w.name = tr("GPU %1").arg(device);
+    w.command = QStringLiteral("kforge-worker --device %1").arg(device);
+    addRow(w);
+    const int row = m_table->rowCount() - 1;
+    m_table->setCurrentCell(row, NameColumn);
+    m_table->editItem(m_table->item(row, NameColumn));
+    updateButtons();
+}
+
+void WorkersPage::removeSelected()
+{
+    QList<int> rows;
+    for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
+        rows << index.row();
+    std::sort(rows.begin(), rows.end(), std::greater<>());
+    for (int row : rows)
+        m_table->removeRow(row);
+    updateButtons();
+}
+
+void WorkersPage::updateButtons()
+{
+    m_remove->setEnabled(m_table->selectionModel()->hasSelection());
+}
+
+} // namespace kforge
