@@ -24,6 +24,7 @@ struct ReplayServer::Connection {
     QByteArray buffer;
     bool responding = false;
     bool serving = false; // counted in m_serving
+    QByteArray head;
     ReplayResponse response;
     QList<QByteArray> pieces;
     qsizetype next = 0;
@@ -99,6 +100,7 @@ bool ReplayServer::loadFixtures(const QString &dir, QString *error)
             r.delayMs = ro.value(QLatin1String("delay_ms")).toInt(0);
             r.dropAfter = ro.value(QLatin1String("drop_after")).toInt(-1);
             r.stallAfter = ro.value(QLatin1String("stall_after")).toInt(-1);
+            r.holdUntil = ro.value(QLatin1String("hold_until")).toInt(0);
             if (ro.contains(QLatin1String("drop_at")))
                 r.dropAfter = r.body.indexOf(ro.value(QLatin1String("drop_at")).toString().toUtf8());
             if (ro.contains(QLatin1String("stall_at")))
@@ -275,7 +277,24 @@ void ReplayServer::respond(Connection *c, const ReceivedRequest &req)
                       : "Content-Length: " + QByteArray::number(r.body.size()) + "\r\n";
     head += "\r\n";
     c->response = r;
-    c->socket->write(head);
+    c->head = head;
+    if (r.holdUntil > 0) {
+        m_held.append(c);
+        if (m_held.size() < r.holdUntil)
+            return;
+        const QList<Connection *> held = std::exchange(m_held, {});
+        for (Connection *h : held)
+            startResponse(h);
+        return;
+    }
+    startResponse(c);
+}
+
+void ReplayServer::startResponse(Connection *c)
+{
+    if (!c->socket)
+        return;
+    c->socket->write(c->head);
     c->socket->flush();
     c->timer = new QTimer(c->socket);
     c->timer->setSingleShot(true);
@@ -324,6 +343,7 @@ void ReplayServer::close(Connection *c, bool abort)
 {
     if (!m_connections.removeOne(c))
         return;
+    m_held.removeOne(c);
     doneServing(c); // the client may leave mid-response
     if (c->timer)
         c->timer->stop();

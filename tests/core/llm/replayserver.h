@@ -27,6 +27,7 @@ struct ReplayResponse {
     int delayMs = 0;
     qsizetype dropAfter = -1;
     qsizetype stallAfter = -1;
+    int holdUntil = 0; // send nothing until this many such requests are waiting: proves they run concurrently
 };
 
 struct ReplayScenario {
@@ -73,6 +74,7 @@ private:
     void sendNext(Connection *c);
     void close(Connection *c, bool abort);
     void doneServing(Connection *c);
+    void startResponse(Connection *c);
     const ReplayScenario *scenarioFor(const QString &name);
 
     QTcpServer *m_server = nullptr;
@@ -81,6 +83,7 @@ private:
     QHash<QString, int> m_hits;
     QList<ReceivedRequest> m_requests;
     QList<Connection *> m_connections;
+    QList<Connection *> m_held;
     int m_serving = 0;
     int m_peak = 0;
 };

@@ -280,15 +280,18 @@ void TestLlmClient::eightConcurrentStreams()
     QHash<quint64, QString> expected;
     for (int i = 0; i < 8; ++i) {
         const bool anthropic = i % 2;
-        const quint64 id = client.send(make(anthropic ? QStringLiteral("anthropic_basic") : QStringLiteral("openai_basic"),
-                                            anthropic ? LlmProtocol::Anthropic : LlmProtocol::OpenAi));
+        // The server answers none of them until all eight are waiting: run one after another, they would hang.
+        LlmRequest r = make(anthropic ? QStringLiteral("anthropic_concurrent") : QStringLiteral("openai_concurrent"),
+                            anthropic ? LlmProtocol::Anthropic : LlmProtocol::OpenAi);
+        r.endpoint.limits.idleTimeoutMs = 10'000; // the first ones wait for the last to arrive
+        const quint64 id = client.send(r);
         expected.insert(id, anthropic ? QStringLiteral("Fusing the two kernels removes a round trip to HBM. 显存")
                                       : QStringLiteral("The faster kernel fuses the two loads into one pass."));
     }
     QCOMPARE(client.activeCount(), 8);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 8, 20'000);
     QCOMPARE(client.activeCount(), 0);
-    QCOMPARE(m_server.peakConcurrent(), 8); // really in flight together, not one after another
+    QCOMPARE(m_server.peakConcurrent(), 8);
     LlmUsage sum;
     for (auto it = expected.begin(); it != expected.end(); ++it) {
         const Run &run = rec.runs[it.key()];
