@@ -20,12 +20,14 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("kforge-cli export", text);
-}
+struct ExportCommand {
+    Q_DECLARE_TR_FUNCTIONS(kforge::cli::ExportCommand)
 
-int runExport(const QStringList &args)
+public:
+    static int run(const QStringList &args);
+};
+
+int ExportCommand::run(const QStringList &args)
 {
     QTextStream out(stdout);
     QTextStream err(stderr);
@@ -154,4 +156,4 @@ int runExport(const QStringList &args)
 
 KFORGE_REGISTER_COMMAND(export, u"export"_s,
                         QCoreApplication::translate("kforge-cli", "Export a variant as a CMake project, a PyTorch extension, or into a project"),
-                        runExport)
+                        ExportCommand::run)

@@ -92,11 +92,6 @@ QString paramsItems(const TaskSpec &task)
     return out;
 }
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("kforge::CMakeExporter", text);
-}
-
 } // namespace
 
 QList<QPair<QString, QString>> CMakeExporter::fileRoles(const ExportContext &ctx)

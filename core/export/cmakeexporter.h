@@ -5,10 +5,14 @@
 #include "core/export/exportbundle.h"
 #include "core/export/exportcontext.h"
 
+#include <QCoreApplication>
+
 namespace kforge {
 
 class CMakeExporter
 {
+    Q_DECLARE_TR_FUNCTIONS(kforge::CMakeExporter)
+
 public:
     // Files relative to the project root (cmake) or to the host project (into: under options.intoSubdir).
     static ExportBundle generate(const ExportContext &ctx, const ExportOptions &options);

@@ -17,11 +17,6 @@ QString qs(const std::string &s)
     return QString::fromStdString(s);
 }
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("kforge::ExportContext", text);
-}
-
 constexpr int kMaxDims = 8; // KF_MAX_DIMS
 
 } // namespace

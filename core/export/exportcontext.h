@@ -5,6 +5,7 @@
 #include "core/export/nvccflags.h"
 #include "core/export/templaterenderer.h"
 
+#include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
@@ -12,6 +13,8 @@ namespace kforge {
 
 class ExportContext
 {
+    Q_DECLARE_TR_FUNCTIONS(kforge::ExportContext)
+
 public:
     explicit ExportContext(const ExportInput &input);
 

@@ -130,8 +130,8 @@ void TestExportBuild::cmakeProjectBuilds()
     QVERIFY(configureAndBuild(src, build));
 
     const QString ns = ExportContext(*in).ns;
-    for (const QString &artifact : {u"test_"_s + ns, u"bench_"_s + ns, u"lib"_s + ns + u"_kernel.a"_s,
-                                    u"lib"_s + ns + u"_reference.so"_s})
+    for (const QString &artifact : QStringList{u"test_"_s + ns, u"bench_"_s + ns, u"lib"_s + ns + u"_kernel.a"_s,
+                                               u"lib"_s + ns + u"_reference.so"_s})
         QVERIFY2(QFileInfo::exists(build + u'/' + artifact), qPrintable(artifact));
 
     // The reference library exports its renamed entry point and nothing of its helpers.
