@@ -156,6 +156,11 @@ QString Compiler::abiIncludeDir() const
 }
 
 void Compiler::setTimeoutMs(int ms) { m_timeoutMs = qMax(1000, ms); }
+
+void Compiler::setBaseFlags(const QStringList &flags)
+{
+    m_baseFlags = flags;
+}
 QString Compiler::nvccVersion() const { return m_nvccVersion; }
 
 int Compiler::pendingJobs() const
@@ -165,7 +170,8 @@ int Compiler::pendingJobs() const
 
 QStringList Compiler::arguments(const CompileRequest &request, const QString &arch, const QString &outputFile) const
 {
-    QStringList args{u"-O3"_s, u"-lineinfo"_s, u"-arch="_s + arch};
+    QStringList args = m_baseFlags;
+    args << u"-arch="_s + arch;
     const bool link = request.output == CompileOutput::SharedObject;
     switch (request.output) {
     case CompileOutput::SharedObject:
@@ -326,6 +332,7 @@ QString Compiler::cacheKey(const CompileRequest &request, const QString &arch)
     };
     add(QByteArray(kCacheFormat.data(), kCacheFormat.size()));
     add(request.source.toUtf8());
+    add(m_baseFlags.join(QChar(0)).toUtf8());
     add(request.flags.join(QChar(0)).toUtf8());
     add(m_nvccVersionKey);
     add(arch.toUtf8());

@@ -36,6 +36,9 @@ public:
     void setAbiIncludeDir(const QString &dir); // default CudaToolkit::locateAbiIncludeDir()
     QString abiIncludeDir() const;
     void setTimeoutMs(int ms);                 // per nvcc run; default 5 minutes
+    // Optimisation and debug-info flags that come before everything else; default "-O3 -lineinfo".
+    void setBaseFlags(const QStringList &flags);
+    QStringList baseFlags() const { return m_baseFlags; }
     QString nvccVersion() const;               // "13.0.88" once known
 
     // Queues a job; returns its id (> 0). finished(id, ...) follows exactly once, cancelled jobs included.
@@ -76,6 +79,7 @@ private:
     QString m_abiHeaderFrom;
     int m_maxParallel;
     int m_timeoutMs = 5 * 60 * 1000;
+    QStringList m_baseFlags{QStringLiteral("-O3"), QStringLiteral("-lineinfo")};
     QString m_nvccVersion;     // short form
     QByteArray m_nvccVersionKey; // full `nvcc --version` text, part of the cache key
     QPointer<QProcess> m_versionProbe;

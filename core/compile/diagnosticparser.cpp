@@ -156,8 +156,17 @@ QList<Diagnostic> DiagnosticParser::parse(const QString &output, const QHash<QSt
                 const auto src = sources.constFind(d.file);
                 d.column = caretColumn(block.at(caretAt - 1), block.at(caretAt),
                                        src == sources.cend() ? nullptr : &src.value(), d.line);
+                // "detected during instantiation ..." closes a group of an error and its notes; it belongs
+                // to the error, not to the last note.
+                Diagnostic *owner = &d;
+                if (d.severity == Severity::Note)
+                    for (auto it = out.rbegin(); it != out.rend(); ++it)
+                        if (it->severity != Severity::Note) {
+                            owner = &*it;
+                            break;
+                        }
                 for (qsizetype k = caretAt + 1; k < block.size(); ++k)
-                    d.message += u'\n' + block.at(k).trimmed();
+                    owner->message += u'\n' + block.at(k).trimmed();
             }
             out.append(d);
             i = j - 1;

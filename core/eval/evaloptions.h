@@ -7,17 +7,25 @@
 
 namespace kforge {
 
+struct TimingSetting;
+
 struct EvalOptions {
     int trials = 5;          // verification trials, each with a new seed and fresh buffers
-    int minRuns = 100;       // timing: at least this many runs per side...
-    int minTimeMs = 1000;    // ...or this much measured time, whichever comes first (see docs/worker-protocol.md)
-    int maxRuns = 10000;
-    int warmup = 10;
+    bool timing = true;      // false: verify only
+    int minRuns = 100;       // timed runs per side: until both minRuns and minTimeMs are reached...
+    int minTimeMs = 1000;
+    int maxRuns = 10000;     // ...but never more (docs/worker-protocol.md, "evaluate")
+    int warmup = 10;         // untimed pairs first: at least this many and at least warmupMs
+    int warmupMs = 100;
     qint64 seed = 1;
-    bool trace = true;       // CUPTI kernel trace of the candidate
-    bool metrics = true;     // hardware metrics pass (slower)
-    QStringList metricNames; // empty: the worker's default set
+    bool trace = true;       // CUPTI activity trace of traceRuns extra runs per side
+    int traceRuns = 10;
+    bool metrics = true;     // CUPTI metrics pass (kernel replay; slower)
+    QStringList metricNames; // empty: the profiler's default set
+    bool samples = false;    // every run's time in the result (samples_ms)
 
+    // The options the workbench uses: the defaults above with the user's timing settings applied.
+    static EvalOptions fromSettings(const TimingSetting &timing);
     static EvalOptions fromJson(const QJsonObject &o);
     QJsonObject toJson() const;
     friend bool operator==(const EvalOptions &, const EvalOptions &) = default;

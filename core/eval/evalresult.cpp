@@ -4,7 +4,6 @@
 
 #include <QCoreApplication>
 #include <QJsonArray>
-#include <QHash>
 #include <algorithm>
 #include <array>
 
@@ -34,7 +33,8 @@ constexpr std::array kVerdictNames{
 const QStringList &knownKeys()
 {
     static const QStringList keys{u"verdict"_s, u"message"_s, u"error_code"_s, u"cuda_error"_s,
-                                  u"restart_required"_s, u"verification"_s, u"timing"_s, u"flags"_s,
+                                  u"restart_required"_s, u"verification"_s, u"timing"_s, u"flags"_s, u"warnings"_s,
+                                  u"stdout_truncated"_s,
                                   u"trace"_s, u"metrics"_s, u"roofline"_s, u"stdout"_s, u"exit_code"_s,
                                   u"exit_signal"_s, u"worker"_s, u"device_name"_s, u"elapsed_ms"_s};
     return keys;
@@ -76,6 +76,7 @@ QString verdictDisplayName(Verdict v)
 TimingStats TimingStats::fromJson(const QJsonObject &o)
 {
     TimingStats t;
+    t.raw = o;
     t.medianMs = json::nullableNumber(o, "median_ms"_L1);
     t.meanMs = json::nullableNumber(o, "mean_ms"_L1);
     t.minMs = json::nullableNumber(o, "min_ms"_L1);
@@ -88,21 +89,28 @@ TimingStats TimingStats::fromJson(const QJsonObject &o)
 
 QJsonObject TimingStats::toJson() const
 {
-    return QJsonObject{{u"median_ms"_s, json::toValue(medianMs)}, {u"mean_ms"_s, json::toValue(meanMs)},
-                       {u"min_ms"_s, json::toValue(minMs)},       {u"p10_ms"_s, json::toValue(p10Ms)},
-                       {u"p90_ms"_s, json::toValue(p90Ms)},       {u"cv"_s, json::toValue(cv)},
-                       {u"runs"_s, double(runs)}};
+    QJsonObject o = raw;
+    o.insert(u"median_ms"_s, json::toValue(medianMs));
+    o.insert(u"mean_ms"_s, json::toValue(meanMs));
+    o.insert(u"min_ms"_s, json::toValue(minMs));
+    o.insert(u"p10_ms"_s, json::toValue(p10Ms));
+    o.insert(u"p90_ms"_s, json::toValue(p90Ms));
+    o.insert(u"cv"_s, json::toValue(cv));
+    o.insert(u"runs"_s, double(runs));
+    return o;
 }
 
 Verification Verification::fromJson(const QJsonObject &o)
 {
     Verification v;
+    v.raw = o;
     v.trials = int(json::number(o, "trials"_L1));
     v.maxAbsErr = json::nullableNumber(o, "max_abs_err"_L1);
     v.maxRelErr = json::nullableNumber(o, "max_rel_err"_L1);
     v.mismatches = qint64(json::number(o, "mismatches"_L1));
     const QJsonObject fm = o.value("first_mismatch"_L1).toObject();
     if (!fm.isEmpty()) {
+        v.firstMismatch.raw = fm;
         v.firstMismatch.output = fm.value("output"_L1).toString();
         v.firstMismatch.index = qint64(json::number(fm, "index"_L1, -1));
         v.firstMismatch.expected = json::nullableNumber(fm, "expected"_L1);
@@ -118,35 +126,41 @@ Verification Verification::fromJson(const QJsonObject &o)
 
 QJsonObject Verification::toJson() const
 {
-    QJsonObject o{{u"trials"_s, trials},
-                  {u"max_abs_err"_s, json::toValue(maxAbsErr)},
-                  {u"max_rel_err"_s, json::toValue(maxRelErr)},
-                  {u"mismatches"_s, double(mismatches)},
-                  {u"nan_count"_s, double(nanCount)},
-                  {u"inf_count"_s, double(infCount)},
-                  {u"input_mutated"_s, inputMutated},
-                  {u"output_depends_on_inputs"_s, outputDependsOnInputs},
-                  {u"reason"_s, reason}};
-    if (firstMismatch.isValid())
-        o.insert(u"first_mismatch"_s,
-                 QJsonObject{{u"output"_s, firstMismatch.output},
-                             {u"index"_s, double(firstMismatch.index)},
-                             {u"expected"_s, json::toValue(firstMismatch.expected)},
-                             {u"got"_s, json::toValue(firstMismatch.got)}});
+    QJsonObject o = raw;
+    o.insert(u"trials"_s, trials);
+    o.insert(u"max_abs_err"_s, json::toValue(maxAbsErr));
+    o.insert(u"max_rel_err"_s, json::toValue(maxRelErr));
+    o.insert(u"mismatches"_s, double(mismatches));
+    o.insert(u"nan_count"_s, double(nanCount));
+    o.insert(u"inf_count"_s, double(infCount));
+    o.insert(u"input_mutated"_s, inputMutated);
+    // null ("could not decide") stays null; a decided value is written as decided.
+    if (!(raw.value("output_depends_on_inputs"_L1).isNull() && outputDependsOnInputs))
+        o.insert(u"output_depends_on_inputs"_s, outputDependsOnInputs);
+    o.insert(u"reason"_s, reason);
+    if (firstMismatch.isValid()) {
+        QJsonObject fm = firstMismatch.raw;
+        fm.insert(u"output"_s, firstMismatch.output);
+        fm.insert(u"index"_s, double(firstMismatch.index));
+        fm.insert(u"expected"_s, json::toValue(firstMismatch.expected));
+        fm.insert(u"got"_s, json::toValue(firstMismatch.got));
+        o.insert(u"first_mismatch"_s, fm);
+    }
     return o;
 }
 
-QList<TracedKernel> EvalResult::tracedKernels() const
+QList<TracedKernel> EvalResult::tracedKernels(const QString &side) const
 {
     QList<TracedKernel> rows;
-    const QJsonArray kernels = trace.value("kernels"_L1).toArray();
-    for (const QJsonValue &v : kernels) {
+    for (const QJsonValue &v : trace.value(side).toObject().value("kernels"_L1).toArray()) {
         const QJsonObject k = v.toObject();
         TracedKernel t;
         t.name = k.value("name"_L1).toString();
-        t.launches = qint64(json::number(k, "launches"_L1, json::number(k, "count"_L1, 1)));
-        t.totalMs = json::number(k, "total_ms"_L1, json::number(k, "duration_ms"_L1));
-        t.side = k.value("side"_L1).toString();
+        t.side = side;
+        t.launches = qint64(json::number(k, "count"_L1));
+        t.perRun = json::number(k, "per_run"_L1);
+        t.totalMs = json::number(k, "total_us"_L1) / 1000.0;
+        t.medianUs = json::nullableNumber(k.value("duration_us"_L1).toObject(), "median"_L1);
         rows.append(t);
     }
     std::stable_sort(rows.begin(), rows.end(),
@@ -154,11 +168,10 @@ QList<TracedKernel> EvalResult::tracedKernels() const
     return rows;
 }
 
-double EvalResult::candidateKernelTimeMs() const
+double EvalResult::kernelTimeMs(const QString &side) const
 {
-    if (trace.contains("candidate_kernel_ms"_L1))
-        return json::nullableNumber(trace, "candidate_kernel_ms"_L1);
-    return TimingStats::NaN;
+    const QJsonObject stats = trace.value(side).toObject().value("kernel_time_ms"_L1).toObject();
+    return json::nullableNumber(stats, "median"_L1);
 }
 
 EvalResult EvalResult::fromJson(const QJsonObject &o)
@@ -184,6 +197,9 @@ EvalResult EvalResult::fromJson(const QJsonObject &o)
     r.speedup = json::nullableNumber(timing, "speedup"_L1);
     for (const QJsonValue &f : o.value("flags"_L1).toArray())
         r.flags.append(f.toString());
+    for (const QJsonValue &w : o.value("warnings"_L1).toArray())
+        r.warnings.append(w.toString());
+    r.stdoutTruncated = o.value("stdout_truncated"_L1).toBool();
     r.trace = o.value("trace"_L1).toObject();
     r.metrics = o.value("metrics"_L1).toObject();
     r.roofline = o.value("roofline"_L1).toObject();
@@ -216,6 +232,10 @@ QJsonObject EvalResult::toJson() const
                                           {u"candidate"_s, candidate.toJson()},
                                           {u"speedup"_s, json::toValue(speedup)}});
     o.insert(u"flags"_s, QJsonArray::fromStringList(flags));
+    if (!warnings.isEmpty())
+        o.insert(u"warnings"_s, QJsonArray::fromStringList(warnings));
+    if (stdoutTruncated)
+        o.insert(u"stdout_truncated"_s, true);
     if (!trace.isEmpty())
         o.insert(u"trace"_s, trace);
     if (!metrics.isEmpty())

@@ -40,6 +40,7 @@ struct TimingStats {
     double p90Ms = NaN;
     double cv = NaN;     // coefficient of variation (stddev / mean)
     qint64 runs = 0;
+    QJsonObject raw; // as the worker sent it (samples_ms, fields of later versions); toJson() keeps it
 
     bool isValid() const { return runs > 0; }
     static TimingStats fromJson(const QJsonObject &o);
@@ -51,6 +52,7 @@ struct Mismatch {
     qint64 index = -1;
     double expected = TimingStats::NaN;
     double got = TimingStats::NaN;
+    QJsonObject raw; // coords, trial, seed, poison, ...
     bool isValid() const { return index >= 0; }
 };
 
@@ -63,20 +65,23 @@ struct Verification {
     qint64 nanCount = 0;
     qint64 infCount = 0;
     bool inputMutated = false;
-    bool outputDependsOnInputs = true;
+    bool outputDependsOnInputs = true; // true also when the worker could not decide (null)
     QString reason;
+    QJsonObject raw; // as the worker sent it (per-output errors, elements, reference_cached, ...)
 
     bool isValid() const { return trials > 0; }
     static Verification fromJson(const QJsonObject &o);
     QJsonObject toJson() const;
 };
 
-// One row of the CUPTI kernel trace, summed over the launches of one kernel name.
+// One kernel of the CUPTI trace (trace.<side>.kernels), grouped by name over the timed runs.
 struct TracedKernel {
-    QString name;
+    QString name;       // demangled
+    QString side;       // "reference" or "candidate"
     qint64 launches = 0;
-    double totalMs = 0;
-    QString side; // "reference" or "candidate" when the trace says so
+    double perRun = 0;  // launches per timed run
+    double totalMs = 0; // summed over the timed runs
+    double medianUs = std::numeric_limits<double>::quiet_NaN(); // one launch's median duration
 };
 
 struct EvalResult {
@@ -92,10 +97,12 @@ struct EvalResult {
     double speedup = TimingStats::NaN; // reference median / candidate median
 
     QStringList flags;        // "degenerate_output", "side_stream_work", "late_work", "below_speed_of_light", ...
+    QStringList warnings;     // sentences for people (e.g. why a degenerate output is no kernel speedup)
     QJsonObject trace;        // CUPTI payloads, kept verbatim
     QJsonObject metrics;
     QJsonObject roofline;
     QString stdoutText;       // kernel printf output, capped by the worker
+    bool stdoutTruncated = false;
 
     // Client side.
     int exitCode = -1;        // the worker's exit code when it died (Crashed)
@@ -110,8 +117,10 @@ struct EvalResult {
     bool hasTiming() const { return reference.isValid() && candidate.isValid(); }
 
     // Typed views of the trace (the raw object stays the source of truth).
-    QList<TracedKernel> tracedKernels() const;  // sorted by total time, longest first
-    double candidateKernelTimeMs() const;       // CUPTI's sum of candidate kernel time; NaN when absent
+    // Kernels of one side ("candidate", "reference"), longest total time first; empty without a trace.
+    QList<TracedKernel> tracedKernels(const QString &side = QStringLiteral("candidate")) const;
+    // CUPTI's per-run sum of kernel time (median over runs) for a side; NaN when not traced.
+    double kernelTimeMs(const QString &side = QStringLiteral("candidate")) const;
 
     static EvalResult fromJson(const QJsonObject &o);
     QJsonObject toJson() const;

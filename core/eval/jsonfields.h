@@ -1,6 +1,7 @@
 #pragma once
 // Small helpers for reading the worker's JSON: numbers the worker may send as integers, doubles or
-// strings (versions), and doubles that may be null (NaN/Inf cannot be written as JSON numbers).
+// strings (versions), and non-finite doubles, which JSON cannot hold as numbers: the worker writes them as
+// "nan", "inf", "-inf" (docs/worker-protocol.md), and so does toValue().
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
@@ -15,8 +16,15 @@ inline double number(const QJsonObject &o, QLatin1String key, double fallback = 
     if (v.isDouble())
         return v.toDouble();
     if (v.isString()) {
+        const QString s = v.toString().trimmed().toLower();
+        if (s == u"nan")
+            return std::numeric_limits<double>::quiet_NaN();
+        if (s == u"inf" || s == u"+inf" || s == u"infinity")
+            return std::numeric_limits<double>::infinity();
+        if (s == u"-inf" || s == u"-infinity")
+            return -std::numeric_limits<double>::infinity();
         bool ok = false;
-        const double d = v.toString().toDouble(&ok);
+        const double d = s.toDouble(&ok);
         return ok ? d : fallback;
     }
     return fallback;
@@ -28,10 +36,14 @@ inline double nullableNumber(const QJsonObject &o, QLatin1String key)
     return number(o, key, std::numeric_limits<double>::quiet_NaN());
 }
 
-// NaN and Inf become null so the document stays valid JSON.
+// NaN and Inf become "nan", "inf", "-inf" so the document stays valid JSON and reads back the same.
 inline QJsonValue toValue(double d)
 {
-    return std::isfinite(d) ? QJsonValue(d) : QJsonValue(QJsonValue::Null);
+    if (std::isfinite(d))
+        return QJsonValue(d);
+    if (std::isnan(d))
+        return QJsonValue(QStringLiteral("nan"));
+    return QJsonValue(d > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
 }
 
 inline QString text(const QJsonObject &o, QLatin1String key)

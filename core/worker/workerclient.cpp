@@ -93,6 +93,7 @@ void WorkerClient::start()
 void WorkerClient::startProcess()
 {
     m_stopping = false;
+    m_helloId = 0;
     m_killReason = KillReason::None;
     m_expectExit = false;
     m_stdoutBuffer.clear();
@@ -123,7 +124,17 @@ void WorkerClient::startProcess()
 void WorkerClient::stop()
 {
     m_stopping = true;
-    failAll(WorkerReply::Cancelled, tr("The worker was stopped."));
+    // Answered from the event loop, not inside stop(): a caller reacting to replies may be mid-call.
+    std::deque<Request> pending;
+    pending.swap(m_queue);
+    for (const Request &req : pending) {
+        WorkerReply r;
+        r.id = req.id;
+        r.op = req.op;
+        r.errorCode = WorkerReply::Cancelled;
+        r.errorMessage = tr("The worker was stopped.");
+        QMetaObject::invokeMethod(this, [this, r] { Q_EMIT replied(r.id, r); }, Qt::QueuedConnection);
+    }
     if (!m_process)
         return;
     if (m_state == State::Idle) {
@@ -297,29 +308,40 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
 {
     const QString event = message.value("event"_L1).toString();
     if (m_state == State::Starting) {
-        if (event != u"ready") {
-            Q_EMIT log(u"stdout: "_s + QString::fromUtf8(rawLine));
+        // The handshake: the ready line, then hello, whose answer confirms the protocol version.
+        if (event == u"ready" && m_helloId == 0) {
+            const int protocol = message.value("protocol"_L1).toInt(-1);
+            if (protocol != kProtocolVersion) {
+                failHandshake(tr("The worker speaks protocol version %1; this KForge speaks version %2. Install "
+                                 "matching versions of KForge and kforge-worker.")
+                                  .arg(protocol)
+                                  .arg(kProtocolVersion));
+                return;
+            }
+            m_ready = message;
+            m_helloId = m_nextId++;
+            const QJsonObject hello{{u"id"_s, m_helloId}, {u"op"_s, u"hello"_s}, {u"protocol"_s, kProtocolVersion}};
+            m_process->write(QJsonDocument(hello).toJson(QJsonDocument::Compact) + '\n');
             return;
         }
-        m_startTimer->stop();
-        const int protocol = message.value("protocol"_L1).toInt(-1);
-        if (protocol != kProtocolVersion) {
-            m_lastError = tr("The worker speaks protocol version %1; this KForge speaks version %2. Install "
-                             "matching versions of KForge and kforge-worker.")
-                              .arg(protocol)
-                              .arg(kProtocolVersion);
-            m_killReason = KillReason::Handshake;
-            m_process->kill();
+        if (m_helloId != 0 && message.contains("ok"_L1) && message.value("id"_L1).toInt() == m_helloId) {
+            m_helloId = 0;
+            if (!message.value("ok"_L1).toBool()) {
+                failHandshake(tr("The worker refused the handshake: %1")
+                                  .arg(message.value("error"_L1).toObject().value("message"_L1).toString()));
+                return;
+            }
+            m_startTimer->stop();
+            ++m_generation;
+            m_loadedReference.clear();
+            m_loadedCandidate.clear();
+            m_lastError.clear();
+            setState(State::Idle);
+            Q_EMIT ready(m_ready);
+            dispatch();
             return;
         }
-        m_ready = message;
-        ++m_generation;
-        m_loadedReference.clear();
-        m_loadedCandidate.clear();
-        m_lastError.clear();
-        setState(State::Idle);
-        Q_EMIT ready(message);
-        dispatch();
+        Q_EMIT log(u"stdout: "_s + QString::fromUtf8(rawLine));
         return;
     }
     if (event == u"progress") {
@@ -359,6 +381,13 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
     setState(State::Idle);
     Q_EMIT replied(r.id, r);
     dispatch();
+}
+
+void WorkerClient::failHandshake(const QString &message)
+{
+    m_lastError = message;
+    m_killReason = KillReason::Handshake;
+    m_process->kill();
 }
 
 void WorkerClient::onWatchdog()
@@ -421,7 +450,7 @@ void WorkerClient::onFinished(int exitCode, QProcess::ExitStatus status)
     m_loadedCandidate.clear();
     Q_EMIT exited(code, signal, description);
 
-    if (wasStarting) {
+    if (wasStarting && reason != KillReason::Stop) {
         if (reason != KillReason::Handshake)
             m_lastError = tr("The worker exited before it was ready (%1).").arg(description)
                 + (tail.isEmpty() ? QString() : u'\n' + tail);
@@ -455,8 +484,9 @@ void WorkerClient::onFinished(int exitCode, QProcess::ExitStatus status)
     } else if (!expected) {
         Q_EMIT log(tr("The worker exited unexpectedly (%1).").arg(description));
     }
-    // Keep a worker warm after a crash, a timeout or a restart_required, unless it was asked to stop.
-    if (!m_stopping && !m_process)
+    // Keep a worker warm after a crash, a timeout or a restart_required, unless it was asked to stop and
+    // nothing was asked of it since.
+    if (!m_process && (!m_stopping || !m_queue.empty()))
         startProcess();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // One kforge-worker process seen from the Qt side (docs/worker-protocol.md): starts it from a command line,
-// checks the ready line, sends one request at a time from a queue, forwards progress, and owns the
+// checks the ready line and the hello answer, sends one request at a time from a queue, forwards progress, and owns the
 // watchdog. A hang is killed after the request's timeout and answered as WorkerReply::Timeout; a death
 // mid-request is answered as WorkerReply::Crashed with the exit code or signal; either way, and after a
 // restart_required result, the worker is started again for the next request.
@@ -89,6 +89,7 @@ private:
     void onErrorOccurred(QProcess::ProcessError error);
     void onWatchdog();
     void onStartTimeout();
+    void failHandshake(const QString &message);
     void handleMessage(const QJsonObject &message, const QByteArray &rawLine);
     void failAll(const QString &code, const QString &message);
     void startProcess();
@@ -103,6 +104,7 @@ private:
     QString m_lastError;
     int m_generation = 0;
     int m_nextId = 1;
+    int m_helloId = 0; // the handshake's hello, while Starting
     std::deque<Request> m_queue;
     std::optional<Request> m_current;
     QElapsedTimer m_currentClock;

@@ -1,0 +1,266 @@
+// kforge-cli eval: compile a task's reference and a candidate, verify the candidate and time both on a GPU
+// worker, print a table or JSON. Exit status 0 only when the candidate is correct.
+#include "command.h"
+
+#include "core/compile/compiler.h"
+#include "core/settings/settings.h"
+#include "core/task/task.h"
+#include "core/worker/poolevaluator.h"
+#include "core/worker/workerpool.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTextStream>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge::cli {
+
+namespace {
+
+// Exit statuses (also in --help).
+constexpr int kCorrect = 0;
+constexpr int kNotCorrect = 1;  // incorrect, crashed, timed out, did not compile or load, ...
+constexpr int kBadInput = 2;    // usage, unreadable task or candidate
+constexpr int kNoVerdict = 3;   // no worker, no GPU: nothing was decided about the candidate
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("kforge-cli eval", text);
+}
+
+QString ms(double v)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', v < 1 ? 4 : 3) : u"-"_s;
+}
+
+QString num(double v, int precision = 3)
+{
+    return std::isfinite(v) ? QString::number(v, 'g', precision) : u"-"_s;
+}
+
+void printDiagnostics(QTextStream &err, const CompileResult &r)
+{
+    for (const Diagnostic &d : r.diagnostics)
+        err << d.toString() << '\n';
+    if (!r.ok && r.diagnostics.isEmpty() && !r.log.trimmed().isEmpty())
+        err << r.log.trimmed() << '\n';
+}
+
+void printTable(QTextStream &out, const Task &task, const QString &candidate, const CompileResult &compiled,
+                const EvalResult &r, const QString &device)
+{
+    const auto row = [&out](const QString &label, const QString &value) {
+        out << label.leftJustified(14) << ' ' << value << '\n';
+    };
+    row(tr("Task"), task.name() + (task.title().isEmpty() ? QString() : u" ("_s + task.title() + u')'));
+    row(tr("Candidate"), candidate + u"  ["_s + compiled.arch
+            + (compiled.cacheHit ? tr(", cached") : tr(", compiled in %1 s").arg(compiled.elapsedMs / 1000, 0, 'f', 1))
+            + u']');
+    if (!device.isEmpty())
+        row(tr("Worker"), r.workerName.isEmpty() ? device : r.workerName + u": "_s + device);
+    row(tr("Verdict"), verdictDisplayName(r.verdict) + (r.message.isEmpty() ? QString() : u" — "_s + r.message));
+    if (!r.cudaError.isEmpty())
+        row(tr("CUDA error"), r.cudaError);
+    const Verification &v = r.verification;
+    if (v.isValid()) {
+        row(tr("Verification"), tr("%1 trials, max abs err %2, max rel err %3, %4 mismatches")
+                                    .arg(v.trials)
+                                    .arg(num(v.maxAbsErr), num(v.maxRelErr))
+                                    .arg(v.mismatches));
+        if (v.firstMismatch.isValid())
+            row(QString(), tr("first mismatch: %1[%2] expected %3, got %4")
+                               .arg(v.firstMismatch.output)
+                               .arg(v.firstMismatch.index)
+                               .arg(num(v.firstMismatch.expected, 8), num(v.firstMismatch.got, 8)));
+        if (v.nanCount || v.infCount)
+            row(QString(), tr("%1 NaN, %2 Inf").arg(v.nanCount).arg(v.infCount));
+        if (v.inputMutated)
+            row(QString(), tr("the candidate modified an input"));
+        if (!v.outputDependsOnInputs)
+            row(QString(), tr("warning: the output does not depend on the inputs"));
+        if (!v.reason.isEmpty())
+            row(QString(), v.reason);
+    }
+    if (r.hasTiming()) {
+        out << '\n'
+            << u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(QString(), -14)
+                   .arg(tr("median ms"), 10)
+                   .arg(tr("mean"), 10)
+                   .arg(tr("min"), 10)
+                   .arg(tr("p10"), 10)
+                   .arg(tr("p90"), 10)
+                   .arg(tr("CV"), 7)
+                   .arg(tr("runs"), 7)
+            << '\n';
+        for (const auto &[label, t] : {std::pair{tr("reference"), r.reference}, std::pair{tr("candidate"), r.candidate}})
+            out << u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(label, -14)
+                       .arg(ms(t.medianMs), 10)
+                       .arg(ms(t.meanMs), 10)
+                       .arg(ms(t.minMs), 10)
+                       .arg(ms(t.p10Ms), 10)
+                       .arg(ms(t.p90Ms), 10)
+                       .arg(std::isfinite(t.cv) ? QString::number(t.cv * 100, 'f', 1) + u'%' : u"-"_s, 7)
+                       .arg(t.runs, 7)
+                << '\n';
+        out << '\n';
+        row(tr("Speedup"), std::isfinite(r.speedup) ? QString::number(r.speedup, 'f', 2) + u'x' : u"-"_s);
+    }
+    if (!r.flags.isEmpty())
+        row(tr("Flags"), r.flags.join(u", "));
+    const QList<TracedKernel> kernels = r.tracedKernels();
+    if (!kernels.isEmpty()) {
+        out << '\n' << tr("Candidate kernels (CUPTI)") << '\n';
+        for (qsizetype i = 0; i < kernels.size() && i < 8; ++i) {
+            const TracedKernel &k = kernels.at(i);
+            out << u"  %1 %2 %3"_s.arg(k.name.left(60), -60)
+                       .arg(tr("%1/run").arg(num(k.perRun)), 9)
+                       .arg(tr("%1 µs").arg(num(k.medianUs, 4)), 12)
+                << '\n';
+        }
+    }
+    if (!compiled.resources.isEmpty()) {
+        out << '\n' << tr("Kernel resources (ptxas)") << '\n';
+        for (const KernelResources &k : compiled.resources)
+            out << u"  %1 %2 %3 %4"_s.arg(k.name.left(60), -60)
+                       .arg(tr("%1 regs").arg(k.registers), 9)
+                       .arg(tr("%1 B smem").arg(k.sharedBytes), 12)
+                       .arg(k.spills() ? tr("spills %1/%2 B").arg(k.spillStoreBytes).arg(k.spillLoadBytes) : QString())
+                << '\n';
+    }
+    if (!r.stdoutText.isEmpty())
+        out << '\n' << tr("Kernel output:") << '\n' << r.stdoutText << '\n';
+    out << '\n';
+    row(tr("Turnaround"), tr("%1 s").arg(r.elapsedMs / 1000, 0, 'f', 2));
+}
+
+int runEval(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        tr("Compiles the task's reference and the candidate, verifies the candidate against the reference on a "
+           "GPU worker and times both.\n\nExit status: 0 the candidate is correct; 1 it is not (incorrect, "
+           "crashed, timed out, does not compile or load); 2 bad input; 3 no verdict (no worker or no GPU)."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(u"task-folder"_s, tr("A task folder (task.json + reference.cu)."));
+    parser.addPositionalArgument(u"candidate.cu"_s, tr("The candidate kernel source."));
+    const QCommandLineOption jsonOption(u"json"_s, tr("Print the result as JSON."));
+    const QCommandLineOption workerOption(
+        u"worker"_s, tr("The worker command (default: the first worker in Settings, 'kforge-worker --device 0')."),
+        tr("command"));
+    const QCommandLineOption archOption(u"arch"_s, tr("Compile for this GPU architecture (default: the worker's)."),
+                                        tr("sm_XY"));
+    const QCommandLineOption noMetricsOption(u"no-metrics"_s, tr("Skip the hardware metrics pass (faster)."));
+    parser.addOptions({jsonOption, workerOption, archOption, noMetricsOption});
+    parser.process(args);
+
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 2) {
+        err << tr("kforge-cli eval: expected a task folder and a candidate source; see --help") << '\n';
+        return kBadInput;
+    }
+    const TaskLoadResult loaded = Task::load(positional.at(0));
+    if (!loaded.ok()) {
+        err << loaded.error.message() << '\n';
+        return kBadInput;
+    }
+    const Task task = *loaded.task;
+    for (const QString &w : task.warnings())
+        err << tr("warning: %1").arg(w) << '\n';
+    QFile candidateFile(positional.at(1));
+    if (!candidateFile.open(QIODevice::ReadOnly)) {
+        err << tr("Cannot read the candidate %1: %2").arg(positional.at(1), candidateFile.errorString()) << '\n';
+        return kBadInput;
+    }
+    const QString candidateSource = QString::fromUtf8(candidateFile.readAll());
+    const QString candidateName = QFileInfo(positional.at(1)).fileName();
+
+    Settings settings;
+    WorkerConfig worker;
+    if (parser.isSet(workerOption)) {
+        worker.command = parser.value(workerOption);
+    } else if (const QList<WorkerConfig> workers = settings.workers(); !workers.isEmpty()) {
+        worker = workers.first();
+    }
+    const bool json = parser.isSet(jsonOption);
+
+    Compiler compiler;
+    compiler.setNvccPath(settings.nvccPath());
+    compiler.setBaseFlags(settings.compileFlags());
+    if (!settings.defaultArch().isEmpty())
+        compiler.setDefaultArch(settings.defaultArch());
+    WorkerPool pool;
+    PoolEvaluator evaluator(&compiler, &pool);
+    QObject::connect(&pool, &WorkerPool::log, &pool, [&err](int, const QString &line) {
+        if (qEnvironmentVariableIsSet("KFORGE_VERBOSE"))
+            err << u"worker: "_s << line << '\n' << Qt::flush;
+    });
+    pool.setWorkers({worker});
+
+    EvalRequest request;
+    request.task = task;
+    request.candidateSource = candidateSource;
+    request.candidateName = candidateName;
+    request.options = EvalOptions::fromSettings(settings.timing());
+    request.options.metrics = !parser.isSet(noMetricsOption);
+    request.arch = parser.value(archOption);
+
+    CompileResult compiled;
+    EvalResult result;
+    QEventLoop loop;
+    QObject::connect(&evaluator, &Evaluator::progress, &loop, [&err, json](int, const QString &stage) {
+        if (!json)
+            err << tr("… %1").arg(stage) << '\n' << Qt::flush;
+    });
+    QObject::connect(&evaluator, &Evaluator::compiled, &loop, [&](int, const CompileResult &c) {
+        compiled = c;
+        printDiagnostics(err, c);
+        err.flush();
+    });
+    QObject::connect(&evaluator, &Evaluator::finished, &loop, [&](int, const EvalResult &r) {
+        result = r;
+        loop.quit();
+    });
+    evaluator.submit(request);
+    loop.exec();
+
+    if (json) {
+        QJsonObject o{{u"task"_s, task.name()},
+                      {u"candidate"_s, QFileInfo(positional.at(1)).absoluteFilePath()},
+                      {u"options"_s, request.options.toJson()},
+                      {u"result"_s, result.toJson()}};
+        if (compiled.jobId != 0) {
+            QJsonObject c = compiled.toJson();
+            c.remove(u"log"_s);
+            o.insert(u"compile"_s, c);
+        }
+        if (pool.device(0).isValid())
+            o.insert(u"device"_s, pool.device(0).toJson());
+        out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+    } else if (result.verdict == Verdict::Error || result.verdict == Verdict::CompileError) {
+        err << verdictDisplayName(result.verdict) << u": "_s << result.message << '\n';
+    } else {
+        printTable(out, task, candidateName, compiled, result, pool.device(0).name);
+    }
+    switch (result.verdict) {
+    case Verdict::Correct: return kCorrect;
+    case Verdict::Error: return result.errorCode == u"cancelled" ? kNotCorrect : kNoVerdict;
+    default: return kNotCorrect;
+    }
+}
+
+} // namespace
+
+KFORGE_REGISTER_COMMAND(eval, QStringLiteral("eval"),
+                        QCoreApplication::translate("kforge-cli", "Compile, verify and time a candidate kernel against its task's reference"),
+                        &runEval)
+
+} // namespace kforge::cli

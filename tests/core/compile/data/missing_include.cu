@@ -1,0 +1,2 @@
+#include "kforge/kernel.h"
+#include "nonexistent.h"

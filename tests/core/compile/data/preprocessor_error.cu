@@ -1,0 +1,5 @@
+#include "kforge/kernel.h"
+
+#ifndef SOMETHING
+#error "SOMETHING must be defined"
+#endif

@@ -1,0 +1,203 @@
+// Task loading on the Qt side: the built-in tasks, and broken task folders whose messages must name the
+// file, the field and the problem.
+#include "core/task/task.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace kforge;
+
+namespace {
+
+const char *kGoodJson = R"({
+  "name": "scale",
+  "title": "x * 2",
+  "description": "Doubles a vector.",
+  "params": {"N": 1024},
+  "inputs": [{"name": "X", "dtype": "f32", "shape": ["N"], "init": {"dist": "uniform", "low": -1, "high": 1}}],
+  "outputs": [{"name": "Y", "dtype": "f32", "shape": ["N"]}],
+  "flops": "N",
+  "bytes": "8*N",
+  "timeout_s": 12,
+  "nvcc_flags": ["-DTASK_FLAG"],
+  "variants": [{"file": "variants/fast.cu", "label": "fast", "nvcc_flags": ["--use_fast_math"],
+                "expect": {"verdict": "correct", "min_speedup": 1.5}}]
+})";
+
+bool writeFile(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+}
+
+} // namespace
+
+class TestTask : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void builtinTasks();
+    void builtinTasksIncludeTheFamousOnes();
+    void loadsAFolder();
+    void brokenFolders_data();
+    void brokenFolders();
+    void notAFolder();
+    void unknownKeysAreWarnings();
+};
+
+void TestTask::builtinTasks()
+{
+    const QString root = Task::builtinTasksDir();
+    QVERIFY2(!root.isEmpty(), "no built-in tasks found");
+    const QStringList folders = Task::builtinTaskFolders();
+    QVERIFY2(folders.size() >= 10, qPrintable(u"%1 built-in tasks in %2"_s.arg(folders.size()).arg(root)));
+    for (const QString &folder : folders) {
+        const TaskLoadResult r = Task::load(folder);
+        QVERIFY2(r.ok(), qPrintable(r.error.message()));
+        const Task &t = *r.task;
+        QCOMPARE(t.name(), QFileInfo(folder).fileName());
+        QVERIFY2(!t.description().isEmpty(), qPrintable(t.name()));
+        QVERIFY2(t.referenceSource().contains(u"KF_ENTRY"), qPrintable(t.name()));
+        QVERIFY2(t.variants().size() >= 2, qPrintable(t.name()));
+        for (const TaskVariant &v : t.variants()) {
+            QVERIFY2(v.source.contains(u"KF_ENTRY"), qPrintable(t.name() + u'/' + v.label));
+            QVERIFY(!v.expectedVerdict.isEmpty());
+        }
+        QVERIFY2(t.warnings().isEmpty(), qPrintable(t.warnings().join(u"; ")));
+        const QJsonObject json = t.toJson();
+        QCOMPARE(json.value("name"_L1).toString(), t.name());
+        QVERIFY(!json.value("inputs"_L1).toArray().isEmpty());
+        QVERIFY(!json.value("outputs"_L1).toArray().isEmpty());
+    }
+}
+
+void TestTask::builtinTasksIncludeTheFamousOnes()
+{
+    const QString root = Task::builtinTasksDir();
+    const TaskLoadResult diag = Task::load(root + u"/diag_matmul"_s);
+    QVERIFY2(diag.ok(), qPrintable(diag.error.message()));
+    const auto good = diag.task->variant(u"good"_s);
+    QVERIFY(good.has_value());
+    QCOMPARE(good->minSpeedup.value_or(0), 30.0);
+    QVERIFY(diag.task->nvccFlags().contains(u"-lcublas"_s));
+
+    const TaskLoadResult conv = Task::load(root + u"/conv3d_groupnorm_min_clamp"_s);
+    QVERIFY2(conv.ok(), qPrintable(conv.error.message()));
+    QVERIFY(conv.task->isDegenerate());
+}
+
+void TestTask::loadsAFolder()
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(u"scale"_s);
+    QVERIFY(writeFile(folder + u"/task.json"_s, kGoodJson));
+    QVERIFY(writeFile(folder + u"/reference.cu"_s, "// reference\n"));
+    QVERIFY(writeFile(folder + u"/variants/fast.cu"_s, "// fast\n"));
+    const TaskLoadResult r = Task::load(folder);
+    QVERIFY2(r.ok(), qPrintable(r.error.message()));
+    const Task t = *r.task;
+    QCOMPARE(t.name(), u"scale"_s);
+    QCOMPARE(t.title(), u"x * 2"_s);
+    QCOMPARE(QDir(t.folder()).canonicalPath(), QDir(folder).canonicalPath());
+    QCOMPARE(t.referenceSource(), u"// reference\n"_s);
+    QCOMPARE(t.timeoutS(), 12.0);
+    QCOMPARE(t.nvccFlags(), QStringList{u"-DTASK_FLAG"_s});
+    const auto v = t.variant(u"fast"_s);
+    QVERIFY(v);
+    QCOMPARE(v->source, u"// fast\n"_s);
+    QCOMPARE(v->file, u"variants/fast.cu"_s);
+    QCOMPARE(v->expectedVerdict, u"correct"_s);
+    QCOMPARE(v->minSpeedup.value_or(0), 1.5);
+    QCOMPARE(t.flagsFor(&*v), (QStringList{u"-DTASK_FLAG"_s, u"--use_fast_math"_s}));
+    QVERIFY(!t.variant(u"nope"_s));
+    // Copies share the parsed spec.
+    const Task copy = t;
+    QCOMPARE(&copy.spec(), &t.spec());
+    QVariant var = QVariant::fromValue(t);
+    QCOMPARE(var.value<Task>().name(), u"scale"_s);
+}
+
+void TestTask::brokenFolders_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<bool>("withReference");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("problem"); // a part of the problem's text
+
+    const QByteArray good(kGoodJson);
+    QTest::newRow("bad JSON") << QByteArray(R"({"name": "scale", "inputs": [)") << true << u"scale/task.json"_s
+                              << QString() << u"invalid JSON at line 1"_s;
+    QByteArray noOutputs = good;
+    noOutputs.replace(R"("outputs": [{"name": "Y", "dtype": "f32", "shape": ["N"]}],)", "");
+    QTest::newRow("missing field") << noOutputs << true << u"scale/task.json"_s << u"outputs"_s << u"missing"_s;
+    QByteArray badDtype = good;
+    badDtype.replace(R"("name": "X", "dtype": "f32")", R"("name": "X", "dtype": "f33")");
+    QTest::newRow("bad dtype") << badDtype << true << u"scale/task.json"_s << u"inputs[0].dtype"_s << u"f33"_s;
+    QByteArray badShape = good;
+    badShape.replace(R"("shape": ["N"]}],)", R"("shape": ["K"]}],)");
+    QTest::newRow("unknown shape symbol") << badShape << true << u"scale/task.json"_s << u"outputs[0].shape[0]"_s
+                                          << u"K"_s;
+    QByteArray badType = good;
+    badType.replace(R"("timeout_s": 12)", R"("timeout_s": "soon")");
+    QTest::newRow("wrong type") << badType << true << u"scale/task.json"_s << u"timeout_s"_s << u"number"_s;
+    QTest::newRow("no reference.cu") << good << false << u"scale/reference.cu"_s << QString() << u"cannot read"_s;
+}
+
+void TestTask::brokenFolders()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(bool, withReference);
+    QFETCH(QString, file);
+    QFETCH(QString, field);
+    QFETCH(QString, problem);
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(u"scale"_s);
+    QVERIFY(writeFile(folder + u"/task.json"_s, json));
+    QVERIFY(writeFile(folder + u"/variants/fast.cu"_s, "// fast\n"));
+    if (withReference)
+        QVERIFY(writeFile(folder + u"/reference.cu"_s, "// reference\n"));
+    const TaskLoadResult r = Task::load(folder);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error.file, file);
+    QCOMPARE(r.error.field, field);
+    QVERIFY2(r.error.problem.contains(problem, Qt::CaseInsensitive), qPrintable(r.error.problem));
+    const QString message = r.error.message();
+    QVERIFY(message.startsWith(file));
+    if (!field.isEmpty())
+        QVERIFY2(message.contains(u'\'' + field + u'\''), qPrintable(message));
+    QVERIFY(message.contains(r.error.problem));
+}
+
+void TestTask::notAFolder()
+{
+    const TaskLoadResult r = Task::load(u"/no/such/task/folder"_s);
+    QVERIFY(!r.ok());
+    QVERIFY(r.error.message().contains(u"/no/such/task/folder"));
+    QVERIFY(r.error.message().contains(u"task.json"));
+}
+
+void TestTask::unknownKeysAreWarnings()
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(u"scale"_s);
+    QByteArray json(kGoodJson);
+    json.replace(R"("title": "x * 2",)", R"("title": "x * 2", "colour": "blue",)");
+    QVERIFY(writeFile(folder + u"/task.json"_s, json));
+    QVERIFY(writeFile(folder + u"/reference.cu"_s, "// reference\n"));
+    QVERIFY(writeFile(folder + u"/variants/fast.cu"_s, "// fast\n"));
+    const TaskLoadResult r = Task::load(folder);
+    QVERIFY(r.ok());
+    QCOMPARE(r.task->warnings().size(), 1);
+    QVERIFY(r.task->warnings().at(0).contains(u"colour"));
+}
+
+QTEST_GUILESS_MAIN(TestTask)
+#include "tst_task.moc"

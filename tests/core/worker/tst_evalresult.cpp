@@ -1,0 +1,222 @@
+// The evaluation value types round-trip through JSON without losing a number, so the session store can
+// persist them; a worker's result in the protocol's shape is read field by field.
+#include "core/eval/deviceinfo.h"
+#include "core/eval/evaloptions.h"
+#include "core/eval/evalresult.h"
+
+#include <QJsonDocument>
+#include <QTest>
+#include <cmath>
+
+using namespace Qt::StringLiterals;
+using namespace kforge;
+
+namespace {
+
+const char *kWorkerResult = R"({
+  "verdict": "correct", "message": "", "restart_required": false,
+  "verification": {"trials": 5, "elements": 16777216, "max_abs_err": 1.5e-6, "max_rel_err": 2.5e-7,
+                   "mismatches": 0, "nan_count": 0, "inf_count": 0, "first_mismatch": null,
+                   "input_mutated": false, "mutated_inputs": [], "output_depends_on_inputs": false,
+                   "reference_cached": 4, "outputs": [{"name": "C", "mismatches": 0, "max_abs_err": 1.5e-6}],
+                   "reason": ""},
+  "timing": {"reference": {"median_ms": 2.75, "mean_ms": 2.8, "min_ms": 2.7, "p10_ms": 2.71, "p90_ms": 2.9,
+                           "cv": 0.01, "runs": 364},
+             "candidate": {"median_ms": 0.05, "mean_ms": 0.051, "min_ms": 0.049, "p10_ms": 0.0495,
+                           "p90_ms": 0.052, "cv": 0.02, "runs": 364, "samples_ms": [0.05, 0.049]},
+             "speedup": 55.0},
+  "flags": ["degenerate_output"],
+  "warnings": ["The reference output does not depend on the inputs."],
+  "trace": {"available": true,
+            "candidate": {"runs": 364, "kernel_time_ms": {"n": 364, "median": 0.048},
+                          "kernels": [{"name": "scale_rows(float const*, float const*, float*, int)", "count": 364,
+                                       "per_run": 1, "total_us": 17472.0, "duration_us": {"median": 48.0}}]},
+            "reference": {"runs": 364, "kernel_time_ms": {"n": 364, "median": 2.7},
+                          "kernels": [{"name": "fill_diag", "count": 364, "per_run": 1, "total_us": 18200.0,
+                                       "duration_us": {"median": 50.0}},
+                                      {"name": "sgemm_128x128", "count": 364, "per_run": 1, "total_us": 964600.0,
+                                       "duration_us": {"median": 2650.0}}]}},
+  "metrics": {"dram__throughput": 0.91},
+  "roofline": {"floor_ms": 0.04},
+  "stdout": "hello from the kernel\n", "stdout_truncated": true,
+  "future_field": {"x": 1}
+})";
+
+} // namespace
+
+class TestEvalResult : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void verdictNames_data();
+    void verdictNames();
+    void readsTheWorkersResult();
+    void roundTripKeepsEverything();
+    void nonFiniteNumbers();
+    void unknownVerdictIsAnError();
+    void incorrectResult();
+    void deviceInfo();
+    void options();
+};
+
+void TestEvalResult::verdictNames_data()
+{
+    QTest::addColumn<QString>("wire");
+    QTest::addColumn<Verdict>("verdict");
+    QTest::newRow("correct") << u"correct"_s << Verdict::Correct;
+    QTest::newRow("incorrect") << u"incorrect"_s << Verdict::Incorrect;
+    QTest::newRow("crashed") << u"crashed"_s << Verdict::Crashed;
+    QTest::newRow("cuda_error") << u"cuda_error"_s << Verdict::CudaError;
+    QTest::newRow("timeout") << u"timeout"_s << Verdict::Timeout;
+    QTest::newRow("load_error") << u"load_error"_s << Verdict::LoadError;
+    QTest::newRow("compile_error") << u"compile_error"_s << Verdict::CompileError;
+    QTest::newRow("error") << u"error"_s << Verdict::Error;
+}
+
+void TestEvalResult::verdictNames()
+{
+    QFETCH(QString, wire);
+    QFETCH(Verdict, verdict);
+    QCOMPARE(verdictToString(verdict), wire);
+    QCOMPARE(verdictFromString(wire), std::optional<Verdict>(verdict));
+    QVERIFY(!verdictDisplayName(verdict).isEmpty());
+}
+
+void TestEvalResult::readsTheWorkersResult()
+{
+    const EvalResult r = EvalResult::fromJson(QJsonDocument::fromJson(kWorkerResult).object());
+    QVERIFY(r.isCorrect());
+    QCOMPARE(r.verification.trials, 5);
+    QCOMPARE(r.verification.maxAbsErr, 1.5e-6);
+    QVERIFY(!r.verification.outputDependsOnInputs);
+    QVERIFY(!r.verification.firstMismatch.isValid());
+    QCOMPARE(r.reference.medianMs, 2.75);
+    QCOMPARE(r.reference.runs, 364);
+    QCOMPARE(r.candidate.p90Ms, 0.052);
+    QCOMPARE(r.speedup, 55.0);
+    QVERIFY(r.hasTiming());
+    QVERIFY(r.hasFlag(u"degenerate_output"_s));
+    QCOMPARE(r.stdoutText, u"hello from the kernel\n"_s);
+    QCOMPARE(r.metrics.value("dram__throughput"_L1).toDouble(), 0.91);
+    QCOMPARE(r.kernelTimeMs(), 0.048);
+    QCOMPARE(r.kernelTimeMs(u"reference"_s), 2.7);
+    const auto candidate = r.tracedKernels();
+    QCOMPARE(candidate.size(), 1);
+    QCOMPARE(candidate.at(0).launches, 364);
+    QCOMPARE(candidate.at(0).totalMs, 17.472);
+    QCOMPARE(candidate.at(0).medianUs, 48.0);
+    const auto reference = r.tracedKernels(u"reference"_s);
+    QCOMPARE(reference.size(), 2);
+    QCOMPARE(reference.at(0).name, u"sgemm_128x128"_s); // longest first
+    QCOMPARE(reference.at(0).side, u"reference"_s);
+    QVERIFY(std::isnan(EvalResult().kernelTimeMs()));
+    QVERIFY(EvalResult().tracedKernels().isEmpty());
+    QCOMPARE(r.extra.value("future_field"_L1).toObject().value("x"_L1).toInt(), 1);
+    QCOMPARE(r.warnings.size(), 1);
+    QVERIFY(r.stdoutTruncated);
+}
+
+void TestEvalResult::roundTripKeepsEverything()
+{
+    const QJsonObject original = QJsonDocument::fromJson(kWorkerResult).object();
+    EvalResult r = EvalResult::fromJson(original);
+    r.workerName = u"gpu-box"_s;
+    r.deviceName = u"NVIDIA H200"_s;
+    r.elapsedMs = 812.5;
+    const QJsonObject saved = r.toJson();
+    const EvalResult back = EvalResult::fromJson(saved);
+    QCOMPARE(back.toJson(), saved);
+    // Every key of the worker's result survives (the store keeps what this version does not know).
+    for (auto it = original.begin(); it != original.end(); ++it)
+        QVERIFY2(saved.contains(it.key()), qPrintable(it.key()));
+    QCOMPARE(saved.value("timing"_L1).toObject(), original.value("timing"_L1).toObject());
+    QCOMPARE(saved.value("trace"_L1).toObject(), original.value("trace"_L1).toObject());
+    // Nested fields this version has no member for are kept too.
+    QCOMPARE(saved.value("verification"_L1).toObject(), original.value("verification"_L1).toObject());
+    QCOMPARE(saved.value("warnings"_L1), original.value("warnings"_L1));
+    QCOMPARE(saved.value("stdout_truncated"_L1), original.value("stdout_truncated"_L1));
+    QCOMPARE(back.workerName, u"gpu-box"_s);
+    QCOMPARE(back.elapsedMs, 812.5);
+    QVariant v = QVariant::fromValue(back);
+    QCOMPARE(v.value<EvalResult>().speedup, 55.0);
+}
+
+void TestEvalResult::nonFiniteNumbers()
+{
+    EvalResult r = EvalResult::failure(Verdict::Crashed, u"boom"_s);
+    r.exitSignal = 11;
+    r.verification.trials = 1;
+    r.verification.maxAbsErr = std::numeric_limits<double>::infinity();
+    r.verification.maxRelErr = -std::numeric_limits<double>::infinity();
+    const QJsonObject o = r.toJson();
+    // As the worker writes them: JSON has no NaN or Inf.
+    QCOMPARE(o.value("verification"_L1).toObject().value("max_abs_err"_L1).toString(), u"inf"_s);
+    QCOMPARE(o.value("verification"_L1).toObject().value("max_rel_err"_L1).toString(), u"-inf"_s);
+    QVERIFY(!o.contains("timing"_L1)); // nothing was timed
+    const EvalResult back = EvalResult::fromJson(QJsonDocument::fromJson(QJsonDocument(o).toJson()).object());
+    QCOMPARE(back.verification.maxAbsErr, std::numeric_limits<double>::infinity());
+    QCOMPARE(back.verification.maxRelErr, -std::numeric_limits<double>::infinity());
+    QVERIFY(std::isnan(back.speedup));
+    QCOMPARE(back.exitSignal, 11);
+    QCOMPARE(back.verdict, Verdict::Crashed);
+    QVERIFY(!QJsonDocument(o).toJson().isEmpty());
+}
+
+void TestEvalResult::unknownVerdictIsAnError()
+{
+    const EvalResult r = EvalResult::fromJson(QJsonObject{{u"verdict"_s, u"sparkling"_s}, {u"message"_s, u"?"_s}});
+    QCOMPARE(r.verdict, Verdict::Error);
+    QVERIFY(r.message.contains(u"sparkling"));
+}
+
+void TestEvalResult::incorrectResult()
+{
+    const QJsonObject o = QJsonDocument::fromJson(R"({"verdict": "incorrect", "message": "C differs",
+        "verification": {"trials": 5, "mismatches": 16777216, "first_mismatch": {"output": "C", "index": 0,
+        "coords": [0, 0], "expected": 1.25, "got": "nan", "poison": true, "trial": 0, "seed": 1}, "nan_count": 3, "input_mutated": true, "reason": "input A was modified"}})")
+                              .object();
+    const EvalResult r = EvalResult::fromJson(o);
+    QCOMPARE(r.verdict, Verdict::Incorrect);
+    QCOMPARE(r.verification.mismatches, 16777216);
+    QVERIFY(r.verification.firstMismatch.isValid());
+    QCOMPARE(r.verification.firstMismatch.output, u"C"_s);
+    QCOMPARE(r.verification.firstMismatch.expected, 1.25);
+    QVERIFY(std::isnan(r.verification.firstMismatch.got));
+    QVERIFY(r.verification.inputMutated);
+    QVERIFY(r.verification.outputDependsOnInputs); // not stated: assume it does
+    QVERIFY(!r.hasTiming());
+    QCOMPARE(EvalResult::fromJson(r.toJson()).verification.firstMismatch.index, 0);
+    QCOMPARE(r.toJson().value("verification"_L1).toObject().value("first_mismatch"_L1),
+             o.value("verification"_L1).toObject().value("first_mismatch"_L1));
+}
+
+void TestEvalResult::deviceInfo()
+{
+    const QJsonObject o = QJsonDocument::fromJson(R"({"index": 0, "name": "NVIDIA H200", "cc_major": 9,
+        "cc_minor": 0, "sm_count": 132, "sm_clock_mhz": 1980, "mem_clock_mhz": 3201,
+        "memory_bytes": 150754820096, "l2_bytes": 62914560, "driver_version": 13000, "runtime_version": "13.0",
+        "peak_copy_gbps": 4012.5, "peak_fma_gflops": 60000})")
+                              .object();
+    const DeviceInfo d = DeviceInfo::fromJson(o);
+    QVERIFY(d.isValid());
+    QCOMPARE(d.smArch(), u"sm_90"_s);
+    QCOMPARE(d.memoryBytes, Q_INT64_C(150754820096));
+    QCOMPARE(d.driverVersion, u"13000"_s);
+    QCOMPARE(d.runtimeVersion, u"13.0"_s);
+    QCOMPARE(DeviceInfo::fromJson(d.toJson()), d);
+    QVERIFY(!DeviceInfo().isValid());
+    QVERIFY(DeviceInfo().smArch().isEmpty());
+}
+
+void TestEvalResult::options()
+{
+    EvalOptions o;
+    o.metrics = false;
+    o.metricNames = {u"sm__throughput.avg.pct_of_peak_sustained_elapsed"_s};
+    QCOMPARE(EvalOptions::fromJson(o.toJson()), o);
+    QCOMPARE(EvalOptions::fromJson({}), EvalOptions());
+    QCOMPARE(o.toJson().value("min_runs"_L1).toInt(), 100);
+}
+
+QTEST_GUILESS_MAIN(TestEvalResult)
+#include "tst_evalresult.moc"

@@ -1,0 +1,414 @@
+// WorkerClient against the real kforge-worker (handshake, malformed requests, the no-GPU error) and against
+// scripted workers that hang, crash, exit, need a restart or speak another protocol.
+#include "core/eval/evaloptions.h"
+#include "core/worker/workerclient.h"
+#include "workertesthelpers.h"
+
+#include <QJsonDocument>
+#include <QStandardPaths>
+#include <QTemporaryFile>
+#include <csignal>
+
+using namespace Qt::StringLiterals;
+using namespace kforge;
+using kforge::test::realWorker;
+using kforge::test::scriptedWorker;
+using kforge::test::waitReply;
+
+namespace {
+
+WorkerConfig config(const QString &command)
+{
+    WorkerConfig c;
+    c.command = command;
+    c.startTimeoutMs = 20000;
+    return c;
+}
+
+QJsonObject task(const QString &name)
+{
+    return QJsonObject{{u"name"_s, name}};
+}
+
+} // namespace
+
+class TestWorkerClient : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+
+    // The real worker.
+    void realHandshake();
+    void realMalformedRequests_data();
+    void realMalformedRequests();
+    void realNoGpuIsReported();
+    void realRestartsAfterSigkill();
+
+    // Scripted workers.
+    void requestsRunOneAtATimeInOrder();
+    void progressIsForwarded();
+    void loadByPathOrInline();
+    void watchdogKillsAHang();
+    void deathMidRequestIsCrashed_data();
+    void deathMidRequestIsCrashed();
+    void sigkillMidRequest();
+    void restartRequired();
+    void protocolMismatch();
+    void helloRefused();
+    void diesBeforeReady();
+    void neverReady();
+    void programMissing();
+    void cancelQueued();
+    void stopEndsTheWorker();
+};
+
+void TestWorkerClient::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    qRegisterMetaType<WorkerReply>();
+}
+
+void TestWorkerClient::realHandshake()
+{
+    if (realWorker().isEmpty())
+        QSKIP("kforge-worker is not built here (no CUDA toolkit at configure time)");
+    WorkerClient client(config(realWorker() + u" --device 0"_s));
+    QSignalSpy ready(&client, &WorkerClient::ready);
+    client.start();
+    QVERIFY(ready.wait(20000));
+    const QJsonObject hello = ready.at(0).at(0).toJsonObject();
+    QCOMPARE(hello.value("event"_L1).toString(), u"ready"_s);
+    QCOMPARE(hello.value("protocol"_L1).toInt(), 1);
+    QCOMPARE(hello.value("abi_version"_L1).toInt(), 1);
+    QVERIFY(!hello.value("worker_version"_L1).toString().isEmpty());
+    QVERIFY(hello.value("pid"_L1).toInt() > 0);
+    QCOMPARE(client.state(), WorkerClient::State::Idle);
+    QCOMPARE(client.generation(), 1);
+
+    const WorkerReply r = waitReply(client, client.send(u"hello"_s, {{u"protocol"_s, 1}}));
+    QVERIFY2(r.ok, qPrintable(r.errorMessage));
+    QCOMPARE(r.body.value("protocol"_L1).toInt(), 1);
+
+    const WorkerReply wrong = waitReply(client, client.send(u"hello"_s, {{u"protocol"_s, 2}}));
+    QVERIFY(!wrong.ok);
+    QCOMPARE(wrong.errorCode, u"protocol_mismatch"_s);
+}
+
+void TestWorkerClient::realMalformedRequests_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("not JSON") << QByteArray("{this is not json") << u"bad_request"_s;
+    QTest::newRow("not an object") << QByteArray("[1, 2, 3]") << u"bad_request"_s;
+    QTest::newRow("no op") << QByteArray(R"({"id": 7})") << u"bad_request"_s;
+    QTest::newRow("unknown op") << QByteArray(R"({"id": 8, "op": "frobnicate"})") << u"bad_request"_s;
+    QTest::newRow("load without file") << QByteArray(R"({"id": 9, "op": "load", "slot": "candidate"})")
+                                       << u"bad_request"_s;
+}
+
+void TestWorkerClient::realMalformedRequests()
+{
+    if (realWorker().isEmpty())
+        QSKIP("kforge-worker is not built here");
+    QFETCH(QByteArray, line);
+    QFETCH(QString, code);
+    WorkerClient client(config(realWorker()));
+    const WorkerReply r = waitReply(client, client.sendRaw(line));
+    QVERIFY2(r.id > 0, "no reply");
+    QVERIFY(!r.ok);
+    QCOMPARE(r.errorCode, code);
+    QVERIFY(!r.errorMessage.isEmpty());
+    // The worker survives a malformed request.
+    const WorkerReply after = waitReply(client, client.send(u"hello"_s, {{u"protocol"_s, 1}}));
+    QVERIFY(after.ok);
+    QCOMPARE(client.generation(), 1);
+}
+
+void TestWorkerClient::realNoGpuIsReported()
+{
+    if (realWorker().isEmpty())
+        QSKIP("kforge-worker is not built here");
+    WorkerClient client(config(realWorker()));
+    const WorkerReply info = waitReply(client, client.deviceInfo(), 120000);
+    QVERIFY(info.id > 0);
+    if (info.ok)
+        QSKIP("this machine has a GPU: the no-device path is not reachable");
+    QCOMPARE(info.errorCode, u"no_device"_s);
+    QVERIFY2(info.errorMessage.contains(u"CUDA", Qt::CaseInsensitive), qPrintable(info.errorMessage));
+
+    const WorkerReply eval = waitReply(client, client.evaluate(task(u"x"_s), EvalOptions(), 30000));
+    QVERIFY(!eval.ok);
+    const EvalResult r = eval.toEvalResult();
+    QCOMPARE(r.verdict, Verdict::Error);
+    QVERIFY(!r.message.isEmpty());
+    QCOMPARE(client.generation(), 1); // an error answer is not a crash
+}
+
+void TestWorkerClient::realRestartsAfterSigkill()
+{
+    if (realWorker().isEmpty())
+        QSKIP("kforge-worker is not built here");
+    WorkerClient client(config(realWorker()));
+    QSignalSpy ready(&client, &WorkerClient::ready);
+    QSignalSpy exited(&client, &WorkerClient::exited);
+    client.start();
+    QVERIFY(ready.wait(20000));
+    const int pid = client.readyEvent().value("pid"_L1).toInt();
+    QVERIFY(pid > 0);
+    ::kill(pid, SIGKILL);
+    QVERIFY(exited.wait(10000));
+    QCOMPARE(exited.at(0).at(1).toInt(), SIGKILL);
+    // Restarted at once, so the next request finds a warm worker.
+    QVERIFY(ready.count() == 2 || ready.wait(20000));
+    QCOMPARE(client.generation(), 2);
+    QVERIFY(client.readyEvent().value("pid"_L1).toInt() != pid);
+    QVERIFY(waitReply(client, client.send(u"hello"_s, {{u"protocol"_s, 1}})).ok);
+}
+
+void TestWorkerClient::requestsRunOneAtATimeInOrder()
+{
+    WorkerClient client(config(scriptedWorker(u"normal"_s)));
+    QSignalSpy replied(&client, &WorkerClient::replied);
+    // Sent before the worker is even started: queued, answered in order once it is ready.
+    const int a = client.deviceInfo();
+    const int b = client.send(u"hello"_s);
+    const int c = client.send(u"nonsense"_s);
+    QCOMPARE(client.pendingRequests(), 3);
+    QCOMPARE(replied.count(), 0);
+    while (replied.count() < 3)
+        QVERIFY(replied.wait(20000));
+    QCOMPARE(replied.at(0).at(0).toInt(), a);
+    QCOMPARE(replied.at(1).at(0).toInt(), b);
+    QCOMPARE(replied.at(2).at(0).toInt(), c);
+    const auto info = replied.at(0).at(1).value<WorkerReply>();
+    QVERIFY(info.ok);
+    QCOMPARE(info.op, u"device_info"_s);
+    QCOMPARE(DeviceInfo::fromJson(info.body.value("device"_L1).toObject()).smArch(), u"sm_80"_s);
+    const auto bad = replied.at(2).at(1).value<WorkerReply>();
+    QVERIFY(!bad.ok);
+    QCOMPARE(bad.errorCode, u"bad_request"_s);
+    QCOMPARE(client.pendingRequests(), 0);
+    QCOMPARE(client.state(), WorkerClient::State::Idle);
+}
+
+void TestWorkerClient::progressIsForwarded()
+{
+    WorkerClient client(config(scriptedWorker(u"normal"_s)));
+    QSignalSpy progress(&client, &WorkerClient::progress);
+    const int id = client.evaluate(task(u"fine"_s), EvalOptions(), 20000);
+    const WorkerReply r = waitReply(client, id);
+    QVERIFY(r.ok);
+    QCOMPARE(progress.count(), 2);
+    QCOMPARE(progress.at(0).at(0).toInt(), id);
+    QCOMPARE(progress.at(0).at(1).toString(), u"verifying"_s);
+    QCOMPARE(progress.at(1).at(1).toString(), u"timing"_s);
+    const EvalResult result = r.toEvalResult();
+    QCOMPARE(result.verdict, Verdict::Incorrect);
+    QVERIFY(result.hasFlag(u"scripted"_s));
+    QCOMPARE(result.verification.mismatches, 3);
+}
+
+void TestWorkerClient::loadByPathOrInline()
+{
+    QTemporaryFile so;
+    QVERIFY(so.open());
+    so.write("not really a shared object");
+    so.close();
+    for (const auto transfer : {WorkerConfig::Transfer::Path, WorkerConfig::Transfer::Inline}) {
+        WorkerConfig c = config(scriptedWorker(u"normal"_s));
+        c.transfer = transfer;
+        WorkerClient client(c);
+        QSignalSpy log(&client, &WorkerClient::log);
+        const WorkerReply r = waitReply(client, client.load(u"reference"_s, so.fileName()));
+        QVERIFY(r.ok);
+        QCOMPARE(client.loaded(u"reference"_s), QFileInfo(so.fileName()).absoluteFilePath());
+        QVERIFY(client.loaded(u"candidate"_s).isEmpty());
+        const QString via = transfer == WorkerConfig::Transfer::Inline ? u"via base64"_s : u"via path"_s;
+        bool seen = false;
+        for (const auto &args : std::as_const(log))
+            seen = seen || args.at(0).toString().contains(u"loaded reference "_s + via);
+        QVERIFY2(seen, qPrintable(via));
+    }
+    QVERIFY(config(u"ssh gpu-box kforge-worker"_s).sendsInline());
+    QVERIFY(config(u"srun -p gpu kforge-worker"_s).sendsInline());
+    QVERIFY(!config(u"kforge-worker --device 1"_s).sendsInline());
+}
+
+void TestWorkerClient::watchdogKillsAHang()
+{
+    WorkerClient client(config(scriptedWorker(u"normal"_s)));
+    QSignalSpy ready(&client, &WorkerClient::ready);
+    const WorkerReply r = waitReply(client, client.evaluate(task(u"hang"_s), EvalOptions(), 500));
+    QVERIFY(!r.ok);
+    QCOMPARE(r.errorCode, WorkerReply::Timeout);
+    QVERIFY(r.elapsedMs >= 450 && r.elapsedMs < 10000);
+    const EvalResult result = r.toEvalResult();
+    QCOMPARE(result.verdict, Verdict::Timeout);
+    QVERIFY2(result.message.contains(u"0.5 s"), qPrintable(result.message));
+    // A fresh worker takes the next request.
+    const WorkerReply next = waitReply(client, client.send(u"hello"_s));
+    QVERIFY(next.ok);
+    QCOMPARE(client.generation(), 2);
+    QCOMPARE(ready.count(), 2);
+}
+
+void TestWorkerClient::deathMidRequestIsCrashed_data()
+{
+    QTest::addColumn<QString>("taskName");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<int>("exitSignal");
+    QTest::addColumn<QString>("described");
+    QTest::newRow("segfault") << u"crash"_s << -1 << int(SIGSEGV) << u"signal 11"_s;
+    QTest::newRow("exit()") << u"exit"_s << 7 << 0 << u"exit code 7"_s;
+}
+
+void TestWorkerClient::deathMidRequestIsCrashed()
+{
+    QFETCH(QString, taskName);
+    QFETCH(int, exitCode);
+    QFETCH(int, exitSignal);
+    QFETCH(QString, described);
+    WorkerClient client(config(scriptedWorker(u"normal"_s)));
+    const WorkerReply r = waitReply(client, client.evaluate(task(taskName), EvalOptions(), 20000));
+    QVERIFY(!r.ok);
+    QCOMPARE(r.errorCode, WorkerReply::Crashed);
+    QCOMPARE(r.exitCode, exitCode);
+    QCOMPARE(r.exitSignal, exitSignal);
+    const EvalResult result = r.toEvalResult();
+    QCOMPARE(result.verdict, Verdict::Crashed);
+    QCOMPARE(result.exitSignal, exitSignal);
+    QVERIFY2(result.message.contains(described), qPrintable(result.message));
+    QVERIFY2(result.message.contains(u"scripted-worker: evaluate"), qPrintable(result.message)); // stderr tail
+    QVERIFY(waitReply(client, client.send(u"hello"_s)).ok);
+    QCOMPARE(client.generation(), 2);
+}
+
+void TestWorkerClient::sigkillMidRequest()
+{
+    WorkerClient client(config(scriptedWorker(u"normal"_s)));
+    QSignalSpy progress(&client, &WorkerClient::progress);
+    const int id = client.evaluate(task(u"hang"_s), EvalOptions(), 60000);
+    QVERIFY(progress.wait(20000)); // it is running
+    QCOMPARE(client.state(), WorkerClient::State::Busy);
+    ::kill(client.readyEvent().value("pid"_L1).toInt(), SIGKILL);
+    const WorkerReply r = waitReply(client, id);
+    QCOMPARE(r.errorCode, WorkerReply::Crashed);
+    QCOMPARE(r.exitSignal, int(SIGKILL));
+    QVERIFY(waitReply(client, client.send(u"hello"_s)).ok);
+}
+
+void TestWorkerClient::restartRequired()
+{
+    WorkerClient client(config(scriptedWorker(u"normal"_s)));
+    QSignalSpy log(&client, &WorkerClient::log);
+    QSignalSpy exited(&client, &WorkerClient::exited);
+    const WorkerReply r = waitReply(client, client.evaluate(task(u"sticky"_s), EvalOptions(), 20000));
+    QVERIFY(r.ok);
+    const EvalResult result = r.toEvalResult();
+    QCOMPARE(result.verdict, Verdict::CudaError);
+    QCOMPARE(result.cudaError, u"cudaErrorIllegalAddress"_s);
+    QVERIFY(result.restartRequired);
+    QVERIFY(exited.count() == 1 || exited.wait(10000));
+    QCOMPARE(exited.at(0).at(0).toInt(), 3);
+    QVERIFY(waitReply(client, client.send(u"hello"_s)).ok);
+    QCOMPARE(client.generation(), 2);
+    for (const auto &args : std::as_const(log))
+        QVERIFY2(!args.at(0).toString().contains(u"unexpectedly"), qPrintable(args.at(0).toString()));
+}
+
+void TestWorkerClient::protocolMismatch()
+{
+    WorkerClient client(config(scriptedWorker(u"mismatch"_s)));
+    QSignalSpy failed(&client, &WorkerClient::failed);
+    const WorkerReply r = waitReply(client, client.send(u"hello"_s));
+    QVERIFY(!r.ok);
+    QCOMPARE(r.errorCode, WorkerReply::Unavailable);
+    QVERIFY2(r.errorMessage.contains(u"protocol version 99"), qPrintable(r.errorMessage));
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(client.state(), WorkerClient::State::Failed);
+    QCOMPARE(client.generation(), 0);
+}
+
+void TestWorkerClient::helloRefused()
+{
+    WorkerClient client(config(scriptedWorker(u"refuse"_s)));
+    QSignalSpy ready(&client, &WorkerClient::ready);
+    const WorkerReply r = waitReply(client, client.send(u"hello"_s));
+    QCOMPARE(r.errorCode, WorkerReply::Unavailable);
+    QVERIFY2(r.errorMessage.contains(u"this worker speaks protocol 2"), qPrintable(r.errorMessage));
+    QCOMPARE(ready.count(), 0);
+    QCOMPARE(client.state(), WorkerClient::State::Failed);
+}
+
+void TestWorkerClient::diesBeforeReady()
+{
+    WorkerClient client(config(scriptedWorker(u"die"_s)));
+    const WorkerReply r = waitReply(client, client.send(u"hello"_s));
+    QCOMPARE(r.errorCode, WorkerReply::Unavailable);
+    QVERIFY2(r.errorMessage.contains(u"exit code 1"), qPrintable(r.errorMessage));
+    QVERIFY2(r.errorMessage.contains(u"cannot open /dev/nvidia0"), qPrintable(r.errorMessage));
+    QCOMPARE(client.state(), WorkerClient::State::Failed);
+    // The next request tries again (and fails the same way) instead of hanging.
+    QCOMPARE(waitReply(client, client.send(u"hello"_s)).errorCode, WorkerReply::Unavailable);
+}
+
+void TestWorkerClient::neverReady()
+{
+    WorkerConfig c = config(scriptedWorker(u"silent"_s));
+    c.startTimeoutMs = 500;
+    WorkerClient client(c);
+    const WorkerReply r = waitReply(client, client.send(u"hello"_s));
+    QCOMPARE(r.errorCode, WorkerReply::Unavailable);
+    QVERIFY2(r.errorMessage.contains(u"did not report ready"), qPrintable(r.errorMessage));
+}
+
+void TestWorkerClient::programMissing()
+{
+    WorkerClient client(config(u"/no/such/dir/kforge-worker-missing --device 0"_s));
+    QSignalSpy failed(&client, &WorkerClient::failed);
+    const int id = client.send(u"hello"_s);
+    QCOMPARE(failed.count(), 0); // never answered inside send()
+    const WorkerReply r = waitReply(client, id);
+    QCOMPARE(r.errorCode, WorkerReply::Unavailable);
+    QVERIFY2(r.errorMessage.contains(u"kforge-worker-missing"), qPrintable(r.errorMessage));
+    QCOMPARE(failed.count(), 1);
+
+    WorkerConfig empty;
+    empty.command = u"  "_s;
+    WorkerClient none(empty);
+    QCOMPARE(waitReply(none, none.send(u"hello"_s)).errorCode, WorkerReply::Unavailable);
+}
+
+void TestWorkerClient::cancelQueued()
+{
+    WorkerClient client(config(scriptedWorker(u"normal"_s)));
+    const int a = client.send(u"hello"_s);
+    const int b = client.send(u"hello"_s);
+    client.cancel(b);
+    QSignalSpy replied(&client, &WorkerClient::replied);
+    while (replied.count() < 2)
+        QVERIFY(replied.wait(20000));
+    QCOMPARE(replied.at(0).at(0).toInt(), b);
+    QCOMPARE(replied.at(0).at(1).value<WorkerReply>().errorCode, WorkerReply::Cancelled);
+    QCOMPARE(replied.at(1).at(0).toInt(), a);
+    QVERIFY(replied.at(1).at(1).value<WorkerReply>().ok);
+}
+
+void TestWorkerClient::stopEndsTheWorker()
+{
+    WorkerClient client(config(scriptedWorker(u"normal"_s)));
+    QVERIFY(waitReply(client, client.send(u"hello"_s)).ok);
+    QSignalSpy exited(&client, &WorkerClient::exited);
+    QSignalSpy ready(&client, &WorkerClient::ready);
+    client.stop();
+    QVERIFY(exited.wait(10000));
+    QCOMPARE(exited.at(0).at(0).toInt(), 0); // it shut down by itself
+    QVERIFY(!ready.wait(500));               // and was not restarted
+    QCOMPARE(client.state(), WorkerClient::State::Stopped);
+    // A later request starts it again.
+    QVERIFY(waitReply(client, client.send(u"hello"_s)).ok);
+}
+
+QTEST_GUILESS_MAIN(TestWorkerClient)
+#include "tst_workerclient.moc"

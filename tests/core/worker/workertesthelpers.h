@@ -1,0 +1,39 @@
+#pragma once
+// Shared by the worker tests: where the scripted worker and the real kforge-worker are, and waiting for
+// one reply.
+#include "core/worker/workerclient.h"
+
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QTest>
+
+namespace kforge::test {
+
+inline QString scriptedWorker(const QString &mode)
+{
+    return QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/core/worker/fixtures/scripted-worker.sh\" ") + mode;
+}
+
+// The real kforge-worker (CTest sets KFORGE_WORKER when the target is built); empty when not built.
+inline QString realWorker()
+{
+    const QString path = qEnvironmentVariable("KFORGE_WORKER");
+    return !path.isEmpty() && QFileInfo(path).isExecutable() ? path : QString();
+}
+
+// Waits for the reply to `id`; a default WorkerReply (id 0) when none came within timeoutMs.
+inline WorkerReply waitReply(WorkerClient &client, int id, int timeoutMs = 20000)
+{
+    QSignalSpy spy(&client, &WorkerClient::replied);
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < timeoutMs) {
+        for (const auto &args : std::as_const(spy))
+            if (args.at(0).toInt() == id)
+                return args.at(1).value<WorkerReply>();
+        spy.wait(int(qMax<qint64>(1, timeoutMs - clock.elapsed())));
+    }
+    return {};
+}
+
+} // namespace kforge::test
