@@ -11,6 +11,10 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/prompttemplate.h
   ${CMAKE_CURRENT_LIST_DIR}/responseparser.cpp
   ${CMAKE_CURRENT_LIST_DIR}/responseparser.h
+  ${CMAKE_CURRENT_LIST_DIR}/roundrunner.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/roundrunner.h
+  ${CMAKE_CURRENT_LIST_DIR}/roundsettings.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/roundsettings.h
 )
 
 # The built-in prompt templates; a user's copies in <AppDataLocation>/prompts/ override them (PromptTemplate).

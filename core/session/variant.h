@@ -13,9 +13,9 @@ namespace kforge {
 
 enum class VariantOrigin { Reference, Manual, Model, Imported };
 
-// The life of a candidate: model output becomes `Generated`, then the pipeline advances it; `Failed` carries
-// the reason in statusMessage (compile error, wrong answer, crash...). `Done` means evaluated, whatever the
-// verdict: the verdict itself lives in the evaluation.
+// The life of a candidate: model output becomes `Generated`, then the pipeline advances it. `Done`: measured
+// and correct. `Failed`: anything else, with the reason in statusMessage (compile error, wrong answer, crash,
+// no worker...); the verdict itself lives in the evaluation.
 enum class VariantStatus { Generated, Compiling, Verifying, Timing, Profiling, Done, Failed };
 
 QString toString(VariantOrigin origin);

@@ -57,7 +57,7 @@ PromptExemplar referenceExemplar()
 }
 PromptExemplar naiveExemplar()
 {
-    return exemplar(2, QStringLiteral("naive"), kFixtures + QLatin1String("variants/naive.cu"));
+    return exemplar(2, QStringLiteral("naive"), kFixtures + QLatin1String("task_diag/variants/naive.cu"));
 }
 PromptExemplar scalarExemplar()
 {

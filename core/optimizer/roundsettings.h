@@ -1,0 +1,51 @@
+#pragma once
+// What one optimization round does and may spend; stored with the round (rounds.settings_json) so an
+// interrupted round resumes with the settings it started with.
+#include "core/eval/evaloptions.h"
+#include "core/optimizer/exemplarsampler.h"
+#include "core/session/roundrecord.h"
+
+#include <QJsonObject>
+#include <QMetaType>
+#include <QString>
+
+namespace kforge {
+
+// Limits on requests, tokens and cost; 0 means no limit.
+struct Budget {
+    int maxRequests = 0;
+    qint64 maxTokens = 0;
+    double maxCost = 0;
+
+    bool isUnlimited() const { return maxRequests <= 0 && maxTokens <= 0 && maxCost <= 0; }
+    // Why `used` leaves no room for another request, or empty.
+    QString exhaustedBy(const RoundUsage &used) const;
+
+    QJsonObject toJson() const;
+    static Budget fromJson(const QJsonObject &o);
+};
+
+struct RoundSettings {
+    int candidates = 4;        // N: contrastive requests per round, sent concurrently
+    int maxConcurrent = 0;     // requests in flight at once; 0: all N
+    SamplerSettings sampler;   // K = sampler.count exemplars (default 2)
+    quint64 seed = 0;          // exemplar sampling; 0: derived from the round's id
+    int repairAttempts = 1;    // per candidate: how often a compile error or failed check is sent back
+    Budget budget;             // this round
+    QString hint;              // the user's guidance, rendered into the prompt
+    QString templateName = QStringLiteral("contrastive");
+    EvalOptions evalOptions;
+    // Headless runs have nobody to review a result over the suspicious speedup; this accepts those (never a
+    // result under the speed-of-light floor).
+    bool acceptSuspicious = false;
+    // Informational, recorded with the round: where the answers came from.
+    QString endpoint;
+    QString model;
+
+    QJsonObject toJson() const;
+    static RoundSettings fromJson(const QJsonObject &o);
+};
+
+} // namespace kforge
+
+Q_DECLARE_METATYPE(kforge::RoundSettings)

@@ -1,0 +1,506 @@
+// Full rounds against a real HTTP server on loopback (the LLM tests' ReplayServer replaying answers as
+// OpenAI streams), the real LlmClient and SessionStore, and the one allowed fake, ScriptedEvaluator, which
+// answers by markers in the candidate's source: a fast correct kernel, a wrong one and one that does not
+// compile must each land in the session as what they are.
+#include "core/llm/endpointpresets.h"
+#include "core/llm/llmclient.h"
+#include "core/optimizer/roundrunner.h"
+#include "core/session/sessionstore.h"
+#include "core/worker/scriptedevaluator.h"
+#include "replayserver.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kforge;
+using kforge::test::ReplayResponse;
+using kforge::test::ReplayScenario;
+using kforge::test::ReplayServer;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/fixtures/");
+
+QString answer(const QString &name)
+{
+    QFile f(kFixtures + QLatin1String("round/") + name + QLatin1String(".md"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing fixture %s", qPrintable(name));
+    return QString::fromUtf8(f.readAll());
+}
+
+// An answer as an OpenAI Chat Completions stream: content in small deltas, a stop, usage, [DONE].
+QByteArray openAiStream(const QString &text, int promptTokens = 1500, int completionTokens = 700)
+{
+    QByteArray out;
+    auto event = [&](const QJsonObject &o) {
+        out += "data: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n";
+    };
+    auto chunk = [&](const QJsonObject &delta, const QJsonValue &finish) {
+        event({{QStringLiteral("id"), QStringLiteral("chatcmpl-test")},
+               {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
+               {QStringLiteral("model"), QStringLiteral("test-model")},
+               {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                                  {QStringLiteral("delta"), delta},
+                                                                  {QStringLiteral("finish_reason"), finish}}}}});
+    };
+    chunk({{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QString()}}, QJsonValue::Null);
+    for (qsizetype i = 0; i < text.size(); i += 48)
+        chunk({{QStringLiteral("content"), text.mid(i, 48)}}, QJsonValue::Null);
+    chunk({}, QStringLiteral("stop"));
+    event({{QStringLiteral("id"), QStringLiteral("chatcmpl-test")},
+           {QStringLiteral("choices"), QJsonArray()},
+           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), promptTokens},
+                                                 {QStringLiteral("completion_tokens"), completionTokens},
+                                                 {QStringLiteral("total_tokens"), promptTokens + completionTokens}}}});
+    out += "data: [DONE]\n\n";
+    return out;
+}
+
+ReplayScenario scenario(const QStringList &answers, int delayMs = 1)
+{
+    ReplayScenario s;
+    for (const QString &a : answers) {
+        ReplayResponse r;
+        r.body = openAiStream(answer(a));
+        r.chunkBytes = 400;
+        r.delayMs = delayMs;
+        s.responses << r;
+    }
+    return s;
+}
+
+TimingStats timing(double ms)
+{
+    TimingStats t;
+    t.medianMs = t.meanMs = t.minMs = t.p10Ms = t.p90Ms = ms;
+    t.cv = 0.01;
+    t.runs = 100;
+    return t;
+}
+
+// Deterministic verdicts from markers in the source; never a measurement (ScriptedEvaluator flags it so).
+EvalResult script(const EvalRequest &req)
+{
+    const QString s = req.candidateSource;
+    auto correct = [](double refMs, double candMs) {
+        EvalResult r;
+        r.verdict = Verdict::Correct;
+        r.reference = timing(refMs);
+        r.candidate = timing(candMs);
+        r.speedup = refMs / candMs;
+        r.verification.trials = 5;
+        r.deviceName = QStringLiteral("Scripted GPU");
+        return r;
+    };
+    if (s.contains(QLatin1String("FAST_ROWSCALE")))
+        return correct(11.84, 11.84 / 35.0);
+    if (s.contains(QLatin1String("REPAIRED_ROWSCALE")) || s.contains(QLatin1String("MANUAL_OK")))
+        return correct(11.84, 11.84 / 3.0);
+    if (s.contains(QLatin1String("WRONG_RESULT"))) {
+        EvalResult r = EvalResult::failure(Verdict::Incorrect, QStringLiteral("output C differs in 16773120 of 16777216 elements"));
+        r.verification.trials = 1;
+        r.verification.mismatches = 16773120;
+        r.verification.maxAbsErr = 4.5;
+        r.verification.maxRelErr = 1.0;
+        r.verification.firstMismatch = {QStringLiteral("C"), 4096, 0.5, -1.25};
+        return r;
+    }
+    if (s.contains(QLatin1String("BROKEN")))
+        return EvalResult::failure(Verdict::CompileError, QStringLiteral("candidate.cu(8): error: expected a \";\""));
+    if (s.contains(QLatin1String("cublasSgemm")))
+        return correct(11.84, 11.84);
+    return EvalResult::failure(Verdict::Error, QStringLiteral("unexpected source in the test"));
+}
+
+struct Rig {
+    QTemporaryDir dir;
+    ReplayServer server;
+    SessionStore store;
+    std::unique_ptr<LlmClient> llmClient = std::make_unique<LlmClient>();
+    LlmClient &llm = *llmClient;
+    ScriptedEvaluator evaluator{script};
+    std::unique_ptr<RoundRunner> runner;
+
+    ~Rig()
+    {
+        runner.reset();
+        llmClient.reset();
+        // Let the server see its clients go before it is destroyed: ReplayServer's destructor does not
+        // cope with connections that close while it aborts them.
+        QTest::qWait(200);
+    }
+
+    bool setUp(const QString &scenarioName, const ReplayScenario &s)
+    {
+        server.addScenario(scenarioName, s);
+        if (!server.listen())
+            return false;
+        if (!store.create(dir.filePath(QStringLiteral("round.kforge")), kFixtures + QLatin1String("task_diag")))
+            return false;
+        evaluator.setDelayMs(20);
+        runner = std::make_unique<RoundRunner>(&store, &llm, &evaluator);
+        LlmRequest t;
+        t.endpoint = EndpointPresets::forUrl(server.baseUrl(scenarioName), LlmProtocol::OpenAi);
+        t.model = QStringLiteral("test-model");
+        t.endpoint.limits.maxAttempts = 1;
+        runner->setRequestTemplate(t);
+        return true;
+    }
+
+    // Runs a round to its end; the final state.
+    RoundState run(const RoundSettings &settings, int timeoutMs = 30000)
+    {
+        QSignalSpy finished(runner.get(), &RoundRunner::roundFinished);
+        if (!runner->start(settings))
+            qFatal("start: %s", qPrintable(runner->errorString()));
+        if (!finished.wait(timeoutMs))
+            qFatal("the round did not finish");
+        return finished.first().at(1).value<RoundState>();
+    }
+
+    const Variant *byMarker(const QString &marker)
+    {
+        for (const auto &v : store.population().variants())
+            if (store.source(v.id).contains(marker))
+                return store.population().find(v.id);
+        return nullptr;
+    }
+};
+
+} // namespace
+
+class TstRoundRunner : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void fullRoundLandsEveryOutcome()
+    {
+        Rig rig;
+        QVERIFY(rig.setUp(QStringLiteral("round"), scenario({QStringLiteral("fast"), QStringLiteral("wrong"),
+                                                             QStringLiteral("broken"), QStringLiteral("repaired"),
+                                                             QStringLiteral("broken_again")})));
+        QSignalSpy deltas(rig.runner.get(), &RoundRunner::textDelta);
+        QSignalSpy states(rig.runner.get(), &RoundRunner::stateChanged);
+        QSignalSpy added(&rig.store, &SessionStore::variantAdded);
+        RoundSettings s;
+        s.candidates = 3;
+        s.repairAttempts = 1;
+        QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
+        QVERIFY(deltas.count() > 10); // streamed, not delivered at once
+
+        const SessionStore &st = rig.store;
+        const Variant *ref = st.population().reference();
+        QVERIFY(ref->isCorrect()); // measured first, to show the model
+        QCOMPARE(*ref->eval.speedup, 1.0);
+
+        // The fast, correct kernel: measured, and over 10x, so held for review and not an exemplar yet.
+        const Variant *fast = rig.byMarker(QStringLiteral("FAST_ROWSCALE"));
+        QVERIFY(fast);
+        QCOMPARE(toString(fast->status), QStringLiteral("done"));
+        QCOMPARE(fast->eval.verdict, QStringLiteral("correct"));
+        QVERIFY(qAbs(*fast->eval.speedup - 35.0) < 1e-9);
+        QVERIFY(fast->suspicious && !fast->usableAsExemplar());
+        QCOMPARE(toString(fast->origin), QStringLiteral("model"));
+        QCOMPARE(fast->parentIds, QList<qint64>{ref->id}); // the exemplar it was shown
+        QVERIFY(st.texts(fast->id).analysis.contains(QLatin1String("11.84 ms")));
+        QVERIFY(st.texts(fast->id).design.contains(QLatin1String("float4")));
+        QVERIFY(st.latestEvaluation(fast->id)->result.value(QLatin1String("flags")).toArray().contains(QStringLiteral("scripted")));
+
+        // The wrong kernel: failed verification, with the reason, and one repair attempt.
+        const Variant *wrong = rig.byMarker(QStringLiteral("WRONG_RESULT"));
+        QVERIFY(wrong);
+        QCOMPARE(toString(wrong->status), QStringLiteral("failed"));
+        QCOMPARE(wrong->eval.verdict, QStringLiteral("incorrect"));
+        QVERIFY(wrong->statusMessage.contains(QLatin1String("differs")));
+
+        // The broken kernel: a compile error, stored as an evaluation, and one repair attempt.
+        const Variant *broken = rig.byMarker(QStringLiteral("BROKEN_SYNTAX"));
+        QVERIFY(broken);
+        QCOMPARE(toString(broken->status), QStringLiteral("failed"));
+        QCOMPARE(broken->eval.verdict, QStringLiteral("compile_error"));
+
+        // Repairs: one per failure, each the child of what it repairs, no repair of a repair.
+        QList<const Variant *> repairs;
+        for (const auto &v : st.population().variants())
+            if (v.tags.contains(QLatin1String("repair")))
+                repairs << &v;
+        QCOMPARE(repairs.size(), 2);
+        QSet<qint64> repaired;
+        for (const Variant *r : repairs) {
+            QCOMPARE(r->parentIds.size(), 1);
+            repaired.insert(r->parentIds.first());
+        }
+        QCOMPARE(repaired, (QSet<qint64>{wrong->id, broken->id}));
+        const Variant *fixed = rig.byMarker(QStringLiteral("REPAIRED_ROWSCALE"));
+        const Variant *again = rig.byMarker(QStringLiteral("BROKEN_AGAIN"));
+        QVERIFY(fixed && again);
+        QVERIFY(fixed->isCorrect() && fixed->usableAsExemplar());
+        QCOMPARE(again->eval.verdict, QStringLiteral("compile_error"));
+        QVERIFY(st.population().children(again->id).isEmpty());
+        QCOMPARE(added.count(), 5);
+
+        // Prompts and responses, usage.
+        const RoundRecord round = st.rounds().last();
+        QCOMPARE(round.usage.requests, 5);
+        QCOMPARE(round.usage.promptTokens, 5 * 1500);
+        QCOMPARE(round.usage.completionTokens, 5 * 700);
+        const QList<PromptRecord> prompts = st.prompts(round.id);
+        QCOMPARE(prompts.size(), 3);
+        QCOMPARE(prompts[0].kind, QStringLiteral("contrastive"));
+        QCOMPARE(prompts[0].exemplarIds, QList<qint64>{ref->id});
+        QVERIFY(prompts[0].rendered.contains(QLatin1String("Variant A (the reference): 1.00x the reference")));
+        QCOMPARE(st.responses(prompts[0].id).size(), 3);
+        for (const auto &r : st.responses(prompts[0].id)) {
+            QCOMPARE(r.finishStatus, QStringLiteral("complete"));
+            QCOMPARE(r.parseStatus, QStringLiteral("ok"));
+            QCOMPARE(r.model, QStringLiteral("test-model"));
+            QVERIFY(r.rawText.contains(QLatin1String("KF_ENTRY")));
+        }
+        QStringList repairPrompts;
+        for (int i = 1; i < 3; ++i) {
+            QCOMPARE(prompts[i].kind, QStringLiteral("repair"));
+            repairPrompts << prompts[i].rendered;
+        }
+        const QString all = repairPrompts.join(QLatin1Char('\n'));
+        QVERIFY(all.contains(QLatin1String("It does not compile")) && all.contains(QLatin1String("expected a \";\"")));
+        QVERIFY(all.contains(QLatin1String("It computes the wrong result"))
+                && all.contains(QLatin1String("16773120 output elements differ")));
+        // What the server received: the system prompt and the rendered prompt, the model asked for.
+        QCOMPARE(rig.server.requests().size(), 5);
+        const QJsonObject body = QJsonDocument::fromJson(rig.server.requests().first().body).object();
+        QCOMPARE(body.value(QLatin1String("model")).toString(), QStringLiteral("test-model"));
+        QVERIFY(QString::fromUtf8(rig.server.requests().first().body).contains(QLatin1String("expert CUDA performance engineer")));
+        // The state machine went through its phases and came back to idle.
+        QList<RoundRunner::State> seen;
+        for (const auto &args : states)
+            seen << args.first().value<RoundRunner::State>();
+        QCOMPARE(seen.first(), RoundRunner::State::Preparing);
+        QVERIFY(seen.contains(RoundRunner::State::Sampling));
+        QVERIFY(seen.contains(RoundRunner::State::Streaming));
+        QVERIFY(seen.contains(RoundRunner::State::Evaluating));
+        QCOMPARE(seen.last(), RoundRunner::State::Idle);
+
+        // The next round shows the repaired variant (correct, 3x) next to the reference, never the
+        // unreviewed 35x one; once accepted, it is eligible. (Population pointers die with the next insert.)
+        const qint64 refId = ref->id, fixedId = fixed->id, fastId = fast->id;
+        QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
+        const PromptRecord second = st.prompts(st.rounds().last().id).first();
+        QCOMPARE(QSet<qint64>(second.exemplarIds.begin(), second.exemplarIds.end()), (QSet<qint64>{refId, fixedId}));
+        QVERIFY(rig.runner->setAccepted(fastId, true));
+        QVERIFY(st.population().find(fastId)->usableAsExemplar());
+    }
+
+    void promptReviewSendsTheEditedPrompt()
+    {
+        Rig rig;
+        QVERIFY(rig.setUp(QStringLiteral("review"), scenario({QStringLiteral("fast")})));
+        rig.runner->setPromptReview(true);
+        QSignalSpy ready(rig.runner.get(), &RoundRunner::promptReady);
+        QSignalSpy finished(rig.runner.get(), &RoundRunner::roundFinished);
+        RoundSettings s;
+        s.candidates = 1;
+        s.hint = QStringLiteral("Think about float4.");
+        QVERIFY(rig.runner->start(s));
+        QVERIFY(ready.wait(20000));
+        QCOMPARE(rig.runner->state(), RoundRunner::State::AwaitingApproval);
+        const QString rendered = ready.first().at(1).toString();
+        QVERIFY(rendered.contains(QLatin1String("Think about float4.")));
+        QCOMPARE(rig.server.requests().size(), 0); // nothing sent before approval
+        const QString edited = rendered + QLatin1String("\nEDITED BY THE USER\n");
+        rig.runner->approvePrompt(edited);
+        QVERIFY(finished.wait(20000));
+        const PromptRecord p = rig.store.prompts(finished.first().first().toLongLong()).first();
+        QCOMPARE(p.rendered, edited);
+        QCOMPARE(p.hint, QStringLiteral("Think about float4."));
+        QVERIFY(QString::fromUtf8(rig.server.requests().first().body).contains(QLatin1String("EDITED BY THE USER")));
+
+        // Rejecting drops the round without a request.
+        QSignalSpy ready2(rig.runner.get(), &RoundRunner::promptReady);
+        QSignalSpy finished2(rig.runner.get(), &RoundRunner::roundFinished);
+        QVERIFY(rig.runner->start(s));
+        QVERIFY(ready2.wait(20000));
+        rig.runner->rejectPrompt();
+        QCOMPARE(finished2.count(), 1);
+        QCOMPARE(toString(finished2.first().at(1).value<RoundState>()), toString(RoundState::Stopped));
+        QCOMPARE(rig.server.requests().size(), 1);
+    }
+
+    void budgetStopsTheRoundEarly()
+    {
+        Rig rig;
+        QVERIFY(rig.setUp(QStringLiteral("budget"), scenario({QStringLiteral("fast"), QStringLiteral("repaired")})));
+        RoundSettings s;
+        s.candidates = 4;
+        s.maxConcurrent = 1;
+        s.budget.maxTokens = 3000; // each answer uses 2,200
+        QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
+        const RoundRecord r = rig.store.rounds().last();
+        QCOMPARE(r.usage.requests, 2);
+        QVERIFY2(r.message.contains(QLatin1String("budget")), qPrintable(r.message));
+        // A spent session budget refuses the next round.
+        rig.runner->setSessionBudget(Budget{2, 0, 0});
+        QVERIFY(!rig.runner->start(s));
+        QVERIFY(rig.runner->errorString().contains(QLatin1String("budget")));
+    }
+
+    void stopCancelsWhatRuns()
+    {
+        Rig rig;
+        ReplayScenario slow = scenario({QStringLiteral("fast")}, 400); // 400 ms between pieces
+        QVERIFY(rig.setUp(QStringLiteral("slow"), slow));
+        QSignalSpy started(rig.runner.get(), &RoundRunner::requestStarted);
+        QSignalSpy finished(rig.runner.get(), &RoundRunner::roundFinished);
+        RoundSettings s;
+        s.candidates = 2;
+        QVERIFY(rig.runner->start(s));
+        QVERIFY(started.wait(20000));
+        rig.runner->stop();
+        QVERIFY(finished.count() == 1 || finished.wait(20000));
+        QCOMPARE(toString(finished.first().at(1).value<RoundState>()), toString(RoundState::Stopped));
+        const auto prompt = rig.store.prompts(finished.first().first().toLongLong()).first();
+        for (const auto &r : rig.store.responses(prompt.id))
+            QCOMPARE(r.finishStatus, QStringLiteral("cancelled"));
+        QCOMPARE(rig.store.population().size(), 1); // nothing but the reference
+        QCOMPARE(rig.runner->state(), RoundRunner::State::Idle);
+    }
+
+    void pauseHoldsNewWork()
+    {
+        Rig rig;
+        QVERIFY(rig.setUp(QStringLiteral("pause"), scenario({QStringLiteral("fast"), QStringLiteral("repaired")}, 30)));
+        QSignalSpy started(rig.runner.get(), &RoundRunner::requestStarted);
+        QSignalSpy answered(rig.runner.get(), &RoundRunner::responseFinished);
+        QSignalSpy finished(rig.runner.get(), &RoundRunner::roundFinished);
+        RoundSettings s;
+        s.candidates = 2;
+        s.maxConcurrent = 1;
+        QVERIFY(rig.runner->start(s));
+        QVERIFY(started.wait(20000));
+        rig.runner->pause();
+        QCOMPARE(toString(rig.store.round(rig.runner->currentRound())->state), QStringLiteral("paused"));
+        QVERIFY(answered.wait(20000)); // the request in flight completes...
+        QTest::qWait(300);
+        QCOMPARE(started.count(), 1); // ...but nothing new starts
+        const qint64 variant = answered.first().at(1).toLongLong();
+        QCOMPARE(toString(rig.store.population().find(variant)->status), QStringLiteral("generated"));
+        rig.runner->unpause();
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(toString(finished.first().at(1).value<RoundState>()), toString(RoundState::Finished));
+        QCOMPARE(started.count(), 2);
+        QVERIFY(rig.store.population().find(variant)->isCorrect());
+    }
+
+    void resumesAnInterruptedRound()
+    {
+        Rig rig;
+        QVERIFY(rig.setUp(QStringLiteral("resume"), scenario({QStringLiteral("repaired")})));
+        const QString path = rig.store.path();
+        // What a killed process leaves behind: a running round, its prompt, one answer in, one streaming,
+        // one variant under evaluation.
+        const qint64 ref = rig.store.population().reference()->id;
+        rig.store.addEvaluation(Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.source(ref)}).toJson()));
+        RoundSettings s;
+        s.candidates = 3;
+        const qint64 round = rig.store.addRound(s.toJson());
+        PromptRecord p;
+        p.roundId = round;
+        p.kind = QStringLiteral("contrastive");
+        p.templateName = QStringLiteral("contrastive");
+        p.rendered = QStringLiteral("the prompt as it was sent");
+        p.exemplarIds = {ref};
+        const qint64 prompt = rig.store.addPrompt(p);
+        ResponseRecord done;
+        done.promptId = prompt;
+        done.rawText = answer(QStringLiteral("fast"));
+        done.parseStatus = QStringLiteral("ok");
+        done.finishStatus = QStringLiteral("complete");
+        const qint64 doneId = rig.store.addResponse(done);
+        ResponseRecord streaming;
+        streaming.promptId = prompt;
+        streaming.finishStatus = QStringLiteral("streaming");
+        const qint64 streamingId = rig.store.addResponse(streaming);
+        Variant v;
+        v.origin = VariantOrigin::Model;
+        v.roundId = round;
+        v.promptId = prompt;
+        v.responseId = doneId;
+        v.parentIds = {ref};
+        v.status = VariantStatus::Timing;
+        const qint64 inFlight = rig.store.addVariant(v, {QStringLiteral("// FAST_ROWSCALE\n"), {}, {}});
+        rig.store.close();
+
+        QVERIFY(rig.store.open(path));
+        QCOMPARE(rig.store.interruptedRounds(), QList<qint64>{round});
+        QSignalSpy finished(rig.runner.get(), &RoundRunner::roundFinished);
+        QVERIFY2(rig.runner->resume(round), qPrintable(rig.runner->errorString()));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(toString(finished.first().at(1).value<RoundState>()), toString(RoundState::Finished));
+        // The variant under evaluation was evaluated again; the streaming answer is marked and asked for again
+        // with the stored prompt (3 candidates - 1 answer in = 2 requests).
+        QVERIFY(rig.store.population().find(inFlight)->isCorrect());
+        QCOMPARE(rig.store.response(streamingId)->finishStatus, QStringLiteral("interrupted"));
+        QCOMPARE(rig.server.requests().size(), 2);
+        QVERIFY(QString::fromUtf8(rig.server.requests().first().body).contains(QLatin1String("the prompt as it was sent")));
+        QCOMPARE(rig.store.responses(prompt).size(), 4);
+        QCOMPARE(rig.store.variantsOfRound(round).size(), 3);
+        QCOMPARE(toString(rig.store.round(round)->state), QStringLiteral("finished"));
+        QVERIFY(!rig.runner->resume(round)); // finished rounds stay finished
+    }
+
+    void steering()
+    {
+        Rig rig;
+        QVERIFY(rig.setUp(QStringLiteral("why"), scenario({QStringLiteral("why")})));
+        QSignalSpy evaluated(rig.runner.get(), &RoundRunner::evaluationFinished);
+        const qint64 ref = rig.store.population().reference()->id;
+        // A hand-written variant and a fork of it are evaluated at once.
+        const qint64 manual = rig.runner->addManualVariant(QStringLiteral("// MANUAL_OK\n"), {ref}, QStringLiteral("mine"));
+        QVERIFY(manual);
+        QVERIFY(evaluated.wait(5000));
+        QVERIFY(rig.store.population().find(manual)->isCorrect());
+        QCOMPARE(toString(rig.store.population().find(manual)->origin), QStringLiteral("manual"));
+        const qint64 forked = rig.runner->fork(manual, QStringLiteral("// WRONG_RESULT\n"));
+        QVERIFY(forked);
+        QVERIFY(evaluated.wait(5000));
+        const Variant *f = rig.store.population().find(forked);
+        QCOMPARE(f->parentIds, QList<qint64>{manual});
+        QCOMPARE(f->eval.verdict, QStringLiteral("incorrect"));
+        QCOMPARE(f->label, QStringLiteral("fork of mine"));
+        QVERIFY(rig.store.population().children(forked).isEmpty()); // no repair outside rounds
+        // Re-evaluation adds an evaluation.
+        QVERIFY(rig.runner->reevaluate(manual));
+        QVERIFY(evaluated.wait(5000));
+        QCOMPARE(rig.store.evaluations(manual).size(), 2);
+        // Pins and exclusions reach the store.
+        QVERIFY(rig.runner->setPinned(manual, true));
+        QVERIFY(rig.store.population().find(manual)->pinned);
+        QVERIFY(rig.runner->setExcluded(manual, true));
+        QVERIFY(!rig.store.population().find(manual)->pinned);
+        // A hint for the next round.
+        rig.runner->setNextHint(QStringLiteral("use warp shuffles"));
+        QCOMPARE(rig.runner->nextHint(), QStringLiteral("use warp shuffles"));
+        // Why is A faster than B.
+        QSignalSpy answered(rig.runner.get(), &RoundRunner::pairAnswered);
+        const qint64 pair = rig.runner->askWhyFaster(manual, ref);
+        QVERIFY(pair);
+        QVERIFY(answered.wait(20000));
+        const auto analyses = rig.store.pairAnalyses(manual, ref);
+        QCOMPARE(analyses.size(), 1);
+        QVERIFY(analyses.first().answer.contains(QLatin1String("never builds the diagonal matrix")));
+        QVERIFY(analyses.first().responseId > 0);
+        QVERIFY(QString::fromUtf8(rig.server.requests().first().body).contains(QLatin1String("MANUAL_OK")));
+        QVERIFY(!rig.runner->addManualVariant(QStringLiteral("  ")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRoundRunner)
+#include "tst_roundrunner.moc"
