@@ -10,9 +10,14 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/exportreadme.h ${CMAKE_CURRENT_LIST_DIR}/exportreadme.cpp
   ${CMAKE_CURRENT_LIST_DIR}/licenseheader.h ${CMAKE_CURRENT_LIST_DIR}/licenseheader.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nvccflags.h ${CMAKE_CURRENT_LIST_DIR}/nvccflags.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/reportinput.h ${CMAKE_CURRENT_LIST_DIR}/reportinput.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/reportwriter.h ${CMAKE_CURRENT_LIST_DIR}/reportwriter.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sessionexportsource.h ${CMAKE_CURRENT_LIST_DIR}/sessionexportsource.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/speedupchart.h ${CMAKE_CURRENT_LIST_DIR}/speedupchart.cpp
   ${CMAKE_CURRENT_LIST_DIR}/templaterenderer.h ${CMAKE_CURRENT_LIST_DIR}/templaterenderer.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/torchexporter.h ${CMAKE_CURRENT_LIST_DIR}/torchexporter.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/torchexporter.h ${CMAKE_CURRENT_LIST_DIR}/torchexporter.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/trainingdata.h ${CMAKE_CURRENT_LIST_DIR}/trainingdata.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/unifieddiff.h ${CMAKE_CURRENT_LIST_DIR}/unifieddiff.cpp)
 target_link_libraries(kforge_core PRIVATE Dtl::Dtl)
 
 # Templates of the generated projects, and the kernel ABI header every export ships a copy of.

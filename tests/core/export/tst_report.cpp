@@ -1,0 +1,486 @@
+// The session report (HTML and Markdown) and the training data, from a session with a round the way
+// RoundRunner stores one: a prompt, answers that parse or not, variants that pass, fail, or are held for
+// review; and the kforge-cli report / dataset / export commands on such sessions.
+#include "exportfixture.h"
+
+#include "core/export/reportinput.h"
+#include "core/export/reportwriter.h"
+#include "core/export/speedupchart.h"
+#include "core/export/trainingdata.h"
+#include "core/export/unifieddiff.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kforge;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const char *kGoodAnswer = R"(## 1. Performance analysis
+The reference spends 3.0 ms materialising an N x N diagonal matrix and running SGEMM: N times more work than needed.
+
+## 2. Algorithm design
+Scale each row of B by A[i] in one pass with float4 loads, memory-bound at 3 x 64 MiB.
+
+## 3. Code
+```cuda
+#include "kforge/kernel.h"
+__global__ void scale_rows_answer(const float *a, const float *b, float *c, int64_t n, int64_t m)
+{
+    const int64_t i = blockIdx.y, j = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (j < m) c[i * m + j] = a[i] * b[i * m + j];
+}
+KF_ENTRY(in, nin, out, nout, params, stream)
+{
+    const int64_t n = in[1].shape[0], m = in[1].shape[1];
+    scale_rows_answer<<<dim3((unsigned)((m + 255) / 256), (unsigned)n), 256, 0, stream>>>(
+        (const float *)in[0].data, (const float *)in[1].data, (float *)out[0].data, n, m);
+    return cudaGetLastError();
+}
+```
+)";
+
+struct Built {
+    qint64 fast = 0;      // correct, 6x
+    qint64 held = 0;      // correct, 41x, held for review
+    qint64 wrong = 0;     // incorrect
+    qint64 broken = 0;    // compile error
+    qint64 roundId = 0;
+};
+
+// A session on diag_matmul with one round of five answers.
+bool makeRoundSession(SessionStore &store, const QString &path, Built *b, QString *error)
+{
+    if (!test::makeSession(store, path, u"diag_matmul"_s, {}, error))
+        return false;
+    const qint64 ref = store.population().reference()->id;
+    b->roundId = store.addRound(QJsonObject{{u"candidates"_s, 5}});
+    RoundUsage usage;
+    usage.requests = 5;
+    usage.promptTokens = 5000;
+    usage.completionTokens = 4000;
+    store.addRoundUsage(b->roundId, usage);
+    store.setRoundState(b->roundId, RoundState::Finished);
+    PromptRecord p;
+    p.roundId = b->roundId;
+    p.kind = u"contrastive"_s;
+    p.templateName = u"contrastive"_s;
+    p.rendered = u"Task: diag(A) @ B ... Exemplar #1 (1.00x) ... write a faster kernel."_s;
+    p.exemplarIds = {ref};
+    const qint64 promptId = store.addPrompt(p);
+
+    const auto answer = [&](const QString &raw, const QString &status) {
+        ResponseRecord r;
+        r.promptId = promptId;
+        r.rawText = raw;
+        r.parseStatus = status;
+        r.model = u"test-model-7b"_s;
+        r.finishStatus = u"stop"_s;
+        r.promptTokens = 1000;
+        r.completionTokens = 800;
+        return store.addResponse(r);
+    };
+    const auto variant = [&](qint64 responseId, const QString &source, const QString &analysis, const QString &design) {
+        Variant v;
+        v.origin = VariantOrigin::Model;
+        v.roundId = b->roundId;
+        v.promptId = promptId;
+        v.responseId = responseId;
+        v.parentIds = {ref};
+        return store.addVariant(v, VariantTexts{source, analysis, design});
+    };
+    const QString good = QString::fromUtf8(kGoodAnswer);
+    const QString code = good.section(u"```cuda\n"_s, 1).section(u"```"_s, 0, 0);
+    const QString analysis = u"The reference spends 3.0 ms materialising an N x N diagonal matrix and running SGEMM: N times more work than needed."_s;
+    const QString design = u"Scale each row of B by A[i] in one pass with float4 loads, memory-bound at 3 x 64 MiB."_s;
+    const QJsonObject device = test::h200Device();
+    const QStringList flags{u"-O3"_s, u"-arch=sm_90"_s, u"-lcublas"_s};
+
+    b->fast = variant(answer(good, u"ok"_s), code, analysis, design);
+    store.addEvaluation(Evaluation::fromResult(b->fast, test::correctResult(3.0, 0.5), device, flags, u"13.0.88"_s));
+    b->held = variant(answer(good + u"\n(faster still)"_s, u"ok"_s), code + u"// unrolled\n"_s, analysis, design);
+    store.addEvaluation(Evaluation::fromResult(b->held, test::correctResult(3.0, 3.0 / 41.0), device, flags, u"13.0.88"_s));
+    b->wrong = variant(answer(good + u"\n(off by one)"_s, u"ok"_s), QString(code).replace(u"a[i] *"_s, u"a[i + 1] *"_s), analysis, design);
+    QJsonObject wrong = test::correctResult(3.0, 0.4);
+    wrong[u"verdict"_s] = u"incorrect"_s;
+    store.addEvaluation(Evaluation::fromResult(b->wrong, wrong, device, flags, u"13.0.88"_s));
+    b->broken = variant(answer(good + u"\n(typo)"_s, u"ok"_s), u"#include \"kforge/kernel.h\"\nKF_ENTRY(a, b, c, d, e, f) { return x; }\n"_s,
+                        analysis, design);
+    store.addEvaluation(Evaluation::fromResult(
+        b->broken, QJsonObject{{u"verdict"_s, u"compile_error"_s}, {u"message"_s, u"identifier \"x\" is undefined"_s}}, device,
+        flags, u"13.0.88"_s));
+    store.setStatus(b->broken, VariantStatus::Failed, u"compile error"_s);
+    answer(u"I am not sure what you mean. Could you clarify the task?"_s, u"failed"_s);
+    return store.population().size() == 7;
+}
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+QJsonObject parseLine(const QByteArray &line)
+{
+    return QJsonDocument::fromJson(line).object();
+}
+
+} // namespace
+
+class TestReport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void unifiedDiff();
+    void chartTicks();
+    void chart();
+    void htmlReport();
+    void markdownReport();
+    void datasetFilters();
+    void datasetDegenerate();
+    void cliReport();
+    void cliDataset();
+    void cliExport();
+
+private:
+    Run cli(const QStringList &args);
+    QTemporaryDir m_dir;
+    QString m_session;
+    Built m_built;
+};
+
+void TestReport::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    m_session = m_dir.filePath(u"round.kforge"_s);
+    SessionStore store;
+    QString error;
+    QVERIFY2(makeRoundSession(store, m_session, &m_built, &error), qPrintable(error + store.errorString()));
+    QVERIFY(store.population().find(m_built.held)->suspicious);
+    QVERIFY(!store.population().find(m_built.fast)->suspicious);
+}
+
+void TestReport::unifiedDiff()
+{
+    const auto d = UnifiedDiff::compute(u"a\nb\nc\nd\n"_s, u"a\nB\nc\nd\ne\n"_s, u"old"_s, u"new"_s);
+    QCOMPARE(UnifiedDiff::toText(d), u"--- old\n+++ new\n@@ -1,4 +1,5 @@\n a\n-b\n+B\n c\n d\n+e\n"_s);
+    QCOMPARE(UnifiedDiff::count(d, UnifiedDiff::Kind::Added), 2);
+    QVERIFY(UnifiedDiff::compute(u"same\n"_s, u"same"_s, u"a"_s, u"b"_s).isEmpty());
+}
+
+void TestReport::chartTicks()
+{
+    QCOMPARE(SpeedupChart::ticks(0.8, 60, true), (QList<double>{1, 2, 5, 10, 20, 50}));
+    QCOMPARE(SpeedupChart::ticks(0, 4.5, false), (QList<double>{0, 1, 2, 3, 4}));
+    QCOMPARE(SpeedupChart::ticks(0.01, 10000, true), (QList<double>{0.01, 0.1, 1, 10, 100, 1000, 10000}));
+}
+
+void TestReport::chart()
+{
+    QList<ChartPoint> pts{{1, u"reference"_s, 0, ChartPoint::State::Reference, 1.0},
+                          {2, u"a"_s, 1, ChartPoint::State::Correct, 6.0},
+                          {3, u"b<x>"_s, 1, ChartPoint::State::Failed, std::nullopt},
+                          {4, QString(), 2, ChartPoint::State::Held, 41.0},
+                          {5, QString(), 2, ChartPoint::State::Correct, 9.0}};
+    const QString svg = SpeedupChart::svg(pts);
+    QFile artifact(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/export-chart.svg"));
+    if (artifact.open(QIODevice::WriteOnly))
+        artifact.write(svg.toUtf8());
+    QVERIFY(svg.startsWith(u"<svg xmlns=\"http://www.w3.org/2000/svg\""_s));
+    QCOMPARE(svg.count(u"<circle class="_s), 4);
+    QCOMPARE(svg.count(u"<g class=\"failed\">"_s), 1);
+    QVERIFY(svg.contains(u"#3 b&lt;x&gt;, round 1: failed"_s));
+    QVERIFY(svg.contains(u"#4, round 2: 41.0x, held for review"_s));
+    QVERIFY(svg.contains(u">R1<"_s) && svg.contains(u">R2<"_s));
+    QVERIFY(svg.contains(u"(log scale)"_s)); // 41 / 1 spans more than 20x
+    // The best-so-far line steps at #2 (6x) and ends at 9x, never at the held 41x.
+    const QString line = QRegularExpression(u"class=\"best-so-far\" points=\"([^\"]+)\""_s).match(svg).captured(1);
+    QCOMPARE(line.split(u' ').size(), 6); // 1x, up to 6x, at 6x until #5, up to 9x, end
+    QCOMPARE(svg.count(u"<svg"_s), 1);
+    QCOMPARE(svg.count(u"</svg>"_s), 1);
+}
+
+void TestReport::htmlReport()
+{
+    SessionStore store;
+    QVERIFY(store.open(m_session));
+    QString error;
+    const auto report = ReportSource::build(store, 5, &error);
+    QVERIFY2(report, qPrintable(error));
+    QCOMPARE(report->best.size(), 2); // fast and held; wrong and broken are not correct
+    QCOMPARE(report->best.front().variant.id, m_built.held);
+    QCOMPARE(report->rounds.size(), 1);
+    QCOMPARE(report->rounds.front().variants, 4);
+    QCOMPARE(report->rounds.front().correct, 2);
+    QCOMPARE(report->gpu, u"NVIDIA H200"_s);
+
+    const QString html = ReportWriter::html(*report);
+    QVERIFY(html.startsWith(u"<!DOCTYPE html>"_s));
+    // Kept for a human to look at.
+    QFile artifact(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/export-report.html"));
+    if (artifact.open(QIODevice::WriteOnly))
+        artifact.write(html.toUtf8());
+    QVERIFY(html.contains(u"<svg"_s));
+    QVERIFY(html.contains(u"class=\"best-so-far\""_s));
+    // Self-contained: no script, no stylesheet or image fetched from anywhere.
+    QVERIFY(!html.contains(u"<script"_s, Qt::CaseInsensitive));
+    QVERIFY(!html.contains(u"<link"_s, Qt::CaseInsensitive));
+    QVERIFY(!html.contains(u"src="_s, Qt::CaseInsensitive));
+    QVERIFY(!html.contains(QRegularExpression(u"href=\"(?!#)"_s)));
+    QVERIFY(!html.contains(u"url("_s));
+    // The diff against the reference, coloured per line, for each of the best variants.
+    QCOMPARE(html.count(u"<pre class=\"diff\">"_s), 2);
+    QVERIFY(html.contains(u"<span class=\"h\">--- reference.cu</span>"_s));
+    QVERIFY(html.contains(u"<span class=\"a\">+__global__ void scale_rows_answer"_s));
+    QVERIFY(html.contains(u"<span class=\"r\">-#include &lt;cublas_v2.h&gt;</span>"_s));
+    QVERIFY(html.contains(u"<span class=\"a\">+// unrolled</span>"_s));
+    // Metrics and the model's words.
+    QVERIFY(html.contains(u"41.0x"_s));
+    QVERIFY(html.contains(u"6.00x"_s));
+    QVERIFY(html.contains(u"held for review"_s));
+    QVERIFY(html.contains(u"80.0% of the roofline bound"_s));
+    QVERIFY(html.contains(u"materialising an N x N diagonal matrix"_s));
+    QVERIFY(html.contains(u"Scale each row of B by A[i]"_s));
+    QVERIFY(html.contains(u"test-model-7b"_s));
+    QVERIFY(html.contains(u"6 (2 correct, 2 failed, 2 not evaluated)"_s));
+    QVERIFY(html.contains(u"5 requests, 5000 prompt + 4000 completion tokens"_s));
+    // Well formed enough: every opened block closes.
+    for (const QString &tag : {u"article"_s, u"section"_s, u"table"_s, u"pre"_s, u"details"_s, u"div"_s})
+        QCOMPARE(html.count(u"<"_s + tag + u'>') + html.count(u"<"_s + tag + u' '), html.count(u"</"_s + tag + u'>'));
+}
+
+void TestReport::markdownReport()
+{
+    SessionStore store;
+    QVERIFY(store.open(m_session));
+    QString error;
+    const auto report = ReportSource::build(store, 1, &error);
+    QVERIFY(report);
+    QCOMPARE(report->best.size(), 1);
+    const QString md = ReportWriter::markdown(*report);
+    QVERIFY(md.startsWith(u"# diag(A) @ B (`diag_matmul`)"_s));
+    QVERIFY(md.contains(u"```diff\n--- reference.cu\n+++ variant_"_s));
+    QVERIFY(md.contains(u"+__global__ void scale_rows_answer"_s));
+    QVERIFY(md.contains(u"| Variant | Round | Verdict | Speedup |"_s));
+    QVERIFY(md.contains(u"compile_error"_s));
+    QVERIFY(md.contains(u"#### The model's analysis"_s));
+    QVERIFY(!md.contains(u"<svg"_s));
+}
+
+void TestReport::datasetFilters()
+{
+    SessionStore store;
+    QVERIFY(store.open(m_session));
+    DatasetStats stats;
+    const QList<QJsonObject> all = TrainingData::records(store, {}, &stats);
+    // Five answers; the one held for review is left out by default.
+    QCOMPARE(stats.answers, 5);
+    QCOMPARE(all.size(), 4);
+    QCOMPARE(stats.suspicious, 1);
+    QHash<QString, int> verdicts;
+    for (const auto &r : all)
+        ++verdicts[r.value(u"verdict"_s).toString()];
+    QCOMPARE(verdicts.value(u"correct"_s), 1);
+    QCOMPARE(verdicts.value(u"incorrect"_s), 1);
+    QCOMPARE(verdicts.value(u"compile_error"_s), 1);
+    QCOMPARE(verdicts.value(u"parse_failed"_s), 1);
+
+    const QJsonObject &first = all.front();
+    const QJsonArray messages = first.value(u"messages"_s).toArray();
+    QCOMPARE(messages.size(), 3);
+    QCOMPARE(messages[0].toObject().value(u"role"_s).toString(), u"system"_s);
+    QVERIFY(!messages[0].toObject().value(u"content"_s).toString().isEmpty());
+    QCOMPARE(messages[1].toObject().value(u"role"_s).toString(), u"user"_s);
+    QVERIFY(messages[1].toObject().value(u"content"_s).toString().startsWith(u"Task: diag(A) @ B"_s));
+    QCOMPARE(messages[2].toObject().value(u"role"_s).toString(), u"assistant"_s);
+    QCOMPARE(messages[2].toObject().value(u"content"_s).toString(), QString::fromUtf8(kGoodAnswer));
+    QCOMPARE(first.value(u"variant_id"_s).toInteger(), m_built.fast);
+    QCOMPARE(first.value(u"speedup"_s).toDouble(), 6.0);
+    QCOMPARE(first.value(u"round"_s).toInt(), 1);
+    QCOMPARE(first.value(u"model"_s).toString(), u"test-model-7b"_s);
+    QVERIFY(first.value(u"parsed"_s).toObject().value(u"code"_s).toString().contains(u"scale_rows_answer"_s));
+    QVERIFY(first.value(u"parsed"_s).toObject().value(u"analysis"_s).toString().contains(u"diagonal matrix"_s));
+    // The unparseable answer is parsed again and keeps its raw text.
+    for (const auto &r : all)
+        if (r.value(u"verdict"_s).toString() == u"parse_failed"_s) {
+            QVERIFY(r.value(u"variant_id"_s).isNull());
+            QCOMPARE(r.value(u"parsed"_s).toObject().value(u"status"_s).toString(), u"failed"_s);
+        }
+
+    stats = {};
+    QCOMPARE(TrainingData::records(store, DatasetFilter{true, std::nullopt, false}, &stats).size(), 1);
+    QCOMPARE(stats.notCorrect, 3);
+    QCOMPARE(TrainingData::records(store, DatasetFilter{true, std::nullopt, true}, nullptr).size(), 2);
+    QCOMPARE(TrainingData::records(store, DatasetFilter{false, 10.0, true}, nullptr).size(), 1);
+    QCOMPARE(TrainingData::records(store, DatasetFilter{false, 10.0, false}, nullptr).size(), 0);
+    QCOMPARE(TrainingData::records(store, DatasetFilter{false, 5.0, false}, nullptr).size(), 1);
+    QCOMPARE(TrainingData::records(store, DatasetFilter{false, std::nullopt, true}, nullptr).size(), 5);
+}
+
+void TestReport::datasetDegenerate()
+{
+    // conv3d_groupnorm_min_clamp is flagged degenerate: its correct answers are left out unless asked for.
+    SessionStore store;
+    QString error;
+    QVERIFY2(test::makeSession(store, m_dir.filePath(u"degenerate.kforge"_s), u"conv3d_groupnorm_min_clamp"_s, {}, &error),
+             qPrintable(error));
+    PromptRecord p;
+    p.kind = u"contrastive"_s;
+    p.rendered = u"make it faster"_s;
+    p.roundId = store.addRound({});
+    const qint64 promptId = store.addPrompt(p);
+    ResponseRecord r;
+    r.promptId = promptId;
+    r.rawText = u"Analysis: the output is constant.\n```cuda\nKF_ENTRY(a,b,c,d,e,f){return 0;}\n```"_s;
+    r.parseStatus = u"partial"_s;
+    const qint64 responseId = store.addResponse(r);
+    Variant v;
+    v.origin = VariantOrigin::Model;
+    v.promptId = promptId;
+    v.responseId = responseId;
+    v.roundId = p.roundId;
+    const qint64 id = store.addVariant(v, VariantTexts{u"KF_ENTRY(a,b,c,d,e,f){return 0;}"_s, {}, {}});
+    QVERIFY(store.addEvaluation(
+        Evaluation::fromResult(id, test::correctResult(5.0, 0.01, {u"degenerate_output"_s}), test::h200Device())));
+    DatasetStats stats;
+    QCOMPARE(TrainingData::records(store, {}, &stats).size(), 0);
+    QCOMPARE(stats.degenerate, 1);
+    const auto with = TrainingData::records(store, DatasetFilter{false, std::nullopt, true}, nullptr);
+    QCOMPARE(with.size(), 1);
+    QVERIFY(with.front().value(u"degenerate"_s).toBool());
+}
+
+Run TestReport::cli(const QStringList &args)
+{
+#ifdef KFORGE_CLI
+    const QString program = QStringLiteral(KFORGE_CLI);
+#else
+    const QString program;
+#endif
+    QProcess p;
+    p.start(program, args);
+    Run r;
+    if (!p.waitForFinished(120000))
+        p.kill();
+    p.waitForFinished();
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+void TestReport::cliReport()
+{
+#ifndef KFORGE_CLI
+    QSKIP("kforge-cli is not built");
+#endif
+    const QString html = m_dir.filePath(u"report.html"_s), md = m_dir.filePath(u"report.md"_s);
+    const Run r = cli({u"report"_s, m_session, u"--out"_s, html, u"--markdown"_s, md});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QFile h(html), m(md);
+    QVERIFY(h.open(QIODevice::ReadOnly) && m.open(QIODevice::ReadOnly));
+    const QByteArray htmlText = h.readAll();
+    QVERIFY(htmlText.contains("<svg") && htmlText.contains("<pre class=\"diff\">"));
+    QVERIFY(m.readAll().contains("```diff"));
+    QCOMPARE(cli({u"report"_s, m_dir.filePath(u"missing.kforge"_s), u"--out"_s, html}).exitCode, 1);
+    QCOMPARE(cli({u"report"_s, m_session}).exitCode, 2);
+}
+
+void TestReport::cliDataset()
+{
+#ifndef KFORGE_CLI
+    QSKIP("kforge-cli is not built");
+#endif
+    const QString out = m_dir.filePath(u"data.jsonl"_s);
+    const QString degenerate = m_dir.filePath(u"degenerate.kforge"_s);
+    Run r = cli({u"dataset"_s, m_session, degenerate, u"--out"_s, out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(u"4 of 6 answers"_s), qPrintable(r.out));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    QCOMPARE(lines.size(), 5); // four objects and the final newline
+    for (const QByteArray &line : lines.mid(0, 4))
+        QVERIFY(parseLine(line).contains(u"messages"_s));
+    f.close();
+    r = cli({u"dataset"_s, m_session, degenerate, u"--out"_s, out, u"--min-speedup"_s, u"2"_s, u"--include-suspicious"_s});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(u"3 of 6 answers"_s), qPrintable(r.out));
+    QCOMPARE(cli({u"dataset"_s, m_session, u"--out"_s, out, u"--min-speedup"_s, u"fast"_s}).exitCode, 2);
+}
+
+void TestReport::cliExport()
+{
+#ifndef KFORGE_CLI
+    QSKIP("kforge-cli is not built");
+#endif
+    const QString out = m_dir.filePath(u"cli-export"_s);
+    // best: the 41x variant is held for review, so the 6x one.
+    Run r = cli({u"export"_s, m_session, u"--variant"_s, u"best"_s, u"--format"_s, u"cmake"_s, u"--out"_s, out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY(r.out.contains(u"Variant %1 of diag_matmul"_s.arg(m_built.fast)));
+    QFile kernel(out + u"/src/diag_matmul_kernel.cu"_s);
+    QVERIFY(kernel.open(QIODevice::ReadOnly));
+    QVERIFY(kernel.readAll().contains("scale_rows_answer"));
+    kernel.close();
+
+    // Again: identical, fine. Another variant: refused with the list of conflicts, nothing changed.
+    r = cli({u"export"_s, m_session, u"--out"_s, out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains(u"identical"_s));
+    r = cli({u"export"_s, m_session, u"--variant"_s, QString::number(m_built.held), u"--out"_s, out});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(u"--force"_s) && r.err.contains(u"diag_matmul_kernel.cu"_s), qPrintable(r.err));
+    QVERIFY(kernel.open(QIODevice::ReadOnly));
+    QVERIFY(!kernel.readAll().contains("// unrolled"));
+    kernel.close();
+    r = cli({u"export"_s, m_session, u"--variant"_s, QString::number(m_built.held), u"--out"_s, out, u"--force"_s});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(kernel.open(QIODevice::ReadOnly));
+    QVERIFY(kernel.readAll().contains("// unrolled"));
+    kernel.close();
+
+    // A wrong variant is not exported; the license file goes on top of the sources.
+    r = cli({u"export"_s, m_session, u"--variant"_s, QString::number(m_built.wrong), u"--out"_s, m_dir.filePath(u"x"_s)});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(r.err.contains(u"not correct"_s));
+    QFile license(m_dir.filePath(u"LICENSE.txt"_s));
+    QVERIFY(license.open(QIODevice::WriteOnly));
+    license.write("Copyright 2026 Example Corp.\n");
+    license.close();
+    const QString torch = m_dir.filePath(u"cli-torch"_s);
+    r = cli({u"export"_s, m_session, u"--format"_s, u"torch"_s, u"--out"_s, torch, u"--license-file"_s, license.fileName()});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile setup(torch + u"/setup.py"_s);
+    QVERIFY(setup.open(QIODevice::ReadOnly));
+    QVERIFY(setup.readAll().startsWith("# Copyright 2026 Example Corp.\n"));
+
+    // into: needs a CMake project; prints the lines to add.
+    const QString host = m_dir.filePath(u"host"_s);
+    r = cli({u"export"_s, m_session, u"--format"_s, u"into"_s, u"--out"_s, host});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY(QDir().mkpath(host));
+    QFile cm(host + u"/CMakeLists.txt"_s);
+    QVERIFY(cm.open(QIODevice::WriteOnly));
+    cm.write("project(host LANGUAGES CXX CUDA)\n");
+    cm.close();
+    r = cli({u"export"_s, m_session, u"--format"_s, u"into"_s, u"--out"_s, host, u"--subdir"_s, u"gpu/diag"_s});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(QFileInfo::exists(host + u"/gpu/diag/include/diag_matmul/diag_matmul.h"_s));
+    QVERIFY2(r.out.contains(u"add_subdirectory(gpu/diag)"_s), qPrintable(r.out));
+    QVERIFY(r.out.contains(u"# enable_language(CUDA)"_s)); // already enabled there
+    QCOMPARE(cli({u"export"_s, m_session, u"--format"_s, u"zip"_s, u"--out"_s, host}).exitCode, 2);
+}
+
+QTEST_GUILESS_MAIN(TestReport)
+#include "tst_report.moc"
