@@ -1,7 +1,12 @@
 // kforge-worker: evaluates CUDA kernels for KForge over JSON lines on stdin/stdout
 // (docs/worker-protocol.md), or checks the built-in tasks with --self-test.
+#include "core/runtime/task/taskspec.h"
+#include "core/runtime/worker/cudacheck.h"
+#include "core/runtime/worker/gpucontext.h"
 #include "core/runtime/worker/isolation.h"
+#include "core/runtime/worker/kernellibrary.h"
 #include "core/runtime/worker/nvcc.h"
+#include "core/runtime/worker/tensorset.h"
 #include "core/runtime/worker/protocol.h"
 #include "core/runtime/worker/selftest.h"
 #include "core/runtime/worker/workerserver.h"
@@ -15,8 +20,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
+#include <unistd.h>
 #include <vector>
 #include <algorithm>
 
@@ -28,10 +36,14 @@ void usage(std::FILE *to)
                  "Usage: kforge-worker [--device N]\n"
                  "       kforge-worker --self-test [TASKS_DIR] [--device N] [--task NAME]... [--min-time-ms MS]\n"
                  "                     [--min-runs N] [--trials N] [--json]\n"
+                 "       kforge-worker --launch TASK_DIR KERNEL.cu|KERNEL.so [--runs N] [--seed S] [--no-flush] [--device N]\n"
                  "       kforge-worker --version\n\n"
                  "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout.\n"
                  "--self-test compiles and evaluates every task's variants (default tasks: %s)\n"
-                 "and exits 0 when every verdict is as expected, 1 otherwise, 2 when there is no CUDA device.\n",
+                 "and exits 0 when every verdict is as expected, 1 otherwise, 2 when there is no CUDA device.\n"
+                 "--launch compiles the kernel (a .so is used as it is), generates the task's inputs from the seed\n"
+                 "and calls its entry N times (L2 flushed before each run), with no verification and no CUPTI:\n"
+                 "a plain workload for external profilers such as ncu.\n",
                  kforge::defaultTasksDir().c_str());
 }
 
@@ -46,13 +58,112 @@ bool parseInt(const char *text, long long lo, long long hi, long long &out)
     return true;
 }
 
+struct LaunchConfig {
+    std::string taskDir;
+    std::string kernel;
+    int runs = 10;
+    uint64_t seed = 1;
+    bool flush = true;
+    int device = 0;
+};
+
+// --launch: the candidate's runs as the worker times them (same inputs, L2 flush, launch stream,
+// device-wide synchronize), but nothing else in the process, so a profiler sees only the kernel's work.
+int runLaunch(const LaunchConfig &config)
+{
+    namespace fs = std::filesystem;
+    const kforge::TaskSpecResult loaded = kforge::loadTaskFolder(config.taskDir);
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "kforge-worker --launch: %s\n", loaded.error.message().c_str());
+        return 1;
+    }
+    const kforge::TaskSpec &task = *loaded.spec;
+    // The pid tells this process's records apart when a profiler follows several launches.
+    std::fprintf(stderr, "launch: pid %d, task %s, kernel %s\n", static_cast<int>(::getpid()), task.name.c_str(),
+                 config.kernel.c_str());
+    kforge::GpuContext gpu(config.device);
+    if (!gpu.ensure()) {
+        std::fprintf(stderr, "%s\n", gpu.error().c_str());
+        return 2;
+    }
+    fs::path so = fs::absolute(config.kernel);
+    if (so.extension() != ".so") {
+        std::vector<std::string> flags = task.nvccFlags;
+        std::error_code ec;
+        for (const kforge::VariantSpec &v : task.variants)
+            if (fs::equivalent(task.folder / v.file, so, ec))
+                flags.insert(flags.end(), v.nvccFlags.begin(), v.nvccFlags.end());
+        const fs::path out = kforge::TempDir::path() / "launch.so";
+        const std::vector<kforge::NvccResult> built =
+            kforge::compileKernels({{so, out, flags}}, gpu.props().arch(), 1);
+        if (!built[0].ok) {
+            std::fprintf(stderr, "kforge-worker --launch: %s does not compile:\n%s\n", so.c_str(), built[0].log.c_str());
+            return 1;
+        }
+        std::fprintf(stderr, "launch: compiled %s in %.1f s\n", so.filename().c_str(), built[0].seconds);
+        so = out;
+    }
+    std::ifstream in(so, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    kforge::LoadFailure failure;
+    const auto lib = kforge::KernelLibrary::load(bytes, kforge::TempDir::path() / "launch-kernel.so", failure);
+    if (!lib) {
+        std::fprintf(stderr, "kforge-worker --launch: %s: %s\n", failure.code.c_str(), failure.message.c_str());
+        return 1;
+    }
+    std::vector<kf_param_value> values;
+    for (const auto &[name, value] : task.params)
+        values.push_back({name.c_str(), value});
+    const kf_params params{values.data(), static_cast<int32_t>(values.size())};
+    try {
+        const cudaStream_t s = gpu.stream();
+        kforge::TensorSet inputs(task.inputs);
+        kforge::TensorSet outputs(task.outputs);
+        inputs.generate(config.seed, s);
+        KF_CUDA(cudaStreamSynchronize(s));
+        cudaEvent_t start = nullptr, stop = nullptr;
+        KF_CUDA(cudaEventCreate(&start));
+        KF_CUDA(cudaEventCreate(&stop));
+        std::vector<float> times;
+        for (int r = 0; r < config.runs; ++r) {
+            if (config.flush)
+                gpu.flushL2(s);
+            KF_CUDA(cudaEventRecord(start, s));
+            const int rc = lib->entry()(inputs.descriptors(), inputs.count(), outputs.descriptors(), outputs.count(),
+                                        &params, s);
+            if (rc != 0) {
+                std::fprintf(stderr, "kforge-worker --launch: kf_entry returned %d in run %d\n", rc, r + 1);
+                return 1;
+            }
+            KF_CUDA(cudaDeviceSynchronize());
+            KF_CUDA(cudaEventRecord(stop, s));
+            KF_CUDA(cudaEventSynchronize(stop));
+            float ms = 0;
+            KF_CUDA(cudaEventElapsedTime(&ms, start, stop));
+            times.push_back(ms);
+        }
+        cudaEventDestroy(start);
+        cudaEventDestroy(stop);
+        std::string list;
+        for (float t : times)
+            list += (list.empty() ? "" : " ") + std::to_string(t);
+        std::fprintf(stderr, "launch: %s, %d runs, event ms: %s\n", task.name.c_str(), config.runs, list.c_str());
+    } catch (const kforge::CudaFailure &f) {
+        std::fprintf(stderr, "kforge-worker --launch: %s at %s\n", kforge::cudaErrorText(f.code).c_str(), f.where.c_str());
+        return 1;
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     int device = 0;
     bool selfTest = false;
+    bool launch = false;
     bool json = false;
+    LaunchConfig launchConfig;
     kforge::SelfTestConfig config;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -78,6 +189,20 @@ int main(int argc, char **argv)
             selfTest = true;
             if (i + 1 < argc && argv[i + 1][0] != '-')
                 config.tasksDir = argv[++i];
+        } else if (a == "--launch") {
+            if (i + 2 >= argc) {
+                std::fprintf(stderr, "kforge-worker: --launch needs a task folder and a kernel (.cu or .so)\n");
+                return 64;
+            }
+            launch = true;
+            launchConfig.taskDir = argv[++i];
+            launchConfig.kernel = argv[++i];
+        } else if (a == "--runs") {
+            launchConfig.runs = static_cast<int>(value(1, 1000000));
+        } else if (a == "--seed") {
+            launchConfig.seed = static_cast<uint64_t>(value(0, 9007199254740992LL));
+        } else if (a == "--no-flush") {
+            launchConfig.flush = false;
         } else if (a == "--task" && i + 1 < argc) {
             config.onlyTasks.push_back(argv[++i]);
         } else if (a == "--min-time-ms") {
@@ -96,6 +221,11 @@ int main(int argc, char **argv)
         }
     }
 
+    if (launch) { // paths are relative to where we were started
+        std::error_code ec;
+        launchConfig.taskDir = std::filesystem::absolute(launchConfig.taskDir, ec).string();
+        launchConfig.kernel = std::filesystem::absolute(launchConfig.kernel, ec).string();
+    }
     if (!config.tasksDir.empty()) { // before the worker moves into its temporary directory
         std::error_code ec;
         const auto absolute = std::filesystem::absolute(config.tasksDir, ec);
@@ -111,6 +241,10 @@ int main(int argc, char **argv)
         return 70;
     }
 
+    if (launch) {
+        launchConfig.device = device;
+        return runLaunch(launchConfig);
+    }
     if (selfTest) {
         config.workerArgv = {kforge::selfExecutable(), "--device", std::to_string(device)};
         config.log = [](const std::string &line) { std::fprintf(stderr, "self-test: %s\n", line.c_str()); };
