@@ -191,8 +191,9 @@ public:
         Json result;
         double wallS = 0;
     };
+    // Exits on a protocol failure; a verdict other than correct exits too unless `anyVerdict`.
     Evaluation evaluate(const TaskSpec &task, const std::string &reference, const std::string &candidate,
-                        const Json &options)
+                        const Json &options, bool anyVerdict = false)
     {
         if (m_reference != reference) {
             const auto r = m_client->request(Json{{"op", "load"}, {"slot", "reference"}, {"path", reference}}, 60);
@@ -212,7 +213,7 @@ public:
         if (!r.message.value("ok", false))
             die("evaluate failed: " + r.message.dump());
         Evaluation e{r.message["result"], wall};
-        if (e.result.value("verdict", "") != "correct")
+        if (!anyVerdict && e.result.value("verdict", "") != "correct")
             die(task.name + ": " + candidate + " is not correct: " + e.result.value("message", ""));
         return e;
     }
@@ -332,13 +333,19 @@ Json traced(Bench &bench, const Config &c)
     for (std::size_t i = 0; i < wanted.size(); ++i) {
         const TaskSpec &task = wanted[i].first;
         const std::size_t v = wanted[i].second.front();
-        const auto e = bench.evaluate(task, built[i].reference, built[i].variants.at(v), options);
+        const auto e = bench.evaluate(task, built[i].reference, built[i].variants.at(v), options, true);
         const Json &tr = e.result.contains("trace") ? e.result["trace"] : Json();
         Json row{{"task", task.name}, {"variant", task.variants[v].label}, {"so", built[i].variants.at(v)},
                  {"file", (task.folder / task.variants[v].file).string()},
-                 {"timed_median_ms", e.result["timing"]["candidate"].value("median_ms", 0.0)},
+                 {"verdict", e.result.value("verdict", "")},
+                 {"timed_median_ms", e.result.contains("timing") ? num(e.result["timing"]["candidate"], "median_ms") : 0.0},
                  {"flags", e.result.value("flags", Json::array())}};
-        if (!tr.is_object() || !tr.value("available", false)) {
+        if (row["verdict"] != "correct") {
+            row["available"] = false;
+            row["problem"] = e.result.value("message", "");
+            std::printf("%-28s %-10s %s: %s\n", task.name.c_str(), task.variants[v].label.c_str(),
+                        row["verdict"].get<std::string>().c_str(), e.result.value("message", "").c_str());
+        } else if (!tr.is_object() || !tr.value("available", false)) {
             row["available"] = false;
             row["problem"] = tr.is_object() ? tr.value("problem", Json()) : Json("no trace in the result");
             std::printf("%-28s %-10s trace unavailable: %s\n", task.name.c_str(), task.variants[v].label.c_str(),

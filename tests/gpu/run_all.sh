@@ -44,6 +44,7 @@ stage() {
 echo "run_all.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv,noheader || true
 git log -1 --format='commit %h %s' 2>/dev/null || true
+echo "kernel $(uname -r); $(nvcc --version 2>/dev/null | tail -1); $(ncu --version 2>/dev/null | tail -1)"
 # GPU clocks, power and throttle reasons every 250 ms for the whole run (for the stability figures).
 SMI_FIELDS=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu
 for reasons in clocks_event_reasons.active clocks_throttle_reasons.active; do
@@ -117,3 +118,4 @@ fi
 kill $SMI_PID 2>/dev/null
 echo; echo "total $(elapsed) s"
 python3 "$ROOT/tests/gpu/summary.py" "$RES" "$OUT" | tee "$OUT/summary.txt"
+sleep 1 # let tee write the end of the log
