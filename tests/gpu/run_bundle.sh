@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The Qt-side GPU evidence of issues 3, 6, 7 and 8 in one go, on a GPU host without Qt, from the programs
+# packed by tests/gpu/bundle/pack.sh into .bundle/ (carried with the working tree):
+#   1. optimize (issue 6): `kforge-cli optimize` on diag_matmul, two rounds of three candidates against the
+#      loopback LLM replay server (tests/gpu/fixtures): a fast correct kernel, a wrong one, one that does not
+#      compile, then three more correct ones; real nvcc, kforge-worker, verification, timing and profiling.
+#   2. gui (issue 7): gui_shots opens that session in the workbench offscreen, selects the two best variants,
+#      compares them, asks "why is A faster than B" (replay server) and saves PNGs of the window and panels.
+#   3. bench (issue 3): bench_turnaround, median candidate-to-result time on a compile-cache miss and hit.
+#   4. export (issue 8): `kforge-cli export --variant best` of that session as cmake (configure, build, test,
+#      benchmark within 10% of KForge's speedup) and torch (build_ext --inplace, test): tests/export/gpu_check.sh.
+# Logs, the session and shots.tar go to $OUT (at most 8 files); a short table is printed last (summary.txt).
+#   OUT=/some/dir tests/gpu/run_bundle.sh      (KFORGE_BUNDLE_DEADLINE_S, default 500: seconds for everything)
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+OUT=${OUT:-/tmp/kforge-bundle-out}
+mkdir -p "$OUT"
+DEADLINE=${KFORGE_BUNDLE_DEADLINE_S:-500}
+T0=$(date +%s)
+RES=$(mktemp -d /tmp/kforge-bundle.XXXXXX)
+export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
+exec > >(tee "$OUT/run_bundle.log") 2>&1
+
+elapsed() { echo $(( $(date +%s) - T0 )); }
+# stage NAME MAX_SECONDS COMMAND...: runs COMMAND with a limit that keeps the deadline; records its status.
+stage() {
+  local name=$1 want=$2; shift 2
+  local left=$(( DEADLINE - 15 - $(elapsed) ))
+  if (( left < 10 )); then
+    echo "=== $name: SKIPPED (no time left)"; echo "$name skipped" >> "$RES/stages"; return 125
+  fi
+  (( want > left )) && want=$left
+  echo; echo "=== $name (limit ${want}s, at $(elapsed)s)"
+  timeout -k 5 "$want" "$@"
+  local rc=$?
+  (( rc == 124 || rc == 137 )) && echo "=== $name: TIMED OUT after ${want}s"
+  echo "=== $name: rc $rc (at $(elapsed)s)"
+  echo "$name $rc" >> "$RES/stages"
+  return $rc
+}
+stage_rc() { awk -v n="$1" '$1 == n { print $2 }' "$RES/stages" 2>/dev/null | tail -1; }
+
+echo "run_bundle.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader || true
+echo "$(nvcc --version 2>/dev/null | tail -1); bundle built from $(cat .bundle/commit.txt 2>/dev/null)"
+
+# The programs were built with the repository at /work/main (kernel header, built-in tasks, templates).
+if [ "$ROOT" != /work/main ]; then
+  mkdir -p /work
+  if [ -e /work/main ] && [ ! -L /work/main ]; then
+    echo "/work/main exists and is not a link: compiled-in paths may point at another tree"
+  else
+    ln -sfn "$ROOT" /work/main
+  fi
+fi
+[ -f .bundle/kforge-qt.tar.xz ] || { echo "no .bundle/kforge-qt.tar.xz: run tests/gpu/bundle/pack.sh and carry .bundle"; exit 1; }
+tar xJf .bundle/kforge-qt.tar.xz -C "$RES"
+BIN=$RES/bundle
+export LD_LIBRARY_PATH=$BIN/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export QT_PLUGIN_PATH=$BIN/plugins QT_QPA_PLATFORM=offscreen FONTCONFIG_FILE=$ROOT/.bundle/fonts.conf
+export XDG_CONFIG_HOME=$RES/home/config XDG_CACHE_HOME=$RES/home/cache XDG_DATA_HOME=$RES/home/data
+export XDG_RUNTIME_DIR=$RES/home/run KFORGE_REPLAY_KEY=replay
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+WORKER=$BIN/kforge-worker
+export KFORGE_WORKER=$WORKER
+
+# The carried worker was built on Debian 12 against CUDA 13.0; if it cannot start here, build it here.
+if ! "$WORKER" --version; then
+  echo "the carried kforge-worker does not run here; building it (KFORGE_GUI=OFF)"
+  stage worker_build 200 bash -c "cmake -S . -B build-gpu -G Ninja -DKFORGE_GUI=OFF -DKFORGE_BUILD_TESTS=OFF \
+    -DCMAKE_BUILD_TYPE=Release > $RES/worker_build.log 2>&1 && cmake --build build-gpu -j16 --target kforge-worker \
+    >> $RES/worker_build.log 2>&1" || tail -30 "$RES/worker_build.log"
+  WORKER=$ROOT/build-gpu/core/runtime/worker/kforge-worker
+  export KFORGE_WORKER=$WORKER
+fi
+
+# The loopback LLM server: it prints "port N" and lives while its stdin stays open.
+mkfifo "$RES/server.in"
+"$BIN/kforge_llm_replay_server" tests/gpu/fixtures < "$RES/server.in" > "$RES/server.port" 2> "$RES/server.err" &
+SERVER_PID=$!
+exec 7> "$RES/server.in"
+trap 'exec 7>&-; kill $SERVER_PID 2>/dev/null' EXIT
+for _ in $(seq 50); do grep -q '^port ' "$RES/server.port" 2>/dev/null && break; sleep 0.1; done
+PORT=$(sed -n 's/^port //p' "$RES/server.port")
+echo "replay server on port ${PORT:-NONE} $(cat "$RES/server.err")"
+
+SESSION=$RES/diag_matmul.kforge
+# ---- 1. optimize (issue 6)
+stage optimize 240 "$BIN/kforge-cli" optimize resources/tasks/diag_matmul --rounds 2 --candidates 3 --repair 0 \
+  --endpoint "http://127.0.0.1:$PORT/s/optimize/v1" --model replay-model --api-key-env KFORGE_REPLAY_KEY \
+  --accept-suspicious --session "$SESSION" --worker "$WORKER --device 0" > "$OUT/optimize.txt" 2>&1
+cat "$OUT/optimize.txt"
+
+# ---- 2. gui (issue 7)
+mkdir -p "$RES/shots"
+if [ -f "$SESSION" ]; then
+  stage gui 120 "$BIN/gui_shots" --session "$SESSION" --out "$RES/shots" --why-url "http://127.0.0.1:$PORT/s/why/v1" \
+    --worker "$WORKER --device 0" > "$OUT/gui_shots.txt" 2>&1
+  cat "$OUT/gui_shots.txt"
+  (cd "$RES/shots" && ls *.png >/dev/null 2>&1 && tar cf "$OUT/shots.tar" *.png)
+fi
+
+# ---- 3. bench (issue 3): softmax's good candidate (the bench's default) and diag_matmul's.
+{
+  stage bench_softmax 110 "$BIN/bench_turnaround" --runs 10 --worker "$WORKER --device 0"
+  stage bench_diag 90 "$BIN/bench_turnaround" --task diag_matmul --runs 7 --worker "$WORKER --device 0"
+} > "$OUT/bench_turnaround.txt" 2>&1
+cat "$OUT/bench_turnaround.txt"
+
+# ---- 4. export (issue 8)
+if [ -f "$SESSION" ]; then
+  export KFORGE_CLI=$BIN/kforge-cli
+  stage export 200 bash tests/export/gpu_check.sh session "$SESSION" best 10 \
+    > "$OUT/export.log" 2>&1
+  cat "$OUT/export.log"
+  # The session as it stands (the "why" answer included), write-ahead log folded in.
+  python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_checkpoint(TRUNCATE)'); c.close()" \
+    "$SESSION" 2>/dev/null || true
+  cp "$SESSION" "$OUT/"
+fi
+
+# ---- summary
+S=$OUT/summary.txt
+{
+  echo "== KForge GPU bundle: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(elapsed) s"
+  printf '%-24s %s\n' "stage" "rc"
+  while read -r n rc; do printf '%-24s %s\n' "$n" "$rc"; done < "$RES/stages"
+  echo "-- issue 6: kforge-cli optimize diag_matmul (2 rounds x 3 candidates, loopback LLM, real worker)"
+  grep -E '^(round|R[0-9]|Round [0-9]|Best:)' "$OUT/optimize.txt"
+  echo "-- issue 3: bench_turnaround (warm worker)"
+  grep -E '^(task |device |median )' "$OUT/bench_turnaround.txt"
+  echo "-- issue 8: export --variant best"
+  grep -E '^(PASS|FAIL|speedup|OK:|FAIL:|== )' "$OUT/export.log" 2>/dev/null | grep -v '^== exports left'
+  echo "-- issue 7: gui_shots"
+  grep -E '^(the two best|correct variants|why|gui_shots:|diff view)' "$OUT/gui_shots.txt" 2>/dev/null | cut -c1-200
+} > "$S"
+cat "$S"
+ls -la "$OUT"
