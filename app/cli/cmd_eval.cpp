@@ -245,7 +245,10 @@ int runEval(const QStringList &args)
         if (pool.device(0).isValid())
             o.insert(u"device"_s, pool.device(0).toJson());
         out << QJsonDocument(o).toJson(QJsonDocument::Indented);
-    } else if (result.verdict == Verdict::Error || result.verdict == Verdict::CompileError) {
+    } else if (result.verdict == Verdict::CompileError) {
+        // The diagnostics are printed above; the first line of the message is the summary.
+        err << verdictDisplayName(result.verdict) << u": "_s << result.message.section(u'\n', 0, 0) << '\n';
+    } else if (result.verdict == Verdict::Error) {
         err << verdictDisplayName(result.verdict) << u": "_s << result.message << '\n';
     } else {
         printTable(out, task, candidateName, compiled, result, pool.device(0).name);

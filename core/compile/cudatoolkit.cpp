@@ -56,6 +56,9 @@ QString CudaToolkit::locateAbiIncludeDir()
 {
     const QString appDir = QCoreApplication::applicationDirPath();
     QStringList candidates;
+    // The same override kforge-worker honours (docs/worker-protocol.md).
+    if (const QString env = qEnvironmentVariable("KFORGE_ABI_INCLUDE"); !env.isEmpty())
+        candidates << env;
     if (!appDir.isEmpty())
         candidates << appDir + u"/../share/kforge/include"_s;
     candidates << QStringLiteral(KFORGE_RUNTIME_INCLUDE_DIR);

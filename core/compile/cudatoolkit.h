@@ -13,8 +13,8 @@ public:
     static QString locateNvcc(const QString &override = {});
     // A tool of the toolkit nvcc belongs to (same bin folder), else from PATH; empty when absent.
     static QString locateTool(const QString &name, const QString &nvccPath);
-    // The folder that holds kforge/kernel.h: an installed copy next to the executable
-    // (../share/kforge/include), else the source tree's core/runtime/include. Empty when neither exists.
+    // The folder that holds kforge/kernel.h: $KFORGE_ABI_INCLUDE, an installed copy next to the executable
+    // (../share/kforge/include), else the source tree's core/runtime/include. Empty when none exists.
     static QString locateAbiIncludeDir();
     // The toolkit's library folder (for an rpath, so cuBLAS is found when the worker loads a kernel).
     static QString libraryDir(const QString &nvccPath);

@@ -138,8 +138,8 @@ int main(int argc, char **argv)
     QElapsedTimer warmClock;
     warmClock.start();
     const Sample warm = evaluateOnce(evaluator, request);
-    out << "device " << (pool.device(0).isValid() ? pool.device(0).name + u" (" + pool.device(0).smArch() + u')'
-                                                  : u"none: "_s + pool.deviceError(0))
+    out << "device " << (pool.device(0).isValid() ? QString(pool.device(0).name + u" (" + pool.device(0).smArch() + u')')
+                                                  : QString(u"none: "_s + pool.deviceError(0)))
         << '\n';
     out << "warm-up " << verdictToString(warm.result.verdict) << " in " << warmClock.elapsed() << " ms"
         << (warm.result.message.isEmpty() ? QString() : u": "_s + warm.result.message) << "\n\n"

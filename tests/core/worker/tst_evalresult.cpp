@@ -13,7 +13,7 @@ using namespace kforge;
 
 namespace {
 
-const char *kWorkerResult = R"({
+const char *kWorkerResult = R"json({
   "verdict": "correct", "message": "", "restart_required": false,
   "verification": {"trials": 5, "elements": 16777216, "max_abs_err": 1.5e-6, "max_rel_err": 2.5e-7,
                    "mismatches": 0, "nan_count": 0, "inf_count": 0, "first_mismatch": null,
@@ -40,7 +40,7 @@ const char *kWorkerResult = R"({
   "roofline": {"floor_ms": 0.04},
   "stdout": "hello from the kernel\n", "stdout_truncated": true,
   "future_field": {"x": 1}
-})";
+})json";
 
 } // namespace
 
