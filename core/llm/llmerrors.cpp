@@ -144,7 +144,7 @@ QString LlmErrors::message(LlmErrorKind kind, const LlmErrorContext &c)
             .arg(host)
             .arg(c.receivedChars);
     case LlmErrorKind::MalformedStream:
-        return withDetail(tr("%1 sent a stream event that could not be read").arg(host), detail);
+        return withDetail(tr("%1 sent a stream that could not be read").arg(host), detail);
     case LlmErrorKind::ProviderError:
         return withDetail(tr("%1 reported an error in the middle of the stream").arg(host), detail);
     case LlmErrorKind::ContentFiltered:

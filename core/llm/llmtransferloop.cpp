@@ -91,6 +91,7 @@ struct LlmTransferLoop::Transfer {
     std::unique_ptr<StreamDecoder> decoder;
     long httpStatus = 0;
     bool jsonBody = false;
+    QByteArray contentType;
     std::optional<qint64> retryAfterMs;
     QByteArray errorBody;
     LlmErrorKind stopKind = LlmErrorKind::None; // set when the loop itself ends the attempt
@@ -231,6 +232,7 @@ void LlmTransferLoop::startAttempt(Transfer &t)
     t.decoder = StreamDecoder::create(t.request.endpoint.protocol);
     t.httpStatus = 0;
     t.jsonBody = false;
+    t.contentType.clear();
     t.retryAfterMs.reset();
     t.errorBody.clear();
     t.stopKind = LlmErrorKind::None;
@@ -283,6 +285,7 @@ size_t LlmTransferLoop::onHeader(char *data, size_t size, size_t count, void *us
         const QList<QByteArray> parts = line.split(' ');
         t.httpStatus = parts.size() > 1 ? parts[1].toLong() : 0;
         t.jsonBody = false;
+        t.contentType.clear();
         t.retryAfterMs.reset();
         return n;
     }
@@ -299,7 +302,8 @@ size_t LlmTransferLoop::onHeader(char *data, size_t size, size_t count, void *us
     const QByteArray name = line.left(colon).trimmed().toLower();
     const QByteArray value = line.mid(colon + 1).trimmed();
     if (name == "content-type") {
-        t.jsonBody = value.toLower().startsWith("application/json");
+        t.contentType = value.toLower();
+        t.jsonBody = t.contentType.startsWith("application/json");
     } else if (name == "retry-after-ms") {
         if (auto ms = RetryPolicy::parseRetryAfterMs(value))
             t.retryAfterMs = ms;
@@ -476,6 +480,12 @@ void LlmTransferLoop::attemptOver(Transfer &t, CURLcode code)
         } else if (code != CURLE_OK) {
             kind = kindForCurl(code);
             detail = curlDetail;
+        } else if (!d.hasContent() && !t.contentType.isEmpty() && !t.contentType.startsWith("text/event-stream")) {
+            // A web page or some other document where the API should be: most likely a wrong base URL.
+            kind = LlmErrorKind::MalformedStream;
+            detail = QCoreApplication::translate("kforge::LlmClient",
+                                                 "it answered with %1 instead of an event stream; check the base URL")
+                         .arg(QString::fromUtf8(t.contentType.split(';').constFirst()));
         } else {
             kind = LlmErrorKind::StreamIncomplete;
         }

@@ -40,15 +40,22 @@ std::optional<qint64> RetryPolicy::parseRetryAfter(const QByteArray &value, cons
     const qsizetype comma = text.indexOf(QLatin1Char(','));
     if (comma >= 0)
         text = text.mid(comma + 1).trimmed();
-    QDateTime when = QLocale::c().toDateTime(text, QStringLiteral("dd MMM yyyy HH:mm:ss 'GMT'"));
-    if (!when.isValid()) {
-        when = QLocale::c().toDateTime(text, QStringLiteral("dd-MMM-yy HH:mm:ss 'GMT'"));
-        if (when.isValid() && when.date().year() < 1970)
-            when = when.addYears(100);
-    }
-    if (!when.isValid())
+    // Date and time are read apart and joined in UTC, so no local daylight-saving gap can invalidate them.
+    const QStringList parts = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (parts.size() < 3 || parts.constLast() != QLatin1String("GMT"))
         return std::nullopt;
-    when.setTimeZone(QTimeZone::utc());
+    const QTime time = QTime::fromString(parts.at(parts.size() - 2), QStringLiteral("HH:mm:ss"));
+    QDate date;
+    if (parts.size() == 5) {
+        date = QLocale::c().toDate(parts.mid(0, 3).join(QLatin1Char(' ')), QStringLiteral("dd MMM yyyy"));
+    } else if (parts.size() == 3) {
+        date = QLocale::c().toDate(parts.at(0), QStringLiteral("dd-MMM-yy"));
+        if (date.isValid() && date.year() < 1970) // two-digit years of the old RFC 850 form
+            date = date.addYears(100);
+    }
+    if (!date.isValid() || !time.isValid())
+        return std::nullopt;
+    const QDateTime when(date, time, QTimeZone::utc());
     return std::max<qint64>(0, now.msecsTo(when));
 }
 

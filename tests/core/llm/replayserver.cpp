@@ -179,7 +179,12 @@ void ReplayServer::onReadyRead(Connection *c)
     const QList<QByteArray> lines = c->buffer.left(headerEnd).split('\n');
     const QList<QByteArray> requestLine = lines.value(0).trimmed().split(' ');
     req.method = requestLine.value(0);
-    req.path = requestLine.value(1);
+    req.target = requestLine.value(1);
+    req.path = req.target;
+    if (req.path.startsWith("http://") || req.path.startsWith("https://")) {
+        const qsizetype slash = req.path.indexOf('/', req.path.indexOf("//") + 2);
+        req.path = slash < 0 ? QByteArray("/") : req.path.mid(slash);
+    }
     qsizetype length = 0;
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const qsizetype colon = lines[i].indexOf(':');

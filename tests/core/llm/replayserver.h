@@ -37,6 +37,7 @@ struct ReplayScenario {
 
 struct ReceivedRequest {
     QByteArray method;
+    QByteArray target; // as sent: absolute ("http://host/...") when it came through a proxy
     QByteArray path;
     QList<std::pair<QByteArray, QByteArray>> headers;
     QByteArray body;

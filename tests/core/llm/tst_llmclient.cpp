@@ -76,6 +76,7 @@ private Q_SLOTS:
     void unreachablePort();
     void dnsFailure();
     void tls();
+    void proxyFromEnvironment();
     void invalidRequestStillFinishes();
     void keyNeverInMessages();
     void destroyWhileStreaming();
@@ -91,7 +92,7 @@ void TestLlmClient::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     // A proxy from the environment would receive the loopback requests.
-    for (const char *v : {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"})
+    for (const char *v : {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "no_proxy", "NO_PROXY"})
         qunsetenv(v);
     QString error;
     QVERIFY2(m_server.loadFixtures(kFixtures, &error), qPrintable(error));
@@ -169,6 +170,7 @@ void TestLlmClient::scenarios_data()
     QTest::newRow("error object mid-stream") << "openai_midstream_error" << oa << partial << int(LlmErrorKind::ServerError) << "Half an answer" << "" << 1 << 0 << "The server had an error while processing";
     QTest::newRow("no [DONE]") << "openai_no_done" << oa << partial << int(LlmErrorKind::StreamIncomplete) << "This answer stops" << "" << 1 << 0 << "without its end marker";
     QTest::newRow("whole JSON instead of a stream") << "openai_nonstream" << oa << complete << none << "Whole answer at once." << "" << 1 << 0 << "";
+    QTest::newRow("a web page instead of the API") << "html_page" << oa << failed << int(LlmErrorKind::MalformedStream) << "" << "" << 1 << 0 << "answered with text/html instead of an event stream";
     QTest::newRow("429 Retry-After seconds, then success") << "retry_429" << oa << complete << none << basic << "" << 2 << 950 << "";
     QTest::newRow("429 Retry-After date, then success") << "retry_429_date" << oa << complete << none << basic << "" << 2 << 900 << "";
     QTest::newRow("429 asking for an hour") << "retry_429_too_long" << oa << failed << int(LlmErrorKind::RateLimited) << "" << "" << 1 << 0 << "asked to wait 3600 s";
@@ -417,6 +419,22 @@ void TestLlmClient::tls()
     const Run trusted = runOne(r);
     QCOMPARE(trusted.result.status, LlmStatus::Complete);
     QCOMPARE(trusted.result.text, QStringLiteral("The faster kernel fuses the two loads into one pass."));
+}
+
+void TestLlmClient::proxyFromEnvironment()
+{
+    // The replay server doubles as an HTTP proxy: a request for a host that does not exist reaches it only
+    // if libcurl took the proxy from the environment.
+    m_server.reset();
+    qputenv("http_proxy", QStringLiteral("http://127.0.0.1:%1").arg(m_server.port()).toLatin1());
+    LlmRequest r = make(QStringLiteral("openai_basic_fast"));
+    r.endpoint.baseUrl = QStringLiteral("http://kforge-via-proxy.invalid/s/openai_basic_fast/v1");
+    const Run run = runOne(r);
+    qunsetenv("http_proxy");
+    QCOMPARE(run.result.status, LlmStatus::Complete);
+    QCOMPARE(m_server.requests().size(), 1);
+    QCOMPARE(m_server.requests().constFirst().target,
+             QByteArray("http://kforge-via-proxy.invalid/s/openai_basic_fast/v1/chat/completions"));
 }
 
 void TestLlmClient::invalidRequestStillFinishes()
