@@ -29,6 +29,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace kforge {
 
 namespace {
@@ -438,18 +440,18 @@ void MainWindow::onToolchainChecked(const ToolchainInfo &info)
 void MainWindow::updateWorkerStatus()
 {
     const QList<WorkerConfig> workers = m_settings.workers();
-    int usable = 0;
     QStringList problems;
     for (const WorkerConfig &w : workers) {
-        if (!w.resolvedCommand().isEmpty())
-            ++usable;
-        else
+        if (w.resolvedCommand().isEmpty())
             problems << tr("%1: the command cannot be started here (is kforge-worker built or installed?)").arg(w.displayName());
     }
+    const int usable = int(workers.size() - problems.size());
     if (workers.isEmpty())
         m_workersLabel->setText(tr("No GPU worker configured"));
+    else if (problems.isEmpty())
+        m_workersLabel->setText(tr("%n GPU worker(s)", nullptr, usable));
     else
-        m_workersLabel->setText(tr("%n GPU worker(s)", nullptr, int(usable)));
+        m_workersLabel->setText(tr("GPU workers: %1 of %2 usable").arg(usable).arg(workers.size()));
     m_workersLabel->setToolTip(problems.isEmpty() ? tr("Settings → Workers") : problems.join(u'\n'));
     updateNotice();
 }
@@ -458,16 +460,20 @@ void MainWindow::updateNotice()
 {
     if (!m_toolchain)
         return; // wait for the probe: no flash of a wrong message
-    bool anyWorker = false;
-    for (const WorkerConfig &w : m_settings.workers())
-        anyWorker = anyWorker || !w.resolvedCommand().isEmpty();
+    const QList<WorkerConfig> workers = m_settings.workers();
+    const bool anyUsable = std::any_of(workers.begin(), workers.end(),
+                                       [](const WorkerConfig &w) { return !w.resolvedCommand().isEmpty(); });
     if (!m_toolchain->found) {
         m_notice->showNotice(tr("Compiling and evaluating need a CUDA toolkit (nvcc) or a configured GPU worker — "
                                 "Settings → Workers."),
                              m_actions->settings);
-    } else if (!anyWorker) {
+    } else if (workers.isEmpty()) {
         m_notice->showNotice(tr("No GPU worker is configured: kernels can be compiled here but not evaluated — "
                                 "Settings → Workers."),
+                             m_actions->settings);
+    } else if (!anyUsable) {
+        m_notice->showNotice(tr("No configured GPU worker can be started here (is kforge-worker built or installed?): "
+                                "kernels can be compiled but not evaluated — Settings → Workers."),
                              m_actions->settings);
     } else {
         m_notice->hide();

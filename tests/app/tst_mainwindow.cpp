@@ -42,6 +42,21 @@ int styleAt(QsciScintilla *e, const QString &word)
     return pos < 0 ? -1 : int(e->SendScintilla(QsciScintilla::SCI_GETSTYLEAT, static_cast<unsigned long>(pos)));
 }
 
+// Opens a task folder and waits for it, failing with the window's own message when it cannot.
+bool openAndWait(MainWindow &w, const QString &folder, QString *error)
+{
+    QSignalSpy opened(&w, &MainWindow::taskOpened);
+    QSignalSpy failed(&w, &MainWindow::openFailed);
+    w.openTaskFolder(folder);
+    if (!QTest::qWaitFor([&] { return !opened.isEmpty() || !failed.isEmpty(); }, 20000)) {
+        *error = QStringLiteral("timed out");
+        return false;
+    }
+    if (!failed.isEmpty())
+        *error = failed.first().first().toString();
+    return !opened.isEmpty();
+}
+
 QMenu *menuNamed(QMainWindow &w, const QString &title)
 {
     for (QAction *a : w.menuBar()->actions())
@@ -74,10 +89,9 @@ private Q_SLOTS:
         QCOMPARE(w.editor()->count(), 0); // empty state until something is opened
         QVERIFY(!w.actions()->saveSessionAs->isEnabled());
 
-        QSignalSpy opened(&w, &MainWindow::taskOpened);
         QSignalSpy toolchain(&w, &MainWindow::toolchainChecked);
-        w.openPath(m_task);
-        QVERIFY(opened.wait(10000));
+        QString error;
+        QVERIFY2(openAndWait(w, m_task, &error), qPrintable(error));
         QVERIFY(w.editor()->count() >= 1);
         QCOMPARE(w.editor()->title(0), QStringLiteral("reference"));
         QVERIFY(w.editor()->editor(0)->isReadOnly());
@@ -108,6 +122,7 @@ private Q_SLOTS:
             QVERIFY(w.notice()->isVisible() && w.notice()->text().contains(QLatin1String("nvcc")));
         QTRY_VERIFY(!log.entries().isEmpty());
 
+        QTest::qWait(100); // let the log hub deliver its last batch
         QDir().mkpath(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR));
         const QString shot = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/mainwindow.png");
         QVERIFY(w.grab().save(shot));
@@ -119,10 +134,9 @@ private Q_SLOTS:
         Settings settings(m_dir.filePath(QStringLiteral("bad.ini")));
         LogHub log;
         MainWindow w(settings, log);
-        QSignalSpy failed(&w, &MainWindow::openFailed);
-        w.openTaskFolder(m_dir.path()); // no task.json here
-        QVERIFY(failed.wait(10000));
-        QVERIFY(failed.first().first().toString().contains(QLatin1String("task.json")));
+        QString error;
+        QVERIFY(!openAndWait(w, m_dir.path(), &error)); // no task.json here
+        QVERIFY2(error.contains(QLatin1String("task.json")), qPrintable(error));
         QCOMPARE(w.editor()->count(), 0);
         QVERIFY(settings.recentFiles().isEmpty());
     }
@@ -176,9 +190,8 @@ private Q_SLOTS:
         Settings settings(m_dir.filePath(QStringLiteral("session.ini")));
         LogHub log;
         MainWindow w(settings, log);
-        QSignalSpy opened(&w, &MainWindow::taskOpened);
-        w.openTaskFolder(m_task);
-        QVERIFY(opened.wait(10000));
+        QString error;
+        QVERIFY2(openAndWait(w, m_task, &error), qPrintable(error));
         const int tabs = w.editor()->count();
 
         const QString file = m_dir.filePath(QStringLiteral("example.kforge"));

@@ -29,7 +29,8 @@ WorkersPage::WorkersPage(QWidget *parent)
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setHorizontalHeaderLabels({tr("Name"), tr("Command"), tr("Kernel transfer")});
-    m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Interactive);
+    m_table->horizontalHeader()->resizeSection(NameColumn, 140);
     m_table->horizontalHeader()->setSectionResizeMode(CommandColumn, QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionResizeMode(TransferColumn, QHeaderView::ResizeToContents);
     m_table->verticalHeader()->hide();
