@@ -4,18 +4,21 @@
 //   bench_worker [--worker PATH] [--tasks DIR] [--so-dir DIR] [--json FILE] MODE [options]
 //
 //   stability  [--task T] [--variant L] [--evals N] [--warmup-ms MS] [--min-time-ms MS] [--min-runs N]
-//              [--max-runs N] [--name NAME]
+//              [--max-runs N] [--name NAME] [--trace]
 //       One discarded warm-up evaluation, then N evaluations of the same candidate; per evaluation the
 //       worker's speedup (reference median / candidate median) and the median of the per-pair ratios
 //       (the timing loop alternates reference and candidate, so run i of each side form a pair that saw
-//       the same clock state); max/min of both.
-//   traced     [--task T]... [--trace-runs N]
-//       Every task's good candidate evaluated with the trace pass: summed kernel time per candidate run,
-//       launches per run, event time; the .so paths for `kforge-worker --launch` under ncu.
-//   overhead   [--task T] [--variant L] [--reps N]
-//       Evaluations with trace and metrics off / trace only / metrics only, rotated: wall time added by
-//       the metrics pass, and the candidate's measured median with and without the trace pass (also
-//       the event time of the traced runs themselves against the untraced median).
+//       the same clock state); max/min of both. --trace adds the trace pass (after timing) and prints
+//       each side's traced kernel, GPU and event time per evaluation.
+//   traced     [--task T]... [--trace-runs N] [--evals N]
+//       Every task's good candidate evaluated N times with the trace pass: summed kernel time per
+//       candidate run (median of the evaluations' medians), launches per run, event time; the .so paths
+//       for `kforge-worker --launch` under ncu.
+//   overhead   [--task T] [--variant L] [--reps N] [--lean-metrics NAME,NAME,...]
+//       Evaluations with trace and metrics off / trace only / metrics only (/ metrics with the given
+//       smaller set), rotated: wall time added by the metrics pass, the profiler's time per side, and the
+//       candidate's measured median with and without the trace pass (also the event time of the traced
+//       runs themselves against the untraced median).
 //
 // The good candidate of a task: the variant labelled "good", else the last expected-correct one with a
 // min_speedup, else the first expected-correct one.
@@ -115,6 +118,8 @@ struct Config {
     int evals = 5;
     int reps = 4;
     int traceRuns = 20;
+    bool trace = false; // stability: add the trace pass (after timing) to see each evaluation's kernel times
+    std::vector<std::string> leanMetrics;
     std::optional<double> warmupMs, minTimeMs;
     std::optional<int> minRuns, maxRuns;
     std::string name;
@@ -259,6 +264,10 @@ Json stability(Bench &bench, const Config &c)
     const auto built = bench.compile({{task, {*v}}});
     Json options = timingOptions(c);
     options["samples"] = true;
+    if (c.trace) {
+        options["trace"] = true;
+        options["trace_runs"] = 10;
+    }
     const std::string label = c.name.empty() ? "stability" : c.name;
     std::printf("\n== %s: %s/%s, options %s\n", label.c_str(), task.name.c_str(), task.variants[*v].label.c_str(),
                 options.dump().c_str());
@@ -292,6 +301,32 @@ Json stability(Bench &bench, const Config &c)
                              {"reference_cv", t["reference"].value("cv", 0.0)},
                              {"candidate_cv", t["candidate"].value("cv", 0.0)}, {"wall_s", e.wallS},
                              {"at_s", seconds(t0)}});
+        if (c.trace && e.result.contains("trace") && e.result["trace"].value("available", false)) {
+            // Where the time goes in the traced runs: GPU kernel time vs event time per side.
+            const Json &tr = e.result["trace"];
+            Json sides;
+            std::string line = "     traced:";
+            for (const char *side : {"reference", "candidate"}) {
+                const Json &sd = tr[side];
+                Json kernels = Json::array();
+                for (const Json &k : sd["kernels"])
+                    kernels.push_back(Json{{"name", k.value("name", "").substr(0, 60)}, {"per_run", num(k, "per_run")},
+                                           {"median_us", num(k["duration_us"], "median")}});
+                sides[side] = Json{{"kernel_ms", num(sd["kernel_time_ms"], "median")},
+                                   {"gpu_ms", num(sd["gpu_time_ms"], "median")},
+                                   {"event_ms", num(sd["event_time_ms"], "median")}, {"kernels", kernels}};
+                char buf[200];
+                std::snprintf(buf, sizeof buf, " %s kernels %.4f ms, kernels+memory %.4f ms, event %.4f ms;", side,
+                              num(sd["kernel_time_ms"], "median"), num(sd["gpu_time_ms"], "median"),
+                              num(sd["event_time_ms"], "median"));
+                line += buf;
+            }
+            std::printf("%s\n", line.c_str());
+            for (const Json &k : sides["reference"]["kernels"])
+                std::printf("       reference kernel %-60s %.1f/run median %.1f us\n", k["name"].get<std::string>().c_str(),
+                            num(k, "per_run"), num(k, "median_us"));
+            evals.back()["trace"] = sides;
+        }
     }
     std::printf("max/min: speedup %.4f, pair-ratio median %.4f, reference median %.4f, candidate median %.4f\n",
                 maxOverMin(speedups), maxOverMin(pairs), maxOverMin(refs), maxOverMin(cands));
@@ -328,12 +363,22 @@ Json traced(Bench &bench, const Config &c)
     std::printf("\n== traced kernel time per candidate run (trace pass of %d runs), options %s\n", c.traceRuns,
                 options.dump().c_str());
     std::printf("%-28s %-10s %12s %12s %9s %12s %12s %s\n", "task", "variant", "kernel us", "kernel mean", "launches",
-                "event us", "timed us", "flags");
+                "event us", "timed us", "flags (kernel us: median of the evaluations' medians; the rest from the last)");
     Json rows = Json::array();
     for (std::size_t i = 0; i < wanted.size(); ++i) {
         const TaskSpec &task = wanted[i].first;
         const std::size_t v = wanted[i].second.front();
-        const auto e = bench.evaluate(task, built[i].reference, built[i].variants.at(v), options, true);
+        // Several evaluations (fresh buffers each): a memory-bound kernel's time moves a few percent with
+        // where its buffers land, so one evaluation is one sample of that.
+        std::vector<double> perEval;
+        Bench::Evaluation e;
+        for (int k = 0; k < std::max(1, c.evals); ++k) {
+            e = bench.evaluate(task, built[i].reference, built[i].variants.at(v), options, true);
+            if (e.result.value("verdict", "") != "correct" || !e.result.contains("trace")
+                || !e.result["trace"].value("available", false))
+                break;
+            perEval.push_back(num(e.result["trace"]["candidate"]["kernel_time_ms"], "median"));
+        }
         const Json &tr = e.result.contains("trace") ? e.result["trace"] : Json();
         Json row{{"task", task.name}, {"variant", task.variants[v].label}, {"so", built[i].variants.at(v)},
                  {"file", (task.folder / task.variants[v].file).string()},
@@ -353,6 +398,8 @@ Json traced(Bench &bench, const Config &c)
         } else {
             const Json &side = tr["candidate"];
             row["available"] = true;
+            row["kernel_ms_per_eval"] = perEval;
+            row["kernel_ms_median_of_evals"] = median(perEval);
             row["runs"] = side.value("runs", 0);
             row["kernel_ms"] = side["kernel_time_ms"];
             row["launches_per_run"] = side["launches_per_run"];
@@ -366,15 +413,18 @@ Json traced(Bench &bench, const Config &c)
             std::string flags;
             for (const auto &f : row["flags"])
                 flags += (flags.empty() ? "" : ",") + f.get<std::string>();
-            std::printf("%-28s %-10s %12.2f %12.2f %9.1f %12.2f %12.2f %s\n", task.name.c_str(),
-                        task.variants[v].label.c_str(), 1e3 * num(side["kernel_time_ms"], "median"),
+            std::string evalsText;
+            for (double x : perEval)
+                evalsText += (evalsText.empty() ? "" : " ") + std::to_string(1e3 * x).substr(0, 7);
+            std::printf("%-28s %-10s %12.2f %12.2f %9.1f %12.2f %12.2f %s  (per evaluation: %s)\n", task.name.c_str(),
+                        task.variants[v].label.c_str(), 1e3 * median(perEval),
                         1e3 * num(side["kernel_time_ms"], "mean"), num(side["launches_per_run"], "median"),
                         1e3 * num(side["event_time_ms"], "median"), 1e3 * row["timed_median_ms"].get<double>(),
-                        flags.c_str());
+                        flags.c_str(), evalsText.c_str());
         }
         rows.push_back(row);
     }
-    return Json{{"trace_runs", c.traceRuns}, {"options", options}, {"tasks", rows}};
+    return Json{{"trace_runs", c.traceRuns}, {"evals", std::max(1, c.evals)}, {"options", options}, {"tasks", rows}};
 }
 
 Json overhead(Bench &bench, const Config &c)
@@ -389,13 +439,16 @@ Json overhead(Bench &bench, const Config &c)
         const char *name;
         bool trace, metrics;
     };
-    const Mode modes[] = {{"off", false, false}, {"trace", true, false}, {"metrics", false, true}};
-    std::printf("\n== overhead: %s/%s, %d rotations of off / trace / metrics, options %s\n", task.name.c_str(),
-                task.variants[*v].label.c_str(), c.reps, base.dump().c_str());
+    const Mode modes[] = {{"off", false, false}, {"trace", true, false}, {"metrics", false, true}, {"lean", false, true}};
+    const int nModes = c.leanMetrics.empty() ? 3 : 4;
+    std::printf("\n== overhead: %s/%s, %d rotations of off / trace / metrics%s, options %s\n", task.name.c_str(),
+                task.variants[*v].label.c_str(), c.reps, nModes == 4 ? " / lean metrics" : "", base.dump().c_str());
     const auto run = [&](const Mode &m) {
         Json o = base;
         o["trace"] = m.trace;
         o["metrics"] = m.metrics;
+        if (std::string(m.name) == "lean")
+            o["metric_names"] = c.leanMetrics;
         return bench.evaluate(task, built[0].reference, built[0].variants.at(*v), o);
     };
     // CUPTI untouched so far in this worker: the pristine figure first.
@@ -404,17 +457,18 @@ Json overhead(Bench &bench, const Config &c)
     for (int i = 0; i < 2; ++i)
         pristine.push_back(run(modes[0]).result["timing"]["candidate"].value("median_ms", 0.0));
     std::map<std::string, std::vector<double>> wall, cand, ref;
-    std::vector<double> tracedEvent, tracedKernel, metricsTotal, metricsSession;
+    std::vector<double> tracedEvent, tracedKernel;
+    std::map<std::string, std::vector<double>> profCand, profRef;
     double firstMetricsWall = 0, firstMetricsTotal = 0;
-    int passes = 0;
-    std::printf("%-8s %4s %8s %10s %10s %12s %12s\n", "mode", "rep", "wall s", "cand ms", "ref ms", "traced ev ms",
-                "metrics ms");
+    std::map<std::string, int> passes;
+    std::printf("%-8s %4s %8s %10s %10s %12s %12s %12s %7s\n", "mode", "rep", "wall s", "cand ms", "ref ms", "traced ev ms",
+                "prof cand ms", "prof ref ms", "passes");
     for (int r = 0; r <= c.reps; ++r) {
-        for (int k = 0; k < 3; ++k) {
-            const Mode &m = modes[(k + r) % 3];
+        for (int k = 0; k < nModes; ++k) {
+            const Mode &m = modes[(k + r) % nModes];
             const auto e = run(m);
             const Json &t = e.result["timing"];
-            double tracedEv = std::nan(""), metricsMs = std::nan("");
+            double tracedEv = std::nan(""), candMs = std::nan(""), refMs = std::nan("");
             if (m.trace && e.result.contains("trace") && e.result["trace"].value("available", false)) {
                 tracedEv = num(e.result["trace"]["candidate"]["event_time_ms"], "median");
                 tracedKernel.push_back(num(e.result["trace"]["candidate"]["kernel_time_ms"], "median"));
@@ -422,45 +476,59 @@ Json overhead(Bench &bench, const Config &c)
             if (m.metrics && e.result.contains("metrics")) {
                 const Json &mc = e.result["metrics"]["candidate"];
                 const Json &mr = e.result["metrics"].value("reference", Json::object());
-                metricsMs = num(mc, "total_ms") + (mr.contains("total_ms") ? num(mr, "total_ms") : 0.0);
-                passes = mc.value("passes", 0);
+                candMs = num(mc, "total_ms");
+                refMs = num(mr, "total_ms");
+                passes[m.name] = mc.value("passes", 0);
                 if (!mc.value("available", false))
                     std::printf("metrics unavailable: %s\n", mc.value("problem", Json()).dump().c_str());
+                if (!mc.value("invalid_metrics", Json::array()).empty())
+                    std::printf("invalid metrics: %s\n", mc["invalid_metrics"].dump().c_str());
             }
-            std::printf("%-8s %4d %8.3f %10.5f %10.4f %12.5f %12.1f%s\n", m.name, r, e.wallS,
-                        t["candidate"].value("median_ms", 0.0), t["reference"].value("median_ms", 0.0), tracedEv,
-                        metricsMs, r == 0 ? "  (rotation 0: not counted)" : "");
+            std::printf("%-8s %4d %8.3f %10.5f %10.4f %12.5f %12.1f %12.1f %7d%s\n", m.name, r, e.wallS,
+                        t["candidate"].value("median_ms", 0.0), t["reference"].value("median_ms", 0.0), tracedEv, candMs,
+                        refMs, m.metrics ? passes[m.name] : 0, r == 0 ? "  (rotation 0: not counted)" : "");
             if (r == 0) {
-                if (m.metrics) {
+                if (std::string(m.name) == "metrics") {
                     firstMetricsWall = e.wallS;
-                    firstMetricsTotal = metricsMs;
+                    firstMetricsTotal = candMs + refMs;
                 }
                 continue;
+            }
+            if (m.metrics) {
+                profCand[m.name].push_back(candMs);
+                profRef[m.name].push_back(refMs);
             }
             wall[m.name].push_back(e.wallS);
             cand[m.name].push_back(t["candidate"].value("median_ms", 0.0));
             ref[m.name].push_back(t["reference"].value("median_ms", 0.0));
             if (m.trace)
                 tracedEvent.push_back(tracedEv);
-            if (m.metrics)
-                metricsTotal.push_back(metricsMs);
         }
     }
     const double addedMetrics = median(wall["metrics"]) - median(wall["off"]);
+    const double addedLean = median(wall["lean"]) - median(wall["off"]);
     const double addedTrace = median(wall["trace"]) - median(wall["off"]);
     const double candOff = median(cand["off"]), candTrace = median(cand["trace"]);
     const double tracePct = 100 * (candTrace / candOff - 1);
     const double tracedRunPct = 100 * (median(tracedEvent) / candOff - 1);
-    std::printf("metrics pass: +%.3f s wall per evaluation (median of %zu, %d passes; the first in this worker, "
-                "with CUPTI set-up: %.3f s wall, profiler %.0f ms)\n",
-                addedMetrics, wall["metrics"].size(), passes, firstMetricsWall - median(wall["off"]), firstMetricsTotal);
+    std::printf("metrics pass: +%.3f s wall per evaluation (median of %zu, %d passes; profiler candidate %.0f ms, "
+                "reference %.0f ms; the first in this worker, with CUPTI set-up: %.3f s wall, profiler %.0f ms)\n",
+                addedMetrics, wall["metrics"].size(), passes["metrics"], median(profCand["metrics"]),
+                median(profRef["metrics"]), firstMetricsWall - median(wall["off"]), firstMetricsTotal);
+    if (nModes == 4)
+        std::printf("lean metric set (%zu metrics): +%.3f s wall per evaluation (%d passes; profiler candidate %.0f ms, "
+                    "reference %.0f ms)\n",
+                    c.leanMetrics.size(), addedLean, passes["lean"], median(profCand["lean"]), median(profRef["lean"]));
     std::printf("trace pass: +%.3f s wall per evaluation\n", addedTrace);
     std::printf("candidate median: off %.5f ms, with trace pass %.5f ms (%+.2f%%), pristine worker %.5f ms; "
                 "traced runs' own event time %.5f ms (%+.2f%%), traced kernel time %.5f ms\n",
                 candOff, candTrace, tracePct, median(pristine), median(tracedEvent), tracedRunPct, median(tracedKernel));
     return Json{{"task", task.name}, {"variant", task.variants[*v].label}, {"reps", c.reps},
                 {"metrics_added_s", addedMetrics}, {"metrics_first_added_s", firstMetricsWall - median(wall["off"])},
-                {"metrics_profiler_ms", median(metricsTotal)}, {"metrics_passes", passes},
+                {"metrics_candidate_ms", median(profCand["metrics"])}, {"metrics_reference_ms", median(profRef["metrics"])},
+                {"metrics_passes", passes["metrics"]}, {"lean_metrics", c.leanMetrics},
+                {"lean_added_s", nModes == 4 ? addedLean : std::nan("")}, {"lean_passes", passes["lean"]},
+                {"lean_candidate_ms", median(profCand["lean"])}, {"lean_reference_ms", median(profRef["lean"])},
                 {"trace_added_s", addedTrace}, {"candidate_off_ms", candOff}, {"candidate_trace_ms", candTrace},
                 {"trace_change_pct", tracePct}, {"candidate_pristine_ms", median(pristine)},
                 {"traced_run_event_ms", median(tracedEvent)}, {"traced_run_change_pct", tracedRunPct},
@@ -523,6 +591,17 @@ int main(int argc, char **argv)
             c.maxRuns = static_cast<int>(number());
         else if (a == "--name")
             c.name = next();
+        else if (a == "--trace")
+            c.trace = true;
+        else if (a == "--lean-metrics") {
+            const std::string list = next();
+            for (std::size_t pos = 0; pos <= list.size();) {
+                const std::size_t comma = std::min(list.find(',', pos), list.size());
+                if (comma > pos)
+                    c.leanMetrics.push_back(list.substr(pos, comma - pos));
+                pos = comma + 1;
+            }
+        }
         else if (c.mode.empty() && a[0] != '-')
             c.mode = a;
         else

@@ -5,7 +5,7 @@
 # task's good candidate, and bench_profiler. Full logs go to $OUT (at most 8 files); a short table is
 # printed at the end (also $OUT/summary.txt).
 #   OUT=/some/dir tests/gpu/run_all.sh        (default OUT: /tmp/kforge-gpu-check)
-# KFORGE_GPU_DEADLINE_S (default 460): seconds after the start by which the summary must be printed;
+# KFORGE_GPU_DEADLINE_S (default 440): seconds after the start by which the summary must be printed;
 # stages that would run past it are cut short or skipped, and the table says so.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,7 +14,7 @@ OUT=${OUT:-/tmp/kforge-gpu-check}
 mkdir -p "$OUT"
 RES=$(mktemp -d /tmp/kforge-gpu-res.XXXXXX)   # intermediate JSON and helper logs (not sent back)
 B=${KFORGE_GPU_BUILD_DIR:-build-gpu}   # the build folder (relative to the repository root)
-DEADLINE=${KFORGE_GPU_DEADLINE_S:-460}
+DEADLINE=${KFORGE_GPU_DEADLINE_S:-440}
 RESERVE=20
 T0=$(date +%s)
 export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
@@ -80,11 +80,22 @@ if [[ -x $BENCH ]]; then
   stage stability_default 60 "$BENCH" --so-dir "$SO" --json "$RES/stab_default.json" stability --name default
   stage stability_warm 60 "$BENCH" --so-dir "$SO" --json "$RES/stab_warm.json" stability --name warm1s \
     --warmup-ms 1000 --min-time-ms 1000
-  stage stability_long 90 "$BENCH" --so-dir "$SO" --json "$RES/stab_long.json" stability --name warm1s_1000runs \
+  stage stability_long 90 "$BENCH" --so-dir "$SO" --json "$RES/stab_long.json" stability --name 1000runs \
     --warmup-ms 1000 --min-time-ms 1000 --min-runs 1000
-  stage stability_warm3s 60 "$BENCH" --so-dir "$SO" --json "$RES/stab_warm3s.json" stability --name warm3s \
-    --warmup-ms 3000 --min-time-ms 1000
-  stage traced 120 "$BENCH" --so-dir "$SO" --json "$RES/traced.json" traced --trace-runs 20
+  # The same as the default, with the trace pass after timing: each evaluation's traced kernel time
+  # against its event time tells GPU-side from host-side changes of the reference.
+  stage stability_traced 60 "$BENCH" --so-dir "$SO" --json "$RES/stab_traced.json" stability --name default+trace --trace
+  # The reference alone in fresh processes, with the device's stream-ordered pool as it is (freed memory
+  # returned at each synchronize) and kept (as a caching allocator would): its cudaMallocAsync per call.
+  refmodes() {
+    local so=$SO/diag_matmul/reference.so
+    [[ -f $so ]] || { echo "no $so"; return 1; }
+    for keep in "" --keep-pool "" --keep-pool "" --keep-pool; do
+      "$WORKER" --launch "$ROOT/resources/tasks/diag_matmul" "$so" --runs 300 $keep 2>&1 | grep "event ms"
+    done
+  }
+  stage refmodes 60 bash -c "$(declare -f refmodes); SO='$SO' WORKER='$WORKER' ROOT='$ROOT' refmodes" | tee "$RES/refmodes.log"
+  stage traced 150 "$BENCH" --so-dir "$SO" --json "$RES/traced.json" traced --trace-runs 20 --evals 3
   } 2>&1 | tee "$OUT/bench.log"
 
   # ncu on plain runs of the same .so files: one ncu, one `kforge-worker --launch` process per task.
@@ -101,7 +112,15 @@ PY
     tail -5 "$RES/ncu.err"; grep -E "^launch|kforge-worker" "$RES/launch.log" | cut -c1-200
   fi
 
-  stage overhead 120 "$BENCH" --so-dir "$SO" --json "$RES/overhead.json" overhead --reps 4 2>&1 | tee -a "$OUT/bench.log"
+  # "lean": the default metric set without sm__throughput and gpu__compute_memory_throughput (8 and 5
+  # passes alone), to show what the pass count costs.
+  LEAN=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+  LEAN=$LEAN,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active
+  LEAN=$LEAN,lts__t_sector_hit_rate.pct,sm__cycles_elapsed.avg.per_second
+  LEAN=$LEAN,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum
+  LEAN=$LEAN,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum
+  stage overhead 150 "$BENCH" --so-dir "$SO" --json "$RES/overhead.json" overhead --reps 4 --lean-metrics "$LEAN" \
+    2>&1 | tee -a "$OUT/bench.log"
 fi
 
 if [[ -x $WORKER ]]; then

@@ -75,7 +75,8 @@ for f in fails[:8]:
 # ---- 2. self-test
 st = read(os.path.join(out, "selftest.txt"))
 if st:
-    rows = [l for l in st.splitlines() if re.match(r"^\S+\s+\S+\s+(correct|incorrect|cuda_error|crashed|timeout|load_error|error)\s", l)]
+    rows = [l for l in st.splitlines() if not l.startswith("self-test:")
+            and re.match(r"^\S+\s+\S+\s+(correct|incorrect|cuda_error|crashed|timeout|load_error|error)\s", l)]
     okrows = sum(1 for l in rows if re.search(r"\s(ok)(\s|$)", l))
     verdict = "PASSED" if "\nPASSED" in st else "FAILED" if "\nFAILED" in st else "no verdict (see selftest.txt)"
     diag = next((l for l in rows if l.startswith("diag_matmul") and re.search(r"\sgood\s", l)), None)
@@ -91,7 +92,7 @@ else:
 # ---- 3. stability
 p("stability, diag_matmul good, 5 evaluations after a discarded one in one warm worker (goal max/min <= 1.03):")
 p(f"  {'method':18} {'speedups (ref median / cand median)':44} {'max/min':>7}  {'pair-ratio medians':36} {'max/min':>7}  ref m/m  cand m/m")
-for name in ("stab_default", "stab_warm", "stab_long", "stab_warm3s"):
+for name in ("stab_default", "stab_warm", "stab_long", "stab_traced"):
     d = load(os.path.join(res, name + ".json"))
     if not d:
         p(f"  {name}: not run")
@@ -102,6 +103,18 @@ for name in ("stab_default", "stab_warm", "stab_long", "stab_warm3s"):
     label = f"{d['name']} ({int(runs)} runs)"
     p(f"  {label:18} {sp:44} {d['maxmin_speedup']:7.4f}  {pr:36} {d['maxmin_pair']:7.4f}  "
       f"{d['maxmin_reference']:.4f}   {d['maxmin_candidate']:.4f}")
+    if any("trace" in e for e in d["evals"]):
+        p("    reference per evaluation, ms: timed median / traced kernels / traced kernels+memory ops / traced event: "
+          + "; ".join(f"{e['reference_ms']:.3f}/{e['trace']['reference']['kernel_ms']:.3f}/"
+                      f"{e['trace']['reference']['gpu_ms']:.3f}/{e['trace']['reference']['event_ms']:.3f}"
+                      for e in d["evals"] if "trace" in e))
+refmodes = [l for l in read(os.path.join(res, "refmodes.log")).splitlines() if "event ms" in l]
+if refmodes:
+    p("  diag_matmul reference alone, fresh process each, 300 runs (event ms after the first, min/median/p90):")
+    for l in refmodes:
+        m = re.search(r"min ([\d.]+) p10 ([\d.]+) median ([\d.]+) p90 ([\d.]+) max ([\d.]+)", l)
+        if m:
+            p(f"    {'pool kept    ' if 'pool kept' in l else 'pool default '} {m.group(1)} / {m.group(3)} / {m.group(4)}")
 
 # ---- 4. traced vs ncu
 tr = load(os.path.join(res, "traced.json"))
@@ -124,7 +137,7 @@ if rows:
     except ValueError:
         pass
 NCU_RUNS = 21
-p("traced kernel time per candidate run (worker trace pass, median of 20 runs) vs ncu --clock-control none "
+p("traced kernel time per candidate run (worker trace pass of 20 runs; median of 3 evaluations' medians) vs ncu --clock-control none "
   "--cache-control none gpu__time_duration.sum (kforge-worker --launch, L2 flushed per run as in the worker; "
   f"median over runs 2..{NCU_RUNS}) (goal |diff| <= 5%):")
 p(f"  {'task':28} {'variant':9} {'traced us':>10} {'ncu us':>10} {'diff %':>7}  {'k/run':>5}  note")
@@ -133,7 +146,8 @@ if not tr:
 else:
     diffs = []
     for t in tr["tasks"]:
-        traced = t.get("kernel_ms", {}).get("median") if t.get("available") else None
+        traced = t.get("kernel_ms_median_of_evals", t.get("kernel_ms", {}).get("median")) if t.get("available") else None
+        per_eval = t.get("kernel_ms_per_eval", [])
         traced = traced * 1e3 if isinstance(traced, (int, float)) else None
         k = t.get("launches_per_run", {}).get("median") if t.get("available") else None
         note, ncu = "", None
@@ -146,13 +160,16 @@ else:
             n = len(ks)
             kk = int(round(k)) if isinstance(k, (int, float)) and k > 0 else 0
             if kk and n >= (NCU_RUNS - 1) * kk:
+                # The last (runs - 1) * k records: before them come the input fills and the first run.
                 rest = ks[n - (NCU_RUNS - 1) * kk:]
                 sums = [sum(d for _, d in rest[i * kk:(i + 1) * kk]) for i in range(NCU_RUNS - 1)]
                 ncu = statistics.median(sums)
-                if n != NCU_RUNS * kk:
+                if n < NCU_RUNS * kk:
                     note = f"ncu saw {n} kernels for {NCU_RUNS} runs of {kk}"
             else:
                 note = f"ncu saw {n} kernels, trace {k}/run"
+        if len(per_eval) > 1:
+            note += f" evals {min(per_eval) * 1e3:.1f}..{max(per_eval) * 1e3:.1f}"
         diff = 100 * (traced / ncu - 1) if traced and ncu else None
         if diff is not None:
             diffs.append(abs(diff))
@@ -166,8 +183,13 @@ else:
 ov = load(os.path.join(res, "overhead.json"))
 if ov:
     p(f"metrics pass, {ov['task']} {ov['variant']}: +{ov['metrics_added_s']:.3f} s wall per evaluation (metrics on vs off, "
-      f"median of {ov['reps']}; {ov['metrics_passes']} passes, profiler {ov['metrics_profiler_ms']:.0f} ms for both kernels; "
-      f"first in a worker incl. CUPTI set-up +{ov['metrics_first_added_s']:.3f} s) (goal <= 1.0 s)")
+      f"median of {ov['reps']}; {ov['metrics_passes']} passes; profiler candidate {ov['metrics_candidate_ms']:.0f} ms + "
+      f"reference {ov['metrics_reference_ms']:.0f} ms; first in a worker incl. CUPTI set-up +{ov['metrics_first_added_s']:.3f} s) "
+      f"(goal <= 1.0 s)")
+    if ov.get("lean_metrics") and ov.get("lean_added_s") is not None:
+        p(f"  lean set ({len(ov['lean_metrics'])} metrics, no sm__throughput / gpu__compute_memory_throughput): "
+          f"+{ov['lean_added_s']:.3f} s, {ov['lean_passes']} passes; profiler candidate {fmt(ov['lean_candidate_ms'], '.0f')} ms "
+          f"+ reference {fmt(ov['lean_reference_ms'], '.0f')} ms")
     p(f"trace pass: candidate median {ov['candidate_off_ms'] * 1e3:.2f} us trace off vs {ov['candidate_trace_ms'] * 1e3:.2f} us "
       f"trace on ({ov['trace_change_pct']:+.2f}%, goal <= 2%; worker before any CUPTI use {ov['candidate_pristine_ms'] * 1e3:.2f} us); "
       f"+{ov['trace_added_s']:.3f} s wall; the traced runs themselves {fmt(ov['traced_run_event_ms'] * 1e3 if ov['traced_run_event_ms'] else None, '.2f')} us event time "
@@ -175,13 +197,18 @@ if ov:
 else:
     p("metrics/trace overhead (bench_worker overhead): not run")
 bench = read(os.path.join(out, "bench.log"))
+prof_rows = []
 for l in bench.splitlines():
     if re.match(r"^(scale 1M floats|rowscale 4096x4096)\s", l) and "%" in l:
         c = l.split()
         p("bench_profiler tracing during runs: " + " ".join(c[:-6]) + f": none {c[-6]} ms, kernels-only {c[-5]} ms ({c[-3]}), "
           f"full {c[-4]} ms ({c[-2]})")
     elif re.match(r"^(rowscale 4096x4096|naive diag matmul|reference \(naive\))", l) and "%" not in l:
-        p("bench_profiler metrics pass: " + " ".join(l.split()) + "  (wall ms, session ms, passes, kernels)")
+        m = re.match(r"^(.*?)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+(\d+)", l)
+        if m:
+            prof_rows.append(f"{m.group(1)} {float(m.group(2)):.0f} ms ({m.group(4)} passes)")
+if prof_rows:
+    p("bench_profiler metrics pass wall time: " + "; ".join(prof_rows))
 
 # DRAM / FLOP checks of tst_profiler_gpu_metrics
 dram = re.search(r"\[\d\][^\n]*?copy_kernel[^\n]*?DRAM\s+([\d.]+) MiB", gpu_log)

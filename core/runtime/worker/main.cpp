@@ -16,6 +16,7 @@
 #endif
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,14 +37,16 @@ void usage(std::FILE *to)
                  "Usage: kforge-worker [--device N]\n"
                  "       kforge-worker --self-test [TASKS_DIR] [--device N] [--task NAME]... [--min-time-ms MS]\n"
                  "                     [--min-runs N] [--trials N] [--json]\n"
-                 "       kforge-worker --launch TASK_DIR KERNEL.cu|KERNEL.so [--runs N] [--seed S] [--no-flush] [--device N]\n"
+                 "       kforge-worker --launch TASK_DIR KERNEL.cu|KERNEL.so [--runs N] [--seed S] [--no-flush]\n"
+                 "                     [--keep-pool] [--device N]\n"
                  "       kforge-worker --version\n\n"
                  "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout.\n"
                  "--self-test compiles and evaluates every task's variants (default tasks: %s)\n"
                  "and exits 0 when every verdict is as expected, 1 otherwise, 2 when there is no CUDA device.\n"
                  "--launch compiles the kernel (a .so is used as it is), generates the task's inputs from the seed\n"
                  "and calls its entry N times (L2 flushed before each run), with no verification and no CUPTI:\n"
-                 "a plain workload for external profilers such as ncu.\n",
+                 "a plain workload for external profilers such as ncu. --keep-pool keeps freed stream-ordered\n"
+                 "memory in the device's pool (release threshold UINT64_MAX) instead of returning it at each sync.\n",
                  kforge::defaultTasksDir().c_str());
 }
 
@@ -64,6 +67,7 @@ struct LaunchConfig {
     int runs = 10;
     uint64_t seed = 1;
     bool flush = true;
+    bool keepPool = false;
     int device = 0;
 };
 
@@ -116,6 +120,12 @@ int runLaunch(const LaunchConfig &config)
         values.push_back({name.c_str(), value});
     const kf_params params{values.data(), static_cast<int32_t>(values.size())};
     try {
+        if (config.keepPool) { // as a caching allocator would: freed stream-ordered memory stays mapped
+            cudaMemPool_t pool = nullptr;
+            uint64_t keep = UINT64_MAX;
+            KF_CUDA(cudaDeviceGetDefaultMemPool(&pool, config.device));
+            KF_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+        }
         const cudaStream_t s = gpu.stream();
         kforge::TensorSet inputs(task.inputs);
         kforge::TensorSet outputs(task.outputs);
@@ -144,10 +154,19 @@ int runLaunch(const LaunchConfig &config)
         }
         cudaEventDestroy(start);
         cudaEventDestroy(stop);
-        std::string list;
-        for (float t : times)
-            list += (list.empty() ? "" : " ") + std::to_string(t);
-        std::fprintf(stderr, "launch: %s, %d runs, event ms: %s\n", task.name.c_str(), config.runs, list.c_str());
+        if (times.size() <= 30) {
+            std::string list;
+            for (float t : times)
+                list += (list.empty() ? "" : " ") + std::to_string(t);
+            std::fprintf(stderr, "launch: %s, %d runs, event ms: %s\n", task.name.c_str(), config.runs, list.c_str());
+        } else {
+            std::vector<float> sorted(times.begin() + 1, times.end());
+            std::sort(sorted.begin(), sorted.end());
+            const auto at = [&](double q) { return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))]; };
+            std::fprintf(stderr, "launch: %s, %d runs%s, event ms after the first: min %.4f p10 %.4f median %.4f p90 %.4f max %.4f\n",
+                         task.name.c_str(), config.runs, config.keepPool ? " (pool kept)" : "", at(0), at(0.1), at(0.5),
+                         at(0.9), at(1));
+        }
     } catch (const kforge::CudaFailure &f) {
         std::fprintf(stderr, "kforge-worker --launch: %s at %s\n", kforge::cudaErrorText(f.code).c_str(), f.where.c_str());
         return 1;
@@ -203,6 +222,8 @@ int main(int argc, char **argv)
             launchConfig.seed = static_cast<uint64_t>(value(0, 9007199254740992LL));
         } else if (a == "--no-flush") {
             launchConfig.flush = false;
+        } else if (a == "--keep-pool") {
+            launchConfig.keepPool = true;
         } else if (a == "--task" && i + 1 < argc) {
             config.onlyTasks.push_back(argv[++i]);
         } else if (a == "--min-time-ms") {
