@@ -1,0 +1,205 @@
+// `kforge-cli optimize` as a user runs it: against the LLM tests' replay server on loopback (in this process)
+// and the real compiler and kforge-worker. Where there is no GPU, the round must fail with a clear reason and
+// still leave a session; on a GPU (label gpu, KFORGE_GPU_ROUND) a fast correct kernel, a wrong one and one
+// that does not compile must land in the session as what they are, with the fast one's measured speedup.
+#include "core/session/sessionstore.h"
+#include "replayserver.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace kforge;
+using kforge::test::ReplayResponse;
+using kforge::test::ReplayScenario;
+using kforge::test::ReplayServer;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/fixtures/");
+
+QByteArray openAiStream(const QString &text)
+{
+    QByteArray out;
+    auto event = [&](const QJsonObject &o) { out += "data: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n"; };
+    for (qsizetype i = 0; i < text.size(); i += 64)
+        event({{QStringLiteral("model"), QStringLiteral("test-model")},
+               {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                                  {QStringLiteral("delta"), QJsonObject{{QStringLiteral("content"), text.mid(i, 64)}}},
+                                                                  {QStringLiteral("finish_reason"), QJsonValue::Null}}}}});
+    event({{QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                              {QStringLiteral("delta"), QJsonObject{}},
+                                                              {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}}});
+    event({{QStringLiteral("choices"), QJsonArray{}},
+           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 2000}, {QStringLiteral("completion_tokens"), 900}}}});
+    return out + "data: [DONE]\n\n";
+}
+
+ReplayScenario answers(const QStringList &names)
+{
+    ReplayScenario s;
+    for (const QString &name : names) {
+        QFile f(kFixtures + QLatin1String("round/") + name + QLatin1String(".md"));
+        if (!f.open(QIODevice::ReadOnly))
+            qFatal("missing fixture %s", qPrintable(name));
+        ReplayResponse r;
+        r.body = openAiStream(QString::fromUtf8(f.readAll()));
+        r.chunkBytes = 512;
+        s.responses << r;
+    }
+    return s;
+}
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+// Runs kforge-cli with its settings, cache and data in `home`, serving the event loop meanwhile.
+Run cli(const QStringList &args, const QString &home, int timeoutMs = 540000)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QLatin1String("/config"));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), home + QLatin1String("/cache"));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home + QLatin1String("/data"));
+    p.setProcessEnvironment(env);
+    QSignalSpy finished(&p, &QProcess::finished);
+    p.start(QStringLiteral(KFORGE_CLI), QStringList{QStringLiteral("optimize")} + args);
+    if (!p.waitForStarted() || !finished.wait(timeoutMs))
+        qFatal("kforge-cli optimize did not finish");
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TstOptimizeCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+#ifndef KFORGE_GPU_ROUND
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString task = kFixtures + QLatin1String("task_diag");
+        QTest::newRow("nothing") << QStringList{} << "expected one task folder or session file";
+        QTest::newRow("no endpoint") << QStringList{task} << "--endpoint is required";
+        QTest::newRow("unknown endpoint") << QStringList{task, QStringLiteral("--endpoint"), QStringLiteral("nowhere")}
+                                          << "unknown endpoint 'nowhere'";
+        QTest::newRow("bad rounds") << QStringList{task, QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1"),
+                                                   QStringLiteral("--rounds"), QStringLiteral("0")}
+                                    << "take a positive number";
+        QTest::newRow("bad sampling") << QStringList{task, QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1"),
+                                                     QStringLiteral("--sampling"), QStringLiteral("best")}
+                                      << "--sampling is buckets, top-k or most-different";
+        QTest::newRow("missing key variable") << QStringList{task, QStringLiteral("-e"), QStringLiteral("openai"),
+                                                             QStringLiteral("--api-key-env"), QStringLiteral("KFORGE_TEST_NO_SUCH_VAR")}
+                                              << "KFORGE_TEST_NO_SUCH_VAR is not set";
+        QTest::newRow("no model") << QStringList{task, QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1")}
+                                  << "No model given";
+        QTest::newRow("neither task nor session") << QStringList{QStringLiteral("/nonexistent/x"), QStringLiteral("-e"),
+                                                                 QStringLiteral("http://127.0.0.1:9/v1"), QStringLiteral("-m"),
+                                                                 QStringLiteral("m")}
+                                                  << "neither a task folder nor a session file";
+    }
+
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QTemporaryDir home;
+        const Run r = cli(args, home.path());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+#endif
+
+    void round()
+    {
+        ReplayServer server;
+        server.addScenario(QStringLiteral("cli"), answers({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
+        QVERIFY(server.listen());
+        QTemporaryDir home;
+        const QString session = home.filePath(QStringLiteral("cli.kforge"));
+        QStringList args{QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"),
+                         QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--candidates"), QStringLiteral("3"),
+                         QStringLiteral("--endpoint"), server.baseUrl(QStringLiteral("cli")), QStringLiteral("--model"),
+                         QStringLiteral("test-model"), QStringLiteral("--session"), session, QStringLiteral("--repair"),
+                         QStringLiteral("0")};
+#ifndef KFORGE_GPU_ROUND
+        args << QStringLiteral("--no-metrics");
+#endif
+        const Run r = cli(args, home.path());
+        qInfo().noquote() << "kforge-cli optimize output:\n" << r.out << r.err;
+
+        SessionStore store;
+        QVERIFY2(store.open(session), qPrintable(store.errorString()));
+        QCOMPARE(store.task().name, QStringLiteral("diag_matmul"));
+        QCOMPARE(store.rounds().size(), 1);
+        const RoundRecord round = store.rounds().first();
+        const Variant *ref = store.population().reference();
+        QVERIFY(ref && ref->hasEvaluation());
+
+        if (!ref->isCorrect()) {
+            // No GPU here (or no worker): the round fails before any request, saying why, and the session stays.
+            QCOMPARE(r.exitCode, 1);
+            QCOMPARE(toString(round.state), QStringLiteral("failed"));
+            QVERIFY2(round.message.contains(QLatin1String("reference could not be measured")), qPrintable(round.message));
+            QVERIFY(r.out.contains(QLatin1String("Round 1 failed")));
+            QVERIFY(r.out.contains(QLatin1String("Session: ") + store.path()));
+            QCOMPARE(server.requests().size(), 0);
+#ifdef KFORGE_GPU_ROUND
+            QSKIP(qPrintable(QLatin1String("no GPU round possible here: ") + ref->statusMessage));
+#else
+            return;
+#endif
+        }
+
+        // A GPU: the three answers, each as what it is.
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(toString(round.state), QStringLiteral("finished"));
+        QCOMPARE(server.requests().size(), 3);
+        QCOMPARE(round.usage.requests, 3);
+        auto byMarker = [&](const char *marker) -> const Variant * {
+            for (const auto &v : store.population().variants())
+                if (store.source(v.id).contains(QLatin1String(marker)))
+                    return store.population().find(v.id);
+            return nullptr;
+        };
+        const Variant *fast = byMarker("FAST_ROWSCALE");
+        const Variant *wrong = byMarker("WRONG_RESULT");
+        const Variant *broken = byMarker("BROKEN_SYNTAX");
+        QVERIFY(fast && wrong && broken);
+        QCOMPARE(fast->eval.verdict, QStringLiteral("correct"));
+        QCOMPARE(toString(fast->status), QStringLiteral("done"));
+        QVERIFY2(*fast->eval.speedup >= 30, qPrintable(QString::number(*fast->eval.speedup)));
+        QCOMPARE(wrong->eval.verdict, QStringLiteral("incorrect"));
+        QCOMPARE(toString(wrong->status), QStringLiteral("failed"));
+        QCOMPARE(broken->eval.verdict, QStringLiteral("compile_error"));
+        QVERIFY(store.latestEvaluation(broken->id)->result.value(QLatin1String("compile")).toObject()
+                    .value(QLatin1String("log")).toString().contains(QLatin1String("error")));
+        for (const Variant *v : {fast, wrong, broken})
+            QVERIFY2(r.out.contains(QStringLiteral("#%1").arg(v->id)), qPrintable(r.out));
+        QVERIFY(r.out.contains(QLatin1String("Round 1 finished: 3 candidate(s), 1 correct")));
+#ifdef KFORGE_GPU_ROUND
+        // Measured, not scripted: the worker's trace and timing are in the stored result.
+        const auto e = store.latestEvaluation(fast->id);
+        QVERIFY(!e->result.value(QLatin1String("flags")).toArray().contains(QStringLiteral("scripted")));
+        QVERIFY(e->result.value(QLatin1String("timing")).toObject().value(QLatin1String("candidate")).toObject()
+                    .value(QLatin1String("runs")).toInt() > 0);
+#endif
+    }
+};
+
+QTEST_GUILESS_MAIN(TstOptimizeCli)
+#include "tst_optimizecli.moc"
