@@ -93,6 +93,7 @@ void WorkerClient::start()
 void WorkerClient::startProcess()
 {
     m_stopping = false;
+    m_answeredSinceStart = false;
     m_helloId = 0;
     m_killReason = KillReason::None;
     m_expectExit = false;
@@ -378,6 +379,7 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
         m_expectExit = true; // the worker exits by itself now; the next request starts a new one
     m_watchdog->stop();
     m_current.reset();
+    m_answeredSinceStart = true;
     setState(State::Idle);
     Q_EMIT replied(r.id, r);
     dispatch();
@@ -485,8 +487,13 @@ void WorkerClient::onFinished(int exitCode, QProcess::ExitStatus status)
         Q_EMIT log(tr("The worker exited unexpectedly (%1).").arg(description));
     }
     // Keep a worker warm after a crash, a timeout or a restart_required, unless it was asked to stop and
-    // nothing was asked of it since.
-    if (!m_process && (!m_stopping || !m_queue.empty()))
+    // nothing was asked of it since, or it keeps dying without answering anything (then the next request
+    // starts it).
+    m_idleDeaths = m_answeredSinceStart ? 0 : m_idleDeaths + 1;
+    const bool crashLoop = m_idleDeaths >= 3;
+    if (crashLoop && m_queue.empty())
+        Q_EMIT log(tr("The worker keeps exiting; it will be started again for the next request."));
+    if (!m_process && (!m_queue.empty() || (!m_stopping && !crashLoop)))
         startProcess();
 }
 

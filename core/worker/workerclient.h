@@ -116,6 +116,8 @@ private:
     KillReason m_killReason = KillReason::None;
     bool m_expectExit = false;       // after restart_required or shutdown
     bool m_stopping = false;
+    bool m_answeredSinceStart = false; // a response came from the current process
+    int m_idleDeaths = 0;              // processes in a row that died without answering anything
 };
 
 } // namespace kforge

@@ -60,6 +60,7 @@ private Q_SLOTS:
     void neverReady();
     void programMissing();
     void cancelQueued();
+    void noEndlessRestarts();
     void stopEndsTheWorker();
 };
 
@@ -393,6 +394,24 @@ void TestWorkerClient::cancelQueued()
     QCOMPARE(replied.at(0).at(1).value<WorkerReply>().errorCode, WorkerReply::Cancelled);
     QCOMPARE(replied.at(1).at(0).toInt(), a);
     QVERIFY(replied.at(1).at(1).value<WorkerReply>().ok);
+}
+
+void TestWorkerClient::noEndlessRestarts()
+{
+    // A worker that dies right after the handshake is restarted a few times, then left for the next request.
+    WorkerClient client(config(scriptedWorker(u"flaky"_s)));
+    QSignalSpy ready(&client, &WorkerClient::ready);
+    QSignalSpy exited(&client, &WorkerClient::exited);
+    client.start();
+    while (exited.count() < 3)
+        QVERIFY(exited.wait(10000));
+    QVERIFY(!exited.wait(1000));
+    QCOMPARE(ready.count(), 3);
+    QCOMPARE(client.state(), WorkerClient::State::Stopped);
+    // The next request starts it again; this worker dies before answering, which is a crash.
+    const WorkerReply r = waitReply(client, client.send(u"device_info"_s));
+    QVERIFY(r.errorCode == WorkerReply::Crashed || r.errorCode == WorkerReply::Unavailable);
+    QCOMPARE(ready.count(), 4);
 }
 
 void TestWorkerClient::stopEndsTheWorker()
