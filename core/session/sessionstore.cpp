@@ -60,6 +60,8 @@ QJsonObject objectOf(const QVariant &v)
 QStringList stringsOf(const QVariant &v)
 {
     QStringList out;
+    if (v.isNull() || v.toString() == QLatin1String("[]")) // the common case, on every row when a session opens
+        return out;
     for (const auto &x : QJsonDocument::fromJson(v.toString().toUtf8()).array())
         out << x.toString();
     return out;
