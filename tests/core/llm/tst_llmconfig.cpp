@@ -438,10 +438,19 @@ void TestLlmConfig::keychainRoundTrip()
     if (!Credentials::keychainAvailable())
         QSKIP("built without QtKeychain");
     Credentials creds;
-    const QString entry = QStringLiteral("kforge-test-entry");
+    // A real keychain entry of the user running the test, deleted at the end; unique so runs cannot collide.
+    const QString entry = QStringLiteral("kforge-test-entry-%1").arg(QCoreApplication::applicationPid());
     QString writeError = QStringLiteral("pending");
     creds.writeKey(entry, kKey, this, [&](const QString &e) { writeError = e; });
-    QTRY_VERIFY_WITH_TIMEOUT(writeError != QLatin1String("pending"), 20'000);
+    // A locked desktop keyring may ask its user and never answer here: that is no failure of ours.
+    const bool answered = QTest::qWaitFor([&] { return writeError != QLatin1String("pending"); }, 20'000);
+    // Run by tst_llmconfig_keychain against a throw-away Secret Service, where skipping would hide a failure.
+    if (qEnvironmentVariableIsSet("KFORGE_REQUIRE_KEYCHAIN")) {
+        QVERIFY2(answered, "the keychain did not answer");
+        QVERIFY2(writeError.isEmpty(), qPrintable(writeError));
+    }
+    if (!answered)
+        QSKIP("the keychain did not answer (locked, waiting for its user?)");
     if (!writeError.isEmpty())
         QSKIP(qPrintable(QStringLiteral("no usable keychain service here: ") + writeError));
     ApiKeyLookup got;
