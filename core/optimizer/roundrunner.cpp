@@ -391,8 +391,10 @@ void RoundRunner::pump()
         r.parents = m_exemplars;
         const int number = m_store->round(m_roundId).value_or(RoundRecord{}).number;
         r.label = QStringLiteral("R%1.%2").arg(number).arg(m_sent + 1);
-        if (!launch(r, m_promptText))
+        if (!launch(r, m_promptText)) {
+            m_budgetReason = m_error; // nothing more can be sent; the round ends with what it has
             break;
+        }
         ++m_sent;
     }
     while (!m_repairQueue.empty()) {
@@ -781,6 +783,11 @@ void RoundRunner::onEvalFinished(int id, const EvalResult &result)
 
     if (id == m_referenceEval) {
         m_referenceEval = 0;
+        // Cancelled by a stopped round while a new one already waits for it: measure it again.
+        if (result.errorCode == QLatin1String("cancelled") && m_roundId && m_state == State::Preparing) {
+            prepare();
+            return;
+        }
         if (m_roundId && m_state == State::Preparing) {
             const Variant *ref = m_store->population().find(variantId);
             if (!ref || !ref->isCorrect()) {
