@@ -78,6 +78,7 @@ struct LlmTransferLoop::Transfer {
     curl_slist *headers = nullptr;
     CURL *easy = nullptr;
     bool waiting = true; // between attempts (or before the first)
+    bool connected = false; // this attempt's connection (and TLS handshake) is up: the idle clock runs
     Clock::time_point created;
     Clock::time_point deadline;
     Clock::time_point wakeAt;
@@ -227,6 +228,7 @@ void LlmTransferLoop::startAttempt(Transfer &t)
 {
     ++t.attempt;
     t.waiting = false;
+    t.connected = false;
     t.lastByte = Clock::now();
     t.endSeen.reset();
     t.decoder = StreamDecoder::create(t.request.endpoint.protocol);
@@ -279,6 +281,7 @@ size_t LlmTransferLoop::onHeader(char *data, size_t size, size_t count, void *us
     auto &t = *static_cast<Transfer *>(user);
     const size_t n = size * count;
     t.lastByte = Clock::now();
+    t.connected = true;
     const QByteArray line = QByteArray(data, qsizetype(n)).trimmed();
     if (line.startsWith("HTTP/")) {
         // A new response (after 100 Continue, say): forget the previous one's headers.
@@ -407,6 +410,13 @@ void LlmTransferLoop::checkTimers()
             attemptOver(*t, CURLE_OK);
         } else if (now >= t->deadline) {
             abortAttempt(*t, LlmErrorKind::TotalTimeout);
+        } else if (!t->connected) {
+            // Connecting and the TLS handshake fall under the connect timeout; the idle clock starts after them.
+            curl_off_t pretransfer = 0;
+            if (curl_easy_getinfo(t->easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer) == CURLE_OK && pretransfer > 0) {
+                t->connected = true;
+                t->lastByte = std::max(t->lastByte, now);
+            }
         } else if (msSince(t->lastByte, now) >= limits.idleTimeoutMs) {
             abortAttempt(*t, LlmErrorKind::IdleTimeout);
         }
@@ -421,7 +431,10 @@ int LlmTransferLoop::pollTimeoutMs() const
             next = std::min(next, std::min(t->wakeAt, t->deadline));
         } else {
             next = std::min(next, t->deadline);
-            next = std::min(next, t->lastByte + milliseconds(t->request.endpoint.limits.idleTimeoutMs));
+            if (t->connected)
+                next = std::min(next, t->lastByte + milliseconds(t->request.endpoint.limits.idleTimeoutMs));
+            else
+                next = std::min(next, Clock::now() + milliseconds(20)); // look again soon whether it is connected
             if (t->endSeen)
                 next = std::min(next, *t->endSeen + milliseconds(kEndGraceMs));
         }
