@@ -76,6 +76,7 @@ struct MetricsResult {
     bool kernelsNamed = false;
     std::string kernelNamesFrom;  // how ranges were matched to traced replays ("" when they were not)
     size_t replayRecords = 0;     // kernel records the traced replays produced
+    bool cached = false;          // reused from an earlier evaluation of the same reference and shapes
     std::vector<KernelMetrics> kernels;
     // Sums over the kernels (NaN when a kernel lacks the value).
     double totalTimeNs = NAN;

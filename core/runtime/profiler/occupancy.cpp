@@ -55,8 +55,12 @@ std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits& limits, int th
     for (Bit b : {Bit{OCC_LIMIT_WARPS, "warps"}, Bit{OCC_LIMIT_REGISTERS, "registers"},
                   Bit{OCC_LIMIT_SHARED_MEMORY, "shared_memory"}, Bit{OCC_LIMIT_BLOCKS, "blocks"},
                   Bit{OCC_LIMIT_BARRIERS, "barriers"}}) {
-        if (result.limitingFactors & b.bit)
-            o.limiter += (o.limiter.empty() ? "" : "+") + std::string(b.name);
+        if (!(result.limitingFactors & b.bit))
+            continue;
+        // Appended piecewise: GCC 12's -Wrestrict misfires on operator+ of a literal and a string at -O3.
+        if (!o.limiter.empty())
+            o.limiter += '+';
+        o.limiter += b.name;
     }
     return o;
 }

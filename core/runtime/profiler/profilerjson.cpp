@@ -160,6 +160,7 @@ void to_json(json& j, const MetricsResult& m)
              {"kernels_named", m.kernelsNamed},
              {"kernel_names_from", m.kernelNamesFrom},
              {"replay_records", m.replayRecords},
+             {"cached", m.cached},
              {"kernels", m.kernels},
              {"total_time_ns", jsonNumber(m.totalTimeNs)},
              {"total_dram_bytes", jsonNumber(m.totalDramBytes)},

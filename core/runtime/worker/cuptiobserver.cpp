@@ -76,8 +76,18 @@ void CuptiObserver::metricsPass(const TimingContext &ctx, const std::function<vo
         };
     };
     m_candidateMetrics = m_session.metrics.collect(guarded(launchCandidate), ctx.metricNames);
-    if (!failure)
+    std::string cacheKey = ctx.referenceKey;
+    for (const std::string &name : ctx.metricNames)
+        cacheKey += "|" + name;
+    if (const auto cached = m_session.referenceMetrics.find(cacheKey); cached != m_session.referenceMetrics.end()) {
+        m_referenceMetrics = cached->second;
+        m_referenceMetrics->cached = true;
+    } else if (!failure) {
         m_referenceMetrics = m_session.metrics.collect(guarded(launchReference), ctx.metricNames);
+        // Only complete results are reused; a missing or failed collection is tried again next time.
+        if (!failure && m_referenceMetrics && m_referenceMetrics->available && !ctx.referenceKey.empty())
+            m_session.referenceMetrics.emplace(cacheKey, *m_referenceMetrics);
+    }
     if (failure)
         std::rethrow_exception(failure);
 }

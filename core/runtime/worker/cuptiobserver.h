@@ -5,7 +5,9 @@
 #include "core/runtime/profiler/profiler.h"
 #include "core/runtime/worker/evalobserver.h"
 
+#include <map>
 #include <optional>
+#include <string>
 
 namespace kforge {
 
@@ -15,6 +17,9 @@ struct ProfilerSession {
     profiler::MetricsCollector metrics;
     std::optional<profiler::DeviceLimits> limits;
     bool limitsQueried = false;
+    // The reference's metrics by TimingContext::referenceKey + metric set: the reference does not change
+    // while candidates of one task are evaluated, and replaying it (10 passes) dominated the metrics pass.
+    std::map<std::string, profiler::MetricsResult> referenceMetrics;
 };
 
 class CuptiObserver : public EvalObserver {

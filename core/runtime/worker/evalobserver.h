@@ -29,6 +29,9 @@ struct TimingContext {
     double bytes = -1;
     double peakCopyGbps = 0;       // the device's measured peaks
     double peakFmaGflops = 0;
+    // Identifies the reference and the task's shapes (ReferenceCache::key without the seed): hardware
+    // metrics of the same reference on the same shapes are collected once per worker, not per evaluation.
+    std::string referenceKey;
 };
 
 struct RunStats {

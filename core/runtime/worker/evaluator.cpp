@@ -502,6 +502,7 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
     ctx.device = m_gpu.index();
     ctx.flops = task.flops.present() ? task.flops.value : -1;
     ctx.bytes = task.bytes.present() ? task.bytes.value : -1;
+    ctx.referenceKey = ReferenceCache::key(m_reference->contentHash(), task, 0);
 
     try {
         m_phase = "setting up";
