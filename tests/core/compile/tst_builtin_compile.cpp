@@ -4,6 +4,7 @@
 #include "core/compile/cudatoolkit.h"
 #include "core/task/task.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -67,5 +68,13 @@ void TestBuiltinCompile::allBuiltinSourcesCompile()
     QVERIFY2(failures.isEmpty(), qPrintable(failures.join(u'\n')));
 }
 
-QTEST_GUILESS_MAIN(TestBuiltinCompile)
+int main(int argc, char **argv)
+{
+    // ~50 nvcc runs take minutes on a small machine; Qt Test's 5-minute function watchdog is too short.
+    if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT"))
+        qputenv("QTEST_FUNCTION_TIMEOUT", "1800000");
+    QCoreApplication app(argc, argv);
+    TestBuiltinCompile test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_builtin_compile.moc"
