@@ -32,7 +32,7 @@ constexpr int kNoVerdict = 3;   // no worker, no GPU: nothing was decided about 
 
 QString tr(const char *text)
 {
-    return QCoreApplication::translate("kforge-cli eval", text);
+    return QCoreApplication::translate("kforge::cli", text);
 }
 
 QString ms(double v)
