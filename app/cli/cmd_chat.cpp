@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <optional>
 
+namespace kforge::cli {
+
 namespace {
 
 using namespace kforge;
@@ -25,7 +27,7 @@ enum Exit { ExitOk = 0, ExitFailed = 1, ExitUsage = 2, ExitTruncated = 3, ExitPa
 
 QString tr(const char *text)
 {
-    return QCoreApplication::translate("kforge-cli chat", text);
+    return QCoreApplication::translate("kforge::cli", text);
 }
 
 void put(FILE *f, const QString &s)
@@ -312,3 +314,5 @@ int run(const QStringList &args)
 KFORGE_REGISTER_COMMAND(chat, QStringLiteral("chat"),
                         QCoreApplication::translate("kforge-cli", "Stream one answer from an LLM endpoint (checks the endpoint)"),
                         run)
+
+} // namespace kforge::cli

@@ -41,7 +41,7 @@ constexpr int kStopped = 3;    // interrupted (Ctrl+C) or a budget was spent bef
 
 QString tr(const char *text, const char *comment = nullptr, int n = -1)
 {
-    return QCoreApplication::translate("kforge-cli optimize", text, comment, n);
+    return QCoreApplication::translate("kforge::cli", text, comment, n);
 }
 
 int g_signalPipe[2] = {-1, -1};
@@ -72,6 +72,8 @@ QString speedupText(const Variant &v)
 
 class Printer
 {
+    Q_DECLARE_TR_FUNCTIONS(kforge::cli::Printer)
+
 public:
     explicit Printer(const SessionStore &store)
         : m_store(store)
