@@ -15,6 +15,8 @@
 
 using namespace Qt::StringLiterals;
 
+namespace kforge::cli {
+
 namespace {
 
 struct DatasetCommand {
@@ -103,3 +105,5 @@ int DatasetCommand::run(const QStringList &args)
 KFORGE_REGISTER_COMMAND(dataset, u"dataset"_s,
                         QCoreApplication::translate("kforge-cli", "Write the model answers of sessions as JSON lines for training"),
                         DatasetCommand::run)
+
+} // namespace kforge::cli

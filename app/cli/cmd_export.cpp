@@ -18,6 +18,8 @@
 
 using namespace Qt::StringLiterals;
 
+namespace kforge::cli {
+
 namespace {
 
 struct ExportCommand {
@@ -157,3 +159,5 @@ int ExportCommand::run(const QStringList &args)
 KFORGE_REGISTER_COMMAND(export, u"export"_s,
                         QCoreApplication::translate("kforge-cli", "Export a variant as a CMake project, a PyTorch extension, or into a project"),
                         ExportCommand::run)
+
+} // namespace kforge::cli

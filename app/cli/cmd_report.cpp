@@ -16,6 +16,8 @@
 
 using namespace Qt::StringLiterals;
 
+namespace kforge::cli {
+
 namespace {
 
 struct ReportCommand {
@@ -101,3 +103,5 @@ int ReportCommand::run(const QStringList &args)
 KFORGE_REGISTER_COMMAND(report, u"report"_s,
                         QCoreApplication::translate("kforge-cli", "Write an HTML (and Markdown) report of a session"),
                         ReportCommand::run)
+
+} // namespace kforge::cli
