@@ -247,6 +247,8 @@ void TestExport::cmakeFiles()
     options.licenseText = u"Copyright 2026 Example Corp.\nSPDX-License-Identifier: Apache-2.0"_s;
     const ExportBundle b = Exporter::generate(*in, options);
     QVERIFY2(b.ok(), qPrintable(b.error));
+    // Kept for a human to look at.
+    ExportPlan::make(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/export-cmake-diag_matmul"), b).write(true, nullptr);
     QStringList paths;
     for (const auto &f : b.files)
         paths << f.path;
