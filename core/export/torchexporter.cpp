@@ -80,7 +80,8 @@ QList<QPair<QString, QString>> TorchExporter::fileRoles(const ExportContext &ctx
         {u"%1_kernel.cu"_s.arg(ns), u"the exported kernel, as KForge measured it"_s},
     };
     if (withReference)
-        roles << QPair<QString, QString>{u"reference.cu"_s, u"the task's reference implementation, which the test compares against"_s};
+        roles << QPair<QString, QString>{u"reference.cu"_s, u"the task's reference implementation, which the test compares against"_s}
+              << QPair<QString, QString>{u"%1_reference_binding.cpp"_s.arg(ns), u"`forward()` of the reference module"_s};
     roles << QPair<QString, QString>{u"include/kforge/kernel.h"_s, u"the KForge kernel ABI the kernel source is written against"_s}
           << QPair<QString, QString>{u"test_%1.py"_s.arg(ns), withReference
                                          ? u"checks the kernel against the reference with the task's tolerances, then times both"_s
@@ -123,7 +124,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
         : QString();
     v[u"reference_module"_s] = withReference
         ? u"# The task's reference as a module of its own, so its symbols cannot clash with the kernel's.\n"
-          "modules.append(extension(\"%1_reference_ext\", \"reference.cu\", \"%2\", %3))\n"_s.arg(ns, ctx.referenceEntry,
+          "modules.append(extension(\"%1_reference_ext\", \"%1_reference_binding.cpp\", \"reference.cu\", \"%2\", %3))\n"_s.arg(ns, ctx.referenceEntry,
                                                                                                    pyList(referenceNvcc))
         : QString();
     v[u"py_title"_s] = CodeNames::pyString(qs(task.title.empty() ? task.name : task.title));
@@ -205,7 +206,14 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
         add(path, TemplateRenderer::renderResource(tmpl, v, &error).toUtf8());
     };
     render(u"torch/setup.py.in"_s, u"setup.py"_s);
+    v[u"binding_entry"_s] = ctx.entry;
+    v[u"binding_what"_s] = u"the exported kernel"_s;
     render(u"torch/binding.cpp.in"_s, u"%1_binding.cpp"_s.arg(ns));
+    if (withReference) {
+        v[u"binding_entry"_s] = ctx.referenceEntry;
+        v[u"binding_what"_s] = u"the task's reference"_s;
+        render(u"torch/binding.cpp.in"_s, u"%1_reference_binding.cpp"_s.arg(ns));
+    }
     add(u"%1_kernel.cu"_s.arg(ns), in.variantSource.toUtf8());
     if (withReference)
         add(u"reference.cu"_s, in.referenceSource.toUtf8());

@@ -359,7 +359,8 @@ void TestExport::torchFiles()
     QVERIFY(setup.contains(u"CUDAExtension"_s));
     QVERIFY2(setup.contains(u"libraries=[\"cublas\"],"_s), qPrintable(setup));
     QVERIFY(setup.contains(u"\"9.0+PTX\""_s));
-    QVERIFY(!setup.contains(u"diag_matmul_reference_ext\", \"reference.cu\""_s));
+    QVERIFY(!setup.contains(u"diag_matmul_reference_ext"_s));
+    QVERIFY(!b.find(u"diag_matmul_reference_binding.cpp"_s));
     const QString test = text(b, u"test_diag_matmul.py"_s);
     QVERIFY(test.contains(u"TORCH_EXPR = \"torch.diag(A) @ B\""_s));
     QVERIFY(test.contains(u"(\"A\", torch.float32, (4096,), \"normal\", 0, 1),"_s));
@@ -373,7 +374,10 @@ void TestExport::torchFiles()
     const ExportBundle r = Exporter::generate(custom, options);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QVERIFY(r.find(u"reference.cu"_s));
-    QVERIFY(text(r, u"setup.py"_s).contains(u"extension(\"diag_matmul_custom_reference_ext\", \"reference.cu\""_s));
+    QVERIFY(text(r, u"setup.py"_s).contains(
+        u"extension(\"diag_matmul_custom_reference_ext\", \"diag_matmul_custom_reference_binding.cpp\", \"reference.cu\""_s));
+    QVERIFY(text(r, u"diag_matmul_custom_reference_binding.cpp"_s).contains(u"diag_matmul_custom_reference_entry(inputs"_s));
+    QVERIFY(text(r, u"diag_matmul_custom_binding.cpp"_s).contains(u"diag_matmul_custom_entry(inputs"_s));
     QVERIFY(text(r, u"test_diag_matmul_custom.py"_s).contains(u"TORCH_EXPR = None"_s));
     QVERIFY(text(r, u"test_diag_matmul_custom.py"_s).contains(u"import diag_matmul_custom_reference_ext"_s));
 }
