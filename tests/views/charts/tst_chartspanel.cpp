@@ -1,0 +1,230 @@
+// The Charts panel: speedup by round (log scale, failures and suspicious results marked, best-so-far step),
+// kernel time bars and the roofline from worker-shaped results; clicks select variants; rebuilds are
+// throttled and skipped while hidden; export writes real PNG, SVG and PDF files.
+#include "panelfixture.h"
+#include "core/eval/deviceinfo.h"
+#include "views/charts/chartspanel.h"
+#include "views/charts/kerneltimechart.h"
+#include "views/charts/rooflinechart.h"
+#include "views/charts/speedupchart.h"
+#include "views/variants/variantselection.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace kforge;
+using namespace kforge::test;
+
+namespace {
+
+struct Plotted {
+    qint64 r1a = 0, r1b = 0, r1fail = 0, r2a = 0, r2held = 0, r2meta = 0;
+};
+
+Plotted fill(SessionFixture &f)
+{
+    Plotted p;
+    f.measureReference();
+    const qint64 round1 = f.store().addRound({});
+    const qint64 round2 = f.store().addRound({});
+    p.r1a = f.addMeasured(QStringLiteral("r1a"), 3.0, {}, round1);
+    p.r1b = f.addMeasured(QStringLiteral("r1b"), 0.6, {}, round1);
+    ResultSpec wrong;
+    wrong.verdict = QStringLiteral("incorrect");
+    wrong.message = QStringLiteral("mismatch");
+    p.r1fail = f.addMeasured(QStringLiteral("r1fail"), wrong, {}, round1);
+    p.r2a = f.addMeasured(QStringLiteral("r2a"), 7.5, {p.r1a}, round2);
+    p.r2held = f.addMeasured(QStringLiteral("r2held"), 40.0, {p.r1a}, round2); // over 10x: held for review
+    ResultSpec noMetrics;
+    noMetrics.speedup = 5.0;
+    noMetrics.metrics = false;
+    p.r2meta = f.addMeasured(QStringLiteral("r2 no metrics"), noMetrics, {p.r1a}, round2);
+    return p;
+}
+
+DeviceInfo h200()
+{
+    return DeviceInfo::fromJson(h200Device());
+}
+
+} // namespace
+
+class TestChartsPanel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void speedupChartPlotsEveryVariant()
+    {
+        SessionFixture f;
+        QVERIFY(f.create());
+        const Plotted p = fill(f);
+        VariantSelection selection;
+        SpeedupChart chart(&f.store(), &selection);
+        chart.refreshNow();
+        QCOMPARE(chart.correctCount(), 5); // reference, r1a, r1b, r2a, no-metrics
+        QCOMPARE(chart.suspiciousCount(), 1);
+        QCOMPARE(chart.failedCount(), 1);
+        QCOMPARE(chart.bestSoFar(), 7.5); // the held result does not count until accepted
+        QCOMPARE(chart.pointCount(), 7);
+        QVERIFY(chart.yAxis->scaleType() == QCPAxis::stLogarithmic);
+        // Failures sit below every measured speedup.
+        QVERIFY(chart.pixelOf(p.r1fail).y() > chart.pixelOf(p.r1b).y());
+        f.store().setAccepted(p.r2held, true);
+        chart.refreshNow();
+        QCOMPARE(chart.suspiciousCount(), 0);
+        QCOMPARE(chart.bestSoFar(), 40.0);
+    }
+
+    void clickSelectsVariant()
+    {
+        SessionFixture f;
+        QVERIFY(f.create());
+        const Plotted p = fill(f);
+        VariantSelection selection;
+        ChartsPanel panel(&f.store(), &selection);
+        panel.resize(900, 560);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        SpeedupChart *chart = panel.speedupChart();
+        chart->refreshNow();
+        chart->replot();
+        QSignalSpy clicked(&panel, &ChartsPanel::variantClicked);
+        const QPoint at = chart->pixelOf(p.r2a).toPoint();
+        QVERIFY(chart->rect().contains(at));
+        QCOMPARE(chart->variantAt(at + QPoint(2, -1)), p.r2a);
+        QTest::mouseClick(chart, Qt::LeftButton, {}, at);
+        QCOMPARE(clicked.size(), 1);
+        QCOMPARE(clicked.at(0).at(0).toLongLong(), p.r2a);
+        QCOMPARE(selection.current(), p.r2a);
+        // Ctrl adds to the selection.
+        QTest::mouseClick(chart, Qt::LeftButton, Qt::ControlModifier, chart->pixelOf(p.r1a).toPoint());
+        QCOMPARE(selection.selected(), (QList<qint64>{p.r2a, p.r1a}));
+        // Nothing there: nothing changes.
+        QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(3, 3));
+        QCOMPARE(selection.selected().size(), 2);
+        saveScreenshot(&panel, QStringLiteral("charts-speedup"));
+    }
+
+    void rebuildsAreThrottledAndSkippedWhileHidden()
+    {
+        SessionFixture f;
+        QVERIFY(f.create());
+        f.measureReference();
+        VariantSelection selection;
+        ChartsPanel panel(&f.store(), &selection);
+        panel.resize(700, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        SpeedupChart *chart = panel.speedupChart();
+        chart->setThrottleMs(80);
+        QTRY_VERIFY(chart->rebuildCount() >= 1);
+        const int before = chart->rebuildCount();
+        const int hiddenBefore = panel.kernelTimeChart()->rebuildCount();
+        for (int i = 0; i < 30; ++i)
+            f.addMeasured(QStringLiteral("v%1").arg(i), 1.0 + i * 0.25);
+        QTRY_COMPARE(chart->correctCount(), 31);
+        QVERIFY2(chart->rebuildCount() - before <= 2, qPrintable(QString::number(chart->rebuildCount() - before)));
+        // The kernel chart is on a hidden tab: it waited, and catches up when shown.
+        QCOMPARE(panel.kernelTimeChart()->rebuildCount(), hiddenBefore);
+        panel.tabs()->setCurrentWidget(panel.kernelTimeChart());
+        QTRY_VERIFY(panel.kernelTimeChart()->rebuildCount() > hiddenBefore);
+    }
+
+    void kernelBarsAndRoofline()
+    {
+        SessionFixture f;
+        QVERIFY(f.create());
+        const Plotted p = fill(f);
+        VariantSelection selection;
+        ChartsPanel panel(&f.store(), &selection);
+        panel.resize(900, 560);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+
+        KernelTimeChart *bars = panel.kernelTimeChart();
+        panel.tabs()->setCurrentWidget(bars);
+        bars->refreshNow();
+        QCOMPARE(bars->barCount(), 0);
+        selection.setSelected({f.reference(), p.r2a, p.r1fail});
+        bars->refreshNow();
+        QCOMPARE(bars->barCount(), 3); // the reference's two kernels and r2a's one; the failure has none
+        bars->replot();
+        QSignalSpy clicked(&panel, &ChartsPanel::variantClicked);
+        QTest::mouseClick(bars, Qt::LeftButton, {}, bars->pixelOf(p.r2a).toPoint() - QPoint(3, 0));
+        QCOMPARE(clicked.size(), 1);
+        QCOMPARE(clicked.at(0).at(0).toLongLong(), p.r2a);
+        selection.setSelected({f.reference(), p.r2a, p.r1fail});
+        bars->refreshNow();
+        saveScreenshot(&panel, QStringLiteral("charts-kernels"));
+
+        RooflineChart *roof = panel.rooflineChart();
+        panel.tabs()->setCurrentWidget(roof);
+        // Without a device the peaks come from the stored results.
+        selection.setSelected({p.r2a, p.r2meta});
+        roof->refreshNow();
+        QVERIFY(roof->hasRoofs());
+        QCOMPARE(roof->peakGbps(), 4020.0);
+        QCOMPARE(roof->kernelPointCount(), 1); // r2a's kernel; the other has no metrics, only its task point
+        QCOMPARE(roof->pointCount(), 3);
+        DeviceInfo device = h200();
+        device.peakCopyGbps = 4800;
+        panel.setDevice(device);
+        roof->refreshNow();
+        QCOMPARE(roof->peakGbps(), 4800.0);
+        // Nothing selected: the reference and the best so far.
+        selection.setSelected({});
+        roof->refreshNow();
+        QVERIFY(roof->kernelPointCount() >= 2);
+        saveScreenshot(&panel, QStringLiteral("charts-roofline"));
+    }
+
+    void exportsPngSvgPdf_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::newRow("png") << QStringLiteral("png") << QByteArray("\x89PNG");
+        QTest::newRow("svg") << QStringLiteral("svg") << QByteArray("<?xml");
+        QTest::newRow("pdf") << QStringLiteral("pdf") << QByteArray("%PDF");
+    }
+
+    void exportsPngSvgPdf()
+    {
+        QFETCH(QString, suffix);
+        QFETCH(QByteArray, magic);
+        SessionFixture f;
+        QVERIFY(f.create());
+        fill(f);
+        VariantSelection selection;
+        ChartsPanel panel(&f.store(), &selection);
+        panel.resize(800, 500);
+        const QString path = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/panels/speedup.") + suffix;
+        QFile::remove(path);
+        QString error;
+        QVERIFY2(panel.exportCurrent(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray data = file.readAll();
+        QVERIFY2(data.startsWith(magic), data.left(16).constData());
+        QVERIFY(data.size() > 1000);
+        if (suffix == QLatin1String("svg"))
+            QVERIFY(data.contains("<svg"));
+    }
+
+    void exportRejectsUnknownFormats()
+    {
+        SessionStore store;
+        VariantSelection selection;
+        ChartsPanel panel(&store, &selection);
+        QString error;
+        QVERIFY(!panel.exportCurrent(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/panels/chart.bmpx"), &error));
+        QVERIFY(error.contains(QLatin1String("bmpx")));
+    }
+};
+
+QTEST_MAIN(TestChartsPanel)
+#include "tst_chartspanel.moc"

@@ -1,0 +1,110 @@
+#include "views/charts/kerneltimechart.h"
+#include "core/session/sessionstore.h"
+#include "views/variants/variantselection.h"
+
+namespace kforge {
+
+namespace {
+
+// "void gemm_tiled<32>(float const*, ...)" -> "gemm_tiled<32>"
+QString shortName(QString name)
+{
+    const qsizetype paren = name.indexOf(QLatin1Char('('));
+    if (paren > 0)
+        name.truncate(paren);
+    int depth = 0;
+    qsizetype cut = -1;
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        if (name[i] == QLatin1Char('<'))
+            ++depth;
+        else if (name[i] == QLatin1Char('>'))
+            --depth;
+        else if (name[i] == QLatin1Char(' ') && depth == 0)
+            cut = i;
+    }
+    name = name.mid(cut + 1).trimmed();
+    return name.size() > 40 ? name.left(38) + QStringLiteral("…") : name;
+}
+
+} // namespace
+
+KernelTimeChart::KernelTimeChart(SessionStore *store, VariantSelection *selection, QWidget *parent)
+    : ChartBase(store, selection, parent)
+{
+    yAxis->setRangeReversed(true); // first variant on top
+    xAxis->setLabel(tr("Time per run (ms)"));
+    yAxis->setTickLength(0, 0);
+    yAxis->setSubTicks(false);
+    legend->setVisible(true);
+    if (store)
+        connect(store, &SessionStore::closed, this, [this] { m_cache.clear(); });
+}
+
+
+void KernelTimeChart::rebuild()
+{
+    clearPlottables();
+    clearHits();
+    m_bars = 0;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    yAxis->setTicker(ticker);
+    if (!store() || !store()->isOpen()) {
+        setMessage(tr("No session is open"));
+        return;
+    }
+    QList<qint64> ids = selection() ? selection()->selected() : QList<qint64>{};
+    if (ids.size() > kMaxVariants)
+        ids = ids.mid(ids.size() - kMaxVariants);
+    if (ids.isEmpty()) {
+        setMessage(tr("Select variants to see their kernels"));
+        return;
+    }
+    double position = 0;
+    double maxMs = 0;
+    QStringList missing;
+    for (int i = 0; i < ids.size(); ++i) {
+        const Variant *v = store()->population().find(ids[i]);
+        if (!v)
+            continue;
+        if (!v->hasEvaluation()) {
+            missing << tr("#%1: not evaluated").arg(v->id);
+            continue;
+        }
+        auto cached = m_cache.constFind(v->id);
+        if (cached == m_cache.cend() || cached->first != v->eval.id) {
+            const auto e = store()->evaluation(v->eval.id);
+            cached = m_cache.insert(v->id, {v->eval.id, e ? VariantMeasurement::fromEvaluation(*e) : VariantMeasurement()});
+        }
+        const VariantMeasurement &m = cached->second;
+        if (m.kernels.isEmpty()) {
+            missing << tr("#%1: no kernel trace (%2)").arg(v->id).arg(m.traceProblem.isEmpty() ? tr("no kernels") : m.traceProblem);
+            continue;
+        }
+        auto *bars = new QCPBars(yAxis, xAxis);
+        const QColor c = colorFor(i);
+        bars->setPen(c.darker(130));
+        bars->setBrush(c);
+        bars->setWidth(0.7);
+        bars->setName(v->label.isEmpty() ? QStringLiteral("#%1").arg(v->id) : QStringLiteral("#%1 %2").arg(v->id).arg(v->label));
+        int shown = 0;
+        for (const MeasuredKernel &k : m.kernels) {
+            if (shown++ >= kMaxKernelsEach)
+                break;
+            const double ms = k.msPerRun(m.traceRuns).value_or(0);
+            bars->addData(position, ms);
+            ticker->addTick(position, QStringLiteral("#%1 %2").arg(v->id).arg(shortName(k.name)));
+            addHit(yAxis, xAxis, position, ms, v->id, 0.35);
+            maxMs = std::max(maxMs, ms);
+            ++m_bars;
+            position += 1;
+        }
+        position += 0.6; // a gap between variants
+    }
+    setMessage(missing.isEmpty() ? QString() : missing.join(QLatin1Char('\n')), position > 0);
+    if (position > 0) {
+        yAxis->setRange(-0.7, position - 0.3);
+        xAxis->setRange(0, maxMs > 0 ? maxMs * 1.15 : 1);
+    }
+}
+
+} // namespace kforge

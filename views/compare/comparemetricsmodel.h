@@ -1,0 +1,54 @@
+#pragma once
+// Two variants' measurements side by side, one metric per row, with the difference of A against B and
+// whether it favours A. A value that was not measured shows why in its tooltip.
+#include "views/variants/variantmeasurement.h"
+
+#include <QAbstractTableModel>
+
+namespace kforge {
+
+class CompareMetricsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Metric, A, B, Delta, ColumnCount };
+    enum Role {
+        // +1 when the row favours A, -1 when it favours B, 0 when neutral or not comparable.
+        VerdictRole = Qt::UserRole + 1,
+        KeyRole, // a stable name of the row ("time", "speedup", "sol", ...)
+    };
+
+    explicit CompareMetricsModel(QObject *parent = nullptr);
+
+    void setMeasurements(const VariantMeasurement &a, const VariantMeasurement &b, const QString &labelA,
+                         const QString &labelB);
+    void clear();
+    int rowOf(const QString &key) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    enum class Kind { Ms, Times, Percent, Bytes, Gbps, Gflops, Count, Text };
+    enum class Better { Lower, Higher, Neither };
+    struct Row {
+        QString key;
+        QString name;
+        Kind kind = Kind::Count;
+        Better better = Better::Neither;
+        std::optional<double> a, b;
+        QString textA, textB;     // Kind::Text
+        QString missingA, missingB; // why a value is absent
+    };
+
+    QString format(const Row &r, bool sideA) const;
+    QString deltaText(const Row &r) const;
+    int verdict(const Row &r) const;
+
+    QList<Row> m_rows;
+    QString m_labelA, m_labelB;
+};
+
+} // namespace kforge

@@ -1,0 +1,85 @@
+#pragma once
+// The Compare dock, "why does A beat B": two variants' measurements side by side with deltas, the bound
+// of each, their kernel lists and launch configurations, the model's stored analysis of each, the stored
+// answers about the pair, and a button that asks the model why the faster one is faster (through
+// RoundRunner::askWhyFaster, so the answer streams into the Reasoning panel and is stored with the pair).
+#include <QPointer>
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+class QToolButton;
+
+namespace kforge {
+
+class CompareMetricsModel;
+class KernelListModel;
+class RoundRunner;
+class SessionStore;
+class VariantSelection;
+
+class ComparePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    // `runner` may be null: the panel then only shows, and says why it cannot ask.
+    ComparePanel(SessionStore *store, VariantSelection *selection, RoundRunner *runner, QWidget *parent = nullptr);
+    ~ComparePanel() override;
+
+    void setPair(qint64 a, qint64 b);
+    qint64 variantA() const { return m_a; }
+    qint64 variantB() const { return m_b; }
+    // Asks the model why the faster of the pair beats the other. Returns the stored pair analysis' id, 0 when it
+    // could not ask (the reason is in statusText()).
+    qint64 askWhy();
+    // The pair askWhy() would ask about, faster first.
+    std::pair<qint64, qint64> askedPair() const;
+
+    CompareMetricsModel *metricsModel() const { return m_metrics; }
+    KernelListModel *kernelsA() const { return m_kernelsA; }
+    KernelListModel *kernelsB() const { return m_kernelsB; }
+    QPushButton *askButton() const { return m_ask; }
+    QString statusText() const;
+    QString noticeText() const;
+    QString pairAnswersText() const;
+
+Q_SIGNALS:
+    void errorOccurred(const QString &message);
+
+private:
+    void reload();
+    void updateHeader();
+    void updatePairAnswers();
+    void updateAskButton();
+    void onPairAnswered(qint64 analysisId);
+    QString describe(qint64 id) const;
+
+    QPointer<SessionStore> m_store;
+    QPointer<VariantSelection> m_selection;
+    QPointer<RoundRunner> m_runner;
+    qint64 m_a = 0;
+    qint64 m_b = 0;
+    qint64 m_pending = 0;
+    CompareMetricsModel *m_metrics = nullptr;
+    KernelListModel *m_kernelsA = nullptr;
+    KernelListModel *m_kernelsB = nullptr;
+    QStackedWidget *m_stack = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_notice = nullptr;
+    QLabel *m_status = nullptr;
+    QToolButton *m_swap = nullptr;
+    QPushButton *m_ask = nullptr;
+    QTableView *m_metricsView = nullptr;
+    QLabel *m_kernelsTitleA = nullptr;
+    QLabel *m_kernelsTitleB = nullptr;
+    QTabWidget *m_texts = nullptr;
+    QTextBrowser *m_analysisA = nullptr;
+    QTextBrowser *m_analysisB = nullptr;
+    QTextBrowser *m_answers = nullptr;
+};
+
+} // namespace kforge

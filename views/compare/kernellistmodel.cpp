@@ -1,0 +1,94 @@
+#include "views/compare/kernellistmodel.h"
+#include "core/optimizer/profilesummary.h"
+
+#include <QLocale>
+
+namespace kforge {
+
+namespace {
+
+QString dims(const QList<int> &d)
+{
+    if (d.isEmpty())
+        return {};
+    QStringList parts;
+    for (int v : d)
+        parts << QString::number(v);
+    return parts.join(QStringLiteral("×"));
+}
+
+} // namespace
+
+KernelListModel::KernelListModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void KernelListModel::setKernels(const QList<MeasuredKernel> &kernels, std::optional<double> runs)
+{
+    beginResetModel();
+    m_kernels = kernels;
+    m_runs = runs;
+    endResetModel();
+}
+
+int KernelListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_kernels.size());
+}
+
+int KernelListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant KernelListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const MeasuredKernel &k = m_kernels[index.row()];
+    if (role == Qt::ToolTipRole && index.column() == Name)
+        return tr("%1\n%n launch(es) in the timed runs", nullptr, int(k.count)).arg(k.name);
+    if (role == Qt::TextAlignmentRole)
+        return QVariant::fromValue(index.column() == Name ? (Qt::AlignLeft | Qt::AlignVCenter)
+                                                          : (Qt::AlignRight | Qt::AlignVCenter));
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (Column(index.column())) {
+    case Name: return k.name;
+    case PerRun: return k.perRun ? QVariant(formatMeasure(*k.perRun)) : QVariant(k.count);
+    case MeanUs: return k.meanUs ? QVariant(tr("%1 µs").arg(formatMeasure(*k.meanUs))) : QVariant();
+    case MsPerRun:
+        if (const auto ms = k.msPerRun(m_runs))
+            return tr("%1 ms").arg(formatMeasure(*ms));
+        return {};
+    case Grid: return dims(k.grid);
+    case Block: return dims(k.block);
+    case Registers: return k.registers ? QVariant(*k.registers) : QVariant();
+    case SharedMemory:
+        return k.sharedBytes ? QVariant(QLocale().formattedDataSize(*k.sharedBytes, 1, QLocale::DataSizeTraditionalFormat))
+                             : QVariant();
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+QVariant KernelListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (Column(section)) {
+    case Name: return tr("Kernel");
+    case PerRun: return tr("Launches/run");
+    case MeanUs: return tr("Mean");
+    case MsPerRun: return tr("Time/run");
+    case Grid: return tr("Grid");
+    case Block: return tr("Block");
+    case Registers: return tr("Registers");
+    case SharedMemory: return tr("Shared mem");
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+} // namespace kforge

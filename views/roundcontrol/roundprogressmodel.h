@@ -1,0 +1,66 @@
+#pragma once
+// Where each answer of the running round stands: generating (characters so far), then the stages of the
+// variant it produced (compiling, verifying, timing, profiling), done with its speedup or failed with the
+// reason. Fed by RoundRunner's signals and the store's; streaming updates are batched into one repaint per
+// interval.
+#include <QAbstractTableModel>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+
+namespace kforge {
+
+class RoundRunner;
+class SessionStore;
+
+class RoundProgressModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Candidate, Stage, Variant, Speedup, Tokens, ColumnCount };
+    enum Role { ResponseIdRole = Qt::UserRole + 1, VariantIdRole, FinishedRole };
+
+    RoundProgressModel(SessionStore *store, RoundRunner *runner, QObject *parent = nullptr);
+
+    qint64 round() const { return m_round; }
+    // Rows whose answer is in and whose variant (if any) is no longer in flight.
+    int finishedCount() const;
+    int rowOfResponse(qint64 responseId) const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+Q_SIGNALS:
+    void progressChanged();
+
+private:
+    struct Row {
+        qint64 responseId = 0;
+        QString title;
+        bool streaming = true;
+        qint64 chars = 0;
+        qint64 variantId = 0;
+        QString problem; // why no variant came of it
+        qint64 tokens = 0;
+        bool repair = false;
+    };
+
+    void startRound(qint64 roundId);
+    void onRequestStarted(qint64 responseId);
+    void onResponseFinished(qint64 responseId, qint64 variantId, const QString &problem);
+    void onVariantChanged(qint64 variantId);
+    void flush();
+    bool isFinished(const Row &r) const;
+    QString stageText(const Row &r) const;
+
+    QPointer<SessionStore> m_store;
+    QPointer<RoundRunner> m_runner;
+    qint64 m_round = 0;
+    QList<Row> m_rows;
+    QSet<int> m_dirty;
+    QTimer m_flush;
+};
+
+} // namespace kforge

@@ -1,0 +1,418 @@
+#include "views/variants/variantsmodel.h"
+#include "core/optimizer/profilesummary.h"
+#include "core/session/sessionstore.h"
+#include "views/variants/variantmeasurement.h"
+
+#include <QColor>
+#include <QElapsedTimer>
+#include <QFont>
+
+namespace kforge {
+
+namespace {
+
+QString formatTimes(double v)
+{
+    return formatMeasure(v) + QStringLiteral("×");
+}
+
+} // namespace
+
+VariantsModel::VariantsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+    m_loadTimer.setSingleShot(true);
+    m_loadTimer.setInterval(0);
+    connect(&m_loadTimer, &QTimer::timeout, this, &VariantsModel::loadSomeDetails);
+}
+
+VariantsModel::~VariantsModel() = default;
+
+void VariantsModel::setStore(SessionStore *store)
+{
+    for (const auto &c : std::as_const(m_connections))
+        disconnect(c);
+    m_connections.clear();
+    m_store = store;
+    if (store) {
+        m_connections << connect(store, &SessionStore::opened, this, &VariantsModel::reload)
+                      << connect(store, &SessionStore::closed, this, &VariantsModel::reload)
+                      << connect(store, &SessionStore::variantAdded, this, &VariantsModel::onVariantAdded)
+                      << connect(store, &SessionStore::variantChanged, this, &VariantsModel::onVariantChanged)
+                      << connect(store, &SessionStore::evaluationAdded, this,
+                                 [this](qint64 variantId, qint64) { onVariantChanged(variantId); })
+                      << connect(store, &SessionStore::roundChanged, this, &VariantsModel::onRoundChanged)
+                      << connect(store, &QObject::destroyed, this, &VariantsModel::reload);
+    }
+    reload();
+}
+
+SessionStore *VariantsModel::store() const
+{
+    return m_store;
+}
+
+void VariantsModel::reload()
+{
+    beginResetModel();
+    m_details.clear();
+    m_queue.clear();
+    m_queued.clear();
+    m_roundNumbers.clear();
+    m_rows = 0;
+    if (m_store && m_store->isOpen()) {
+        m_rows = m_store->population().size();
+        for (const auto &r : m_store->rounds())
+            m_roundNumbers.insert(r.id, r.number);
+        // Every measured variant's details, in creation order; rows on screen jump the queue in data().
+        for (const auto &v : m_store->population().variants())
+            if (v.hasEvaluation())
+                enqueue(v.id, false);
+    }
+    endResetModel();
+}
+
+void VariantsModel::onVariantAdded(qint64 id)
+{
+    if (!m_store)
+        return;
+    const int size = m_store->population().size();
+    if (size > m_rows) {
+        beginInsertRows({}, m_rows, size - 1);
+        m_rows = size;
+        endInsertRows();
+    }
+    if (const Variant *v = m_store->population().find(id); v && v->hasEvaluation())
+        enqueue(id, false);
+}
+
+void VariantsModel::onVariantChanged(qint64 id)
+{
+    const int row = rowOf(id);
+    if (row < 0)
+        return;
+    const Variant *v = variantAt(row);
+    if (v && v->hasEvaluation() && !m_details.contains(v->eval.id))
+        enqueue(id, true);
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void VariantsModel::onRoundChanged(qint64 roundId)
+{
+    if (!m_store || m_roundNumbers.contains(roundId))
+        return;
+    if (const auto r = m_store->round(roundId))
+        m_roundNumbers.insert(roundId, r->number);
+}
+
+int VariantsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : m_rows;
+}
+
+int VariantsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const Variant *VariantsModel::variantAt(int row) const
+{
+    if (!m_store || row < 0 || row >= m_rows || row >= m_store->population().size())
+        return nullptr;
+    return &m_store->population().variants()[size_t(row)];
+}
+
+qint64 VariantsModel::idAt(int row) const
+{
+    const Variant *v = variantAt(row);
+    return v ? v->id : 0;
+}
+
+int VariantsModel::rowOf(qint64 variantId) const
+{
+    if (!m_store)
+        return -1;
+    const Variant *v = m_store->population().find(variantId);
+    if (!v)
+        return -1;
+    const int row = int(v - m_store->population().variants().data());
+    return row < m_rows ? row : -1;
+}
+
+QString VariantsModel::originText(VariantOrigin origin)
+{
+    switch (origin) {
+    case VariantOrigin::Reference: return tr("reference");
+    case VariantOrigin::Manual: return tr("manual");
+    case VariantOrigin::Model: return tr("model");
+    case VariantOrigin::Imported: return tr("imported");
+    }
+    return {};
+}
+
+QString VariantsModel::statusText(const Variant &v)
+{
+    switch (v.status) {
+    case VariantStatus::Generated: return tr("generated");
+    case VariantStatus::Compiling: return tr("compiling");
+    case VariantStatus::Verifying: return tr("verifying");
+    case VariantStatus::Timing: return tr("timing");
+    case VariantStatus::Profiling: return tr("profiling");
+    case VariantStatus::Done: return tr("done");
+    case VariantStatus::Failed: {
+        const QString why = v.statusMessage.section(QLatin1Char('\n'), 0, 0).trimmed();
+        return why.isEmpty() ? tr("failed") : tr("failed: %1").arg(why);
+    }
+    }
+    return {};
+}
+
+QStringList VariantsModel::flagTexts(const Variant &v)
+{
+    QStringList out;
+    if (v.suspicious)
+        out << (v.accepted ? tr("accepted") : tr("suspicious"));
+    for (const QString &f : v.eval.flags) {
+        if (f == QLatin1String("degenerate_output"))
+            out << tr("degenerate");
+        else if (f == QLatin1String("below_speed_of_light"))
+            out << tr("below speed of light");
+        else if (f == QLatin1String("side_stream_work"))
+            out << tr("side-stream work");
+        else if (f == QLatin1String("late_work"))
+            out << tr("late work");
+        else if (f == QLatin1String("unstable_timing"))
+            out << tr("unstable timing");
+        else if (f == QLatin1String("scripted"))
+            out << tr("scripted");
+        else
+            out << f;
+    }
+    return out;
+}
+
+void VariantsModel::enqueue(qint64 variantId, bool urgent) const
+{
+    if (urgent)
+        m_queue.push_front(variantId); // a stale later copy is skipped once its details exist
+    else if (!m_queued.contains(variantId))
+        m_queue.push_back(variantId);
+    m_queued.insert(variantId);
+    if (!m_loadTimer.isActive())
+        m_loadTimer.start();
+}
+
+const VariantsModel::Details *VariantsModel::details(const Variant &v) const
+{
+    if (!v.hasEvaluation())
+        return nullptr;
+    const auto it = m_details.constFind(v.eval.id);
+    if (it != m_details.cend())
+        return &*it;
+    enqueue(v.id, true);
+    return nullptr;
+}
+
+void VariantsModel::loadSomeDetails()
+{
+    if (!m_store || !m_store->isOpen()) {
+        m_queue.clear();
+        m_queued.clear();
+        return;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    QList<int> rows;
+    while (!m_queue.empty() && clock.elapsed() < m_budgetMs) {
+        const qint64 id = m_queue.front();
+        m_queue.pop_front();
+        m_queued.remove(id);
+        const Variant *v = m_store->population().find(id);
+        if (!v || !v->hasEvaluation() || m_details.contains(v->eval.id))
+            continue;
+        Details d;
+        if (const auto e = m_store->evaluation(v->eval.id)) {
+            const VariantMeasurement m = VariantMeasurement::fromEvaluation(*e);
+            d.solPct = m.solPct;
+            d.bound = m.bound;
+            d.registers = m.registers;
+            d.spillBytes = m.spillBytes;
+        }
+        m_details.insert(v->eval.id, d);
+        if (const int row = rowOf(id); row >= 0)
+            rows << row;
+    }
+    std::sort(rows.begin(), rows.end());
+    // Consecutive rows as one range: fewer signals for the proxy and the view to digest.
+    for (qsizetype i = 0; i < rows.size();) {
+        qsizetype j = i;
+        while (j + 1 < rows.size() && rows[j + 1] == rows[j] + 1)
+            ++j;
+        Q_EMIT dataChanged(index(rows[i], SpeedOfLight), index(rows[j], Registers));
+        i = j + 1;
+    }
+    if (!m_queue.empty())
+        m_loadTimer.start();
+}
+
+QVariant VariantsModel::display(const Variant &v, int column) const
+{
+    switch (Column(column)) {
+    case Id: return QStringLiteral("#%1").arg(v.id);
+    case Label: return v.label;
+    case Round: {
+        const int n = m_roundNumbers.value(v.roundId);
+        return n > 0 ? QVariant(n) : QVariant();
+    }
+    case Origin: return originText(v.origin);
+    case Status: return statusText(v);
+    case Speedup: return v.eval.speedup ? QVariant(formatTimes(*v.eval.speedup)) : QVariant();
+    case Time: return v.eval.candidateMedianMs ? QVariant(tr("%1 ms").arg(formatMeasure(*v.eval.candidateMedianMs)))
+                                                : QVariant();
+    case SpeedOfLight:
+        if (const Details *d = details(v); d && d->solPct)
+            return tr("%1%").arg(formatMeasure(*d->solPct));
+        return {};
+    case Bound:
+        if (const Details *d = details(v); d && !d->bound.isEmpty())
+            return d->bound;
+        return {};
+    case Registers:
+        if (const Details *d = details(v); d && d->registers) {
+            if (d->spillBytes && *d->spillBytes > 0)
+                return tr("%1 (spills %2 B)").arg(*d->registers).arg(*d->spillBytes);
+            return *d->registers;
+        }
+        return {};
+    case Flags: return flagTexts(v).join(QLatin1String(", "));
+    case Exemplar: {
+        QStringList s;
+        if (v.pinned)
+            s << tr("pinned");
+        if (v.excluded)
+            s << tr("excluded");
+        return s.join(QLatin1String(", "));
+    }
+    case Tags: return v.tags.join(QLatin1String(", "));
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+QVariant VariantsModel::sortValue(const Variant &v, int column) const
+{
+    // Empty numbers sort below every measured one.
+    constexpr double none = -1e300;
+    switch (Column(column)) {
+    case Id: return v.id;
+    case Round: return m_roundNumbers.value(v.roundId);
+    case Status: return int(v.status);
+    case Speedup: return v.eval.speedup.value_or(none);
+    case Time: return v.eval.candidateMedianMs.value_or(none);
+    case SpeedOfLight: {
+        const Details *d = details(v);
+        return d && d->solPct ? *d->solPct : none;
+    }
+    case Registers: {
+        const Details *d = details(v);
+        return d && d->registers ? double(*d->registers) : none;
+    }
+    default: return display(v, column).toString();
+    }
+}
+
+QVariant VariantsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Variant *v = variantAt(index.row());
+    if (!v)
+        return {};
+    switch (role) {
+    case Qt::DisplayRole: return display(*v, index.column());
+    case Qt::ToolTipRole: {
+        QStringList lines;
+        if (index.column() == Status && !v->statusMessage.isEmpty())
+            lines << v->statusMessage;
+        if (v->suspicious && !v->suspiciousReason.isEmpty())
+            lines << tr("Suspicious: %1").arg(v->suspiciousReason);
+        if (index.column() == Flags && !v->eval.flags.isEmpty())
+            lines << v->eval.flags.join(QLatin1String(", "));
+        if (index.column() == Status && !v->eval.message.isEmpty() && !v->isCorrect())
+            lines << v->eval.message;
+        return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
+    }
+    case Qt::TextAlignmentRole:
+        switch (index.column()) {
+        case Id: case Round: case Speedup: case Time: case SpeedOfLight: case Registers:
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        default: return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        }
+    case Qt::ForegroundRole:
+        if (v->excluded)
+            return QColor(Qt::gray);
+        if (index.column() == Status && v->status == VariantStatus::Failed)
+            return QColor(0xc0, 0x39, 0x2b);
+        if (index.column() == Flags && v->suspicious && !v->accepted)
+            return QColor(0xd3, 0x54, 0x00);
+        return {};
+    case Qt::FontRole:
+        if (v->pinned || v->origin == VariantOrigin::Reference) {
+            QFont f;
+            f.setBold(v->pinned);
+            f.setItalic(v->origin == VariantOrigin::Reference);
+            return f;
+        }
+        return {};
+    case IdRole: return v->id;
+    case SortRole: return sortValue(*v, index.column());
+    case StatusRole: return int(v->status);
+    case CorrectRole: return v->isCorrect();
+    case InFlightRole: return isInFlight(v->status);
+    case SuspiciousRole: return v->suspicious && !v->accepted;
+    case PinnedRole: return v->pinned;
+    case ExcludedRole: return v->excluded;
+    case SearchTextRole:
+        return QStringList{QString::number(v->id), QStringLiteral("#%1").arg(v->id), v->label, v->tags.join(QLatin1Char(' ')),
+                           originText(v->origin), statusText(*v), v->notes}
+            .join(QLatin1Char(' '));
+    default: return {};
+    }
+}
+
+QVariant VariantsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::ToolTipRole) {
+        switch (Column(section)) {
+        case Speedup: return tr("Reference median time divided by this variant's median time");
+        case SpeedOfLight: return tr("The task's speed-of-light floor as a percentage of the measured time");
+        case Bound: return tr("What limits the kernels, from the roofline");
+        case Registers: return tr("Registers per thread of the longest-running kernel");
+        case Exemplar: return tr("Pinned variants are always shown to the model; excluded ones never");
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case Id: return tr("ID");
+    case Label: return tr("Label");
+    case Round: return tr("Round");
+    case Origin: return tr("Origin");
+    case Status: return tr("Status");
+    case Speedup: return tr("Speedup");
+    case Time: return tr("Time");
+    case SpeedOfLight: return tr("% SOL");
+    case Bound: return tr("Bound");
+    case Registers: return tr("Registers");
+    case Flags: return tr("Flags");
+    case Exemplar: return tr("Exemplar");
+    case Tags: return tr("Tags");
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+} // namespace kforge

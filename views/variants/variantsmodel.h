@@ -1,0 +1,93 @@
+#pragma once
+// The population of the open session as a table, one row per variant in creation order. It follows the
+// store's signals row by row (an insert for a new variant, dataChanged for a change), never resetting except
+// when a session opens or closes, so a round keeps a 10,000-row table responsive. The measured details that
+// live only in the stored result (percent of speed of light, bound, registers) are read in the background in
+// small time-boxed batches, rows on screen first.
+#include "core/session/variant.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+#include <deque>
+#include <optional>
+
+namespace kforge {
+
+class SessionStore;
+
+class VariantsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Id, Label, Round, Origin, Status, Speedup, Time, SpeedOfLight, Bound, Registers, Flags, Exemplar, Tags,
+                  ColumnCount };
+    Q_ENUM(Column)
+    enum Role {
+        IdRole = Qt::UserRole + 1, // qint64 variant id (every column)
+        SortRole,                  // a number or a string that sorts the column naturally
+        StatusRole,                // int(VariantStatus)
+        CorrectRole,               // bool: measured and correct
+        InFlightRole,              // bool: the pipeline still owns it
+        SuspiciousRole,            // bool: suspicious and not accepted
+        PinnedRole,
+        ExcludedRole,
+        SearchTextRole,            // what the text filter matches: id, label, tags, origin, status, message
+    };
+
+    explicit VariantsModel(QObject *parent = nullptr);
+    ~VariantsModel() override;
+
+    void setStore(SessionStore *store);
+    SessionStore *store() const;
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    qint64 idAt(int row) const;
+    int rowOf(qint64 variantId) const; // -1 when unknown
+    const Variant *variantAt(int row) const;
+
+    // Details read so far, and how many rows still wait for theirs (for tests and the benchmark).
+    int pendingDetails() const { return int(m_queue.size()); }
+    // Upper bound of GUI-thread time one batch of detail reads may take.
+    void setDetailBudgetMs(int ms) { m_budgetMs = ms; }
+
+    static QString statusText(const Variant &v);
+    static QString originText(VariantOrigin origin);
+    static QStringList flagTexts(const Variant &v);
+
+private:
+    struct Details {
+        std::optional<double> solPct;
+        QString bound;
+        std::optional<int> registers;
+        std::optional<qint64> spillBytes;
+    };
+
+    void reload();
+    void onVariantAdded(qint64 id);
+    void onVariantChanged(qint64 id);
+    void onRoundChanged(qint64 roundId);
+    const Details *details(const Variant &v) const;
+    void enqueue(qint64 variantId, bool urgent) const;
+    void loadSomeDetails();
+    QVariant display(const Variant &v, int column) const;
+    QVariant sortValue(const Variant &v, int column) const;
+
+    QPointer<SessionStore> m_store;
+    QList<QMetaObject::Connection> m_connections;
+    int m_rows = 0;
+    QHash<qint64, int> m_roundNumbers;
+    QHash<qint64, Details> m_details; // by evaluation id
+    mutable std::deque<qint64> m_queue; // variant ids
+    mutable QSet<qint64> m_queued;
+    mutable QTimer m_loadTimer;
+    int m_budgetMs = 6;
+};
+
+} // namespace kforge
