@@ -52,6 +52,11 @@ MainActions::MainActions(QWidget *owner)
     if (replace->shortcuts().isEmpty())
         replace->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
 
+    compareWithReference = make(owner, tr("&Compare with Reference"), QStringLiteral("document-compare"),
+                                QStyle::SP_CustomBase);
+    compareWithReference->setShortcut(QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_D));
+    compareWithReference->setToolTip(tr("Show the differences between the reference and the current tab"));
+
     settings = make(owner, tr("&Settings…"), QStringLiteral("configure"), QStyle::SP_FileDialogDetailedView,
                     QKeySequence::Preferences);
     if (settings->shortcuts().isEmpty())
@@ -63,7 +68,7 @@ MainActions::MainActions(QWidget *owner)
     aboutQt->setMenuRole(QAction::AboutQtRole);
 
     for (QAction *a : {openTaskFolder, openSession, saveSessionAs, clearRecent, quit, undo, redo, find, findNext,
-                       findPrevious, replace, settings, about, aboutQt})
+                       findPrevious, replace, compareWithReference, settings, about, aboutQt})
         owner->addAction(a);
 }
 

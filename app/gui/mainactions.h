@@ -28,6 +28,7 @@ public:
     QAction *findNext = nullptr;
     QAction *findPrevious = nullptr;
     QAction *replace = nullptr;
+    QAction *compareWithReference = nullptr;
 
     QAction *settings = nullptr;
     QAction *about = nullptr;

@@ -4,19 +4,37 @@
 #include "app/gui/apptheme.h"
 #include "app/gui/mainactions.h"
 #include "app/gui/noticebar.h"
+#include "app/gui/workbench.h"
 #include "core/log/loghub.h"
+#include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/version.h"
+#include "core/worker/poolevaluator.h"
 #include "core/worker/workerconfig.h"
+#include "core/worker/workerpool.h"
+#include "views/charts/chartspanel.h"
+#include "views/compare/comparepanel.h"
+#include "views/diff/diffview.h"
 #include "views/editor/editorsetup.h"
 #include "views/editor/kerneleditor.h"
 #include "views/log/logpanel.h"
+#include "views/reasoning/reasoningpanel.h"
+#include "views/roundcontrol/roundcontrolpanel.h"
 #include "views/settings/settingsdialog.h"
+#include "views/variants/variantselection.h"
+#include "views/variants/variantsmodel.h"
+#include "views/variants/variantspanel.h"
 
+#include <Qsci/qsciscintilla.h>
+
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
@@ -24,7 +42,12 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QLocale>
+#include <QMimeData>
+#include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -43,18 +66,38 @@ QString displayPath(const QString &path)
         return u'~' + path.mid(home.size());
     return path;
 }
+
+bool isKernelFile(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == u"cu" || suffix == u"cuh";
+}
+
+// Where a task folder's working session is made: the application's data folder, one file per opening.
+QString workingSessionPath(const QString &taskName)
+{
+    const QDir dir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sessions"));
+    const QString stem = taskName + u'-' + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    QString path = dir.filePath(stem + u'.' + sessionSuffix);
+    for (int i = 2; QFileInfo::exists(path); ++i)
+        path = dir.filePath(stem + u'-' + QString::number(i) + u'.' + sessionSuffix);
+    return path;
+}
 } // namespace
 
-MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent)
+MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluator *evaluator)
     : QMainWindow(parent)
     , m_settings(settings)
     , m_log(log)
 {
     setObjectName(QStringLiteral("MainWindow"));
     setWindowIcon(AppIcon::icon());
+    setAcceptDrops(true);
     m_actions = new MainActions(this);
     m_session = new SessionStore(this);
     m_probe = new ToolchainProbe(this);
+    m_workbench = new Workbench(m_session, m_settings, m_log, evaluator, this);
+    m_selection = new VariantSelection(this);
 
     m_editor = new KernelEditor(this);
     m_editor->setEmptyStateActions({m_actions->openTaskFolder, m_actions->openSession});
@@ -85,17 +128,68 @@ MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent)
     checkToolchain();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The round runner cancels what it has in flight while the session and the panels still exist.
+    delete m_workbench;
+    m_workbench = nullptr;
+}
+
+QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, const QString &objectName,
+                                      Qt::DockWidgetArea area)
+{
+    auto *dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName); // saveState() keys the layout by it
+    dock->setWidget(panel);
+    addDockWidget(area, dock);
+    m_docks << dock;
+    return dock;
+}
+
+QDockWidget *MainWindow::dockOf(QWidget *panel) const
+{
+    for (QDockWidget *d : m_docks)
+        if (d->widget() == panel)
+            return d;
+    return nullptr;
+}
 
 void MainWindow::createDocks()
 {
+    RoundRunner *runner = m_workbench->runner();
+    m_rounds = new RoundControlPanel(m_session, runner, &m_settings, this);
+    m_rounds->setCredentials(m_workbench->credentials());
+    m_variants = new VariantsPanel(m_session, m_selection, this);
+    m_reasoning = new ReasoningPanel(m_session, m_selection, runner, this);
+    m_charts = new ChartsPanel(m_session, m_selection, this);
+    m_compare = new ComparePanel(m_session, m_selection, runner, this);
     m_logPanel = new LogPanel(this);
     m_logPanel->setHub(&m_log);
-    m_logDock = new QDockWidget(tr("Log"), this);
-    m_logDock->setObjectName(QStringLiteral("logDock"));
-    m_logDock->setWidget(m_logPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
-    resizeDocks({m_logDock}, {180}, Qt::Vertical);
+    m_diff = new DiffView(this);
+
+    // The default layout: steering on the left, the population and the model's words on the right, the
+    // evidence (charts, comparison, diff, log) along the bottom. The saved layout replaces it.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    QDockWidget *roundDock = addPanelDock(m_rounds, tr("Round Control"), QStringLiteral("roundDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *variantsDock = addPanelDock(m_variants, tr("Variants"), QStringLiteral("variantsDock"), Qt::RightDockWidgetArea);
+    QDockWidget *reasoningDock = addPanelDock(m_reasoning, tr("Reasoning"), QStringLiteral("reasoningDock"), Qt::RightDockWidgetArea);
+    splitDockWidget(variantsDock, reasoningDock, Qt::Vertical);
+    QDockWidget *chartsDock = addPanelDock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *compareDock = addPanelDock(m_compare, tr("Compare"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
+    m_diffDock = addPanelDock(m_diff, tr("Diff"), QStringLiteral("diffDock"), Qt::BottomDockWidgetArea);
+    m_logDock = addPanelDock(m_logPanel, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(chartsDock, compareDock);
+    tabifyDockWidget(chartsDock, m_diffDock);
+    tabifyDockWidget(chartsDock, m_logDock);
+    chartsDock->raise();
+    resizeDocks({roundDock, variantsDock}, {340, 460}, Qt::Horizontal);
+    resizeDocks({chartsDock}, {260}, Qt::Vertical);
+    // Re-diff shortly after typing stops, not on every key.
+    m_diffTimer = new QTimer(this);
+    m_diffTimer->setSingleShot(true);
+    m_diffTimer->setInterval(300);
+    connect(m_diffTimer, &QTimer::timeout, this, &MainWindow::updateDiff);
 }
 
 void MainWindow::createMenus()
@@ -118,9 +212,17 @@ void MainWindow::createMenus()
     edit->addAction(m_actions->findNext);
     edit->addAction(m_actions->findPrevious);
     edit->addAction(m_actions->replace);
+    edit->addSeparator();
+    edit->addAction(m_editor->nextDiagnosticAction());
+    edit->addAction(m_editor->previousDiagnosticAction());
+    edit->addSeparator();
+    edit->addAction(m_editor->evaluateAction());
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    m_viewMenu->addAction(m_logDock->toggleViewAction());
+    for (QDockWidget *d : std::as_const(m_docks))
+        m_viewMenu->addAction(d->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_actions->compareWithReference);
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(m_actions->settings);
@@ -142,6 +244,7 @@ void MainWindow::createToolBar()
     m_toolBar->addAction(m_actions->undo);
     m_toolBar->addAction(m_actions->redo);
     m_toolBar->addAction(m_actions->find);
+    m_toolBar->addAction(m_editor->evaluateAction());
     m_toolBar->addSeparator();
     m_toolBar->addAction(m_actions->settings);
     m_viewMenu->addAction(m_toolBar->toggleViewAction());
@@ -168,6 +271,7 @@ void MainWindow::connectServices()
     connect(m_actions->findNext, &QAction::triggered, m_editor, &KernelEditor::findNext);
     connect(m_actions->findPrevious, &QAction::triggered, m_editor, &KernelEditor::findPrevious);
     connect(m_actions->replace, &QAction::triggered, m_editor, &KernelEditor::showReplace);
+    connect(m_actions->compareWithReference, &QAction::triggered, this, &MainWindow::showDiff);
     connect(m_actions->settings, &QAction::triggered, this, &MainWindow::showSettings);
     connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
     connect(m_actions->aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
@@ -175,6 +279,20 @@ void MainWindow::connectServices()
     connect(m_editor, &KernelEditor::undoAvailable, m_actions->undo, &QAction::setEnabled);
     connect(m_editor, &KernelEditor::redoAvailable, m_actions->redo, &QAction::setEnabled);
     connect(m_editor, &KernelEditor::currentChanged, this, &MainWindow::updateActions);
+    connect(m_editor, &KernelEditor::currentChanged, this, [this] {
+        if (m_diffDock->isVisible())
+            updateDiff();
+    });
+    connect(m_editor, &KernelEditor::textEdited, m_diffTimer, qOverload<>(&QTimer::start));
+    connect(m_editor, &KernelEditor::evaluateRequested, this, &MainWindow::evaluateTab);
+    connect(m_editor, &KernelEditor::forkRequested, this, [this](int index) {
+        if (const qint64 id = m_editor->variantId(index))
+            forkVariant(id);
+    });
+    connect(m_diffDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible)
+            updateDiff();
+    });
 
     connect(&m_settings, &Settings::recentFilesChanged, this, &MainWindow::rebuildRecentMenu);
     connect(&m_settings, &Settings::themeChanged, this, &MainWindow::applyTheme);
@@ -183,6 +301,56 @@ void MainWindow::connectServices()
     connect(&m_settings, &Settings::languageChanged, this, [this] {
         statusBar()->showMessage(tr("The new language is used from the next start of KForge."), 8000);
     });
+
+    connect(m_workbench, &Workbench::statusChanged, this, &MainWindow::updateWorkerStatus);
+    connect(m_workbench->pool(), &WorkerPool::deviceReported, this,
+            [this](int, const DeviceInfo &device) { m_charts->setDevice(device); });
+
+    // Panels ask; the window carries it out.
+    connect(m_variants, &VariantsPanel::compareRequested, this, &MainWindow::comparePair);
+    connect(m_selection, &VariantSelection::comparePairChanged, this, [this](qint64 a, qint64 b) {
+        if (a && b)
+            showPairDiff(a, b);
+    });
+    connect(m_variants, &VariantsPanel::forkRequested, this, &MainWindow::forkVariant);
+    connect(m_variants->view(), &QAbstractItemView::doubleClicked, this, [this] {
+        if (const qint64 id = m_selection->current())
+            showVariantInEditor(id);
+    });
+    connect(m_charts, &ChartsPanel::variantClicked, m_selection, &VariantSelection::setCurrent);
+    connect(m_rounds, &RoundControlPanel::settingsRequested, this, &MainWindow::showSettingsPage);
+    // Every panel reports its failures the same way: into the log, which the user can filter.
+    connect(m_rounds, &RoundControlPanel::errorOccurred, this,
+            [this](const QString &m) { m_log.post(LogSource::Model, LogLevel::Error, m); });
+    connect(m_variants, &VariantsPanel::errorOccurred, this,
+            [this](const QString &m) { m_log.post(LogSource::App, LogLevel::Error, m); });
+    connect(m_charts, &ChartsPanel::errorOccurred, this,
+            [this](const QString &m) { m_log.post(LogSource::App, LogLevel::Error, m); });
+    connect(m_compare, &ComparePanel::errorOccurred, this,
+            [this](const QString &m) { m_log.post(LogSource::Model, LogLevel::Error, m); });
+    connect(m_session, &SessionStore::openFinished, this, [this](bool ok, const QString &error) {
+        const QString file = std::exchange(m_pendingSession, QString());
+        if (file.isEmpty())
+            return; // not one of ours (or superseded)
+        statusBar()->clearMessage();
+        if (ok) {
+            adoptOpenedSession(file);
+            return;
+        }
+        reportError(tr("Could not open the session %1:\n%2").arg(displayPath(file), error));
+        m_settings.removeRecentFile(file);
+        updateActions();
+        updateTitle();
+    });
+    connect(m_session, &SessionStore::variantChanged, this, &MainWindow::onVariantChanged);
+    connect(m_session, &SessionStore::evaluationAdded, this, &MainWindow::onEvaluationAdded);
+    connect(m_workbench->runner(), &RoundRunner::roundFinished, this,
+            [this](qint64 roundId, RoundState, const QString &message) {
+                const QString text = message.isEmpty() ? tr("Round %1 finished.").arg(roundId)
+                                                       : tr("Round %1: %2").arg(roundId).arg(message);
+                m_log.post(LogSource::Model, LogLevel::Info, text);
+                statusBar()->showMessage(text, 10000);
+            });
 
     connect(m_probe, &ToolchainProbe::finished, this, &MainWindow::onToolchainChecked);
     connect(m_session, &SessionStore::errorOccurred, this, [this](const QString &message) {
@@ -197,8 +365,10 @@ void MainWindow::openPath(const QString &path)
     const QFileInfo info(path);
     if (info.isDir())
         openTaskFolder(path);
+    else if (info.isFile() && isKernelFile(path))
+        addVariantFile(path);
     else if (info.isFile())
-        openSession(path);
+        openSessionAsync(path);
     else
         reportError(tr("%1 does not exist.").arg(path));
 }
@@ -226,16 +396,46 @@ void MainWindow::openTaskFolder(const QString &folder)
                 reportError(tr("Could not open the task folder %1:\n%2").arg(displayPath(folder), result.error.message()));
                 return;
             }
-            m_session->close();
-            m_task = *result.task;
-            m_taskFolder = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
-            m_settings.addRecentFile(m_taskFolder);
-            showTask(m_task);
-            for (const QString &w : m_task.warnings())
-                m_log.post(LogSource::App, LogLevel::Warning, w, m_task.name());
-            m_log.post(LogSource::App, LogLevel::Info, tr("Opened task %1 (%2)").arg(m_task.name(), m_taskFolder));
+            const QString cleanFolder = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
+            m_settings.addRecentFile(cleanFolder);
+            for (const QString &w : result.task->warnings())
+                m_log.post(LogSource::App, LogLevel::Warning, w, result.task->name());
+            // Rounds, evaluations and steering live in a session: the task gets a working session at once,
+            // which File → Save Session As keeps under a name of the user's choosing.
+            if (!createWorkingSession(cleanFolder)) {
+                m_session->close();
+                m_task = *result.task; // shown read-only; rounds need a session
+                m_taskFolder = cleanFolder;
+                showTask(m_task);
+            }
+            m_log.post(LogSource::App, LogLevel::Info, tr("Opened task %1 (%2)").arg(result.task->name(), m_taskFolder));
             Q_EMIT taskOpened(m_taskFolder);
         });
+}
+
+bool MainWindow::createWorkingSession(const QString &taskFolder)
+{
+    QString name = QFileInfo(taskFolder).fileName();
+    if (name.isEmpty())
+        name = QStringLiteral("task");
+    const QString path = workingSessionPath(name);
+    if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
+        m_log.post(LogSource::App, LogLevel::Error, tr("Could not make the folder for working sessions: %1").arg(QFileInfo(path).absolutePath()));
+        return false;
+    }
+    m_session->close();
+    m_tabParents.clear();
+    if (!m_session->create(path, taskFolder, /*importTaskVariants*/ true)) {
+        m_log.post(LogSource::App, LogLevel::Error,
+                   tr("Could not create a working session for %1: %2").arg(displayPath(taskFolder), m_session->errorString()));
+        return false;
+    }
+    m_task = Task();
+    m_taskFolder = taskFolder;
+    showSession();
+    m_log.post(LogSource::App, LogLevel::Info,
+               tr("Working session %1 (File → Save Session As keeps it under another name)").arg(displayPath(path)));
+    return true;
 }
 
 void MainWindow::chooseSession()
@@ -243,12 +443,14 @@ void MainWindow::chooseSession()
     const QString file = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(),
                                                       tr("KForge sessions (*.kforge);;All files (*)"));
     if (!file.isEmpty())
-        openSession(file);
+        openSessionAsync(file);
 }
 
 bool MainWindow::openSession(const QString &file)
 {
     ++m_openJob; // a task folder still loading must not replace the session
+    m_pendingSession.clear();
+    m_tabParents.clear();
     if (!m_session->open(file)) {
         reportError(tr("Could not open the session %1:\n%2").arg(displayPath(file), m_session->errorString()));
         m_settings.removeRecentFile(file);
@@ -256,6 +458,21 @@ bool MainWindow::openSession(const QString &file)
         updateTitle();
         return false;
     }
+    adoptOpenedSession(file);
+    return true;
+}
+
+void MainWindow::openSessionAsync(const QString &file)
+{
+    ++m_openJob;
+    m_pendingSession = file;
+    m_tabParents.clear();
+    statusBar()->showMessage(tr("Opening %1…").arg(displayPath(file)));
+    m_session->openAsync(file);
+}
+
+void MainWindow::adoptOpenedSession(const QString &file)
+{
     m_task = Task();
     m_taskFolder.clear();
     m_settings.addRecentFile(file);
@@ -263,10 +480,9 @@ bool MainWindow::openSession(const QString &file)
     m_log.post(LogSource::App, LogLevel::Info, tr("Opened session %1").arg(m_session->path()));
     if (!m_session->interruptedRounds().isEmpty())
         m_log.post(LogSource::App, LogLevel::Warning,
-                   tr("%n round(s) of this session were interrupted and can be resumed.", nullptr,
-                      int(m_session->interruptedRounds().size())));
+                   tr("Rounds of this session that were interrupted and can be resumed: %1")
+                       .arg(m_session->interruptedRounds().size()));
     Q_EMIT sessionOpened(m_session->path());
-    return true;
 }
 
 void MainWindow::chooseSaveSessionAs()
@@ -290,6 +506,10 @@ bool MainWindow::saveSessionAs(const QString &file)
         return true; // every change is already committed to this file
     if (!m_session->isOpen() && !m_task.isValid()) {
         reportError(tr("There is nothing to save: open a task folder or a session first."));
+        return false;
+    }
+    if (m_workbench->runner()->isRunning()) {
+        reportError(tr("A round is running: stop it (Round Control) before saving the session under another name."));
         return false;
     }
     // The file dialog asked before overwriting.
@@ -346,17 +566,15 @@ void MainWindow::showTask(const Task &task)
 void MainWindow::showSession()
 {
     m_editor->clear();
+    m_selection->clear();
     const Population &population = m_session->population();
+    // The reference and the hand-made and imported variants open in tabs; the model's many candidates are
+    // reached through the Variants panel (double-click opens one here).
     if (const Variant *reference = population.reference())
-        m_editor->addSource(tr("reference"), m_session->source(reference->id), m_session->path(), true);
-    // Hand-made and imported variants open in tabs; the model's many candidates are reached through the
-    // variants panel.
-    for (const Variant &v : population.variants()) {
-        if (v.origin != VariantOrigin::Imported && v.origin != VariantOrigin::Manual)
-            continue;
-        const QString title = v.label.isEmpty() ? tr("variant %1").arg(v.id) : v.label;
-        m_editor->addSource(title, m_session->source(v.id), m_session->path(), v.hasEvaluation());
-    }
+        showVariantInEditor(reference->id);
+    for (const Variant &v : population.variants())
+        if (v.origin == VariantOrigin::Imported || v.origin == VariantOrigin::Manual)
+            showVariantInEditor(v.id);
     if (m_editor->count() > 0)
         m_editor->setCurrentIndex(0);
     updateActions();
@@ -381,10 +599,14 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::updateActions()
 {
-    const bool hasEditor = m_editor->currentEditor() != nullptr;
+    QsciScintilla *editor = m_editor->currentEditor();
+    const bool hasEditor = editor != nullptr;
+    m_actions->undo->setEnabled(hasEditor && editor->isUndoAvailable());
+    m_actions->redo->setEnabled(hasEditor && editor->isRedoAvailable());
     m_actions->saveSessionAs->setEnabled(m_session->isOpen() || m_task.isValid());
     for (QAction *a : {m_actions->find, m_actions->findNext, m_actions->findPrevious, m_actions->replace})
         a->setEnabled(hasEditor);
+    m_actions->compareWithReference->setEnabled(m_editor->count() > 1);
 }
 
 void MainWindow::updateTitle()
@@ -412,7 +634,238 @@ void MainWindow::showSettings()
 void MainWindow::applyTheme()
 {
     AppTheme::apply(m_settings.theme());
-    m_editor->setDarkTheme(EditorSetup::isDark(m_settings.theme()));
+    const bool dark = EditorSetup::isDark(m_settings.theme());
+    m_editor->setDarkTheme(dark);
+    m_diff->setDarkTheme(dark);
+}
+
+void MainWindow::showDiff()
+{
+    m_diffShowsPair = false;
+    const bool wasVisible = m_diffDock->isVisible();
+    m_diffDock->show();
+    m_diffDock->raise();
+    // Two panes of code need room; the log's height is too little.
+    if (!wasVisible && !m_diffDock->isFloating())
+        resizeDocks({m_diffDock}, {height() * 2 / 5}, Qt::Vertical);
+    updateDiff();
+}
+
+void MainWindow::updateDiff()
+{
+    if (m_diffShowsPair || !m_diffDock->isVisible() || m_editor->count() == 0)
+        return;
+    // The first tab is the reference; compare the current tab with it (or with the next tab while the
+    // reference itself is current).
+    int other = m_editor->currentIndex();
+    if (other <= 0)
+        other = m_editor->count() > 1 ? 1 : 0;
+    m_diff->setSources(m_editor->title(0), m_editor->editor(0)->text(), m_editor->title(other),
+                       m_editor->editor(other)->text());
+}
+
+void MainWindow::comparePair(qint64 a, qint64 b)
+{
+    m_compare->setPair(a, b);
+    if (QDockWidget *d = dockOf(m_compare)) {
+        d->show();
+        d->raise();
+    }
+    showPairDiff(a, b);
+}
+
+void MainWindow::showPairDiff(qint64 a, qint64 b)
+{
+    const Population &population = m_session->population();
+    const Variant *va = population.find(a);
+    const Variant *vb = population.find(b);
+    if (!va || !vb)
+        return;
+    // The slower of the two on the left, the faster on the right: the diff reads as "what made it faster".
+    const auto speed = [](const Variant *v) { return v->eval.speedup.value_or(0.0); };
+    if (speed(va) > speed(vb))
+        std::swap(va, vb);
+    const auto title = [](const Variant *v) {
+        QString t = tr("#%1 %2").arg(v->id).arg(v->label);
+        if (v->eval.speedup)
+            t += tr(" (%1x)").arg(*v->eval.speedup, 0, 'f', 2);
+        return t.simplified();
+    };
+    m_diffShowsPair = true;
+    m_diff->setSources(title(va), m_session->source(va->id), title(vb), m_session->source(vb->id));
+}
+
+void MainWindow::showSettingsPage(const QString &page)
+{
+    auto *dialog = new SettingsDialog(m_settings, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    if (page == u"workers")
+        dialog->showPage(SettingsDialog::Workers);
+    else if (page == u"endpoints")
+        dialog->showPage(SettingsDialog::Models);
+    dialog->open();
+}
+
+// ---- the editor and the session's variants
+
+int MainWindow::showVariantInEditor(qint64 variantId)
+{
+    const Variant *v = m_session->population().find(variantId);
+    if (!v)
+        return -1;
+    int index = m_editor->indexOfVariant(variantId);
+    if (index < 0) {
+        const QString title = v->origin == VariantOrigin::Reference ? tr("reference")
+                              : v->label.isEmpty()                  ? tr("variant %1").arg(v->id)
+                                                                    : tr("#%1 %2").arg(v->id).arg(v->label);
+        index = m_editor->addSource(title, m_session->source(variantId), m_session->path(), true);
+        m_editor->setVariantId(index, variantId);
+        // The name the evaluator compiles the source under (EvalRequest::candidateName), which nvcc's
+        // diagnostics carry.
+        m_editor->setCompileFileName(index, v->origin == VariantOrigin::Reference ? QStringLiteral("reference.cu")
+                                                                                   : QStringLiteral("candidate.cu"));
+        if (v->origin == VariantOrigin::Reference)
+            m_editor->setReference(index);
+        onVariantChanged(variantId);
+        onEvaluationAdded(variantId);
+    }
+    m_editor->setCurrentIndex(index);
+    return index;
+}
+
+int MainWindow::forkVariant(qint64 variantId)
+{
+    const Variant *v = m_session->population().find(variantId);
+    if (!v)
+        return -1;
+    const QString name = v->origin == VariantOrigin::Reference ? tr("reference") : v->label.isEmpty() ? QString::number(v->id) : v->label;
+    const int index = m_editor->addSource(tr("fork of %1").arg(name), m_session->source(variantId), QString(), false);
+    m_editor->setCompileFileName(index, QStringLiteral("candidate.cu"));
+    m_tabParents.insert(m_editor->editor(index), {variantId});
+    m_editor->setStatus(index, tr("Edit, then Ctrl+Enter compiles and evaluates it as a new variant."));
+    m_editor->setCurrentIndex(index);
+    m_editor->editor(index)->setFocus();
+    return index;
+}
+
+bool MainWindow::evaluateTab(int index)
+{
+    QsciScintilla *editor = m_editor->editor(index);
+    if (!editor)
+        return false;
+    if (!m_session->isOpen() || !m_session->hasTask()) {
+        reportError(tr("Open a task folder or a session first: evaluations are kept in a session."));
+        return false;
+    }
+    RoundRunner *runner = m_workbench->runner();
+    const QString source = editor->text();
+    const qint64 shown = m_editor->variantId(index);
+    if (shown && m_session->population().contains(shown) && m_session->source(shown) == source) {
+        // The same source again: a new measurement of the same variant.
+        if (!runner->reevaluate(shown)) {
+            m_log.post(LogSource::App, LogLevel::Warning, runner->errorString());
+            m_editor->setStatus(index, runner->errorString());
+            return false;
+        }
+        m_editor->clearDiagnostics(index);
+        m_editor->setStatus(index, tr("Queued for evaluation…"));
+        return true;
+    }
+    QList<qint64> parents = m_tabParents.value(editor);
+    if (shown && parents.isEmpty())
+        parents = {shown};
+    const qint64 id = runner->addManualVariant(source, parents, m_editor->title(index));
+    if (!id) {
+        m_log.post(LogSource::App, LogLevel::Error, runner->errorString());
+        m_editor->setStatus(index, runner->errorString());
+        return false;
+    }
+    // Evaluated sources are kept as they were measured: further edits go into a fork.
+    m_tabParents.remove(editor);
+    m_editor->setVariantId(index, id);
+    m_editor->setReadOnly(index, true);
+    m_editor->clearDiagnostics(index);
+    m_editor->setStatus(index, tr("Variant #%1 queued for evaluation…").arg(id));
+    m_log.post(LogSource::App, LogLevel::Info, tr("Evaluating %1 as variant #%2").arg(m_editor->title(index)).arg(id));
+    return true;
+}
+
+qint64 MainWindow::addVariantFile(const QString &file)
+{
+    if (!m_session->isOpen() || !m_session->hasTask()) {
+        reportError(tr("Open a task folder or a session first, then drop %1 to add it as a variant.").arg(displayPath(file)));
+        return 0;
+    }
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        reportError(tr("Could not read %1: %2").arg(displayPath(file), f.errorString()));
+        return 0;
+    }
+    const QString source = QString::fromUtf8(f.readAll());
+    RoundRunner *runner = m_workbench->runner();
+    const qint64 id = runner->addManualVariant(source, {}, QFileInfo(file).completeBaseName());
+    if (!id) {
+        reportError(tr("Could not add %1 as a variant: %2").arg(displayPath(file), runner->errorString()));
+        return 0;
+    }
+    m_log.post(LogSource::App, LogLevel::Info, tr("Added %1 as variant #%2").arg(displayPath(file)).arg(id));
+    showVariantInEditor(id);
+    return id;
+}
+
+void MainWindow::onVariantChanged(qint64 variantId)
+{
+    const int index = m_editor->indexOfVariant(variantId);
+    if (index < 0)
+        return;
+    const Variant *v = m_session->population().find(variantId);
+    if (!v)
+        return;
+    QString text = VariantsModel::statusText(*v);
+    if (v->status == VariantStatus::Done && v->eval.speedup && v->eval.candidateMedianMs) {
+        const QLocale locale;
+        text = tr("correct: %1× the reference, %2 ms median").arg(locale.toString(*v->eval.speedup, 'f', 2),
+                                                                   locale.toString(*v->eval.candidateMedianMs, 'g', 4));
+        const QStringList flags = VariantsModel::flagTexts(*v);
+        if (!flags.isEmpty())
+            text += tr(" — %1").arg(flags.join(QStringLiteral(", ")));
+    }
+    m_editor->setStatus(index, text);
+}
+
+void MainWindow::onEvaluationAdded(qint64 variantId)
+{
+    const int index = m_editor->indexOfVariant(variantId);
+    if (index < 0)
+        return;
+    const std::optional<Evaluation> e = m_session->latestEvaluation(variantId);
+    if (!e)
+        return;
+    // What the compiler said about this source, as it was measured (stored with the evaluation).
+    const QJsonObject compile = e->result.value(QStringLiteral("compile")).toObject();
+    m_editor->setDiagnostics(index, Diagnostic::listFromJson(compile.value(QStringLiteral("diagnostics")).toArray()));
+    m_editor->setResources(index, KernelResources::listFromJson(compile.value(QStringLiteral("resources")).toArray()));
+    onVariantChanged(variantId);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    const bool usable = !urls.isEmpty() && std::all_of(urls.begin(), urls.end(), [](const QUrl &u) {
+        const QFileInfo info(u.toLocalFile());
+        return u.isLocalFile() && (isKernelFile(info.filePath()) || info.suffix() == sessionSuffix
+                                   || (info.isDir() && QFileInfo::exists(info.filePath() + QStringLiteral("/task.json"))));
+    });
+    if (usable)
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    // Kernel files become variants; a task folder or a session is opened (the last one wins).
+    for (const QUrl &url : event->mimeData()->urls())
+        openPath(url.toLocalFile());
+    event->acceptProposedAction();
 }
 
 void MainWindow::checkToolchain()
@@ -449,10 +902,10 @@ void MainWindow::updateWorkerStatus()
     if (workers.isEmpty())
         m_workersLabel->setText(tr("No GPU worker configured"));
     else if (problems.isEmpty())
-        m_workersLabel->setText(tr("%n GPU worker(s)", nullptr, usable));
+        m_workersLabel->setText(m_workbench->statusText());
     else
         m_workersLabel->setText(tr("GPU workers: %1 of %2 usable").arg(usable).arg(workers.size()));
-    m_workersLabel->setToolTip(problems.isEmpty() ? tr("Settings → Workers") : problems.join(u'\n'));
+    m_workersLabel->setToolTip(problems.isEmpty() ? m_workbench->statusToolTip() : problems.join(u'\n'));
     updateNotice();
 }
 

@@ -1,50 +1,89 @@
 #pragma once
 // The KForge main window. It only assembles: it creates the panels, docks them, and connects them to the
-// services (settings, log hub, tool-chain probe, the open session). Panels do not call each other.
+// services (settings, log hub, tool-chain probe, the open session, the Workbench's compiler, GPU workers,
+// LLM client and round runner). Panels do not call each other; what one asks of another goes through here
+// or through the shared VariantSelection.
 #include "core/settings/toolchainprobe.h"
 #include "core/task/task.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 #include <optional>
 
 class QDockWidget;
+class QDragEnterEvent;
+class QDropEvent;
 class QLabel;
 class QMenu;
+class QTimer;
 class QToolBar;
 
 namespace kforge {
 
+class ChartsPanel;
+class ComparePanel;
+class DiffView;
+class Evaluator;
 class KernelEditor;
 class LogHub;
 class LogPanel;
 class MainActions;
 class NoticeBar;
+class ReasoningPanel;
+class RoundControlPanel;
 class SessionStore;
 class Settings;
+class VariantSelection;
+class VariantsPanel;
+class Workbench;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    MainWindow(Settings &settings, LogHub &log, QWidget *parent = nullptr);
+    // `evaluator`: see Workbench (tests only); null for the real compiler and GPU workers.
+    MainWindow(Settings &settings, LogHub &log, QWidget *parent = nullptr, Evaluator *evaluator = nullptr);
     ~MainWindow() override;
 
     // A task folder or a *.kforge session file, whichever `path` is.
     void openPath(const QString &path);
     // Loads the task off the GUI thread; taskOpened() or openFailed() follows.
     void openTaskFolder(const QString &folder);
+    // Opens a session file. The GUI's own paths load it off the GUI thread (sessionOpened() or openFailed()
+    // follows); openSession() loads it at once and returns whether it opened (tests, scripts).
+    void openSessionAsync(const QString &file);
     bool openSession(const QString &file);
     // Saves the open session under a new name, or makes a session of the open task folder.
     bool saveSessionAs(const QString &file);
 
     MainActions *actions() const { return m_actions; }
     KernelEditor *editor() const { return m_editor; }
+    DiffView *diffView() const { return m_diff; }
     SessionStore *session() const { return m_session; }
+    Workbench *workbench() const { return m_workbench; }
+    VariantSelection *selection() const { return m_selection; }
+    VariantsPanel *variantsPanel() const { return m_variants; }
+    ComparePanel *comparePanel() const { return m_compare; }
+    ChartsPanel *chartsPanel() const { return m_charts; }
+    ReasoningPanel *reasoningPanel() const { return m_reasoning; }
+    RoundControlPanel *roundControlPanel() const { return m_rounds; }
+    // The dock that holds `panel`, or null.
+    QDockWidget *dockOf(QWidget *panel) const;
     NoticeBar *notice() const { return m_notice; }
     QMenu *recentMenu() const { return m_recentMenu; }
-    // The task folder shown when no session is open; empty otherwise.
+    // The task folder the open working session was made from; empty for a session opened from a file.
     QString taskFolder() const { return m_taskFolder; }
+
+    // Compiles, verifies and times the editor's tab `index` (Ctrl+Enter): a new or edited source becomes a
+    // manual variant of the session; an evaluated variant is evaluated again. False with the reason logged.
+    bool evaluateTab(int index);
+    // Opens an editable copy of a variant's source in a new tab ("fork to edit"); returns the tab's index.
+    int forkVariant(qint64 variantId);
+    // Adds a .cu file as a manual variant of the open session (and evaluates it); returns its id, 0 on failure.
+    qint64 addVariantFile(const QString &file);
+    // Shows the variant in a (read-only) editor tab, opening one when needed; returns the tab's index.
+    int showVariantInEditor(qint64 variantId);
 
 Q_SIGNALS:
     void taskOpened(const QString &folder);
@@ -54,6 +93,8 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void createMenus();
@@ -79,6 +120,16 @@ private:
     void onToolchainChecked(const ToolchainInfo &info);
     void updateWorkerStatus();
     void updateNotice();
+    void showDiff();
+    void updateDiff();
+    void showPairDiff(qint64 a, qint64 b);
+    void comparePair(qint64 a, qint64 b);
+    void showSettingsPage(const QString &page);
+    void adoptOpenedSession(const QString &file);
+    bool createWorkingSession(const QString &taskFolder);
+    void onVariantChanged(qint64 variantId);
+    void onEvaluationAdded(qint64 variantId);
+    QDockWidget *addPanelDock(QWidget *panel, const QString &title, const QString &objectName, Qt::DockWidgetArea area);
 
     Settings &m_settings;
     LogHub &m_log;
@@ -89,12 +140,27 @@ private:
     NoticeBar *m_notice = nullptr;
     LogPanel *m_logPanel = nullptr;
     QDockWidget *m_logDock = nullptr;
+    DiffView *m_diff = nullptr;
+    QDockWidget *m_diffDock = nullptr;
+    QTimer *m_diffTimer = nullptr;
+    Workbench *m_workbench = nullptr;
+    VariantSelection *m_selection = nullptr;
+    VariantsPanel *m_variants = nullptr;
+    ComparePanel *m_compare = nullptr;
+    ChartsPanel *m_charts = nullptr;
+    ReasoningPanel *m_reasoning = nullptr;
+    RoundControlPanel *m_rounds = nullptr;
+    QList<QDockWidget *> m_docks;
+    // The variants an editable (forked) tab descends from, by the tab's editor widget.
+    QHash<QObject *, QList<qint64>> m_tabParents;
+    bool m_diffShowsPair = false; // the Diff dock shows the compared pair, not a tab against the reference
     QToolBar *m_toolBar = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     QLabel *m_toolchainLabel = nullptr;
     QLabel *m_workersLabel = nullptr;
 
+    QString m_pendingSession; // the session file being loaded off the GUI thread
     Task m_task;          // the task folder shown while no session is open
     QString m_taskFolder;
     quint64 m_openJob = 0; // a task load that finishes after a newer open is dropped

@@ -10,7 +10,11 @@
 #include <QLockFile>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QThreadPool>
 #include <QUuid>
+#include <QtConcurrent>
+#include <mutex>
+#include <type_traits>
 
 namespace kforge {
 
@@ -172,8 +176,8 @@ ResponseRecord responseOf(const QSqlQuery &q)
     return r;
 }
 
-// Pragmas and migrations of a freshly opened file; the error text, or empty.
-QString initialize(QSqlDatabase &db)
+// The pragmas every connection to a session file runs first; the error text, or empty.
+QString configure(QSqlDatabase &db)
 {
     QSqlQuery q(db);
     // WAL: readers never block the writer and a killed process leaves a consistent file. NORMAL sync is
@@ -183,11 +187,29 @@ QString initialize(QSqlDatabase &db)
         if (!q.exec(QLatin1String(pragma)))
             return q.lastError().text();
     }
+    return {};
+}
+
+// Pragmas and migrations of a freshly opened file; the error text, or empty.
+QString initialize(QSqlDatabase &db)
+{
+    {
+        // Something else (not a database, another program's database) is refused before the pragmas, which
+        // would turn another program's file to WAL mode.
+        QSqlQuery probe(db);
+        if (!probe.exec(QStringLiteral("SELECT COUNT(*) FROM sqlite_master")))
+            return probe.lastError().text();
+    }
     QString error;
     const int before = SessionSchema::version(db, &error);
-    if (before < 0 || !SessionSchema::migrate(db, &error))
+    if (before < 0)
+        return error;
+    if (error = configure(db); !error.isEmpty())
+        return error;
+    if (!SessionSchema::migrate(db, &error))
         return error;
     if (before == 0) {
+        QSqlQuery q(db);
         q.prepare(QStringLiteral("INSERT INTO meta (key, value) VALUES ('application', 'KForge'), ('created', ?)"));
         q.addBindValue(now());
         if (!q.exec())
@@ -202,16 +224,192 @@ QVariant text(const QString &s)
     return s.isNull() ? QVariant(QStringLiteral("")) : QVariant(s);
 }
 
+// Every record read back by a query with bound values, made by `recordOf` from each row; empty when the
+// session is closed or the query fails. The one loop behind the getters that read rows.
+template <typename RecordOf>
+auto selectRows(const QString &connection, const QString &sql, const QVariantList &binds, RecordOf recordOf)
+{
+    QList<std::invoke_result_t<RecordOf, const QSqlQuery &>> out;
+    const QSqlDatabase db = QSqlDatabase::database(connection, false);
+    if (!db.isOpen())
+        return out;
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(sql);
+    for (const QVariant &value : binds)
+        q.addBindValue(value);
+    if (q.exec())
+        while (q.next())
+            out << recordOf(q);
+    return out;
+}
+
+template <typename RecordOf>
+auto selectRow(const QString &connection, const QString &sql, const QVariantList &binds, RecordOf recordOf)
+    -> std::optional<std::invoke_result_t<RecordOf, const QSqlQuery &>>
+{
+    auto rows = selectRows(connection, sql, binds, recordOf);
+    if (rows.isEmpty())
+        return std::nullopt;
+    return rows.takeFirst();
+}
+
+QString sqlError(const QSqlQuery &q)
+{
+    return SessionStore::tr("Session database error: %1").arg(q.lastError().text());
+}
+
+bool isCancelled(const std::atomic<bool> *cancelled)
+{
+    return cancelled && cancelled->load(std::memory_order_relaxed);
+}
+
+// How often the row loops look whether their load was superseded.
+constexpr int kCancelCheckRows = 1024;
+
+QString readTask(const QSqlDatabase &db, TaskRecord &task)
+{
+    task = {};
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT name, task_json, reference_source, origin_path FROM task WHERE id = 1")))
+        return sqlError(q);
+    if (!q.next())
+        return {};
+    task.name = q.value(0).toString();
+    task.taskJson = q.value(1).toString();
+    task.referenceSource = q.value(2).toString();
+    task.originPath = q.value(3).toString();
+    if (!q.exec(QStringLiteral("SELECT path, content FROM task_files ORDER BY path")))
+        return sqlError(q);
+    while (q.next())
+        task.files.insert(q.value(0).toString(), q.value(1).toByteArray());
+    return {};
+}
+
+// Summary columns only: sources, analyses and designs are read when someone asks (texts()).
+constexpr const char *kVariantColumns = "id, origin, round_id, prompt_id, response_id, label, tags, notes, nvcc_flags, "
+                                        "pinned, excluded, accepted, suspicious, suspicious_reason, status, "
+                                        "status_message, created";
+
+Variant variantOf(const QSqlQuery &q)
+{
+    Variant v;
+    v.id = q.value(0).toLongLong();
+    v.origin = variantOriginFromString(q.value(1).toString());
+    v.roundId = q.value(2).toLongLong();
+    v.promptId = q.value(3).toLongLong();
+    v.responseId = q.value(4).toLongLong();
+    v.label = q.value(5).toString();
+    v.tags = stringsOf(q.value(6));
+    v.notes = q.value(7).toString();
+    v.nvccFlags = stringsOf(q.value(8));
+    v.pinned = q.value(9).toBool();
+    v.excluded = q.value(10).toBool();
+    v.accepted = q.value(11).toBool();
+    v.suspicious = q.value(12).toBool();
+    v.suspiciousReason = q.value(13).toString();
+    v.status = variantStatusFromString(q.value(14).toString());
+    v.statusMessage = q.value(15).toString();
+    v.created = parseStamp(q.value(16));
+    return v;
+}
+
+// Every variant with its lineage and latest evaluation. Stops early (leaving a partial population) once
+// *cancelled is set; the error text, or empty.
+QString readPopulation(const QSqlDatabase &db, Population &population, const std::atomic<bool> *cancelled)
+{
+    population.clear();
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT %1 FROM variants ORDER BY id").arg(QLatin1String(kVariantColumns))))
+        return sqlError(q);
+    for (int row = 0; q.next(); ++row) {
+        if (row % kCancelCheckRows == 0 && isCancelled(cancelled))
+            return {};
+        population.insert(variantOf(q));
+    }
+    if (!q.exec(QStringLiteral("SELECT variant_id, parent_id FROM variant_parents ORDER BY rowid")))
+        return sqlError(q);
+    for (int row = 0; q.next(); ++row) {
+        if (row % kCancelCheckRows == 0 && isCancelled(cancelled))
+            return {};
+        if (Variant *v = population.findMutable(q.value(0).toLongLong()))
+            v->parentIds << q.value(1).toLongLong();
+    }
+    if (!q.exec(QStringLiteral("SELECT %1 FROM evaluations WHERE id IN "
+                               "(SELECT MAX(id) FROM evaluations GROUP BY variant_id)")
+                    .arg(QLatin1String(kSummaryColumns))))
+        return sqlError(q);
+    for (int row = 0; q.next(); ++row) {
+        if (row % kCancelCheckRows == 0 && isCancelled(cancelled))
+            return {};
+        const EvaluationSummary s = summaryOf(q);
+        if (Variant *v = population.findMutable(s.variantId))
+            v->eval = s;
+    }
+    return {};
+}
+
+// Rounds left Running or Paused by a process that died become Interrupted; their ids go to `ids`. The error
+// text, or empty.
+QString markInterruptedRounds(const QSqlDatabase &db, QList<qint64> &ids)
+{
+    ids.clear();
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT id FROM rounds WHERE state IN ('running', 'paused') ORDER BY id")))
+        return sqlError(q);
+    while (q.next())
+        ids << q.value(0).toLongLong();
+    if (ids.isEmpty())
+        return {};
+    QSqlQuery u(db);
+    u.prepare(QStringLiteral("UPDATE rounds SET state = 'interrupted', message = ? "
+                             "WHERE state IN ('running', 'paused')"));
+    u.addBindValue(SessionStore::tr("the process running this round ended before it finished"));
+    if (!u.exec()) {
+        ids.clear();
+        return sqlError(u);
+    }
+    return {};
+}
+
 } // namespace
+
+// What open() reads from a file, made without touching a store so that it can be made on any thread.
+struct SessionStore::LoadedSession {
+    QString error; // a tr() message; empty when loaded or cancelled
+    bool cancelled = false;
+    QString path;         // as given to open()
+    QString absolutePath; // the rest is set only when loaded
+    std::unique_ptr<QLockFile> lock;
+    TaskRecord task;
+    Population population;
+};
+
+// One openAsync() in flight, shared by the store (until it is superseded or finished) and its loader.
+struct SessionStore::OpenJob {
+    QString path;
+    std::atomic<bool> cancelled = false;
+    LoadedSession loaded; // the loader's until `finished`
+    // A superseded job must free the file's lock at once, whether the loader is still running (then the loader
+    // frees it when it ends) or has already finished (then cancelOpening() does); this decides which.
+    std::mutex mutex;
+    bool finished = false;
+};
 
 SessionStore::SessionStore(QObject *parent)
     : QObject(parent)
+    , m_loader(std::make_unique<QThreadPool>())
 {
+    m_loader->setMaxThreadCount(1);
 }
 
 SessionStore::~SessionStore()
 {
     close();
+    // A superseded load stops at its next check; until then it still reads the file (and would post its
+    // result to this object).
+    m_loader->waitForDone();
 }
 
 bool SessionStore::fail(const QString &message)
@@ -251,12 +449,81 @@ int SessionStore::schemaVersion() const
 bool SessionStore::open(const QString &path)
 {
     close();
+    cancelOpening();         // one that a slot of closed() may have started
+    m_loader->waitForDone(); // a superseded openAsync() may still hold the file's lock
     m_error.clear();
+    LoadedSession loaded;
+    load(path, nullptr, loaded);
+    if (!loaded.error.isEmpty())
+        return fail(loaded.error);
+    return adopt(std::move(loaded));
+}
+
+void SessionStore::openAsync(const QString &path)
+{
+    close();
+    cancelOpening(); // one that a slot of closed() may have started
+    m_error.clear();
+    auto job = std::make_shared<OpenJob>();
+    job->path = path;
+    m_opening = job;
+    // The loader sees only the job, never this store; the result comes back through this thread's event loop.
+    QtConcurrent::run(m_loader.get(),
+                      [job] {
+                          load(job->path, &job->cancelled, job->loaded);
+                          const std::lock_guard guard(job->mutex);
+                          job->finished = true;
+                          if (job->cancelled)
+                              job->loaded.lock.reset();
+                      })
+        .then(this, [this, job] { finishOpening(job); });
+}
+
+void SessionStore::cancelOpening()
+{
+    if (!m_opening)
+        return;
+    {
+        const std::lock_guard guard(m_opening->mutex);
+        m_opening->cancelled = true;
+        if (m_opening->finished)
+            m_opening->loaded.lock.reset();
+    }
+    m_opening.reset();
+}
+
+void SessionStore::finishOpening(const std::shared_ptr<OpenJob> &job)
+{
+    if (job != m_opening)
+        return; // superseded, and cancelOpening() or the loader has freed its lock
+    m_opening.reset();
+    if (!job->loaded.error.isEmpty()) {
+        fail(job->loaded.error);
+        Q_EMIT openFinished(false, m_error);
+        return;
+    }
+    const bool ok = adopt(std::move(job->loaded));
+    if (isOpening())
+        return; // a slot of opened() has opened something else meanwhile
+    Q_EMIT openFinished(ok, ok ? QString() : m_error);
+}
+
+void SessionStore::load(const QString &path, const std::atomic<bool> *cancelled, LoadedSession &out)
+{
+    out.path = path;
+    if (isCancelled(cancelled)) {
+        out.cancelled = true; // superseded while it waited for the loader thread
+        return;
+    }
     const QFileInfo info(path);
-    if (info.exists() && !info.isFile())
-        return fail(tr("%1 is not a file").arg(path));
-    if (!info.absoluteDir().exists())
-        return fail(tr("The folder of %1 does not exist").arg(path));
+    if (info.exists() && !info.isFile()) {
+        out.error = tr("%1 is not a file").arg(path);
+        return;
+    }
+    if (!info.absoluteDir().exists()) {
+        out.error = tr("The folder of %1 does not exist").arg(path);
+        return;
+    }
 
     // One process at a time: a second one would see the first one's running round as interrupted. A lock
     // left by a process that died is stale and taken over.
@@ -267,28 +534,67 @@ bool SessionStore::open(const QString &path)
         QString host, app;
         lock->getLockInfo(&pid, &host, &app);
         if (lock->error() == QLockFile::LockFailedError)
-            return fail(tr("%1 is open in another process (%2, pid %3)").arg(path, app).arg(pid));
-        return fail(tr("Cannot lock %1: no permission to write next to it").arg(path));
+            out.error = tr("%1 is open in another process (%2, pid %3)").arg(path, app).arg(pid);
+        else
+            out.error = tr("Cannot lock %1: no permission to write next to it").arg(path);
+        return;
     }
 
-    m_connection = QStringLiteral("kforge-session-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
-    QString error;
+    // A connection of this thread, for this load only (a QSqlDatabase may be used only where it was made).
+    const QString connection =
+        QStringLiteral("kforge-session-load-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
         db.setDatabaseName(info.absoluteFilePath());
-        error = db.open() ? initialize(db) : db.lastError().text();
+        QString error = db.open() ? initialize(db) : db.lastError().text();
+        if (error.isEmpty() && !isCancelled(cancelled))
+            error = readTask(db, out.task);
+        if (error.isEmpty() && !isCancelled(cancelled))
+            error = readPopulation(db, out.population, cancelled);
+        if (!error.isEmpty())
+            out.error = tr("Cannot open %1: %2").arg(path, error);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(connection);
+    out.cancelled = isCancelled(cancelled);
+    if (out.cancelled || !out.error.isEmpty()) {
+        out.task = {};
+        out.population.clear();
+        return; // and the lock goes
+    }
+    out.absolutePath = info.absoluteFilePath();
+    out.lock = std::move(lock);
+}
+
+bool SessionStore::adopt(LoadedSession &&loaded)
+{
+    std::unique_ptr<QLockFile> lock = std::move(loaded.lock);
+    // The connection every later call uses, made on this (the store's) thread. The interrupted rounds are
+    // marked here rather than by the loader: a superseded load must not change the file, or the open that
+    // superseded it would find no interrupted round to offer for resuming.
+    const QString connection =
+        QStringLiteral("kforge-session-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
+    QString error;
+    QList<qint64> interrupted;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
+        db.setDatabaseName(loaded.absolutePath);
+        error = db.open() ? configure(db) : db.lastError().text();
+        if (error.isEmpty())
+            error = markInterruptedRounds(db, interrupted);
+        if (!error.isEmpty())
+            db.close();
     }
     if (!error.isEmpty()) {
-        close();
-        return fail(tr("Cannot open %1: %2").arg(path, error));
+        QSqlDatabase::removeDatabase(connection);
+        return fail(tr("Cannot open %1: %2").arg(loaded.path, error));
     }
+    m_connection = connection;
     m_lock = std::move(lock);
-    m_path = info.absoluteFilePath();
-    if (!markInterruptedRounds() || !loadTask() || !loadPopulation()) {
-        const QString message = m_error;
-        close();
-        return fail(tr("Cannot open %1: %2").arg(path, message));
-    }
+    m_path = loaded.absolutePath;
+    m_task = std::move(loaded.task);
+    m_population = std::move(loaded.population);
+    m_interrupted = interrupted;
     Q_EMIT opened();
     return true;
 }
@@ -312,6 +618,7 @@ bool SessionStore::create(const QString &path, const QString &taskFolder, bool i
 
 void SessionStore::close()
 {
+    cancelOpening();
     const bool wasOpen = !m_connection.isEmpty();
     if (wasOpen) {
         {
@@ -336,43 +643,12 @@ void SessionStore::close()
         Q_EMIT closed();
 }
 
-bool SessionStore::markInterruptedRounds()
-{
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("SELECT id FROM rounds WHERE state IN ('running', 'paused') ORDER BY id")))
-        return sqlFail(q);
-    while (q.next())
-        m_interrupted << q.value(0).toLongLong();
-    if (m_interrupted.isEmpty())
-        return true;
-    QSqlQuery u(db);
-    u.prepare(QStringLiteral("UPDATE rounds SET state = 'interrupted', message = ? "
-                             "WHERE state IN ('running', 'paused')"));
-    u.addBindValue(tr("the process running this round ended before it finished"));
-    return u.exec() || sqlFail(u);
-}
-
 // ---------------------------------------------------------------------------------------------- task
 
 bool SessionStore::loadTask()
 {
-    m_task = {};
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    QSqlQuery q(db);
-    if (!q.exec(QStringLiteral("SELECT name, task_json, reference_source, origin_path FROM task WHERE id = 1")))
-        return sqlFail(q);
-    if (!q.next())
-        return true;
-    m_task.name = q.value(0).toString();
-    m_task.taskJson = q.value(1).toString();
-    m_task.referenceSource = q.value(2).toString();
-    m_task.originPath = q.value(3).toString();
-    if (!q.exec(QStringLiteral("SELECT path, content FROM task_files ORDER BY path")))
-        return sqlFail(q);
-    while (q.next())
-        m_task.files.insert(q.value(0).toString(), q.value(1).toByteArray());
-    return true;
+    const QString error = readTask(QSqlDatabase::database(m_connection, false), m_task);
+    return error.isEmpty() || fail(error);
 }
 
 bool SessionStore::importTask(const QString &folder, bool importTaskVariants)
@@ -478,55 +754,6 @@ bool SessionStore::writeTaskFolder(const QString &dirPath)
 }
 
 // ---------------------------------------------------------------------------------------------- variants
-
-bool SessionStore::loadPopulation()
-{
-    m_population.clear();
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
-    QSqlQuery q(db);
-    q.setForwardOnly(true);
-    // Summary columns only: sources, analyses and designs are read when someone asks (texts()).
-    if (!q.exec(QStringLiteral("SELECT id, origin, round_id, prompt_id, response_id, label, tags, notes, nvcc_flags, "
-                               "pinned, excluded, accepted, suspicious, suspicious_reason, status, status_message, "
-                               "created FROM variants ORDER BY id")))
-        return sqlFail(q);
-    while (q.next()) {
-        Variant v;
-        v.id = q.value(0).toLongLong();
-        v.origin = variantOriginFromString(q.value(1).toString());
-        v.roundId = q.value(2).toLongLong();
-        v.promptId = q.value(3).toLongLong();
-        v.responseId = q.value(4).toLongLong();
-        v.label = q.value(5).toString();
-        v.tags = stringsOf(q.value(6));
-        v.notes = q.value(7).toString();
-        v.nvccFlags = stringsOf(q.value(8));
-        v.pinned = q.value(9).toBool();
-        v.excluded = q.value(10).toBool();
-        v.accepted = q.value(11).toBool();
-        v.suspicious = q.value(12).toBool();
-        v.suspiciousReason = q.value(13).toString();
-        v.status = variantStatusFromString(q.value(14).toString());
-        v.statusMessage = q.value(15).toString();
-        v.created = parseStamp(q.value(16));
-        m_population.insert(v);
-    }
-    if (!q.exec(QStringLiteral("SELECT variant_id, parent_id FROM variant_parents ORDER BY rowid")))
-        return sqlFail(q);
-    while (q.next())
-        if (Variant *v = m_population.findMutable(q.value(0).toLongLong()))
-            v->parentIds << q.value(1).toLongLong();
-    if (!q.exec(QStringLiteral("SELECT %1 FROM evaluations WHERE id IN "
-                               "(SELECT MAX(id) FROM evaluations GROUP BY variant_id)")
-                    .arg(QLatin1String(kSummaryColumns))))
-        return sqlFail(q);
-    while (q.next()) {
-        const EvaluationSummary s = summaryOf(q);
-        if (Variant *v = m_population.findMutable(s.variantId))
-            v->eval = s;
-    }
-    return true;
-}
 
 qint64 SessionStore::addVariant(const Variant &in, const VariantTexts &texts)
 {
@@ -801,22 +1028,19 @@ qint64 SessionStore::addEvaluation(const Evaluation &in)
 
 std::optional<Evaluation> SessionStore::evaluation(qint64 evaluationId) const
 {
-    if (!isOpen())
-        return std::nullopt;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT %1, r.result_json, r.device_json, compile_flags, nvcc_version FROM evaluations "
-                             "LEFT JOIN evaluation_results r ON r.evaluation_id = evaluations.id WHERE id = ?")
-                  .arg(QLatin1String(kSummaryColumns)));
-    q.addBindValue(evaluationId);
-    if (!q.exec() || !q.next())
-        return std::nullopt;
-    Evaluation e;
-    e.summary = summaryOf(q);
-    e.result = objectOf(q.value(10));
-    e.device = objectOf(q.value(11));
-    e.compileFlags = stringsOf(q.value(12));
-    e.nvccVersion = q.value(13).toString();
-    return e;
+    const QString sql = QStringLiteral("SELECT %1, r.result_json, r.device_json, compile_flags, nvcc_version "
+                                       "FROM evaluations LEFT JOIN evaluation_results r "
+                                       "ON r.evaluation_id = evaluations.id WHERE id = ?")
+                            .arg(QLatin1String(kSummaryColumns));
+    return selectRow(m_connection, sql, {evaluationId}, [](const QSqlQuery &q) {
+        Evaluation e;
+        e.summary = summaryOf(q);
+        e.result = objectOf(q.value(10));
+        e.device = objectOf(q.value(11));
+        e.compileFlags = stringsOf(q.value(12));
+        e.nvccVersion = q.value(13).toString();
+        return e;
+    });
 }
 
 std::optional<Evaluation> SessionStore::latestEvaluation(qint64 variantId) const
@@ -829,17 +1053,9 @@ std::optional<Evaluation> SessionStore::latestEvaluation(qint64 variantId) const
 
 QList<EvaluationSummary> SessionStore::evaluations(qint64 variantId) const
 {
-    QList<EvaluationSummary> out;
-    if (!isOpen())
-        return out;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT %1 FROM evaluations WHERE variant_id = ? ORDER BY id")
-                  .arg(QLatin1String(kSummaryColumns)));
-    q.addBindValue(variantId);
-    if (q.exec())
-        while (q.next())
-            out << summaryOf(q);
-    return out;
+    const QString sql = QStringLiteral("SELECT %1 FROM evaluations WHERE variant_id = ? ORDER BY id")
+                            .arg(QLatin1String(kSummaryColumns));
+    return selectRows(m_connection, sql, {variantId}, [](const QSqlQuery &q) { return summaryOf(q); });
 }
 
 int SessionStore::evaluationCount() const
@@ -877,28 +1093,15 @@ qint64 SessionStore::addPrompt(const PromptRecord &p)
 
 std::optional<PromptRecord> SessionStore::prompt(qint64 promptId) const
 {
-    if (!isOpen())
-        return std::nullopt;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT %1 FROM prompts WHERE id = ?").arg(QLatin1String(kPromptColumns)));
-    q.addBindValue(promptId);
-    if (!q.exec() || !q.next())
-        return std::nullopt;
-    return promptOf(q);
+    const QString sql = QStringLiteral("SELECT %1 FROM prompts WHERE id = ?").arg(QLatin1String(kPromptColumns));
+    return selectRow(m_connection, sql, {promptId}, promptOf);
 }
 
 QList<PromptRecord> SessionStore::prompts(qint64 roundId) const
 {
-    QList<PromptRecord> out;
-    if (!isOpen())
-        return out;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT %1 FROM prompts WHERE round_id = ? ORDER BY id").arg(QLatin1String(kPromptColumns)));
-    q.addBindValue(roundId);
-    if (q.exec())
-        while (q.next())
-            out << promptOf(q);
-    return out;
+    const QString sql =
+        QStringLiteral("SELECT %1 FROM prompts WHERE round_id = ? ORDER BY id").arg(QLatin1String(kPromptColumns));
+    return selectRows(m_connection, sql, {roundId}, promptOf);
 }
 
 qint64 SessionStore::addResponse(const ResponseRecord &r)
@@ -961,28 +1164,15 @@ bool SessionStore::updateResponse(const ResponseRecord &r)
 
 std::optional<ResponseRecord> SessionStore::response(qint64 responseId) const
 {
-    if (!isOpen())
-        return std::nullopt;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT %1 FROM responses WHERE id = ?").arg(QLatin1String(kResponseColumns)));
-    q.addBindValue(responseId);
-    if (!q.exec() || !q.next())
-        return std::nullopt;
-    return responseOf(q);
+    const QString sql = QStringLiteral("SELECT %1 FROM responses WHERE id = ?").arg(QLatin1String(kResponseColumns));
+    return selectRow(m_connection, sql, {responseId}, responseOf);
 }
 
 QList<ResponseRecord> SessionStore::responses(qint64 promptId) const
 {
-    QList<ResponseRecord> out;
-    if (!isOpen())
-        return out;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT %1 FROM responses WHERE prompt_id = ? ORDER BY id").arg(QLatin1String(kResponseColumns)));
-    q.addBindValue(promptId);
-    if (q.exec())
-        while (q.next())
-            out << responseOf(q);
-    return out;
+    const QString sql =
+        QStringLiteral("SELECT %1 FROM responses WHERE prompt_id = ? ORDER BY id").arg(QLatin1String(kResponseColumns));
+    return selectRows(m_connection, sql, {promptId}, responseOf);
 }
 
 // ---------------------------------------------------------------------------------------------- rounds
@@ -1042,26 +1232,14 @@ bool SessionStore::addRoundUsage(qint64 roundId, const RoundUsage &u)
 
 std::optional<RoundRecord> SessionStore::round(qint64 roundId) const
 {
-    if (!isOpen())
-        return std::nullopt;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT %1 FROM rounds WHERE id = ?").arg(QLatin1String(kRoundColumns)));
-    q.addBindValue(roundId);
-    if (!q.exec() || !q.next())
-        return std::nullopt;
-    return roundOf(q);
+    const QString sql = QStringLiteral("SELECT %1 FROM rounds WHERE id = ?").arg(QLatin1String(kRoundColumns));
+    return selectRow(m_connection, sql, {roundId}, roundOf);
 }
 
 QList<RoundRecord> SessionStore::rounds() const
 {
-    QList<RoundRecord> out;
-    if (!isOpen())
-        return out;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    if (q.exec(QStringLiteral("SELECT %1 FROM rounds ORDER BY id").arg(QLatin1String(kRoundColumns))))
-        while (q.next())
-            out << roundOf(q);
-    return out;
+    const QString sql = QStringLiteral("SELECT %1 FROM rounds ORDER BY id").arg(QLatin1String(kRoundColumns));
+    return selectRows(m_connection, sql, {}, roundOf);
 }
 
 RoundUsage SessionStore::sessionUsage() const
@@ -1129,22 +1307,14 @@ bool SessionStore::setPairAnswer(qint64 analysisId, const QString &answer, qint6
 
 QList<PairAnalysis> SessionStore::pairAnalyses(qint64 variantA, qint64 variantB) const
 {
-    QList<PairAnalysis> out;
-    if (!isOpen())
-        return out;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    q.prepare(QStringLiteral("SELECT id, variant_a, variant_b, question, answer, response_id, created FROM pair_analyses "
-                             "WHERE (? = 0 OR variant_a = ?) AND (? = 0 OR variant_b = ?) ORDER BY id"));
-    q.addBindValue(variantA);
-    q.addBindValue(variantA);
-    q.addBindValue(variantB);
-    q.addBindValue(variantB);
-    if (q.exec())
-        while (q.next())
-            out << PairAnalysis{q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toLongLong(),
-                                q.value(3).toString(),   q.value(4).toString(),   q.value(5).toLongLong(),
-                                parseStamp(q.value(6))};
-    return out;
+    const QString sql = QStringLiteral("SELECT id, variant_a, variant_b, question, answer, response_id, created "
+                                       "FROM pair_analyses WHERE (? = 0 OR variant_a = ?) AND (? = 0 OR variant_b = ?) "
+                                       "ORDER BY id");
+    return selectRows(m_connection, sql, {variantA, variantA, variantB, variantB}, [](const QSqlQuery &q) {
+        return PairAnalysis{q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toLongLong(),
+                            q.value(3).toString(),   q.value(4).toString(),   q.value(5).toLongLong(),
+                            parseStamp(q.value(6))};
+    });
 }
 
 qint64 SessionStore::addNote(const SessionNote &n)
@@ -1178,15 +1348,11 @@ bool SessionStore::removeNote(qint64 noteId)
 
 QList<SessionNote> SessionStore::notes() const
 {
-    QList<SessionNote> out;
-    if (!isOpen())
-        return out;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
-    if (q.exec(QStringLiteral("SELECT id, variant_id, round_id, text, created FROM notes ORDER BY id")))
-        while (q.next())
-            out << SessionNote{q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toLongLong(),
-                               q.value(3).toString(), parseStamp(q.value(4))};
-    return out;
+    const QString sql = QStringLiteral("SELECT id, variant_id, round_id, text, created FROM notes ORDER BY id");
+    return selectRows(m_connection, sql, {}, [](const QSqlQuery &q) {
+        return SessionNote{q.value(0).toLongLong(), q.value(1).toLongLong(), q.value(2).toLongLong(),
+                           q.value(3).toString(), parseStamp(q.value(4))};
+    });
 }
 
 QString SessionStore::meta(const QString &key) const

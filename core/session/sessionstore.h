@@ -1,7 +1,8 @@
 #pragma once
 // The open session: one *.kforge SQLite file (WAL, versioned schema) and the population loaded from it.
 // Every write commits at once and is announced by a signal, so views observe this one object and a killed
-// process loses only the work in flight. Lives on one thread (the GUI's or the CLI's main thread).
+// process loses only the work in flight. Lives on one thread (the GUI's or the CLI's main thread); only
+// openAsync() reads the file on a worker thread, into data the store adopts on its own thread.
 #include "core/session/evaluation.h"
 #include "core/session/pairanalysis.h"
 #include "core/session/population.h"
@@ -15,11 +16,13 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QSqlDatabase>
+#include <atomic>
 #include <memory>
 #include <optional>
 
 class QLockFile;
 class QSqlQuery;
+class QThreadPool;
 
 namespace kforge {
 
@@ -37,6 +40,14 @@ public:
     // Rounds left Running or Paused by a process that died become Interrupted (see interruptedRounds()).
     // False with errorString() set: not a session, newer schema, or open in another KForge process.
     bool open(const QString &path);
+    // The same as open(), without making the calling thread wait for the file: closes the current session at
+    // once (closed()), locks, migrates and reads the file on a worker thread, then, back in this thread's event
+    // loop, adopts it (opened(), then openFinished(true, {})) or reports why not (errorOccurred(), then
+    // openFinished(false, message); the store stays closed). A later open(), openAsync() or close() supersedes
+    // it: its result is dropped and nothing is emitted for it.
+    void openAsync(const QString &path);
+    // True from openAsync() until its result is adopted or reported, or it is superseded.
+    bool isOpening() const { return m_opening != nullptr; }
     // A new session at `path` (which must not exist) holding the task copied from `taskFolder`.
     bool create(const QString &path, const QString &taskFolder, bool importTaskVariants = false);
     void close();
@@ -130,15 +141,25 @@ Q_SIGNALS:
     void notesChanged();
     void taskChanged();
     void errorOccurred(const QString &message);
+    // The end of an openAsync() that was not superseded; after opened() or errorOccurred().
+    void openFinished(bool ok, const QString &error);
 
 private:
+    struct LoadedSession;
+    struct OpenJob;
+    // Locks, migrates and reads the session at `path`, touching nothing of a store, so it can run on any thread;
+    // stops early once *cancelled is set.
+    static void load(const QString &path, const std::atomic<bool> *cancelled, LoadedSession &out);
+    // Makes a loaded session the open one: a connection of this thread, the interrupted-round marking, opened().
+    bool adopt(LoadedSession &&loaded);
+    void cancelOpening();
+    void finishOpening(const std::shared_ptr<OpenJob> &job);
+
     bool fail(const QString &message);
     bool sqlFail(const QSqlQuery &q);
     qint64 failId(const QString &message);
     qint64 sqlFailId(const QSqlQuery &q);
     bool loadTask();
-    bool loadPopulation();
-    bool markInterruptedRounds();
     bool updateVariantColumn(qint64 variantId, const char *column, const QVariant &value);
 
     QString m_path;
@@ -149,6 +170,8 @@ private:
     Population m_population;
     QList<qint64> m_interrupted;
     double m_suspiciousSpeedup = kDefaultSuspiciousSpeedup;
+    std::shared_ptr<OpenJob> m_opening;   // the openAsync() in flight
+    std::unique_ptr<QThreadPool> m_loader; // one thread: a superseded load ends before the next one starts
 };
 
 } // namespace kforge

@@ -1,18 +1,32 @@
 // The main window on the example task: the editor shows the reference and the variants highlighted, the
 // layout survives a restart, recent files and Save Session As work, and a screenshot is kept as an artefact.
+// The workbench's docks are all there and wired: a task gets a working session, a fork edited in the editor
+// and evaluated with Ctrl+Enter is compiled by the real nvcc and its errors come back as editor markers, a
+// dropped .cu file becomes a variant, and comparing two variants fills Compare and Diff.
 #include "app/gui/mainactions.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/noticebar.h"
+#include "core/compile/cudatoolkit.h"
 #include "core/log/loghub.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
+#include "views/compare/comparepanel.h"
+#include "views/diff/diffmodel.h"
+#include "views/diff/diffview.h"
 #include "views/editor/cudalexer.h"
 #include "views/editor/kerneleditor.h"
+#include "views/variants/variantselection.h"
+#include "views/variants/variantsmodel.h"
+#include "views/variants/variantspanel.h"
 
 #include <Qsci/qsciscintilla.h>
 
 #include <QDir>
 #include <QDockWidget>
+#include <QLabel>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
@@ -88,6 +102,8 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QCOMPARE(w.editor()->count(), 0); // empty state until something is opened
         QVERIFY(!w.actions()->saveSessionAs->isEnabled());
+        QVERIFY(!w.actions()->undo->isEnabled());
+        QVERIFY(!w.actions()->find->isEnabled());
 
         QSignalSpy toolchain(&w, &MainWindow::toolchainChecked);
         QString error;
@@ -127,6 +143,41 @@ private Q_SLOTS:
         const QString shot = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/mainwindow.png");
         QVERIFY(w.grab().save(shot));
         qInfo("screenshot: %s", qPrintable(shot));
+    }
+
+    void compareWithReference()
+    {
+        Settings settings(m_dir.filePath(QStringLiteral("diff.ini")));
+        LogHub log;
+        MainWindow w(settings, log);
+        w.resize(1280, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.actions()->compareWithReference->isEnabled());
+        QString error;
+        QVERIFY2(openAndWait(w, m_task, &error), qPrintable(error));
+        if (w.editor()->count() < 2)
+            QSKIP("the example task has no variants to compare");
+        QVERIFY(w.actions()->compareWithReference->isEnabled());
+        auto *dock = w.findChild<QDockWidget *>(QStringLiteral("diffDock"));
+        QVERIFY(dock);
+        w.editor()->setCurrentIndex(w.editor()->count() - 1);
+        w.actions()->compareWithReference->trigger();
+        QVERIFY(dock->isVisible());
+        QVERIFY(!w.diffView()->model().identical());
+        QCOMPARE(w.diffView()->leftEditor()->lines(), w.diffView()->model().rowCount());
+        // Editing the current tab re-diffs after a pause.
+        QsciScintilla *e = w.editor()->currentEditor();
+        e->setReadOnly(false);
+        e->insertAt(QStringLiteral("// edited\n"), 0, 0);
+        auto showsEdit = [&w] {
+            const auto &rows = w.diffView()->model().rows();
+            return std::any_of(rows.begin(), rows.end(),
+                               [](const DiffRow &r) { return r.right == QLatin1String("// edited"); });
+        };
+        QVERIFY(!showsEdit());
+        QTRY_VERIFY(showsEdit());
+        QVERIFY(w.grab().save(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/mainwindow-diff.png")));
     }
 
     void badFolderIsReported()
@@ -213,8 +264,202 @@ private Q_SLOTS:
         MainWindow again(settings, log);
         QSignalSpy sessions(&again, &MainWindow::sessionOpened);
         again.openPath(file);
-        QCOMPARE(sessions.count(), 1);
+        QCOMPARE(sessions.count(), 0); // loaded off the GUI thread
+        QTRY_COMPARE_WITH_TIMEOUT(sessions.count(), 1, 20000);
         QCOMPARE(again.editor()->count(), tabs);
+
+        // A broken file: a clear message, and nothing open.
+        const QString junk = m_dir.filePath(QStringLiteral("junk.kforge"));
+        {
+            QFile f(junk);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("this is not an SQLite file, just bytes\n");
+        }
+        QSignalSpy failed(&again, &MainWindow::openFailed);
+        again.openPath(junk);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20000);
+        QVERIFY2(failed.first().first().toString().contains(QLatin1String("junk.kforge")),
+                 qPrintable(failed.first().first().toString()));
+        QVERIFY(!again.session()->isOpen());
+    }
+
+    void workbenchDocks()
+    {
+        Settings settings(m_dir.filePath(QStringLiteral("docks.ini")));
+        settings.setWorkers({});
+        LogHub log;
+        MainWindow w(settings, log);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QMenu *view = menuNamed(w, QStringLiteral("&View"));
+        QVERIFY(view);
+        const QStringList names{QStringLiteral("roundDock"), QStringLiteral("variantsDock"), QStringLiteral("reasoningDock"),
+                                QStringLiteral("chartsDock"), QStringLiteral("compareDock"), QStringLiteral("diffDock"),
+                                QStringLiteral("logDock")};
+        for (const QString &name : names) {
+            auto *dock = w.findChild<QDockWidget *>(name);
+            QVERIFY2(dock, qPrintable(name));
+            QVERIFY2(dock->widget(), qPrintable(name));
+            QVERIFY2(view->actions().contains(dock->toggleViewAction()), qPrintable(name));
+        }
+        QCOMPARE(w.dockOf(w.variantsPanel())->objectName(), QStringLiteral("variantsDock"));
+        QCOMPARE(w.dockOf(w.comparePanel())->objectName(), QStringLiteral("compareDock"));
+        // Keyboard: Compile & Evaluate and the problem navigation are in the Edit menu with their shortcuts.
+        QMenu *edit = menuNamed(w, QStringLiteral("&Edit"));
+        QVERIFY(edit->actions().contains(w.editor()->evaluateAction()));
+        QVERIFY(edit->actions().contains(w.editor()->nextDiagnosticAction()));
+        QVERIFY(w.editor()->evaluateAction()->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::Key_Return)));
+    }
+
+    void taskOpensAWorkingSession()
+    {
+        Settings settings(m_dir.filePath(QStringLiteral("working.ini")));
+        settings.setWorkers({});
+        LogHub log;
+        MainWindow w(settings, log);
+        QString error;
+        QVERIFY2(openAndWait(w, m_task, &error), qPrintable(error));
+        QVERIFY(w.session()->isOpen());
+        QVERIFY(w.session()->hasTask());
+        const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+        QVERIFY2(w.session()->path().startsWith(dataDir + QStringLiteral("/sessions/")), qPrintable(w.session()->path()));
+        QCOMPARE(w.taskFolder(), QDir::cleanPath(m_task));
+        // The panels observe it: the reference and the task's variants are rows of the Variants table.
+        QCOMPARE(w.variantsPanel()->model()->rowCount(), int(w.session()->population().size()));
+        QVERIFY(w.session()->population().reference());
+        QCOMPARE(w.editor()->referenceIndex(), 0);
+        QCOMPARE(w.editor()->variantId(0), w.session()->population().reference()->id);
+        QCOMPARE(w.editor()->count(), int(w.session()->population().size()));
+        QCOMPARE(settings.recentFiles().value(0), QDir::cleanPath(m_task)); // the folder, not the working file
+    }
+
+    void forkEditEvaluateShowsCompilerErrors()
+    {
+        if (CudaToolkit::locateNvcc().isEmpty())
+            QSKIP("no nvcc here: the compile step of an evaluation cannot run");
+        Settings settings(m_dir.filePath(QStringLiteral("fork.ini")));
+        settings.setWorkers({}); // the compiler's answer is what this checks; no GPU is needed for it
+        LogHub log;
+        MainWindow w(settings, log);
+        w.show();
+        QString error;
+        QVERIFY2(openAndWait(w, m_task, &error), qPrintable(error));
+        const qint64 referenceId = w.session()->population().reference()->id;
+
+        // Fork to edit, from the reference tab's bar.
+        QSignalSpy forked(w.editor(), &KernelEditor::forkRequested);
+        QVERIFY(!w.editor()->evaluateAction()->isEnabled()); // the reference is current: never evaluated as a candidate
+        const int tabsBefore = w.editor()->count();
+        Q_EMIT w.editor()->forkRequested(0);
+        QCOMPARE(w.editor()->count(), tabsBefore + 1);
+        const int fork = w.editor()->currentIndex();
+        QCOMPARE(fork, tabsBefore);
+        QVERIFY(!w.editor()->isReadOnly(fork));
+        QCOMPARE(w.editor()->variantId(fork), 0);
+
+        // A compile error on a known line, then Ctrl+Enter in the editor.
+        QsciScintilla *e = w.editor()->editor(fork);
+        const QString broken = QStringLiteral("#include \"kforge/kernel.h\"\n\n"
+                                              "KF_ENTRY(in, nin, out, nout, params, stream)\n{\n"
+                                              "    int x = undeclared_name_here;\n"
+                                              "    return cudaSuccess;\n}\n");
+        e->setText(broken);
+        e->setFocus();
+        QSignalSpy added(w.session(), &SessionStore::variantAdded);
+        QTest::keyClick(e, Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(added.count(), 1);
+        const qint64 id = added.first().first().toLongLong();
+        QCOMPARE(w.editor()->variantId(fork), id);
+        QVERIFY(w.editor()->isReadOnly(fork)); // evaluated sources stay as they were measured
+        QCOMPARE(w.session()->population().find(id)->parentIds, QList<qint64>{referenceId});
+        QCOMPARE(w.session()->source(id), broken);
+
+        // nvcc's answer comes back as the variant's status and as markers in the tab.
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->population().find(id)->status == VariantStatus::Failed, 180000);
+        QTRY_VERIFY2_WITH_TIMEOUT(!w.editor()->diagnostics(fork).isEmpty(),
+                                  qPrintable(w.session()->population().find(id)->statusMessage), 10000);
+        bool onLine5 = false;
+        for (const Diagnostic &d : w.editor()->diagnostics(fork))
+            onLine5 = onLine5 || (d.severity == Diagnostic::Severity::Error && d.line == 5 && d.message.contains(QLatin1String("undeclared_name_here")));
+        QVERIFY2(onLine5, qPrintable(w.editor()->status(fork)));
+        QVERIFY(e->markersAtLine(4) != 0); // QScintilla lines are 0-based
+        QVERIFY(!e->annotation(4).isEmpty());
+        QVERIFY2(w.editor()->status(fork).contains(QLatin1String("ompil")), qPrintable(w.editor()->status(fork)));
+        QVERIFY(w.grab().save(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/mainwindow-compile-error.png")));
+
+        // Editing it again means a fork of the failed variant.
+        Q_EMIT w.editor()->forkRequested(fork);
+        const int second = w.editor()->currentIndex();
+        QVERIFY(second != fork);
+        QCOMPARE(w.editor()->source(second), broken);
+    }
+
+    void droppedKernelBecomesAVariant()
+    {
+        Settings settings(m_dir.filePath(QStringLiteral("drop.ini")));
+        settings.setWorkers({});
+        LogHub log;
+        MainWindow w(settings, log);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QString error;
+        QVERIFY2(openAndWait(w, m_task, &error), qPrintable(error));
+        const QString file = m_dir.filePath(QStringLiteral("dropped_kernel.cu"));
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("#include \"kforge/kernel.h\"\n// dropped onto the window\n");
+        }
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(file)});
+        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QMimeData text;
+        text.setUrls({QUrl::fromLocalFile(m_dir.filePath(QStringLiteral("notes.txt")))});
+        QDragEnterEvent refused(QPoint(50, 50), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &refused);
+        QVERIFY(!refused.isAccepted());
+
+        const qsizetype before = w.session()->population().size();
+        QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QCOMPARE(w.session()->population().size(), before + 1);
+        const Variant &v = w.session()->population().variants().back();
+        QVERIFY(v.origin == VariantOrigin::Manual);
+        QCOMPARE(v.label, QStringLiteral("dropped_kernel"));
+        QVERIFY(w.session()->source(v.id).contains(QLatin1String("dropped onto the window")));
+        const int tab = w.editor()->indexOfVariant(v.id);
+        QVERIFY(tab >= 0);
+        QCOMPARE(w.editor()->currentIndex(), tab);
+    }
+
+    void compareTwoVariantsFillsCompareAndDiff()
+    {
+        Settings settings(m_dir.filePath(QStringLiteral("compare.ini")));
+        settings.setWorkers({});
+        LogHub log;
+        MainWindow w(settings, log);
+        w.show();
+        QString error;
+        QVERIFY2(openAndWait(w, m_task, &error), qPrintable(error));
+        QList<qint64> ids;
+        for (const Variant &v : w.session()->population().variants())
+            if (v.origin == VariantOrigin::Imported)
+                ids << v.id;
+        QVERIFY2(ids.size() >= 2, "the example task has at least two hand-written variants");
+        w.selection()->setComparePair(ids[0], ids[1]);
+        Q_EMIT w.variantsPanel()->compareRequested(ids[0], ids[1]);
+        QCOMPARE(w.comparePanel()->variantA(), ids[0]);
+        QCOMPARE(w.comparePanel()->variantB(), ids[1]);
+        QVERIFY(w.dockOf(w.comparePanel())->isVisible());
+        // The Diff dock shows the pair, titled by the variants (slower on the left).
+        QStringList titles;
+        for (const QLabel *l : w.diffView()->findChildren<QLabel *>())
+            titles << l->text();
+        for (qint64 id : {ids[0], ids[1]})
+            QVERIFY2(titles.join(u' ').contains(QStringLiteral("#%1 ").arg(id)), qPrintable(titles.join(QStringLiteral(" | "))));
+        QVERIFY(!w.diffView()->model().identical());
     }
 
 private:

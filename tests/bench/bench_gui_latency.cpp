@@ -1,7 +1,8 @@
 // GUI latency benchmark: the longest event-loop stall (lateness of a 5 ms timer) while the workbench's
 // panels (Variants, Compare, Charts, Reasoning, Round control) follow
 //   1. a round of 8 candidates streamed from the loopback LLM server and evaluated by ScriptedEvaluator;
-//   2. opening a session of 10,000 evaluated variants into the Variants panel (and the charts).
+//   2. opening a session of 10,000 evaluated variants into the Variants panel (and the charts) with
+//      SessionStore::openAsync(), as the File menu does, split into the store's and the panels' shares.
 // Prints the figures; the goal is a longest stall of at most 50 ms. Runs offscreen.
 #include "roundharness.h"
 #include "views/charts/chartspanel.h"
@@ -16,6 +17,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QEventLoop>
 #include <QMainWindow>
 #include <QStandardPaths>
@@ -28,6 +30,69 @@ using namespace kforge;
 using namespace kforge::test;
 
 namespace {
+
+// Times every top-level event delivery, so a stall can be traced to the object that handled it.
+class TimingApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+
+    struct Slow {
+        double ms = 0;
+        QString what;
+    };
+
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        if (m_depth++ > 0) {
+            const bool r = QApplication::notify(receiver, event);
+            --m_depth;
+            return r;
+        }
+        QElapsedTimer t;
+        t.start();
+        const int type = int(event->type());
+        const QString name = QString::fromLatin1(receiver->metaObject()->className());
+        const bool watched = receiver == m_watched;
+        const bool r = QApplication::notify(receiver, event);
+        --m_depth;
+        const double ms = t.nsecsElapsed() / 1e6;
+        if (ms > 10)
+            m_slow.push_back({ms, QStringLiteral("%1 (event %2)").arg(name).arg(type)});
+        if (watched)
+            m_watchedMs = std::max(m_watchedMs, ms);
+        return r;
+    }
+    // The longest delivery of one event to `receiver` from now on (e.g. the store's result of openAsync()).
+    void watch(const QObject *receiver)
+    {
+        m_watched = receiver;
+        m_watchedMs = 0;
+    }
+    double watchedMs() const { return m_watchedMs; }
+    // The slowest deliveries since the last call, longest first.
+    std::vector<Slow> takeSlowest(size_t n)
+    {
+        std::vector<Slow> out = std::exchange(m_slow, {});
+        std::sort(out.begin(), out.end(), [](const Slow &a, const Slow &b) { return a.ms > b.ms; });
+        if (out.size() > n)
+            out.resize(n);
+        return out;
+    }
+
+private:
+    int m_depth = 0;
+    std::vector<Slow> m_slow;
+    const QObject *m_watched = nullptr;
+    double m_watchedMs = 0;
+};
+
+void printSlowest()
+{
+    auto *app = static_cast<TimingApplication *>(QCoreApplication::instance());
+    for (const auto &s : app->takeSlowest(4))
+        std::printf("    %6.1f ms in %s\n", s.ms, qPrintable(s.what));
+}
 
 // Measures how late a 5 ms timer fires: every millisecond past its due time is a millisecond the event loop
 // was busy with something else.
@@ -76,6 +141,7 @@ void report(const char *what, const StallMeter &m)
 {
     std::printf("%-44s longest stall %7.1f ms   p99 %6.1f ms   p50 %5.1f ms   stalls >50 ms: %d   (%zu ticks over %.0f ms)\n",
                 what, m.longest(), m.percentile(0.99), m.percentile(0.5), m.over(50), m.ticks(), m.elapsedMs());
+    printSlowest();
     std::fflush(stdout);
 }
 
@@ -155,6 +221,7 @@ void benchRound()
     bool finished = false;
     QObject::connect(h.runner.get(), &RoundRunner::roundFinished, &wb.window, [&] { finished = true; });
     StallMeter meter;
+    static_cast<TimingApplication *>(QCoreApplication::instance())->takeSlowest(0);
     meter.start();
     wb.control->start();
     const bool ok = runUntil([&] { return finished; }, 120000);
@@ -198,59 +265,116 @@ void benchOpen(int count)
         }
         std::printf("created a session of %d variants with evaluations in %lld ms (not measured below)\n", count,
                     t.elapsed());
+        // close() stays on the calling thread, and openAsync() starts with it when a session is open.
+        QElapsedTimer c;
+        c.start();
+        store.close();
+        std::printf("  closing it right after those writes (WAL checkpoint, freeing the population): %.1f ms\n",
+                    c.nsecsElapsed() / 1e6);
     }
+    auto *app = static_cast<TimingApplication *>(QCoreApplication::instance());
     SessionStore store;
+    // Connected before the panels, so it runs first among opened()'s slots: the store has adopted the loaded
+    // session and starts announcing it.
+    QElapsedTimer openClock;
+    double loadedMs = 0;
+    QObject::connect(&store, &SessionStore::opened, &store, [&] { loadedMs = openClock.nsecsElapsed() / 1e6; });
     Workbench wb(&store, nullptr, nullptr);
+    // openFinished comes after opened() has returned, i.e. after every panel's synchronous reaction to it.
+    bool finished = false;
+    bool ok = false;
+    double finishedMs = 0;
+    QObject::connect(&store, &SessionStore::openFinished, &store, [&](bool success, const QString &error) {
+        finishedMs = openClock.nsecsElapsed() / 1e6;
+        finished = true;
+        ok = success;
+        if (!success)
+            std::printf("open: %s\n", qPrintable(error));
+    });
     runUntil([] { return false; }, 300);
     StallMeter meter;
+    app->takeSlowest(0);
+    app->watch(&store);
     meter.start();
     runUntil([] { return false; }, 50);
-    QElapsedTimer openClock;
-    bool opened = false;
-    double openMs = 0;
+    double callMs = 0;
     // Open from the event loop, as the File menu would.
     QTimer::singleShot(0, &wb.window, [&] {
         openClock.start();
-        opened = store.open(path);
-        openMs = openClock.nsecsElapsed() / 1e6;
+        store.openAsync(path);
+        callMs = openClock.nsecsElapsed() / 1e6;
     });
-    runUntil([&] { return opened && wb.variants->model()->rowCount() == count + 1; }, 60000);
+    runUntil([&] { return finished && (!ok || wb.variants->model()->rowCount() == count + 1); }, 60000);
+    if (!ok) {
+        meter.stop();
+        return;
+    }
     const double tableMs = openClock.nsecsElapsed() / 1e6;
     const bool detailsDone = runUntil([&] { return wb.variants->model()->pendingDetails() == 0; }, 300000);
     const double detailsMs = openClock.nsecsElapsed() / 1e6;
     runUntil([] { return false; }, 400);
     meter.stop();
-    std::printf("opening %d variants: SessionStore::open() %.0f ms (synchronous, in the stall below); rows in the table "
-                "after %.0f ms; every row's details read after %.0f ms%s; %d points in the speedup chart\n",
-                count, openMs, tableMs, detailsMs, detailsDone ? "" : " (unfinished)",
+    const double adoptionMs = app->watchedMs(); // the one event that delivers the loaded session
+    const double panelsMs = finishedMs - loadedMs;
+    std::printf("opening %d variants with SessionStore::openAsync(): the call %.1f ms; read on the loader thread and "
+                "announced (opened()) after %.0f ms; rows in the table after %.0f ms; every row's details read in the "
+                "background after %.0f ms%s; %d points in the speedup chart\n",
+                count, callMs, loadedMs, tableMs, detailsMs, detailsDone ? "" : " (unfinished)",
                 wb.charts->speedupChart()->pointCount());
-    report("while opening (SessionStore::open included):", meter);
-    // The same without the store's own open(): the session is open before the panels are made, so what is
-    // measured is what the panels add (model reset, background detail reads, chart rebuilds).
-    store.close();
-    runUntil([] { return false; }, 300);
-    SessionStore third;
-    if (!third.open(path)) {
-        std::printf("reopen failed: %s\n", qPrintable(third.errorString()));
-        return;
+    report("while opening (openAsync):", meter);
+    std::printf("  on the GUI thread, the event that delivers the loaded session: %.1f ms = the store adopting it "
+                "(connection, interrupted rounds, taking the data) %.1f ms + the panels' synchronous reaction to "
+                "opened() %.1f ms\n",
+                adoptionMs, adoptionMs - panelsMs, panelsMs);
+
+    QElapsedTimer step;
+    step.start();
+    wb.charts->speedupChart()->refreshNow();
+    const double rebuild = step.nsecsElapsed() / 1e6;
+    step.restart();
+    wb.charts->speedupChart()->replot();
+    const double replot = step.nsecsElapsed() / 1e6;
+    step.restart();
+    wb.variants->view()->sortByColumn(VariantsModel::Speedup, Qt::DescendingOrder);
+    const double sort = step.nsecsElapsed() / 1e6;
+    step.restart();
+    wb.window.grab();
+    const double paint = step.nsecsElapsed() / 1e6;
+    std::printf("  with %d variants: speedup chart rebuild and replot %.1f ms, replot alone %.1f ms, sorting the table "
+                "by speedup %.1f ms, painting the whole window %.1f ms\n",
+                count, rebuild, replot, sort, paint);
+
+    // Once more over the open session, as when the user switches sessions: openAsync() first closes the open one
+    // on this thread, and the panels empty themselves on closed().
+    {
+        StallMeter meter;
+        finished = false;
+        app->takeSlowest(0);
+        app->watch(&store);
+        meter.start();
+        runUntil([] { return false; }, 50);
+        QTimer::singleShot(0, &wb.window, [&] {
+            openClock.start();
+            store.openAsync(path);
+            callMs = openClock.nsecsElapsed() / 1e6;
+        });
+        runUntil([&] { return finished && (!ok || wb.variants->model()->rowCount() == count + 1); }, 60000);
+        runUntil([&] { return wb.variants->model()->pendingDetails() == 0; }, 300000);
+        runUntil([] { return false; }, 400);
+        meter.stop();
+        std::printf("reopening it over the open session: the openAsync() call (closing the open session, the panels' "
+                    "reaction to closed()) %.1f ms; delivering the loaded session %.1f ms\n",
+                    callMs, app->watchedMs());
+        report("while reopening (openAsync):", meter);
     }
-    StallMeter panelsOnly;
-    panelsOnly.start();
-    runUntil([] { return false; }, 50);
-    VariantSelection selection;
-    auto *panel = new VariantsPanel(&third, &selection);
-    auto *charts = new ChartsPanel(&third, &selection);
-    QMainWindow window;
-    window.setCentralWidget(charts);
-    auto *d = new QDockWidget(&window);
-    d->setWidget(panel);
-    window.addDockWidget(Qt::BottomDockWidgetArea, d);
-    window.resize(1600, 1000);
-    window.show();
-    runUntil([&] { return panel->model()->pendingDetails() == 0; }, 300000);
-    runUntil([] { return false; }, 400);
-    panelsOnly.stop();
-    report("panels taking in an open 10k session:", panelsOnly);
+
+    // For comparison, what the GUI thread would wait for in the synchronous open() (no panels attached).
+    store.close();
+    SessionStore plain;
+    step.restart();
+    const bool reopened = plain.open(path);
+    std::printf("  for comparison, the synchronous SessionStore::open() of the same file, no panels: %.0f ms%s\n",
+                step.nsecsElapsed() / 1e6, reopened ? "" : " (failed)");
 }
 
 } // namespace
@@ -259,7 +383,7 @@ int main(int argc, char **argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    TimingApplication app(argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     int count = 10000;
     const QStringList args = app.arguments();

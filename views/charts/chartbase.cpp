@@ -13,6 +13,7 @@ ChartBase::ChartBase(SessionStore *store, VariantSelection *selection, QWidget *
     , m_selection(selection)
 {
     setNoAntialiasingOnDrag(true);
+    setPlottingHint(QCP::phFastPolylines, true);
     setMinimumSize(240, 180);
     m_rebuildTimer.setSingleShot(true);
     m_rebuildTimer.setInterval(150);
@@ -71,6 +72,19 @@ QColor ChartBase::colorFor(int index)
     return palette[index % int(std::size(palette))];
 }
 
+QCPScatterStyle ChartBase::rasterized(const QCPScatterStyle &style)
+{
+    const int side = int(std::ceil(style.size())) + 4;
+    QPixmap pixmap(side, side);
+    pixmap.fill(Qt::transparent);
+    QCPPainter painter(&pixmap);
+    painter.setAntialiasing(true);
+    style.applyTo(&painter, style.pen());
+    style.drawShape(&painter, QPointF(side / 2.0, side / 2.0));
+    painter.end();
+    return QCPScatterStyle(pixmap);
+}
+
 void ChartBase::scheduleRebuild()
 {
     m_dirty = true;
@@ -124,6 +138,14 @@ void ChartBase::setMessage(const QString &text, bool overData)
     m_message->setVisible(!text.isEmpty());
     // Over data the note moves to the top edge so it hides nothing.
     m_message->position->setCoords(0.5, overData ? 0.06 : 0.5);
+}
+
+QPointF ChartBase::positionOf(qint64 variantId) const
+{
+    for (const Hit &h : m_hits)
+        if (h.variantId == variantId)
+            return {h.key, h.value};
+    return {-1e300, 0};
 }
 
 QPointF ChartBase::pixelOf(qint64 variantId) const

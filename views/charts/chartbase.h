@@ -51,6 +51,8 @@ protected:
     virtual void selectionMoved() { scheduleRebuild(); }
     void scheduleRebuild();
     void clearHits() { m_hits.clear(); }
+    // A variant's first point in plot coordinates; (-1e300, 0) when it has none.
+    QPointF positionOf(qint64 variantId) const;
     void addHit(QCPAxis *keyAxis, QCPAxis *valueAxis, double key, double value, qint64 variantId,
                 double barHalfWidth = 0);
     // A message over the plot (empty hides it): centred, or along the top when there is data to see.
@@ -58,6 +60,9 @@ protected:
     SessionStore *store() const;
     VariantSelection *selection() const;
     static QColor colorFor(int index);
+    // The same marker drawn once into a pixmap: thousands of points blit it instead of drawing vector shapes
+    // (about 9 ms instead of 65-100 ms for 10,000 points).
+    static QCPScatterStyle rasterized(const QCPScatterStyle &style);
 
     void showEvent(QShowEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;

@@ -29,6 +29,11 @@ SpeedupChart::SpeedupChart(SessionStore *store, VariantSelection *selection, QWi
                            tr("suspicious (not yet accepted)"));
     m_failed = scatter(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(0xd6, 0x27, 0x28), 7), tr("failed"));
     m_selected = scatter(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 13), tr("selected"));
+    const QCPGraph *marks[3] = {m_correct, m_suspicious, m_failed};
+    for (int i = 0; i < 3; ++i) {
+        m_styles[i] = marks[i]->scatterStyle();
+        m_rasters[i] = rasterized(m_styles[i]);
+    }
 
     xAxis->setLabel(tr("Round"));
     yAxis->setLabel(tr("Speedup over the reference"));
@@ -62,9 +67,7 @@ int SpeedupChart::failedCount() const
 void SpeedupChart::rebuild()
 {
     clearHits();
-    m_positions.clear();
     m_best = 0;
-    QVector<QCPGraphData> correct, suspicious, failed, best;
     if (!store() || !store()->isOpen() || store()->population().isEmpty()) {
         for (QCPGraph *g : {m_correct, m_suspicious, m_failed, m_bestLine, m_reference, m_selected})
             g->data()->clear();
@@ -74,24 +77,31 @@ void SpeedupChart::rebuild()
     setMessage({});
     const auto &variants = store()->population().variants();
     QHash<qint64, int> roundNumbers;
-    for (const auto &r : store()->rounds())
-        roundNumbers.insert(r.id, r.number);
-    // Spread each round's variants across its slot so they do not sit on one vertical line.
-    QHash<int, int> perRound, seen;
     int lastRound = 0;
-    for (const auto &v : variants) {
-        const int n = roundNumbers.value(v.roundId);
-        ++perRound[n];
-        lastRound = std::max(lastRound, n);
+    for (const auto &r : store()->rounds()) {
+        roundNumbers.insert(r.id, r.number);
+        lastRound = std::max(lastRound, r.number);
     }
-    double lo = 1.0, hi = 1.0;
-    struct Pending { double x; qint64 id; };
-    QList<Pending> failures;
-    QMap<int, double> bestOfRound;
+    // Plain arrays indexed by round number: this runs over every variant of a 10,000-variant session.
+    std::vector<int> perRound(size_t(lastRound) + 1, 0), seen(size_t(lastRound) + 1, 0);
+    std::vector<int> roundOf;
+    roundOf.reserve(variants.size());
     for (const auto &v : variants) {
-        const int round = roundNumbers.value(v.roundId);
-        const int count = perRound.value(round);
-        const int index = seen[round]++;
+        const int n = std::clamp(v.roundId ? roundNumbers.value(v.roundId) : 0, 0, lastRound);
+        roundOf.push_back(n);
+        ++perRound[size_t(n)];
+    }
+    QVector<QCPGraphData> correct, suspicious, failed, best;
+    correct.reserve(qsizetype(variants.size()));
+    std::vector<double> bestOfRound(size_t(lastRound) + 1, 0.0);
+    std::vector<std::pair<double, qint64>> failures;
+    double lo = 1.0, hi = 1.0;
+    for (size_t i = 0; i < variants.size(); ++i) {
+        const Variant &v = variants[i];
+        const int round = roundOf[i];
+        const int count = perRound[size_t(round)];
+        const int index = seen[size_t(round)]++;
+        // Spread each round's variants across its slot so they do not sit on one vertical line.
         const double x = round + (count > 1 ? (double(index) / (count - 1) - 0.5) * 0.6 : 0.0);
         if (v.isCorrect() && v.eval.speedup && *v.eval.speedup > 0) {
             const double y = *v.eval.speedup;
@@ -100,40 +110,40 @@ void SpeedupChart::rebuild()
             const bool held = v.suspicious && !v.accepted;
             (held ? suspicious : correct).append(QCPGraphData(x, y));
             addHit(xAxis, yAxis, x, y, v.id);
-            m_positions.insert(v.id, QPointF(x, y));
-            if (!held) {
-                auto it = bestOfRound.find(round);
-                if (it == bestOfRound.end() || *it < y)
-                    bestOfRound[round] = y;
-            }
+            if (!held)
+                bestOfRound[size_t(round)] = std::max(bestOfRound[size_t(round)], y);
         } else if (v.status == VariantStatus::Failed || (v.hasEvaluation() && !v.isCorrect())) {
-            failures.append({x, v.id});
+            failures.emplace_back(x, v.id);
         }
     }
     // Failures sit just above the bottom edge, where no speedup can be.
     const double bottom = lo / 2.0;
     const double top = hi * 1.6;
     const double failY = bottom * std::pow(top / bottom, 0.04);
-    for (const Pending &f : std::as_const(failures)) {
-        failed.append(QCPGraphData(f.x, failY));
-        addHit(xAxis, yAxis, f.x, failY, f.id);
-        m_positions.insert(f.id, QPointF(f.x, failY));
+    for (const auto &[x, id] : failures) {
+        failed.append(QCPGraphData(x, failY));
+        addHit(xAxis, yAxis, x, failY, id);
     }
     double running = 0;
     for (int round = 0; round <= lastRound; ++round) {
-        if (bestOfRound.contains(round))
-            running = std::max(running, bestOfRound.value(round));
+        running = std::max(running, bestOfRound[size_t(round)]);
         if (running > 0)
             best.append(QCPGraphData(round - 0.5, running));
     }
     if (running > 0)
         best.append(QCPGraphData(lastRound + 0.5, running));
     m_best = running;
+    // Thousands of vector markers are the slowest part of a replot: dense plots blit pixmaps instead (exports
+    // of small sessions keep vector markers).
+    const bool dense = correct.size() + suspicious.size() + failed.size() > 1500;
+    QCPGraph *marks[3] = {m_correct, m_suspicious, m_failed};
+    for (int i = 0; i < 3; ++i)
+        marks[i]->setScatterStyle(dense ? m_rasters[i] : m_styles[i]);
     m_correct->data()->set(correct);
     m_suspicious->data()->set(suspicious);
     m_failed->data()->set(failed);
-    m_bestLine->data()->set(best);
-    m_reference->data()->set({QCPGraphData(-0.6, 1.0), QCPGraphData(lastRound + 0.6, 1.0)});
+    m_bestLine->data()->set(best, true);
+    m_reference->data()->set({QCPGraphData(-0.6, 1.0), QCPGraphData(lastRound + 0.6, 1.0)}, true);
     xAxis->setRange(-0.6, lastRound + 0.6);
     yAxis->setRange(bottom, top);
     updateSelected();
@@ -143,9 +153,11 @@ void SpeedupChart::updateSelected()
 {
     QVector<QCPGraphData> sel;
     if (selection())
-        for (qint64 id : selection()->selected())
-            if (const auto it = m_positions.constFind(id); it != m_positions.cend())
-                sel.append(QCPGraphData(it->x(), it->y()));
+        for (qint64 id : selection()->selected()) {
+            const QPointF p = positionOf(id);
+            if (p.x() > -1)
+                sel.append(QCPGraphData(p.x(), p.y()));
+        }
     m_selected->data()->set(sel);
 }
 

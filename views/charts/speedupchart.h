@@ -31,7 +31,8 @@ private:
     QCPGraph *m_bestLine = nullptr;
     QCPGraph *m_reference = nullptr;
     QCPGraph *m_selected = nullptr;
-    QHash<qint64, QPointF> m_positions; // variant -> (round, speedup) as plotted
+    QCPScatterStyle m_styles[3];  // correct, suspicious, failed: as vectors
+    QCPScatterStyle m_rasters[3]; // and as pixmaps, for dense plots
     double m_best = 0;
 };
 

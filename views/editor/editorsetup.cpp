@@ -4,9 +4,14 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include <Qsci/qscistyle.h>
+
 #include <QApplication>
 #include <QFontDatabase>
+#include <QPainter>
+#include <QPainterPath>
 #include <QPalette>
+#include <QWidget>
 
 namespace kforge {
 
@@ -86,7 +91,147 @@ void colorLexer(QsciLexer *lexer, const Scheme &s)
     set(QsciLexerCPP::PreProcessor, s.preprocessor, font);
     set(QsciLexerCPP::TaskMarker, s.keyword, bold);
 }
+
+struct SeverityColors {
+    QColor marker, glyph, annotationText, annotationPaper;
+};
+
+// Markers in the scheme's red, amber and blue; annotations as a tint of the paper with text dark (light
+// scheme) or light (dark scheme) enough for a contrast ratio well above 4.5.
+SeverityColors severityColors(Diagnostic::Severity severity, bool dark)
+{
+    switch (severity) {
+    case Diagnostic::Severity::Error:
+        return dark ? SeverityColors{QColor(0xe0, 0x6c, 0x75), QColor(0xff, 0xff, 0xff), QColor(0xf4, 0xb4, 0xb9),
+                                     QColor(0x3e, 0x2b, 0x31)}
+                    : SeverityColors{QColor(0xd7, 0x3a, 0x2f), QColor(0xff, 0xff, 0xff), QColor(0xa3, 0x1f, 0x16),
+                                     QColor(0xfc, 0xe9, 0xe7)};
+    case Diagnostic::Severity::Warning:
+        return dark ? SeverityColors{QColor(0xe5, 0xc0, 0x7b), QColor(0x28, 0x2c, 0x34), QColor(0xe8, 0xc9, 0x8e),
+                                     QColor(0x3a, 0x35, 0x29)}
+                    : SeverityColors{QColor(0xe0, 0x9b, 0x00), QColor(0x2b, 0x22, 0x00), QColor(0x7a, 0x55, 0x00),
+                                     QColor(0xfd, 0xf3, 0xd6)};
+    case Diagnostic::Severity::Note:
+        break;
+    }
+    return dark ? SeverityColors{QColor(0x61, 0xaf, 0xef), QColor(0x28, 0x2c, 0x34), QColor(0xa4, 0xcd, 0xf4),
+                                 QColor(0x2a, 0x33, 0x42)}
+                : SeverityColors{QColor(0x40, 0x78, 0xf2), QColor(0xff, 0xff, 0xff), QColor(0x23, 0x52, 0xb0),
+                                 QColor(0xe8, 0xef, 0xfc)};
+}
+
+// The diagnostic markers follow the line height of the editor font.
+int markerSize()
+{
+    return qBound(9, QFontMetrics(editorFont()).height() - 2, 16);
+}
 } // namespace
+
+int EditorSetup::markerFor(Diagnostic::Severity severity)
+{
+    switch (severity) {
+    case Diagnostic::Severity::Error: return errorMarker;
+    case Diagnostic::Severity::Warning: return warningMarker;
+    case Diagnostic::Severity::Note: break;
+    }
+    return noteMarker;
+}
+
+int EditorSetup::indicatorFor(Diagnostic::Severity severity)
+{
+    switch (severity) {
+    case Diagnostic::Severity::Error: return errorIndicator;
+    case Diagnostic::Severity::Warning: return warningIndicator;
+    case Diagnostic::Severity::Note: break;
+    }
+    return noteIndicator;
+}
+
+int EditorSetup::annotationStyleFor(Diagnostic::Severity severity)
+{
+    switch (severity) {
+    case Diagnostic::Severity::Error: return errorAnnotationStyle;
+    case Diagnostic::Severity::Warning: return warningAnnotationStyle;
+    case Diagnostic::Severity::Note: break;
+    }
+    return noteAnnotationStyle;
+}
+
+QColor EditorSetup::severityColor(Diagnostic::Severity severity, bool dark)
+{
+    return severityColors(severity, dark).marker;
+}
+
+QImage EditorSetup::severityImage(Diagnostic::Severity severity, bool dark, int size)
+{
+    const SeverityColors c = severityColors(severity, dark);
+    QImage image(size, size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    const qreal s = size;
+    QPen glyph(c.glyph, qMax(1.5, s / 7.0), Qt::SolidLine, Qt::RoundCap);
+    switch (severity) {
+    case Diagnostic::Severity::Error:
+        p.setPen(Qt::NoPen);
+        p.setBrush(c.marker);
+        p.drawEllipse(QRectF(0.5, 0.5, s - 1, s - 1));
+        p.setPen(glyph);
+        p.drawLine(QPointF(s * 0.33, s * 0.33), QPointF(s * 0.67, s * 0.67));
+        p.drawLine(QPointF(s * 0.67, s * 0.33), QPointF(s * 0.33, s * 0.67));
+        break;
+    case Diagnostic::Severity::Warning: {
+        QPainterPath triangle;
+        triangle.moveTo(s * 0.5, s * 0.04);
+        triangle.lineTo(s * 0.98, s * 0.94);
+        triangle.lineTo(s * 0.02, s * 0.94);
+        triangle.closeSubpath();
+        p.setPen(Qt::NoPen);
+        p.setBrush(c.marker);
+        p.drawPath(triangle);
+        p.setPen(glyph);
+        p.drawLine(QPointF(s * 0.5, s * 0.36), QPointF(s * 0.5, s * 0.62));
+        p.drawPoint(QPointF(s * 0.5, s * 0.79));
+        break;
+    }
+    case Diagnostic::Severity::Note:
+        p.setPen(Qt::NoPen);
+        p.setBrush(c.marker);
+        p.drawEllipse(QRectF(0.5, 0.5, s - 1, s - 1));
+        p.setPen(glyph);
+        p.drawPoint(QPointF(s * 0.5, s * 0.28));
+        p.drawLine(QPointF(s * 0.5, s * 0.46), QPointF(s * 0.5, s * 0.74));
+        break;
+    }
+    p.end();
+    return image;
+}
+
+EditorSetup::PanelColors EditorSetup::panelColors(bool dark)
+{
+    const Scheme s = schemeFor(dark);
+    PanelColors c;
+    c.paper = s.marginPaper;
+    c.text = s.text;
+    c.dim = dark ? QColor(0x8b, 0x93, 0xa3) : QColor(0x6a, 0x6c, 0x73);
+    c.barPaper = dark ? QColor(0x2a, 0x33, 0x42) : QColor(0xe8, 0xef, 0xfc);
+    c.barText = dark ? QColor(0xc8, 0xd6, 0xea) : QColor(0x23, 0x3f, 0x7a);
+    c.error = severityColors(Diagnostic::Severity::Error, dark).annotationText;
+    c.warning = severityColors(Diagnostic::Severity::Warning, dark).annotationText;
+    c.note = severityColors(Diagnostic::Severity::Note, dark).annotationText;
+    return c;
+}
+
+void EditorSetup::applyPanelColors(QWidget *panel, bool dark, bool bar)
+{
+    const PanelColors c = panelColors(dark);
+    QPalette pal = panel->palette();
+    pal.setColor(QPalette::Window, bar ? c.barPaper : c.paper);
+    pal.setColor(QPalette::WindowText, bar ? c.barText : c.text);
+    pal.setColor(QPalette::PlaceholderText, c.dim);
+    panel->setPalette(pal);
+    panel->setAutoFillBackground(true);
+}
 
 bool EditorSetup::isDark(Theme theme)
 {
@@ -109,8 +254,15 @@ void EditorSetup::configure(QsciScintilla *editor, bool dark)
 
     editor->setMarginType(lineNumberMargin, QsciScintilla::NumberMargin);
     editor->setMarginLineNumbers(lineNumberMargin, true);
-    editor->setMarginWidth(1, 0); // Scintilla's default symbol margin is unused until diagnostics arrive
+    editor->setMarginMarkerMask(lineNumberMargin, 0);
+    editor->setMarginType(diagnosticMargin, QsciScintilla::SymbolMarginColor);
+    editor->setMarginMarkerMask(diagnosticMargin, int(diagnosticMarkerMask));
+    editor->setMarginSensitivity(diagnosticMargin, true); // a click shows the line's messages
     editor->setFolding(QsciScintilla::BoxedTreeFoldStyle, foldMargin);
+    // Messages under their line, indented like the code they are about.
+    editor->setAnnotationDisplay(QsciScintilla::AnnotationIndented);
+    for (int indicator : {noteIndicator, warningIndicator, errorIndicator})
+        editor->indicatorDefine(QsciScintilla::SquigglePixmapIndicator, indicator);
 
     editor->setBraceMatching(QsciScintilla::SloppyBraceMatch);
     editor->setCaretLineVisible(true);
@@ -141,6 +293,19 @@ void EditorSetup::applyColors(QsciScintilla *editor, bool dark)
     editor->setMarginsForegroundColor(s.marginText);
     editor->setMarginWidth(lineNumberMargin, QFontMetrics(font).horizontalAdvance(QStringLiteral("00000")) + 6);
     editor->setFoldMarginColors(s.marginPaper, s.marginPaper);
+    editor->setMarginBackgroundColor(diagnosticMargin, s.marginPaper);
+    const int size = markerSize();
+    editor->setMarginWidth(diagnosticMargin, size + 4);
+    // Re-applying the lexer reset every style to the default, the annotation styles included.
+    QFont annotationFont = font;
+    annotationFont.setPointSizeF(font.pointSizeF() * 0.95);
+    for (auto severity : {Diagnostic::Severity::Note, Diagnostic::Severity::Warning, Diagnostic::Severity::Error}) {
+        const SeverityColors c = severityColors(severity, dark);
+        QsciStyle(annotationStyleFor(severity), {}, c.annotationText, c.annotationPaper, annotationFont, true)
+            .apply(editor);
+        editor->markerDefine(severityImage(severity, dark, size), markerFor(severity));
+        editor->setIndicatorForegroundColor(c.marker, indicatorFor(severity));
+    }
     editor->setCaretForegroundColor(s.text);
     editor->setCaretLineBackgroundColor(s.caretLine);
     editor->setSelectionBackgroundColor(s.selection);

@@ -2,15 +2,20 @@
 
 #include "views/editor/editorsetup.h"
 #include "views/editor/findbar.h"
+#include "views/editor/kernelinfostrip.h"
+#include "views/editor/kerneltab.h"
 
 #include <Qsci/qsciscintilla.h>
 
 #include <QAction>
+#include <QEvent>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QToolButton>
+#include <QStyle>
 #include <QVBoxLayout>
 
 namespace kforge {
@@ -67,21 +72,55 @@ KernelEditor::KernelEditor(QWidget *parent)
         updateCurrent();
         Q_EMIT currentChanged(index);
     });
+
+    // Shortcuts while focus is in the editor; the main window may also put the actions in its menus.
+    auto makeAction = [this](const QString &text, const QList<QKeySequence> &keys, const QIcon &icon) {
+        auto *action = new QAction(icon, text, this);
+        action->setShortcuts(keys);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        addAction(action);
+        return action;
+    };
+    m_evaluateAction = makeAction(tr("Compile && Evaluate"),
+                                  {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)},
+                                  QIcon::fromTheme(QStringLiteral("media-playback-start"),
+                                                   style()->standardIcon(QStyle::SP_MediaPlay)));
+    m_nextAction = makeAction(tr("Next &Problem"), {QKeySequence(Qt::Key_F8)},
+                              QIcon::fromTheme(QStringLiteral("go-down-search")));
+    m_previousAction = makeAction(tr("Previous Pro&blem"), {QKeySequence(Qt::SHIFT | Qt::Key_F8)},
+                                  QIcon::fromTheme(QStringLiteral("go-up-search")));
+    m_forkAction = makeAction(tr("F&ork to Edit"), {}, QIcon::fromTheme(QStringLiteral("edit-copy")));
+    connect(m_evaluateAction, &QAction::triggered, this, &KernelEditor::evaluateCurrent);
+    connect(m_nextAction, &QAction::triggered, this, &KernelEditor::nextDiagnostic);
+    connect(m_previousAction, &QAction::triggered, this, &KernelEditor::previousDiagnostic);
+    connect(m_forkAction, &QAction::triggered, this, [this] {
+        if (tab(currentIndex()) && tab(currentIndex())->isReadOnly())
+            Q_EMIT forkRequested(currentIndex());
+    });
     updateCurrent();
 }
 
 int KernelEditor::addSource(const QString &title, const QString &text, const QString &filePath, bool readOnly)
 {
-    auto *editor = new QsciScintilla(m_tabs);
-    EditorSetup::configure(editor, m_dark);
+    auto *page = new KernelTab(m_dark, m_tabs);
+    QsciScintilla *editor = page->editor();
     editor->setText(text);
     editor->setModified(false);
     // Loading the text is not an edit the user can undo.
     editor->SendScintilla(QsciScintilla::SCI_EMPTYUNDOBUFFER);
-    editor->setReadOnly(readOnly);
-    editor->setProperty(filePathProperty, filePath);
-    connect(editor, &QsciScintilla::textChanged, this, &KernelEditor::updateUndoRedo);
-    const int index = m_tabs->addTab(editor, title);
+    page->setReadOnly(readOnly);
+    page->setProperty(filePathProperty, filePath);
+    editor->installEventFilter(this);
+    connect(editor, &QsciScintilla::textChanged, this, [this, page] {
+        updateUndoRedo();
+        Q_EMIT textEdited(m_tabs->indexOf(page));
+    });
+    connect(page, &KernelTab::forkClicked, this, [this, page] { Q_EMIT forkRequested(m_tabs->indexOf(page)); });
+    connect(page, &KernelTab::diagnosticsChanged, this, [this, page] {
+        updateTabIcon(page);
+        updateActions();
+    });
+    const int index = m_tabs->addTab(page, title);
     m_tabs->setTabToolTip(index, filePath.isEmpty() ? title : filePath);
     updateCurrent();
     return index;
@@ -113,14 +152,20 @@ void KernelEditor::setCurrentIndex(int index)
     m_tabs->setCurrentIndex(index);
 }
 
+KernelTab *KernelEditor::tab(int index) const
+{
+    return qobject_cast<KernelTab *>(m_tabs->widget(index));
+}
+
 QsciScintilla *KernelEditor::editor(int index) const
 {
-    return qobject_cast<QsciScintilla *>(m_tabs->widget(index));
+    const KernelTab *t = tab(index);
+    return t ? t->editor() : nullptr;
 }
 
 QsciScintilla *KernelEditor::currentEditor() const
 {
-    return qobject_cast<QsciScintilla *>(m_tabs->currentWidget());
+    return editor(m_tabs->currentIndex());
 }
 
 QString KernelEditor::title(int index) const
@@ -128,17 +173,135 @@ QString KernelEditor::title(int index) const
     return m_tabs->tabText(index);
 }
 
+void KernelEditor::setTitle(int index, const QString &title)
+{
+    if (!tab(index))
+        return;
+    if (filePath(index).isEmpty())
+        m_tabs->setTabToolTip(index, title);
+    m_tabs->setTabText(index, title);
+}
+
 QString KernelEditor::filePath(int index) const
 {
+    const KernelTab *t = tab(index);
+    return t ? t->property(filePathProperty).toString() : QString();
+}
+
+QString KernelEditor::source(int index) const
+{
     const QsciScintilla *e = editor(index);
-    return e ? e->property(filePathProperty).toString() : QString();
+    return e ? e->text() : QString();
+}
+
+void KernelEditor::setVariantId(int index, qint64 id)
+{
+    if (KernelTab *t = tab(index)) {
+        t->setVariantId(id);
+        updateActions();
+    }
+}
+
+qint64 KernelEditor::variantId(int index) const
+{
+    const KernelTab *t = tab(index);
+    return t ? t->variantId() : 0;
+}
+
+int KernelEditor::indexOfVariant(qint64 id) const
+{
+    if (id == 0)
+        return -1;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (tab(i)->variantId() == id)
+            return i;
+    return -1;
+}
+
+void KernelEditor::setReference(int index)
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        tab(i)->setReference(i == index);
+    updateActions();
+}
+
+int KernelEditor::referenceIndex() const
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (tab(i)->isReference())
+            return i;
+    return -1;
+}
+
+void KernelEditor::setReadOnly(int index, bool readOnly)
+{
+    if (KernelTab *t = tab(index)) {
+        t->setReadOnly(readOnly);
+        updateActions();
+    }
+}
+
+bool KernelEditor::isReadOnly(int index) const
+{
+    const KernelTab *t = tab(index);
+    return t && t->isReadOnly();
+}
+
+void KernelEditor::setCompileFileName(int index, const QString &fileName)
+{
+    if (KernelTab *t = tab(index))
+        t->setCompileFileName(fileName);
+}
+
+QString KernelEditor::compileFileName(int index) const
+{
+    const KernelTab *t = tab(index);
+    return t ? t->compileFileName() : QString();
+}
+
+void KernelEditor::setDiagnostics(int index, const QList<Diagnostic> &diagnostics)
+{
+    if (KernelTab *t = tab(index))
+        t->setDiagnostics(diagnostics);
+}
+
+void KernelEditor::clearDiagnostics(int index)
+{
+    if (KernelTab *t = tab(index))
+        t->clearDiagnostics();
+}
+
+QList<Diagnostic> KernelEditor::diagnostics(int index) const
+{
+    const KernelTab *t = tab(index);
+    return t ? t->diagnostics() : QList<Diagnostic>();
+}
+
+void KernelEditor::setResources(int index, const QList<KernelResources> &resources)
+{
+    if (KernelTab *t = tab(index))
+        t->infoStrip()->setResources(resources);
+}
+
+void KernelEditor::setStatus(int index, const QString &text)
+{
+    if (KernelTab *t = tab(index))
+        t->infoStrip()->setStatus(text);
+}
+
+QString KernelEditor::status(int index) const
+{
+    const KernelTab *t = tab(index);
+    return t ? t->infoStrip()->statusText() : QString();
 }
 
 void KernelEditor::setDarkTheme(bool dark)
 {
     m_dark = dark;
-    for (int i = 0; i < m_tabs->count(); ++i)
-        EditorSetup::applyColors(editor(i), dark);
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        tab(i)->setDarkTheme(dark);
+        updateTabIcon(tab(i));
+    }
 }
 
 void KernelEditor::setEmptyStateActions(const QList<QAction *> &actions)
@@ -204,6 +367,41 @@ void KernelEditor::redo()
     updateUndoRedo();
 }
 
+void KernelEditor::nextDiagnostic()
+{
+    if (KernelTab *t = tab(currentIndex()))
+        t->goToDiagnostic(true);
+}
+
+void KernelEditor::previousDiagnostic()
+{
+    if (KernelTab *t = tab(currentIndex()))
+        t->goToDiagnostic(false);
+}
+
+void KernelEditor::evaluateCurrent()
+{
+    const int index = currentIndex();
+    if (const KernelTab *t = tab(index); t && t->canEvaluate())
+        Q_EMIT evaluateRequested(index);
+}
+
+bool KernelEditor::eventFilter(QObject *watched, QEvent *event)
+{
+    // Ctrl+Enter reaches the editor itself when the shortcut did not fire (no active window, or Scintilla
+    // claimed the key); it must never become a line break.
+    if (event->type() == QEvent::KeyPress && qobject_cast<QsciScintilla *>(watched)) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter)
+            && (key->modifiers() & ~Qt::KeypadModifier) == Qt::ControlModifier) {
+            if (m_evaluateAction->isEnabled())
+                m_evaluateAction->trigger();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
 void KernelEditor::updateCurrent()
 {
     m_stack->setCurrentWidget(m_tabs->count() > 0 ? m_editorPage : m_emptyPage);
@@ -211,6 +409,25 @@ void KernelEditor::updateCurrent()
     if (!currentEditor())
         m_findBar->hide();
     updateUndoRedo();
+    updateActions();
+}
+
+void KernelEditor::updateActions()
+{
+    if (!m_evaluateAction)
+        return; // still constructing
+    const KernelTab *t = tab(currentIndex());
+    m_evaluateAction->setEnabled(t && t->canEvaluate());
+    m_nextAction->setEnabled(t && t->hasStops());
+    m_previousAction->setEnabled(t && t->hasStops());
+    m_forkAction->setEnabled(t && t->isReadOnly());
+}
+
+void KernelEditor::updateTabIcon(KernelTab *page)
+{
+    const int index = m_tabs->indexOf(page);
+    if (index >= 0)
+        m_tabs->setTabIcon(index, page->statusIcon());
 }
 
 void KernelEditor::updateUndoRedo()

@@ -1,6 +1,11 @@
-# The kernel editor: QScintilla tabs with CUDA highlighting, find/replace; all set-up in EditorSetup.
+# The kernel editor: tabs of QScintilla with CUDA highlighting, compile diagnostics, per-kernel resources,
+# read-only bars with "Fork to Edit", find/replace; all editor set-up in EditorSetup.
 target_sources(kforge_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cudalexer.h ${CMAKE_CURRENT_LIST_DIR}/cudalexer.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/diagnosticformat.h ${CMAKE_CURRENT_LIST_DIR}/diagnosticformat.cpp
   ${CMAKE_CURRENT_LIST_DIR}/editorsetup.h ${CMAKE_CURRENT_LIST_DIR}/editorsetup.cpp
   ${CMAKE_CURRENT_LIST_DIR}/findbar.h ${CMAKE_CURRENT_LIST_DIR}/findbar.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/kerneleditor.h ${CMAKE_CURRENT_LIST_DIR}/kerneleditor.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/kernelinfostrip.h ${CMAKE_CURRENT_LIST_DIR}/kernelinfostrip.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/kerneltab.h ${CMAKE_CURRENT_LIST_DIR}/kerneltab.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/kerneleditor.h ${CMAKE_CURRENT_LIST_DIR}/kerneleditor.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/readonlybar.h ${CMAKE_CURRENT_LIST_DIR}/readonlybar.cpp)

@@ -225,15 +225,8 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
         updateButtons();
     });
     connect(m_model, &QComboBox::currentTextChanged, this, [this] { applyRequestTemplate(); });
-    connect(m_temperature, &QDoubleSpinBox::valueChanged, this, [this] {
-        saveDefaults();
-        applyRequestTemplate();
-    });
-    connect(m_candidates, &QSpinBox::valueChanged, this, [this] {
-        saveDefaults();
-        updateProgress();
-    });
-    connect(m_exemplars, &QSpinBox::valueChanged, this, &RoundControlPanel::saveDefaults);
+    connect(m_temperature, &QDoubleSpinBox::valueChanged, this, [this] { applyRequestTemplate(); });
+    connect(m_candidates, &QSpinBox::valueChanged, this, &RoundControlPanel::updateProgress);
     connect(m_preview, &QPushButton::clicked, this, &RoundControlPanel::previewPrompt);
     connect(m_start, &QPushButton::clicked, this, &RoundControlPanel::start);
     connect(m_pause, &QPushButton::clicked, this, &RoundControlPanel::pauseOrResume);
@@ -534,6 +527,8 @@ void RoundControlPanel::start()
         return;
     }
     m_starting = true;
+    // What a round starts with becomes the default for the next session (written once, not per keystroke).
+    saveDefaults();
     updateButtons();
     setStatus(tr("Starting…"));
     applyRequestTemplate([this](bool ok) {

@@ -12,6 +12,19 @@ VariantsFilterModel::VariantsFilterModel(QObject *parent)
     setSortCaseSensitivity(Qt::CaseInsensitive);
 }
 
+void VariantsFilterModel::setSourceModel(QAbstractItemModel *model)
+{
+    m_variants = qobject_cast<VariantsModel *>(model);
+    QSortFilterProxyModel::setSourceModel(model);
+}
+
+bool VariantsFilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    if (m_variants && sortRole() == VariantsModel::SortRole)
+        return m_variants->lessThan(left.row(), right.row(), left.column());
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
 void VariantsFilterModel::setText(const QString &text)
 {
     const QString t = text.trimmed();

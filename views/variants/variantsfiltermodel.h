@@ -6,6 +6,8 @@
 
 namespace kforge {
 
+class VariantsModel;
+
 class VariantsFilterModel : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -27,10 +29,14 @@ public:
     bool hasLineage() const { return !m_lineage.isEmpty(); }
     QString lineageDescription() const { return m_lineageDescription; }
 
+    void setSourceModel(QAbstractItemModel *model) override;
+
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 
 private:
+    VariantsModel *m_variants = nullptr; // the source, when it is one: typed comparisons
     QString m_text;
     StatusFilter m_status = StatusFilter::All;
     bool m_correctOnly = false;

@@ -299,14 +299,14 @@ QVariant VariantsModel::display(const Variant &v, int column) const
     return {};
 }
 
-QVariant VariantsModel::sortValue(const Variant &v, int column) const
+std::optional<double> VariantsModel::sortNumber(const Variant &v, int column) const
 {
     // Empty numbers sort below every measured one.
     constexpr double none = -1e300;
     switch (Column(column)) {
-    case Id: return v.id;
-    case Round: return m_roundNumbers.value(v.roundId);
-    case Status: return int(v.status);
+    case Id: return double(v.id);
+    case Round: return double(m_roundNumbers.value(v.roundId));
+    case Status: return double(int(v.status));
     case Speedup: return v.eval.speedup.value_or(none);
     case Time: return v.eval.candidateMedianMs.value_or(none);
     case SpeedOfLight: {
@@ -317,8 +317,29 @@ QVariant VariantsModel::sortValue(const Variant &v, int column) const
         const Details *d = details(v);
         return d && d->registers ? double(*d->registers) : none;
     }
-    default: return display(v, column).toString();
+    default: return std::nullopt;
     }
+}
+
+QVariant VariantsModel::sortValue(const Variant &v, int column) const
+{
+    if (const auto n = sortNumber(v, column))
+        return *n;
+    return display(v, column).toString();
+}
+
+bool VariantsModel::lessThan(int leftRow, int rightRow, int column) const
+{
+    const Variant *l = variantAt(leftRow);
+    const Variant *r = variantAt(rightRow);
+    if (!l || !r)
+        return l < r;
+    if (const auto a = sortNumber(*l, column)) {
+        const double b = *sortNumber(*r, column);
+        return *a < b || (*a == b && l->id < r->id);
+    }
+    const int c = QString::compare(display(*l, column).toString(), display(*r, column).toString(), Qt::CaseInsensitive);
+    return c < 0 || (c == 0 && l->id < r->id);
 }
 
 QVariant VariantsModel::data(const QModelIndex &index, int role) const

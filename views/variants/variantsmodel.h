@@ -57,6 +57,10 @@ public:
     // Upper bound of GUI-thread time one batch of detail reads may take.
     void setDetailBudgetMs(int ms) { m_budgetMs = ms; }
 
+    // Orders two rows by a column as SortRole would, without making QVariants: sorting 10,000 rows calls this
+    // about 140,000 times.
+    bool lessThan(int leftRow, int rightRow, int column) const;
+
     static QString statusText(const Variant &v);
     static QString originText(VariantOrigin origin);
     static QStringList flagTexts(const Variant &v);
@@ -78,6 +82,7 @@ private:
     void loadSomeDetails();
     QVariant display(const Variant &v, int column) const;
     QVariant sortValue(const Variant &v, int column) const;
+    std::optional<double> sortNumber(const Variant &v, int column) const;
 
     QPointer<SessionStore> m_store;
     QList<QMetaObject::Connection> m_connections;

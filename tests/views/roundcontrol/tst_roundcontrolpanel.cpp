@@ -87,11 +87,11 @@ private Q_SLOTS:
         panel.candidatesBox()->setValue(3);
         panel.repairsBox()->setValue(0);
         panel.hintEdit()->setPlainText(QStringLiteral("Try float4 loads."));
-        QCOMPARE(h.settings->candidatesPerRound(), 3); // the panel keeps the user's defaults
 
         QSignalSpy finished(h.runner.get(), &RoundRunner::roundFinished);
         QTest::mouseClick(panel.startButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(h.runner->isRunning(), 5000);
+        QCOMPARE(h.settings->candidatesPerRound(), 3); // what a round starts with becomes the default
         QVERIFY(!panel.startButton()->isEnabled());
         QVERIFY(panel.stopButton()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(panel.progressModel()->rowCount() == 3, 15000);

@@ -1,0 +1,60 @@
+#pragma once
+// The services behind the workbench's panels, made and configured from Settings in one place: the
+// compiler (nvcc), the GPU worker pool, the evaluator that joins them, the LLM client, the key store and the
+// round runner. MainWindow owns one and hands its parts to the panels. Settings changes are applied as they
+// happen (a new worker list restarts the pool; compiler and timing settings apply to the next evaluation).
+#include <QObject>
+#include <QString>
+
+namespace kforge {
+
+class Compiler;
+class Credentials;
+class Evaluator;
+class LlmClient;
+class LogHub;
+class PoolEvaluator;
+class RoundRunner;
+class SessionStore;
+class Settings;
+class WorkerPool;
+
+class Workbench : public QObject
+{
+    Q_OBJECT
+public:
+    // `evaluator`, when given, stands in for the compiler and worker pool behind the round runner (tests without
+    // a GPU use ScriptedEvaluator here, the one place a fake is allowed); the Workbench does not own it.
+    Workbench(SessionStore *store, Settings &settings, LogHub &log, Evaluator *evaluator = nullptr, QObject *parent = nullptr);
+    ~Workbench() override;
+
+    Compiler *compiler() const { return m_compiler; }
+    WorkerPool *pool() const { return m_pool; }
+    PoolEvaluator *evaluator() const { return m_evaluator; }
+    LlmClient *llm() const { return m_llm; }
+    Credentials *credentials() const { return m_credentials; }
+    RoundRunner *runner() const { return m_runner; }
+
+    // One line for the status bar: the workers and their GPUs, and what waits in the queue.
+    QString statusText() const;
+    QString statusToolTip() const;
+
+Q_SIGNALS:
+    void statusChanged();
+
+private:
+    void applyCompiler();
+    void applyWorkers();
+    void applyTiming();
+
+    Settings &m_settings;
+    LogHub &m_log;
+    Compiler *m_compiler = nullptr;
+    WorkerPool *m_pool = nullptr;
+    PoolEvaluator *m_evaluator = nullptr;
+    LlmClient *m_llm = nullptr;
+    Credentials *m_credentials = nullptr;
+    RoundRunner *m_runner = nullptr;
+};
+
+} // namespace kforge
