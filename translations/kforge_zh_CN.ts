@@ -628,13 +628,13 @@
 <context>
     <name>kforge::Compiler</name>
     <message>
-        <location filename="../core/compile/compiler.cpp" line="+244"/>
-        <location line="+297"/>
+        <location filename="../core/compile/compiler.cpp" line="+257"/>
+        <location line="+320"/>
         <source>Compilation was cancelled.</source>
         <translation>编译已取消。</translation>
     </message>
     <message>
-        <location line="-246"/>
+        <location line="-269"/>
         <source>&apos;%1 --version&apos; failed (exit code %2): %3</source>
         <translation>“%1 --version”执行失败（退出码 %2）：%3</translation>
     </message>
@@ -644,7 +644,7 @@
         <translation>无法启动 CUDA 编译器 %1：%2</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+72"/>
         <source>&apos;%1&apos; is not a GPU architecture nvcc accepts (expected e.g. sm_90).</source>
         <translation>“%1”不是 nvcc 接受的 GPU 架构（应为例如 sm_90）。</translation>
     </message>
@@ -664,18 +664,18 @@
         <translation>无法将内核源代码写入 %1。</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <location line="+50"/>
+        <location line="+61"/>
+        <location line="+42"/>
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-67"/>
         <source>Showing SASS needs cuobjdump or nvdisasm from the CUDA toolkit; neither was found next to %1 or on PATH. PTX is available.</source>
         <translation>显示 SASS 需要 CUDA 工具包中的 cuobjdump 或 nvdisasm；在 %1 旁边和 PATH 中都未找到。PTX 可用。</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+111"/>
         <source>%1 did not finish within %2 s and was stopped.</source>
         <translation>%1 未在 %2 秒内完成，已被终止。</translation>
     </message>
@@ -697,7 +697,7 @@
         <translation>%1 失败，退出码 %2：%3</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>nvcc reported success but wrote no %1.</source>
         <translation>nvcc 报告成功，但没有写出 %1。</translation>
     </message>
@@ -819,6 +819,59 @@
         <location line="+2"/>
         <source>CUDA type</source>
         <translation>CUDA 类型</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::DiagnosticFormat</name>
+    <message>
+        <location filename="../views/editor/diagnosticformat.cpp" line="+14"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>note</source>
+        <translation>注释</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+15"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>line %1, column %2</source>
+        <translation>第 %1 行，第 %2 列</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+17"/>
+        <source>%n error(s)</source>
+        <translation>
+            <numerusform>%n 个错误</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, </source>
+        <translation>，</translation>
     </message>
 </context>
 <context>
@@ -1395,11 +1448,96 @@ Conflict: %2</source>
 <context>
     <name>kforge::KernelEditor</name>
     <message>
-        <location filename="../views/editor/kerneleditor.cpp" line="+44"/>
+        <location filename="../views/editor/kerneleditor.cpp" line="+49"/>
         <source>No task is open.
 Open a task folder (task.json and reference.cu) or a session to see its kernels here.</source>
         <translation>尚未打开任务。
 打开一个任务文件夹（含 task.json 和 reference.cu）或一个会话，即可在此查看其内核。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Compile &amp;&amp; Evaluate</source>
+        <translation>编译并评估</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Next &amp;Problem</source>
+        <translation>下一个问题(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Previous Pro&amp;blem</source>
+        <translation>上一个问题(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>F&amp;ork to Edit</source>
+        <translation>派生后编辑(&amp;O)</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::KernelInfoStrip</name>
+    <message numerus="yes">
+        <location filename="../views/editor/kernelinfostrip.cpp" line="+203"/>
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>…… 另有 %n 个</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Registers</source>
+        <translation>寄存器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shared memory</source>
+        <translation>共享内存</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Spills (stores / loads)</source>
+        <translation>溢出（存储 / 加载）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stack</source>
+        <translation>栈</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Architecture: %1</source>
+        <translation>架构：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Barriers: %1</source>
+        <translation>屏障：%1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Constant memory: %1</source>
+        <translation>常量内存：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>⚠ %1 / %2</source>
+        <translation>⚠ %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Registers spill to local memory: %1 of spill stores and %2 of spill loads. Spilling is slow; fewer live values or a higher register limit avoid it.</source>
+        <translation>寄存器溢出到本地内存：溢出存储 %1，溢出加载 %2。溢出很慢；减少同时存活的值或提高寄存器上限可以避免。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>none</source>
+        <translation>无</translation>
     </message>
 </context>
 <context>
@@ -1830,17 +1968,42 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="+98"/>
+        <location filename="../app/gui/mainwindow.cpp" line="+181"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-1"/>
         <source>Diff</source>
         <translation>差异</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="-6"/>
+        <source>Round Control</source>
+        <translation>轮次控制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Variants</source>
+        <translation>变体</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reasoning</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1855,7 +2018,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+14"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -1875,12 +2038,22 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+65"/>
         <source>The new language is used from the next start of KForge.</source>
         <translation>新语言将在下次启动 KForge 时生效。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+47"/>
+        <source>Round %1 finished.</source>
+        <translation>第 %1 轮已完成。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Round %1: %2</source>
+        <translation>第 %1 轮：%2</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>%1 does not exist.</source>
         <translation>%1 不存在。</translation>
     </message>
@@ -1891,23 +2064,39 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+8"/>
+        <location line="+81"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-74"/>
         <source>Could not open the task folder %1:
 %2</source>
         <translation>无法打开任务文件夹 %1：
 %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+15"/>
         <source>Opened task %1 (%2)</source>
         <translation>已打开任务 %1（%2）</translation>
     </message>
     <message>
+        <location line="+12"/>
+        <source>Could not make the folder for working sessions: %1</source>
+        <translation>无法创建工作会话文件夹：%1</translation>
+    </message>
+    <message>
         <location line="+7"/>
+        <source>Could not create a working session for %1: %2</source>
+        <translation>无法为 %1 创建工作会话：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Working session %1 (File → Save Session As keeps it under another name)</source>
+        <translation>工作会话 %1（文件 → 会话另存为 可以用其他名称保存）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Open Session</source>
         <translation>打开会话</translation>
     </message>
@@ -1917,14 +2106,15 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>KForge 会话 (*.kforge);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-104"/>
+        <location line="+115"/>
         <source>Could not open the session %1:
 %2</source>
         <translation>无法打开会话 %1：
 %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+25"/>
         <source>Opened session %1</source>
         <translation>已打开会话 %1</translation>
     </message>
@@ -1934,12 +2124,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>此会话中被中断、可继续的轮次：%1</translation>
     </message>
     <message>
-        <location line="+216"/>
-        <source>GPU workers: %1</source>
-        <translation>GPU 工作进程：%1</translation>
-    </message>
-    <message>
-        <location line="-205"/>
+        <location line="+10"/>
         <source>Save Session As</source>
         <translation>会话另存为</translation>
     </message>
@@ -1952,6 +2137,11 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <location line="+14"/>
         <source>There is nothing to save: open a task folder or a session first.</source>
         <translation>没有可保存的内容：请先打开任务文件夹或会话。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A round is running: stop it (Round Control) before saving the session under another name.</source>
+        <translation>有一轮正在运行：请先（在轮次控制中）停止它，再以其他名称保存会话。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -1977,28 +2167,100 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+8"/>
-        <location line="+79"/>
+        <location line="+77"/>
         <source>KForge</source>
         <translation>KForge</translation>
     </message>
     <message>
-        <location line="-66"/>
-        <location line="+13"/>
+        <location line="-64"/>
+        <location line="+160"/>
+        <location line="+23"/>
         <source>reference</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-52"/>
+        <location line="+31"/>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <source> (%1x)</source>
+        <translation>（%1x）</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>variant %1</source>
         <translation>变体 %1</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="-97"/>
         <source>%1 — KForge</source>
         <translation>%1 — KForge</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+120"/>
+        <source>fork of %1</source>
+        <translation>%1 的派生</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Edit, then Ctrl+Enter compiles and evaluates it as a new variant.</source>
+        <translation>编辑后按 Ctrl+Enter，即可将其作为新变体编译并评估。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Open a task folder or a session first: evaluations are kept in a session.</source>
+        <translation>请先打开任务文件夹或会话：评估结果保存在会话中。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Queued for evaluation…</source>
+        <translation>已排队等待评估……</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Variant #%1 queued for evaluation…</source>
+        <translation>变体 #%1 已排队等待评估……</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evaluating %1 as variant #%2</source>
+        <translation>正在将 %1 作为变体 #%2 评估</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Open a task folder or a session first, then drop %1 to add it as a variant.</source>
+        <translation>请先打开任务文件夹或会话，再拖放 %1 将其添加为变体。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Could not add %1 as a variant: %2</source>
+        <translation>无法将 %1 添加为变体：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Added %1 as variant #%2</source>
+        <translation>已将 %1 添加为变体 #%2</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>correct: %1× the reference, %2 ms median</source>
+        <translation>正确：参考实现的 %1×，中位数 %2 ms</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> — %1</source>
+        <translation> —— %1</translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>Looking for nvcc…</source>
         <translation>正在查找 nvcc…</translation>
     </message>
@@ -2033,12 +2295,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>GPU 工作进程：%2 个中有 %1 个可用</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Settings → Workers</source>
-        <translation>设置 → 工作进程</translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Compiling and evaluating need a CUDA toolkit (nvcc) or a configured GPU worker — Settings → Workers.</source>
         <translation>编译和评测需要 CUDA 工具包（nvcc）或已配置的 GPU 工作进程——设置 → 工作进程。</translation>
     </message>
@@ -2168,6 +2425,29 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <location line="+18"/>
         <source>there is no prompt template named &quot;%1&quot;</source>
         <translation>没有名为“%1”的提示词模板</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::ReadOnlyBar</name>
+    <message>
+        <location filename="../views/editor/readonlybar.cpp" line="+25"/>
+        <source>F&amp;ork to Edit</source>
+        <translation>派生后编辑(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open an editable copy of this kernel as a new variant</source>
+        <translation>将此内核的可编辑副本作为新变体打开</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The reference defines what is correct and is read-only.</source>
+        <translation>参考实现定义了何为正确，因此为只读。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This variant has been evaluated and is read-only.</source>
+        <translation>此变体已评估，为只读。</translation>
     </message>
 </context>
 <context>
@@ -3121,65 +3401,66 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SessionStore</name>
     <message>
-        <location filename="../core/session/sessionstore.cpp" line="+226"/>
+        <location filename="../core/session/sessionstore.cpp" line="+259"/>
+        <location line="+165"/>
         <source>Session database error: %1</source>
         <translation>会话数据库错误：%1</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+96"/>
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>The folder of %1 does not exist</source>
         <translation>%1 所在的文件夹不存在</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>%1 is open in another process (%2, pid %3)</source>
         <translation>%1 已在另一个进程中打开（%2，pid %3）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Cannot lock %1: no permission to write next to it</source>
         <translation>无法锁定 %1：没有在其所在位置写入的权限</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <location line="+7"/>
+        <location line="+16"/>
+        <location line="+35"/>
         <source>Cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+15"/>
         <source>%1 already exists</source>
         <translation>%1 已存在</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="-237"/>
         <source>the process running this round ended before it finished</source>
         <translation>运行此轮次的进程在其完成前结束了</translation>
     </message>
     <message>
-        <location line="+29"/>
-        <location line="+153"/>
+        <location line="+289"/>
+        <location line="+104"/>
         <location line="+219"/>
-        <location line="+107"/>
-        <location line="+47"/>
+        <location line="+96"/>
+        <location line="+34"/>
         <location line="+29"/>
-        <location line="+57"/>
+        <location line="+44"/>
         <location line="+16"/>
         <location line="+19"/>
-        <location line="+70"/>
+        <location line="+58"/>
         <location line="+20"/>
-        <location line="+35"/>
+        <location line="+27"/>
         <location line="+16"/>
         <source>No session is open</source>
         <translation>没有打开的会话</translation>
     </message>
     <message>
-        <location line="-786"/>
+        <location line="-680"/>
         <source>The session already holds the task %1</source>
         <translation>会话中已有任务 %1</translation>
     </message>
@@ -3221,7 +3502,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+95"/>
         <location line="+11"/>
         <location line="+90"/>
         <location line="+36"/>
@@ -3244,12 +3525,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>比参考实现快 %1 倍（超过 %2 倍）：在用作示例前请先检查</translation>
     </message>
     <message>
-        <location line="+214"/>
+        <location line="+190"/>
         <source>No response %1 in this session</source>
         <translation>此会话中没有回答 %1</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+49"/>
         <source>No round %1 in this session</source>
         <translation>此会话中没有第 %1 轮</translation>
     </message>
@@ -3890,6 +4171,69 @@ Open a task folder or a session file to see its variants.</source>
         <translation>
             <numerusform>#%1 及其 %n 个子变体</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>kforge::Workbench</name>
+    <message>
+        <location filename="../app/gui/workbench.cpp" line="+35"/>
+        <source>worker %1</source>
+        <translation>工作进程 %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>GPU worker %1: %2 (%3), %4 SMs, copy %5 GB/s, FMA %6 GFLOP/s</source>
+        <translation>GPU 工作进程 %1：%2（%3），%4 个 SM，拷贝 %5 GB/s，FMA %6 GFLOP/s</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>GPU worker %1: %2</source>
+        <translation>GPU 工作进程 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>No GPU worker configured</source>
+        <translation>未配置 GPU 工作进程</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>GPU: %1</source>
+        <translation>GPU：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>GPU workers: none usable</source>
+        <translation>GPU 工作进程：均不可用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>GPU workers: starting…</source>
+        <translation>GPU 工作进程：正在启动……</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · %1 job(s) in the queue</source>
+        <translation> · 队列中有 %1 个作业</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1: %2 (%3)</source>
+        <translation>%1：%2（%3）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: starting</source>
+        <translation>%1：正在启动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Settings → Workers</source>
+        <translation>设置 → 工作进程</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "core/compile/cudatoolkit.h"
 #include "core/compile/diagnosticparser.h"
+#include "core/compile/nvccrun.h"
 #include "core/compile/ptxasresourceparser.h"
 
 #include <QCoreApplication>
@@ -24,8 +25,9 @@ namespace kforge {
 
 namespace {
 
-// Bump when the cache entry layout or the fixed flags change, so old entries are not reused.
-constexpr auto kCacheFormat = "kforge-compile-2"_L1;
+// Bump when the cache entry layout changes, so old entries are not reused. (The key hashes the whole nvcc
+// argument list too, so a change of the fixed flags, the include folder or the rpath makes new entries.)
+constexpr auto kCacheFormat = "kforge-compile-3"_L1;
 
 QString artifactName(CompileOutput output)
 {
@@ -80,7 +82,8 @@ struct Compiler::Job {
     QString fileName;
     QElapsedTimer clock;
     std::unique_ptr<QTemporaryDir> work;
-    QPointer<QProcess> process;
+    QPointer<NvccRun> nvcc;
+    QPointer<QProcess> process; // the disassembler
     QPointer<QTimer> timer;
     bool disassembling = false;
     bool timedOut = false;
@@ -88,6 +91,7 @@ struct Compiler::Job {
     QString log;
     QString disassembly;
     QStringList command;
+    QList<CompilePhase> phases;
     QList<int> followers; // queued jobs with the same cache key, answered from this job's result
 };
 
@@ -103,6 +107,10 @@ Compiler::~Compiler()
 {
     // Processes are children; stop them without running the result handlers on a half-destroyed object.
     for (auto &[id, job] : m_jobs) {
+        if (job->nvcc) {
+            job->nvcc->disconnect(this);
+            delete job->nvcc; // kills its tools and waits for them
+        }
         if (job->process) {
             job->process->disconnect(this);
             job->process->kill();
@@ -156,6 +164,7 @@ QString Compiler::abiIncludeDir() const
 }
 
 void Compiler::setTimeoutMs(int ms) { m_timeoutMs = qMax(1000, ms); }
+void Compiler::setParallelSteps(bool on) { m_parallelSteps = on; }
 
 void Compiler::setBaseFlags(const QStringList &flags)
 {
@@ -231,6 +240,10 @@ void Compiler::cancel(int jobId)
         return;
     Job &job = *it->second;
     job.cancelled = true;
+    if (job.nvcc) {
+        job.nvcc->kill(); // onNvccFinished reports it
+        return;
+    }
     if (job.process) {
         job.process->kill(); // onProcessFinished reports it
         return;
@@ -334,6 +347,11 @@ QString Compiler::cacheKey(const CompileRequest &request, const QString &arch)
     add(request.source.toUtf8());
     add(m_baseFlags.join(QChar(0)).toUtf8());
     add(request.flags.join(QChar(0)).toUtf8());
+    // Everything else nvcc is given (fixed flags, include folder, rpath), but not the file names: the same
+    // source under another name is the same kernel.
+    QStringList args = arguments(request, arch, u"out"_s);
+    args.removeLast();
+    add(args.join(QChar(0)).toUtf8());
     add(m_nvccVersionKey);
     add(arch.toUtf8());
     add(QByteArray::number(int(request.output)));
@@ -423,31 +441,20 @@ void Compiler::startNvcc(Job &job)
     const QStringList args = arguments(job.request, job.arch, out);
     job.command = QStringList{nvccPath()} + args;
 
-    auto *process = new QProcess(this);
-    job.process = process;
-    process->setWorkingDirectory(job.work->path());
-    process->setProcessChannelMode(QProcess::MergedChannels);
+    auto *run = new NvccRun(nvccPath(), args, job.work->path(), this);
+    job.nvcc = run;
+    // Only a shared object has a host side to compile beside the device code.
+    run->setParallel(m_parallelSteps && job.request.output == CompileOutput::SharedObject);
+    run->setModuleIdSeed(job.key);
     const int id = job.id;
-    connect(process, &QProcess::finished, this, [this, id] { onProcessFinished(id); });
-    connect(process, &QProcess::errorOccurred, this, [this, id, process](QProcess::ProcessError error) {
-        if (error != QProcess::FailedToStart)
-            return; // crashes also end in finished()
-        const auto it = m_jobs.find(id);
-        if (it == m_jobs.end())
-            return;
-        --m_running;
-        CompileResult r;
-        r.errorMessage = tr("Could not start %1: %2").arg(process->program(), process->errorString());
-        process->deleteLater();
-        finish(*it->second, r);
-    });
-    auto *timer = new QTimer(process);
+    connect(run, &NvccRun::finished, this, [this, id] { onNvccFinished(id); });
+    auto *timer = new QTimer(run);
     timer->setSingleShot(true);
     connect(timer, &QTimer::timeout, this, [this, id] { onTimeout(id); });
     job.timer = timer;
     ++m_running;
     timer->start(m_timeoutMs);
-    process->start(nvccPath(), args);
+    run->start();
 }
 
 void Compiler::startDisassembler(Job &job)
@@ -502,10 +509,39 @@ void Compiler::startDisassembler(Job &job)
 void Compiler::onTimeout(int jobId)
 {
     const auto it = m_jobs.find(jobId);
-    if (it == m_jobs.end() || !it->second->process)
+    if (it == m_jobs.end())
         return;
-    it->second->timedOut = true;
-    it->second->process->kill();
+    Job &job = *it->second;
+    if (job.nvcc) {
+        job.timedOut = true;
+        job.nvcc->kill();
+    } else if (job.process) {
+        job.timedOut = true;
+        job.process->kill();
+    }
+}
+
+void Compiler::onNvccFinished(int jobId)
+{
+    const auto it = m_jobs.find(jobId);
+    if (it == m_jobs.end())
+        return;
+    Job &job = *it->second;
+    NvccRun *run = job.nvcc;
+    if (!run)
+        return;
+    job.nvcc = nullptr;
+    run->deleteLater();
+    job.phases = run->phases();
+    if (run->failedToStart()) {
+        --m_running;
+        CompileResult r;
+        r.errorMessage = tr("Could not start %1: %2").arg(nvccPath(), run->errorString());
+        finish(job, r);
+        return;
+    }
+    job.log += run->log();
+    toolFinished(job, run->exitCode(), run->crashed());
 }
 
 void Compiler::onProcessFinished(int jobId)
@@ -521,15 +557,15 @@ void Compiler::onProcessFinished(int jobId)
     process->deleteLater();
     const int exitCode = process->exitCode();
     const bool crashed = process->exitStatus() != QProcess::NormalExit;
-    if (job.disassembling) {
-        job.disassembly = QString::fromUtf8(process->readAllStandardOutput());
-        const QString err = QString::fromUtf8(process->readAllStandardError());
-        if (!err.isEmpty())
-            job.log += err;
-    } else {
-        job.log += QString::fromUtf8(process->readAll());
-    }
+    job.disassembly = QString::fromUtf8(process->readAllStandardOutput());
+    const QString err = QString::fromUtf8(process->readAllStandardError());
+    if (!err.isEmpty())
+        job.log += err;
+    toolFinished(job, exitCode, crashed);
+}
 
+void Compiler::toolFinished(Job &job, int exitCode, bool crashed)
+{
     const QString program = QFileInfo(job.command.value(0)).fileName();
     CompileResult r;
     r.log = job.log;
@@ -584,6 +620,7 @@ void Compiler::completeSuccess(Job &job)
     r.nvccVersion = m_nvccVersion;
     r.commandLine = job.command;
     r.elapsedMs = double(job.clock.nsecsElapsed()) / 1e6;
+    r.phases = job.phases;
     if (!r.ok) {
         r.errorMessage = tr("nvcc reported success but wrote no %1.").arg(artifact);
         finish(job, r);

@@ -2,6 +2,7 @@
 // The compile service: nvcc through event-driven QProcess into a shared object (or PTX/SASS), with a
 // content-addressed cache and a queue that runs up to one job per core. Results arrive as finished(jobId)
 // signals, always asynchronously (cache hits too); diagnostics and per-kernel resources come parsed.
+// A shared object's nvcc steps run through NvccRun, host and device halves at the same time.
 #include "core/compile/compileresult.h"
 
 #include <QHash>
@@ -14,6 +15,8 @@
 class QProcess;
 
 namespace kforge {
+
+class NvccRun;
 
 class Compiler : public QObject
 {
@@ -36,6 +39,10 @@ public:
     void setAbiIncludeDir(const QString &dir); // default CudaToolkit::locateAbiIncludeDir()
     QString abiIncludeDir() const;
     void setTimeoutMs(int ms);                 // per nvcc run; default 5 minutes
+    // Shared objects: run nvcc's host front end and device compile at the same time (NvccRun); default on.
+    // Off runs plain nvcc. The result is the same either way; only the wall time differs.
+    void setParallelSteps(bool on);
+    bool parallelSteps() const { return m_parallelSteps; }
     // Optimisation and debug-info flags that come before everything else; default "-O3 -lineinfo".
     void setBaseFlags(const QStringList &flags);
     QStringList baseFlags() const { return m_baseFlags; }
@@ -60,7 +67,9 @@ private:
     void startJob(Job &job);
     void startNvcc(Job &job);
     void startDisassembler(Job &job);
+    void onNvccFinished(int jobId);
     void onProcessFinished(int jobId);
+    void toolFinished(Job &job, int exitCode, bool crashed);
     void onTimeout(int jobId);
     void completeSuccess(Job &job);
     void finish(Job &job, CompileResult result);
@@ -79,6 +88,7 @@ private:
     QString m_abiHeaderFrom;
     int m_maxParallel;
     int m_timeoutMs = 5 * 60 * 1000;
+    bool m_parallelSteps = true;
     QStringList m_baseFlags{QStringLiteral("-O3"), QStringLiteral("-lineinfo")};
     QString m_nvccVersion;     // short form
     QByteArray m_nvccVersionKey; // full `nvcc --version` text, part of the cache key

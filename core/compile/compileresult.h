@@ -13,6 +13,12 @@
 
 namespace kforge {
 
+// Where a compile's wall time went: one nvcc step ("host: cudafe++", "device: cicc", "g++ (linking)"...).
+struct CompilePhase {
+    QString name;
+    double ms = 0;
+};
+
 struct CompileResult {
     int jobId = 0;
     bool ok = false;
@@ -30,13 +36,14 @@ struct CompileResult {
     QString nvccVersion;            // "13.0.88"
     QStringList commandLine;        // program and arguments, for the log
     double elapsedMs = 0;
+    QList<CompilePhase> phases;     // of this compile (not kept in the cache entry: a hit has none)
 
     int errorCount() const;
     int warningCount() const;
     // The first error diagnostic as "file:line: message", else errorMessage.
     QString firstError() const;
 
-    // The cache entry's metadata (everything but jobId, cacheHit and text).
+    // The cache entry's metadata (everything but jobId, cacheHit, text and phases).
     QJsonObject toJson() const;
     static CompileResult fromJson(const QJsonObject &o);
 };

@@ -1,4 +1,5 @@
-# The compile service: nvcc through QProcess, content-addressed cache, diagnostics and ptxas resources.
+# The compile service: nvcc through QProcess (host and device steps in parallel), content-addressed cache,
+# diagnostics and ptxas resources.
 include(${CMAKE_CURRENT_LIST_DIR}/../eval/sources.cmake)
 target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/compiler.h ${CMAKE_CURRENT_LIST_DIR}/compiler.cpp
@@ -7,4 +8,6 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cudatoolkit.h ${CMAKE_CURRENT_LIST_DIR}/cudatoolkit.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diagnostic.h ${CMAKE_CURRENT_LIST_DIR}/diagnostic.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diagnosticparser.h ${CMAKE_CURRENT_LIST_DIR}/diagnosticparser.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/nvccplan.h ${CMAKE_CURRENT_LIST_DIR}/nvccplan.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/nvccrun.h ${CMAKE_CURRENT_LIST_DIR}/nvccrun.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ptxasresourceparser.h ${CMAKE_CURRENT_LIST_DIR}/ptxasresourceparser.cpp)

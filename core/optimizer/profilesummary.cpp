@@ -64,6 +64,12 @@ QJsonObject heaviest(const QJsonArray &list, QLatin1String key)
     return best;
 }
 
+// "unknown" (no time, FLOPs or bytes) tells a reader nothing: leave it out like a missing value.
+QString knownBound(const QString &bound)
+{
+    return bound == QLatin1String("unknown") ? QString() : bound;
+}
+
 // "void scale_rows<float>(float const*, float*, int)" -> "scale_rows<float>"
 QString shortKernelName(QString name)
 {
@@ -104,21 +110,54 @@ ProfileSummary ProfileSummary::fromResult(const QJsonObject &r)
     ProfileSummary p;
     p.medianMs = numberAt(r, {"timing.candidate.median_ms"});
     p.speedup = numberAt(r, {"timing.speedup"});
-    // The profiler's roofline report ({"candidate": {...}}) first, the worker's flat summary second.
-    p.floorMs = numberAt(r, {"roofline.candidate.task.floor_ms", "roofline.task.floor_ms", "roofline.floor_ms"});
-    if (const auto over = numberAt(r, {"roofline.candidate.task.time_over_floor", "roofline.task.time_over_floor",
-                                       "roofline.time_over_floor"});
-        over && *over > 0)
+    // The profiler's roofline report: where the worker writes it (roofline.profile.candidate), then where
+    // early sessions and fixtures have it (roofline.candidate); the worker's flat task-level fields last.
+    const QJsonObject roofline = r.value(QLatin1String("roofline")).toObject();
+    QJsonObject report = at(roofline, "profile.candidate").toObject();
+    if (report.isEmpty())
+        report = roofline.value(QLatin1String("candidate")).toObject();
+    if (report.isEmpty() && (roofline.contains(QLatin1String("task")) || roofline.contains(QLatin1String("total"))))
+        report = roofline;
+    p.floorMs = numberAt(report, {"task.floor_ms"});
+    if (!p.floorMs)
+        p.floorMs = numberAt(roofline, {"floor_ms"});
+    std::optional<double> over = numberAt(report, {"task.time_over_floor"});
+    if (!over)
+        over = numberAt(roofline, {"time_over_floor"});
+    if (over && *over > 0)
         p.speedOfLightPct = 100.0 / *over;
-    else if (const auto frac = numberAt(r, {"roofline.fraction_of_floor"}); frac && *frac > 0)
+    else if (const auto frac = numberAt(roofline, {"fraction_of_floor"}); frac && *frac > 0)
         p.speedOfLightPct = 100.0 * *frac;
     else if (p.floorMs && p.medianMs && *p.medianMs > 0 && *p.floorMs > 0)
         p.speedOfLightPct = 100.0 * *p.floorMs / *p.medianMs;
-    p.bound = stringAt(r, {"roofline.candidate.total.bound", "roofline.total.bound", "roofline.bound"});
-    p.achievedGbps = numberAt(r, {"roofline.candidate.total.achieved_gbps", "roofline.total.achieved_gbps",
-                                  "roofline.candidate_gbps"});
-    p.achievedGflops = numberAt(r, {"roofline.candidate.total.achieved_gflops", "roofline.total.achieved_gflops",
-                                    "roofline.candidate_gflops"});
+    p.achievedGbps = numberAt(report, {"total.achieved_gbps"});
+    if (!p.achievedGbps)
+        p.achievedGbps = numberAt(roofline, {"candidate_gbps"});
+    p.achievedGflops = numberAt(report, {"total.achieved_gflops"});
+    if (!p.achievedGflops)
+        p.achievedGflops = numberAt(roofline, {"candidate_gflops"});
+
+    QList<KernelRoofline> points;
+    for (const auto &e : report.value(QLatin1String("kernels")).toArray()) {
+        const QJsonObject k = e.toObject();
+        KernelRoofline point;
+        point.name = shortKernelName(k.value(QLatin1String("name")).toString());
+        if (point.name.isEmpty())
+            point.name = QStringLiteral("kernel #%1").arg(k.value(QLatin1String("index")).toInt());
+        point.bound = knownBound(k.value(QLatin1String("bound")).toString());
+        point.pctOfAttainable = numberAt(k, {"pct_of_attainable"});
+        point.achievedGbps = numberAt(k, {"achieved_gbps"});
+        point.achievedGflops = numberAt(k, {"achieved_gflops"});
+        point.timeNs = k.value(QLatin1String("time_ns")).toDouble();
+        points.append(point);
+    }
+    std::stable_sort(points.begin(), points.end(), [](const auto &a, const auto &b) { return a.timeNs > b.timeNs; });
+    p.rooflineKernels = points.mid(0, 3);
+    p.bound = knownBound(stringAt(report, {"total.bound"}));
+    if (p.bound.isEmpty() && !p.rooflineKernels.isEmpty())
+        p.bound = p.rooflineKernels.constFirst().bound; // the kernel that takes the time
+    if (p.bound.isEmpty())
+        p.bound = knownBound(stringAt(roofline, {"bound"}));
 
     const QJsonObject metricsKernel =
         heaviest(arrayAt(r, {"metrics.candidate.kernels", "metrics.kernels"}), QLatin1String("time_ns"));
@@ -142,7 +181,9 @@ ProfileSummary ProfileSummary::fromResult(const QJsonObject &r)
     const QJsonValue occ = top.value(QLatin1String("theoretical_occupancy")).toObject().value(QLatin1String("pct"));
     if (occ.isDouble())
         p.theoreticalOccupancyPct = occ.toDouble();
-    p.launchesPerRun = numberAt(r, {"trace.candidate.launches_per_run", "trace.launches_per_run"});
+    // The worker reports launches per run as statistics over the traced runs ({"median", "min", ...}).
+    p.launchesPerRun = numberAt(r, {"trace.candidate.launches_per_run.median", "trace.candidate.launches_per_run",
+                                    "trace.launches_per_run.median", "trace.launches_per_run"});
     QList<QPair<double, QString>> byTime;
     for (const auto &k : traced) {
         const QJsonObject o = k.toObject();
@@ -215,6 +256,19 @@ QStringList ProfileSummary::lines() const
             parts << (*spillBytes > 0 ? QStringLiteral("%1 bytes of register spills").arg(*spillBytes)
                                       : QStringLiteral("no spills"));
         out << parts.join(QLatin1String(", "));
+    }
+    for (const KernelRoofline &k : rooflineKernels) {
+        QStringList parts;
+        if (!k.bound.isEmpty())
+            parts << QStringLiteral("%1-bound").arg(k.bound);
+        if (k.pctOfAttainable)
+            parts << QStringLiteral("%1% of its attainable roofline").arg(formatMeasure(*k.pctOfAttainable));
+        if (k.achievedGbps)
+            parts << QStringLiteral("%1 GB/s").arg(formatMeasure(*k.achievedGbps));
+        if (k.achievedGflops && *k.achievedGflops > 0)
+            parts << QStringLiteral("%1 GFLOP/s").arg(formatMeasure(*k.achievedGflops));
+        if (!parts.isEmpty())
+            out << QStringLiteral("roofline of %1: %2").arg(k.name, parts.join(QLatin1String(", ")));
     }
     if (!kernels.isEmpty()) {
         QString s = QStringLiteral("kernels: ") + kernels.join(QLatin1String(", "));

@@ -3,12 +3,25 @@
 // bandwidth or FLOP rate, percent of the speed-of-light floor, occupancy, registers, spills, launches.
 // Read tolerantly from a stored EvalResult JSON (timing, trace, metrics, roofline and the "compile" object
 // RoundRunner adds); a field the worker did not measure stays empty and is left out of lines().
+// The roofline is read where the worker writes it (roofline.profile.candidate, docs/worker-protocol.md),
+// then where early sessions had it (roofline.candidate), then from the worker's flat task-level fields.
 #include <QJsonObject>
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <optional>
 
 namespace kforge {
+
+// One kernel's place on the roofline (the profiler's RooflinePoint, docs/profiling.md).
+struct KernelRoofline {
+    QString name;                          // short: "rowscale4", "cutlass::Kernel2<...>"
+    QString bound;                         // memory, compute, latency, unknown
+    std::optional<double> pctOfAttainable; // on the roof that applies at the kernel's intensity
+    std::optional<double> achievedGbps;
+    std::optional<double> achievedGflops;
+    double timeNs = 0;
+};
 
 struct ProfileSummary {
     std::optional<double> medianMs;
@@ -27,6 +40,7 @@ struct ProfileSummary {
     std::optional<qint64> sharedBytes;     // static shared memory of that kernel
     std::optional<double> launchesPerRun;
     QStringList kernels;                   // names of the kernels that ran, longest first (at most 3)
+    QList<KernelRoofline> rooflineKernels; // from the metrics pass, longest first (at most 3)
 
     bool isEmpty() const { return !medianMs && !speedup && kernels.isEmpty(); }
 

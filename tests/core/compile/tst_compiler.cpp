@@ -4,11 +4,14 @@
 #include "core/compile/cudatoolkit.h"
 
 #include <QDir>
+#include <QRegularExpression>
 #include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
@@ -66,6 +69,26 @@ KF_ENTRY(in, nin, out, nout, params, stream)
 }
 )"_s;
 
+// The commands of the processes whose working folder is inside `dir` (Linux /proc; empty elsewhere).
+QStringList processesWorkingIn(const QString &dir)
+{
+    QStringList found;
+    const QString canonical = QFileInfo(dir).canonicalFilePath();
+    for (const QString &pid : QDir(u"/proc"_s).entryList(QDir::Dirs)) {
+        if (pid.toInt() <= 0)
+            continue;
+        // readlink, not QFileInfo: the folder may be gone already (" (deleted)"), the process not.
+        char buf[4096];
+        const ssize_t n = ::readlink(QByteArray("/proc/" + pid.toLatin1() + "/cwd").constData(), buf, sizeof buf - 1);
+        const QString cwd = n > 0 ? QString::fromUtf8(buf, n) : QString();
+        if (!cwd.isEmpty() && cwd.startsWith(canonical + u'/')) {
+            QFile cmd(u"/proc/"_s + pid + u"/cmdline"_s);
+            found << (cmd.open(QIODevice::ReadOnly) ? QString::fromUtf8(cmd.readAll().replace('\0', ' ')) : pid);
+        }
+    }
+    return found;
+}
+
 } // namespace
 
 class TestCompiler : public QObject
@@ -89,6 +112,9 @@ private Q_SLOTS:
     void hitRenamesWarningsFile();
     void parallelQueueAndSharedKey();
     void cancelQueuedJob();
+    void parallelStepsMatchPlainNvcc_data();
+    void parallelStepsMatchPlainNvcc();
+    void unknownPlanRunsPlainNvcc();
     void badArch();
     void missingNvcc();
 };
@@ -403,16 +429,129 @@ void TestCompiler::cancelQueuedJob()
         }
     }
 
-    // Cancelling a running nvcc kills it.
-    CompileRequest c;
-    c.source = kGoodKernel.arg(202);
-    finished.clear();
-    QSignalSpy startedSpy(&compiler, &Compiler::started);
-    const int third = compiler.compile(c);
-    QVERIFY(startedSpy.wait(10000));
-    compiler.cancel(third);
-    QVERIFY(finished.wait(10000));
-    QVERIFY(finished.at(0).at(1).value<CompileResult>().cancelled);
+    // Cancelling a running nvcc kills it, and every tool it started with it: gcc's cc1plus, two processes
+    // below the step that started it, too (the steps run as one process group). A 512 Ki-element initializer
+    // keeps the preprocessors and compilers busy long enough to be caught at work.
+    QString slow = u"#include \"kforge/kernel.h\"\n#define Z0 0, 0,\n"_s;
+    for (int i = 1; i <= 18; ++i)
+        slow += u"#define Z%1 Z%2 Z%2\n"_s.arg(i).arg(i - 1);
+    slow += u"static const int kBig[] = { Z18 0 };\nKF_ENTRY(in, nin, out, nout, params, stream) { return kBig[nin]; }\n"_s;
+    for (const bool parallel : {true, false}) {
+        compiler.setParallelSteps(parallel);
+        CompileRequest c;
+        c.source = slow + u"// %1\n"_s.arg(parallel);
+        finished.clear();
+        QSignalSpy startedSpy(&compiler, &Compiler::started);
+        const int third = compiler.compile(c);
+        QVERIFY(startedSpy.wait(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(processesWorkingIn(m_cache->path()).join(u' ').contains(u"cc1plus"_s), 20000);
+        compiler.cancel(third);
+        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.at(0).at(1).value<CompileResult>().cancelled);
+        // Killed, not finished: a cc1plus left running would go on for a few hundred milliseconds more.
+        QTRY_VERIFY2_WITH_TIMEOUT(processesWorkingIn(m_cache->path()).isEmpty(),
+                                  qPrintable(processesWorkingIn(m_cache->path()).join(u'\n')), 200);
+    }
+}
+
+void TestCompiler::parallelStepsMatchPlainNvcc_data()
+{
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QStringList>("flags");
+    QTest::addColumn<bool>("ok");
+    QTest::newRow("good") << kGoodKernel.arg(300) << QStringList() << true;
+    QTest::newRow("spills") << kSpillingKernel << QStringList() << true;
+    QTest::newRow("two archs, fast math")
+        << kGoodKernel.arg(301) << QStringList{u"-gencode"_s, u"arch=compute_80,code=sm_80"_s, u"-use_fast_math"_s} << true;
+    QTest::newRow("host and device errors") << kBrokenKernel << QStringList() << false;
+    QTest::newRow("device-only error") << uR"(#include "kforge/kernel.h"
+__global__ void k(float *x) { x[threadIdx.x] = __no_such_intrinsic(1.0f); }
+KF_ENTRY(in, nin, out, nout, params, stream) { k<<<1, 32, 0, stream>>>((float *)out[0].data); return 0; }
+)"_s << QStringList() << false;
+    QTest::newRow("warning") << uR"(#include "kforge/kernel.h"
+__global__ void k(float *x) { int unused = 3; x[threadIdx.x] = 1.f; }
+KF_ENTRY(in, nin, out, nout, params, stream) { k<<<1, 32, 0, stream>>>((float *)out[0].data); return 0; }
+)"_s << QStringList() << true;
+    QTest::newRow("ptxas error") << uR"(#include "kforge/kernel.h"
+__global__ void big(float *x) { __shared__ float buf[20000]; buf[threadIdx.x] = x[threadIdx.x]; __syncthreads();
+                                x[threadIdx.x] = buf[(threadIdx.x * 7) % 20000]; }
+KF_ENTRY(in, nin, out, nout, params, stream) { big<<<1, 32, 0, stream>>>((float *)out[0].data); return 0; }
+)"_s << QStringList() << false;
+    QTest::newRow("link error") << uR"(#include "kforge/kernel.h"
+extern "C" int missing_thing(int);
+KF_ENTRY(in, nin, out, nout, params, stream) { return missing_thing(1); }
+)"_s << QStringList() << false;
+}
+
+// The host front end and the device compile overlap, and nothing else changes: the same verdict, the same
+// diagnostics (once each, though two front ends parse the source), the same kernels, the same log.
+void TestCompiler::parallelStepsMatchPlainNvcc()
+{
+    QFETCH(QString, source);
+    QFETCH(QStringList, flags);
+    QFETCH(bool, ok);
+    CompileRequest req;
+    req.source = source;
+    req.fileName = u"candidate.cu"_s;
+    req.flags = flags;
+    QTemporaryDir plainCache;
+    Compiler plain;
+    plain.setCacheDir(plainCache.path());
+    plain.setParallelSteps(false);
+    Compiler parallel;
+    parallel.setCacheDir(m_cache->path());
+    QVERIFY(parallel.parallelSteps());
+    const CompileResult a = run(plain, req);
+    const CompileResult b = run(parallel, req);
+    QCOMPARE(a.ok, ok);
+    QCOMPARE(b.ok, ok);
+    QCOMPARE(b.errorMessage, a.errorMessage);
+    QStringList da, db;
+    for (const Diagnostic &d : a.diagnostics)
+        da << d.toString();
+    for (const Diagnostic &d : b.diagnostics)
+        db << d.toString();
+    QCOMPARE(db, da);
+    QCOMPARE(b.resources, a.resources);
+    QCOMPARE(b.commandLine, a.commandLine); // what it is equivalent to, for the record
+    // The logs differ only in ptxas's own timings and in the names of intermediate files.
+    static const QRegularExpression noise(u"Compile time = [0-9.]+ ms|/tmp/tmpxft_[0-9a-f]+_[0-9a-f]+-[0-9]+_|"
+                                          u"tmpxft_[0-9a-f]+_[0-9a-f]+-[0-9]+_|\\.nvcc-steps/"_s);
+    QString la = a.log, lb = b.log;
+    QCOMPARE(lb.replace(noise, QString()), la.replace(noise, QString()));
+    if (ok) {
+        QVERIFY(QFileInfo(b.artifactPath).size() > 0);
+        QStringList names;
+        for (const CompilePhase &p : b.phases)
+            names << p.name;
+        QVERIFY2(names.contains(u"host: cudafe++"_s) && names.contains(u"device: cicc"_s), qPrintable(names.join(u", ")));
+        QVERIFY(std::all_of(b.phases.cbegin(), b.phases.cend(), [](const CompilePhase &p) { return p.ms > 0; }));
+        QCOMPARE(a.phases.size(), 1);
+        QCOMPARE(a.phases.first().name, u"nvcc"_s);
+        // The steps' intermediate files are gone from the cache entry.
+        QVERIFY(!QFileInfo::exists(QFileInfo(b.artifactPath).absolutePath() + u"/.nvcc-steps"_s));
+    }
+}
+
+void TestCompiler::unknownPlanRunsPlainNvcc()
+{
+    // With --threads nvcc redirects its tools' output to files of its own: that plan runs as plain nvcc.
+    Compiler compiler;
+    compiler.setCacheDir(m_cache->path());
+    CompileRequest req;
+    req.source = kGoodKernel.arg(302);
+    req.flags = {u"--threads=2"_s};
+    const CompileResult r = run(compiler, req);
+    QVERIFY2(r.ok, qPrintable(r.errorMessage + u'\n' + r.log));
+    QCOMPARE(r.resources.size(), 1);
+    QStringList names;
+    for (const CompilePhase &p : r.phases)
+        names << p.name;
+    QCOMPARE(names, (QStringList{u"nvcc --dryrun"_s, u"nvcc"_s})); // the plan was looked at, then nvcc ran
+    // Cache hits carry no phases: nothing ran.
+    const CompileResult hit = run(compiler, req);
+    QVERIFY(hit.cacheHit);
+    QVERIFY(hit.phases.isEmpty());
 }
 
 void TestCompiler::badArch()

@@ -20,7 +20,13 @@ bins=("$B/app/cli/kforge-cli" "$B/core/runtime/worker/kforge-worker" "$B/tests/c
 for f in "${bins[@]}"; do
   [ -x "$f" ] || { echo "missing $f: build it first (see the header of $0)" >&2; exit 1; }
 done
-bash "$PACKER" "$DEST/kforge-qt.tar.xz" "${bins[@]}"
+# Without their debug information (a RelWithDebInfo build's programs are 60-80 MB each; the carry limit is 64 MiB).
+stripped=$(mktemp -d)
+trap 'rm -rf "$stripped"' EXIT
+for f in "${bins[@]}"; do
+  cp "$f" "$stripped/" && strip --strip-debug "$stripped/$(basename "$f")"
+done
+bash "$PACKER" "$DEST/kforge-qt.tar.xz" "$stripped"/*
 for f in DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf DejaVuSansMono-Bold.ttf; do
   cp /usr/share/fonts/truetype/dejavu/$f "$DEST/fonts/"
 done

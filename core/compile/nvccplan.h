@@ -1,0 +1,39 @@
+#pragma once
+// The steps nvcc would run for one compile, read from its `--dryrun` output, grouped so that the host front
+// end (preprocessor, cudafe++) and the device compile (preprocessor, cicc, ptxas, fatbinary) can run at the
+// same time: nvcc runs them one after the other only because cicc reads the module id that cudafe++ writes.
+// Writing that id first (moduleIdText) removes the dependency; everything else is nvcc's own command lines.
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <utility>
+
+namespace kforge {
+
+struct NvccPlan {
+    enum class Track { Host, Device, Tail };
+    struct Step {
+        QString command;    // one shell command as nvcc prints it (run with /bin/sh -c, as nvcc does)
+        QStringList remove; // instead of a command: files nvcc deletes itself ("rm" lines)
+        QString name;       // "cudafe++", "cicc", "gcc (compiling)"...
+        Track track = Track::Tail;
+    };
+
+    QList<std::pair<QString, QString>> environment; // variables nvcc sets for its tools (PATH, CICC_PATH...)
+    QList<Step> steps;                              // in nvcc's order; Host and Device steps may overlap
+    QString moduleIdFile;                           // as the commands name it (relative to the work folder)
+    QString messages;                               // what nvcc itself printed (its warnings), for the log
+
+    // Parses `nvcc --dryrun` output (its stderr). Empty, with the reason in *whyNot, when the steps do not
+    // have the shape above (another nvcc, -t with redirected output, no host compile...): run plain nvcc then.
+    static std::optional<NvccPlan> fromDryrun(const QString &dryrun, QString *whyNot = nullptr);
+
+    // The id cudafe++ would generate for `sourceFileName` ("_8hex_<length>_<name>_8hex"), from `seed` hex.
+    static QString moduleIdText(const QString &sourceFileName, const QString &seed);
+
+    // "gcc (preprocessing)", "cudafe++", "$CICC_PATH/cicc" -> "cicc"...: a short name for a command line.
+    static QString stepName(const QString &command);
+};
+
+} // namespace kforge
