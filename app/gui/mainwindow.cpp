@@ -344,6 +344,8 @@ void MainWindow::connectServices()
     });
     connect(m_session, &SessionStore::variantChanged, this, &MainWindow::onVariantChanged);
     connect(m_session, &SessionStore::evaluationAdded, this, &MainWindow::onEvaluationAdded);
+    // A round the user starts is one they want to watch: the Reasoning dock follows its answers again.
+    connect(m_workbench->runner(), &RoundRunner::roundStarted, m_reasoning, [this] { m_reasoning->setFollowLive(true); });
     connect(m_workbench->runner(), &RoundRunner::roundFinished, this,
             [this](qint64 roundId, RoundState, const QString &message) {
                 const QString text = message.isEmpty() ? tr("Round %1 finished.").arg(roundId)

@@ -164,6 +164,12 @@ private Q_SLOTS:
             QVERIFY2(streamedLive[round], qPrintable(QStringLiteral("round %1: the Reasoning dock showed no streaming answer").arg(round)));
             QCOMPARE(int(finished.at(0).at(1).value<RoundState>()), int(RoundState::Finished));
             QCOMPARE(control->progressModel()->finishedCount(), 3);
+            if (round == 1) {
+                // The user looks at an answer of round 1 (Reasoning stops following); the next round they
+                // start is followed live again.
+                w.selection()->setCurrent(store->population().reference()->id);
+                reasoning->setFollowLive(false);
+            }
         }
         QCOMPARE(store->rounds().size(), 2);
 
