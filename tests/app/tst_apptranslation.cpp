@@ -10,6 +10,8 @@
 #include <QMenuBar>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QDockWidget>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace kforge;
@@ -76,6 +78,17 @@ private Q_SLOTS:
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             QVERIFY(w.grab().save(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/mainwindow-zh_CN.png")));
+            // The workbench's docks in Chinese, on the example task (the layout must hold with these strings).
+            QSignalSpy opened(&w, &MainWindow::taskOpened);
+            w.resize(1600, 950);
+            w.openTaskFolder(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"));
+            QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
+            QStringList docks;
+            for (const QDockWidget *d : w.findChildren<QDockWidget *>())
+                docks << d->windowTitle();
+            QVERIFY2(docks.contains(QStringLiteral("轮次控制")) && docks.contains(QStringLiteral("变体")), qPrintable(docks.join(u' ')));
+            QTest::qWait(200);
+            QVERIFY(w.grab().save(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/mainwindow-zh_CN-task.png")));
         }
     }
 
