@@ -39,18 +39,6 @@ QString artifactName(CompileOutput output)
     return {};
 }
 
-// A plain file name for the source inside the work folder; it is what diagnostics will name.
-QString sanitizedFileName(const QString &name)
-{
-    QString base = QFileInfo(name).fileName();
-    static const QRegularExpression unsafe(u"[^A-Za-z0-9_.+-]"_s);
-    base.replace(unsafe, u"_"_s);
-    if (base.isEmpty() || base.startsWith(u'.'))
-        base = u"kernel.cu"_s;
-    if (!base.endsWith(u".cu"))
-        base += u".cu"_s;
-    return base;
-}
 
 bool isLinkFlag(const QString &flag)
 {
@@ -155,6 +143,18 @@ QString Compiler::cacheDir() const
 }
 
 void Compiler::setMaxParallel(int jobs) { m_maxParallel = qMax(1, jobs); }
+QString Compiler::sanitizedFileName(const QString &name)
+{
+    QString base = QFileInfo(name).fileName();
+    static const QRegularExpression unsafe(u"[^A-Za-z0-9_.+-]"_s);
+    base.replace(unsafe, u"_"_s);
+    if (base.isEmpty() || base.startsWith(u'.'))
+        base = u"kernel.cu"_s;
+    if (!base.endsWith(u".cu"))
+        base += u".cu"_s;
+    return base;
+}
+
 int Compiler::maxParallel() const { return m_maxParallel; }
 void Compiler::setAbiIncludeDir(const QString &dir) { m_abiIncludeDir = dir; }
 

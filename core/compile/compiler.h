@@ -22,6 +22,10 @@ class Compiler : public QObject
 {
     Q_OBJECT
 public:
+    // A plain file name for a source inside the work folder (what nvcc's diagnostics will name): the request's
+    // file name with anything but letters, digits and "_.+-" replaced, ending in ".cu".
+    static QString sanitizedFileName(const QString &name);
+
     explicit Compiler(QObject *parent = nullptr);
     ~Compiler() override;
 

@@ -79,25 +79,12 @@ private Q_SLOTS:
         // without metrics, one more), then the answer to "why".
         ReplayServer server;
         QVERIFY(server.listen());
-        ReplayScenario scenario;
         CandidateAnswer wrong{1.0, QStringLiteral("incorrect")};
         CandidateAnswer noMetrics{4.2};
         noMetrics.metrics = false;
         const QList<CandidateAnswer> answers{CandidateAnswer{3.1}, wrong, CandidateAnswer{2.2},
                                              CandidateAnswer{8.4}, noMetrics, CandidateAnswer{1.7}};
-        for (int i = 0; i < answers.size(); ++i) {
-            ReplayResponse r;
-            r.body = openAiStream(answerText(answers[i], i + 1), reasoningText(i + 1));
-            r.chunkBytes = 600;
-            r.delayMs = 10;
-            scenario.responses << r;
-        }
-        ReplayResponse why;
-        why.body = openAiStream(kWhy, QStringLiteral("Compare the two profiles: DRAM bytes and kernel counts."));
-        why.chunkBytes = 600;
-        why.delayMs = 10;
-        scenario.responses << why;
-        server.addScenario(QStringLiteral("round"), scenario);
+        server.addScenario(QStringLiteral("round"), roundScenario(answers, kWhy, 10));
 
         QTemporaryDir dir;
         Settings settings(dir.filePath(QStringLiteral("kforge.ini")));

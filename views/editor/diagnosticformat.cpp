@@ -1,5 +1,7 @@
 #include "views/editor/diagnosticformat.h"
 
+#include "core/compile/compiler.h"
+
 #include <QFileInfo>
 #include <QLocale>
 #include <QRegularExpression>
@@ -59,14 +61,7 @@ QString DiagnosticFormat::summary(const QList<Diagnostic> &diagnostics)
 
 QString DiagnosticFormat::nvccFileName(const QString &name)
 {
-    QString base = QFileInfo(name).fileName();
-    static const QRegularExpression unsafe(u"[^A-Za-z0-9_.+-]"_s);
-    base.replace(unsafe, u"_"_s);
-    if (base.isEmpty() || base.startsWith(u'.'))
-        base = u"kernel.cu"_s;
-    if (!base.endsWith(u".cu"))
-        base += u".cu"_s;
-    return base;
+    return Compiler::sanitizedFileName(name);
 }
 
 bool DiagnosticFormat::isInSource(const Diagnostic &d, const QString &compileFileName)

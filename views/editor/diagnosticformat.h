@@ -24,8 +24,7 @@ public:
     // "2 errors, 1 warning"; empty when there are neither.
     static QString summary(const QList<Diagnostic> &diagnostics);
 
-    // The name nvcc sees for a source handed to the compiler as `name`; mirrors sanitizedFileName() in
-    // core/compile/compiler.cpp, which is what diagnostics of the source name.
+    // The name nvcc sees for a source handed to the compiler as `name` (Compiler::sanitizedFileName()).
     static QString nvccFileName(const QString &name);
     // Whether `d` is located in the source compiled under `compileFileName` (compared by base name; an
     // empty diagnostic file counts). With no compile file name, any located diagnostic of a .cu file

@@ -115,6 +115,24 @@ EvalResult scriptedResult(const EvalRequest &request)
     return r;
 }
 
+ReplayScenario roundScenario(const QList<CandidateAnswer> &answers, const QString &compareAnswer, int chunkDelayMs)
+{
+    ReplayScenario scenario;
+    for (int i = 0; i < answers.size(); ++i) {
+        ReplayResponse r;
+        r.body = openAiStream(answerText(answers[i], i + 1), reasoningText(i + 1));
+        r.chunkBytes = 700;
+        r.delayMs = chunkDelayMs;
+        scenario.responses << r;
+    }
+    ReplayResponse why;
+    why.body = openAiStream(compareAnswer, QStringLiteral("Compare the two profiles: DRAM bytes and kernel counts."));
+    why.chunkBytes = 700;
+    why.delayMs = chunkDelayMs;
+    scenario.responses << why;
+    return scenario;
+}
+
 RoundHarness::RoundHarness(SessionFixture &fixture, int evalDelayMs)
     : settings(std::make_unique<Settings>(dir.filePath(QStringLiteral("kforge.ini"))))
     , evaluator(&scriptedResult)
@@ -135,20 +153,7 @@ bool RoundHarness::serve(const QList<CandidateAnswer> &answers, const QString &c
         *error = QStringLiteral("the replay server does not listen");
         return false;
     }
-    ReplayScenario scenario;
-    for (int i = 0; i < answers.size(); ++i) {
-        ReplayResponse r;
-        r.body = openAiStream(answerText(answers[i], i + 1), reasoningText(i + 1));
-        r.chunkBytes = 700;
-        r.delayMs = chunkDelayMs;
-        scenario.responses << r;
-    }
-    ReplayResponse why;
-    why.body = openAiStream(compareAnswer, QStringLiteral("Compare the two profiles: DRAM bytes and kernel counts."));
-    why.chunkBytes = 700;
-    why.delayMs = chunkDelayMs;
-    scenario.responses << why;
-    server.addScenario(QStringLiteral("round"), scenario);
+    server.addScenario(QStringLiteral("round"), roundScenario(answers, compareAnswer, chunkDelayMs));
 
     EndpointConfig e;
     e.id = QStringLiteral("loopback");

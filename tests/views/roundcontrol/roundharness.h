@@ -28,6 +28,8 @@ QString answerText(const CandidateAnswer &a, int index);
 QString reasoningText(int index);
 // The answer as an OpenAI-compatible server streams it: reasoning deltas, content deltas, usage.
 QByteArray openAiStream(const QString &text, const QString &reasoning, int deltaChars = 24);
+// The replay server's scenario for `answers` in order, then `compareAnswer` (streamed as openAiStream does).
+ReplayScenario roundScenario(const QList<CandidateAnswer> &answers, const QString &compareAnswer, int chunkDelayMs = 8);
 // What ScriptedEvaluator answers for a candidate: worker-shaped, chosen by "// kforge-test:" in the source.
 EvalResult scriptedResult(const EvalRequest &request);
 
