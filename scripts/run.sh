@@ -8,6 +8,6 @@ app="$here/build/release/app/gui/kforge"
 task="$here/resources/tasks/diag_matmul"
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   echo "kforge: no display; starting under Xvfb"
-  exec xvfb-run -a -s "-screen 0 1600x1000x24" "$app" --task "$task" "$@"
+  exec xvfb-run -a -s "-screen 0 1600x1000x24" "$app" "$@" "$task"
 fi
-exec "$app" --task "$task" "$@"
+exec "$app" "$@" "$task"
