@@ -7,6 +7,7 @@
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -18,6 +19,9 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
+#include <QtConcurrent>
+
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -134,6 +138,60 @@ QString Compiler::nvccPath() const
 void Compiler::setDefaultArch(const QString &arch) { m_defaultArch = arch; }
 QString Compiler::defaultArch() const { return m_defaultArch; }
 void Compiler::setCacheDir(const QString &dir) { m_cacheDir = dir; }
+void Compiler::setCacheLimitBytes(qint64 bytes) { m_cacheLimit = qMax<qint64>(0, bytes); }
+
+int Compiler::pruneCache(const QString &dir, qint64 limitBytes, const QString &keep)
+{
+    if (limitBytes <= 0)
+        return 0;
+    struct Entry {
+        QString path;
+        qint64 bytes = 0;
+        QDateTime used;
+    };
+    std::vector<Entry> entries;
+    qint64 total = 0;
+    // An entry is a folder named by its key (64 hex digits) holding meta.json; its last use is that file's time.
+    static const QRegularExpression keyName(u"^[0-9a-f]{64}$"_s);
+    for (const QFileInfo &folder : QDir(dir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        if (!keyName.match(folder.fileName()).hasMatch())
+            continue;
+        Entry e;
+        e.path = folder.absoluteFilePath();
+        const QFileInfo meta(e.path + u"/meta.json"_s);
+        e.used = meta.exists() ? meta.lastModified() : folder.lastModified();
+        for (const QFileInfo &f : QDir(e.path).entryInfoList(QDir::Files | QDir::Hidden))
+            e.bytes += f.size();
+        total += e.bytes;
+        if (folder.fileName() != keep)
+            entries.push_back(std::move(e));
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) { return a.used < b.used; });
+    int removed = 0;
+    for (const Entry &e : entries) {
+        if (total <= limitBytes)
+            break;
+        if (QDir(e.path).removeRecursively()) {
+            total -= e.bytes;
+            ++removed;
+        }
+    }
+    return removed;
+}
+
+void Compiler::schedulePrune(const QString &keep)
+{
+    if (m_cacheLimit <= 0 || m_pruning->exchange(true))
+        return; // one pass at a time; the next store runs another
+    const QString dir = cacheDir();
+    const qint64 limit = m_cacheLimit;
+    std::shared_ptr<std::atomic<bool>> flag = m_pruning;
+    // The result is not needed; the flag outlives this Compiler if the pass does.
+    (void)QtConcurrent::run([dir, limit, keep, flag] {
+        pruneCache(dir, limit, keep);
+        flag->store(false);
+    });
+}
 
 QString Compiler::cacheDir() const
 {
@@ -407,6 +465,10 @@ void Compiler::startJob(Job &job)
     if (job.request.useCache) {
         CompileResult cached;
         if (loadCacheEntry(job.key, job, cached)) {
+            // A use: the least recently used entries are the ones pruning removes.
+            QFile meta(cacheDir() + u'/' + job.key + u"/meta.json"_s);
+            if (meta.open(QIODevice::ReadWrite))
+                meta.setFileTime(QDateTime::currentDateTime(), QFileDevice::FileModificationTime);
             finish(job, cached);
             return;
         }
@@ -653,6 +715,7 @@ void Compiler::completeSuccess(Job &job)
     r.artifactPath = finalDir + u'/' + artifact;
     if (job.request.output != CompileOutput::SharedObject)
         r.text = job.request.output == CompileOutput::Sass ? job.disassembly : readText(r.artifactPath);
+    schedulePrune(job.key);
     finish(job, r);
 }
 

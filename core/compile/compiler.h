@@ -14,6 +14,8 @@
 
 class QProcess;
 
+#include <atomic>
+#include <memory>
 namespace kforge {
 
 class NvccRun;
@@ -38,6 +40,16 @@ public:
     // Default: QStandardPaths::CacheLocation + "/kernels".
     void setCacheDir(const QString &dir);
     QString cacheDir() const;
+    // The cache is kept under this many bytes: after an entry is stored, the least recently used entries
+    // (a hit counts as a use) are removed off the calling thread until it fits. The entry just stored or
+    // used stays. 0: no limit.
+    static constexpr qint64 kDefaultCacheLimitBytes = qint64(2) << 30;
+    void setCacheLimitBytes(qint64 bytes);
+    qint64 cacheLimitBytes() const { return m_cacheLimit; }
+    // Removes least recently used entries of the cache folder `dir` until its size is at most `limitBytes`,
+    // never the entry named `keep`; returns how many entries it removed. Thread-safe; work folders and
+    // anything that is not an entry are left alone.
+    static int pruneCache(const QString &dir, qint64 limitBytes, const QString &keep = {});
     void setMaxParallel(int jobs); // default QThread::idealThreadCount()
     int maxParallel() const;
     void setAbiIncludeDir(const QString &dir); // default CudaToolkit::locateAbiIncludeDir()
@@ -79,6 +91,7 @@ private:
     void finish(Job &job, CompileResult result);
     bool loadCacheEntry(const QString &key, const Job &job, CompileResult &result) const;
     QString cacheKey(const CompileRequest &request, const QString &arch);
+    void schedulePrune(const QString &keep);
     QByteArray abiHeader();
     void failQueued(const QString &message);
 
@@ -98,6 +111,8 @@ private:
     QByteArray m_nvccVersionKey; // full `nvcc --version` text, part of the cache key
     QPointer<QProcess> m_versionProbe;
     bool m_schedulePosted = false;
+    qint64 m_cacheLimit = kDefaultCacheLimitBytes;
+    std::shared_ptr<std::atomic<bool>> m_pruning = std::make_shared<std::atomic<bool>>(false);
 
     int m_nextId = 1;
     int m_running = 0;

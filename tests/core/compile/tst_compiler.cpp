@@ -3,6 +3,7 @@
 #include "core/compile/compiler.h"
 #include "core/compile/cudatoolkit.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QRegularExpression>
 #include <QFileInfo>
@@ -102,6 +103,7 @@ private Q_SLOTS:
     void initTestCase();
     void init();
     void cacheMissThenHit();
+    void cacheKeptUnderItsLimit();
     void keyCoversFlagsAndArch();
     void resultsAreAlwaysAsynchronous();
     void brokenKernelDiagnostics();
@@ -190,6 +192,84 @@ void TestCompiler::cacheMissThenHit()
     QVERIFY(!rebuilt.cacheHit);
     QCOMPARE(rebuilt.artifactPath, miss.artifactPath);
     QVERIFY(QFileInfo::exists(rebuilt.artifactPath));
+}
+
+// Entries the cache holds, by key, with their size on disk.
+static QStringList cacheEntries(const QString &dir)
+{
+    QStringList keys;
+    for (const QString &name : QDir(dir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (name.size() == 64)
+            keys << name;
+    return keys;
+}
+
+// An old entry of `bytes` bytes, last used `ageS` seconds ago.
+static QString fakeEntry(const QString &dir, char fill, qint64 bytes, int ageS)
+{
+    const QString key = QString(64, QLatin1Char(fill));
+    QDir().mkpath(dir + u'/' + key);
+    QFile so(dir + u'/' + key + u"/kernel.so"_s);
+    if (so.open(QIODevice::WriteOnly))
+        so.write(QByteArray(bytes, 'x'));
+    QFile meta(dir + u'/' + key + u"/meta.json"_s);
+    if (meta.open(QIODevice::WriteOnly)) {
+        meta.write("{}");
+        meta.setFileTime(QDateTime::currentDateTime().addSecs(-ageS), QFileDevice::FileModificationTime);
+    }
+    return key;
+}
+
+void TestCompiler::cacheKeptUnderItsLimit()
+{
+    const QString dir = m_cache->path();
+    // Old entries of 1 MB each, and a work folder that is never touched.
+    const QString oldest = fakeEntry(dir, 'a', 1 << 20, 3000);
+    const QString middle = fakeEntry(dir, 'b', 1 << 20, 2000);
+    const QString recent = fakeEntry(dir, 'c', 1 << 20, 1000);
+    QDir().mkpath(dir + u"/tmp-inuse"_s);
+
+    Compiler compiler;
+    compiler.setCacheDir(dir);
+    CompileRequest req;
+    req.source = kGoodKernel.arg(7);
+    req.fileName = u"good.cu"_s;
+    const CompileResult first = run(compiler, req);
+    QVERIFY2(first.ok, qPrintable(first.errorMessage));
+    QTest::qWait(200);
+    QCOMPARE(cacheEntries(dir).size(), 4); // the default limit (2 GiB) keeps everything
+    qint64 entryBytes = 0;
+    for (const QFileInfo &f : QDir(dir + u'/' + first.hash).entryInfoList(QDir::Files))
+        entryBytes += f.size();
+
+    // A hit is a use: the entry, made the oldest of all, is the most recent again.
+    const QString firstMeta = dir + u'/' + first.hash + u"/meta.json"_s;
+    {
+        QFile meta(firstMeta);
+        QVERIFY(meta.open(QIODevice::ReadWrite));
+        QVERIFY(meta.setFileTime(QDateTime::currentDateTime().addSecs(-5000), QFileDevice::FileModificationTime));
+    }
+    QVERIFY(run(compiler, req).cacheHit);
+    QVERIFY(QFileInfo(firstMeta).lastModified() > QDateTime::currentDateTime().addSecs(-60));
+
+    // Room for two compiled entries and one and a half old ones: the two least recently used old ones go.
+    compiler.setCacheLimitBytes(2 * entryBytes + (1 << 20) + (1 << 19));
+    req.source = kGoodKernel.arg(8);
+    const CompileResult second = run(compiler, req);
+    QVERIFY2(second.ok, qPrintable(second.errorMessage));
+    QTRY_VERIFY(!cacheEntries(dir).contains(oldest));
+    QTRY_VERIFY(!cacheEntries(dir).contains(middle));
+    QTest::qWait(200);
+    QCOMPARE(cacheEntries(dir).size(), 3);
+    QVERIFY(cacheEntries(dir).contains(recent));
+    QVERIFY(cacheEntries(dir).contains(first.hash));  // used a moment ago
+    QVERIFY(cacheEntries(dir).contains(second.hash)); // just stored
+    QVERIFY(QFileInfo::exists(dir + u"/tmp-inuse"_s));
+
+    // The pass itself: down to 1 byte, everything but `keep` goes; 0 means no limit.
+    QCOMPARE(Compiler::pruneCache(dir, 1, second.hash), 2);
+    QCOMPARE(cacheEntries(dir), QStringList{second.hash});
+    QCOMPARE(Compiler::pruneCache(dir, 0), 0);
 }
 
 void TestCompiler::keyCoversFlagsAndArch()
