@@ -88,14 +88,7 @@ private Q_SLOTS:
 
         QTemporaryDir dir;
         Settings settings(dir.filePath(QStringLiteral("kforge.ini")));
-        EndpointConfig e;
-        e.id = QStringLiteral("loopback");
-        e.displayName = QStringLiteral("Loopback replay");
-        e.baseUrl = server.baseUrl(QStringLiteral("round"));
-        e.protocol = LlmProtocol::OpenAi;
-        e.defaultModel = QStringLiteral("replay-model");
-        e.limits.maxAttempts = 1;
-        settings.setEndpoints({e});
+        settings.setEndpoints({loopbackEndpoint(server.baseUrl(QStringLiteral("round")))});
         // A worker is configured (as a user would), but the runner evaluates through the scripted fake.
         WorkerConfig worker;
         worker.name = QStringLiteral("scripted GPU");

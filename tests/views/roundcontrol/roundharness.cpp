@@ -133,6 +133,18 @@ ReplayScenario roundScenario(const QList<CandidateAnswer> &answers, const QStrin
     return scenario;
 }
 
+EndpointConfig loopbackEndpoint(const QString &baseUrl)
+{
+    EndpointConfig e;
+    e.id = QStringLiteral("loopback");
+    e.displayName = QStringLiteral("Loopback replay");
+    e.baseUrl = baseUrl;
+    e.protocol = LlmProtocol::OpenAi;
+    e.defaultModel = QStringLiteral("replay-model");
+    e.limits.maxAttempts = 1;
+    return e;
+}
+
 RoundHarness::RoundHarness(SessionFixture &fixture, int evalDelayMs)
     : settings(std::make_unique<Settings>(dir.filePath(QStringLiteral("kforge.ini"))))
     , evaluator(&scriptedResult)
@@ -155,14 +167,7 @@ bool RoundHarness::serve(const QList<CandidateAnswer> &answers, const QString &c
     }
     server.addScenario(QStringLiteral("round"), roundScenario(answers, compareAnswer, chunkDelayMs));
 
-    EndpointConfig e;
-    e.id = QStringLiteral("loopback");
-    e.displayName = QStringLiteral("Loopback replay");
-    e.baseUrl = server.baseUrl(QStringLiteral("round"));
-    e.protocol = LlmProtocol::OpenAi;
-    e.defaultModel = QStringLiteral("replay-model");
-    e.limits.maxAttempts = 1;
-    settings->setEndpoints({e});
+    settings->setEndpoints({loopbackEndpoint(server.baseUrl(QStringLiteral("round")))});
     return true;
 }
 

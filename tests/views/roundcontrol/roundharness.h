@@ -4,6 +4,7 @@
 // recorded-style answers, RoundRunner, and ScriptedEvaluator (the one allowed fake) answering with
 // worker-shaped results chosen by a marker in each candidate's source.
 #include "core/eval/evalresult.h"
+#include "core/llm/endpointconfig.h"
 #include "core/llm/llmclient.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/settings/settings.h"
@@ -30,6 +31,8 @@ QString reasoningText(int index);
 QByteArray openAiStream(const QString &text, const QString &reasoning, int deltaChars = 24);
 // The replay server's scenario for `answers` in order, then `compareAnswer` (streamed as openAiStream does).
 ReplayScenario roundScenario(const QList<CandidateAnswer> &answers, const QString &compareAnswer, int chunkDelayMs = 8);
+// The endpoint the tests point at the replay server: OpenAI protocol, model "replay-model", one attempt.
+EndpointConfig loopbackEndpoint(const QString &baseUrl);
 // What ScriptedEvaluator answers for a candidate: worker-shaped, chosen by "// kforge-test:" in the source.
 EvalResult scriptedResult(const EvalRequest &request);
 
