@@ -3,6 +3,7 @@
 #include "command.h"
 
 #include "core/compile/compiler.h"
+#include "core/eval/kernelname.h"
 #include "core/settings/settings.h"
 #include "core/task/task.h"
 #include "core/worker/poolevaluator.h"
@@ -119,7 +120,7 @@ void printTable(QTextStream &out, const Task &task, const QString &candidate, co
         out << '\n' << tr("Candidate kernels (CUPTI)") << '\n';
         for (qsizetype i = 0; i < kernels.size() && i < 8; ++i) {
             const TracedKernel &k = kernels.at(i);
-            out << u"  %1 %2 %3"_s.arg(k.name.left(60), -60)
+            out << u"  %1 %2 %3"_s.arg(kernelDisplayName(k.name, 60).left(60), -60)
                        .arg(tr("%1/run").arg(num(k.perRun)), 9)
                        .arg(tr("%1 µs").arg(num(k.medianUs, 4)), 12)
                 << '\n';
@@ -128,7 +129,7 @@ void printTable(QTextStream &out, const Task &task, const QString &candidate, co
     if (!compiled.resources.isEmpty()) {
         out << '\n' << tr("Kernel resources (ptxas)") << '\n';
         for (const KernelResources &k : compiled.resources)
-            out << u"  %1 %2 %3 %4"_s.arg(k.name.left(60), -60)
+            out << u"  %1 %2 %3 %4"_s.arg(kernelDisplayName(k.name, 60).left(60), -60)
                        .arg(tr("%1 regs").arg(k.registers), 9)
                        .arg(tr("%1 B smem").arg(k.sharedBytes), 12)
                        .arg(k.spills() ? tr("spills %1/%2 B").arg(k.spillStoreBytes).arg(k.spillLoadBytes) : QString())

@@ -80,7 +80,7 @@ QString withoutParameters(QString s)
 {
     for (bool again = true; again;) {
         again = false;
-        for (const auto suffix : {u" const"_s, u" volatile"_s, u" noexcept"_s, u" &&"_s, u" &"_s, u"&&"_s, u"&"_s}) {
+        for (const QStringView suffix : {u" const", u" volatile", u" noexcept", u" &&", u" &", u"&&", u"&"}) {
             if (s.endsWith(suffix) && s.size() > suffix.size()) {
                 s.chop(suffix.size());
                 again = true;

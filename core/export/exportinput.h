@@ -2,6 +2,7 @@
 // Everything an export needs, gathered up front (from a session, or built by hand in a test), so the
 // generators never touch the session store: the task, the two sources, the variant's lineage and the
 // provenance of its measurement.
+#include "core/eval/speedoflight.h"
 #include "core/runtime/task/taskspec.h"
 
 #include <QDateTime>
@@ -37,7 +38,8 @@ struct ExportProvenance {
     std::optional<double> referenceCv;
     std::optional<double> candidateCv;
     std::optional<double> speedup;
-    std::optional<double> speedOfLightPct; // candidate time relative to the roofline floor, in percent
+    std::optional<double> speedOfLightPct; // speedOfLight.percent(), or set by hand where there is no result
+    SpeedOfLight speedOfLight;             // the one computation (core/eval/speedoflight.h)
     qint64 timingRuns = 0;
     QStringList flags;     // the evaluation's warning flags
     QString suspiciousReason; // set when the session holds the result for review and nobody accepted it

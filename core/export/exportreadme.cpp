@@ -5,6 +5,7 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -148,8 +149,9 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
     row(u"Reference time"_s, withCv(p.referenceMedianMs, p.referenceCv));
     row(u"Kernel time"_s, withCv(p.candidateMedianMs, p.candidateCv));
     row(u"Speedup"_s, formatSpeedup(p.speedup));
-    row(u"Speed of light"_s, p.speedOfLightPct && std::isfinite(*p.speedOfLightPct)
-            ? u"%1% of the roofline bound"_s.arg(*p.speedOfLightPct, 0, 'f', 1)
+    row(u"Speed of light"_s, p.speedOfLight.isKnown() ? p.speedOfLight.reportText()
+            : p.speedOfLightPct && std::isfinite(*p.speedOfLightPct)
+            ? u"%1% of the roofline bound"_s.arg(speedOfLightFigure(std::min(100.0, *p.speedOfLightPct)))
             : u"not recorded"_s);
     if (p.timingRuns > 0)
         row(u"Timed runs"_s, QString::number(p.timingRuns));

@@ -113,7 +113,8 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
             d.referenceMs = finite(result.reference.medianMs);
             d.candidateMs = finite(result.candidate.medianMs);
             d.candidateCv = finite(result.candidate.cv);
-            d.speedOfLightPct = SessionExportSource::speedOfLightPct(eval->result);
+            d.speedOfLight = SpeedOfLight::fromResult(eval->result);
+            d.speedOfLightPct = d.speedOfLight.percent();
             d.profile = ProfileSummary::fromResult(eval->result).lines();
             d.flags = result.flags;
             d.nvccVersion = eval->nvccVersion;

@@ -2,6 +2,7 @@
 // What the session report shows, gathered from a session up front so the HTML and Markdown writers are
 // plain functions of it: the task, every variant's outcome (for the chart), the rounds, and the best
 // variants in full (source, diff against the reference, metrics, the model's analysis and design).
+#include "core/eval/speedoflight.h"
 #include "core/session/roundrecord.h"
 
 #include <QCoreApplication>
@@ -44,7 +45,8 @@ struct ReportDetail {
     std::optional<double> referenceMs;
     std::optional<double> candidateMs;
     std::optional<double> candidateCv;
-    std::optional<double> speedOfLightPct;
+    std::optional<double> speedOfLightPct; // speedOfLight.percent()
+    SpeedOfLight speedOfLight;
     QStringList profile; // compact profile lines (bound, achieved bandwidth, occupancy, registers...)
     QStringList flags;
     QString nvccVersion;

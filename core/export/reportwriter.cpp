@@ -3,6 +3,7 @@
 #include "core/export/exportreadme.h"
 #include "core/export/unifieddiff.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -76,6 +77,16 @@ QString fence(const QString &text)
         longest = std::max(longest, run);
     }
     return QString(std::max(3, longest + 1), u'`');
+}
+
+// The same words for one variant as the prompt, the Variants table and Compare (core/eval/speedoflight.h).
+QString speedOfLightText(const ReportDetail &d)
+{
+    if (d.speedOfLight.isKnown())
+        return d.speedOfLight.reportText();
+    if (d.speedOfLightPct)
+        return u"%1% of the roofline bound"_s.arg(speedOfLightFigure(std::min(100.0, *d.speedOfLightPct)));
+    return u"—"_s;
 }
 
 QString mdCell(QString s)
@@ -198,7 +209,7 @@ QString ReportWriter::html(const ReportInput &r)
         row(u"Lineage"_s, lineage.join(u" → "_s));
         row(u"Reference time"_s, ms(d.referenceMs));
         row(u"Kernel time"_s, ms(d.candidateMs) + (d.candidateCv ? u" (cv %1%)"_s.arg(*d.candidateCv * 100, 0, 'f', 1) : QString()));
-        row(u"Speed of light"_s, d.speedOfLightPct ? u"%1% of the roofline bound"_s.arg(*d.speedOfLightPct, 0, 'f', 1) : u"—"_s);
+        row(u"Speed of light"_s, esc(speedOfLightText(d)));
         if (!d.profile.isEmpty())
             row(u"Profile"_s, esc(d.profile.join(u"; "_s)));
         if (!d.flags.isEmpty())
@@ -293,8 +304,7 @@ QString ReportWriter::markdown(const ReportInput &r)
                                                 + (d.model.isEmpty() ? QString() : u", written by "_s + d.model)));
         m += u"| Lineage | %1 |\n"_s.arg(mdCell(lineage.join(u" → "_s)));
         m += u"| Reference time | %1 |\n| Kernel time | %2 |\n"_s.arg(ms(d.referenceMs), ms(d.candidateMs));
-        m += u"| Speed of light | %1 |\n"_s.arg(d.speedOfLightPct ? u"%1% of the roofline bound"_s.arg(*d.speedOfLightPct, 0, 'f', 1)
-                                                                   : u"—"_s);
+        m += u"| Speed of light | %1 |\n"_s.arg(mdCell(speedOfLightText(d)));
         if (!d.profile.isEmpty())
             m += u"| Profile | %1 |\n"_s.arg(mdCell(d.profile.join(u"; "_s)));
         if (!d.flags.isEmpty())

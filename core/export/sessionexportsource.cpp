@@ -68,18 +68,7 @@ qint64 SessionExportSource::resolveVariant(const SessionStore &store, const QStr
 
 std::optional<double> SessionExportSource::speedOfLightPct(const QJsonObject &result)
 {
-    const QJsonObject roof = result.value(u"roofline"_s).toObject();
-    // The profiler's nested report ({"candidate": {"task": {...}}}) first, the worker's flat summary second.
-    const QJsonObject task = roof.value(u"candidate"_s).toObject().value(u"task"_s).toObject();
-    if (const auto over = number(task, u"time_over_floor"_s); over && *over > 0)
-        return 100.0 / *over;
-    if (const auto frac = number(roof, u"fraction_of_floor"_s); frac && *frac > 0)
-        return 100.0 * *frac;
-    const auto floor = number(roof, u"floor_ms"_s);
-    const auto median = number(result.value(u"timing"_s).toObject().value(u"candidate"_s).toObject(), u"median_ms"_s);
-    if (floor && median && *floor > 0 && *median > 0)
-        return 100.0 * *floor / *median;
-    return std::nullopt;
+    return SpeedOfLight::fromResult(result).percent();
 }
 
 std::optional<ExportInput> SessionExportSource::build(const SessionStore &store, qint64 variantId, QString *error)
@@ -151,7 +140,8 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
     p.candidateCv = finite(result.candidate.cv);
     p.speedup = finite(result.speedup);
     p.timingRuns = result.candidate.runs;
-    p.speedOfLightPct = speedOfLightPct(eval->result);
+    p.speedOfLight = SpeedOfLight::fromResult(eval->result);
+    p.speedOfLightPct = p.speedOfLight.percent();
     p.flags = result.flags;
     if (variant->suspicious && !variant->accepted)
         p.suspiciousReason = variant->suspiciousReason.isEmpty() ? tr("marked for review") : variant->suspiciousReason;

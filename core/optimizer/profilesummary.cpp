@@ -1,4 +1,5 @@
 #include "core/optimizer/profilesummary.h"
+#include "core/eval/kernelname.h"
 
 #include <QJsonArray>
 #include <cmath>
@@ -70,26 +71,6 @@ QString knownBound(const QString &bound)
     return bound == QLatin1String("unknown") ? QString() : bound;
 }
 
-// "void scale_rows<float>(float const*, float*, int)" -> "scale_rows<float>"
-QString shortKernelName(QString name)
-{
-    const qsizetype paren = name.indexOf(QLatin1Char('('));
-    if (paren > 0)
-        name.truncate(paren);
-    int depth = 0;
-    qsizetype cut = -1; // the last space outside template brackets ends the return type
-    for (qsizetype i = 0; i < name.size(); ++i) {
-        const QChar c = name[i];
-        if (c == QLatin1Char('<'))
-            ++depth;
-        else if (c == QLatin1Char('>'))
-            --depth;
-        else if (c == QLatin1Char(' ') && depth == 0)
-            cut = i;
-    }
-    return name.mid(cut + 1).trimmed();
-}
-
 } // namespace
 
 QString formatMeasure(double value)
@@ -118,18 +99,9 @@ ProfileSummary ProfileSummary::fromResult(const QJsonObject &r)
         report = roofline.value(QLatin1String("candidate")).toObject();
     if (report.isEmpty() && (roofline.contains(QLatin1String("task")) || roofline.contains(QLatin1String("total"))))
         report = roofline;
-    p.floorMs = numberAt(report, {"task.floor_ms"});
-    if (!p.floorMs)
-        p.floorMs = numberAt(roofline, {"floor_ms"});
-    std::optional<double> over = numberAt(report, {"task.time_over_floor"});
-    if (!over)
-        over = numberAt(roofline, {"time_over_floor"});
-    if (over && *over > 0)
-        p.speedOfLightPct = 100.0 / *over;
-    else if (const auto frac = numberAt(roofline, {"fraction_of_floor"}); frac && *frac > 0)
-        p.speedOfLightPct = 100.0 * *frac;
-    else if (p.floorMs && p.medianMs && *p.medianMs > 0 && *p.floorMs > 0)
-        p.speedOfLightPct = 100.0 * *p.floorMs / *p.medianMs;
+    p.speedOfLight = SpeedOfLight::fromResult(r);
+    p.floorMs = p.speedOfLight.floorMs;
+    p.speedOfLightPct = p.speedOfLight.percent();
     p.achievedGbps = numberAt(report, {"total.achieved_gbps"});
     if (!p.achievedGbps)
         p.achievedGbps = numberAt(roofline, {"candidate_gbps"});
@@ -141,7 +113,7 @@ ProfileSummary ProfileSummary::fromResult(const QJsonObject &r)
     for (const auto &e : report.value(QLatin1String("kernels")).toArray()) {
         const QJsonObject k = e.toObject();
         KernelRoofline point;
-        point.name = shortKernelName(k.value(QLatin1String("name")).toString());
+        point.name = kernelDisplayName(k.value(QLatin1String("name")).toString());
         if (point.name.isEmpty())
             point.name = QStringLiteral("kernel #%1").arg(k.value(QLatin1String("index")).toInt());
         point.bound = knownBound(k.value(QLatin1String("bound")).toString());
@@ -187,7 +159,7 @@ ProfileSummary ProfileSummary::fromResult(const QJsonObject &r)
     QList<QPair<double, QString>> byTime;
     for (const auto &k : traced) {
         const QJsonObject o = k.toObject();
-        byTime.append({o.value(QLatin1String("total_us")).toDouble(), shortKernelName(o.value(QLatin1String("name")).toString())});
+        byTime.append({o.value(QLatin1String("total_us")).toDouble(), kernelDisplayName(o.value(QLatin1String("name")).toString())});
     }
     std::stable_sort(byTime.begin(), byTime.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
     for (const auto &k : std::as_const(byTime))
@@ -218,12 +190,8 @@ QStringList ProfileSummary::lines() const
     QStringList out;
     if (medianMs)
         out << QStringLiteral("median time %1 ms").arg(formatMeasure(*medianMs));
-    if (speedOfLightPct) {
-        QString s = QStringLiteral("%1% of speed of light").arg(formatMeasure(*speedOfLightPct));
-        if (floorMs)
-            s += QStringLiteral(" (the task's floor is %1 ms)").arg(formatMeasure(*floorMs));
-        out << s;
-    }
+    if (speedOfLight.isKnown())
+        out << speedOfLight.promptLine();
     if (!bound.isEmpty())
         out << QStringLiteral("%1-bound").arg(bound);
     if (achievedGbps)

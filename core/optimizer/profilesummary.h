@@ -5,6 +5,8 @@
 // RoundRunner adds); a field the worker did not measure stays empty and is left out of lines().
 // The roofline is read where the worker writes it (roofline.profile.candidate, docs/worker-protocol.md),
 // then where early sessions had it (roofline.candidate), then from the worker's flat task-level fields.
+#include "core/eval/speedoflight.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -26,8 +28,9 @@ struct KernelRoofline {
 struct ProfileSummary {
     std::optional<double> medianMs;
     std::optional<double> speedup;
+    SpeedOfLight speedOfLight;             // the one computation (core/eval/speedoflight.h)
     std::optional<double> floorMs;        // speed-of-light floor of the whole task
-    std::optional<double> speedOfLightPct; // floor / median, in percent
+    std::optional<double> speedOfLightPct; // speedOfLight.percent(): never above 100, empty below a floor
     QString bound;                         // memory, compute, latency...
     std::optional<double> achievedGbps;
     std::optional<double> achievedGflops;

@@ -1,4 +1,5 @@
 #include "views/charts/kerneltimechart.h"
+#include "core/eval/kernelname.h"
 #include "core/session/sessionstore.h"
 #include "views/variants/variantselection.h"
 
@@ -6,24 +7,11 @@ namespace kforge {
 
 namespace {
 
-// "void gemm_tiled<32>(float const*, ...)" -> "gemm_tiled<32>"
-QString shortName(QString name)
+// A tick label has room for 40 characters.
+QString shortName(const QString &name)
 {
-    const qsizetype paren = name.indexOf(QLatin1Char('('));
-    if (paren > 0)
-        name.truncate(paren);
-    int depth = 0;
-    qsizetype cut = -1;
-    for (qsizetype i = 0; i < name.size(); ++i) {
-        if (name[i] == QLatin1Char('<'))
-            ++depth;
-        else if (name[i] == QLatin1Char('>'))
-            --depth;
-        else if (name[i] == QLatin1Char(' ') && depth == 0)
-            cut = i;
-    }
-    name = name.mid(cut + 1).trimmed();
-    return name.size() > 40 ? name.left(38) + QStringLiteral("…") : name;
+    const QString shown = kernelDisplayName(name, 40);
+    return shown.size() > 40 ? shown.left(38) + QStringLiteral("…") : shown;
 }
 
 } // namespace

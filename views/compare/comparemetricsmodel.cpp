@@ -57,9 +57,26 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
     add("time", tr("Median time"), Kind::Ms, Better::Lower, a.medianMs, b.medianMs, a.timingProblem, b.timingProblem);
     add("speedup", tr("Speedup over the reference"), Kind::Times, Better::Higher, a.speedup, b.speedup, a.timingProblem,
         b.timingProblem);
-    add("sol", tr("Speed of light"), Kind::Percent, Better::Higher, a.solPct, b.solPct,
-        a.timingProblem.isEmpty() ? tr("the task has no FLOP or byte formula, or the device peaks are unknown") : a.timingProblem,
-        b.timingProblem.isEmpty() ? tr("the task has no FLOP or byte formula, or the device peaks are unknown") : b.timingProblem);
+    {
+        // A percentage only within both floors; beating one is said in words (core/eval/speedoflight.h).
+        using State = SpeedOfLight::State;
+        const auto within = [](const SpeedOfLight &s) {
+            return s.state == State::WithinFloors ? s.percent() : std::nullopt;
+        };
+        const auto words = [](const SpeedOfLight &s) {
+            return s.state == State::BeatsFlopFloor || s.state == State::BelowByteFloor ? s.cellText() : QString();
+        };
+        add("sol", tr("Speed of light"), Kind::Percent, Better::Higher, within(a.speedOfLight), within(b.speedOfLight),
+            a.timingProblem.isEmpty() ? tr("the task has no FLOP or byte formula, or the device peaks are unknown") : a.timingProblem,
+            b.timingProblem.isEmpty() ? tr("the task has no FLOP or byte formula, or the device peaks are unknown") : b.timingProblem);
+        Row &sol = m_rows.last();
+        sol.textA = words(a.speedOfLight);
+        sol.textB = words(b.speedOfLight);
+        if (a.speedOfLight.isKnown())
+            sol.tipA = a.speedOfLight.explanation();
+        if (b.speedOfLight.isKnown())
+            sol.tipB = b.speedOfLight.explanation();
+    }
     {
         Row r;
         r.key = QStringLiteral("bound");
@@ -120,7 +137,7 @@ int CompareMetricsModel::columnCount(const QModelIndex &parent) const
 
 QString CompareMetricsModel::format(const Row &r, bool sideA) const
 {
-    if (r.kind == Kind::Text)
+    if (r.kind == Kind::Text || !(sideA ? r.textA : r.textB).isEmpty())
         return sideA ? r.textA : r.textB;
     const std::optional<double> v = sideA ? r.a : r.b;
     if (!v)
@@ -201,6 +218,10 @@ QVariant CompareMetricsModel::data(const QModelIndex &index, int role) const
             return tr("Not measured: %1").arg(r.missingA);
         if (index.column() == B && format(r, false).isEmpty() && !r.missingB.isEmpty())
             return tr("Not measured: %1").arg(r.missingB);
+        if (index.column() == A && !r.tipA.isEmpty())
+            return r.tipA;
+        if (index.column() == B && !r.tipB.isEmpty())
+            return r.tipB;
         return {};
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(index.column() == Metric ? (Qt::AlignLeft | Qt::AlignVCenter)

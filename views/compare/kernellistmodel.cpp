@@ -1,4 +1,5 @@
 #include "views/compare/kernellistmodel.h"
+#include "core/eval/kernelname.h"
 #include "core/optimizer/profilesummary.h"
 
 #include <QLocale>
@@ -55,7 +56,7 @@ QVariant KernelListModel::data(const QModelIndex &index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (Column(index.column())) {
-    case Name: return k.name;
+    case Name: return kernelDisplayName(k.name);
     case PerRun: return k.perRun ? QVariant(formatMeasure(*k.perRun)) : QVariant(k.count);
     case MeanUs: return k.meanUs ? QVariant(tr("%1 µs").arg(formatMeasure(*k.meanUs))) : QVariant();
     case MsPerRun:

@@ -1,6 +1,7 @@
 #include "views/editor/diagnosticformat.h"
 
 #include "core/compile/compiler.h"
+#include "core/eval/kernelname.h"
 
 #include <QFileInfo>
 #include <QLocale>
@@ -79,33 +80,7 @@ bool DiagnosticFormat::isInSource(const Diagnostic &d, const QString &compileFil
 
 QString DiagnosticFormat::shortKernelName(const KernelResources &k)
 {
-    QString name = k.name.isEmpty() ? k.mangledName : k.name;
-    // Drop the parameter list: the last top-level "(...)".
-    if (name.endsWith(u')')) {
-        int depth = 0;
-        for (qsizetype i = name.size() - 1; i >= 0; --i) {
-            if (name.at(i) == u')')
-                ++depth;
-            else if (name.at(i) == u'(' && --depth == 0) {
-                if (i > 0)
-                    name.truncate(i);
-                break;
-            }
-        }
-    }
-    // Drop a return type (template functions demangle with one): up to the last space outside <...>.
-    int angle = 0;
-    for (qsizetype i = name.size() - 1; i >= 0; --i) {
-        const QChar c = name.at(i);
-        if (c == u'>')
-            ++angle;
-        else if (c == u'<')
-            --angle;
-        else if (c == u' ' && angle == 0) {
-            name = name.mid(i + 1);
-            break;
-        }
-    }
+    const QString name = kernelDisplayName(k.name.isEmpty() ? k.mangledName : k.name);
     return name.isEmpty() ? k.mangledName : name;
 }
 

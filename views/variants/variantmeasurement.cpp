@@ -143,15 +143,9 @@ VariantMeasurement VariantMeasurement::fromResult(const QJsonObject &r, const QJ
         report = object(roof, QLatin1String("candidate"));
     if (report.isEmpty() && (roof.contains(QLatin1String("task")) || roof.contains(QLatin1String("total"))))
         report = roof;
-    m.floorMs = positive(number(report, QLatin1String("task.floor_ms")));
-    if (!m.floorMs)
-        m.floorMs = positive(number(roof, QLatin1String("floor_ms")));
-    if (const auto over = positive(number(report, QLatin1String("task.time_over_floor"))))
-        m.solPct = 100.0 / *over;
-    else if (const auto frac = positive(number(roof, QLatin1String("fraction_of_floor"))))
-        m.solPct = 100.0 * *frac;
-    else if (m.floorMs && m.medianMs && *m.medianMs > 0)
-        m.solPct = 100.0 * *m.floorMs / *m.medianMs;
+    m.speedOfLight = SpeedOfLight::fromResult(r);
+    m.floorMs = m.speedOfLight.floorMs;
+    m.solPct = m.speedOfLight.percent();
     m.bound = text(report, QLatin1String("total.bound"));
     m.peakGbps = positive(number(report, QLatin1String("peaks.copy_gbps")));
     m.peakGflops = positive(number(report, QLatin1String("peaks.fma_gflops")));

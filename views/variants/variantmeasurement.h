@@ -3,6 +3,8 @@
 // trace, metrics, roofline; docs/worker-protocol.md and docs/profiling.md) plus the "compile" object RoundRunner
 // stores beside it. A value the worker did not measure stays empty, and where a whole part is missing the
 // reason is kept for the user ("no hardware metrics: <why>").
+#include "core/eval/speedoflight.h"
+
 #include <QCoreApplication>
 #include <QJsonObject>
 #include <QList>
@@ -49,8 +51,9 @@ public:
     std::optional<double> referenceMs;
     std::optional<double> speedup;
     std::optional<double> cv;
+    SpeedOfLight speedOfLight;             // the one computation (core/eval/speedoflight.h)
     std::optional<double> floorMs;
-    std::optional<double> solPct;          // floor / median time, in percent
+    std::optional<double> solPct;          // speedOfLight.percent(): never above 100, empty below a floor
     QString bound;                         // memory, compute, latency
     std::optional<double> dramBytes;       // per timed call, all kernels
     std::optional<double> achievedGbps;

@@ -177,6 +177,8 @@ QStringList VariantsModel::flagTexts(const Variant &v)
             out << tr("degenerate");
         else if (f == QLatin1String("below_speed_of_light"))
             out << tr("below speed of light");
+        else if (f == QLatin1String("beats_flop_floor"))
+            out << tr("beats FLOP floor");
         else if (f == QLatin1String("side_stream_work"))
             out << tr("side-stream work");
         else if (f == QLatin1String("late_work"))
@@ -233,7 +235,7 @@ void VariantsModel::loadSomeDetails()
         Details d;
         if (const auto e = m_store->evaluation(v->eval.id)) {
             const VariantMeasurement m = VariantMeasurement::fromEvaluation(*e);
-            d.solPct = m.solPct;
+            d.speedOfLight = m.speedOfLight;
             d.bound = m.bound;
             d.registers = m.registers;
             d.spillBytes = m.spillBytes;
@@ -270,8 +272,8 @@ QVariant VariantsModel::display(const Variant &v, int column) const
     case Time: return v.eval.candidateMedianMs ? QVariant(tr("%1 ms").arg(formatMeasure(*v.eval.candidateMedianMs)))
                                                 : QVariant();
     case SpeedOfLight:
-        if (const Details *d = details(v); d && d->solPct)
-            return tr("%1%").arg(formatMeasure(*d->solPct));
+        if (const Details *d = details(v); d && d->speedOfLight.isKnown())
+            return d->speedOfLight.cellText();
         return {};
     case Bound:
         if (const Details *d = details(v); d && !d->bound.isEmpty())
@@ -310,8 +312,17 @@ std::optional<double> VariantsModel::sortNumber(const Variant &v, int column) co
     case Speedup: return v.eval.speedup.value_or(none);
     case Time: return v.eval.candidateMedianMs.value_or(none);
     case SpeedOfLight: {
+        // Beating a floor sorts above every percentage: beats the FLOP floor, then impossible.
         const Details *d = details(v);
-        return d && d->solPct ? *d->solPct : none;
+        if (!d)
+            return none;
+        switch (d->speedOfLight.state) {
+        case kforge::SpeedOfLight::State::WithinFloors: return d->speedOfLight.percent().value_or(none);
+        case kforge::SpeedOfLight::State::BeatsFlopFloor: return 101.0;
+        case kforge::SpeedOfLight::State::BelowByteFloor: return 102.0;
+        case kforge::SpeedOfLight::State::Unknown: break;
+        }
+        return none;
     }
     case Registers: {
         const Details *d = details(v);
@@ -359,6 +370,9 @@ QVariant VariantsModel::data(const QModelIndex &index, int role) const
             lines << tr("Suspicious: %1").arg(v->suspiciousReason);
         if (index.column() == Flags && !v->eval.flags.isEmpty())
             lines << v->eval.flags.join(QLatin1String(", "));
+        if (index.column() == SpeedOfLight)
+            if (const Details *d = details(*v); d && d->speedOfLight.isKnown())
+                lines << d->speedOfLight.explanation();
         if (index.column() == Status && !v->eval.message.isEmpty() && !v->isCorrect())
             lines << v->eval.message;
         return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));

@@ -4,6 +4,7 @@
 // when a session opens or closes, so a round keeps a 10,000-row table responsive. The measured details that
 // live only in the stored result (percent of speed of light, bound, registers) are read in the background in
 // small time-boxed batches, rows on screen first.
+#include "core/eval/speedoflight.h"
 #include "core/session/variant.h"
 
 #include <QAbstractTableModel>
@@ -67,7 +68,7 @@ public:
 
 private:
     struct Details {
-        std::optional<double> solPct;
+        kforge::SpeedOfLight speedOfLight;
         QString bound;
         std::optional<int> registers;
         std::optional<qint64> spillBytes;
