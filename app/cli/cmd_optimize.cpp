@@ -430,10 +430,29 @@ int run(const QStringList &args)
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 
-    // The session's best, for the record.
-    if (const Variant *best = store.population().bestCorrect())
-        QTextStream(stdout) << tr("Best: %1 #%2, %3 (%4)").arg(best->label).arg(best->id).arg(speedupText(*best), toString(best->origin))
+    // The session's best correct variant, for the record, with its review state: a result held for review is
+    // still the fastest one measured, and the user has to know it waits for them.
+    const Variant *best = nullptr;
+    for (const Variant &v : store.population().variants())
+        if (v.isCorrect() && v.eval.speedup && (!best || *v.eval.speedup > *best->eval.speedup))
+            best = &v;
+    if (best) {
+        QString state = toString(best->origin);
+        if (best->suspicious && !best->accepted)
+            state += QStringLiteral(", ") + tr("held for review: %1").arg(best->suspiciousReason.isEmpty() ? tr("not yet accepted")
+                                                                                            : best->suspiciousReason);
+        else if (best->suspicious)
+            state += QStringLiteral(", ") + tr("accepted after review");
+        QTextStream(stdout) << tr("Best: %1 #%2, %3 (%4)").arg(best->label).arg(best->id).arg(speedupText(*best), state)
                             << '\n';
+        // What the next round's prompts can show until the user accepts it.
+        if (const Variant *usable = store.population().bestCorrect(); usable && usable != best && !best->accepted)
+            QTextStream(stdout) << tr("Best reviewed: %1 #%2, %3 (%4)")
+                                       .arg(usable->label)
+                                       .arg(usable->id)
+                                       .arg(speedupText(*usable), toString(usable->origin))
+                                << '\n';
+    }
     QTextStream(stdout) << tr("Session: %1").arg(store.path()) << '\n';
     return status;
 }

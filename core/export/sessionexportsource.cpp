@@ -20,12 +20,6 @@ std::optional<double> finite(double v)
     return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
 }
 
-std::optional<double> number(const QJsonObject &o, const QString &key)
-{
-    const QJsonValue v = o.value(key);
-    return v.isDouble() && std::isfinite(v.toDouble()) ? std::optional<double>(v.toDouble()) : std::nullopt;
-}
-
 } // namespace
 
 qint64 SessionExportSource::resolveVariant(const SessionStore &store, const QString &which, QString *error)

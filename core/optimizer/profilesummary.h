@@ -17,7 +17,7 @@ namespace kforge {
 
 // One kernel's place on the roofline (the profiler's RooflinePoint, docs/profiling.md).
 struct KernelRoofline {
-    QString name;                          // short: "rowscale4", "cutlass::Kernel2<...>"
+    QString name;                          // kernelDisplayName: "rowscale4", "Kernel2<cutlass_80_simt_...>"
     QString bound;                         // memory, compute, latency, unknown
     std::optional<double> pctOfAttainable; // on the roof that applies at the kernel's intensity
     std::optional<double> achievedGbps;

@@ -58,14 +58,13 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
     add("speedup", tr("Speedup over the reference"), Kind::Times, Better::Higher, a.speedup, b.speedup, a.timingProblem,
         b.timingProblem);
     {
-        // A percentage only within both floors; beating one is said in words (core/eval/speedoflight.h).
+        // A number to compare only within both floors; beating one is said in words (core/eval/speedoflight.h).
         using State = SpeedOfLight::State;
         const auto within = [](const SpeedOfLight &s) {
             return s.state == State::WithinFloors ? s.percent() : std::nullopt;
         };
-        const auto words = [](const SpeedOfLight &s) {
-            return s.state == State::BeatsFlopFloor || s.state == State::BelowByteFloor ? s.cellText() : QString();
-        };
+        // The cell reads as the Variants table's, figure included.
+        const auto words = [](const SpeedOfLight &s) { return s.isKnown() ? s.cellText() : QString(); };
         add("sol", tr("Speed of light"), Kind::Percent, Better::Higher, within(a.speedOfLight), within(b.speedOfLight),
             a.timingProblem.isEmpty() ? tr("the task has no FLOP or byte formula, or the device peaks are unknown") : a.timingProblem,
             b.timingProblem.isEmpty() ? tr("the task has no FLOP or byte formula, or the device peaks are unknown") : b.timingProblem);

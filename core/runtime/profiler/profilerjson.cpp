@@ -201,6 +201,7 @@ void to_json(json& j, const SpeedOfLight& s)
              {"time_over_floor", jsonNumber(s.timeOverFloor)},
              {"tolerance", jsonNumber(s.tolerance)},
              {"below_speed_of_light", s.belowSpeedOfLight},
+             {"beats_flop_floor", s.beatsFlopFloor},
              {"limit", s.limit}};
 }
 

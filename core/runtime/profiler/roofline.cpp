@@ -77,7 +77,9 @@ SpeedOfLight speedOfLight(const DevicePeaks& peaks, double flops, double bytes, 
     s.valid = true;
     if (timeMs > 0) {
         s.timeOverFloor = timeMs / s.floorMs;
-        s.belowSpeedOfLight = timeMs < tolerance * s.floorMs;
+        // Only the byte floor is a limit; beating the FLOP floor is reported, not called impossible.
+        s.belowSpeedOfLight = timeMs < tolerance * s.memoryFloorMs;
+        s.beatsFlopFloor = !s.belowSpeedOfLight && timeMs < tolerance * s.computeFloorMs;
     }
     return s;
 }

@@ -45,7 +45,10 @@ struct RooflinePoint {
 RooflinePoint rooflinePoint(const DevicePeaks& peaks, double flops, double bytes, double timeNs,
                             const RooflineRules& rules = {});
 
-// Task speed of light: the floor time no implementation can beat on this device.
+// Task speed of light. The same definition as the Qt side's core/eval/speedoflight.h and the worker's flat
+// roofline fields (core/runtime/worker/evaluator.cpp): a byte floor (bytes / copy bandwidth) that no
+// implementation can beat, and a FLOP floor (FLOPs / FP32 FMA rate) that one beats by skipping work, by doing
+// less arithmetic than the task's formula counts, or with tensor cores.
 inline constexpr double kSpeedOfLightTolerance = 0.90;
 
 struct SpeedOfLight {
@@ -58,7 +61,8 @@ struct SpeedOfLight {
     double memoryFloorMs = NAN;
     double timeOverFloor = NAN;
     double tolerance = kSpeedOfLightTolerance;
-    bool belowSpeedOfLight = false;  // timeMs < tolerance * floorMs: physically impossible, flag it
+    bool belowSpeedOfLight = false;  // timeMs < tolerance * memoryFloorMs: physically impossible, flag it
+    bool beatsFlopFloor = false;     // not below, and timeMs < tolerance * computeFloorMs
     std::string limit;         // "memory" or "compute": the larger floor term
 };
 

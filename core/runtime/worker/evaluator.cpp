@@ -680,6 +680,14 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
                 warnings.push_back("The candidate's median time " + fmtMs(timing->candidate.medianMs)
                                    + " is below the time needed to move the task's bytes at the measured copy bandwidth ("
                                    + fmtMs(bytesFloorMs) + "): it cannot have done all the work the task describes.");
+            } else if (flopsFloorMs > 0 && timing->candidate.medianMs < 0.9 * flopsFloorMs) {
+                // Not impossible, and the most useful thing a contrast can show: core/eval/speedoflight.h.
+                flags.push_back("beats_flop_floor");
+                warnings.push_back("The candidate's median time " + fmtMs(timing->candidate.medianMs)
+                                   + " is below the time the task's flops take at the measured FP32 FMA peak ("
+                                   + fmtMs(flopsFloorMs) + "): faster than the task's declared arithmetic allows: "
+                                   "either work is skipped or the task's `flops` counts avoidable work, such as an "
+                                   "algebraic rewrite.");
             }
         }
     }

@@ -199,6 +199,60 @@ private Q_SLOTS:
                     .value(QLatin1String("runs")).toInt() > 0);
 #endif
     }
+
+    // Issue 18: after a round whose correct variants (41x to 65x on the H200) were all held for review, the
+    // summary said "Best: reference #1, 1.00x". It must name the fastest correct variant and say that it waits
+    // for review. The session is the real H200 one (docs/), its model variants set back to held; here the
+    // round cannot measure the reference and fails, on a GPU it runs: either way the summary follows the store.
+    void summaryShowsTheHeldBest()
+    {
+        ReplayServer server;
+        server.addScenario(QStringLiteral("held"), answers({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
+        QVERIFY(server.listen());
+        QTemporaryDir home;
+        const QString session = home.filePath(QStringLiteral("held.kforge"));
+        QVERIFY(QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul.kforge"), session));
+        QFile::setPermissions(session, QFile::ReadOwner | QFile::WriteOwner);
+        {
+            SessionStore store;
+            QVERIFY2(store.open(session), qPrintable(store.errorString()));
+            int held = 0;
+            for (const Variant &v : store.population().variants())
+                if (v.suspicious && v.isCorrect()) {
+                    QVERIFY(store.setAccepted(v.id, false));
+                    ++held;
+                }
+            QCOMPARE(held, 4);
+            QVERIFY(store.population().bestCorrect()->origin == VariantOrigin::Reference); // what the old summary printed
+        }
+        QStringList args{session, QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--candidates"), QStringLiteral("3"),
+                         QStringLiteral("--endpoint"), server.baseUrl(QStringLiteral("held")), QStringLiteral("--model"),
+                         QStringLiteral("test-model"), QStringLiteral("--repair"), QStringLiteral("0")};
+#ifndef KFORGE_GPU_ROUND
+        args << QStringLiteral("--no-metrics");
+#endif
+        const Run r = cli(args, home.path());
+        qInfo().noquote() << "kforge-cli optimize output:\n" << r.out << r.err;
+
+        SessionStore store;
+        QVERIFY2(store.open(session), qPrintable(store.errorString()));
+        const Variant *best = nullptr;
+        for (const Variant &v : store.population().variants())
+            if (v.isCorrect() && v.eval.speedup && (!best || *v.eval.speedup > *best->eval.speedup))
+                best = &v;
+        QVERIFY(best && best->origin == VariantOrigin::Model && *best->eval.speedup > 30);
+        QVERIFY(best->suspicious && !best->accepted);
+        const QString line = QStringLiteral("Best: %1 #%2, %3x (model, held for review: %4)\n")
+                                 .arg(best->label)
+                                 .arg(best->id)
+                                 .arg(*best->eval.speedup, 0, 'f', 2)
+                                 .arg(best->suspiciousReason);
+        QVERIFY2(r.out.contains(line), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QLatin1String("Best: reference")), qPrintable(r.out));
+        if (const Variant *usable = store.population().bestCorrect())
+            QVERIFY2(r.out.contains(QStringLiteral("Best reviewed: %1 #%2").arg(usable->label).arg(usable->id)), qPrintable(r.out));
+        QVERIFY(r.out.contains(QLatin1String("Session: ") + store.path()));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstOptimizeCli)

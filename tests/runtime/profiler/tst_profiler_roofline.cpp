@@ -98,6 +98,15 @@ void testSpeedOfLight()
     // Compute-limited task: a 4096^3 GEMM (2*N^3 FLOP, 3 matrices of floats).
     SpeedOfLight gemm = speedOfLight(kPeaks, 2 * n * n * n, 12 * n * n, 3.0);
     KF_CHECK(gemm.limit == "compute" && near(gemm.floorMs, 2 * n * n * n / 6e10) && !gemm.belowSpeedOfLight);
+    KF_CHECK(!gemm.beatsFlopFloor);
+    // Under the FLOP floor but above the byte floor (an algebraic rewrite, tensor cores): reported, not
+    // impossible, the same rule as core/eval/speedoflight.h and the worker's beats_flop_floor flag.
+    SpeedOfLight rewrite = speedOfLight(kPeaks, 2 * n * n * n, 12 * n * n, 0.9 * 2 * n * n * n / 6e10 - 0.01);
+    KF_CHECK(rewrite.beatsFlopFloor && !rewrite.belowSpeedOfLight);
+    KF_CHECK(nlohmann::json(rewrite)["beats_flop_floor"] == true);
+    // Under the byte floor too: impossible, and only that is said.
+    SpeedOfLight skipped = speedOfLight(kPeaks, 2 * n * n * n, 12 * n * n, 0.8 * 12 * n * n / 4e9);
+    KF_CHECK(skipped.belowSpeedOfLight && !skipped.beatsFlopFloor);
     // A stricter tolerance flags more.
     KF_CHECK(speedOfLight(kPeaks, flops, bytes, 0.95 * memFloor, 0.97).belowSpeedOfLight);
     // No peaks, or no formulas: nothing to say.

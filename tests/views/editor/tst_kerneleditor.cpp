@@ -476,8 +476,12 @@ private Q_SLOTS:
         QTest::newRow("plain") << QStringLiteral("scale(float const*, float*, int)") << QStringLiteral("scale");
         QTest::newRow("template") << QStringLiteral("void gemm<128, 64>(float const*, float*, int)")
                                   << QStringLiteral("gemm<128, 64>");
-        QTest::newRow("namespace") << QStringLiteral("void ns::k<(int)3>(float*)") << QStringLiteral("ns::k<(int)3>");
-        QTest::newRow("not demangled") << QStringLiteral("_Z5scalePKfPfi") << QStringLiteral("_Z5scalePKfPfi");
+        // One shortener everywhere (core/eval/kernelname.h, issue 18): qualifiers go, a mangled name is demangled.
+        QTest::newRow("namespace") << QStringLiteral("void ns::k<(int)3>(float*)") << QStringLiteral("k<(int)3>");
+        QTest::newRow("anonymous namespace") << QStringLiteral("(anonymous namespace)::colsum_vec4(float const*, float*, int)")
+                                             << QStringLiteral("colsum_vec4");
+        QTest::newRow("not demangled") << QStringLiteral("_Z5scalePKfPfi") << QStringLiteral("scale");
+        QTest::newRow("not demanglable") << QStringLiteral("_Znot_a_name") << QStringLiteral("_Znot_a_name");
     }
 
     void shortKernelNames()
