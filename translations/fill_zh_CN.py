@@ -790,6 +790,25 @@ T.update({
 '%n change(s): %1 lines changed, %2 removed, %3 added': '%n 处更改：%1 行修改，%2 行删除，%3 行新增',
 })
 
+# h/names
+T.update({
+'beats FLOP floor': '突破 FLOP 下限',
+'impossible': '不可能',
+"No speed of light: the task has no FLOP or byte formula, or the device's peaks were not measured":
+    '无光速上限：任务没有 FLOP 或字节数公式，或未测得设备峰值',
+"%1% of the task's speed-of-light floor (%2 ms)": '达到任务光速上限的 %1%（下限时间 %2 ms）',
+"%1% of the task's speed-of-light floor": '达到任务光速上限的 %1%',
+"Faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms. Either work is skipped or the task's flops formula counts avoidable work, such as an algebraic rewrite.":
+    '快于任务声明的计算量所允许的速度：%1 ms 低于 FLOP 下限 %2 ms。要么跳过了部分工作，要么任务的 flops 公式计入了可以避免的计算（例如可用代数变换省去的计算）。',
+"Impossible: %1 ms is under the %2 ms needed to move the task's bytes at the measured copy bandwidth; the variant cannot have done all the work the task describes.":
+    '不可能：%1 ms 低于以实测拷贝带宽搬运任务字节数所需的 %2 ms；该变体不可能完成了任务描述的全部工作。',
+"Byte floor %1 ms (the task's bytes at the measured copy bandwidth)": '字节下限 %1 ms（以实测拷贝带宽搬运任务的字节数）',
+"FLOP floor %1 ms (the task's FLOPs at the measured FP32 FMA rate)": 'FLOP 下限 %1 ms（以实测 FP32 FMA 速率完成任务的 FLOP）',
+'not yet accepted': '尚未接受',
+'accepted after review': '已审阅并接受',
+'Best reviewed: %1 #%2, %3 (%4)': '已审阅的最佳：%1 #%2，%3（%4）',
+})
+
 
 PLACEHOLDER = re.compile(r'%L?(\d|n)')
 

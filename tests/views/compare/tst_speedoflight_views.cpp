@@ -12,6 +12,7 @@
 #include "views/variants/variantsmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QJsonArray>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTest>
@@ -90,9 +91,15 @@ private Q_SLOTS:
         QVERIFY(within && beats);
         store.addEvaluation(Evaluation::fromResult(beats, withGemmFlops(workerResult(spec)), h200Device()));
 
-        VariantsModel variants(&store);
+        VariantsModel variants;
+        variants.setStore(&store);
         QAbstractItemModelTester tester(&variants, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // Details are read when a row is first shown, in the background.
+        for (int row = 0; row < variants.rowCount(); ++row)
+            variants.index(row, VariantsModel::SpeedOfLight).data();
         QTRY_COMPARE(variants.pendingDetails(), 0);
+        QTRY_VERIFY(!variants.index(variants.rowOf(within), VariantsModel::SpeedOfLight).data().toString().isEmpty());
+        QTRY_VERIFY(!variants.index(variants.rowOf(beats), VariantsModel::SpeedOfLight).data().toString().isEmpty());
 
         const auto measurementOf = [&](qint64 id) { return VariantMeasurement::fromEvaluation(*store.latestEvaluation(id)); };
         CompareMetricsModel compare;
@@ -107,7 +114,7 @@ private Q_SLOTS:
         const QString prompt = PromptBuilder::contrastive(request, &error);
         QVERIFY2(!prompt.isEmpty(), qPrintable(error));
 
-        const std::optional<ReportInput> report = ReportInput::build(store, 5, &error);
+        const std::optional<ReportInput> report = ReportSource::build(store, 5, &error);
         QVERIFY2(report, qPrintable(error));
         const QString html = ReportWriter::html(*report);
 
