@@ -489,8 +489,8 @@ private Q_SLOTS:
         s.candidates = 4;
         s.repairAttempts = 0;
         s.seed = 7;
-        QCOMPARE(s.effectiveExemplarMode(5), ExemplarMode::PerCandidate); // the default, as the population allows
-        QCOMPARE(s.effectiveExemplarMode(2), ExemplarMode::PerRound);
+        QCOMPARE(toString(s.effectiveExemplarMode(5)), toString(ExemplarMode::PerCandidate)); // the default, as the population allows
+        QCOMPARE(toString(s.effectiveExemplarMode(2)), toString(ExemplarMode::PerRound));
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
         const qint64 round = rig.store.rounds().last().id;
         const QString path = rig.store.path();
@@ -541,7 +541,7 @@ private Q_SLOTS:
         const QList<PromptRecord> one = rig.store.prompts(rig.store.rounds().last().id);
         QCOMPARE(one.size(), 1);
         QCOMPARE(rig.store.responses(one.first().id).size(), 2);
-        QCOMPARE(RoundSettings::fromJson(rig.store.rounds().last().settings).exemplarMode, ExemplarMode::PerRound);
+        QCOMPARE(toString(RoundSettings::fromJson(rig.store.rounds().last().settings).exemplarMode), toString(ExemplarMode::PerRound));
     }
 
     // An interrupted round with a prompt per candidate: the candidates without an answer are asked again, each
