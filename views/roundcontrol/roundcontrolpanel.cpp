@@ -193,6 +193,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     m_progressView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_progressView->verticalHeader()->setDefaultSectionSize(m_progressView->fontMetrics().height() + 6);
     m_progressView->horizontalHeader()->setSectionResizeMode(RoundProgressModel::Stage, QHeaderView::Stretch);
+    m_progressView->horizontalHeader()->setSectionResizeMode(RoundProgressModel::Exemplars, QHeaderView::ResizeToContents);
     m_progressView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_progressView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_progressView->setToolTip(tr("Choose a candidate to read the prompt it received"));

@@ -260,6 +260,7 @@ private Q_SLOTS:
         panel.promptChoiceBox()->setCurrentIndex(0);
         panel.promptChoiceBox()->setCurrentIndex(1);
         QVERIFY(panel.promptEdit()->toPlainText().endsWith(QLatin1String("EDITED FOR CANDIDATE 2"))); // kept
+        saveScreenshot(&panel, QStringLiteral("roundcontrol-review-per-candidate"));
         panel.sendPrompt();
         QVERIFY(finished.wait(30000));
         const QList<PromptRecord> sent = f.store().prompts(finished.last().at(0).toLongLong());
