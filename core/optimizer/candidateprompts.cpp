@@ -36,10 +36,12 @@ bool CandidatePrompts::draw(const SessionStore &store, const RoundSettings &s, q
                 best = i;
         if (best >= 0)
             pool[best].pinned = true;
+        // Only bucket sampling is random: the other strategies would draw the same set again.
+        const int redraws = s.sampler.strategy == SamplingStrategy::Buckets ? kRedraws : 0;
         QSet<QSet<qint64>> seen;
         for (int c = 0; c < s.candidates; ++c) {
             QList<qint64> ids;
-            for (int attempt = 0; attempt <= kRedraws; ++attempt) {
+            for (int attempt = 0; attempt <= redraws; ++attempt) {
                 ids = sampler.sample(pool, s.sampler);
                 if (!seen.contains(QSet<qint64>(ids.begin(), ids.end())))
                     break;

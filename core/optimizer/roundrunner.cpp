@@ -105,6 +105,7 @@ RoundRunner::RoundRunner(SessionStore *store, LlmClient *llm, Evaluator *evaluat
         m_evals.clear();
         m_evalQueue.clear();
         m_repairQueue.clear();
+        m_prompts.clear();
         m_task.reset();
         m_taskOf.clear();
         m_roundId = 0;
