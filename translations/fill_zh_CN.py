@@ -807,6 +807,33 @@ T.update({
 'not yet accepted': '尚未接受',
 'accepted after review': '已审阅并接受',
 'Best reviewed: %1 #%2, %3 (%4)': '已审阅的最佳：%1 #%2，%3（%4）',
+# h/prompts
+T.update({
+'One prompt per round': '每轮一个提示词',
+'Per candidate: each candidate draws its own exemplars, the best variant so far always among them. Automatic: per candidate when there are more correct variants than exemplar slots.':
+    '按候选：每个候选各自抽取示例，迄今最佳的变体总在其中。自动：当正确变体多于示例名额时按候选抽取。',
+'Each candidate has its own prompt: choose which one to read': '每个候选都有自己的提示词：选择要查看的那一个',
+'Choose a candidate to read the prompt it received': '选择一个候选，查看它收到的提示词',
+'Preview: each candidate draws its own exemplars, the best so far always among them; a round draws again, so they may differ.':
+    '预览：每个候选各自抽取示例，迄今最佳的变体总在其中；轮次会重新抽取，因此可能有所不同。',
+'The prompt %1 received': '%1 收到的提示词',
+'The prompt %1 received; exemplars %2': '%1 收到的提示词；示例 %2',
+'Candidate %1 of %2: exemplars %3': '候选 %1/%2：示例 %3',
+'Review the prompts (one per candidate); edit any of them if you like, then Send.': '请审阅提示词（每个候选一个）；可按需编辑其中任意一个，然后点击“发送”。',
+'Sent prompts': '已发送的提示词',
+"The measured variants this candidate's prompt showed the model": '此候选的提示词向模型展示的已测量变体',
+'auto (default: per candidate when there are more correct variants than exemplars), per-candidate (each candidate draws its own exemplars, the best always among them) or per-round (one prompt for all).':
+    'auto（默认：当正确变体多于示例数时按候选抽取）、per-candidate（每个候选各自抽取示例，最佳变体总在其中）或 per-round（所有候选共用一个提示词）。',
+"--exemplar-mode is auto, per-candidate or per-round, not '%1'": "--exemplar-mode 取值为 auto、per-candidate 或 per-round，而不是“%1”",
+})
+CTX.update({
+('kforge::RoundControlPanel', 'Automatic'): '自动',
+('kforge::RoundControlPanel', 'Per candidate'): '按候选',
+('kforge::RoundControlPanel', 'Drawn:'): '抽取方式：',
+('kforge::RoundProgressModel', '#%1 (%2×)'): '#%1（%2×）',
+('kforge::RoundProgressModel', 'Exemplars'): '示例',
+('kforge::cli', 'mode'): '模式',
+('kforge::cli::Printer', 'shown %1'): '展示了 %1',
 })
 
 

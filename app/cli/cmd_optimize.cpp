@@ -102,6 +102,8 @@ public:
         QStringList notes;
         if (v->tags.contains(QLatin1String("repair")) && !v->parentIds.isEmpty())
             notes << tr("repair of #%1").arg(v->parentIds.first());
+        else if (const auto prompt = v->promptId ? m_store.prompt(v->promptId) : std::nullopt)
+            notes << tr("shown %1").arg(exemplarList(prompt->exemplarIds)); // what this candidate's prompt held
         if (v->suspicious)
             notes << (v->accepted ? tr("accepted: %1") : tr("held for review: %1")).arg(v->suspiciousReason);
         if (v->status == VariantStatus::Failed && !v->statusMessage.isEmpty())
@@ -165,6 +167,14 @@ public:
     }
 
 private:
+    QString exemplarList(const QList<qint64> &ids) const
+    {
+        QStringList parts;
+        for (qint64 id : ids)
+            parts << QStringLiteral("#%1").arg(id);
+        return parts.join(QLatin1Char(','));
+    }
+
     const SessionStore &m_store;
     QTextStream m_out{stdout};
 };
@@ -195,6 +205,10 @@ int run(const QStringList &args)
         tr("The worker command (default: the first worker in Settings, 'kforge-worker --device 0')."), tr("command"));
     const QCommandLineOption exemplarsOpt(QStringLiteral("exemplars"), tr("Measured variants shown per prompt (default 2)."), tr("K"));
     const QCommandLineOption strategyOpt(QStringLiteral("sampling"), tr("buckets (default), top-k or most-different."), tr("strategy"));
+    const QCommandLineOption exemplarModeOpt(QStringLiteral("exemplar-mode"),
+        tr("auto (default: per candidate when there are more correct variants than exemplars), per-candidate "
+           "(each candidate draws its own exemplars, the best always among them) or per-round (one prompt for all)."),
+        tr("mode"));
     const QCommandLineOption repairOpt(QStringLiteral("repair"), tr("Repair attempts per failed candidate (default 1)."), tr("N"));
     const QCommandLineOption hintOpt(QStringLiteral("hint"), tr("Guidance added to every prompt."), tr("text"));
     const QCommandLineOption maxRequestsOpt(QStringLiteral("max-requests"), tr("Budget: requests over the whole run."), tr("N"));
@@ -208,7 +222,7 @@ int run(const QStringList &args)
         tr("Accept results over 10x without review (never one under the speed-of-light floor)."));
     const QCommandLineOption noMetricsOpt(QStringLiteral("no-metrics"), tr("Skip the hardware metrics pass (faster)."));
     p.addOptions({roundsOpt, candidatesOpt, endpointOpt, modelOpt, keyEnvOpt, sessionOpt, workerOpt, exemplarsOpt,
-                  strategyOpt, repairOpt, hintOpt, maxRequestsOpt, maxTokensOpt, maxCostOpt, answerTokensOpt,
+                  strategyOpt, exemplarModeOpt, repairOpt, hintOpt, maxRequestsOpt, maxTokensOpt, maxCostOpt, answerTokensOpt,
                   temperatureOpt, seedVariantsOpt, acceptOpt, noMetricsOpt});
     QTextStream err(stderr);
     auto fail = [&err](int status, const QString &message) {
@@ -243,6 +257,11 @@ int run(const QStringList &args)
         settings.sampler.strategy = samplingStrategyFromString(p.value(strategyOpt), &ok);
         if (!ok)
             return fail(kUsage, tr("--sampling is buckets, top-k or most-different, not '%1'").arg(p.value(strategyOpt)));
+    }
+    if (p.isSet(exemplarModeOpt)) {
+        settings.exemplarMode = exemplarModeFromString(p.value(exemplarModeOpt), &ok);
+        if (!ok)
+            return fail(kUsage, tr("--exemplar-mode is auto, per-candidate or per-round, not '%1'").arg(p.value(exemplarModeOpt)));
     }
     settings.hint = p.value(hintOpt);
     settings.acceptSuspicious = p.isSet(acceptOpt);

@@ -172,9 +172,16 @@ QVariantMap PromptBuilder::contrastiveContext(const ContrastiveRequest &r)
     std::stable_sort(sorted.begin(), sorted.end(), [](const PromptExemplar &a, const PromptExemplar &b) {
         return a.speedup.value_or(0) < b.speedup.value_or(0);
     });
+    // The reference's code is printed once, under "Reference implementation"; its entry (or that of a variant
+    // with the very same code) keeps its measurements and refers to it.
+    const QString reference = r.task.referenceSource.trimmed();
     QVariantList exemplars;
-    for (int i = 0; i < sorted.size(); ++i)
-        exemplars << exemplarContext(sorted[i], i);
+    for (int i = 0; i < sorted.size(); ++i) {
+        QVariantMap e = exemplarContext(sorted[i], i);
+        e.insert(QStringLiteral("is_reference_source"),
+                 sorted[i].isReference || (!reference.isEmpty() && sorted[i].source.trimmed() == reference));
+        exemplars << e;
+    }
     return {
         {QStringLiteral("task"), taskContext(r.task)},
         {QStringLiteral("exemplars"), exemplars},

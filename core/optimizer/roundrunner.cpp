@@ -105,6 +105,7 @@ RoundRunner::RoundRunner(SessionStore *store, LlmClient *llm, Evaluator *evaluat
         m_evals.clear();
         m_evalQueue.clear();
         m_repairQueue.clear();
+        m_prompts.clear();
         m_task.reset();
         m_taskOf.clear();
         m_roundId = 0;
@@ -228,11 +229,7 @@ bool RoundRunner::start(const RoundSettings &in)
     if (!m_roundId)
         return fail(m_store->errorString());
     m_usage = {};
-    m_promptId = 0;
-    m_promptText.clear();
-    m_pendingPrompt.clear();
-    m_exemplars.clear();
-    m_sent = 0;
+    m_prompts.clear();
     m_withContent = 0;
     m_firstError.clear();
     m_budgetReason.clear();
@@ -285,66 +282,53 @@ void RoundRunner::prepare()
 void RoundRunner::sample()
 {
     setState(State::Sampling);
-    ExemplarSampler sampler(m_settings.seed ? m_settings.seed : quint64(m_roundId) * 0x9E3779B97F4A7C15ull + 1);
-    const bool needSources = m_settings.sampler.strategy == SamplingStrategy::MostDifferent;
-    m_exemplars = sampler.sample(ExemplarSampler::candidates(*m_store, needSources), m_settings.sampler);
-    if (m_exemplars.isEmpty()) {
-        finishRound(RoundState::Failed, tr("No correct, measured variant to show the model."));
-        return;
-    }
-    ContrastiveRequest req;
-    req.task = m_store->task();
-    req.hint = m_settings.hint;
-    req.templateName = m_settings.templateName;
-    for (qint64 id : std::as_const(m_exemplars))
-        req.exemplars << PromptBuilder::exemplar(*m_store, id);
     QString error;
-    const QString prompt = PromptBuilder::contrastive(req, &error);
-    if (prompt.isEmpty()) {
-        finishRound(RoundState::Failed, error);
+    const quint64 seed = m_settings.seed ? m_settings.seed : quint64(m_roundId) * 0x9E3779B97F4A7C15ull + 1;
+    if (!m_prompts.draw(*m_store, m_settings, seed, &error)) {
+        finishRound(RoundState::Failed, error.isEmpty() ? tr("No correct, measured variant to show the model.") : error);
         return;
     }
     if (m_review) {
-        m_pendingPrompt = prompt;
         setState(State::AwaitingApproval);
-        Q_EMIT promptReady(m_roundId, prompt);
+        Q_EMIT promptReady(m_roundId, m_prompts.prompts().constFirst().text);
         return;
     }
-    sendPrompt(prompt);
+    sendPrompts();
+}
+
+QString RoundRunner::pendingPrompt() const
+{
+    return m_state == State::AwaitingApproval ? m_prompts.prompts().constFirst().text : QString();
 }
 
 void RoundRunner::approvePrompt(const QString &text)
 {
+    approvePrompts({text});
+}
+
+void RoundRunner::approvePrompts(const QStringList &texts)
+{
     if (m_state != State::AwaitingApproval)
         return;
-    const QString prompt = text.trimmed().isEmpty() ? m_pendingPrompt : text;
-    m_pendingPrompt.clear();
-    sendPrompt(prompt);
+    for (int i = 0; i < texts.size(); ++i)
+        if (!texts[i].trimmed().isEmpty())
+            m_prompts.setText(i, texts[i]);
+    sendPrompts();
 }
 
 void RoundRunner::rejectPrompt()
 {
     if (m_state != State::AwaitingApproval)
         return;
-    m_pendingPrompt.clear();
     finishRound(RoundState::Stopped, tr("The prompt was not sent."));
 }
 
-void RoundRunner::sendPrompt(const QString &text)
+void RoundRunner::sendPrompts()
 {
-    PromptRecord p;
-    p.roundId = m_roundId;
-    p.kind = QStringLiteral("contrastive");
-    p.templateName = m_settings.templateName;
-    p.rendered = text; // exactly what is sent, edits included
-    p.exemplarIds = m_exemplars;
-    p.hint = m_settings.hint;
-    m_promptId = m_store->addPrompt(p);
-    if (!m_promptId) {
+    if (!m_prompts.store(*m_store, m_roundId, m_settings)) {
         finishRound(RoundState::Failed, m_store->errorString());
         return;
     }
-    m_promptText = text;
     setState(State::Streaming);
     pump();
 }
@@ -374,28 +358,30 @@ bool RoundRunner::launch(const Request &request, const QString &prompt)
 
 void RoundRunner::pump()
 {
-    if (!m_roundId || m_paused || m_stopping || m_state == State::AwaitingApproval || !m_promptId)
+    if (!m_roundId || m_paused || m_stopping || m_state == State::AwaitingApproval || !m_prompts.isStored())
         return;
     for (const auto &[variant, round] : std::exchange(m_evalQueue, {}))
         submitEvaluation(variant, round);
     const int limit = m_settings.maxConcurrent > 0 ? m_settings.maxConcurrent : m_settings.candidates;
-    while (m_sent < m_settings.candidates && requestsInFlight(m_roundId) < limit) {
+    while (m_prompts.hasUnsent() && requestsInFlight(m_roundId) < limit) {
         if (const QString why = budgetBlock(); !why.isEmpty()) {
             m_budgetReason = why;
             break;
         }
+        const int candidate = m_prompts.nextUnsent();
+        const CandidatePrompts::Prompt &prompt = m_prompts.promptOf(candidate);
         Request r;
         r.kind = RequestKind::Contrastive;
         r.roundId = m_roundId;
-        r.promptId = m_promptId;
-        r.parents = m_exemplars;
+        r.promptId = prompt.id;
+        r.parents = prompt.exemplars; // the exemplars this candidate was shown
         const int number = m_store->round(m_roundId).value_or(RoundRecord{}).number;
-        r.label = QStringLiteral("R%1.%2").arg(number).arg(m_sent + 1);
-        if (!launch(r, m_promptText)) {
+        r.label = QStringLiteral("R%1.%2").arg(number).arg(candidate + 1);
+        if (!launch(r, prompt.text)) {
             m_budgetReason = m_error; // nothing more can be sent; the round ends with what it has
             break;
         }
-        ++m_sent;
+        m_prompts.markSent(candidate);
     }
     while (!m_repairQueue.empty()) {
         if (const QString why = budgetBlock(); !why.isEmpty()) {
@@ -418,7 +404,7 @@ void RoundRunner::updatePhase()
         return;
     if (m_paused)
         setState(State::Paused);
-    else if (requestsInFlight(m_roundId) > 0 || (m_sent < m_settings.candidates && m_budgetReason.isEmpty()))
+    else if (requestsInFlight(m_roundId) > 0 || (m_prompts.hasUnsent() && m_budgetReason.isEmpty()))
         setState(State::Streaming);
     else
         setState(State::Evaluating);
@@ -431,11 +417,11 @@ void RoundRunner::maybeFinish()
         return;
     if (requestsInFlight(m_roundId) > 0 || evaluationsOf(m_roundId) > 0 || !m_repairQueue.empty())
         return;
-    if (!m_stopping && m_sent < m_settings.candidates && m_budgetReason.isEmpty())
+    if (!m_stopping && m_prompts.hasUnsent() && m_budgetReason.isEmpty())
         return;
     if (m_stopping)
         finishRound(RoundState::Stopped, tr("Stopped by the user."));
-    else if (m_withContent == 0 && m_sent > 0)
+    else if (m_withContent == 0 && m_prompts.sentCount() > 0)
         finishRound(RoundState::Failed, m_firstError.isEmpty() ? tr("No answer arrived.") : m_firstError);
     else
         finishRound(RoundState::Finished, m_budgetReason.isEmpty() ? QString() : tr("Stopped early: %1").arg(m_budgetReason));
@@ -448,7 +434,7 @@ void RoundRunner::finishRound(RoundState state, const QString &message)
         return;
     m_store->setRoundState(round, state, message);
     m_roundId = 0;
-    m_promptId = 0;
+    m_prompts.clear();
     m_paused = false;
     m_stopping = false;
     m_repairQueue.clear();
@@ -472,7 +458,7 @@ void RoundRunner::unpause()
     m_paused = false;
     m_store->setRoundState(m_roundId, RoundState::Running);
     setState(State::Streaming);
-    if (!m_promptId) {
+    if (!m_prompts.isStored()) {
         prepare(); // paused before the prompt existed
         return;
     }
@@ -526,22 +512,17 @@ bool RoundRunner::resume(qint64 roundId)
     m_budgetReason.clear();
     m_paused = false;
     m_stopping = false;
-    m_promptId = 0;
-    m_sent = 0;
+    m_prompts.clear();
     m_store->setRoundState(roundId, RoundState::Running);
     Q_EMIT roundStarted(roundId);
 
     const QList<PromptRecord> prompts = m_store->prompts(roundId);
-    QHash<qint64, PromptRecord> promptById;
-    for (const auto &p : prompts) {
-        promptById.insert(p.id, p);
-        if (p.kind == QLatin1String("contrastive") && !m_promptId) {
-            m_promptId = p.id;
-            m_promptText = p.rendered;
-            m_exemplars = p.exemplarIds;
-        }
-    }
-    if (!m_promptId) {
+    QList<PromptRecord> contrastive;
+    for (const auto &p : prompts)
+        if (p.kind == QLatin1String("contrastive"))
+            contrastive << p;
+    m_prompts.restore(contrastive, m_settings.candidates);
+    if (!m_prompts.isStored()) {
         // It died before its prompt was sent: start over from the exemplars.
         setState(State::Preparing);
         QTimer::singleShot(0, this, [this, roundId] {
@@ -566,8 +547,7 @@ bool RoundRunner::resume(qint64 roundId)
             }
             if (streamed)
                 continue;
-            if (p.id == m_promptId)
-                ++m_sent;
+            const int candidate = m_prompts.markAnswered(p.id);
             if (!r.rawText.isEmpty())
                 ++m_withContent;
             // An answer stored but never turned into a variant (the process died in between).
@@ -579,7 +559,7 @@ bool RoundRunner::resume(qint64 roundId)
                 req.promptId = p.id;
                 req.responseId = r.id;
                 req.parents = p.exemplarIds;
-                req.label = QStringLiteral("R%1.%2").arg(number).arg(m_sent);
+                req.label = candidate >= 0 ? QStringLiteral("R%1.%2").arg(number).arg(candidate + 1) : QString();
                 addParsedVariant(req, ResponseParser::parse(r.rawText, r.finishStatus == QLatin1String("truncated")));
             }
         }

@@ -8,6 +8,7 @@
 #include "core/llm/llmrequest.h"
 #include "core/llm/llmresult.h"
 #include "core/llm/pricetable.h"
+#include "core/optimizer/candidateprompts.h"
 #include "core/optimizer/parsedresponse.h"
 #include "core/optimizer/roundsettings.h"
 #include "core/compile/compileresult.h"
@@ -17,6 +18,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 #include <deque>
 #include <map>
 #include <memory>
@@ -74,10 +76,14 @@ public:
     void pause();
     void unpause();
     void stop();
-    // Prompt review: send the prompt (edited, or as rendered when `text` is empty), or drop the round.
+    // Prompt review: send the prompt (edited, or as rendered when `text` is empty), or drop the round. With a
+    // prompt per candidate, `text` is the first candidate's and approvePrompts() takes one per prompt.
     void approvePrompt(const QString &text = {});
+    void approvePrompts(const QStringList &texts);
     void rejectPrompt();
-    QString pendingPrompt() const { return m_pendingPrompt; }
+    QString pendingPrompt() const;
+    // The round's prompts and which candidate receives which (drawn while reviewing, stored once sent).
+    const CandidatePrompts &candidatePrompts() const { return m_prompts; }
 
     // ---- steering
     bool setPinned(qint64 variantId, bool pinned);
@@ -144,7 +150,7 @@ private:
 
     void prepare();
     void sample();
-    void sendPrompt(const QString &text);
+    void sendPrompts();
     void pump();
     bool launch(const Request &request, const QString &prompt);
     void launchRepair(const RepairJob &job);
@@ -183,11 +189,7 @@ private:
     qint64 m_roundId = 0;
     RoundSettings m_settings;
     RoundUsage m_usage; // this round, requests counted when sent
-    qint64 m_promptId = 0;
-    QString m_promptText;
-    QString m_pendingPrompt;
-    QList<qint64> m_exemplars;
-    int m_sent = 0;          // contrastive requests sent (or found finished when resuming)
+    CandidatePrompts m_prompts; // who is sent what, and who was sent already (or found finished when resuming)
     int m_withContent = 0;   // answers that carried any text
     QString m_firstError;
     QString m_budgetReason;

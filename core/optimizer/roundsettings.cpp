@@ -35,6 +35,39 @@ Budget Budget::fromJson(const QJsonObject &o)
     return b;
 }
 
+QString toString(ExemplarMode m)
+{
+    switch (m) {
+    case ExemplarMode::Auto: return QStringLiteral("auto");
+    case ExemplarMode::PerCandidate: return QStringLiteral("per-candidate");
+    case ExemplarMode::PerRound: return QStringLiteral("per-round");
+    }
+    return {};
+}
+
+ExemplarMode exemplarModeFromString(const QString &s, bool *ok)
+{
+    for (auto m : {ExemplarMode::Auto, ExemplarMode::PerCandidate, ExemplarMode::PerRound})
+        if (s == toString(m)) {
+            if (ok)
+                *ok = true;
+            return m;
+        }
+    if (ok)
+        *ok = false;
+    return ExemplarMode::Auto;
+}
+
+ExemplarMode RoundSettings::effectiveExemplarMode(int usable) const
+{
+    if (exemplarMode != ExemplarMode::Auto)
+        return exemplarMode;
+    // Only bucket sampling draws at random; top-k and most-different would give every candidate the same set.
+    return candidates > 1 && usable > sampler.count && sampler.strategy == SamplingStrategy::Buckets
+               ? ExemplarMode::PerCandidate
+               : ExemplarMode::PerRound;
+}
+
 QJsonObject RoundSettings::toJson() const
 {
     return {
@@ -42,6 +75,7 @@ QJsonObject RoundSettings::toJson() const
         {QStringLiteral("max_concurrent"), maxConcurrent},
         {QStringLiteral("exemplars"), sampler.count},
         {QStringLiteral("strategy"), toString(sampler.strategy)},
+        {QStringLiteral("exemplar_mode"), toString(exemplarMode)},
         {QStringLiteral("temperature"), sampler.temperature},
         {QStringLiteral("bucket_width"), sampler.bucketWidth},
         {QStringLiteral("seed"), QString::number(seed)},
@@ -63,6 +97,7 @@ RoundSettings RoundSettings::fromJson(const QJsonObject &o)
     s.maxConcurrent = o.value(QLatin1String("max_concurrent")).toInt(s.maxConcurrent);
     s.sampler.count = o.value(QLatin1String("exemplars")).toInt(s.sampler.count);
     s.sampler.strategy = samplingStrategyFromString(o.value(QLatin1String("strategy")).toString());
+    s.exemplarMode = exemplarModeFromString(o.value(QLatin1String("exemplar_mode")).toString());
     s.sampler.temperature = o.value(QLatin1String("temperature")).toDouble(s.sampler.temperature);
     s.sampler.bucketWidth = o.value(QLatin1String("bucket_width")).toDouble(s.sampler.bucketWidth);
     s.seed = o.value(QLatin1String("seed")).toString().toULongLong();

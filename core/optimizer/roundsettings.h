@@ -25,10 +25,18 @@ struct Budget {
     static Budget fromJson(const QJsonObject &o);
 };
 
+// Whether each candidate gets its own exemplar draw (CUDA-L1 samples per generation) or the round renders one
+// prompt for all. Auto: per candidate when the population has more usable exemplars than slots, so that the
+// draws can differ.
+enum class ExemplarMode { Auto, PerCandidate, PerRound };
+QString toString(ExemplarMode m);
+ExemplarMode exemplarModeFromString(const QString &s, bool *ok = nullptr);
+
 struct RoundSettings {
     int candidates = 4;        // N: contrastive requests per round, sent concurrently
     int maxConcurrent = 0;     // requests in flight at once; 0: all N
     SamplerSettings sampler;   // K = sampler.count exemplars (default 2)
+    ExemplarMode exemplarMode = ExemplarMode::Auto;
     quint64 seed = 0;          // exemplar sampling; 0: derived from the round's id
     int repairAttempts = 1;    // per candidate: how often a compile error or failed check is sent back
     Budget budget;             // this round
@@ -41,6 +49,9 @@ struct RoundSettings {
     // Informational, recorded with the round: where the answers came from.
     QString endpoint;
     QString model;
+
+    // The mode a round with `usable` exemplar candidates (correct, measured, not excluded) runs in: never Auto.
+    ExemplarMode effectiveExemplarMode(int usable) const;
 
     QJsonObject toJson() const;
     static RoundSettings fromJson(const QJsonObject &o);

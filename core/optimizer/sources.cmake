@@ -1,5 +1,7 @@
 # Contrastive optimization rounds: exemplar sampling, prompt templates, answer parsing, the round state machine.
 target_sources(kforge_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/candidateprompts.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/candidateprompts.h
   ${CMAKE_CURRENT_LIST_DIR}/exemplarsampler.cpp
   ${CMAKE_CURRENT_LIST_DIR}/exemplarsampler.h
   ${CMAKE_CURRENT_LIST_DIR}/parsedresponse.h

@@ -192,11 +192,20 @@ QString ReasoningPanel::titleOf(qint64 promptId, qint64 responseId) const
     if (p->kind == QLatin1String("repair"))
         return p->exemplarIds.isEmpty() ? tr("Round %1 · repair").arg(round)
                                         : tr("Round %1 · repair of #%2").arg(round).arg(p->exemplarIds.constFirst());
-    // The position of this answer among the prompt's answers.
+    // The position of this answer among the round's answers (a round may send each candidate its own prompt).
     int n = 0;
-    for (const ResponseRecord &r : m_store->responses(promptId)) {
-        ++n;
-        if (r.id == responseId)
+    bool found = false;
+    const QList<PromptRecord> prompts = p->roundId ? m_store->prompts(p->roundId) : QList<PromptRecord>{*p};
+    for (const PromptRecord &q : prompts) {
+        if (q.kind != p->kind)
+            continue;
+        for (const ResponseRecord &r : m_store->responses(q.id)) {
+            ++n;
+            found = r.id == responseId;
+            if (found)
+                break;
+        }
+        if (found)
             break;
     }
     return round ? tr("Round %1 · answer %2").arg(round).arg(n) : tr("Answer %1").arg(n);

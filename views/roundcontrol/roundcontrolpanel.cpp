@@ -110,6 +110,13 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     m_strategy->addItem(tr("Fastest"), int(SamplingStrategy::TopK));
     m_strategy->addItem(tr("Most different"), int(SamplingStrategy::MostDifferent));
     m_strategy->setToolTip(tr("How exemplars are chosen; pinned variants are always shown, excluded ones never"));
+    m_exemplarMode = new QComboBox(this);
+    m_exemplarMode->addItem(tr("Automatic"), int(ExemplarMode::Auto));
+    m_exemplarMode->addItem(tr("Per candidate"), int(ExemplarMode::PerCandidate));
+    m_exemplarMode->addItem(tr("One prompt per round"), int(ExemplarMode::PerRound));
+    m_exemplarMode->setToolTip(tr("Per candidate: each candidate draws its own exemplars, the best variant so far "
+                                  "always among them. Automatic: per candidate when there are more correct "
+                                  "variants than exemplar slots."));
     m_repairs = new QSpinBox(this);
     m_repairs->setRange(0, 5);
     m_repairs->setValue(1);
@@ -124,6 +131,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     roundForm->addRow(tr("Candidates:"), m_candidates);
     roundForm->addRow(tr("Exemplars:"), m_exemplars);
     roundForm->addRow(tr("Chosen by:"), m_strategy);
+    roundForm->addRow(tr("Drawn:"), m_exemplarMode);
     roundForm->addRow(tr("Repair attempts:"), m_repairs);
     roundForm->addRow(tr("Hint:"), m_hint);
     roundForm->addRow(m_review);
@@ -147,6 +155,10 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
 
     // ---- prompt
     m_promptLabel = new QLabel(tr("Prompt"), this);
+    m_promptLabel->setWordWrap(true);
+    m_promptChoice = new QComboBox(this);
+    m_promptChoice->setToolTip(tr("Each candidate has its own prompt: choose which one to read"));
+    m_promptChoice->hide();
     m_prompt = new QPlainTextEdit(this);
     m_prompt->setReadOnly(true);
     m_prompt->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -166,6 +178,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     auto *promptLayout = new QVBoxLayout(promptBox);
     promptLayout->setContentsMargins(0, 0, 0, 0);
     promptLayout->addWidget(m_promptLabel);
+    promptLayout->addWidget(m_promptChoice);
     promptLayout->addWidget(m_prompt, 1);
     promptLayout->addWidget(m_approval);
 
@@ -180,7 +193,10 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     m_progressView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_progressView->verticalHeader()->setDefaultSectionSize(m_progressView->fontMetrics().height() + 6);
     m_progressView->horizontalHeader()->setSectionResizeMode(RoundProgressModel::Stage, QHeaderView::Stretch);
+    m_progressView->horizontalHeader()->setSectionResizeMode(RoundProgressModel::Exemplars, QHeaderView::ResizeToContents);
     m_progressView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_progressView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_progressView->setToolTip(tr("Choose a candidate to read the prompt it received"));
     m_usage = new QLabel(this);
     auto *progressBox = new QWidget(this);
     auto *progressLayout = new QVBoxLayout(progressBox);
@@ -251,6 +267,12 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
         });
     });
     connect(m_progress, &RoundProgressModel::progressChanged, this, &RoundControlPanel::updateProgress);
+    connect(m_progressView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (current.isValid())
+                    showCandidatePrompt(current.row());
+            });
+    connect(m_promptChoice, &QComboBox::currentIndexChanged, this, &RoundControlPanel::onPromptChosen);
 
     if (m_runner) {
         connect(m_runner, &RoundRunner::stateChanged, this, [this] {
@@ -267,6 +289,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
         connect(m_runner, &RoundRunner::roundFinished, this, [this](qint64 roundId, RoundState state, const QString &message) {
             m_approval->hide();
             m_prompt->setReadOnly(true);
+            m_choiceEditable = false;
             const int number = m_store ? m_store->round(roundId).value_or(RoundRecord{}).number : 0;
             setStatus(message.isEmpty() ? tr("Round %1 %2.").arg(number).arg(finishText(state))
                                         : tr("Round %1 %2: %3").arg(number).arg(finishText(state), message));
@@ -462,6 +485,7 @@ RoundSettings RoundControlPanel::roundSettings() const
     s.candidates = m_candidates->value();
     s.sampler.count = m_exemplars->value();
     s.sampler.strategy = SamplingStrategy(m_strategy->currentData().toInt());
+    s.exemplarMode = ExemplarMode(m_exemplarMode->currentData().toInt());
     s.repairAttempts = m_repairs->value();
     s.hint = m_hint->toPlainText().trimmed();
     if (m_settings) {
@@ -572,41 +596,95 @@ bool RoundControlPanel::previewPrompt()
     if (!m_store || !m_store->isOpen() || !m_store->hasTask())
         return false;
     const RoundSettings s = roundSettings();
-    ExemplarSampler sampler(1);
-    QList<qint64> ids = sampler.sample(
-        ExemplarSampler::candidates(*m_store, s.sampler.strategy == SamplingStrategy::MostDifferent), s.sampler);
-    QString note = tr("Preview: a round draws its own exemplars, so they may differ.");
-    if (ids.isEmpty()) {
-        if (const Variant *ref = m_store->population().reference()) {
-            ids << ref->id;
-            note = tr("Preview: no measured variant yet; the first round measures the reference and shows it.");
-        }
-    }
-    ContrastiveRequest req;
-    req.task = m_store->task();
-    req.hint = s.hint;
-    req.templateName = s.templateName;
-    for (qint64 id : std::as_const(ids))
-        req.exemplars << PromptBuilder::exemplar(*m_store, id);
+    CandidatePrompts drafts;
     QString error;
-    const QString prompt = PromptBuilder::contrastive(req, &error);
-    if (prompt.isEmpty()) {
+    QList<CandidatePrompts::Prompt> prompts;
+    QString note;
+    if (drafts.draw(*m_store, s, 1, &error)) {
+        prompts = drafts.prompts();
+        note = drafts.perCandidate()
+                   ? tr("Preview: each candidate draws its own exemplars, the best so far always among them; a round "
+                        "draws again, so they may differ.")
+                   : tr("Preview: a round draws its own exemplars, so they may differ.");
+    } else if (const Variant *ref = error.isEmpty() ? m_store->population().reference() : nullptr) {
+        ContrastiveRequest req;
+        req.task = m_store->task();
+        req.hint = s.hint;
+        req.templateName = s.templateName;
+        req.exemplars << PromptBuilder::exemplar(*m_store, ref->id);
+        prompts << CandidatePrompts::Prompt{{ref->id}, PromptBuilder::contrastive(req, &error), 0};
+        note = tr("Preview: no measured variant yet; the first round measures the reference and shows it.");
+    }
+    if (prompts.isEmpty() || prompts.constFirst().text.isEmpty()) {
         setStatus(tr("The prompt did not render: %1").arg(error));
         return false;
     }
     if (!m_approval->isVisible()) {
-        m_prompt->setPlainText(prompt);
-        m_prompt->setReadOnly(true);
+        showPrompts(prompts, false);
         m_promptLabel->setText(note);
     }
     return true;
 }
 
+bool RoundControlPanel::showCandidatePrompt(int row)
+{
+    if (!m_store || m_approval->isVisible() || row < 0 || row >= m_progress->rowCount())
+        return false;
+    const QModelIndex index = m_progress->index(row, RoundProgressModel::Candidate);
+    const auto prompt = m_store->prompt(index.data(RoundProgressModel::PromptIdRole).toLongLong());
+    if (!prompt)
+        return false;
+    showPrompts({CandidatePrompts::Prompt{prompt->exemplarIds, prompt->rendered, prompt->id}}, false);
+    const QString exemplars = RoundProgressModel::exemplarText(m_store, prompt->exemplarIds);
+    m_promptLabel->setText(prompt->kind == QLatin1String("repair")
+                               ? tr("The prompt %1 received").arg(index.data().toString())
+                               : tr("The prompt %1 received; exemplars %2").arg(index.data().toString(), exemplars));
+    return true;
+}
+
+void RoundControlPanel::showPrompts(const QList<CandidatePrompts::Prompt> &prompts, bool editable)
+{
+    m_choiceTexts.clear();
+    m_choiceShown = -1;
+    m_choiceEditable = editable;
+    {
+        const QSignalBlocker block(m_promptChoice);
+        m_promptChoice->clear();
+        for (int i = 0; i < prompts.size(); ++i) {
+            m_choiceTexts << prompts[i].text;
+            m_promptChoice->addItem(tr("Candidate %1 of %2: exemplars %3")
+                                        .arg(i + 1)
+                                        .arg(prompts.size())
+                                        .arg(RoundProgressModel::exemplarText(m_store, prompts[i].exemplars)));
+        }
+    }
+    m_promptChoice->setVisible(prompts.size() > 1);
+    m_prompt->setReadOnly(!editable);
+    if (!prompts.isEmpty()) {
+        m_choiceShown = 0;
+        m_prompt->setPlainText(prompts.constFirst().text);
+    }
+}
+
+void RoundControlPanel::onPromptChosen(int index)
+{
+    if (index < 0 || index >= m_choiceTexts.size() || index == m_choiceShown)
+        return;
+    if (m_choiceEditable && m_choiceShown >= 0)
+        m_choiceTexts[m_choiceShown] = m_prompt->toPlainText(); // an edit survives looking at another prompt
+    m_choiceShown = index;
+    m_prompt->setPlainText(m_choiceTexts[index]);
+}
+
 void RoundControlPanel::onPromptReady(qint64, const QString &prompt)
 {
-    m_prompt->setReadOnly(false);
-    m_prompt->setPlainText(prompt);
-    m_promptLabel->setText(tr("Review the prompt; edit it if you like, then Send."));
+    QList<CandidatePrompts::Prompt> prompts = m_runner ? m_runner->candidatePrompts().prompts() : QList<CandidatePrompts::Prompt>{};
+    if (prompts.isEmpty())
+        prompts << CandidatePrompts::Prompt{{}, prompt, 0};
+    showPrompts(prompts, true);
+    m_promptLabel->setText(prompts.size() > 1
+                               ? tr("Review the prompts (one per candidate); edit any of them if you like, then Send.")
+                               : tr("Review the prompt; edit it if you like, then Send."));
     m_approval->show();
     // The prompt is what needs reading now: give it most of the room.
     const int total = m_splitter->height();
@@ -620,10 +698,13 @@ void RoundControlPanel::sendPrompt()
         return;
     m_approval->hide();
     m_prompt->setReadOnly(true);
-    m_promptLabel->setText(tr("Sent prompt"));
+    m_promptLabel->setText(m_choiceTexts.size() > 1 ? tr("Sent prompts") : tr("Sent prompt"));
     const int total = m_splitter->height();
     m_splitter->setSizes({total * 2 / 3, total - total * 2 / 3});
-    m_runner->approvePrompt(m_prompt->toPlainText());
+    if (m_choiceShown >= 0 && m_choiceShown < m_choiceTexts.size())
+        m_choiceTexts[m_choiceShown] = m_prompt->toPlainText();
+    m_choiceEditable = false;
+    m_runner->approvePrompts(m_choiceTexts);
 }
 
 void RoundControlPanel::discardPrompt()

@@ -1,9 +1,10 @@
 #pragma once
 // The Round control dock: which endpoint and model answer, how many candidates per round, how many
 // exemplars, temperature, repair attempts and a hint; a preview of the prompt and, when review is on, the
-// rendered prompt to edit before it is sent; start, pause and stop; progress per candidate and per round;
-// tokens and cost so far. Says plainly what is missing ("no GPU worker configured — Settings → Workers").
+// rendered prompt to edit before it is sent; start, pause and stop; progress per candidate (with the
+// exemplars each candidate saw; choosing one shows the prompt it received) and per round; tokens and cost so far. Says plainly what is missing ("no GPU worker configured — Settings → Workers").
 #include "core/llm/endpointconfig.h"
+#include "core/optimizer/candidateprompts.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -45,8 +46,11 @@ public:
     void start();
     void pauseOrResume();
     void stop();
-    // Renders the prompt a round would send now into the prompt box (the round samples its own exemplars).
+    // Renders the prompt(s) a round would send now into the prompt box (the round samples its own exemplars);
+    // with a prompt per candidate, promptChoiceBox() picks which one is shown.
     bool previewPrompt();
+    // Shows the prompt the candidate in row `row` of the progress list received.
+    bool showCandidatePrompt(int row);
     // While the runner waits for approval: send the (edited) prompt, or drop the round.
     void sendPrompt();
     void discardPrompt();
@@ -63,6 +67,9 @@ public:
     QDoubleSpinBox *temperatureBox() const { return m_temperature; }
     QPlainTextEdit *hintEdit() const { return m_hint; }
     QCheckBox *reviewBox() const { return m_review; }
+    QComboBox *exemplarModeBox() const { return m_exemplarMode; }
+    QComboBox *promptChoiceBox() const { return m_promptChoice; }
+    QTableView *progressView() const { return m_progressView; }
     QPlainTextEdit *promptEdit() const { return m_prompt; }
     QPushButton *startButton() const { return m_start; }
     QPushButton *pauseButton() const { return m_pause; }
@@ -85,6 +92,9 @@ private:
     void updateUsage();
     void applyRequestTemplate(std::function<void(bool ok)> then = {});
     void onPromptReady(qint64 roundId, const QString &prompt);
+    // Fills the prompt box and, for several prompts, the chooser; editable while a round waits for review.
+    void showPrompts(const QList<CandidatePrompts::Prompt> &prompts, bool editable);
+    void onPromptChosen(int index);
     void setStatus(const QString &text);
     void saveDefaults();
 
@@ -100,6 +110,7 @@ private:
     QSpinBox *m_candidates = nullptr;
     QSpinBox *m_exemplars = nullptr;
     QComboBox *m_strategy = nullptr;
+    QComboBox *m_exemplarMode = nullptr;
     QSpinBox *m_repairs = nullptr;
     QPlainTextEdit *m_hint = nullptr;
     QCheckBox *m_review = nullptr;
@@ -109,6 +120,10 @@ private:
     QPushButton *m_stopButton = nullptr;
     QPushButton *m_resume = nullptr;
     QLabel *m_promptLabel = nullptr;
+    QComboBox *m_promptChoice = nullptr;
+    QStringList m_choiceTexts; // the prompts the chooser offers, edits included
+    int m_choiceShown = -1;
+    bool m_choiceEditable = false;
     QPlainTextEdit *m_prompt = nullptr;
     QWidget *m_approval = nullptr;
     QSplitter *m_splitter = nullptr;

@@ -67,6 +67,11 @@ void RoundProgressModel::onRequestStarted(qint64 responseId)
     for (const Row &existing : std::as_const(m_rows))
         answers += existing.repair ? 0 : 1;
     r.repair = prompt->kind == QLatin1String("repair");
+    r.promptId = prompt->id;
+    if (!r.repair) {
+        r.exemplars = prompt->exemplarIds;
+        r.exemplarText = exemplarText(m_store, r.exemplars);
+    }
     r.title = r.repair
                   ? (prompt->exemplarIds.isEmpty() ? tr("repair") : tr("repair of #%1").arg(prompt->exemplarIds.constFirst()))
                   : tr("answer %1").arg(answers + 1);
@@ -114,6 +119,17 @@ void RoundProgressModel::flush()
         if (row < m_rows.size())
             Q_EMIT dataChanged(index(row, Stage), index(row, Stage));
     m_dirty.clear();
+}
+
+QString RoundProgressModel::exemplarText(const SessionStore *store, const QList<qint64> &ids)
+{
+    QStringList parts;
+    for (qint64 id : ids) {
+        const kforge::Variant *v = store ? store->population().find(id) : nullptr;
+        parts << (v && v->eval.speedup ? tr("#%1 (%2×)").arg(id).arg(formatMeasure(*v->eval.speedup))
+                                       : QStringLiteral("#%1").arg(id));
+    }
+    return parts.join(QLatin1String(", "));
 }
 
 int RoundProgressModel::rowOfResponse(qint64 responseId) const
@@ -177,6 +193,7 @@ QVariant RoundProgressModel::data(const QModelIndex &index, int role) const
         case Speedup:
             return v && v->eval.speedup ? QVariant(formatMeasure(*v->eval.speedup) + QStringLiteral("×")) : QVariant();
         case Tokens: return r.tokens ? QVariant(QLocale().toString(r.tokens)) : QVariant();
+        case Exemplars: return r.exemplarText;
         case ColumnCount: break;
         }
         return {};
@@ -187,17 +204,22 @@ QVariant RoundProgressModel::data(const QModelIndex &index, int role) const
             if (!r.problem.isEmpty())
                 return r.problem;
         }
+        if (index.column() == Exemplars && !r.exemplars.isEmpty())
+            return tr("The measured variants this candidate's prompt showed the model");
         return {};
     case Qt::ForegroundRole:
         if (index.column() == Stage && !r.streaming && (!r.variantId || (v && v->status == VariantStatus::Failed)))
             return QColor(0xc0, 0x39, 0x2b);
         return {};
     case Qt::TextAlignmentRole:
-        return QVariant::fromValue(index.column() >= Speedup ? (Qt::AlignRight | Qt::AlignVCenter)
-                                                              : (Qt::AlignLeft | Qt::AlignVCenter));
+        return QVariant::fromValue(index.column() >= Speedup && index.column() != Exemplars
+                                       ? (Qt::AlignRight | Qt::AlignVCenter)
+                                       : (Qt::AlignLeft | Qt::AlignVCenter));
     case ResponseIdRole: return r.responseId;
     case VariantIdRole: return r.variantId;
     case FinishedRole: return isFinished(r);
+    case PromptIdRole: return r.promptId;
+    case ExemplarIdsRole: return QVariant::fromValue(r.exemplars);
     default: return {};
     }
 }
@@ -212,6 +234,7 @@ QVariant RoundProgressModel::headerData(int section, Qt::Orientation orientation
     case Variant: return tr("Variant");
     case Speedup: return tr("Speedup");
     case Tokens: return tr("Tokens");
+    case Exemplars: return tr("Exemplars");
     case ColumnCount: break;
     }
     return {};

@@ -1,7 +1,7 @@
 #pragma once
 // Where each answer of the running round stands: generating (characters so far), then the stages of the
 // variant it produced (compiling, verifying, timing, profiling), done with its speedup or failed with the
-// reason. Fed by RoundRunner's signals and the store's; streaming updates are batched into one repaint per
+// reason; and which exemplars its prompt showed (each candidate may have drawn its own). Fed by RoundRunner's signals and the store's; streaming updates are batched into one repaint per
 // interval.
 #include <QAbstractTableModel>
 #include <QPointer>
@@ -17,8 +17,8 @@ class RoundProgressModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Candidate, Stage, Variant, Speedup, Tokens, ColumnCount };
-    enum Role { ResponseIdRole = Qt::UserRole + 1, VariantIdRole, FinishedRole };
+    enum Column { Candidate, Stage, Variant, Speedup, Tokens, Exemplars, ColumnCount };
+    enum Role { ResponseIdRole = Qt::UserRole + 1, VariantIdRole, FinishedRole, PromptIdRole, ExemplarIdsRole };
 
     RoundProgressModel(SessionStore *store, RoundRunner *runner, QObject *parent = nullptr);
 
@@ -26,6 +26,8 @@ public:
     // Rows whose answer is in and whose variant (if any) is no longer in flight.
     int finishedCount() const;
     int rowOfResponse(qint64 responseId) const;
+    // "#1 (1.00×), #4 (2.50×)": variants of the store with their speedups, as the exemplar column shows them.
+    static QString exemplarText(const SessionStore *store, const QList<qint64> &ids);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -45,6 +47,9 @@ private:
         QString problem; // why no variant came of it
         qint64 tokens = 0;
         bool repair = false;
+        qint64 promptId = 0;
+        QList<qint64> exemplars; // contrastive answers: what the prompt showed
+        QString exemplarText;
     };
 
     void startRound(qint64 roundId);

@@ -2,11 +2,13 @@
 // them), plus the properties the golden files are meant to guarantee.
 #include "core/optimizer/profilesummary.h"
 #include "core/optimizer/promptbuilder.h"
+#include "core/session/sessionstore.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace kforge;
@@ -259,6 +261,55 @@ private Q_SLOTS:
         QFETCH(double, value);
         QFETCH(QString, text);
         QCOMPARE(formatMeasure(value), text);
+    }
+
+    // The prompts two contrastive rounds on an H200 really sent (docs/h200-diag_matmul.kforge), re-rendered from
+    // the session's own variants and measurements: the reference's code once, its entry keeping its figures.
+    void referenceSourceIsShownOnce()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("h200.kforge"));
+        QVERIFY(QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul.kforge"), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        SessionStore store;
+        QVERIFY2(store.open(path), qPrintable(store.errorString()));
+        const QString reference = store.task().referenceSource.trimmed();
+        QVERIFY(reference.size() > 200);
+        int rerendered = 0;
+        for (const RoundRecord &round : store.rounds()) {
+            for (const PromptRecord &sent : store.prompts(round.id)) {
+                if (sent.kind != QLatin1String("contrastive"))
+                    continue;
+                const qint64 referenceId = store.population().reference()->id;
+                ContrastiveRequest req;
+                req.task = store.task();
+                req.hint = sent.hint;
+                for (qint64 id : sent.exemplarIds)
+                    req.exemplars << PromptBuilder::exemplar(store, id);
+                QString error;
+                const QString p = PromptBuilder::contrastive(req, &error);
+                QVERIFY2(!p.isEmpty(), qPrintable(error));
+                QCOMPARE(p.count(reference), 1);
+                QVERIFY(p.indexOf(reference) < p.indexOf(QLatin1String("### Variant A"))); // under "Reference implementation"
+                if (sent.exemplarIds.contains(referenceId)) {
+                    // What the round sent printed it twice; the new prompt refers to it instead.
+                    QCOMPARE(sent.rendered.count(reference), 2);
+                    const qsizetype entry = p.indexOf(QLatin1String(" (the reference): 1.00x the reference"));
+                    QVERIFY(entry > 0);
+                    const qsizetype next = p.indexOf(QLatin1String("\n### "), entry);
+                    const QString section = p.mid(entry, (next < 0 ? p.indexOf(QLatin1String("## What to write")) : next) - entry);
+                    QVERIFY2(section.contains(QLatin1String("median time")), qPrintable(section)); // figures kept
+                    QVERIFY(section.contains(QLatin1String("Its code is the reference implementation shown above.")));
+                    QVERIFY(!section.contains(QLatin1String("```cuda")));
+                }
+                // Every other exemplar still shows its code.
+                for (qint64 id : sent.exemplarIds)
+                    if (id != referenceId)
+                        QVERIFY(p.contains(store.source(id).trimmed()));
+                ++rerendered;
+            }
+        }
+        QCOMPARE(rerendered, 2);
     }
 };
 

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -162,6 +163,23 @@ struct Rig {
         if (!finished.wait(timeoutMs))
             qFatal("the round did not finish");
         return finished.first().at(1).value<RoundState>();
+    }
+
+    // A measured, correct variant added by hand (as a population a few rounds old would hold).
+    qint64 addMeasured(const QString &marker, double speedup)
+    {
+        Variant v;
+        v.origin = VariantOrigin::Manual;
+        v.label = marker;
+        const qint64 id = store.addVariant(v, {QStringLiteral("// %1\n").arg(marker), {}, {}});
+        EvalResult r;
+        r.verdict = Verdict::Correct;
+        r.reference = timing(11.84);
+        r.candidate = timing(11.84 / speedup);
+        r.speedup = speedup;
+        r.verification.trials = 5;
+        store.addEvaluation(Evaluation::fromResult(id, r.toJson()));
+        return id;
     }
 
     const Variant *byMarker(const QString &marker)
@@ -454,6 +472,140 @@ private Q_SLOTS:
         QCOMPARE(rig.store.variantsOfRound(round).size(), 3);
         QCOMPARE(toString(rig.store.round(round)->state), QStringLiteral("finished"));
         QVERIFY(!rig.runner->resume(round)); // finished rounds stay finished
+    }
+
+    // CUDA-L1 draws exemplars for every generation: with more correct variants than slots, each candidate gets
+    // its own draw (the best always in it), its own prompt and request, and its variant links to that prompt.
+    void eachCandidateDrawsItsOwnExemplars()
+    {
+        Rig rig;
+        QVERIFY(rig.setUp(QStringLiteral("per-candidate"), scenario(QStringList(6, QStringLiteral("repaired")))));
+        const qint64 ref = rig.store.population().reference()->id;
+        rig.store.addEvaluation(Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.source(ref)}).toJson()));
+        const qint64 best = rig.addMeasured(QStringLiteral("V4"), 4.0);
+        const QSet<qint64> others{ref, rig.addMeasured(QStringLiteral("V15"), 1.5), rig.addMeasured(QStringLiteral("V2"), 2.0),
+                                  rig.addMeasured(QStringLiteral("V25"), 2.5)};
+        RoundSettings s;
+        s.candidates = 4;
+        s.repairAttempts = 0;
+        s.seed = 7;
+        QCOMPARE(toString(s.effectiveExemplarMode(5)), toString(ExemplarMode::PerCandidate)); // the default, as the population allows
+        QCOMPARE(toString(s.effectiveExemplarMode(2)), toString(ExemplarMode::PerRound));
+        QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
+        const qint64 round = rig.store.rounds().last().id;
+        const QString path = rig.store.path();
+
+        // Stored per candidate, read back from the file.
+        rig.store.close();
+        QVERIFY(rig.store.open(path));
+        const QList<PromptRecord> prompts = rig.store.prompts(round);
+        QCOMPARE(prompts.size(), 4);
+        QSet<QSet<qint64>> sets;
+        QSet<QString> texts;
+        for (const PromptRecord &p : prompts) {
+            QCOMPARE(p.kind, QStringLiteral("contrastive"));
+            QCOMPARE(p.exemplarIds.size(), 2);
+            QVERIFY2(p.exemplarIds.contains(best), qPrintable(QString::number(p.exemplarIds.first())));
+            for (qint64 id : p.exemplarIds)
+                QVERIFY(id == best || others.contains(id));
+            sets.insert(QSet<qint64>(p.exemplarIds.begin(), p.exemplarIds.end()));
+            texts.insert(p.rendered);
+            QCOMPARE(rig.store.responses(p.id).size(), 1); // one candidate each
+        }
+        QCOMPARE(sets.size(), 4); // four different draws
+        const QList<qint64> variants = rig.store.variantsOfRound(round);
+        QCOMPARE(variants.size(), 4);
+        QSet<qint64> promptsUsed;
+        for (qint64 id : variants) {
+            const Variant *v = rig.store.population().find(id);
+            const auto p = rig.store.prompt(v->promptId);
+            QVERIFY(p && p->roundId == round);
+            QCOMPARE(v->parentIds, p->exemplarIds); // the exemplars it was shown
+            QCOMPARE(rig.store.response(v->responseId)->promptId, p->id);
+            promptsUsed.insert(p->id);
+        }
+        QCOMPARE(promptsUsed.size(), 4);
+        // Four different requests, each exactly one stored prompt.
+        QCOMPARE(rig.server.requests().size(), 4);
+        QSet<QString> sent;
+        for (const auto &request : rig.server.requests()) {
+            const QJsonArray messages = QJsonDocument::fromJson(request.body).object().value(QLatin1String("messages")).toArray();
+            sent.insert(messages.last().toObject().value(QLatin1String("content")).toString());
+        }
+        QCOMPARE(sent, texts);
+
+        // One prompt per round, when asked for: every candidate sees the same draw.
+        s.exemplarMode = ExemplarMode::PerRound;
+        s.candidates = 2;
+        QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
+        const QList<PromptRecord> one = rig.store.prompts(rig.store.rounds().last().id);
+        QCOMPARE(one.size(), 1);
+        QCOMPARE(rig.store.responses(one.first().id).size(), 2);
+        QCOMPARE(toString(RoundSettings::fromJson(rig.store.rounds().last().settings).exemplarMode), toString(ExemplarMode::PerRound));
+    }
+
+    // An interrupted round with a prompt per candidate: the candidates without an answer are asked again, each
+    // with its own prompt.
+    void resumesPerCandidatePrompts()
+    {
+        Rig rig;
+        QVERIFY(rig.setUp(QStringLiteral("resume-per-candidate"), scenario({QStringLiteral("repaired"), QStringLiteral("repaired")})));
+        const QString path = rig.store.path();
+        const qint64 ref = rig.store.population().reference()->id;
+        rig.store.addEvaluation(Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.source(ref)}).toJson()));
+        RoundSettings s;
+        s.candidates = 3;
+        s.repairAttempts = 0;
+        const qint64 round = rig.store.addRound(s.toJson());
+        QList<qint64> prompts;
+        for (int i = 1; i <= 3; ++i) {
+            PromptRecord p;
+            p.roundId = round;
+            p.kind = QStringLiteral("contrastive");
+            p.templateName = QStringLiteral("contrastive");
+            p.rendered = QStringLiteral("prompt of candidate %1").arg(i);
+            p.exemplarIds = {ref};
+            prompts << rig.store.addPrompt(p);
+        }
+        ResponseRecord done;
+        done.promptId = prompts[1];
+        done.rawText = answer(QStringLiteral("repaired"));
+        done.parseStatus = QStringLiteral("ok");
+        done.finishStatus = QStringLiteral("complete");
+        const qint64 doneId = rig.store.addResponse(done);
+        Variant v;
+        v.origin = VariantOrigin::Model;
+        v.roundId = round;
+        v.promptId = prompts[1];
+        v.responseId = doneId;
+        v.parentIds = {ref};
+        v.status = VariantStatus::Done;
+        rig.store.addVariant(v, {QStringLiteral("// REPAIRED_ROWSCALE\n"), {}, {}});
+        ResponseRecord streaming;
+        streaming.promptId = prompts[2];
+        streaming.finishStatus = QStringLiteral("streaming");
+        rig.store.addResponse(streaming);
+        rig.store.close();
+
+        QVERIFY(rig.store.open(path));
+        QSignalSpy finished(rig.runner.get(), &RoundRunner::roundFinished);
+        QVERIFY2(rig.runner->resume(round), qPrintable(rig.runner->errorString()));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(toString(finished.first().at(1).value<RoundState>()), toString(RoundState::Finished));
+        QStringList bodies;
+        for (const auto &request : rig.server.requests())
+            bodies << QString::fromUtf8(request.body);
+        QCOMPARE(bodies.size(), 2);
+        QCOMPARE(bodies.filter(QLatin1String("prompt of candidate 1")).size(), 1);
+        QCOMPARE(bodies.filter(QLatin1String("prompt of candidate 3")).size(), 1);
+        QCOMPARE(rig.store.responses(prompts[0]).size(), 1);
+        QCOMPARE(rig.store.responses(prompts[1]).size(), 1);
+        QCOMPARE(rig.store.responses(prompts[2]).size(), 2);
+        for (qint64 id : rig.store.variantsOfRound(round)) {
+            const Variant *c = rig.store.population().find(id);
+            QVERIFY(prompts.contains(c->promptId));
+        }
+        QCOMPARE(rig.store.variantsOfRound(round).size(), 3);
     }
 
     void steering()

@@ -13,7 +13,9 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSet>
 #include <QSpinBox>
+#include <QTableView>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -175,6 +177,97 @@ private Q_SLOTS:
         QVERIFY(finished.size() == 1 || finished.wait(15000));
         QCOMPARE(int(finished.at(0).at(1).value<RoundState>()), int(RoundState::Stopped));
         QVERIFY(panel.statusText().contains(QLatin1String("stopped")));
+    }
+
+    // With more correct variants than exemplar slots, each candidate draws its own exemplars: the progress list
+    // says which ones each saw, choosing a candidate shows the prompt it received, and review offers every
+    // candidate's prompt for editing.
+    void showsTheExemplarsEachCandidateSaw()
+    {
+        SessionFixture f;
+        QVERIFY(f.create());
+        RoundHarness h(f);
+        QString error;
+        QList<CandidateAnswer> answers{CandidateAnswer{2.5}, CandidateAnswer{6.0}, CandidateAnswer{3.0}};
+        for (int i = 0; i < 6; ++i)
+            answers << CandidateAnswer{2.0};
+        QVERIFY2(h.serve(answers, QStringLiteral("unused"), &error), qPrintable(error));
+        RoundControlPanel panel(&f.store(), h.runner.get(), h.settings.get());
+        QAbstractItemModelTester tester(panel.progressModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        panel.resize(1000, 760);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.candidatesBox()->setValue(3);
+        panel.exemplarsBox()->setValue(2);
+        panel.repairsBox()->setValue(0);
+        QCOMPARE(panel.exemplarModeBox()->currentData().toInt(), int(ExemplarMode::Auto));
+        QSignalSpy finished(h.runner.get(), &RoundRunner::roundFinished);
+
+        // Round 1 has only the reference to show: one prompt for all three.
+        panel.start();
+        QVERIFY(finished.wait(30000));
+        RoundProgressModel *progress = panel.progressModel();
+        const qint64 ref = f.store().population().reference()->id;
+        for (int r = 0; r < 3; ++r)
+            QVERIFY(progress->index(r, RoundProgressModel::Exemplars).data().toString().startsWith(QStringLiteral("#%1 (1").arg(ref)));
+        const Variant *best = f.store().population().bestCorrect();
+        QVERIFY(best && qAbs(*best->eval.speedup - 6.0) < 1e-6);
+        const qint64 bestId = best->id;
+
+        // Round 2: four correct variants for two slots, so each candidate draws, the best always in.
+        panel.start();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(progress->rowCount(), 3);
+        QCOMPARE(progress->headerData(RoundProgressModel::Exemplars, Qt::Horizontal).toString(), QStringLiteral("Exemplars"));
+        QSet<QString> shown;
+        for (int r = 0; r < 3; ++r) {
+            const QString text = progress->index(r, RoundProgressModel::Exemplars).data().toString();
+            QVERIFY2(text.contains(QStringLiteral("#%1 (6").arg(bestId)), qPrintable(text));
+            const auto ids = progress->index(r, 0).data(RoundProgressModel::ExemplarIdsRole).value<QList<qint64>>();
+            QCOMPARE(ids.size(), 2);
+            const qint64 variant = progress->index(r, 0).data(RoundProgressModel::VariantIdRole).toLongLong();
+            QCOMPARE(f.store().population().find(variant)->parentIds, ids);
+            shown.insert(text);
+        }
+        QCOMPARE(shown.size(), 3);
+        saveScreenshot(&panel, QStringLiteral("roundcontrol-exemplars"));
+
+        // Choosing a candidate shows the prompt it received.
+        panel.progressView()->selectRow(1);
+        const auto prompt = f.store().prompt(progress->index(1, 0).data(RoundProgressModel::PromptIdRole).toLongLong());
+        QVERIFY(prompt);
+        QCOMPARE(panel.promptEdit()->toPlainText(), prompt->rendered);
+        QVERIFY(panel.promptEdit()->isReadOnly());
+        panel.progressView()->selectRow(2);
+        QVERIFY(panel.promptEdit()->toPlainText() != prompt->rendered);
+
+        // The preview shows one prompt per candidate too.
+        QVERIFY(panel.previewPrompt());
+        QVERIFY(panel.promptChoiceBox()->isVisibleTo(&panel));
+        QCOMPARE(panel.promptChoiceBox()->count(), 3);
+        QVERIFY(panel.promptChoiceBox()->itemText(0).contains(QStringLiteral("#%1").arg(bestId)));
+
+        // Review: every candidate's prompt can be read and edited; each is sent as edited.
+        panel.reviewBox()->setChecked(true);
+        QSignalSpy ready(h.runner.get(), &RoundRunner::promptReady);
+        panel.start();
+        QVERIFY(ready.wait(15000));
+        QCOMPARE(panel.promptChoiceBox()->count(), 3);
+        QVERIFY(!panel.promptEdit()->isReadOnly());
+        panel.promptChoiceBox()->setCurrentIndex(1);
+        QCOMPARE(panel.promptEdit()->toPlainText(), h.runner->candidatePrompts().prompts().at(1).text);
+        panel.promptEdit()->appendPlainText(QStringLiteral("EDITED FOR CANDIDATE 2"));
+        panel.promptChoiceBox()->setCurrentIndex(0);
+        panel.promptChoiceBox()->setCurrentIndex(1);
+        QVERIFY(panel.promptEdit()->toPlainText().endsWith(QLatin1String("EDITED FOR CANDIDATE 2"))); // kept
+        saveScreenshot(&panel, QStringLiteral("roundcontrol-review-per-candidate"));
+        panel.sendPrompt();
+        QVERIFY(finished.wait(30000));
+        const QList<PromptRecord> sent = f.store().prompts(finished.last().at(0).toLongLong());
+        QCOMPARE(sent.size(), 3);
+        QVERIFY(!sent[0].rendered.contains(QLatin1String("EDITED")));
+        QVERIFY(sent[1].rendered.endsWith(QLatin1String("EDITED FOR CANDIDATE 2")));
+        QVERIFY(!sent[2].rendered.contains(QLatin1String("EDITED")));
     }
 };
 
