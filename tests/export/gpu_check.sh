@@ -84,14 +84,15 @@ prepare_task() {
         echo "no variant expected correct" > "$work/$name/state"
         return
     fi
-    if ! "$cli" eval "$dir" "$dir/$file" --worker "$worker" --no-metrics --session "$work/$name/session.kforge" \
+    # C locale: the "Recorded as variant N" line is read below.
+    if ! LC_ALL=C.UTF-8 LANGUAGE= "$cli" eval "$dir" "$dir/$file" --worker "$worker" --no-metrics --session "$work/$name/session.kforge" \
         > "$work/$name/eval.txt" 2>&1; then
         echo "kforge-cli eval failed (see eval.txt)" > "$work/$name/state"
         return
     fi
     local id
     id=$(sed -n 's/^Recorded as variant \([0-9]*\) in .*/\1/p' "$work/$name/eval.txt" | tail -1)
-    if [ -z "$id" ] || ! "$cli" export "$work/$name/session.kforge" --variant "$id" --format cmake \
+    if [ -z "$id" ] || ! LC_ALL=C.UTF-8 "$cli" export "$work/$name/session.kforge" --variant "$id" --format cmake \
         --out "$work/$name/cmake" > "$work/$name/export.txt" 2>&1; then
         echo "kforge-cli export failed (see export.txt)" > "$work/$name/state"
         return
