@@ -3,7 +3,10 @@
 #include "command.h"
 
 #include "core/compile/compiler.h"
+#include "core/eval/deviceinfo.h"
 #include "core/eval/kernelname.h"
+#include "core/session/evaluation.h"
+#include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/task/task.h"
 #include "core/worker/poolevaluator.h"
@@ -141,6 +144,39 @@ void printTable(QTextStream &out, const Task &task, const QString &candidate, co
     row(tr("Turnaround"), tr("%1 s").arg(r.elapsedMs / 1000, 0, 'f', 2));
 }
 
+// Adds the candidate as an imported variant (child of the reference) with its evaluation, as a round records
+// one; creates the session for the task folder first when it is not open. The new variant's id, or 0.
+qint64 recordInSession(SessionStore &store, const QString &path, const QString &taskFolder, const QString &source,
+                       const QString &name, const CompileResult &compiled, const EvalResult &result,
+                       const DeviceInfo &device, QString *error)
+{
+    if (!store.isOpen() && !store.create(path, taskFolder)) {
+        *error = store.errorString();
+        return 0;
+    }
+    Variant v;
+    v.origin = VariantOrigin::Imported;
+    v.label = QFileInfo(name).completeBaseName();
+    if (const Variant *reference = store.population().reference())
+        v.parentIds = {reference->id};
+    VariantTexts texts;
+    texts.source = source;
+    const qint64 id = store.addVariant(v, texts);
+    QJsonObject deviceJson = device.isValid() ? device.toJson() : QJsonObject{{u"name"_s, result.deviceName}};
+    if (!result.workerName.isEmpty())
+        deviceJson.insert(u"worker"_s, result.workerName);
+    if (!id || !store.addEvaluation(Evaluation::fromResult(id, result.toJson(), deviceJson, compiled.commandLine,
+                                                           compiled.nvccVersion))) {
+        *error = store.errorString();
+        return 0;
+    }
+    const QString reason = result.isCorrect() ? QString()
+                                              : verdictDisplayName(result.verdict)
+            + (result.message.isEmpty() ? QString() : u": "_s + result.message.section(u'\n', 0, 0));
+    store.setStatus(id, result.isCorrect() ? VariantStatus::Done : VariantStatus::Failed, reason);
+    return id;
+}
+
 int runEval(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -158,7 +194,12 @@ int runEval(const QStringList &args)
     const QCommandLineOption archOption(u"arch"_s, tr("Compile for this GPU architecture (default: the worker's)."),
                                         tr("sm_XY"));
     const QCommandLineOption noMetricsOption(u"no-metrics"_s, tr("Skip the hardware metrics pass (faster)."));
-    parser.addOptions({jsonOption, workerOption, archOption, noMetricsOption});
+    const QCommandLineOption sessionOption(
+        u"session"_s,
+        tr("Also record the candidate and its evaluation as a variant of this session (created for the task when "
+           "the file does not exist), e.g. to export it with 'kforge-cli export'."),
+        tr("file.kforge"));
+    parser.addOptions({jsonOption, workerOption, archOption, noMetricsOption, sessionOption});
     parser.process(args);
 
     QTextStream out(stdout);
@@ -183,6 +224,22 @@ int runEval(const QStringList &args)
     }
     const QString candidateSource = QString::fromUtf8(candidateFile.readAll());
     const QString candidateName = QFileInfo(positional.at(1)).fileName();
+
+    // An existing session must be for this task; a new one is only created once there is something to record.
+    const QString sessionPath = parser.value(sessionOption);
+    SessionStore store;
+    if (!sessionPath.isEmpty() && QFileInfo::exists(sessionPath)) {
+        if (!store.open(sessionPath)) {
+            err << tr("kforge-cli eval: cannot open the session %1: %2").arg(sessionPath, store.errorString()) << '\n';
+            return kBadInput;
+        }
+        if (store.task().name != task.name()) {
+            err << tr("kforge-cli eval: the session %1 is for the task '%2', not '%3'")
+                       .arg(sessionPath, store.task().name, task.name())
+                << '\n';
+            return kBadInput;
+        }
+    }
 
     Settings settings;
     WorkerConfig worker;
@@ -253,6 +310,20 @@ int runEval(const QStringList &args)
         err << verdictDisplayName(result.verdict) << u": "_s << result.message << '\n';
     } else {
         printTable(out, task, candidateName, compiled, result, pool.device(0).name);
+    }
+    if (!sessionPath.isEmpty()) {
+        if (result.verdict == Verdict::Error) {
+            err << tr("Not recorded in %1: the candidate got no verdict.").arg(sessionPath) << '\n';
+        } else {
+            QString error;
+            const qint64 id = recordInSession(store, sessionPath, positional.at(0), candidateSource, candidateName,
+                                              compiled, result, pool.device(0), &error);
+            if (!id) {
+                err << tr("kforge-cli eval: cannot record the evaluation in %1: %2").arg(sessionPath, error) << '\n';
+                return kBadInput;
+            }
+            err << tr("Recorded as variant %1 in %2").arg(id).arg(sessionPath) << '\n';
+        }
     }
     switch (result.verdict) {
     case Verdict::Correct: return kCorrect;

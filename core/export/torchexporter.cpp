@@ -1,5 +1,6 @@
 #include "core/export/torchexporter.h"
 
+#include "core/eval/evaloptions.h"
 #include "core/export/codenames.h"
 #include "core/export/exportreadme.h"
 #include "core/export/licenseheader.h"
@@ -198,6 +199,12 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     v[u"reference_import"_s] = withReference ? u"import %1_reference_ext\n"_s.arg(ns) : QString();
     v[u"reference_call"_s] = withReference ? u"%1_reference_ext.forward(*inputs)"_s.arg(ns)
                                            : u"None  # unused: TORCH_EXPR is set"_s;
+    const EvalOptions timing; // the evaluation's defaults, as in the CMake benchmark
+    v[u"min_runs"_s] = QString::number(timing.minRuns);
+    v[u"min_time_ms"_s] = QString::number(timing.minTimeMs);
+    v[u"max_runs"_s] = QString::number(timing.maxRuns);
+    v[u"warmup"_s] = QString::number(timing.warmup);
+    v[u"warmup_ms"_s] = QString::number(timing.warmupMs);
 
     const auto add = [&](const QString &path, const QByteArray &content, bool license = true) {
         bundle.files << ExportFile{path, license ? LicenseHeader::apply(path, content, options.licenseText) : content};

@@ -127,6 +127,7 @@ if [[ -x $WORKER ]]; then
   stage ctest_gpu 180 ctest --test-dir $B -L gpu -V > "$RES/ctest_gpu.log" 2>&1
   cat "$RES/ctest_gpu.log" >> "$OUT/ctest.log"
   grep -E "Test +#|tests passed|FAIL" "$RES/ctest_gpu.log" | head -30
+  grep -E "worker gone after" "$RES/ctest_gpu.log" # tst_worker_lifetime_gpu: client killed mid-evaluation
 fi
 
 BENCH_PROFILER=$(find $B -name bench_profiler -type f -executable 2>/dev/null | head -1)

@@ -1,5 +1,6 @@
 #include "core/runtime/worker/isolation.h"
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -16,13 +17,15 @@ namespace {
 
 std::filesystem::path g_tempDir;
 
+std::atomic<bool> g_tempDirRemoved{false};
+
 void removeTempDir()
 {
-    if (g_tempDir.empty())
+    // The atexit handler of the main thread and RequestReader's exit on a lost client may race.
+    if (g_tempDir.empty() || g_tempDirRemoved.exchange(true))
         return;
     std::error_code ec;
     std::filesystem::remove_all(g_tempDir, ec);
-    g_tempDir.clear();
 }
 
 std::string errnoText(const char *what)
@@ -117,6 +120,11 @@ const std::filesystem::path &TempDir::path()
     return g_tempDir;
 }
 
+void TempDir::remove()
+{
+    removeTempDir();
+}
+
 bool ProtocolChannel::open(bool redirectStdout, std::string &error)
 {
     std::fflush(stdout);
@@ -141,31 +149,48 @@ bool ProtocolChannel::open(bool redirectStdout, std::string &error)
 std::optional<std::string> ProtocolChannel::readLine()
 {
     for (;;) {
-        // Only the bytes not searched yet: a load with so_base64 can be a line of many megabytes.
-        const auto nl = m_buffer.find('\n', m_scanned);
-        m_scanned = nl == std::string::npos ? m_buffer.size() : 0;
-        if (nl != std::string::npos) {
-            std::string line = m_buffer.substr(0, nl);
-            m_buffer.erase(0, nl + 1);
-            if (!line.empty() && line.back() == '\r')
-                line.pop_back();
+        if (std::optional<std::string> line = takeLine())
             return line;
-        }
-        if (m_eof) {
-            if (m_buffer.empty())
-                return std::nullopt;
-            std::string line;
-            line.swap(m_buffer);
-            return line;
-        }
-        char chunk[65536];
+        if (m_eof)
+            return std::nullopt;
+        readSome();
+    }
+}
+
+std::optional<std::string> ProtocolChannel::takeLine()
+{
+    // Only the bytes not searched yet: a load with so_base64 can be a line of many megabytes.
+    const auto nl = m_buffer.find('\n', m_scanned);
+    m_scanned = nl == std::string::npos ? m_buffer.size() : 0;
+    if (nl != std::string::npos) {
+        std::string line = m_buffer.substr(0, nl);
+        m_buffer.erase(0, nl + 1);
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        return line;
+    }
+    if (m_eof && !m_buffer.empty()) {
+        std::string line;
+        line.swap(m_buffer);
+        m_scanned = 0;
+        return line;
+    }
+    return std::nullopt;
+}
+
+bool ProtocolChannel::readSome()
+{
+    char chunk[65536];
+    for (;;) {
         const ssize_t n = ::read(m_in, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
+        if (n <= 0) {
             m_eof = true;
-        else
-            m_buffer.append(chunk, static_cast<std::size_t>(n));
+            return false;
+        }
+        m_buffer.append(chunk, static_cast<std::size_t>(n));
+        return true;
     }
 }
 

@@ -24,6 +24,8 @@ class TempDir {
 public:
     static std::optional<std::filesystem::path> create(std::string &error);
     static const std::filesystem::path &path();
+    // Removes it now (once; also safe from a second thread while the process is ending).
+    static void remove();
 };
 
 // The protocol's own file descriptors: fd 0 and 1 are duplicated for the protocol, then fd 0 is pointed
@@ -34,6 +36,13 @@ public:
     bool open(bool redirectStdout, std::string &error);
     // Next request line; nullopt at end of input.
     std::optional<std::string> readLine();
+    // The two halves of readLine(), for a reader that waits on the descriptor itself (RequestReader):
+    // the next complete line already read (at end of input also an unterminated last one), and one
+    // read(2) of what is there; false at end of input (or on a read error).
+    std::optional<std::string> takeLine();
+    bool readSome();
+    bool atEnd() const { return m_eof; }
+    int inFd() const { return m_in; }
     // Writes one line with write(2): nothing is buffered in the process when a kernel brings it down.
     bool writeLine(const std::string &line);
     int outFd() const { return m_out; }

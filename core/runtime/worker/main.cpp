@@ -8,6 +8,7 @@
 #include "core/runtime/worker/nvcc.h"
 #include "core/runtime/worker/tensorset.h"
 #include "core/runtime/worker/protocol.h"
+#include "core/runtime/worker/requestreader.h"
 #include "core/runtime/worker/selftest.h"
 #include "core/runtime/worker/workerserver.h"
 #include "kforge/kernel.h"
@@ -291,6 +292,8 @@ int main(int argc, char **argv)
         return report.passed ? 0 : 1;
     }
 
+    // Before any thread exists (CUDA's, CUPTI's, the request reader's): see RequestReader.
+    kforge::RequestReader::prepareProcess();
     kforge::ProtocolChannel channel;
     if (!channel.open(true, error)) {
         std::fprintf(stderr, "kforge-worker: %s\n", error.c_str());

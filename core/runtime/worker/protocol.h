@@ -15,5 +15,7 @@ inline constexpr const char *kInternal = "internal";
 
 // Exit status of a worker that stopped after a sticky CUDA error (restart_required).
 inline constexpr int kExitRestartRequired = 3;
+// Exit status of a worker whose client went away (end of input, parent died) while a request ran.
+inline constexpr int kExitClientGone = 4;
 
 } // namespace kforge::protocol

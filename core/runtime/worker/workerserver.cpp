@@ -4,6 +4,7 @@
 #include "core/runtime/worker/evaloptions.h"
 #include "core/runtime/worker/evaluator.h"
 #include "core/runtime/worker/protocol.h"
+#include "core/runtime/worker/requestreader.h"
 #include "core/runtime/worker/selftest.h"
 
 #include <fstream>
@@ -60,9 +61,11 @@ void WorkerServer::send(const Json &message)
 
 int WorkerServer::run()
 {
+    RequestReader requests(m_channel);
+    requests.start();
     send(readyEvent());
     while (!m_exit) {
-        const std::optional<std::string> line = m_channel.readLine();
+        const std::optional<std::string> line = requests.next();
         if (!line)
             break;
         if (line->find_first_not_of(" \t\r") == std::string::npos)

@@ -24,7 +24,8 @@ public:
     // The command line of a child worker, for self_test (default: this executable, same --device).
     void setSelfTestWorker(std::vector<std::string> argv) { m_selfTestWorker = std::move(argv); }
 
-    // Serves until shutdown or end of input; returns the process exit status.
+    // Serves until shutdown or end of input; returns the process exit status. Requests are read on a
+    // thread of their own (RequestReader): a client that goes away mid-request ends the process at once.
     int run();
     // One request line -> one response object (and progress events written on the way). Public for tests.
     nlohmann::ordered_json handleLine(const std::string &line);

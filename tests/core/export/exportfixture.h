@@ -10,6 +10,7 @@
 
 namespace kforge::test {
 
+// resources/tasks/<name>, else tests/fixtures/tasks/<name>.
 QString builtinTaskFolder(const QString &name);
 
 // An EvalResult JSON as the worker sends it for a correct candidate.

@@ -2,6 +2,7 @@
 // format generated from a real session, conflict handling on disk, and the Python files compiling.
 #include "exportfixture.h"
 
+#include "core/eval/evaloptions.h"
 #include "core/export/cmakeexporter.h"
 #include "core/export/codenames.h"
 #include "core/export/exportcontext.h"
@@ -68,6 +69,7 @@ private Q_SLOTS:
     void cmakeFiles();
     void intoFilesAndLines();
     void torchFiles();
+    void benchmarksTimeLikeTheWorker();
     void torchExpressionsNameRealTasks();
     void everyBuiltinTaskGenerates();
     void conflicts();
@@ -380,6 +382,72 @@ void TestExport::torchFiles()
     QVERIFY(text(r, u"diag_matmul_custom_binding.cpp"_s).contains(u"diag_matmul_custom_entry(inputs"_s));
     QVERIFY(text(r, u"test_diag_matmul_custom.py"_s).contains(u"TORCH_EXPR = None"_s));
     QVERIFY(text(r, u"test_diag_matmul_custom.py"_s).contains(u"import diag_matmul_custom_reference_ext"_s));
+}
+
+// The exported benchmarks measure under the worker's conditions (gpucontext.cpp, evaluator.cpp): freed
+// stream-ordered memory kept in the device's pool, spin-wait, the evaluation's warm-up and run counts, the
+// L2 flushed before each run, a device-wide synchronize inside the timed window, alternating order. On
+// linear_rowsum, whose reference allocates 64 MiB with cudaMallocAsync per call, that decides the speedup.
+void TestExport::benchmarksTimeLikeTheWorker()
+{
+    QString error;
+    const auto in = test::inputFromTask(u"linear_rowsum"_s, u"good"_s, 30.0, &error);
+    QVERIFY2(in, qPrintable(error));
+    const EvalOptions defaults;
+    const auto inOrder = [](const QString &text, const QStringList &needles) -> QString {
+        qsizetype at = 0;
+        for (const QString &n : needles) {
+            const qsizetype i = text.indexOf(n, at);
+            if (i < 0)
+                return u"missing or out of order: "_s + n;
+            at = i + n.size();
+        }
+        return QString();
+    };
+
+    const ExportBundle cmake = Exporter::generate(*in, ExportOptions{});
+    QVERIFY2(cmake.ok(), qPrintable(cmake.error));
+    const QString harness = text(cmake, u"test/linear_rowsum_harness.h"_s);
+    QCOMPARE(inOrder(harness, {u"inline void setUpDeviceLikeKForge(bool keepPool = true)"_s,
+                               u"cudaSetDeviceFlags(cudaDeviceScheduleSpin)"_s, u"cudaDeviceGetDefaultMemPool(&pool, device)"_s,
+                               u"keepPool ? UINT64_MAX : 0"_s, u"cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold)"_s}),
+             QString());
+    const QString bench = text(cmake, u"bench/bench_linear_rowsum.cpp"_s);
+    QVERIFY(!bench.contains(u"{{"_s));
+    QVERIFY2(bench.contains(u"int minRuns = %1, warmup = %2, maxRuns = %3;"_s.arg(defaults.minRuns).arg(defaults.warmup).arg(defaults.maxRuns)),
+             qPrintable(bench));
+    QVERIFY(bench.contains(u"double minTimeMs = %1, warmupMs = %2;"_s.arg(defaults.minTimeMs).arg(defaults.warmupMs)));
+    // Set up before anything creates the context; then one timed run: flush, start, call, device sync, stop.
+    QCOMPARE(inOrder(bench, {u"setUpDeviceLikeKForge(keepPool);"_s, u"cudaGetDeviceProperties"_s, u"Buffers bufs;"_s,
+                             u"cudaMemsetAsync(flush, 0, flushBytes, stream)"_s, u"cudaEventRecord(start, stream)"_s,
+                             u"fn(bufs.in, out, stream)"_s, u"cudaDeviceSynchronize()"_s, u"cudaEventRecord(stop, stream)"_s,
+                             u"i < warmup || sinceMs(warmupStart) < warmupMs"_s, u"if (i % 2 == 0)"_s,
+                             u"refMs.push_back(timeOnce(runReference"_s, u"kernelMs.push_back(timeOnce(runKernel"_s,
+                             u"} else {"_s, u"kernelMs.push_back(timeOnce(runKernel"_s, u"refMs.push_back(timeOnce(runReference"_s,
+                             u"runs >= maxRuns || (runs >= minRuns && sinceMs(begin) >= minTimeMs)"_s}),
+             QString());
+    QVERIFY(bench.contains(u"--release-pool"_s));
+
+    ExportOptions torchOptions;
+    torchOptions.format = ExportFormat::Torch;
+    const ExportBundle torch = Exporter::generate(*in, torchOptions);
+    QVERIFY2(torch.ok(), qPrintable(torch.error));
+    // No PyTorch expression for this task: the reference runs as its own extension, allocating per call.
+    QVERIFY(torch.find(u"linear_rowsum_reference_binding.cpp"_s));
+    for (const QString &binding : {u"linear_rowsum_binding.cpp"_s, u"linear_rowsum_reference_binding.cpp"_s})
+        QCOMPARE(inOrder(text(torch, binding), {u"void keep_stream_ordered_pool()"_s, u"uint64_t threshold = UINT64_MAX;"_s,
+                                                u"cudaMemPoolAttrReleaseThreshold"_s, u"m.def(\"keep_stream_ordered_pool\""_s}),
+                 QString());
+    const QString test = text(torch, u"test_linear_rowsum.py"_s);
+    QVERIFY(!test.contains(u"{{"_s));
+    QCOMPARE(inOrder(test, {u"min_runs=%1, min_time_ms=%2, max_runs=%3"_s.arg(defaults.minRuns).arg(defaults.minTimeMs).arg(defaults.maxRuns),
+                            u"warmup=%1, warmup_ms=%2"_s.arg(defaults.warmup).arg(defaults.warmupMs),
+                            u"linear_rowsum_ext.keep_stream_ordered_pool()"_s, u"flush.zero_()"_s, u"start.record()"_s,
+                            u"fn(*inputs)"_s, u"torch.cuda.synchronize()"_s, u"stop.record()"_s,
+                            u"while pairs < warmup or"_s, u"if len(kernel_ms) % 2 == 0:"_s, u"baseline_ms.append(once(baseline))"_s,
+                            u"kernel_ms.append(once(kernel))"_s, u"else:"_s, u"kernel_ms.append(once(kernel))"_s,
+                            u"baseline_ms.append(once(baseline))"_s, u"time_pair(linear_rowsum_ext.forward"_s}),
+             QString());
 }
 
 void TestExport::torchExpressionsNameRealTasks()

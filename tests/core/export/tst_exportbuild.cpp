@@ -113,6 +113,8 @@ void TestExportBuild::cmakeProjectBuilds_data()
     // naive defines a __global__ scatter_diagonal exactly like the reference does: the two must not clash.
     QTest::newRow("diag_matmul naive, cuBLAS, from a session") << u"diag_matmul"_s << u"naive"_s << true;
     QTest::newRow("rmsnorm, bf16 and a fractional param") << u"rmsnorm"_s << u"naive"_s << false;
+    // The reference allocates with cudaMallocAsync per call; the benchmark sets up the worker's pool.
+    QTest::newRow("linear_rowsum, stream-ordered temporaries, from a session") << u"linear_rowsum"_s << u"good"_s << true;
 }
 
 void TestExportBuild::cmakeProjectBuilds()
