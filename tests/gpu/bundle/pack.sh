@@ -17,6 +17,12 @@ rm -rf "$DEST"
 mkdir -p "$DEST/fonts"
 bins=("$B/app/cli/kforge-cli" "$B/core/runtime/worker/kforge-worker" "$B/tests/core/llm/kforge_llm_replay_server"
       "$B/tests/bench/bench_turnaround" "$B/gui_shots")
+# KFORGE_BUNDLE_BINS="path ..." (relative to the build folder) packs those programs instead, e.g. for
+# tests/gpu/run_rounds.sh, which needs no gui_shots (so any build folder will do, build/ci included).
+if [ -n "${KFORGE_BUNDLE_BINS:-}" ]; then
+  bins=()
+  for f in $KFORGE_BUNDLE_BINS; do bins+=("$B/$f"); done
+fi
 for f in "${bins[@]}"; do
   [ -x "$f" ] || { echo "missing $f: build it first (see the header of $0)" >&2; exit 1; }
 done

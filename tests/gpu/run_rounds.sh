@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The GPU evidence of issue 18 ("rounds that learn") in one device call, on a GPU host without Qt, from the
+# programs packed into .bundle/ by tests/gpu/bundle/pack.sh (carried with the working tree):
+#   1. rounds: `kforge-cli optimize` on diag_matmul with the task's hand-written variants seeded, two rounds of
+#      three candidates against the loopback LLM replay server (tests/gpu/fixtures, scenario "optimize"), with
+#      per-candidate exemplar sampling: each candidate's row says which exemplars its prompt held.
+#   2. kill: tst_worker_lifetime --gpu: the client of a kforge-worker is killed with SIGKILL while the worker
+#      times a slow kernel; the worker must be gone within 0.5 s.
+#   3. export: tests/export/gpu_check.sh tasks: every built-in task's good variant (and linear_rowsum, whose
+#      reference allocates per call) evaluated with kforge-cli, exported as a CMake project, built and
+#      benchmarked: the exported speedup must agree with KForge's within 5%. Runs in the time left.
+# Pack first (any build folder with these programs, e.g. build/ci):
+#   KFORGE_BUNDLE_BINS="app/cli/kforge-cli core/runtime/worker/kforge-worker \
+#     tests/core/llm/kforge_llm_replay_server tests/runtime/tst_worker_lifetime" tests/gpu/bundle/pack.sh build/ci
+#   OUT=/some/dir tests/gpu/run_rounds.sh [TASK_DIR...]   (KFORGE_ROUNDS_DEADLINE_S, default 540)
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+OUT=${OUT:-/tmp/kforge-rounds-out}
+mkdir -p "$OUT"
+DEADLINE=${KFORGE_ROUNDS_DEADLINE_S:-540}
+T0=$(date +%s)
+RES=$(mktemp -d /tmp/kforge-rounds.XXXXXX)
+export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
+exec > >(tee "$OUT/run_rounds.log") 2>&1
+elapsed() { echo $(( $(date +%s) - T0 )); }
+stage() {
+  local name=$1 want=$2; shift 2
+  local left=$(( DEADLINE - 15 - $(elapsed) ))
+  if (( left < 10 )); then echo "=== $name: SKIPPED (no time left)"; echo "$name skipped" >> "$RES/stages"; return 125; fi
+  (( want > left )) && want=$left
+  echo; echo "=== $name (limit ${want}s, at $(elapsed)s)"
+  timeout -k 5 "$want" "$@"
+  local rc=$?
+  (( rc == 124 || rc == 137 )) && echo "=== $name: TIMED OUT after ${want}s"
+  echo "=== $name: rc $rc (at $(elapsed)s)"; echo "$name $rc" >> "$RES/stages"
+  return $rc
+}
+
+echo "run_rounds.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
+echo "bundle built from $(cat .bundle/commit.txt 2>/dev/null)"
+# The programs were built with the repository at /work/main (kernel header, built-in tasks, templates, fixtures).
+if [ "$ROOT" != /work/main ] && { [ ! -e /work/main ] || [ -L /work/main ]; }; then
+  mkdir -p /work && ln -sfn "$ROOT" /work/main
+fi
+[ -f .bundle/kforge-qt.tar.xz ] || { echo "no .bundle/kforge-qt.tar.xz: run tests/gpu/bundle/pack.sh and carry .bundle"; exit 1; }
+tar xJf .bundle/kforge-qt.tar.xz -C "$RES"
+BIN=$RES/bundle
+export LD_LIBRARY_PATH=$BIN/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export QT_PLUGIN_PATH=$BIN/plugins QT_QPA_PLATFORM=offscreen LC_ALL=C
+export XDG_CONFIG_HOME=$RES/home/config XDG_CACHE_HOME=$RES/home/cache XDG_DATA_HOME=$RES/home/data
+export XDG_RUNTIME_DIR=$RES/home/run KFORGE_REPLAY_KEY=replay
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+WORKER=$BIN/kforge-worker
+export KFORGE_WORKER=$WORKER KFORGE_CLI=$BIN/kforge-cli
+"$WORKER" --version || { echo "the carried kforge-worker does not run here"; exit 1; }
+
+# ---- 1. two rounds, an exemplar draw per candidate
+mkfifo "$RES/server.in"
+"$BIN/kforge_llm_replay_server" tests/gpu/fixtures < "$RES/server.in" > "$RES/server.port" 2> "$RES/server.err" &
+SERVER_PID=$!
+exec 7> "$RES/server.in"
+trap 'exec 7>&-; kill $SERVER_PID 2>/dev/null' EXIT
+for _ in $(seq 50); do grep -q '^port ' "$RES/server.port" 2>/dev/null && break; sleep 0.1; done
+PORT=$(sed -n 's/^port //p' "$RES/server.port")
+echo "replay server on port ${PORT:-NONE} $(cat "$RES/server.err")"
+SESSION=$RES/diag_matmul-rounds.kforge
+stage rounds 200 "$BIN/kforge-cli" optimize resources/tasks/diag_matmul --rounds 2 --candidates 3 --repair 0 \
+  --seed-variants --exemplars 2 --exemplar-mode per-candidate --accept-suspicious \
+  --endpoint "http://127.0.0.1:$PORT/s/optimize/v1" --model replay-model --api-key-env KFORGE_REPLAY_KEY \
+  --session "$SESSION" --worker "$WORKER --device 0" > "$OUT/rounds.txt" 2>&1
+cat "$OUT/rounds.txt"
+if [ -f "$SESSION" ]; then
+  python3 - "$SESSION" > "$OUT/rounds_prompts.txt" 2>&1 <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute('PRAGMA wal_checkpoint(TRUNCATE)')
+cols = [r[1] for r in c.execute('PRAGMA table_info(variants)')]
+print('variants columns:', ','.join(cols))
+try:
+    rows = c.execute('SELECT v.id, v.label, v.prompt_id, p.exemplar_ids FROM variants v '
+                     'LEFT JOIN prompts p ON p.id = v.prompt_id WHERE v.prompt_id IS NOT NULL ORDER BY v.id').fetchall()
+    for r in rows:
+        print('variant #%s %s: prompt %s, exemplars %s' % r)
+    sets = {r[3] for r in rows}
+    print('distinct exemplar sets among %d candidates: %d' % (len(rows), len(sets)))
+except sqlite3.Error as e:
+    print('could not read prompts:', e)
+PY
+  cat "$OUT/rounds_prompts.txt"
+  cp "$SESSION" "$OUT/"
+fi
+
+# ---- 2. the worker dies with its client
+LIFETIME=$BIN/tst_worker_lifetime
+if [ -x "$LIFETIME" ]; then
+  stage kill 120 "$LIFETIME" --gpu > "$OUT/kill.txt" 2>&1
+  cat "$OUT/kill.txt"
+else
+  echo "no tst_worker_lifetime in the bundle"
+fi
+
+# ---- 3. exported benchmarks time like KForge, in the time left
+left=$(( DEADLINE - 20 - $(elapsed) ))
+mkdir -p "$RES/export"
+GPU_CHECK_DEADLINE_S=$left GPU_CHECK_OUT=$RES/export stage export $left bash tests/export/gpu_check.sh tasks 5 "$@" \
+  > "$OUT/export_tasks.txt" 2>&1
+tail -40 "$OUT/export_tasks.txt"
+
+# ---- summary
+S=$OUT/summary.txt
+{
+  echo "== issue 18 on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(elapsed) s"
+  while read -r n rc; do printf '%-12s rc %s\n' "$n" "$rc"; done < "$RES/stages"
+  echo "-- rounds (per-candidate exemplars)"
+  grep -E '^(Round|R[0-9]|round|Best)|shown' "$OUT/rounds.txt" | cut -c1-200
+  grep -E '^distinct' "$OUT/rounds_prompts.txt" 2>/dev/null
+  echo "-- kill"
+  grep -E 'gone|PASS|FAIL|SKIP' "$OUT/kill.txt" 2>/dev/null | head -8
+  echo "-- export vs KForge"
+  sed -n '/^task /,$p' "$OUT/export_tasks.txt" | head -24
+} > "$S"
+cat "$S"
