@@ -285,7 +285,8 @@ void RoundRunner::sample()
     QString error;
     const quint64 seed = m_settings.seed ? m_settings.seed : quint64(m_roundId) * 0x9E3779B97F4A7C15ull + 1;
     if (!m_prompts.draw(*m_store, m_settings, seed, &error)) {
-        finishRound(RoundState::Failed, error.isEmpty() ? tr("No correct, measured variant to show the model.") : error);
+        finishRound(RoundState::Failed,
+                    error.isEmpty() ? tr("No correct, measured variant to show the model.") : error);
         return;
     }
     if (m_review) {
@@ -559,7 +560,14 @@ bool RoundRunner::resume(qint64 roundId)
                 req.promptId = p.id;
                 req.responseId = r.id;
                 req.parents = p.exemplarIds;
-                req.label = candidate >= 0 ? QStringLiteral("R%1.%2").arg(number).arg(candidate + 1) : QString();
+                if (candidate >= 0) {
+                    req.label = QStringLiteral("R%1.%2").arg(number).arg(candidate + 1);
+                } else if (const Variant *parent =
+                               p.exemplarIds.isEmpty() ? nullptr : m_store->population().find(p.exemplarIds.first())) {
+                    const int depth = repairDepth(parent->id) + 1; // named as launchRepair() names it
+                    req.label = parent->label.isEmpty() ? QStringLiteral("repair %1").arg(depth)
+                                                        : parent->label + QStringLiteral("r%1").arg(depth);
+                }
                 addParsedVariant(req, ResponseParser::parse(r.rawText, r.finishStatus == QLatin1String("truncated")));
             }
         }

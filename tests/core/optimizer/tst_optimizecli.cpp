@@ -102,6 +102,9 @@ private Q_SLOTS:
         QTest::newRow("bad sampling") << QStringList{task, QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1"),
                                                      QStringLiteral("--sampling"), QStringLiteral("best")}
                                       << "--sampling is buckets, top-k or most-different";
+        QTest::newRow("bad exemplar mode") << QStringList{task, QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1"),
+                                                          QStringLiteral("--exemplar-mode"), QStringLiteral("sometimes")}
+                                           << "--exemplar-mode is auto, per-candidate or per-round, not 'sometimes'";
         QTest::newRow("missing key variable") << QStringList{task, QStringLiteral("-e"), QStringLiteral("openai"),
                                                              QStringLiteral("--api-key-env"), QStringLiteral("KFORGE_TEST_NO_SUCH_VAR")}
                                               << "KFORGE_TEST_NO_SUCH_VAR is not set";
@@ -191,6 +194,8 @@ private Q_SLOTS:
         for (const Variant *v : {fast, wrong, broken})
             QVERIFY2(r.out.contains(QStringLiteral("#%1").arg(v->id)), qPrintable(r.out));
         QVERIFY(r.out.contains(QLatin1String("Round 1 finished: 3 candidate(s), 1 correct")));
+        // Each candidate's row names the exemplars its prompt showed (the first round has only the reference).
+        QCOMPARE(r.out.count(QStringLiteral("shown #%1").arg(store.population().reference()->id)), 3);
 #ifdef KFORGE_GPU_ROUND
         // Measured, not scripted: the worker's trace and timing are in the stored result.
         const auto e = store.latestEvaluation(fast->id);
