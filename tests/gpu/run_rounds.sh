@@ -10,8 +10,8 @@
 #      reference allocates per call) evaluated with kforge-cli, exported as a CMake project, built and
 #      benchmarked: the exported speedup must agree with KForge's within 5%. Runs in the time left.
 # Pack first (any build folder with these programs, e.g. build/ci):
-#   KFORGE_BUNDLE_BINS="app/cli/kforge-cli core/runtime/worker/kforge-worker \
-#     tests/core/llm/kforge_llm_replay_server tests/runtime/tst_worker_lifetime" tests/gpu/bundle/pack.sh build/ci
+#   KFORGE_BUNDLE_BINS="app/cli/kforge-cli core/runtime/worker/kforge-worker tests/core/llm/kforge_llm_replay_server" \
+#   KFORGE_BUNDLE_PLAIN=tests/runtime/tst_worker_lifetime tests/gpu/bundle/pack.sh build/ci
 #   OUT=/some/dir tests/gpu/run_rounds.sh [TASK_DIR...]   (KFORGE_ROUNDS_DEADLINE_S, default 540)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -93,7 +93,7 @@ PY
 fi
 
 # ---- 2. the worker dies with its client
-LIFETIME=$BIN/tst_worker_lifetime
+LIFETIME=$ROOT/.bundle/tst_worker_lifetime
 if [ -x "$LIFETIME" ]; then
   stage kill 120 "$LIFETIME" --gpu > "$OUT/kill.txt" 2>&1
   cat "$OUT/kill.txt"

@@ -33,6 +33,10 @@ for f in "${bins[@]}"; do
   cp "$f" "$stripped/" && strip --strip-debug "$stripped/$(basename "$f")"
 done
 bash "$PACKER" "$DEST/kforge-qt.tar.xz" "$stripped"/*
+# KFORGE_BUNDLE_PLAIN="path ...": Qt-free programs (no library to pack) copied into .bundle/ as they are.
+for f in ${KFORGE_BUNDLE_PLAIN:-}; do
+  cp "$B/$f" "$DEST/" && strip --strip-debug "$DEST/$(basename "$f")"
+done
 for f in DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf DejaVuSansMono-Bold.ttf; do
   cp /usr/share/fonts/truetype/dejavu/$f "$DEST/fonts/"
 done
