@@ -21,11 +21,13 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QSet>
 #include <QSettings>
 #include <QSocketNotifier>
 #include <QTextStream>
 #include <csignal>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <unistd.h>
 
@@ -443,7 +445,38 @@ int run(const QStringList &args)
             return kRoundFailed;
         }
     } else {
-        QMetaObject::invokeMethod(&runner, next, Qt::QueuedConnection);
+        // Hand-written variants imported with the task (--seed-variants) but never measured are measured
+        // first, through the same queue, so that the first round can already show them as exemplars.
+        QList<qint64> unmeasured;
+        for (const Variant &v : store.population().variants())
+            if (v.origin == VariantOrigin::Imported && v.status == VariantStatus::Generated && !v.excluded)
+                unmeasured << v.id;
+        if (unmeasured.isEmpty()) {
+            QMetaObject::invokeMethod(&runner, next, Qt::QueuedConnection);
+        } else {
+            err << tr("Measuring %n imported variant(s) before the first round", nullptr, int(unmeasured.size())) << '\n'
+                << Qt::flush;
+            auto pending = std::make_shared<QSet<qint64>>(unmeasured.cbegin(), unmeasured.cend());
+            auto conn = std::make_shared<QMetaObject::Connection>();
+            *conn = QObject::connect(&runner, &RoundRunner::evaluationFinished, &runner, [&, pending, conn](qint64 id) {
+                if (pending->remove(id) && pending->isEmpty()) {
+                    QObject::disconnect(*conn);
+                    if (interrupted)
+                        loop.quit();
+                    else
+                        QMetaObject::invokeMethod(&runner, next, Qt::QueuedConnection);
+                }
+            });
+            for (qint64 id : unmeasured)
+                if (!runner.reevaluate(id)) {
+                    err << runner.errorString() << '\n';
+                    pending->remove(id);
+                }
+            if (pending->isEmpty()) {
+                QObject::disconnect(*conn);
+                QMetaObject::invokeMethod(&runner, next, Qt::QueuedConnection);
+            }
+        }
     }
     loop.exec();
     std::signal(SIGINT, SIG_DFL);

@@ -205,6 +205,57 @@ private Q_SLOTS:
 #endif
     }
 
+    // --seed-variants: the task's hand-written variants are measured before the first round (through the same
+    // queue), so that round can already show them as exemplars; where nothing can be measured the round still
+    // runs and fails for the reference, as without them.
+    void seededVariantsAreMeasuredFirst()
+    {
+        ReplayServer server;
+        server.addScenario(QStringLiteral("seeded"), answers({QStringLiteral("fast"), QStringLiteral("wrong")}));
+        QVERIFY(server.listen());
+        QTemporaryDir home;
+        const QString session = home.filePath(QStringLiteral("seeded.kforge"));
+        QStringList args{QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"), QStringLiteral("--seed-variants"),
+                         QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--candidates"), QStringLiteral("2"),
+                         QStringLiteral("--exemplars"), QStringLiteral("2"), QStringLiteral("--endpoint"),
+                         server.baseUrl(QStringLiteral("seeded")), QStringLiteral("--model"), QStringLiteral("test-model"),
+                         QStringLiteral("--session"), session, QStringLiteral("--repair"), QStringLiteral("0"),
+                         QStringLiteral("--no-metrics")};
+        const Run r = cli(args, home.path());
+        qInfo().noquote() << "kforge-cli optimize output:\n" << r.out << r.err;
+        QVERIFY2(r.err.contains(QLatin1String("Measuring 2 imported variant(s) before the first round")), qPrintable(r.err));
+
+        SessionStore store;
+        QVERIFY2(store.open(session), qPrintable(store.errorString()));
+        QCOMPARE(store.rounds().size(), 1); // the round ran after the imported variants, measured or not
+        QList<const Variant *> imported;
+        for (const Variant &v : store.population().variants())
+            if (v.origin == VariantOrigin::Imported)
+                imported << &v;
+        QCOMPARE(imported.size(), 2);
+        const Variant *ref = store.population().reference();
+        QVERIFY(ref);
+        if (!ref->isCorrect()) {
+            QCOMPARE(r.exitCode, 1); // no GPU: the round fails for the reference, as without seeded variants
+            QCOMPARE(server.requests().size(), 0);
+            return;
+        }
+        // A GPU: both hand-written variants are correct and measured before round 1, whose prompts show them.
+        QCOMPARE(r.exitCode, 0);
+        for (const Variant *v : imported) {
+            QVERIFY2(v->isCorrect(), qPrintable(v->label + QLatin1String(": ") + v->statusMessage));
+            QVERIFY(v->roundId == 0);
+        }
+        const QList<qint64> roundVariants = store.variantsOfRound(store.rounds().first().id);
+        QVERIFY(!roundVariants.isEmpty());
+        bool shownImported = false;
+        for (qint64 id : roundVariants)
+            if (const auto prompt = store.prompt(store.population().find(id)->promptId))
+                for (const Variant *v : imported)
+                    shownImported |= prompt->exemplarIds.contains(v->id);
+        QVERIFY2(shownImported, "round 1's prompts showed none of the measured hand-written variants");
+    }
+
     // Issue 18: after a round whose correct variants (41x to 65x on the H200) were all held for review, the
     // summary said "Best: reference #1, 1.00x". It must name the fastest correct variant and say that it waits
     // for review. The session is the real H200 one (docs/), its model variants set back to held; here the
