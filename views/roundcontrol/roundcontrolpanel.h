@@ -4,6 +4,7 @@
 // rendered prompt to edit before it is sent; start, pause and stop; progress per candidate and per round;
 // tokens and cost so far. Says plainly what is missing ("no GPU worker configured — Settings → Workers").
 #include "core/llm/endpointconfig.h"
+#include "core/worker/workerreadiness.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -81,6 +82,8 @@ private:
     void updateModels();
     void updateNotices();
     void updateButtons();
+    // The evaluator's readiness; no worker at all while Settings lists none.
+    WorkerReadiness workerReadiness() const;
     void updateProgress();
     void updateUsage();
     void applyRequestTemplate(std::function<void(bool ok)> then = {});
