@@ -102,6 +102,8 @@ qint64 ExportActions::exportTarget() const
 
 void ExportActions::updateActions()
 {
+    if (!m_actions)
+        return;
     const bool session = m_store && m_store->isOpen() && m_store->hasTask();
     const qint64 target = exportTarget();
     m_actions->exportVariant->setEnabled(target != 0);

@@ -51,7 +51,7 @@ private:
     void startBusy(const QString &text);
     void done(const QString &file, const QString &summary, const QString &error);
 
-    MainActions *m_actions = nullptr;
+    QPointer<MainActions> m_actions; // the window's, which may go before the session does
     QPointer<SessionStore> m_store;
     QPointer<VariantSelection> m_selection;
     QWidget *m_window = nullptr;
