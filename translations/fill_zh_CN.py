@@ -802,7 +802,7 @@ T.update({
 'Export variant #%1 as a CMake or PyTorch project': '将变体 #%1 导出为 CMake 或 PyTorch 项目',
 'No variant of this session is measured correct yet': '本会话中还没有经测量确认正确的变体',
 'Variant #%1 cannot be exported: %2': '变体 #%1 无法导出：%2',
-'Variant #%1 is a project of its own there: build it with CMake, run its test and benchmark.': '变体 #%1 已在该处成为独立项目：用 CMake 构建，运行其测试和基准测试。',
+'Variant #%1 is a project of its own there, with its README, test and benchmark.': '变体 #%1 已在该处成为独立项目，附带 README、测试和基准测试。',
 'Save Report': '保存报告',
 'HTML files (*.html)': 'HTML 文件 (*.html)',
 'No report can be made of this session: %1': '无法为本会话生成报告：%1',
@@ -860,12 +860,12 @@ T.update({
 'No GPU worker could be started': '没有可启动的 GPU 工作进程',
 'No usable GPU': '没有可用的 GPU',
 'The GPU workers are starting: evaluations can begin once one has reported its GPU.': 'GPU 工作进程正在启动：一旦有工作进程报告其 GPU，即可开始评估。',
-'No GPU worker is configured, so kernels can be compiled here but not evaluated. Add one in Settings → Workers, for example a GPU host through ssh: ssh gpu-box kforge-worker':
-    '未配置 GPU 工作进程，因此内核可以在此编译，但无法评估。请在“设置 → 工作进程”中添加一个，例如通过 ssh 连接的 GPU 主机：ssh gpu-box kforge-worker',
-'No configured GPU worker could be started, so kernels can be compiled here but not evaluated. Check its command in Settings → Workers, or add a GPU host through ssh: ssh gpu-box kforge-worker':
-    '已配置的 GPU 工作进程均无法启动，因此内核可以在此编译，但无法评估。请在“设置 → 工作进程”中检查其命令，或添加一个通过 ssh 连接的 GPU 主机：ssh gpu-box kforge-worker',
-'No GPU worker is usable: the worker runs but finds no usable NVIDIA GPU on its machine, so kernels can be compiled here but not evaluated. Run the worker where there is a GPU: Settings → Workers, for example ssh gpu-box kforge-worker':
-    '没有可用的 GPU 工作进程：工作进程在运行，但在其所在机器上找不到可用的 NVIDIA GPU，因此内核可以在此编译，但无法评估。请在有 GPU 的机器上运行工作进程：设置 → 工作进程，例如 ssh gpu-box kforge-worker',
+'No GPU worker is configured, so kernels are compiled here but not measured. Add one in Settings → Workers, e.g. a GPU host: ssh gpu-box kforge-worker':
+    '未配置 GPU 工作进程，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中添加一个，例如一台 GPU 主机：ssh gpu-box kforge-worker',
+'No configured GPU worker could be started, so kernels are compiled here but not measured. Check its command in Settings → Workers, or add a GPU host: ssh gpu-box kforge-worker':
+    '已配置的 GPU 工作进程均无法启动，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中检查其命令，或添加一台 GPU 主机：ssh gpu-box kforge-worker',
+'No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but not measured. Run the worker on a GPU host instead: Settings → Workers, e.g. ssh gpu-box kforge-worker':
+    '没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在 GPU 主机上运行工作进程：设置 → 工作进程，例如 ssh gpu-box kforge-worker',
 })
 
 

@@ -1082,8 +1082,8 @@
     </message>
     <message>
         <location line="+6" />
-        <source>Variant #%1 is a project of its own there: build it with CMake, run its test and benchmark.</source>
-        <translation>变体 #%1 已在该处成为独立项目：用 CMake 构建，运行其测试和基准测试。</translation>
+        <source>Variant #%1 is a project of its own there, with its README, test and benchmark.</source>
+        <translation>变体 #%1 已在该处成为独立项目，附带 README、测试和基准测试。</translation>
     </message>
     <message>
         <location line="+10" />
@@ -1297,12 +1297,12 @@
         <translation>浏览…</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+5" />
         <source>F&amp;older:</source>
         <translation>文件夹(&amp;O)：</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+5" />
         <source>&amp;Subfolder:</source>
         <translation>子文件夹(&amp;S)：</translation>
     </message>
@@ -1322,7 +1322,7 @@
         <translation>许可证(&amp;L)：</translation>
     </message>
     <message>
-        <location line="+18" />
+        <location line="+20" />
         <source>Add these lines to the project's CMakeLists.txt (those marked "already there" are):</source>
         <translation>请将以下各行添加到项目的 CMakeLists.txt 中（标有“已存在”的已在其中）：</translation>
     </message>
@@ -4623,18 +4623,18 @@ Open a task folder or a session file to see its variants.</source>
     </message>
     <message>
         <location line="+2" />
-        <source>No GPU worker is configured, so kernels can be compiled here but not evaluated. Add one in Settings → Workers, for example a GPU host through ssh: ssh gpu-box kforge-worker</source>
-        <translation>未配置 GPU 工作进程，因此内核可以在此编译，但无法评估。请在“设置 → 工作进程”中添加一个，例如通过 ssh 连接的 GPU 主机：ssh gpu-box kforge-worker</translation>
+        <source>No GPU worker is configured, so kernels are compiled here but not measured. Add one in Settings → Workers, e.g. a GPU host: ssh gpu-box kforge-worker</source>
+        <translation>未配置 GPU 工作进程，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中添加一个，例如一台 GPU 主机：ssh gpu-box kforge-worker</translation>
     </message>
     <message>
         <location line="+3" />
-        <source>No configured GPU worker could be started, so kernels can be compiled here but not evaluated. Check its command in Settings → Workers, or add a GPU host through ssh: ssh gpu-box kforge-worker</source>
-        <translation>已配置的 GPU 工作进程均无法启动，因此内核可以在此编译，但无法评估。请在“设置 → 工作进程”中检查其命令，或添加一个通过 ssh 连接的 GPU 主机：ssh gpu-box kforge-worker</translation>
+        <source>No configured GPU worker could be started, so kernels are compiled here but not measured. Check its command in Settings → Workers, or add a GPU host: ssh gpu-box kforge-worker</source>
+        <translation>已配置的 GPU 工作进程均无法启动，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中检查其命令，或添加一台 GPU 主机：ssh gpu-box kforge-worker</translation>
     </message>
     <message>
         <location line="+3" />
-        <source>No GPU worker is usable: the worker runs but finds no usable NVIDIA GPU on its machine, so kernels can be compiled here but not evaluated. Run the worker where there is a GPU: Settings → Workers, for example ssh gpu-box kforge-worker</source>
-        <translation>没有可用的 GPU 工作进程：工作进程在运行，但在其所在机器上找不到可用的 NVIDIA GPU，因此内核可以在此编译，但无法评估。请在有 GPU 的机器上运行工作进程：设置 → 工作进程，例如 ssh gpu-box kforge-worker</translation>
+        <source>No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but not measured. Run the worker on a GPU host instead: Settings → Workers, e.g. ssh gpu-box kforge-worker</source>
+        <translation>没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在 GPU 主机上运行工作进程：设置 → 工作进程，例如 ssh gpu-box kforge-worker</translation>
     </message>
 </context>
 <context>

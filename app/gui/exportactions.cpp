@@ -126,7 +126,7 @@ ExportDialog *ExportActions::exportVariant(qint64 variantId)
     auto *dialog = new ExportDialog(*input, m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ExportDialog::exported, this, [this, variantId](const QString &dir) {
-        done(dir, tr("Variant #%1 is a project of its own there: build it with CMake, run its test and benchmark.").arg(variantId), {});
+        done(dir, tr("Variant #%1 is a project of its own there, with its README, test and benchmark.").arg(variantId), {});
     });
     dialog->open();
     return dialog;

@@ -68,7 +68,7 @@ GettingStarted::GettingStarted(QWidget *parent)
 {
     setObjectName(QStringLiteral("gettingStarted"));
     setWindowTitle(tr("Getting Started with KForge"));
-    resize(720, 620);
+    resize(720, 500);
     m_guide = new QTextBrowser(this);
     m_guide->setOpenLinks(false);
     m_guide->setHtml(

@@ -29,15 +29,14 @@ QString WorkerReadiness::explanation() const
     case State::Starting:
         return tr("The GPU workers are starting: evaluations can begin once one has reported its GPU.");
     case State::NoWorker:
-        return tr("No GPU worker is configured, so kernels can be compiled here but not evaluated. Add one in "
-                  "Settings → Workers, for example a GPU host through ssh: ssh gpu-box kforge-worker");
+        return tr("No GPU worker is configured, so kernels are compiled here but not measured. Add one in "
+                  "Settings → Workers, e.g. a GPU host: ssh gpu-box kforge-worker");
     case State::CannotStart:
-        return tr("No configured GPU worker could be started, so kernels can be compiled here but not evaluated. "
-                  "Check its command in Settings → Workers, or add a GPU host through ssh: ssh gpu-box kforge-worker");
+        return tr("No configured GPU worker could be started, so kernels are compiled here but not measured. "
+                  "Check its command in Settings → Workers, or add a GPU host: ssh gpu-box kforge-worker");
     case State::NoGpu:
-        return tr("No GPU worker is usable: the worker runs but finds no usable NVIDIA GPU on its machine, so kernels "
-                  "can be compiled here but not evaluated. Run the worker where there is a GPU: Settings → Workers, "
-                  "for example ssh gpu-box kforge-worker");
+        return tr("No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but "
+                  "not measured. Run the worker on a GPU host instead: Settings → Workers, e.g. ssh gpu-box kforge-worker");
     }
     return {};
 }
