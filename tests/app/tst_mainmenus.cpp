@@ -35,8 +35,10 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMenu>
+#include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -74,8 +76,13 @@ QByteArray sha(const QString &file)
 
 void shot(QWidget *w, const QString &name)
 {
+    if (qobject_cast<QMainWindow *>(w))
+        QTest::qWait(400); // the charts rebuild 150 ms after the session changed, and only while shown
     QDir().mkpath(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR));
-    const QString file = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/") + name + QStringLiteral(".png");
+    // Offscreen by default; under a real X server (xvfb-run, QT_QPA_PLATFORM=xcb) the shots are kept beside them.
+    const QString platform = QGuiApplication::platformName();
+    const QString file = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/") + name
+                       + (platform == QLatin1String("offscreen") ? QString() : u'-' + platform) + QStringLiteral(".png");
     QVERIFY(w->grab().save(file));
     qInfo("screenshot: %s", qPrintable(file));
 }
