@@ -15,7 +15,6 @@
 #include "core/settings/settings.h"
 #include "core/version.h"
 #include "core/worker/poolevaluator.h"
-#include "core/worker/workerconfig.h"
 #include "core/worker/workerpool.h"
 #include "views/charts/chartspanel.h"
 #include "views/compare/comparepanel.h"

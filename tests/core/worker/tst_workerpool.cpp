@@ -95,6 +95,7 @@ private Q_SLOTS:
     void readiness_data();
     void readiness();
     void unusableWorkersCreateNothing();
+    void realWorkerReadiness();
 
 private:
     std::unique_ptr<QTemporaryDir> m_cache;
@@ -455,6 +456,29 @@ void TestWorkerPool::unusableWorkersCreateNothing()
     QCOMPARE(pool.readiness().state(), WorkerReadiness::State::Starting);
     QVERIFY(runner.addManualVariant(u"// mine\n"_s) > 0);
     QCOMPARE(store.population().size(), variants + 1);
+}
+
+// The real kforge-worker: ready on a GPU host; elsewhere "no usable GPU", with its own words in the details only.
+void TestWorkerPool::realWorkerReadiness()
+{
+    if (realWorker().isEmpty())
+        QSKIP("kforge-worker is not built here");
+    WorkerConfig config;
+    config.name = u"local"_s;
+    config.command = realWorker();
+    WorkerPool pool;
+    pool.setWorkers({config});
+    QTRY_VERIFY_WITH_TIMEOUT(pool.readiness().state() != WorkerReadiness::State::Starting, 60000);
+    const WorkerReadiness r = pool.readiness();
+    qInfo("kforge-worker here: %s %s", qPrintable(r.summary()), qPrintable(r.details().join(u"; "_s)));
+    if (pool.device(0).isValid()) {
+        QCOMPARE(r.state(), WorkerReadiness::State::Ready);
+        return;
+    }
+    QCOMPARE(r.state(), WorkerReadiness::State::NoGpu);
+    QCOMPARE(r.details().size(), 1);
+    QVERIFY(r.details().constFirst().startsWith(u"local: "_s));
+    QVERIFY2(!r.explanation().contains(u"driver"_s, Qt::CaseInsensitive), qPrintable(r.explanation()));
 }
 
 QTEST_GUILESS_MAIN(TestWorkerPool)
