@@ -10,7 +10,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git python3
   qt6-base-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libqt6svg6-dev libqt6sql6-sqlite
   libqscintilla2-qt6-dev libqcustomplot-dev libcurl4-openssl-dev qtkeychain-qt6-dev
-  nlohmann-json3-dev libdtl-dev
+  nlohmann-json3-dev libdtl-dev libmd4c-dev libmd4c-html0-dev
   xvfb xauth fonts-dejavu-core fonts-wqy-microhei
   appstream desktop-file-utils
   clang libclang-rt-dev

@@ -846,6 +846,82 @@ T.update({
 'Not recorded in %1: the candidate got no verdict.': '未记录到 %1：候选内核没有得到判定结果。',
 'kforge-cli eval: cannot record the evaluation in %1: %2': 'kforge-cli eval：无法把评估记录到 %1：%2',
 'Recorded as variant %1 in %2': '已记录为 %2 中的变体 %1',
+# h/gui-menus
+T.update({
+# Compile only (no usable worker)
+'Compiling only (%1)…': '仅编译（%1）…',
+'Compiles without errors; not measured and not added to the session: %1.': '编译无错误；未测量，也未加入会话：%1。',
+'Does not compile (%n error(s)); not added to the session: %1.': '无法编译（%n 个错误）；未加入会话：%1。',
+# File menu exports
+'Cannot write %1: %2': '无法写入 %1：%2',
+'Writing %1 failed: %2': '写入 %1 失败：%2',
+'Export variant #%1 as a CMake or PyTorch project': '将变体 #%1 导出为 CMake 或 PyTorch 项目',
+'No variant of this session is measured correct yet': '本会话中还没有经测量确认正确的变体',
+'Variant #%1 cannot be exported: %2': '变体 #%1 无法导出：%2',
+'Variant #%1 is a project of its own there, with its README, test and benchmark.': '变体 #%1 已在该处成为独立项目，附带 README、测试和基准测试。',
+'Save Report': '保存报告',
+'HTML files (*.html)': 'HTML 文件 (*.html)',
+'No report can be made of this session: %1': '无法为本会话生成报告：%1',
+"%n variant(s); the best %1 in full, with their diffs and the model's analyses.": '%n 个变体；最佳的 %1 个完整展示，含其差异和模型的分析。',
+'Writing the report…': '正在写入报告…',
+'Export Training Data': '导出训练数据',
+'Only answers whose kernel was verified &correct': '仅限内核经验证正确的回答(&C)',
+'Only answers at &least': '仅限至少达到(&L)',
+'× the reference': '× 参考实现',
+'Also results held for &review and results of degenerate tasks': '同时包括待审核的结果和退化任务的结果(&R)',
+'&Choose File…': '选择文件(&C)…',
+'Every model answer of this session as one JSON object per line: the prompt as chat messages, the answer, its parsed parts, the verdict and the measured speedup.':
+    '本会话的每个模型回答各占一行 JSON 对象：以对话消息形式给出的提示词、回答、解析出的各部分、判定和测得的加速比。',
+'JSON lines (*.jsonl)': 'JSON 行 (*.jsonl)',
+'This session has no task, so it has no training data.': '本会话没有任务，因此没有训练数据。',
+'%1 of %2 model answers.': '%2 个模型回答中的 %1 个。',
+'Left out: %1 not correct, %2 below the speedup, %3 held for review, %4 degenerate.': '未包括：%1 个不正确，%2 个低于加速比，%3 个待审核，%4 个退化。',
+'Writing the training data…': '正在写入训练数据…',
+'KForge': 'KForge',
+'Exported to %1.': '已导出到 %1。',
+'Saved %1.': '已保存 %1。',
+'&Open': '打开(&O)',
+'Show &Folder': '显示文件夹(&F)',
+'Saved %1': '已保存 %1',
+'Opened %1 in the editor, not as a variant: %2': '已在编辑器中打开 %1，未作为变体：%2',
+# Getting Started
+'The example session is not installed (it belongs in share/kforge/examples/%1).': '未安装示例会话（它应位于 share/kforge/examples/%1）。',
+'Could not make the folder %1 for a copy of the example.': '无法为示例副本创建文件夹 %1。',
+'Could not copy the example session to %1.': '无法将示例会话复制到 %1。',
+'Getting Started with KForge': 'KForge 入门',
+"<h2>Getting started</h2><p>KForge makes a CUDA kernel faster with a language model in the loop. Each round the model is shown earlier variants with their <i>measured</i> speedups and profiles, explains why the faster ones are faster, and writes new candidates; KForge compiles, verifies and times every one of them on a GPU.</p><ol><li><b>Open a task</b> (File → Open Task Folder…): a folder with <tt>task.json</tt> and <tt>reference.cu</tt>. KForge ships examples; the reference opens in the editor and a working session keeps every result.</li><li><b>Add a GPU worker</b> (Tools → GPU Workers…). Only the worker runs kernels. Without a GPU here, run it on a machine that has one: <tt>ssh gpu-box kforge-worker</tt>. Without any worker, kernels are still compiled and their errors shown, but nothing is measured.</li><li><b>Add a model</b> (Tools → Settings… → Models): an OpenAI-compatible or Anthropic endpoint and its API key.</li><li><b>Run a round</b> (Round Control → Start Round) and watch the answers arrive in Reasoning.</li><li><b>See why A beats B</b> in Variants, Charts, Compare and Diff; pin exemplars, or fork a variant, edit it and press Ctrl+Enter to measure your own idea.</li><li><b>Take the winner home</b>: File → Export Variant… makes a CMake or PyTorch project with a test and a benchmark; File → Save Report… writes one HTML file to share.</li></ol><p><b>No GPU yet?</b> Open the example session: a real session measured on an NVIDIA H200 (diag_matmul), with its rounds, variants, profiles and the model's analyses. It opens as a copy, so the example itself stays as installed.</p>":
+    "<h2>入门</h2><p>KForge 借助语言模型让 CUDA 内核更快。每一轮中，模型会看到先前的变体及其<i>实测</i>加速比和性能分析，解释较快的变体为何更快，并写出新的候选；KForge 在 GPU 上编译、验证并计时每一个候选。</p><ol><li><b>打开任务</b>（文件 → 打开任务文件夹…）：一个包含 <tt>task.json</tt> 和 <tt>reference.cu</tt> 的文件夹。KForge 自带示例；参考实现会在编辑器中打开，工作会话会保存每个结果。</li><li><b>添加 GPU 工作进程</b>（工具 → GPU 工作进程…）。只有工作进程运行内核。本机没有 GPU 时，请在有 GPU 的机器上运行它：<tt>ssh gpu-box kforge-worker</tt>。没有任何工作进程时，内核仍会被编译并显示错误，但不会进行任何测量。</li><li><b>添加模型</b>（工具 → 设置… → 模型）：一个兼容 OpenAI 或 Anthropic 的端点及其 API 密钥。</li><li><b>运行一轮</b>（轮次控制 → 开始轮次），在“推理”中查看陆续到达的回答。</li><li>在“变体”“图表”“对比”和“差异”中<b>查看 A 为何胜过 B</b>；固定示例，或分叉一个变体、编辑后按 Ctrl+Enter 测量你自己的想法。</li><li><b>带走优胜者</b>：文件 → 导出变体… 会生成带测试和基准测试的 CMake 或 PyTorch 项目；文件 → 保存报告… 会写出一个可分享的 HTML 文件。</li></ol><p><b>还没有 GPU？</b>打开示例会话：一个在 NVIDIA H200 上实测的真实会话（diag_matmul），包含其轮次、变体、性能分析和模型的分析。它以副本形式打开，已安装的示例本身保持不变。</p>",
+'Open &Example Session': '打开示例会话(&E)',
+'The example session is not installed.': '未安装示例会话。',
+'GPU &Workers…': 'GPU 工作进程(&W)…',
+'Open &Task Folder…': '打开任务文件夹(&T)…',
+# Menus
+'&Export Variant…': '导出变体(&E)…',
+'Export the selected variant (or the fastest correct one) as a CMake or PyTorch project': '将选中的变体（或最快的正确变体）导出为 CMake 或 PyTorch 项目',
+'Save &Report…': '保存报告(&R)…',
+'Save a report of the session as one self-contained HTML file': '将会话报告保存为一个自包含的 HTML 文件',
+'Export &Training Data…': '导出训练数据(&T)…',
+"Save the model's answers of the session as JSON lines for training": '将本会话中模型的回答保存为用于训练的 JSON 行',
+'Add or change the GPU workers that evaluate kernels (Settings → Workers)': '添加或更改评估内核的 GPU 工作进程（设置 → 工作进程）',
+'&Getting Started': '入门(&G)',
+'A short guide, and an example session measured on an H200 to look around in': '简短指南，以及一个在 H200 上实测、可供浏览的示例会话',
+' — <a href="workers">Settings → Workers</a>': ' — <a href="workers">设置 → 工作进程</a>',
+'Configure an endpoint first.': '请先配置端点。',
+'Export Variant…': '导出变体…',
+'%1: %2': '%1：%2',
+# Worker readiness: the one wording
+'GPU worker ready': 'GPU 工作进程就绪',
+'GPU workers: starting…': 'GPU 工作进程：正在启动…',
+'No GPU worker configured': '未配置 GPU 工作进程',
+'No GPU worker could be started': '没有可启动的 GPU 工作进程',
+'No usable GPU': '没有可用的 GPU',
+'The GPU workers are starting: evaluations can begin once one has reported its GPU.': 'GPU 工作进程正在启动：一旦有工作进程报告其 GPU，即可开始评估。',
+'No GPU worker is configured, so kernels are compiled here but not measured. Add one in Settings → Workers, e.g. a GPU host: ssh gpu-box kforge-worker':
+    '未配置 GPU 工作进程，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中添加一个，例如一台 GPU 主机：ssh gpu-box kforge-worker',
+'No configured GPU worker could be started, so kernels are compiled here but not measured. Check its command in Settings → Workers, or add a GPU host: ssh gpu-box kforge-worker':
+    '已配置的 GPU 工作进程均无法启动，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中检查其命令，或添加一台 GPU 主机：ssh gpu-box kforge-worker',
+'No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but not measured. Run the worker on a GPU host instead: Settings → Workers, e.g. ssh gpu-box kforge-worker':
+    '没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在 GPU 主机上运行工作进程：设置 → 工作进程，例如 ssh gpu-box kforge-worker',
 })
 
 

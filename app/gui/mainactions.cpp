@@ -35,6 +35,13 @@ MainActions::MainActions(QWidget *owner)
     saveSessionAs = make(owner, tr("Save Session &As…"), QStringLiteral("document-save-as"),
                          QStyle::SP_DialogSaveButton, QKeySequence::SaveAs);
     saveSessionAs->setToolTip(tr("Save the open task or session as a session file"));
+    exportVariant = make(owner, tr("&Export Variant…"), QStringLiteral("document-export"), QStyle::SP_CustomBase);
+    exportVariant->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportVariant->setToolTip(tr("Export the selected variant (or the fastest correct one) as a CMake or PyTorch project"));
+    saveReport = make(owner, tr("Save &Report…"), QStringLiteral("text-html"), QStyle::SP_CustomBase);
+    saveReport->setToolTip(tr("Save a report of the session as one self-contained HTML file"));
+    exportTrainingData = make(owner, tr("Export &Training Data…"), QStringLiteral("document-save"), QStyle::SP_CustomBase);
+    exportTrainingData->setToolTip(tr("Save the model's answers of the session as JSON lines for training"));
     clearRecent = make(owner, tr("&Clear List"), QStringLiteral("edit-clear-history"), QStyle::SP_CustomBase);
     quit = make(owner, tr("&Quit"), QStringLiteral("application-exit"), QStyle::SP_CustomBase, QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
@@ -62,13 +69,19 @@ MainActions::MainActions(QWidget *owner)
     if (settings->shortcuts().isEmpty())
         settings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     settings->setMenuRole(QAction::PreferencesRole);
+    configureWorkers = make(owner, tr("GPU &Workers…"), QStringLiteral("network-server"), QStyle::SP_CustomBase);
+    configureWorkers->setToolTip(tr("Add or change the GPU workers that evaluate kernels (Settings → Workers)"));
+    gettingStarted = make(owner, tr("&Getting Started"), QStringLiteral("help-contents"), QStyle::SP_DialogHelpButton,
+                          QKeySequence::HelpContents);
+    gettingStarted->setToolTip(tr("A short guide, and an example session measured on an H200 to look around in"));
     about = make(owner, tr("&About KForge"), QStringLiteral("help-about"), QStyle::SP_CustomBase);
     about->setMenuRole(QAction::AboutRole);
     aboutQt = make(owner, tr("About &Qt"), QString(), QStyle::SP_CustomBase);
     aboutQt->setMenuRole(QAction::AboutQtRole);
 
-    for (QAction *a : {openTaskFolder, openSession, saveSessionAs, clearRecent, quit, undo, redo, find, findNext,
-                       findPrevious, replace, compareWithReference, settings, about, aboutQt})
+    for (QAction *a : {openTaskFolder, openSession, saveSessionAs, exportVariant, saveReport, exportTrainingData,
+                       clearRecent, quit, undo, redo, find, findNext, findPrevious, replace, compareWithReference,
+                       settings, configureWorkers, gettingStarted, about, aboutQt})
         owner->addAction(a);
 }
 

@@ -19,6 +19,9 @@ public:
     QAction *openTaskFolder = nullptr;
     QAction *openSession = nullptr;
     QAction *saveSessionAs = nullptr;
+    QAction *exportVariant = nullptr;
+    QAction *saveReport = nullptr;
+    QAction *exportTrainingData = nullptr;
     QAction *clearRecent = nullptr;
     QAction *quit = nullptr;
 
@@ -31,6 +34,8 @@ public:
     QAction *compareWithReference = nullptr;
 
     QAction *settings = nullptr;
+    QAction *configureWorkers = nullptr;
+    QAction *gettingStarted = nullptr;
     QAction *about = nullptr;
     QAction *aboutQt = nullptr;
 };

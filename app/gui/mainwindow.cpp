@@ -2,16 +2,19 @@
 
 #include "app/gui/appicon.h"
 #include "app/gui/apptheme.h"
+#include "app/gui/compileonly.h"
+#include "app/gui/exportactions.h"
+#include "app/gui/gettingstarted.h"
 #include "app/gui/mainactions.h"
 #include "app/gui/noticebar.h"
 #include "app/gui/workbench.h"
+#include "core/compile/compiler.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/version.h"
 #include "core/worker/poolevaluator.h"
-#include "core/worker/workerconfig.h"
 #include "core/worker/workerpool.h"
 #include "views/charts/chartspanel.h"
 #include "views/compare/comparepanel.h"
@@ -100,7 +103,7 @@ MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluat
     m_selection = new VariantSelection(this);
 
     m_editor = new KernelEditor(this);
-    m_editor->setEmptyStateActions({m_actions->openTaskFolder, m_actions->openSession});
+    m_editor->setEmptyStateActions({m_actions->openTaskFolder, m_actions->openSession, m_actions->gettingStarted});
     m_notice = new NoticeBar(this);
     auto *central = new QWidget(this);
     auto *centralLayout = new QVBoxLayout(central);
@@ -202,6 +205,10 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_actions->saveSessionAs);
     file->addSeparator();
+    file->addAction(m_actions->exportVariant);
+    file->addAction(m_actions->saveReport);
+    file->addAction(m_actions->exportTrainingData);
+    file->addSeparator();
     file->addAction(m_actions->quit);
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
@@ -226,8 +233,11 @@ void MainWindow::createMenus()
 
     QMenu *tools = menuBar()->addMenu(tr("&Tools"));
     tools->addAction(m_actions->settings);
+    tools->addAction(m_actions->configureWorkers);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_actions->gettingStarted);
+    help->addSeparator();
     help->addAction(m_actions->about);
     help->addAction(m_actions->aboutQt);
 }
@@ -273,6 +283,17 @@ void MainWindow::connectServices()
     connect(m_actions->replace, &QAction::triggered, m_editor, &KernelEditor::showReplace);
     connect(m_actions->compareWithReference, &QAction::triggered, this, &MainWindow::showDiff);
     connect(m_actions->settings, &QAction::triggered, this, &MainWindow::showSettings);
+    connect(m_actions->configureWorkers, &QAction::triggered, this, [this] { showSettingsPage(QStringLiteral("workers")); });
+    connect(m_actions->gettingStarted, &QAction::triggered, this, &MainWindow::showGettingStarted);
+    m_exports = new ExportActions(m_actions, m_session, m_selection, this);
+    m_compileOnly = new CompileOnly(m_workbench->compiler(), m_editor, this);
+    connect(m_variants, &VariantsPanel::exportRequested, m_exports, &ExportActions::exportVariant);
+    connect(m_exports, &ExportActions::finished, this, [this](const QString &file, const QString &, const QString &error) {
+        if (error.isEmpty())
+            m_log.post(LogSource::App, LogLevel::Info, tr("Saved %1").arg(file));
+        else
+            m_log.post(LogSource::App, LogLevel::Error, error);
+    });
     connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
     connect(m_actions->aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
 
@@ -303,6 +324,10 @@ void MainWindow::connectServices()
     });
 
     connect(m_workbench, &Workbench::statusChanged, this, &MainWindow::updateWorkerStatus);
+    connect(m_workbench, &Workbench::readinessChanged, this, [this](const WorkerReadiness &readiness) {
+        if (readiness.isUnusable())
+            m_log.post(LogSource::Worker, LogLevel::Warning, readiness.explanation());
+    });
     connect(m_workbench->pool(), &WorkerPool::deviceReported, this,
             [this](int, const DeviceInfo &device) { m_charts->setDevice(device); });
 
@@ -759,6 +784,11 @@ bool MainWindow::evaluateTab(int index)
         reportError(tr("Open a task folder or a session first: evaluations are kept in a session."));
         return false;
     }
+    if (const WorkerReadiness readiness = m_workbench->readiness(); readiness.isUnusable()) {
+        m_compileOnly->compile(index, m_session->task(), readiness.summary());
+        m_log.post(LogSource::App, LogLevel::Warning, readiness.explanation());
+        return false;
+    }
     RoundRunner *runner = m_workbench->runner();
     const QString source = editor->text();
     const qint64 shown = m_editor->variantId(index);
@@ -804,6 +834,16 @@ qint64 MainWindow::addVariantFile(const QString &file)
         return 0;
     }
     const QString source = QString::fromUtf8(f.readAll());
+    if (const WorkerReadiness readiness = m_workbench->readiness(); readiness.isUnusable()) {
+        // Nothing could measure it: an editable tab (Ctrl+Enter compiles it), not a variant that can only fail.
+        const int index = m_editor->addSource(QFileInfo(file).completeBaseName(), source, file, false);
+        m_editor->setCompileFileName(index, QStringLiteral("candidate.cu"));
+        m_editor->setStatus(index, readiness.explanation());
+        m_editor->setCurrentIndex(index);
+        m_log.post(LogSource::App, LogLevel::Warning,
+                   tr("Opened %1 in the editor, not as a variant: %2").arg(displayPath(file), readiness.summary()));
+        return 0;
+    }
     RoundRunner *runner = m_workbench->runner();
     const qint64 id = runner->addManualVariant(source, {}, QFileInfo(file).completeBaseName());
     if (!id) {
@@ -894,20 +934,8 @@ void MainWindow::onToolchainChecked(const ToolchainInfo &info)
 
 void MainWindow::updateWorkerStatus()
 {
-    const QList<WorkerConfig> workers = m_settings.workers();
-    QStringList problems;
-    for (const WorkerConfig &w : workers) {
-        if (w.resolvedCommand().isEmpty())
-            problems << tr("%1: the command cannot be started here (is kforge-worker built or installed?)").arg(w.displayName());
-    }
-    const int usable = int(workers.size() - problems.size());
-    if (workers.isEmpty())
-        m_workersLabel->setText(tr("No GPU worker configured"));
-    else if (problems.isEmpty())
-        m_workersLabel->setText(m_workbench->statusText());
-    else
-        m_workersLabel->setText(tr("GPU workers: %1 of %2 usable").arg(usable).arg(workers.size()));
-    m_workersLabel->setToolTip(problems.isEmpty() ? m_workbench->statusToolTip() : problems.join(u'\n'));
+    m_workersLabel->setText(m_workbench->statusText());
+    m_workersLabel->setToolTip(m_workbench->statusToolTip());
     updateNotice();
 }
 
@@ -915,24 +943,27 @@ void MainWindow::updateNotice()
 {
     if (!m_toolchain)
         return; // wait for the probe: no flash of a wrong message
-    const QList<WorkerConfig> workers = m_settings.workers();
-    const bool anyUsable = std::any_of(workers.begin(), workers.end(),
-                                       [](const WorkerConfig &w) { return !w.resolvedCommand().isEmpty(); });
+    const WorkerReadiness readiness = m_workbench->readiness();
     if (!m_toolchain->found) {
         m_notice->showNotice(tr("Compiling and evaluating need a CUDA toolkit (nvcc) or a configured GPU worker — "
                                 "Settings → Workers."),
-                             m_actions->settings);
-    } else if (workers.isEmpty()) {
-        m_notice->showNotice(tr("No GPU worker is configured: kernels can be compiled here but not evaluated — "
-                                "Settings → Workers."),
-                             m_actions->settings);
-    } else if (!anyUsable) {
-        m_notice->showNotice(tr("No configured GPU worker can be started here (is kforge-worker built or installed?): "
-                                "kernels can be compiled but not evaluated — Settings → Workers."),
-                             m_actions->settings);
+                             m_actions->configureWorkers);
+    } else if (readiness.isUnusable()) {
+        m_notice->showNotice(readiness.explanation(), m_actions->configureWorkers);
+        m_notice->setToolTip(readiness.details().join(u'\n'));
     } else {
         m_notice->hide();
     }
+}
+
+void MainWindow::showGettingStarted()
+{
+    auto *dialog = new GettingStarted(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &GettingStarted::openExampleRequested, this, &MainWindow::openSessionAsync);
+    connect(dialog, &GettingStarted::openTaskRequested, this, &MainWindow::chooseTaskFolder);
+    connect(dialog, &GettingStarted::workersRequested, this, [this] { showSettingsPage(QStringLiteral("workers")); });
+    dialog->open();
 }
 
 void MainWindow::showAbout()

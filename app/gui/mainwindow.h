@@ -22,9 +22,11 @@ class QToolBar;
 namespace kforge {
 
 class ChartsPanel;
+class CompileOnly;
 class ComparePanel;
 class DiffView;
 class Evaluator;
+class ExportActions;
 class KernelEditor;
 class LogHub;
 class LogPanel;
@@ -58,6 +60,7 @@ public:
     bool saveSessionAs(const QString &file);
 
     MainActions *actions() const { return m_actions; }
+    ExportActions *exports() const { return m_exports; }
     KernelEditor *editor() const { return m_editor; }
     DiffView *diffView() const { return m_diff; }
     SessionStore *session() const { return m_session; }
@@ -77,6 +80,7 @@ public:
 
     // Compiles, verifies and times the editor's tab `index` (Ctrl+Enter): a new or edited source becomes a
     // manual variant of the session; an evaluated variant is evaluated again. False with the reason logged.
+    // While no GPU worker is usable the tab is only compiled (errors shown) and nothing enters the session.
     bool evaluateTab(int index);
     // Opens an editable copy of a variant's source in a new tab ("fork to edit"); returns the tab's index.
     int forkVariant(qint64 variantId);
@@ -108,6 +112,7 @@ private:
     void chooseSaveSessionAs();
     void showSettings();
     void showAbout();
+    void showGettingStarted();
     void reportError(const QString &message);
 
     void showTask(const Task &task);
@@ -134,6 +139,8 @@ private:
     Settings &m_settings;
     LogHub &m_log;
     MainActions *m_actions = nullptr;
+    ExportActions *m_exports = nullptr;
+    CompileOnly *m_compileOnly = nullptr;
     SessionStore *m_session = nullptr;
     ToolchainProbe *m_probe = nullptr;
     KernelEditor *m_editor = nullptr;

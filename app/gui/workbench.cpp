@@ -56,6 +56,10 @@ Workbench::Workbench(SessionStore *store, Settings &settings, LogHub &log, Evalu
             m_log.post(LogSource::Compiler, LogLevel::Warning, r.firstError());
         Q_EMIT statusChanged();
     });
+    connect(m_runner->evaluator(), &Evaluator::readinessChanged, this, [this](const WorkerReadiness &readiness) {
+        Q_EMIT readinessChanged(readiness);
+        Q_EMIT statusChanged();
+    });
     connect(m_runner, &RoundRunner::errorOccurred, this,
             [this](const QString &message) { m_log.post(LogSource::Model, LogLevel::Error, message); });
 
@@ -94,27 +98,20 @@ void Workbench::applyWorkers()
     Q_EMIT statusChanged();
 }
 
+WorkerReadiness Workbench::readiness() const
+{
+    return m_runner->evaluator() ? m_runner->evaluator()->readiness() : WorkerReadiness(WorkerReadiness::State::NoWorker);
+}
+
 QString Workbench::statusText() const
 {
-    const int workers = m_pool->workerCount();
-    if (workers == 0)
-        return tr("No GPU worker configured");
     QStringList gpus;
-    int failed = 0;
-    for (int i = 0; i < workers; ++i) {
-        const DeviceInfo d = m_pool->device(i);
-        if (d.isValid())
+    for (int i = 0; i < m_pool->workerCount(); ++i)
+        if (const DeviceInfo d = m_pool->device(i); d.isValid())
             gpus << d.name;
-        else if (!m_pool->deviceError(i).isEmpty())
-            ++failed;
-    }
-    QString text;
-    if (!gpus.isEmpty())
-        text = tr("GPU: %1").arg(gpus.join(QStringLiteral(", ")));
-    else if (failed == workers)
-        text = tr("GPU workers: none usable");
-    else
-        text = tr("GPU workers: starting…");
+    const WorkerReadiness ready = readiness();
+    QString text = ready.canEvaluate() && !gpus.isEmpty() ? tr("GPU: %1").arg(gpus.join(QStringLiteral(", ")))
+                                                          : ready.summary();
     // Compiling, running on a GPU or waiting for either.
     if (const int jobs = m_pool->pendingJobs() + m_compiler->pendingJobs(); jobs > 0)
         text += tr(" · %1 job(s) in the queue").arg(jobs);

@@ -3,6 +3,8 @@
 // compiler (nvcc), the GPU worker pool, the evaluator that joins them, the LLM client, the key store and the
 // round runner. MainWindow owns one and hands its parts to the panels. Settings changes are applied as they
 // happen (a new worker list restarts the pool; compiler and timing settings apply to the next evaluation).
+#include "core/worker/workerreadiness.h"
+
 #include <QObject>
 #include <QString>
 
@@ -35,12 +37,17 @@ public:
     Credentials *credentials() const { return m_credentials; }
     RoundRunner *runner() const { return m_runner; }
 
+    // Whether evaluations can run now (the evaluator behind the round runner decides): the one readiness every
+    // view shows, announced by readinessChanged().
+    WorkerReadiness readiness() const;
+
     // One line for the status bar: the workers and their GPUs, and what waits in the queue.
     QString statusText() const;
     QString statusToolTip() const;
 
 Q_SIGNALS:
     void statusChanged();
+    void readinessChanged(const kforge::WorkerReadiness &readiness);
 
 private:
     void applyCompiler();

@@ -1,6 +1,7 @@
 #include "core/export/reportwriter.h"
 
 #include "core/export/exportreadme.h"
+#include "core/export/markdownhtml.h"
 #include "core/export/unifieddiff.h"
 
 #include <algorithm>
@@ -105,6 +106,8 @@ th { background: #f4f4f6; font-weight: 600; } td.num { text-align: right; font-v
 .figures td:first-child { color: #555; }
 pre { background: #f7f7f9; border: 1px solid #e4e4e8; border-radius: 4px; padding: 10px; overflow-x: auto; font: 12.5px/1.45 ui-monospace, "DejaVu Sans Mono", monospace; }
 .text { white-space: pre-wrap; background: #fcfcfd; border-left: 3px solid #c9d6f2; padding: 6px 12px; }
+.md { background: #fcfcfd; border-left: 3px solid #c9d6f2; padding: 2px 12px; } .md pre { background: #f3f3f6; }
+.md code { font: 0.9em ui-monospace, "DejaVu Sans Mono", monospace; }
 .diff .h { color: #555; font-weight: bold; } .diff .k { color: #6a5acd; background: #f0eefc; }
 .diff .a { background: #e6ffec; color: #116329; }
 .diff .r { background: #ffebe9; color: #82071e; }
@@ -146,7 +149,9 @@ QString ReportWriter::html(const ReportInput &r)
     const QString title = r.taskTitle.isEmpty() ? r.taskName : r.taskTitle;
     QString h;
     h += u"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"_s;
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         // No script runs and nothing is fetched, whatever the model's text holds.
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"_s;
     h += u"<title>KForge report: %1</title>\n<style>%2</style>\n</head>\n<body>\n"_s.arg(esc(r.taskName), QString::fromUtf8(kCss));
     h += u"<header>\n<h1>%1 <small>%2</small></h1>\n<p class=\"meta\">Session <code>%3</code> · %4 · report made %5 by KForge %6</p>\n</header>\n"_s
              .arg(esc(title), esc(r.taskName), esc(r.sessionFile), esc(r.gpu.isEmpty() ? u"GPU not recorded"_s : r.gpu),
@@ -219,9 +224,9 @@ QString ReportWriter::html(const ReportInput &r)
         row(u"Measured"_s, date(d.evaluated));
         h += u"</table>\n"_s;
         if (!d.analysis.trimmed().isEmpty())
-            h += u"<h4>The model's analysis</h4>\n<div class=\"text\">%1</div>\n"_s.arg(esc(d.analysis.trimmed()));
+            h += u"<h4>The model's analysis</h4>\n<div class=\"md\">%1</div>\n"_s.arg(MarkdownHtml::toHtml(d.analysis.trimmed()));
         if (!d.design.trimmed().isEmpty())
-            h += u"<h4>The model's design</h4>\n<div class=\"text\">%1</div>\n"_s.arg(esc(d.design.trimmed()));
+            h += u"<h4>The model's design</h4>\n<div class=\"md\">%1</div>\n"_s.arg(MarkdownHtml::toHtml(d.design.trimmed()));
         const auto diff = UnifiedDiff::compute(r.referenceSource, d.source, u"reference.cu"_s, u"variant_%1.cu"_s.arg(v.id));
         h += u"<h4>Changes against the reference <small>(%1 lines removed, %2 added)</small></h4>\n<pre class=\"diff\">"_s
                  .arg(UnifiedDiff::count(diff, UnifiedDiff::Kind::Removed))

@@ -9,6 +9,7 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/exportplan.h ${CMAKE_CURRENT_LIST_DIR}/exportplan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/exportreadme.h ${CMAKE_CURRENT_LIST_DIR}/exportreadme.cpp
   ${CMAKE_CURRENT_LIST_DIR}/licenseheader.h ${CMAKE_CURRENT_LIST_DIR}/licenseheader.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/markdownhtml.h ${CMAKE_CURRENT_LIST_DIR}/markdownhtml.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nvccflags.h ${CMAKE_CURRENT_LIST_DIR}/nvccflags.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reportinput.h ${CMAKE_CURRENT_LIST_DIR}/reportinput.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reportwriter.h ${CMAKE_CURRENT_LIST_DIR}/reportwriter.cpp
@@ -18,7 +19,7 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/torchexporter.h ${CMAKE_CURRENT_LIST_DIR}/torchexporter.cpp
   ${CMAKE_CURRENT_LIST_DIR}/trainingdata.h ${CMAKE_CURRENT_LIST_DIR}/trainingdata.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unifieddiff.h ${CMAKE_CURRENT_LIST_DIR}/unifieddiff.cpp)
-target_link_libraries(kforge_core PRIVATE Dtl::Dtl)
+target_link_libraries(kforge_core PRIVATE Dtl::Dtl PkgConfig::Md4cHtml)
 
 # Templates of the generated projects, and the kernel ABI header every export ships a copy of.
 set(_kforge_export_res ${PROJECT_SOURCE_DIR}/resources/export)

@@ -15,6 +15,14 @@ namespace kforge {
 
 namespace {
 
+// Why nothing handed to `evaluator` now would be measured (no worker, none started, no GPU), or empty. A round,
+// a variant or a re-evaluation is not created then: it would only leave a failure in the session.
+QString cannotEvaluate(const Evaluator *evaluator)
+{
+    const WorkerReadiness readiness = evaluator ? evaluator->readiness() : WorkerReadiness(WorkerReadiness::State::NoWorker);
+    return readiness.isUnusable() ? readiness.explanation() : QString();
+}
+
 // Compiler output can be long; the prompt and the store need its beginning.
 constexpr qsizetype kMaxLogChars = 20000;
 
@@ -204,6 +212,11 @@ int RoundRunner::evaluationsOf(qint64 roundId) const
 
 // ------------------------------------------------------------------------------------------------ a round
 
+Evaluator *RoundRunner::evaluator() const
+{
+    return m_evaluator;
+}
+
 bool RoundRunner::start(const RoundSettings &in)
 {
     m_error.clear();
@@ -211,6 +224,8 @@ bool RoundRunner::start(const RoundSettings &in)
         return fail(tr("Open a session with a task first."));
     if (m_state != State::Idle)
         return fail(tr("A round is already running."));
+    if (const QString why = cannotEvaluate(m_evaluator); !why.isEmpty())
+        return fail(why);
     if (in.candidates < 1)
         return fail(tr("A round needs at least one candidate."));
     if (const QString why = m_sessionBudget.exhaustedBy(sessionUsed()); !why.isEmpty())
@@ -503,6 +518,8 @@ bool RoundRunner::resume(qint64 roundId)
         return fail(tr("There is no round %1 in this session.").arg(roundId));
     if (round->state != RoundState::Interrupted && round->state != RoundState::Paused)
         return fail(tr("Round %1 is %2; only an interrupted round can be resumed.").arg(round->number).arg(toString(round->state)));
+    if (const QString why = cannotEvaluate(m_evaluator); !why.isEmpty())
+        return fail(why);
     if (!task())
         return false;
     m_settings = RoundSettings::fromJson(round->settings);
@@ -882,6 +899,8 @@ qint64 RoundRunner::addManualVariant(const QString &source, const QList<qint64> 
         return failId(tr("Open a session with a task first."));
     if (source.trimmed().isEmpty())
         return failId(tr("The variant has no source."));
+    if (const QString why = cannotEvaluate(m_evaluator); !why.isEmpty())
+        return failId(why);
     Variant v;
     v.origin = VariantOrigin::Manual;
     v.parentIds = parentIds;
@@ -909,6 +928,8 @@ bool RoundRunner::reevaluate(qint64 variantId)
     for (const auto &[id, e] : m_evals)
         if (e.variantId == variantId)
             return fail(tr("Variant %1 is being evaluated already.").arg(variantId));
+    if (const QString why = cannotEvaluate(m_evaluator); !why.isEmpty())
+        return fail(why);
     submitEvaluation(variantId, 0);
     return true;
 }

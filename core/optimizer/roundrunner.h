@@ -67,6 +67,8 @@ public:
     qint64 currentRound() const { return m_roundId; }
     QString errorString() const { return m_error; }
     int pendingEvaluations() const { return int(m_evals.size() + m_evalQueue.size()); }
+    // What evaluates the candidates; its readiness() says whether anything can be measured now.
+    Evaluator *evaluator() const;
 
     // A new round. False with errorString() when one runs, the session has no task, or a budget is spent.
     bool start(const RoundSettings &settings);

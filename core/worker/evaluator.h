@@ -7,6 +7,7 @@
 #include "core/eval/evaloptions.h"
 #include "core/eval/evalresult.h"
 #include "core/task/task.h"
+#include "core/worker/workerreadiness.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -35,6 +36,9 @@ public:
     // fails to compile, is cancelled, or no worker can run it (verdict Error with the reason).
     virtual int submit(const EvalRequest &request) = 0;
     virtual void cancel(int id) = 0;
+    // Whether what is submitted now can be evaluated, and if not why (no worker, none started, no GPU): the
+    // one signal every view observes. A stand-in with no workers behind it is always ready.
+    virtual WorkerReadiness readiness() const { return {}; }
 
 Q_SIGNALS:
     // Stages, in order: "compiling", "queued", "loading", then the worker's ("verifying", "timing",
@@ -43,6 +47,7 @@ Q_SIGNALS:
     // The candidate's compile result (diagnostics, per-kernel resources), before finished().
     void compiled(int id, const kforge::CompileResult &candidate);
     void finished(int id, const kforge::EvalResult &result);
+    void readinessChanged(const kforge::WorkerReadiness &readiness);
 };
 
 } // namespace kforge

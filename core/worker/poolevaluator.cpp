@@ -22,6 +22,12 @@ PoolEvaluator::PoolEvaluator(Compiler *compiler, WorkerPool *pool, QObject *pare
     });
     connect(pool, &WorkerPool::deviceReported, this, &PoolEvaluator::startWaiting);
     connect(pool, &WorkerPool::devicesSettledChanged, this, &PoolEvaluator::startWaiting);
+    connect(pool, &WorkerPool::readinessChanged, this, &Evaluator::readinessChanged);
+}
+
+WorkerReadiness PoolEvaluator::readiness() const
+{
+    return m_pool ? m_pool->readiness() : WorkerReadiness(WorkerReadiness::State::NoWorker);
 }
 
 int PoolEvaluator::submit(const EvalRequest &request)

@@ -22,6 +22,7 @@ public:
 
     int submit(const EvalRequest &request) override;
     void cancel(int id) override;
+    WorkerReadiness readiness() const override;
 
 private:
     struct Pending {

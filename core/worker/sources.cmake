@@ -7,4 +7,5 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/workerclient.h ${CMAKE_CURRENT_LIST_DIR}/workerclient.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workerconfig.h ${CMAKE_CURRENT_LIST_DIR}/workerconfig.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workerpool.h ${CMAKE_CURRENT_LIST_DIR}/workerpool.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/workerreadiness.h ${CMAKE_CURRENT_LIST_DIR}/workerreadiness.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workerreply.h ${CMAKE_CURRENT_LIST_DIR}/workerreply.cpp)

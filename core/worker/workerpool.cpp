@@ -17,6 +17,7 @@ struct WorkerPool::Slot {
     DeviceInfo device;
     QString deviceError;
     bool settled = false;
+    bool startFailed = false; // the worker never got as far as device_info
     int deviceRequest = 0;
     std::optional<Job> job;
     Step step = Step::None;
@@ -30,6 +31,7 @@ WorkerPool::WorkerPool(QObject *parent)
 {
     qRegisterMetaType<kforge::EvalResult>();
     qRegisterMetaType<kforge::DeviceInfo>();
+    qRegisterMetaType<kforge::WorkerReadiness>();
 }
 
 WorkerPool::~WorkerPool()
@@ -73,6 +75,7 @@ void WorkerPool::setWorkers(const QList<WorkerConfig> &workers)
         slot->client->start();
     if (m_slots.empty())
         dispatch(); // nothing can run: answer what is queued
+    updateReadiness();
 }
 
 int WorkerPool::workerCount() const { return int(m_slots.size()); }
@@ -123,6 +126,38 @@ void WorkerPool::settle(Slot &slot)
         m_settledEmitted = true;
         Q_EMIT devicesSettledChanged();
     }
+    updateReadiness();
+}
+
+WorkerReadiness WorkerPool::readiness() const
+{
+    if (m_slots.empty())
+        return WorkerReadiness(WorkerReadiness::State::NoWorker);
+    bool starting = false;
+    bool anyStarted = false;
+    QStringList details;
+    for (const auto &slot : m_slots) {
+        if (slot->device.isValid())
+            return WorkerReadiness(WorkerReadiness::State::Ready);
+        if (!slot->settled) {
+            starting = true;
+            continue;
+        }
+        anyStarted = anyStarted || !slot->startFailed;
+        details << tr("%1: %2").arg(slot->client->config().displayName(), slot->deviceError);
+    }
+    if (starting)
+        return WorkerReadiness(WorkerReadiness::State::Starting, details);
+    return WorkerReadiness(anyStarted ? WorkerReadiness::State::NoGpu : WorkerReadiness::State::CannotStart, details);
+}
+
+void WorkerPool::updateReadiness()
+{
+    const WorkerReadiness now = readiness();
+    if (now == m_readiness)
+        return;
+    m_readiness = now;
+    Q_EMIT readinessChanged(now);
 }
 
 void WorkerPool::onReady(Slot &slot)
@@ -136,6 +171,7 @@ void WorkerPool::onFailed(Slot &slot, const QString &message)
 {
     if (!slot.settled) {
         slot.deviceError = message;
+        slot.startFailed = true;
         Q_EMIT deviceFailed(slot.index, message);
         settle(slot);
     }

@@ -6,6 +6,7 @@
 #include "core/eval/evalresult.h"
 #include "core/worker/evaljob.h"
 #include "core/worker/workerconfig.h"
+#include "core/worker/workerreadiness.h"
 #include "core/worker/workerreply.h"
 
 #include <QList>
@@ -35,6 +36,8 @@ public:
     QString arch() const;
     // True once every worker has reported its device or failed to.
     bool devicesSettled() const;
+    // Whether a job submitted now can be evaluated; readinessChanged() follows every change.
+    WorkerReadiness readiness() const;
 
     int submit(const EvalJob &job);
     // A queued job is dropped; a running one stops its worker (which restarts). finished() follows once.
@@ -45,6 +48,7 @@ Q_SIGNALS:
     void deviceReported(int worker, const kforge::DeviceInfo &device);
     void deviceFailed(int worker, const QString &message);
     void devicesSettledChanged();
+    void readinessChanged(const kforge::WorkerReadiness &readiness);
     void jobStarted(int jobId, int worker);
     void progress(int jobId, const QString &stage); // "loading", then the worker's stages
     void finished(int jobId, const kforge::EvalResult &result);
@@ -60,6 +64,7 @@ private:
     void onReady(Slot &slot);
     void onFailed(Slot &slot, const QString &message);
     void settle(Slot &slot);
+    void updateReadiness();
     void dispatch();
     void step(Slot &slot);
     void finishJob(Slot &slot, EvalResult result);
@@ -69,6 +74,7 @@ private:
     std::deque<Job> m_queue;
     int m_nextId = 1;
     bool m_settledEmitted = false;
+    WorkerReadiness m_readiness{WorkerReadiness::State::NoWorker};
 };
 
 } // namespace kforge

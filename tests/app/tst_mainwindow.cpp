@@ -6,10 +6,12 @@
 #include "app/gui/mainactions.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/noticebar.h"
+#include "app/gui/workbench.h"
 #include "core/compile/cudatoolkit.h"
 #include "core/log/loghub.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
+#include "core/worker/workerconfig.h"
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffmodel.h"
 #include "views/diff/diffview.h"
@@ -69,6 +71,16 @@ bool openAndWait(MainWindow &w, const QString &folder, QString *error)
     if (!failed.isEmpty())
         *error = failed.first().first().toString();
     return !opened.isEmpty();
+}
+
+// A worker that is ready (it reports a GPU) but measures nothing: the stand-in at the worker pool's interface,
+// for what needs an evaluation to be accepted without needing a GPU result (no usable worker: tst_mainmenus).
+WorkerConfig readyStandInWorker()
+{
+    WorkerConfig c;
+    c.name = QStringLiteral("stand-in");
+    c.command = QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/core/worker/fixtures/scripted-worker.sh\" normal");
+    return c;
 }
 
 QMenu *menuNamed(QMainWindow &w, const QString &title)
@@ -338,10 +350,11 @@ private Q_SLOTS:
         if (CudaToolkit::locateNvcc().isEmpty())
             QSKIP("no nvcc here: the compile step of an evaluation cannot run");
         Settings settings(m_dir.filePath(QStringLiteral("fork.ini")));
-        settings.setWorkers({}); // the compiler's answer is what this checks; no GPU is needed for it
+        settings.setWorkers({readyStandInWorker()}); // the compiler's answer is what this checks; no GPU is needed for it
         LogHub log;
         MainWindow w(settings, log);
         w.show();
+        QTRY_VERIFY_WITH_TIMEOUT(w.workbench()->readiness().canEvaluate(), 20000);
         QString error;
         QVERIFY2(openAndWait(w, m_task, &error), qPrintable(error));
         const qint64 referenceId = w.session()->population().reference()->id;
@@ -397,11 +410,12 @@ private Q_SLOTS:
     void droppedKernelBecomesAVariant()
     {
         Settings settings(m_dir.filePath(QStringLiteral("drop.ini")));
-        settings.setWorkers({});
+        settings.setWorkers({readyStandInWorker()});
         LogHub log;
         MainWindow w(settings, log);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTRY_VERIFY_WITH_TIMEOUT(w.workbench()->readiness().canEvaluate(), 20000);
         QString error;
         QVERIFY2(openAndWait(w, m_task, &error), qPrintable(error));
         const QString file = m_dir.filePath(QStringLiteral("dropped_kernel.cu"));

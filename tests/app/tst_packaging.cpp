@@ -4,6 +4,7 @@
 #include <QImageReader>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -74,6 +75,40 @@ private Q_SLOTS:
         QImageReader reader(::icons + QStringLiteral("/kforge-%1.png").arg(size));
         QCOMPARE(reader.format(), QByteArray("png"));
         QCOMPARE(reader.size(), QSize(size, size));
+    }
+
+    // The example session Help → Getting Started opens is installed where the program looks for it.
+    void exampleSessionIsInstalled()
+    {
+        const QString cmake = QStandardPaths::findExecutable(QStringLiteral("cmake"));
+        if (cmake.isEmpty())
+            QSKIP("cmake is not on PATH");
+        QTemporaryDir prefix;
+        QVERIFY(prefix.isValid());
+        QString output;
+        const int rc = run(cmake, {QStringLiteral("--install"), QStringLiteral(KFORGE_TEST_BINARY_DIR), QStringLiteral("--prefix"),
+                                   prefix.path(), QStringLiteral("--component"), QStringLiteral("examples")},
+                           output);
+        QVERIFY2(rc == 0, qPrintable(output));
+        QFile installed(prefix.filePath(QStringLiteral("share/kforge/examples/h200-diag_matmul-gui.kforge")));
+        QVERIFY2(installed.open(QIODevice::ReadOnly), qPrintable(output));
+        QFile source(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul-gui.kforge"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray bytes = installed.readAll();
+        QVERIFY(bytes.startsWith("SQLite format 3"));
+        QVERIFY(bytes == source.readAll());
+        // Nothing else of the package comes with this component.
+        QDir root(prefix.path());
+        QCOMPARE(root.entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{QStringLiteral("share")});
+    }
+
+    void debianDependsNameMd4c()
+    {
+        QFile f(packaging + QStringLiteral("/CMakeLists.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray cmake = f.readAll();
+        QVERIFY(cmake.contains("libmd4c0"));
+        QVERIFY(cmake.contains("libmd4c-html0"));
     }
 
     void scalableIcon()

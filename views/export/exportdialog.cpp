@@ -116,7 +116,10 @@ ExportDialog::ExportDialog(const ExportInput &input, QWidget *parent)
     auto *folderRow = new QHBoxLayout;
     folderRow->addWidget(m_folder, 1);
     folderRow->addWidget(browse);
-    form->addRow(tr("F&older:"), folderRow);
+    // A row of a layout gets no buddy from addRow(): without one the mnemonic shows as a literal "&".
+    auto *folderLabel = new QLabel(tr("F&older:"), this);
+    folderLabel->setBuddy(m_folder);
+    form->addRow(folderLabel, folderRow);
 
     m_subdir = new QLineEdit(u"kernels/"_s + ctx.ns, this);
     m_subdirLabel = new QLabel(tr("&Subfolder:"), this);
@@ -130,7 +133,9 @@ ExportDialog::ExportDialog(const ExportInput &input, QWidget *parent)
     auto *licenseRow = new QHBoxLayout;
     licenseRow->addWidget(m_license, 1);
     licenseRow->addWidget(loadLicense, 0, Qt::AlignTop);
-    form->addRow(tr("&License:"), licenseRow);
+    auto *licenseLabel = new QLabel(tr("&License:"), this);
+    licenseLabel->setBuddy(m_license);
+    form->addRow(licenseLabel, licenseRow);
 
     m_model = new ExportPlanModel(this);
     m_files = new QTreeView(this);

@@ -6,6 +6,7 @@
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
+#include "core/worker/evaluator.h"
 #include "views/roundcontrol/roundprogressmodel.h"
 
 #include <QCheckBox>
@@ -274,6 +275,11 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
             });
     connect(m_promptChoice, &QComboBox::currentIndexChanged, this, &RoundControlPanel::onPromptChosen);
 
+    if (m_runner && m_runner->evaluator())
+        connect(m_runner->evaluator(), &Evaluator::readinessChanged, this, [this] {
+            updateNotices();
+            updateButtons();
+        });
     if (m_runner) {
         connect(m_runner, &RoundRunner::stateChanged, this, [this] {
             updateButtons();
@@ -376,8 +382,8 @@ void RoundControlPanel::updateNotices()
     QStringList lines;
     if (!m_store || !m_store->isOpen() || !m_store->hasTask())
         lines << tr("No session is open — open a task folder or a session file to run rounds.");
-    if (!m_settings || m_settings->workers().isEmpty())
-        lines << tr("No GPU worker configured — <a href=\"workers\">Settings → Workers</a>");
+    if (const WorkerReadiness workers = workerReadiness(); workers.isUnusable())
+        lines << workers.summary().toHtmlEscaped() + tr(" — <a href=\"workers\">Settings → Workers</a>");
     if (!m_settings || m_settings->endpoints().isEmpty())
         lines << tr("No endpoint configured — <a href=\"endpoints\">Settings → Endpoints</a>");
     if (!m_runner)
@@ -417,12 +423,22 @@ void RoundControlPanel::saveDefaults()
     m_settings->setTemperature(m_temperature->value());
 }
 
+WorkerReadiness RoundControlPanel::workerReadiness() const
+{
+    if (!m_settings || m_settings->workers().isEmpty())
+        return WorkerReadiness(WorkerReadiness::State::NoWorker);
+    return m_runner && m_runner->evaluator() ? m_runner->evaluator()->readiness()
+                                             : WorkerReadiness(WorkerReadiness::State::NoWorker);
+}
+
 void RoundControlPanel::updateButtons()
 {
     const bool ready = m_runner && m_store && m_store->isOpen() && m_store->hasTask();
     const auto state = m_runner ? m_runner->state() : RoundRunner::State::Idle;
     const bool idle = state == RoundRunner::State::Idle;
-    const bool configured = m_settings && !m_settings->workers().isEmpty() && selectedEndpoint().has_value();
+    // A round costs requests: it starts only once a worker has reported its GPU.
+    const WorkerReadiness workers = workerReadiness();
+    const bool configured = workers.canEvaluate() && selectedEndpoint().has_value();
     m_start->setEnabled(ready && idle && configured && !m_starting);
     m_preview->setEnabled(ready);
     m_pause->setEnabled(ready && !idle && state != RoundRunner::State::Stopping);
@@ -438,8 +454,10 @@ void RoundControlPanel::updateButtons()
     QString why;
     if (!ready)
         why = tr("Open a session with a task first.");
+    else if (!workers.canEvaluate())
+        why = workers.explanation();
     else if (!configured)
-        why = tr("Configure a GPU worker and an endpoint first.");
+        why = tr("Configure an endpoint first.");
     else if (!idle)
         why = tr("A round is running.");
     m_start->setToolTip(why);
@@ -542,8 +560,8 @@ void RoundControlPanel::start()
 {
     if (!m_runner || m_starting)
         return;
-    if (!m_settings || m_settings->workers().isEmpty()) {
-        setStatus(tr("No GPU worker configured: add one in Settings → Workers."));
+    if (const WorkerReadiness workers = workerReadiness(); !workers.canEvaluate()) {
+        setStatus(workers.explanation());
         return;
     }
     if (!selectedEndpoint()) {

@@ -5,6 +5,7 @@
 // exemplars each candidate saw; choosing one shows the prompt it received) and per round; tokens and cost so far. Says plainly what is missing ("no GPU worker configured — Settings → Workers").
 #include "core/llm/endpointconfig.h"
 #include "core/optimizer/candidateprompts.h"
+#include "core/worker/workerreadiness.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -88,6 +89,8 @@ private:
     void updateModels();
     void updateNotices();
     void updateButtons();
+    // The evaluator's readiness; no worker at all while Settings lists none.
+    WorkerReadiness workerReadiness() const;
     void updateProgress();
     void updateUsage();
     void applyRequestTemplate(std::function<void(bool ok)> then = {});

@@ -256,6 +256,10 @@ QMenu *VariantsPanel::createContextMenu(QWidget *parent)
     QAction *fork = menu->addAction(tr("Fork to Edit"), this, [this, id = one ? one->id : 0] { Q_EMIT forkRequested(id); });
     fork->setObjectName(QStringLiteral("fork"));
     fork->setEnabled(one != nullptr);
+    QAction *exportOne = menu->addAction(tr("Export Variant…"), this, [this, id = one ? one->id : 0] { Q_EMIT exportRequested(id); });
+    exportOne->setObjectName(QStringLiteral("export"));
+    // Only a measured, correct kernel is worth a project of its own; the dialog says why for anything else.
+    exportOne->setEnabled(one && one->origin != VariantOrigin::Reference && one->isCorrect());
     return menu;
 }
 

@@ -56,6 +56,8 @@ Q_SIGNALS:
     void compareRequested(qint64 a, qint64 b);
     // "Fork to edit": a new variant starting from this one's source (the editor or RoundRunner::fork).
     void forkRequested(qint64 variantId);
+    // "Export Variant…": the variant as a CMake or PyTorch project (the window opens the export dialog).
+    void exportRequested(qint64 variantId);
     void errorOccurred(const QString &message);
 
 private:

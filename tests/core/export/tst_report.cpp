@@ -3,6 +3,7 @@
 // review; and the kforge-cli report / dataset / export commands on such sessions.
 #include "exportfixture.h"
 
+#include "core/export/markdownhtml.h"
 #include "core/export/reportinput.h"
 #include "core/export/reportwriter.h"
 #include "core/export/speedupchart.h"
@@ -146,6 +147,9 @@ private Q_SLOTS:
     void chart();
     void htmlReport();
     void markdownReport();
+    void analysisMarkdown_data();
+    void analysisMarkdown();
+    void analysisMarkdownInReport();
     void datasetFilters();
     void datasetDegenerate();
     void cliReport();
@@ -275,6 +279,85 @@ void TestReport::markdownReport()
     QVERIFY(md.contains(u"compile_error"_s));
     QVERIFY(md.contains(u"#### The model's analysis"_s));
     QVERIFY(!md.contains(u"<svg"_s));
+}
+
+void TestReport::analysisMarkdown_data()
+{
+    QTest::addColumn<QString>("markdown");
+    QTest::addColumn<QStringList>("present");
+    QTest::addColumn<QStringList>("absent");
+    QTest::newRow("emphasis") << u"The reference is **memory-bound**, not *compute-bound*."_s
+                              << QStringList{u"<strong>memory-bound</strong>"_s, u"<em>compute-bound</em>"_s}
+                              << QStringList{u"**"_s};
+    QTest::newRow("list") << u"Changes:\n- float4 loads\n- one block per row\n"_s
+                          << QStringList{u"<ul>"_s, u"<li>float4 loads</li>"_s, u"<li>one block per row</li>"_s}
+                          << QStringList{u"- float4"_s};
+    QTest::newRow("code") << u"Use `__ldg` here:\n\n```cuda\nfloat x = __ldg(&a[i]);\n```\n"_s
+                          << QStringList{u"<code>__ldg</code>"_s, u"<pre><code class=\"language-cuda\">float x = __ldg(&amp;a[i]);"_s}
+                          << QStringList{u"```"_s};
+    QTest::newRow("table") << u"| kernel | ms |\n|---|---|\n| ref | 3.0 |\n"_s
+                           << QStringList{u"<table>"_s, u"<th>kernel</th>"_s, u"<td>3.0</td>"_s} << QStringList{};
+    // Raw HTML from the model is text, never markup.
+    QTest::newRow("script") << u"Faster <script>alert(1)</script> now"_s
+                            << QStringList{u"&lt;script&gt;alert(1)&lt;/script&gt;"_s} << QStringList{u"<script"_s};
+    QTest::newRow("html block") << u"<div onclick=\"steal()\">x</div>\n"_s
+                                << QStringList{u"&lt;div onclick="_s} << QStringList{u"<div"_s};
+    QTest::newRow("img onerror") << u"<img src=x onerror=alert(1)>"_s << QStringList{u"&lt;img"_s}
+                                 << QStringList{u"<img src=x"_s};
+    // Links keep only harmless targets.
+    QTest::newRow("https link") << u"See [the guide](https://docs.nvidia.com/cuda/)."_s
+                                << QStringList{u"<a href=\"https://docs.nvidia.com/cuda/\">the guide</a>"_s} << QStringList{};
+    QTest::newRow("javascript link") << u"[click](javascript:alert(document.cookie))"_s
+                                     << QStringList{u"<a href=\"#\">click</a>"_s} << QStringList{u"javascript"_s};
+    QTest::newRow("JavaScript link, spaced") << u"[click]( JaVaScRiPt:alert(1) )"_s << QStringList{u"<a href=\"#\">click</a>"_s}
+                                             << QStringList{u"alert"_s};
+    QTest::newRow("entity-encoded scheme") << u"[x](&#106;avascript:alert(1))"_s << QStringList{u"<a href=\"#\">x</a>"_s}
+                                           << QStringList{u"avascript"_s};
+    QTest::newRow("data link") << u"[x](data:text/html;base64,PHNjcmlwdD4=)"_s << QStringList{u"<a href=\"#\">x</a>"_s}
+                               << QStringList{u"data:"_s};
+    QTest::newRow("autolink") << u"<javascript:alert(1)>"_s << QStringList{} << QStringList{u"href=\"javascript"_s};
+    // Images fetch nothing: the report is self-contained.
+    QTest::newRow("image") << u"![roofline](https://example.com/roofline.png)"_s << QStringList{u"<img src=\"\" alt=\"roofline\""_s}
+                           << QStringList{u"example.com"_s};
+}
+
+void TestReport::analysisMarkdown()
+{
+    QFETCH(QString, markdown);
+    QFETCH(QStringList, present);
+    QFETCH(QStringList, absent);
+    const QString html = MarkdownHtml::toHtml(markdown);
+    for (const QString &p : std::as_const(present))
+        QVERIFY2(html.contains(p), qPrintable(u"missing %1 in: %2"_s.arg(p, html)));
+    for (const QString &a : std::as_const(absent))
+        QVERIFY2(!html.contains(a, Qt::CaseInsensitive), qPrintable(u"unexpected %1 in: %2"_s.arg(a, html)));
+}
+
+void TestReport::analysisMarkdownInReport()
+{
+    SessionStore store;
+    QVERIFY(store.open(m_session));
+    QString error;
+    auto report = ReportSource::build(store, 5, &error);
+    QVERIFY2(report, qPrintable(error));
+    QVERIFY(!report->best.isEmpty());
+    report->best.front().analysis = u"The reference is **memory-bound**:\n\n- it writes an N x N matrix\n- <b>then</b> runs SGEMM\n"_s;
+    report->best.front().design = u"[read more](javascript:alert(1)) and `float4` loads"_s;
+    const QString html = ReportWriter::html(*report);
+    QFile artifact(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/export-report-markdown.html"));
+    if (artifact.open(QIODevice::WriteOnly))
+        artifact.write(html.toUtf8());
+    QVERIFY(html.contains(u"<div class=\"md\"><p>The reference is <strong>memory-bound</strong>:</p>"_s));
+    QVERIFY(html.contains(u"<li>it writes an N x N matrix</li>"_s));
+    QVERIFY(html.contains(u"&lt;b&gt;then&lt;/b&gt;"_s));
+    QVERIFY(html.contains(u"<code>float4</code>"_s));
+    const qsizetype md = html.indexOf(u"<div class=\"md\">"_s);
+    QVERIFY(!html.mid(md, html.indexOf(u"</div>"_s, md) - md).contains(u"**"_s)); // (the sources have their `void **`)
+    QVERIFY(!html.contains(u"javascript"_s, Qt::CaseInsensitive));
+    QVERIFY(!html.contains(u"<script"_s, Qt::CaseInsensitive));
+    QVERIFY(html.contains(u"Content-Security-Policy"_s));
+    for (const QString &tag : {u"div"_s, u"ul"_s, u"p"_s})
+        QCOMPARE(html.count(u"<"_s + tag + u'>') + html.count(u"<"_s + tag + u' '), html.count(u"</"_s + tag + u'>'));
 }
 
 void TestReport::datasetFilters()

@@ -3,6 +3,9 @@
 // for the workers' architecture and surfacing compile errors and the real worker's no-GPU error.
 #include "core/compile/compiler.h"
 #include "core/compile/cudatoolkit.h"
+#include "core/llm/llmclient.h"
+#include "core/optimizer/roundrunner.h"
+#include "core/session/sessionstore.h"
 #include "core/worker/poolevaluator.h"
 #include "core/worker/scriptedevaluator.h"
 #include "core/worker/workerclient.h"
@@ -89,6 +92,10 @@ private Q_SLOTS:
     void evaluatorCompilesForTheWorkersArch();
     void evaluatorSurfacesNoGpu();
     void scriptedEvaluator();
+    void readiness_data();
+    void readiness();
+    void unusableWorkersCreateNothing();
+    void realWorkerReadiness();
 
 private:
     std::unique_ptr<QTemporaryDir> m_cache;
@@ -365,6 +372,113 @@ void TestWorkerPool::scriptedEvaluator()
     QCOMPARE(results.value(c).errorCode, u"cancelled"_s);
     QCOMPARE(calls, 2);
     QCOMPARE(evaluator.submitted().size(), 3);
+}
+
+void TestWorkerPool::readiness_data()
+{
+    QTest::addColumn<QString>("command"); // empty: no worker at all
+    QTest::addColumn<int>("state");
+    QTest::addRow("none") << QString() << int(WorkerReadiness::State::NoWorker);
+    QTest::addRow("command not found") << u"/nonexistent/bin/kforge-worker"_s << int(WorkerReadiness::State::CannotStart);
+    QTest::addRow("dies at start") << scriptedWorker(u"die"_s) << int(WorkerReadiness::State::CannotStart);
+    QTest::addRow("no GPU") << scriptedWorker(u"nodevice"_s) << int(WorkerReadiness::State::NoGpu);
+    QTest::addRow("ready") << scriptedWorker(u"normal"_s) << int(WorkerReadiness::State::Ready);
+}
+
+void TestWorkerPool::readiness()
+{
+    QFETCH(QString, command);
+    QFETCH(int, state);
+    WorkerPool pool;
+    QCOMPARE(pool.readiness().state(), WorkerReadiness::State::NoWorker);
+    QSignalSpy changed(&pool, &WorkerPool::readinessChanged);
+    WorkerConfig config;
+    config.name = u"gpu-box"_s;
+    config.command = command;
+    pool.setWorkers(command.isEmpty() ? QList<WorkerConfig>{} : QList<WorkerConfig>{config});
+    if (command.startsWith(u'"')) // a process that has to answer first
+        QCOMPARE(pool.readiness().state(), WorkerReadiness::State::Starting);
+    QTRY_COMPARE_WITH_TIMEOUT(int(pool.readiness().state()), state, 20000);
+    const WorkerReadiness r = pool.readiness();
+    if (!command.isEmpty()) {
+        QVERIFY(!changed.isEmpty());
+        QCOMPARE(changed.constLast().at(0).value<WorkerReadiness>(), r);
+    }
+    QCOMPARE(r.canEvaluate(), state == int(WorkerReadiness::State::Ready));
+    QCOMPARE(r.isUnusable(), state != int(WorkerReadiness::State::Ready));
+    if (r.isUnusable()) {
+        // Plain and pointing the right way: what to do, never "update your driver".
+        QVERIFY2(r.explanation().contains(u"Settings → Workers"_s), qPrintable(r.explanation()));
+        QVERIFY(r.explanation().contains(u"ssh gpu-box kforge-worker"_s));
+        QVERIFY2(!r.explanation().contains(u"driver"_s, Qt::CaseInsensitive), qPrintable(r.explanation()));
+    } else {
+        QVERIFY(r.explanation().isEmpty());
+    }
+    if (state == int(WorkerReadiness::State::NoGpu)) // the worker's own words stay available
+        QCOMPARE(r.details(), QStringList{u"gpu-box: CUDA driver version is insufficient for CUDA runtime version"_s});
+    // The evaluator passes the pool's readiness on, and its changes.
+    Compiler compiler;
+    PoolEvaluator evaluator(&compiler, &pool);
+    QCOMPARE(evaluator.readiness(), r);
+    QSignalSpy passed(&evaluator, &Evaluator::readinessChanged);
+    pool.setWorkers({});
+    if (state != int(WorkerReadiness::State::NoWorker)) {
+        QCOMPARE(passed.count(), 1);
+        QCOMPARE(passed.first().at(0).value<WorkerReadiness>().state(), WorkerReadiness::State::NoWorker);
+    }
+}
+
+void TestWorkerPool::unusableWorkersCreateNothing()
+{
+    QTemporaryDir dir;
+    SessionStore store;
+    QVERIFY2(store.create(dir.filePath(u"s.kforge"_s), Task::builtinTasksDir() + u"/diag_matmul"_s), qPrintable(store.errorString()));
+    Compiler compiler;
+    compiler.setCacheDir(m_cache->path());
+    WorkerPool pool;
+    pool.setWorkers({});
+    PoolEvaluator evaluator(&compiler, &pool);
+    LlmClient llm;
+    RoundRunner runner(&store, &llm, &evaluator);
+    const qsizetype variants = store.population().size();
+    // No round, no variant and no evaluation that could only fail.
+    QVERIFY(!runner.start(RoundSettings{}));
+    QCOMPARE(runner.errorString(), pool.readiness().explanation());
+    QVERIFY(store.rounds().isEmpty());
+    QCOMPARE(runner.addManualVariant(u"// mine\n"_s), 0);
+    QCOMPARE(runner.errorString(), pool.readiness().explanation());
+    QCOMPARE(store.population().size(), variants);
+    QVERIFY(!runner.reevaluate(store.population().reference()->id));
+    QCOMPARE(store.evaluationCount(), 0);
+    QVERIFY(!runner.isRunning());
+    // Workers that are still starting are not refused: the work waits for their device (kforge-cli starts so).
+    pool.setWorkers({scripted()});
+    QCOMPARE(pool.readiness().state(), WorkerReadiness::State::Starting);
+    QVERIFY(runner.addManualVariant(u"// mine\n"_s) > 0);
+    QCOMPARE(store.population().size(), variants + 1);
+}
+
+// The real kforge-worker: ready on a GPU host; elsewhere "no usable GPU", with its own words in the details only.
+void TestWorkerPool::realWorkerReadiness()
+{
+    if (realWorker().isEmpty())
+        QSKIP("kforge-worker is not built here");
+    WorkerConfig config;
+    config.name = u"local"_s;
+    config.command = realWorker();
+    WorkerPool pool;
+    pool.setWorkers({config});
+    QTRY_VERIFY_WITH_TIMEOUT(pool.readiness().state() != WorkerReadiness::State::Starting, 60000);
+    const WorkerReadiness r = pool.readiness();
+    qInfo("kforge-worker here: %s %s", qPrintable(r.summary()), qPrintable(r.details().join(u"; "_s)));
+    if (pool.device(0).isValid()) {
+        QCOMPARE(r.state(), WorkerReadiness::State::Ready);
+        return;
+    }
+    QCOMPARE(r.state(), WorkerReadiness::State::NoGpu);
+    QCOMPARE(r.details().size(), 1);
+    QVERIFY(r.details().constFirst().startsWith(u"local: "_s));
+    QVERIFY2(!r.explanation().contains(u"driver"_s, Qt::CaseInsensitive), qPrintable(r.explanation()));
 }
 
 QTEST_GUILESS_MAIN(TestWorkerPool)

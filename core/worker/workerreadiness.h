@@ -1,0 +1,54 @@
+#pragma once
+// Whether evaluations can run now and, when not, why and what to do, in the one wording every view shows
+// (status bar, notice bar, Round Control's Start, the editor's Ctrl+Enter). WorkerPool works it out from its
+// workers; the Evaluator in use passes it on, and views observe that.
+#include <QCoreApplication>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <utility>
+
+namespace kforge {
+
+class WorkerReadiness
+{
+    Q_DECLARE_TR_FUNCTIONS(kforge::WorkerReadiness)
+
+public:
+    enum class State {
+        Ready,       // a worker has reported its GPU
+        Starting,    // workers are starting; none has answered yet
+        NoWorker,    // none is configured
+        CannotStart, // every configured worker failed to start or to shake hands
+        NoGpu,       // the workers run, but none found a usable GPU (e.g. "CUDA driver version is insufficient")
+    };
+
+    WorkerReadiness() = default;
+    explicit WorkerReadiness(State state, QStringList details = {})
+        : m_state(state)
+        , m_details(std::move(details))
+    {
+    }
+
+    State state() const { return m_state; }
+    bool canEvaluate() const { return m_state == State::Ready; }
+    // Nothing submitted now would ever be measured: no worker, or every one of them failed.
+    bool isUnusable() const { return m_state != State::Ready && m_state != State::Starting; }
+    // What each failed worker said ("name: message"), for tooltips and the log.
+    QStringList details() const { return m_details; }
+
+    // A few words for the status bar ("No usable GPU").
+    QString summary() const;
+    // What it means and what to do, in one or two sentences; empty when ready.
+    QString explanation() const;
+
+    bool operator==(const WorkerReadiness &other) const = default;
+
+private:
+    State m_state = State::Ready;
+    QStringList m_details;
+};
+
+} // namespace kforge
+
+Q_DECLARE_METATYPE(kforge::WorkerReadiness)
