@@ -49,6 +49,9 @@ public:
     std::optional<double> referenceMs;
     std::optional<double> speedup;
     std::optional<double> cv;
+    std::optional<double> runs;            // timed runs of the candidate
+    std::optional<double> p10Ms;           // the candidate's 10th and 90th percentile times
+    std::optional<double> p90Ms;
     std::optional<double> floorMs;
     std::optional<double> solPct;          // floor / median time, in percent
     QString bound;                         // memory, compute, latency
