@@ -135,10 +135,12 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
     add("smem", tr("Shared memory per block"), Kind::Bytes, Better::Neither, longOpt(a.sharedBytes), longOpt(b.sharedBytes),
         a.traceProblem, b.traceProblem);
     m_rows[rowOf(QStringLiteral("kernel_time"))].timing = true; // CUPTI's view of the same time
+    // Rates are the same work over a different time: they mirror the time gap instead of explaining it.
+    const QStringList mirrors{QStringLiteral("kernel_time"), QStringLiteral("bandwidth"), QStringLiteral("gflops")};
 
     // The time leads; the rest follows by how much it differs, so the top of the table says what changed.
     for (Row &r : m_rows)
-        r.difference = r.timing ? 0.0 : differenceOf(r);
+        r.difference = r.timing || mirrors.contains(r.key) ? 0.0 : differenceOf(r);
     const auto firstOther = std::stable_partition(m_rows.begin(), m_rows.end(), [](const Row &r) { return r.timing; });
     std::stable_sort(firstOther, m_rows.end(), [](const Row &x, const Row &y) { return x.difference > y.difference; });
     for (int i = 0; i < m_rows.size(); ++i)
@@ -212,7 +214,7 @@ QString CompareMetricsModel::format(const Row &r, bool sideA) const
 QString CompareMetricsModel::deltaText(const Row &r) const
 {
     if (r.kind == Kind::Text) {
-        if (r.textA.isEmpty() || r.textB.isEmpty())
+        if (r.textA.isEmpty() || r.textB.isEmpty() || r.key == u"time_band") // the time's row says it
             return {};
         return r.textA == r.textB ? tr("same") : tr("differs");
     }
@@ -227,6 +229,15 @@ QString CompareMetricsModel::deltaText(const Row &r) const
     case Kind::Count: {
         const double d = a - b;
         return d == 0 ? tr("same") : QStringLiteral("%1%2").arg(d > 0 ? QStringLiteral("+") : QString(), formatMeasure(d));
+    }
+    case Kind::Bytes: {
+        if (a == b)
+            return tr("same");
+        // A difference in the row's unit: a ratio against nothing says nothing.
+        const double d = a - b;
+        const int power = bytesPower(std::max(std::abs(a), std::abs(b)));
+        return a == 0 || b == 0 ? (d > 0 ? QStringLiteral("+") : QStringLiteral("−")) + bytesText(std::abs(d), power)
+                                : tr("ratio %1").arg(formatMeasure(a / b));
     }
     default:
         if (b == 0)

@@ -93,7 +93,8 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
     m_status->setWordWrap(true);
 
     m_metricsView = makeTable(m_metrics, this);
-    m_metricsView->horizontalHeader()->setSectionResizeMode(CompareMetricsModel::Metric, QHeaderView::ResizeToContents);
+    for (int column : {CompareMetricsModel::Metric, CompareMetricsModel::A, CompareMetricsModel::B})
+        m_metricsView->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
 
     auto *kernels = new QWidget(this);
     auto *kernelsLayout = new QHBoxLayout(kernels);
