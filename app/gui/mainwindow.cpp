@@ -723,7 +723,9 @@ void MainWindow::showSettingsPage(const QString &page)
 
 bool MainWindow::isMeasured(const Variant &v)
 {
-    return v.hasEvaluation() && v.eval.verdict != QLatin1String("compile_error");
+    // compile_error never reached a worker; error is the pipeline failing (no worker, the reference does not
+    // build): neither measured this source.
+    return v.hasEvaluation() && v.eval.verdict != QLatin1String("compile_error") && v.eval.verdict != QLatin1String("error");
 }
 
 int MainWindow::showVariantInEditor(qint64 variantId)

@@ -87,7 +87,7 @@ public:
     qint64 addVariantFile(const QString &file);
     // Shows the variant in a (read-only) editor tab, opening one when needed; returns the tab's index.
     int showVariantInEditor(qint64 variantId);
-    // A finished evaluation (a compile error is none): what makes a variant's tab read-only.
+    // A finished evaluation (a compile error or a pipeline error is none): what makes a variant's tab read-only.
     static bool isMeasured(const Variant &v);
 
 Q_SIGNALS:

@@ -97,6 +97,9 @@ KernelEditor::KernelEditor(QWidget *parent)
     m_closeAction = makeAction(tr("&Close Tab"), {QKeySequence(Qt::CTRL | Qt::Key_W), QKeySequence(Qt::CTRL | Qt::Key_F4)},
                                QIcon::fromTheme(QStringLiteral("tab-close")));
     connect(m_closeAction, &QAction::triggered, this, [this] { requestCloseTab(currentIndex()); });
+    // One action, one behaviour: Ctrl+Enter evaluates the current tab wherever focus is in the window (a tab
+    // opened from the Variants panel leaves focus there), exactly as the toolbar button does.
+    m_evaluateAction->setShortcutContext(Qt::WindowShortcut);
     connect(m_evaluateAction, &QAction::triggered, this, &KernelEditor::evaluateCurrent);
     connect(m_nextAction, &QAction::triggered, this, &KernelEditor::nextDiagnostic);
     connect(m_previousAction, &QAction::triggered, this, &KernelEditor::previousDiagnostic);
