@@ -4,6 +4,7 @@
 #include "views/variants/variantselection.h"
 
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -210,12 +211,15 @@ void RooflineChart::rebuild()
     ymin /= 8;
     ymax *= 3;
 
-    // Labels beside the points of the variants the user picked (all shown ones while they are few).
+    // Labels beside the points of the variants the user selected; when that would be too many labels, beside
+    // the current one's only. The rest are named on hover.
     const qint64 current = selection() ? selection()->current() : 0;
     const QList<qint64> picked = selection() ? selection()->selected() : QList<qint64>{};
-    const bool few = m_points.size() <= kMaxLabelledPoints;
+    int pickedPoints = 0;
+    for (const Point &p : std::as_const(m_points))
+        pickedPoints += picked.contains(p.variantId) ? 1 : 0;
     for (Point &p : m_points) {
-        p.labelled = few ? (picked.isEmpty() || picked.contains(p.variantId)) : p.variantId == current;
+        p.labelled = picked.contains(p.variantId) && (pickedPoints <= kMaxLabelledPoints || p.variantId == current);
         if (!p.labelled)
             continue;
         auto *text = new QCPItemText(this);
@@ -229,8 +233,9 @@ void RooflineChart::rebuild()
     }
     m_hoverText = new QCPItemText(this);
     m_hoverText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_hoverText->position->setType(QCPItemPosition::ptAbsolute); // a few pixels up and right of the point
     m_hoverText->setPadding(QMargins(6, 2, 6, 2));
-    m_hoverText->setBrush(QColor(255, 255, 240, 235));
+    m_hoverText->setBrush(QColor(255, 255, 240));
     m_hoverText->setPen(QPen(QColor(0x99, 0x99, 0x99)));
     m_hoverText->setVisible(false);
     m_overlays << m_hoverText;
@@ -244,13 +249,14 @@ void RooflineChart::rebuild()
         memory->setData({m_roofXmin, ridge}, {m_roofXmin * m_peakGbps, m_peakGflops});
         QCPGraph *compute = addGraph();
         compute->setPen(QPen(QColor(0x22, 0x22, 0x22), 2, Qt::DashLine));
-        compute->setName(tr("FP32 roof %1 GFLOP/s").arg(m_peakGflops, 0, 'f', 0));
+        compute->setName(tr("FP32 roof %1").arg(flopRate(m_peakGflops)));
         compute->setData({ridge, 1e6}, {m_peakGflops, m_peakGflops});
         ymin = std::min(ymin, xmin * m_peakGbps);
         // Say on the roofs that they were measured on this GPU, not taken from a data sheet.
         const QString on = deviceName.isEmpty() ? QString() : tr(" on %1").arg(deviceName);
         m_memoryRoofText = new QCPItemText(this);
-        m_memoryRoofText->setText(tr("memory roof, measured%1: %2 GB/s").arg(on, formatMeasure(m_peakGbps)));
+        // Short on the slope, where the points crowd; the device's name goes on the flat roof, where there is room.
+        m_memoryRoofText->setText(tr("measured: %1 GB/s").arg(formatMeasure(m_peakGbps)));
         m_memoryRoofText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         m_computeRoofText = new QCPItemText(this);
         m_computeRoofText->setText(tr("FP32 roof, measured%1: %2").arg(on, flopRate(m_peakGflops)));
@@ -281,38 +287,55 @@ void RooflineChart::layoutOverlays()
     px.reserve(std::size_t(n));
     for (const Point &p : std::as_const(m_points))
         px.emplace_back(xAxis->coordToPixel(p.x), yAxis->coordToPixel(p.y));
-    std::vector<int> cluster(std::size_t(n), -1);
-    std::vector<std::vector<int>> clusters;
-    for (int i = 0; i < n; ++i) {
-        for (std::size_t c = 0; c < clusters.size() && cluster[i] < 0; ++c)
-            for (int j : clusters[c])
-                if (QLineF(px[i], px[j]).length() < kCoincideRadius) {
-                    cluster[i] = int(c);
-                    clusters[c].push_back(i);
-                    break;
-                }
-        if (cluster[i] < 0) {
-            cluster[i] = int(clusters.size());
-            clusters.push_back({i});
-        }
-    }
-    for (const std::vector<int> &members : clusters) {
+    // Start with one cluster per point; merge two clusters while their fanned-out circles (radius by size) would
+    // come closer than a marker. A handful of points: the quadratic loop is nothing.
+    struct Cluster {
+        std::vector<int> members;
         QPointF centre;
-        for (int i : members)
-            centre += px[i];
-        centre /= double(members.size());
-        const double radius = members.size() > 1 ? kCoincideRadius * (0.8 + 0.25 * double(members.size())) : 0.0;
+        double radius = 0;
+    };
+    auto radiusFor = [](std::size_t size) { return size > 1 ? kCoincideRadius * (0.8 + 0.25 * double(size)) : 0.0; };
+    std::vector<Cluster> clusters;
+    for (int i = 0; i < n; ++i)
+        clusters.push_back({{i}, px[std::size_t(i)], 0.0});
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (std::size_t a = 0; a < clusters.size() && !merged; ++a)
+            for (std::size_t b = a + 1; b < clusters.size() && !merged; ++b) {
+                if (QLineF(clusters[a].centre, clusters[b].centre).length()
+                    >= clusters[a].radius + clusters[b].radius + kCoincideRadius)
+                    continue;
+                Cluster &c = clusters[a];
+                c.members.insert(c.members.end(), clusters[b].members.begin(), clusters[b].members.end());
+                c.centre = {};
+                for (int i : c.members)
+                    c.centre += px[std::size_t(i)];
+                c.centre /= double(c.members.size());
+                c.radius = radiusFor(c.members.size());
+                clusters.erase(clusters.begin() + std::ptrdiff_t(b));
+                merged = true;
+            }
+    }
+    for (const Cluster &c : clusters) {
+        // In measured order around the circle, starting at the top.
+        std::vector<int> members = c.members;
+        std::sort(members.begin(), members.end());
         for (std::size_t k = 0; k < members.size(); ++k) {
             Point &p = m_points[members[k]];
-            QPointF shown = px[members[k]];
+            QPointF shown = px[std::size_t(members[k])];
+            bool leftSide = false;
             if (members.size() > 1) {
-                const double angle = -std::numbers::pi / 2 + 2 * std::numbers::pi * k / double(members.size());
-                shown = centre + QPointF(radius * std::cos(angle), radius * std::sin(angle));
+                const double angle = -std::numbers::pi / 2 + 2 * std::numbers::pi * double(k) / double(members.size());
+                shown = c.centre + QPointF(c.radius * std::cos(angle), c.radius * std::sin(angle));
+                leftSide = std::cos(angle) < -0.01; // labels point away from the cluster, so they do not cross
             }
             p.shownX = xAxis->pixelToCoord(shown.x());
             p.shownY = yAxis->pixelToCoord(shown.y());
-            if (p.labelItem)
+            if (p.labelItem) {
                 p.labelItem->position->setCoords(p.shownX, p.shownY);
+                p.labelItem->setPositionAlignment((leftSide ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+                p.labelItem->setPadding(leftSide ? QMargins(0, 0, 7, 0) : QMargins(7, 0, 0, 0));
+            }
         }
     }
     // Every graph's data is its points where they are drawn, and the clickable spots follow them.
@@ -342,7 +365,13 @@ void RooflineChart::layoutOverlays()
         m_computeRoofText->setVisible(true);
     }
     if (m_hoverText && m_hovered >= 0 && m_hovered < n)
-        m_hoverText->position->setCoords(m_points[m_hovered].shownX, m_points[m_hovered].shownY);
+        placeHoverText();
+}
+
+void RooflineChart::placeHoverText()
+{
+    const Point &p = m_points[m_hovered];
+    m_hoverText->position->setCoords(xAxis->coordToPixel(p.shownX) + 6, yAxis->coordToPixel(p.shownY) - 6);
 }
 
 QList<QPointF> RooflineChart::drawnPixels() const
@@ -410,7 +439,7 @@ void RooflineChart::mouseMoveEvent(QMouseEvent *event)
         m_hoverText->setVisible(hovered >= 0 && !m_points[hovered].labelled);
         if (hovered >= 0) {
             m_hoverText->setText(m_points[hovered].label);
-            m_hoverText->position->setCoords(m_points[hovered].shownX, m_points[hovered].shownY);
+            placeHoverText();
         }
         replot(rpQueuedReplot);
     }

@@ -30,7 +30,7 @@ QString count(double v)
 
 QString bytes(double v)
 {
-    return QLocale().formattedDataSize(qint64(std::llround(v)), 1, QLocale::DataSizeTraditionalFormat);
+    return QLocale().formattedDataSize(qint64(std::llround(v)), 1, QLocale::DataSizeSIFormat); // decimal, like the GB/s it is divided by
 }
 
 QString flopRate(double gflops)
