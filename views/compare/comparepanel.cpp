@@ -330,7 +330,7 @@ void ComparePanel::updateHeadline()
     for (int row : m_metrics->largestDifferences(3)) {
         const auto cell = [&](int column) { return m_metrics->index(row, column).data().toString().toHtmlEscaped(); };
         const QString delta = cell(CompareMetricsModel::Delta);
-        diffs << (delta.isEmpty() || delta == tr("differs")
+        diffs << (delta.isEmpty() || delta == CompareMetricsModel::tr("differs")
                       ? tr("%1 %2 against %3").arg(cell(CompareMetricsModel::Metric), cell(CompareMetricsModel::A),
                                                    cell(CompareMetricsModel::B))
                       : tr("%1 %2 against %3 (%4)").arg(cell(CompareMetricsModel::Metric), cell(CompareMetricsModel::A),
