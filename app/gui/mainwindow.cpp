@@ -177,10 +177,6 @@ void MainWindow::createDocks()
     QDockWidget *variantsDock = addPanelDock(m_variants, tr("Variants"), QStringLiteral("variantsDock"), Qt::RightDockWidgetArea);
     QDockWidget *reasoningDock = addPanelDock(m_reasoning, tr("Reasoning"), QStringLiteral("reasoningDock"), Qt::RightDockWidgetArea);
     splitDockWidget(variantsDock, reasoningDock, Qt::Vertical);
-    // What the task asks for, a tab beside Round Control: read once, then looked up.
-    QDockWidget *taskDock = addPanelDock(m_taskPanel, tr("Task"), QStringLiteral("taskDock"), Qt::LeftDockWidgetArea);
-    tabifyDockWidget(roundDock, taskDock);
-    roundDock->raise();
     QDockWidget *chartsDock = addPanelDock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea);
     QDockWidget *compareDock = addPanelDock(m_compare, tr("Compare"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
     m_diffDock = addPanelDock(m_diff, tr("Diff"), QStringLiteral("diffDock"), Qt::BottomDockWidgetArea);
@@ -191,6 +187,11 @@ void MainWindow::createDocks()
     chartsDock->raise();
     resizeDocks({roundDock, variantsDock}, {340, 460}, Qt::Horizontal);
     resizeDocks({chartsDock}, {260}, Qt::Vertical);
+    // What the task asks for, a tab beside Round Control: read once, then looked up. Added once the
+    // sizes are set: a tab added earlier makes the first layout wider than the window.
+    QDockWidget *taskDock = addPanelDock(m_taskPanel, tr("Task"), QStringLiteral("taskDock"), Qt::LeftDockWidgetArea);
+    tabifyDockWidget(roundDock, taskDock);
+    roundDock->raise();
     // Re-diff shortly after typing stops, not on every key.
     m_diffTimer = new QTimer(this);
     m_diffTimer->setSingleShot(true);

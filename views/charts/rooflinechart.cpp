@@ -351,15 +351,17 @@ void RooflineChart::layoutOverlays()
         it.key()->setData(it->first, it->second, true);
 
     if (m_memoryRoofText && m_computeRoofText && m_ridge > 0) {
-        // Along the memory roof, a little to the right of the left edge, turned to its slope on screen.
+        // Above the memory roof, ending just short of the ridge and turned to the roof's slope on screen: the points
+        // lie under the roofs, and a memory-bound task's crowd sits far left of the ridge.
         const QCPRange xr = xAxis->range();
-        const double x0 = std::max(xr.lower * 1.6, m_roofXmin);
-        const double x1 = std::min(m_ridge, xr.upper);
+        const double x1 = std::min(m_ridge / 1.4, xr.upper / 1.2);
+        const double x0 = std::max(x1 / 10, m_roofXmin);
         const QPointF a(xAxis->coordToPixel(x0), yAxis->coordToPixel(x0 * m_peakGbps));
-        const QPointF b(xAxis->coordToPixel(x1), yAxis->coordToPixel(std::min(x1 * m_peakGbps, m_peakGflops)));
-        m_memoryRoofText->position->setCoords(x0, x0 * m_peakGbps);
+        const QPointF b(xAxis->coordToPixel(x1), yAxis->coordToPixel(x1 * m_peakGbps));
+        m_memoryRoofText->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        m_memoryRoofText->position->setCoords(x1, x1 * m_peakGbps);
         m_memoryRoofText->setRotation(std::atan2(b.y() - a.y(), b.x() - a.x()) * 180 / std::numbers::pi);
-        m_memoryRoofText->setVisible(x0 < m_ridge);
+        m_memoryRoofText->setVisible(x1 > xr.lower);
         const double right = xr.upper / 1.3;
         m_computeRoofText->position->setCoords(std::max(right, m_ridge), m_peakGflops);
         m_computeRoofText->setVisible(true);

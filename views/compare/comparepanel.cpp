@@ -86,6 +86,7 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
     m_headline->setWordWrap(true);
     m_headline->setTextFormat(Qt::RichText);
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // wraps to the dock, never widens it
     m_notice = new QLabel(this);
     m_notice->setWordWrap(true);
     m_notice->setStyleSheet(QStringLiteral("color: #b9770e;"));
