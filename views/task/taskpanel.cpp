@@ -112,8 +112,9 @@ TaskPanel::TaskPanel(SessionStore *store, QWidget *parent)
         connect(m_store, &SessionStore::closed, this, &TaskPanel::reload);
         connect(m_store, &SessionStore::taskChanged, this, &TaskPanel::reload);
         connect(m_store, &SessionStore::evaluationAdded, this, [this] {
-            // Only while no worker has said what it measured: then the newest stored result has the peaks.
-            if (!m_workerPeaks.valid()) {
+            // Only until some peaks are known (a worker's, or the first stored result that has them): one small
+            // read per evaluation at most, never a read per evaluation of a long round.
+            if (!m_workerPeaks.valid() && !m_storedPeaks.valid()) {
                 readStoredPeaks();
                 render();
             }
