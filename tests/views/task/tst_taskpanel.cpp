@@ -138,6 +138,18 @@ private Q_SLOTS:
         QVERIFY(panel.text().startsWith(QLatin1String("No session is open.")));
     }
 
+    void floorsAppearWithTheFirstMeasuredResult()
+    {
+        SessionFixture f;
+        QVERIFY(f.create());
+        TaskPanel panel(&f.store());
+        QVERIFY2(panel.text().contains(QLatin1String("No device peaks are known yet")), qPrintable(panel.text()));
+        QVERIFY(!panel.text().contains(QLatin1String("Speed of light:")));
+        f.measureReference(); // a worker-shaped result, with the peaks an H200 worker measured
+        QVERIFY2(panel.text().contains(QLatin1String("4020 GB/s copy bandwidth")), qPrintable(panel.text()));
+        QVERIFY(panel.text().contains(QLatin1String("Speed of light:")));
+    }
+
     void badTaskIsNamed()
     {
         QTemporaryDir dir;
