@@ -886,6 +886,7 @@ T.update({
     '光速上限：%1 ms，%2 受限。在此 GPU 上没有正确的内核能更快；低于其 90% 的结果会被标记。',
 'memory': '内存',
 'compute': '计算',
+'latency': '延迟',
 'Evaluation': '评估',
 'Time limit: %1 s per evaluation.': '时间限制：每次评估 %1 秒。',
 'Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.':

@@ -102,8 +102,8 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         r.key = QStringLiteral("bound");
         r.name = tr("Bound");
         r.kind = Kind::Text;
-        r.textA = a.bound;
-        r.textB = b.bound;
+        r.textA = boundText(a.bound);
+        r.textB = boundText(b.bound);
         r.missingA = a.metricsProblem;
         r.missingB = b.metricsProblem;
         m_rows << r;
@@ -147,6 +147,17 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         if (m_rows[i].difference > 0)
             m_largest << i;
     endResetModel();
+}
+
+QString CompareMetricsModel::boundText(const QString &bound)
+{
+    if (bound == u"memory")
+        return tr("memory", "bound");
+    if (bound == u"compute")
+        return tr("compute", "bound");
+    if (bound == u"latency")
+        return tr("latency", "bound");
+    return bound;
 }
 
 double CompareMetricsModel::differenceOf(const Row &r)

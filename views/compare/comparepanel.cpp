@@ -285,12 +285,13 @@ void ComparePanel::reload()
         notes << tr("A: no hardware metrics: %1").arg(a.metricsProblem);
     if (!b.metricsProblem.isEmpty())
         notes << tr("B: no hardware metrics: %1").arg(b.metricsProblem);
+    const QString boundA = CompareMetricsModel::boundText(a.bound), boundB = CompareMetricsModel::boundText(b.bound);
     if (!a.bound.isEmpty() && a.bound == b.bound)
-        notes.prepend(tr("Both are %1-bound.").arg(a.bound));
+        notes.prepend(tr("Both are %1-bound.").arg(boundA));
     else if (!a.bound.isEmpty() || !b.bound.isEmpty())
         notes.prepend(tr("A is %1; B is %2.")
-                          .arg(a.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(a.bound),
-                               b.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(b.bound)));
+                          .arg(a.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(boundA),
+                               b.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(boundB)));
     m_notice->setText(notes.join(QLatin1Char('\n')));
     m_notice->setVisible(!notes.isEmpty());
     m_analysisA->setMarkdown(variantTextsMarkdown(m_store->texts(m_a), QStringLiteral("#%1").arg(m_a)));
