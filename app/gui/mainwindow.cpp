@@ -25,6 +25,7 @@
 #include "views/reasoning/reasoningpanel.h"
 #include "views/roundcontrol/roundcontrolpanel.h"
 #include "views/settings/settingsdialog.h"
+#include "views/task/taskpanel.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsmodel.h"
 #include "views/variants/variantspanel.h"
@@ -169,6 +170,7 @@ void MainWindow::createDocks()
     m_logPanel = new LogPanel(this);
     m_logPanel->setHub(&m_log);
     m_diff = new DiffView(this);
+    m_taskPanel = new TaskPanel(m_session, this);
 
     // The default layout: steering on the left, the population and the model's words on the right, the
     // evidence (charts, comparison, diff, log) along the bottom. The saved layout replaces it.
@@ -188,6 +190,11 @@ void MainWindow::createDocks()
     chartsDock->raise();
     resizeDocks({roundDock, variantsDock}, {340, 460}, Qt::Horizontal);
     resizeDocks({chartsDock}, {260}, Qt::Vertical);
+    // What the task asks for, a tab beside Round Control: read once, then looked up. Added once the
+    // sizes are set: a tab added earlier makes the first layout wider than the window.
+    QDockWidget *taskDock = addPanelDock(m_taskPanel, tr("Task"), QStringLiteral("taskDock"), Qt::LeftDockWidgetArea);
+    tabifyDockWidget(roundDock, taskDock);
+    roundDock->raise();
     // Re-diff shortly after typing stops, not on every key.
     m_diffTimer = new QTimer(this);
     m_diffTimer->setSingleShot(true);
@@ -306,6 +313,8 @@ void MainWindow::connectServices()
     });
     connect(m_editor, &KernelEditor::textEdited, m_diffTimer, qOverload<>(&QTimer::start));
     connect(m_editor, &KernelEditor::evaluateRequested, this, &MainWindow::evaluateTab);
+    connect(m_editor, &KernelEditor::tabClosing, this,
+            [this](int, qint64, QsciScintilla *editor) { m_tabParents.remove(editor); });
     connect(m_editor, &KernelEditor::forkRequested, this, [this](int index) {
         if (const qint64 id = m_editor->variantId(index))
             forkVariant(id);
@@ -329,7 +338,10 @@ void MainWindow::connectServices()
             m_log.post(LogSource::Worker, LogLevel::Warning, readiness.explanation());
     });
     connect(m_workbench->pool(), &WorkerPool::deviceReported, this,
-            [this](int, const DeviceInfo &device) { m_charts->setDevice(device); });
+            [this](int, const DeviceInfo &device) {
+                m_charts->setDevice(device);
+                m_taskPanel->setDevice(device);
+            });
 
     // Panels ask; the window carries it out.
     connect(m_variants, &VariantsPanel::compareRequested, this, &MainWindow::comparePair);
@@ -735,6 +747,13 @@ void MainWindow::showSettingsPage(const QString &page)
 
 // ---- the editor and the session's variants
 
+bool MainWindow::isMeasured(const Variant &v)
+{
+    // compile_error never reached a worker; error is the pipeline failing (no worker, the reference does not
+    // build): neither measured this source.
+    return v.hasEvaluation() && v.eval.verdict != QLatin1String("compile_error") && v.eval.verdict != QLatin1String("error");
+}
+
 int MainWindow::showVariantInEditor(qint64 variantId)
 {
     const Variant *v = m_session->population().find(variantId);
@@ -745,7 +764,9 @@ int MainWindow::showVariantInEditor(qint64 variantId)
         const QString title = v->origin == VariantOrigin::Reference ? tr("reference")
                               : v->label.isEmpty()                  ? tr("variant %1").arg(v->id)
                                                                     : tr("#%1 %2").arg(v->id).arg(v->label);
-        index = m_editor->addSource(title, m_session->source(variantId), m_session->path(), true);
+        // Read-only once measured (a compile error is no measurement): what was measured stays as it was.
+        index = m_editor->addSource(title, m_session->source(variantId), m_session->path(),
+                                    v->origin == VariantOrigin::Reference || isMeasured(*v));
         m_editor->setVariantId(index, variantId);
         // The name the evaluator compiles the source under (EvalRequest::candidateName), which nvcc's
         // diagnostics carry.
@@ -804,18 +825,22 @@ bool MainWindow::evaluateTab(int index)
         return true;
     }
     QList<qint64> parents = m_tabParents.value(editor);
-    if (shown && parents.isEmpty())
-        parents = {shown};
+    if (shown && parents.isEmpty()) {
+        // A fixed compile error is the same attempt again, not a child of the text that did not compile.
+        const Variant *failed = m_session->population().find(shown);
+        const bool compileFailed = failed && failed->origin == VariantOrigin::Manual && failed->hasEvaluation()
+                                   && failed->eval.verdict == QLatin1String("compile_error");
+        parents = compileFailed ? failed->parentIds : QList<qint64>{shown};
+    }
     const qint64 id = runner->addManualVariant(source, parents, m_editor->title(index));
     if (!id) {
         m_log.post(LogSource::App, LogLevel::Error, runner->errorString());
         m_editor->setStatus(index, runner->errorString());
         return false;
     }
-    // Evaluated sources are kept as they were measured: further edits go into a fork.
-    m_tabParents.remove(editor);
+    // The tab stays editable until the evaluation finishes (onEvaluationAdded): a compile error is fixed in place.
+    m_tabParents.insert(editor, parents);
     m_editor->setVariantId(index, id);
-    m_editor->setReadOnly(index, true);
     m_editor->clearDiagnostics(index);
     m_editor->setStatus(index, tr("Variant #%1 queued for evaluation…").arg(id));
     m_log.post(LogSource::App, LogLevel::Info, tr("Evaluating %1 as variant #%2").arg(m_editor->title(index)).arg(id));
@@ -883,6 +908,13 @@ void MainWindow::onEvaluationAdded(qint64 variantId)
     const std::optional<Evaluation> e = m_session->latestEvaluation(variantId);
     if (!e)
         return;
+    // A finished evaluation makes the source read-only, as it was measured; a compile error leaves it editable.
+    // Text edited while the evaluation ran is not what was measured and stays editable too.
+    if (const Variant *v = m_session->population().find(variantId);
+        v && isMeasured(*v) && !m_editor->isReadOnly(index) && m_editor->source(index) == m_session->source(variantId)) {
+        m_tabParents.remove(m_editor->editor(index));
+        m_editor->setReadOnly(index, true);
+    }
     // What the compiler said about this source, as it was measured (stored with the evaluation).
     const QJsonObject compile = e->result.value(QStringLiteral("compile")).toObject();
     m_editor->setDiagnostics(index, Diagnostic::listFromJson(compile.value(QStringLiteral("diagnostics")).toArray()));

@@ -38,6 +38,8 @@ class SessionStore;
 class Settings;
 class VariantSelection;
 class VariantsPanel;
+class TaskPanel;
+struct Variant;
 class Workbench;
 
 class MainWindow : public QMainWindow
@@ -68,6 +70,7 @@ public:
     VariantSelection *selection() const { return m_selection; }
     VariantsPanel *variantsPanel() const { return m_variants; }
     ComparePanel *comparePanel() const { return m_compare; }
+    TaskPanel *taskPanel() const { return m_taskPanel; }
     ChartsPanel *chartsPanel() const { return m_charts; }
     ReasoningPanel *reasoningPanel() const { return m_reasoning; }
     RoundControlPanel *roundControlPanel() const { return m_rounds; }
@@ -88,6 +91,8 @@ public:
     qint64 addVariantFile(const QString &file);
     // Shows the variant in a (read-only) editor tab, opening one when needed; returns the tab's index.
     int showVariantInEditor(qint64 variantId);
+    // A finished evaluation (a compile error or a pipeline error is none): what makes a variant's tab read-only.
+    static bool isMeasured(const Variant &v);
 
 Q_SIGNALS:
     void taskOpened(const QString &folder);
@@ -154,6 +159,7 @@ private:
     VariantSelection *m_selection = nullptr;
     VariantsPanel *m_variants = nullptr;
     ComparePanel *m_compare = nullptr;
+    TaskPanel *m_taskPanel = nullptr;
     ChartsPanel *m_charts = nullptr;
     ReasoningPanel *m_reasoning = nullptr;
     RoundControlPanel *m_rounds = nullptr;

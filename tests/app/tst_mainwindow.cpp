@@ -17,6 +17,8 @@
 #include "views/diff/diffview.h"
 #include "views/editor/cudalexer.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/kerneltab.h"
+#include "views/editor/readonlybar.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsmodel.h"
 #include "views/variants/variantspanel.h"
@@ -25,6 +27,7 @@
 
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -33,6 +36,7 @@
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
@@ -307,7 +311,7 @@ private Q_SLOTS:
         QVERIFY(view);
         const QStringList names{QStringLiteral("roundDock"), QStringLiteral("variantsDock"), QStringLiteral("reasoningDock"),
                                 QStringLiteral("chartsDock"), QStringLiteral("compareDock"), QStringLiteral("diffDock"),
-                                QStringLiteral("logDock")};
+                                QStringLiteral("logDock"), QStringLiteral("taskDock")};
         for (const QString &name : names) {
             auto *dock = w.findChild<QDockWidget *>(name);
             QVERIFY2(dock, qPrintable(name));
@@ -383,7 +387,7 @@ private Q_SLOTS:
         QCOMPARE(added.count(), 1);
         const qint64 id = added.first().first().toLongLong();
         QCOMPARE(w.editor()->variantId(fork), id);
-        QVERIFY(w.editor()->isReadOnly(fork)); // evaluated sources stay as they were measured
+        QVERIFY(!w.editor()->isReadOnly(fork)); // only a finished evaluation makes a source read-only
         QCOMPARE(w.session()->population().find(id)->parentIds, QList<qint64>{referenceId});
         QCOMPARE(w.session()->source(id), broken);
 
@@ -399,12 +403,95 @@ private Q_SLOTS:
         QVERIFY(!e->annotation(4).isEmpty());
         QVERIFY2(w.editor()->status(fork).contains(QLatin1String("ompil")), qPrintable(w.editor()->status(fork)));
         QVERIFY(w.grab().save(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/mainwindow-compile-error.png")));
+        // A compile error leaves the text editable: the typo is fixed in place, not in a fork of a fork.
+        QVERIFY(!w.editor()->isReadOnly(fork));
+        QVERIFY(!w.editor()->tab(fork)->readOnlyBar()->isVisible());
+        const int tabsNow = w.editor()->count();
+        QString fixed = broken;
+        fixed.replace(QStringLiteral("undeclared_name_here"), QStringLiteral("0"));
+        e->setText(fixed);
+        e->setFocus();
+        QTest::keyClick(e, Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(added.count(), 2);
+        const qint64 again = added.last().first().toLongLong();
+        QCOMPARE(w.editor()->count(), tabsNow);
+        QCOMPARE(w.editor()->variantId(fork), again);
+        QCOMPARE(w.editor()->title(fork), w.session()->population().find(again)->label);
+        // The new attempt descends from what the fork was made of, not from the text that did not compile.
+        QCOMPARE(w.session()->population().find(again)->parentIds, QList<qint64>{referenceId});
+        QCOMPARE(w.session()->source(again), fixed);
 
-        // Editing it again means a fork of the failed variant.
-        Q_EMIT w.editor()->forkRequested(fork);
+        // The failed variant stays in the session, and a fork of it (from the Variants panel) starts from its text.
+        Q_EMIT w.variantsPanel()->forkRequested(id);
         const int second = w.editor()->currentIndex();
         QVERIFY(second != fork);
         QCOMPARE(w.editor()->source(second), broken);
+    }
+
+    void sessionTabsFollowTheReadOnlyRules()
+    {
+        // The real H200 session: the reference, two bundled variants never evaluated, model variants measured
+        // (#6) and failed to compile (#4).
+        Settings settings(m_dir.filePath(QStringLiteral("rules.ini")));
+        settings.setWorkers({});
+        LogHub log;
+        MainWindow w(settings, log);
+        w.resize(1280, 800);
+        w.show();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        const QString file = m_dir.filePath(QStringLiteral("rules.kforge"));
+        QVERIFY(QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul-gui.kforge"), file));
+        QFile(file).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        QVERIFY2(w.openSession(file), qPrintable(w.session()->errorString()));
+        KernelEditor *ed = w.editor();
+        QCOMPARE(ed->count(), 3); // reference, naive, good
+        QVERIFY(ed->isReadOnly(ed->indexOfVariant(1)));
+        QCOMPARE(ed->tab(ed->indexOfVariant(1))->readOnlyBar()->text(),
+                 QStringLiteral("The reference defines what is correct and is read-only."));
+        for (qint64 bundled : {2, 3}) {
+            const int index = ed->indexOfVariant(bundled);
+            QVERIFY(index >= 0);
+            QVERIFY2(!ed->isReadOnly(index), "never evaluated: nothing to keep as measured");
+            ed->setCurrentIndex(index);
+            QVERIFY(!ed->tab(index)->readOnlyBar()->isVisible());
+        }
+        const int measured = w.showVariantInEditor(6);
+        QVERIFY(ed->isReadOnly(measured));
+        QVERIFY(ed->tab(measured)->readOnlyBar()->isVisible());
+        QCOMPARE(ed->tab(measured)->readOnlyBar()->text(), QStringLiteral("This variant has been evaluated and is read-only."));
+        const int compileError = w.showVariantInEditor(4);
+        QVERIFY2(!ed->isReadOnly(compileError), "a compile error leaves the source editable");
+
+        // Ctrl+Enter and the toolbar button: one action, one behaviour, also with focus in the Variants table.
+        QSignalSpy evaluate(ed, &KernelEditor::evaluateRequested);
+        ed->setCurrentIndex(ed->indexOfVariant(2));
+        w.variantsPanel()->view()->setFocus();
+        QTRY_VERIFY(w.variantsPanel()->view()->hasFocus());
+        QTest::keyClick(w.variantsPanel()->view(), Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(evaluate.size(), 1);
+        QCOMPARE(evaluate.last().first().toInt(), ed->indexOfVariant(2));
+        const QString afterKey = ed->status(ed->indexOfVariant(2));
+        ed->setCurrentIndex(ed->indexOfVariant(3));
+        QToolBar *toolBar = w.findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+        QVERIFY(toolBar->actions().contains(ed->evaluateAction()));
+        ed->evaluateAction()->trigger();
+        QCOMPARE(evaluate.size(), 2);
+        QCOMPARE(evaluate.last().first().toInt(), ed->indexOfVariant(3));
+        QCOMPARE(ed->status(ed->indexOfVariant(3)), afterKey);
+
+        // Tabs close, and the Variants panel opens them again.
+        const int before = ed->count();
+        ed->closeTab(ed->indexOfVariant(6));
+        QCOMPARE(ed->count(), before - 1);
+        QCOMPARE(ed->indexOfVariant(6), -1);
+        w.selection()->setCurrent(6);
+        Q_EMIT w.variantsPanel()->view()->doubleClicked(w.variantsPanel()->view()->currentIndex());
+        QVERIFY(ed->indexOfVariant(6) >= 0);
+        QVERIFY(ed->isReadOnly(ed->indexOfVariant(6)));
+        QCOMPARE(ed->currentIndex(), ed->indexOfVariant(6));
+        QTest::qWait(100);
+        QVERIFY(w.grab().save(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/mainwindow-editor-tabs.png")));
     }
 
     void droppedKernelBecomesAVariant()

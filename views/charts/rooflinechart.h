@@ -1,7 +1,10 @@
 #pragma once
 // The roofline of the measuring device (log-log: FLOP per byte against GFLOP/s; the memory roof from the
-// measured copy bandwidth, the compute roof from the measured FP32 FMA rate) with the selected variants'
-// kernels as points, and each variant's whole-task point from the task's FLOP and byte formulas.
+// measured copy bandwidth, the compute roof from the measured FP32 FMA rate, each marked with its measured
+// figure) with the selected variants' kernels as points, and each variant's whole-task point from the task's
+// FLOP and byte formulas. Points that would cover each other are fanned out by a few pixels at every zoom;
+// hovering shows what lies under the cursor, the selected variants' points carry labels; the wheel zooms, a
+// drag pans and a double-click fits the view again.
 #include "core/eval/deviceinfo.h"
 #include "views/charts/chartbase.h"
 #include "views/variants/variantmeasurement.h"
@@ -21,15 +24,59 @@ public:
     double peakGflops() const { return m_peakGflops; }
     int kernelPointCount() const { return m_kernelPoints; }
 
+    // The texts on the roofs ("measured: 4219 GB/s", "FP32 roof, measured on NVIDIA H200: 62.9 TFLOP/s"), empty
+    // without roofs.
+    QStringList roofLabels() const;
+    // The labels shown beside points (selected variants, and the hovered point).
+    QStringList pointLabels() const;
+    // What hovering at `pos` shows: every point within a few pixels, one line each; empty over nothing.
+    QString toolTipAt(const QPoint &pos) const;
+    // Where a point is drawn, in pixels (after coincident points were fanned out); index in plotting order.
+    QList<QPointF> drawnPixels() const;
+    // True after the user zoomed or panned; a rebuild then keeps the view.
+    bool isZoomed() const { return m_userRange; }
+    // Fits the view to the points and roofs again (double-click).
+    void resetZoom();
+
 protected:
     void rebuild() override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *event) override;
 
 private:
+    struct Point {
+        double x = 0, y = 0;       // where it is measured
+        double shownX = 0, shownY = 0; // where it is drawn
+        qint64 variantId = 0;
+        QCPGraph *graph = nullptr;
+        QString label;             // short, beside the point
+        QString detail;            // the tool tip's line
+        bool labelled = false;
+        QCPItemText *labelItem = nullptr;
+    };
+
+    void layoutOverlays();
+    void placeHoverText();
+    int pointAt(const QPoint &pos) const;
+    void setRangeQuietly(QCPAxis *axis, const QCPRange &range);
+    void clearOverlays();
+
     DeviceInfo m_device;
     QHash<qint64, std::pair<qint64, VariantMeasurement>> m_cache;
+    QList<Point> m_points;
+    QList<QCPAbstractItem *> m_overlays; // labels and roof texts, removed on every rebuild
+    QCPItemText *m_memoryRoofText = nullptr;
+    QCPItemText *m_computeRoofText = nullptr;
+    QCPItemText *m_hoverText = nullptr;
+    int m_hovered = -1;
+    double m_ridge = 0;
+    double m_roofXmin = 0;
     double m_peakGbps = 0;
     double m_peakGflops = 0;
     int m_kernelPoints = 0;
+    bool m_userRange = false;
+    bool m_settingRange = false;
 };
 
 } // namespace kforge

@@ -2,16 +2,28 @@
 #include "core/optimizer/profilesummary.h"
 
 #include <QColor>
-#include <QLocale>
+#include <QFont>
+#include <algorithm>
 #include <cmath>
 
 namespace kforge {
 
 namespace {
 
-QString bytesText(double bytes)
+// Bytes in a given unit (1024^power), so both sides of a row read in the same unit.
+QString bytesText(double bytes, int power)
 {
-    return QLocale().formattedDataSize(qint64(bytes), 2, QLocale::DataSizeTraditionalFormat);
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    power = std::clamp(power, 0, 4);
+    return QStringLiteral("%1 %2").arg(formatMeasure(bytes / std::pow(1024.0, power)), QLatin1String(units[power]));
+}
+
+int bytesPower(double bytes)
+{
+    int power = 0;
+    while (power < 4 && std::abs(bytes) >= 1024.0 * std::pow(1024.0, power))
+        ++power;
+    return power;
 }
 
 } // namespace
@@ -25,6 +37,8 @@ void CompareMetricsModel::clear()
 {
     beginResetModel();
     m_rows.clear();
+    m_largest.clear();
+    m_ratio.reset();
     m_labelA.clear();
     m_labelB.clear();
     endResetModel();
@@ -54,7 +68,28 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
     auto longOpt = [](std::optional<qint64> v) { return v ? std::optional<double>(double(*v)) : std::nullopt; };
     const QString noCompile = tr("no resource usage from the compiler was stored");
 
+    m_ratio = kforge::timeRatio(a, b);
     add("time", tr("Median time"), Kind::Ms, Better::Lower, a.medianMs, b.medianMs, a.timingProblem, b.timingProblem);
+    {
+        // The spread of each time: the 10th to 90th percentile of the timed runs, in the time's unit.
+        auto band = [](const VariantMeasurement &m) {
+            return m.p10Ms && m.p90Ms ? tr("%1–%2 ms").arg(formatMeasure(*m.p10Ms), formatMeasure(*m.p90Ms)) : QString();
+        };
+        Row r;
+        r.key = QStringLiteral("time_band");
+        r.name = tr("Time, 10th–90th percentile");
+        r.kind = Kind::Text;
+        r.textA = band(a);
+        r.textB = band(b);
+        const QString old = tr("the result keeps no percentiles of the timed runs");
+        r.missingA = a.timingProblem.isEmpty() ? old : a.timingProblem;
+        r.missingB = b.timingProblem.isEmpty() ? old : b.timingProblem;
+        m_rows << r;
+    }
+    auto pct = [](std::optional<double> cv) { return cv ? std::optional<double>(100.0 * *cv) : std::nullopt; };
+    add("cv", tr("Spread of the time (CV)"), Kind::Percent, Better::Lower, pct(a.cv), pct(b.cv), a.timingProblem,
+        b.timingProblem);
+    add("runs", tr("Timed runs"), Kind::Count, Better::Neither, a.runs, b.runs, a.timingProblem, b.timingProblem);
     add("speedup", tr("Speedup over the reference"), Kind::Times, Better::Higher, a.speedup, b.speedup, a.timingProblem,
         b.timingProblem);
     {
@@ -76,13 +111,15 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         if (b.speedOfLight.isKnown())
             sol.tipB = b.speedOfLight.explanation();
     }
+    for (Row &r : m_rows)
+        r.timing = true;
     {
         Row r;
         r.key = QStringLiteral("bound");
         r.name = tr("Bound");
         r.kind = Kind::Text;
-        r.textA = a.bound;
-        r.textB = b.bound;
+        r.textA = boundText(a.bound);
+        r.textB = boundText(b.bound);
         r.missingA = a.metricsProblem;
         r.missingB = b.metricsProblem;
         m_rows << r;
@@ -113,7 +150,54 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         noCompile);
     add("smem", tr("Shared memory per block"), Kind::Bytes, Better::Neither, longOpt(a.sharedBytes), longOpt(b.sharedBytes),
         a.traceProblem, b.traceProblem);
+    m_rows[rowOf(QStringLiteral("kernel_time"))].timing = true; // CUPTI's view of the same time
+    // Rates are the same work over a different time: they mirror the time gap instead of explaining it.
+    const QStringList mirrors{QStringLiteral("kernel_time"), QStringLiteral("bandwidth"), QStringLiteral("gflops")};
+
+    // The time leads; the rest follows by how much it differs, so the top of the table says what changed.
+    for (Row &r : m_rows)
+        r.difference = r.timing || mirrors.contains(r.key) ? 0.0 : differenceOf(r);
+    const auto firstOther = std::stable_partition(m_rows.begin(), m_rows.end(), [](const Row &r) { return r.timing; });
+    std::stable_sort(firstOther, m_rows.end(), [](const Row &x, const Row &y) { return x.difference > y.difference; });
+    for (int i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].difference > 0)
+            m_largest << i;
     endResetModel();
+}
+
+QString CompareMetricsModel::boundText(const QString &bound)
+{
+    if (bound == u"memory")
+        return tr("memory", "bound");
+    if (bound == u"compute")
+        return tr("compute", "bound");
+    if (bound == u"latency")
+        return tr("latency", "bound");
+    return bound;
+}
+
+double CompareMetricsModel::differenceOf(const Row &r)
+{
+    // One scale for every kind: |ln(A/B)| for amounts (2× either way: 0.69), percentage points over 50 for
+    // shares (a 35 pp gap weighs like 2×), and a fixed weight for a changed bound or a value that appears
+    // from nothing (0 spills against 24 bytes).
+    if (r.kind == Kind::Text)
+        return !r.textA.isEmpty() && !r.textB.isEmpty() && r.textA != r.textB ? 1.0 : 0.0;
+    if (!r.a || !r.b)
+        return 0;
+    const double a = std::abs(*r.a), b = std::abs(*r.b);
+    if (r.kind == Kind::Percent)
+        return std::abs(a - b) / 50.0;
+    if (a == b)
+        return 0;
+    if (a == 0 || b == 0)
+        return 1.5;
+    return std::abs(std::log(a / b));
+}
+
+QList<int> CompareMetricsModel::largestDifferences(int n) const
+{
+    return m_largest.mid(0, n);
 }
 
 int CompareMetricsModel::rowOf(const QString &key) const
@@ -145,7 +229,7 @@ QString CompareMetricsModel::format(const Row &r, bool sideA) const
     case Kind::Ms: return tr("%1 ms").arg(formatMeasure(*v));
     case Kind::Times: return formatMeasure(*v) + QStringLiteral("×");
     case Kind::Percent: return tr("%1%").arg(formatMeasure(*v));
-    case Kind::Bytes: return bytesText(*v);
+    case Kind::Bytes: return bytesText(*v, bytesPower(std::max(std::abs(r.a.value_or(0)), std::abs(r.b.value_or(0)))));
     case Kind::Gbps: return tr("%1 GB/s").arg(formatMeasure(*v));
     case Kind::Gflops: return tr("%1 GFLOP/s").arg(formatMeasure(*v));
     case Kind::Count: return formatMeasure(*v);
@@ -157,7 +241,7 @@ QString CompareMetricsModel::format(const Row &r, bool sideA) const
 QString CompareMetricsModel::deltaText(const Row &r) const
 {
     if (r.kind == Kind::Text) {
-        if (r.textA.isEmpty() || r.textB.isEmpty())
+        if (r.textA.isEmpty() || r.textB.isEmpty() || r.key == u"time_band") // the time's row says it
             return {};
         return r.textA == r.textB ? tr("same") : tr("differs");
     }
@@ -173,13 +257,24 @@ QString CompareMetricsModel::deltaText(const Row &r) const
         const double d = a - b;
         return d == 0 ? tr("same") : QStringLiteral("%1%2").arg(d > 0 ? QStringLiteral("+") : QString(), formatMeasure(d));
     }
+    case Kind::Bytes: {
+        if (a == b)
+            return tr("same");
+        // A difference in the row's unit: a ratio against nothing says nothing.
+        const double d = a - b;
+        const int power = bytesPower(std::max(std::abs(a), std::abs(b)));
+        return a == 0 || b == 0 ? (d > 0 ? QStringLiteral("+") : QStringLiteral("−")) + bytesText(std::abs(d), power)
+                                : tr("ratio %1").arg(formatMeasure(a / b));
+    }
     default:
         if (b == 0)
             return a == 0 ? tr("same") : QString();
         if (a == b)
             return tr("same");
-        if (r.kind == Kind::Ms && a > 0)
-            return a < b ? tr("%1× faster").arg(formatMeasure(b / a)) : tr("%1× slower").arg(formatMeasure(a / b));
+        if (r.kind == Kind::Ms && a > 0) {
+            const QString d = a < b ? tr("%1× faster").arg(formatMeasure(b / a)) : tr("%1× slower").arg(formatMeasure(a / b));
+            return r.key == u"time" && m_ratio && m_ratio->withinNoise() ? tr("%1, within noise").arg(d) : d;
+        }
         return tr("ratio %1").arg(formatMeasure(a / b));
     }
 }
@@ -213,6 +308,14 @@ QVariant CompareMetricsModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::ToolTipRole:
+        if (index.column() == Delta && r.key == u"time" && m_ratio)
+            return tr("A's time over B's: %1, with an 80% interval of %2 to %3 (%4). %5")
+                .arg(formatMeasure(m_ratio->ratio), formatMeasure(m_ratio->low), formatMeasure(m_ratio->high),
+                     m_ratio->basis == TimeRatio::Basis::Quantiles
+                         ? tr("a fast run of one against a slow run of the other: the 10th and 90th percentiles")
+                         : tr("from each side's coefficient of variation; the result keeps no percentiles"),
+                     m_ratio->withinNoise() ? tr("The interval holds 1: the difference is within noise.")
+                                            : tr("The interval excludes 1: the difference is real."));
         if (index.column() == A && format(r, true).isEmpty() && !r.missingA.isEmpty())
             return tr("Not measured: %1").arg(r.missingA);
         if (index.column() == B && format(r, false).isEmpty() && !r.missingB.isEmpty())
@@ -236,7 +339,15 @@ QVariant CompareMetricsModel::data(const QModelIndex &index, int role) const
         if ((index.column() == A && format(r, true).isEmpty()) || (index.column() == B && format(r, false).isEmpty()))
             return QColor(Qt::gray);
         return {};
+    case Qt::FontRole:
+        if (m_largest.mid(0, 3).contains(index.row())) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
     case VerdictRole: return verdict(r);
+    case DifferenceRole: return r.difference;
     case KeyRole: return r.key;
     default: return {};
     }

@@ -17,6 +17,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -80,6 +81,12 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
     top->addWidget(m_swap);
     top->addWidget(m_ask);
 
+    m_headline = new QLabel(this);
+    m_headline->setObjectName(QStringLiteral("compareHeadline"));
+    m_headline->setWordWrap(true);
+    m_headline->setTextFormat(Qt::RichText);
+    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // wraps to the dock, never widens it
     m_notice = new QLabel(this);
     m_notice->setWordWrap(true);
     m_notice->setStyleSheet(QStringLiteral("color: #b9770e;"));
@@ -87,7 +94,8 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
     m_status->setWordWrap(true);
 
     m_metricsView = makeTable(m_metrics, this);
-    m_metricsView->horizontalHeader()->setSectionResizeMode(CompareMetricsModel::Metric, QHeaderView::ResizeToContents);
+    for (int column : {CompareMetricsModel::Metric, CompareMetricsModel::A, CompareMetricsModel::B})
+        m_metricsView->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
 
     auto *kernels = new QWidget(this);
     auto *kernelsLayout = new QHBoxLayout(kernels);
@@ -124,6 +132,7 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
     auto *pageLayout = new QVBoxLayout(page);
     pageLayout->setContentsMargins(0, 0, 0, 0);
     pageLayout->addLayout(top);
+    pageLayout->addWidget(m_headline);
     pageLayout->addWidget(m_notice);
     pageLayout->addWidget(m_status);
     pageLayout->addWidget(splitter, 1);
@@ -246,6 +255,7 @@ void ComparePanel::reload()
         m_analysisB->clear();
         m_answers->clear();
         m_notice->clear();
+        m_headline->clear();
         updateAskButton();
         return;
     }
@@ -263,6 +273,7 @@ void ComparePanel::reload()
     const VariantMeasurement a = measure(m_a);
     const VariantMeasurement b = measure(m_b);
     m_metrics->setMeasurements(a, b, QStringLiteral("#%1").arg(m_a), QStringLiteral("#%1").arg(m_b));
+    updateHeadline();
     m_kernelsA->setKernels(a.kernels, a.traceRuns);
     m_kernelsB->setKernels(b.kernels, b.traceRuns);
     m_kernelsTitleA->setText(a.traceProblem.isEmpty() ? tr("Kernels of A (#%1)").arg(m_a)
@@ -274,16 +285,69 @@ void ComparePanel::reload()
         notes << tr("A: no hardware metrics: %1").arg(a.metricsProblem);
     if (!b.metricsProblem.isEmpty())
         notes << tr("B: no hardware metrics: %1").arg(b.metricsProblem);
-    if (!a.bound.isEmpty() || !b.bound.isEmpty())
+    const QString boundA = CompareMetricsModel::boundText(a.bound), boundB = CompareMetricsModel::boundText(b.bound);
+    if (!a.bound.isEmpty() && a.bound == b.bound)
+        notes.prepend(tr("Both are %1-bound.").arg(boundA));
+    else if (!a.bound.isEmpty() || !b.bound.isEmpty())
         notes.prepend(tr("A is %1; B is %2.")
-                          .arg(a.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(a.bound),
-                               b.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(b.bound)));
+                          .arg(a.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(boundA),
+                               b.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(boundB)));
     m_notice->setText(notes.join(QLatin1Char('\n')));
     m_notice->setVisible(!notes.isEmpty());
     m_analysisA->setMarkdown(variantTextsMarkdown(m_store->texts(m_a), QStringLiteral("#%1").arg(m_a)));
     m_analysisB->setMarkdown(variantTextsMarkdown(m_store->texts(m_b), QStringLiteral("#%1").arg(m_b)));
     updateHeader();
     updatePairAnswers();
+}
+
+void ComparePanel::updateHeadline()
+{
+    QStringList lines;
+    const QString na = QStringLiteral("#%1").arg(m_a), nb = QStringLiteral("#%1").arg(m_b);
+    if (const std::optional<TimeRatio> r = m_metrics->timeRatio()) {
+        const int time = m_metrics->rowOf(QStringLiteral("time"));
+        const QString ta = m_metrics->index(time, CompareMetricsModel::A).data().toString();
+        const QString tb = m_metrics->index(time, CompareMetricsModel::B).data().toString();
+        const bool aFaster = r->ratio <= 1;
+        // In "x× faster" terms of the faster one: the interval of 1/ratio (or of the ratio) turned around.
+        const double factor = aFaster ? 1 / r->ratio : r->ratio;
+        const double low = aFaster ? 1 / r->high : r->low;
+        const double high = aFaster ? 1 / r->low : r->high;
+        const QString fast = aFaster ? na : nb, slow = aFaster ? nb : na;
+        if (r->withinNoise())
+            lines << tr("<b>%1 and %2 take the same time within noise</b>: %3 against %4; the 80% interval of the "
+                        "ratio, %5× to %6×, holds 1.")
+                         .arg(na, nb, ta, tb, formatMeasure(low), formatMeasure(high));
+        else
+            lines << tr("<b>%1 is %2× faster than %3</b> (%4 against %5); the 80% interval of the ratio is %6× to %7×, "
+                        "so the gap is real.")
+                         .arg(fast, formatMeasure(factor), slow, aFaster ? ta : tb, aFaster ? tb : ta, formatMeasure(low),
+                              formatMeasure(high));
+        if (r->basis == TimeRatio::Basis::Cv)
+            lines.last() += QLatin1Char(' ') + tr("(From the coefficients of variation: the results keep no percentiles.)");
+    } else {
+        lines << tr("The times cannot be compared: both variants need a measured time.");
+    }
+    QStringList diffs;
+    for (int row : m_metrics->largestDifferences(3)) {
+        const auto cell = [&](int column) { return m_metrics->index(row, column).data().toString().toHtmlEscaped(); };
+        const QString delta = cell(CompareMetricsModel::Delta);
+        diffs << (delta.isEmpty() || delta == CompareMetricsModel::tr("differs")
+                      ? tr("%1 %2 against %3").arg(cell(CompareMetricsModel::Metric), cell(CompareMetricsModel::A),
+                                                   cell(CompareMetricsModel::B))
+                      : tr("%1 %2 against %3 (%4)").arg(cell(CompareMetricsModel::Metric), cell(CompareMetricsModel::A),
+                                                        cell(CompareMetricsModel::B), delta));
+    }
+    if (!diffs.isEmpty())
+        lines << tr("What differs most: %1.").arg(diffs.join(QStringLiteral("; ")));
+    m_headline->setText(lines.join(QStringLiteral("<br>")));
+}
+
+QString ComparePanel::headlineText() const
+{
+    QTextDocument doc;
+    doc.setHtml(m_headline->text());
+    return doc.toPlainText();
 }
 
 void ComparePanel::updatePairAnswers()

@@ -1,5 +1,6 @@
 #pragma once
-// The Compare dock, "why does A beat B": two variants' measurements side by side with deltas, the bound
+// The Compare dock, "why does A beat B": a headline that says whether the time gap is real (the ratio and its
+// interval from each side's spread) and what differs most, then the two measurements side by side with deltas, the bound
 // of each, their kernel lists and launch configurations, the model's stored analysis of each, the stored
 // answers about the pair, and a button that asks the model why the faster one is faster (through
 // RoundRunner::askWhyFaster, so the answer streams into the Reasoning panel and is stored with the pair).
@@ -45,6 +46,8 @@ public:
     QPushButton *askButton() const { return m_ask; }
     QString statusText() const;
     QString noticeText() const;
+    // The headline: the time ratio ("within noise" when it is) and the metrics that differ most.
+    QString headlineText() const;
     QString pairAnswersText() const;
 
 Q_SIGNALS:
@@ -53,6 +56,7 @@ Q_SIGNALS:
 private:
     void reload();
     void updateHeader();
+    void updateHeadline();
     void updatePairAnswers();
     void updateAskButton();
     void onPairAnswered(qint64 analysisId);
@@ -69,6 +73,7 @@ private:
     KernelListModel *m_kernelsB = nullptr;
     QStackedWidget *m_stack = nullptr;
     QLabel *m_title = nullptr;
+    QLabel *m_headline = nullptr;
     QLabel *m_notice = nullptr;
     QLabel *m_status = nullptr;
     QToolButton *m_swap = nullptr;

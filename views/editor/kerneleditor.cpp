@@ -12,6 +12,8 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPointer>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QToolButton>
@@ -54,6 +56,7 @@ KernelEditor::KernelEditor(QWidget *parent)
     m_tabs->setDocumentMode(true);
     m_tabs->setMovable(true);
     m_tabs->setUsesScrollButtons(true);
+    m_tabs->setTabsClosable(true);
     m_findBar = new FindBar(m_editorPage);
     m_findBar->hide();
     auto *editorLayout = new QVBoxLayout(m_editorPage);
@@ -68,6 +71,7 @@ KernelEditor::KernelEditor(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
 
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &KernelEditor::requestCloseTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         updateCurrent();
         Q_EMIT currentChanged(index);
@@ -90,6 +94,12 @@ KernelEditor::KernelEditor(QWidget *parent)
     m_previousAction = makeAction(tr("Previous Pro&blem"), {QKeySequence(Qt::SHIFT | Qt::Key_F8)},
                                   QIcon::fromTheme(QStringLiteral("go-up-search")));
     m_forkAction = makeAction(tr("F&ork to Edit"), {}, QIcon::fromTheme(QStringLiteral("edit-copy")));
+    m_closeAction = makeAction(tr("&Close Tab"), {QKeySequence(Qt::CTRL | Qt::Key_W), QKeySequence(Qt::CTRL | Qt::Key_F4)},
+                               QIcon::fromTheme(QStringLiteral("tab-close")));
+    connect(m_closeAction, &QAction::triggered, this, [this] { requestCloseTab(currentIndex()); });
+    // One action, one behaviour: Ctrl+Enter evaluates the current tab wherever focus is in the window (a tab
+    // opened from the Variants panel leaves focus there), exactly as the toolbar button does.
+    m_evaluateAction->setShortcutContext(Qt::WindowShortcut);
     connect(m_evaluateAction, &QAction::triggered, this, &KernelEditor::evaluateCurrent);
     connect(m_nextAction, &QAction::triggered, this, &KernelEditor::nextDiagnostic);
     connect(m_previousAction, &QAction::triggered, this, &KernelEditor::previousDiagnostic);
@@ -130,11 +140,50 @@ void KernelEditor::clear()
 {
     m_findBar->setEditor(nullptr);
     while (m_tabs->count() > 0) {
+        Q_EMIT tabClosing(0, variantId(0), editor(0));
         QWidget *w = m_tabs->widget(0);
         m_tabs->removeTab(0);
         delete w;
     }
     updateCurrent();
+}
+
+void KernelEditor::closeTab(int index)
+{
+    KernelTab *t = tab(index);
+    if (!t)
+        return;
+    Q_EMIT tabClosing(index, t->variantId(), t->editor());
+    if (m_findBar->editor() == t->editor())
+        m_findBar->setEditor(nullptr);
+    m_tabs->removeTab(m_tabs->indexOf(t));
+    delete t;
+    updateCurrent();
+}
+
+void KernelEditor::requestCloseTab(int index)
+{
+    KernelTab *t = tab(index);
+    if (!t)
+        return;
+    // A session variant's text is in the session; an edited fork or draft exists only here.
+    if (t->variantId() != 0 || t->isReadOnly() || !t->editor()->isModified()) {
+        closeTab(index);
+        return;
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Close Tab"),
+                                tr("“%1” has edits that were never evaluated, so they are in no session. Close it and "
+                                   "discard them?")
+                                    .arg(m_tabs->tabText(index)),
+                                QMessageBox::Discard | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("kforgeCloseTabQuestion"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, page = QPointer<KernelTab>(t), box] {
+        if (page && box->clickedButton() == box->button(QMessageBox::Discard))
+            closeTab(m_tabs->indexOf(page));
+    });
+    box->open();
 }
 
 int KernelEditor::count() const
@@ -421,6 +470,7 @@ void KernelEditor::updateActions()
     m_nextAction->setEnabled(t && t->hasStops());
     m_previousAction->setEnabled(t && t->hasStops());
     m_forkAction->setEnabled(t && t->isReadOnly());
+    m_closeAction->setEnabled(t != nullptr);
 }
 
 void KernelEditor::updateTabIcon(KernelTab *page)

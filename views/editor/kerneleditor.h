@@ -29,6 +29,11 @@ public:
     // read-only tab shows a bar with "Fork to Edit" above its text.
     int addSource(const QString &title, const QString &text, const QString &filePath = {}, bool readOnly = false);
     void clear();
+    // Closes a tab at once (its variant stays in the session; the Variants panel opens it again).
+    void closeTab(int index);
+    // The tab's × and Ctrl+W: an edited text that is in no session yet is only closed after the user agrees
+    // to discard it (asked without blocking); anything else closes at once.
+    void requestCloseTab(int index);
     int count() const;
     int currentIndex() const;
     void setCurrentIndex(int index);
@@ -49,7 +54,8 @@ public:
     // evaluated and its read-only bar says why it is read-only; it can be forked like a variant.
     void setReference(int index);
     int referenceIndex() const;
-    // An evaluated variant becomes read-only; a fork starts editable.
+    // Only a finished evaluation makes a variant read-only (a compile error leaves it editable); a fork and a
+    // never-evaluated variant start editable.
     void setReadOnly(int index, bool readOnly);
     bool isReadOnly(int index) const;
 
@@ -84,6 +90,7 @@ public:
     QAction *nextDiagnosticAction() const { return m_nextAction; }         // F8
     QAction *previousDiagnosticAction() const { return m_previousAction; } // Shift+F8
     QAction *forkAction() const { return m_forkAction; }                   // on read-only tabs
+    QAction *closeTabAction() const { return m_closeAction; }              // Ctrl+W
 
     // What the empty state offers (e.g. "Open Task Folder…"), shown as buttons.
     void setEmptyStateActions(const QList<QAction *> &actions);
@@ -114,6 +121,8 @@ Q_SIGNALS:
     void forkRequested(int index);
     // Ctrl+Enter: compile and evaluate this tab's text.
     void evaluateRequested(int index);
+    // Just before a tab goes (closeTab(), clear()): index, its variant (0: none) and its editor.
+    void tabClosing(int index, qint64 variantId, QsciScintilla *editor);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -135,6 +144,7 @@ private:
     QAction *m_nextAction = nullptr;
     QAction *m_previousAction = nullptr;
     QAction *m_forkAction = nullptr;
+    QAction *m_closeAction = nullptr;
     bool m_dark = false;
 };
 

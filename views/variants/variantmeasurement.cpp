@@ -133,6 +133,9 @@ VariantMeasurement VariantMeasurement::fromResult(const QJsonObject &r, const QJ
     m.referenceMs = number(r, QLatin1String("timing.reference.median_ms"));
     m.speedup = number(r, QLatin1String("timing.speedup"));
     m.cv = number(r, QLatin1String("timing.candidate.cv"));
+    m.runs = positive(number(r, QLatin1String("timing.candidate.runs")));
+    m.p10Ms = positive(number(r, QLatin1String("timing.candidate.p10_ms")));
+    m.p90Ms = positive(number(r, QLatin1String("timing.candidate.p90_ms")));
     if (!m.medianMs)
         m.timingProblem = notMeasured.isEmpty() ? tr("the result holds no timing") : notMeasured;
 

@@ -52,6 +52,9 @@ public:
     std::optional<double> speedup;
     std::optional<double> cv;
     SpeedOfLight speedOfLight;             // the one computation (core/eval/speedoflight.h)
+    std::optional<double> runs;            // timed runs of the candidate
+    std::optional<double> p10Ms;           // the candidate's 10th and 90th percentile times
+    std::optional<double> p90Ms;
     std::optional<double> floorMs;
     std::optional<double> solPct;          // speedOfLight.percent(): never above 100, empty below a floor
     QString bound;                         // memory, compute, latency

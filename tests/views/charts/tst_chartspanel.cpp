@@ -9,8 +9,13 @@
 #include "views/charts/speedupchart.h"
 #include "views/variants/variantselection.h"
 
+#include <QApplication>
 #include <QFile>
+#include <QLineF>
+#include <QMouseEvent>
 #include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QWheelEvent>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
@@ -181,6 +186,93 @@ private Q_SLOTS:
         roof->refreshNow();
         QVERIFY(roof->kernelPointCount() >= 2);
         saveScreenshot(&panel, QStringLiteral("charts-roofline"));
+    }
+
+    void rooflineOnTheH200Session()
+    {
+        // docs/h200-diag_matmul-gui.kforge: #6 and #8 put their kernels within 2% of each other.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("h200.kforge"));
+        QVERIFY(QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul-gui.kforge"), file));
+        QFile(file).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+        SessionStore store;
+        QVERIFY2(store.open(file), qPrintable(store.errorString()));
+        VariantSelection selection;
+        ChartsPanel panel(&store, &selection);
+        panel.resize(1000, 620);
+        RooflineChart *roof = panel.rooflineChart();
+        panel.tabs()->setCurrentWidget(roof);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+
+        // The roofs say they were measured on this GPU, with the figures.
+        selection.setSelected({6, 8}, 6);
+        roof->refreshNow();
+        roof->replot();
+        QCOMPARE(roof->roofLabels(), (QStringList{QStringLiteral("measured: 4219 GB/s"),
+                                                  QStringLiteral("FP32 roof, measured on NVIDIA H200: 62.9 TFLOP/s")}));
+        // The selected variants' points carry labels.
+        const QStringList labels = roof->pointLabels();
+        for (const QString &l : {QStringLiteral("#6 rowscale4"), QStringLiteral("#8 row_per_block"), QStringLiteral("#6 task"),
+                                 QStringLiteral("#8 task")})
+            QVERIFY2(labels.contains(l), qPrintable(labels.join(QStringLiteral(" | "))));
+        // Coincident points are fanned out: no two drawn closer than a marker apart.
+        auto apart = [roof] {
+            const QList<QPointF> px = roof->drawnPixels();
+            double closest = 1e9;
+            for (int i = 0; i < px.size(); ++i)
+                for (int j = i + 1; j < px.size(); ++j)
+                    closest = std::min(closest, QLineF(px[i], px[j]).length());
+            return closest;
+        };
+        QCOMPARE(roof->drawnPixels().size(), 4);
+        QVERIFY2(apart() >= 6.0, qPrintable(QString::number(apart())));
+        // Hovering names every point under the cursor with its figures.
+        const QPointF six = roof->pixelOf(6);
+        const QString tip = roof->toolTipAt(six.toPoint());
+        QVERIFY2(tip.contains(QLatin1String("#6 R1.1, kernel rowscale4(float const*, float4 const*, float4*, long, long): "
+                                            "0.127 FLOP/byte, 494 GFLOP/s")),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(QLatin1String("of the roof above it, memory-bound")), qPrintable(tip));
+        QVERIFY(roof->toolTipAt(QPoint(2, 2)).isEmpty());
+        saveScreenshot(&panel, QStringLiteral("charts-roofline-h200"));
+
+        // Zoom with the wheel: the points stay apart at the new scale, and a rebuild keeps the view.
+        const QCPRange before = roof->xAxis->range();
+        const QPointF centre = roof->axisRect()->rect().center();
+        QWheelEvent wheel(centre, roof->mapToGlobal(centre), QPoint(), QPoint(0, 480), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(roof, &wheel);
+        QVERIFY(roof->isZoomed());
+        QVERIFY(roof->xAxis->range().size() < before.size());
+        roof->replot();
+        QVERIFY2(apart() >= 6.0, qPrintable(QString::number(apart())));
+        const QCPRange zoomed = roof->xAxis->range();
+        roof->refreshNow();
+        QCOMPARE(roof->xAxis->range().lower, zoomed.lower);
+        // A drag pans.
+        QTest::mousePress(roof, Qt::LeftButton, {}, QPoint(int(centre.x()), int(centre.y())));
+        QMouseEvent drag(QEvent::MouseMove, QPointF(centre.x() + 80, centre.y()), roof->mapToGlobal(QPointF(centre.x() + 80, centre.y())),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(roof, &drag);
+        QTest::mouseRelease(roof, Qt::LeftButton, {}, QPoint(int(centre.x() + 80), int(centre.y())));
+        QVERIFY(roof->xAxis->range().lower < zoomed.lower);
+        // A double-click fits the view again.
+        QTest::mouseDClick(roof, Qt::LeftButton, {}, QPoint(5, 5));
+        QVERIFY(!roof->isZoomed());
+        QCOMPARE(roof->xAxis->range().lower, before.lower);
+
+        // Nothing selected: the reference and the best; no labels, and hovering names a point.
+        selection.setSelected({});
+        roof->refreshNow();
+        roof->replot();
+        QVERIFY(roof->pointLabels().isEmpty());
+        const QPointF best = roof->pixelOf(6);
+        QMouseEvent hover(QEvent::MouseMove, best, roof->mapToGlobal(best), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(roof, &hover);
+        QCOMPARE(roof->pointLabels().size(), 1);
+        QVERIFY2(roof->pointLabels().first().startsWith(QLatin1String("#6 ")), qPrintable(roof->pointLabels().join(u' ')));
+        saveScreenshot(&panel, QStringLiteral("charts-roofline-h200-hover"));
     }
 
     void exportsPngSvgPdf_data()

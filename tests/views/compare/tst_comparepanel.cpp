@@ -5,12 +5,19 @@
 #include "views/compare/comparemetricsmodel.h"
 #include "views/compare/comparepanel.h"
 #include "views/compare/kernellistmodel.h"
+#include "views/compare/timeratio.h"
 #include "views/variants/variantselection.h"
 
 #include <QAbstractItemModelTester>
+#include <QFile>
+#include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
+
+Q_DECLARE_METATYPE(kforge::VariantMeasurement)
 
 using namespace kforge;
 using namespace kforge::test;
@@ -26,6 +33,26 @@ QString value(const CompareMetricsModel &m, const char *key, int column)
 int verdict(const CompareMetricsModel &m, const char *key)
 {
     return m.index(m.rowOf(QLatin1String(key)), CompareMetricsModel::Delta).data(CompareMetricsModel::VerdictRole).toInt();
+}
+
+VariantMeasurement timed(double median, std::optional<double> p10, std::optional<double> p90, std::optional<double> cv)
+{
+    VariantMeasurement m;
+    m.medianMs = median;
+    m.p10Ms = p10;
+    m.p90Ms = p90;
+    m.cv = cv;
+    return m;
+}
+
+// A copy of a real H200 session of the repository (a session file is locked while open, and tests must not
+// write into docs/).
+QString copyOfDocsSession(const QTemporaryDir &dir, const char *name)
+{
+    const QString to = dir.filePath(QLatin1String(name));
+    QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/") + QLatin1String(name), to);
+    QFile(to).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    return to;
 }
 
 } // namespace
@@ -74,6 +101,132 @@ private Q_SLOTS:
                  QStringLiteral("Not measured: CUPTI was busy"));
         QVERIFY(value(m, "sm_throughput", CompareMetricsModel::Delta).isEmpty());
         QCOMPARE(m.headerData(CompareMetricsModel::A, Qt::Horizontal).toString(), QStringLiteral("A: #1"));
+    }
+
+    void timeRatio_data()
+    {
+        QTest::addColumn<VariantMeasurement>("a");
+        QTest::addColumn<VariantMeasurement>("b");
+        QTest::addColumn<double>("ratio");
+        QTest::addColumn<double>("low");
+        QTest::addColumn<double>("high");
+        QTest::addColumn<bool>("noise");
+        QTest::addColumn<int>("basis");
+        // #6 and #8 of docs/h200-diag_matmul-gui.kforge: 2.7% apart, bands overlap.
+        QTest::newRow("H200 #6 vs #8") << timed(0.041408, 0.040896, 0.042656, 0.0173) << timed(0.042544, 0.041856, 0.0437024, 0.0236)
+                                       << 0.041408 / 0.042544 << 0.040896 / 0.0437024 << 0.042656 / 0.041856 << true << 0;
+        // #6 and #9: 10% apart, bands apart.
+        QTest::newRow("H200 #6 vs #9") << timed(0.041408, 0.040896, 0.042656, 0.0173) << timed(0.046, 0.04512, 0.047296, 0.0202)
+                                       << 0.041408 / 0.046 << 0.040896 / 0.047296 << 0.042656 / 0.04512 << false << 0;
+        // No percentiles: an 80% band from the CVs (1.2816 sigma in log space).
+        const double half = 1.2816 * std::sqrt(0.05 * 0.05 + 0.05 * 0.05);
+        QTest::newRow("cv, within") << timed(1.0, {}, {}, 0.05) << timed(1.05, {}, {}, 0.05) << 1 / 1.05
+                                    << std::exp(-half) / 1.05 << std::exp(half) / 1.05 << true << 1;
+        QTest::newRow("cv, real") << timed(1.0, {}, {}, 0.01) << timed(1.2, {}, {}, 0.01) << 1 / 1.2
+                                  << std::exp(-1.2816 * std::sqrt(2e-4)) / 1.2 << std::exp(1.2816 * std::sqrt(2e-4)) / 1.2 << false
+                                  << 1;
+        QTest::newRow("no spread at all") << timed(2.0, {}, {}, {}) << timed(1.0, {}, {}, {}) << 2.0 << 2.0 << 2.0 << false << 1;
+    }
+
+    void timeRatio()
+    {
+        QFETCH(VariantMeasurement, a);
+        QFETCH(VariantMeasurement, b);
+        QFETCH(double, ratio);
+        QFETCH(double, low);
+        QFETCH(double, high);
+        QFETCH(bool, noise);
+        QFETCH(int, basis);
+        const std::optional<TimeRatio> r = kforge::timeRatio(a, b);
+        QVERIFY(r);
+        QVERIFY2(std::abs(r->ratio - ratio) < 1e-9, qPrintable(QString::number(r->ratio)));
+        QVERIFY2(std::abs(r->low - low) < 1e-9, qPrintable(QString::number(r->low)));
+        QVERIFY2(std::abs(r->high - high) < 1e-9, qPrintable(QString::number(r->high)));
+        QCOMPARE(r->withinNoise(), noise);
+        QCOMPARE(int(r->basis), basis);
+        QVERIFY(r->low <= r->ratio && r->ratio <= r->high);
+        // The same figures the other way round: the interval turns over, the verdict stays.
+        const std::optional<TimeRatio> back = kforge::timeRatio(b, a);
+        QVERIFY(std::abs(back->ratio - 1 / ratio) < 1e-9);
+        QCOMPARE(back->withinNoise(), noise);
+    }
+
+    void timeRatioNeedsTwoTimes()
+    {
+        QVERIFY(!kforge::timeRatio(timed(1.0, {}, {}, 0.01), VariantMeasurement()));
+        QVERIFY(!kforge::timeRatio(VariantMeasurement(), timed(1.0, {}, {}, 0.01)));
+    }
+
+    void h200SessionSaysWhetherTheGapIsReal()
+    {
+        QTemporaryDir dir;
+        SessionStore store;
+        QVERIFY2(store.open(copyOfDocsSession(dir, "h200-diag_matmul-gui.kforge")), qPrintable(store.errorString()));
+        VariantSelection selection;
+        ComparePanel panel(&store, &selection, nullptr);
+        QAbstractItemModelTester tester(panel.metricsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const CompareMetricsModel &m = *panel.metricsModel();
+
+        // #6 (65.2x) against #8 (63.4x): 2.7% apart, inside each other's run-to-run spread.
+        selection.setComparePair(6, 8);
+        QVERIFY2(panel.headlineText().startsWith(QStringLiteral("#6 and #8 take the same time within noise: 0.0414 ms "
+                                                               "against 0.0425 ms; the 80% interval of the ratio, 0.981× to 1.07×, holds 1.")),
+                 qPrintable(panel.headlineText()));
+        QCOMPARE(value(m, "time", CompareMetricsModel::Delta), QStringLiteral("1.03× faster, within noise"));
+        QVERIFY(m.index(m.rowOf(QStringLiteral("time")), CompareMetricsModel::Delta).data(Qt::ToolTipRole).toString().contains(
+            QLatin1String("within noise")));
+        // The spread of each time, with its runs.
+        QCOMPARE(value(m, "time_band", CompareMetricsModel::A), QStringLiteral("0.0409–0.0427 ms"));
+        QCOMPARE(value(m, "cv", CompareMetricsModel::A), QStringLiteral("1.73%"));
+        QCOMPARE(value(m, "runs", CompareMetricsModel::A), QStringLiteral("355"));
+        QCOMPARE(value(m, "runs", CompareMetricsModel::B), QStringLiteral("354"));
+        // It leads with what differs most: the time first, then the rows by how much they differ.
+        QCOMPARE(m.index(0, CompareMetricsModel::Metric).data(CompareMetricsModel::KeyRole).toString(), QStringLiteral("time"));
+        const QList<int> largest = m.largestDifferences(3);
+        QVERIFY(!largest.isEmpty());
+        double previous = 1e9;
+        for (int row : largest) {
+            const double d = m.index(row, 0).data(CompareMetricsModel::DifferenceRole).toDouble();
+            QVERIFY(d > 0 && d <= previous);
+            previous = d;
+            QVERIFY(m.index(row, 0).data(Qt::FontRole).value<QFont>().bold());
+            QVERIFY2(panel.headlineText().contains(m.index(row, CompareMetricsModel::Metric).data().toString()),
+                     qPrintable(panel.headlineText()));
+        }
+        for (const char *mirror : {"time", "speedup", "sol", "bandwidth", "gflops", "kernel_time"})
+            QVERIFY2(!largest.contains(m.rowOf(QLatin1String(mirror))), mirror);
+        QVERIFY(panel.headlineText().contains(QLatin1String("What differs most: ")));
+        // One unit per row: both sides of every amount read in the same unit.
+        const QRegularExpression unit(QStringLiteral("([^0-9.,\\s]*)$")); // the trailing unit: ms, %, KiB, GB/s, ×
+        for (int row = 0; row < m.rowCount(); ++row) {
+            const QString a = m.index(row, CompareMetricsModel::A).data().toString();
+            const QString b = m.index(row, CompareMetricsModel::B).data().toString();
+            if (a == u"—" || b == u"—" || m.index(row, 0).data(CompareMetricsModel::KeyRole).toString() == u"bound")
+                continue;
+            QCOMPARE(unit.match(a).captured(1), unit.match(b).captured(1));
+        }
+        QCOMPARE(panel.noticeText().split(QLatin1Char('\n')).value(0), QStringLiteral("Both are memory-bound."));
+        panel.resize(1280, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        saveScreenshot(&panel, QStringLiteral("compare-h200-within-noise"));
+
+        // #6 against #9 (58.7x): 10% apart and the bands do not meet.
+        selection.setComparePair(6, 9);
+        QVERIFY2(panel.headlineText().startsWith(QStringLiteral("#6 is 1.11× faster than #9 (0.0414 ms against 0.0460 ms); the "
+                                                               "80% interval of the ratio is 1.06× to 1.16×, so the gap is real.")),
+                 qPrintable(panel.headlineText()));
+        QCOMPARE(value(m, "time", CompareMetricsModel::Delta), QStringLiteral("1.11× faster"));
+        // Swapped, the same verdict from B's side.
+        selection.setComparePair(9, 6);
+        QVERIFY2(panel.headlineText().startsWith(QStringLiteral("#6 is 1.11× faster than #9")), qPrintable(panel.headlineText()));
+        QCOMPARE(value(m, "time", CompareMetricsModel::Delta), QStringLiteral("1.11× slower"));
+        saveScreenshot(&panel, QStringLiteral("compare-h200-real-gap"));
+
+        // A failed variant has no time: the headline says so instead of guessing.
+        selection.setComparePair(6, 4);
+        QCOMPARE(panel.headlineText().section(QLatin1Char('\n'), 0, 0),
+                 QStringLiteral("The times cannot be compared: both variants need a measured time."));
     }
 
     void measurementReadsWorkerResults()

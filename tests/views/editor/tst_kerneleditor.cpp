@@ -16,12 +16,15 @@
 #include <QApplication>
 #include <QDir>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QVBoxLayout>
 
 using namespace kforge;
 
@@ -715,6 +718,98 @@ private Q_SLOTS:
         QVERIFY(!editor.editor(1)->isModified());
         editor.clear();
         QCOMPARE(editor.count(), 0);
+    }
+
+    void tabsClose()
+    {
+        KernelEditor editor;
+        editor.resize(900, 500);
+        editor.show();
+        QApplication::setActiveWindow(&editor);
+        QVERIFY(QTest::qWaitForWindowActive(&editor));
+        editor.addSource(QStringLiteral("reference"), kernel, {}, true);
+        editor.setReference(0);
+        editor.setVariantId(0, 1);
+        editor.addSource(QStringLiteral("#6 R1.1"), kernel, {}, true);
+        editor.setVariantId(1, 6);
+        editor.addSource(QStringLiteral("fork of good"), kernel);
+        editor.addSource(QStringLiteral("#9 naive"), kernel);
+        editor.setVariantId(3, 9);
+        auto *tabs = editor.findChild<QTabWidget *>();
+        QVERIFY(tabs->tabsClosable());
+        QSignalSpy closing(&editor, &KernelEditor::tabClosing);
+
+        // A session variant closes at once (the Variants panel opens it again), by its × or by Ctrl+W.
+        QVERIFY(tabs->tabBar()->tabButton(1, QTabBar::RightSide));
+        Q_EMIT tabs->tabCloseRequested(1);
+        QCOMPARE(editor.count(), 3);
+        QCOMPARE(closing.size(), 1);
+        QCOMPARE(closing.at(0).at(1).toLongLong(), 6);
+        QCOMPARE(editor.indexOfVariant(6), -1);
+        QCOMPARE(editor.indexOfVariant(9), 2);
+        editor.setCurrentIndex(2);
+        editor.editor(2)->setFocus();
+        QVERIFY(editor.closeTabAction()->isEnabled());
+        QVERIFY(editor.closeTabAction()->shortcuts().contains(QKeySequence(Qt::CTRL | Qt::Key_W)));
+        QTest::keyClick(editor.editor(2), Qt::Key_W, Qt::ControlModifier);
+        QCOMPARE(editor.count(), 2);
+        QCOMPARE(editor.indexOfVariant(9), -1);
+
+        // An unedited fork closes at once; an edited one asks first, without blocking, and Cancel keeps it.
+        QsciScintilla *fork = editor.editor(1);
+        fork->append(QStringLiteral("// my edit\n"));
+        QVERIFY(fork->isModified());
+        editor.requestCloseTab(1);
+        QCOMPARE(editor.count(), 2);
+        auto *question = editor.findChild<QMessageBox *>(QStringLiteral("kforgeCloseTabQuestion"));
+        QVERIFY(question);
+        QTRY_VERIFY(question->isVisible());
+        QCOMPARE(question->text(),
+                 QStringLiteral("“fork of good” has edits that were never evaluated, so they are in no session. Close it and "
+                                "discard them?"));
+        question->button(QMessageBox::Cancel)->click();
+        QCOMPARE(editor.count(), 2);
+        QCOMPARE(editor.source(1), fork->text());
+        editor.requestCloseTab(1);
+        question = nullptr;
+        QTRY_VERIFY((question = editor.findChild<QMessageBox *>(QStringLiteral("kforgeCloseTabQuestion"))) && question->isVisible());
+        question->button(QMessageBox::Discard)->click();
+        QCOMPARE(editor.count(), 1);
+        QCOMPARE(closing.size(), 3);
+        // The reference closes too; the empty state comes back after the last tab.
+        Q_EMIT tabs->tabCloseRequested(0);
+        QCOMPARE(editor.count(), 0);
+        QVERIFY(!editor.closeTabAction()->isEnabled());
+        QVERIFY(!editor.evaluateAction()->isEnabled());
+    }
+
+    void evaluateShortcutWorksAnywhereInTheWindow()
+    {
+        // Focus in another panel of the same window (e.g. the Variants table after a double-click): Ctrl+Enter
+        // does what the toolbar button does.
+        QWidget window;
+        auto *layout = new QVBoxLayout(&window);
+        auto *elsewhere = new QLineEdit(&window);
+        auto *editor = new KernelEditor(&window);
+        layout->addWidget(elsewhere);
+        layout->addWidget(editor);
+        window.resize(800, 600);
+        window.show();
+        QApplication::setActiveWindow(&window);
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        editor->addSource(QStringLiteral("naive"), kernel, {}, false);
+        editor->setVariantId(0, 2); // a bundled variant that was never evaluated: editable, and evaluated as it is
+        QSignalSpy evaluate(editor, &KernelEditor::evaluateRequested);
+        elsewhere->setFocus();
+        QTRY_VERIFY(elsewhere->hasFocus());
+        QTest::keyClick(elsewhere, Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(evaluate.size(), 1);
+        editor->evaluateAction()->trigger(); // the toolbar button
+        QCOMPARE(evaluate.size(), 2);
+        editor->editor(0)->setFocus();
+        QTest::keyClick(editor->editor(0), Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(evaluate.size(), 3);
+        QCOMPARE(editor->source(0), kernel);
     }
 
     void undoRedo()

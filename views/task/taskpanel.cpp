@@ -1,0 +1,329 @@
+#include "views/task/taskpanel.h"
+#include "core/optimizer/profilesummary.h"
+#include "core/runtime/task/taskspec.h"
+#include "core/session/sessionstore.h"
+#include "views/task/taskfloors.h"
+#include "views/variants/variantmeasurement.h"
+
+#include <QLabel>
+#include <QScrollBar>
+#include <QLocale>
+#include <QStackedWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+namespace kforge {
+
+namespace {
+
+QString esc(const std::string &s)
+{
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+
+QString count(double v)
+{
+    return QLocale().toString(qint64(std::llround(v)));
+}
+
+QString bytes(double v)
+{
+    return QLocale().formattedDataSize(qint64(std::llround(v)), 1, QLocale::DataSizeSIFormat); // decimal, like the GB/s it is divided by
+}
+
+QString flopRate(double gflops)
+{
+    return gflops >= 1000 ? TaskPanel::tr("%1 TFLOP/s").arg(formatMeasure(gflops / 1000))
+                          : TaskPanel::tr("%1 GFLOP/s").arg(formatMeasure(gflops));
+}
+
+// "(N, M) = (4096, 4096)", or "(4096)" when every dimension is a number.
+QString shapeText(const TensorSpec &t)
+{
+    QStringList written, values;
+    bool symbolic = false;
+    for (const ShapeDim &d : t.shape) {
+        written << QString::fromStdString(d.text);
+        values << QString::number(d.value);
+        symbolic = symbolic || !d.literal;
+    }
+    const QString v = QStringLiteral("(") + values.join(QStringLiteral(", ")) + QStringLiteral(")");
+    return (symbolic ? QStringLiteral("(") + written.join(QStringLiteral(", ")) + QStringLiteral(") = ") : QString()) + v;
+}
+
+QString initText(const InitSpec &i)
+{
+    switch (i.kind) {
+    case InitSpec::Kind::Normal:
+        return TaskPanel::tr("normal, mean %1, std %2").arg(i.a).arg(i.b);
+    case InitSpec::Kind::Uniform:
+        return TaskPanel::tr("uniform in [%1, %2)").arg(i.a).arg(i.b);
+    case InitSpec::Kind::Integers:
+        return TaskPanel::tr("integers in [%1, %2)").arg(i.a).arg(i.b);
+    case InitSpec::Kind::Constant:
+        return TaskPanel::tr("constant %1").arg(i.a);
+    }
+    return {};
+}
+
+QString tableStart(const QStringList &headers)
+{
+    QString h = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\" border=\"1\" style=\"border-collapse: collapse;\"><tr>");
+    for (const QString &s : headers)
+        h += QStringLiteral("<th align=\"left\">") + s.toHtmlEscaped() + QStringLiteral("</th>");
+    return h + QStringLiteral("</tr>");
+}
+
+QString row(const QStringList &cells)
+{
+    QString h = QStringLiteral("<tr>");
+    for (const QString &s : cells)
+        h += QStringLiteral("<td>") + s + QStringLiteral("</td>");
+    return h + QStringLiteral("</tr>");
+}
+
+QString heading(const QString &s)
+{
+    return QStringLiteral("<h4>") + s.toHtmlEscaped() + QStringLiteral("</h4>");
+}
+
+} // namespace
+
+TaskPanel::TaskPanel(SessionStore *store, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+{
+    m_empty = new QLabel(this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_view = new QTextBrowser(this);
+    m_view->setObjectName(QStringLiteral("taskText"));
+    m_view->setOpenLinks(false);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_empty);
+    m_stack->addWidget(m_view);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_stack);
+    if (m_store) {
+        connect(m_store, &SessionStore::opened, this, &TaskPanel::reload);
+        connect(m_store, &SessionStore::closed, this, &TaskPanel::reload);
+        connect(m_store, &SessionStore::taskChanged, this, &TaskPanel::reload);
+        connect(m_store, &SessionStore::evaluationAdded, this, [this] {
+            // Only until some peaks are known (a worker's, or the first stored result that has them): one small
+            // read per evaluation at most, never a read per evaluation of a long round.
+            if (!m_workerPeaks.valid() && !m_storedPeaks.valid()) {
+                readStoredPeaks();
+                render();
+            }
+        });
+    }
+    reload();
+}
+
+void TaskPanel::setDevice(const DeviceInfo &device)
+{
+    if (device.peakCopyGbps <= 0 && device.peakFmaGflops <= 0)
+        return;
+    m_workerPeaks = Peaks{device.peakCopyGbps, device.peakFmaGflops, device.name,
+                          tr("measured by the connected worker")};
+    render();
+}
+
+void TaskPanel::reload()
+{
+    m_storedPeaks = {};
+    m_storedFrom = 0;
+    readStoredPeaks();
+    render();
+}
+
+void TaskPanel::readStoredPeaks()
+{
+    if (!m_store || !m_store->isOpen())
+        return;
+    qint64 latest = 0, variant = 0;
+    for (const Variant &v : m_store->population().variants())
+        if (v.hasEvaluation() && v.eval.id > latest) {
+            latest = v.eval.id;
+            variant = v.id;
+        }
+    if (!latest || latest == m_storedFrom)
+        return;
+    // One stored result, read once per new evaluation: a small read.
+    const std::optional<Evaluation> e = m_store->evaluation(latest);
+    if (!e)
+        return;
+    const VariantMeasurement m = VariantMeasurement::fromEvaluation(*e);
+    if (!m.peakGbps && !m.peakGflops)
+        return;
+    m_storedFrom = latest;
+    m_storedPeaks = Peaks{m.peakGbps.value_or(0), m.peakGflops.value_or(0), m.deviceName,
+                          tr("measured by the worker, stored with the result of #%1").arg(variant)};
+}
+
+void TaskPanel::render()
+{
+    m_problem.clear();
+    if (!m_store || !m_store->isOpen()) {
+        m_problem = tr("No session is open. Open a task folder or a session to see its task here.");
+    } else if (!m_store->task().isValid()) {
+        m_problem = tr("The open session holds no task.");
+    }
+    std::optional<TaskSpec> spec;
+    if (m_problem.isEmpty()) {
+        TaskSpecResult parsed = parseTaskSpecText(m_store->task().taskJson.toStdString(), "task.json");
+        if (parsed.ok())
+            spec = std::move(parsed.spec);
+        else
+            m_problem = tr("The task stored in this session cannot be read: %1")
+                            .arg(QString::fromStdString(parsed.error.message()));
+    }
+    if (!spec) {
+        m_empty->setText(m_problem);
+        m_stack->setCurrentWidget(m_empty);
+        m_view->clear();
+        return;
+    }
+    const TaskSpec &t = *spec;
+    QString h;
+    h += QStringLiteral("<h3>") + esc(t.title.empty() ? t.name : t.title);
+    if (!t.title.empty() && t.title != t.name)
+        h += QStringLiteral(" <span style=\"font-weight: normal;\">(") + esc(t.name) + QStringLiteral(")</span>");
+    h += QStringLiteral("</h3>");
+    h += QStringLiteral("<p>") + (t.description.empty() ? tr("The task has no description.").toHtmlEscaped() : esc(t.description))
+         + QStringLiteral("</p>");
+
+    h += heading(tr("Parameters"));
+    if (t.params.empty()) {
+        h += QStringLiteral("<p>") + tr("None.").toHtmlEscaped() + QStringLiteral("</p>");
+    } else {
+        h += tableStart({tr("Name"), tr("Value")});
+        for (const auto &[name, value] : t.params)
+            h += row({esc(name), QLocale().toString(value, 'g', 12).toHtmlEscaped()});
+        h += QStringLiteral("</table>");
+    }
+
+    auto tensors = [&](const QString &title, const std::vector<TensorSpec> &list, bool inputs) {
+        h += heading(title);
+        QStringList headers{tr("Name"), tr("dtype"), tr("Shape"), tr("Elements"), tr("Size")};
+        if (inputs)
+            headers << tr("Initial values");
+        h += tableStart(headers);
+        for (const TensorSpec &x : list) {
+            QStringList cells{esc(x.name), QString::fromUtf8(dtypeName(x.dtype).data(), qsizetype(dtypeName(x.dtype).size())),
+                              shapeText(x).toHtmlEscaped(), count(double(x.numel())), bytes(double(x.sizeBytes())).toHtmlEscaped()};
+            if (inputs)
+                cells << initText(x.init).toHtmlEscaped();
+            h += row(cells);
+        }
+        h += QStringLiteral("</table>");
+    };
+    tensors(tr("Inputs"), t.inputs, true);
+    tensors(tr("Outputs"), t.outputs, false);
+
+    h += heading(tr("Tolerance"));
+    {
+        std::vector<Dtype> seen;
+        for (const TensorSpec &x : t.outputs)
+            if (std::find(seen.begin(), seen.end(), x.dtype) == seen.end())
+                seen.push_back(x.dtype);
+        h += QStringLiteral("<p>");
+        QStringList lines;
+        for (Dtype d : seen) {
+            const Tolerance tol = t.toleranceFor(d);
+            const QString name = QString::fromUtf8(dtypeName(d).data(), qsizetype(dtypeName(d).size()));
+            QString line = isFloating(d) ? tr("%1 outputs: |got − expected| ≤ atol + rtol · |expected|, atol %2, rtol %3")
+                                               .arg(name, QString::number(tol.atol), QString::number(tol.rtol))
+                                         : tr("%1 outputs: exact").arg(name);
+            line += QLatin1Char(' ') + (t.tolerance.count(d) ? tr("(from task.json)") : tr("(the default for %1)").arg(name));
+            lines << line.toHtmlEscaped();
+        }
+        h += lines.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
+    }
+
+    h += heading(tr("Work"));
+    const double flops = t.flops.present() ? t.flops.value : 0;
+    const double bytesMoved = t.bytes.present() ? t.bytes.value : 0;
+    h += tableStart({tr("Quantity"), tr("Formula"), tr("Value")});
+    h += row({tr("FLOP").toHtmlEscaped(),
+              t.flops.present() ? QStringLiteral("<code>") + esc(t.flops.text) + QStringLiteral("</code>") : tr("not given").toHtmlEscaped(),
+              t.flops.present() ? tr("%1 FLOP").arg(count(flops)).toHtmlEscaped() : QString()});
+    h += row({tr("Bytes").toHtmlEscaped(),
+              t.bytes.present() ? QStringLiteral("<code>") + esc(t.bytes.text) + QStringLiteral("</code>") : tr("not given").toHtmlEscaped(),
+              t.bytes.present() ? tr("%1 bytes (%2)").arg(count(bytesMoved), bytes(bytesMoved)).toHtmlEscaped() : QString()});
+    if (flops > 0 && bytesMoved > 0)
+        h += row({tr("Arithmetic intensity").toHtmlEscaped(), tr("FLOP / bytes").toHtmlEscaped(),
+                  tr("%1 FLOP/byte").arg(formatMeasure(flops / bytesMoved)).toHtmlEscaped()});
+    h += QStringLiteral("</table>");
+
+    h += heading(tr("Floors on this GPU"));
+    const Peaks &peaks = m_workerPeaks.valid() ? m_workerPeaks : m_storedPeaks;
+    if (!t.flops.present() && !t.bytes.present()) {
+        h += QStringLiteral("<p>") + tr("The task gives no FLOP or byte formula, so it has no speed-of-light floor.").toHtmlEscaped()
+             + QStringLiteral("</p>");
+    } else if (!peaks.valid()) {
+        h += QStringLiteral("<p>")
+             + tr("No device peaks are known yet: the floors need the bandwidth and FLOP rate a worker measures on its "
+                  "GPU. Connect a worker (Tools → Settings → Workers) or open a session with measured results.")
+                   .toHtmlEscaped()
+             + QStringLiteral("</p>");
+    } else {
+        const TaskFloors f = taskFloors(flops, bytesMoved, peaks.gflops, peaks.gbps);
+        QStringList measured;
+        if (peaks.gbps > 0)
+            measured << tr("%1 GB/s copy bandwidth").arg(formatMeasure(peaks.gbps));
+        if (peaks.gflops > 0)
+            measured << tr("%1 FP32 FMA").arg(flopRate(peaks.gflops));
+        h += QStringLiteral("<p>")
+             + tr("%1: %2 (%3).")
+                   .arg(peaks.device.isEmpty() ? tr("The GPU") : peaks.device, measured.join(QStringLiteral(", ")), peaks.source)
+                   .toHtmlEscaped()
+             + QStringLiteral("</p>");
+        h += tableStart({tr("Floor"), tr("Time"), tr("From")});
+        if (f.memoryMs)
+            h += row({tr("Memory").toHtmlEscaped(), tr("%1 ms").arg(formatMeasure(*f.memoryMs)).toHtmlEscaped(),
+                      tr("%1 at %2 GB/s").arg(bytes(bytesMoved), formatMeasure(peaks.gbps)).toHtmlEscaped()});
+        if (f.computeMs)
+            h += row({tr("Compute").toHtmlEscaped(), tr("%1 ms").arg(formatMeasure(*f.computeMs)).toHtmlEscaped(),
+                      tr("%1 FLOP at %2").arg(count(flops), flopRate(peaks.gflops)).toHtmlEscaped()});
+        h += QStringLiteral("</table>");
+        if (const auto floor = f.floorMs())
+            h += QStringLiteral("<p><b>")
+                 + tr("Speed of light: %1 ms, %2-bound. No correct kernel can be faster on this GPU; a result under 90% "
+                      "of it is flagged.")
+                       .arg(formatMeasure(*floor), f.memoryLimited() ? tr("memory") : tr("compute"))
+                       .toHtmlEscaped()
+                 + QStringLiteral("</b></p>");
+    }
+
+    h += heading(tr("Evaluation"));
+    QStringList notes;
+    notes << tr("Time limit: %1 s per evaluation.").arg(t.timeoutS);
+    if (t.degenerate)
+        notes << tr("Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.");
+    if (!t.nvccFlags.empty()) {
+        QStringList flags;
+        for (const std::string &f : t.nvccFlags)
+            flags << QString::fromStdString(f);
+        notes << tr("nvcc flags: %1").arg(flags.join(QLatin1Char(' ')));
+    }
+    QStringList escaped;
+    for (const QString &n : std::as_const(notes))
+        escaped << n.toHtmlEscaped();
+    h += QStringLiteral("<p>") + escaped.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
+
+    const int scroll = m_view->verticalScrollBar() ? m_view->verticalScrollBar()->value() : 0;
+    m_view->setHtml(h);
+    m_view->verticalScrollBar()->setValue(scroll);
+    m_stack->setCurrentWidget(m_view);
+}
+
+QString TaskPanel::text() const
+{
+    return m_stack->currentWidget() == m_empty ? m_empty->text() : m_view->toPlainText();
+}
+
+} // namespace kforge
