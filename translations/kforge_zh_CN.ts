@@ -3586,7 +3586,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>快于任务声明的计算量所允许的速度：%1 ms 低于 FLOP 下限 %2 ms。要么跳过了部分工作，要么任务的 flops 公式计入了可以避免的计算（例如可用代数变换省去的计算）。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+3" />
+        <source>Tensor cores can beat this floor too: it is set by the FP32 FMA rate.</source>
+        <translation>Tensor Core 也能突破此下限：它按 FP32 FMA 速率计算。</translation>
+    </message>
+    <message>
+        <location line="+3" />
         <source>Impossible: %1 ms is under the %2 ms needed to move the task's bytes at the measured copy bandwidth; the variant cannot have done all the work the task describes.</source>
         <translation>不可能：%1 ms 低于以实测拷贝带宽搬运任务字节数所需的 %2 ms；该变体不可能完成了任务描述的全部工作。</translation>
     </message>
