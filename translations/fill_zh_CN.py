@@ -804,6 +804,7 @@ T.update({
     '不可能：%1 ms 低于以实测拷贝带宽搬运任务字节数所需的 %2 ms；该变体不可能完成了任务描述的全部工作。',
 "Byte floor %1 ms (the task's bytes at the measured copy bandwidth)": '字节下限 %1 ms（以实测拷贝带宽搬运任务的字节数）',
 "FLOP floor %1 ms (the task's FLOPs at the measured FP32 FMA rate)": 'FLOP 下限 %1 ms（以实测 FP32 FMA 速率完成任务的 FLOP）',
+'Tensor cores can beat this floor too: it is set by the FP32 FMA rate.': 'Tensor Core 也能突破此下限：它按 FP32 FMA 速率计算。',
 'not yet accepted': '尚未接受',
 'accepted after review': '已审阅并接受',
 'Best reviewed: %1 #%2, %3 (%4)': '已审阅的最佳：%1 #%2，%3（%4）',

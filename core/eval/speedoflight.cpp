@@ -261,6 +261,7 @@ QString SpeedOfLight::explanation() const
         parts << tr("Faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms. Either "
                     "work is skipped or the task's flops formula counts avoidable work, such as an algebraic rewrite.")
                      .arg(ms(*timeMs), ms(*flopFloorMs));
+        parts << tr("Tensor cores can beat this floor too: it is set by the FP32 FMA rate.");
         break;
     case State::BelowByteFloor:
         parts << tr("Impossible: %1 ms is under the %2 ms needed to move the task's bytes at the measured copy "

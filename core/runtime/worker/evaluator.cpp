@@ -687,7 +687,7 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
                                    + " is below the time the task's flops take at the measured FP32 FMA peak ("
                                    + fmtMs(flopsFloorMs) + "): faster than the task's declared arithmetic allows: "
                                    "either work is skipped or the task's `flops` counts avoidable work, such as an "
-                                   "algebraic rewrite.");
+                                   "algebraic rewrite (tensor cores, too, exceed the FP32 FMA peak).");
             }
         }
     }
