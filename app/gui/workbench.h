@@ -5,6 +5,7 @@
 // happen (a new worker list restarts the pool; compiler and timing settings apply to the next evaluation).
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 namespace kforge {
 
@@ -38,6 +39,8 @@ public:
     // One line for the status bar: the workers and their GPUs, and what waits in the queue.
     QString statusText() const;
     QString statusToolTip() const;
+    // The configured name of the pool's worker `index` (Settings → Workers), as the log shows it.
+    QString workerName(int index) const;
 
 Q_SIGNALS:
     void statusChanged();
@@ -55,6 +58,7 @@ private:
     LlmClient *m_llm = nullptr;
     Credentials *m_credentials = nullptr;
     RoundRunner *m_runner = nullptr;
+    QStringList m_workerNames; // by pool index
 };
 
 } // namespace kforge

@@ -83,7 +83,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
 
     // ---- model
     m_endpoint = new QComboBox(this);
-    m_endpoint->setToolTip(tr("The service that answers (Settings → Endpoints)"));
+    m_endpoint->setToolTip(tr("The service that answers (Settings → Models)"));
     m_model = new QComboBox(this);
     m_model->setEditable(true);
     m_model->setInsertPolicy(QComboBox::NoInsert);
@@ -190,9 +190,11 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     progressLayout->addWidget(m_progressView, 1);
     progressLayout->addWidget(m_usage);
 
-    auto *settingsRow = new QHBoxLayout;
-    settingsRow->addWidget(modelBox, 1);
-    settingsRow->addWidget(roundBox, 1);
+    // One above the other: side by side, the two boxes would make the dock (and the window) at least as wide
+    // as both, which the default layout's column next to the editor is not.
+    auto *settingsRow = new QVBoxLayout;
+    settingsRow->addWidget(modelBox);
+    settingsRow->addWidget(roundBox);
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(progressBox);
     m_splitter->addWidget(promptBox);
@@ -356,7 +358,7 @@ void RoundControlPanel::updateNotices()
     if (!m_settings || m_settings->workers().isEmpty())
         lines << tr("No GPU worker configured — <a href=\"workers\">Settings → Workers</a>");
     if (!m_settings || m_settings->endpoints().isEmpty())
-        lines << tr("No endpoint configured — <a href=\"endpoints\">Settings → Endpoints</a>");
+        lines << tr("No endpoint configured — <a href=\"endpoints\">Settings → Models</a>");
     if (!m_runner)
         lines << tr("The workbench has no round runner: rounds cannot run here.");
     m_notice->setText(lines.join(QStringLiteral("<br>")));
@@ -523,7 +525,7 @@ void RoundControlPanel::start()
         return;
     }
     if (!selectedEndpoint()) {
-        setStatus(tr("No endpoint configured: add one in Settings → Endpoints."));
+        setStatus(tr("No endpoint configured: add one in Settings → Models."));
         return;
     }
     m_starting = true;
