@@ -1,5 +1,6 @@
 #include "views/compare/comparemetricsmodel.h"
 #include "core/optimizer/profilesummary.h"
+#include "views/variants/measurementtext.h"
 
 #include <QColor>
 #include <QLocale>
@@ -65,8 +66,8 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         r.key = QStringLiteral("bound");
         r.name = tr("Bound");
         r.kind = Kind::Text;
-        r.textA = a.bound;
-        r.textB = b.bound;
+        r.textA = a.bound.isEmpty() ? QString() : MeasurementText::bound(a.bound);
+        r.textB = b.bound.isEmpty() ? QString() : MeasurementText::bound(b.bound);
         r.missingA = a.metricsProblem;
         r.missingB = b.metricsProblem;
         m_rows << r;

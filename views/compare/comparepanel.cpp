@@ -4,6 +4,7 @@
 #include "core/session/sessionstore.h"
 #include "views/compare/comparemetricsmodel.h"
 #include "views/compare/kernellistmodel.h"
+#include "views/variants/measurementtext.h"
 #include "views/variants/variantmeasurement.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsmodel.h"
@@ -276,8 +277,7 @@ void ComparePanel::reload()
         notes << tr("B: no hardware metrics: %1").arg(b.metricsProblem);
     if (!a.bound.isEmpty() || !b.bound.isEmpty())
         notes.prepend(tr("A is %1; B is %2.")
-                          .arg(a.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(a.bound),
-                               b.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(b.bound)));
+                          .arg(MeasurementText::boundPhrase(a.bound), MeasurementText::boundPhrase(b.bound)));
     m_notice->setText(notes.join(QLatin1Char('\n')));
     m_notice->setVisible(!notes.isEmpty());
     m_analysisA->setMarkdown(variantTextsMarkdown(m_store->texts(m_a), QStringLiteral("#%1").arg(m_a)));
