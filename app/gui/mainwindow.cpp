@@ -709,7 +709,7 @@ void MainWindow::applyTheme()
 void MainWindow::showDiff()
 {
     m_diffShowsPair = false;
-    const bool wasVisible = m_diffDock->isVisible();
+    const bool wasVisible = !m_diffDock->visibleRegion().isEmpty(); // behind another tab counts as visible
     m_diffDock->show();
     m_diffDock->raise();
     // Two panes of code need room; the log's height is too little.
@@ -738,9 +738,14 @@ void MainWindow::comparePair(qint64 a, qint64 b)
         d->show();
         d->raise();
     }
-    // Compare (right column) and the pair's diff (under the editor) are seen together.
+    // Compare (right column) and the pair's diff (under the editor) are seen together; two panes of code need
+    // more than the log's height.
+    // A dock behind another tab counts as visible; what the user sees of it tells.
+    const bool diffWasShown = !m_diffDock->visibleRegion().isEmpty();
     m_diffDock->show();
     m_diffDock->raise();
+    if (!diffWasShown && !m_diffDock->isFloating())
+        resizeDocks({m_diffDock}, {height() * 2 / 5}, Qt::Vertical);
     showPairDiff(a, b);
 }
 

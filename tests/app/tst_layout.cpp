@@ -39,7 +39,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QCheckBox>
 #include <QPushButton>
+#include <QRadioButton>
+#include <QToolButton>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -92,13 +95,23 @@ QStringList elidedSections(const QHeaderView *header)
     return out;
 }
 
-// Push buttons that are shown narrower than their text needs.
+// Buttons with text that are shown smaller than their text needs (tool buttons in a tool bar's overflow
+// are hidden, not clipped).
 QStringList clippedButtons(QWidget *root)
 {
     QStringList out;
-    for (QPushButton *b : root->findChildren<QPushButton *>())
-        if (b->isVisible() && !b->text().isEmpty() && b->width() < b->minimumSizeHint().width())
-            out << QStringLiteral("%1 (%2 < %3)").arg(b->text()).arg(b->width()).arg(b->minimumSizeHint().width());
+    for (QAbstractButton *b : root->findChildren<QAbstractButton *>()) {
+        if (!b->isVisible() || b->text().isEmpty() || qobject_cast<QCheckBox *>(b) || qobject_cast<QRadioButton *>(b))
+            continue;
+        if (auto *t = qobject_cast<QToolButton *>(b); t && t->toolButtonStyle() == Qt::ToolButtonIconOnly)
+            continue;
+        const QSize need = b->minimumSizeHint();
+        if (b->width() < need.width() || b->height() < need.height())
+            out << QStringLiteral("%1 %2×%3 < %4×%5").arg(b->text()).arg(b->width()).arg(b->height()).arg(need.width()).arg(need.height());
+        // Cut by what holds it (a scrolled or too narrow parent); a dock behind another tab shows nothing.
+        else if (const QRect seen = b->visibleRegion().boundingRect(); !seen.isEmpty() && seen.size() != b->size())
+            out << QStringLiteral("%1 shows %2×%3 of %4×%5").arg(b->text()).arg(seen.width()).arg(seen.height()).arg(b->width()).arg(b->height());
+    }
     return out;
 }
 
@@ -182,10 +195,8 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openSession(sessionCopy(tag)));
-        // What a user looks at after a round: a measured variant in the editor, two of them compared.
+        // What a user looks at after a round: a measured variant in the editor...
         QVERIFY(w.showVariantInEditor(fastVariant) >= 0);
-        w.selection()->setComparePair(fastVariant, otherVariant);
-        Q_EMIT w.variantsPanel()->compareRequested(fastVariant, otherVariant);
         QTest::qWait(300);
         if (w.size() != size)
             qInfo().noquote() << minimumSizes(&w);
@@ -199,8 +210,19 @@ private Q_SLOTS:
         qInfo("%s: the editor shows %d lines, %.0f%% of the window", qPrintable(tag), lines, share * 100);
         QVERIFY2(lines >= (size.height() >= 1080 ? 36 : 22), qPrintable(QString::number(lines)));
         QVERIFY2(share >= 0.35, qPrintable(QString::number(share)));
+        shoot(&w, QStringLiteral("mainwindow-%1-start").arg(tag));
+
+        // ...and two of them compared: the diff under the editor makes room for two panes of code.
+        w.selection()->setComparePair(fastVariant, otherVariant);
+        Q_EMIT w.variantsPanel()->compareRequested(fastVariant, otherVariant);
+        QTest::qWait(300);
+        QCOMPARE(w.size(), size);
+        QVERIFY2(linesOnScreen(e) >= 10, qPrintable(QString::number(linesOnScreen(e))));
 
         // The Compare tab and the pair's diff under the editor, as comparing leaves them.
+        QVERIFY2(clippedButtons(&w).isEmpty(), qPrintable(clippedButtons(&w).join(QStringLiteral(", "))));
+        QVERIFY2(w.diffView()->leftEditor()->height() > 8 * w.diffView()->leftEditor()->textHeight(0),
+                 qPrintable(QStringLiteral("%1 in a dock of %2").arg(w.diffView()->leftEditor()->height()).arg(w.dockOf(w.diffView())->height())));
         shoot(&w, QStringLiteral("mainwindow-%1-compare").arg(tag));
 
         // The Variants table: no header title is cut, the main columns are on screen without scrolling, and
@@ -256,6 +278,7 @@ private Q_SLOTS:
             }
         }
         charts->tabs()->setCurrentIndex(0);
+        QVERIFY2(clippedButtons(&w).isEmpty(), qPrintable(clippedButtons(&w).join(QStringLiteral(", "))));
         shoot(&w, QStringLiteral("mainwindow-%1-charts").arg(tag));
         w.dockOf(w.variantsPanel())->raise();
 
@@ -268,9 +291,10 @@ private Q_SLOTS:
         for (QWidget *panel : {static_cast<QWidget *>(w.roundControlPanel()), static_cast<QWidget *>(w.reasoningPanel())}) {
             w.dockOf(panel)->raise();
             QTest::qWait(100);
+            shoot(&w, QStringLiteral("mainwindow-%1-%2").arg(tag, w.dockOf(panel)->objectName()));
+
             QVERIFY2(clippedButtons(&w).isEmpty(), qPrintable(clippedButtons(&w).join(QStringLiteral(", "))));
         }
-        shoot(&w, QStringLiteral("mainwindow-%1-reasoning").arg(tag));
     }
 
     void longStatusDoesNotWidenTheWindow_data()

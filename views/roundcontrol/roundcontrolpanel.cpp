@@ -182,6 +182,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     m_progressView->horizontalHeader()->setSectionResizeMode(RoundProgressModel::Stage, QHeaderView::Stretch);
     m_progressView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_usage = new QLabel(this);
+    m_usage->setWordWrap(true); // a long line of counts must not widen the dock (and the window)
     auto *progressBox = new QWidget(this);
     auto *progressLayout = new QVBoxLayout(progressBox);
     progressLayout->setContentsMargins(0, 0, 0, 0);
