@@ -823,6 +823,7 @@ T.update({
 'The compiled kernel is sent inside the request (a worker on another host)': '编译好的内核随请求一起发送（适用于另一台主机上的工作进程）',
 "Qt's own translations (qtbase_%1.qm) were not found in %2, so Qt's dialogs and standard buttons stay in English: install the qt6-translations-l10n package.":
     '在 %2 中未找到 Qt 自身的翻译（qtbase_%1.qm），因此 Qt 的对话框和标准按钮仍为英文：请安装 qt6-translations-l10n 软件包。',
+'%1 (%2)': '%1（%2）',
 })
 
 

@@ -1956,7 +1956,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="+238" />
+        <location filename="../app/gui/mainwindow.cpp" line="+250" />
         <source>Log</source>
         <translation>日志</translation>
     </message>
@@ -1971,7 +1971,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>轮次控制</translation>
     </message>
     <message>
-        <location line="-1" />
+        <location line="+1" />
         <source>Variants</source>
         <translation>变体</translation>
     </message>
@@ -1981,17 +1981,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>推理</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="-1" />
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location line="-6" />
+        <location line="-1" />
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+19" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2161,7 +2161,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="-64" />
-        <location line="+161" />
+        <location line="+166" />
         <location line="+23" />
         <source>reference</source>
         <translation>参考实现</translation>
@@ -2183,12 +2183,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>变体 %1</translation>
     </message>
     <message>
-        <location line="-98" />
+        <location line="-103" />
         <source>%1 — KForge</source>
         <translation>%1 — KForge</translation>
     </message>
     <message>
-        <location line="+71" />
+        <location line="+76" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3019,12 +3019,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+3" />
-        <location line="+270" />
+        <location line="+273" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-269" />
+        <location line="-272" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -3064,7 +3064,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>已完成 %v / %m 个候选</translation>
     </message>
     <message>
-        <location line="+74" />
+        <location line="+77" />
         <source>No interrupted round is left to resume.</source>
         <translation>没有可恢复的中断轮次。</translation>
     </message>
@@ -3973,7 +3973,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>可疑：%1</translation>
     </message>
     <message>
-        <location line="+51" />
+        <location line="+3" />
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+49" />
         <source>Reference median time divided by this variant's median time</source>
         <translation>参考实现的中位时间除以此变体的中位时间</translation>
     </message>
@@ -4121,7 +4126,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>显示全部</translation>
     </message>
     <message>
-        <location line="+33" />
+        <location line="+34" />
         <source>No session is open.
 Open a task folder or a session file to see its variants.</source>
         <translation>没有打开的会话。
