@@ -1025,6 +1025,40 @@ T.update({
 'Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.':
     '已标记为退化任务：其输出不依赖输入，因此只写常数的内核也能通过，其加速比说明不了什么。',
 'nvcc flags: %1': 'nvcc 参数：%1',
+# h/gui-basics
+T.update({
+# one word for "fork" everywhere (派生), and the notice bar's page name as the Settings dialog calls it
+'Fork to Edit': '派生后编辑',
+'F&ork to Edit': '派生后编辑(&O)',
+'fork of %1': '%1 的派生',
+'There is no variant %1 to fork.': '没有可派生的变体 %1。',
+'The service that answers (Settings → Models)': '提供回答的服务（设置 → 模型）',
+'No endpoint configured — <a href="endpoints">Settings → Models</a>': '未配置端点——<a href="endpoints">设置 → 模型</a>',
+'No endpoint configured: add one in Settings → Models.': '未配置端点：请在“设置 → 模型”中添加。',
+# the worker's words inside sentences
+'memory': '内存',
+'compute': '计算',
+'latency': '延迟',
+'unknown': '未知',
+'memory-bound': '内存受限',
+'compute-bound': '计算受限',
+'latency-bound': '延迟受限',
+'A is %1; B is %2.': 'A：%1；B：%2。',
+'below speed of light': '低于光速上限',
+'side-stream work': '旁路流工作',
+'unstable timing': '计时不稳定',
+'reference mutates its inputs': '参考实现修改了其输入',
+# Settings → Workers: what "Kernel transfer" means
+'Kernel transfer: how a compiled kernel reaches the worker. File path: the worker reads the file KForge wrote, which needs the same machine or a shared folder. Inline: the kernel is sent in the request itself, for a worker on another host. Automatic: inline when the command starts with ssh, srun or another remote launcher, the file path otherwise.':
+    '内核传输方式：编译好的内核如何送达工作进程。文件路径：工作进程读取 KForge 写出的文件，需要在同一台机器上或使用共享文件夹。内联：内核随请求本身发送，适用于另一台主机上的工作进程。自动：命令以 ssh、srun 或其他远程启动器开头时使用内联，否则使用文件路径。',
+'Inline when the command starts with ssh, srun or another remote launcher, else the file path':
+    '命令以 ssh、srun 或其他远程启动器开头时使用内联，否则使用文件路径',
+'The worker reads the compiled kernel from a file KForge wrote (same machine or a shared folder)':
+    '工作进程从 KForge 写出的文件中读取编译好的内核（同一台机器或共享文件夹）',
+'The compiled kernel is sent inside the request (a worker on another host)': '编译好的内核随请求一起发送（适用于另一台主机上的工作进程）',
+"Qt's own translations (qtbase_%1.qm) were not found in %2, so Qt's dialogs and standard buttons stay in English: install the qt6-translations-l10n package.":
+    '在 %2 中未找到 Qt 自身的翻译（qtbase_%1.qm），因此 Qt 的对话框和标准按钮仍为英文：请安装 qt6-translations-l10n 软件包。',
+'%1 (%2)': '%1（%2）',
 })
 
 

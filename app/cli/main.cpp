@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QTextStream>
 #include <algorithm>
+#include <vector>
 
 namespace kforge::cli {
 std::vector<Command> &commands()
@@ -16,7 +17,16 @@ std::vector<Command> &commands()
 
 int main(int argc, char **argv)
 {
-    QCoreApplication app(argc, argv);
+    // QCommandLineParser's --help names the program by argv[0], which is the path the binary was started from
+    // (a build folder, /usr/bin/...). Show what the user types instead: "kforge-cli export".
+    QByteArray shownName = "kforge-cli";
+    if (argc >= 2 && argv[1][0] != '-')
+        shownName += ' ' + QByteArray(argv[1]);
+    std::vector<char *> qtArgv(argv, argv + argc);
+    qtArgv[0] = shownName.data();
+    qtArgv.push_back(nullptr);
+    int qtArgc = argc;
+    QCoreApplication app(qtArgc, qtArgv.data());
     QCoreApplication::setApplicationName(QStringLiteral("KForge"));
     QCoreApplication::setOrganizationName(QStringLiteral("KForge"));
     QCoreApplication::setApplicationVersion(QStringLiteral(KFORGE_VERSION_STRING));

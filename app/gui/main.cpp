@@ -34,6 +34,12 @@ int main(int argc, char **argv)
     parser.process(app);
 
     kforge::LogHub log;
+    if (!kforge::Translations::qtCatalogueLoaded())
+        log.post(kforge::LogSource::App, kforge::LogLevel::Warning,
+                 QCoreApplication::translate("main", "Qt's own translations (qtbase_%1.qm) were not found in %2, so Qt's "
+                                                     "dialogs and standard buttons stay in English: install the "
+                                                     "qt6-translations-l10n package.")
+                     .arg(QLocale().name(), kforge::Translations::qtCatalogueFolder()));
     kforge::MainWindow window(settings, log);
     window.show();
     if (!parser.positionalArguments().isEmpty())

@@ -48,6 +48,8 @@
 #include <QMessageBox>
 #include <QLocale>
 #include <QMimeData>
+#include <QScreen>
+#include <QScrollArea>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
@@ -62,6 +64,8 @@ namespace kforge {
 
 namespace {
 const QString sessionSuffix = QStringLiteral("kforge");
+// The least a dock shrinks to; below what its panel needs, the panel scrolls.
+constexpr int minimumDockSize = 120;
 
 QString displayPath(const QString &path)
 {
@@ -121,8 +125,11 @@ MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluat
     connectServices();
 
     if (!restoreGeometry(m_settings.windowGeometry()))
-        resize(1280, 820);
-    restoreState(m_settings.windowState());
+        resize(defaultSize());
+    // A saved layout replaces the default one; without one, the docks get their share of the window when it
+    // first shows at its real size.
+    m_defaultDockSizes = !restoreState(m_settings.windowState());
+    fitIntoScreen();
 
     applyTheme();
     rebuildRecentMenu();
@@ -139,12 +146,69 @@ MainWindow::~MainWindow()
     m_workbench = nullptr;
 }
 
+QSize MainWindow::defaultSize() const
+{
+    // Room for code and the docks beside it, but never more than the screen offers.
+    const QScreen *screen = this->screen();
+    const QSize wanted(1600, 1000);
+    return screen ? wanted.boundedTo(screen->availableGeometry().size()) : wanted;
+}
+
+void MainWindow::fitIntoScreen()
+{
+    // A geometry saved on a larger screen (or, before issue 14, one that content had widened past the screen)
+    // must not make the window larger than this screen or put it outside.
+    if (isMaximized() || isFullScreen())
+        return;
+    const QScreen *screen = QGuiApplication::screenAt(geometry().center());
+    if (!screen)
+        screen = this->screen();
+    if (!screen)
+        return;
+    const QRect available = screen->availableGeometry();
+    QRect g = geometry();
+    g.setSize(g.size().boundedTo(available.size()));
+    g.moveLeft(std::clamp(g.left(), available.left(), available.right() - g.width() + 1));
+    g.moveTop(std::clamp(g.top(), available.top(), available.bottom() - g.height() + 1));
+    if (g != geometry())
+        setGeometry(g);
+}
+
+void MainWindow::applyDefaultDockSizes()
+{
+    // Shares of the window the default layout gives: the right column two fifths of the width (the Variants
+    // table's columns up to Time, Compare's four), the strip under the editor a fifth of the height (lines
+    // of the log), the rest to the code.
+    const int right = std::clamp(width() * 2 / 5, 420, 760);
+    const int bottom = std::clamp(height() / 5, 150, 300);
+    resizeDocks({m_roundDock}, {right}, Qt::Horizontal);
+    resizeDocks({m_logDock}, {bottom}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (std::exchange(m_defaultDockSizes, false))
+        applyDefaultDockSizes();
+}
+
 QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, const QString &objectName,
                                       Qt::DockWidgetArea area)
 {
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(objectName); // saveState() keys the layout by it
-    dock->setWidget(panel);
+    // No panel may raise the window's minimum size (issue 14): a dock narrower than its panel needs scrolls
+    // sideways instead of pushing the window past the screen. Only sideways: panels have word-wrapped labels,
+    // whose height depends on the width, and a vertical scroll bar that comes and goes with that height
+    // would change the width again without end.
+    auto *scroll = new QScrollArea(dock);
+    scroll->setObjectName(objectName + QStringLiteral("Scroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(panel);
+    scroll->setMinimumSize(minimumDockSize, minimumDockSize);
+    dock->setWidget(scroll);
     addDockWidget(area, dock);
     m_docks << dock;
     return dock;
@@ -153,7 +217,7 @@ QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, cons
 QDockWidget *MainWindow::dockOf(QWidget *panel) const
 {
     for (QDockWidget *d : m_docks)
-        if (d->widget() == panel)
+        if (const auto *scroll = qobject_cast<QScrollArea *>(d->widget()); scroll && scroll->widget() == panel)
             return d;
     return nullptr;
 }
@@ -172,29 +236,29 @@ void MainWindow::createDocks()
     m_diff = new DiffView(this);
     m_taskPanel = new TaskPanel(m_session, this);
 
-    // The default layout: steering on the left, the population and the model's words on the right, the
-    // evidence (charts, comparison, diff, log) along the bottom. The saved layout replaces it.
-    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    // The default layout puts the code first (issue 14): the editor keeps most of the window. One column on the
+    // right, at full height so that each has room for its rows, axis titles and legends, holds the panels that
+    // steer a round, list the population, explain a pair, chart the session and show the model's words (tabs);
+    // a strip under the editor holds the diff and the log. The saved layout replaces it;
+    // applyDefaultDockSizes() gives each part its share.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    QDockWidget *roundDock = addPanelDock(m_rounds, tr("Round Control"), QStringLiteral("roundDock"), Qt::LeftDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    m_roundDock = addPanelDock(m_rounds, tr("Round Control"), QStringLiteral("roundDock"), Qt::RightDockWidgetArea);
     QDockWidget *variantsDock = addPanelDock(m_variants, tr("Variants"), QStringLiteral("variantsDock"), Qt::RightDockWidgetArea);
+    QDockWidget *compareDock = addPanelDock(m_compare, tr("Compare"), QStringLiteral("compareDock"), Qt::RightDockWidgetArea);
+    QDockWidget *chartsDock = addPanelDock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
     QDockWidget *reasoningDock = addPanelDock(m_reasoning, tr("Reasoning"), QStringLiteral("reasoningDock"), Qt::RightDockWidgetArea);
-    splitDockWidget(variantsDock, reasoningDock, Qt::Vertical);
-    QDockWidget *chartsDock = addPanelDock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea);
-    QDockWidget *compareDock = addPanelDock(m_compare, tr("Compare"), QStringLiteral("compareDock"), Qt::BottomDockWidgetArea);
+    for (QDockWidget *d : {variantsDock, compareDock, chartsDock, reasoningDock})
+        tabifyDockWidget(m_roundDock, d);
+    m_roundDock->raise();
     m_diffDock = addPanelDock(m_diff, tr("Diff"), QStringLiteral("diffDock"), Qt::BottomDockWidgetArea);
     m_logDock = addPanelDock(m_logPanel, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(chartsDock, compareDock);
-    tabifyDockWidget(chartsDock, m_diffDock);
-    tabifyDockWidget(chartsDock, m_logDock);
-    chartsDock->raise();
-    resizeDocks({roundDock, variantsDock}, {340, 460}, Qt::Horizontal);
-    resizeDocks({chartsDock}, {260}, Qt::Vertical);
-    // What the task asks for, a tab beside Round Control: read once, then looked up. Added once the
-    // sizes are set: a tab added earlier makes the first layout wider than the window.
-    QDockWidget *taskDock = addPanelDock(m_taskPanel, tr("Task"), QStringLiteral("taskDock"), Qt::LeftDockWidgetArea);
-    tabifyDockWidget(roundDock, taskDock);
-    roundDock->raise();
+    tabifyDockWidget(m_diffDock, m_logDock);
+    m_logDock->raise();
+    // What the task asks for, a tab beside Round Control: read once, then looked up.
+    QDockWidget *taskDock = addPanelDock(m_taskPanel, tr("Task"), QStringLiteral("taskDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_roundDock, taskDock);
+    m_roundDock->raise();
     // Re-diff shortly after typing stops, not on every key.
     m_diffTimer = new QTimer(this);
     m_diffTimer->setSingleShot(true);
@@ -681,7 +745,7 @@ void MainWindow::applyTheme()
 void MainWindow::showDiff()
 {
     m_diffShowsPair = false;
-    const bool wasVisible = m_diffDock->isVisible();
+    const bool wasVisible = !m_diffDock->visibleRegion().isEmpty(); // behind another tab counts as visible
     m_diffDock->show();
     m_diffDock->raise();
     // Two panes of code need room; the log's height is too little.
@@ -710,6 +774,14 @@ void MainWindow::comparePair(qint64 a, qint64 b)
         d->show();
         d->raise();
     }
+    // Compare (right column) and the pair's diff (under the editor) are seen together; two panes of code need
+    // more than the log's height.
+    // A dock behind another tab counts as visible; what the user sees of it tells.
+    const bool diffWasShown = !m_diffDock->visibleRegion().isEmpty();
+    m_diffDock->show();
+    m_diffDock->raise();
+    if (!diffWasShown && !m_diffDock->isFloating())
+        resizeDocks({m_diffDock}, {height() * 2 / 5}, Qt::Vertical);
     showPairDiff(a, b);
 }
 
@@ -720,18 +792,16 @@ void MainWindow::showPairDiff(qint64 a, qint64 b)
     const Variant *vb = population.find(b);
     if (!va || !vb)
         return;
-    // The slower of the two on the left, the faster on the right: the diff reads as "what made it faster".
-    const auto speed = [](const Variant *v) { return v->eval.speedup.value_or(0.0); };
-    if (speed(va) > speed(vb))
-        std::swap(va, vb);
-    const auto title = [](const Variant *v) {
+    // A on the left and B on the right, as Compare shows the pair (A is the faster one unless the user swapped
+    // them there), so both panels read the same way round.
+    const auto title = [](const QString &side, const Variant *v) {
         QString t = tr("#%1 %2").arg(v->id).arg(v->label);
         if (v->eval.speedup)
             t += tr(" (%1x)").arg(*v->eval.speedup, 0, 'f', 2);
-        return t.simplified();
+        return tr("%1: %2").arg(side, t.simplified());
     };
     m_diffShowsPair = true;
-    m_diff->setSources(title(va), m_session->source(va->id), title(vb), m_session->source(vb->id));
+    m_diff->setSources(title(tr("A"), va), m_session->source(va->id), title(tr("B"), vb), m_session->source(vb->id));
 }
 
 void MainWindow::showSettingsPage(const QString &page)

@@ -102,6 +102,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -139,6 +140,9 @@ private:
     bool createWorkingSession(const QString &taskFolder);
     void onVariantChanged(qint64 variantId);
     void onEvaluationAdded(qint64 variantId);
+    QSize defaultSize() const;
+    void fitIntoScreen();
+    void applyDefaultDockSizes();
     QDockWidget *addPanelDock(QWidget *panel, const QString &title, const QString &objectName, Qt::DockWidgetArea area);
 
     Settings &m_settings;
@@ -154,6 +158,8 @@ private:
     QDockWidget *m_logDock = nullptr;
     DiffView *m_diff = nullptr;
     QDockWidget *m_diffDock = nullptr;
+    QDockWidget *m_roundDock = nullptr;
+    bool m_defaultDockSizes = false; // no saved layout: size the docks at the first show
     QTimer *m_diffTimer = nullptr;
     Workbench *m_workbench = nullptr;
     VariantSelection *m_selection = nullptr;

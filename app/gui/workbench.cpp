@@ -32,12 +32,12 @@ Workbench::Workbench(SessionStore *store, Settings &settings, LogHub &log, Evalu
     }
 
     connect(m_pool, &WorkerPool::log, this, [this](int worker, const QString &line) {
-        m_log.post(LogSource::Worker, LogLevel::Debug, line, tr("worker %1").arg(worker + 1));
+        m_log.post(LogSource::Worker, LogLevel::Debug, line, workerName(worker));
     });
     connect(m_pool, &WorkerPool::deviceReported, this, [this](int worker, const DeviceInfo &d) {
         m_log.post(LogSource::Worker, LogLevel::Info,
                    tr("GPU worker %1: %2 (%3), %4 SMs, copy %5 GB/s, FMA %6 GFLOP/s")
-                       .arg(worker + 1)
+                       .arg(workerName(worker))
                        .arg(d.name, d.smArch())
                        .arg(d.smCount)
                        .arg(d.peakCopyGbps, 0, 'f', 0)
@@ -45,7 +45,7 @@ Workbench::Workbench(SessionStore *store, Settings &settings, LogHub &log, Evalu
         Q_EMIT statusChanged();
     });
     connect(m_pool, &WorkerPool::deviceFailed, this, [this](int worker, const QString &message) {
-        m_log.post(LogSource::Worker, LogLevel::Error, tr("GPU worker %1: %2").arg(worker + 1).arg(message));
+        m_log.post(LogSource::Worker, LogLevel::Error, tr("GPU worker %1: %2").arg(workerName(worker), message));
         Q_EMIT statusChanged();
     });
     connect(m_pool, &WorkerPool::jobStarted, this, &Workbench::statusChanged);
@@ -94,13 +94,25 @@ void Workbench::applyTiming()
 
 void Workbench::applyWorkers()
 {
-    m_pool->setWorkers(m_settings.workers());
+    const QList<WorkerConfig> workers = m_settings.workers();
+    // The pool's worker i is workers[i]: its name is what the log shows.
+    m_workerNames.clear();
+    for (const WorkerConfig &w : workers)
+        m_workerNames << w.displayName();
+    m_pool->setWorkers(workers);
     Q_EMIT statusChanged();
 }
 
 WorkerReadiness Workbench::readiness() const
 {
     return m_runner->evaluator() ? m_runner->evaluator()->readiness() : WorkerReadiness(WorkerReadiness::State::NoWorker);
+}
+
+QString Workbench::workerName(int index) const
+{
+    if (index >= 0 && index < m_workerNames.size())
+        return m_workerNames.at(index);
+    return tr("worker %1").arg(index + 1);
 }
 
 QString Workbench::statusText() const

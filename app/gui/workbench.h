@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 namespace kforge {
 
@@ -44,6 +45,8 @@ public:
     // One line for the status bar: the workers and their GPUs, and what waits in the queue.
     QString statusText() const;
     QString statusToolTip() const;
+    // The configured name of the pool's worker `index` (Settings → Workers), as the log shows it.
+    QString workerName(int index) const;
 
 Q_SIGNALS:
     void statusChanged();
@@ -62,6 +65,7 @@ private:
     LlmClient *m_llm = nullptr;
     Credentials *m_credentials = nullptr;
     RoundRunner *m_runner = nullptr;
+    QStringList m_workerNames; // by pool index
 };
 
 } // namespace kforge

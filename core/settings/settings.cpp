@@ -11,9 +11,11 @@ namespace kforge {
 namespace {
 // Keys live here only; the rest of KForge goes through the typed accessors.
 namespace Key {
-constexpr QLatin1String language("general/language");
-constexpr QLatin1String theme("general/theme");
-constexpr QLatin1String recentFiles("general/recentFiles");
+// Not "general/...": QSettings' INI format writes a group of that name as [%General], which the next process
+// reads back as "General/...", so nothing written there was ever found again (issue 14).
+constexpr QLatin1String language("ui/language");
+constexpr QLatin1String theme("ui/theme");
+constexpr QLatin1String recentFiles("ui/recentFiles");
 constexpr QLatin1String windowGeometry("window/geometry");
 constexpr QLatin1String windowState("window/state");
 constexpr QLatin1String nvccPath("compiler/nvccPath");
@@ -25,6 +27,21 @@ constexpr QLatin1String candidates("rounds/candidatesPerRound");
 constexpr QLatin1String exemplars("rounds/exemplars");
 constexpr QLatin1String temperature("rounds/temperature");
 } // namespace Key
+
+// Where releases before the key change kept these values: "general/..." as written, "General/..." as read back
+// by a later process.
+struct MovedKey {
+    QLatin1String from;
+    QLatin1String to;
+};
+constexpr MovedKey movedKeys[] = {
+    {QLatin1String("General/language"), Key::language},
+    {QLatin1String("General/theme"), Key::theme},
+    {QLatin1String("General/recentFiles"), Key::recentFiles},
+    {QLatin1String("general/language"), Key::language},
+    {QLatin1String("general/theme"), Key::theme},
+    {QLatin1String("general/recentFiles"), Key::recentFiles},
+};
 
 QString normalizedPath(const QString &path)
 {
@@ -66,12 +83,30 @@ Settings::Settings(QObject *parent)
     : QObject(parent)
     , m_store(std::make_unique<QSettings>())
 {
+    migrate();
 }
 
 Settings::Settings(const QString &fileName, QObject *parent)
     : QObject(parent)
     , m_store(std::make_unique<QSettings>(fileName, QSettings::IniFormat))
 {
+    migrate();
+}
+
+void Settings::migrate()
+{
+    bool moved = false;
+    for (const MovedKey &k : movedKeys) {
+        if (!m_store->contains(k.from))
+            continue;
+        // A value already under the new key was written later: it wins.
+        if (!m_store->contains(k.to))
+            m_store->setValue(k.to, m_store->value(k.from));
+        m_store->remove(k.from);
+        moved = true;
+    }
+    if (moved)
+        m_store->sync();
 }
 
 Settings::~Settings()

@@ -120,6 +120,9 @@ Q_SIGNALS:
     void roundDefaultsChanged();
 
 private:
+    // Moves values from the keys of earlier releases to today's.
+    void migrate();
+
     std::unique_ptr<QSettings> m_store;
 };
 

@@ -22,14 +22,21 @@ std::vector<QPointer<QTranslator>> &installed()
     return translators;
 }
 
-void installOne(const QLocale &locale, const QString &name, const QString &directory)
+bool &qtLoaded()
+{
+    static bool loaded = true;
+    return loaded;
+}
+
+bool installOne(const QLocale &locale, const QString &name, const QString &directory)
 {
     auto *translator = new QTranslator(QCoreApplication::instance());
     if (translator->load(locale, name, QStringLiteral("_"), directory) && QCoreApplication::installTranslator(translator)) {
         installed().emplace_back(translator);
-        return;
+        return true;
     }
     delete translator;
+    return false;
 }
 } // namespace
 
@@ -57,12 +64,23 @@ QLocale Translations::install(const QString &language)
 
     const QLocale locale = localeFor(language);
     QLocale::setDefault(locale);
+    qtLoaded() = true;
     // English is the source language: no catalogue needed.
     if (locale.language() == QLocale::English || locale.language() == QLocale::C)
         return locale;
-    installOne(locale, QStringLiteral("qtbase"), QLibraryInfo::path(QLibraryInfo::TranslationsPath));
+    qtLoaded() = installOne(locale, QStringLiteral("qtbase"), qtCatalogueFolder());
     installOne(locale, QStringLiteral("kforge"), QStringLiteral(":/i18n"));
     return locale;
+}
+
+bool Translations::qtCatalogueLoaded()
+{
+    return qtLoaded();
+}
+
+QString Translations::qtCatalogueFolder()
+{
+    return QLibraryInfo::path(QLibraryInfo::TranslationsPath);
 }
 
 } // namespace kforge

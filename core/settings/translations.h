@@ -14,6 +14,12 @@ public:
     static QLocale install(const QString &language);
 
     static QLocale localeFor(const QString &language);
+
+    // Whether the last install() found Qt's own catalogue (qtbase_<lang>.qm: the texts of Qt's dialogs and
+    // standard buttons; Debian ships it in qt6-translations-l10n). True where none is needed (English).
+    static bool qtCatalogueLoaded();
+    // Where Qt's catalogues are looked for.
+    static QString qtCatalogueFolder();
 };
 
 } // namespace kforge

@@ -53,6 +53,26 @@ private Q_SLOTS:
         QVERIFY2(!output.contains(QLatin1String("W: ")) && !output.contains(QLatin1String("E: ")), qPrintable(output));
     }
 
+    void qtTranslationsAreInstalled()
+    {
+        // Qt's dialogs and standard buttons read in Chinese only with qtbase_zh_CN.qm (qt6-translations-l10n):
+        // the Debian package pulls it in and scripts/setup.sh installs it.
+        QFile cmake(packaging + QStringLiteral("/CMakeLists.txt"));
+        QVERIFY(cmake.open(QIODevice::ReadOnly));
+        bool pulledIn = false;
+        for (const QByteArray &line : cmake.readAll().split('\n'))
+            if ((line.contains("CPACK_DEBIAN_PACKAGE_DEPENDS") || line.contains("CPACK_DEBIAN_PACKAGE_RECOMMENDS"))
+                && line.contains("qt6-translations-l10n"))
+                pulledIn = true;
+        QVERIFY(pulledIn);
+        QFile setup(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/scripts/setup.sh"));
+        QVERIFY(setup.open(QIODevice::ReadOnly));
+        const QByteArray script = setup.readAll();
+        const qsizetype list = script.indexOf("packages=(");
+        QVERIFY(list >= 0);
+        QVERIFY(script.mid(list, script.indexOf(')', list) - list).contains("qt6-translations-l10n"));
+    }
+
     void mimeType()
     {
         QFile f(packaging + QStringLiteral("/kforge-mime.xml"));

@@ -1,5 +1,12 @@
-// The shipped zh_CN catalogue is complete: every message translated, none empty, placeholders as in the source.
-// A failure lists each offending message; fill them with translations/fill_zh_CN.py after lupdate.
+// The shipped zh_CN catalogue is complete: every message translated, none empty, placeholders as in the source,
+// one wording per source text; and every string built from an enum or a worker name (verdicts, bounds, flags,
+// variant states and origins) has a Chinese text. A failure lists each offending message; fill them with
+// translations/fill_zh_CN.py after lupdate.
+#include "core/session/variant.h"
+#include "core/settings/translations.h"
+#include "views/variants/measurementtext.h"
+#include "views/variants/variantsmodel.h"
+
 #include <QBuffer>
 #include <QFile>
 #include <QRegularExpression>
@@ -8,6 +15,9 @@
 #include <QXmlStreamReader>
 
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
 
 using namespace Qt::StringLiterals;
 
@@ -86,6 +96,58 @@ QStringList problems(QIODevice *ts)
     return out;
 }
 
+// Sources (accelerators left out) that have more than one translation: "Fork to Edit" once had two.
+QStringList wordingConflicts(QIODevice *ts)
+{
+    std::map<QString, std::set<QString>> wordings;
+    QXmlStreamReader xml(ts);
+    QString source;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement())
+            continue;
+        if (xml.name() == "source"_L1) {
+            source = xml.readElementText().remove(u'&');
+        } else if (xml.name() == "translation"_L1) {
+            const QString type = xml.attributes().value("type"_L1).toString();
+            QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            if (type == "vanished"_L1 || type == "obsolete"_L1 || text.trimmed().isEmpty())
+                continue;
+            static const QRegularExpression accelerator(u"\\(&.\\)"_s);
+            wordings[source].insert(text.remove(accelerator).remove(u'&'));
+        }
+    }
+    QStringList out;
+    for (const auto &[src, texts] : wordings)
+        if (texts.size() > 1)
+            out << u"%1: %2"_s.arg(src, QStringList(texts.begin(), texts.end()).join(u" | "_s));
+    return out;
+}
+
+// The names among `names` whose text is the same in Chinese as in English: an enum or wire name that has no
+// translation (or no mapping at all, and is shown as it came).
+QStringList untranslatedNames(const QStringList &names, const std::function<QString(const QString &)> &text)
+{
+    kforge::Translations::install(u"en"_s);
+    QStringList english;
+    for (const QString &n : names)
+        english << text(n);
+    kforge::Translations::install(u"zh_CN"_s);
+    QStringList out;
+    for (qsizetype i = 0; i < names.size(); ++i)
+        if (text(names[i]) == english[i])
+            out << u"%1 (\"%2\")"_s.arg(names[i], english[i]);
+    kforge::Translations::install(u"en"_s);
+    return out;
+}
+
+QString statusName(kforge::VariantStatus s)
+{
+    kforge::Variant v;
+    v.status = s;
+    return kforge::VariantsModel::statusText(v);
+}
+
 QStringList problemsIn(const QByteArray &ts)
 {
     QByteArray copy = ts;
@@ -143,6 +205,45 @@ private slots:
             QCOMPARE(found.size(), 1);
             QVERIFY2(found.first().startsWith(u"[Ctx] "_s) && found.first().contains(expected), qPrintable(found.first()));
         }
+    }
+
+    void oneWordingPerSource()
+    {
+        QFile ts(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/translations/kforge_zh_CN.ts"));
+        QVERIFY2(ts.open(QIODevice::ReadOnly), qPrintable(ts.errorString()));
+        const QStringList found = wordingConflicts(&ts);
+        QVERIFY2(found.isEmpty(), qPrintable(u"one English text, several Chinese ones:\n"_s + found.join(u'\n')));
+        // The check itself sees a conflict.
+        QByteArray two("<TS><context><name>A</name><message><source>F&amp;ork to Edit</source><translation>派生后编辑(&amp;O)"
+                       "</translation></message></context><context><name>B</name><message><source>Fork to Edit</source>"
+                       "<translation>分叉以编辑</translation></message></context></TS>");
+        QBuffer buffer(&two);
+        buffer.open(QIODevice::ReadOnly);
+        QCOMPARE(wordingConflicts(&buffer).size(), 1);
+    }
+
+    void enumNamesAreTranslated()
+    {
+        using kforge::MeasurementText;
+        // The check itself: a name nobody maps stays English, and is reported.
+        QCOMPARE(untranslatedNames({u"made_up_flag"_s}, &MeasurementText::flag), QStringList{u"made_up_flag (\"made_up_flag\")"_s});
+
+        QStringList found;
+        found << untranslatedNames(MeasurementText::verdicts(), &MeasurementText::verdict);
+        found << untranslatedNames(MeasurementText::bounds(), &MeasurementText::bound);
+        found << untranslatedNames(MeasurementText::bounds(), &MeasurementText::boundPhrase);
+        found << untranslatedNames(MeasurementText::flags(), &MeasurementText::flag);
+        QStringList states;
+        for (int s = int(kforge::VariantStatus::Generated); s <= int(kforge::VariantStatus::Failed); ++s)
+            states << QString::number(s);
+        found << untranslatedNames(states, [](const QString &s) { return statusName(kforge::VariantStatus(s.toInt())); });
+        QStringList origins;
+        for (int o = int(kforge::VariantOrigin::Reference); o <= int(kforge::VariantOrigin::Imported); ++o)
+            origins << QString::number(o);
+        found << untranslatedNames(origins, [](const QString &o) {
+            return kforge::VariantsModel::originText(kforge::VariantOrigin(o.toInt()));
+        });
+        QVERIFY2(found.isEmpty(), qPrintable(u"names shown in English inside Chinese text:\n"_s + found.join(u'\n')));
     }
 
     void zhCnIsComplete()

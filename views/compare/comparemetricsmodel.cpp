@@ -1,5 +1,6 @@
 #include "views/compare/comparemetricsmodel.h"
 #include "core/optimizer/profilesummary.h"
+#include "views/variants/measurementtext.h"
 
 #include <QColor>
 #include <QFont>
@@ -118,8 +119,8 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         r.key = QStringLiteral("bound");
         r.name = tr("Bound");
         r.kind = Kind::Text;
-        r.textA = boundText(a.bound);
-        r.textB = boundText(b.bound);
+        r.textA = a.bound.isEmpty() ? QString() : MeasurementText::bound(a.bound);
+        r.textB = b.bound.isEmpty() ? QString() : MeasurementText::bound(b.bound);
         r.missingA = a.metricsProblem;
         r.missingB = b.metricsProblem;
         m_rows << r;

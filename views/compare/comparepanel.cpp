@@ -4,6 +4,7 @@
 #include "core/session/sessionstore.h"
 #include "views/compare/comparemetricsmodel.h"
 #include "views/compare/kernellistmodel.h"
+#include "views/variants/measurementtext.h"
 #include "views/variants/variantmeasurement.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsmodel.h"
@@ -285,13 +286,11 @@ void ComparePanel::reload()
         notes << tr("A: no hardware metrics: %1").arg(a.metricsProblem);
     if (!b.metricsProblem.isEmpty())
         notes << tr("B: no hardware metrics: %1").arg(b.metricsProblem);
-    const QString boundA = CompareMetricsModel::boundText(a.bound), boundB = CompareMetricsModel::boundText(b.bound);
     if (!a.bound.isEmpty() && a.bound == b.bound)
-        notes.prepend(tr("Both are %1-bound.").arg(boundA));
+        notes.prepend(tr("Both are %1.").arg(MeasurementText::boundPhrase(a.bound)));
     else if (!a.bound.isEmpty() || !b.bound.isEmpty())
         notes.prepend(tr("A is %1; B is %2.")
-                          .arg(a.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(boundA),
-                               b.bound.isEmpty() ? tr("of unknown bound") : tr("%1-bound").arg(boundB)));
+                          .arg(MeasurementText::boundPhrase(a.bound), MeasurementText::boundPhrase(b.bound)));
     m_notice->setText(notes.join(QLatin1Char('\n')));
     m_notice->setVisible(!notes.isEmpty());
     m_analysisA->setMarkdown(variantTextsMarkdown(m_store->texts(m_a), QStringLiteral("#%1").arg(m_a)));

@@ -175,6 +175,16 @@ void DiffView::setSources(const QString &leftTitle, const QString &left, const Q
     rebuild();
 }
 
+QString DiffView::leftTitle() const
+{
+    return m_leftTitle->text();
+}
+
+QString DiffView::rightTitle() const
+{
+    return m_rightTitle->text();
+}
+
 void DiffView::setDarkTheme(bool dark)
 {
     m_dark = dark;

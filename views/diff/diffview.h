@@ -24,6 +24,8 @@ public:
     // The row the last navigation went to (-1 before any).
     int currentRow() const { return m_currentRow; }
     QString summary() const;
+    QString leftTitle() const;
+    QString rightTitle() const;
 
     void setDarkTheme(bool dark);
 

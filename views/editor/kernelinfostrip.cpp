@@ -2,6 +2,7 @@
 
 #include "views/editor/diagnosticformat.h"
 #include "views/editor/editorsetup.h"
+#include "views/editor/elidinglabel.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -51,7 +52,9 @@ KernelInfoStrip::KernelInfoStrip(QWidget *parent)
     : QWidget(parent)
 {
     setObjectName(QStringLiteral("kforgeKernelInfoStrip"));
-    m_status = makeLabel(this);
+    // One line whatever the message: a failed variant's status can be thousands of characters, and a label
+    // that asks for its whole width raises the main window's minimum width past the screen (issue 14).
+    m_status = new ElidingLabel(this);
     m_status->setObjectName(QStringLiteral("kforgeStatus"));
     m_summary = makeLabel(this);
     m_summary->setObjectName(QStringLiteral("kforgeSummary"));
@@ -232,9 +235,8 @@ void KernelInfoStrip::rebuildResources()
         tip << tr("Barriers: %1").arg(k.barriers) << tr("Constant memory: %1").arg(DiagnosticFormat::bytes(k.constantBytes));
         const QString toolTip = tip.join(u'\n');
 
-        QLabel *name = makeLabel(m_resourcesBox);
-        const QString shortName = DiagnosticFormat::shortKernelName(k);
-        name->setText(name->fontMetrics().elidedText(shortName, Qt::ElideMiddle, 360));
+        auto *name = new ElidingLabel(m_resourcesBox, Qt::ElideMiddle);
+        name->setText(DiagnosticFormat::shortKernelName(k));
         QLabel *registers = makeLabel(m_resourcesBox, QString::number(k.registers));
         QLabel *shared = makeLabel(m_resourcesBox, DiagnosticFormat::bytes(k.sharedBytes));
         QLabel *spills = makeLabel(m_resourcesBox);

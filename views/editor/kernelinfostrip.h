@@ -14,6 +14,8 @@ class QVBoxLayout;
 
 namespace kforge {
 
+class ElidingLabel;
+
 class KernelInfoStrip : public QWidget
 {
     Q_OBJECT
@@ -43,7 +45,7 @@ private:
     void recolor();
     void updateVisibility();
 
-    QLabel *m_status = nullptr;
+    ElidingLabel *m_status = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_message = nullptr;
     QWidget *m_unmarkedBox = nullptr;

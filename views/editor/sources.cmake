@@ -4,6 +4,7 @@ target_sources(kforge_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/cudalexer.h ${CMAKE_CURRENT_LIST_DIR}/cudalexer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diagnosticformat.h ${CMAKE_CURRENT_LIST_DIR}/diagnosticformat.cpp
   ${CMAKE_CURRENT_LIST_DIR}/editorsetup.h ${CMAKE_CURRENT_LIST_DIR}/editorsetup.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/elidinglabel.h ${CMAKE_CURRENT_LIST_DIR}/elidinglabel.cpp
   ${CMAKE_CURRENT_LIST_DIR}/findbar.h ${CMAKE_CURRENT_LIST_DIR}/findbar.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kernelinfostrip.h ${CMAKE_CURRENT_LIST_DIR}/kernelinfostrip.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kerneltab.h ${CMAKE_CURRENT_LIST_DIR}/kerneltab.cpp

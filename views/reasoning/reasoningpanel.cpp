@@ -73,7 +73,7 @@ ReasoningPanel::ReasoningPanel(SessionStore *store, VariantSelection *selection,
     m_entries = new QComboBox(this);
     m_entries->setModel(m_model);
     m_entries->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_entries->setMinimumContentsLength(24);
+    m_entries->setMinimumContentsLength(12); // the row must fit the default layout's column next to the editor
     m_entries->setPlaceholderText(tr("No answer yet"));
     m_entries->setToolTip(tr("Answers streamed while KForge runs, and those you opened"));
     m_follow = new QCheckBox(tr("Follow live"), this);

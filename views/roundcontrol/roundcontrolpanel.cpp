@@ -84,7 +84,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
 
     // ---- model
     m_endpoint = new QComboBox(this);
-    m_endpoint->setToolTip(tr("The service that answers (Settings → Endpoints)"));
+    m_endpoint->setToolTip(tr("The service that answers (Settings → Models)"));
     m_model = new QComboBox(this);
     m_model->setEditable(true);
     m_model->setInsertPolicy(QComboBox::NoInsert);
@@ -199,6 +199,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     m_progressView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_progressView->setToolTip(tr("Choose a candidate to read the prompt it received"));
     m_usage = new QLabel(this);
+    m_usage->setWordWrap(true); // a long line of counts must not widen the dock (and the window)
     auto *progressBox = new QWidget(this);
     auto *progressLayout = new QVBoxLayout(progressBox);
     progressLayout->setContentsMargins(0, 0, 0, 0);
@@ -207,9 +208,11 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     progressLayout->addWidget(m_progressView, 1);
     progressLayout->addWidget(m_usage);
 
-    auto *settingsRow = new QHBoxLayout;
-    settingsRow->addWidget(modelBox, 1);
-    settingsRow->addWidget(roundBox, 1);
+    // One above the other: side by side, the two boxes would make the dock (and the window) at least as wide
+    // as both, which the default layout's column next to the editor is not.
+    auto *settingsRow = new QVBoxLayout;
+    settingsRow->addWidget(modelBox);
+    settingsRow->addWidget(roundBox);
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->addWidget(progressBox);
     m_splitter->addWidget(promptBox);
@@ -385,7 +388,7 @@ void RoundControlPanel::updateNotices()
     if (const WorkerReadiness workers = workerReadiness(); workers.isUnusable())
         lines << workers.summary().toHtmlEscaped() + tr(" — <a href=\"workers\">Settings → Workers</a>");
     if (!m_settings || m_settings->endpoints().isEmpty())
-        lines << tr("No endpoint configured — <a href=\"endpoints\">Settings → Endpoints</a>");
+        lines << tr("No endpoint configured — <a href=\"endpoints\">Settings → Models</a>");
     if (!m_runner)
         lines << tr("The workbench has no round runner: rounds cannot run here.");
     m_notice->setText(lines.join(QStringLiteral("<br>")));
@@ -565,7 +568,7 @@ void RoundControlPanel::start()
         return;
     }
     if (!selectedEndpoint()) {
-        setStatus(tr("No endpoint configured: add one in Settings → Endpoints."));
+        setStatus(tr("No endpoint configured: add one in Settings → Models."));
         return;
     }
     m_starting = true;

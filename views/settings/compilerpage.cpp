@@ -40,7 +40,11 @@ CompilerPage::CompilerPage(QWidget *parent)
         m_arch->addItem(QLatin1String(sm), QLatin1String(sm));
 
     auto *form = new QFormLayout(this);
-    form->addRow(tr("&nvcc:"), nvccRow);
+    // A row whose field is a layout gets no buddy from QFormLayout, and its "&" would show literally.
+    auto *nvccLabel = new QLabel(tr("&nvcc:"), this);
+    nvccLabel->setObjectName(QStringLiteral("nvccLabel"));
+    nvccLabel->setBuddy(m_nvcc);
+    form->addRow(nvccLabel, nvccRow);
     form->addRow(QString(), m_detected);
     form->addRow(tr("&Flags:"), m_flags);
     form->addRow(tr("&Architecture:"), m_arch);

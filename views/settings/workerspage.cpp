@@ -26,9 +26,13 @@ WorkersPage::WorkersPage(QWidget *parent)
                              this);
     intro->setWordWrap(true);
     intro->setTextFormat(Qt::RichText);
+    auto *transferNote = new QLabel(transferHelp(), this);
+    transferNote->setObjectName(QStringLiteral("transferNote"));
+    transferNote->setWordWrap(true);
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setHorizontalHeaderLabels({tr("Name"), tr("Command"), tr("Kernel transfer")});
+    m_table->horizontalHeaderItem(TransferColumn)->setToolTip(transferHelp());
     m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Interactive);
     m_table->horizontalHeader()->resizeSection(NameColumn, 140);
     m_table->horizontalHeader()->setSectionResizeMode(CommandColumn, QHeaderView::Stretch);
@@ -48,12 +52,21 @@ WorkersPage::WorkersPage(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addWidget(m_table, 1);
+    layout->addWidget(transferNote);
     layout->addLayout(buttons);
 
     connect(add, &QPushButton::clicked, this, &WorkersPage::addWorker);
     connect(m_remove, &QPushButton::clicked, this, &WorkersPage::removeSelected);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &WorkersPage::updateButtons);
     updateButtons();
+}
+
+QString WorkersPage::transferHelp()
+{
+    return tr("Kernel transfer: how a compiled kernel reaches the worker. File path: the worker reads the file "
+              "KForge wrote, which needs the same machine or a shared folder. Inline: the kernel is sent in the "
+              "request itself, for a worker on another host. Automatic: inline when the command starts with ssh, "
+              "srun or another remote launcher, the file path otherwise.");
 }
 
 QString WorkersPage::title() const
@@ -117,6 +130,15 @@ void WorkersPage::addRow(const WorkerConfig &worker)
     transfer->addItem(tr("Automatic"), int(WorkerConfig::Transfer::Auto));
     transfer->addItem(tr("File path (same machine)"), int(WorkerConfig::Transfer::Path));
     transfer->addItem(tr("Inline (remote host)"), int(WorkerConfig::Transfer::Inline));
+    transfer->setItemData(0, tr("Inline when the command starts with ssh, srun or another remote launcher, else the "
+                                "file path"),
+                          Qt::ToolTipRole);
+    transfer->setItemData(1, tr("The worker reads the compiled kernel from a file KForge wrote (same machine or a "
+                                "shared folder)"),
+                          Qt::ToolTipRole);
+    transfer->setItemData(2, tr("The compiled kernel is sent inside the request (a worker on another host)"),
+                          Qt::ToolTipRole);
+    transfer->setToolTip(transferHelp());
     transfer->setCurrentIndex(std::max(0, transfer->findData(int(worker.transfer))));
     m_table->setCellWidget(row, TransferColumn, transfer);
 }

@@ -27,6 +27,8 @@ public:
     // Adds a row for the next local GPU and starts editing its name.
     void addWorker();
     void removeSelected();
+    // What the Kernel transfer column's choices mean (shown under the table and as its tool tip).
+    static QString transferHelp();
 
 private:
     void addRow(const WorkerConfig &worker);

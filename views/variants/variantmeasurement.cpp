@@ -1,5 +1,7 @@
 #include "views/variants/variantmeasurement.h"
+
 #include "core/session/evaluation.h"
+#include "views/variants/measurementtext.h"
 
 #include <QJsonArray>
 #include <cmath>
@@ -124,8 +126,8 @@ VariantMeasurement VariantMeasurement::fromResult(const QJsonObject &r, const QJ
     m.deviceName = device.value(QLatin1String("name")).toString();
     const QString notMeasured = m.isCorrect() ? QString()
                                               : tr("the candidate was not measured (%1)")
-                                                    .arg(m.message.isEmpty() ? m.verdict
-                                                                             : m.verdict + QLatin1String(": ")
+                                                    .arg(m.message.isEmpty() ? MeasurementText::verdict(m.verdict)
+                                                                             : MeasurementText::verdict(m.verdict) + QLatin1String(": ")
                                                                                    + m.message.section(QLatin1Char('\n'), 0, 0));
 
     // ---- timing

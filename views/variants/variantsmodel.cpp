@@ -1,6 +1,8 @@
 #include "views/variants/variantsmodel.h"
+
 #include "core/optimizer/profilesummary.h"
 #include "core/session/sessionstore.h"
+#include "views/variants/measurementtext.h"
 #include "views/variants/variantmeasurement.h"
 
 #include <QColor>
@@ -160,7 +162,13 @@ QString VariantsModel::statusText(const Variant &v)
     case VariantStatus::Profiling: return tr("profiling");
     case VariantStatus::Done: return tr("done");
     case VariantStatus::Failed: {
-        const QString why = v.statusMessage.section(QLatin1Char('\n'), 0, 0).trimmed();
+        QString why = v.statusMessage.section(QLatin1Char('\n'), 0, 0).trimmed();
+        // The stored reason of a measured failure is "<verdict>: <worker's message>" in the language of the day
+        // it was measured: say the verdict in today's.
+        const QString message = v.eval.message.section(QLatin1Char('\n'), 0, 0).trimmed();
+        if (v.hasEvaluation() && !v.eval.isCorrect() && !v.eval.verdict.isEmpty() && (message.isEmpty() || why.endsWith(message)))
+            why = message.isEmpty() ? MeasurementText::verdict(v.eval.verdict)
+                                    : tr("%1: %2").arg(MeasurementText::verdict(v.eval.verdict), message);
         return why.isEmpty() ? tr("failed") : tr("failed: %1").arg(why);
     }
     }
@@ -172,24 +180,8 @@ QStringList VariantsModel::flagTexts(const Variant &v)
     QStringList out;
     if (v.suspicious)
         out << (v.accepted ? tr("accepted") : tr("suspicious"));
-    for (const QString &f : v.eval.flags) {
-        if (f == QLatin1String("degenerate_output"))
-            out << tr("degenerate");
-        else if (f == QLatin1String("below_speed_of_light"))
-            out << tr("below speed of light");
-        else if (f == QLatin1String("beats_flop_floor"))
-            out << tr("beats FLOP floor");
-        else if (f == QLatin1String("side_stream_work"))
-            out << tr("side-stream work");
-        else if (f == QLatin1String("late_work"))
-            out << tr("late work");
-        else if (f == QLatin1String("unstable_timing"))
-            out << tr("unstable timing");
-        else if (f == QLatin1String("scripted"))
-            out << tr("scripted");
-        else
-            out << f;
-    }
+    for (const QString &f : v.eval.flags)
+        out << MeasurementText::flag(f);
     return out;
 }
 
@@ -277,7 +269,7 @@ QVariant VariantsModel::display(const Variant &v, int column) const
         return {};
     case Bound:
         if (const Details *d = details(v); d && !d->bound.isEmpty())
-            return d->bound;
+            return MeasurementText::bound(d->bound);
         return {};
     case Registers:
         if (const Details *d = details(v); d && d->registers) {
@@ -368,8 +360,9 @@ QVariant VariantsModel::data(const QModelIndex &index, int role) const
             lines << v->statusMessage;
         if (v->suspicious && !v->suspiciousReason.isEmpty())
             lines << tr("Suspicious: %1").arg(v->suspiciousReason);
-        if (index.column() == Flags && !v->eval.flags.isEmpty())
-            lines << v->eval.flags.join(QLatin1String(", "));
+        if (index.column() == Flags)
+            for (const QString &f : v->eval.flags)
+                lines << tr("%1 (%2)").arg(MeasurementText::flag(f), f); // the worker's own name too
         if (index.column() == SpeedOfLight)
             if (const Details *d = details(*v); d && d->speedOfLight.isKnown())
                 lines << d->speedOfLight.explanation();

@@ -81,7 +81,8 @@ VariantsPanel::VariantsPanel(SessionStore *store, VariantSelection *selection, Q
     h->setStretchLastSection(true);
     // Widths from the header texts and typical contents, never from measuring 10,000 rows.
     const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    const int widths[VariantsModel::ColumnCount] = {4, 7, 3, 7, 12, 5, 7, 5, 7, 4, 7, 5, 8};
+    // Time holds a number and its unit ("0.0414 ms"); Status is elided with its whole text in the tool tip.
+    const int widths[VariantsModel::ColumnCount] = {4, 7, 3, 7, 9, 5, 8, 5, 7, 4, 7, 5, 8};
     for (int c = 0; c < VariantsModel::ColumnCount; ++c) {
         const int header = h->fontMetrics().horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 2 * em;
         h->resizeSection(c, std::max(widths[c] * em, header));

@@ -1,7 +1,10 @@
-// Settings: defaults on a fresh store, every value survives a round trip through a new object, signals.
+// Settings: defaults on a fresh store, every value survives a round trip through a new object and through a
+// restart (a second process), values under the keys of earlier releases are moved, signals.
 #include "core/llm/endpointpresets.h"
 #include "core/settings/settings.h"
 
+#include <QFile>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -9,6 +12,34 @@
 #include <QTest>
 
 using namespace kforge;
+
+namespace {
+// What settings_child prints after its `write`, for the file it was given.
+const QString childDump = QStringLiteral("language=zh_CN\n"
+                                         "theme=dark\n"
+                                         "recent=/data/h200.kforge|/data/tasks/diag_matmul\n"
+                                         "geometry=01d9d0cb\n"
+                                         "nvcc=/opt/cuda/bin/nvcc\n"
+                                         "workers=h200:ssh h200 kforge-worker\n"
+                                         "trials=7\n"
+                                         "candidates=6\n");
+
+// Runs settings_child as a separate process whose own configuration folder is `configHome`.
+QString runChild(const QString &mode, const QString &target, const QString &configHome, QString *error)
+{
+    QProcess child;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome);
+    child.setProcessEnvironment(env);
+    child.start(QStringLiteral(KFORGE_SETTINGS_CHILD), {mode, target});
+    if (!child.waitForFinished(30000) || child.exitStatus() != QProcess::NormalExit || child.exitCode() != 0) {
+        *error = QStringLiteral("settings_child %1 %2: %3 %4").arg(mode, target, child.errorString(),
+                                                                   QString::fromLocal8Bit(child.readAllStandardError()));
+        return {};
+    }
+    return QString::fromUtf8(child.readAllStandardOutput());
+}
+} // namespace
 
 class TestSettings : public QObject
 {
@@ -139,6 +170,8 @@ private Q_SLOTS:
         QTest::addColumn<QVariant>("stored");
         QTest::newRow("unknown language") << QStringLiteral("general/language") << QVariant(QStringLiteral("klingon"));
         QTest::newRow("unknown theme") << QStringLiteral("general/theme") << QVariant(QStringLiteral("purple"));
+        QTest::newRow("unknown language, today's key") << QStringLiteral("ui/language") << QVariant(QStringLiteral("klingon"));
+        QTest::newRow("unknown theme, today's key") << QStringLiteral("ui/theme") << QVariant(QStringLiteral("purple"));
         QTest::newRow("negative candidates") << QStringLiteral("rounds/candidatesPerRound") << QVariant(-4);
     }
 
@@ -186,8 +219,91 @@ private Q_SLOTS:
         s.sync();
         QSettings raw;
         QVERIFY2(raw.fileName().contains(QLatin1String("qttest")), qPrintable(raw.fileName()));
-        QCOMPARE(raw.value(QStringLiteral("general/theme")).toString(), QStringLiteral("dark"));
+        QCOMPARE(raw.value(QStringLiteral("ui/theme")).toString(), QStringLiteral("dark"));
         raw.clear();
+    }
+
+    void restartReadsWhatWasWritten_data()
+    {
+        QTest::addColumn<QString>("target");
+        QTest::newRow("ini file") << m_dir.filePath(QStringLiteral("restart.ini"));
+        QTest::newRow("application store") << QStringLiteral("-");
+    }
+
+    void restartReadsWhatWasWritten()
+    {
+        // Language, theme and recent files were once written where a later process never looked (issue 14).
+        QFETCH(QString, target);
+        const QString configHome = m_dir.filePath(QStringLiteral("xdg-%1").arg(QString::fromLatin1(QTest::currentDataTag())));
+        QString error;
+        QCOMPARE(runChild(QStringLiteral("write"), target, configHome, &error), QString());
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString read = runChild(QStringLiteral("read"), target, configHome, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(read, childDump);
+        if (target == u"-")
+            QVERIFY(QFile::exists(configHome + QStringLiteral("/KForge/KForge.conf")));
+    }
+
+    void thisProcessWritesNextProcessReads()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("handover.ini"));
+        {
+            Settings s(file);
+            s.setLanguage(QStringLiteral("zh_CN"));
+            s.setTheme(Theme::Light);
+            s.addRecentFile(QStringLiteral("/data/one.kforge"));
+        }
+        QString error;
+        const QString read = runChild(QStringLiteral("read"), file, m_dir.filePath(QStringLiteral("xdg-handover")), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(read.startsWith(QStringLiteral("language=zh_CN\ntheme=light\nrecent=/data/one.kforge\n")), qPrintable(read));
+    }
+
+    void oldKeysAreMoved()
+    {
+        // What earlier releases left: "general/..." keys, which the INI file holds under [%General].
+        const QString file = m_dir.filePath(QStringLiteral("old.ini"));
+        {
+            QSettings raw(file, QSettings::IniFormat);
+            raw.setValue(QStringLiteral("general/language"), QStringLiteral("zh_CN"));
+            raw.setValue(QStringLiteral("general/theme"), QStringLiteral("dark"));
+            raw.setValue(QStringLiteral("general/recentFiles"),
+                         QStringList{QStringLiteral("/data/h200.kforge"), QStringLiteral("/data/tasks/diag_matmul")});
+            raw.setValue(QStringLiteral("rounds/candidatesPerRound"), 6);
+        }
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY(f.readAll().contains("[%General]"));
+        }
+        // A new process finds them and moves them.
+        QString error;
+        const QString read = runChild(QStringLiteral("read"), file, m_dir.filePath(QStringLiteral("xdg-old")), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(read.startsWith(QStringLiteral("language=zh_CN\ntheme=dark\nrecent=/data/h200.kforge|/data/tasks/diag_matmul\n")),
+                 qPrintable(read));
+        QVERIFY2(read.contains(QStringLiteral("candidates=6\n")), qPrintable(read));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY2(!text.contains("General]") && text.contains("[ui]"), text.constData());
+        // And the next process still reads them, from their new place.
+        QCOMPARE(runChild(QStringLiteral("read"), file, m_dir.filePath(QStringLiteral("xdg-old")), &error), read);
+    }
+
+    void newerValueWinsOverOldKey()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("both.ini"));
+        {
+            QSettings raw(file, QSettings::IniFormat);
+            raw.setValue(QStringLiteral("General/theme"), QStringLiteral("dark"));
+            raw.setValue(QStringLiteral("ui/theme"), QStringLiteral("light"));
+        }
+        Settings s(file);
+        QCOMPARE(s.theme(), Theme::Light);
+        QSettings raw(file, QSettings::IniFormat);
+        QVERIFY(!raw.contains(QStringLiteral("General/theme")));
     }
 
 private:

@@ -40,7 +40,7 @@ private Q_SLOTS:
         RoundControlPanel panel(&store, &runner, &settings);
         const QString notice = panel.noticeText();
         QVERIFY2(notice.contains(QStringLiteral("No GPU worker configured — Settings → Workers")), qPrintable(notice));
-        QVERIFY(notice.contains(QStringLiteral("No endpoint configured — Settings → Endpoints")));
+        QVERIFY(notice.contains(QStringLiteral("No endpoint configured — Settings → Models")));
         QVERIFY(notice.contains(QLatin1String("No session is open")));
         QVERIFY(!panel.startButton()->isEnabled());
         QSignalSpy settingsRequested(&panel, &RoundControlPanel::settingsRequested);
