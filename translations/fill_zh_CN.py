@@ -790,6 +790,12 @@ T.update({
 '%n change(s): %1 lines changed, %2 removed, %3 added': '%n 处更改：%1 行修改，%2 行删除，%3 行新增',
 })
 
+# main (merge of the issue 14 and 18 branches)
+T.update({
+'Both are %1.': '两者均为%1。',
+'Measuring %n imported variant(s) before the first round': '在第一轮之前测量 %n 个导入的变体',
+})
+
 # h/names
 T.update({
 'beats FLOP floor': '突破 FLOP 下限',
@@ -808,6 +814,8 @@ T.update({
 'not yet accepted': '尚未接受',
 'accepted after review': '已审阅并接受',
 'Best reviewed: %1 #%2, %3 (%4)': '已审阅的最佳：%1 #%2，%3（%4）',
+})
+
 # h/prompts
 T.update({
 'One prompt per round': '每轮一个提示词',
@@ -847,6 +855,8 @@ T.update({
 'Not recorded in %1: the candidate got no verdict.': '未记录到 %1：候选内核没有得到判定结果。',
 'kforge-cli eval: cannot record the evaluation in %1: %2': 'kforge-cli eval：无法把评估记录到 %1：%2',
 'Recorded as variant %1 in %2': '已记录为 %2 中的变体 %1',
+})
+
 # h/gui-menus
 T.update({
 # Compile only (no usable worker)
@@ -923,6 +933,8 @@ T.update({
     '已配置的 GPU 工作进程均无法启动，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中检查其命令，或添加一台 GPU 主机：ssh gpu-box kforge-worker',
 'No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but not measured. Run the worker on a GPU host instead: Settings → Workers, e.g. ssh gpu-box kforge-worker':
     '没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在 GPU 主机上运行工作进程：设置 → 工作进程，例如 ssh gpu-box kforge-worker',
+})
+
 # h/gui-panels
 T.update({
 '%1–%2 ms': '%1–%2 ms',
@@ -1025,6 +1037,8 @@ T.update({
 'Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.':
     '已标记为退化任务：其输出不依赖输入，因此只写常数的内核也能通过，其加速比说明不了什么。',
 'nvcc flags: %1': 'nvcc 参数：%1',
+})
+
 # h/gui-basics
 T.update({
 # one word for "fork" everywhere (派生), and the notice bar's page name as the Settings dialog calls it

@@ -78,7 +78,7 @@
 <context>
     <name>kforge-cli</name>
     <message>
-        <location filename="../app/cli/main.cpp" line="+30"/>
+        <location filename="../app/cli/main.cpp" line="+40"/>
         <source>Usage: kforge-cli &lt;command&gt; [options]</source>
         <translation>用法：kforge-cli &lt;命令&gt; [选项]</translation>
     </message>
@@ -103,7 +103,7 @@
         <translation>从 LLM 端点流式获取一个回答（用于检查端点）</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="+266"/>
+        <location filename="../app/cli/cmd_eval.cpp" line="+338"/>
         <source>Compile, verify and time a candidate kernel against its task&apos;s reference</source>
         <translation>编译候选内核，并对照任务的参考实现进行验证和计时</translation>
     </message>
@@ -118,7 +118,7 @@
         <translation>将会话中的模型回答写为 JSON Lines，用于训练</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="+463"/>
+        <location filename="../app/cli/cmd_optimize.cpp" line="+515"/>
         <source>Run contrastive optimization rounds headless and keep a session</source>
         <translation>以无界面方式运行对比优化轮次，并保存会话</translation>
     </message>
@@ -151,12 +151,12 @@
 <context>
     <name>kforge::CMakeExporter</name>
     <message>
-        <location filename="../core/export/cmakeexporter.cpp" line="+142"/>
+        <location filename="../core/export/cmakeexporter.cpp" line="+143"/>
         <source>  # already there</source>
         <translation>  # 已存在</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+115"/>
         <source>the kernel ABI header is missing from this build</source>
         <translation>此构建中缺少内核 ABI 头文件</translation>
     </message>
@@ -240,14 +240,39 @@
 <context>
     <name>kforge::CompareMetricsModel</name>
     <message>
-        <location filename="../views/compare/comparemetricsmodel.cpp" line="+55"/>
+        <location filename="../views/compare/comparemetricsmodel.cpp" line="+70"/>
         <source>no resource usage from the compiler was stored</source>
         <translation>未保存编译器报告的资源用量</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Median time</source>
         <translation>中位时间</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1–%2 ms</source>
+        <translation>%1–%2 ms</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Time, 10th–90th percentile</source>
+        <translation>时间（第 10–90 百分位）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the result keeps no percentiles of the timed runs</source>
+        <translation>该结果未保存计时运行的百分位数</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Spread of the time (CV)</source>
+        <translation>时间离散度（变异系数）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Timed runs</source>
+        <translation>计时运行次数</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -255,7 +280,7 @@
         <translation>相对参考实现的加速比</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+10"/>
         <source>Speed of light</source>
         <translation>光速上限</translation>
     </message>
@@ -266,7 +291,7 @@
         <translation>任务没有 FLOP 或字节数公式，或设备峰值未知</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+14"/>
         <source>Bound</source>
         <translation>瓶颈</translation>
     </message>
@@ -336,7 +361,25 @@
         <translation>每线程块共享内存</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+20"/>
+        <source>memory</source>
+        <comment>bound</comment>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>compute</source>
+        <comment>bound</comment>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>latency</source>
+        <comment>bound</comment>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
@@ -359,12 +402,14 @@
         <location line="+12"/>
         <location line="+12"/>
         <location line="+4"/>
+        <location line="+9"/>
         <location line="+2"/>
         <source>same</source>
         <translation>相同</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-27"/>
+        <location filename="../views/compare/comparepanel.cpp" line="+334"/>
         <source>differs</source>
         <translation>不同</translation>
     </message>
@@ -374,7 +419,7 @@
         <translation>%1%2 个百分点</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+21"/>
         <source>%1× faster</source>
         <translation>快 %1×</translation>
     </message>
@@ -384,18 +429,49 @@
         <translation>慢 %1×</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-8"/>
+        <location line="+11"/>
         <source>ratio %1</source>
         <translation>比值 %1</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="-2"/>
+        <source>%1, within noise</source>
+        <translation>%1，在噪声范围内</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>A&apos;s time over B&apos;s: %1, with an 80% interval of %2 to %3 (%4). %5</source>
+        <translation>A 的时间 / B 的时间：%1，80% 区间为 %2 至 %3（%4）。%5</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a fast run of one against a slow run of the other: the 10th and 90th percentiles</source>
+        <translation>一方的快速运行对另一方的慢速运行：第 10 与第 90 百分位</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>from each side&apos;s coefficient of variation; the result keeps no percentiles</source>
+        <translation>由双方的变异系数估算；该结果未保存百分位数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The interval holds 1: the difference is within noise.</source>
+        <translation>区间包含 1：差异在噪声范围内。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The interval excludes 1: the difference is real.</source>
+        <translation>区间不包含 1：差异是真实的。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <location line="+2"/>
         <source>Not measured: %1</source>
         <translation>未测量：%1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+39"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
@@ -428,7 +504,7 @@
 <context>
     <name>kforge::ComparePanel</name>
     <message>
-        <location filename="../views/compare/comparepanel.cpp" line="+44"/>
+        <location filename="../views/compare/comparepanel.cpp" line="-288"/>
         <source>*No analysis is stored for %1: the model did not write it, or it was written by hand.*</source>
         <translation>*%1 没有保存分析：模型没有写，或它是手写的。*</translation>
     </message>
@@ -453,7 +529,7 @@
         <translation>交换 A 和 B</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+44"/>
         <source>Why A beats B</source>
         <translation>A 为何胜过 B</translation>
     </message>
@@ -468,7 +544,7 @@
         <translation>B 的分析</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Select two variants in the Variants panel and choose “Compare the Two Selected”.</source>
         <translation>在“变体”面板中选择两个变体，然后选择“比较所选的两个”。</translation>
     </message>
@@ -513,7 +589,7 @@
         <translation>将两份源代码和两份性能剖析发送给模型；回答以流式显示在“推理”面板中，并与这对变体一起保存。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>not evaluated yet (%1)</source>
         <translation>尚未评测（%1）</translation>
     </message>
@@ -523,7 +599,7 @@
         <translation>未知变体</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Kernels of A (#%1)</source>
         <translation>A 的内核（#%1）</translation>
     </message>
@@ -554,23 +630,51 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Both are %1.</source>
+        <translation>两者均为%1。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>A is %1; B is %2.</source>
         <translation>A 为%1；B 为%2。</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+1"/>
-        <source>of unknown bound</source>
-        <translation>瓶颈未知</translation>
+        <location line="+25"/>
+        <source>&lt;b&gt;%1 and %2 take the same time within noise&lt;/b&gt;: %3 against %4; the 80% interval of the ratio, %5× to %6×, holds 1.</source>
+        <translation>&lt;b&gt;%1 与 %2 的用时在噪声范围内相同&lt;/b&gt;：%3 对 %4；比值的 80% 区间为 %5× 至 %6×，包含 1。</translation>
     </message>
     <message>
-        <location line="-1"/>
-        <location line="+1"/>
-        <source>%1-bound</source>
-        <translation>%1 受限</translation>
+        <location line="+4"/>
+        <source>&lt;b&gt;%1 is %2× faster than %3&lt;/b&gt; (%4 against %5); the 80% interval of the ratio is %6× to %7×, so the gap is real.</source>
+        <translation>&lt;b&gt;%1 比 %3 快 %2×&lt;/b&gt;（%4 对 %5）；比值的 80% 区间为 %6× 至 %7×，因此差距是真实的。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+5"/>
+        <source>(From the coefficients of variation: the results keep no percentiles.)</source>
+        <translation>（由变异系数估算：这些结果未保存百分位数。）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The times cannot be compared: both variants need a measured time.</source>
+        <translation>无法比较时间：两个变体都需要有测得的时间。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 %2 against %3</source>
+        <translation>%1：%2 对 %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 %2 against %3 (%4)</source>
+        <translation>%1：%2 对 %3（%4）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>What differs most: %1.</source>
+        <translation>差异最大的是：%1。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>*No answer about this pair yet. Ask the model with the button above.*</source>
         <translation>*这对变体还没有回答。请用上方的按钮询问模型。*</translation>
     </message>
@@ -623,6 +727,26 @@
         <location line="+1"/>
         <source>The model answered; the answer is stored with the pair.</source>
         <translation>模型已回答；回答已与这对变体一起保存。</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::CompileOnly</name>
+    <message>
+        <location filename="../app/gui/compileonly.cpp" line="+34"/>
+        <source>Compiling only (%1)…</source>
+        <translation>仅编译（%1）…</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Compiles without errors; not measured and not added to the session: %1.</source>
+        <translation>编译无错误；未测量，也未加入会话：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Does not compile (%n error(s)); not added to the session: %1.</source>
+        <translation>
+            <numerusform>无法编译（%n 个错误）；未加入会话：%1。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -730,12 +854,12 @@
         <translation>工作进程所在的 GPU</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&amp;nvcc:</source>
         <translation>&amp;nvcc：</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>&amp;Flags:</source>
         <translation>编译选项(&amp;F)：</translation>
     </message>
@@ -824,7 +948,7 @@
 <context>
     <name>kforge::DiagnosticFormat</name>
     <message>
-        <location filename="../views/editor/diagnosticformat.cpp" line="+16"/>
+        <location filename="../views/editor/diagnosticformat.cpp" line="+17"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
@@ -902,7 +1026,7 @@
         <translation>折叠未更改的行</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+157"/>
         <source>⋯ %1 unchanged lines — click to show ⋯</source>
         <translation>⋯ %1 行未更改——点击显示 ⋯</translation>
     </message>
@@ -1034,6 +1158,154 @@
     </message>
 </context>
 <context>
+    <name>kforge::ExportActions</name>
+    <message>
+        <location filename="../app/gui/exportactions.cpp" line="+51"/>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Writing %1 failed: %2</source>
+        <translation>写入 %1 失败：%2</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Export variant #%1 as a CMake or PyTorch project</source>
+        <translation>将变体 #%1 导出为 CMake 或 PyTorch 项目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No variant of this session is measured correct yet</source>
+        <translation>本会话中还没有经测量确认正确的变体</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Variant #%1 cannot be exported: %2</source>
+        <translation>变体 #%1 无法导出：%2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Variant #%1 is a project of its own there, with its README, test and benchmark.</source>
+        <translation>变体 #%1 已在该处成为独立项目，附带 README、测试和基准测试。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Save Report</source>
+        <translation>保存报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTML files (*.html)</source>
+        <translation>HTML 文件 (*.html)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>No report can be made of this session: %1</source>
+        <translation>无法为本会话生成报告：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n variant(s); the best %1 in full, with their diffs and the model&apos;s analyses.</source>
+        <translation>
+            <numerusform>%n 个变体；最佳的 %1 个完整展示，含其差异和模型的分析。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Writing the report…</source>
+        <translation>正在写入报告…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <location line="+34"/>
+        <source>Export Training Data</source>
+        <translation>导出训练数据</translation>
+    </message>
+    <message>
+        <location line="-33"/>
+        <source>Only answers whose kernel was verified &amp;correct</source>
+        <translation>仅限内核经验证正确的回答(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only answers at &amp;least</source>
+        <translation>仅限至少达到(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>× the reference</source>
+        <translation>× 参考实现</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Also results held for &amp;review and results of degenerate tasks</source>
+        <translation>同时包括待审核的结果和退化任务的结果(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Choose File…</source>
+        <translation>选择文件(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Every model answer of this session as one JSON object per line: the prompt as chat messages, the answer, its parsed parts, the verdict and the measured speedup.</source>
+        <translation>本会话的每个模型回答各占一行 JSON 对象：以对话消息形式给出的提示词、回答、解析出的各部分、判定和测得的加速比。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>JSON lines (*.jsonl)</source>
+        <translation>JSON 行 (*.jsonl)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>This session has no task, so it has no training data.</source>
+        <translation>本会话没有任务，因此没有训练数据。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 of %2 model answers.</source>
+        <translation>%2 个模型回答中的 %1 个。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Left out: %1 not correct, %2 below the speedup, %3 held for review, %4 degenerate.</source>
+        <translation>未包括：%1 个不正确，%2 个低于加速比，%3 个待审核，%4 个退化。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Writing the training data…</source>
+        <translation>正在写入训练数据…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <location line="+14"/>
+        <location line="+4"/>
+        <source>KForge</source>
+        <translation>KForge</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Exported to %1.</source>
+        <translation>已导出到 %1。</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Show &amp;Folder</source>
+        <translation>显示文件夹(&amp;F)</translation>
+    </message>
+</context>
+<context>
     <name>kforge::ExportContext</name>
     <message>
         <location filename="../core/export/exportcontext.cpp" line="+48"/>
@@ -1129,12 +1401,12 @@
         <translation>浏览…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>F&amp;older:</source>
         <translation>文件夹(&amp;O)：</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>&amp;Subfolder:</source>
         <translation>子文件夹(&amp;S)：</translation>
     </message>
@@ -1154,7 +1426,7 @@
         <translation>许可证(&amp;L)：</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Add these lines to the project&apos;s CMakeLists.txt (those marked &quot;already there&quot; are):</source>
         <translation>请将以下各行添加到项目的 CMakeLists.txt 中（标有“已存在”的已在其中）：</translation>
     </message>
@@ -1446,16 +1718,69 @@ Conflict: %2</source>
     </message>
 </context>
 <context>
+    <name>kforge::GettingStarted</name>
+    <message>
+        <location filename="../app/gui/gettingstarted.cpp" line="+43"/>
+        <source>The example session is not installed (it belongs in share/kforge/examples/%1).</source>
+        <translation>未安装示例会话（它应位于 share/kforge/examples/%1）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Could not make the folder %1 for a copy of the example.</source>
+        <translation>无法为示例副本创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Could not copy the example session to %1.</source>
+        <translation>无法将示例会话复制到 %1。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Getting Started with KForge</source>
+        <translation>KForge 入门</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;h2&gt;Getting started&lt;/h2&gt;&lt;p&gt;KForge makes a CUDA kernel faster with a language model in the loop. Each round the model is shown earlier variants with their &lt;i&gt;measured&lt;/i&gt; speedups and profiles, explains why the faster ones are faster, and writes new candidates; KForge compiles, verifies and times every one of them on a GPU.&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Open a task&lt;/b&gt; (File → Open Task Folder…): a folder with &lt;tt&gt;task.json&lt;/tt&gt; and &lt;tt&gt;reference.cu&lt;/tt&gt;. KForge ships examples; the reference opens in the editor and a working session keeps every result.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add a GPU worker&lt;/b&gt; (Tools → GPU Workers…). Only the worker runs kernels. Without a GPU here, run it on a machine that has one: &lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;. Without any worker, kernels are still compiled and their errors shown, but nothing is measured.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add a model&lt;/b&gt; (Tools → Settings… → Models): an OpenAI-compatible or Anthropic endpoint and its API key.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Run a round&lt;/b&gt; (Round Control → Start Round) and watch the answers arrive in Reasoning.&lt;/li&gt;&lt;li&gt;&lt;b&gt;See why A beats B&lt;/b&gt; in Variants, Charts, Compare and Diff; pin exemplars, or fork a variant, edit it and press Ctrl+Enter to measure your own idea.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Take the winner home&lt;/b&gt;: File → Export Variant… makes a CMake or PyTorch project with a test and a benchmark; File → Save Report… writes one HTML file to share.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;&lt;b&gt;No GPU yet?&lt;/b&gt; Open the example session: a real session measured on an NVIDIA H200 (diag_matmul), with its rounds, variants, profiles and the model&apos;s analyses. It opens as a copy, so the example itself stays as installed.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;入门&lt;/h2&gt;&lt;p&gt;KForge 借助语言模型让 CUDA 内核更快。每一轮中，模型会看到先前的变体及其&lt;i&gt;实测&lt;/i&gt;加速比和性能分析，解释较快的变体为何更快，并写出新的候选；KForge 在 GPU 上编译、验证并计时每一个候选。&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;打开任务&lt;/b&gt;（文件 → 打开任务文件夹…）：一个包含 &lt;tt&gt;task.json&lt;/tt&gt; 和 &lt;tt&gt;reference.cu&lt;/tt&gt; 的文件夹。KForge 自带示例；参考实现会在编辑器中打开，工作会话会保存每个结果。&lt;/li&gt;&lt;li&gt;&lt;b&gt;添加 GPU 工作进程&lt;/b&gt;（工具 → GPU 工作进程…）。只有工作进程运行内核。本机没有 GPU 时，请在有 GPU 的机器上运行它：&lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;。没有任何工作进程时，内核仍会被编译并显示错误，但不会进行任何测量。&lt;/li&gt;&lt;li&gt;&lt;b&gt;添加模型&lt;/b&gt;（工具 → 设置… → 模型）：一个兼容 OpenAI 或 Anthropic 的端点及其 API 密钥。&lt;/li&gt;&lt;li&gt;&lt;b&gt;运行一轮&lt;/b&gt;（轮次控制 → 开始轮次），在“推理”中查看陆续到达的回答。&lt;/li&gt;&lt;li&gt;在“变体”“图表”“对比”和“差异”中&lt;b&gt;查看 A 为何胜过 B&lt;/b&gt;；固定示例，或分叉一个变体、编辑后按 Ctrl+Enter 测量你自己的想法。&lt;/li&gt;&lt;li&gt;&lt;b&gt;带走优胜者&lt;/b&gt;：文件 → 导出变体… 会生成带测试和基准测试的 CMake 或 PyTorch 项目；文件 → 保存报告… 会写出一个可分享的 HTML 文件。&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;&lt;b&gt;还没有 GPU？&lt;/b&gt;打开示例会话：一个在 NVIDIA H200 上实测的真实会话（diag_matmul），包含其轮次、变体、性能分析和模型的分析。它以副本形式打开，已安装的示例本身保持不变。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Open &amp;Example Session</source>
+        <translation>打开示例会话(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The example session is not installed.</source>
+        <translation>未安装示例会话。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open &amp;Task Folder…</source>
+        <translation>打开任务文件夹(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPU &amp;Workers…</source>
+        <translation>GPU 工作进程(&amp;W)…</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>KForge</source>
+        <translation>KForge</translation>
+    </message>
+</context>
+<context>
     <name>kforge::KernelEditor</name>
     <message>
-        <location filename="../views/editor/kerneleditor.cpp" line="+49"/>
+        <location filename="../views/editor/kerneleditor.cpp" line="+51"/>
         <source>No task is open.
 Open a task folder (task.json and reference.cu) or a session to see its kernels here.</source>
         <translation>尚未打开任务。
 打开一个任务文件夹（含 task.json 和 reference.cu）或一个会话，即可在此查看其内核。</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+37"/>
         <source>Compile &amp;&amp; Evaluate</source>
         <translation>编译并评估</translation>
     </message>
@@ -1474,11 +1799,26 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <source>F&amp;ork to Edit</source>
         <translation>派生后编辑(&amp;O)</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Close Tab</source>
+        <translation>关闭标签页(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+77"/>
+        <source>Close Tab</source>
+        <translation>关闭标签页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>“%1” has edits that were never evaluated, so they are in no session. Close it and discard them?</source>
+        <translation>“%1”中的修改从未评估过，因此不在任何会话中。要关闭它并丢弃这些修改吗？</translation>
+    </message>
 </context>
 <context>
     <name>kforge::KernelInfoStrip</name>
     <message numerus="yes">
-        <location filename="../views/editor/kernelinfostrip.cpp" line="+203"/>
+        <location filename="../views/editor/kernelinfostrip.cpp" line="+206"/>
         <source>… and %n more</source>
         <translation>
             <numerusform>…… 另有 %n 个</numerusform>
@@ -1525,7 +1865,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>常量内存：%1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>⚠ %1 / %2</source>
         <translation>⚠ %1 / %2</translation>
     </message>
@@ -1543,7 +1883,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::KernelListModel</name>
     <message numerus="yes">
-        <location filename="../views/compare/kernellistmodel.cpp" line="+51"/>
+        <location filename="../views/compare/kernellistmodel.cpp" line="+52"/>
         <source>%1
 %n launch(es) in the timed runs</source>
         <translation>
@@ -1605,7 +1945,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::KernelTimeChart</name>
     <message>
-        <location filename="../views/charts/kerneltimechart.cpp" line="+35"/>
+        <location filename="../views/charts/kerneltimechart.cpp" line="+23"/>
         <source>Time per run (ms)</source>
         <translation>每次运行时间（ms）</translation>
     </message>
@@ -1901,6 +2241,36 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+1"/>
+        <source>&amp;Export Variant…</source>
+        <translation>导出变体(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export the selected variant (or the fastest correct one) as a CMake or PyTorch project</source>
+        <translation>将选中的变体（或最快的正确变体）导出为 CMake 或 PyTorch 项目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save &amp;Report…</source>
+        <translation>保存报告(&amp;R)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save a report of the session as one self-contained HTML file</source>
+        <translation>将会话报告保存为一个自包含的 HTML 文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export &amp;Training Data…</source>
+        <translation>导出训练数据(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the model&apos;s answers of the session as JSON lines for training</source>
+        <translation>将本会话中模型的回答保存为用于训练的 JSON 行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;Clear List</source>
         <translation>清空列表(&amp;C)</translation>
     </message>
@@ -1956,6 +2326,26 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+5"/>
+        <source>GPU &amp;Workers…</source>
+        <translation>GPU 工作进程(&amp;W)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add or change the GPU workers that evaluate kernels (Settings → Workers)</source>
+        <translation>添加或更改评估内核的 GPU 工作进程（设置 → 工作进程）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Getting Started</source>
+        <translation>入门(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A short guide, and an example session measured on an H200 to look around in</source>
+        <translation>简短指南，以及一个在 H200 上实测、可供浏览的示例会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;About KForge</source>
         <translation>关于 KForge(&amp;A)</translation>
     </message>
@@ -1968,7 +2358,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="+181"/>
+        <location filename="../app/gui/mainwindow.cpp" line="+255"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
@@ -1978,7 +2368,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>差异</translation>
     </message>
     <message>
-        <location line="-6"/>
+        <location line="-8"/>
         <source>Round Control</source>
         <translation>轮次控制</translation>
     </message>
@@ -1988,22 +2378,27 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>变体</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Reasoning</source>
         <translation>推理</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-1"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-1"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+11"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2013,7 +2408,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
@@ -2028,22 +2423,27 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Main Tool Bar</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+46"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>The new language is used from the next start of KForge.</source>
         <translation>新语言将在下次启动 KForge 时生效。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+56"/>
         <source>Round %1 finished.</source>
         <translation>第 %1 轮已完成。</translation>
     </message>
@@ -2173,34 +2573,49 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="-64"/>
-        <location line="+160"/>
-        <location line="+23"/>
+        <location line="+173"/>
+        <location line="+25"/>
         <source>reference</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location line="-52"/>
-        <location line="+31"/>
+        <location line="-61"/>
+        <location line="+38"/>
         <source>#%1 %2</source>
         <translation>#%1 %2</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-36"/>
         <source> (%1x)</source>
         <translation>（%1x）</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+35"/>
         <source>variant %1</source>
         <translation>变体 %1</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-110"/>
         <source>%1 — KForge</source>
         <translation>%1 — KForge</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="+76"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <location line="+56"/>
         <source>fork of %1</source>
         <translation>%1 的派生</translation>
     </message>
@@ -2215,12 +2630,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>请先打开任务文件夹或会话：评估结果保存在会话中。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+19"/>
         <source>Queued for evaluation…</source>
         <translation>已排队等待评估……</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+21"/>
         <source>Variant #%1 queued for evaluation…</source>
         <translation>变体 #%1 已排队等待评估……</translation>
     </message>
@@ -2240,7 +2655,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
+        <source>Opened %1 in the editor, not as a variant: %2</source>
+        <translation>已在编辑器中打开 %1，未作为变体：%2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Could not add %1 as a variant: %2</source>
         <translation>无法将 %1 添加为变体：%2</translation>
     </message>
@@ -2260,7 +2680,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation> —— %1</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+49"/>
         <source>Looking for nvcc…</source>
         <translation>正在查找 nvcc…</translation>
     </message>
@@ -2280,37 +2700,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>没有 CUDA 编译器</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>%1: the command cannot be started here (is kforge-worker built or installed?)</source>
-        <translation>%1：无法在此启动该命令（kforge-worker 是否已构建或安装？）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>No GPU worker configured</source>
-        <translation>未配置 GPU 工作进程</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>GPU workers: %1 of %2 usable</source>
-        <translation>GPU 工作进程：%2 个中有 %1 个可用</translation>
-    </message>
-    <message>
-        <location line="+13"/>
+        <location line="+21"/>
         <source>Compiling and evaluating need a CUDA toolkit (nvcc) or a configured GPU worker — Settings → Workers.</source>
         <translation>编译和评测需要 CUDA 工具包（nvcc）或已配置的 GPU 工作进程——设置 → 工作进程。</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>No GPU worker is configured: kernels can be compiled here but not evaluated — Settings → Workers.</source>
-        <translation>未配置 GPU 工作进程：可以在本机编译内核，但无法评测——设置 → 工作进程。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>No configured GPU worker can be started here (is kforge-worker built or installed?): kernels can be compiled but not evaluated — Settings → Workers.</source>
-        <translation>已配置的 GPU 工作进程都无法在此启动（kforge-worker 是否已构建或安装？）：可以编译内核，但无法评测——设置 → 工作进程。</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+24"/>
         <source>About KForge</source>
         <translation>关于 KForge</translation>
     </message>
@@ -2318,6 +2713,94 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <location line="+1"/>
         <source>&lt;h3&gt;KForge %1&lt;/h3&gt;&lt;p&gt;A workbench for making CUDA kernels faster with a language model in the loop: the model is shown earlier variants with their measured speedups and profiles, explains why the faster ones are faster, and writes a better kernel. You steer every round and see why variant A beats B.&lt;/p&gt;&lt;p&gt;Kernels are compiled with nvcc and run only in a separate worker process, locally or on a GPU host.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;KForge %1&lt;/h3&gt;&lt;p&gt;借助语言模型让 CUDA 内核更快的工作台：模型会看到此前的变体及其实测加速比和性能剖析，解释更快的变体为何更快，然后写出更好的内核。每一轮都由你掌控，并能看清变体 A 为何胜过 B。&lt;/p&gt;&lt;p&gt;内核由 nvcc 编译，只在独立的工作进程中运行，可在本机或 GPU 主机上。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::MeasurementText</name>
+    <message>
+        <location filename="../views/variants/measurementtext.cpp" line="+20"/>
+        <source>memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>memory-bound</source>
+        <translation>内存受限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>compute-bound</source>
+        <translation>计算受限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>latency-bound</source>
+        <translation>延迟受限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>of unknown bound</source>
+        <translation>瓶颈未知</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1-bound</source>
+        <translation>%1 受限</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>degenerate</source>
+        <translation>退化</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>below speed of light</source>
+        <translation>低于光速上限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>beats FLOP floor</source>
+        <translation>突破 FLOP 下限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>side-stream work</source>
+        <translation>旁路流工作</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>late work</source>
+        <translation>延迟工作</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unstable timing</source>
+        <translation>计时不稳定</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>reference mutates its inputs</source>
+        <translation>参考实现修改了其输入</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>scripted</source>
+        <translation>脚本化</translation>
     </message>
 </context>
 <context>
@@ -2331,7 +2814,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::PoolEvaluator</name>
     <message>
-        <location filename="../core/worker/poolevaluator.cpp" line="+67"/>
+        <location filename="../core/worker/poolevaluator.cpp" line="+73"/>
         <source>The evaluator has no compiler or worker pool.</source>
         <translation>评测器没有编译器或工作进程池。</translation>
     </message>
@@ -2693,7 +3176,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::RooflineChart</name>
     <message>
-        <location filename="../views/charts/rooflinechart.cpp" line="+18"/>
+        <location filename="../views/charts/rooflinechart.cpp" line="+32"/>
+        <source>%1 TFLOP/s</source>
+        <translation>%1 TFLOP/s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 GFLOP/s</source>
+        <translation>%1 GFLOP/s</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>Arithmetic intensity (FLOP/byte)</source>
         <translation>算术强度（FLOP/字节）</translation>
     </message>
@@ -2703,22 +3196,57 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>性能（GFLOP/s）</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+6"/>
+        <source>Wheel: zoom. Drag: pan. Double-click: fit the view. Hover over a point for its figures.</source>
+        <translation>滚轮：缩放。拖动：平移。双击：适应视图。将鼠标悬停在点上可查看其数值。</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>No session is open</source>
         <translation>没有打开的会话</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+45"/>
+        <source>%1: %2 FLOP/byte, %3 GFLOP/s</source>
+        <translation>%1：%2 FLOP/字节，%3 GFLOP/s</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>, %1% of the roof above it</source>
+        <translation>，为其上方屋顶的 %1%</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>, %1-bound</source>
+        <translation>，%1 受限</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>%1 kernels</source>
         <translation>%1 的内核</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
+        <source>%1, kernel %2</source>
+        <translation>%1，内核 %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>%1 whole task</source>
         <translation>%1 整个任务</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+6"/>
+        <source>#%1 task</source>
+        <translation>#%1 任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, whole task (FLOP and byte formulas)</source>
+        <translation>%1，整个任务（按 FLOP 与字节公式）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Select measured variants to place their kernels on the roofline</source>
         <translation>选择已测量的变体，将其内核标在屋顶线模型上</translation>
     </message>
@@ -2728,17 +3256,32 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>所选变体没有屋顶线数据（没有 FLOP 和字节计数）</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+44"/>
         <source>memory roof %1 GB/s</source>
         <translation>内存屋顶 %1 GB/s</translation>
     </message>
     <message>
         <location line="+4"/>
-        <source>FP32 roof %1 GFLOP/s</source>
-        <translation>FP32 屋顶 %1 GFLOP/s</translation>
+        <source>FP32 roof %1</source>
+        <translation>FP32 屋顶 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source> on %1</source>
+        <translation>（%1 上）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>measured: %1 GB/s</source>
+        <translation>实测：%1 GB/s</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>FP32 roof, measured%1: %2</source>
+        <translation>FP32 屋顶，实测%1：%2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>No device peaks measured: the roofs are missing</source>
         <translation>未测量设备峰值：缺少屋顶线</translation>
     </message>
@@ -2746,7 +3289,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::RoundControlPanel</name>
     <message>
-        <location filename="../views/roundcontrol/roundcontrolpanel.cpp" line="+37"/>
+        <location filename="../views/roundcontrol/roundcontrolpanel.cpp" line="+38"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -2818,8 +3361,8 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+22"/>
-        <source>The service that answers (Settings → Endpoints)</source>
-        <translation>提供回答的服务（设置 → 端点）</translation>
+        <source>The service that answers (Settings → Models)</source>
+        <translation>提供回答的服务（设置 → 模型）</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2958,12 +3501,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+3"/>
-        <location line="+285"/>
+        <location line="+303"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-284"/>
+        <location line="-302"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -3013,12 +3556,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>选择一个候选，查看它收到的提示词</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+70"/>
         <source>No interrupted round is left to resume.</source>
         <translation>没有可恢复的中断轮次。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+33"/>
         <source>Round %1 %2.</source>
         <translation>第 %1 轮%2。</translation>
     </message>
@@ -3034,21 +3577,31 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+2"/>
-        <source>No GPU worker configured — &lt;a href=&quot;workers&quot;&gt;Settings → Workers&lt;/a&gt;</source>
-        <translation>未配置 GPU 工作进程——&lt;a href=&quot;workers&quot;&gt;设置 → 工作进程&lt;/a&gt;</translation>
+        <source> — &lt;a href=&quot;workers&quot;&gt;Settings → Workers&lt;/a&gt;</source>
+        <translation> — &lt;a href=&quot;workers&quot;&gt;设置 → 工作进程&lt;/a&gt;</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>No endpoint configured — &lt;a href=&quot;endpoints&quot;&gt;Settings → Endpoints&lt;/a&gt;</source>
-        <translation>未配置端点——&lt;a href=&quot;endpoints&quot;&gt;设置 → 端点&lt;/a&gt;</translation>
+        <source>No endpoint configured — &lt;a href=&quot;endpoints&quot;&gt;Settings → Models&lt;/a&gt;</source>
+        <translation>未配置端点——&lt;a href=&quot;endpoints&quot;&gt;设置 → 模型&lt;/a&gt;</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+72"/>
+        <source>Configure an endpoint first.</source>
+        <translation>请先配置端点。</translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>No endpoint configured: add one in Settings → Models.</source>
+        <translation>未配置端点：请在“设置 → 模型”中添加。</translation>
+    </message>
+    <message>
+        <location line="-178"/>
         <source>The workbench has no round runner: rounds cannot run here.</source>
         <translation>工作台没有轮次运行器：无法在此运行轮次。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+55"/>
         <source>Resume</source>
         <translation>恢复</translation>
     </message>
@@ -3058,12 +3611,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>请先打开一个包含任务的会话。</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Configure a GPU worker and an endpoint first.</source>
-        <translation>请先配置 GPU 工作进程和端点。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>A round is running.</source>
         <translation>有轮次正在运行。</translation>
     </message>
@@ -3083,17 +3631,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 没有 API 密钥：%2</translation>
     </message>
     <message>
-        <location line="+24"/>
-        <source>No GPU worker configured: add one in Settings → Workers.</source>
-        <translation>未配置 GPU 工作进程：请在“设置 → 工作进程”中添加。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>No endpoint configured: add one in Settings → Endpoints.</source>
-        <translation>未配置端点：请在“设置 → 端点”中添加。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+35"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
@@ -3234,7 +3772,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::RoundRunner</name>
     <message>
-        <location filename="../core/optimizer/roundrunner.cpp" line="+155"/>
+        <location filename="../core/optimizer/roundrunner.cpp" line="+163"/>
         <source>Cannot write the session&apos;s task to a temporary folder: %1</source>
         <translation>无法将会话的任务写入临时文件夹：%1</translation>
     </message>
@@ -3254,14 +3792,14 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>会话预算：%1</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <location line="+671"/>
+        <location line="+33"/>
+        <location line="+675"/>
         <source>Open a session with a task first.</source>
         <translation>请先打开一个包含任务的会话。</translation>
     </message>
     <message>
-        <location line="-669"/>
-        <location line="+287"/>
+        <location line="-673"/>
+        <location line="+289"/>
         <source>A round is already running.</source>
         <translation>已有轮次正在运行。</translation>
     </message>
@@ -3272,12 +3810,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+2"/>
-        <location line="+705"/>
+        <location line="+711"/>
         <source>The session budget is spent: %1</source>
         <translation>会话预算已用完：%1</translation>
     </message>
     <message>
-        <location line="-670"/>
+        <location line="-676"/>
         <source>The session has no reference variant.</source>
         <translation>会话没有参考实现变体。</translation>
     </message>
@@ -3333,7 +3871,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>第 %1 轮的状态为%2；只能恢复中断的轮次。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+43"/>
         <source>The process ended while this answer was streaming.</source>
         <translation>此回答流式传输期间进程结束了。</translation>
     </message>
@@ -3358,7 +3896,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>该变体没有源代码。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>There is no variant %1 to fork.</source>
         <translation>没有可分叉的变体 %1。</translation>
     </message>
@@ -3378,7 +3916,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>变体 %1 已在评测中。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Choose two variants of the open session.</source>
         <translation>请选择当前会话中的两个变体。</translation>
     </message>
@@ -3399,7 +3937,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SessionExportSource</name>
     <message>
-        <location filename="../core/export/sessionexportsource.cpp" line="+52"/>
+        <location filename="../core/export/sessionexportsource.cpp" line="+46"/>
         <source>the session has no correct variant besides the reference</source>
         <translation>除参考实现外，会话中没有正确的变体</translation>
     </message>
@@ -3410,17 +3948,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+9"/>
-        <location line="+34"/>
+        <location line="+23"/>
         <source>the session has no variant %1</source>
         <translation>会话中没有变体 %1</translation>
     </message>
     <message>
-        <location line="-33"/>
+        <location line="-22"/>
         <source>&apos;%1&apos; is neither a variant id nor &apos;best&apos;</source>
         <translation>“%1”既不是变体 ID，也不是“best”</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+19"/>
         <source>the session has no task</source>
         <translation>会话没有任务</translation>
     </message>
@@ -3440,7 +3978,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>变体 %1 不正确（最近一次评测结果为%2）；只导出通过验证的内核</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>marked for review</source>
         <translation>已标记待审阅</translation>
     </message>
@@ -3629,6 +4167,64 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
 </context>
 <context>
+    <name>kforge::SpeedOfLight</name>
+    <message>
+        <location filename="../core/eval/speedoflight.cpp" line="+241"/>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>beats FLOP floor</source>
+        <translation>突破 FLOP 下限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>impossible</source>
+        <translation>不可能</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No speed of light: the task has no FLOP or byte formula, or the device&apos;s peaks were not measured</source>
+        <translation>无光速上限：任务没有 FLOP 或字节数公式，或未测得设备峰值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1% of the task&apos;s speed-of-light floor (%2 ms)</source>
+        <translation>达到任务光速上限的 %1%（下限时间 %2 ms）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1% of the task&apos;s speed-of-light floor</source>
+        <translation>达到任务光速上限的 %1%</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Faster than the task&apos;s declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms. Either work is skipped or the task&apos;s flops formula counts avoidable work, such as an algebraic rewrite.</source>
+        <translation>快于任务声明的计算量所允许的速度：%1 ms 低于 FLOP 下限 %2 ms。要么跳过了部分工作，要么任务的 flops 公式计入了可以避免的计算（例如可用代数变换省去的计算）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Tensor cores can beat this floor too: it is set by the FP32 FMA rate.</source>
+        <translation>Tensor Core 也能突破此下限：它按 FP32 FMA 速率计算。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Impossible: %1 ms is under the %2 ms needed to move the task&apos;s bytes at the measured copy bandwidth; the variant cannot have done all the work the task describes.</source>
+        <translation>不可能：%1 ms 低于以实测拷贝带宽搬运任务字节数所需的 %2 ms；该变体不可能完成了任务描述的全部工作。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Byte floor %1 ms (the task&apos;s bytes at the measured copy bandwidth)</source>
+        <translation>字节下限 %1 ms（以实测拷贝带宽搬运任务的字节数）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>FLOP floor %1 ms (the task&apos;s FLOPs at the measured FP32 FMA rate)</source>
+        <translation>FLOP 下限 %1 ms（以实测 FP32 FMA 速率完成任务的 FLOP）</translation>
+    </message>
+</context>
+<context>
     <name>kforge::SpeedupChart</name>
     <message>
         <location filename="../views/charts/speedupchart.cpp" line="+22"/>
@@ -3702,6 +4298,318 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <location line="+2"/>
         <source>not an object</source>
         <translation>不是对象</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::TaskPanel</name>
+    <message>
+        <location filename="../views/task/taskpanel.cpp" line="+38"/>
+        <source>%1 TFLOP/s</source>
+        <translation>%1 TFLOP/s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 GFLOP/s</source>
+        <translation>%1 GFLOP/s</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>normal, mean %1, std %2</source>
+        <translation>正态分布，均值 %1，标准差 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>uniform in [%1, %2)</source>
+        <translation>[%1, %2) 内均匀分布</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>integers in [%1, %2)</source>
+        <translation>[%1, %2) 内的整数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>constant %1</source>
+        <translation>常数 %1</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>measured by the connected worker</source>
+        <translation>由已连接的工作进程测得</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>measured by the worker, stored with the result of #%1</source>
+        <translation>由工作进程测得，随 #%1 的结果保存</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No session is open. Open a task folder or a session to see its task here.</source>
+        <translation>没有打开的会话。打开任务文件夹或会话即可在此查看其任务。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The open session holds no task.</source>
+        <translation>打开的会话中没有任务。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The task stored in this session cannot be read: %1</source>
+        <translation>无法读取此会话中保存的任务：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The task has no description.</source>
+        <translation>该任务没有描述。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>None.</source>
+        <translation>无。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+8"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="-8"/>
+        <location line="+47"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="-39"/>
+        <source>dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Elements</source>
+        <translation>元素数</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Initial values</source>
+        <translation>初始值</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tolerance</source>
+        <translation>容差</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 outputs: |got − expected| ≤ atol + rtol · |expected|, atol %2, rtol %3</source>
+        <translation>%1 输出：|实际 − 期望| ≤ atol + rtol · |期望|，atol %2，rtol %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 outputs: exact</source>
+        <translation>%1 输出：精确比较</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(from task.json)</source>
+        <translation>（来自 task.json）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>(the default for %1)</source>
+        <translation>（%1 的默认值）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Work</source>
+        <translation>工作量</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Quantity</source>
+        <translation>量</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FLOP</source>
+        <translation>FLOP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <source>not given</source>
+        <translation>未给出</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>%1 FLOP</source>
+        <translation>%1 FLOP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 bytes (%2)</source>
+        <translation>%1 字节（%2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Arithmetic intensity</source>
+        <translation>算术强度</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FLOP / bytes</source>
+        <translation>FLOP / 字节</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 FLOP/byte</source>
+        <translation>%1 FLOP/字节</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Floors on this GPU</source>
+        <translation>此 GPU 上的下限</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The task gives no FLOP or byte formula, so it has no speed-of-light floor.</source>
+        <translation>该任务没有给出 FLOP 或字节公式，因此没有光速上限所定的下限时间。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No device peaks are known yet: the floors need the bandwidth and FLOP rate a worker measures on its GPU. Connect a worker (Tools → Settings → Workers) or open a session with measured results.</source>
+        <translation>尚不知道设备峰值：下限需要工作进程在其 GPU 上测得的带宽和 FLOP 速率。请连接一个工作进程（工具 → 设置 → 工作进程），或打开一个含有测量结果的会话。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 GB/s copy bandwidth</source>
+        <translation>%1 GB/s 复制带宽</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 FP32 FMA</source>
+        <translation>%1 FP32 FMA</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: %2 (%3).</source>
+        <translation>%1：%2（%3）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The GPU</source>
+        <translation>该 GPU</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Floor</source>
+        <translation>下限</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>From</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+3"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>%1 at %2 GB/s</source>
+        <translation>%1，按 %2 GB/s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 FLOP at %2</source>
+        <translation>%1 FLOP，按 %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Speed of light: %1 ms, %2-bound. No correct kernel can be faster on this GPU; a result under 90% of it is flagged.</source>
+        <translation>光速上限：%1 ms，%2 受限。在此 GPU 上没有正确的内核能更快；低于其 90% 的结果会被标记。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Evaluation</source>
+        <translation>评估</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Time limit: %1 s per evaluation.</source>
+        <translation>时间限制：每次评估 %1 秒。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.</source>
+        <translation>已标记为退化任务：其输出不依赖输入，因此只写常数的内核也能通过，其加速比说明不了什么。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>nvcc flags: %1</source>
+        <translation>nvcc 参数：%1</translation>
     </message>
 </context>
 <context>
@@ -3811,7 +4719,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::TorchExporter</name>
     <message>
-        <location filename="../core/export/torchexporter.cpp" line="+222"/>
+        <location filename="../core/export/torchexporter.cpp" line="+229"/>
         <source>the kernel ABI header is missing from this build</source>
         <translation>此构建中缺少内核 ABI 头文件</translation>
     </message>
@@ -3819,17 +4727,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::VariantMeasurement</name>
     <message>
-        <location filename="../views/variants/variantmeasurement.cpp" line="+126"/>
+        <location filename="../views/variants/variantmeasurement.cpp" line="+128"/>
         <source>the candidate was not measured (%1)</source>
         <translation>候选内核未测量（%1）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>the result holds no timing</source>
         <translation>结果中没有计时数据</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+66"/>
         <source>the evaluation ran without the metrics pass</source>
         <translation>评测运行时未进行指标采集</translation>
     </message>
@@ -3862,7 +4770,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::VariantsModel</name>
     <message>
-        <location filename="../views/variants/variantsmodel.cpp" line="+145"/>
+        <location filename="../views/variants/variantsmodel.cpp" line="+147"/>
         <source>reference</source>
         <translation>参考实现</translation>
     </message>
@@ -3912,7 +4820,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>已完成</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
@@ -3932,47 +4845,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>可疑</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>degenerate</source>
-        <translation>退化</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>below speed of light</source>
-        <translation>低于光速上限</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>side-stream work</source>
-        <translation>旁路流工作</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>late work</source>
-        <translation>延迟工作</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>unstable timing</source>
-        <translation>计时不稳定</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>scripted</source>
-        <translation>脚本化</translation>
-    </message>
-    <message>
-        <location line="+83"/>
+        <location line="+82"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>%1%</source>
-        <translation>%1%</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+13"/>
         <source>%1 (spills %2 B)</source>
         <translation>%1（溢出 %2 B）</translation>
     </message>
@@ -3987,12 +4865,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>已排除</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+75"/>
         <source>Suspicious: %1</source>
         <translation>可疑：%1</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+3"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>Reference median time divided by this variant&apos;s median time</source>
         <translation>参考实现的中位时间除以此变体的中位时间</translation>
     </message>
@@ -4140,7 +5023,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>显示全部</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>No session is open.
 Open a task folder or a session file to see its variants.</source>
         <translation>没有打开的会话。
@@ -4219,7 +5102,12 @@ Open a task folder or a session file to see its variants.</source>
         <translation>分叉以编辑</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+3"/>
+        <source>Export Variant…</source>
+        <translation>导出变体…</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
@@ -4256,12 +5144,12 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::Workbench</name>
     <message>
-        <location filename="../app/gui/workbench.cpp" line="+35"/>
+        <location filename="../app/gui/workbench.cpp" line="+115"/>
         <source>worker %1</source>
         <translation>工作进程 %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-76"/>
         <source>GPU worker %1: %2 (%3), %4 SMs, copy %5 GB/s, FMA %6 GFLOP/s</source>
         <translation>GPU 工作进程 %1：%2（%3），%4 个 SM，拷贝 %5 GB/s，FMA %6 GFLOP/s</translation>
     </message>
@@ -4271,27 +5159,12 @@ Open a task folder or a session file to see its variants.</source>
         <translation>GPU 工作进程 %1：%2</translation>
     </message>
     <message>
-        <location line="+53"/>
-        <source>No GPU worker configured</source>
-        <translation>未配置 GPU 工作进程</translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location line="+77"/>
         <source>GPU: %1</source>
         <translation>GPU：%1</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>GPU workers: none usable</source>
-        <translation>GPU 工作进程：均不可用</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>GPU workers: starting…</source>
-        <translation>GPU 工作进程：正在启动……</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source> · %1 job(s) in the queue</source>
         <translation> · 队列中有 %1 个作业</translation>
     </message>
@@ -4403,12 +5276,17 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerPool</name>
     <message>
-        <location filename="../core/worker/workerpool.cpp" line="+65"/>
+        <location filename="../core/worker/workerpool.cpp" line="+67"/>
         <source>The worker was removed from the pool.</source>
         <translation>工作进程已从池中移除。</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+80"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+49"/>
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
@@ -4424,6 +5302,54 @@ Open a task folder or a session file to see its variants.</source>
     </message>
 </context>
 <context>
+    <name>kforge::WorkerReadiness</name>
+    <message>
+        <location filename="../core/worker/workerreadiness.cpp" line="+9"/>
+        <source>GPU worker ready</source>
+        <translation>GPU 工作进程就绪</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>GPU workers: starting…</source>
+        <translation>GPU 工作进程：正在启动…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No GPU worker configured</source>
+        <translation>未配置 GPU 工作进程</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No GPU worker could be started</source>
+        <translation>没有可启动的 GPU 工作进程</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No usable GPU</source>
+        <translation>没有可用的 GPU</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>The GPU workers are starting: evaluations can begin once one has reported its GPU.</source>
+        <translation>GPU 工作进程正在启动：一旦有工作进程报告其 GPU，即可开始评估。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No GPU worker is configured, so kernels are compiled here but not measured. Add one in Settings → Workers, e.g. a GPU host: ssh gpu-box kforge-worker</source>
+        <translation>未配置 GPU 工作进程，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中添加一个，例如一台 GPU 主机：ssh gpu-box kforge-worker</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No configured GPU worker could be started, so kernels are compiled here but not measured. Check its command in Settings → Workers, or add a GPU host: ssh gpu-box kforge-worker</source>
+        <translation>已配置的 GPU 工作进程均无法启动，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中检查其命令，或添加一台 GPU 主机：ssh gpu-box kforge-worker</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but not measured. Run the worker on a GPU host instead: Settings → Workers, e.g. ssh gpu-box kforge-worker</source>
+        <translation>没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在 GPU 主机上运行工作进程：设置 → 工作进程，例如 ssh gpu-box kforge-worker</translation>
+    </message>
+</context>
+<context>
     <name>kforge::WorkersPage</name>
     <message>
         <location filename="../views/settings/workerspage.cpp" line="+23"/>
@@ -4431,7 +5357,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>工作进程是一条启动 kforge-worker 的命令，它在一块 GPU 上运行内核。例如：&lt;tt&gt;kforge-worker --device 0&lt;/tt&gt;、&lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;、&lt;tt&gt;srun --gpus=1 kforge-worker&lt;/tt&gt;。多个工作进程可并行评测。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -4446,7 +5372,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>内核传输方式</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>&amp;Add</source>
         <translation>添加(&amp;A)</translation>
     </message>
@@ -4456,7 +5382,12 @@ Open a task folder or a session file to see its variants.</source>
         <translation>移除(&amp;R)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
+        <source>Kernel transfer: how a compiled kernel reaches the worker. File path: the worker reads the file KForge wrote, which needs the same machine or a shared folder. Inline: the kernel is sent in the request itself, for a worker on another host. Automatic: inline when the command starts with ssh, srun or another remote launcher, the file path otherwise.</source>
+        <translation>内核传输方式：编译好的内核如何送达工作进程。文件路径：工作进程读取 KForge 写出的文件，需要在同一台机器上或使用共享文件夹。内联：内核随请求本身发送，适用于另一台主机上的工作进程。自动：命令以 ssh、srun 或其他远程启动器开头时使用内联，否则使用文件路径。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Workers</source>
         <translation>工作进程</translation>
     </message>
@@ -4476,7 +5407,22 @@ Open a task folder or a session file to see its variants.</source>
         <translation>内联（远程主机）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+1"/>
+        <source>Inline when the command starts with ssh, srun or another remote launcher, else the file path</source>
+        <translation>命令以 ssh、srun 或其他远程启动器开头时使用内联，否则使用文件路径</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The worker reads the compiled kernel from a file KForge wrote (same machine or a shared folder)</source>
+        <translation>工作进程从 KForge 写出的文件中读取编译好的内核（同一台机器或共享文件夹）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The compiled kernel is sent inside the request (a worker on another host)</source>
+        <translation>编译好的内核随请求一起发送（适用于另一台主机上的工作进程）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
     </message>
@@ -4484,7 +5430,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::cli</name>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="-204"/>
+        <location filename="../app/cli/cmd_eval.cpp" line="-272"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -4654,7 +5600,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+40"/>
         <source>Compiles the task&apos;s reference and the candidate, verifies the candidate against the reference on a GPU worker and times both.
 
 Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed out, does not compile or load); 2 bad input; 3 no verdict (no worker or no GPU).</source>
@@ -4679,7 +5625,7 @@ Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed 
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../app/cli/cmd_optimize.cpp" line="-258"/>
+        <location filename="../app/cli/cmd_optimize.cpp" line="-308"/>
         <source>The worker command (default: the first worker in Settings, &apos;kforge-worker --device 0&apos;).</source>
         <translation>工作进程命令（默认：“设置”中的第一个工作进程，“kforge-worker --device 0”）。</translation>
     </message>
@@ -4706,6 +5652,16 @@ Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed 
         <translation>跳过硬件指标采集（更快）。</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>Also record the candidate and its evaluation as a variant of this session (created for the task when the file does not exist), e.g. to export it with &apos;kforge-cli export&apos;.</source>
+        <translation>同时把候选内核及其评估作为变体记录到此会话中（文件不存在时为该任务新建会话），例如以便用“kforge-cli export”导出。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>file.kforge</source>
+        <translation>file.kforge</translation>
+    </message>
+    <message>
         <location line="+8"/>
         <source>kforge-cli eval: expected a task folder and a candidate source; see --help</source>
         <translation>kforge-cli eval：需要一个任务文件夹和一个候选源文件；请参阅 --help</translation>
@@ -4721,9 +5677,34 @@ Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed 
         <translation>无法读取候选内核 %1：%2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+11"/>
+        <source>kforge-cli eval: cannot open the session %1: %2</source>
+        <translation>kforge-cli eval：无法打开会话 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>kforge-cli eval: the session %1 is for the task &apos;%2&apos;, not &apos;%3&apos;</source>
+        <translation>kforge-cli eval：会话 %1 属于任务“%2”，而不是“%3”</translation>
+    </message>
+    <message>
+        <location line="+42"/>
         <source>… %1</source>
         <translation>… %1</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Not recorded in %1: the candidate got no verdict.</source>
+        <translation>未记录到 %1：候选内核没有得到判定结果。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>kforge-cli eval: cannot record the evaluation in %1: %2</source>
+        <translation>kforge-cli eval：无法把评估记录到 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Recorded as variant %1 in %2</source>
+        <translation>已记录为 %2 中的变体 %1</translation>
     </message>
     <message>
         <location filename="../app/cli/cmd_optimize.cpp" line="-37"/>
@@ -5162,13 +6143,40 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <source>Resuming interrupted round %1</source>
         <translation>正在恢复中断的第 %1 轮</translation>
     </message>
+    <message numerus="yes">
+        <location line="+16"/>
+        <source>Measuring %n imported variant(s) before the first round</source>
+        <translation>
+            <numerusform>在第一轮之前测量 %n 个导入的变体</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+15"/>
+        <location line="+37"/>
+        <source>held for review: %1</source>
+        <translation>待审阅：%1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not yet accepted</source>
+        <translation>尚未接受</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>accepted after review</source>
+        <translation>已审阅并接受</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Best: %1 #%2, %3 (%4)</source>
         <translation>最佳：%1 #%2，%3（%4）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
+        <source>Best reviewed: %1 #%2, %3 (%4)</source>
+        <translation>已审阅的最佳：%1 #%2，%3（%4）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Session: %1</source>
         <translation>会话：%1</translation>
     </message>
@@ -5397,7 +6405,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::Printer</name>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="-370"/>
+        <location filename="../app/cli/cmd_optimize.cpp" line="-420"/>
         <source>round</source>
         <translation>轮次</translation>
     </message>
@@ -5575,6 +6583,11 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <location line="+4"/>
         <source>A task folder or a session file (*.kforge) to open.</source>
         <translation>要打开的任务文件夹或会话文件（*.kforge）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Qt&apos;s own translations (qtbase_%1.qm) were not found in %2, so Qt&apos;s dialogs and standard buttons stay in English: install the qt6-translations-l10n package.</source>
+        <translation>在 %2 中未找到 Qt 自身的翻译（qtbase_%1.qm），因此 Qt 的对话框和标准按钮仍为英文：请安装 qt6-translations-l10n 软件包。</translation>
     </message>
 </context>
 </TS>
