@@ -12,7 +12,10 @@
 # Pack first (any build folder with these programs, e.g. build/ci):
 #   KFORGE_BUNDLE_BINS="app/cli/kforge-cli core/runtime/worker/kforge-worker tests/core/llm/kforge_llm_replay_server" \
 #   KFORGE_BUNDLE_PLAIN=tests/runtime/tst_worker_lifetime tests/gpu/bundle/pack.sh build/ci
-#   OUT=/some/dir tests/gpu/run_rounds.sh [TASK_DIR...]   (KFORGE_ROUNDS_DEADLINE_S, default 540)
+#   4. selftest: kforge-worker --self-test (the built-in tasks' candidates give their expected verdicts).
+#   5. ctest_gpu: the Qt-free tree built here (KFORGE_GUI=OFF) and its GPU tests (ctest -L gpu).
+#   OUT=/some/dir tests/gpu/run_rounds.sh [TASK_DIR...]   (KFORGE_ROUNDS_DEADLINE_S, default 540;
+#   KFORGE_ROUNDS_STAGES, default "rounds kill export": any of rounds kill export selftest ctest_gpu)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -24,6 +27,8 @@ RES=$(mktemp -d /tmp/kforge-rounds.XXXXXX)
 export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
 exec > >(tee "$OUT/run_rounds.log") 2>&1
 elapsed() { echo $(( $(date +%s) - T0 )); }
+STAGES=" ${KFORGE_ROUNDS_STAGES:-rounds kill export} "
+want() { [[ $STAGES == *" $1 "* ]]; }
 stage() {
   local name=$1 want=$2; shift 2
   local left=$(( DEADLINE - 15 - $(elapsed) ))
@@ -57,6 +62,7 @@ export KFORGE_WORKER=$WORKER KFORGE_CLI=$BIN/kforge-cli
 "$WORKER" --version || { echo "the carried kforge-worker does not run here"; exit 1; }
 
 # ---- 1. two rounds, an exemplar draw per candidate
+if want rounds; then
 mkfifo "$RES/server.in"
 "$BIN/kforge_llm_replay_server" tests/gpu/fixtures < "$RES/server.in" > "$RES/server.port" 2> "$RES/server.err" &
 SERVER_PID=$!
@@ -91,10 +97,13 @@ PY
   cat "$OUT/rounds_prompts.txt"
   cp "$SESSION" "$OUT/"
 fi
+fi
 
 # ---- 2. the worker dies with its client
 LIFETIME=$ROOT/.bundle/tst_worker_lifetime
-if [ -x "$LIFETIME" ]; then
+if ! want kill; then
+  :
+elif [ -x "$LIFETIME" ]; then
   stage kill 120 "$LIFETIME" --gpu > "$OUT/kill.txt" 2>&1
   cat "$OUT/kill.txt"
 else
@@ -102,11 +111,23 @@ else
 fi
 
 # ---- 3. exported benchmarks time like KForge, in the time left
-left=$(( DEADLINE - 20 - $(elapsed) ))
-mkdir -p "$RES/export"
-GPU_CHECK_DEADLINE_S=$left GPU_CHECK_OUT=$RES/export stage export $left bash tests/export/gpu_check.sh tasks 5 "$@" \
-  > "$OUT/export_tasks.txt" 2>&1
-tail -40 "$OUT/export_tasks.txt"
+if want selftest; then
+  stage selftest 150 "$WORKER" --self-test > "$OUT/selftest.txt" 2>&1
+  tail -30 "$OUT/selftest.txt"
+fi
+if want ctest_gpu; then
+  stage gpu_build 240 bash -c "cmake -S . -B build-gpu -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release > $RES/gpu_build.log 2>&1 \
+    && cmake --build build-gpu -j16 >> $RES/gpu_build.log 2>&1" || tail -30 "$RES/gpu_build.log"
+  stage ctest_gpu 200 ctest --test-dir build-gpu -L gpu --output-on-failure > "$OUT/ctest_gpu.txt" 2>&1
+  grep -E "Test +#|tests passed|tests failed|worker gone after" "$OUT/ctest_gpu.txt"
+fi
+if want export; then
+  left=$(( DEADLINE - 20 - $(elapsed) ))
+  mkdir -p "$RES/export"
+  GPU_CHECK_DEADLINE_S=$left GPU_CHECK_OUT=$RES/export stage export $left bash tests/export/gpu_check.sh tasks 5 "$@" \
+    > "$OUT/export_tasks.txt" 2>&1
+  tail -40 "$OUT/export_tasks.txt"
+fi
 
 # ---- summary
 S=$OUT/summary.txt
@@ -118,7 +139,11 @@ S=$OUT/summary.txt
   grep -E '^distinct' "$OUT/rounds_prompts.txt" 2>/dev/null
   echo "-- kill"
   grep -E 'gone|PASS|FAIL|SKIP' "$OUT/kill.txt" 2>/dev/null | head -8
+  echo "-- selftest"
+  tail -4 "$OUT/selftest.txt" 2>/dev/null
+  echo "-- ctest -L gpu (Qt-free tree)"
+  grep -E "tests passed|tests failed|\*\*\*Failed|worker gone after" "$OUT/ctest_gpu.txt" 2>/dev/null
   echo "-- export vs KForge"
-  sed -n '/^task /,$p' "$OUT/export_tasks.txt" | head -24
+  sed -n '/^task /,$p' "$OUT/export_tasks.txt" 2>/dev/null | head -24
 } > "$S"
 cat "$S"
