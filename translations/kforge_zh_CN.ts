@@ -1742,7 +1742,7 @@ Conflict: %2</source>
     <message>
         <location line="+5"/>
         <source>&lt;h2&gt;Getting started&lt;/h2&gt;&lt;p&gt;KForge makes a CUDA kernel faster with a language model in the loop. Each round the model is shown earlier variants with their &lt;i&gt;measured&lt;/i&gt; speedups and profiles, explains why the faster ones are faster, and writes new candidates; KForge compiles, verifies and times every one of them on a GPU.&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Open a task&lt;/b&gt; (File → Open Task Folder…): a folder with &lt;tt&gt;task.json&lt;/tt&gt; and &lt;tt&gt;reference.cu&lt;/tt&gt;. KForge ships examples; the reference opens in the editor and a working session keeps every result.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add a GPU worker&lt;/b&gt; (Tools → GPU Workers…). Only the worker runs kernels. Without a GPU here, run it on a machine that has one: &lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;. Without any worker, kernels are still compiled and their errors shown, but nothing is measured.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add a model&lt;/b&gt; (Tools → Settings… → Models): an OpenAI-compatible or Anthropic endpoint and its API key.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Run a round&lt;/b&gt; (Round Control → Start Round) and watch the answers arrive in Reasoning.&lt;/li&gt;&lt;li&gt;&lt;b&gt;See why A beats B&lt;/b&gt; in Variants, Charts, Compare and Diff; pin exemplars, or fork a variant, edit it and press Ctrl+Enter to measure your own idea.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Take the winner home&lt;/b&gt;: File → Export Variant… makes a CMake or PyTorch project with a test and a benchmark; File → Save Report… writes one HTML file to share.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;&lt;b&gt;No GPU yet?&lt;/b&gt; Open the example session: a real session measured on an NVIDIA H200 (diag_matmul), with its rounds, variants, profiles and the model&apos;s analyses. It opens as a copy, so the example itself stays as installed.&lt;/p&gt;</source>
-        <translation>&lt;h2&gt;入门&lt;/h2&gt;&lt;p&gt;KForge 借助语言模型让 CUDA 内核更快。每一轮中，模型会看到先前的变体及其&lt;i&gt;实测&lt;/i&gt;加速比和性能分析，解释较快的变体为何更快，并写出新的候选；KForge 在 GPU 上编译、验证并计时每一个候选。&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;打开任务&lt;/b&gt;（文件 → 打开任务文件夹…）：一个包含 &lt;tt&gt;task.json&lt;/tt&gt; 和 &lt;tt&gt;reference.cu&lt;/tt&gt; 的文件夹。KForge 自带示例；参考实现会在编辑器中打开，工作会话会保存每个结果。&lt;/li&gt;&lt;li&gt;&lt;b&gt;添加 GPU 工作进程&lt;/b&gt;（工具 → GPU 工作进程…）。只有工作进程运行内核。本机没有 GPU 时，请在有 GPU 的机器上运行它：&lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;。没有任何工作进程时，内核仍会被编译并显示错误，但不会进行任何测量。&lt;/li&gt;&lt;li&gt;&lt;b&gt;添加模型&lt;/b&gt;（工具 → 设置… → 模型）：一个兼容 OpenAI 或 Anthropic 的端点及其 API 密钥。&lt;/li&gt;&lt;li&gt;&lt;b&gt;运行一轮&lt;/b&gt;（轮次控制 → 开始轮次），在“推理”中查看陆续到达的回答。&lt;/li&gt;&lt;li&gt;在“变体”“图表”“对比”和“差异”中&lt;b&gt;查看 A 为何胜过 B&lt;/b&gt;；固定示例，或分叉一个变体、编辑后按 Ctrl+Enter 测量你自己的想法。&lt;/li&gt;&lt;li&gt;&lt;b&gt;带走优胜者&lt;/b&gt;：文件 → 导出变体… 会生成带测试和基准测试的 CMake 或 PyTorch 项目；文件 → 保存报告… 会写出一个可分享的 HTML 文件。&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;&lt;b&gt;还没有 GPU？&lt;/b&gt;打开示例会话：一个在 NVIDIA H200 上实测的真实会话（diag_matmul），包含其轮次、变体、性能分析和模型的分析。它以副本形式打开，已安装的示例本身保持不变。&lt;/p&gt;</translation>
+        <translation>&lt;h2&gt;入门&lt;/h2&gt;&lt;p&gt;KForge 借助语言模型让 CUDA 内核更快。每一轮中，模型会看到先前的变体及其&lt;i&gt;实测&lt;/i&gt;加速比和性能分析，解释较快的变体为何更快，并写出新的候选；KForge 在 GPU 上编译、验证并计时每一个候选。&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;打开任务&lt;/b&gt;（文件 → 打开任务文件夹…）：一个包含 &lt;tt&gt;task.json&lt;/tt&gt; 和 &lt;tt&gt;reference.cu&lt;/tt&gt; 的文件夹。KForge 自带示例；参考实现会在编辑器中打开，工作会话会保存每个结果。&lt;/li&gt;&lt;li&gt;&lt;b&gt;添加 GPU 工作进程&lt;/b&gt;（工具 → GPU 工作进程…）。只有工作进程运行内核。本机没有 GPU 时，请在有 GPU 的机器上运行它：&lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;。没有任何工作进程时，内核仍会被编译并显示错误，但不会进行任何测量。&lt;/li&gt;&lt;li&gt;&lt;b&gt;添加模型&lt;/b&gt;（工具 → 设置… → 模型）：一个兼容 OpenAI 或 Anthropic 的端点及其 API 密钥。&lt;/li&gt;&lt;li&gt;&lt;b&gt;运行一轮&lt;/b&gt;（轮次控制 → 开始轮次），在“推理”中查看陆续到达的回答。&lt;/li&gt;&lt;li&gt;在“变体”“图表”“对比”和“差异”中&lt;b&gt;查看 A 为何胜过 B&lt;/b&gt;；固定示例，或派生一个变体、编辑后按 Ctrl+Enter 测量你自己的想法。&lt;/li&gt;&lt;li&gt;&lt;b&gt;带走优胜者&lt;/b&gt;：文件 → 导出变体… 会生成带测试和基准测试的 CMake 或 PyTorch 项目；文件 → 保存报告… 会写出一个可分享的 HTML 文件。&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;&lt;b&gt;还没有 GPU？&lt;/b&gt;打开示例会话：一个在 NVIDIA H200 上实测的真实会话（diag_matmul），包含其轮次、变体、性能分析和模型的分析。它以副本形式打开，已安装的示例本身保持不变。&lt;/p&gt;</translation>
     </message>
     <message>
         <location line="+24"/>
@@ -3898,12 +3898,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     <message>
         <location line="+18"/>
         <source>There is no variant %1 to fork.</source>
-        <translation>没有可分叉的变体 %1。</translation>
+        <translation>没有可派生的变体 %1。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>fork of %1</source>
-        <translation>%1 的分叉</translation>
+        <translation>%1 的派生</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -5099,7 +5099,7 @@ Open a task folder or a session file to see its variants.</source>
     <message>
         <location line="+4"/>
         <source>Fork to Edit</source>
-        <translation>分叉以编辑</translation>
+        <translation>派生后编辑</translation>
     </message>
     <message>
         <location line="+3"/>

@@ -108,9 +108,10 @@ private Q_SLOTS:
             shot(QStringLiteral("compare"));
 
             // The roofline of #6 and #8, their coincident kernels fanned out, the roofs marked as measured.
-            QDockWidget *charts = w.findChild<QDockWidget *>(QStringLiteral("chartsDock"));
+            ChartsPanel *panel = w.chartsPanel();
+            QDockWidget *charts = w.dockOf(panel);
+            QVERIFY(charts);
             charts->raise();
-            auto *panel = qobject_cast<ChartsPanel *>(charts->widget());
             panel->tabs()->setCurrentWidget(panel->rooflineChart());
             w.selection()->setSelected({6, 8}, 6);
             panel->rooflineChart()->refreshNow();

@@ -72,8 +72,12 @@ private Q_SLOTS:
             if (l != status)
                 name = l;
         QVERIFY(name);
-        QVERIFY(name->isElided());
-        QVERIFY(name->shownText().contains(QChar(0x2026)));
+        // The strip shows the one short kernel name (core/eval/kernelname.h: the template arguments of so long
+        // a name are folded into '‹…>'), elided further only where the strip is narrower still; the whole
+        // demangled name stays in the tool tip.
+        QVERIFY2(name->shownText().size() < longKernel().name.size() / 2, qPrintable(name->shownText()));
+        QVERIFY(name->shownText().contains(QChar(0x2026)) || name->shownText().contains(QChar(0x2039)));
+        QVERIFY(name->width() <= 600);
         QVERIFY(name->toolTip().contains(longKernel().name));
 
         QDir().mkpath(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/layout"));
