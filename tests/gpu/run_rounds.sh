@@ -14,6 +14,8 @@
 #   KFORGE_BUNDLE_PLAIN=tests/runtime/tst_worker_lifetime tests/gpu/bundle/pack.sh build/ci
 #   4. selftest: kforge-worker --self-test (the built-in tasks' candidates give their expected verdicts).
 #   5. ctest_gpu: the Qt-free tree built here (KFORGE_GUI=OFF) and its GPU tests (ctest -L gpu).
+#   6. torch: the torch export of diag_matmul's and linear_rowsum's good variants, built (build_ext) and its
+#      test run (verification, then timing by the worker's protocol), beside the speedup KForge measured.
 #   OUT=/some/dir tests/gpu/run_rounds.sh [TASK_DIR...]   (KFORGE_ROUNDS_DEADLINE_S, default 540;
 #   KFORGE_ROUNDS_STAGES, default "rounds kill export": any of rounds kill export selftest ctest_gpu)
 set -u
@@ -121,6 +123,23 @@ if want ctest_gpu; then
   stage ctest_gpu 200 ctest --test-dir build-gpu -L gpu --output-on-failure > "$OUT/ctest_gpu.txt" 2>&1
   grep -E "Test +#|tests passed|tests failed|worker gone after" "$OUT/ctest_gpu.txt"
 fi
+if want torch; then
+  torch_task() {
+    local dir=$1 name w id
+    name=$(basename "$dir"); w=$RES/torch/$name; mkdir -p "$w"
+    file=$(python3 -c "import json,sys; v=[x for x in json.load(open(sys.argv[1]))['variants'] if x.get('label')=='good']; print(v[0]['file'])" "$dir/task.json")
+    "$KFORGE_CLI" eval "$dir" "$dir/$file" --worker "$WORKER --device 0" --no-metrics --session "$w/s.kforge" > "$w/eval.txt" 2>&1
+    id=$(sed -n 's/^Recorded as variant \([0-9]*\) in .*/\1/p' "$w/eval.txt" | tail -1)
+    "$KFORGE_CLI" export "$w/s.kforge" --variant "$id" --format torch --out "$w/torch" > "$w/export.txt" 2>&1 &&
+      (cd "$w/torch" && python3 setup.py build_ext --inplace > "$w/build.txt" 2>&1 && python3 test_*.py > "$w/test.txt" 2>&1)
+    echo "== $name: torch export test rc $?"
+    grep -iE "speedup|verdict" "$w/eval.txt" | head -3
+    tail -4 "$w/test.txt" 2>/dev/null || tail -20 "$w/build.txt"
+  }
+  export -f torch_task; export RES WORKER KFORGE_CLI
+  stage torch 300 bash -c 'torch_task resources/tasks/diag_matmul > $RES/t1.txt 2>&1 & torch_task tests/fixtures/tasks/linear_rowsum > $RES/t2.txt 2>&1; wait; cat $RES/t1.txt $RES/t2.txt' > "$OUT/torch.txt" 2>&1
+  cat "$OUT/torch.txt"
+fi
 if want export; then
   left=$(( DEADLINE - 20 - $(elapsed) ))
   mkdir -p "$RES/export"
@@ -143,6 +162,8 @@ S=$OUT/summary.txt
   tail -4 "$OUT/selftest.txt" 2>/dev/null
   echo "-- ctest -L gpu (Qt-free tree)"
   grep -E "tests passed|tests failed|\*\*\*Failed|worker gone after" "$OUT/ctest_gpu.txt" 2>/dev/null
+  echo "-- torch export"
+  grep -E "^== |speedup" "$OUT/torch.txt" 2>/dev/null
   echo "-- export vs KForge"
   sed -n '/^task /,$p' "$OUT/export_tasks.txt" 2>/dev/null | head -24
 } > "$S"
