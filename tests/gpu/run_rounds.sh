@@ -124,20 +124,32 @@ if want ctest_gpu; then
   grep -E "Test +#|tests passed|tests failed|worker gone after" "$OUT/ctest_gpu.txt"
 fi
 if want torch; then
-  torch_task() {
-    local dir=$1 name w id
+  # Evaluations and tests one at a time (they share the GPU); only the extension builds run side by side.
+  torch_eval() {
+    local dir=$1 name w id file
     name=$(basename "$dir"); w=$RES/torch/$name; mkdir -p "$w"
     file=$(python3 -c "import json,sys; v=[x for x in json.load(open(sys.argv[1]))['variants'] if x.get('label')=='good']; print(v[0]['file'])" "$dir/task.json")
     "$KFORGE_CLI" eval "$dir" "$dir/$file" --worker "$WORKER --device 0" --no-metrics --session "$w/s.kforge" > "$w/eval.txt" 2>&1
     id=$(sed -n 's/^Recorded as variant \([0-9]*\) in .*/\1/p' "$w/eval.txt" | tail -1)
-    "$KFORGE_CLI" export "$w/s.kforge" --variant "$id" --format torch --out "$w/torch" > "$w/export.txt" 2>&1 &&
-      (cd "$w/torch" && python3 setup.py build_ext --inplace > "$w/build.txt" 2>&1 && python3 test_*.py > "$w/test.txt" 2>&1)
-    echo "== $name: torch export test rc $?"
-    grep -iE "speedup|verdict" "$w/eval.txt" | head -3
-    tail -4 "$w/test.txt" 2>/dev/null || tail -20 "$w/build.txt"
+    "$KFORGE_CLI" export "$w/s.kforge" --variant "$id" --format torch --out "$w/torch" > "$w/export.txt" 2>&1
   }
-  export -f torch_task; export RES WORKER KFORGE_CLI
-  stage torch 300 bash -c 'torch_task resources/tasks/diag_matmul > $RES/t1.txt 2>&1 & torch_task tests/fixtures/tasks/linear_rowsum > $RES/t2.txt 2>&1; wait; cat $RES/t1.txt $RES/t2.txt' > "$OUT/torch.txt" 2>&1
+  torch_all() {
+    local t pids=()
+    for t in "$@"; do torch_eval "$t"; done
+    for t in "$@"; do
+      (cd "$RES/torch/$(basename "$t")/torch" && python3 setup.py build_ext --inplace > ../build.txt 2>&1) & pids+=($!)
+    done
+    wait "${pids[@]}"
+    for t in "$@"; do
+      local w=$RES/torch/$(basename "$t")
+      (cd "$w/torch" && python3 test_*.py > "$w/test.txt" 2>&1)
+      echo "== $(basename "$t"): torch export test rc $?"
+      grep -iE "^(speedup|verdict)" "$w/eval.txt" | cut -c1-160
+      tail -3 "$w/test.txt" 2>/dev/null; [ -s "$w/test.txt" ] || tail -20 "$w/build.txt"
+    done
+  }
+  export -f torch_eval torch_all; export RES WORKER KFORGE_CLI
+  stage torch 300 bash -c 'torch_all resources/tasks/diag_matmul tests/fixtures/tasks/linear_rowsum' > "$OUT/torch.txt" 2>&1
   cat "$OUT/torch.txt"
 fi
 if want export; then
@@ -163,7 +175,7 @@ S=$OUT/summary.txt
   echo "-- ctest -L gpu (Qt-free tree)"
   grep -E "tests passed|tests failed|\*\*\*Failed|worker gone after" "$OUT/ctest_gpu.txt" 2>/dev/null
   echo "-- torch export"
-  grep -E "^== |speedup" "$OUT/torch.txt" 2>/dev/null
+  grep -iE "^== |speedup" "$OUT/torch.txt" 2>/dev/null | cut -c1-160
   echo "-- export vs KForge"
   sed -n '/^task /,$p' "$OUT/export_tasks.txt" 2>/dev/null | head -24
 } > "$S"
