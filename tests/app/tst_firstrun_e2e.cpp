@@ -34,8 +34,10 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -76,21 +78,53 @@ void shot(QWidget *w, const QString &name)
 }
 
 // Answers the next file dialog with `path`, as a user typing it and pressing Enter would. The File menu's
-// dialogs are modal and block in exec(): the answer has to come from the event loop they run.
+// dialogs are modal and block in exec(): the answer has to come from the event loop they run. The dialog may
+// refuse an answer while it still reads the folder, so it is asked again until it takes one; after 15 s it is
+// cancelled, and `answered` stays false.
 void answerFileDialog(const QString &path, bool *answered)
 {
     auto *poll = new QTimer(qApp);
-    poll->setInterval(50);
-    QObject::connect(poll, &QTimer::timeout, poll, [poll, path, answered] {
+    poll->setInterval(100);
+    auto *clock = new QElapsedTimer;
+    clock->start();
+    QObject::connect(poll, &QObject::destroyed, qApp, [clock] { delete clock; });
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, clock, path, answered] {
         for (QWidget *w : QApplication::topLevelWidgets()) {
             auto *dialog = qobject_cast<QFileDialog *>(w);
             if (!dialog || !dialog->isVisible())
                 continue;
-            dialog->selectFile(path);
-            static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept(), as Enter in its name field
+            if (clock->elapsed() > 15000) {
+                qWarning("the file dialog did not take %s (it shows %s)", qPrintable(path),
+                         qPrintable(dialog->directory().absolutePath()));
+                dialog->reject();
+                break;
+            }
+            // A folder is chosen from inside it (double-click into it, then Choose); a file by typing its path
+            // into the name field and pressing Enter.
+            if (dialog->fileMode() == QFileDialog::Directory) {
+                dialog->setDirectory(path);
+                static_cast<QDialog *>(dialog)->accept(); // QFileDialog::accept(), as the Choose button
+            } else if (auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"))) {
+                name->setFocus();
+                name->selectAll();
+                QTest::keyClicks(name, path);
+                QTest::keyClick(name, Qt::Key_Return);
+            }
+            if (dialog->result() != QDialog::Accepted) {
+                QStringList visible;
+                for (QWidget *t : QApplication::topLevelWidgets())
+                    if (t->isVisible())
+                        visible << QString::fromLatin1(t->metaObject()->className()) + u':' + t->windowTitle();
+                qInfo("the file dialog (%s) did not take %s yet: %s; %s", qPrintable(dialog->directory().absolutePath()), qPrintable(path),
+                      qPrintable(dialog->selectedFiles().join(u',')), qPrintable(visible.join(u',')));
+                return;
+            }
             *answered = true;
+            break;
+        }
+        if (*answered || clock->elapsed() > 15000) {
+            poll->stop();
             poll->deleteLater();
-            return;
         }
     });
     poll->start();
