@@ -130,6 +130,7 @@ MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluat
     // first shows at its real size.
     m_defaultDockSizes = !restoreState(m_settings.windowState());
     fitIntoScreen();
+    m_chosenGeometry = geometry();
 
     applyTheme();
     rebuildRecentMenu();
@@ -195,8 +196,10 @@ void MainWindow::applyDefaultDockSizes()
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
-    if (!std::exchange(m_shownOnce, true))
-        fitIntoScreen(); // now with the frame's margins
+    // The size the window chose (saved or default) fits again, now with the frame's margins; one its owner set
+    // before showing it is theirs.
+    if (!std::exchange(m_shownOnce, true) && geometry() == m_chosenGeometry)
+        fitIntoScreen();
     if (std::exchange(m_defaultDockSizes, false))
         applyDefaultDockSizes();
 }

@@ -194,7 +194,6 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         QVERIFY2(QFileInfo::exists(docsSession), qPrintable(docsSession));
         QVERIFY2(QFileInfo(taskFolder).isDir(), qPrintable(taskFolder));
-        QDir(shotDir()).removeRecursively();
     }
 
     void freshUserSession()
@@ -314,13 +313,20 @@ private Q_SLOTS:
             QCOMPARE(w.comparePanel()->variantA(), best); // the faster first
             QCOMPARE(w.comparePanel()->variantB(), other);
             QTRY_VERIFY(w.dockOf(w.comparePanel())->isVisible());
+            QVERIFY2(w.comparePanel()->headlineText().startsWith(QStringLiteral("#%1 is").arg(best)),
+                     qPrintable(w.comparePanel()->headlineText()));
+            QVERIFY(w.dockOf(w.diffView())->isVisible());
             QVERIFY2(w.diffView()->leftTitle().contains(QStringLiteral("#%1").arg(best)), qPrintable(w.diffView()->leftTitle()));
             QVERIFY2(w.diffView()->rightTitle().contains(QStringLiteral("#%1").arg(other)), qPrintable(w.diffView()->rightTitle()));
             shot(&w, QStringLiteral("4-compare"));
 
-            // 5. File → Export Variant… with nothing selected: the best, as a CMake project.
-            table->clearSelection();
-            w.selection()->clear();
+            // 5. The best selected alone in the table, then File → Export Variant…, as a CMake project.
+            QModelIndex bestRow;
+            for (int row = 0; row < table->model()->rowCount() && !bestRow.isValid(); ++row)
+                if (table->model()->index(row, 0).data(VariantsModel::IdRole).toLongLong() == best)
+                    bestRow = table->model()->index(row, 0);
+            table->selectionModel()->setCurrentIndex(bestRow, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            QTRY_COMPARE(w.variantsPanel()->selectedIds(), QList<qint64>{best});
             QTRY_COMPARE(w.exports()->exportTarget(), best);
             w.actions()->exportVariant->trigger();
             auto *dialog = w.findChild<ExportDialog *>();
