@@ -257,16 +257,21 @@ private Q_SLOTS:
             QSignalSpy compiled(compileOnly, &CompileOnly::compiled);
             QTest::keyClick(e, Qt::Key_Return, Qt::ControlModifier);
             QVERIFY(e->text().contains(QStringLiteral("cublas_handle_typo();"))); // no line break typed
-            if (CudaToolkit::locateNvcc().isEmpty())
-                QSKIP("no nvcc: the compile-only path cannot be shown");
-            QVERIFY(compiled.wait(180000));
-            QCOMPARE(compiled.first().at(1).toBool(), false);
-            bool onItsLine = false;
-            for (const Diagnostic &d : w.editor()->diagnostics(fork))
-                onItsLine = onItsLine || (d.line == line + 1 && d.message.contains(QStringLiteral("cublas_handle_typo")));
-            QVERIFY2(onItsLine, qPrintable(w.editor()->status(fork)));
-            QVERIFY(!w.editor()->isReadOnly(fork)); // stays editable
-            QVERIFY2(w.editor()->status(fork).contains(QStringLiteral("not added to the session")), qPrintable(w.editor()->status(fork)));
+            QVERIFY(!w.editor()->isReadOnly(fork));
+            // The real nvcc's error on the typo's line; without one (a machine with no CUDA) the rest still runs.
+            if (!CudaToolkit::locateNvcc().isEmpty()) {
+                QVERIFY(compiled.wait(180000));
+                QCOMPARE(compiled.first().at(1).toBool(), false);
+                bool onItsLine = false;
+                for (const Diagnostic &d : w.editor()->diagnostics(fork))
+                    onItsLine = onItsLine || (d.line == line + 1 && d.message.contains(QStringLiteral("cublas_handle_typo")));
+                QVERIFY2(onItsLine, qPrintable(w.editor()->status(fork)));
+                QVERIFY(!w.editor()->isReadOnly(fork)); // stays editable
+                QVERIFY2(w.editor()->status(fork).contains(QStringLiteral("not added to the session")),
+                         qPrintable(w.editor()->status(fork)));
+            } else {
+                qWarning("no nvcc found: the typo's diagnostic is not checked");
+            }
             QCOMPARE(added.count(), 0);
             QCOMPARE(w.session()->population().size(), variants);
             shot(&w, QStringLiteral("2-typo-diagnostic"));
