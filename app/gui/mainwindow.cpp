@@ -130,6 +130,7 @@ MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluat
     // first shows at its real size.
     m_defaultDockSizes = !restoreState(m_settings.windowState());
     fitIntoScreen();
+    m_chosenGeometry = geometry();
 
     applyTheme();
     rebuildRecentMenu();
@@ -166,11 +167,18 @@ void MainWindow::fitIntoScreen()
     if (!screen)
         return;
     const QRect available = screen->availableGeometry();
-    QRect g = geometry();
+    // The frame (title bar, borders) must fit too: its margins are known once the window is shown and framed,
+    // so this runs again then (before, frame and geometry are the same).
+    const QRect client = geometry();
+    const QRect frame = frameGeometry();
+    const QMargins margins(client.left() - frame.left(), client.top() - frame.top(), frame.right() - client.right(),
+                           frame.bottom() - client.bottom());
+    QRect g = frame;
     g.setSize(g.size().boundedTo(available.size()));
     g.moveLeft(std::clamp(g.left(), available.left(), available.right() - g.width() + 1));
     g.moveTop(std::clamp(g.top(), available.top(), available.bottom() - g.height() + 1));
-    if (g != geometry())
+    g = g.marginsRemoved(margins);
+    if (g != client)
         setGeometry(g);
 }
 
@@ -188,6 +196,10 @@ void MainWindow::applyDefaultDockSizes()
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
+    // The size the window chose (saved or default) fits again, now with the frame's margins; one its owner set
+    // before showing it is theirs.
+    if (!std::exchange(m_shownOnce, true) && geometry() == m_chosenGeometry)
+        fitIntoScreen();
     if (std::exchange(m_defaultDockSizes, false))
         applyDefaultDockSizes();
 }

@@ -160,6 +160,8 @@ private:
     QDockWidget *m_diffDock = nullptr;
     QDockWidget *m_roundDock = nullptr;
     bool m_defaultDockSizes = false; // no saved layout: size the docks at the first show
+    bool m_shownOnce = false;
+    QRect m_chosenGeometry; // restored or default, fitted into the screen
     QTimer *m_diffTimer = nullptr;
     Workbench *m_workbench = nullptr;
     VariantSelection *m_selection = nullptr;
