@@ -361,25 +361,7 @@
         <translation>每线程块共享内存</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>memory</source>
-        <comment>bound</comment>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>compute</source>
-        <comment>bound</comment>
-        <translation>计算</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>latency</source>
-        <comment>bound</comment>
-        <translation>延迟</translation>
-    </message>
-    <message>
-        <location line="+54"/>
+        <location line="+67"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
@@ -2358,7 +2340,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="+255"/>
+        <location filename="../app/gui/mainwindow.cpp" line="+267"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
@@ -4169,7 +4151,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SpeedOfLight</name>
     <message>
-        <location filename="../core/eval/speedoflight.cpp" line="+241"/>
+        <location filename="../core/eval/speedoflight.cpp" line="+227"/>
         <source>%1%</source>
         <translation>%1%</translation>
     </message>

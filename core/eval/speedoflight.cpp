@@ -1,4 +1,5 @@
 #include "core/eval/speedoflight.h"
+#include "core/eval/measureformat.h"
 
 #include <QJsonArray>
 #include <QJsonValue>
@@ -30,21 +31,6 @@ std::optional<double> pctOf(std::optional<double> floorMs, std::optional<double>
     return std::min(100.0, 100.0 * *floorMs / *timeMs);
 }
 
-QString ms(double v)
-{
-    // As formatMeasure: 3 significant digits, no exponent.
-    const double a = std::fabs(v);
-    if (a >= 100)
-        return QString::number(v, 'f', 0);
-    if (a >= 10)
-        return QString::number(v, 'f', 1);
-    if (a >= 1)
-        return QString::number(v, 'f', 2);
-    if (a == 0)
-        return u"0"_s;
-    return QString::number(v, 'f', std::min(9, 2 - int(std::floor(std::log10(a)))));
-}
-
 } // namespace
 
 QString speedOfLightFigure(double pct)
@@ -55,7 +41,7 @@ QString speedOfLightFigure(double pct)
         return QString::number(pct, 'f', 1);
     if (pct >= 1)
         return QString::number(pct, 'f', 2);
-    return ms(pct);
+    return formatMeasure(pct);
 }
 
 std::optional<double> SpeedOfLight::bytePct() const
@@ -192,22 +178,22 @@ QString SpeedOfLight::promptLine() const
     case State::WithinFloors: {
         QString line = u"%1% of speed of light"_s.arg(speedOfLightFigure(*percent()));
         if (floorMs)
-            line += u" (the task's floor is %1 ms)"_s.arg(ms(*floorMs));
+            line += u" (the task's floor is %1 ms)"_s.arg(formatMeasure(*floorMs));
         return line;
     }
     case State::BeatsFlopFloor: {
         QString line = u"faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms "
                        "(the task's flops at the measured FP32 FMA peak); either work is skipped or the task's `flops` "
                        "counts avoidable work, such as an algebraic rewrite"_s
-                           .arg(ms(*timeMs), ms(*flopFloorMs));
+                           .arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs));
         if (const auto pct = bytePct())
-            line += u"; %1% of the byte floor (%2 ms)"_s.arg(speedOfLightFigure(*pct), ms(*byteFloorMs));
+            line += u"; %1% of the byte floor (%2 ms)"_s.arg(speedOfLightFigure(*pct), formatMeasure(*byteFloorMs));
         return line;
     }
     case State::BelowByteFloor:
         return u"below the task's byte floor: %1 ms is under the %2 ms needed to move the task's bytes at the measured "
                "copy bandwidth, which is impossible: it cannot have done all the work the task describes"_s
-            .arg(ms(*timeMs), ms(*byteFloorMs));
+            .arg(formatMeasure(*timeMs), formatMeasure(*byteFloorMs));
     }
     return {};
 }
@@ -222,12 +208,12 @@ QString SpeedOfLight::reportText() const
     case State::BeatsFlopFloor:
         return bytePct() ? u"beats the task's FLOP floor (%1 ms < %2 ms: work is skipped or the task's flops count "
                            "avoidable work); %3% of the byte floor"_s
-                               .arg(ms(*timeMs), ms(*flopFloorMs), speedOfLightFigure(*bytePct()))
+                               .arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs), speedOfLightFigure(*bytePct()))
                          : u"beats the task's FLOP floor (%1 ms < %2 ms: work is skipped or the task's flops count "
                            "avoidable work)"_s
-                               .arg(ms(*timeMs), ms(*flopFloorMs));
+                               .arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs));
     case State::BelowByteFloor:
-        return u"below the byte floor (%1 ms < %2 ms): impossible"_s.arg(ms(*timeMs), ms(*byteFloorMs));
+        return u"below the byte floor (%1 ms < %2 ms): impossible"_s.arg(formatMeasure(*timeMs), formatMeasure(*byteFloorMs));
     }
     return {};
 }
@@ -254,25 +240,25 @@ QString SpeedOfLight::explanation() const
     case State::Unknown:
         return tr("No speed of light: the task has no FLOP or byte formula, or the device's peaks were not measured");
     case State::WithinFloors:
-        parts << (floorMs ? tr("%1% of the task's speed-of-light floor (%2 ms)").arg(speedOfLightFigure(*percent()), ms(*floorMs))
+        parts << (floorMs ? tr("%1% of the task's speed-of-light floor (%2 ms)").arg(speedOfLightFigure(*percent()), formatMeasure(*floorMs))
                           : tr("%1% of the task's speed-of-light floor").arg(speedOfLightFigure(*percent())));
         break;
     case State::BeatsFlopFloor:
         parts << tr("Faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms. Either "
                     "work is skipped or the task's flops formula counts avoidable work, such as an algebraic rewrite.")
-                     .arg(ms(*timeMs), ms(*flopFloorMs));
+                     .arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs));
         parts << tr("Tensor cores can beat this floor too: it is set by the FP32 FMA rate.");
         break;
     case State::BelowByteFloor:
         parts << tr("Impossible: %1 ms is under the %2 ms needed to move the task's bytes at the measured copy "
                     "bandwidth; the variant cannot have done all the work the task describes.")
-                     .arg(ms(*timeMs), ms(*byteFloorMs));
+                     .arg(formatMeasure(*timeMs), formatMeasure(*byteFloorMs));
         break;
     }
     if (byteFloorMs)
-        parts << tr("Byte floor %1 ms (the task's bytes at the measured copy bandwidth)").arg(ms(*byteFloorMs));
+        parts << tr("Byte floor %1 ms (the task's bytes at the measured copy bandwidth)").arg(formatMeasure(*byteFloorMs));
     if (flopFloorMs)
-        parts << tr("FLOP floor %1 ms (the task's FLOPs at the measured FP32 FMA rate)").arg(ms(*flopFloorMs));
+        parts << tr("FLOP floor %1 ms (the task's FLOPs at the measured FP32 FMA rate)").arg(formatMeasure(*flopFloorMs));
     return parts.join(u'\n');
 }
 

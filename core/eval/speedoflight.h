@@ -74,7 +74,7 @@ private:
     std::optional<double> m_ratio; // time / task floor as the worker reported it (time_over_floor)
 };
 
-// "75.1": the figure every speed-of-light text uses (3 significant digits, as formatMeasure).
+// "75.1": the figure every speed-of-light text uses (3 significant digits, as formatMeasure in core/eval/measureformat.h).
 QString speedOfLightFigure(double pct);
 
 } // namespace kforge

@@ -73,19 +73,6 @@ QString knownBound(const QString &bound)
 
 } // namespace
 
-QString formatMeasure(double value)
-{
-    const double a = std::fabs(value);
-    if (a >= 100 || value == std::floor(value))
-        return QString::number(value, 'f', 0);
-    if (a >= 10)
-        return QString::number(value, 'f', 1);
-    if (a >= 1)
-        return QString::number(value, 'f', 2);
-    const int decimals = std::min(9, 2 - int(std::floor(std::log10(a))));
-    return QString::number(value, 'f', decimals);
-}
-
 ProfileSummary ProfileSummary::fromResult(const QJsonObject &r)
 {
     ProfileSummary p;

@@ -5,6 +5,7 @@
 // RoundRunner adds); a field the worker did not measure stays empty and is left out of lines().
 // The roofline is read where the worker writes it (roofline.profile.candidate, docs/worker-protocol.md),
 // then where early sessions had it (roofline.candidate), then from the worker's flat task-level fields.
+#include "core/eval/measureformat.h" // formatMeasure, for the profile lines
 #include "core/eval/speedoflight.h"
 
 #include <QJsonObject>
@@ -51,8 +52,5 @@ struct ProfileSummary {
     // One short line per measured field, e.g. "median time 0.412 ms", "memory-bound", "2870 GB/s achieved".
     QStringList lines() const;
 };
-
-// A number with the few digits a human (or a model) needs: 3 significant, no exponent.
-QString formatMeasure(double value);
 
 } // namespace kforge

@@ -166,17 +166,6 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
     endResetModel();
 }
 
-QString CompareMetricsModel::boundText(const QString &bound)
-{
-    if (bound == u"memory")
-        return tr("memory", "bound");
-    if (bound == u"compute")
-        return tr("compute", "bound");
-    if (bound == u"latency")
-        return tr("latency", "bound");
-    return bound;
-}
-
 double CompareMetricsModel::differenceOf(const Row &r)
 {
     // One scale for every kind: |ln(A/B)| for amounts (2× either way: 0.69), percentage points over 50 for

@@ -30,8 +30,6 @@ public:
     int rowOf(const QString &key) const;
     // The rows that differ most, largest first, at most `n` (the time and what follows from it left out).
     QList<int> largestDifferences(int n) const;
-    // The worker's bound name ("memory", "compute", "latency") in the user's language; others as they are.
-    static QString boundText(const QString &bound);
     // A's median time over B's with its interval; empty unless both were timed.
     std::optional<TimeRatio> timeRatio() const { return m_ratio; }
 

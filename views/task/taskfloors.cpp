@@ -1,4 +1,5 @@
 #include "views/task/taskfloors.h"
+#include "core/eval/speedoflight.h"
 
 #include <algorithm>
 
@@ -18,12 +19,11 @@ bool TaskFloors::memoryLimited() const
 
 TaskFloors taskFloors(double flops, double bytes, double peakGflops, double peakGbps)
 {
+    // The floors of the one speed-of-light computation (core/eval/speedoflight.h), without a time.
+    const SpeedOfLight s = SpeedOfLight::compute(flops, bytes, peakGbps, peakGflops, std::nullopt);
     TaskFloors f;
-    // GFLOP/s = 1e6 FLOP per ms; GB/s = 1e6 bytes per ms.
-    if (flops > 0 && peakGflops > 0)
-        f.computeMs = flops / (peakGflops * 1e6);
-    if (bytes > 0 && peakGbps > 0)
-        f.memoryMs = bytes / (peakGbps * 1e6);
+    f.computeMs = s.flopFloorMs;
+    f.memoryMs = s.byteFloorMs;
     return f;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// The task's speed-of-light floors on a device: FLOP over the measured FP32 FMA rate, bytes over the measured
-// copy bandwidth, the larger one is the floor. The same rule as the worker's speedOfLight()
-// (core/runtime/profiler/roofline.cpp); one function so it can give way to core/eval/speedoflight.
+// The task's speed-of-light floors on a device, as the Task panel shows them before anything is timed: FLOP over
+// the measured FP32 FMA rate, bytes over the measured copy bandwidth, the larger one is the floor. Computed by
+// core/eval/speedoflight (SpeedOfLight::compute), the one definition the worker and every panel share.
 #include <optional>
 
 namespace kforge {
