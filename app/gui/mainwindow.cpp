@@ -7,7 +7,7 @@
 #include "app/gui/gettingstarted.h"
 #include "app/gui/mainactions.h"
 #include "app/gui/noticebar.h"
-#include "app/gui/workbench.h"
+#include "core/workbench/workbench.h"
 #include "core/compile/compiler.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"

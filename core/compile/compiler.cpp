@@ -238,22 +238,17 @@ int Compiler::pendingJobs() const
 QStringList Compiler::arguments(const CompileRequest &request, const QString &arch, const QString &outputFile) const
 {
     QStringList args = m_baseFlags;
-    args << u"-arch="_s + arch;
+    args << KernelBuildFlags::arch(arch);
     const bool link = request.output == CompileOutput::SharedObject;
     switch (request.output) {
     case CompileOutput::SharedObject:
-        // --no-undefined: a missing symbol is a link error with a message now, not a dlopen failure in
-        // the worker later. The rpath lets the worker find the toolkit's cuBLAS without LD_LIBRARY_PATH.
-        args << u"-shared"_s << u"-Xcompiler"_s << u"-fPIC"_s << u"-Xptxas"_s << u"-v"_s << u"-Xlinker"_s
-             << u"--no-undefined"_s;
-        if (const QString lib = CudaToolkit::libraryDir(nvccPath()); !lib.isEmpty())
-            args << u"-Xlinker"_s << u"-rpath="_s + lib;
+        args << KernelBuildFlags::sharedObject() << KernelBuildFlags::sharedObjectChecks(CudaToolkit::libraryDir(nvccPath()));
         break;
     case CompileOutput::Ptx:
-        args << u"-ptx"_s;
+        args << KernelBuildFlags::ptx();
         break;
     case CompileOutput::Sass:
-        args << u"-cubin"_s << u"-Xptxas"_s << u"-v"_s;
+        args << KernelBuildFlags::sass();
         break;
     }
     if (const QString inc = abiIncludeDir(); !inc.isEmpty())

@@ -4,6 +4,8 @@
 // signals, always asynchronously (cache hits too); diagnostics and per-kernel resources come parsed.
 // A shared object's nvcc steps run through NvccRun, host and device halves at the same time.
 #include "core/compile/compileresult.h"
+#include "core/compile/kernelbuildflags.h"
+#include "core/eval/timingdefaults.h"
 
 #include <QHash>
 #include <QObject>
@@ -104,9 +106,9 @@ private:
     QByteArray m_abiHeader;
     QString m_abiHeaderFrom;
     int m_maxParallel;
-    int m_timeoutMs = 5 * 60 * 1000;
+    int m_timeoutMs = TimingDefaults::compileMs;
     bool m_parallelSteps = true;
-    QStringList m_baseFlags{QStringLiteral("-O3"), QStringLiteral("-lineinfo")};
+    QStringList m_baseFlags = KernelBuildFlags::defaults();
     QString m_nvccVersion;     // short form
     QByteArray m_nvccVersionKey; // full `nvcc --version` text, part of the cache key
     QPointer<QProcess> m_versionProbe;

@@ -1,6 +1,8 @@
 #pragma once
 // How thoroughly the worker verifies and times one evaluation (the protocol's evaluate "options").
 // The defaults are what the workbench uses; the CLI and the benchmark use them too, so figures agree.
+#include "core/eval/timingdefaults.h"
+
 #include <QJsonObject>
 #include <QMetaType>
 #include <QStringList>
@@ -10,16 +12,16 @@ namespace kforge {
 struct TimingSetting;
 
 struct EvalOptions {
-    int trials = 5;          // verification trials, each with a new seed and fresh buffers
-    bool timing = true;      // false: verify only
-    int minRuns = 100;       // timed runs per side: until both minRuns and minTimeMs are reached...
-    int minTimeMs = 1000;
-    int maxRuns = 10000;     // ...but never more (docs/worker-protocol.md, "evaluate")
-    int warmup = 10;         // untimed pairs first: at least this many and at least warmupMs
-    int warmupMs = 100;
+    int trials = TimingDefaults::trials;       // verification trials, each with a new seed and fresh buffers
+    bool timing = true;                        // false: verify only
+    int minRuns = TimingDefaults::minRuns;     // timed runs per side: until both minRuns and minTimeMs are reached...
+    int minTimeMs = TimingDefaults::minTimeMs;
+    int maxRuns = TimingDefaults::maxRuns;     // ...but never more (docs/worker-protocol.md, "evaluate")
+    int warmup = TimingDefaults::warmup;       // untimed pairs first: at least this many and at least warmupMs
+    int warmupMs = TimingDefaults::warmupMs;
     qint64 seed = 1;
-    bool trace = true;       // CUPTI activity trace of traceRuns extra runs per side
-    int traceRuns = 10;
+    bool trace = true;                         // CUPTI activity trace of traceRuns extra runs per side
+    int traceRuns = TimingDefaults::traceRuns;
     bool metrics = true;     // CUPTI metrics pass (kernel replay; slower)
     QStringList metricNames; // empty: the profiler's default set
     bool samples = false;    // every run's time in the result (samples_ms)

@@ -347,6 +347,19 @@ void Settings::setEndpoints(const QList<EndpointConfig> &endpoints)
     Q_EMIT endpointsChanged();
 }
 
+PriceTable Settings::prices() const
+{
+    return PriceTable::load(*m_store);
+}
+
+void Settings::setPrices(const PriceTable &prices)
+{
+    if (prices.prices() == this->prices().prices())
+        return;
+    prices.save(*m_store);
+    Q_EMIT pricesChanged();
+}
+
 int Settings::candidatesPerRound() const
 {
     return std::clamp(m_store->value(Key::candidates, Defaults::candidatesPerRound).toInt(), 1, 64);

@@ -1,7 +1,10 @@
 #pragma once
 // Every user setting of KForge with its type and default, persisted through QSettings. One object is
 // created by the application and handed to whoever needs it; nothing else reads QSettings keys.
+#include "core/compile/kernelbuildflags.h"
+#include "core/eval/timingdefaults.h"
 #include "core/llm/endpointconfig.h"
+#include "core/llm/pricetable.h"
 #include "core/worker/workerconfig.h"
 
 #include <QByteArray>
@@ -21,11 +24,11 @@ enum class Theme { System, Light, Dark };
 
 // Measurement parameters sent with every evaluate request.
 struct TimingSetting {
-    int trials = 5;        // verification trials, each on fresh inputs
-    int minRuns = 100;     // timed runs at least...
-    int minTimeMs = 1000;  // ...and at least this long
-    int maxRuns = 10000;
-    int warmup = 10;
+    int trials = TimingDefaults::trials;       // verification trials, each on fresh inputs
+    int minRuns = TimingDefaults::minRuns;     // timed runs at least...
+    int minTimeMs = TimingDefaults::minTimeMs; // ...and at least this long
+    int maxRuns = TimingDefaults::maxRuns;
+    int warmup = TimingDefaults::warmup;
     friend bool operator==(const TimingSetting &, const TimingSetting &) = default;
 };
 
@@ -39,7 +42,7 @@ public:
         static QString language() { return QStringLiteral("system"); }
         static Theme theme() { return Theme::System; }
         static QString nvccPath() { return {}; } // empty: look in PATH, then /usr/local/cuda/bin
-        static QStringList compileFlags() { return {QStringLiteral("-O3"), QStringLiteral("-lineinfo")}; }
+        static QStringList compileFlags() { return KernelBuildFlags::defaults(); }
         static QString defaultArch() { return {}; } // empty: the architecture of the worker's GPU
         static QList<WorkerConfig> workers()
         {
@@ -96,6 +99,11 @@ public:
     QList<EndpointConfig> endpoints() const;
     void setEndpoints(const QList<EndpointConfig> &endpoints);
 
+    // What the models cost ($ per million tokens), as PriceTable::save() writes it: usage turned into money in
+    // rounds and `kforge-cli chat`. Empty by default (prices change too often to ship).
+    PriceTable prices() const;
+    void setPrices(const PriceTable &prices);
+
     int candidatesPerRound() const;
     void setCandidatesPerRound(int n);
     int exemplars() const;
@@ -117,6 +125,7 @@ Q_SIGNALS:
     void workersChanged();
     void timingChanged();
     void endpointsChanged();
+    void pricesChanged();
     void roundDefaultsChanged();
 
 private:

@@ -13,7 +13,7 @@ struct EvalJob {
     QString candidateSo;
     QJsonObject task;     // task.json as an object (Task::toJson)
     EvalOptions options;
-    int timeoutMs = 60000; // watchdog for the evaluate request (the task's timeout_s)
+    int timeoutMs = TimingDefaults::workerRequestMs; // watchdog for the evaluate request (the task's timeout_s)
 };
 
 } // namespace kforge

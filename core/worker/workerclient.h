@@ -51,16 +51,16 @@ public:
     void stop();
 
     // Queues a request {"op": op, ...args}; returns its id. timeoutMs > 0 arms the watchdog.
-    int send(const QString &op, const QJsonObject &args = {}, int timeoutMs = 60000);
+    int send(const QString &op, const QJsonObject &args = {}, int timeoutMs = TimingDefaults::workerRequestMs);
     // load: the .so by path, or inline as base64 when the worker is remote (WorkerConfig::sendsInline).
-    int load(const QString &slot, const QString &soPath, int timeoutMs = 60000);
+    int load(const QString &slot, const QString &soPath, int timeoutMs = TimingDefaults::workerRequestMs);
     int evaluate(const QJsonObject &task, const EvalOptions &options, int timeoutMs);
-    int deviceInfo(int timeoutMs = 120000);
+    int deviceInfo(int timeoutMs = TimingDefaults::deviceInfoMs);
     void cancel(int id); // a queued request is dropped (answered Cancelled); a running one is not stopped
 
     // Line-level access for protocol tests: sends `line` as is once the worker is ready; the reply carries
     // whatever id the worker answers with (or -1).
-    int sendRaw(const QByteArray &line, int timeoutMs = 10000);
+    int sendRaw(const QByteArray &line, int timeoutMs = TimingDefaults::rawRequestMs);
 
 Q_SIGNALS:
     void ready(const QJsonObject &readyEvent);

@@ -1,6 +1,8 @@
 #pragma once
 // One configured GPU worker: a command line that starts a process speaking the worker protocol on
 // stdin/stdout (`kforge-worker --device 0`, `ssh gpu-box kforge-worker`, an `srun ...` line).
+#include "core/eval/timingdefaults.h"
+
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -14,7 +16,7 @@ struct WorkerConfig {
     QString name;                                     // shown in logs and results; default: the command
     QString command = QStringLiteral("kforge-worker --device 0");
     Transfer transfer = Transfer::Auto;               // Auto: Inline when the program is ssh/srun/..., else Path
-    int startTimeoutMs = 60000;                       // until the ready line (ssh and Slurm can be slow)
+    int startTimeoutMs = TimingDefaults::workerStartMs; // until the ready line (ssh and Slurm can be slow)
 
     QString displayName() const { return name.isEmpty() ? command : name; }
     // The command split into program and arguments, `kforge-worker` resolved to the built or installed

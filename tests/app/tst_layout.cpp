@@ -5,7 +5,7 @@
 // compiler page, the workers' names in the log, Diff's A and B as Compare's). Screenshots go to
 // test-artifacts/layout/, named by platform, size and language (run it under Xvfb with QT_QPA_PLATFORM=xcb too).
 #include "app/gui/mainwindow.h"
-#include "app/gui/workbench.h"
+#include "core/workbench/workbench.h"
 #include "core/log/loghub.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"

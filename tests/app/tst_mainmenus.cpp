@@ -11,7 +11,7 @@
 #include "app/gui/mainactions.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/noticebar.h"
-#include "app/gui/workbench.h"
+#include "core/workbench/workbench.h"
 #include "core/compile/cudatoolkit.h"
 #include "core/export/sessionexportsource.h"
 #include "core/log/loghub.h"

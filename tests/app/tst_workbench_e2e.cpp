@@ -6,7 +6,7 @@
 // ask the model why the faster one is faster and read the answer, stored with the pair. Screenshots of the
 // window and of each dock go to the test artefacts.
 #include "app/gui/mainwindow.h"
-#include "app/gui/workbench.h"
+#include "core/workbench/workbench.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"

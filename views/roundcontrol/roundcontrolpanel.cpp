@@ -509,14 +509,8 @@ RoundSettings RoundControlPanel::roundSettings() const
     s.exemplarMode = ExemplarMode(m_exemplarMode->currentData().toInt());
     s.repairAttempts = m_repairs->value();
     s.hint = m_hint->toPlainText().trimmed();
-    if (m_settings) {
-        const TimingSetting t = m_settings->timing();
-        s.evalOptions.trials = t.trials;
-        s.evalOptions.minRuns = t.minRuns;
-        s.evalOptions.minTimeMs = t.minTimeMs;
-        s.evalOptions.maxRuns = t.maxRuns;
-        s.evalOptions.warmup = t.warmup;
-    }
+    if (m_settings)
+        s.evalOptions = EvalOptions::fromSettings(m_settings->timing());
     if (const auto ep = selectedEndpoint())
         s.endpoint = ep->id;
     s.model = m_model->currentText().trimmed();

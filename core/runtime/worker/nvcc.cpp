@@ -1,5 +1,7 @@
 #include "core/runtime/worker/nvcc.h"
 
+#include "core/runtime/worker/kernelflags.h"
+
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -23,8 +25,12 @@ NvccResult runOne(const NvccJob &job, const std::string &nvcc, const std::string
 {
     NvccResult r;
     const auto begin = std::chrono::steady_clock::now();
-    std::vector<std::string> args{nvcc, "-O3", "-lineinfo", "-arch=" + arch, "-shared", "-Xcompiler", "-fPIC",
-                                  "-I" + include, "-o", job.output.string(), job.source.string()};
+    std::vector<std::string> args{nvcc};
+    const auto append = [&args](const std::vector<std::string> &more) { args.insert(args.end(), more.begin(), more.end()); };
+    append(runtime::nvccBaseFlags());
+    args.push_back("-arch=" + arch);
+    append(runtime::nvccSharedObjectFlags());
+    append({"-I" + include, "-o", job.output.string(), job.source.string()});
     args.insert(args.end(), job.flags.begin(), job.flags.end());
     const std::filesystem::path logPath = job.output.string() + ".log";
 

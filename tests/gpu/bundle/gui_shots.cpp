@@ -13,7 +13,7 @@
 // Prints one line per PNG and what the panels say; the session's path is printed as "session <path>".
 // Exit status: 0 when every step worked and every PNG was written, 1 otherwise, 2 on bad arguments.
 #include "app/gui/mainwindow.h"
-#include "app/gui/workbench.h"
+#include "core/workbench/workbench.h"
 #include "core/llm/endpointpresets.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
