@@ -1,10 +1,13 @@
 // kforge-cli chat: one streamed answer from an endpoint, to check it before a round or to script with.
 #include "command.h"
-#include "core/llm/credentials.h"
-#include "core/llm/endpointpresets.h"
+#include "headless.h"
+
 #include "core/llm/llmclient.h"
 #include "core/llm/pricetable.h"
 #include "core/llm/requestbuilder.h"
+#include "core/log/loghub.h"
+#include "core/settings/settings.h"
+#include "core/workbench/workbench.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -12,7 +15,6 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSettings>
 #include <cstdio>
 #include <optional>
 
@@ -52,23 +54,6 @@ std::optional<QString> readText(const QString &path, QString *error)
         return std::nullopt;
     }
     return QString::fromUtf8(f.readAll());
-}
-
-std::optional<EndpointConfig> resolveEndpoint(const QString &name, std::optional<LlmProtocol> protocol)
-{
-    std::optional<EndpointConfig> e;
-    if (name.contains(QLatin1String("://"))) {
-        e = EndpointPresets::forUrl(name, protocol.value_or(LlmProtocol::OpenAi));
-    } else if ((e = EndpointPresets::find(name))) {
-    } else {
-        QSettings settings;
-        for (const EndpointConfig &saved : EndpointConfig::loadAll(settings))
-            if (saved.id == name)
-                e = saved;
-    }
-    if (e && protocol)
-        e->protocol = *protocol;
-    return e;
 }
 
 QString seconds(qint64 ms)
@@ -123,7 +108,10 @@ int run(const QStringList &args)
         if (!protocol)
             return fail(ExitUsage, tr("unknown protocol '%1': use openai or anthropic").arg(p.value(protocolOpt)));
     }
-    const std::optional<EndpointConfig> endpoint = resolveEndpoint(p.value(endpointOpt), protocol);
+    Settings settings;
+    LogHub log;
+    Workbench workbench(settings, log);
+    const std::optional<EndpointConfig> endpoint = workbench.findEndpoint(p.value(endpointOpt), protocol);
     if (!endpoint)
         return fail(ExitUsage, tr("unknown endpoint '%1': give a preset (openai, deepseek, openrouter, anthropic, vllm, "
                                   "ollama, llamacpp), a saved endpoint or a URL").arg(p.value(endpointOpt)));
@@ -184,32 +172,18 @@ int run(const QStringList &args)
     }
 
     // The key: a named variable only, when one was named; else the endpoint's variable, then the keychain.
-    if (p.isSet(keyEnvOpt)) {
-        request.endpoint.apiKeyEnv = p.value(keyEnvOpt);
-        request.endpoint.keychainEntry.clear();
-        request.apiKey = Credentials::fromEnvironment(request.endpoint.apiKeyEnv);
-        if (request.apiKey.isEmpty())
-            return fail(ExitUsage, tr("the environment variable %1 is not set").arg(request.endpoint.apiKeyEnv));
-    } else {
-        Credentials credentials;
-        QEventLoop wait;
-        ApiKeyLookup found;
-        credentials.lookup(request.endpoint, &wait, [&](const ApiKeyLookup &r) {
-            found = r;
-            wait.quit();
-        });
-        wait.exec();
-        if (!found.found() && request.endpoint.requiresKey)
-            return fail(ExitUsage, found.error);
-        request.apiKey = found.key;
-    }
+    const ApiKeyLookup key = waitForKey(workbench, request.endpoint, p.value(keyEnvOpt));
+    if (!key.error.isEmpty())
+        return fail(ExitUsage, key.error);
+    request.apiKey = key.key;
     if (const QString problem = RequestBuilder::validate(request); !problem.isEmpty())
         return fail(ExitUsage, problem);
     if (p.isSet(dumpOpt))
         put(stderr, RequestBuilder::dump(request) + QStringLiteral("\n\n"));
 
     const bool json = p.isSet(jsonOpt);
-    LlmClient client;
+    workbench.useModel();
+    LlmClient &client = *workbench.llm();
     QEventLoop loop;
     LlmResult result;
     bool inReasoning = false;
@@ -239,8 +213,7 @@ int run(const QStringList &args)
     client.send(request);
     loop.exec();
 
-    QSettings settings;
-    const PriceTable prices = PriceTable::load(settings);
+    const PriceTable prices = workbench.prices();
     // The reported name may carry a date suffix the table does not know: then the name asked for.
     std::optional<double> price = prices.cost(result.model, result.usage);
     if (!price)

@@ -1,14 +1,17 @@
 // kforge-cli eval: compile a task's reference and a candidate, verify the candidate and time both on a GPU
 // worker, print a table or JSON. Exit status 0 only when the candidate is correct.
 #include "command.h"
+#include "headless.h"
 
 #include "core/compile/compiler.h"
 #include "core/eval/deviceinfo.h"
 #include "core/eval/kernelname.h"
+#include "core/log/loghub.h"
 #include "core/session/evaluation.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/task/task.h"
+#include "core/workbench/workbench.h"
 #include "core/worker/poolevaluator.h"
 #include "core/worker/workerpool.h"
 
@@ -241,33 +244,22 @@ int runEval(const QStringList &args)
         }
     }
 
-    Settings settings;
-    WorkerConfig worker;
-    if (parser.isSet(workerOption)) {
-        worker.command = parser.value(workerOption);
-    } else if (const QList<WorkerConfig> workers = settings.workers(); !workers.isEmpty()) {
-        worker = workers.first();
-    }
     const bool json = parser.isSet(jsonOption);
 
-    Compiler compiler;
-    compiler.setNvccPath(settings.nvccPath());
-    compiler.setBaseFlags(settings.compileFlags());
-    if (!settings.defaultArch().isEmpty())
-        compiler.setDefaultArch(settings.defaultArch());
-    WorkerPool pool;
-    PoolEvaluator evaluator(&compiler, &pool);
-    QObject::connect(&pool, &WorkerPool::log, &pool, [&err](int, const QString &line) {
-        if (qEnvironmentVariableIsSet("KFORGE_VERBOSE"))
-            err << u"worker: "_s << line << '\n' << Qt::flush;
-    });
-    pool.setWorkers({worker});
+    // The compiler and the GPU worker, as the workbench sets them up.
+    Settings settings;
+    LogHub log;
+    echoWorkerLines(log, err);
+    Workbench workbench(settings, log);
+    workbench.useEvaluation(parser.value(workerOption));
+    PoolEvaluator &evaluator = *workbench.evaluator();
+    const WorkerPool &pool = *workbench.pool();
 
     EvalRequest request;
     request.task = task;
     request.candidateSource = candidateSource;
     request.candidateName = candidateName;
-    request.options = EvalOptions::fromSettings(settings.timing());
+    request.options = workbench.evalOptions();
     request.options.metrics = !parser.isSet(noMetricsOption);
     request.arch = parser.value(archOption);
 

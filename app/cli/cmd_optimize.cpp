@@ -2,17 +2,14 @@
 // file, runs R rounds of N candidates against a language model endpoint and GPU workers, prints one row per
 // candidate and a summary per round, and leaves a session the workbench opens.
 #include "command.h"
+#include "headless.h"
 
-#include "core/compile/compiler.h"
-#include "core/llm/credentials.h"
-#include "core/llm/endpointpresets.h"
-#include "core/llm/llmclient.h"
 #include "core/llm/requestbuilder.h"
+#include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
-#include "core/worker/poolevaluator.h"
-#include "core/worker/workerpool.h"
+#include "core/workbench/workbench.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -22,7 +19,6 @@
 #include <QEventLoop>
 #include <QFileInfo>
 #include <QSet>
-#include <QSettings>
 #include <QSocketNotifier>
 #include <QTextStream>
 #include <csignal>
@@ -52,19 +48,6 @@ void onSignal(int)
 {
     const char c = 1;
     [[maybe_unused]] const auto written = ::write(g_signalPipe[1], &c, 1);
-}
-
-std::optional<EndpointConfig> resolveEndpoint(const QString &name)
-{
-    if (name.contains(QLatin1String("://")))
-        return EndpointPresets::forUrl(name, LlmProtocol::OpenAi);
-    if (auto preset = EndpointPresets::find(name))
-        return preset;
-    QSettings settings;
-    for (const EndpointConfig &saved : EndpointConfig::loadAll(settings))
-        if (saved.id == name)
-            return saved;
-    return std::nullopt;
 }
 
 QString speedupText(const Variant &v)
@@ -272,8 +255,13 @@ int run(const QStringList &args)
     budget.maxTokens = p.value(maxTokensOpt).toLongLong();
     budget.maxCost = p.value(maxCostOpt).toDouble();
 
-    // The model endpoint and its key.
-    std::optional<EndpointConfig> endpoint = resolveEndpoint(p.value(endpointOpt));
+    // The model endpoint and its key, then the session; the compiler, GPU worker and round runner only after.
+    Settings appSettings;
+    LogHub log;
+    echoWorkerLines(log, err);
+    SessionStore store; // before the workbench: its round runner goes first
+    Workbench workbench(appSettings, log);
+    std::optional<EndpointConfig> endpoint = workbench.findEndpoint(p.value(endpointOpt));
     if (!endpoint)
         return fail(kUsage, tr("unknown endpoint '%1': give a preset, a saved endpoint or a URL").arg(p.value(endpointOpt)));
     LlmRequest request;
@@ -283,28 +271,10 @@ int run(const QStringList &args)
         request.maxTokens = p.value(answerTokensOpt).toInt();
     if (p.isSet(temperatureOpt))
         request.temperature = p.value(temperatureOpt).toDouble();
-    if (p.isSet(keyEnvOpt)) {
-        request.endpoint.apiKeyEnv = p.value(keyEnvOpt);
-        request.endpoint.keychainEntry.clear();
-        request.apiKey = Credentials::fromEnvironment(request.endpoint.apiKeyEnv);
-        if (request.apiKey.isEmpty())
-            return fail(kUsage, tr("the environment variable %1 is not set").arg(request.endpoint.apiKeyEnv));
-    } else {
-        Credentials credentials;
-        QEventLoop wait;
-        ApiKeyLookup found;
-        bool answered = false;
-        credentials.lookup(request.endpoint, &wait, [&](const ApiKeyLookup &r) {
-            found = r;
-            answered = true;
-            wait.quit();
-        });
-        if (!answered)
-            wait.exec();
-        if (!found.found() && request.endpoint.requiresKey)
-            return fail(kUsage, found.error);
-        request.apiKey = found.key;
-    }
+    const ApiKeyLookup key = waitForKey(workbench, request.endpoint, p.value(keyEnvOpt));
+    if (!key.error.isEmpty())
+        return fail(kUsage, key.error);
+    request.apiKey = key.key;
     // The runner supplies the messages; everything else must be right before a session is made.
     LlmRequest probe = request;
     probe.messages = {LlmMessage{QStringLiteral("user"), QStringLiteral("?")}};
@@ -312,7 +282,6 @@ int run(const QStringList &args)
         return fail(kUsage, problem);
 
     // The session: a new one for a task folder, or the one given.
-    SessionStore store;
     const QString target = p.positionalArguments().first();
     const QFileInfo targetInfo(target);
     if (targetInfo.isDir()) {
@@ -337,35 +306,13 @@ int run(const QStringList &args)
             << '\n';
     }
 
-    // Compiler and GPU workers, as `kforge-cli eval` sets them up.
-    Settings appSettings;
-    WorkerConfig worker;
-    if (p.isSet(workerOpt))
-        worker.command = p.value(workerOpt);
-    else if (const QList<WorkerConfig> workers = appSettings.workers(); !workers.isEmpty())
-        worker = workers.first();
-    Compiler compiler;
-    compiler.setNvccPath(appSettings.nvccPath());
-    compiler.setBaseFlags(appSettings.compileFlags());
-    if (!appSettings.defaultArch().isEmpty())
-        compiler.setDefaultArch(appSettings.defaultArch());
-    WorkerPool pool;
-    PoolEvaluator evaluator(&compiler, &pool);
-    QObject::connect(&pool, &WorkerPool::log, &pool, [&err](int, const QString &line) {
-        if (qEnvironmentVariableIsSet("KFORGE_VERBOSE"))
-            err << QStringLiteral("worker: ") << line << '\n' << Qt::flush;
-    });
-    pool.setWorkers({worker});
-    settings.evalOptions = EvalOptions::fromSettings(appSettings.timing());
+    // Compiler, GPU worker, model client and round runner, as the workbench sets them up (prices included).
+    workbench.useEvaluation(p.value(workerOpt));
+    workbench.useRounds(&store);
+    RoundRunner &runner = *workbench.runner();
+    settings.evalOptions = workbench.evalOptions();
     settings.evalOptions.metrics = !p.isSet(noMetricsOpt);
-
-    LlmClient llm;
-    RoundRunner runner(&store, &llm, &evaluator);
     runner.setRequestTemplate(request);
-    {
-        QSettings qsettings;
-        runner.setPriceTable(PriceTable::load(qsettings));
-    }
     runner.setDefaultEvalOptions(settings.evalOptions);
     // The budget covers this run: what the session spent before does not count against it.
     const RoundUsage before = store.sessionUsage();

@@ -56,11 +56,13 @@ public:
     // Endpoint, model, key and per-request overrides for every request; system and messages are the runner's.
     void setRequestTemplate(const LlmRequest &request) { m_template = request; }
     void setPriceTable(const PriceTable &prices) { m_prices = prices; }
+    const PriceTable &priceTable() const { return m_prices; }
     void setSessionBudget(const Budget &budget) { m_sessionBudget = budget; }
     // When on, each round's rendered prompt is announced by promptReady() and sent only on approvePrompt().
     void setPromptReview(bool on) { m_review = on; }
     // For evaluations outside rounds (manual variants, forks, re-evaluation).
     void setDefaultEvalOptions(const EvalOptions &options) { m_defaultEvalOptions = options; }
+    const EvalOptions &defaultEvalOptions() const { return m_defaultEvalOptions; }
 
     State state() const { return m_state; }
     bool isRunning() const { return m_state != State::Idle; }

@@ -23,25 +23,49 @@ Workbench::Workbench(SessionStore *store, Settings &settings, LogHub &log, Evalu
     makeEvaluation();
     m_llm = new LlmClient(this);
     makeRunner(store, evaluator);
-    apply();
+    forwardReadiness(m_runner->evaluator());
+    // After every connection is made: starting the workers may announce a readiness at once.
+    applyCompiler();
+    applyTiming();
+    applyPrices();
+    applyWorkers();
 }
 
-Workbench::Workbench(const Headless &headless, SessionStore *store, Settings &settings, LogHub &log, QObject *parent)
+Workbench::Workbench(Settings &settings, LogHub &log, QObject *parent)
     : QObject(parent)
     , m_settings(settings)
     , m_log(log)
-    , m_headless(headless)
+    , m_headless(true)
 {
     m_credentials = new Credentials(this);
-    if (headless.evaluation || headless.rounds)
-        makeEvaluation();
-    if (headless.model || headless.rounds)
+}
+
+void Workbench::useEvaluation(const QString &workerCommand)
+{
+    if (m_evaluator)
+        return;
+    m_workerCommand = workerCommand;
+    makeEvaluation();
+    forwardReadiness(m_evaluator);
+    applyCompiler();
+    applyWorkers();
+}
+
+void Workbench::useModel()
+{
+    if (!m_llm)
         m_llm = new LlmClient(this);
-    if (headless.rounds)
-        makeRunner(store, nullptr);
-    else if (m_evaluator)
-        forwardReadiness(m_evaluator);
-    apply();
+}
+
+void Workbench::useRounds(SessionStore *store)
+{
+    if (m_runner)
+        return;
+    useEvaluation(m_workerCommand);
+    useModel();
+    makeRunner(store, nullptr);
+    applyTiming();
+    applyPrices();
 }
 
 Workbench::~Workbench()
@@ -92,7 +116,6 @@ void Workbench::makeEvaluation()
 void Workbench::makeRunner(SessionStore *store, Evaluator *evaluator)
 {
     m_runner = new RoundRunner(store, m_llm, evaluator ? evaluator : static_cast<Evaluator *>(m_evaluator), this);
-    forwardReadiness(m_runner->evaluator());
     connect(m_runner, &RoundRunner::errorOccurred, this,
             [this](const QString &message) { m_log.post(LogSource::Model, LogLevel::Error, message); });
     connect(&m_settings, &Settings::timingChanged, this, &Workbench::applyTiming);
@@ -105,19 +128,6 @@ void Workbench::forwardReadiness(Evaluator *evaluator)
         Q_EMIT readinessChanged(readiness);
         Q_EMIT statusChanged();
     });
-}
-
-void Workbench::apply()
-{
-    // After every connection is made: starting the workers may announce a readiness at once.
-    if (m_compiler)
-        applyCompiler();
-    if (m_runner) {
-        applyTiming();
-        applyPrices();
-    }
-    if (m_pool)
-        applyWorkers();
 }
 
 void Workbench::applyCompiler()
@@ -155,8 +165,8 @@ QList<WorkerConfig> Workbench::workers() const
     if (!m_headless)
         return m_settings.workers();
     WorkerConfig worker;
-    if (!m_headless->workerCommand.isEmpty())
-        worker.command = m_headless->workerCommand;
+    if (!m_workerCommand.isEmpty())
+        worker.command = m_workerCommand;
     else if (const QList<WorkerConfig> configured = m_settings.workers(); !configured.isEmpty())
         worker = configured.first();
     return {worker};

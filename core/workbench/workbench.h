@@ -36,24 +36,23 @@ class Workbench : public QObject
 {
     Q_OBJECT
 public:
-    // What a headless command (kforge-cli) needs; the parts it leaves out are never made (no worker process is
-    // started for `chat`, no libcurl thread for `eval`).
-    struct Headless {
-        bool evaluation = false; // compiler, GPU worker and evaluator
-        bool model = false;      // LLM client
-        bool rounds = false;     // round runner on the store (implies evaluation and model)
-        // --worker: this command instead of the first worker of Settings → Workers. A headless workbench uses one
-        // worker and does not follow the worker list as it changes.
-        QString workerCommand;
-    };
-
     // The GUI: every part, following Settings. `evaluator`, when given, stands in for the compiler and worker pool
     // behind the round runner (tests without a GPU use ScriptedEvaluator here, the one place a fake is allowed);
     // the Workbench does not own it.
     Workbench(SessionStore *store, Settings &settings, LogHub &log, Evaluator *evaluator = nullptr, QObject *parent = nullptr);
-    // kforge-cli: the parts `headless` names, set up by the same code. `store` may be null unless rounds are asked.
-    Workbench(const Headless &headless, SessionStore *store, Settings &settings, LogHub &log, QObject *parent = nullptr);
+    // kforge-cli: a headless workbench holds only the key store and the lookups at first; a command adds the parts
+    // it needs with the use*() calls once its arguments are checked (no worker process is started for `chat`, no
+    // libcurl thread for `eval`). The parts are set up by the same code as the GUI's.
+    Workbench(Settings &settings, LogHub &log, QObject *parent = nullptr);
     ~Workbench() override;
+
+    // The compiler, one GPU worker and the evaluator. `workerCommand` (--worker) stands for the first worker of
+    // Settings → Workers when given; a headless workbench keeps its one worker as the settings change.
+    void useEvaluation(const QString &workerCommand = {});
+    // The LLM client.
+    void useModel();
+    // The round runner on `store`, with evaluation (the worker given before, if any) and the model.
+    void useRounds(SessionStore *store);
 
     // Null where a headless workbench was made without that part.
     Compiler *compiler() const { return m_compiler; }
@@ -100,7 +99,6 @@ private:
     void makeEvaluation();
     void makeRunner(SessionStore *store, Evaluator *evaluator);
     void forwardReadiness(Evaluator *evaluator);
-    void apply();
     void applyCompiler();
     void applyWorkers();
     void applyTiming();
@@ -108,7 +106,8 @@ private:
 
     Settings &m_settings;
     LogHub &m_log;
-    std::optional<Headless> m_headless;
+    bool m_headless = false;
+    QString m_workerCommand; // headless: --worker
     Compiler *m_compiler = nullptr;
     WorkerPool *m_pool = nullptr;
     PoolEvaluator *m_evaluator = nullptr;
