@@ -1,7 +1,8 @@
 #pragma once
 // The worker's EvalObserver on top of kforge_profiler: a CUPTI activity trace of the trace pass (every
 // kernel on every stream, side-stream and late work), the range-profiler metrics pass for both kernels,
-// and per-kernel roofline points. CUPTI problems become "available": false with the reason, never errors.
+// per-kernel roofline points, and the source-level pass (PC sampling mapped to source lines). CUPTI problems become "available": false with the reason, never errors.
+#include "core/runtime/profiler/pcsampler.h"
 #include "core/runtime/profiler/profiler.h"
 #include "core/runtime/worker/evalobserver.h"
 
@@ -20,6 +21,8 @@ struct ProfilerSession {
     // The reference's metrics by TimingContext::referenceKey + metric set: the reference does not change
     // while candidates of one task are evaluated, and replaying it (10 passes) dominated the metrics pass.
     std::map<std::string, profiler::MetricsResult> referenceMetrics;
+    // The reference's cubins by TimingContext::referenceKey, for the source-level pass.
+    std::map<std::string, std::vector<profiler::CubinImage>> referenceCubins;
 };
 
 class CuptiObserver : public EvalObserver {
@@ -33,6 +36,8 @@ public:
     void endTrace(const TimingContext &ctx) override;
     void metricsPass(const TimingContext &ctx, const std::function<void()> &launchCandidate,
                      const std::function<void()> &launchReference) override;
+    void sourceProfilePass(const TimingContext &ctx, const std::function<void()> &launchCandidate,
+                           const std::function<void()> &launchReference) override;
     void contribute(nlohmann::ordered_json &result) override;
 
 private:
@@ -45,6 +50,7 @@ private:
     std::optional<profiler::TraceSummary> m_trace;
     std::optional<profiler::MetricsResult> m_candidateMetrics;
     std::optional<profiler::MetricsResult> m_referenceMetrics;
+    std::optional<profiler::SourceProfile> m_sourceProfile;
 };
 
 } // namespace kforge

@@ -309,7 +309,7 @@ int main(int argc, char **argv)
     // Created before any CUDA call; CUPTI itself is only switched on while an evaluation traces or profiles.
     kforge::ProfilerSession profilerSession;
     server.setObserverFactory([&profilerSession](const kforge::EvalOptions &options) -> std::unique_ptr<kforge::EvalObserver> {
-        if (!options.trace && !options.metrics)
+        if (!options.trace && !options.metrics && !options.sourceProfile)
             return nullptr;
         return std::make_unique<kforge::CuptiObserver>(profilerSession);
     });
