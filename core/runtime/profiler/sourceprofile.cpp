@@ -68,6 +68,53 @@ nlohmann::ordered_json SourceProfile::toJson() const
     return j;
 }
 
+bool SourceProfile::fromJson(const nlohmann::ordered_json &j, SourceProfile &out, std::string &error)
+{
+    out = SourceProfile();
+    try {
+        if (!j.is_object()) {
+            error = "source_profile: expected an object";
+            return false;
+        }
+        out.status = j.at("status").get<std::string>();
+        if (out.status != "ok" && out.status != "unavailable" && out.status != "failed") {
+            error = "source_profile.status: expected ok, unavailable or failed, got " + out.status;
+            return false;
+        }
+        out.reason = j.value("reason", "");
+        out.missing = j.value("missing", std::vector<std::string>{});
+        out.costMs = j.value("cost_ms", 0.0);
+        out.period = j.value("period", 0);
+        out.runs = j.value("runs", 0);
+        out.stallReasons = j.value("stall_reasons", std::vector<std::string>{});
+        if (const auto it = j.find("cupti_stall_reasons"); it != j.end() && it->is_object())
+            for (const auto &[k, v] : it->items())
+                out.cuptiNames[k] = v.get<std::string>();
+        for (const auto &kj : j.value("kernels", nlohmann::ordered_json::array())) {
+            SourceKernel k;
+            k.name = kj.at("name").get<std::string>();
+            k.side = kj.at("side").get<std::string>();
+            k.samples = kj.at("samples").get<uint64_t>();
+            k.dropped = kj.value("dropped", uint64_t(0));
+            for (const auto &pj : kj.at("pcs")) {
+                SourcePc pc;
+                pc.offset = pj.at("offset").get<uint64_t>();
+                pc.samples = pj.at("samples").get<uint64_t>();
+                for (const auto &[name, n] : pj.at("stalls").items())
+                    pc.stalls[name] = n.get<uint64_t>();
+                pc.file = pj.value("file", "");
+                pc.line = pj.value("line", 0u);
+                k.pcs.push_back(std::move(pc));
+            }
+            out.kernels.push_back(std::move(k));
+        }
+    } catch (const nlohmann::json::exception &e) {
+        error = std::string("source_profile: ") + e.what();
+        return false;
+    }
+    return true;
+}
+
 std::string shortStallReason(std::string_view cuptiName)
 {
     for (const std::string_view prefix : {std::string_view("smsp__pcsamp_warps_issue_stalled_"),

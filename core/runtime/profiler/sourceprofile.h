@@ -41,6 +41,8 @@ struct SourceProfile {
 
     void addMissing(const std::string &what, const std::string &why);
     nlohmann::ordered_json toJson() const;
+    // Reads toJson()'s shape back; false with `error` naming the first field that does not fit.
+    static bool fromJson(const nlohmann::ordered_json &j, SourceProfile &out, std::string &error);
     static SourceProfile unavailable(const std::string &missing, const std::string &reason);
 };
 
