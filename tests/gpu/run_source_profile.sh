@@ -98,7 +98,7 @@ fi
 {
   echo "=== summary ($(( $(date +%s) - T0 ))s)"
   cat "$OUT/stages.txt"
-  grep -E "^overhead:|^pointer_chase:" "$OUT/gpu_test.log" 2>/dev/null
+  grep -E "^overhead:|^pointer_chase:|^with trace" "$OUT/gpu_test.log" 2>/dev/null
   sed -n '/^task  /,$p' "$OUT/gpu_test.log" 2>/dev/null
   echo "fixtures: $(ls "$FIX" | wc -l) files in $FIX ($(du -sh "$FIX" | cut -f1))"
 } | tee "$OUT/summary.txt"

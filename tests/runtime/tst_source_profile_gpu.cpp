@@ -185,6 +185,29 @@ int main()
         KF_CHECK(!profiler::hottestLines(pb, "reference").empty() && !profiler::hottestLines(pb, "candidate").empty());
     }
 
+    // 1b. With the trace and metrics passes before it (the client's defaults), and both still work in the
+    // next evaluation after PC sampling was switched off again.
+    {
+        double ms = 0;
+        const Json all = w.evaluate(chase, so.at("chase_ref"), so.at("chase"),
+                                    with(kQuick, {{"trace", true}, {"metrics", true}, {"source_profile", true}}), ms);
+        save("pointer_chase_trace_metrics.evaluate", all);
+        const profiler::SourceProfile p = profileOf(all, "with trace and metrics");
+        KF_CHECK_MSG(p.status == "ok", "after trace and metrics: " + p.status + ": " + p.reason);
+        const Json after = w.evaluate(chase, so.at("chase_ref"), so.at("chase"), with(kQuick, {{"trace", true}, {"metrics", true}}), ms);
+        KF_CHECK(!after.is_null() && !after["result"].contains("source_profile"));
+        if (!after.is_null() && !all.is_null()) {
+            const Json &a = all["result"], &b = after["result"];
+            KF_CHECK_MSG(a["trace"].value("available", false) == b["trace"].value("available", false),
+                         "trace after PC sampling: " + b["trace"].dump().substr(0, 300));
+            KF_CHECK_MSG(a["metrics"]["candidate"].value("available", false) == b["metrics"]["candidate"].value("available", false),
+                         "metrics after PC sampling: " + b["metrics"].dump().substr(0, 300));
+            std::printf("with trace+metrics: trace available %d, metrics available %d, source profile %s (cost_ms %.1f)\n",
+                        b["trace"].value("available", false) ? 1 : 0, b["metrics"]["candidate"].value("available", false) ? 1 : 0,
+                        p.status.c_str(), p.costMs);
+        }
+    }
+
     // 2. Built without -lineinfo: samples, but no lines, and the reason says why.
     {
         const fs::path noLines = dir.path() / "chase_nolines.so";

@@ -215,11 +215,7 @@ SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const 
         .attributeData.enableStartStopControlData.enableStartStopControl = 1;
     attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER)
         .attributeData.samplingDataBufferData.samplingDataBuffer = configBuffer.get();
-    // The default hardware buffer is 512 MB of device memory; a few launches need far less.
-    attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE).attributeData.hardwareBufferSizeData.hardwareBufferSize =
-        size_t(128) << 20;
-    attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SCRATCH_BUFFER_SIZE).attributeData.scratchBufferSizeData.scratchBufferSize =
-        size_t(8) << 20;
+    // Hardware (512 MB) and scratch (1 MB, about 5500 PCs with all reasons) buffers: CUPTI's defaults.
     if (options.period > 0)
         attribute(CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD).attributeData.samplingPeriodData.samplingPeriod =
             static_cast<uint32_t>(options.period);

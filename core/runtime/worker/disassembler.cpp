@@ -153,6 +153,9 @@ ToolRun runTool(const std::vector<std::string> &argv, const fs::path &cwd, std::
     }
     if (pid == 0) { // only async-signal-safe calls from here on
         ::setpgid(0, 0);
+        sigset_t none; // the worker blocks its death signal; the tool starts with a clean mask
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
         const int devnull = ::open("/dev/null", O_RDONLY);
         if (devnull >= 0)
             ::dup2(devnull, 0);
