@@ -2,7 +2,8 @@
 # The source-level profile (issue 15, worker side) on a GPU host without Qt: builds the Qt-free worker
 # (cmake --preset gpu-host), runs the CPU tests of the disassembler and the profile's JSON, then
 # tst_source_profile_gpu (pointer chasing: hottest line and stall; cost of the pass; no -lineinfo; the
-# disassemble op; every built-in task's good candidate), then one raw protocol session (printf | worker).
+# disassemble op; every built-in task's good candidate), --self-test's one source-level check (row_sum),
+# then one raw protocol session (printf | worker).
 # The raw worker replies go to $OUT/source_profile/ as fixtures for the client; a short table is printed
 # last (also $OUT/summary.txt).
 #   OUT=/some/dir tests/gpu/run_source_profile.sh        (default OUT: /tmp/kforge-source-profile)
@@ -92,12 +93,18 @@ for line in open(sys.argv[1]):
               [(c["name"], len(c["sass"])) for c in m.get("cubins", [])], m.get("error", ""))
 PY
   }
+  # --self-test's one source-level check (the first "good" variant), on one task.
+  stage selftest 60 "$WORKER" --self-test --task row_sum > "$OUT/selftest.txt" 2>&1
+  grep -E "source profile|PASSED|FAILED" "$OUT/selftest.txt"
+
   stage session 40 bash -c "$(declare -f session); FIX='$FIX' ROOT='$ROOT' WORKER='$WORKER' session"
 fi
 
 {
   echo "=== summary ($(( $(date +%s) - T0 ))s)"
   cat "$OUT/stages.txt"
+  grep -E "source profile" "$OUT/selftest.txt" 2>/dev/null
+  grep -E "^session:" "$OUT/run_source_profile.log" 2>/dev/null | cut -c1-300
   grep -E "^overhead:|^pointer_chase:|^with trace" "$OUT/gpu_test.log" 2>/dev/null
   sed -n '/^task  /,$p' "$OUT/gpu_test.log" 2>/dev/null
   echo "fixtures: $(ls "$FIX" | wc -l) files in $FIX ($(du -sh "$FIX" | cut -f1))"

@@ -402,17 +402,23 @@ SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const 
                                        + ": the kernel may be shorter than the sampling period.");
     } else if (withLine == 0) {
         std::string problem;
-        for (const SampleTarget &target : targets)
+        bool anyCubin = false;
+        for (const SampleTarget &target : targets) {
+            anyCubin = anyCubin || !target.cubins.empty();
             if (!target.cubinProblem.empty())
                 problem = target.cubinProblem;
-        if (!anyCubinFound && !problem.empty())
-            p.addMissing("no_disassembler", "No source lines: the cubins could not be extracted from the library ("
-                                                + problem + ").");
-        else if (!anyCubinFound)
-            p.addMissing("cubin", "No source lines: no cubin of the library holds the sampled functions.");
-        else
+        }
+        if (!anyCubin)
+            p.addMissing(problem.find("not found") != std::string::npos ? "no_disassembler" : "cubin",
+                         "No source lines: the cubins could not be extracted from the library ("
+                             + (problem.empty() ? std::string("none found") : problem) + ").");
+        else if (anyCubinFound)
             p.addMissing("line_info", "No sampled PC has a source line: the kernel was built without line info "
                                       "(nvcc -lineinfo).");
+        else // CUPTI cannot tell a cubin without line info from one that lacks the function
+            p.addMissing("line_info", "No sampled PC has a source line: the kernel was built without line info "
+                                      "(nvcc -lineinfo), or the sampled kernels are not in the library's cubins "
+                                      "(library kernels such as cuBLAS).");
     } else if (withLine < pcsTotal) {
         // Normal for a few PCs (prologue, compiler-generated code); not a missing part.
     }
