@@ -4,16 +4,20 @@
 # tst_source_profile_gpu (pointer chasing: hottest line and stall; cost of the pass; no -lineinfo; the
 # disassemble op; every built-in task's good candidate), --self-test's one source-level check (row_sum),
 # then one raw protocol session (printf | worker).
-# The raw worker replies go to $OUT/source_profile/ as fixtures for the client; a short table is printed
-# last (also $OUT/summary.txt).
+# The raw worker replies (fixtures for the client) and the stage logs are packed into ONE tarball,
+# $OUT/source_profile.tgz (source_profile/*.json, logs/*): the device returns only a few files. A short table
+# is printed last (also $OUT/summary.txt); the whole output is $OUT/run_source_profile.log.
 #   OUT=/some/dir tests/gpu/run_source_profile.sh        (default OUT: /tmp/kforge-source-profile)
 # KFORGE_GPU_DEADLINE_S (default 230): the summary is printed by then; later stages are cut short.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
 OUT=${OUT:-/tmp/kforge-source-profile}
-FIX=$OUT/source_profile
-mkdir -p "$FIX"
+mkdir -p "$OUT"
+PACK=$(mktemp -d /tmp/kforge-source-profile.XXXXXX)   # packed into $OUT/source_profile.tgz at the end
+FIX=$PACK/source_profile
+LOGS=$PACK/logs
+mkdir -p "$FIX" "$LOGS"
 DEADLINE=${KFORGE_GPU_DEADLINE_S:-230}
 T0=$(date +%s)
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -26,17 +30,17 @@ left() { echo $(( DEADLINE - 10 - ($(date +%s) - T0) )); }
 stage() {
   local name=$1 want=$2 l; shift 2
   l=$(left)
-  if (( l < 10 )); then echo "=== $name: SKIPPED (deadline)"; echo "$name skipped" >> "$OUT/stages.txt"; return 125; fi
+  if (( l < 10 )); then echo "=== $name: SKIPPED (deadline)"; echo "$name skipped" >> "$LOGS/stages.txt"; return 125; fi
   (( want > l )) && want=$l
   echo "=== $name (limit ${want}s, at $(( $(date +%s) - T0 ))s)"
   timeout -k 5 "$want" "$@"
   local rc=$?
   (( rc == 124 || rc == 137 )) && echo "=== $name: TIMED OUT after ${want}s"
   echo "=== $name: rc $rc"
-  echo "$name $rc" >> "$OUT/stages.txt"
+  echo "$name $rc" >> "$LOGS/stages.txt"
   return $rc
 }
-: > "$OUT/stages.txt"
+: > "$LOGS/stages.txt"
 
 echo "run_source_profile.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
 git log -1 --format='commit %h %s' 2>/dev/null || true
@@ -44,27 +48,27 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader || tr
 grep -H RmProfilingAdminOnly /proc/driver/nvidia/params 2>/dev/null || true
 echo "$(nvcc --version 2>/dev/null | tail -1); cuobjdump: $(command -v cuobjdump); nvdisasm: $(command -v nvdisasm)"
 
-stage build 170 bash -c "cmake --preset gpu-host > '$OUT/build.log' 2>&1 && cmake --build $B -j$JOBS --target \
-  kforge-worker tst_disassembler tst_source_profile tst_source_profile_gpu >> '$OUT/build.log' 2>&1"
+stage build 170 bash -c "cmake --preset gpu-host > '$LOGS/build.log' 2>&1 && cmake --build $B -j$JOBS --target \
+  kforge-worker tst_disassembler tst_source_profile tst_source_profile_gpu >> '$LOGS/build.log' 2>&1"
 BUILD_RC=$?
-tail -2 "$OUT/build.log"
-(( BUILD_RC != 0 )) && grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40
+tail -2 "$LOGS/build.log"
+(( BUILD_RC != 0 )) && grep -E "error|FAILED" -A3 "$LOGS/build.log" | head -40
 WORKER=$PWD/$B/core/runtime/worker/kforge-worker
 export KFORGE_WORKER=$WORKER
 
 if [[ -x $WORKER ]]; then
   stage cpu_tests 40 ctest --test-dir $B -R '^(tst_disassembler|tst_source_profile)$' --output-on-failure \
-    > "$OUT/cpu_tests.log" 2>&1
-  grep -E "Test +#|tests passed|FAIL" "$OUT/cpu_tests.log"
+    > "$LOGS/cpu_tests.log" 2>&1
+  grep -E "Test +#|tests passed|FAIL" "$LOGS/cpu_tests.log"
 
   export KFORGE_SOURCE_PROFILE_OUT=$FIX
-  stage gpu_test 150 "$B/tests/runtime/tst_source_profile_gpu" > "$OUT/gpu_test.log" 2>&1
+  stage gpu_test 150 "$B/tests/runtime/tst_source_profile_gpu" > "$LOGS/gpu_test.log" 2>&1
   GPU_RC=$?
-  grep -E "^(FAIL|PASS|FAILED|SKIP)|^     " "$OUT/gpu_test.log" | head -40
+  grep -E "^(FAIL|PASS|FAILED|SKIP)|^     " "$LOGS/gpu_test.log" | head -40
 
   # One raw session as the client speaks it: load, evaluate with the pass (reference too), disassemble.
   session() {
-    local so=$FIX/../chase.so task
+    local so=$PACK/chase.so task
     nvcc -O3 -lineinfo -arch=sm_90 -shared -Xcompiler -fPIC -I"$ROOT/core/runtime/include" -o "$so" \
       "$ROOT/tests/fixtures/tasks/pointer_chase/reference.cu" || return 1
     task=$(python3 -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))" \
@@ -94,18 +98,20 @@ for line in open(sys.argv[1]):
 PY
   }
   # --self-test's one source-level check (the first "good" variant), on one task.
-  stage selftest 60 "$WORKER" --self-test --task row_sum > "$OUT/selftest.txt" 2>&1
-  grep -E "source profile|PASSED|FAILED" "$OUT/selftest.txt"
+  stage selftest 60 "$WORKER" --self-test --task row_sum > "$LOGS/selftest.txt" 2>&1
+  grep -E "source profile|PASSED|FAILED" "$LOGS/selftest.txt"
 
-  stage session 40 bash -c "$(declare -f session); FIX='$FIX' ROOT='$ROOT' WORKER='$WORKER' session"
+  stage session 40 bash -c "$(declare -f session); FIX='$FIX' PACK='$PACK' ROOT='$ROOT' WORKER='$WORKER' session"
 fi
 
 {
   echo "=== summary ($(( $(date +%s) - T0 ))s)"
-  cat "$OUT/stages.txt"
-  grep -E "source profile" "$OUT/selftest.txt" 2>/dev/null
+  cat "$LOGS/stages.txt"
+  grep -E "source profile" "$LOGS/selftest.txt" 2>/dev/null
   grep -E "^session:" "$OUT/run_source_profile.log" 2>/dev/null | cut -c1-300
-  grep -E "^overhead:|^pointer_chase:|^with trace" "$OUT/gpu_test.log" 2>/dev/null
-  sed -n '/^task  /,$p' "$OUT/gpu_test.log" 2>/dev/null
-  echo "fixtures: $(ls "$FIX" | wc -l) files in $FIX ($(du -sh "$FIX" | cut -f1))"
+  grep -E "^overhead:|^pointer_chase:|^with trace" "$LOGS/gpu_test.log" 2>/dev/null
+  sed -n '/^task  /,$p' "$LOGS/gpu_test.log" 2>/dev/null
+  tar -czf "$OUT/source_profile.tgz" -C "$PACK" source_profile logs
+  echo "fixtures: $(ls "$FIX" | wc -l) files, packed with the logs into $OUT/source_profile.tgz ($(du -h "$OUT/source_profile.tgz" | cut -f1))"
 } | tee "$OUT/summary.txt"
+rm -rf "$PACK"

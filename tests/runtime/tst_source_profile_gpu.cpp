@@ -223,17 +223,23 @@ int main()
         KF_CHECK(profiler::hottestLines(p, "candidate").empty() && !p.kernels.empty());
     }
 
-    // 3. disassemble of the loaded candidate: SASS with line info of the compiled file.
+    // 3. disassemble of the loaded candidate (the -lineinfo build again): SASS with line info of the compiled file.
     {
+        w.ok(Json{{"op", "load"}, {"slot", "candidate"}, {"path", so.at("chase")}}, 60, "load candidate");
         const Json r = w.ok(Json{{"op", "disassemble"}, {"slot", "candidate"}}, 120, "disassemble");
         save("pointer_chase.disassemble", r);
         if (!r.is_null()) {
             KF_CHECK_CONTAINS(r.value("tool", ""), "nvdisasm");
             KF_CHECK(r.value("arch", "") == arch);
             KF_CHECK(r.contains("cubins") && !r["cubins"].empty());
-            const std::string sass = r["cubins"].empty() ? "" : r["cubins"][0].value("sass", "");
-            KF_CHECK_CONTAINS(sass, "chase");
-            KF_CHECK_CONTAINS(sass, "reference.cu");
+            std::string sass, names;
+            for (const Json &c : r.value("cubins", Json::array())) {
+                sass += c.value("sass", "");
+                names += c.value("name", "") + " (" + std::to_string(c.value("sass", "").size()) + " chars) ";
+            }
+            KF_CHECK_MSG(sass.find("_Z5chase") != std::string::npos, "no chase kernel in the cubins " + names);
+            KF_CHECK_MSG(sass.find("//## File") != std::string::npos && sass.find("reference.cu") != std::string::npos,
+                         "no line info for reference.cu in the cubins " + names);
         }
     }
 

@@ -1,8 +1,9 @@
 #include "core/runtime/worker/cuptiobserver.h"
 
 #include "core/runtime/worker/cudacheck.h"
-#include "core/runtime/worker/disassembler.h"
 #include "core/runtime/worker/isolation.h"
+#include "core/runtime/worker/nvcc.h"
+#include "core/runtime/worker/sourceprofilehelper.h"
 
 #include <algorithm>
 #include <chrono>
@@ -95,37 +96,22 @@ void CuptiObserver::metricsPass(const TimingContext &ctx, const std::function<vo
         std::rethrow_exception(failure);
 }
 
-void CuptiObserver::sourceProfilePass(const TimingContext &ctx, const std::function<void()> &launchCandidate,
-                                      const std::function<void()> &launchReference)
+void CuptiObserver::sourceProfilePass(const TimingContext &ctx, const std::function<void()> &,
+                                      const std::function<void()> &)
 {
+    // In a fresh helper process (see sourceprofilehelper.h): the kernels run there on the same inputs.
     const auto t0 = std::chrono::steady_clock::now();
-    // Line numbers come from the cubins in the loaded libraries, extracted with cuobjdump on this host.
-    const Disassembler tools;
+    SourceProfileRequest request;
+    request.task = ctx.task;
+    request.reference = ctx.referenceLibrary;
+    request.candidate = ctx.candidateLibrary;
+    request.seed = ctx.seed;
+    request.device = ctx.device;
+    request.period = ctx.sourceProfilePeriod;
+    request.sampleReference = ctx.sourceProfileReference;
     const std::filesystem::path work = TempDir::path().empty() ? std::filesystem::temp_directory_path() : TempDir::path();
-    const auto cubinsOf = [&](const std::string &library, profiler::SampleTarget &target) {
-        std::string error;
-        for (Cubin &c : tools.extractCubins(library, work, error))
-            target.cubins.push_back({c.name, std::move(c.bytes)});
-        if (target.cubins.empty())
-            target.cubinProblem = error.empty() ? "cuobjdump found no cubin in " + library : error;
-    };
-    std::vector<profiler::SampleTarget> targets;
-    targets.push_back({"candidate", launchCandidate, {}, {}});
-    cubinsOf(ctx.candidateLibrary, targets.back());
-    if (ctx.sourceProfileReference) {
-        targets.push_back({"reference", launchReference, {}, {}});
-        if (const auto cached = m_session.referenceCubins.find(ctx.referenceKey); cached != m_session.referenceCubins.end()) {
-            targets.back().cubins = cached->second;
-        } else {
-            cubinsOf(ctx.referenceLibrary, targets.back());
-            if (!targets.back().cubins.empty() && !ctx.referenceKey.empty())
-                m_session.referenceCubins[ctx.referenceKey] = targets.back().cubins;
-        }
-    }
-    profiler::PcSamplingOptions options;
-    options.period = ctx.sourceProfilePeriod;
-    m_sourceProfile = profiler::PcSampler::sample(targets, options);
-    // The cost includes extracting the cubins and the correlation, not only the sampled launches.
+    m_sourceProfile = sourceProfileInHelper(selfExecutable(), request, work, 60);
+    // The cost includes the helper's start, its CUDA context, the cubin extraction and the correlation.
     m_sourceProfile->costMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -2,8 +2,8 @@
 // The worker's EvalObserver on top of kforge_profiler: a CUPTI activity trace of the trace pass (every
 // kernel on every stream, side-stream and late work), the range-profiler metrics pass for both kernels,
 // per-kernel roofline points, and the source-level pass (PC sampling mapped to source lines). CUPTI problems become "available": false with the reason, never errors.
-#include "core/runtime/profiler/pcsampler.h"
 #include "core/runtime/profiler/profiler.h"
+#include "core/runtime/profiler/sourceprofile.h"
 #include "core/runtime/worker/evalobserver.h"
 
 #include <map>
@@ -21,8 +21,6 @@ struct ProfilerSession {
     // The reference's metrics by TimingContext::referenceKey + metric set: the reference does not change
     // while candidates of one task are evaluated, and replaying it (10 passes) dominated the metrics pass.
     std::map<std::string, profiler::MetricsResult> referenceMetrics;
-    // The reference's cubins by TimingContext::referenceKey, for the source-level pass.
-    std::map<std::string, std::vector<profiler::CubinImage>> referenceCubins;
 };
 
 class CuptiObserver : public EvalObserver {

@@ -39,6 +39,8 @@ struct TimingContext {
     bool sourceProfileReference = false;
     std::string candidateLibrary;
     std::string referenceLibrary;
+    nlohmann::ordered_json task; // the task.json object (only with sourceProfile: the helper rebuilds the inputs)
+    uint64_t seed = 1;           // of the timing inputs
 };
 
 struct RunStats {

@@ -519,6 +519,9 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
     ctx.sourceProfileReference = options.sourceProfileReference;
     ctx.candidateLibrary = m_candidate->path().string();
     ctx.referenceLibrary = m_reference->path().string();
+    ctx.seed = options.seed;
+    if (options.sourceProfile)
+        ctx.task = toJson(task);
 
     try {
         m_phase = "setting up";
