@@ -42,6 +42,8 @@ void fakeNvdisasm(const fs::path &dir)
 {
     writeScript(dir / "nvdisasm", R"(case "$1" in
 --version) echo "nvdisasm: NVIDIA (R) CUDA disassembler"; echo "Cuda compilation tools, release 13.0, V13.0.88";;
+--print-line-info-inline) [ "$2" = "-c" ] || exit 3
+       printf '.text._Z1f:\n\t//## File "/h/x.hpp", line 5 inlined at "/k/k.cu", line 9\n\t//## File "/k/k.cu", line 9\n        /*0020*/ FMUL R1, R2, R3 ;\n';;
 --print-line-info) [ "$2" = "-c" ] || exit 3
        echo "	//## File \"/abs/candidate.cu\", line 12"; cat "$3"; echo
        if grep -q ONE "$3"; then head -c 300000 /dev/zero | tr '\0' 'x'; fi;;
@@ -97,6 +99,51 @@ void testNames()
     KF_CHECK(Disassembler::archFromName("candidate-3.1.sm_90.cubin") == "sm_90");
     KF_CHECK(Disassembler::archFromName("k.2.sm_90a.cubin") == "sm_90a");
     KF_CHECK(Disassembler::archFromName("k.cubin").empty());
+}
+
+// The shape of `nvdisasm --print-line-info-inline -c` (CUDA 13.0): location lines above the instructions they
+// cover; an inlined instruction has a chain from the header line out to the kernel's own line.
+void testInlineTable()
+{
+    const std::string sass = R"(	.target	sm_90
+
+//--------------------- .text._Z4relu --------------------------
+	.section	.text._Z4relu,"ax",@progbits
+_Z4relu:
+.text._Z4relu:
+	//## File "/k/vec8.cu", line 10
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+        /*0010*/                   S2R R0, SR_TID.X ;
+	//## File "/usr/local/cuda/bin/../targets/x86_64-linux/include/cuda_bf16.hpp", line 585 inlined at "/usr/local/cuda/bin/../targets/x86_64-linux/include/cuda_bf16.hpp", line 597
+	//## File "/usr/local/cuda/bin/../targets/x86_64-linux/include/cuda_bf16.hpp", line 597 inlined at "/k/vec8.cu", line 17
+	//## File "/k/vec8.cu", line 17
+        /*01e0*/                   HMNMX2.BF16_V2 R15, R7, RZ.H0_H0, !PT ;
+        /*01f0*/                   HMNMX2.BF16_V2 R14, R6, RZ.H0_H0, !PT ;
+	//## File "/k/vec8.cu", line 18
+        /*0200*/                   STG.E.128 desc[UR4][R2.64], R12 ;
+//--------------------- .text._Z5other --------------------------
+.text._Z5other:
+        /*0000*/                   EXIT ;
+	//## File "/k/other.cu", line 3
+        /*0010*/                   BRA 0x10;
+)";
+    const InlineTable t = parseInlineLineInfo(sass);
+    KF_CHECK(t.size() == 6);
+    const InlineChain &first = t.at({"_Z4relu", 0x0});
+    KF_CHECK(first.size() == 1 && first[0].file == "/k/vec8.cu" && first[0].line == 10);
+    KF_CHECK(t.at({"_Z4relu", 0x10}).size() == 1);
+    const InlineChain &inl = t.at({"_Z4relu", 0x1e0});
+    KF_CHECK_MSG(inl.size() == 3, std::to_string(inl.size()));
+    if (inl.size() == 3) {
+        KF_CHECK(inl[0].file == "/usr/local/cuda/targets/x86_64-linux/include/cuda_bf16.hpp" && inl[0].line == 585);
+        KF_CHECK(inl[1].line == 597 && inl[2].file == "/k/vec8.cu" && inl[2].line == 17);
+    }
+    KF_CHECK(t.at({"_Z4relu", 0x1f0}).size() == 3);
+    KF_CHECK(t.at({"_Z4relu", 0x200}).size() == 1 && t.at({"_Z4relu", 0x200})[0].line == 18);
+    // A function starts without a location: its first instruction has none; offsets are per function.
+    KF_CHECK(!t.count({"_Z5other", 0x0}));
+    KF_CHECK(t.at({"_Z5other", 0x10})[0].file == "/k/other.cu");
+    KF_CHECK(parseInlineLineInfo("").empty());
 }
 
 void testRunTool(const fs::path &root)
@@ -179,6 +226,12 @@ void testDisassemble(const fs::path &root)
                                                    : "not cuobjdump");
         }
     }
+
+    // The inline chains of a cubin, through nvdisasm; without nvdisasm none.
+    const InlineTable chains = Disassembler(only(both)).inlineTable(Cubin{"k.sm_90.cubin", "sm_90", "CUBIN"}, work);
+    KF_CHECK(chains.size() == 1 && chains.count({"_Z1f", 0x20}) && chains.at({"_Z1f", 0x20}).back().line == 9);
+    KF_CHECK(Disassembler(only(objOnly)).inlineTable(Cubin{"k.sm_90.cubin", "sm_90", "CUBIN"}, work).empty());
+    KF_CHECK(fs::is_empty(work));
 
     // A library without device code: no cubins, no error.
     const fs::path host = root / "host-only.so";
@@ -283,6 +336,7 @@ int main()
     ScratchDir dir;
     testSearch(dir.path());
     testNames();
+    testInlineTable();
     testRunTool(dir.path());
     try {
         testDisassemble(dir.path());

@@ -30,6 +30,7 @@ SourceProfile sample()
     k.pcs.push_back({256, 40, {{"selected", 10}, {"long_scoreboard", 30}}, "/abs/candidate.cu", 42});
     k.pcs.push_back({272, 15, {{"wait", 15}}, "/abs/candidate.cu", 42});
     k.pcs.push_back({16, 5, {{"selected", 5}}, "", 0});
+    k.pcs.push_back({288, 3, {{"wait", 3}}, "/abs/candidate.cu", 44, "/cuda/include/cuda_bf16.hpp", 3717});
     p.kernels.push_back(k);
     SourceKernel r{"_Z3refPKiPi", "reference", 9, 2, {}};
     r.pcs.push_back({32, 9, {{"wait", 9}}, "/abs/reference.cu", 7});
@@ -52,6 +53,10 @@ void testShape()
     KF_CHECK(j["cupti_stall_reasons"]["wait"] == "smsp__pcsamp_warps_issue_stalled_wait");
     const Json &k = j["kernels"][0];
     KF_CHECK(k["name"] == "_Z5chasePKiPijii" && k["side"] == "candidate" && k["samples"] == 60 && k["dropped"] == 0);
+    // Inlined code: the kernel's own line, and the header line it came from.
+    KF_CHECK(k["pcs"][3]["line"] == 44 && k["pcs"][3]["inlined_from"]["file"] == "/cuda/include/cuda_bf16.hpp"
+             && k["pcs"][3]["inlined_from"]["line"] == 3717);
+    KF_CHECK(!k["pcs"][0].contains("inlined_from"));
     const Json &pc = k["pcs"][0];
     KF_CHECK(pc["offset"] == 256 && pc["samples"] == 40 && pc["file"] == "/abs/candidate.cu" && pc["line"] == 42);
     // Stalls with the most samples first.
@@ -69,6 +74,7 @@ void testRoundTrip()
     KF_CHECK_MSG(SourceProfile::fromJson(p.toJson(), back, error), error);
     KF_CHECK(back.toJson() == p.toJson());
     KF_CHECK(back.kernels.size() == 2 && back.kernels[0].pcs[1].stalls.at("wait") == 15 && back.kernels[0].pcs[2].line == 0);
+    KF_CHECK(back.kernels[0].pcs[3].inlinedLine == 3717 && back.kernels[0].pcs[3].inlinedFile == "/cuda/include/cuda_bf16.hpp");
 
     Json bad = p.toJson();
     bad["status"] = "fine";
@@ -109,7 +115,7 @@ void testStallNames()
 void testHottestLines()
 {
     const std::vector<HotLine> lines = hottestLines(sample(), "candidate");
-    KF_CHECK(lines.size() == 1); // both PCs of line 42 together; the PC without a line is left out
+    KF_CHECK(lines.size() == 2); // both PCs of line 42 together; the PC without a line is left out
     KF_CHECK(lines[0].file == "/abs/candidate.cu" && lines[0].line == 42 && lines[0].samples == 55);
     KF_CHECK(lines[0].topStall == "long_scoreboard" && lines[0].stalls.at("wait") == 15);
     KF_CHECK(hottestLines(sample(), "reference").at(0).line == 7);

@@ -59,6 +59,8 @@ nlohmann::ordered_json SourceProfile::toJson() const
                 pj["file"] = pc.file;
                 pj["line"] = pc.line;
             }
+            if (pc.inlinedLine > 0)
+                pj["inlined_from"] = nlohmann::ordered_json{{"file", pc.inlinedFile}, {"line", pc.inlinedLine}};
             pcs.push_back(pj);
         }
         kj["pcs"] = pcs;
@@ -104,6 +106,10 @@ bool SourceProfile::fromJson(const nlohmann::ordered_json &j, SourceProfile &out
                     pc.stalls[name] = n.get<uint64_t>();
                 pc.file = pj.value("file", "");
                 pc.line = pj.value("line", 0u);
+                if (const auto in = pj.find("inlined_from"); in != pj.end() && in->is_object()) {
+                    pc.inlinedFile = in->value("file", "");
+                    pc.inlinedLine = in->value("line", 0u);
+                }
                 k.pcs.push_back(std::move(pc));
             }
             out.kernels.push_back(std::move(k));

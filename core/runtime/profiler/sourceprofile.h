@@ -18,6 +18,10 @@ struct SourcePc {
     std::map<std::string, uint64_t> stalls;  // short stall reason -> samples
     std::string file;                        // absolute path of the source file; empty without line info
     uint32_t line = 0;                       // 0 without line info
+    // Where the instruction really is when it was inlined into `file`:`line` (a CUDA header function
+    // called from the kernel's line); empty/0 when it was not inlined.
+    std::string inlinedFile;
+    uint32_t inlinedLine = 0;
 };
 
 struct SourceKernel {

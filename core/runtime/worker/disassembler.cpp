@@ -218,6 +218,85 @@ ToolRun runTool(const std::vector<std::string> &argv, const fs::path &cwd, std::
     return run;
 }
 
+InlineTable parseInlineLineInfo(const std::string &sass)
+{
+    // //## File "/h/cuda_bf16.hpp", line 3717 inlined at "/k/vec8.cu", line 17
+    // //## File "/k/vec8.cu", line 17
+    //         /*01e0*/                   HMNMX2.BF16_V2 R15, R7, RZ.H0_H0, !PT ;
+    InlineTable table;
+    std::string function;
+    InlineChain block;       // the location lines above the current instructions
+    bool blockOpen = false;  // the last line read was a location line
+    const auto location = [](const std::string &text, std::size_t from, SourceLocation &out, std::size_t &end) {
+        const std::size_t q1 = text.find('"', from);
+        const std::size_t q2 = q1 == std::string::npos ? q1 : text.find('"', q1 + 1);
+        const std::size_t ln = q2 == std::string::npos ? q2 : text.find(", line ", q2);
+        if (ln == std::string::npos)
+            return false;
+        out.file = fs::path(text.substr(q1 + 1, q2 - q1 - 1)).lexically_normal().string();
+        out.line = static_cast<uint32_t>(std::strtoul(text.c_str() + ln + 7, nullptr, 10));
+        end = text.find_first_not_of("0123456789", ln + 7);
+        return out.line > 0;
+    };
+    std::istringstream in(sass);
+    std::string raw;
+    while (std::getline(in, raw)) {
+        const std::size_t b = raw.find_first_not_of(" \t");
+        if (b == std::string::npos)
+            continue;
+        const std::string line = raw.substr(b);
+        if (line.rfind(".text.", 0) == 0 && line.back() == ':') {
+            function = line.substr(6, line.size() - 7);
+            block.clear();
+            blockOpen = false;
+        } else if (line.rfind("//## File \"", 0) == 0) {
+            if (!blockOpen)
+                block.clear();
+            blockOpen = true;
+            SourceLocation at, caller;
+            std::size_t end = 0;
+            if (!location(line, 0, at, end))
+                continue;
+            const std::size_t inl = line.find(" inlined at ", end == std::string::npos ? 0 : end);
+            if (block.empty())
+                block.push_back(at);
+            if (inl != std::string::npos && location(line, inl, caller, end))
+                block.push_back(caller);
+        } else if (line.rfind("/*", 0) == 0 && !function.empty()) {
+            blockOpen = false;
+            const std::size_t close = line.find("*/");
+            if (close == std::string::npos || block.empty())
+                continue;
+            char *endp = nullptr;
+            const unsigned long long offset = std::strtoull(line.c_str() + 2, &endp, 16);
+            if (endp != line.c_str() + close)
+                continue; // not an address comment
+            table[{function, offset}] = block;
+        }
+    }
+    return table;
+}
+
+InlineTable Disassembler::inlineTable(const Cubin &cubin, const fs::path &workDir) const
+{
+    if (!m_nvdisasm)
+        return {};
+    std::string pattern = (workDir / "inline-XXXXXX").string();
+    if (!::mkdtemp(pattern.data()))
+        return {};
+    const fs::path dir = pattern;
+    const fs::path file = dir / (cubin.name.empty() ? std::string("kernel.cubin") : cubin.name);
+    {
+        std::ofstream out(file, std::ios::binary);
+        out.write(cubin.bytes.data(), static_cast<std::streamsize>(cubin.bytes.size()));
+    }
+    const ToolRun run = runTool({m_nvdisasm->string(), "--print-line-info-inline", "-c", file.string()}, dir,
+                                m_limits.sassCapBytes * 4, m_limits.toolTimeoutS);
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    return run.ok() ? parseInlineLineInfo(run.out) : InlineTable{};
+}
+
 Disassembler::Disassembler(ToolSearch search, DisassemblyLimits limits)
     : m_search(std::move(search)), m_limits(limits), m_cuobjdump(m_search.find("cuobjdump")),
       m_nvdisasm(m_search.find("nvdisasm"))

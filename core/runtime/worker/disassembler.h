@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,18 @@ struct Cubin {
     std::string bytes;
 };
 
+// Where an instruction came from, per `nvdisasm --print-line-info-inline`: the chain of source locations
+// from the innermost (e.g. a CUDA header function inlined into the kernel) to the outermost (the line in
+// the kernel's own file that called it). One entry when nothing was inlined.
+struct SourceLocation {
+    std::string file;
+    uint32_t line = 0;
+};
+using InlineChain = std::vector<SourceLocation>;
+// (mangled function name, byte offset in the function) -> chain.
+using InlineTable = std::map<std::pair<std::string, uint64_t>, InlineChain>;
+InlineTable parseInlineLineInfo(const std::string &sass);
+
 struct DisassemblyLimits {
     std::size_t sassCapBytes = 8u << 20;   // per cubin (and for cuobjdump -sass), the rest is dropped
     std::size_t totalCapBytes = 32u << 20; // all cubins of one reply together
@@ -75,6 +88,10 @@ public:
     // The body of the protocol's disassemble reply: {"tool", "arch", "cubins": [{"name", "arch", "sass",
     // "truncated"}], "cuobjdump_sass"?}. Throws DisassemblyError.
     nlohmann::ordered_json disassemble(const std::filesystem::path &library, const std::filesystem::path &workDir) const;
+
+    // The inline chains of every instruction of `cubin` (nvdisasm --print-line-info-inline -c); empty
+    // without nvdisasm or when it fails.
+    InlineTable inlineTable(const Cubin &cubin, const std::filesystem::path &workDir) const;
 
     // "nvdisasm 13.0.88": the tool's name and the version from its --version text.
     static std::string toolVersion(const std::string &tool, const std::string &versionText);

@@ -12,7 +12,9 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <csignal>
 #include <stdexcept>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace kforge {
@@ -38,6 +40,33 @@ std::vector<profiler::CubinImage> cubinsOf(const std::string &library, std::stri
     if (out.empty())
         problem = error.empty() ? "cuobjdump found no cubin in " + library : error;
     return out;
+}
+
+// CUPTI names the innermost line of an instruction, which for inlined code is a line of a CUDA header
+// (cuda_bf16.hpp, ...). The user needs the line of their kernel that called it: nvdisasm's inline chains
+// give it; the header line stays as "inlined_from".
+void foldInlinedLines(const profiler::SampleTarget &target, profiler::SourceProfile &profile)
+{
+    const Disassembler tools;
+    InlineTable table;
+    for (const profiler::CubinImage &c : target.cubins)
+        table.merge(tools.inlineTable(Cubin{c.name, Disassembler::archFromName(c.name), c.bytes}, TempDir::path()));
+    if (table.empty())
+        return;
+    for (profiler::SourceKernel &k : profile.kernels) {
+        if (k.side != target.side)
+            continue;
+        for (profiler::SourcePc &pc : k.pcs) {
+            const auto it = table.find({k.name, pc.offset});
+            if (it == table.end() || it->second.size() < 2)
+                continue;
+            const SourceLocation &outer = it->second.back();
+            pc.inlinedFile = pc.line > 0 ? pc.file : it->second.front().file;
+            pc.inlinedLine = pc.line > 0 ? pc.line : it->second.front().line;
+            pc.file = outer.file;
+            pc.line = outer.line;
+        }
+    }
 }
 
 bool writeProfile(const std::string &file, const profiler::SourceProfile &p)
@@ -76,6 +105,7 @@ bool SourceProfileRequest::fromJson(const Json &j, SourceProfileRequest &out, st
 
 int runSourceProfileHelper(const std::string &requestFile)
 {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL); // a helper never outlives the worker that waits for it
     SourceProfileRequest request;
     std::string error;
     Json j;
@@ -145,6 +175,8 @@ int runSourceProfileHelper(const std::string &requestFile)
         profiler::PcSamplingOptions options;
         options.period = request.period;
         profile = profiler::PcSampler::sample(targets, options);
+        for (const profiler::SampleTarget &t : targets)
+            foldInlinedLines(t, profile);
     } catch (const std::exception &e) {
         profile = profiler::SourceProfile();
         profile.status = "failed";
