@@ -29,8 +29,8 @@ struct PcSamplingOptions {
     int maxRuns = 50;          // ...at most...
     // ...and no new launch once this much wall time went into a target's launches. CUPTI's decoding costs
     // about 55 ms per million samples (H200: matmul's 50 runs of 3.8 ms gave 23.7 M samples, 2.1 s), so the
-    // sampled kernel time is what bounds the pass; 30 ms still gives millions of samples.
-    double budgetMs = 30;
+    // sampled kernel time is what bounds the pass; 20 ms still gives about 2 M samples on an H200.
+    double budgetMs = 20;
 };
 
 class PcSampler {
