@@ -1,8 +1,12 @@
 #include "core/runtime/worker/cuptiobserver.h"
 
 #include "core/runtime/worker/cudacheck.h"
+#include "core/runtime/worker/isolation.h"
+#include "core/runtime/worker/nvcc.h"
+#include "core/runtime/worker/sourceprofilehelper.h"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 
 namespace kforge {
@@ -92,8 +96,29 @@ void CuptiObserver::metricsPass(const TimingContext &ctx, const std::function<vo
         std::rethrow_exception(failure);
 }
 
+void CuptiObserver::sourceProfilePass(const TimingContext &ctx, const std::function<void()> &,
+                                      const std::function<void()> &)
+{
+    // In a fresh helper process (see sourceprofilehelper.h): the kernels run there on the same inputs.
+    const auto t0 = std::chrono::steady_clock::now();
+    SourceProfileRequest request;
+    request.task = ctx.task;
+    request.reference = ctx.referenceLibrary;
+    request.candidate = ctx.candidateLibrary;
+    request.seed = ctx.seed;
+    request.device = ctx.device;
+    request.period = ctx.sourceProfilePeriod;
+    request.sampleReference = ctx.sourceProfileReference;
+    const std::filesystem::path work = TempDir::path().empty() ? std::filesystem::temp_directory_path() : TempDir::path();
+    m_sourceProfile = sourceProfileInHelper(selfExecutable(), request, work, 60);
+    // The cost includes the helper's start, its CUDA context, the cubin extraction and the correlation.
+    m_sourceProfile->costMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
 void CuptiObserver::contribute(nlohmann::ordered_json &result)
 {
+    if (m_sourceProfile)
+        result["source_profile"] = m_sourceProfile->toJson();
     std::vector<std::string> flags = result.value("flags", std::vector<std::string>{});
     if (m_trace) {
         result["trace"] = nlohmann::json(*m_trace);

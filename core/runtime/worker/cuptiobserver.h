@@ -1,8 +1,9 @@
 #pragma once
 // The worker's EvalObserver on top of kforge_profiler: a CUPTI activity trace of the trace pass (every
 // kernel on every stream, side-stream and late work), the range-profiler metrics pass for both kernels,
-// and per-kernel roofline points. CUPTI problems become "available": false with the reason, never errors.
+// per-kernel roofline points, and the source-level pass (PC sampling mapped to source lines). CUPTI problems become "available": false with the reason, never errors.
 #include "core/runtime/profiler/profiler.h"
+#include "core/runtime/profiler/sourceprofile.h"
 #include "core/runtime/worker/evalobserver.h"
 
 #include <map>
@@ -33,6 +34,8 @@ public:
     void endTrace(const TimingContext &ctx) override;
     void metricsPass(const TimingContext &ctx, const std::function<void()> &launchCandidate,
                      const std::function<void()> &launchReference) override;
+    void sourceProfilePass(const TimingContext &ctx, const std::function<void()> &launchCandidate,
+                           const std::function<void()> &launchReference) override;
     void contribute(nlohmann::ordered_json &result) override;
 
 private:
@@ -45,6 +48,7 @@ private:
     std::optional<profiler::TraceSummary> m_trace;
     std::optional<profiler::MetricsResult> m_candidateMetrics;
     std::optional<profiler::MetricsResult> m_referenceMetrics;
+    std::optional<profiler::SourceProfile> m_sourceProfile;
 };
 
 } // namespace kforge

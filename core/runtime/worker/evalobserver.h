@@ -3,7 +3,8 @@
 // order: beforeTimedRuns / afterTimedRuns around the timing loop (which calls nothing per run, so the
 // measurement stays clean); then, when options.trace is set, a separate trace pass of a few runs with
 // the timing protocol, bracketed by beginTrace / endTrace and beforeRun / afterRun per run; then
-// metricsPass when options.metrics is set; finally contribute() adds "trace", "metrics" and flags.
+// metricsPass when options.metrics is set; sourceProfilePass when options.source_profile is set; finally
+// contribute() adds "trace", "metrics", "source_profile" and flags.
 #include <cuda_runtime.h>
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,14 @@ struct TimingContext {
     // Identifies the reference and the task's shapes (ReferenceCache::key without the seed): hardware
     // metrics of the same reference on the same shapes are collected once per worker, not per evaluation.
     std::string referenceKey;
+    // The source-level pass (options.source_profile*) and the loaded libraries it reads the cubins from.
+    bool sourceProfile = false;
+    int sourceProfilePeriod = 0;
+    bool sourceProfileReference = false;
+    std::string candidateLibrary;
+    std::string referenceLibrary;
+    nlohmann::ordered_json task; // the task.json object (only with sourceProfile: the helper rebuilds the inputs)
+    uint64_t seed = 1;           // of the timing inputs
 };
 
 struct RunStats {
@@ -65,7 +74,13 @@ public:
                              const std::function<void()> & /*launchReference*/)
     {
     }
-    // Adds "trace" / "metrics" objects and entries of "flags" to the result.
+    // The source-level pass, after the metrics pass; launchers as for metricsPass (launchReference only
+    // matters with ctx.sourceProfileReference).
+    virtual void sourceProfilePass(const TimingContext &, const std::function<void()> & /*launchCandidate*/,
+                                   const std::function<void()> & /*launchReference*/)
+    {
+    }
+    // Adds "trace" / "metrics" / "source_profile" objects and entries of "flags" to the result.
     virtual void contribute(nlohmann::ordered_json & /*result*/) {}
 };
 

@@ -45,8 +45,19 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
         || !integer("seed", out.seed, 0, 9007199254740992.0) || !integer("min_time_ms", minTime, 0, 3600000)
         || !integer("warmup_ms", warmupTime, 0, 3600000)
         || !boolean("timing", out.timing) || !boolean("trace", out.trace) || !boolean("metrics", out.metrics)
-        || !boolean("samples", out.samples))
+        || !boolean("samples", out.samples) || !boolean("source_profile", out.sourceProfile)
+        || !boolean("source_profile_reference", out.sourceProfileReference))
         return false;
+    if (const auto it = j.find("source_profile_period"); it != j.end() && !it->is_null()) {
+        // CUPTI takes the exponent (2^N cycles), 5..31; 0 leaves CUPTI's default for the device.
+        if (!it->is_number() || std::floor(it->get<double>()) != it->get<double>()
+            || (it->get<double>() != 0 && (it->get<double>() < 5 || it->get<double>() > 31))) {
+            error = "options.source_profile_period: expected 0 (CUPTI's default) or an exponent in [5, 31] "
+                    "(2^N cycles between samples)";
+            return false;
+        }
+        out.sourceProfilePeriod = static_cast<int>(it->get<double>());
+    }
     out.minTimeMs = minTime;
     out.warmupMs = warmupTime;
     if (out.maxRuns < out.minRuns) {
@@ -85,6 +96,9 @@ nlohmann::ordered_json EvalOptions::toJson() const
     j["metrics"] = metrics;
     j["samples"] = samples;
     j["metric_names"] = metricNames;
+    j["source_profile"] = sourceProfile;
+    j["source_profile_period"] = sourceProfilePeriod;
+    j["source_profile_reference"] = sourceProfileReference;
     return j;
 }
 

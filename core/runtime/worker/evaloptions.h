@@ -21,6 +21,9 @@ struct EvalOptions {
     int traceRuns = 10;       // runs of each kernel in the trace pass
     bool metrics = true;      // CUPTI metrics pass (when a profiler is attached)
     bool samples = false;     // add every run's time ("samples_ms") to the timing result
+    bool sourceProfile = false;          // CUPTI PC-sampling pass after timing and metrics ("source_profile")
+    int sourceProfilePeriod = 0;         // 2^N cycles between samples, 5..31; 0: CUPTI's default
+    bool sourceProfileReference = false; // sample the reference too
     std::vector<std::string> metricNames;
 
     // Fills from a protocol "options" object; false with `error` ("options.trials: ...") when invalid.

@@ -455,18 +455,29 @@ void Evaluator::tracePass(TimingSetup &setup, const EvalOptions &options, EvalOb
     observer->endTrace(ctx);
 }
 
+std::function<void()> Evaluator::launcher(TimingSetup &setup, Slot slot, const char *what)
+{
+    return [this, &setup, slot, what] {
+        m_phase = std::string(what) + slotName(slot);
+        call(slot, setup.inputs, slot == Slot::Reference ? setup.refOut : setup.candOut);
+        KF_CUDA(cudaDeviceSynchronize());
+    };
+}
+
 void Evaluator::metricsPass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx)
 {
     if (!observer)
         return;
-    const auto launcher = [&](Slot slot) {
-        return std::function<void()>([this, &setup, slot] {
-            m_phase = std::string("profiling the ") + slotName(slot);
-            call(slot, setup.inputs, slot == Slot::Reference ? setup.refOut : setup.candOut);
-            KF_CUDA(cudaDeviceSynchronize());
-        });
-    };
-    observer->metricsPass(ctx, launcher(Slot::Candidate), launcher(Slot::Reference));
+    observer->metricsPass(ctx, launcher(setup, Slot::Candidate, "profiling the "),
+                          launcher(setup, Slot::Reference, "profiling the "));
+}
+
+void Evaluator::sourceProfilePass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx)
+{
+    if (!observer)
+        return;
+    observer->sourceProfilePass(ctx, launcher(setup, Slot::Candidate, "PC sampling the "),
+                                launcher(setup, Slot::Reference, "PC sampling the "));
 }
 
 Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, KernelLibrary &reference,
@@ -503,6 +514,14 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
     ctx.flops = task.flops.present() ? task.flops.value : -1;
     ctx.bytes = task.bytes.present() ? task.bytes.value : -1;
     ctx.referenceKey = ReferenceCache::key(m_reference->contentHash(), task, 0);
+    ctx.sourceProfile = options.sourceProfile;
+    ctx.sourceProfilePeriod = options.sourceProfilePeriod;
+    ctx.sourceProfileReference = options.sourceProfileReference;
+    ctx.candidateLibrary = m_candidate->path().string();
+    ctx.referenceLibrary = m_reference->path().string();
+    ctx.seed = options.seed;
+    if (options.sourceProfile)
+        ctx.task = toJson(task);
 
     try {
         m_phase = "setting up";
@@ -541,6 +560,10 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
             if (options.metrics && observer) {
                 stage("profiling");
                 metricsPass(setup, observer, ctx);
+            }
+            if (options.sourceProfile && observer) {
+                stage("source_profile");
+                sourceProfilePass(setup, observer, ctx);
             }
             if (m_capture) {
                 bool unused = false;
@@ -699,6 +722,23 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
     }
     result["flags"] = flags;
     result["warnings"] = warnings;
+    if (options.sourceProfile && !result.contains("source_profile")) {
+        // Asked for but not run: say why, so the client shows a reason instead of an empty panel.
+        std::string why;
+        std::string missing = "timing";
+        if (result["verdict"] != "correct")
+            why = "The source-level pass runs after a correct candidate was timed; this evaluation ended with verdict "
+                + result["verdict"].get<std::string>() + ".";
+        else if (!options.timing)
+            why = "The source-level pass runs after timing, and this evaluation did not time (options.timing false).";
+        else {
+            missing = "profiler";
+            why = "This worker was built without the CUPTI profiler (kforge_profiler), so it cannot sample PCs.";
+        }
+        result["source_profile"] = Json{{"status", "unavailable"}, {"reason", why}, {"missing", Json::array({missing})},
+                                        {"cost_ms", 0}, {"period", 0}, {"runs", 0}, {"stall_reasons", Json::array()},
+                                        {"cupti_stall_reasons", Json::object()}, {"kernels", Json::array()}};
+    }
 
     if (result["verdict"] == "correct") {
         std::string msg = "correct";

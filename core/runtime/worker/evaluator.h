@@ -47,6 +47,8 @@ private:
                            const TimingContext &ctx);
     void tracePass(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer, const TimingContext &ctx);
     void metricsPass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx);
+    void sourceProfilePass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx);
+    std::function<void()> launcher(TimingSetup &setup, Slot slot, const char *what);
 
     GpuContext &m_gpu;
     ReferenceCache &m_cache;

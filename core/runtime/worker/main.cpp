@@ -14,6 +14,7 @@
 #include "kforge/kernel.h"
 #ifdef KFORGE_HAVE_PROFILER
 #include "core/runtime/worker/cuptiobserver.h"
+#include "core/runtime/worker/sourceprofilehelper.h"
 #endif
 
 #include <cerrno>
@@ -183,6 +184,7 @@ int main(int argc, char **argv)
     bool selfTest = false;
     bool launch = false;
     bool json = false;
+    std::string sourceProfileRequest;
     LaunchConfig launchConfig;
     kforge::SelfTestConfig config;
     for (int i = 1; i < argc; ++i) {
@@ -236,6 +238,8 @@ int main(int argc, char **argv)
             config.options.trials = static_cast<int>(value(2, 1000));
         } else if (a == "--json") {
             json = true;
+        } else if (a == "--source-profile" && i + 1 < argc) {
+            sourceProfileRequest = argv[++i]; // internal: the worker's helper for the source-level pass
         } else {
             std::fprintf(stderr, "kforge-worker: unknown argument '%s'\n", a.c_str());
             usage(stderr);
@@ -266,6 +270,14 @@ int main(int argc, char **argv)
     if (launch) {
         launchConfig.device = device;
         return runLaunch(launchConfig);
+    }
+    if (!sourceProfileRequest.empty()) {
+#ifdef KFORGE_HAVE_PROFILER
+        return kforge::runSourceProfileHelper(sourceProfileRequest);
+#else
+        std::fprintf(stderr, "kforge-worker --source-profile: this worker was built without the CUPTI profiler\n");
+        return 1;
+#endif
     }
     if (selfTest) {
         config.workerArgv = {kforge::selfExecutable(), "--device", std::to_string(device)};
@@ -309,7 +321,7 @@ int main(int argc, char **argv)
     // Created before any CUDA call; CUPTI itself is only switched on while an evaluation traces or profiles.
     kforge::ProfilerSession profilerSession;
     server.setObserverFactory([&profilerSession](const kforge::EvalOptions &options) -> std::unique_ptr<kforge::EvalObserver> {
-        if (!options.trace && !options.metrics)
+        if (!options.trace && !options.metrics && !options.sourceProfile)
             return nullptr;
         return std::make_unique<kforge::CuptiObserver>(profilerSession);
     });

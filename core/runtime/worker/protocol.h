@@ -12,6 +12,8 @@ inline constexpr const char *kLoadFailed = "load_failed";
 inline constexpr const char *kAbiMismatch = "abi_mismatch";
 inline constexpr const char *kMissingEntry = "missing_entry";
 inline constexpr const char *kInternal = "internal";
+inline constexpr const char *kNoDisassembler = "no_disassembler";
+inline constexpr const char *kDisassembleFailed = "disassemble_failed";
 
 // Exit status of a worker that stopped after a sticky CUDA error (restart_required).
 inline constexpr int kExitRestartRequired = 3;

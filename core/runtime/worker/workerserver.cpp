@@ -1,6 +1,7 @@
 #include "core/runtime/worker/workerserver.h"
 
 #include "core/runtime/task/taskspec.h"
+#include "core/runtime/worker/disassembler.h"
 #include "core/runtime/worker/evaloptions.h"
 #include "core/runtime/worker/evaluator.h"
 #include "core/runtime/worker/protocol.h"
@@ -113,13 +114,15 @@ Json WorkerServer::handle(const Json &request)
             body = opEvaluate(request);
         else if (name == "self_test")
             body = opSelfTest(request);
+        else if (name == "disassemble")
+            body = opDisassemble(request);
         else if (name == "shutdown") {
             m_exit = true;
             m_exitStatus = 0;
             body = Json::object();
         } else
             throw ProtocolError{protocol::kBadRequest,
-                                "unknown op '" + name + "' (known: hello, device_info, load, evaluate, self_test, shutdown)"};
+                                "unknown op '" + name + "' (known: hello, device_info, load, evaluate, disassemble, self_test, shutdown)"};
         response["ok"] = true;
         for (auto &[k, v] : body.items())
             response[k] = v;
@@ -241,6 +244,56 @@ Json WorkerServer::opEvaluate(const Json &request)
         m_exitStatus = protocol::kExitRestartRequired;
     }
     return Json{{"result", std::move(result)}};
+}
+
+Json WorkerServer::opDisassemble(const Json &request)
+{
+    // Needs no GPU: the toolkit's cuobjdump and nvdisasm read the library's cubins.
+    std::filesystem::path library;
+    std::filesystem::path scratch;
+    const std::filesystem::path work = TempDir::path().empty() ? std::filesystem::temp_directory_path() : TempDir::path();
+    if (const auto path = request.find("path"); path != request.end()) {
+        if (!path->is_string())
+            throw ProtocolError{protocol::kBadRequest, "\"path\" must be a string"};
+        library = path->get<std::string>();
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(library, ec))
+            throw ProtocolError{protocol::kLoadFailed, "cannot read " + library.string()};
+    } else if (const auto b64 = request.find("so_base64"); b64 != request.end()) {
+        std::string bytes;
+        if (!b64->is_string() || !decodeBase64(b64->get<std::string>(), bytes))
+            throw ProtocolError{protocol::kBadRequest, "\"so_base64\" is not valid base64"};
+        scratch = work / ("disassemble-" + std::to_string(++m_loads) + ".so");
+        std::ofstream out(scratch, std::ios::binary);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        if (!out)
+            throw ProtocolError{protocol::kInternal, "cannot write " + scratch.string()};
+        library = scratch;
+    } else {
+        const auto slot = request.find("slot");
+        if (slot == request.end() || !slot->is_string()
+            || (slot->get<std::string>() != "reference" && slot->get<std::string>() != "candidate"))
+            throw ProtocolError{protocol::kBadRequest,
+                                "disassemble needs \"slot\": \"reference\" or \"candidate\", or \"path\" or \"so_base64\""};
+        const std::unique_ptr<KernelLibrary> &loaded = slot->get<std::string>() == "reference" ? m_reference : m_candidate;
+        if (!loaded)
+            throw ProtocolError{protocol::kBadRequest, "no " + slot->get<std::string>() + " loaded (op load, slot "
+                                                           + slot->get<std::string>() + ")"};
+        library = loaded->path();
+    }
+    const auto cleanup = [&scratch] {
+        std::error_code ec;
+        if (!scratch.empty())
+            std::filesystem::remove(scratch, ec);
+    };
+    try {
+        Json body = Disassembler().disassemble(library, work);
+        cleanup();
+        return body;
+    } catch (const DisassemblyError &e) {
+        cleanup();
+        throw ProtocolError{e.code, e.message};
+    }
 }
 
 Json WorkerServer::opSelfTest(const Json &request)

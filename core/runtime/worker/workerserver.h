@@ -39,6 +39,7 @@ private:
     nlohmann::ordered_json opLoad(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opEvaluate(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opSelfTest(const nlohmann::ordered_json &request);
+    nlohmann::ordered_json opDisassemble(const nlohmann::ordered_json &request);
     void requireDevice();
     void send(const nlohmann::ordered_json &message);
 

@@ -1,0 +1,39 @@
+#pragma once
+// The source-level pass in a process of its own (`kforge-worker --source-profile REQUEST.json`). CUPTI's
+// PC sampling delivered samples reliably only on the first enable in a process (on the H200 with CUPTI
+// 13.0 later enable/disable cycles in the same context mostly returned nothing), so the worker starts a
+// fresh helper for every pass: it loads the two libraries, makes the timing inputs from the same seed,
+// samples the candidate (and the reference), and writes the profile's JSON to a file.
+#include "core/runtime/profiler/sourceprofile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+
+namespace kforge {
+
+struct SourceProfileRequest {
+    nlohmann::ordered_json task;  // the task.json object
+    std::string reference;        // library paths
+    std::string candidate;
+    uint64_t seed = 1;
+    int device = 0;
+    int period = 0;
+    bool sampleReference = false;
+    std::string output;  // where the helper writes the profile's JSON
+
+    nlohmann::ordered_json toJson() const;
+    static bool fromJson(const nlohmann::ordered_json &j, SourceProfileRequest &out, std::string &error);
+};
+
+// The helper's main: reads the request file, writes the profile; exit status 0 when a profile (of any
+// status) was written, 1 otherwise (the reason on stderr).
+int runSourceProfileHelper(const std::string &requestFile);
+
+// The worker's side: writes the request into `workDir`, runs `worker --source-profile` and reads the
+// profile back. A helper that fails or runs past `timeoutS` gives status "failed" with its stderr.
+profiler::SourceProfile sourceProfileInHelper(const std::string &worker, SourceProfileRequest request,
+                                              const std::filesystem::path &workDir, double timeoutS);
+
+} // namespace kforge
