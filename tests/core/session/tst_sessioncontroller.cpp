@@ -28,6 +28,19 @@ QString workingSessionsDir()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/sessions");
 }
+
+// A controller over its own store, with settings of its own.
+struct Lifecycle {
+    explicit Lifecycle(const QString &ini)
+        : settings(ini)
+        , sessions(&store, settings, log)
+    {
+    }
+    Settings settings;
+    LogHub log;
+    SessionStore store;
+    SessionController sessions;
+};
 } // namespace
 
 class TestSessionController : public QObject
@@ -53,10 +66,10 @@ private Q_SLOTS:
 
     void taskGetsAWorkingSession()
     {
-        Settings settings(m_dir.filePath(QStringLiteral("working.ini")));
-        LogHub log;
-        SessionStore store;
-        SessionController sessions(&store, settings, log);
+        Lifecycle l(m_dir.filePath(QStringLiteral("working.ini")));
+        Settings &settings = l.settings;
+        SessionStore &store = l.store;
+        SessionController &sessions = l.sessions;
         QSignalSpy opened(&sessions, &SessionController::taskOpened);
         QSignalSpy shown(&sessions, &SessionController::sessionShown);
         QSignalSpy taskShown(&sessions, &SessionController::taskShown);
@@ -93,10 +106,10 @@ private Q_SLOTS:
 
     void badTaskFolderFails()
     {
-        Settings settings(m_dir.filePath(QStringLiteral("badtask.ini")));
-        LogHub log;
-        SessionStore store;
-        SessionController sessions(&store, settings, log);
+        Lifecycle l(m_dir.filePath(QStringLiteral("badtask.ini")));
+        Settings &settings = l.settings;
+        SessionStore &store = l.store;
+        SessionController &sessions = l.sessions;
         QSignalSpy failed(&sessions, &SessionController::failed);
         QSignalSpy opened(&sessions, &SessionController::taskOpened);
         sessions.openTaskFolder(m_dir.filePath(QStringLiteral("no-such-task")));
@@ -118,10 +131,10 @@ private Q_SLOTS:
             QFile blocker(workingSessionsDir());
             QVERIFY(blocker.open(QIODevice::WriteOnly));
         }
-        Settings settings(m_dir.filePath(QStringLiteral("readonly.ini")));
-        LogHub log;
-        SessionStore store;
-        SessionController sessions(&store, settings, log);
+        Lifecycle l(m_dir.filePath(QStringLiteral("readonly.ini")));
+        Settings &settings = l.settings;
+        SessionStore &store = l.store;
+        SessionController &sessions = l.sessions;
         QSignalSpy opened(&sessions, &SessionController::taskOpened);
         QSignalSpy taskShown(&sessions, &SessionController::taskShown);
         sessions.openTaskFolder(taskFolder());
@@ -135,8 +148,8 @@ private Q_SLOTS:
         QVERIFY(sessions.hasSubject());
         QVERIFY(sessions.subject().contains(QStringLiteral("diag_matmul")));
         QCOMPARE(sessions.saveSuggestion(), QDir::home().filePath(QStringLiteral("diag_matmul.kforge")));
-        const auto toldWhy = [&log] {
-            const QList<LogEntry> entries = log.entries();
+        const auto toldWhy = [&l] {
+            const QList<LogEntry> entries = l.log.entries();
             return std::any_of(entries.begin(), entries.end(), [](const LogEntry &e) {
                 return e.level == LogLevel::Error && e.message.contains(QStringLiteral("folder for working sessions"));
             });
@@ -159,10 +172,10 @@ private Q_SLOTS:
 
     void saveAsCopiesTheOpenSession()
     {
-        Settings settings(m_dir.filePath(QStringLiteral("saveas.ini")));
-        LogHub log;
-        SessionStore store;
-        SessionController sessions(&store, settings, log);
+        Lifecycle l(m_dir.filePath(QStringLiteral("saveas.ini")));
+        Settings &settings = l.settings;
+        SessionStore &store = l.store;
+        SessionController &sessions = l.sessions;
         QSignalSpy failed(&sessions, &SessionController::failed);
         // Nothing open: nothing to save.
         QVERIFY(!sessions.saveSessionAs(m_dir.filePath(QStringLiteral("nothing.kforge"))));

@@ -79,6 +79,14 @@ struct Bench {
         return true;
     }
     SessionStore &store() { return fixture.store(); }
+    // The measured reference and a measured model variant "fast" (2.5×), the session's tabs shown; fast's id.
+    qint64 showFastVariant()
+    {
+        fixture.measureReference();
+        const qint64 fast = fixture.addMeasured(QStringLiteral("fast"), 2.5);
+        tabs->showSession();
+        return fast;
+    }
     qsizetype evaluations(qint64 id) { return store().evaluations(id).size(); }
 };
 } // namespace
@@ -157,9 +165,7 @@ private Q_SLOTS:
     {
         Bench b;
         QVERIFY(b.make());
-        b.fixture.measureReference();
-        const qint64 fast = b.fixture.addMeasured(QStringLiteral("fast"), 2.5);
-        b.tabs->showSession();
+        const qint64 fast = b.showFastVariant();
         const int fork = b.tabs->fork(fast);
         QCOMPARE(b.editor.title(fork), QStringLiteral("fork of fast"));
         QVERIFY(!b.editor.isReadOnly(fork));
@@ -194,9 +200,7 @@ private Q_SLOTS:
     {
         Bench b;
         QVERIFY(b.make());
-        b.fixture.measureReference();
-        const qint64 fast = b.fixture.addMeasured(QStringLiteral("fast"), 2.5);
-        b.tabs->showSession();
+        const qint64 fast = b.showFastVariant();
         const int fork = b.tabs->fork(fast);
         b.editor.editor(fork)->setText(kernel(QStringLiteral("compile_error")));
         QVERIFY(b.tabs->evaluate(fork));
