@@ -1,8 +1,12 @@
 #include "app/gui/mainactions.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QIcon>
+#include <QMainWindow>
+#include <QMenuBar>
 #include <QStyle>
+#include <QToolBar>
 #include <QWidget>
 
 namespace kforge {
@@ -83,6 +87,69 @@ MainActions::MainActions(QWidget *owner)
                        clearRecent, quit, undo, redo, find, findNext, findPrevious, replace, compareWithReference,
                        settings, configureWorkers, gettingStarted, about, aboutQt})
         owner->addAction(a);
+}
+
+void MainActions::buildMenus(QMainWindow *window, const QList<QAction *> &diagnosticActions, QAction *evaluate,
+                             const QList<QDockWidget *> &docks)
+{
+    QMenuBar *bar = window->menuBar();
+    QMenu *file = bar->addMenu(tr("&File"));
+    file->addAction(openTaskFolder);
+    file->addAction(openSession);
+    recentMenu = file->addMenu(tr("Open &Recent"));
+    recentMenu->setIcon(QIcon::fromTheme(QStringLiteral("document-open-recent")));
+    file->addSeparator();
+    file->addAction(saveSessionAs);
+    file->addSeparator();
+    file->addAction(exportVariant);
+    file->addAction(saveReport);
+    file->addAction(exportTrainingData);
+    file->addSeparator();
+    file->addAction(quit);
+
+    QMenu *edit = bar->addMenu(tr("&Edit"));
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(find);
+    edit->addAction(findNext);
+    edit->addAction(findPrevious);
+    edit->addAction(replace);
+    edit->addSeparator();
+    edit->addActions(diagnosticActions);
+    edit->addSeparator();
+    edit->addAction(evaluate);
+
+    QMenu *view = bar->addMenu(tr("&View"));
+    for (QDockWidget *d : docks)
+        view->addAction(d->toggleViewAction());
+    view->addSeparator();
+    view->addAction(compareWithReference);
+
+    QMenu *tools = bar->addMenu(tr("&Tools"));
+    tools->addAction(settings);
+    tools->addAction(configureWorkers);
+
+    QMenu *help = bar->addMenu(tr("&Help"));
+    help->addAction(gettingStarted);
+    help->addSeparator();
+    help->addAction(about);
+    help->addAction(aboutQt);
+
+    QToolBar *toolBar = window->addToolBar(tr("Main Tool Bar"));
+    toolBar->setObjectName(QStringLiteral("mainToolBar"));
+    toolBar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar->addAction(openTaskFolder);
+    toolBar->addAction(openSession);
+    toolBar->addAction(saveSessionAs);
+    toolBar->addSeparator();
+    toolBar->addAction(undo);
+    toolBar->addAction(redo);
+    toolBar->addAction(find);
+    toolBar->addAction(evaluate);
+    toolBar->addSeparator();
+    toolBar->addAction(settings);
+    view->addAction(toolBar->toggleViewAction());
 }
 
 } // namespace kforge

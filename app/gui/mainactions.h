@@ -1,9 +1,12 @@
 #pragma once
 // Every action of the main window's menus and tool bar, with its text, icon and standard shortcut, made in
 // one place so menus, tool bar, empty states and tests share the same objects.
+#include <QList>
 #include <QObject>
 
 class QAction;
+class QDockWidget;
+class QMainWindow;
 class QMenu;
 class QWidget;
 
@@ -15,6 +18,12 @@ class MainActions : public QObject
 public:
     // The actions are added to `owner`, so their shortcuts work anywhere in its window.
     explicit MainActions(QWidget *owner);
+
+    // The window's menu bar and main tool bar: these actions, the editor's (next and previous diagnostic,
+    // evaluate) and a toggle for each dock. Makes recentMenu, which its owner fills.
+    void buildMenus(QMainWindow *window, const QList<QAction *> &diagnosticActions, QAction *evaluate,
+                    const QList<QDockWidget *> &docks);
+    QMenu *recentMenu = nullptr;
 
     QAction *openTaskFolder = nullptr;
     QAction *openSession = nullptr;

@@ -1,45 +1,43 @@
 #pragma once
 // The KForge main window. It only assembles: it creates the panels, docks them, and connects them to the
-// services (settings, log hub, tool-chain probe, the open session, the Workbench's compiler, GPU workers,
-// LLM client and round runner). Panels do not call each other; what one asks of another goes through here
-// or through the shared VariantSelection.
+// services (settings, log hub, the open session and its SessionController, the Workbench's compiler, GPU
+// workers, LLM client and round runner, the one ReadinessWatch). Panels do not call each other; what one asks
+// of another goes through here or through the shared VariantSelection. The editor's tabs follow the session
+// through VariantTabBinding.
+#include "app/gui/mainactions.h"
 #include "core/settings/toolchainprobe.h"
-#include "core/task/task.h"
 
-#include <QHash>
 #include <QMainWindow>
-#include <QPointer>
-#include <optional>
 
 class QDockWidget;
 class QDragEnterEvent;
 class QDropEvent;
-class QLabel;
 class QMenu;
-class QTimer;
-class QToolBar;
 
 namespace kforge {
 
 class ChartsPanel;
-class CompileOnly;
 class ComparePanel;
+class DiffDock;
 class DiffView;
 class Evaluator;
 class ExportActions;
 class KernelEditor;
 class LogHub;
 class LogPanel;
-class MainActions;
 class NoticeBar;
+class ReadinessIndicators;
+class ReadinessWatch;
 class ReasoningPanel;
 class RoundControlPanel;
+class SessionActions;
+class SessionController;
 class SessionStore;
 class Settings;
 class VariantSelection;
+class VariantTabBinding;
 class VariantsPanel;
 class TaskPanel;
-struct Variant;
 class Workbench;
 
 class MainWindow : public QMainWindow
@@ -50,7 +48,7 @@ public:
     MainWindow(Settings &settings, LogHub &log, QWidget *parent = nullptr, Evaluator *evaluator = nullptr);
     ~MainWindow() override;
 
-    // A task folder or a *.kforge session file, whichever `path` is.
+    // A task folder, a *.kforge session file or a kernel file (added as a variant), whichever `path` is.
     void openPath(const QString &path);
     // Loads the task off the GUI thread; taskOpened() or openFailed() follows.
     void openTaskFolder(const QString &folder);
@@ -77,9 +75,12 @@ public:
     // The dock that holds `panel`, or null.
     QDockWidget *dockOf(QWidget *panel) const;
     NoticeBar *notice() const { return m_notice; }
-    QMenu *recentMenu() const { return m_recentMenu; }
+    QMenu *recentMenu() const { return m_actions->recentMenu; }
+    SessionController *sessions() const { return m_sessions; }
+    VariantTabBinding *tabs() const { return m_tabs; }
+    ReadinessWatch *readiness() const { return m_readiness; }
     // The task folder the open working session was made from; empty for a session opened from a file.
-    QString taskFolder() const { return m_taskFolder; }
+    QString taskFolder() const;
 
     // Compiles, verifies and times the editor's tab `index` (Ctrl+Enter): a new or edited source becomes a
     // manual variant of the session; an evaluated variant is evaluated again. False with the reason logged.
@@ -91,8 +92,6 @@ public:
     qint64 addVariantFile(const QString &file);
     // Shows the variant in a (read-only) editor tab, opening one when needed; returns the tab's index.
     int showVariantInEditor(qint64 variantId);
-    // A finished evaluation (a compile error or a pipeline error is none): what makes a variant's tab read-only.
-    static bool isMeasured(const Variant &v);
 
 Q_SIGNALS:
     void taskOpened(const QString &folder);
@@ -107,63 +106,39 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    void createMenus();
-    void createToolBar();
     void createDocks();
-    void createStatusBar();
     void connectServices();
 
-    void chooseTaskFolder();
-    void chooseSession();
-    void chooseSaveSessionAs();
-    void showSettings();
     void showAbout();
     void showGettingStarted();
+    void showSettingsPage(const QString &page);
     void reportError(const QString &message);
-
-    void showTask(const Task &task);
-    void showSession();
-    void rebuildRecentMenu();
     void updateActions();
     void updateTitle();
     void applyTheme();
-    void checkToolchain();
-    void onToolchainChecked(const ToolchainInfo &info);
-    void updateWorkerStatus();
-    void updateNotice();
-    void showDiff();
-    void updateDiff();
-    void showPairDiff(qint64 a, qint64 b);
-    void comparePair(qint64 a, qint64 b);
-    void showSettingsPage(const QString &page);
-    void adoptOpenedSession(const QString &file);
-    bool createWorkingSession(const QString &taskFolder);
-    void onVariantChanged(qint64 variantId);
-    void onEvaluationAdded(qint64 variantId);
-    QSize defaultSize() const;
-    void fitIntoScreen();
-    void applyDefaultDockSizes();
     QDockWidget *addPanelDock(QWidget *panel, const QString &title, const QString &objectName, Qt::DockWidgetArea area);
 
     Settings &m_settings;
     LogHub &m_log;
     MainActions *m_actions = nullptr;
     ExportActions *m_exports = nullptr;
-    CompileOnly *m_compileOnly = nullptr;
     SessionStore *m_session = nullptr;
-    ToolchainProbe *m_probe = nullptr;
+    SessionController *m_sessions = nullptr;
+    SessionActions *m_sessionActions = nullptr;
+    Workbench *m_workbench = nullptr;
+    ReadinessWatch *m_readiness = nullptr;
+    ReadinessIndicators *m_indicators = nullptr;
     KernelEditor *m_editor = nullptr;
+    VariantTabBinding *m_tabs = nullptr;
     NoticeBar *m_notice = nullptr;
     LogPanel *m_logPanel = nullptr;
     QDockWidget *m_logDock = nullptr;
     DiffView *m_diff = nullptr;
-    QDockWidget *m_diffDock = nullptr;
+    DiffDock *m_diffDock = nullptr;
     QDockWidget *m_roundDock = nullptr;
     bool m_defaultDockSizes = false; // no saved layout: size the docks at the first show
     bool m_shownOnce = false;
     QRect m_chosenGeometry; // restored or default, fitted into the screen
-    QTimer *m_diffTimer = nullptr;
-    Workbench *m_workbench = nullptr;
     VariantSelection *m_selection = nullptr;
     VariantsPanel *m_variants = nullptr;
     ComparePanel *m_compare = nullptr;
@@ -172,20 +147,6 @@ private:
     ReasoningPanel *m_reasoning = nullptr;
     RoundControlPanel *m_rounds = nullptr;
     QList<QDockWidget *> m_docks;
-    // The variants an editable (forked) tab descends from, by the tab's editor widget.
-    QHash<QObject *, QList<qint64>> m_tabParents;
-    bool m_diffShowsPair = false; // the Diff dock shows the compared pair, not a tab against the reference
-    QToolBar *m_toolBar = nullptr;
-    QMenu *m_recentMenu = nullptr;
-    QMenu *m_viewMenu = nullptr;
-    QLabel *m_toolchainLabel = nullptr;
-    QLabel *m_workersLabel = nullptr;
-
-    QString m_pendingSession; // the session file being loaded off the GUI thread
-    Task m_task;          // the task folder shown while no session is open
-    QString m_taskFolder;
-    quint64 m_openJob = 0; // a task load that finishes after a newer open is dropped
-    std::optional<ToolchainInfo> m_toolchain;
 };
 
 } // namespace kforge

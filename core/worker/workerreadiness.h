@@ -1,7 +1,7 @@
 #pragma once
 // Whether evaluations can run now and, when not, why and what to do, in the one wording every view shows
 // (status bar, notice bar, Round Control's Start, the editor's Ctrl+Enter). WorkerPool works it out from its
-// workers; the Evaluator in use passes it on, and views observe that.
+// workers; the Evaluator in use passes it on, and views observe it through the window's one ReadinessWatch.
 #include <QCoreApplication>
 #include <QMetaType>
 #include <QString>

@@ -5,7 +5,7 @@
 // a CMake project; File → Save Report… writes the report; Chinese and the dark theme are chosen in Settings,
 // the window moved and closed. A second process (this binary with --second-start) then starts from the same
 // settings file and reports what came back: the language, the theme, the recent files and the geometry.
-#include "app/gui/compileonly.h"
+#include "views/editor/compileonly.h"
 #include "app/gui/exportactions.h"
 #include "app/gui/mainactions.h"
 #include "app/gui/mainwindow.h"

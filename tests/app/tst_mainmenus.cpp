@@ -5,7 +5,7 @@
 // starts, no GPU) the window says so in one wording with a button to the Workers page, Start Round stays
 // disabled with the reason, and Ctrl+Enter compiles only: no variant and no round enter the session.
 // Help → Getting Started opens the guide and a copy of the installed example session.
-#include "app/gui/compileonly.h"
+#include "views/editor/compileonly.h"
 #include "app/gui/exportactions.h"
 #include "app/gui/gettingstarted.h"
 #include "app/gui/mainactions.h"

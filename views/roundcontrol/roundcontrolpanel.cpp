@@ -7,6 +7,7 @@
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/worker/evaluator.h"
+#include "core/worker/readinesswatch.h"
 #include "views/roundcontrol/roundprogressmodel.h"
 
 #include <QCheckBox>
@@ -278,11 +279,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
             });
     connect(m_promptChoice, &QComboBox::currentIndexChanged, this, &RoundControlPanel::onPromptChosen);
 
-    if (m_runner && m_runner->evaluator())
-        connect(m_runner->evaluator(), &Evaluator::readinessChanged, this, [this] {
-            updateNotices();
-            updateButtons();
-        });
+    setReadinessWatch(new ReadinessWatch(m_runner ? m_runner->evaluator() : nullptr, m_settings, this));
     if (m_runner) {
         connect(m_runner, &RoundRunner::stateChanged, this, [this] {
             updateButtons();
@@ -426,12 +423,28 @@ void RoundControlPanel::saveDefaults()
     m_settings->setTemperature(m_temperature->value());
 }
 
+void RoundControlPanel::setReadinessWatch(ReadinessWatch *readiness)
+{
+    if (m_readiness && m_readiness->parent() == this)
+        delete m_readiness.data(); // the panel's own, replaced by the window's
+    else if (m_readiness)
+        disconnect(m_readiness, nullptr, this, nullptr);
+    m_readiness = readiness;
+    if (m_readiness)
+        connect(m_readiness, &ReadinessWatch::changed, this, [this] {
+            updateNotices();
+            updateButtons();
+        });
+    updateNotices();
+    updateButtons();
+}
+
 WorkerReadiness RoundControlPanel::workerReadiness() const
 {
-    if (!m_settings || m_settings->workers().isEmpty())
+    // A missing Settings counts as no worker configured, as it always did here.
+    if (!m_runner || !m_readiness || !m_settings)
         return WorkerReadiness(WorkerReadiness::State::NoWorker);
-    return m_runner && m_runner->evaluator() ? m_runner->evaluator()->readiness()
-                                             : WorkerReadiness(WorkerReadiness::State::NoWorker);
+    return m_readiness->readiness();
 }
 
 void RoundControlPanel::updateButtons()

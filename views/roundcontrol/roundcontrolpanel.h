@@ -26,6 +26,7 @@ class QTableView;
 namespace kforge {
 
 class Credentials;
+class ReadinessWatch;
 class RoundProgressModel;
 class RoundRunner;
 class SessionStore;
@@ -41,6 +42,8 @@ public:
 
     // Where API keys come from; without one the panel makes its own.
     void setCredentials(Credentials *credentials);
+    // The window's one worker readiness; without one the panel watches its runner's evaluator and its settings.
+    void setReadinessWatch(ReadinessWatch *readiness);
 
     // Looks the key up (asynchronously), hands the endpoint to the runner and starts a round. The outcome
     // arrives as the runner's signals, or as statusText() when it could not start.
@@ -89,7 +92,7 @@ private:
     void updateModels();
     void updateNotices();
     void updateButtons();
-    // The evaluator's readiness; no worker at all while Settings lists none.
+    // The readiness watch's, or none without a runner.
     WorkerReadiness workerReadiness() const;
     void updateProgress();
     void updateUsage();
@@ -104,6 +107,7 @@ private:
     QPointer<SessionStore> m_store;
     QPointer<RoundRunner> m_runner;
     QPointer<Settings> m_settings;
+    QPointer<ReadinessWatch> m_readiness;
     QPointer<Credentials> m_credentials;
     RoundProgressModel *m_progress = nullptr;
     QLabel *m_notice = nullptr;

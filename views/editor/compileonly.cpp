@@ -1,4 +1,4 @@
-#include "app/gui/compileonly.h"
+#include "views/editor/compileonly.h"
 
 #include "core/compile/compiler.h"
 #include "core/session/taskrecord.h"

@@ -1,0 +1,36 @@
+#include "core/worker/readinesswatch.h"
+
+#include "core/settings/settings.h"
+#include "core/worker/evaluator.h"
+
+namespace kforge {
+
+ReadinessWatch::ReadinessWatch(Evaluator *evaluator, Settings *settings, QObject *parent)
+    : QObject(parent)
+    , m_evaluator(evaluator)
+    , m_settings(settings)
+{
+    if (evaluator)
+        connect(evaluator, &Evaluator::readinessChanged, this, &ReadinessWatch::update);
+    if (settings)
+        connect(settings, &Settings::workersChanged, this, &ReadinessWatch::update);
+    m_last = readiness();
+}
+
+WorkerReadiness ReadinessWatch::readiness() const
+{
+    if (m_settings && m_settings->workers().isEmpty())
+        return WorkerReadiness(WorkerReadiness::State::NoWorker);
+    return m_evaluator ? m_evaluator->readiness() : WorkerReadiness(WorkerReadiness::State::NoWorker);
+}
+
+void ReadinessWatch::update()
+{
+    const WorkerReadiness now = readiness();
+    if (now == m_last)
+        return;
+    m_last = now;
+    Q_EMIT changed(now);
+}
+
+} // namespace kforge
