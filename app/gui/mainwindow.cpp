@@ -11,6 +11,7 @@
 #include "core/compile/compiler.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/version.h"
@@ -892,14 +893,14 @@ bool MainWindow::evaluateTab(int index)
         m_log.post(LogSource::App, LogLevel::Warning, readiness.explanation());
         return false;
     }
-    RoundRunner *runner = m_workbench->runner();
+    EvaluationQueue *queue = m_workbench->queue();
     const QString source = editor->text();
     const qint64 shown = m_editor->variantId(index);
     if (shown && m_session->population().contains(shown) && m_session->source(shown) == source) {
         // The same source again: a new measurement of the same variant.
-        if (!runner->reevaluate(shown)) {
-            m_log.post(LogSource::App, LogLevel::Warning, runner->errorString());
-            m_editor->setStatus(index, runner->errorString());
+        if (!queue->reevaluate(shown)) {
+            m_log.post(LogSource::App, LogLevel::Warning, queue->errorString());
+            m_editor->setStatus(index, queue->errorString());
             return false;
         }
         m_editor->clearDiagnostics(index);
@@ -914,10 +915,10 @@ bool MainWindow::evaluateTab(int index)
                                    && failed->eval.verdict == QLatin1String("compile_error");
         parents = compileFailed ? failed->parentIds : QList<qint64>{shown};
     }
-    const qint64 id = runner->addManualVariant(source, parents, m_editor->title(index));
+    const qint64 id = queue->addManualVariant(source, parents, m_editor->title(index));
     if (!id) {
-        m_log.post(LogSource::App, LogLevel::Error, runner->errorString());
-        m_editor->setStatus(index, runner->errorString());
+        m_log.post(LogSource::App, LogLevel::Error, queue->errorString());
+        m_editor->setStatus(index, queue->errorString());
         return false;
     }
     // The tab stays editable until the evaluation finishes (onEvaluationAdded): a compile error is fixed in place.
@@ -951,10 +952,10 @@ qint64 MainWindow::addVariantFile(const QString &file)
                    tr("Opened %1 in the editor, not as a variant: %2").arg(displayPath(file), readiness.summary()));
         return 0;
     }
-    RoundRunner *runner = m_workbench->runner();
-    const qint64 id = runner->addManualVariant(source, {}, QFileInfo(file).completeBaseName());
+    EvaluationQueue *queue = m_workbench->queue();
+    const qint64 id = queue->addManualVariant(source, {}, QFileInfo(file).completeBaseName());
     if (!id) {
-        reportError(tr("Could not add %1 as a variant: %2").arg(displayPath(file), runner->errorString()));
+        reportError(tr("Could not add %1 as a variant: %2").arg(displayPath(file), queue->errorString()));
         return 0;
     }
     m_log.post(LogSource::App, LogLevel::Info, tr("Added %1 as variant #%2").arg(displayPath(file)).arg(id));

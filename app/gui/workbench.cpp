@@ -7,6 +7,7 @@
 #include "core/llm/pricetable.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/pipeline/evaluationqueue.h"
 #include "core/settings/settings.h"
 #include "core/worker/poolevaluator.h"
 #include "core/worker/workerpool.h"
@@ -25,7 +26,8 @@ Workbench::Workbench(SessionStore *store, Settings &settings, LogHub &log, Evalu
     m_evaluator = new PoolEvaluator(m_compiler, m_pool, this);
     m_llm = new LlmClient(this);
     m_credentials = new Credentials(this);
-    m_runner = new RoundRunner(store, m_llm, evaluator ? evaluator : static_cast<Evaluator *>(m_evaluator), this);
+    m_queue = new EvaluationQueue(store, evaluator ? evaluator : static_cast<Evaluator *>(m_evaluator), this);
+    m_runner = new RoundRunner(store, m_llm, m_queue, this);
     {
         QSettings qsettings;
         m_runner->setPriceTable(PriceTable::load(qsettings));
@@ -76,6 +78,8 @@ Workbench::~Workbench()
     // The runner cancels its requests and evaluations while the client and the evaluator still exist.
     delete m_runner;
     m_runner = nullptr;
+    delete m_queue;
+    m_queue = nullptr;
 }
 
 void Workbench::applyCompiler()
@@ -89,7 +93,7 @@ void Workbench::applyCompiler()
 
 void Workbench::applyTiming()
 {
-    m_runner->setDefaultEvalOptions(EvalOptions::fromSettings(m_settings.timing()));
+    m_queue->setDefaultOptions(EvalOptions::fromSettings(m_settings.timing()));
 }
 
 void Workbench::applyWorkers()

@@ -13,6 +13,7 @@ namespace kforge {
 
 class Compiler;
 class Credentials;
+class EvaluationQueue;
 class Evaluator;
 class LlmClient;
 class LogHub;
@@ -37,6 +38,8 @@ public:
     LlmClient *llm() const { return m_llm; }
     Credentials *credentials() const { return m_credentials; }
     RoundRunner *runner() const { return m_runner; }
+    // Every evaluation goes through it: the runner's rounds, the editor's Ctrl+Enter, forks, re-runs.
+    EvaluationQueue *queue() const { return m_queue; }
 
     // Whether evaluations can run now (the evaluator behind the round runner decides): the one readiness every
     // view shows, announced by readinessChanged().
@@ -64,6 +67,7 @@ private:
     PoolEvaluator *m_evaluator = nullptr;
     LlmClient *m_llm = nullptr;
     Credentials *m_credentials = nullptr;
+    EvaluationQueue *m_queue = nullptr;
     RoundRunner *m_runner = nullptr;
     QStringList m_workerNames; // by pool index
 };
