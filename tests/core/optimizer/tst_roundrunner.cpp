@@ -214,6 +214,7 @@ private Q_SLOTS:
         s.candidates = 3;
         s.repairAttempts = 1;
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
+        QCOMPARE(rig.runner->outcome(), RoundRunner::Outcome::Finished);
         QVERIFY(deltas.count() > 10); // streamed, not delivered at once
 
         const SessionStore &st = rig.store;
@@ -365,10 +366,13 @@ private Q_SLOTS:
         const RoundRecord r = rig.store.rounds().last();
         QCOMPARE(r.usage.requests, 2);
         QVERIFY2(r.message.contains(QLatin1String("budget")), qPrintable(r.message));
+        // Callers (the CLI's exit status) learn it from the typed outcome, not from the message.
+        QCOMPARE(rig.runner->outcome(), RoundRunner::Outcome::BudgetSpent);
         // A spent session budget refuses the next round.
         rig.runner->setSessionBudget(Budget{2, 0, 0});
         QVERIFY(!rig.runner->start(s));
         QVERIFY(rig.runner->errorString().contains(QLatin1String("budget")));
+        QCOMPARE(rig.runner->outcome(), RoundRunner::Outcome::BudgetSpent);
     }
 
     void stopCancelsWhatRuns()
@@ -385,6 +389,7 @@ private Q_SLOTS:
         rig.runner->stop();
         QVERIFY(finished.count() == 1 || finished.wait(20000));
         QCOMPARE(toString(finished.first().at(1).value<RoundState>()), toString(RoundState::Stopped));
+        QCOMPARE(rig.runner->outcome(), RoundRunner::Outcome::Stopped);
         const auto prompt = rig.store.prompts(finished.first().first().toLongLong()).first();
         for (const auto &r : rig.store.responses(prompt.id))
             QCOMPARE(r.finishStatus, QStringLiteral("cancelled"));
