@@ -2,6 +2,7 @@
 
 #include "core/optimizer/promptbuilder.h"
 #include "core/optimizer/responseparser.h"
+#include "core/session/sessionstore.h"
 
 #include <QCoreApplication>
 
@@ -43,8 +44,11 @@ ParsedResponse parse(const LlmResult &result)
     return parsed;
 }
 
-ResponseRecord finished(ResponseRecord rec, const LlmResult &result, const ParsedResponse &parsed, const PriceTable &prices)
+ResponseRecord storeAnswer(SessionStore &store, qint64 responseId, const LlmResult &result,
+                           const ParsedResponse &parsed, const PriceTable &prices)
 {
+    ResponseRecord rec = store.response(responseId).value_or(ResponseRecord{});
+    rec.id = responseId;
     rec.rawText = result.text;
     rec.reasoningText = parsed.reasoning.isEmpty() ? result.reasoning
                         : result.reasoning.isEmpty() ? parsed.reasoning
@@ -59,6 +63,7 @@ ResponseRecord finished(ResponseRecord rec, const LlmResult &result, const Parse
     rec.model = model;
     rec.finishStatus = llmStatusName(result.status);
     rec.error = result.errorMessage;
+    store.updateResponse(rec);
     return rec;
 }
 

@@ -9,6 +9,10 @@
 
 #include <QString>
 
+namespace kforge {
+class SessionStore;
+}
+
 namespace kforge::llmexchange {
 
 // The request for `prompt`: the template's endpoint, model, key and overrides, the system prompt, and the
@@ -20,7 +24,9 @@ ResponseRecord started(const LlmRequest &request, qint64 promptId);
 bool usable(const LlmResult &result);
 // The answer split into its parts, or the reason it is unusable.
 ParsedResponse parse(const LlmResult &result);
-// `rec` with the answer, its parse, its tokens and its cost.
-ResponseRecord finished(ResponseRecord rec, const LlmResult &result, const ParsedResponse &parsed, const PriceTable &prices);
+// Stores the answer to the response row `responseId`: its text, its parse, its tokens and its cost. The row
+// as stored.
+ResponseRecord storeAnswer(SessionStore &store, qint64 responseId, const LlmResult &result,
+                           const ParsedResponse &parsed, const PriceTable &prices);
 
 } // namespace kforge::llmexchange

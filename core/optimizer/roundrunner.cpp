@@ -35,7 +35,7 @@ RoundRunner::RoundRunner(SessionStore *store, LlmClient *llm, EvaluationQueue *q
     , m_llm(llm)
     , m_queue(queue)
 {
-    connectQueue();
+    connectServices();
 }
 
 RoundRunner::RoundRunner(SessionStore *store, LlmClient *llm, Evaluator *evaluator, QObject *parent)
@@ -44,10 +44,10 @@ RoundRunner::RoundRunner(SessionStore *store, LlmClient *llm, Evaluator *evaluat
     , m_llm(llm)
     , m_queue(new EvaluationQueue(store, evaluator, this))
 {
-    connectQueue();
+    connectServices();
 }
 
-void RoundRunner::connectQueue()
+void RoundRunner::connectServices()
 {
     qRegisterMetaType<kforge::ParsedResponse>();
     qRegisterMetaType<kforge::RoundState>();
@@ -165,6 +165,11 @@ int RoundRunner::evaluationsOf(qint64 roundId) const
 }
 
 // ------------------------------------------------------------------------------------------------ a round
+
+EvaluationQueue *RoundRunner::queue() const
+{
+    return m_queue;
+}
 
 Evaluator *RoundRunner::evaluator() const
 {
@@ -602,10 +607,7 @@ void RoundRunner::onLlmFinished(quint64 id, const LlmResult &result)
 
     const bool usable = llmexchange::usable(result);
     const ParsedResponse parsed = llmexchange::parse(result);
-    ResponseRecord rec = m_store->response(req.responseId).value_or(ResponseRecord{});
-    rec.id = req.responseId;
-    rec = llmexchange::finished(rec, result, parsed, m_prices);
-    m_store->updateResponse(rec);
+    const ResponseRecord rec = llmexchange::storeAnswer(*m_store, req.responseId, result, parsed, m_prices);
 
     if (req.roundId) {
         const RoundUsage u{1, result.usage.promptTokens, result.usage.completionTokens, rec.cost};

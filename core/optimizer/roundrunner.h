@@ -81,7 +81,7 @@ public:
     // What evaluates the candidates; its readiness() says whether anything can be measured now.
     Evaluator *evaluator() const;
     // The queue the round's evaluations go through (every other evaluation too).
-    EvaluationQueue *queue() const { return m_queue; }
+    EvaluationQueue *queue() const;
 
     // A new round. False with errorString() when one runs, the session has no task, or a budget is spent.
     bool start(const RoundSettings &settings);
@@ -144,7 +144,7 @@ private:
     void setState(State s);
     bool fail(const QString &message);
     qint64 failId(const QString &message);
-    void connectQueue();
+    void connectServices();
     RoundUsage sessionUsed() const;
     QString budgetBlock() const;
     int requestsInFlight(qint64 roundId) const;

@@ -89,9 +89,7 @@ void WhyFaster::onFinished(quint64 id, const LlmResult &result)
     const Request req = it->second;
     m_requests.erase(it);
     const ParsedResponse parsed = llmexchange::parse(result);
-    ResponseRecord rec = m_store->response(req.responseId).value_or(ResponseRecord{});
-    rec.id = req.responseId;
-    m_store->updateResponse(llmexchange::finished(rec, result, parsed, m_prices));
+    llmexchange::storeAnswer(*m_store, req.responseId, result, parsed, m_prices);
     QString text = result.text;
     // The answer is prose: only <think> blocks are taken out.
     static const QRegularExpression think(QStringLiteral("<think>.*?</think>\\s*"),

@@ -73,6 +73,16 @@ EvaluationQueue::~EvaluationQueue()
             m_evaluator->cancel(id);
 }
 
+Evaluator *EvaluationQueue::evaluator() const
+{
+    return m_evaluator;
+}
+
+SessionStore *EvaluationQueue::store() const
+{
+    return m_store;
+}
+
 bool EvaluationQueue::fail(const QString &message)
 {
     m_error = message;

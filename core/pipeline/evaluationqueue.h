@@ -46,8 +46,8 @@ public:
     EvaluationQueue(SessionStore *store, Evaluator *evaluator, QObject *parent = nullptr);
     ~EvaluationQueue() override;
 
-    Evaluator *evaluator() const { return m_evaluator; }
-    SessionStore *store() const { return m_store; }
+    Evaluator *evaluator() const;
+    SessionStore *store() const;
     // Why nothing submitted now would be measured (no worker, none started, no GPU), or empty. Nothing is
     // created then: it would only leave a failure in the session.
     QString cannotEvaluate() const;
