@@ -1074,6 +1074,15 @@ T.update({
 })
 
 
+# h/queue
+T.update({
+'%1 is missing': '缺少 %1',
+})
+CTX.update({
+('Task', 'missing'): '缺失',
+})
+
+
 PLACEHOLDER = re.compile(r'%L?(\d|n)')
 
 
