@@ -1127,6 +1127,15 @@ CTX.update({
 })
 
 
+# h/queue
+T.update({
+'%1 is missing': '缺少 %1',
+})
+CTX.update({
+('Task', 'missing'): '缺失',
+})
+
+
 PLACEHOLDER = re.compile(r'%L?(\d|n)')
 
 

@@ -7,6 +7,7 @@
 #include "core/eval/deviceinfo.h"
 #include "core/eval/kernelname.h"
 #include "core/log/loghub.h"
+#include "core/pipeline/evaluationqueue.h"
 #include "core/session/evaluation.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
@@ -147,12 +148,14 @@ void printTable(QTextStream &out, const Task &task, const QString &candidate, co
     row(tr("Turnaround"), tr("%1 s").arg(r.elapsedMs / 1000, 0, 'f', 2));
 }
 
-// Adds the candidate as an imported variant (child of the reference) with its evaluation, as a round records
-// one; creates the session for the task folder first when it is not open. The new variant's id, or 0.
-qint64 recordInSession(SessionStore &store, const QString &path, const QString &taskFolder, const QString &source,
-                       const QString &name, const CompileResult &compiled, const EvalResult &result,
-                       const DeviceInfo &device, QString *error)
+// Adds the candidate as an imported variant (child of the reference) with its evaluation, committed by the
+// queue as it commits a round's; creates the session for the task folder first when it is not open. The new
+// variant's id, or 0.
+qint64 recordInSession(EvaluationQueue &queue, const QString &path, const QString &taskFolder, const QString &source,
+                       const QString &name, const QueuedEvaluation &evaluated, const DeviceInfo &device, QString *error)
 {
+    SessionStore &store = *queue.store();
+    const EvalResult &result = evaluated.result;
     if (!store.isOpen() && !store.create(path, taskFolder)) {
         *error = store.errorString();
         return 0;
@@ -165,18 +168,10 @@ qint64 recordInSession(SessionStore &store, const QString &path, const QString &
     VariantTexts texts;
     texts.source = source;
     const qint64 id = store.addVariant(v, texts);
-    QJsonObject deviceJson = device.isValid() ? device.toJson() : QJsonObject{{u"name"_s, result.deviceName}};
-    if (!result.workerName.isEmpty())
-        deviceJson.insert(u"worker"_s, result.workerName);
-    if (!id || !store.addEvaluation(Evaluation::fromResult(id, result.toJson(), deviceJson, compiled.commandLine,
-                                                           compiled.nvccVersion))) {
+    if (!id || !queue.commit(id, result, evaluated.compiled, device.isValid() ? device.toJson() : QJsonObject())) {
         *error = store.errorString();
         return 0;
     }
-    const QString reason = result.isCorrect() ? QString()
-                                              : verdictDisplayName(result.verdict)
-            + (result.message.isEmpty() ? QString() : u": "_s + result.message.section(u'\n', 0, 0));
-    store.setStatus(id, result.isCorrect() ? VariantStatus::Done : VariantStatus::Failed, reason);
     return id;
 }
 
@@ -254,6 +249,7 @@ int runEval(const QStringList &args)
     workbench.useEvaluation(parser.value(workerOption));
     PoolEvaluator &evaluator = *workbench.evaluator();
     const WorkerPool &pool = *workbench.pool();
+    EvaluationQueue queue(&store, &evaluator);
 
     EvalRequest request;
     request.task = task;
@@ -263,24 +259,24 @@ int runEval(const QStringList &args)
     request.options.metrics = !parser.isSet(noMetricsOption);
     request.arch = parser.value(archOption);
 
-    CompileResult compiled;
-    EvalResult result;
+    QueuedEvaluation evaluated;
     QEventLoop loop;
-    QObject::connect(&evaluator, &Evaluator::progress, &loop, [&err, json](int, const QString &stage) {
+    QObject::connect(&queue, &EvaluationQueue::progress, &loop, [&err, json](int, const QString &stage) {
         if (!json)
             err << tr("… %1").arg(stage) << '\n' << Qt::flush;
     });
-    QObject::connect(&evaluator, &Evaluator::compiled, &loop, [&](int, const CompileResult &c) {
-        compiled = c;
+    QObject::connect(&queue, &EvaluationQueue::compiled, &loop, [&](int, const CompileResult &c) {
         printDiagnostics(err, c);
         err.flush();
     });
-    QObject::connect(&evaluator, &Evaluator::finished, &loop, [&](int, const EvalResult &r) {
-        result = r;
+    QObject::connect(&queue, &EvaluationQueue::finished, &loop, [&](const QueuedEvaluation &e) {
+        evaluated = e;
         loop.quit();
     });
-    evaluator.submit(request);
+    queue.submitSource(request);
     loop.exec();
+    const EvalResult &result = evaluated.result;
+    const CompileResult compiled = evaluated.compiled.value_or(CompileResult{});
 
     if (json) {
         QJsonObject o{{u"task"_s, task.name()},
@@ -308,8 +304,8 @@ int runEval(const QStringList &args)
             err << tr("Not recorded in %1: the candidate got no verdict.").arg(sessionPath) << '\n';
         } else {
             QString error;
-            const qint64 id = recordInSession(store, sessionPath, positional.at(0), candidateSource, candidateName,
-                                              compiled, result, pool.device(0), &error);
+            const qint64 id = recordInSession(queue, sessionPath, positional.at(0), candidateSource, candidateName,
+                                              evaluated, pool.device(0), &error);
             if (!id) {
                 err << tr("kforge-cli eval: cannot record the evaluation in %1: %2").arg(sessionPath, error) << '\n';
                 return kBadInput;
@@ -319,7 +315,7 @@ int runEval(const QStringList &args)
     }
     switch (result.verdict) {
     case Verdict::Correct: return kCorrect;
-    case Verdict::Error: return result.errorCode == u"cancelled" ? kNotCorrect : kNoVerdict;
+    case Verdict::Error: return evaluated.cancelled() ? kNotCorrect : kNoVerdict;
     default: return kNotCorrect;
     }
 }

@@ -7,6 +7,7 @@
 #include "core/llm/requestbuilder.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/workbench/workbench.h"
@@ -36,6 +37,19 @@ constexpr int kDone = 0;       // every round ran to its end
 constexpr int kRoundFailed = 1; // a round failed (no answer arrived, the reference cannot be measured...)
 constexpr int kUsage = 2;      // bad arguments, unreadable task or session, no key
 constexpr int kStopped = 3;    // interrupted (Ctrl+C) or a budget was spent before the last round
+
+// The exit status of a round that ended (or was refused) with `outcome`; kDone lets the next round start.
+int exitStatus(RoundRunner::Outcome outcome, bool interrupted)
+{
+    switch (outcome) {
+    case RoundRunner::Outcome::Failed: return kRoundFailed;
+    case RoundRunner::Outcome::Stopped:
+    case RoundRunner::Outcome::BudgetSpent: return kStopped;
+    case RoundRunner::Outcome::None:
+    case RoundRunner::Outcome::Finished: break;
+    }
+    return interrupted ? kStopped : kDone;
+}
 
 QString tr(const char *text, const char *comment = nullptr, int n = -1)
 {
@@ -312,8 +326,9 @@ int run(const QStringList &args)
     RoundRunner &runner = *workbench.runner();
     settings.evalOptions = workbench.evalOptions();
     settings.evalOptions.metrics = !p.isSet(noMetricsOpt);
+    EvaluationQueue &queue = *workbench.queue();
+    queue.setDefaultOptions(settings.evalOptions);
     runner.setRequestTemplate(request);
-    runner.setDefaultEvalOptions(settings.evalOptions);
     // The budget covers this run: what the session spent before does not count against it.
     const RoundUsage before = store.sessionUsage();
     Budget sessionBudget = budget;
@@ -365,10 +380,7 @@ int run(const QStringList &args)
                      [&](qint64 roundId, RoundState state, const QString &message) {
                          printer.roundSummary(roundId, state, message, double(clock.elapsed()) / 1000.0);
                          ++done;
-                         if (state == RoundState::Failed)
-                             status = kRoundFailed;
-                         else if (state == RoundState::Stopped || interrupted || message.contains(QLatin1String("budget")))
-                             status = kStopped;
+                         status = exitStatus(runner.outcome(), interrupted);
                          if (status != kDone || done >= rounds)
                              loop.quit();
                          else
@@ -378,7 +390,7 @@ int run(const QStringList &args)
         clock.restart();
         if (!runner.start(settings)) {
             err << runner.errorString() << '\n';
-            status = runner.errorString().contains(QLatin1String("budget")) ? kStopped : kRoundFailed;
+            status = runner.outcome() == RoundRunner::Outcome::BudgetSpent ? kStopped : kRoundFailed;
             loop.quit();
         }
     };
@@ -405,8 +417,8 @@ int run(const QStringList &args)
                 << Qt::flush;
             auto pending = std::make_shared<QSet<qint64>>(unmeasured.cbegin(), unmeasured.cend());
             auto conn = std::make_shared<QMetaObject::Connection>();
-            *conn = QObject::connect(&runner, &RoundRunner::evaluationFinished, &runner, [&, pending, conn](qint64 id) {
-                if (pending->remove(id) && pending->isEmpty()) {
+            *conn = QObject::connect(&queue, &EvaluationQueue::finished, &runner, [&, pending, conn](const QueuedEvaluation &e) {
+                if (pending->remove(e.variantId) && pending->isEmpty()) {
                     QObject::disconnect(*conn);
                     if (interrupted)
                         loop.quit();
@@ -415,8 +427,8 @@ int run(const QStringList &args)
                 }
             });
             for (qint64 id : unmeasured)
-                if (!runner.reevaluate(id)) {
-                    err << runner.errorString() << '\n';
+                if (!queue.reevaluate(id)) {
+                    err << queue.errorString() << '\n';
                     pending->remove(id);
                 }
             if (pending->isEmpty()) {

@@ -84,7 +84,7 @@ MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluat
 
     m_editor = new KernelEditor(this);
     m_editor->setEmptyStateActions({m_actions->openTaskFolder, m_actions->openSession, m_actions->gettingStarted});
-    m_tabs = new VariantTabBinding(m_editor, m_session, m_workbench->runner(), m_readiness, m_workbench->compiler(),
+    m_tabs = new VariantTabBinding(m_editor, m_session, m_workbench->queue(), m_readiness, m_workbench->compiler(),
                                    m_log, this);
     m_notice = new NoticeBar(this);
     auto *central = new QWidget(this);

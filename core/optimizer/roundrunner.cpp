@@ -1,64 +1,19 @@
 #include "core/optimizer/roundrunner.h"
 #include "core/llm/llmclient.h"
+#include "core/optimizer/llmexchange.h"
 #include "core/optimizer/promptbuilder.h"
 #include "core/optimizer/responseparser.h"
+#include "core/optimizer/whyfaster.h"
+#include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/worker/evaluator.h"
 
-#include <QFileInfo>
 #include <QJsonArray>
-#include <QRegularExpression>
-#include <QTemporaryDir>
 #include <QTimer>
 
 namespace kforge {
 
 namespace {
-
-// Why nothing handed to `evaluator` now would be measured (no worker, none started, no GPU), or empty. A round,
-// a variant or a re-evaluation is not created then: it would only leave a failure in the session.
-QString cannotEvaluate(const Evaluator *evaluator)
-{
-    const WorkerReadiness readiness = evaluator ? evaluator->readiness() : WorkerReadiness(WorkerReadiness::State::NoWorker);
-    return readiness.isUnusable() ? readiness.explanation() : QString();
-}
-
-// Compiler output can be long; the prompt and the store need its beginning.
-constexpr qsizetype kMaxLogChars = 20000;
-
-// Absolute paths in nvcc output point into the user's cache folder: keep only file names.
-QString withoutPaths(QString text)
-{
-    static const QRegularExpression path(QStringLiteral("(?:/[^\\s/:\"']+)+/([^\\s/:\"']+)"));
-    return text.replace(path, QStringLiteral("\\1"));
-}
-
-QString nvccCommand(const CompileResult &c)
-{
-    QStringList parts;
-    for (const QString &a : c.commandLine)
-        parts << (a.startsWith(QLatin1Char('/')) ? QFileInfo(a).fileName() : a);
-    return parts.join(QLatin1Char(' '));
-}
-
-// The stored result: the worker's EvalResult plus what the compiler said about the candidate.
-QJsonObject storedResult(const EvalResult &r, const std::optional<CompileResult> &compiled)
-{
-    QJsonObject o = r.toJson();
-    if (compiled) {
-        o.insert(QStringLiteral("compile"),
-                 QJsonObject{{QStringLiteral("ok"), compiled->ok},
-                             {QStringLiteral("cache_hit"), compiled->cacheHit},
-                             {QStringLiteral("resources"), KernelResources::listToJson(compiled->resources)},
-                             {QStringLiteral("diagnostics"), Diagnostic::listToJson(compiled->diagnostics)},
-                             {QStringLiteral("log"), withoutPaths(compiled->log).left(kMaxLogChars)},
-                             {QStringLiteral("command"), nvccCommand(*compiled)},
-                             {QStringLiteral("nvcc_version"), compiled->nvccVersion},
-                             {QStringLiteral("arch"), compiled->arch},
-                             {QStringLiteral("elapsed_ms"), compiled->elapsedMs}});
-    }
-    return o;
-}
 
 std::optional<RepairRequest::Failure> repairableFailure(const QString &verdict)
 {
@@ -72,50 +27,52 @@ std::optional<RepairRequest::Failure> repairableFailure(const QString &verdict)
     return std::nullopt; // correct, or "error": nothing the model can fix (no GPU, worker down...)
 }
 
-VariantStatus statusOfStage(const QString &stage, VariantStatus current)
-{
-    if (stage == QLatin1String("compiling") || stage == QLatin1String("queued") || stage == QLatin1String("loading"))
-        return VariantStatus::Compiling;
-    if (stage == QLatin1String("verifying"))
-        return VariantStatus::Verifying;
-    if (stage == QLatin1String("timing"))
-        return VariantStatus::Timing;
-    if (stage == QLatin1String("tracing") || stage == QLatin1String("profiling"))
-        return VariantStatus::Profiling;
-    return current;
-}
-
 } // namespace
+
+RoundRunner::RoundRunner(SessionStore *store, LlmClient *llm, EvaluationQueue *queue, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_llm(llm)
+    , m_queue(queue)
+{
+    connectServices();
+}
 
 RoundRunner::RoundRunner(SessionStore *store, LlmClient *llm, Evaluator *evaluator, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_llm(llm)
-    , m_evaluator(evaluator)
+    , m_queue(new EvaluationQueue(store, evaluator, this))
+{
+    connectServices();
+}
+
+void RoundRunner::connectServices()
 {
     qRegisterMetaType<kforge::ParsedResponse>();
     qRegisterMetaType<kforge::RoundState>();
     connect(m_llm, &LlmClient::textDelta, this, &RoundRunner::onLlmText);
     connect(m_llm, &LlmClient::reasoningDelta, this, &RoundRunner::onLlmReasoning);
     connect(m_llm, &LlmClient::finished, this, &RoundRunner::onLlmFinished);
-    connect(m_evaluator, &Evaluator::progress, this, &RoundRunner::onEvalProgress);
-    connect(m_evaluator, &Evaluator::compiled, this, &RoundRunner::onEvalCompiled);
-    connect(m_evaluator, &Evaluator::finished, this, &RoundRunner::onEvalFinished);
-    // A session closed under a running round: what remains in flight belongs to nobody.
+    connect(m_queue, &EvaluationQueue::finished, this, &RoundRunner::onEvalFinished);
+    m_whyFaster = new WhyFaster(m_store, m_llm, this);
+    m_whyFaster->setUsage([this] { return sessionUsed(); });
+    connect(m_whyFaster, &WhyFaster::requestStarted, this, &RoundRunner::requestStarted);
+    connect(m_whyFaster, &WhyFaster::textDelta, this, &RoundRunner::textDelta);
+    connect(m_whyFaster, &WhyFaster::reasoningDelta, this, &RoundRunner::reasoningDelta);
+    connect(m_whyFaster, &WhyFaster::pairAnswered, this, &RoundRunner::pairAnswered);
+    connect(m_whyFaster, &WhyFaster::responseFinished, this, &RoundRunner::responseFinished);
+    // A session closed under a running round: what remains in flight belongs to nobody (the queue drops the
+    // evaluations itself).
     connect(m_store, &SessionStore::closed, this, [this] {
         for (const auto &[id, r] : m_requests)
             if (m_llm)
                 m_llm->cancel(id);
-        for (const auto &[id, e] : m_evals)
-            if (m_evaluator)
-                m_evaluator->cancel(id);
         m_requests.clear();
         m_evals.clear();
         m_evalQueue.clear();
         m_repairQueue.clear();
         m_prompts.clear();
-        m_task.reset();
-        m_taskOf.clear();
         m_roundId = 0;
         setState(State::Idle);
     });
@@ -126,9 +83,32 @@ RoundRunner::~RoundRunner()
     for (const auto &[id, r] : m_requests)
         if (m_llm)
             m_llm->cancel(id);
-    for (const auto &[id, e] : m_evals)
-        if (m_evaluator)
-            m_evaluator->cancel(id);
+    for (const auto &[id, round] : m_evals)
+        if (m_queue)
+            m_queue->cancel(id);
+}
+
+void RoundRunner::setRequestTemplate(const LlmRequest &request)
+{
+    m_template = request;
+    m_whyFaster->setRequestTemplate(request);
+}
+
+void RoundRunner::setPriceTable(const PriceTable &prices)
+{
+    m_prices = prices;
+    m_whyFaster->setPriceTable(prices);
+}
+
+const PriceTable &RoundRunner::priceTable() const
+{
+    return m_prices;
+}
+
+void RoundRunner::setSessionBudget(const Budget &budget)
+{
+    m_sessionBudget = budget;
+    m_whyFaster->setSessionBudget(budget);
 }
 
 void RoundRunner::setState(State s)
@@ -150,27 +130,6 @@ qint64 RoundRunner::failId(const QString &message)
 {
     fail(message);
     return 0;
-}
-
-const Task *RoundRunner::task()
-{
-    if (m_task && m_taskOf == m_store->path())
-        return &*m_task;
-    // The evaluator takes a task folder's model; the session's copy of the folder is the one to use.
-    m_task.reset();
-    m_taskDir = std::make_unique<QTemporaryDir>();
-    if (!m_taskDir->isValid() || !m_store->writeTaskFolder(m_taskDir->path())) {
-        fail(tr("Cannot write the session's task to a temporary folder: %1").arg(m_store->errorString()));
-        return nullptr;
-    }
-    TaskLoadResult loaded = Task::load(m_taskDir->path());
-    if (!loaded.ok()) {
-        fail(tr("The session's task does not load: %1").arg(loaded.error.message()));
-        return nullptr;
-    }
-    m_task = std::move(loaded.task);
-    m_taskOf = m_store->path();
-    return &*m_task;
 }
 
 RoundUsage RoundRunner::sessionUsed() const
@@ -203,8 +162,8 @@ int RoundRunner::requestsInFlight(qint64 roundId) const
 int RoundRunner::evaluationsOf(qint64 roundId) const
 {
     int n = 0;
-    for (const auto &[id, e] : m_evals)
-        n += e.roundId == roundId;
+    for (const auto &[id, round] : m_evals)
+        n += round == roundId;
     for (const auto &[variant, round] : m_evalQueue)
         n += round == roundId;
     return n;
@@ -212,26 +171,35 @@ int RoundRunner::evaluationsOf(qint64 roundId) const
 
 // ------------------------------------------------------------------------------------------------ a round
 
+EvaluationQueue *RoundRunner::queue() const
+{
+    return m_queue;
+}
+
 Evaluator *RoundRunner::evaluator() const
 {
-    return m_evaluator;
+    return m_queue ? m_queue->evaluator() : nullptr;
 }
 
 bool RoundRunner::start(const RoundSettings &in)
 {
     m_error.clear();
+    m_outcome = Outcome::Failed;
     if (!m_store || !m_store->isOpen() || !m_store->hasTask())
         return fail(tr("Open a session with a task first."));
     if (m_state != State::Idle)
         return fail(tr("A round is already running."));
-    if (const QString why = cannotEvaluate(m_evaluator); !why.isEmpty())
+    if (const QString why = m_queue->cannotEvaluate(); !why.isEmpty())
         return fail(why);
     if (in.candidates < 1)
         return fail(tr("A round needs at least one candidate."));
-    if (const QString why = m_sessionBudget.exhaustedBy(sessionUsed()); !why.isEmpty())
+    if (const QString why = m_sessionBudget.exhaustedBy(sessionUsed()); !why.isEmpty()) {
+        m_outcome = Outcome::BudgetSpent;
         return fail(tr("The session budget is spent: %1").arg(why));
-    if (!task())
-        return false;
+    }
+    if (!m_queue->task())
+        return fail(m_queue->errorString());
+    m_outcome = Outcome::None;
     m_settings = in;
     if (m_settings.hint.isEmpty())
         m_settings.hint = m_nextHint;
@@ -248,6 +216,7 @@ bool RoundRunner::start(const RoundSettings &in)
     m_withContent = 0;
     m_firstError.clear();
     m_budgetReason.clear();
+    m_budgetSpent = false;
     m_paused = false;
     m_stopping = false;
     setState(State::Preparing);
@@ -271,19 +240,13 @@ void RoundRunner::prepare()
     if (!ref->hasEvaluation() || ref->eval.verdict == QLatin1String("error")) {
         if (m_referenceEval)
             return;
-        const Task *t = task();
-        if (!t) {
+        m_referenceEval = m_queue->submit(ref->id, m_settings.evalOptions);
+        if (!m_referenceEval) {
+            fail(m_queue->errorString());
             finishRound(RoundState::Failed, m_error);
             return;
         }
-        EvalRequest req;
-        req.task = *t;
-        req.candidateSource = m_store->source(ref->id);
-        req.candidateName = QStringLiteral("reference.cu");
-        req.options = m_settings.evalOptions;
-        m_referenceEval = m_evaluator->submit(req);
-        m_evals[m_referenceEval] = PendingEval{ref->id, 0, std::nullopt};
-        m_store->setStatus(ref->id, VariantStatus::Compiling);
+        m_evals[m_referenceEval] = 0;
         return;
     }
     if (!ref->isCorrect()) {
@@ -351,17 +314,9 @@ void RoundRunner::sendPrompts()
 
 bool RoundRunner::launch(const Request &request, const QString &prompt)
 {
-    QString error;
-    LlmRequest r = m_template;
-    r.system = PromptBuilder::system(&error);
-    r.messages = {LlmMessage{QStringLiteral("user"), prompt}};
-    ResponseRecord rec;
-    rec.promptId = request.promptId;
-    rec.finishStatus = QStringLiteral("streaming");
-    rec.endpoint = r.endpoint.baseUrl.isEmpty() ? r.endpoint.id : r.endpoint.baseUrl;
-    rec.model = r.effectiveModel();
+    const LlmRequest r = llmexchange::request(m_template, prompt);
     Request req = request;
-    req.responseId = m_store->addResponse(rec);
+    req.responseId = m_store->addResponse(llmexchange::started(r, request.promptId));
     if (!req.responseId)
         return fail(m_store->errorString());
     const quint64 id = m_llm->send(r);
@@ -382,6 +337,7 @@ void RoundRunner::pump()
     while (m_prompts.hasUnsent() && requestsInFlight(m_roundId) < limit) {
         if (const QString why = budgetBlock(); !why.isEmpty()) {
             m_budgetReason = why;
+            m_budgetSpent = true;
             break;
         }
         const int candidate = m_prompts.nextUnsent();
@@ -402,6 +358,7 @@ void RoundRunner::pump()
     while (!m_repairQueue.empty()) {
         if (const QString why = budgetBlock(); !why.isEmpty()) {
             m_budgetReason = why;
+            m_budgetSpent = true;
             m_repairQueue.clear();
             break;
         }
@@ -449,6 +406,10 @@ void RoundRunner::finishRound(RoundState state, const QString &message)
     if (!round)
         return;
     m_store->setRoundState(round, state, message);
+    m_outcome = state == RoundState::Failed    ? Outcome::Failed
+              : state == RoundState::Stopped   ? Outcome::Stopped
+              : m_budgetSpent                  ? Outcome::BudgetSpent
+                                               : Outcome::Finished;
     m_roundId = 0;
     m_prompts.clear();
     m_paused = false;
@@ -487,7 +448,7 @@ void RoundRunner::stop()
         return;
     if (m_state == State::AwaitingApproval || m_state == State::Preparing || m_state == State::Sampling) {
         if (m_referenceEval)
-            m_evaluator->cancel(m_referenceEval);
+            m_queue->cancel(m_referenceEval);
         finishRound(RoundState::Stopped, tr("Stopped by the user."));
         return;
     }
@@ -500,9 +461,9 @@ void RoundRunner::stop()
     for (const auto &[id, r] : m_requests)
         if (r.roundId == m_roundId)
             m_llm->cancel(id);
-    for (const auto &[id, e] : m_evals)
-        if (e.roundId == m_roundId)
-            m_evaluator->cancel(id);
+    for (const auto &[id, round] : m_evals)
+        if (round == m_roundId)
+            m_queue->cancel(id);
     maybeFinish();
 }
 
@@ -518,16 +479,18 @@ bool RoundRunner::resume(qint64 roundId)
         return fail(tr("There is no round %1 in this session.").arg(roundId));
     if (round->state != RoundState::Interrupted && round->state != RoundState::Paused)
         return fail(tr("Round %1 is %2; only an interrupted round can be resumed.").arg(round->number).arg(toString(round->state)));
-    if (const QString why = cannotEvaluate(m_evaluator); !why.isEmpty())
+    if (const QString why = m_queue->cannotEvaluate(); !why.isEmpty())
         return fail(why);
-    if (!task())
-        return false;
+    if (!m_queue->task())
+        return fail(m_queue->errorString());
+    m_outcome = Outcome::None;
     m_settings = RoundSettings::fromJson(round->settings);
     m_roundId = roundId;
     m_usage = round->usage;
     m_withContent = 0;
     m_firstError.clear();
     m_budgetReason.clear();
+    m_budgetSpent = false;
     m_paused = false;
     m_stopping = false;
     m_prompts.clear();
@@ -647,30 +610,9 @@ void RoundRunner::onLlmFinished(quint64 id, const LlmResult &result)
     const Request req = it->second;
     m_requests.erase(it);
 
-    const bool usable = result.status == LlmStatus::Complete || result.status == LlmStatus::Truncated;
-    ParsedResponse parsed;
-    if (usable)
-        parsed = ResponseParser::parse(result.text, result.status == LlmStatus::Truncated);
-    else
-        parsed.problems << (result.errorMessage.isEmpty() ? tr("the answer did not arrive complete") : result.errorMessage);
-
-    ResponseRecord rec = m_store->response(req.responseId).value_or(ResponseRecord{});
-    rec.id = req.responseId;
-    rec.rawText = result.text;
-    rec.reasoningText = parsed.reasoning.isEmpty() ? result.reasoning
-                        : result.reasoning.isEmpty() ? parsed.reasoning
-                                                     : result.reasoning + QLatin1String("\n\n") + parsed.reasoning;
-    rec.parseStatus = parsed.statusName();
-    rec.parseMessage = parsed.message();
-    rec.promptTokens = result.usage.promptTokens;
-    rec.completionTokens = result.usage.completionTokens;
-    rec.reasoningTokens = result.usage.reasoningTokens;
-    const QString model = result.model.isEmpty() ? rec.model : result.model;
-    rec.cost = m_prices.cost(model, result.usage).value_or(0.0);
-    rec.model = model;
-    rec.finishStatus = llmStatusName(result.status);
-    rec.error = result.errorMessage;
-    m_store->updateResponse(rec);
+    const bool usable = llmexchange::usable(result);
+    const ParsedResponse parsed = llmexchange::parse(result);
+    const ResponseRecord rec = llmexchange::storeAnswer(*m_store, req.responseId, result, parsed, m_prices);
 
     if (req.roundId) {
         const RoundUsage u{1, result.usage.promptTokens, result.usage.completionTokens, rec.cost};
@@ -687,15 +629,7 @@ void RoundRunner::onLlmFinished(quint64 id, const LlmResult &result)
     }
 
     qint64 variantId = 0;
-    if (req.kind == RequestKind::Compare) {
-        QString text = result.text;
-        // The answer is prose: only <think> blocks are taken out.
-        static const QRegularExpression think(QStringLiteral("<think>.*?</think>\\s*"),
-                                              QRegularExpression::DotMatchesEverythingOption);
-        text.remove(think);
-        m_store->setPairAnswer(req.pairId, usable ? text.trimmed() : QString(), req.responseId);
-        Q_EMIT pairAnswered(req.pairId);
-    } else if (usable && parsed.hasCode() && !(m_stopping && req.roundId == m_roundId)) {
+    if (usable && parsed.hasCode() && !(m_stopping && req.roundId == m_roundId)) {
         variantId = addParsedVariant(req, parsed);
     }
     Q_EMIT responseFinished(req.responseId, variantId, parsed);
@@ -713,78 +647,38 @@ void RoundRunner::submitEvaluation(qint64 variantId, qint64 roundId)
         m_evalQueue.emplace_back(variantId, roundId);
         return;
     }
-    const Variant *v = m_store->population().find(variantId);
-    const Task *t = task();
-    if (!v || !t) {
-        m_store->setStatus(variantId, VariantStatus::Failed, m_error);
-        return;
-    }
-    EvalRequest req;
-    req.task = *t;
-    req.candidateSource = m_store->source(variantId);
-    req.candidateFlags = v->nvccFlags;
-    req.options = roundId && roundId == m_roundId ? m_settings.evalOptions : m_defaultEvalOptions;
-    const int id = m_evaluator->submit(req);
-    m_evals[id] = PendingEval{variantId, roundId, std::nullopt};
-    m_store->setStatus(variantId, VariantStatus::Compiling);
+    const EvalOptions &options = roundId && roundId == m_roundId ? m_settings.evalOptions : m_queue->defaultOptions();
+    if (const int ticket = m_queue->submit(variantId, options, roundId))
+        m_evals[ticket] = roundId;
+    else if (!m_queue->errorString().isEmpty())
+        fail(m_queue->errorString());
 }
 
-void RoundRunner::onEvalProgress(int id, const QString &stage)
+void RoundRunner::onEvalFinished(const QueuedEvaluation &done)
 {
+    const int id = done.ticket;
     const auto it = m_evals.find(id);
-    if (it == m_evals.end())
-        return;
-    const Variant *v = m_store->population().find(it->second.variantId);
-    if (!v)
-        return;
-    const VariantStatus next = statusOfStage(stage, v->status);
-    if (next != v->status)
-        m_store->setStatus(v->id, next);
-}
+    const bool mine = it != m_evals.end();
+    const qint64 roundId = mine ? it->second : 0;
+    if (mine)
+        m_evals.erase(it);
+    const qint64 variantId = done.variantId;
+    if (!variantId)
+        return; // a source outside the session: nothing of a round
+    const EvalResult &result = done.result;
 
-void RoundRunner::onEvalCompiled(int id, const CompileResult &result)
-{
-    const auto it = m_evals.find(id);
-    if (it != m_evals.end())
-        it->second.compiled = result;
-}
-
-void RoundRunner::onEvalFinished(int id, const EvalResult &result)
-{
-    const auto it = m_evals.find(id);
-    if (it == m_evals.end())
-        return;
-    const PendingEval pending = it->second;
-    m_evals.erase(it);
-    const qint64 variantId = pending.variantId;
-
-    if (result.errorCode == QLatin1String("cancelled")) {
-        m_store->setStatus(variantId, VariantStatus::Failed, tr("The evaluation was cancelled."));
-    } else {
-        const QJsonObject json = storedResult(result, pending.compiled);
-        QJsonObject device{{QStringLiteral("name"), result.deviceName}};
-        if (!result.workerName.isEmpty())
-            device.insert(QStringLiteral("worker"), result.workerName);
-        const QStringList flags = pending.compiled ? pending.compiled->commandLine : QStringList();
-        m_store->addEvaluation(Evaluation::fromResult(variantId, json, device, flags,
-                                                      pending.compiled ? pending.compiled->nvccVersion : QString()));
-        if (result.isCorrect()) {
-            m_store->setStatus(variantId, VariantStatus::Done);
-        } else {
-            QString reason = verdictDisplayName(result.verdict);
-            if (!result.message.isEmpty())
-                reason += QLatin1String(": ") + result.message.section(QLatin1Char('\n'), 0, 0);
-            m_store->setStatus(variantId, VariantStatus::Failed, reason);
-        }
+    if (!done.cancelled()) {
         const Variant *v = m_store->population().find(variantId);
-        const bool roundOwned = pending.roundId && pending.roundId == m_roundId;
+        const bool roundOwned = roundId && roundId == m_roundId;
         if (v && v->suspicious && !v->accepted && roundOwned && m_settings.acceptSuspicious
             && !result.hasFlag(QStringLiteral("below_speed_of_light")))
             m_store->setAccepted(variantId, true);
         Q_EMIT evaluationFinished(variantId);
         if (roundOwned && !m_stopping && v && v->origin == VariantOrigin::Model)
-            considerRepair(variantId, json);
+            considerRepair(variantId, done.stored);
     }
+    if (!mine)
+        return;
 
     if (id == m_referenceEval) {
         m_referenceEval = 0;
@@ -806,7 +700,7 @@ void RoundRunner::onEvalFinished(int id, const EvalResult &result)
         }
         return;
     }
-    if (pending.roundId && pending.roundId == m_roundId) {
+    if (roundId && roundId == m_roundId) {
         pump();
         maybeFinish();
     }
@@ -877,95 +771,12 @@ void RoundRunner::launchRepair(const RepairJob &job)
 
 // ------------------------------------------------------------------------------------------------ steering
 
-bool RoundRunner::setPinned(qint64 variantId, bool pinned)
-{
-    return m_store->setPinned(variantId, pinned);
-}
-
-bool RoundRunner::setExcluded(qint64 variantId, bool excluded)
-{
-    return m_store->setExcluded(variantId, excluded);
-}
-
-bool RoundRunner::setAccepted(qint64 variantId, bool accepted)
-{
-    return m_store->setAccepted(variantId, accepted);
-}
-
-qint64 RoundRunner::addManualVariant(const QString &source, const QList<qint64> &parentIds, const QString &label)
-{
-    m_error.clear();
-    if (!m_store || !m_store->isOpen() || !m_store->hasTask())
-        return failId(tr("Open a session with a task first."));
-    if (source.trimmed().isEmpty())
-        return failId(tr("The variant has no source."));
-    if (const QString why = cannotEvaluate(m_evaluator); !why.isEmpty())
-        return failId(why);
-    Variant v;
-    v.origin = VariantOrigin::Manual;
-    v.parentIds = parentIds;
-    v.label = label;
-    const qint64 id = m_store->addVariant(v, {source, {}, {}});
-    if (!id)
-        return failId(m_store->errorString());
-    submitEvaluation(id, 0);
-    return id;
-}
-
-qint64 RoundRunner::fork(qint64 parentId, const QString &source, const QString &label)
-{
-    const Variant *parent = m_store ? m_store->population().find(parentId) : nullptr;
-    if (!parent)
-        return failId(tr("There is no variant %1 to fork.").arg(parentId));
-    const QString name = label.isEmpty() ? tr("fork of %1").arg(parent->label.isEmpty() ? QString::number(parentId) : parent->label) : label;
-    return addManualVariant(source.isEmpty() ? m_store->source(parentId) : source, {parentId}, name);
-}
-
-bool RoundRunner::reevaluate(qint64 variantId)
-{
-    if (!m_store || !m_store->population().contains(variantId))
-        return fail(tr("There is no variant %1.").arg(variantId));
-    for (const auto &[id, e] : m_evals)
-        if (e.variantId == variantId)
-            return fail(tr("Variant %1 is being evaluated already.").arg(variantId));
-    if (const QString why = cannotEvaluate(m_evaluator); !why.isEmpty())
-        return fail(why);
-    submitEvaluation(variantId, 0);
-    return true;
-}
-
 qint64 RoundRunner::askWhyFaster(qint64 a, qint64 b, const QString &question)
 {
     m_error.clear();
-    if (!m_store || !m_store->population().contains(a) || !m_store->population().contains(b))
-        return failId(tr("Choose two variants of the open session."));
-    if (const QString why = m_sessionBudget.exhaustedBy(sessionUsed()); !why.isEmpty())
-        return failId(tr("The session budget is spent: %1").arg(why));
-    CompareRequest req;
-    req.task = m_store->task();
-    req.a = PromptBuilder::exemplar(*m_store, a);
-    req.b = PromptBuilder::exemplar(*m_store, b);
-    req.question = question;
-    QString error;
-    const QString prompt = PromptBuilder::compare(req, &error);
-    if (prompt.isEmpty())
-        return failId(error);
-    PromptRecord p;
-    p.kind = QStringLiteral("compare");
-    p.templateName = req.templateName;
-    p.rendered = prompt;
-    p.exemplarIds = {a, b};
-    const qint64 promptId = m_store->addPrompt(p);
-    const QString asked = PromptBuilder::compareContext(req).value(QStringLiteral("question")).toString();
-    const qint64 pairId = m_store->addPairAnalysis(PairAnalysis{0, a, b, asked, {}, 0, {}});
-    if (!promptId || !pairId)
-        return failId(m_store->errorString());
-    Request r;
-    r.kind = RequestKind::Compare;
-    r.promptId = promptId;
-    r.pairId = pairId;
-    if (!launch(r, prompt))
-        return 0;
+    const qint64 pairId = m_whyFaster->ask(a, b, question);
+    if (!pairId)
+        return failId(m_whyFaster->errorString());
     return pairId;
 }
 

@@ -1,19 +1,17 @@
 #pragma once
 // Runs contrastive optimization rounds on the open session: evaluate the reference if needed, sample
 // exemplars, render the prompt (optionally held for the user to edit), stream N answers concurrently, parse
-// each into a variant, evaluate it, send failures back for repair, and keep everything in the store as it
-// happens. Also the steering API the workbench and the CLI share: pins, exclusions, hints, forks, hand-written
-// variants, re-evaluation and "why is A faster than B". Lives on the store's thread; all work is
-// asynchronous through LlmClient and Evaluator signals.
+// each into a variant, have it evaluated through the EvaluationQueue, send failures back for repair, and keep
+// everything in the store as it happens. The round's state machine and nothing else: evaluations outside
+// rounds go to the queue, "why is A faster than B" to WhyFaster (whose signals it forwards). Lives on the
+// store's thread; all work is asynchronous through LlmClient and EvaluationQueue signals.
 #include "core/llm/llmrequest.h"
 #include "core/llm/llmresult.h"
 #include "core/llm/pricetable.h"
 #include "core/optimizer/candidateprompts.h"
 #include "core/optimizer/parsedresponse.h"
 #include "core/optimizer/roundsettings.h"
-#include "core/compile/compileresult.h"
-#include "core/eval/evalresult.h"
-#include "core/task/task.h"
+#include "core/eval/evaloptions.h"
 
 #include <QObject>
 #include <QPointer>
@@ -24,13 +22,14 @@
 #include <memory>
 #include <optional>
 
-class QTemporaryDir;
-
 namespace kforge {
 
+class EvaluationQueue;
 class Evaluator;
 class LlmClient;
 class SessionStore;
+class WhyFaster;
+struct QueuedEvaluation;
 
 class RoundRunner : public QObject
 {
@@ -49,28 +48,41 @@ public:
     };
     Q_ENUM(State)
 
+    // Why the last round ended, or why start() refused one, in a form callers decide on (the CLI's exit
+    // status); the message is for people.
+    enum class Outcome {
+        None,        // no round ended yet
+        Finished,    // every candidate was asked for and evaluated
+        BudgetSpent, // refused or ended early by the round's or the session's budget
+        Stopped,     // stopped by the user, or its prompt was not sent
+        Failed,      // it could not run (no task, no worker, the reference failed, no answer arrived...)
+    };
+    Q_ENUM(Outcome)
+
     // None is owned; all must outlive the runner.
+    RoundRunner(SessionStore *store, LlmClient *llm, EvaluationQueue *queue, QObject *parent = nullptr);
+    // With a queue of its own over `evaluator`, for callers that need no other path into the queue.
     RoundRunner(SessionStore *store, LlmClient *llm, Evaluator *evaluator, QObject *parent = nullptr);
     ~RoundRunner() override;
 
     // Endpoint, model, key and per-request overrides for every request; system and messages are the runner's.
-    void setRequestTemplate(const LlmRequest &request) { m_template = request; }
-    void setPriceTable(const PriceTable &prices) { m_prices = prices; }
-    const PriceTable &priceTable() const { return m_prices; }
-    void setSessionBudget(const Budget &budget) { m_sessionBudget = budget; }
+    void setRequestTemplate(const LlmRequest &request);
+    void setPriceTable(const PriceTable &prices);
+    const PriceTable &priceTable() const;
+    void setSessionBudget(const Budget &budget);
     // When on, each round's rendered prompt is announced by promptReady() and sent only on approvePrompt().
     void setPromptReview(bool on) { m_review = on; }
-    // For evaluations outside rounds (manual variants, forks, re-evaluation).
-    void setDefaultEvalOptions(const EvalOptions &options) { m_defaultEvalOptions = options; }
-    const EvalOptions &defaultEvalOptions() const { return m_defaultEvalOptions; }
 
     State state() const { return m_state; }
     bool isRunning() const { return m_state != State::Idle; }
     qint64 currentRound() const { return m_roundId; }
     QString errorString() const { return m_error; }
-    int pendingEvaluations() const { return int(m_evals.size() + m_evalQueue.size()); }
+    // How the last round ended or why start() refused; None before any.
+    Outcome outcome() const { return m_outcome; }
     // What evaluates the candidates; its readiness() says whether anything can be measured now.
     Evaluator *evaluator() const;
+    // The queue the round's evaluations go through (every other evaluation too).
+    EvaluationQueue *queue() const;
 
     // A new round. False with errorString() when one runs, the session has no task, or a budget is spent.
     bool start(const RoundSettings &settings);
@@ -89,20 +101,12 @@ public:
     // The round's prompts and which candidate receives which (drawn while reviewing, stored once sent).
     const CandidatePrompts &candidatePrompts() const { return m_prompts; }
 
-    // ---- steering
-    bool setPinned(qint64 variantId, bool pinned);
-    bool setExcluded(qint64 variantId, bool excluded);
-    bool setAccepted(qint64 variantId, bool accepted);
+    // ---- steering (pins, exclusions and acceptance are the store's)
     // Guidance for the next round that does not bring its own.
     void setNextHint(const QString &hint) { m_nextHint = hint; }
     QString nextHint() const { return m_nextHint; }
-    // A hand-edited copy of `parentId` (origin manual, parent linked), evaluated at once. Returns its id.
-    qint64 fork(qint64 parentId, const QString &source, const QString &label = {});
-    // A hand-written variant, evaluated at once. Returns its id, 0 on error.
-    qint64 addManualVariant(const QString &source, const QList<qint64> &parentIds = {}, const QString &label = {});
-    bool reevaluate(qint64 variantId);
-    // Asks the model why `a` is faster than `b`; the answer lands in the store's pair analyses. Returns the
-    // analysis id, 0 on error.
+    // Asks the model why `a` is faster than `b` (WhyFaster, with this runner's endpoint, prices and budget);
+    // the answer lands in the store's pair analyses. Returns the analysis id, 0 on error.
     qint64 askWhyFaster(qint64 a, qint64 b, const QString &question = {});
 
 Q_SIGNALS:
@@ -114,28 +118,23 @@ Q_SIGNALS:
     void reasoningDelta(qint64 responseId, const QString &text);
     // An answer is in and parsed; variantId is 0 when it held no usable code.
     void responseFinished(qint64 responseId, qint64 variantId, const kforge::ParsedResponse &parsed);
-    // An evaluation is stored (the variant's status and latest evaluation are current).
+    // An evaluation that went through the queue is stored (the variant's status and latest evaluation are
+    // current), a round's or not.
     void evaluationFinished(qint64 variantId);
     void pairAnswered(qint64 analysisId);
     void roundFinished(qint64 roundId, kforge::RoundState state, const QString &message);
     void errorOccurred(const QString &message);
 
 private:
-    enum class RequestKind { Contrastive, Repair, Compare };
+    enum class RequestKind { Contrastive, Repair };
     struct Request {
         RequestKind kind = RequestKind::Contrastive;
         qint64 roundId = 0;
         qint64 promptId = 0;
         qint64 responseId = 0;
         QList<qint64> parents;
-        qint64 pairId = 0;
         int repairDepth = 0;
         QString label;
-    };
-    struct PendingEval {
-        qint64 variantId = 0;
-        qint64 roundId = 0;
-        std::optional<CompileResult> compiled;
     };
     struct RepairJob {
         qint64 variantId = 0;
@@ -146,7 +145,7 @@ private:
     void setState(State s);
     bool fail(const QString &message);
     qint64 failId(const QString &message);
-    const Task *task();
+    void connectServices();
     RoundUsage sessionUsed() const;
     QString budgetBlock() const;
     int requestsInFlight(qint64 roundId) const;
@@ -170,24 +169,19 @@ private:
     void onLlmText(quint64 id, const QString &text);
     void onLlmReasoning(quint64 id, const QString &text);
     void onLlmFinished(quint64 id, const LlmResult &result);
-    void onEvalProgress(int id, const QString &stage);
-    void onEvalCompiled(int id, const CompileResult &result);
-    void onEvalFinished(int id, const EvalResult &result);
+    void onEvalFinished(const QueuedEvaluation &done);
 
     QPointer<SessionStore> m_store;
     QPointer<LlmClient> m_llm;
-    QPointer<Evaluator> m_evaluator;
+    QPointer<EvaluationQueue> m_queue;
+    WhyFaster *m_whyFaster = nullptr;
     LlmRequest m_template;
     PriceTable m_prices;
     Budget m_sessionBudget;
-    EvalOptions m_defaultEvalOptions;
     bool m_review = false;
     QString m_nextHint;
     QString m_error;
-
-    std::unique_ptr<QTemporaryDir> m_taskDir;
-    std::optional<Task> m_task;
-    QString m_taskOf; // the session the task was loaded from
+    Outcome m_outcome = Outcome::None;
 
     State m_state = State::Idle;
     qint64 m_roundId = 0;
@@ -197,12 +191,13 @@ private:
     int m_withContent = 0;   // answers that carried any text
     QString m_firstError;
     QString m_budgetReason;
+    bool m_budgetSpent = false; // m_budgetReason is a budget's, not a failed send's
     int m_referenceEval = 0; // the evaluation prepare() waits for
     bool m_paused = false;
     bool m_stopping = false;
 
     std::map<quint64, Request> m_requests;
-    std::map<int, PendingEval> m_evals;
+    std::map<int, qint64> m_evals; // the queue's tickets of this runner -> the round that asked (0: none)
     std::deque<std::pair<qint64, qint64>> m_evalQueue; // (variant, round) held while paused
     std::deque<RepairJob> m_repairQueue;
 };

@@ -4,6 +4,8 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/candidateprompts.h
   ${CMAKE_CURRENT_LIST_DIR}/exemplarsampler.cpp
   ${CMAKE_CURRENT_LIST_DIR}/exemplarsampler.h
+  ${CMAKE_CURRENT_LIST_DIR}/llmexchange.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/llmexchange.h
   ${CMAKE_CURRENT_LIST_DIR}/parsedresponse.h
   ${CMAKE_CURRENT_LIST_DIR}/profilesummary.cpp
   ${CMAKE_CURRENT_LIST_DIR}/profilesummary.h
@@ -17,6 +19,8 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/roundrunner.h
   ${CMAKE_CURRENT_LIST_DIR}/roundsettings.cpp
   ${CMAKE_CURRENT_LIST_DIR}/roundsettings.h
+  ${CMAKE_CURRENT_LIST_DIR}/whyfaster.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/whyfaster.h
 )
 
 # The built-in prompt templates; a user's copies in <AppDataLocation>/prompts/ override them (PromptTemplate).

@@ -64,6 +64,41 @@ TaskLoadResult Task::load(const QString &folder)
     return r;
 }
 
+TaskLoadResult Task::fromFiles(const QString &label, const QMap<QString, QByteArray> &files)
+{
+    TaskLoadResult r;
+    const auto fail = [&r, &label](const QString &file, const QString &field, const QString &problem) {
+        r.error.file = label + u'/' + file;
+        r.error.field = field;
+        r.error.problem = problem;
+        return r;
+    };
+    const auto json = files.constFind(u"task.json"_s);
+    if (json == files.cend())
+        return fail(u"task.json"_s, {}, QCoreApplication::translate("Task", "missing"));
+    TaskSpecResult spec = parseTaskSpecText(json->toStdString(), QString(label + u"/task.json"_s).toStdString());
+    if (!spec.ok()) {
+        r.error.file = fromStd(spec.error.file);
+        r.error.field = fromStd(spec.error.field);
+        r.error.problem = fromStd(spec.error.problem);
+        return r;
+    }
+    TaskSpec &t = *spec.spec;
+    const auto reference = files.constFind(u"reference.cu"_s);
+    if (reference == files.cend())
+        return fail(u"reference.cu"_s, {}, QCoreApplication::translate("Task", "missing"));
+    t.referenceSource = reference->toStdString();
+    for (std::size_t i = 0; i < t.variants.size(); ++i) {
+        const auto source = files.constFind(QString::fromStdString(t.variants[i].file));
+        if (source == files.cend())
+            return fail(u"task.json"_s, u"variants[%1].file"_s.arg(i),
+                        QCoreApplication::translate("Task", "%1 is missing").arg(fromStd(t.variants[i].file)));
+        t.variants[i].source = source->toStdString();
+    }
+    r.task = Task(std::move(t));
+    return r;
+}
+
 QString Task::builtinTasksDir()
 {
     QStringList candidates;

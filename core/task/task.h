@@ -5,7 +5,9 @@
 #include "core/runtime/task/taskspec.h"
 
 #include <QJsonObject>
+#include <QByteArray>
 #include <QList>
+#include <QMap>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -40,6 +42,9 @@ public:
 
     // Reads folder/task.json, reference.cu and every listed variant.
     static TaskLoadResult load(const QString &folder);
+    // The same from files already in memory (a session's copy of its task: relative path -> content, task.json
+    // and reference.cu among them), with no folder behind it. `label` names the files in messages.
+    static TaskLoadResult fromFiles(const QString &label, const QMap<QString, QByteArray> &files);
 
     // The folder holding the built-in tasks: share/kforge/tasks next to the executable, then the
     // standard data locations (kforge/tasks), then the source tree. Empty when none exists.

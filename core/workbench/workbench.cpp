@@ -6,6 +6,7 @@
 #include "core/llm/pricetable.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/pipeline/evaluationqueue.h"
 #include "core/settings/settings.h"
 #include "core/worker/poolevaluator.h"
 #include "core/worker/workerpool.h"
@@ -73,6 +74,8 @@ Workbench::~Workbench()
     // The runner cancels its requests and evaluations while the client and the evaluator still exist.
     delete m_runner;
     m_runner = nullptr;
+    delete m_queue;
+    m_queue = nullptr;
 }
 
 void Workbench::makeEvaluation()
@@ -115,7 +118,8 @@ void Workbench::makeEvaluation()
 
 void Workbench::makeRunner(SessionStore *store, Evaluator *evaluator)
 {
-    m_runner = new RoundRunner(store, m_llm, evaluator ? evaluator : static_cast<Evaluator *>(m_evaluator), this);
+    m_queue = new EvaluationQueue(store, evaluator ? evaluator : static_cast<Evaluator *>(m_evaluator), this);
+    m_runner = new RoundRunner(store, m_llm, m_queue, this);
     connect(m_runner, &RoundRunner::errorOccurred, this,
             [this](const QString &message) { m_log.post(LogSource::Model, LogLevel::Error, message); });
     connect(&m_settings, &Settings::timingChanged, this, &Workbench::applyTiming);
@@ -141,7 +145,7 @@ void Workbench::applyCompiler()
 
 void Workbench::applyTiming()
 {
-    m_runner->setDefaultEvalOptions(evalOptions());
+    m_queue->setDefaultOptions(evalOptions());
 }
 
 void Workbench::applyPrices()

@@ -22,6 +22,7 @@
 namespace kforge {
 
 class Compiler;
+class EvaluationQueue;
 class Evaluator;
 class LlmClient;
 class LogHub;
@@ -61,6 +62,8 @@ public:
     LlmClient *llm() const { return m_llm; }
     Credentials *credentials() const { return m_credentials; }
     RoundRunner *runner() const { return m_runner; }
+    // Every evaluation goes through it: the runner's rounds, the editor's Ctrl+Enter, forks, re-runs.
+    EvaluationQueue *queue() const { return m_queue; }
 
     // The options of the next evaluation: the measurement defaults with the user's Settings → Timing applied.
     EvalOptions evalOptions() const;
@@ -113,6 +116,7 @@ private:
     PoolEvaluator *m_evaluator = nullptr;
     LlmClient *m_llm = nullptr;
     Credentials *m_credentials = nullptr;
+    EvaluationQueue *m_queue = nullptr;
     RoundRunner *m_runner = nullptr;
     QStringList m_workerNames; // by pool index
 };

@@ -1,7 +1,7 @@
 #include "views/editor/varianttabbinding.h"
 
 #include "core/log/loghub.h"
-#include "core/optimizer/roundrunner.h"
+#include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "core/task/task.h"
@@ -20,12 +20,12 @@
 
 namespace kforge {
 
-VariantTabBinding::VariantTabBinding(KernelEditor *editor, SessionStore *store, RoundRunner *runner,
+VariantTabBinding::VariantTabBinding(KernelEditor *editor, SessionStore *store, EvaluationQueue *queue,
                                      ReadinessWatch *readiness, Compiler *compiler, LogHub &log, QObject *parent)
     : QObject(parent)
     , m_editor(editor)
     , m_store(store)
-    , m_runner(runner)
+    , m_queue(queue)
     , m_readiness(readiness)
     , m_log(log)
 {
@@ -139,9 +139,9 @@ bool VariantTabBinding::evaluate(int index)
     const qint64 shown = m_editor->variantId(index);
     if (shown && m_store->population().contains(shown) && m_store->source(shown) == source) {
         // The same source again: a new measurement of the same variant.
-        if (!m_runner->reevaluate(shown)) {
-            m_log.post(LogSource::App, LogLevel::Warning, m_runner->errorString());
-            m_editor->setStatus(index, m_runner->errorString());
+        if (!m_queue->reevaluate(shown)) {
+            m_log.post(LogSource::App, LogLevel::Warning, m_queue->errorString());
+            m_editor->setStatus(index, m_queue->errorString());
             return false;
         }
         m_editor->clearDiagnostics(index);
@@ -156,10 +156,10 @@ bool VariantTabBinding::evaluate(int index)
                                    && failed->eval.verdict == QLatin1String("compile_error");
         parents = compileFailed ? failed->parentIds : QList<qint64>{shown};
     }
-    const qint64 id = m_runner->addManualVariant(source, parents, m_editor->title(index));
+    const qint64 id = m_queue->addManualVariant(source, parents, m_editor->title(index));
     if (!id) {
-        m_log.post(LogSource::App, LogLevel::Error, m_runner->errorString());
-        m_editor->setStatus(index, m_runner->errorString());
+        m_log.post(LogSource::App, LogLevel::Error, m_queue->errorString());
+        m_editor->setStatus(index, m_queue->errorString());
         return false;
     }
     // The tab stays editable until the evaluation finishes (onEvaluationAdded): a compile error is fixed in place.
@@ -194,9 +194,9 @@ qint64 VariantTabBinding::addFile(const QString &file)
                    tr("Opened %1 in the editor, not as a variant: %2").arg(shown, readiness.summary()));
         return 0;
     }
-    const qint64 id = m_runner->addManualVariant(source, {}, QFileInfo(file).completeBaseName());
+    const qint64 id = m_queue->addManualVariant(source, {}, QFileInfo(file).completeBaseName());
     if (!id) {
-        Q_EMIT errorOccurred(tr("Could not add %1 as a variant: %2").arg(shown, m_runner->errorString()));
+        Q_EMIT errorOccurred(tr("Could not add %1 as a variant: %2").arg(shown, m_queue->errorString()));
         return 0;
     }
     m_log.post(LogSource::App, LogLevel::Info, tr("Added %1 as variant #%2").arg(shown).arg(id));

@@ -14,7 +14,7 @@ class Compiler;
 class KernelEditor;
 class LogHub;
 class ReadinessWatch;
-class RoundRunner;
+class EvaluationQueue;
 class SessionStore;
 class Task;
 struct Variant;
@@ -23,7 +23,7 @@ class VariantTabBinding : public QObject
 {
     Q_OBJECT
 public:
-    VariantTabBinding(KernelEditor *editor, SessionStore *store, RoundRunner *runner, ReadinessWatch *readiness,
+    VariantTabBinding(KernelEditor *editor, SessionStore *store, EvaluationQueue *queue, ReadinessWatch *readiness,
                       Compiler *compiler, LogHub &log, QObject *parent = nullptr);
 
     // A finished evaluation (a compile error or a pipeline error is none): what makes a variant's tab read-only.
@@ -56,7 +56,7 @@ private:
 
     KernelEditor *m_editor = nullptr;
     SessionStore *m_store = nullptr;
-    RoundRunner *m_runner = nullptr;
+    EvaluationQueue *m_queue = nullptr;
     ReadinessWatch *m_readiness = nullptr;
     LogHub &m_log;
     CompileOnly *m_compileOnly = nullptr;

@@ -5,6 +5,7 @@
 #include "core/llm/endpointpresets.h"
 #include "core/llm/llmclient.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/worker/scriptedevaluator.h"
 #include "replayserver.h"
@@ -213,6 +214,7 @@ private Q_SLOTS:
         s.candidates = 3;
         s.repairAttempts = 1;
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
+        QCOMPARE(rig.runner->outcome(), RoundRunner::Outcome::Finished);
         QVERIFY(deltas.count() > 10); // streamed, not delivered at once
 
         const SessionStore &st = rig.store;
@@ -313,7 +315,7 @@ private Q_SLOTS:
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
         const PromptRecord second = st.prompts(st.rounds().last().id).first();
         QCOMPARE(QSet<qint64>(second.exemplarIds.begin(), second.exemplarIds.end()), (QSet<qint64>{refId, fixedId}));
-        QVERIFY(rig.runner->setAccepted(fastId, true));
+        QVERIFY(rig.store.setAccepted(fastId, true));
         QVERIFY(st.population().find(fastId)->usableAsExemplar());
     }
 
@@ -364,10 +366,13 @@ private Q_SLOTS:
         const RoundRecord r = rig.store.rounds().last();
         QCOMPARE(r.usage.requests, 2);
         QVERIFY2(r.message.contains(QLatin1String("budget")), qPrintable(r.message));
+        // Callers (the CLI's exit status) learn it from the typed outcome, not from the message.
+        QCOMPARE(rig.runner->outcome(), RoundRunner::Outcome::BudgetSpent);
         // A spent session budget refuses the next round.
         rig.runner->setSessionBudget(Budget{2, 0, 0});
         QVERIFY(!rig.runner->start(s));
         QVERIFY(rig.runner->errorString().contains(QLatin1String("budget")));
+        QCOMPARE(rig.runner->outcome(), RoundRunner::Outcome::BudgetSpent);
     }
 
     void stopCancelsWhatRuns()
@@ -384,6 +389,7 @@ private Q_SLOTS:
         rig.runner->stop();
         QVERIFY(finished.count() == 1 || finished.wait(20000));
         QCOMPARE(toString(finished.first().at(1).value<RoundState>()), toString(RoundState::Stopped));
+        QCOMPARE(rig.runner->outcome(), RoundRunner::Outcome::Stopped);
         const auto prompt = rig.store.prompts(finished.first().first().toLongLong()).first();
         for (const auto &r : rig.store.responses(prompt.id))
             QCOMPARE(r.finishStatus, QStringLiteral("cancelled"));
@@ -618,12 +624,12 @@ private Q_SLOTS:
         QSignalSpy evaluated(rig.runner.get(), &RoundRunner::evaluationFinished);
         const qint64 ref = rig.store.population().reference()->id;
         // A hand-written variant and a fork of it are evaluated at once.
-        const qint64 manual = rig.runner->addManualVariant(QStringLiteral("// MANUAL_OK\n"), {ref}, QStringLiteral("mine"));
+        const qint64 manual = rig.runner->queue()->addManualVariant(QStringLiteral("// MANUAL_OK\n"), {ref}, QStringLiteral("mine"));
         QVERIFY(manual);
         QVERIFY(evaluated.wait(5000));
         QVERIFY(rig.store.population().find(manual)->isCorrect());
         QCOMPARE(toString(rig.store.population().find(manual)->origin), QStringLiteral("manual"));
-        const qint64 forked = rig.runner->fork(manual, QStringLiteral("// WRONG_RESULT\n"));
+        const qint64 forked = rig.runner->queue()->fork(manual, QStringLiteral("// WRONG_RESULT\n"));
         QVERIFY(forked);
         QVERIFY(evaluated.wait(5000));
         const Variant *f = rig.store.population().find(forked);
@@ -632,13 +638,13 @@ private Q_SLOTS:
         QCOMPARE(f->label, QStringLiteral("fork of mine"));
         QVERIFY(rig.store.population().children(forked).isEmpty()); // no repair outside rounds
         // Re-evaluation adds an evaluation.
-        QVERIFY(rig.runner->reevaluate(manual));
+        QVERIFY(rig.runner->queue()->reevaluate(manual));
         QVERIFY(evaluated.wait(5000));
         QCOMPARE(rig.store.evaluations(manual).size(), 2);
         // Pins and exclusions reach the store.
-        QVERIFY(rig.runner->setPinned(manual, true));
+        QVERIFY(rig.store.setPinned(manual, true));
         QVERIFY(rig.store.population().find(manual)->pinned);
-        QVERIFY(rig.runner->setExcluded(manual, true));
+        QVERIFY(rig.store.setExcluded(manual, true));
         QVERIFY(!rig.store.population().find(manual)->pinned);
         // A hint for the next round.
         rig.runner->setNextHint(QStringLiteral("use warp shuffles"));
@@ -653,7 +659,7 @@ private Q_SLOTS:
         QVERIFY(analyses.first().answer.contains(QLatin1String("never builds the diagonal matrix")));
         QVERIFY(analyses.first().responseId > 0);
         QVERIFY(QString::fromUtf8(rig.server.requests().first().body).contains(QLatin1String("MANUAL_OK")));
-        QVERIFY(!rig.runner->addManualVariant(QStringLiteral("  ")));
+        QVERIFY(!rig.runner->queue()->addManualVariant(QStringLiteral("  ")));
     }
 };
 

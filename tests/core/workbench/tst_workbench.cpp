@@ -10,6 +10,7 @@
 #include "core/llm/pricetable.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/workbench/workbench.h"
@@ -80,8 +81,8 @@ private Q_SLOTS:
         QCOMPARE(bench.runner()->evaluator(), static_cast<Evaluator *>(bench.evaluator()));
         QCOMPARE(bench.compiler()->baseFlags(), (QStringList{u"-O2"_s, u"--use_fast_math"_s}));
         QCOMPARE(bench.compiler()->defaultArch(), u"sm_90"_s);
-        QCOMPARE(bench.runner()->defaultEvalOptions(), EvalOptions::fromSettings(timing));
-        QCOMPARE(bench.runner()->defaultEvalOptions().trials, 3);
+        QCOMPARE(bench.queue()->defaultOptions(), EvalOptions::fromSettings(timing));
+        QCOMPARE(bench.queue()->defaultOptions().trials, 3);
         QCOMPARE(bench.runner()->priceTable().prices(), settings.prices().prices());
         QVERIFY(bench.runner()->priceTable().find(u"gpt-4.1"_s));
 
@@ -104,7 +105,7 @@ private Q_SLOTS:
         LogHub log;
         Workbench bench(&store, settings, log);
         QCOMPARE(bench.compiler()->baseFlags(), KernelBuildFlags::defaults());
-        QCOMPARE(bench.runner()->defaultEvalOptions(), EvalOptions());
+        QCOMPARE(bench.queue()->defaultOptions(), EvalOptions());
         QVERIFY(bench.runner()->priceTable().prices().isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(bench.readiness().canEvaluate(), 20000);
 
@@ -117,9 +118,9 @@ private Q_SLOTS:
         timing.minTimeMs = 250;
         timing.maxRuns = 500;
         settings.setTiming(timing);
-        QCOMPARE(bench.runner()->defaultEvalOptions().minTimeMs, 250);
-        QCOMPARE(bench.runner()->defaultEvalOptions().maxRuns, 500);
-        QCOMPARE(bench.evalOptions(), bench.runner()->defaultEvalOptions());
+        QCOMPARE(bench.queue()->defaultOptions().minTimeMs, 250);
+        QCOMPARE(bench.queue()->defaultOptions().maxRuns, 500);
+        QCOMPARE(bench.evalOptions(), bench.queue()->defaultOptions());
 
         settings.setPrices(PriceTable::fromJson(R"({"deepseek-*": {"input": 0.5, "output": 2.0}})"));
         const auto price = bench.runner()->priceTable().find(u"deepseek-chat"_s);
@@ -170,7 +171,7 @@ private Q_SLOTS:
         QVERIFY(bench.runner());
         QCOMPARE(bench.runner()->evaluator(), static_cast<Evaluator *>(bench.evaluator()));
         QVERIFY(bench.runner()->priceTable().find(u"m"_s));
-        QCOMPARE(bench.runner()->defaultEvalOptions(), bench.evalOptions());
+        QCOMPARE(bench.queue()->defaultOptions(), bench.evalOptions());
     }
 
     void headlessWorkerFromCommandLine()

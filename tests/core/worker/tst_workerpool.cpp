@@ -5,6 +5,7 @@
 #include "core/compile/cudatoolkit.h"
 #include "core/llm/llmclient.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/worker/poolevaluator.h"
 #include "core/worker/scriptedevaluator.h"
@@ -445,16 +446,16 @@ void TestWorkerPool::unusableWorkersCreateNothing()
     QVERIFY(!runner.start(RoundSettings{}));
     QCOMPARE(runner.errorString(), pool.readiness().explanation());
     QVERIFY(store.rounds().isEmpty());
-    QCOMPARE(runner.addManualVariant(u"// mine\n"_s), 0);
-    QCOMPARE(runner.errorString(), pool.readiness().explanation());
+    QCOMPARE(runner.queue()->addManualVariant(u"// mine\n"_s), 0);
+    QCOMPARE(runner.queue()->errorString(), pool.readiness().explanation());
     QCOMPARE(store.population().size(), variants);
-    QVERIFY(!runner.reevaluate(store.population().reference()->id));
+    QVERIFY(!runner.queue()->reevaluate(store.population().reference()->id));
     QCOMPARE(store.evaluationCount(), 0);
     QVERIFY(!runner.isRunning());
     // Workers that are still starting are not refused: the work waits for their device (kforge-cli starts so).
     pool.setWorkers({scripted()});
     QCOMPARE(pool.readiness().state(), WorkerReadiness::State::Starting);
-    QVERIFY(runner.addManualVariant(u"// mine\n"_s) > 0);
+    QVERIFY(runner.queue()->addManualVariant(u"// mine\n"_s) > 0);
     QCOMPARE(store.population().size(), variants + 1);
 }
 

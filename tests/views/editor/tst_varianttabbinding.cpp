@@ -74,7 +74,7 @@ struct Bench {
         harness = std::make_unique<RoundHarness>(fixture, evalDelayMs);
         harness->settings->setWorkers(workers ? Settings::Defaults::workers() : QList<WorkerConfig>{});
         readiness = std::make_unique<ReadinessWatch>(&harness->evaluator, harness->settings.get());
-        tabs = std::make_unique<VariantTabBinding>(&editor, &fixture.store(), harness->runner.get(), readiness.get(),
+        tabs = std::make_unique<VariantTabBinding>(&editor, &fixture.store(), harness->runner->queue(), readiness.get(),
                                                    &compiler, log);
         return true;
     }

@@ -1,0 +1,309 @@
+#include "core/pipeline/evaluationqueue.h"
+
+#include "core/session/sessionstore.h"
+#include "core/worker/evaluator.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge {
+
+namespace {
+
+// Compiler output can be long; the prompt and the store need its beginning.
+constexpr qsizetype kMaxLogChars = 20000;
+
+// Absolute paths in nvcc output point into the user's cache folder: keep only file names.
+QString withoutPaths(QString text)
+{
+    static const QRegularExpression path(QStringLiteral("(?:/[^\\s/:\"']+)+/([^\\s/:\"']+)"));
+    return text.replace(path, QStringLiteral("\\1"));
+}
+
+QString nvccCommand(const CompileResult &c)
+{
+    QStringList parts;
+    for (const QString &a : c.commandLine)
+        parts << (a.startsWith(QLatin1Char('/')) ? QFileInfo(a).fileName() : a);
+    return parts.join(QLatin1Char(' '));
+}
+
+VariantStatus statusOfStage(const QString &stage, VariantStatus current)
+{
+    if (stage == QLatin1String("compiling") || stage == QLatin1String("queued") || stage == QLatin1String("loading"))
+        return VariantStatus::Compiling;
+    if (stage == QLatin1String("verifying"))
+        return VariantStatus::Verifying;
+    if (stage == QLatin1String("timing"))
+        return VariantStatus::Timing;
+    if (stage == QLatin1String("tracing") || stage == QLatin1String("profiling"))
+        return VariantStatus::Profiling;
+    return current;
+}
+
+} // namespace
+
+EvaluationQueue::EvaluationQueue(SessionStore *store, Evaluator *evaluator, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_evaluator(evaluator)
+{
+    qRegisterMetaType<kforge::QueuedEvaluation>();
+    connect(m_evaluator, &Evaluator::progress, this, &EvaluationQueue::onProgress);
+    connect(m_evaluator, &Evaluator::compiled, this, &EvaluationQueue::onCompiled);
+    connect(m_evaluator, &Evaluator::finished, this, &EvaluationQueue::onFinished);
+    // A session closed with evaluations in flight: their results belong to nobody.
+    connect(m_store, &SessionStore::closed, this, [this] {
+        for (const auto &[id, p] : m_pending)
+            if (m_evaluator && p.variantId)
+                m_evaluator->cancel(id);
+        std::erase_if(m_pending, [](const auto &entry) { return entry.second.variantId != 0; });
+        m_task.reset();
+        m_taskOf.clear();
+    });
+    connect(m_store, &SessionStore::taskChanged, this, [this] { m_task.reset(); });
+}
+
+EvaluationQueue::~EvaluationQueue()
+{
+    for (const auto &[id, p] : m_pending)
+        if (m_evaluator)
+            m_evaluator->cancel(id);
+}
+
+Evaluator *EvaluationQueue::evaluator() const
+{
+    return m_evaluator;
+}
+
+SessionStore *EvaluationQueue::store() const
+{
+    return m_store;
+}
+
+bool EvaluationQueue::fail(const QString &message)
+{
+    m_error = message;
+    return false;
+}
+
+qint64 EvaluationQueue::failId(const QString &message)
+{
+    fail(message);
+    return 0;
+}
+
+QString EvaluationQueue::cannotEvaluate() const
+{
+    const WorkerReadiness readiness = m_evaluator ? m_evaluator->readiness() : WorkerReadiness(WorkerReadiness::State::NoWorker);
+    return readiness.isUnusable() ? readiness.explanation() : QString();
+}
+
+const Task *EvaluationQueue::task()
+{
+    if (m_task && m_taskOf == m_store->path())
+        return &*m_task;
+    m_task.reset();
+    if (!m_store || !m_store->hasTask()) {
+        fail(tr("Open a session with a task first."));
+        return nullptr;
+    }
+    TaskLoadResult loaded = Task::fromFiles(m_store->task().name, m_store->task().files);
+    if (!loaded.ok()) {
+        fail(tr("The session's task does not load: %1").arg(loaded.error.message()));
+        return nullptr;
+    }
+    m_task = std::move(loaded.task);
+    m_taskOf = m_store->path();
+    return &*m_task;
+}
+
+// ------------------------------------------------------------------------------------------------ submitting
+
+int EvaluationQueue::enqueue(const EvalRequest &request, qint64 variantId, qint64 roundId)
+{
+    const int id = m_evaluator->submit(request);
+    m_pending[id] = Pending{variantId, roundId, std::nullopt};
+    return id;
+}
+
+int EvaluationQueue::submit(qint64 variantId, const EvalOptions &options, qint64 roundId)
+{
+    m_error.clear();
+    const Variant *v = m_store ? m_store->population().find(variantId) : nullptr;
+    if (!v)
+        fail(tr("There is no variant %1.").arg(variantId));
+    const Task *t = v ? task() : nullptr;
+    if (!v || !t) {
+        if (m_store)
+            m_store->setStatus(variantId, VariantStatus::Failed, m_error);
+        return 0;
+    }
+    EvalRequest req;
+    req.task = *t;
+    req.candidateSource = m_store->source(variantId);
+    if (v->origin == VariantOrigin::Reference)
+        req.candidateName = u"reference.cu"_s;
+    else
+        req.candidateFlags = v->nvccFlags;
+    req.options = options;
+    const int id = enqueue(req, variantId, roundId);
+    m_store->setStatus(variantId, VariantStatus::Compiling);
+    return id;
+}
+
+int EvaluationQueue::submitSource(const EvalRequest &request)
+{
+    m_error.clear();
+    return enqueue(request, 0, 0);
+}
+
+qint64 EvaluationQueue::addManualVariant(const QString &source, const QList<qint64> &parentIds, const QString &label)
+{
+    m_error.clear();
+    if (!m_store || !m_store->isOpen() || !m_store->hasTask())
+        return failId(tr("Open a session with a task first."));
+    if (source.trimmed().isEmpty())
+        return failId(tr("The variant has no source."));
+    if (const QString why = cannotEvaluate(); !why.isEmpty())
+        return failId(why);
+    Variant v;
+    v.origin = VariantOrigin::Manual;
+    v.parentIds = parentIds;
+    v.label = label;
+    const qint64 id = m_store->addVariant(v, {source, {}, {}});
+    if (!id)
+        return failId(m_store->errorString());
+    submit(id, m_defaultOptions);
+    return id;
+}
+
+qint64 EvaluationQueue::fork(qint64 parentId, const QString &source, const QString &label)
+{
+    m_error.clear();
+    const Variant *parent = m_store ? m_store->population().find(parentId) : nullptr;
+    if (!parent)
+        return failId(tr("There is no variant %1 to fork.").arg(parentId));
+    const QString name = label.isEmpty() ? tr("fork of %1").arg(parent->label.isEmpty() ? QString::number(parentId) : parent->label) : label;
+    return addManualVariant(source.isEmpty() ? m_store->source(parentId) : source, {parentId}, name);
+}
+
+bool EvaluationQueue::reevaluate(qint64 variantId)
+{
+    m_error.clear();
+    if (!m_store || !m_store->population().contains(variantId))
+        return fail(tr("There is no variant %1.").arg(variantId));
+    if (isEvaluating(variantId))
+        return fail(tr("Variant %1 is being evaluated already.").arg(variantId));
+    if (const QString why = cannotEvaluate(); !why.isEmpty())
+        return fail(why);
+    return submit(variantId, m_defaultOptions) != 0;
+}
+
+void EvaluationQueue::cancel(int ticket)
+{
+    if (m_evaluator && m_pending.count(ticket))
+        m_evaluator->cancel(ticket);
+}
+
+bool EvaluationQueue::isEvaluating(qint64 variantId) const
+{
+    for (const auto &[id, p] : m_pending)
+        if (p.variantId == variantId)
+            return true;
+    return false;
+}
+
+// ------------------------------------------------------------------------------------------------ results
+
+void EvaluationQueue::onProgress(int id, const QString &stage)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    Q_EMIT progress(id, stage);
+    const Variant *v = it->second.variantId ? m_store->population().find(it->second.variantId) : nullptr;
+    if (!v)
+        return;
+    const VariantStatus next = statusOfStage(stage, v->status);
+    if (next != v->status)
+        m_store->setStatus(v->id, next);
+}
+
+void EvaluationQueue::onCompiled(int id, const CompileResult &result)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    it->second.compiled = result;
+    Q_EMIT compiled(id, result);
+}
+
+void EvaluationQueue::onFinished(int id, const EvalResult &result)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end())
+        return;
+    const Pending pending = it->second;
+    m_pending.erase(it);
+
+    QueuedEvaluation done;
+    done.ticket = id;
+    done.variantId = pending.variantId;
+    done.roundId = pending.roundId;
+    done.result = result;
+    done.compiled = pending.compiled;
+    if (pending.variantId) {
+        if (done.cancelled()) {
+            m_store->setStatus(pending.variantId, VariantStatus::Failed, tr("The evaluation was cancelled."));
+        } else {
+            done.stored = storedResult(result, pending.compiled);
+            done.evaluationId = commit(pending.variantId, result, pending.compiled);
+        }
+    }
+    Q_EMIT finished(done);
+}
+
+qint64 EvaluationQueue::commit(qint64 variantId, const EvalResult &result, const std::optional<CompileResult> &compiled,
+                               const QJsonObject &deviceJson)
+{
+    QJsonObject device = deviceJson.isEmpty() ? QJsonObject{{u"name"_s, result.deviceName}} : deviceJson;
+    if (!result.workerName.isEmpty())
+        device.insert(u"worker"_s, result.workerName);
+    const QStringList flags = compiled ? compiled->commandLine : QStringList();
+    const qint64 evaluationId = m_store->addEvaluation(Evaluation::fromResult(
+        variantId, storedResult(result, compiled), device, flags, compiled ? compiled->nvccVersion : QString()));
+    if (!evaluationId)
+        fail(m_store->errorString());
+    if (result.isCorrect()) {
+        m_store->setStatus(variantId, VariantStatus::Done);
+    } else {
+        QString reason = verdictDisplayName(result.verdict);
+        if (!result.message.isEmpty())
+            reason += QLatin1String(": ") + result.message.section(QLatin1Char('\n'), 0, 0);
+        m_store->setStatus(variantId, VariantStatus::Failed, reason);
+    }
+    return evaluationId;
+}
+
+QJsonObject EvaluationQueue::storedResult(const EvalResult &r, const std::optional<CompileResult> &compiled)
+{
+    QJsonObject o = r.toJson();
+    if (compiled) {
+        o.insert(QStringLiteral("compile"),
+                 QJsonObject{{QStringLiteral("ok"), compiled->ok},
+                             {QStringLiteral("cache_hit"), compiled->cacheHit},
+                             {QStringLiteral("resources"), KernelResources::listToJson(compiled->resources)},
+                             {QStringLiteral("diagnostics"), Diagnostic::listToJson(compiled->diagnostics)},
+                             {QStringLiteral("log"), withoutPaths(compiled->log).left(kMaxLogChars)},
+                             {QStringLiteral("command"), nvccCommand(*compiled)},
+                             {QStringLiteral("nvcc_version"), compiled->nvccVersion},
+                             {QStringLiteral("arch"), compiled->arch},
+                             {QStringLiteral("elapsed_ms"), compiled->elapsedMs}});
+    }
+    return o;
+}
+
+} // namespace kforge

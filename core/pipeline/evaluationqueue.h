@@ -1,0 +1,118 @@
+#pragma once
+// The one queue every evaluation goes through, whoever asks for it: a round's candidates and its reference,
+// Ctrl+Enter in the editor, a fork, a re-run, `kforge-cli eval` and `kforge-cli optimize`. It builds the
+// request from the session's task record, hands it to the Evaluator (the worker pool, or the scripted
+// stand-in of tests), follows its stages into the variant's status, and commits the result to the session
+// the moment it arrives. Lives on the store's thread; finished() comes exactly once per ticket.
+#include "core/compile/compileresult.h"
+#include "core/eval/evaloptions.h"
+#include "core/eval/evalresult.h"
+#include "core/task/task.h"
+#include "core/worker/workerreadiness.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <map>
+#include <optional>
+
+namespace kforge {
+
+class Evaluator;
+class SessionStore;
+struct EvalRequest;
+
+// What came of one ticket.
+struct QueuedEvaluation {
+    int ticket = 0;
+    qint64 variantId = 0; // 0 for a source outside any session (submitSource)
+    qint64 roundId = 0;   // the round that asked for it, 0 for none
+    EvalResult result;
+    std::optional<CompileResult> compiled;
+    QJsonObject stored;      // the stored form (storedResult()); empty when nothing was stored
+    qint64 evaluationId = 0; // the evaluation committed to the session, 0 when none
+
+    bool cancelled() const { return result.errorCode == QLatin1String("cancelled"); }
+};
+
+class EvaluationQueue : public QObject
+{
+    Q_OBJECT
+public:
+    // Neither is owned; both must outlive the queue.
+    EvaluationQueue(SessionStore *store, Evaluator *evaluator, QObject *parent = nullptr);
+    ~EvaluationQueue() override;
+
+    Evaluator *evaluator() const;
+    SessionStore *store() const;
+    // Why nothing submitted now would be measured (no worker, none started, no GPU), or empty. Nothing is
+    // created then: it would only leave a failure in the session.
+    QString cannotEvaluate() const;
+    // For evaluations that bring no options of their own (manual variants, forks, re-runs).
+    void setDefaultOptions(const EvalOptions &options) { m_defaultOptions = options; }
+    EvalOptions defaultOptions() const { return m_defaultOptions; }
+    QString errorString() const { return m_error; }
+
+    // The open session's task as the evaluator takes it, built from its stored record (in memory, no folder);
+    // nullptr with errorString() when it does not load.
+    const Task *task();
+
+    // ---- what enters the queue
+    // A variant of the open session (a round's candidate or its reference when roundId is given). Returns the
+    // ticket; 0 when the variant is unknown or the task does not load (the variant is marked Failed then).
+    int submit(qint64 variantId, const EvalOptions &options, qint64 roundId = 0);
+    // A hand-written variant (origin manual), evaluated at once with the default options. Its id, 0 on error.
+    qint64 addManualVariant(const QString &source, const QList<qint64> &parentIds = {}, const QString &label = {});
+    // A hand-edited copy of `parentId` (its source when `source` is empty), named "fork of ..." unless labelled.
+    qint64 fork(qint64 parentId, const QString &source, const QString &label = {});
+    // A new measurement of a variant; false with errorString() when it is unknown or in the queue already.
+    bool reevaluate(qint64 variantId);
+    // A source outside any session (`kforge-cli eval` without --session): evaluated, nothing stored.
+    int submitSource(const EvalRequest &request);
+
+    void cancel(int ticket);
+    bool isEvaluating(qint64 variantId) const;
+    int pendingCount() const { return int(m_pending.size()); }
+
+    // Commits one finished evaluation of `variantId`: the stored form, the device (`device`, or the result's
+    // device name and worker), and the variant's status from the verdict. The evaluation's id, 0 on error.
+    qint64 commit(qint64 variantId, const EvalResult &result, const std::optional<CompileResult> &compiled,
+                  const QJsonObject &device = {});
+    // The stored result: the worker's EvalResult plus what the compiler said about the candidate.
+    static QJsonObject storedResult(const EvalResult &result, const std::optional<CompileResult> &compiled);
+
+Q_SIGNALS:
+    // The evaluator's stages ("compiling", "queued", "loading", "verifying", ...).
+    void progress(int ticket, const QString &stage);
+    void compiled(int ticket, const kforge::CompileResult &candidate);
+    // Exactly once per ticket; for a variant, the result is committed and its status current already.
+    void finished(const kforge::QueuedEvaluation &evaluation);
+
+private:
+    struct Pending {
+        qint64 variantId = 0;
+        qint64 roundId = 0;
+        std::optional<CompileResult> compiled;
+    };
+    int enqueue(const EvalRequest &request, qint64 variantId, qint64 roundId);
+    bool fail(const QString &message);
+    qint64 failId(const QString &message);
+    void onProgress(int id, const QString &stage);
+    void onCompiled(int id, const CompileResult &result);
+    void onFinished(int id, const EvalResult &result);
+
+    QPointer<SessionStore> m_store;
+    QPointer<Evaluator> m_evaluator;
+    EvalOptions m_defaultOptions;
+    QString m_error;
+    std::optional<Task> m_task;
+    QString m_taskOf; // the session the task was built from
+    std::map<int, Pending> m_pending; // by the evaluator's id, which is the ticket
+};
+
+} // namespace kforge
+
+Q_DECLARE_METATYPE(kforge::QueuedEvaluation)
