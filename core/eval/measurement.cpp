@@ -114,6 +114,12 @@ TraceSide traceSideOf(const QJsonObject &side)
     s.kernelTimeMs = number(side.value("kernel_time_ms"_L1));
     s.launchesPerRun = number(side.value("launches_per_run"_L1));
     s.runs = number(side.value("runs"_L1));
+    s.eventTimeMs = number(side.value("event_time_ms"_L1));
+    s.lateWork = side.value("late_work"_L1).toBool();
+    s.maxLateUs = number(side.value("max_late_us"_L1));
+    s.sideStreamWork = side.value("side_stream_work"_L1).toBool();
+    for (const auto &e : side.value("side_streams"_L1).toArray())
+        s.sideStreams << qint64(e.toDouble());
     for (const auto &e : side.value("kernels"_L1).toArray()) {
         const QJsonObject k = e.toObject();
         TraceKernel t;

@@ -98,6 +98,11 @@ struct TraceSide {
     std::optional<double> kernelTimeMs;   // CUPTI's sum of kernel time per run (median over runs)
     std::optional<double> launchesPerRun; // median over runs
     std::optional<double> runs;
+    std::optional<double> eventTimeMs;    // the timed window as events saw it (median over runs)
+    bool lateWork = false;                // work that ended after the timed window
+    std::optional<double> maxLateUs;
+    bool sideStreamWork = false;          // kernels on streams other than the one handed to the entry
+    QList<qint64> sideStreams;
     QList<TraceKernel> kernels;           // in the trace's order
 };
 

@@ -155,7 +155,8 @@ QStringList ProfileSummary::lines() const
         if (!k.bound.isEmpty())
             parts << QStringLiteral("%1-bound").arg(k.bound);
         if (k.pctOfAttainable)
-            parts << QStringLiteral("%1% of its attainable roofline").arg(formatMeasure(*k.pctOfAttainable));
+            // Measured peaks and timing noise can put a kernel a little over its roof: never more than 100 %.
+            parts << QStringLiteral("%1% of its attainable roofline").arg(formatMeasure(std::min(100.0, *k.pctOfAttainable)));
         if (k.achievedGbps)
             parts << QStringLiteral("%1 GB/s").arg(formatMeasure(*k.achievedGbps));
         if (k.achievedGflops && *k.achievedGflops > 0)

@@ -42,22 +42,22 @@ QString nvccCommand(const CompileResult &c)
 }
 
 // The stored result: the worker's EvalResult plus what the compiler said about the candidate.
-QJsonObject storedResult(const EvalResult &r, const std::optional<CompileResult> &compiled)
+Measurement storedResult(const EvalResult &r, const std::optional<CompileResult> &compiled)
 {
-    QJsonObject o = r.toJson();
+    CompileSummary c;
     if (compiled) {
-        o.insert(QStringLiteral("compile"),
-                 QJsonObject{{QStringLiteral("ok"), compiled->ok},
-                             {QStringLiteral("cache_hit"), compiled->cacheHit},
-                             {QStringLiteral("resources"), KernelResources::listToJson(compiled->resources)},
-                             {QStringLiteral("diagnostics"), Diagnostic::listToJson(compiled->diagnostics)},
-                             {QStringLiteral("log"), withoutPaths(compiled->log).left(kMaxLogChars)},
-                             {QStringLiteral("command"), nvccCommand(*compiled)},
-                             {QStringLiteral("nvcc_version"), compiled->nvccVersion},
-                             {QStringLiteral("arch"), compiled->arch},
-                             {QStringLiteral("elapsed_ms"), compiled->elapsedMs}});
+        c.present = true;
+        c.ok = compiled->ok;
+        c.cacheHit = compiled->cacheHit;
+        c.resources = compiled->resources;
+        c.diagnostics = compiled->diagnostics;
+        c.log = withoutPaths(compiled->log).left(kMaxLogChars);
+        c.command = nvccCommand(*compiled);
+        c.nvccVersion = compiled->nvccVersion;
+        c.arch = compiled->arch;
+        c.elapsedMs = compiled->elapsedMs;
     }
-    return o;
+    return Measurement(r, c);
 }
 
 std::optional<RepairRequest::Failure> repairableFailure(const QString &verdict)
@@ -597,7 +597,7 @@ bool RoundRunner::resume(qint64 roundId)
         } else if (v.status == VariantStatus::Failed && v.origin == VariantOrigin::Model
                    && m_store->population().children(v.id).isEmpty()) {
             if (const auto e = m_store->latestEvaluation(v.id))
-                considerRepair(v.id, e->result);
+                considerRepair(v.id, e->measurement());
         }
     }
     setState(State::Streaming);
@@ -761,13 +761,13 @@ void RoundRunner::onEvalFinished(int id, const EvalResult &result)
     if (result.errorCode == QLatin1String("cancelled")) {
         m_store->setStatus(variantId, VariantStatus::Failed, tr("The evaluation was cancelled."));
     } else {
-        const QJsonObject json = storedResult(result, pending.compiled);
+        const Measurement measured = storedResult(result, pending.compiled);
         QJsonObject device{{QStringLiteral("name"), result.deviceName}};
         if (!result.workerName.isEmpty())
             device.insert(QStringLiteral("worker"), result.workerName);
         const QStringList flags = pending.compiled ? pending.compiled->commandLine : QStringList();
-        m_store->addEvaluation(Evaluation::fromResult(variantId, json, device, flags,
-                                                      pending.compiled ? pending.compiled->nvccVersion : QString()));
+        m_store->addEvaluation(Evaluation::fromMeasurement(variantId, measured, device, flags,
+                                                           pending.compiled ? pending.compiled->nvccVersion : QString()));
         if (result.isCorrect()) {
             m_store->setStatus(variantId, VariantStatus::Done);
         } else {
@@ -783,7 +783,7 @@ void RoundRunner::onEvalFinished(int id, const EvalResult &result)
             m_store->setAccepted(variantId, true);
         Q_EMIT evaluationFinished(variantId);
         if (roundOwned && !m_stopping && v && v->origin == VariantOrigin::Model)
-            considerRepair(variantId, json);
+            considerRepair(variantId, measured);
     }
 
     if (id == m_referenceEval) {
@@ -823,9 +823,9 @@ int RoundRunner::repairDepth(qint64 variantId) const
     return depth;
 }
 
-void RoundRunner::considerRepair(qint64 variantId, const QJsonObject &result)
+void RoundRunner::considerRepair(qint64 variantId, const Measurement &result)
 {
-    if (!repairableFailure(result.value(QLatin1String("verdict")).toString()))
+    if (!repairableFailure(result.verdictName()))
         return;
     const int depth = repairDepth(variantId);
     if (depth >= m_settings.repairAttempts)
@@ -843,13 +843,12 @@ void RoundRunner::launchRepair(const RepairJob &job)
     req.task = m_store->task();
     req.source = texts.source;
     req.design = texts.design;
-    req.failure = *repairableFailure(job.result.value(QLatin1String("verdict")).toString());
+    req.failure = *repairableFailure(job.result.verdictName());
     req.result = job.result;
-    const QJsonObject compile = job.result.value(QLatin1String("compile")).toObject();
-    req.diagnostics = compile.value(QLatin1String("log")).toString();
+    req.diagnostics = job.result.compile.log;
     if (req.diagnostics.trimmed().isEmpty())
-        req.diagnostics = job.result.value(QLatin1String("message")).toString();
-    req.nvccCommand = compile.value(QLatin1String("command")).toString();
+        req.diagnostics = job.result.message;
+    req.nvccCommand = job.result.compile.command;
     QString error;
     const QString prompt = PromptBuilder::repair(req, &error);
     if (prompt.isEmpty()) {

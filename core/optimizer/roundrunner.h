@@ -13,6 +13,7 @@
 #include "core/optimizer/roundsettings.h"
 #include "core/compile/compileresult.h"
 #include "core/eval/evalresult.h"
+#include "core/eval/measurement.h"
 #include "core/task/task.h"
 
 #include <QObject>
@@ -137,7 +138,7 @@ private:
     };
     struct RepairJob {
         qint64 variantId = 0;
-        QJsonObject result;
+        Measurement result;
         int depth = 0;
     };
 
@@ -161,7 +162,7 @@ private:
     void finishRound(RoundState state, const QString &message);
 
     void submitEvaluation(qint64 variantId, qint64 roundId);
-    void considerRepair(qint64 variantId, const QJsonObject &result);
+    void considerRepair(qint64 variantId, const Measurement &result);
     int repairDepth(qint64 variantId) const;
     qint64 addParsedVariant(const Request &r, const ParsedResponse &parsed);
 
