@@ -2834,7 +2834,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::PromptBuilder</name>
     <message>
-        <location filename="../core/optimizer/promptbuilder.cpp" line="+270"/>
+        <location filename="../core/optimizer/promptbuilder.cpp" line="+266"/>
         <source>Prompt template &quot;%1&quot;: %2</source>
         <translation>提示词模板“%1”：%2</translation>
     </message>
@@ -3775,12 +3775,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+33"/>
-        <location line="+675"/>
+        <location line="+674"/>
         <source>Open a session with a task first.</source>
         <translation>请先打开一个包含任务的会话。</translation>
     </message>
     <message>
-        <location line="-673"/>
+        <location line="-672"/>
         <location line="+289"/>
         <source>A round is already running.</source>
         <translation>已有轮次正在运行。</translation>
@@ -3792,12 +3792,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+2"/>
-        <location line="+711"/>
+        <location line="+710"/>
         <source>The session budget is spent: %1</source>
         <translation>会话预算已用完：%1</translation>
     </message>
     <message>
-        <location line="-676"/>
+        <location line="-675"/>
         <source>The session has no reference variant.</source>
         <translation>会话没有参考实现变体。</translation>
     </message>
@@ -3873,7 +3873,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法测量参考实现：%1</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+101"/>
         <source>The variant has no source.</source>
         <translation>该变体没有源代码。</translation>
     </message>
@@ -3930,17 +3930,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+9"/>
-        <location line="+23"/>
+        <location line="+18"/>
         <source>the session has no variant %1</source>
         <translation>会话中没有变体 %1</translation>
     </message>
     <message>
-        <location line="-22"/>
+        <location line="-17"/>
         <source>&apos;%1&apos; is neither a variant id nor &apos;best&apos;</source>
         <translation>“%1”既不是变体 ID，也不是“best”</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+14"/>
         <source>the session has no task</source>
         <translation>会话没有任务</translation>
     </message>
@@ -4151,7 +4151,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SpeedOfLight</name>
     <message>
-        <location filename="../core/eval/speedoflight.cpp" line="+227"/>
+        <location filename="../core/eval/speedoflight.cpp" line="+236"/>
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
@@ -4709,7 +4709,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::VariantMeasurement</name>
     <message>
-        <location filename="../views/variants/variantmeasurement.cpp" line="+128"/>
+        <location filename="../views/variants/variantmeasurement.cpp" line="+71"/>
         <source>the candidate was not measured (%1)</source>
         <translation>候选内核未测量（%1）</translation>
     </message>
@@ -4719,7 +4719,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>结果中没有计时数据</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+48"/>
         <source>the evaluation ran without the metrics pass</source>
         <translation>评测运行时未进行指标采集</translation>
     </message>
@@ -4739,7 +4739,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>没有内核被性能分析</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+35"/>
         <source>the evaluation ran without a kernel trace</source>
         <translation>评测运行时未进行内核跟踪</translation>
     </message>
