@@ -1,4 +1,4 @@
-# Evaluation value types (DeviceInfo, EvalResult, EvalOptions, KernelResources). core/CMakeLists.txt has no
+# Evaluation value types (DeviceInfo, EvalResult, Measurement, EvalOptions, KernelResources). core/CMakeLists.txt has no
 # "eval" area, so core/compile/sources.cmake includes this file; the guard keeps it to one inclusion.
 include_guard(GLOBAL)
 target_sources(kforge_core PRIVATE
@@ -7,6 +7,7 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/evaloptions.h ${CMAKE_CURRENT_LIST_DIR}/evaloptions.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kernelresources.h ${CMAKE_CURRENT_LIST_DIR}/kernelresources.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kernelname.h ${CMAKE_CURRENT_LIST_DIR}/kernelname.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/measurement.h ${CMAKE_CURRENT_LIST_DIR}/measurement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/measureformat.h ${CMAKE_CURRENT_LIST_DIR}/measureformat.cpp
   ${CMAKE_CURRENT_LIST_DIR}/speedoflight.h ${CMAKE_CURRENT_LIST_DIR}/speedoflight.cpp
   ${CMAKE_CURRENT_LIST_DIR}/timingdefaults.h

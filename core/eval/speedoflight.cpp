@@ -44,6 +44,15 @@ QString speedOfLightFigure(double pct)
     return formatMeasure(pct);
 }
 
+QString speedOfLightReportText(const SpeedOfLight &s, std::optional<double> recordedPct, const QString &none)
+{
+    if (s.isKnown())
+        return s.reportText();
+    if (recordedPct && std::isfinite(*recordedPct))
+        return u"%1% of the roofline bound"_s.arg(speedOfLightFigure(std::min(100.0, *recordedPct)));
+    return none;
+}
+
 std::optional<double> SpeedOfLight::bytePct() const
 {
     return pctOf(byteFloorMs, timeMs);

@@ -74,6 +74,11 @@ private:
     std::optional<double> m_ratio; // time / task floor as the worker reported it (time_over_floor)
 };
 
+// The words of the HTML report and the export README: s.reportText(), or where the input records only a
+// percentage and no floors (an export input made without a stored result), that percentage, capped at 100;
+// `none` where there is neither.
+QString speedOfLightReportText(const SpeedOfLight &s, std::optional<double> recordedPct, const QString &none);
+
 // "75.1": the figure every speed-of-light text uses (3 significant digits, as formatMeasure in core/eval/measureformat.h).
 QString speedOfLightFigure(double pct);
 

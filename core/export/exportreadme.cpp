@@ -149,10 +149,7 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
     row(u"Reference time"_s, withCv(p.referenceMedianMs, p.referenceCv));
     row(u"Kernel time"_s, withCv(p.candidateMedianMs, p.candidateCv));
     row(u"Speedup"_s, formatSpeedup(p.speedup));
-    row(u"Speed of light"_s, p.speedOfLight.isKnown() ? p.speedOfLight.reportText()
-            : p.speedOfLightPct && std::isfinite(*p.speedOfLightPct)
-            ? u"%1% of the roofline bound"_s.arg(speedOfLightFigure(std::min(100.0, *p.speedOfLightPct)))
-            : u"not recorded"_s);
+    row(u"Speed of light"_s, speedOfLightReportText(p.speedOfLight, p.speedOfLightPct, u"not recorded"_s));
     if (p.timingRuns > 0)
         row(u"Timed runs"_s, QString::number(p.timingRuns));
     if (!p.flags.isEmpty())

@@ -1,7 +1,7 @@
 #include "core/export/reportinput.h"
 
 #include "core/eval/deviceinfo.h"
-#include "core/eval/evalresult.h"
+#include "core/eval/measurement.h"
 #include "core/export/sessionexportsource.h"
 #include "core/optimizer/profilesummary.h"
 #include "core/session/sessionstore.h"
@@ -109,13 +109,13 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
             if (const auto response = store.response(sv->responseId))
                 d.model = response->model;
         if (const auto eval = store.latestEvaluation(v->id)) {
-            const EvalResult result = EvalResult::fromJson(eval->result);
+            const Measurement &result = eval->measurement();
             d.referenceMs = finite(result.reference.medianMs);
             d.candidateMs = finite(result.candidate.medianMs);
             d.candidateCv = finite(result.candidate.cv);
-            d.speedOfLight = SpeedOfLight::fromResult(eval->result);
+            d.speedOfLight = result.speedOfLight;
             d.speedOfLightPct = d.speedOfLight.percent();
-            d.profile = ProfileSummary::fromResult(eval->result).lines();
+            d.profile = ProfileSummary::fromMeasurement(result).lines();
             d.flags = result.flags;
             d.nvccVersion = eval->nvccVersion;
             d.nvccFlags = eval->compileFlags;

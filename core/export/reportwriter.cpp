@@ -83,11 +83,7 @@ QString fence(const QString &text)
 // The same words for one variant as the prompt, the Variants table and Compare (core/eval/speedoflight.h).
 QString speedOfLightText(const ReportDetail &d)
 {
-    if (d.speedOfLight.isKnown())
-        return d.speedOfLight.reportText();
-    if (d.speedOfLightPct)
-        return u"%1% of the roofline bound"_s.arg(speedOfLightFigure(std::min(100.0, *d.speedOfLightPct)));
-    return u"—"_s;
+    return speedOfLightReportText(d.speedOfLight, d.speedOfLightPct, u"—"_s);
 }
 
 QString mdCell(QString s)

@@ -1,7 +1,7 @@
 #include "core/export/sessionexportsource.h"
 
 #include "core/eval/deviceinfo.h"
-#include "core/eval/evalresult.h"
+#include "core/eval/measurement.h"
 #include "core/session/sessionstore.h"
 #include "core/version.h"
 
@@ -60,11 +60,6 @@ qint64 SessionExportSource::resolveVariant(const SessionStore &store, const QStr
     return id;
 }
 
-std::optional<double> SessionExportSource::speedOfLightPct(const QJsonObject &result)
-{
-    return SpeedOfLight::fromResult(result).percent();
-}
-
 std::optional<ExportInput> SessionExportSource::build(const SessionStore &store, qint64 variantId, QString *error)
 {
     const auto fail = [&](const QString &message) {
@@ -119,7 +114,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
 
     ExportProvenance &p = in.provenance;
     const DeviceInfo device = DeviceInfo::fromJson(eval->device);
-    const EvalResult result = EvalResult::fromJson(eval->result);
+    const Measurement &result = eval->measurement();
     p.gpuName = device.name.isEmpty() ? result.deviceName : device.name;
     p.ccMajor = device.ccMajor;
     p.ccMinor = device.ccMinor;
@@ -134,7 +129,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
     p.candidateCv = finite(result.candidate.cv);
     p.speedup = finite(result.speedup);
     p.timingRuns = result.candidate.runs;
-    p.speedOfLight = SpeedOfLight::fromResult(eval->result);
+    p.speedOfLight = result.speedOfLight;
     p.speedOfLightPct = p.speedOfLight.percent();
     p.flags = result.flags;
     if (variant->suspicious && !variant->accepted)

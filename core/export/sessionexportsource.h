@@ -21,8 +21,6 @@ public:
     // The export input of `variantId`. Refuses (nullopt, *error) a variant whose latest evaluation is not
     // correct: an export claims the kernel matches the reference.
     static std::optional<ExportInput> build(const SessionStore &store, qint64 variantId, QString *error);
-    // SpeedOfLight::fromResult(result).percent(): never above 100, empty where the time beats a floor.
-    static std::optional<double> speedOfLightPct(const QJsonObject &result);
 };
 
 } // namespace kforge

@@ -1,11 +1,10 @@
 #pragma once
 // The compact profile of one measured variant that a prompt shows the model: time, bound, achieved
 // bandwidth or FLOP rate, percent of the speed-of-light floor, occupancy, registers, spills, launches.
-// Read tolerantly from a stored EvalResult JSON (timing, trace, metrics, roofline and the "compile" object
-// RoundRunner adds); a field the worker did not measure stays empty and is left out of lines().
-// The roofline is read where the worker writes it (roofline.profile.candidate, docs/worker-protocol.md),
-// then where early sessions had it (roofline.candidate), then from the worker's flat task-level fields.
+// Read from the stored evaluation's typed Measurement (core/eval/measurement.h); a field the worker did not
+// measure stays empty and is left out of lines().
 #include "core/eval/measureformat.h" // formatMeasure, for the profile lines
+#include "core/eval/measurement.h"
 #include "core/eval/speedoflight.h"
 
 #include <QJsonObject>
@@ -48,7 +47,8 @@ struct ProfileSummary {
 
     bool isEmpty() const { return !medianMs && !speedup && kernels.isEmpty(); }
 
-    static ProfileSummary fromResult(const QJsonObject &result);
+    static ProfileSummary fromMeasurement(const Measurement &m);
+    static ProfileSummary fromResult(const QJsonObject &result); // Measurement::fromJson, then fromMeasurement()
     // One short line per measured field, e.g. "median time 0.412 ms", "memory-bound", "2870 GB/s achieved".
     QStringList lines() const;
 };

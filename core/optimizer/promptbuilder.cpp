@@ -105,7 +105,7 @@ PromptExemplar PromptBuilder::exemplar(const SessionStore &store, qint64 variant
     e.source = store.source(variantId);
     e.speedup = v->eval.speedup;
     if (const auto full = store.latestEvaluation(variantId)) {
-        e.result = full->result;
+        e.result = full->measurement();
         e.deviceName = full->device.value(QLatin1String("name")).toString();
     }
     return e;
@@ -136,7 +136,7 @@ QVariantMap PromptBuilder::taskContext(const TaskRecord &task)
 
 QVariantMap PromptBuilder::exemplarContext(const PromptExemplar &e, int index)
 {
-    const ProfileSummary p = ProfileSummary::fromResult(e.result);
+    const ProfileSummary p = ProfileSummary::fromMeasurement(e.result);
     QVariantMap profile{{QStringLiteral("lines"), p.lines()}};
     if (p.medianMs)
         profile.insert(QStringLiteral("median_ms"), formatMeasure(*p.medianMs));
@@ -147,7 +147,7 @@ QVariantMap PromptBuilder::exemplarContext(const PromptExemplar &e, int index)
     if (p.achievedGflops)
         profile.insert(QStringLiteral("gflops"), formatMeasure(*p.achievedGflops));
     if (p.speedOfLightPct)
-        profile.insert(QStringLiteral("sol_pct"), formatMeasure(*p.speedOfLightPct));
+        profile.insert(QStringLiteral("sol_pct"), speedOfLightFigure(*p.speedOfLightPct));
     if (p.achievedOccupancyPct)
         profile.insert(QStringLiteral("occupancy_pct"), formatMeasure(*p.achievedOccupancyPct));
     if (p.registers)
@@ -193,40 +193,36 @@ QVariantMap PromptBuilder::contrastiveContext(const ContrastiveRequest &r)
     };
 }
 
-QStringList PromptBuilder::failureDetails(const QJsonObject &result)
+QStringList PromptBuilder::failureDetails(const Measurement &result)
 {
     QStringList out;
-    const QJsonObject v = result.value(QLatin1String("verification")).toObject();
-    const auto num = [&](const char *key) { return v.value(QLatin1String(key)); };
-    if (!v.value(QLatin1String("reason")).toString().isEmpty())
-        out << v.value(QLatin1String("reason")).toString();
-    if (num("mismatches").toDouble() > 0) {
-        const QJsonObject first = v.value(QLatin1String("first_mismatch")).toObject();
-        QString s = QStringLiteral("%1 output elements differ from the reference").arg(numberText(num("mismatches").toDouble()));
-        if (!first.isEmpty())
+    const Verification &v = result.verification;
+    const auto orZero = [](double d) { return std::isfinite(d) ? d : 0.0; };
+    if (!v.reason.isEmpty())
+        out << v.reason;
+    if (v.mismatches > 0) {
+        const Mismatch &first = v.firstMismatch;
+        QString s = QStringLiteral("%1 output elements differ from the reference").arg(numberText(double(v.mismatches)));
+        if (!first.raw.isEmpty())
             s += QStringLiteral("; the first is %1[%2]: expected %3, got %4")
-                     .arg(first.value(QLatin1String("output")).toString(),
-                          numberText(first.value(QLatin1String("index")).toDouble()),
-                          first.value(QLatin1String("expected")).isDouble()
-                              ? QString::number(first.value(QLatin1String("expected")).toDouble(), 'g', 7)
-                              : QStringLiteral("NaN"),
-                          first.value(QLatin1String("got")).isDouble()
-                              ? QString::number(first.value(QLatin1String("got")).toDouble(), 'g', 7)
-                              : QStringLiteral("NaN (or never written)"));
+                     .arg(first.output, numberText(double(std::max<qint64>(first.index, 0))),
+                          std::isfinite(first.expected) ? QString::number(first.expected, 'g', 7) : QStringLiteral("NaN"),
+                          std::isfinite(first.got) ? QString::number(first.got, 'g', 7)
+                                                   : QStringLiteral("NaN (or never written)"));
         out << s;
     }
-    if (num("max_abs_err").isDouble() && num("max_abs_err").toDouble() > 0)
+    if (std::isfinite(v.maxAbsErr) && v.maxAbsErr > 0)
         out << QStringLiteral("max absolute error %1, max relative error %2")
-                   .arg(num("max_abs_err").toDouble(), 0, 'g', 4)
-                   .arg(num("max_rel_err").toDouble(), 0, 'g', 4);
-    if (num("nan_count").toDouble() > 0 || num("inf_count").toDouble() > 0)
+                   .arg(v.maxAbsErr, 0, 'g', 4)
+                   .arg(orZero(v.maxRelErr), 0, 'g', 4);
+    if (v.nanCount > 0 || v.infCount > 0)
         out << QStringLiteral("%1 NaN and %2 Inf values in the output")
-                   .arg(numberText(num("nan_count").toDouble()), numberText(num("inf_count").toDouble()));
-    if (v.value(QLatin1String("input_mutated")).toBool())
+                   .arg(numberText(double(v.nanCount)), numberText(double(v.infCount)));
+    if (v.inputMutated)
         out << QStringLiteral("the kernel modified one of its inputs");
-    if (const QString e = result.value(QLatin1String("cuda_error")).toString(); !e.isEmpty())
-        out << QStringLiteral("CUDA error: %1").arg(e);
-    if (const QString s = result.value(QLatin1String("stdout")).toString().trimmed(); !s.isEmpty())
+    if (!result.cudaError.isEmpty())
+        out << QStringLiteral("CUDA error: %1").arg(result.cudaError);
+    if (const QString s = result.stdoutText.trimmed(); !s.isEmpty())
         out << QStringLiteral("kernel output: %1").arg(s.left(400));
     return out;
 }
@@ -243,8 +239,8 @@ QVariantMap PromptBuilder::repairContext(const RepairRequest &r)
         {QStringLiteral("runtime_error"), r.failure == F::RuntimeError},
         {QStringLiteral("diagnostics"), r.diagnostics.trimmed()},
         {QStringLiteral("nvcc_command"), r.nvccCommand.isEmpty() ? QStringLiteral("nvcc") : r.nvccCommand},
-        {QStringLiteral("verdict"), r.result.value(QLatin1String("verdict")).toString()},
-        {QStringLiteral("message"), r.result.value(QLatin1String("message")).toString().trimmed()},
+        {QStringLiteral("verdict"), r.result.verdictName()},
+        {QStringLiteral("message"), r.result.message.trimmed()},
         {QStringLiteral("details"), failureDetails(r.result)},
     };
 }

@@ -2,6 +2,7 @@
 // Fills the prompt templates: the contrastive prompt of a round (task, reference, K measured exemplars with
 // compact profiles, the user's hint), the repair prompt (a failed kernel with its diagnostics) and the
 // "why is A faster than B" prompt. Context builders are public so a prompt preview can show the same data.
+#include "core/eval/measurement.h"
 #include "core/session/taskrecord.h"
 
 #include <QCoreApplication>
@@ -23,7 +24,7 @@ struct PromptExemplar {
     bool isReference = false;
     QString source;
     std::optional<double> speedup;
-    QJsonObject result; // the stored EvalResult JSON (with "compile" when RoundRunner stored it)
+    Measurement result; // its latest stored evaluation
     QString deviceName;
 };
 
@@ -42,7 +43,7 @@ struct RepairRequest {
     Failure failure = Failure::CompileError;
     QString diagnostics;  // compiler output (CompileError)
     QString nvccCommand;  // the command line that failed, without paths that leak the user's home
-    QJsonObject result;   // the EvalResult JSON (WrongResult, RuntimeError)
+    Measurement result;   // the failed evaluation (WrongResult, RuntimeError)
     QString templateName = QStringLiteral("repair");
 };
 
@@ -76,7 +77,7 @@ public:
     static QString system(QString *error);
 
     // Human lines about what went wrong in a verification or run ("3 of 16777216 elements differ...").
-    static QStringList failureDetails(const QJsonObject &result);
+    static QStringList failureDetails(const Measurement &result);
 
 private:
     static QString renderNamed(const QString &name, const QVariantMap &context, QString *error);

@@ -560,7 +560,7 @@ bool RoundRunner::resume(qint64 roundId)
         } else if (v.status == VariantStatus::Failed && v.origin == VariantOrigin::Model
                    && m_store->population().children(v.id).isEmpty()) {
             if (const auto e = m_store->latestEvaluation(v.id))
-                considerRepair(v.id, e->result);
+                considerRepair(v.id, e->measurement());
         }
     }
     setState(State::Streaming);
@@ -674,8 +674,8 @@ void RoundRunner::onEvalFinished(const QueuedEvaluation &done)
             && !result.hasFlag(QStringLiteral("below_speed_of_light")))
             m_store->setAccepted(variantId, true);
         Q_EMIT evaluationFinished(variantId);
-        if (roundOwned && !m_stopping && v && v->origin == VariantOrigin::Model)
-            considerRepair(variantId, done.stored);
+        if (roundOwned && !m_stopping && v && v->origin == VariantOrigin::Model && done.stored)
+            considerRepair(variantId, *done.stored);
     }
     if (!mine)
         return;
@@ -717,9 +717,9 @@ int RoundRunner::repairDepth(qint64 variantId) const
     return depth;
 }
 
-void RoundRunner::considerRepair(qint64 variantId, const QJsonObject &result)
+void RoundRunner::considerRepair(qint64 variantId, const Measurement &result)
 {
-    if (!repairableFailure(result.value(QLatin1String("verdict")).toString()))
+    if (!repairableFailure(result.verdictName()))
         return;
     const int depth = repairDepth(variantId);
     if (depth >= m_settings.repairAttempts)
@@ -737,13 +737,12 @@ void RoundRunner::launchRepair(const RepairJob &job)
     req.task = m_store->task();
     req.source = texts.source;
     req.design = texts.design;
-    req.failure = *repairableFailure(job.result.value(QLatin1String("verdict")).toString());
+    req.failure = *repairableFailure(job.result.verdictName());
     req.result = job.result;
-    const QJsonObject compile = job.result.value(QLatin1String("compile")).toObject();
-    req.diagnostics = compile.value(QLatin1String("log")).toString();
+    req.diagnostics = job.result.compile.log;
     if (req.diagnostics.trimmed().isEmpty())
-        req.diagnostics = job.result.value(QLatin1String("message")).toString();
-    req.nvccCommand = compile.value(QLatin1String("command")).toString();
+        req.diagnostics = job.result.message;
+    req.nvccCommand = job.result.compile.command;
     QString error;
     const QString prompt = PromptBuilder::repair(req, &error);
     if (prompt.isEmpty()) {

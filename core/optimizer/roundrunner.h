@@ -12,6 +12,7 @@
 #include "core/optimizer/parsedresponse.h"
 #include "core/optimizer/roundsettings.h"
 #include "core/eval/evaloptions.h"
+#include "core/eval/measurement.h"
 
 #include <QObject>
 #include <QPointer>
@@ -138,7 +139,7 @@ private:
     };
     struct RepairJob {
         qint64 variantId = 0;
-        QJsonObject result;
+        Measurement result;
         int depth = 0;
     };
 
@@ -162,7 +163,7 @@ private:
     void finishRound(RoundState state, const QString &message);
 
     void submitEvaluation(qint64 variantId, qint64 roundId);
-    void considerRepair(qint64 variantId, const QJsonObject &result);
+    void considerRepair(qint64 variantId, const Measurement &result);
     int repairDepth(qint64 variantId) const;
     qint64 addParsedVariant(const Request &r, const ParsedResponse &parsed);
 

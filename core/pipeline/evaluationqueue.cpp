@@ -273,7 +273,7 @@ qint64 EvaluationQueue::commit(qint64 variantId, const EvalResult &result, const
     if (!result.workerName.isEmpty())
         device.insert(u"worker"_s, result.workerName);
     const QStringList flags = compiled ? compiled->commandLine : QStringList();
-    const qint64 evaluationId = m_store->addEvaluation(Evaluation::fromResult(
+    const qint64 evaluationId = m_store->addEvaluation(Evaluation::fromMeasurement(
         variantId, storedResult(result, compiled), device, flags, compiled ? compiled->nvccVersion : QString()));
     if (!evaluationId)
         fail(m_store->errorString());
@@ -288,22 +288,22 @@ qint64 EvaluationQueue::commit(qint64 variantId, const EvalResult &result, const
     return evaluationId;
 }
 
-QJsonObject EvaluationQueue::storedResult(const EvalResult &r, const std::optional<CompileResult> &compiled)
+Measurement EvaluationQueue::storedResult(const EvalResult &r, const std::optional<CompileResult> &compiled)
 {
-    QJsonObject o = r.toJson();
+    CompileSummary c;
     if (compiled) {
-        o.insert(QStringLiteral("compile"),
-                 QJsonObject{{QStringLiteral("ok"), compiled->ok},
-                             {QStringLiteral("cache_hit"), compiled->cacheHit},
-                             {QStringLiteral("resources"), KernelResources::listToJson(compiled->resources)},
-                             {QStringLiteral("diagnostics"), Diagnostic::listToJson(compiled->diagnostics)},
-                             {QStringLiteral("log"), withoutPaths(compiled->log).left(kMaxLogChars)},
-                             {QStringLiteral("command"), nvccCommand(*compiled)},
-                             {QStringLiteral("nvcc_version"), compiled->nvccVersion},
-                             {QStringLiteral("arch"), compiled->arch},
-                             {QStringLiteral("elapsed_ms"), compiled->elapsedMs}});
+        c.present = true;
+        c.ok = compiled->ok;
+        c.cacheHit = compiled->cacheHit;
+        c.resources = compiled->resources;
+        c.diagnostics = compiled->diagnostics;
+        c.log = withoutPaths(compiled->log).left(kMaxLogChars);
+        c.command = nvccCommand(*compiled);
+        c.nvccVersion = compiled->nvccVersion;
+        c.arch = compiled->arch;
+        c.elapsedMs = compiled->elapsedMs;
     }
-    return o;
+    return Measurement(r, c);
 }
 
 } // namespace kforge

@@ -7,6 +7,7 @@
 #include "core/compile/compileresult.h"
 #include "core/eval/evaloptions.h"
 #include "core/eval/evalresult.h"
+#include "core/eval/measurement.h"
 #include "core/task/task.h"
 #include "core/worker/workerreadiness.h"
 
@@ -32,7 +33,7 @@ struct QueuedEvaluation {
     qint64 roundId = 0;   // the round that asked for it, 0 for none
     EvalResult result;
     std::optional<CompileResult> compiled;
-    QJsonObject stored;      // the stored form (storedResult()); empty when nothing was stored
+    std::optional<Measurement> stored; // the stored form (storedResult()); none when nothing was stored
     qint64 evaluationId = 0; // the evaluation committed to the session, 0 when none
 
     bool cancelled() const { return result.errorCode == QLatin1String("cancelled"); }
@@ -82,7 +83,7 @@ public:
     qint64 commit(qint64 variantId, const EvalResult &result, const std::optional<CompileResult> &compiled,
                   const QJsonObject &device = {});
     // The stored result: the worker's EvalResult plus what the compiler said about the candidate.
-    static QJsonObject storedResult(const EvalResult &result, const std::optional<CompileResult> &compiled);
+    static Measurement storedResult(const EvalResult &result, const std::optional<CompileResult> &compiled);
 
 Q_SIGNALS:
     // The evaluator's stages ("compiling", "queued", "loading", "verifying", ...).

@@ -2,13 +2,27 @@
 
 namespace kforge {
 
+const Measurement &Evaluation::measurement() const
+{
+    if (!m_measurement)
+        m_measurement = std::make_shared<const Measurement>(Measurement::fromJson(result));
+    return *m_measurement;
+}
+
 Evaluation Evaluation::fromResult(qint64 variantId, const QJsonObject &result, const QJsonObject &device,
                                   const QStringList &compileFlags, const QString &nvccVersion)
 {
+    return fromMeasurement(variantId, Measurement::fromJson(result), device, compileFlags, nvccVersion);
+}
+
+Evaluation Evaluation::fromMeasurement(qint64 variantId, const Measurement &m, const QJsonObject &device,
+                                       const QStringList &compileFlags, const QString &nvccVersion)
+{
     Evaluation e;
-    e.summary = EvaluationSummary::fromResultJson(result);
+    e.result = m.toJson();
+    e.m_measurement = std::make_shared<const Measurement>(m);
+    e.summary = EvaluationSummary::fromMeasurement(m);
     e.summary.variantId = variantId;
-    e.result = result;
     e.device = device;
     e.compileFlags = compileFlags;
     e.nvccVersion = nvccVersion;

@@ -2,13 +2,14 @@
 // The sortable columns of one evaluation, kept in memory for every variant of an open session; the full
 // worker result (trace, metrics, roofline) stays in the store until asked for (SessionStore::evaluation()).
 #include <QDateTime>
-#include <QJsonObject>
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
 #include <optional>
 
 namespace kforge {
+
+struct Measurement;
 
 struct EvaluationSummary {
     qint64 id = 0;
@@ -26,8 +27,8 @@ struct EvaluationSummary {
     bool isCorrect() const { return verdict == QLatin1String("correct"); }
     bool hasFlag(QLatin1String flag) const { return flags.contains(flag); }
 
-    // Fills the columns from an EvalResult JSON object (worker protocol v1); absent fields stay empty.
-    static EvaluationSummary fromResultJson(const QJsonObject &result);
+    // Fills the columns from a stored evaluation; absent fields stay empty.
+    static EvaluationSummary fromMeasurement(const Measurement &m);
 };
 
 } // namespace kforge

@@ -240,9 +240,9 @@ void VariantTabBinding::onEvaluationAdded(qint64 variantId)
         m_editor->setReadOnly(index, true);
     }
     // What the compiler said about this source, as it was measured (stored with the evaluation).
-    const QJsonObject compile = e->result.value(QStringLiteral("compile")).toObject();
-    m_editor->setDiagnostics(index, Diagnostic::listFromJson(compile.value(QStringLiteral("diagnostics")).toArray()));
-    m_editor->setResources(index, KernelResources::listFromJson(compile.value(QStringLiteral("resources")).toArray()));
+    const CompileSummary &compile = e->measurement().compile;
+    m_editor->setDiagnostics(index, compile.diagnostics);
+    m_editor->setResources(index, compile.resources);
     onVariantChanged(variantId);
 }
 

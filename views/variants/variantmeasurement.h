@@ -1,8 +1,8 @@
 #pragma once
-// What the panels show of one stored evaluation, read tolerantly from the worker's EvalResult JSON (timing,
-// trace, metrics, roofline; docs/worker-protocol.md and docs/profiling.md) plus the "compile" object RoundRunner
-// stores beside it. A value the worker did not measure stays empty, and where a whole part is missing the
-// reason is kept for the user ("no hardware metrics: <why>").
+// What the panels show of one stored evaluation, read from its typed Measurement (core/eval/measurement.h).
+// A value the worker did not measure stays empty, and where a whole part is missing the reason is kept for
+// the user ("no hardware metrics: <why>").
+#include "core/eval/measurement.h"
 #include "core/eval/speedoflight.h"
 
 #include <QCoreApplication>
@@ -14,6 +14,7 @@
 
 namespace kforge {
 
+struct DeviceInfo;
 struct Evaluation;
 
 // One kernel of the candidate's CUPTI trace, summed over the timed runs.
@@ -86,6 +87,8 @@ public:
     bool isCorrect() const { return verdict == QLatin1String("correct"); }
     bool hasHardwareMetrics() const { return metricsProblem.isEmpty(); }
 
+    static VariantMeasurement fromMeasurement(const Measurement &result, const DeviceInfo &device);
+    // Measurement::fromJson and DeviceInfo::fromJson, then fromMeasurement().
     static VariantMeasurement fromResult(const QJsonObject &result, const QJsonObject &device = {});
     static VariantMeasurement fromEvaluation(const Evaluation &e);
 };

@@ -47,8 +47,9 @@ PromptExemplar exemplar(qint64 id, const QString &name, const QString &sourcePat
     e.label = name;
     e.isReference = reference;
     e.source = QString::fromUtf8(readFile(sourcePath));
-    e.result = result(name);
-    e.speedup = e.result.value(QLatin1String("timing")).toObject().value(QLatin1String("speedup")).toDouble();
+    const QJsonObject json = result(name);
+    e.result = Measurement::fromJson(json);
+    e.speedup = json.value(QLatin1String("timing")).toObject().value(QLatin1String("speedup")).toDouble();
     e.deviceName = QStringLiteral("NVIDIA H200");
     return e;
 }
@@ -126,7 +127,7 @@ private Q_SLOTS:
         wrong.task = fixtureTask();
         wrong.source = QString::fromUtf8(readFile(kFixtures + QLatin1String("variants/rowscale_scalar.cu")));
         wrong.failure = RepairRequest::Failure::WrongResult;
-        wrong.result = result(QStringLiteral("wrong"));
+        wrong.result = Measurement::fromJson(result(QStringLiteral("wrong")));
         QTest::newRow("repair, wrong result") << "repair_wrong.md" << PromptBuilder::repair(wrong, &error);
 
         CompareRequest cmp;

@@ -177,7 +177,8 @@ private Q_SLOTS:
         QVERIFY(storedFirst);
         QVERIFY(done.evaluationId > 0);
         QCOMPARE(s.store.latestEvaluation(id)->summary.id, done.evaluationId);
-        QCOMPARE(done.stored.value(u"verdict"_s).toString(), u"correct"_s);
+        QVERIFY(done.stored);
+        QCOMPARE(done.stored->toJson().value(u"verdict"_s).toString(), u"correct"_s);
         QCOMPARE(s.variant(id).eval.speedup.value_or(0), 4.0);
         QCOMPARE(s.store.latestEvaluation(id)->device.value(u"worker"_s).toString(), u"w0"_s);
         QVERIFY(!s.queue->isEvaluating(id));
@@ -286,7 +287,7 @@ private Q_SLOTS:
         const auto done = finished.first().at(0).value<QueuedEvaluation>();
         QVERIFY(done.cancelled());
         QCOMPARE(done.evaluationId, qint64(0));
-        QVERIFY(done.stored.isEmpty());
+        QVERIFY(!done.stored);
         QCOMPARE(toString(s.variant(id).status), toString(VariantStatus::Failed));
         QCOMPARE(s.variant(id).statusMessage, EvaluationQueue::tr("The evaluation was cancelled."));
         QCOMPARE(s.store.evaluationCount(), 0);
@@ -314,7 +315,7 @@ private Q_SLOTS:
         const QueuedEvaluation done = waitFor(*s.queue, ticket);
         QCOMPARE(done.variantId, qint64(0));
         QCOMPARE(done.result.verdict, Verdict::Correct);
-        QVERIFY(done.stored.isEmpty());
+        QVERIFY(!done.stored);
         QCOMPARE(added.count(), 0);
         QCOMPARE(s.evaluator.submitted().constLast().candidateName, u"mine.cu"_s);
 

@@ -1,9 +1,11 @@
-// Issue 18: one variant shows the same speed-of-light figures in the prompt, the Variants table, Compare and the
-// HTML report, and none over 100 %. Two variants of a real session file: one within both floors, and one whose
+// Issue 18: one variant shows the same speed-of-light figures in the prompt, the Variants table, Compare, the
+// HTML report and the export README (all from the stored evaluation's Measurement), and none over 100 %. Two variants of a real session file: one within both floors, and one whose
 // stored result is the worker's for a task that counts the FLOPs of the GEMM on the materialised diagonal matrix
 // (2*N*N*M), which a rewrite beats; the old computation showed it as "177% of speed of light".
 #include "core/eval/speedoflight.h"
+#include "core/export/exportreadme.h"
 #include "core/export/reportinput.h"
+#include "core/export/sessionexportsource.h"
 #include "core/export/reportwriter.h"
 #include "core/optimizer/promptbuilder.h"
 #include "panelfixture.h"
@@ -143,6 +145,16 @@ private Q_SLOTS:
             QVERIFY2(html.contains(sol.promptLine().toHtmlEscaped()), tag);
             QVERIFY2(sol.reportText().contains(figure + u'%'), qPrintable(sol.reportText()));
 
+            // Export README: the provenance's Speed of light row.
+            const std::optional<ExportInput> exported = SessionExportSource::build(store, c.id, &error);
+            QVERIFY2(exported, qPrintable(error));
+            const QString readme = ExportReadme::provenanceRows(*exported).join(u'\n');
+            QVERIFY2(readme.contains(u"| Speed of light | "_s + sol.reportText() + u" |"_s), qPrintable(readme));
+            // The Measurement every reader gets from the store carries that same computation.
+            const SpeedOfLight typed = store.latestEvaluation(c.id)->measurement().speedOfLight;
+            QCOMPARE(typed.state, sol.state);
+            QCOMPARE(typed.reportText(), sol.reportText());
+
             if (c.state == SpeedOfLight::State::WithinFloors) {
                 QCOMPARE(cell, figure + u'%');
             } else {
@@ -151,7 +163,8 @@ private Q_SLOTS:
                 QVERIFY(html.contains(u"beats the task's FLOP floor"_s));
             }
             // Whatever the old fallbacks made of the 2*N*N*M floor (177%), nothing over 100 reaches the user.
-            for (const QString &text : {solLines(prompt), cell, compare.index(solRow, c.compareColumn).data().toString(), solLines(html)})
+            for (const QString &text : {solLines(prompt), cell, compare.index(solRow, c.compareColumn).data().toString(), solLines(html),
+                                        solLines(readme)})
                 for (double pct : percentages(text))
                     QVERIFY2(pct <= 100, qPrintable(text));
         }
