@@ -38,8 +38,8 @@ QString TaskLoadError::message() const
     return QCoreApplication::translate("Task", "%1: field '%2': %3").arg(file, field, problem);
 }
 
-Task::Task(TaskSpec spec)
-    : m_spec(std::make_shared<const TaskSpec>(std::move(spec)))
+Task::Task(runtime::TaskSpec spec)
+    : m_spec(std::make_shared<const runtime::TaskSpec>(std::move(spec)))
 {
 }
 
@@ -53,7 +53,7 @@ TaskLoadResult Task::load(const QString &folder)
                                                               "and reference.cu)");
         return r;
     }
-    TaskSpecResult spec = loadTaskFolder(std::filesystem::path(QFile::encodeName(fi.absoluteFilePath()).toStdString()));
+    runtime::TaskSpecResult spec = runtime::loadTaskFolder(std::filesystem::path(QFile::encodeName(fi.absoluteFilePath()).toStdString()));
     if (!spec.ok()) {
         r.error.file = fromStd(spec.error.file);
         r.error.field = fromStd(spec.error.field);
@@ -117,7 +117,7 @@ QList<TaskVariant> Task::variants() const
     QList<TaskVariant> out;
     if (!m_spec)
         return out;
-    for (const VariantSpec &v : m_spec->variants) {
+    for (const runtime::VariantSpec &v : m_spec->variants) {
         TaskVariant t;
         t.label = fromStd(v.label);
         t.file = fromStd(v.file);
@@ -148,7 +148,7 @@ QJsonObject Task::toJson() const
 {
     if (!m_spec)
         return {};
-    const std::string text = kforge::toJson(*m_spec).dump();
+    const std::string text = runtime::toJson(*m_spec).dump();
     return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
 }
 

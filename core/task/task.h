@@ -36,7 +36,7 @@ class Task
 {
 public:
     Task() = default;
-    explicit Task(TaskSpec spec);
+    explicit Task(runtime::TaskSpec spec);
 
     // Reads folder/task.json, reference.cu and every listed variant.
     static TaskLoadResult load(const QString &folder);
@@ -48,7 +48,7 @@ public:
     static QStringList builtinTaskFolders();
 
     bool isValid() const { return bool(m_spec); }
-    const TaskSpec &spec() const { return *m_spec; }
+    const runtime::TaskSpec &spec() const { return *m_spec; }
 
     QString name() const;
     QString title() const;
@@ -68,7 +68,7 @@ public:
     QJsonObject toJson() const;
 
 private:
-    std::shared_ptr<const TaskSpec> m_spec;
+    std::shared_ptr<const runtime::TaskSpec> m_spec;
 };
 
 struct TaskLoadResult {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <algorithm>
 
-using namespace kforge;
+using namespace kforge::runtime;
 
 namespace {
 

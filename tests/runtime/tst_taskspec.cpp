@@ -8,7 +8,7 @@
 
 #include <unistd.h>
 
-using namespace kforge;
+using namespace kforge::runtime;
 namespace fs = std::filesystem;
 
 namespace {

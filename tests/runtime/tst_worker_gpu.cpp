@@ -11,8 +11,8 @@
 #include <vector>
 #include <string>
 
-using namespace kforge;
-using namespace kforge::test;
+using namespace kforge::runtime;
+using namespace kforge::runtime::test;
 
 namespace {
 

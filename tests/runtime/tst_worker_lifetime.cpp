@@ -24,8 +24,8 @@
 
 extern char **environ;
 
-using namespace kforge;
-using namespace kforge::test;
+using namespace kforge::runtime;
+using namespace kforge::runtime::test;
 
 namespace {
 

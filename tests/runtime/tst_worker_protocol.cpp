@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <cstdlib>
 
-using namespace kforge;
-using namespace kforge::test;
+using namespace kforge::runtime;
+using namespace kforge::runtime::test;
 
 namespace {
 

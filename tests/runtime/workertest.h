@@ -14,7 +14,7 @@
 #include <chrono>
 #include <cstdio>
 
-namespace kforge::test {
+namespace kforge::runtime::test {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
@@ -105,4 +105,4 @@ inline std::string errorMessage(const WorkerClient::Reply &r)
     return r.message["error"].value("message", "");
 }
 
-} // namespace kforge::test
+} // namespace kforge::runtime::test

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <exception>
 
-namespace kforge {
+namespace kforge::runtime {
 
 void CuptiObserver::afterTimedRuns(const TimingContext &ctx, const TimingResult &timing)
 {
@@ -123,4 +123,4 @@ void CuptiObserver::contribute(nlohmann::ordered_json &result)
     result["flags"] = flags;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace kforge {
+namespace kforge::runtime {
 
 // Process-wide profiler state shared by the observers of successive evaluations.
 struct ProfilerSession {
@@ -47,4 +47,4 @@ private:
     std::optional<profiler::MetricsResult> m_referenceMetrics;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

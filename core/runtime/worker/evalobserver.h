@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge {
+namespace kforge::runtime {
 
 enum class Slot { Reference, Candidate };
 inline const char *slotName(Slot s)
@@ -69,4 +69,4 @@ public:
     virtual void contribute(nlohmann::ordered_json & /*result*/) {}
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -11,7 +11,7 @@
 
 #include <functional>
 
-namespace kforge {
+namespace kforge::runtime {
 
 class TensorSet;
 
@@ -62,4 +62,4 @@ private:
     cudaEvent_t m_stop = nullptr;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -16,7 +16,7 @@
 
 extern char **environ;
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 NvccResult runOne(const NvccJob &job, const std::string &nvcc, const std::string &arch, const std::string &include)
@@ -119,4 +119,4 @@ std::vector<NvccResult> compileKernels(const std::vector<NvccJob> &jobs, const s
     return results;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -34,12 +34,12 @@ QJsonObject workerResult(const QString &name)
         .object();
 }
 
-TaskSpec diagTask(const QString &flops = {})
+runtime::TaskSpec diagTask(const QString &flops = {})
 {
     QByteArray json = readFile(kSource + u"/tests/core/optimizer/fixtures/task_diag/task.json"_s);
     if (!flops.isEmpty())
         json.replace(QByteArrayLiteral("\"flops\": \"N*M\""), QByteArray(QByteArrayLiteral("\"flops\": \"") + flops.toUtf8() + '"'));
-    const TaskSpecResult parsed = parseTaskSpecText(json.toStdString());
+    const runtime::TaskSpecResult parsed = runtime::parseTaskSpecText(json.toStdString());
     if (!parsed.ok())
         qFatal("task.json: %s", parsed.error.message().c_str());
     return *parsed.spec;
@@ -90,7 +90,7 @@ private Q_SLOTS:
         QFETCH(QString, file);
         QFETCH(QString, figure);
         const QJsonObject r = workerResult(file);
-        const TaskSpec task = diagTask();
+        const runtime::TaskSpec task = diagTask();
         const double median = at(r, u"timing.candidate.median_ms"_s);
         const SpeedOfLight s = SpeedOfLight::compute(task.flops.value, task.bytes.value, at(r, u"roofline.peak_copy_gbps"_s),
                                                      at(r, u"roofline.peak_fma_gflops"_s), median);
@@ -124,7 +124,7 @@ private Q_SLOTS:
         QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
         SessionStore store;
         QVERIFY2(store.open(path), qPrintable(store.errorString()));
-        const TaskSpecResult task = parseTaskSpecText(store.task().taskJson.toStdString());
+        const runtime::TaskSpecResult task = runtime::parseTaskSpecText(store.task().taskJson.toStdString());
         QVERIFY(task.ok());
         int measured = 0;
         for (const Variant &v : store.population().variants()) {
@@ -187,7 +187,7 @@ private Q_SLOTS:
     // "5170% of speed of light".
     void declaredFlopsBeaten()
     {
-        const TaskSpec task = diagTask(u"2*N*N*M"_s);
+        const runtime::TaskSpec task = diagTask(u"2*N*N*M"_s);
         QJsonObject r = workerResult(u"h200_diag_matmul_r1_1"_s);
         const double median = at(r, u"timing.candidate.median_ms"_s);
         const double copy = at(r, u"roofline.peak_copy_gbps"_s), fma = at(r, u"roofline.peak_fma_gflops"_s);

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge::test {
+namespace kforge::runtime::test {
 
 class SyntheticBuffer {
 public:
@@ -111,4 +111,4 @@ private:
     size_t m_bytes = 0;
 };
 
-}  // namespace kforge::test
+}  // namespace kforge::runtime::test

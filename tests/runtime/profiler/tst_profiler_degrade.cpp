@@ -9,7 +9,7 @@
 #include <cuda_runtime.h>
 #include <cupti.h>
 
-using namespace kforge::profiler;
+using namespace kforge::runtime::profiler;
 
 namespace {
 
@@ -115,5 +115,5 @@ int main()
     testMapping();
     testJson();
     testWithoutGpu();
-    return kforge::test::finish("tst_profiler_degrade");
+    return kforge::runtime::test::finish("tst_profiler_degrade");
 }

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdio>
 
-using namespace kforge::profiler;
+using namespace kforge::runtime::profiler;
 
 namespace {
 
@@ -83,7 +83,7 @@ int main()
     setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
-        kforge::test::skip("no CUDA device");
+        kforge::runtime::test::skip("no CUDA device");
 
     ActivityTracer tracer;  // the worker's tracer, running through the metrics pass
     CuptiDiagnosis ts = tracer.start();
@@ -243,5 +243,5 @@ int main()
             cuptiUnsubscribe(h);
         }
     }
-    return kforge::test::finish("tst_profiler_gpu_metrics");
+    return kforge::runtime::test::finish("tst_profiler_gpu_metrics");
 }

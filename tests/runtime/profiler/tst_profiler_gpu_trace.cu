@@ -13,7 +13,7 @@
 #include <functional>
 #include <thread>
 
-using namespace kforge::profiler;
+using namespace kforge::runtime::profiler;
 
 namespace {
 
@@ -168,7 +168,7 @@ int main()
     setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
-        kforge::test::skip("no CUDA device");
+        kforge::runtime::test::skip("no CUDA device");
 
     testForeignSubscriber();
 
@@ -176,7 +176,7 @@ int main()
     CuptiDiagnosis started = tracer.start();
     KF_CHECK_MSG(started.ok(), started.error + ": " + started.reason);
     if (!started.ok())
-        return kforge::test::finish("tst_profiler_gpu_trace");
+        return kforge::runtime::test::finish("tst_profiler_gpu_trace");
     KF_CHECK(ActivityTracer::current() == &tracer);
 
     Rig rig;
@@ -295,5 +295,5 @@ int main()
     KF_CHECK(e.candidate.untaggedItems == 6);
     light.stop();
 
-    return kforge::test::finish("tst_profiler_gpu_trace");
+    return kforge::runtime::test::finish("tst_profiler_gpu_trace");
 }

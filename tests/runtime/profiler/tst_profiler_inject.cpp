@@ -76,7 +76,7 @@ int main()
 {
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
-        kforge::test::skip("no CUDA device");
+        kforge::runtime::test::skip("no CUDA device");
 
     const std::string lib = KFORGE_INJECT_LIB, target = KFORGE_INJECT_TARGET, tmp = KFORGE_TEST_TMP_DIR;
     const std::string out = tmp + "/inject_cuda.jsonl";
@@ -117,7 +117,7 @@ int main()
     // PyTorch, when available.
     if (run("python3 -c 'import torch,sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null") != 0) {
         std::printf("(python3 with CUDA torch not available: PyTorch injection not run)\n");
-        return kforge::test::finish("tst_profiler_inject");
+        return kforge::runtime::test::finish("tst_profiler_inject");
     }
     const std::string tout = tmp + "/inject_torch.jsonl", terr = tmp + "/inject_torch_stderr.txt";
     std::remove(tout.c_str());
@@ -153,5 +153,5 @@ int main()
         KF_CHECK_MSG(gemm, "no GEMM kernel among the traced names");
         KF_CHECK(!tt.summary.is_null() && tt.summary["dropped"] == 0);
     }
-    return kforge::test::finish("tst_profiler_inject");
+    return kforge::runtime::test::finish("tst_profiler_inject");
 }

@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <cstdio>
 
-using namespace kforge::profiler;
+using namespace kforge::runtime::profiler;
 
 int main()
 {
     std::vector<std::string> chips = MetricsCollector::supportedChips();
     if (std::find(chips.begin(), chips.end(), "GH100") == chips.end())
-        kforge::test::skip("this CUPTI's Profiler Host API does not list GH100");
+        kforge::runtime::test::skip("this CUPTI's Profiler Host API does not list GH100");
 
     const std::vector<std::string> defaults = MetricsCollector::defaultMetrics();
     MetricConfig cfg = MetricsCollector::buildConfig("GH100", defaults);
@@ -54,5 +54,5 @@ int main()
     MetricConfig chip = MetricsCollector::buildConfig("XX999", defaults);
     KF_CHECK(!chip.problem.ok());
     KF_CHECK_CONTAINS(chip.problem.reason, "XX999");
-    return kforge::test::finish("tst_profiler_metricconfig");
+    return kforge::runtime::test::finish("tst_profiler_metricconfig");
 }

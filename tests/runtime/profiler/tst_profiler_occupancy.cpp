@@ -6,7 +6,7 @@
 
 #include <string>
 
-using namespace kforge::profiler;
+using namespace kforge::runtime::profiler;
 
 int main()
 {
@@ -61,5 +61,5 @@ int main()
     KF_CHECK(!tooMuchSmem || tooMuchSmem->activeBlocksPerSm == 0);
     KF_CHECK(!theoreticalOccupancy(DeviceLimits{}, 256, 32, 0, 0));
     KF_CHECK(!theoreticalOccupancy(h200, 0, 32, 0, 0));
-    return kforge::test::finish("tst_profiler_occupancy");
+    return kforge::runtime::test::finish("tst_profiler_occupancy");
 }

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 
-using namespace kforge::profiler;
+using namespace kforge::runtime::profiler;
 
 namespace {
 
@@ -159,5 +159,5 @@ int main()
     testPoints();
     testSpeedOfLight();
     testReport();
-    return kforge::test::finish("tst_profiler_roofline");
+    return kforge::runtime::test::finish("tst_profiler_roofline");
 }

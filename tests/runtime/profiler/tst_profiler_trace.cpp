@@ -8,8 +8,8 @@
 
 #include <cmath>
 
-using namespace kforge::profiler;
-using kforge::test::SyntheticBuffer;
+using namespace kforge::runtime::profiler;
+using kforge::runtime::test::SyntheticBuffer;
 
 namespace {
 
@@ -314,5 +314,5 @@ int main()
     testAggregation();
     testCleanRun();
     testStats();
-    return kforge::test::finish("tst_profiler_trace");
+    return kforge::runtime::test::finish("tst_profiler_trace");
 }

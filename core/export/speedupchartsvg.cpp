@@ -1,4 +1,4 @@
-#include "core/export/speedupchart.h"
+#include "core/export/speedupchartsvg.h"
 
 #include <QStringList>
 
@@ -32,7 +32,7 @@ QString tickLabel(double v)
 
 } // namespace
 
-QList<double> SpeedupChart::ticks(double lo, double hi, bool logScale)
+QList<double> SpeedupChartSvg::ticks(double lo, double hi, bool logScale)
 {
     QList<double> out;
     if (!(hi > lo))
@@ -67,7 +67,7 @@ QList<double> SpeedupChart::ticks(double lo, double hi, bool logScale)
     return out;
 }
 
-QString SpeedupChart::svg(const QList<ChartPoint> &points, int width, int height)
+QString SpeedupChartSvg::svg(const QList<ChartPoint> &points, int width, int height)
 {
     const double left = 64, right = 20, top = 34, bottom = 46;
     const double plotW = width - left - right, plotH = height - top - bottom;

@@ -18,7 +18,7 @@ struct ChartPoint {
     std::optional<double> speedup;
 };
 
-class SpeedupChart
+class SpeedupChartSvg
 {
 public:
     static QString svg(const QList<ChartPoint> &points, int width = 860, int height = 340);
