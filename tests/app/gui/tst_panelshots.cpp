@@ -2,7 +2,7 @@
 // Chinese at 1280×800 and 1920×1080: their key texts in each language, and a screenshot of each into the test
 // artefacts (test-artifacts/panels-<platform>-<language>-<size>-<panel>.png). Run offscreen by CTest; under
 // a real X server with
-//   xvfb-run -s "-screen 0 1920x1080x24" env QT_QPA_PLATFORM=xcb build/ci/tests/app/tst_panelshots
+//   xvfb-run -s "-screen 0 1920x1080x24" env QT_QPA_PLATFORM=xcb build/ci/tests/app/gui/tst_panelshots
 #include "app/gui/mainwindow.h"
 #include "core/log/loghub.h"
 #include "core/session/sessionstore.h"

@@ -3,7 +3,7 @@
 // the replays never count as launches of a timed run; theoretical occupancy from the kernel record equals
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor; a foreign CUPTI subscriber is reported, not fatal.
 #include "core/runtime/profiler/profiler.h"
-#include "tests/runtime/check.h"
+#include "tests/core/runtime/check.h"
 
 #include <cuda_runtime.h>
 #include <cupti.h>

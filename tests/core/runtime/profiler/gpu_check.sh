@@ -2,9 +2,9 @@
 # One-shot GPU check of the profiler on the H200 machine: build (full tree, or the standalone profiler
 # project if the full tree does not configure), run the profiler tests (gpu label included), the benchmark,
 # ncu's gpu__time_duration beside our traced times, and the degrade path under ncu / compute-sanitizer.
-#   tests/runtime/profiler/gpu_check.sh [outdir]
+#   tests/core/runtime/profiler/gpu_check.sh [outdir]
 set -u
-cd "$(dirname "$0")/../../.."
+cd "$(dirname "$0")/../../../.."
 OUT=${1:-${OUT:-/tmp/kforge-profiler-check}}
 mkdir -p "$OUT"
 LOG="$OUT/gpu_check.log"
@@ -25,7 +25,7 @@ else
   echo "full tree did not configure (tail below); using the standalone profiler project"
   tail -15 "$OUT/configure.log"
   B=build-gpu-profiler
-  cmake -S tests/runtime/profiler/standalone -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+  cmake -S tests/core/runtime/profiler/standalone -B $B -G Ninja -DCMAKE_BUILD_TYPE=Release > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
 fi
 cmake --build $B -j16 --target $TARGETS > "$OUT/build.log" 2>&1 || { grep -E "error|Error" -A3 "$OUT/build.log" | head -60; exit 1; }
 echo "build ok ($(( $(date +%s) - T0 )) s)"

@@ -3,8 +3,8 @@
 #include "core/runtime/profiler/activityparser.h"
 #include "core/runtime/profiler/profilerjson.h"
 #include "core/runtime/profiler/tracesummary.h"
-#include "tests/runtime/check.h"
-#include "tests/runtime/profiler/syntheticbuffer.h"
+#include "tests/core/runtime/check.h"
+#include "tests/core/runtime/profiler/syntheticbuffer.h"
 
 #include <cmath>
 

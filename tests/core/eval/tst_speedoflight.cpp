@@ -1,5 +1,5 @@
 // SpeedOfLight, the one speed-of-light computation: from task.json and the device's measured peaks it gives
-// the floors kforge-worker wrote into real H200 results (tests/core/optimizer/fixtures/worker_results, and every
+// the floors kforge-worker wrote into real H200 results (tests/fixtures/rounds/worker_results, and every
 // evaluation of the H200 session docs/h200-diag_matmul.kforge, opened through SessionStore); it classifies a
 // time against both floors the way the worker flags it; and no text it makes holds a percentage over 100.
 #include "core/eval/speedoflight.h"
@@ -30,13 +30,13 @@ QByteArray readFile(const QString &path)
 
 QJsonObject workerResult(const QString &name)
 {
-    return QJsonDocument::fromJson(readFile(kSource + u"/tests/core/optimizer/fixtures/worker_results/"_s + name + u".json"_s))
+    return QJsonDocument::fromJson(readFile(kSource + u"/tests/fixtures/rounds/worker_results/"_s + name + u".json"_s))
         .object();
 }
 
 runtime::TaskSpec diagTask(const QString &flops = {})
 {
-    QByteArray json = readFile(kSource + u"/tests/core/optimizer/fixtures/task_diag/task.json"_s);
+    QByteArray json = readFile(kSource + u"/tests/fixtures/rounds/task_diag/task.json"_s);
     if (!flops.isEmpty())
         json.replace(QByteArrayLiteral("\"flops\": \"N*M\""), QByteArray(QByteArrayLiteral("\"flops\": \"") + flops.toUtf8() + '"'));
     const runtime::TaskSpecResult parsed = runtime::parseTaskSpecText(json.toStdString());

@@ -3,7 +3,7 @@
 // outputs fully written, times both, and prints a table with the expected and the observed verdicts.
 //
 // It is a standalone cross-check of resources/tasks (no worker, no Qt): the shared objects come from the
-// tasks_compile_* tests (build/tests/tasks/so/<task>/<stem>.so) or any folder laid out the same way.
+// tasks_compile_* tests (build/tests/resources/tasks/so/<task>/<stem>.so) or any folder laid out the same way.
 //   check_tasks --tasks <resources/tasks> --so <so folder> [--only a,b] [--trials N] [--json out.json]
 // Exit status: 0 all as expected, 1 some verdict or speedup not as expected, 77 no CUDA device.
 #include "kforge/kernel.h"

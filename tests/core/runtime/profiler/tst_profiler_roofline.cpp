@@ -1,7 +1,7 @@
 // Roofline arithmetic and the task speed of light, as a table of cases. No GPU needed.
 #include "core/runtime/profiler/profilerjson.h"
 #include "core/runtime/profiler/roofline.h"
-#include "tests/runtime/check.h"
+#include "tests/core/runtime/check.h"
 
 #include <cmath>
 #include <string>

@@ -3,7 +3,7 @@
 // running on a side stream is flagged late_work; launches from another thread are attributed to the run;
 // traced kernel time agrees with the event time. Also: a foreign CUPTI subscriber is named.
 #include "core/runtime/profiler/profiler.h"
-#include "tests/runtime/check.h"
+#include "tests/core/runtime/check.h"
 
 #include <cuda_runtime.h>
 #include <cupti.h>

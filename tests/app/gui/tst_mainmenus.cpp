@@ -89,7 +89,7 @@ void shot(QWidget *w, const QString &name)
 
 QString scriptedWorker(const QString &mode)
 {
-    return QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/core/worker/fixtures/scripted-worker.sh\" ") + mode;
+    return QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/fixtures/workers/scripted-worker.sh\" ") + mode;
 }
 
 WorkerConfig worker(const QString &name, const QString &command)

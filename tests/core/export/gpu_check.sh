@@ -117,7 +117,7 @@ check_tasks() {
     local tolerance=5
     if [ $# -gt 0 ] && [[ $1 =~ ^[0-9.]+$ ]]; then tolerance=$1; shift; fi
     local root
-    root=$(cd "$(dirname "$0")/../.." && pwd)
+    root=$(cd "$(dirname "$0")/../../.." && pwd)
     local tasks=("$@")
     if [ ${#tasks[@]} -eq 0 ]; then
         tasks=("$root"/resources/tasks/*/ "$root/tests/fixtures/tasks/linear_rowsum")

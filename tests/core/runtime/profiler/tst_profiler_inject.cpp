@@ -1,7 +1,7 @@
 // GPU: libkforge_inject.so traces an unmodified CUDA program through CUDA_INJECTION64_PATH and writes the
 // JSON-lines trace at exit; without KFORGE_INJECT_OUT it prints a summary. Also a PyTorch program when
 // python3 with CUDA torch is available (if that torch ships another libcupti the library must refuse).
-#include "tests/runtime/check.h"
+#include "tests/core/runtime/check.h"
 
 #include <cuda_runtime.h>
 #include <cupti.h>

@@ -2,7 +2,7 @@
 // worked out by hand in the comments from the CUDA occupancy rules (registers in units of 256 per warp,
 // shared memory plus 1 KiB reserved per block, at most 32 blocks and 64 warps per SM). No GPU needed.
 #include "core/runtime/profiler/occupancy.h"
-#include "tests/runtime/check.h"
+#include "tests/core/runtime/check.h"
 
 #include <string>
 

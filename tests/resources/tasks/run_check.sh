@@ -4,9 +4,9 @@
 # runs it (variants against each task's reference, timed), then torch_check.py (every kernel against
 # PyTorch). Results and logs go to <out dir>, shared objects and the harness to $KFORGE_SO_DIR
 # (default <out dir>/so).
-#   tests/tasks/run_check.sh <out dir> [check_tasks options, e.g. --only diag_matmul,softmax]
+#   tests/resources/tasks/run_check.sh <out dir> [check_tasks options, e.g. --only diag_matmul,softmax]
 set -u
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${1:?usage: run_check.sh <out dir> [check_tasks options]}
 shift
 arch=${KFORGE_TASKS_ARCH:-sm_90}
@@ -26,7 +26,7 @@ for dir in "$root"/resources/tasks/*/; do
 done >"$out/compile.txt"
 start=$(date +%s)
 xargs -P "$(nproc)" -I{} sh -c '{} || echo "COMPILE FAILED: {}"' <"$out/compile.txt" 2>&1 | tee "$out/compile.log"
-nvcc -O2 -std=c++20 -I"$root/core/runtime/include" "$root/tests/tasks/check_tasks.cpp" -o "$so/check_tasks" \
+nvcc -O2 -std=c++20 -I"$root/core/runtime/include" "$root/tests/resources/tasks/check_tasks.cpp" -o "$so/check_tasks" \
     -ldl -lpthread 2>&1 | tee -a "$out/compile.log"
 echo "compiled in $(($(date +%s) - start)) s"
 
@@ -35,7 +35,7 @@ status=0
     2>&1 | tee "$out/check_tasks.txt"
 grep -q "ALL AS EXPECTED" "$out/check_tasks.txt" || status=1
 if python3 -c 'import torch' 2>/dev/null; then
-    PYTHONUNBUFFERED=1 python3 "$root/tests/tasks/torch_check.py" "$root/resources/tasks" "$so" \
+    PYTHONUNBUFFERED=1 python3 "$root/tests/resources/tasks/torch_check.py" "$root/resources/tasks" "$so" \
         2>&1 | tee "$out/torch_check.txt"
     grep -q "ALL AS EXPECTED" "$out/torch_check.txt" || status=1
 else

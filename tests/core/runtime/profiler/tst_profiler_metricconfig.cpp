@@ -1,7 +1,7 @@
 // Offline Profiler Host API check (no GPU): the default metric set is valid for GH100 (H100/H200), its
 // pass count stays within the metrics-pass budget, bad names are reported and dropped.
 #include "core/runtime/profiler/metricscollector.h"
-#include "tests/runtime/check.h"
+#include "tests/core/runtime/check.h"
 
 #include <algorithm>
 #include <cstdio>

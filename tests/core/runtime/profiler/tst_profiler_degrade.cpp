@@ -4,7 +4,7 @@
 #include "core/runtime/profiler/cuptidiagnosis.h"
 #include "core/runtime/profiler/metricscollector.h"
 #include "core/runtime/profiler/profilerjson.h"
-#include "tests/runtime/check.h"
+#include "tests/core/runtime/check.h"
 
 #include <cuda_runtime.h>
 #include <cupti.h>

@@ -83,7 +83,7 @@ WorkerConfig readyStandInWorker()
 {
     WorkerConfig c;
     c.name = QStringLiteral("stand-in");
-    c.command = QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/core/worker/fixtures/scripted-worker.sh\" normal");
+    c.command = QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/fixtures/workers/scripted-worker.sh\" normal");
     return c;
 }
 
