@@ -7,6 +7,7 @@
 #include "views/editor/editorsetup.h"
 #include "views/editor/kernelinfostrip.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/kerneltab.h"
 
 #include <Qsci/qsciscintilla.h>
 

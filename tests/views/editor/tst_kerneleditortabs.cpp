@@ -1,6 +1,7 @@
 // The kernel editor in use: read-only bars with Fork to Edit, Ctrl+Enter, variant ids, themes, screenshots,
 // tabs and the empty state, undo/redo, find and replace.
 #include "editortestdata.h"
+#include "views/editor/cudalexer.h"
 #include "views/editor/editorsetup.h"
 #include "views/editor/findbar.h"
 #include "views/editor/kerneleditor.h"
