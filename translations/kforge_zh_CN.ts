@@ -4001,13 +4001,13 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SessionStore</name>
     <message>
-        <location filename="../core/session/sessionstore.cpp" line="+259"/>
-        <location line="+165"/>
+        <location filename="../core/session/sessionrows.cpp" line="+158"/>
+        <location filename="../core/session/sessionstore.cpp" line="+205"/>
         <source>Session database error: %1</source>
         <translation>会话数据库错误：%1</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location filename="../core/session/sessionstore.cpp" line="+96"/>
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
@@ -4044,23 +4044,23 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+289"/>
-        <location line="+104"/>
-        <location line="+219"/>
-        <location line="+96"/>
+        <location filename="../core/session/sessionstore_evaluations.cpp" line="+31"/>
+        <location filename="../core/session/sessionstore_notes.cpp" line="+14"/>
+        <location line="+20"/>
+        <location line="+27"/>
+        <location line="+16"/>
+        <location filename="../core/session/sessionstore_rounds.cpp" line="+14"/>
         <location line="+34"/>
         <location line="+29"/>
         <location line="+44"/>
         <location line="+16"/>
         <location line="+19"/>
-        <location line="+58"/>
-        <location line="+20"/>
-        <location line="+27"/>
-        <location line="+16"/>
+        <location filename="../core/session/sessionstore_variants.cpp" line="+15"/>
         <source>No session is open</source>
         <translation>没有打开的会话</translation>
     </message>
     <message>
-        <location line="-680"/>
+        <location line="+2"/>
         <source>The session already holds the task %1</source>
         <translation>会话中已有任务 %1</translation>
     </message>
@@ -4102,10 +4102,10 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location filename="../core/session/sessionstore_evaluations.cpp" line="+3"/>
+        <location filename="../core/session/sessionstore_variants.cpp" line="+85"/>
         <location line="+11"/>
         <location line="+90"/>
-        <location line="+36"/>
         <source>No variant %1 in this session</source>
         <translation>此会话中没有变体 %1</translation>
     </message>
@@ -4125,7 +4125,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>比参考实现快 %1 倍（超过 %2 倍）：在用作示例前请先检查</translation>
     </message>
     <message>
-        <location line="+190"/>
+        <location filename="../core/session/sessionstore_rounds.cpp" line="-58"/>
         <source>No response %1 in this session</source>
         <translation>此会话中没有回答 %1</translation>
     </message>

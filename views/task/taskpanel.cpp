@@ -224,7 +224,7 @@ void TaskPanel::render()
     tensors(tr("Inputs"), t.inputs, true);
     tensors(tr("Outputs"), t.outputs, false);
 
-    h += heading(tr("runtime::Tolerance"));
+    h += heading(tr("Tolerance"));
     {
         std::vector<runtime::Dtype> seen;
         for (const runtime::TensorSpec &x : t.outputs)
@@ -247,7 +247,7 @@ void TaskPanel::render()
     h += heading(tr("Work"));
     const double flops = t.flops.present() ? t.flops.value : 0;
     const double bytesMoved = t.bytes.present() ? t.bytes.value : 0;
-    h += tableStart({tr("Quantity"), tr("runtime::Formula"), tr("Value")});
+    h += tableStart({tr("Quantity"), tr("Formula"), tr("Value")});
     h += row({tr("FLOP").toHtmlEscaped(),
               t.flops.present() ? QStringLiteral("<code>") + esc(t.flops.text) + QStringLiteral("</code>") : tr("not given").toHtmlEscaped(),
               t.flops.present() ? tr("%1 FLOP").arg(count(flops)).toHtmlEscaped() : QString()});
