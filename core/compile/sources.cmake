@@ -1,6 +1,5 @@
 # The compile service: nvcc through QProcess (host and device steps in parallel), content-addressed cache,
 # diagnostics and ptxas resources.
-include(${CMAKE_CURRENT_LIST_DIR}/../eval/sources.cmake)
 target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/compiler.h ${CMAKE_CURRENT_LIST_DIR}/compiler.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compilerequest.h

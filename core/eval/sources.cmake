@@ -1,6 +1,5 @@
-# Evaluation value types (DeviceInfo, EvalResult, Measurement, EvalOptions, KernelResources). core/CMakeLists.txt has no
-# "eval" area, so core/compile/sources.cmake includes this file; the guard keeps it to one inclusion.
-include_guard(GLOBAL)
+# Evaluation value types (DeviceInfo, EvalResult, Measurement, EvalOptions, KernelResources), the measure
+# formatting and the speed of light.
 target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/deviceinfo.h ${CMAKE_CURRENT_LIST_DIR}/deviceinfo.cpp
   ${CMAKE_CURRENT_LIST_DIR}/evalresult.h ${CMAKE_CURRENT_LIST_DIR}/evalresult.cpp

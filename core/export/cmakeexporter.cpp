@@ -19,13 +19,13 @@ QString qs(const std::string &s)
     return QString::fromStdString(s);
 }
 
-QString distName(const InitSpec &init)
+QString distName(const runtime::InitSpec &init)
 {
     switch (init.kind) {
-    case InitSpec::Kind::Normal: return u"Dist::Normal"_s;
-    case InitSpec::Kind::Uniform: return u"Dist::Uniform"_s;
-    case InitSpec::Kind::Integers: return u"Dist::Integers"_s;
-    case InitSpec::Kind::Constant: return u"Dist::Constant"_s;
+    case runtime::InitSpec::Kind::Normal: return u"Dist::Normal"_s;
+    case runtime::InitSpec::Kind::Uniform: return u"Dist::Uniform"_s;
+    case runtime::InitSpec::Kind::Integers: return u"Dist::Integers"_s;
+    case runtime::InitSpec::Kind::Constant: return u"Dist::Constant"_s;
     }
     return u"Dist::Normal"_s;
 }
@@ -51,14 +51,14 @@ QString cmakeOptions(const QString &target, const NvccFlags::Translated &flags, 
         + opts.join(u"\n"_s + indent + u"  "_s) + u")\n"_s;
 }
 
-QString tensorTable(const char *name, const std::vector<TensorSpec> &tensors, const TaskSpec &task, bool outputs)
+QString tensorTable(const char *name, const std::vector<runtime::TensorSpec> &tensors, const runtime::TaskSpec &task, bool outputs)
 {
     QString out = u"inline constexpr int kNum%1 = %2;\n"_s.arg(QLatin1String(name)).arg(tensors.size());
     if (tensors.empty())
         return out + u"inline const TensorInfo k%1[1] = {};\n"_s.arg(QLatin1String(name));
     out += u"inline const TensorInfo k%1[] = {\n"_s.arg(QLatin1String(name));
     for (const auto &t : tensors) {
-        const Tolerance tol = task.toleranceFor(t.dtype);
+        const runtime::Tolerance tol = task.toleranceFor(t.dtype);
         const QString dist = outputs ? u"Dist::None"_s : distName(t.init);
         const double a = outputs ? 0 : t.init.a;
         const double b = outputs ? 0 : t.init.b;
@@ -70,7 +70,7 @@ QString tensorTable(const char *name, const std::vector<TensorSpec> &tensors, co
     return out + u"};\n"_s;
 }
 
-QString paramsTable(const TaskSpec &task)
+QString paramsTable(const runtime::TaskSpec &task)
 {
     if (task.params.empty())
         return u"inline const kf_params kParams = {nullptr, 0};\n"_s;
@@ -82,7 +82,7 @@ QString paramsTable(const TaskSpec &task)
 }
 
 // The kf_params block of a generated function body (wrapper and binding share it).
-QString paramsItems(const TaskSpec &task)
+QString paramsItems(const runtime::TaskSpec &task)
 {
     if (task.params.empty())
         return u"    const kf_params params = {nullptr, 0};\n"_s;
@@ -158,7 +158,7 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
         return bundle;
     }
     const ExportInput &in = ctx.input;
-    const TaskSpec &task = in.task;
+    const runtime::TaskSpec &task = in.task;
     const QString &ns = ctx.ns;
     QString error;
     TemplateRenderer::Values v = ctx.baseValues();
@@ -177,9 +177,9 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
             : u"inline constexpr double %1 = %2;\n"_s.arg(ctx.paramIds[qsizetype(i)], CodeNames::number(value));
     }
     QStringList signature, signatureNoDefault, describe, callArgs;
-    const auto addTensors = [&](const std::vector<TensorSpec> &tensors, const QStringList &ids, bool isInput) {
+    const auto addTensors = [&](const std::vector<runtime::TensorSpec> &tensors, const QStringList &ids, bool isInput) {
         for (size_t i = 0; i < tensors.size(); ++i) {
-            const TensorSpec &t = tensors[i];
+            const runtime::TensorSpec &t = tensors[i];
             const QString &id = ids[qsizetype(i)];
             if (!t.shape.empty())
                 shapeBlock += u"inline constexpr int64_t %1[%2] = %3;\n"_s.arg(id).arg(t.shape.size()).arg(

@@ -56,65 +56,65 @@ QString CodeNames::identifier(const QString &name, QSet<QString> *taken)
     return id;
 }
 
-QString CodeNames::cppType(Dtype t)
+QString CodeNames::cppType(runtime::Dtype t)
 {
     switch (t) {
-    case Dtype::F32: return u"float"_s;
-    case Dtype::F16: return u"__half"_s;
-    case Dtype::BF16: return u"__nv_bfloat16"_s;
-    case Dtype::F64: return u"double"_s;
-    case Dtype::I32: return u"int32_t"_s;
-    case Dtype::I64: return u"int64_t"_s;
-    case Dtype::U8: return u"uint8_t"_s;
+    case runtime::Dtype::F32: return u"float"_s;
+    case runtime::Dtype::F16: return u"__half"_s;
+    case runtime::Dtype::BF16: return u"__nv_bfloat16"_s;
+    case runtime::Dtype::F64: return u"double"_s;
+    case runtime::Dtype::I32: return u"int32_t"_s;
+    case runtime::Dtype::I64: return u"int64_t"_s;
+    case runtime::Dtype::U8: return u"uint8_t"_s;
     }
     return u"float"_s;
 }
 
-QString CodeNames::kfDtype(Dtype t)
+QString CodeNames::kfDtype(runtime::Dtype t)
 {
     switch (t) {
-    case Dtype::F32: return u"KF_F32"_s;
-    case Dtype::F16: return u"KF_F16"_s;
-    case Dtype::BF16: return u"KF_BF16"_s;
-    case Dtype::F64: return u"KF_F64"_s;
-    case Dtype::I32: return u"KF_I32"_s;
-    case Dtype::I64: return u"KF_I64"_s;
-    case Dtype::U8: return u"KF_U8"_s;
+    case runtime::Dtype::F32: return u"KF_F32"_s;
+    case runtime::Dtype::F16: return u"KF_F16"_s;
+    case runtime::Dtype::BF16: return u"KF_BF16"_s;
+    case runtime::Dtype::F64: return u"KF_F64"_s;
+    case runtime::Dtype::I32: return u"KF_I32"_s;
+    case runtime::Dtype::I64: return u"KF_I64"_s;
+    case runtime::Dtype::U8: return u"KF_U8"_s;
     }
     return u"KF_F32"_s;
 }
 
-QString CodeNames::torchDtype(Dtype t)
+QString CodeNames::torchDtype(runtime::Dtype t)
 {
     switch (t) {
-    case Dtype::F32: return u"torch.float32"_s;
-    case Dtype::F16: return u"torch.float16"_s;
-    case Dtype::BF16: return u"torch.bfloat16"_s;
-    case Dtype::F64: return u"torch.float64"_s;
-    case Dtype::I32: return u"torch.int32"_s;
-    case Dtype::I64: return u"torch.int64"_s;
-    case Dtype::U8: return u"torch.uint8"_s;
+    case runtime::Dtype::F32: return u"torch.float32"_s;
+    case runtime::Dtype::F16: return u"torch.float16"_s;
+    case runtime::Dtype::BF16: return u"torch.bfloat16"_s;
+    case runtime::Dtype::F64: return u"torch.float64"_s;
+    case runtime::Dtype::I32: return u"torch.int32"_s;
+    case runtime::Dtype::I64: return u"torch.int64"_s;
+    case runtime::Dtype::U8: return u"torch.uint8"_s;
     }
     return u"torch.float32"_s;
 }
 
-QString CodeNames::atScalarType(Dtype t)
+QString CodeNames::atScalarType(runtime::Dtype t)
 {
     switch (t) {
-    case Dtype::F32: return u"torch::kFloat32"_s;
-    case Dtype::F16: return u"torch::kFloat16"_s;
-    case Dtype::BF16: return u"torch::kBFloat16"_s;
-    case Dtype::F64: return u"torch::kFloat64"_s;
-    case Dtype::I32: return u"torch::kInt32"_s;
-    case Dtype::I64: return u"torch::kInt64"_s;
-    case Dtype::U8: return u"torch::kUInt8"_s;
+    case runtime::Dtype::F32: return u"torch::kFloat32"_s;
+    case runtime::Dtype::F16: return u"torch::kFloat16"_s;
+    case runtime::Dtype::BF16: return u"torch::kBFloat16"_s;
+    case runtime::Dtype::F64: return u"torch::kFloat64"_s;
+    case runtime::Dtype::I32: return u"torch::kInt32"_s;
+    case runtime::Dtype::I64: return u"torch::kInt64"_s;
+    case runtime::Dtype::U8: return u"torch::kUInt8"_s;
     }
     return u"torch::kFloat32"_s;
 }
 
-QString CodeNames::dtypeName(Dtype t)
+QString CodeNames::dtypeName(runtime::Dtype t)
 {
-    return QString::fromUtf8(kforge::dtypeName(t).data(), qsizetype(kforge::dtypeName(t).size()));
+    return QString::fromUtf8(runtime::dtypeName(t).data(), qsizetype(runtime::dtypeName(t).size()));
 }
 
 QString CodeNames::cString(const QString &text)

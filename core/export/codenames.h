@@ -16,11 +16,11 @@ public:
     static QString identifier(const QString &name, QSet<QString> *taken = nullptr);
     static bool isReservedWord(const QString &word);
 
-    static QString cppType(Dtype t);      // float, __half, __nv_bfloat16, double, int32_t, int64_t, uint8_t
-    static QString kfDtype(Dtype t);      // KF_F32, ...
-    static QString torchDtype(Dtype t);   // torch.float32, ... (Python)
-    static QString atScalarType(Dtype t); // torch::kFloat32, ... (C++)
-    static QString dtypeName(Dtype t);    // f32, ...
+    static QString cppType(runtime::Dtype t);      // float, __half, __nv_bfloat16, double, int32_t, int64_t, uint8_t
+    static QString kfDtype(runtime::Dtype t);      // KF_F32, ...
+    static QString torchDtype(runtime::Dtype t);   // torch.float32, ... (Python)
+    static QString atScalarType(runtime::Dtype t); // torch::kFloat32, ... (C++)
+    static QString dtypeName(runtime::Dtype t);    // f32, ...
 
     // A C/C++ string literal for `text` (quotes included).
     static QString cString(const QString &text);

@@ -63,7 +63,7 @@ bool ExportContext::usesHalf() const
 {
     for (const auto *list : {&input.task.inputs, &input.task.outputs})
         for (const auto &t : *list)
-            if (t.dtype == Dtype::F16)
+            if (t.dtype == runtime::Dtype::F16)
                 return true;
     return false;
 }
@@ -72,7 +72,7 @@ bool ExportContext::usesBfloat16() const
 {
     for (const auto *list : {&input.task.inputs, &input.task.outputs})
         for (const auto &t : *list)
-            if (t.dtype == Dtype::BF16)
+            if (t.dtype == runtime::Dtype::BF16)
                 return true;
     return false;
 }
@@ -115,7 +115,7 @@ QString ExportContext::descriptionComment(int width) const
     return out;
 }
 
-QString ExportContext::shapeInitializer(const TensorSpec &t)
+QString ExportContext::shapeInitializer(const runtime::TensorSpec &t)
 {
     QStringList dims;
     for (const auto &d : t.shape)
@@ -123,7 +123,7 @@ QString ExportContext::shapeInitializer(const TensorSpec &t)
     return u"{"_s + dims.join(u", "_s) + u"}"_s;
 }
 
-QString ExportContext::shapeText(const TensorSpec &t)
+QString ExportContext::shapeText(const runtime::TensorSpec &t)
 {
     QStringList dims;
     for (const auto &d : t.shape)

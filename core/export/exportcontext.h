@@ -40,9 +40,9 @@ public:
     // "// " lines of the task description wrapped at `width` columns.
     QString descriptionComment(int width = 110) const;
     // "{4096, 4096}" for a tensor's evaluated shape.
-    static QString shapeInitializer(const TensorSpec &t);
+    static QString shapeInitializer(const runtime::TensorSpec &t);
     // "N x M" as written in task.json, "4096" for a literal.
-    static QString shapeText(const TensorSpec &t);
+    static QString shapeText(const runtime::TensorSpec &t);
     // The shipped copy of kforge/kernel.h (compiled in from core/runtime/include).
     static QByteArray abiHeader();
 };

@@ -53,7 +53,7 @@ struct ExportProvenance {
 };
 
 struct ExportInput {
-    TaskSpec task;        // parsed task.json (shapes evaluated)
+    runtime::TaskSpec task;        // parsed task.json (shapes evaluated)
     QString taskJson;     // task.json as stored in the session, shipped verbatim
     QString variantSource;
     QString referenceSource;

@@ -40,19 +40,19 @@ QString code(const QString &s)
     return s.isEmpty() ? QString() : u'`' + s + u'`';
 }
 
-QString initText(const TensorSpec &t)
+QString initText(const runtime::TensorSpec &t)
 {
     const auto n = [](double v) { return CodeNames::number(v); };
     switch (t.init.kind) {
-    case InitSpec::Kind::Normal: return u"normal(mean %1, std %2)"_s.arg(n(t.init.a), n(t.init.b));
-    case InitSpec::Kind::Uniform: return u"uniform [%1, %2)"_s.arg(n(t.init.a), n(t.init.b));
-    case InitSpec::Kind::Integers: return u"integers [%1, %2)"_s.arg(n(t.init.a), n(t.init.b));
-    case InitSpec::Kind::Constant: return u"constant %1"_s.arg(n(t.init.a));
+    case runtime::InitSpec::Kind::Normal: return u"normal(mean %1, std %2)"_s.arg(n(t.init.a), n(t.init.b));
+    case runtime::InitSpec::Kind::Uniform: return u"uniform [%1, %2)"_s.arg(n(t.init.a), n(t.init.b));
+    case runtime::InitSpec::Kind::Integers: return u"integers [%1, %2)"_s.arg(n(t.init.a), n(t.init.b));
+    case runtime::InitSpec::Kind::Constant: return u"constant %1"_s.arg(n(t.init.a));
     }
     return {};
 }
 
-QString shapeCell(const TensorSpec &t)
+QString shapeCell(const runtime::TensorSpec &t)
 {
     const QString written = ExportContext::shapeText(t);
     QStringList values;
@@ -168,7 +168,7 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format, cons
                              const QStringList &cmakeLines, QString *error)
 {
     const ExportInput &in = ctx.input;
-    const TaskSpec &task = in.task;
+    const runtime::TaskSpec &task = in.task;
     TemplateRenderer::Values v = ctx.baseValues();
 
     QString summary = u"The CUDA kernel of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(qs(task.name));
@@ -207,7 +207,7 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format, cons
     for (const auto &t : task.inputs)
         table << u"| %1 | input | %2 | %3 | %4 |"_s.arg(code(qs(t.name)), CodeNames::dtypeName(t.dtype), shapeCell(t), initText(t));
     for (const auto &t : task.outputs) {
-        const Tolerance tol = task.toleranceFor(t.dtype);
+        const runtime::Tolerance tol = task.toleranceFor(t.dtype);
         table << u"| %1 | output | %2 | %3 | tolerance atol %4, rtol %5 |"_s.arg(code(qs(t.name)), CodeNames::dtypeName(t.dtype),
                                                                               shapeCell(t), CodeNames::number(tol.atol),
                                                                               CodeNames::number(tol.rtol));

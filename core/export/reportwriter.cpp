@@ -172,7 +172,7 @@ QString ReportWriter::html(const ReportInput &r)
     row(u"Model usage"_s, esc(usageText(r.usage)));
     h += u"</table>\n</section>\n"_s;
 
-    h += u"<section id=\"chart\">\n<h2>Speedup</h2>\n<div class=\"chart\">\n"_s + SpeedupChart::svg(chartPoints(r))
+    h += u"<section id=\"chart\">\n<h2>Speedup</h2>\n<div class=\"chart\">\n"_s + SpeedupChartSvg::svg(chartPoints(r))
         + u"</div>\n</section>\n"_s;
 
     if (!r.rounds.isEmpty()) {

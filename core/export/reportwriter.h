@@ -2,7 +2,7 @@
 // Writes a ReportInput as one self-contained HTML file (inline CSS, the chart as inline SVG, no script,
 // nothing fetched) or as Markdown. The reports are English like the exports: they are shared documents.
 #include "core/export/reportinput.h"
-#include "core/export/speedupchart.h"
+#include "core/export/speedupchartsvg.h"
 
 namespace kforge {
 

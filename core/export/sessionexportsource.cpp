@@ -75,7 +75,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
 
     ExportInput in;
     const TaskRecord &task = store.task();
-    const TaskSpecResult parsed = parseTaskSpecText(task.taskJson.toStdString(), task.name.toStdString() + "/task.json");
+    const runtime::TaskSpecResult parsed = runtime::parseTaskSpecText(task.taskJson.toStdString(), task.name.toStdString() + "/task.json");
     if (!parsed.ok())
         return fail(tr("the session's task.json does not parse: %1").arg(QString::fromStdString(parsed.error.message())));
     in.task = *parsed.spec;

@@ -14,7 +14,7 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/reportinput.h ${CMAKE_CURRENT_LIST_DIR}/reportinput.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reportwriter.h ${CMAKE_CURRENT_LIST_DIR}/reportwriter.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sessionexportsource.h ${CMAKE_CURRENT_LIST_DIR}/sessionexportsource.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/speedupchart.h ${CMAKE_CURRENT_LIST_DIR}/speedupchart.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/speedupchartsvg.h ${CMAKE_CURRENT_LIST_DIR}/speedupchartsvg.cpp
   ${CMAKE_CURRENT_LIST_DIR}/templaterenderer.h ${CMAKE_CURRENT_LIST_DIR}/templaterenderer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/torchexporter.h ${CMAKE_CURRENT_LIST_DIR}/torchexporter.cpp
   ${CMAKE_CURRENT_LIST_DIR}/trainingdata.h ${CMAKE_CURRENT_LIST_DIR}/trainingdata.cpp

@@ -30,7 +30,7 @@ QString pyList(const QStringList &items)
     return u"["_s + quoted.join(u", "_s) + u"]"_s;
 }
 
-QString pyShape(const TensorSpec &t)
+QString pyShape(const runtime::TensorSpec &t)
 {
     QStringList dims;
     for (const auto &d : t.shape)
@@ -38,18 +38,18 @@ QString pyShape(const TensorSpec &t)
     return u"("_s + dims.join(u", "_s) + (dims.size() == 1 ? u",)"_s : u")"_s);
 }
 
-QString initName(InitSpec::Kind k)
+QString initName(runtime::InitSpec::Kind k)
 {
     switch (k) {
-    case InitSpec::Kind::Normal: return u"normal"_s;
-    case InitSpec::Kind::Uniform: return u"uniform"_s;
-    case InitSpec::Kind::Integers: return u"integers"_s;
-    case InitSpec::Kind::Constant: return u"constant"_s;
+    case runtime::InitSpec::Kind::Normal: return u"normal"_s;
+    case runtime::InitSpec::Kind::Uniform: return u"uniform"_s;
+    case runtime::InitSpec::Kind::Integers: return u"integers"_s;
+    case runtime::InitSpec::Kind::Constant: return u"constant"_s;
     }
     return u"normal"_s;
 }
 
-QString paramsItems(const TaskSpec &task)
+QString paramsItems(const runtime::TaskSpec &task)
 {
     if (task.params.empty())
         return u"    const kf_params params = {nullptr, 0};"_s;
@@ -100,7 +100,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
         return bundle;
     }
     const ExportInput &in = ctx.input;
-    const TaskSpec &task = in.task;
+    const runtime::TaskSpec &task = in.task;
     const QString &ns = ctx.ns;
     const QString expr = torchExpression(qs(task.name));
     const bool withReference = expr.isEmpty();
@@ -134,7 +134,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     QStringList signature, checks, contiguous, allocate, returns, pyArgs;
     QStringList inDescribe, outDescribe;
     for (size_t i = 0; i < task.inputs.size(); ++i) {
-        const TensorSpec &t = task.inputs[i];
+        const runtime::TensorSpec &t = task.inputs[i];
         const QString &id = ctx.inputIds[qsizetype(i)];
         signature << u"torch::Tensor "_s + id;
         checks << u"    check(%1, %2, %3, %4);"_s.arg(id, CodeNames::cString(qs(t.name)), CodeNames::atScalarType(t.dtype),
@@ -146,7 +146,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     const QString options0 = task.inputs.empty() ? u"torch::TensorOptions().device(torch::kCUDA, c10::cuda::current_device())"_s
                                                  : ctx.inputIds.front() + u".options()"_s;
     for (size_t i = 0; i < task.outputs.size(); ++i) {
-        const TensorSpec &t = task.outputs[i];
+        const runtime::TensorSpec &t = task.outputs[i];
         const QString &id = ctx.outputIds[qsizetype(i)];
         allocate << u"    torch::Tensor %1 = torch::empty(%2, %3.dtype(%4));"_s.arg(id, ExportContext::shapeInitializer(t), options0,
                                                                                     CodeNames::atScalarType(t.dtype));
@@ -184,7 +184,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
                       .arg(t.init.a, 0, 'g', 17)
                       .arg(t.init.b, 0, 'g', 17);
     for (const auto &t : task.outputs) {
-        const Tolerance tol = task.toleranceFor(t.dtype);
+        const runtime::Tolerance tol = task.toleranceFor(t.dtype);
         outputs << u"    (%1, %2, %3, %4, %5),"_s.arg(CodeNames::pyString(qs(t.name)), CodeNames::torchDtype(t.dtype), pyShape(t))
                        .arg(tol.atol, 0, 'g', 17)
                        .arg(tol.rtol, 0, 'g', 17);

@@ -16,9 +16,15 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sessioncontroller.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionnote.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionschema.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sessionrows.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sessionrows.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionschema.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionstore.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sessionstore.h
+  ${CMAKE_CURRENT_LIST_DIR}/sessionstore_evaluations.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sessionstore_notes.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sessionstore_rounds.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sessionstore_variants.cpp
   ${CMAKE_CURRENT_LIST_DIR}/taskrecord.cpp
   ${CMAKE_CURRENT_LIST_DIR}/taskrecord.h
   ${CMAKE_CURRENT_LIST_DIR}/variant.cpp

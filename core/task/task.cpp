@@ -38,8 +38,8 @@ QString TaskLoadError::message() const
     return QCoreApplication::translate("Task", "%1: field '%2': %3").arg(file, field, problem);
 }
 
-Task::Task(TaskSpec spec)
-    : m_spec(std::make_shared<const TaskSpec>(std::move(spec)))
+Task::Task(runtime::TaskSpec spec)
+    : m_spec(std::make_shared<const runtime::TaskSpec>(std::move(spec)))
 {
 }
 
@@ -53,7 +53,7 @@ TaskLoadResult Task::load(const QString &folder)
                                                               "and reference.cu)");
         return r;
     }
-    TaskSpecResult spec = loadTaskFolder(std::filesystem::path(QFile::encodeName(fi.absoluteFilePath()).toStdString()));
+    runtime::TaskSpecResult spec = runtime::loadTaskFolder(std::filesystem::path(QFile::encodeName(fi.absoluteFilePath()).toStdString()));
     if (!spec.ok()) {
         r.error.file = fromStd(spec.error.file);
         r.error.field = fromStd(spec.error.field);
@@ -76,14 +76,14 @@ TaskLoadResult Task::fromFiles(const QString &label, const QMap<QString, QByteAr
     const auto json = files.constFind(u"task.json"_s);
     if (json == files.cend())
         return fail(u"task.json"_s, {}, QCoreApplication::translate("Task", "missing"));
-    TaskSpecResult spec = parseTaskSpecText(json->toStdString(), QString(label + u"/task.json"_s).toStdString());
+    runtime::TaskSpecResult spec = runtime::parseTaskSpecText(json->toStdString(), QString(label + u"/task.json"_s).toStdString());
     if (!spec.ok()) {
         r.error.file = fromStd(spec.error.file);
         r.error.field = fromStd(spec.error.field);
         r.error.problem = fromStd(spec.error.problem);
         return r;
     }
-    TaskSpec &t = *spec.spec;
+    runtime::TaskSpec &t = *spec.spec;
     const auto reference = files.constFind(u"reference.cu"_s);
     if (reference == files.cend())
         return fail(u"reference.cu"_s, {}, QCoreApplication::translate("Task", "missing"));
@@ -152,7 +152,7 @@ QList<TaskVariant> Task::variants() const
     QList<TaskVariant> out;
     if (!m_spec)
         return out;
-    for (const VariantSpec &v : m_spec->variants) {
+    for (const runtime::VariantSpec &v : m_spec->variants) {
         TaskVariant t;
         t.label = fromStd(v.label);
         t.file = fromStd(v.file);
@@ -183,7 +183,7 @@ QJsonObject Task::toJson() const
 {
     if (!m_spec)
         return {};
-    const std::string text = kforge::toJson(*m_spec).dump();
+    const std::string text = runtime::toJson(*m_spec).dump();
     return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
 }
 

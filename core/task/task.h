@@ -38,7 +38,7 @@ class Task
 {
 public:
     Task() = default;
-    explicit Task(TaskSpec spec);
+    explicit Task(runtime::TaskSpec spec);
 
     // Reads folder/task.json, reference.cu and every listed variant.
     static TaskLoadResult load(const QString &folder);
@@ -53,7 +53,7 @@ public:
     static QStringList builtinTaskFolders();
 
     bool isValid() const { return bool(m_spec); }
-    const TaskSpec &spec() const { return *m_spec; }
+    const runtime::TaskSpec &spec() const { return *m_spec; }
 
     QString name() const;
     QString title() const;
@@ -73,7 +73,7 @@ public:
     QJsonObject toJson() const;
 
 private:
-    std::shared_ptr<const TaskSpec> m_spec;
+    std::shared_ptr<const runtime::TaskSpec> m_spec;
 };
 
 struct TaskLoadResult {

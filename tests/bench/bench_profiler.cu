@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-using namespace kforge::profiler;
+using namespace kforge::runtime::profiler;
 
 namespace {
 

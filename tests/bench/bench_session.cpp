@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     if (const qsizetype i = args.indexOf(QStringLiteral("--variants")); i > 0 && i + 1 < args.size())
         count = args.at(i + 1).toInt();
 
-    const QString fixtures = QStringLiteral(KFORGE_SOURCE_DIR "/tests/core/optimizer/fixtures/");
+    const QString fixtures = QStringLiteral(KFORGE_SOURCE_DIR "/tests/fixtures/rounds/");
     const QString source = QString::fromUtf8(readFile(fixtures + QLatin1String("task_diag/variants/naive.cu")));
     const QJsonObject result = QJsonDocument::fromJson(readFile(fixtures + QLatin1String("results/reference.json"))).object();
     const QString analysis = QString::fromUtf8(readFile(fixtures + QLatin1String("answers/en_markdown_headings.md"))).left(1200);

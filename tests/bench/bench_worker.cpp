@@ -44,8 +44,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
-using kforge::TaskSpec;
-using kforge::WorkerClient;
+using kforge::runtime::TaskSpec;
+using kforge::runtime::WorkerClient;
 
 double median(std::vector<double> v)
 {
@@ -84,7 +84,7 @@ double seconds(std::chrono::steady_clock::time_point since)
 
 std::optional<std::size_t> goodVariant(const TaskSpec &task)
 {
-    const auto correct = [](const kforge::VariantSpec &v) { return !v.expect || v.expect->verdict == "correct"; };
+    const auto correct = [](const kforge::runtime::VariantSpec &v) { return !v.expect || v.expect->verdict == "correct"; };
     for (std::size_t i = 0; i < task.variants.size(); ++i)
         if (task.variants[i].label == "good")
             return i;
@@ -149,7 +149,7 @@ public:
 
     TaskSpec loadTask(const std::string &name) const
     {
-        const kforge::TaskSpecResult r = kforge::loadTaskFolder(m_config.tasksDir / name);
+        const kforge::runtime::TaskSpecResult r = kforge::runtime::loadTaskFolder(m_config.tasksDir / name);
         if (!r.ok())
             die(r.error.message());
         return *r.spec;
@@ -162,7 +162,7 @@ public:
     };
     std::vector<Built> compile(const std::vector<std::pair<TaskSpec, std::vector<std::size_t>>> &wanted)
     {
-        std::vector<kforge::NvccJob> jobs;
+        std::vector<kforge::runtime::NvccJob> jobs;
         std::vector<Built> built(wanted.size());
         const auto add = [&](const fs::path &src, const fs::path &out, const std::vector<std::string> &flags) {
             std::error_code ec;
@@ -184,7 +184,7 @@ public:
             }
         }
         const auto t0 = std::chrono::steady_clock::now();
-        const auto results = kforge::compileKernels(jobs, m_device.value("arch", "sm_90"));
+        const auto results = kforge::runtime::compileKernels(jobs, m_device.value("arch", "sm_90"));
         for (std::size_t j = 0; j < jobs.size(); ++j)
             if (!results[j].ok)
                 die("compiling " + jobs[j].source.string() + " failed:\n" + results[j].log);
@@ -210,7 +210,7 @@ public:
         if (!c.ok() || !c.message.value("ok", false))
             die("loading " + candidate + " failed: " + (c.ok() ? c.message.dump() : c.detail));
         const auto t0 = std::chrono::steady_clock::now();
-        const auto r = m_client->request(Json{{"op", "evaluate"}, {"task", kforge::toJson(task)}, {"options", options}},
+        const auto r = m_client->request(Json{{"op", "evaluate"}, {"task", kforge::runtime::toJson(task)}, {"options", options}},
                                          std::max(120.0, 4 * task.timeoutS));
         const double wall = seconds(t0);
         if (!r.ok())

@@ -19,4 +19,4 @@ if [ ! -x "$work/fuzz_llm_stream" ] || [ -n "$(find "$llm" "$src/tests/fuzz" -ne
     $(pkg-config --libs Qt6Core) -o "$work/fuzz_llm_stream"
 fi
 exec "$work/fuzz_llm_stream" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
-  "$work/corpus" "$src/tests/core/llm/fixtures"
+  "$work/corpus" "$src/tests/fixtures/llm"

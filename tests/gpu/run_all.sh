@@ -59,7 +59,7 @@ stage build 300 bash -c "cmake -S . -B $B -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUIL
 BUILD_RC=$?
 tail -3 "$OUT/build.log"
 WORKER=$B/core/runtime/worker/kforge-worker
-BENCH=$B/tests/runtime/bench_worker
+BENCH=$B/tests/core/runtime/bench_worker
 if (( BUILD_RC != 0 )) || [[ ! -x $WORKER ]]; then
   grep -E "error|Error|FAILED" -A3 "$OUT/build.log" | head -40
 fi

@@ -6,7 +6,7 @@
 #      compile, then three more correct ones; real nvcc, kforge-worker, verification, timing and profiling.
 #   2. bench (issue 3): bench_turnaround, median candidate-to-result time on a compile-cache miss and hit.
 #   3. export (issue 8): `kforge-cli export --variant best` of that session as cmake (configure, build, test,
-#      benchmark within 10% of KForge's speedup) and torch (build_ext --inplace, test): tests/export/gpu_check.sh.
+#      benchmark within 10% of KForge's speedup) and torch (build_ext --inplace, test): tests/core/export/gpu_check.sh.
 #   4. gui (issue 7): gui_shots opens the diag_matmul task in the workbench offscreen, runs two rounds from the
 #      Round Control panel (replay server, real worker), selects the two best variants, compares them, reads
 #      their diff, asks "why is A faster than B" and saves PNGs of the window and panels as it goes.
@@ -133,7 +133,7 @@ fi
 
 # ---- 5. the exported projects: cmake (build, test, benchmark vs KForge's speedup), then torch's test.
 if [ -f "$EXP/cmake/CMakeLists.txt" ]; then
-  stage export_cmake 150 bash tests/export/gpu_check.sh cmake "$EXP/cmake" 10 >> "$OUT/export.log" 2>&1
+  stage export_cmake 150 bash tests/core/export/gpu_check.sh cmake "$EXP/cmake" 10 >> "$OUT/export.log" 2>&1
 fi
 if [ -n "$TORCH_PID" ]; then
   echo "== torch export: python3 setup.py build_ext --inplace (in the background since the export)" >> "$OUT/export.log"

@@ -6,12 +6,12 @@
 #      per-candidate exemplar sampling: each candidate's row says which exemplars its prompt held.
 #   2. kill: tst_worker_lifetime --gpu: the client of a kforge-worker is killed with SIGKILL while the worker
 #      times a slow kernel; the worker must be gone within 0.5 s.
-#   3. export: tests/export/gpu_check.sh tasks: every built-in task's good variant (and linear_rowsum, whose
+#   3. export: tests/core/export/gpu_check.sh tasks: every built-in task's good variant (and linear_rowsum, whose
 #      reference allocates per call) evaluated with kforge-cli, exported as a CMake project, built and
 #      benchmarked: the exported speedup must agree with KForge's within 5%. Runs in the time left.
 # Pack first (any build folder with these programs, e.g. build/ci):
 #   KFORGE_BUNDLE_BINS="app/cli/kforge-cli core/runtime/worker/kforge-worker tests/core/llm/kforge_llm_replay_server" \
-#   KFORGE_BUNDLE_PLAIN=tests/runtime/tst_worker_lifetime tests/gpu/bundle/pack.sh build/ci
+#   KFORGE_BUNDLE_PLAIN=tests/core/runtime/tst_worker_lifetime tests/gpu/bundle/pack.sh build/ci
 #   4. selftest: kforge-worker --self-test (the built-in tasks' candidates give their expected verdicts).
 #   5. ctest_gpu: the Qt-free tree built here (KFORGE_GUI=OFF) and its GPU tests (ctest -L gpu).
 #   6. torch: the torch export of diag_matmul's and linear_rowsum's good variants, built (build_ext) and its
@@ -155,7 +155,7 @@ fi
 if want export; then
   left=$(( DEADLINE - 20 - $(elapsed) ))
   mkdir -p "$RES/export"
-  GPU_CHECK_DEADLINE_S=$left GPU_CHECK_OUT=$RES/export stage export $left bash tests/export/gpu_check.sh tasks 5 "$@" \
+  GPU_CHECK_DEADLINE_S=$left GPU_CHECK_OUT=$RES/export stage export $left bash tests/core/export/gpu_check.sh tasks 5 "$@" \
     > "$OUT/export_tasks.txt" 2>&1
   tail -40 "$OUT/export_tasks.txt"
 fi

@@ -62,7 +62,7 @@ if [[ -x $WORKER ]]; then
   grep -E "Test +#|tests passed|FAIL" "$LOGS/cpu_tests.log"
 
   export KFORGE_SOURCE_PROFILE_OUT=$FIX
-  stage gpu_test 150 "$B/tests/runtime/tst_source_profile_gpu" > "$LOGS/gpu_test.log" 2>&1
+  stage gpu_test 150 "$B/tests/core/runtime/tst_source_profile_gpu" > "$LOGS/gpu_test.log" 2>&1
   GPU_RC=$?
   grep -E "^(FAIL|PASS|FAILED|SKIP)|^     " "$LOGS/gpu_test.log" | head -40
 

@@ -40,11 +40,11 @@ QString flopRate(double gflops)
 }
 
 // "(N, M) = (4096, 4096)", or "(4096)" when every dimension is a number.
-QString shapeText(const TensorSpec &t)
+QString shapeText(const runtime::TensorSpec &t)
 {
     QStringList written, values;
     bool symbolic = false;
-    for (const ShapeDim &d : t.shape) {
+    for (const runtime::ShapeDim &d : t.shape) {
         written << QString::fromStdString(d.text);
         values << QString::number(d.value);
         symbolic = symbolic || !d.literal;
@@ -53,16 +53,16 @@ QString shapeText(const TensorSpec &t)
     return (symbolic ? QStringLiteral("(") + written.join(QStringLiteral(", ")) + QStringLiteral(") = ") : QString()) + v;
 }
 
-QString initText(const InitSpec &i)
+QString initText(const runtime::InitSpec &i)
 {
     switch (i.kind) {
-    case InitSpec::Kind::Normal:
+    case runtime::InitSpec::Kind::Normal:
         return TaskPanel::tr("normal, mean %1, std %2").arg(i.a).arg(i.b);
-    case InitSpec::Kind::Uniform:
+    case runtime::InitSpec::Kind::Uniform:
         return TaskPanel::tr("uniform in [%1, %2)").arg(i.a).arg(i.b);
-    case InitSpec::Kind::Integers:
+    case runtime::InitSpec::Kind::Integers:
         return TaskPanel::tr("integers in [%1, %2)").arg(i.a).arg(i.b);
-    case InitSpec::Kind::Constant:
+    case runtime::InitSpec::Kind::Constant:
         return TaskPanel::tr("constant %1").arg(i.a);
     }
     return {};
@@ -172,9 +172,9 @@ void TaskPanel::render()
     } else if (!m_store->task().isValid()) {
         m_problem = tr("The open session holds no task.");
     }
-    std::optional<TaskSpec> spec;
+    std::optional<runtime::TaskSpec> spec;
     if (m_problem.isEmpty()) {
-        TaskSpecResult parsed = parseTaskSpecText(m_store->task().taskJson.toStdString(), "task.json");
+        runtime::TaskSpecResult parsed = runtime::parseTaskSpecText(m_store->task().taskJson.toStdString(), "task.json");
         if (parsed.ok())
             spec = std::move(parsed.spec);
         else
@@ -187,7 +187,7 @@ void TaskPanel::render()
         m_view->clear();
         return;
     }
-    const TaskSpec &t = *spec;
+    const runtime::TaskSpec &t = *spec;
     QString h;
     h += QStringLiteral("<h3>") + esc(t.title.empty() ? t.name : t.title);
     if (!t.title.empty() && t.title != t.name)
@@ -206,13 +206,13 @@ void TaskPanel::render()
         h += QStringLiteral("</table>");
     }
 
-    auto tensors = [&](const QString &title, const std::vector<TensorSpec> &list, bool inputs) {
+    auto tensors = [&](const QString &title, const std::vector<runtime::TensorSpec> &list, bool inputs) {
         h += heading(title);
         QStringList headers{tr("Name"), tr("dtype"), tr("Shape"), tr("Elements"), tr("Size")};
         if (inputs)
             headers << tr("Initial values");
         h += tableStart(headers);
-        for (const TensorSpec &x : list) {
+        for (const runtime::TensorSpec &x : list) {
             QStringList cells{esc(x.name), QString::fromUtf8(dtypeName(x.dtype).data(), qsizetype(dtypeName(x.dtype).size())),
                               shapeText(x).toHtmlEscaped(), count(double(x.numel())), bytes(double(x.sizeBytes())).toHtmlEscaped()};
             if (inputs)
@@ -226,16 +226,16 @@ void TaskPanel::render()
 
     h += heading(tr("Tolerance"));
     {
-        std::vector<Dtype> seen;
-        for (const TensorSpec &x : t.outputs)
+        std::vector<runtime::Dtype> seen;
+        for (const runtime::TensorSpec &x : t.outputs)
             if (std::find(seen.begin(), seen.end(), x.dtype) == seen.end())
                 seen.push_back(x.dtype);
         h += QStringLiteral("<p>");
         QStringList lines;
-        for (Dtype d : seen) {
-            const Tolerance tol = t.toleranceFor(d);
+        for (runtime::Dtype d : seen) {
+            const runtime::Tolerance tol = t.toleranceFor(d);
             const QString name = QString::fromUtf8(dtypeName(d).data(), qsizetype(dtypeName(d).size()));
-            QString line = isFloating(d) ? tr("%1 outputs: |got − expected| ≤ atol + rtol · |expected|, atol %2, rtol %3")
+            QString line = runtime::isFloating(d) ? tr("%1 outputs: |got − expected| ≤ atol + rtol · |expected|, atol %2, rtol %3")
                                                .arg(name, QString::number(tol.atol), QString::number(tol.rtol))
                                          : tr("%1 outputs: exact").arg(name);
             line += QLatin1Char(' ') + (t.tolerance.count(d) ? tr("(from task.json)") : tr("(the default for %1)").arg(name));

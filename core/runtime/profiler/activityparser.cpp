@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <memory>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 namespace {
 
@@ -122,4 +122,4 @@ std::string demangle(const std::string& mangled)
     return status == 0 && d ? std::string(d.get()) : mangled;
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 namespace {
 
@@ -266,4 +266,4 @@ std::vector<std::pair<KernelRecord, std::string>> ActivityTracer::kernelsInRegio
     return out;
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

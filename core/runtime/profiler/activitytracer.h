@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 constexpr uint32_t kNoRegion = 0xFFFFFFFFu;
 
@@ -90,4 +90,4 @@ private:
     std::optional<uint32_t> m_openRegion;
 };
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

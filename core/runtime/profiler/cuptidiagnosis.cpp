@@ -6,7 +6,7 @@
 #include <atomic>
 #include <cstring>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 namespace {
 
@@ -200,4 +200,4 @@ CuptiDiagnosis probeSubscriberSlot()
     return explainCuptiError(r, "cuptiSubscribe_v2", old);
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 struct CuptiDiagnosis {
     std::string error;   // "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "no_device", ... (empty = no problem)
@@ -44,4 +44,4 @@ CuptiDiagnosis probeSubscriberSlot();
 CuptiDiagnosis probeSubscriberSlotOnce();
 void markSubscriberSlotVerified();
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

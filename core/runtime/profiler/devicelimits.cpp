@@ -2,7 +2,7 @@
 
 #include <cuda_runtime.h>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 std::optional<DeviceLimits> queryDeviceLimits(int device, std::string* error)
 {
@@ -29,4 +29,4 @@ std::optional<DeviceLimits> queryDeviceLimits(int device, std::string* error)
     return l;
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -21,7 +21,7 @@
 
 namespace {
 
-using kforge::profiler::ActivityTracer;
+using kforge::runtime::profiler::ActivityTracer;
 
 ActivityTracer* g_tracer = nullptr;  // lives until exit on purpose: atexit needs it
 
@@ -42,8 +42,8 @@ void writeAtExit()
     if (!g_tracer)
         return;
     g_tracer->flush();
-    kforge::profiler::TraceRecords records = g_tracer->takeRecords();
-    kforge::profiler::JsonLinesHeader header;
+    kforge::runtime::profiler::TraceRecords records = g_tracer->takeRecords();
+    kforge::runtime::profiler::JsonLinesHeader header;
     header.pid = static_cast<int>(getpid());
     cuptiGetVersion(&header.cuptiVersion);
     header.command = commandLine();
@@ -51,7 +51,7 @@ void writeAtExit()
     if (path && *path) {
         std::ofstream out(path, std::ios::trunc);
         if (out) {
-            kforge::profiler::writeTraceJsonLines(out, header, records);
+            kforge::runtime::profiler::writeTraceJsonLines(out, header, records);
             return;
         }
         std::fprintf(stderr, "kforge_inject: cannot write %s\n", path);
@@ -77,11 +77,11 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
                      version, static_cast<unsigned>(CUPTI_API_VERSION));
         return 1;  // the process carries on untraced
     }
-    kforge::profiler::TracerOptions options;
+    kforge::runtime::profiler::TracerOptions options;
     const char* api = std::getenv("KFORGE_INJECT_API");
     options.apiRecords = api && std::string(api) == "1";
     g_tracer = new ActivityTracer(options);
-    kforge::profiler::CuptiDiagnosis d = g_tracer->start();
+    kforge::runtime::profiler::CuptiDiagnosis d = g_tracer->start();
     if (!d.ok()) {
         std::fprintf(stderr, "kforge_inject: tracing unavailable: %s %s\n", d.reason.c_str(), d.hint.c_str());
         delete g_tracer;

@@ -17,7 +17,7 @@
 #include <chrono>
 #include <map>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 namespace {
 
@@ -645,4 +645,4 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
     return out;
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 // Metric names used by the derived fields (all valid for GH100 with CUPTI 13.0).
 namespace metric {
@@ -132,4 +132,4 @@ private:
     std::unique_ptr<State> m_state;
 };
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

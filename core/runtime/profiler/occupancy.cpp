@@ -4,7 +4,7 @@
 
 #include <climits>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits& limits, int threadsPerBlock, int registersPerThread,
                                               size_t staticSmemPerBlock, size_t dynamicSmemPerBlock)
@@ -65,4 +65,4 @@ std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits& limits, int th
     return o;
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 struct DeviceLimits {
     int ccMajor = 0;
@@ -42,4 +42,4 @@ struct Occupancy {
 std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits& limits, int threadsPerBlock, int registersPerThread,
                                               size_t staticSmemPerBlock, size_t dynamicSmemPerBlock);
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -15,7 +15,7 @@
 #include <map>
 #include <tuple>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -428,4 +428,4 @@ SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const 
     return done();
 }
 
-} // namespace kforge::profiler
+} // namespace kforge::runtime::profiler

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 struct CubinImage {
     std::string name;
@@ -44,4 +44,4 @@ public:
 // cupti_busy, no_device, cupti_error); a pure function of the result code.
 std::string missingForCuptiResult(int cuptiResult);
 
-} // namespace kforge::profiler
+} // namespace kforge::runtime::profiler

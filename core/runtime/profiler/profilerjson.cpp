@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 using nlohmann::json;
 
@@ -220,4 +220,4 @@ void to_json(json& j, const RooflineReport& r)
              {"total", r.total ? json(*r.total) : json(nullptr)}};
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 void to_json(nlohmann::json& j, const CuptiDiagnosis& d);
 void to_json(nlohmann::json& j, const Stats& s);
@@ -29,4 +29,4 @@ void to_json(nlohmann::json& j, const RooflineReport& r);
 // A number, or null for NaN/inf (JSON has neither).
 nlohmann::json jsonNumber(double v);
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 enum class RegionKind : uint8_t {
     Reference,    // a timed run of the reference kernel
@@ -51,4 +51,4 @@ constexpr std::optional<uint32_t> decodeRegionId(uint64_t externalId)
     return static_cast<uint32_t>(externalId & 0xFFFFFFFFull);
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

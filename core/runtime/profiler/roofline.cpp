@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 const char* boundName(Bound b)
 {
@@ -112,4 +112,4 @@ RooflineReport buildRoofline(const DevicePeaks& peaks, const MetricsResult* metr
     return r;
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

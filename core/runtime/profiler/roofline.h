@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 struct DevicePeaks {
     double copyGbps = 0;   // measured device-to-device copy bandwidth, GB/s (read + write bytes)
@@ -86,4 +86,4 @@ struct RooflineReport {
 RooflineReport buildRoofline(const DevicePeaks& peaks, const MetricsResult* metrics, double taskFlops,
                              double taskBytes, double medianMs, const RooflineRules& rules = {});
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

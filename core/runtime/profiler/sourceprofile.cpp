@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 void SourceProfile::addMissing(const std::string &what, const std::string &why)
 {
@@ -170,4 +170,4 @@ std::vector<HotLine> hottestLines(const SourceProfile &profile, const std::strin
     return lines;
 }
 
-} // namespace kforge::profiler
+} // namespace kforge::runtime::profiler

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 struct SourcePc {
     uint64_t offset = 0;                     // byte offset of the instruction in its function
@@ -67,4 +67,4 @@ struct HotLine {
 };
 std::vector<HotLine> hottestLines(const SourceProfile &profile, const std::string &side);
 
-} // namespace kforge::profiler
+} // namespace kforge::runtime::profiler

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <unordered_map>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 Stats Stats::of(std::vector<double> values)
 {
@@ -322,4 +322,4 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
     return s;
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -8,7 +8,7 @@
 #include <map>
 #include <vector>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 using nlohmann::json;
 
@@ -85,4 +85,4 @@ void writeTraceJsonLines(std::ostream& out, const JsonLinesHeader& header, const
         << '\n';
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

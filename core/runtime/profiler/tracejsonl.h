@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 struct JsonLinesHeader {
     int pid = 0;
@@ -17,4 +17,4 @@ struct JsonLinesHeader {
 
 void writeTraceJsonLines(std::ostream& out, const JsonLinesHeader& header, const TraceRecords& records);
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -1,6 +1,6 @@
 #include "core/runtime/profiler/tracerecords.h"
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 uint32_t TraceRecords::internName(const char* mangled)
 {
@@ -43,4 +43,4 @@ void TraceRecords::append(TraceRecords&& other)
     other.clear();
 }
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

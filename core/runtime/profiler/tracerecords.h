@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 struct KernelRecord {
     uint32_t nameIndex = 0;  // into TraceRecords::names (mangled)
@@ -68,4 +68,4 @@ struct TraceRecords {
     void append(TraceRecords&& other);  // merges another batch (name indices are remapped)
 };
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge::profiler {
+namespace kforge::runtime::profiler {
 
 struct Stats {
     size_t n = 0;
@@ -112,4 +112,4 @@ struct SummaryOptions {
 TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Region>& regions,
                             const SummaryOptions& options = {});
 
-}  // namespace kforge::profiler
+}  // namespace kforge::runtime::profiler

@@ -1,6 +1,6 @@
 #include "core/runtime/task/dtype.h"
 
-namespace kforge {
+namespace kforge::runtime {
 
 std::string_view dtypeName(Dtype t)
 {
@@ -68,4 +68,4 @@ std::string dtypeNameList()
     return s;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace kforge {
+namespace kforge::runtime {
 
 enum class Dtype { F32 = 0, F16 = 1, BF16 = 2, F64 = 3, I32 = 4, I64 = 5, U8 = 6 };
 
@@ -28,4 +28,4 @@ Tolerance defaultTolerance(Dtype t);
 // "f32, f16, bf16, f64, i32, i64, u8", for messages.
 std::string dtypeNameList();
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 // Recursive descent straight to a value: the formulas are tiny and evaluated once per task.
@@ -238,4 +238,4 @@ ExpressionResult evaluateExpression(std::string_view text, const std::map<std::s
     return evaluateExpression(text, lookup);
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace kforge {
+namespace kforge::runtime {
 
 struct ExpressionResult {
     double value = 0;
@@ -21,4 +21,4 @@ using ExpressionLookup = std::function<std::optional<double>(std::string_view na
 ExpressionResult evaluateExpression(std::string_view text, const ExpressionLookup &lookup);
 ExpressionResult evaluateExpression(std::string_view text, const std::map<std::string, double, std::less<>> &vars);
 
-} // namespace kforge
+} // namespace kforge::runtime

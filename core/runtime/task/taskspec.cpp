@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -632,4 +632,4 @@ nlohmann::ordered_json toJson(const TaskSpec &t)
     return j;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

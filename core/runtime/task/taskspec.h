@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace kforge {
+namespace kforge::runtime {
 
 // One dimension of a shape: written as an integer or as an expression over the params.
 struct ShapeDim {
@@ -120,4 +120,4 @@ nlohmann::ordered_json toJson(const TaskSpec &task);
 
 bool isKnownVerdict(std::string_view verdict);
 
-} // namespace kforge
+} // namespace kforge::runtime

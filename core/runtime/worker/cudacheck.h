@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace kforge {
+namespace kforge::runtime {
 
 struct CudaFailure {
     cudaError_t code = cudaSuccess;
@@ -17,11 +17,11 @@ inline std::string cudaErrorText(cudaError_t e)
     return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
 }
 
-} // namespace kforge
+} // namespace kforge::runtime
 
 #define KF_CUDA(call)                                                                                          \
     do {                                                                                                       \
         const cudaError_t kfErr_ = (call);                                                                     \
         if (kfErr_ != cudaSuccess)                                                                             \
-            throw ::kforge::CudaFailure{kfErr_, #call};                                                        \
+            throw ::kforge::runtime::CudaFailure{kfErr_, #call};                                                        \
     } while (0)

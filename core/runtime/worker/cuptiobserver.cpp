@@ -9,7 +9,7 @@
 #include <chrono>
 #include <exception>
 
-namespace kforge {
+namespace kforge::runtime {
 
 void CuptiObserver::afterTimedRuns(const TimingContext &ctx, const TimingResult &timing)
 {
@@ -148,4 +148,4 @@ void CuptiObserver::contribute(nlohmann::ordered_json &result)
     result["flags"] = flags;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace kforge {
+namespace kforge::runtime {
 
 // Process-wide profiler state shared by the observers of successive evaluations.
 struct ProfilerSession {
@@ -51,4 +51,4 @@ private:
     std::optional<profiler::SourceProfile> m_sourceProfile;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <utility>
 
-namespace kforge {
+namespace kforge::runtime {
 
 class DeviceBuffer {
 public:
@@ -48,4 +48,4 @@ private:
     std::size_t m_bytes = 0;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

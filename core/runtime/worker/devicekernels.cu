@@ -5,7 +5,7 @@
 
 #include <climits>
 
-namespace kforge::gpu {
+namespace kforge::runtime::gpu {
 namespace {
 
 constexpr int kThreads = 256;
@@ -298,4 +298,4 @@ cudaError_t fmaProbe(float *sink, int blocks, int iterations, cudaStream_t strea
     return cudaGetLastError();
 }
 
-} // namespace kforge::gpu
+} // namespace kforge::runtime::gpu

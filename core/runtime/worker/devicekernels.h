@@ -6,9 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace kforge::gpu {
+namespace kforge::runtime::gpu {
 
-// Mirrors kforge::Dtype / kf_dtype values.
+// Mirrors kforge::runtime::Dtype / kf_dtype values.
 enum DtypeCode : int { F32 = 0, F16 = 1, BF16 = 2, F64 = 3, I32 = 4, I64 = 5, U8 = 6 };
 enum DistCode : int { Normal = 0, Uniform = 1, Integers = 2, Constant = 3 };
 
@@ -42,4 +42,4 @@ cudaError_t fmaProbe(float *sink, int blocks, int iterations, cudaStream_t strea
 constexpr int kFmaChains = 8;
 constexpr int kFmaThreads = 256;
 
-} // namespace kforge::gpu
+} // namespace kforge::runtime::gpu

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 namespace fs = std::filesystem;
@@ -451,4 +451,4 @@ nlohmann::ordered_json Disassembler::disassemble(const fs::path &library, const 
     return reply;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge {
+namespace kforge::runtime {
 
 // Where the toolkit's binary tools are looked for, in order: each PATH entry, $CUDA_HOME/bin,
 // $CUDA_PATH/bin, /usr/local/cuda/bin. Values are the environment as read (empty when unset).
@@ -110,4 +110,4 @@ struct DisassemblyError {
     std::string message;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

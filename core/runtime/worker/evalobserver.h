@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge {
+namespace kforge::runtime {
 
 enum class Slot { Reference, Candidate };
 inline const char *slotName(Slot s)
@@ -84,4 +84,4 @@ public:
     virtual void contribute(nlohmann::ordered_json & /*result*/) {}
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

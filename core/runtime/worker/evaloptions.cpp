@@ -3,7 +3,7 @@
 #include <cmath>
 #include <type_traits>
 
-namespace kforge {
+namespace kforge::runtime {
 
 bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, std::string &error)
 {
@@ -102,4 +102,4 @@ nlohmann::ordered_json EvalOptions::toJson() const
     return j;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge {
+namespace kforge::runtime {
 
 struct EvalOptions {
     int trials = 5;           // verification trials, each with a new seed and fresh buffers (2..1000)
@@ -31,4 +31,4 @@ struct EvalOptions {
     nlohmann::ordered_json toJson() const;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -754,4 +754,4 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
     return result;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

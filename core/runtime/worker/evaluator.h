@@ -11,7 +11,7 @@
 
 #include <functional>
 
-namespace kforge {
+namespace kforge::runtime {
 
 class TensorSet;
 
@@ -64,4 +64,4 @@ private:
     cudaEvent_t m_stop = nullptr;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace kforge {
+namespace kforge::runtime {
 
 GpuContext::~GpuContext()
 {
@@ -184,4 +184,4 @@ bool GpuContext::isBroken(cudaError_t observed)
     return false;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace kforge {
+namespace kforge::runtime {
 
 struct DeviceProps {
     int index = 0;
@@ -67,4 +67,4 @@ private:
     std::optional<DevicePeaks> m_peaks;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <algorithm>
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 std::filesystem::path g_tempDir;
@@ -249,4 +249,4 @@ std::string StdoutCapture::collect(std::size_t cap, bool &truncated)
     return text;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

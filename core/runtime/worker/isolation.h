@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace kforge {
+namespace kforge::runtime {
 
 struct Limits {
     std::size_t fileSizeBytes = std::size_t(1) << 30; // RLIMIT_FSIZE
@@ -71,4 +71,4 @@ private:
     bool m_active = false;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -5,7 +5,7 @@
 #include <array>
 #include <fstream>
 
-namespace kforge {
+namespace kforge::runtime {
 
 KernelLibrary::~KernelLibrary()
 {
@@ -123,4 +123,4 @@ std::string encodeBase64(std::string_view in)
     return out;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

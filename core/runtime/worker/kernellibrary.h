@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace kforge {
+namespace kforge::runtime {
 
 struct LoadFailure {
     std::string code;    // load_failed | abi_mismatch | missing_entry
@@ -45,4 +45,4 @@ private:
 bool decodeBase64(std::string_view in, std::string &out);
 std::string encodeBase64(std::string_view in);
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -49,7 +49,7 @@ void usage(std::FILE *to)
                  "and calls its entry N times (L2 flushed before each run), with no verification and no CUPTI:\n"
                  "a plain workload for external profilers such as ncu. --keep-pool keeps freed stream-ordered\n"
                  "memory in the device's pool (release threshold UINT64_MAX) instead of returning it at each sync.\n",
-                 kforge::defaultTasksDir().c_str());
+                 kforge::runtime::defaultTasksDir().c_str());
 }
 
 bool parseInt(const char *text, long long lo, long long hi, long long &out)
@@ -78,16 +78,16 @@ struct LaunchConfig {
 int runLaunch(const LaunchConfig &config)
 {
     namespace fs = std::filesystem;
-    const kforge::TaskSpecResult loaded = kforge::loadTaskFolder(config.taskDir);
+    const kforge::runtime::TaskSpecResult loaded = kforge::runtime::loadTaskFolder(config.taskDir);
     if (!loaded.ok()) {
         std::fprintf(stderr, "kforge-worker --launch: %s\n", loaded.error.message().c_str());
         return 1;
     }
-    const kforge::TaskSpec &task = *loaded.spec;
+    const kforge::runtime::TaskSpec &task = *loaded.spec;
     // The pid tells this process's records apart when a profiler follows several launches.
     std::fprintf(stderr, "launch: pid %d, task %s, kernel %s\n", static_cast<int>(::getpid()), task.name.c_str(),
                  config.kernel.c_str());
-    kforge::GpuContext gpu(config.device);
+    kforge::runtime::GpuContext gpu(config.device);
     if (!gpu.ensure()) {
         std::fprintf(stderr, "%s\n", gpu.error().c_str());
         return 2;
@@ -96,12 +96,12 @@ int runLaunch(const LaunchConfig &config)
     if (so.extension() != ".so") {
         std::vector<std::string> flags = task.nvccFlags;
         std::error_code ec;
-        for (const kforge::VariantSpec &v : task.variants)
+        for (const kforge::runtime::VariantSpec &v : task.variants)
             if (fs::equivalent(task.folder / v.file, so, ec))
                 flags.insert(flags.end(), v.nvccFlags.begin(), v.nvccFlags.end());
-        const fs::path out = kforge::TempDir::path() / "launch.so";
-        const std::vector<kforge::NvccResult> built =
-            kforge::compileKernels({{so, out, flags}}, gpu.props().arch(), 1);
+        const fs::path out = kforge::runtime::TempDir::path() / "launch.so";
+        const std::vector<kforge::runtime::NvccResult> built =
+            kforge::runtime::compileKernels({{so, out, flags}}, gpu.props().arch(), 1);
         if (!built[0].ok) {
             std::fprintf(stderr, "kforge-worker --launch: %s does not compile:\n%s\n", so.c_str(), built[0].log.c_str());
             return 1;
@@ -111,8 +111,8 @@ int runLaunch(const LaunchConfig &config)
     }
     std::ifstream in(so, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    kforge::LoadFailure failure;
-    const auto lib = kforge::KernelLibrary::load(bytes, kforge::TempDir::path() / "launch-kernel.so", failure);
+    kforge::runtime::LoadFailure failure;
+    const auto lib = kforge::runtime::KernelLibrary::load(bytes, kforge::runtime::TempDir::path() / "launch-kernel.so", failure);
     if (!lib) {
         std::fprintf(stderr, "kforge-worker --launch: %s: %s\n", failure.code.c_str(), failure.message.c_str());
         return 1;
@@ -129,8 +129,8 @@ int runLaunch(const LaunchConfig &config)
             KF_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
         }
         const cudaStream_t s = gpu.stream();
-        kforge::TensorSet inputs(task.inputs);
-        kforge::TensorSet outputs(task.outputs);
+        kforge::runtime::TensorSet inputs(task.inputs);
+        kforge::runtime::TensorSet outputs(task.outputs);
         inputs.generate(config.seed, s);
         KF_CUDA(cudaStreamSynchronize(s));
         cudaEvent_t start = nullptr, stop = nullptr;
@@ -169,8 +169,8 @@ int runLaunch(const LaunchConfig &config)
                          task.name.c_str(), config.runs, config.keepPool ? " (pool kept)" : "", at(0), at(0.1), at(0.5),
                          at(0.9), at(1));
         }
-    } catch (const kforge::CudaFailure &f) {
-        std::fprintf(stderr, "kforge-worker --launch: %s at %s\n", kforge::cudaErrorText(f.code).c_str(), f.where.c_str());
+    } catch (const kforge::runtime::CudaFailure &f) {
+        std::fprintf(stderr, "kforge-worker --launch: %s at %s\n", kforge::runtime::cudaErrorText(f.code).c_str(), f.where.c_str());
         return 1;
     }
     return 0;
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
     bool json = false;
     std::string sourceProfileRequest;
     LaunchConfig launchConfig;
-    kforge::SelfTestConfig config;
+    kforge::runtime::SelfTestConfig config;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const auto value = [&](long long lo, long long hi) {
@@ -199,8 +199,8 @@ int main(int argc, char **argv)
             return v;
         };
         if (a == "--version") {
-            std::printf("kforge-worker %s (protocol %d, kernel ABI %d)\n", kforge::workerVersion().c_str(),
-                        kforge::protocol::kVersion, KF_ABI_VERSION);
+            std::printf("kforge-worker %s (protocol %d, kernel ABI %d)\n", kforge::runtime::workerVersion().c_str(),
+                        kforge::runtime::protocol::kVersion, KF_ABI_VERSION);
             return 0;
         } else if (a == "--help" || a == "-h") {
             usage(stdout);
@@ -258,11 +258,11 @@ int main(int argc, char **argv)
         if (!ec)
             config.tasksDir = absolute.string();
     }
-    const std::string limitError = kforge::applyLimits({});
+    const std::string limitError = kforge::runtime::applyLimits({});
     if (!limitError.empty())
         std::fprintf(stderr, "kforge-worker: resource limits: %s\n", limitError.c_str());
     std::string error;
-    if (!kforge::TempDir::create(error)) {
+    if (!kforge::runtime::TempDir::create(error)) {
         std::fprintf(stderr, "kforge-worker: %s\n", error.c_str());
         return 70;
     }
@@ -273,16 +273,16 @@ int main(int argc, char **argv)
     }
     if (!sourceProfileRequest.empty()) {
 #ifdef KFORGE_HAVE_PROFILER
-        return kforge::runSourceProfileHelper(sourceProfileRequest);
+        return kforge::runtime::runSourceProfileHelper(sourceProfileRequest);
 #else
         std::fprintf(stderr, "kforge-worker --source-profile: this worker was built without the CUPTI profiler\n");
         return 1;
 #endif
     }
     if (selfTest) {
-        config.workerArgv = {kforge::selfExecutable(), "--device", std::to_string(device)};
+        config.workerArgv = {kforge::runtime::selfExecutable(), "--device", std::to_string(device)};
         config.log = [](const std::string &line) { std::fprintf(stderr, "self-test: %s\n", line.c_str()); };
-        const kforge::SelfTestReport report = kforge::runSelfTest(config);
+        const kforge::runtime::SelfTestReport report = kforge::runtime::runSelfTest(config);
         if (report.noDevice) {
             std::fprintf(stderr, "%s\n", report.error.c_str());
             return 2;
@@ -293,37 +293,37 @@ int main(int argc, char **argv)
         }
         if (json) {
             nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-            for (const kforge::SelfTestRow &r : report.rows)
-                rows.push_back(kforge::toJson(r));
+            for (const kforge::runtime::SelfTestRow &r : report.rows)
+                rows.push_back(kforge::runtime::toJson(r));
             std::printf("%s\n", nlohmann::ordered_json{{"device", report.device}, {"rows", rows}, {"passed", report.passed}}
                                     .dump(1).c_str());
         } else {
             std::printf("%s on %s\n%s%s\n", "kforge-worker --self-test", report.device.c_str(),
-                        kforge::formatTable(report.rows).c_str(), report.passed ? "PASSED" : "FAILED");
+                        kforge::runtime::formatTable(report.rows).c_str(), report.passed ? "PASSED" : "FAILED");
         }
         return report.passed ? 0 : 1;
     }
 
     // Before any thread exists (CUDA's, CUPTI's, the request reader's): see RequestReader.
-    kforge::RequestReader::prepareProcess();
-    kforge::ProtocolChannel channel;
+    kforge::runtime::RequestReader::prepareProcess();
+    kforge::runtime::ProtocolChannel channel;
     if (!channel.open(true, error)) {
         std::fprintf(stderr, "kforge-worker: %s\n", error.c_str());
         return 70;
     }
-    kforge::StdoutCapture capture;
-    if (!capture.open(kforge::TempDir::path() / "kernel-stdout.txt", error)) {
+    kforge::runtime::StdoutCapture capture;
+    if (!capture.open(kforge::runtime::TempDir::path() / "kernel-stdout.txt", error)) {
         std::fprintf(stderr, "kforge-worker: %s\n", error.c_str());
         return 70;
     }
-    kforge::WorkerServer server(channel, &capture, device);
+    kforge::runtime::WorkerServer server(channel, &capture, device);
 #ifdef KFORGE_HAVE_PROFILER
     // Created before any CUDA call; CUPTI itself is only switched on while an evaluation traces or profiles.
-    kforge::ProfilerSession profilerSession;
-    server.setObserverFactory([&profilerSession](const kforge::EvalOptions &options) -> std::unique_ptr<kforge::EvalObserver> {
+    kforge::runtime::ProfilerSession profilerSession;
+    server.setObserverFactory([&profilerSession](const kforge::runtime::EvalOptions &options) -> std::unique_ptr<kforge::runtime::EvalObserver> {
         if (!options.trace && !options.metrics && !options.sourceProfile)
             return nullptr;
-        return std::make_unique<kforge::CuptiObserver>(profilerSession);
+        return std::make_unique<kforge::runtime::CuptiObserver>(profilerSession);
     });
 #endif
     const int status = server.run();

@@ -18,7 +18,7 @@
 
 extern char **environ;
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 NvccResult runOne(const NvccJob &job, const std::string &nvcc, const std::string &arch, const std::string &include)
@@ -125,4 +125,4 @@ std::vector<NvccResult> compileKernels(const std::vector<NvccJob> &jobs, const s
     return results;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

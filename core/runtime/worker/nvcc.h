@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge {
+namespace kforge::runtime {
 
 struct NvccJob {
     std::filesystem::path source;
@@ -32,4 +32,4 @@ std::string selfExecutable();
 std::vector<NvccResult> compileKernels(const std::vector<NvccJob> &jobs, const std::string &arch,
                                        unsigned parallel = 0);
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -1,6 +1,6 @@
 #pragma once
 // Constants of the worker protocol (docs/worker-protocol.md).
-namespace kforge::protocol {
+namespace kforge::runtime::protocol {
 
 inline constexpr int kVersion = 1;
 
@@ -20,4 +20,4 @@ inline constexpr int kExitRestartRequired = 3;
 // Exit status of a worker whose client went away (end of input, parent died) while a request ran.
 inline constexpr int kExitClientGone = 4;
 
-} // namespace kforge::protocol
+} // namespace kforge::runtime::protocol

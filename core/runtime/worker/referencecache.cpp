@@ -1,6 +1,6 @@
 #include "core/runtime/worker/referencecache.h"
 
-namespace kforge {
+namespace kforge::runtime {
 
 std::string ReferenceCache::key(uint64_t referenceHash, const TaskSpec &task, uint64_t seed)
 {
@@ -41,4 +41,4 @@ std::size_t ReferenceCache::bytes() const
     return n;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-namespace kforge {
+namespace kforge::runtime {
 
 class ReferenceCache {
 public:
@@ -30,4 +30,4 @@ private:
     std::size_t m_budget;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

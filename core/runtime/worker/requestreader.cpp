@@ -16,7 +16,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 pid_t g_parent = 0;
@@ -155,4 +155,4 @@ std::optional<std::string> RequestReader::next()
     return line;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace kforge {
+namespace kforge::runtime {
 
 class RequestReader {
 public:
@@ -35,4 +35,4 @@ private:
     ProtocolChannel &m_channel;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <cstdint>
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -385,4 +385,4 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
     return report;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

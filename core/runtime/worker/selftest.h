@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace kforge {
+namespace kforge::runtime {
 
 struct SelfTestConfig {
     SelfTestConfig() { options.minTimeMs = 300; }
@@ -53,4 +53,4 @@ SelfTestReport runSelfTest(const SelfTestConfig &config);
 std::string formatTable(const std::vector<SelfTestRow> &rows);
 nlohmann::ordered_json toJson(const SelfTestRow &row);
 
-} // namespace kforge
+} // namespace kforge::runtime

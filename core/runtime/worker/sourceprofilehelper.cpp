@@ -17,7 +17,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -234,4 +234,4 @@ profiler::SourceProfile sourceProfileInHelper(const std::string &worker, SourceP
     return profile;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

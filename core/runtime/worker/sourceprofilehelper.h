@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-namespace kforge {
+namespace kforge::runtime {
 
 struct SourceProfileRequest {
     nlohmann::ordered_json task;  // the task.json object
@@ -36,4 +36,4 @@ int runSourceProfileHelper(const std::string &requestFile);
 profiler::SourceProfile sourceProfileInHelper(const std::string &worker, SourceProfileRequest request,
                                               const std::filesystem::path &workDir, double timeoutS);
 
-} // namespace kforge
+} // namespace kforge::runtime

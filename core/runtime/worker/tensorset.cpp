@@ -2,7 +2,7 @@
 
 #include "core/runtime/worker/devicekernels.h"
 
-namespace kforge {
+namespace kforge::runtime {
 
 TensorSet::TensorSet(const std::vector<TensorSpec> &specs) : m_specs(specs)
 {
@@ -66,4 +66,4 @@ void TensorSet::copyFrom(const TensorSet &from, cudaStream_t stream)
                                     cudaMemcpyDeviceToDevice, stream));
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

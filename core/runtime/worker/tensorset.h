@@ -7,7 +7,7 @@
 
 #include <vector>
 
-namespace kforge {
+namespace kforge::runtime {
 
 class TensorSet {
 public:
@@ -39,4 +39,4 @@ private:
     std::vector<kf_tensor> m_desc;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

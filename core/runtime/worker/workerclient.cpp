@@ -14,7 +14,7 @@
 
 extern char **environ;
 
-namespace kforge {
+namespace kforge::runtime {
 
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
@@ -249,4 +249,4 @@ void WorkerClient::kill()
     m_in = m_out = -1;
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

@@ -8,7 +8,7 @@
 #include <sys/types.h>
 #include <vector>
 
-namespace kforge {
+namespace kforge::runtime {
 
 class WorkerClient {
 public:
@@ -65,4 +65,4 @@ private:
     int m_exitSignal = 0;
 };
 
-} // namespace kforge
+} // namespace kforge::runtime

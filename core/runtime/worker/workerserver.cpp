@@ -16,7 +16,7 @@
 #define KFORGE_WORKER_VERSION "0.0.0"
 #endif
 
-namespace kforge {
+namespace kforge::runtime {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -326,4 +326,4 @@ Json WorkerServer::opSelfTest(const Json &request)
     return Json{{"rows", rows}, {"passed", report.passed}};
 }
 
-} // namespace kforge
+} // namespace kforge::runtime

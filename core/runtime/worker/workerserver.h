@@ -10,7 +10,7 @@
 #include <functional>
 #include <memory>
 
-namespace kforge {
+namespace kforge::runtime {
 
 struct EvalOptions;
 
@@ -61,4 +61,4 @@ private:
 nlohmann::ordered_json readyEvent();
 std::string workerVersion();
 
-} // namespace kforge
+} // namespace kforge::runtime

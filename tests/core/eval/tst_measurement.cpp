@@ -19,7 +19,7 @@ using namespace kforge;
 namespace {
 
 const QString kSource = QStringLiteral(KFORGE_TEST_SOURCE_DIR);
-const QString kResults = kSource + u"/tests/core/optimizer/fixtures/"_s;
+const QString kResults = kSource + u"/tests/fixtures/rounds/"_s;
 
 QJsonObject readJson(const QString &path)
 {

@@ -91,7 +91,7 @@ std::optional<ExportInput> inputFromTask(const QString &task, const QString &lab
         return std::nullopt;
     }
     const Task &t = *loaded.task;
-    const TaskSpec &spec = t.spec();
+    const runtime::TaskSpec &spec = t.spec();
     ExportInput in;
     in.task = spec;
     QFile json(builtinTaskFolder(task) + u"/task.json"_s);

@@ -1,5 +1,5 @@
 // kforge-cli eval --session: the candidate and its evaluation land in a session as a variant, so that it
-// can be exported (tests/export/gpu_check.sh builds its sessions so). Without a GPU nothing is recorded
+// can be exported (tests/core/export/gpu_check.sh builds its sessions so). Without a GPU nothing is recorded
 // and no file is created; a session for another task is refused. Built a second time with
 // KFORGE_GPU_EVAL (label gpu): on a GPU the measured variant is recorded and exports.
 #include "exportfixture.h"

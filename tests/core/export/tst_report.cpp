@@ -6,7 +6,7 @@
 #include "core/export/markdownhtml.h"
 #include "core/export/reportinput.h"
 #include "core/export/reportwriter.h"
-#include "core/export/speedupchart.h"
+#include "core/export/speedupchartsvg.h"
 #include "core/export/trainingdata.h"
 #include "core/export/unifieddiff.h"
 
@@ -184,9 +184,9 @@ void TestReport::unifiedDiff()
 
 void TestReport::chartTicks()
 {
-    QCOMPARE(SpeedupChart::ticks(0.8, 60, true), (QList<double>{1, 2, 5, 10, 20, 50}));
-    QCOMPARE(SpeedupChart::ticks(0, 4.5, false), (QList<double>{0, 1, 2, 3, 4}));
-    QCOMPARE(SpeedupChart::ticks(0.01, 10000, true), (QList<double>{0.01, 0.1, 1, 10, 100, 1000, 10000}));
+    QCOMPARE(SpeedupChartSvg::ticks(0.8, 60, true), (QList<double>{1, 2, 5, 10, 20, 50}));
+    QCOMPARE(SpeedupChartSvg::ticks(0, 4.5, false), (QList<double>{0, 1, 2, 3, 4}));
+    QCOMPARE(SpeedupChartSvg::ticks(0.01, 10000, true), (QList<double>{0.01, 0.1, 1, 10, 100, 1000, 10000}));
 }
 
 void TestReport::chart()
@@ -196,7 +196,7 @@ void TestReport::chart()
                           {3, u"b<x>"_s, 1, ChartPoint::State::Failed, std::nullopt},
                           {4, QString(), 2, ChartPoint::State::Held, 41.0},
                           {5, QString(), 2, ChartPoint::State::Correct, 9.0}};
-    const QString svg = SpeedupChart::svg(pts);
+    const QString svg = SpeedupChartSvg::svg(pts);
     QFile artifact(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/export-chart.svg"));
     if (artifact.open(QIODevice::WriteOnly))
         artifact.write(svg.toUtf8());

@@ -51,7 +51,7 @@ void TestLlmCli::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     QString error;
-    QVERIFY2(m_server.loadFixtures(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/llm/fixtures"), &error), qPrintable(error));
+    QVERIFY2(m_server.loadFixtures(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/llm"), &error), qPrintable(error));
     QVERIFY(m_server.listen());
     QVERIFY(m_dir.isValid());
 }
@@ -188,7 +188,7 @@ void TestLlmCli::usageErrors_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
-    const QString prompt = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/llm/fixtures/scenarios.json");
+    const QString prompt = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/llm/scenarios.json");
     QTest::newRow("no prompt") << QStringList{QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1"), QStringLiteral("-m"), QStringLiteral("x")} << "--prompt-file is required";
     QTest::newRow("no endpoint") << QStringList{QStringLiteral("-p"), prompt} << "--endpoint is required";
     QTest::newRow("unknown endpoint") << QStringList{QStringLiteral("-e"), QStringLiteral("nowhere"), QStringLiteral("-p"), prompt} << "unknown endpoint 'nowhere'";

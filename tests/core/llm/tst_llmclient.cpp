@@ -23,7 +23,7 @@ using kforge::test::ReplayServer;
 namespace {
 
 const QString kKey = QStringLiteral("sk-test-Zq81LmT0vB4nR2sK9pXewxyz");
-const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/llm/fixtures");
+const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/llm");
 
 struct Run {
     LlmResult result;

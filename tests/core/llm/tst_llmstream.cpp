@@ -13,7 +13,7 @@ namespace {
 
 QByteArray fixture(const QString &name)
 {
-    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/llm/fixtures/") + name);
+    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/llm/") + name);
     if (!f.open(QIODevice::ReadOnly))
         qFatal("missing fixture %s", qPrintable(name));
     return f.readAll();

@@ -236,7 +236,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         SessionStore store;
         QVERIFY(store.create(dir.filePath(QStringLiteral("s.kforge")),
-                             QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/fixtures/task_diag")));
+                             QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/rounds/task_diag")));
         const qint64 ref = store.population().reference()->id;
         auto add = [&](const QString &verdict, double speedup) {
             Variant v;

@@ -21,7 +21,7 @@ using kforge::test::ReplayServer;
 
 namespace {
 
-const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/fixtures/");
+const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/rounds/");
 
 QByteArray openAiStream(const QString &text)
 {

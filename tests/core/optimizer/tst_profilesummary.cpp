@@ -9,7 +9,7 @@
 
 namespace {
 
-const QString kData = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/fixtures/worker_results/");
+const QString kData = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/rounds/worker_results/");
 
 QJsonObject workerResult(const QString &name)
 {

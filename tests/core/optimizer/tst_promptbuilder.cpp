@@ -15,7 +15,7 @@ using namespace kforge;
 
 namespace {
 
-const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/fixtures/");
+const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/rounds/");
 const QString kGolden = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/golden/");
 
 QByteArray readFile(const QString &path)

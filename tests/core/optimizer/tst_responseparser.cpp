@@ -11,7 +11,7 @@
 using namespace kforge;
 
 namespace {
-const QString kAnswers = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/fixtures/answers/");
+const QString kAnswers = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/rounds/answers/");
 
 QString readText(const QString &path)
 {

@@ -328,7 +328,7 @@ private Q_SLOTS:
         const Evaluation e = *s.store.evaluation(evaluationId);
         QCOMPARE(e.device.value(u"sm_count"_s).toInt(), 132);
         QCOMPARE(e.device.value(u"worker"_s).toString(), u"w0"_s);
-        QCOMPARE(e.result, EvaluationQueue::storedResult(done.result, std::nullopt));
+        QCOMPARE(e.result, EvaluationQueue::storedResult(done.result, std::nullopt).toJson());
         QCOMPARE(toString(s.variant(id).status), toString(VariantStatus::Done));
     }
 

@@ -1,7 +1,7 @@
 // The composition root: the services are built from Settings (QStandardPaths test mode, an INI file per test),
 // settings changes reach them while they run, and the headless flavour kforge-cli uses makes only what a command
 // asks for, with the same lookups (endpoints, API keys, prices) and the same worker set-up. Workers are the
-// scripted stand-in (tests/core/worker/fixtures), a real process speaking the protocol.
+// scripted stand-in (tests/fixtures/workers), a real process speaking the protocol.
 #include "core/compile/compiler.h"
 #include "core/compile/kernelbuildflags.h"
 #include "core/export/nvccflags.h"
@@ -31,7 +31,7 @@ namespace {
 
 QString scriptedWorker(const QString &mode)
 {
-    return u"\"" KFORGE_TEST_SOURCE_DIR "/tests/core/worker/fixtures/scripted-worker.sh\" "_s + mode;
+    return u"\"" KFORGE_TEST_SOURCE_DIR "/tests/fixtures/workers/scripted-worker.sh\" "_s + mode;
 }
 
 WorkerConfig worker(const QString &name, const QString &mode)

@@ -28,7 +28,7 @@ class TestWorkerDefaults : public QObject
 private Q_SLOTS:
     void timing()
     {
-        const EvalOptions worker; // kforge-worker's protocol defaults
+        const runtime::EvalOptions worker; // kforge-worker's protocol defaults
         QCOMPARE(worker.trials, TimingDefaults::trials);
         QCOMPARE(worker.minRuns, TimingDefaults::minRuns);
         QCOMPARE(worker.minTimeMs, double(TimingDefaults::minTimeMs));

@@ -11,7 +11,7 @@ namespace kforge::test {
 
 inline QString scriptedWorker(const QString &mode)
 {
-    return QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/core/worker/fixtures/scripted-worker.sh\" ") + mode;
+    return QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/fixtures/workers/scripted-worker.sh\" ") + mode;
 }
 
 // The real kforge-worker (CTest sets KFORGE_WORKER when the target is built); empty when not built.

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Issue 18 item 6 on a GPU host without Qt, in one call: does an exported benchmark time like KForge? Runs
+# `tests/core/export/gpu_check.sh tasks` (every built-in task plus tests/fixtures/tasks/linear_rowsum: evaluate
+# into a session with kforge-cli, export, build, bench, compare) with the kforge-cli and kforge-worker that
+# tests/gpu/bundle/pack.sh packed into .bundle/ (carried with the working tree).
+#   OUT=/some/dir tests/core/export/run_tasks_check.sh [max-deviation-%] [TASK_DIR...]
+# $OUT gets export_tasks.log (the whole run, the table last) and export_tasks.tar (each task's eval, export,
+# build and bench output). GPU_CHECK_DEADLINE_S (default 540) keeps it inside one device call.
+set -u
+ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$ROOT" || exit 1
+OUT=${OUT:-/tmp/kforge-export-tasks}
+mkdir -p "$OUT"
+RES=$(mktemp -d /tmp/kforge-export-tasks.XXXXXX)
+export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
+exec > >(tee "$OUT/export_tasks.log") 2>&1
+
+echo "run_tasks_check.sh in $ROOT, $(date -u +%FT%TZ)"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
+# The bundle's programs were built with the repository at /work/main (kernel header, templates).
+if [ "$ROOT" != /work/main ] && { [ ! -e /work/main ] || [ -L /work/main ]; }; then
+  mkdir -p /work && ln -sfn "$ROOT" /work/main
+fi
+[ -f .bundle/kforge-qt.tar.xz ] || { echo "no .bundle/kforge-qt.tar.xz: run tests/gpu/bundle/pack.sh and carry .bundle"; exit 1; }
+tar xJf .bundle/kforge-qt.tar.xz -C "$RES"
+BIN=$RES/bundle
+export LD_LIBRARY_PATH=$BIN/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export QT_PLUGIN_PATH=$BIN/plugins QT_QPA_PLATFORM=offscreen
+export XDG_CONFIG_HOME=$RES/home/config XDG_CACHE_HOME=$RES/home/cache XDG_DATA_HOME=$RES/home/data
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME"
+export KFORGE_CLI=$BIN/kforge-cli KFORGE_WORKER=$BIN/kforge-worker
+"$KFORGE_WORKER" --version || { echo "the carried kforge-worker does not run here"; exit 1; }
+
+GPU_CHECK_OUT=$RES/work bash tests/core/export/gpu_check.sh tasks "$@"
+status=$?
+(cd "$RES/work" && tar cf "$OUT/export_tasks.tar" ./*/*.txt 2>/dev/null)
+echo "gpu_check.sh tasks: exit $status"
+exit $status

@@ -1,0 +1,188 @@
+// The source-level profile without a GPU: the JSON shape the client codes against (and reading it back),
+// stall reason names, hottest lines, CUPTI error classification, and the evaluate options that switch the
+// pass on (docs/worker-protocol.md, "source_profile").
+#include "check.h"
+
+#include "core/runtime/profiler/pcsampler.h"
+#include "core/runtime/profiler/sourceprofile.h"
+#include "core/runtime/worker/evaloptions.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace kforge::runtime;
+using namespace kforge::runtime::profiler;
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+SourceProfile sample()
+{
+    SourceProfile p;
+    p.status = "ok";
+    p.costMs = 812.25;
+    p.period = 5;
+    p.runs = 7;
+    p.stallReasons = {"long_scoreboard", "wait", "selected"};
+    p.cuptiNames = {{"long_scoreboard", "smsp__pcsamp_warps_issue_stalled_long_scoreboard"},
+                    {"wait", "smsp__pcsamp_warps_issue_stalled_wait"},
+                    {"selected", "smsp__pcsamp_warps_issue_stalled_selected"}};
+    SourceKernel k{"_Z5chasePKiPijii", "candidate", 60, 0, {}};
+    k.pcs.push_back({256, 40, {{"selected", 10}, {"long_scoreboard", 30}}, "/abs/candidate.cu", 42});
+    k.pcs.push_back({272, 15, {{"wait", 15}}, "/abs/candidate.cu", 42});
+    k.pcs.push_back({16, 5, {{"selected", 5}}, "", 0});
+    k.pcs.push_back({288, 3, {{"wait", 3}}, "/abs/candidate.cu", 44, "/cuda/include/cuda_bf16.hpp", 3717});
+    p.kernels.push_back(k);
+    SourceKernel r{"_Z3refPKiPi", "reference", 9, 2, {}};
+    r.pcs.push_back({32, 9, {{"wait", 9}}, "/abs/reference.cu", 7});
+    p.kernels.push_back(r);
+    return p;
+}
+
+void testShape()
+{
+    const Json j = sample().toJson();
+    // The keys of the contract, in this order.
+    std::vector<std::string> keys;
+    for (const auto &[k, v] : j.items())
+        keys.push_back(k);
+    KF_CHECK_MSG((keys == std::vector<std::string>{"status", "reason", "missing", "cost_ms", "period", "runs", "stall_reasons",
+                                                    "cupti_stall_reasons", "kernels"}),
+                 j.dump());
+    KF_CHECK(j["status"] == "ok" && j["cost_ms"] == 812.25 && j["period"] == 5 && j["missing"].empty());
+    KF_CHECK((j["stall_reasons"] == Json::array({"long_scoreboard", "wait", "selected"})));
+    KF_CHECK(j["cupti_stall_reasons"]["wait"] == "smsp__pcsamp_warps_issue_stalled_wait");
+    const Json &k = j["kernels"][0];
+    KF_CHECK(k["name"] == "_Z5chasePKiPijii" && k["side"] == "candidate" && k["samples"] == 60 && k["dropped"] == 0);
+    // Inlined code: the kernel's own line, and the header line it came from.
+    KF_CHECK(k["pcs"][3]["line"] == 44 && k["pcs"][3]["inlined_from"]["file"] == "/cuda/include/cuda_bf16.hpp"
+             && k["pcs"][3]["inlined_from"]["line"] == 3717);
+    KF_CHECK(!k["pcs"][0].contains("inlined_from"));
+    const Json &pc = k["pcs"][0];
+    KF_CHECK(pc["offset"] == 256 && pc["samples"] == 40 && pc["file"] == "/abs/candidate.cu" && pc["line"] == 42);
+    // Stalls with the most samples first.
+    KF_CHECK_MSG(pc["stalls"].begin().key() == "long_scoreboard" && pc["stalls"]["selected"] == 10, pc.dump());
+    // A PC without line info has neither "file" nor "line".
+    KF_CHECK(!k["pcs"][2].contains("file") && !k["pcs"][2].contains("line"));
+    KF_CHECK(j["kernels"][1]["side"] == "reference" && j["kernels"][1]["dropped"] == 2);
+}
+
+void testRoundTrip()
+{
+    const SourceProfile p = sample();
+    SourceProfile back;
+    std::string error;
+    KF_CHECK_MSG(SourceProfile::fromJson(p.toJson(), back, error), error);
+    KF_CHECK(back.toJson() == p.toJson());
+    KF_CHECK(back.kernels.size() == 2 && back.kernels[0].pcs[1].stalls.at("wait") == 15 && back.kernels[0].pcs[2].line == 0);
+    KF_CHECK(back.kernels[0].pcs[3].inlinedLine == 3717 && back.kernels[0].pcs[3].inlinedFile == "/cuda/include/cuda_bf16.hpp");
+
+    Json bad = p.toJson();
+    bad["status"] = "fine";
+    KF_CHECK(!SourceProfile::fromJson(bad, back, error));
+    KF_CHECK_CONTAINS(error, "source_profile.status");
+    bad = p.toJson();
+    bad["kernels"][0].erase("name");
+    KF_CHECK(!SourceProfile::fromJson(bad, back, error));
+    KF_CHECK_CONTAINS(error, "name");
+    KF_CHECK(!SourceProfile::fromJson(Json::array(), back, error));
+}
+
+void testUnavailable()
+{
+    SourceProfile p = SourceProfile::unavailable("counters_permission", "ERR_NVGPUCTRPERM: admin only.");
+    p.addMissing("counters_permission", "");
+    p.addMissing("line_info", "No lines.");
+    const Json j = p.toJson();
+    KF_CHECK(j["status"] == "unavailable");
+    KF_CHECK((j["missing"] == Json::array({"counters_permission", "line_info"})));
+    KF_CHECK(j["reason"] == "ERR_NVGPUCTRPERM: admin only. No lines.");
+    KF_CHECK(j["kernels"].empty() && j["stall_reasons"].empty());
+}
+
+void testStallNames()
+{
+    KF_CHECK(shortStallReason("smsp__pcsamp_warps_issue_stalled_long_scoreboard") == "long_scoreboard");
+    KF_CHECK(shortStallReason("smsp__pcsamp_warps_issue_stalled_selected") == "selected");
+    KF_CHECK(shortStallReason("smsp__pcsamp_warps_issue_stalled_long_scoreboard_not_issued") == "long_scoreboard_not_issued");
+    KF_CHECK(shortStallReason("smsp__pcsamp_sample_count") == "sample_count");
+    KF_CHECK(shortStallReason("something_else") == "something_else");
+    KF_CHECK(shortStallReason("smsp__pcsamp_") == "pcsamp_"); // nothing left after a prefix: the next one applies
+    KF_CHECK(isNotIssuedVariant("smsp__pcsamp_warps_issue_stalled_wait_not_issued"));
+    KF_CHECK(!isNotIssuedVariant("smsp__pcsamp_warps_issue_stalled_wait"));
+    KF_CHECK(!isNotIssuedVariant("_not_issued"));
+}
+
+void testHottestLines()
+{
+    const std::vector<HotLine> lines = hottestLines(sample(), "candidate");
+    KF_CHECK(lines.size() == 2); // both PCs of line 42 together; the PC without a line is left out
+    KF_CHECK(lines[0].file == "/abs/candidate.cu" && lines[0].line == 42 && lines[0].samples == 55);
+    KF_CHECK(lines[0].topStall == "long_scoreboard" && lines[0].stalls.at("wait") == 15);
+    KF_CHECK(hottestLines(sample(), "reference").at(0).line == 7);
+    KF_CHECK(hottestLines(sample(), "nobody").empty());
+
+    // Ties: by file, then by line.
+    SourceProfile p;
+    SourceKernel k{"f", "candidate", 0, 0, {}};
+    k.pcs.push_back({0, 5, {{"wait", 5}}, "/b.cu", 1});
+    k.pcs.push_back({16, 5, {{"wait", 5}}, "/a.cu", 9});
+    k.pcs.push_back({32, 5, {{"wait", 5}}, "/a.cu", 3});
+    k.pcs.push_back({48, 6, {{"wait", 6}}, "/c.cu", 2});
+    p.kernels.push_back(k);
+    const std::vector<HotLine> t = hottestLines(p, "candidate");
+    KF_CHECK(t.size() == 4 && t[0].file == "/c.cu" && t[1].file == "/a.cu" && t[1].line == 3 && t[2].line == 9
+             && t[3].file == "/b.cu");
+}
+
+void testCuptiClassification()
+{
+    KF_CHECK(missingForCuptiResult(35) == "counters_permission"); // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
+    KF_CHECK(missingForCuptiResult(40) == "counters_permission");
+    KF_CHECK(missingForCuptiResult(27) == "pc_sampling_unsupported"); // CUPTI_ERROR_NOT_SUPPORTED
+    KF_CHECK(missingForCuptiResult(43) == "pc_sampling_unsupported"); // MIG
+    KF_CHECK(missingForCuptiResult(39) == "cupti_busy");              // another subscriber
+    KF_CHECK(missingForCuptiResult(15) == "no_device");
+    KF_CHECK(missingForCuptiResult(999) == "cupti_error");
+}
+
+void testOptions()
+{
+    EvalOptions o;
+    std::string error;
+    KF_CHECK(EvalOptions::fromJson(Json::object(), o, error));
+    KF_CHECK(!o.sourceProfile && o.sourceProfilePeriod == 0 && !o.sourceProfileReference);
+    KF_CHECK(EvalOptions::fromJson(Json{{"source_profile", true}, {"source_profile_period", 7},
+                                        {"source_profile_reference", true}}, o, error));
+    KF_CHECK(o.sourceProfile && o.sourceProfilePeriod == 7 && o.sourceProfileReference);
+    const Json back = o.toJson();
+    KF_CHECK(back["source_profile"] == true && back["source_profile_period"] == 7 && back["source_profile_reference"] == true);
+    EvalOptions again;
+    KF_CHECK(EvalOptions::fromJson(back, again, error) && again.sourceProfilePeriod == 7);
+    KF_CHECK(EvalOptions::fromJson(Json{{"source_profile_period", 0}}, o, error) && o.sourceProfilePeriod == 0);
+    KF_CHECK(EvalOptions::fromJson(Json{{"source_profile_period", 31}}, o, error));
+
+    for (const Json &bad : {Json{{"source_profile_period", 4}}, Json{{"source_profile_period", 32}},
+                            Json{{"source_profile_period", 6.5}}, Json{{"source_profile_period", "5"}}}) {
+        error.clear();
+        KF_CHECK_MSG(!EvalOptions::fromJson(bad, o, error), bad.dump());
+        KF_CHECK_CONTAINS(error, "options.source_profile_period: expected 0 (CUPTI's default) or an exponent in [5, 31]");
+    }
+    KF_CHECK(!EvalOptions::fromJson(Json{{"source_profile", "yes"}}, o, error));
+    KF_CHECK(error == "options.source_profile: expected a boolean");
+    KF_CHECK(!EvalOptions::fromJson(Json{{"source_profile_reference", 1}}, o, error));
+    KF_CHECK(error == "options.source_profile_reference: expected a boolean");
+}
+
+} // namespace
+
+int main()
+{
+    testShape();
+    testRoundTrip();
+    testUnavailable();
+    testStallNames();
+    testHottestLines();
+    testCuptiClassification();
+    testOptions();
+    return kforge::runtime::test::finish("tst_source_profile");
+}

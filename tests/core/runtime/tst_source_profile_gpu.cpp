@@ -1,0 +1,328 @@
+// The source-level profile on a real GPU (label gpu; exits 77 without one): a pointer-chasing kernel's
+// hottest source line is its dependent load with a memory stall, the pass costs nothing when off and is
+// bounded when on, a build without -lineinfo says so, and every built-in task's good candidate gets a
+// profile with source lines. With KFORGE_SOURCE_PROFILE_OUT set, the raw worker replies are written
+// there (fixtures for the client's parsers). Prints a table per task last.
+#include "workertest.h"
+
+#include "core/runtime/profiler/sourceprofile.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+using namespace kforge::runtime;
+using namespace kforge::runtime::test;
+
+namespace {
+
+const Json kQuick{{"trials", 2}, {"min_runs", 10}, {"min_time_ms", 0}, {"warmup", 2}, {"warmup_ms", 0},
+                  {"trace", false}, {"metrics", false}};
+
+// Memory-dependency stalls: what a warp waiting on a global load shows.
+const std::set<std::string> kMemoryStalls{"long_scoreboard", "lg_throttle", "memory_throttle", "drain", "tex_throttle",
+                                          "mio_throttle"};
+
+Json with(Json options, const Json &extra)
+{
+    for (const auto &[k, v] : extra.items())
+        options[k] = v;
+    return options;
+}
+
+class Worker {
+public:
+    explicit Worker(std::string path) : m_path(std::move(path)) {}
+    WorkerClient &client()
+    {
+        if (!m_client || !m_client->running()) {
+            m_client = std::make_unique<WorkerClient>(std::vector<std::string>{m_path});
+            std::string error;
+            if (!m_client->start(error, 60)) {
+                std::fprintf(stderr, "cannot start the worker: %s\n", error.c_str());
+                std::exit(1);
+            }
+        }
+        return *m_client;
+    }
+    Json ok(const Json &request, double timeoutS, const char *what)
+    {
+        const WorkerClient::Reply r = client().request(request, timeoutS);
+        if (!r.ok() || !r.message.value("ok", false)) {
+            KF_CHECK_MSG(false, std::string(what) + ": " + (r.ok() ? r.message.dump().substr(0, 800) : r.detail));
+            return nullptr;
+        }
+        return r.message;
+    }
+    // Loads both sides and evaluates; the whole reply, and its wall time.
+    Json evaluate(const TaskSpec &task, const std::string &ref, const std::string &cand, const Json &options,
+                  double &wallMs)
+    {
+        if (ok(Json{{"op", "load"}, {"slot", "reference"}, {"path", ref}}, 60, "load reference").is_null()
+            || ok(Json{{"op", "load"}, {"slot", "candidate"}, {"path", cand}}, 60, "load candidate").is_null())
+            return nullptr;
+        const auto t0 = std::chrono::steady_clock::now();
+        Json reply = ok(Json{{"op", "evaluate"}, {"task", toJson(task)}, {"options", options}}, 300, "evaluate");
+        wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        return reply;
+    }
+
+private:
+    std::string m_path;
+    std::unique_ptr<WorkerClient> m_client;
+};
+
+int lineContaining(const fs::path &file, const std::string &marker)
+{
+    std::ifstream in(file);
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n)
+        if (line.find(marker) != std::string::npos)
+            return n;
+    return 0;
+}
+
+void save(const std::string &name, const Json &reply)
+{
+    const char *dir = std::getenv("KFORGE_SOURCE_PROFILE_OUT");
+    if (!dir || !*dir || reply.is_null())
+        return;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::ofstream(fs::path(dir) / (name + ".json")) << reply.dump(1) << "\n";
+}
+
+profiler::SourceProfile profileOf(const Json &reply, const char *what)
+{
+    profiler::SourceProfile p;
+    std::string error;
+    if (reply.is_null() || !reply.contains("result") || !reply["result"].contains("source_profile")) {
+        KF_CHECK_MSG(false, std::string(what) + ": no source_profile in " + (reply.is_null() ? "null" : reply.dump().substr(0, 600)));
+        return p;
+    }
+    KF_CHECK_MSG(profiler::SourceProfile::fromJson(reply["result"]["source_profile"], p, error), error);
+    return p;
+}
+
+struct Row {
+    std::string task, variant, status, hot, stall;
+    uint64_t samples = 0;
+    double costMs = 0, evalOffMs = 0, evalOnMs = 0;
+    std::string note;
+};
+
+} // namespace
+
+int main()
+{
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // a run cut short by a time limit still shows how far it got
+    Worker w(workerPath());
+    const WorkerClient::Reply info = w.client().request(Json{{"op", "device_info"}}, 120);
+    if (errorCode(info) == "no_device")
+        skip("no GPU: " + errorMessage(info));
+    KF_CHECK_MSG(info.ok() && info.message.value("ok", false), info.message.dump());
+    const std::string arch = info.message["device"].value("arch", "sm_90");
+    std::printf("device: %s\n", info.message["device"].value("name", "?").c_str());
+
+    ScratchDir dir;
+    const fs::path chaseSrc = fixtures() / "tasks" / "pointer_chase" / "reference.cu";
+    const auto so = compileFixtures({{"chase_ref", chaseSrc}, {"chase", chaseSrc}}, dir.path(), arch);
+    const TaskSpec chase = fixtureTask("pointer_chase");
+    const int hotLine = lineContaining(chaseSrc, "// HOT:");
+    KF_CHECK(hotLine > 0);
+    std::vector<Row> rows;
+
+    // 1. Off: no key, no cost. On: the hottest line is the dependent load, waiting on memory.
+    {
+        double offMs = 0, onMs = 0;
+        const Json off = w.evaluate(chase, so.at("chase_ref"), so.at("chase"), kQuick, offMs);
+        KF_CHECK(!off.is_null() && off["result"].value("verdict", "") == "correct");
+        KF_CHECK_MSG(!off.is_null() && !off["result"].contains("source_profile"), "source_profile present although off");
+        const Json on = w.evaluate(chase, so.at("chase_ref"), so.at("chase"), with(kQuick, {{"source_profile", true}}), onMs);
+        save("pointer_chase.evaluate", on);
+        KF_CHECK(!on.is_null() && on["result"].value("verdict", "") == "correct" && on["result"].contains("timing"));
+        const profiler::SourceProfile p = profileOf(on, "pointer_chase");
+        if (p.status == "unavailable" && std::find(p.missing.begin(), p.missing.end(), "counters_permission") != p.missing.end())
+            skip("PC sampling is not permitted on this host: " + p.reason);
+        KF_CHECK_MSG(p.status == "ok", p.status + ": " + p.reason);
+        const std::vector<profiler::HotLine> lines = profiler::hottestLines(p, "candidate");
+        Row row{"pointer_chase", "reference.cu", p.status, "", "", 0, p.costMs, offMs, onMs, p.reason};
+        if (!lines.empty()) {
+            const profiler::HotLine &top = lines.front();
+            row.hot = fs::path(top.file).filename().string() + ":" + std::to_string(top.line);
+            row.stall = top.topStall;
+            row.samples = top.samples;
+            KF_CHECK_MSG(fs::path(top.file).filename() == "reference.cu", top.file);
+            KF_CHECK_MSG(static_cast<int>(top.line) == hotLine,
+                         "hottest line " + std::to_string(top.line) + ", expected the load at " + std::to_string(hotLine));
+            KF_CHECK_MSG(kMemoryStalls.count(top.topStall) > 0, "top stall of the load line: " + top.topStall);
+            uint64_t total = 0;
+            for (const profiler::HotLine &l : lines)
+                total += l.samples;
+            std::printf("pointer_chase: hottest line %d has %llu of %llu samples, top stall %s\n", top.line,
+                        static_cast<unsigned long long>(top.samples), static_cast<unsigned long long>(total),
+                        top.topStall.c_str());
+        } else {
+            KF_CHECK_MSG(false, "no source line in the profile: " + p.reason);
+        }
+        KF_CHECK_MSG(p.costMs > 0 && p.costMs <= 1500, "cost_ms " + std::to_string(p.costMs) + " (target <= 1500)");
+        KF_CHECK(p.runs >= 3 && p.period >= 5 && !p.stallReasons.empty());
+        std::printf("overhead: evaluation %.0f ms without the pass, %.0f ms with it (cost_ms %.1f, %d runs, period 2^%d)\n",
+                    offMs, onMs, p.costMs, p.runs, p.period);
+        rows.push_back(row);
+
+        // The reference too, on request; and an explicit period.
+        double ms = 0;
+        const Json both = w.evaluate(chase, so.at("chase_ref"), so.at("chase"),
+                                     with(kQuick, {{"source_profile", true}, {"source_profile_reference", true},
+                                                   {"source_profile_period", 8}}), ms);
+        const profiler::SourceProfile pb = profileOf(both, "pointer_chase with reference");
+        KF_CHECK_MSG(pb.status == "ok", pb.reason);
+        KF_CHECK(pb.period == 8);
+        KF_CHECK(!profiler::hottestLines(pb, "reference").empty() && !profiler::hottestLines(pb, "candidate").empty());
+    }
+
+    // 1b. With the trace and metrics passes before it (the client's defaults), and both still work in the
+    // next evaluation after PC sampling was switched off again.
+    {
+        double ms = 0;
+        const Json all = w.evaluate(chase, so.at("chase_ref"), so.at("chase"),
+                                    with(kQuick, {{"trace", true}, {"metrics", true}, {"source_profile", true}}), ms);
+        save("pointer_chase_trace_metrics.evaluate", all);
+        const profiler::SourceProfile p = profileOf(all, "with trace and metrics");
+        KF_CHECK_MSG(p.status == "ok", "after trace and metrics: " + p.status + ": " + p.reason);
+        const Json after = w.evaluate(chase, so.at("chase_ref"), so.at("chase"), with(kQuick, {{"trace", true}, {"metrics", true}}), ms);
+        KF_CHECK(!after.is_null() && !after["result"].contains("source_profile"));
+        if (!after.is_null() && !all.is_null()) {
+            const Json &a = all["result"], &b = after["result"];
+            KF_CHECK_MSG(a["trace"].value("available", false) == b["trace"].value("available", false),
+                         "trace after PC sampling: " + b["trace"].dump().substr(0, 300));
+            KF_CHECK_MSG(a["metrics"]["candidate"].value("available", false) == b["metrics"]["candidate"].value("available", false),
+                         "metrics after PC sampling: " + b["metrics"].dump().substr(0, 300));
+            std::printf("with trace+metrics: trace available %d, metrics available %d, source profile %s (cost_ms %.1f)\n",
+                        b["trace"].value("available", false) ? 1 : 0, b["metrics"]["candidate"].value("available", false) ? 1 : 0,
+                        p.status.c_str(), p.costMs);
+        }
+    }
+
+    // 2. Built without -lineinfo: samples, but no lines, and the reason says why.
+    {
+        const fs::path noLines = dir.path() / "chase_nolines.so";
+        const std::string cmd = findNvcc() + " -O3 -arch=" + arch + " -shared -Xcompiler -fPIC -I" + abiIncludeDir() + " -o "
+            + noLines.string() + " " + chaseSrc.string() + " 2>&1";
+        KF_CHECK_MSG(std::system(cmd.c_str()) == 0, cmd);
+        double ms = 0;
+        const Json r = w.evaluate(chase, so.at("chase_ref"), noLines.string(), with(kQuick, {{"source_profile", true}}), ms);
+        save("pointer_chase_nolineinfo.evaluate", r);
+        const profiler::SourceProfile p = profileOf(r, "without -lineinfo");
+        KF_CHECK(std::find(p.missing.begin(), p.missing.end(), "line_info") != p.missing.end());
+        KF_CHECK_CONTAINS(p.reason, "-lineinfo");
+        KF_CHECK(profiler::hottestLines(p, "candidate").empty() && !p.kernels.empty());
+    }
+
+    // 3. disassemble of the loaded candidate (the -lineinfo build again): SASS with line info of the compiled file.
+    {
+        w.ok(Json{{"op", "load"}, {"slot", "candidate"}, {"path", so.at("chase")}}, 60, "load candidate");
+        const Json r = w.ok(Json{{"op", "disassemble"}, {"slot", "candidate"}}, 120, "disassemble");
+        save("pointer_chase.disassemble", r);
+        if (!r.is_null()) {
+            KF_CHECK_CONTAINS(r.value("tool", ""), "nvdisasm");
+            KF_CHECK(r.value("arch", "") == arch);
+            KF_CHECK(r.contains("cubins") && !r["cubins"].empty());
+            std::string sass, names;
+            for (const Json &c : r.value("cubins", Json::array())) {
+                sass += c.value("sass", "");
+                names += c.value("name", "") + " (" + std::to_string(c.value("sass", "").size()) + " chars) ";
+            }
+            KF_CHECK_MSG(sass.find("_Z5chase") != std::string::npos, "no chase kernel in the cubins " + names);
+            KF_CHECK_MSG(sass.find("//## File") != std::string::npos && sass.find("reference.cu") != std::string::npos,
+                         "no line info for reference.cu in the cubins " + names);
+        }
+    }
+
+    // 4. Every built-in task's good candidate.
+    const fs::path tasksDir = fs::path(KFORGE_TEST_SOURCE_DIR) / "resources" / "tasks";
+    std::vector<fs::path> folders;
+    for (const auto &e : fs::directory_iterator(tasksDir))
+        if (fs::exists(e.path() / "task.json"))
+            folders.push_back(e.path());
+    std::sort(folders.begin(), folders.end());
+    struct Job {
+        TaskSpec task;
+        std::string variant;
+        std::string ref, cand;
+    };
+    std::vector<Job> jobs;
+    std::vector<NvccJob> builds;
+    for (const fs::path &f : folders) {
+        const TaskSpecResult t = loadTaskFolder(f);
+        if (!t.ok()) {
+            KF_CHECK_MSG(false, f.string() + ": " + t.error.message());
+            continue;
+        }
+        const VariantSpec *good = nullptr;
+        for (const VariantSpec &v : t.spec->variants)
+            if (v.label == "good")
+                good = &v;
+        for (const VariantSpec &v : t.spec->variants)
+            if (!good && v.expect && v.expect->verdict == "correct" && v.label != "naive" && v.label != "constant")
+                good = &v;
+        if (!good)
+            continue;
+        std::vector<std::string> flags = t.spec->nvccFlags;
+        Job j{*t.spec, good->file, (dir.path() / (t.spec->name + "_ref.so")).string(),
+              (dir.path() / (t.spec->name + "_good.so")).string()};
+        builds.push_back({f / "reference.cu", j.ref, flags});
+        flags.insert(flags.end(), good->nvccFlags.begin(), good->nvccFlags.end());
+        builds.push_back({f / good->file, j.cand, flags});
+        jobs.push_back(std::move(j));
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<NvccResult> built = compileKernels(builds, arch);
+    std::printf("compiled %zu built-in kernels in %.1f s\n", builds.size(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const Job &j = jobs[i];
+        Row row{j.task.name, fs::path(j.variant).filename().string(), "", "", "", 0, 0, 0, 0, ""};
+        if (!built[2 * i].ok || !built[2 * i + 1].ok) {
+            KF_CHECK_MSG(false, j.task.name + " does not compile: " + built[2 * i].log + built[2 * i + 1].log);
+            continue;
+        }
+        double ms = 0;
+        const Json r = w.evaluate(j.task, j.ref, j.cand, with(kQuick, {{"source_profile", true}}), ms);
+        save(j.task.name + ".evaluate", r);
+        save(j.task.name + ".disassemble", w.ok(Json{{"op", "disassemble"}, {"slot", "candidate"}}, 120, "disassemble"));
+        row.evalOnMs = ms;
+        const profiler::SourceProfile p = profileOf(r, j.task.name.c_str());
+        row.status = p.status;
+        row.costMs = p.costMs;
+        row.note = p.reason.substr(0, 120);
+        const std::vector<profiler::HotLine> lines = profiler::hottestLines(p, "candidate");
+        if (!lines.empty()) {
+            row.hot = fs::path(lines.front().file).filename().string() + ":" + std::to_string(lines.front().line);
+            row.stall = lines.front().topStall;
+            row.samples = lines.front().samples;
+            // Inlined header code (cuda_bf16.hpp, ...) counts on the candidate's line that called it.
+            KF_CHECK_MSG(fs::path(lines.front().file).filename() == fs::path(j.variant).filename(),
+                         j.task.name + ": hottest line in " + lines.front().file + ":" + std::to_string(lines.front().line));
+        }
+        KF_CHECK_MSG(p.status == "ok", j.task.name + ": " + p.status + ": " + p.reason);
+        // Library kernels (cuBLAS) have no line info of ours; every other good candidate must have lines.
+        const bool library = std::any_of(j.task.nvccFlags.begin(), j.task.nvccFlags.end(),
+                                         [](const std::string &f) { return f.find("cublas") != std::string::npos; });
+        KF_CHECK_MSG(!lines.empty() || library, j.task.name + ": no source line: " + p.reason);
+        KF_CHECK_MSG(p.costMs <= 1500, j.task.name + ": cost_ms " + std::to_string(p.costMs) + " (target <= 1500)");
+        rows.push_back(row);
+    }
+
+    std::printf("\n%-28s %-22s %-7s %-26s %-18s %8s %9s %9s\n", "task", "candidate", "status", "hottest line", "stall",
+                "samples", "cost_ms", "eval_ms");
+    for (const Row &r : rows)
+        std::printf("%-28s %-22s %-7s %-26s %-18s %8llu %9.1f %9.0f%s%s\n", r.task.c_str(), r.variant.c_str(), r.status.c_str(),
+                    r.hot.c_str(), r.stall.c_str(), static_cast<unsigned long long>(r.samples), r.costMs, r.evalOnMs,
+                    r.note.empty() ? "" : "  ", r.note.c_str());
+    return finish("tst_source_profile_gpu");
+}

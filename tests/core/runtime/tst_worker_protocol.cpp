@@ -1,0 +1,170 @@
+// The worker protocol, against the real kforge-worker binary, without needing a GPU: handshake, malformed
+// and unknown requests, load errors (ABI version, missing entry, not a shared object), and "no_device"
+// answers where there is no GPU (where there is one, the same requests must succeed instead).
+#include "workertest.h"
+
+#include "core/runtime/worker/kernellibrary.h"
+
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <cstdlib>
+
+using namespace kforge::runtime;
+using namespace kforge::runtime::test;
+
+namespace {
+
+void handshake(WorkerClient &w)
+{
+    const Json &ready = w.readyEvent();
+    KF_CHECK(ready.value("event", "") == "ready");
+    KF_CHECK(ready.value("protocol", 0) == 1);
+    KF_CHECK(ready.value("abi_version", 0) == KF_ABI_VERSION);
+    KF_CHECK(ready.value("pid", 0) == w.pid());
+    KF_CHECK(!ready.value("worker_version", "").empty());
+
+    const auto hello = w.request(Json{{"op", "hello"}, {"protocol", 1}}, 10);
+    KF_CHECK_MSG(hello.ok() && hello.message.value("ok", false), hello.message.dump());
+    KF_CHECK(hello.message.value("protocol", 0) == 1 && hello.message.value("abi_version", 0) == KF_ABI_VERSION);
+
+    const auto wrong = w.request(Json{{"op", "hello"}, {"protocol", 2}}, 10);
+    KF_CHECK_MSG(errorCode(wrong) == "protocol_mismatch", wrong.message.dump());
+    const auto missing = w.request(Json{{"op", "hello"}}, 10);
+    KF_CHECK(errorCode(missing) == "bad_request");
+}
+
+void malformed(WorkerClient &w)
+{
+    const auto garbage = w.requestRaw("this is not json", 10);
+    KF_CHECK_MSG(errorCode(garbage) == "bad_request", garbage.message.dump());
+    KF_CHECK(garbage.ok() && garbage.message["id"].is_null());
+    KF_CHECK_CONTAINS(errorMessage(garbage), "malformed JSON");
+
+    const auto truncated = w.requestRaw(R"({"id": 5, "op": "hel)", 10);
+    KF_CHECK(errorCode(truncated) == "bad_request");
+
+    const auto array = w.requestRaw("[1, 2, 3]", 10);
+    KF_CHECK(errorCode(array) == "bad_request");
+
+    const auto noOp = w.requestRaw(R"({"id": 77})", 10);
+    KF_CHECK(errorCode(noOp) == "bad_request" && noOp.message.value("id", 0) == 77);
+    KF_CHECK_CONTAINS(errorMessage(noOp), "missing \"op\"");
+
+    const auto unknown = w.request(Json{{"id", "abc"}, {"op", "transmogrify"}}, 10);
+    KF_CHECK(errorCode(unknown) == "bad_request" && unknown.message.value("id", "") == "abc");
+    KF_CHECK_CONTAINS(errorMessage(unknown), "unknown op 'transmogrify'");
+
+    const auto badSlot = w.request(Json{{"op", "load"}, {"slot", "third"}, {"path", "/x"}}, 10);
+    KF_CHECK(errorCode(badSlot) == "bad_request");
+    const auto noSource = w.request(Json{{"op", "load"}, {"slot", "candidate"}}, 10);
+    KF_CHECK(errorCode(noSource) == "bad_request");
+    const auto badBase64 = w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"so_base64", "@@@"}}, 10);
+    KF_CHECK(errorCode(badBase64) == "bad_request");
+    const auto noFile = w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"path", "/nonexistent/k.so"}}, 10);
+    KF_CHECK(errorCode(noFile) == "load_failed");
+    const auto notSo = w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"so_base64", encodeBase64("not an ELF file")}}, 10);
+    KF_CHECK_MSG(errorCode(notSo) == "load_failed", notSo.message.dump());
+
+    // A broken task names the field.
+    Json task = toJson(fixtureTask("scale"));
+    task["inputs"][1]["shape"][0] = "N*Q";
+    const auto badTask = w.request(Json{{"op", "evaluate"}, {"task", task}}, 10);
+    KF_CHECK(errorCode(badTask) == "bad_request");
+    KF_CHECK_CONTAINS(errorMessage(badTask), "inputs[1].shape[0]: unknown identifier 'Q'");
+    const auto badOptions = w.request(Json{{"op", "evaluate"}, {"task", toJson(fixtureTask("scale"))}, {"options", {{"trials", 0}}}}, 10);
+    KF_CHECK(errorCode(badOptions) == "bad_request");
+    KF_CHECK_CONTAINS(errorMessage(badOptions), "options.trials");
+
+    // Still serving after all that.
+    const auto hello = w.request(Json{{"op", "hello"}, {"protocol", 1}}, 10);
+    KF_CHECK(hello.ok() && hello.message.value("ok", false));
+}
+
+// Load checks need compiled kernels but no GPU.
+void loadErrors(WorkerClient &w, const ScratchDir &dir)
+{
+    const auto so = compileFixtures({{"wrong_abi", "kernels/wrong_abi.cu"},
+                                     {"no_entry", "kernels/no_entry.cu"},
+                                     {"good", "kernels/scale_good.cu"},
+                                     {"reference", "tasks/scale/reference.cu"}},
+                                    dir.path(), "sm_80");
+    const auto abi = w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"path", so.at("wrong_abi")}}, 30);
+    KF_CHECK_MSG(errorCode(abi) == "abi_mismatch", abi.message.dump());
+    KF_CHECK_CONTAINS(errorMessage(abi), "kernel ABI v99");
+    const auto entry = w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"path", so.at("no_entry")}}, 30);
+    KF_CHECK_MSG(errorCode(entry) == "missing_entry", entry.message.dump());
+    KF_CHECK_CONTAINS(errorMessage(entry), "kf_entry");
+
+    std::ifstream in(so.at("good"), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    const auto b64 = w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"so_base64", encodeBase64(bytes.str())}}, 30);
+    KF_CHECK_MSG(b64.ok() && b64.message.value("ok", false) && b64.message.value("abi_version", 0) == KF_ABI_VERSION,
+                 b64.message.dump());
+    const auto ref = w.request(Json{{"op", "load"}, {"slot", "reference"}, {"path", so.at("reference")}}, 30);
+    KF_CHECK_MSG(ref.ok() && ref.message.value("ok", false), ref.message.dump());
+}
+
+} // namespace
+
+int main()
+{
+    const std::string worker = workerPath();
+    {
+        // --version answers without touching a GPU.
+        ScratchDir dir;
+        const std::string out = (dir.path() / "version.txt").string();
+        const int rc = std::system((worker + " --version > " + out).c_str());
+        std::ifstream in(out);
+        std::string line;
+        std::getline(in, line);
+        KF_CHECK(rc == 0);
+        KF_CHECK_CONTAINS(line, "kforge-worker ");
+        KF_CHECK_CONTAINS(line, "protocol 1");
+    }
+
+    WorkerClient w({worker});
+    std::string error;
+    if (!w.start(error, 30)) {
+        std::fprintf(stderr, "cannot start %s: %s\n", worker.c_str(), error.c_str());
+        return 1;
+    }
+    handshake(w);
+    malformed(w);
+
+    // GPU requests: no_device without a GPU; with one, the same requests work.
+    const auto info = w.request(Json{{"op", "device_info"}}, 120);
+    const bool haveGpu = info.ok() && info.message.value("ok", false);
+    if (!haveGpu) {
+        KF_CHECK_MSG(errorCode(info) == "no_device", info.message.dump());
+        KF_CHECK_CONTAINS(errorMessage(info), "no CUDA device");
+        std::printf("no GPU here: %s\n", errorMessage(info).c_str());
+    } else {
+        const Json &d = info.message["device"];
+        KF_CHECK(d.value("cc_major", 0) > 0 && d.value("sm_count", 0) > 0 && d.value("arch", "").starts_with("sm_"));
+        KF_CHECK(d.value("peak_copy_gbps", 0.0) > 0 && d.value("peak_fma_gflops", 0.0) > 0);
+        std::printf("GPU: %s\n", d.dump().c_str());
+    }
+
+    const auto noLoad = w.request(Json{{"op", "evaluate"}, {"task", toJson(fixtureTask("scale"))}}, 60);
+    KF_CHECK_MSG(errorCode(noLoad) == (haveGpu ? "bad_request" : "no_device"), noLoad.message.dump());
+
+    ScratchDir dir;
+    loadErrors(w, dir);
+    if (!haveGpu) {
+        const auto eval = w.request(Json{{"op", "evaluate"}, {"task", toJson(fixtureTask("scale"))}}, 60);
+        KF_CHECK_MSG(errorCode(eval) == "no_device", eval.message.dump());
+        const auto selfTest = w.request(Json{{"op", "self_test"}}, 60);
+        KF_CHECK_MSG(errorCode(selfTest) == "no_device", selfTest.message.dump());
+        // The command-line self-test says so too, with exit status 2.
+        const int rc = std::system((worker + " --self-test 2>/dev/null").c_str());
+        KF_CHECK_MSG(WIFEXITED(rc) && WEXITSTATUS(rc) == 2, "exit status " + std::to_string(rc));
+    }
+
+    const auto bye = w.request(Json{{"op", "shutdown"}}, 10);
+    KF_CHECK(bye.ok() && bye.message.value("ok", false));
+    KF_CHECK(w.waitExit(10));
+    KF_CHECK_MSG(w.exitCode() == 0, w.exitDescription());
+    return finish("tst_worker_protocol");
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The source-tree checks must catch what they are for, not only pass the real tree: each runs on a small
+temporary tree, once clean (it passes) and once with one planted mistake (it fails and names the file and line)."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+failures = []
+
+
+def write(root, rel, text):
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(textwrap.dedent(text))
+
+
+def run(script, *args):
+    p = subprocess.run([sys.executable, os.path.join(HERE, script), *args], capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+
+
+def expect(name, script, args, code, *needles):
+    rc, out = run(script, *args)
+    missing = [n for n in needles if n not in out]
+    if rc != code or missing:
+        failures.append(f'{name}: exit {rc} (want {code}), missing {missing} in:\n{out}')
+    else:
+        print(f'PASS {name}')
+
+
+def clean_tree(root):
+    write(root, 'core/eval/speed.h', '#pragma once\n#include <QString>\n#include "core/runtime/task/spec.h"\n'
+                                     'namespace kforge { class Speed { int x; }; }\n')
+    write(root, 'core/runtime/task/spec.h', '#pragma once\n#include <string>\n#include "dtype.h"\n'
+                                            'namespace kforge::runtime { struct Spec {}; }\n')
+    write(root, 'core/runtime/task/dtype.h', '#pragma once\n// #include <QString> in a comment is no include\n'
+                                             'namespace kforge::runtime { enum class Dtype { F32 }; }\n')
+    write(root, 'views/charts/chart.h', '#pragma once\n#include <QWidget>\n#include "core/eval/speed.h"\n'
+                                        'namespace kforge { class Chart : public QWidget {\n'
+                                        '  struct Row { int v; };\n}; }\n')
+    write(root, 'views/charts/chart.cpp', '#include "chart.h"\nnamespace kforge {\nnamespace { struct Row {}; }\n'
+                                          'struct Chart::Row;\nvoid f() { struct Local {}; }\n}\n')
+    write(root, 'app/gui/window.cpp', '#include "views/charts/chart.h"\n#include <QMainWindow>\n'
+                                      'namespace { struct Row {}; }\n')
+    write(root, 'app/gui/small.py', 'print(1)\n' * 10)
+    write(root, 'translations/fill_zh_CN.py', 'T = {}\n' * 20)  # a listed data table may be longer
+
+
+def main():
+    widgets = tempfile.mkdtemp()
+    for name in ('QWidget', 'QMainWindow', 'QTreeView'):
+        open(os.path.join(widgets, name), 'w').close()
+
+    with tempfile.TemporaryDirectory() as root:
+        clean_tree(root)
+        expect('layers: clean tree passes', 'check_layers.py', [root, '--widgets-dir', widgets], 0,
+               'every include points down')
+        expect('names: clean tree passes', 'check_class_names.py', [root], 0, 'defined once')
+        expect('length: clean tree passes', 'check_file_length.py', [root, '--limit', '10'], 0, 'no source file over')
+
+    cases = [
+        ('core includes views', 'core/eval/bad.cpp', '#include "views/charts/chart.h"\n',
+         'core/eval/bad.cpp:1: #include "views/charts/chart.h": core/ must not include from views/'),
+        ('core includes app (relative)', 'core/eval/bad.cpp', '\n#include "../../app/gui/window.cpp"\n',
+         'core/eval/bad.cpp:2: #include "../../app/gui/window.cpp": core/ must not include from app/'),
+        ('core includes a widget', 'core/eval/bad.cpp', '#include <QTreeView>\n',
+         'core/eval/bad.cpp:1: #include <QTreeView>: core/ must not include a Qt Widgets header'),
+        ('runtime includes Qt', 'core/runtime/worker/bad.cpp', '#include <string>\n#include <QString>\n',
+         'core/runtime/worker/bad.cpp:2: #include <QString>: core/runtime/ must not include Qt'),
+        ('runtime includes a Qt module path', 'core/runtime/worker/bad.h', '#include <QtCore/qstring.h>\n',
+         'core/runtime/worker/bad.h:1: #include <QtCore/qstring.h>: core/runtime/ must not include Qt'),
+        ('runtime includes core', 'core/runtime/worker/bad.h', '#include "core/eval/speed.h"\n',
+         'core/runtime/worker/bad.h:1: #include "core/eval/speed.h": core/runtime/ must not include core/ outside'),
+        ('views includes app', 'views/charts/bad.cpp', '#include <app/gui/window.cpp>\n',
+         'views/charts/bad.cpp:1: #include <app/gui/window.cpp>: views/ must not include from app/'),
+    ]
+    for name, rel, text, needle in cases:
+        with tempfile.TemporaryDirectory() as root:
+            clean_tree(root)
+            write(root, rel, text)
+            expect('layers: ' + name, 'check_layers.py', [root, '--widgets-dir', widgets], 1, needle)
+
+    name_cases = [
+        ('same class in two layers', 'core/export/chart.h', 'namespace kforge { class Chart {}; }\n',
+         'kforge::Chart is defined 2 times: core/export/chart.h:1, views/charts/chart.h:4'),
+        ('same nested class', 'core/eval/row.h', 'namespace kforge {\nstruct Chart::Row { };\n}\n',
+         'kforge::Chart::Row is defined 2 times: core/eval/row.h:2, views/charts/chart.h:5'),
+        ('same class, nested namespace syntax', 'core/eval/spec2.h',
+         'namespace kforge {\nnamespace runtime {\ntemplate <class T>\nstruct Spec final : Base<T> {};\n}\n}\n',
+         'kforge::runtime::Spec is defined 2 times: core/eval/spec2.h:4, core/runtime/task/spec.h:4'),
+    ]
+    for name, rel, text, needle in name_cases:
+        with tempfile.TemporaryDirectory() as root:
+            clean_tree(root)
+            write(root, rel, text)
+            expect('names: ' + name, 'check_class_names.py', [root], 1, needle)
+
+    with tempfile.TemporaryDirectory() as root:
+        clean_tree(root)
+        write(root, 'views/charts/long.cpp', '// line\n' * 11)
+        expect('length: a long file fails', 'check_file_length.py', [root, '--limit', '10'], 1,
+               'views/charts/long.cpp: 11 lines, over the limit of 10')
+
+    for f in failures:
+        print('FAIL ' + f)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
