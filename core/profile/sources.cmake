@@ -6,4 +6,5 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/ptxlisting.h ${CMAKE_CURRENT_LIST_DIR}/ptxlisting.cpp
   ${CMAKE_CURRENT_LIST_DIR}/instructionmix.h ${CMAKE_CURRENT_LIST_DIR}/instructionmix.cpp
   ${CMAKE_CURRENT_LIST_DIR}/stallreason.h ${CMAKE_CURRENT_LIST_DIR}/stallreason.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sourceheat.h ${CMAKE_CURRENT_LIST_DIR}/sourceheat.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/sourceheat.h ${CMAKE_CURRENT_LIST_DIR}/sourceheat.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/assemblyfetcher.h ${CMAKE_CURRENT_LIST_DIR}/assemblyfetcher.cpp)
