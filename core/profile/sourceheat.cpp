@@ -90,6 +90,53 @@ QString SourceHeat::describe(const LineHeat &line)
         .arg(pct, StallReason::describe(line.dominantStall()));
 }
 
+QString SourceHeat::mainFile(const SourceProfile &profile, const QString &side)
+{
+    QHash<QString, qint64> perFile;
+    for (const SourceProfile::Kernel &k : profile.kernels) {
+        if (k.side != side)
+            continue;
+        for (const SourceProfile::Pc &pc : k.pcs) {
+            if (pc.line > 0)
+                perFile[sourceBaseName(pc.file)] += pc.samples;
+        }
+    }
+    QString best;
+    qint64 most = -1;
+    for (auto it = perFile.cbegin(); it != perFile.cend(); ++it) {
+        if (it.value() > most || (it.value() == most && it.key() < best)) {
+            best = it.key();
+            most = it.value();
+        }
+    }
+    return best;
+}
+
+QStringList SourceHeat::promptLines(const SourceProfile &profile, const QString &source)
+{
+    if (!profile.isOk())
+        return {};
+    const QString file = mainFile(profile);
+    if (file.isEmpty())
+        return {};
+    const QStringList text = source.split(u'\n');
+    QStringList out;
+    for (const LineHeat &l : of(profile, file).hottest(5)) {
+        if (out.size() >= 3 && l.share < 0.05)
+            break;
+        QString code = l.line <= text.size() ? text.at(l.line - 1).trimmed() : QString();
+        if (code.size() > 80)
+            code = code.left(77) + u"..."_s;
+        code.replace(u'`', u'\'');
+        QString line = code.isEmpty() ? u"line %1"_s.arg(l.line) : u"line %1 (`%2`)"_s.arg(l.line).arg(code);
+        line += u", %1% of samples"_s.arg(qRound(100.0 * l.share));
+        if (!l.dominantStall().isEmpty())
+            line += u", "_s + StallReason::promptText(l.dominantStall());
+        out.append(line);
+    }
+    return out;
+}
+
 QString SourceHeat::stallMix(const QList<std::pair<QString, qint64>> &stalls, int n)
 {
     qint64 total = 0;

@@ -34,6 +34,13 @@ struct SourceHeat {
     QList<LineHeat> hottest(int n) const;
     // "line 42, 38% of samples, long scoreboard: waiting on a global or local memory load (L1TEX)"
     static QString describe(const LineHeat &line);
+    // The base name of the file with most samples of `side` (the kernel's own source); empty without lines.
+    static QString mainFile(const SourceProfile &profile, const QString &side = QStringLiteral("candidate"));
+    // For the prompt (English, untranslated): the 3 hottest lines of the kernel's own file, and a 4th and 5th
+    // when they hold at least 5% of the samples each, as
+    // "line 19 (`tile[ty + j][tx] = x[r * cols + c];`), 64% of samples, long scoreboard: waiting on ...".
+    // `source` is the text the lines are of (for the quoted code); empty list without a usable profile.
+    static QStringList promptLines(const SourceProfile &profile, const QString &source);
     // "long scoreboard 61%, wait 20%, selected 9%": the top `n` reasons of a mix.
     static QString stallMix(const QList<std::pair<QString, qint64>> &stalls, int n = 3);
 };

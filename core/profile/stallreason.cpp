@@ -23,49 +23,58 @@ QString label(const QString &shortName)
     return canonical(shortName).replace(u'_', u' ');
 }
 
-QString meaning(const QString &shortName)
+namespace {
+
+// Short name -> meaning, in English: the prompt uses it as is, the interface translates it.
+struct Meaning {
+    const char *name;
+    const char *text;
+};
+constexpr Meaning kMeanings[] = {
+    {"long_scoreboard", QT_TRANSLATE_NOOP("kforge::StallReason", "waiting on a global or local memory load (L1TEX)")},
+    {"short_scoreboard", QT_TRANSLATE_NOOP("kforge::StallReason", "waiting on shared memory or a special-function result (MIO)")},
+    {"wait", QT_TRANSLATE_NOOP("kforge::StallReason", "a fixed-latency dependency between instructions")},
+    {"barrier", QT_TRANSLATE_NOOP("kforge::StallReason", "waiting at a block barrier (__syncthreads)")},
+    {"membar", QT_TRANSLATE_NOOP("kforge::StallReason", "waiting on a memory barrier")},
+    {"mio_throttle", QT_TRANSLATE_NOOP("kforge::StallReason", "the shared-memory/special-function queue is full")},
+    {"lg_throttle", QT_TRANSLATE_NOOP("kforge::StallReason", "the global/local memory queue is full (too many loads in flight)")},
+    {"math_pipe_throttle", QT_TRANSLATE_NOOP("kforge::StallReason", "the math pipe is busy")},
+    {"tex_throttle", QT_TRANSLATE_NOOP("kforge::StallReason", "the texture unit queue is full")},
+    {"branch_resolving", QT_TRANSLATE_NOOP("kforge::StallReason", "resolving a branch target")},
+    {"no_instructions", QT_TRANSLATE_NOOP("kforge::StallReason", "no instruction fetched (instruction cache miss)")},
+    {"dispatch_stall", QT_TRANSLATE_NOOP("kforge::StallReason", "the dispatcher could not issue")},
+    {"drain", QT_TRANSLATE_NOOP("kforge::StallReason", "draining memory stores before exit")},
+    {"imc_miss", QT_TRANSLATE_NOOP("kforge::StallReason", "an immediate-constant cache miss")},
+    {"sleeping", QT_TRANSLATE_NOOP("kforge::StallReason", "the warp is sleeping (nanosleep or yield)")},
+    {"not_selected", QT_TRANSLATE_NOOP("kforge::StallReason", "ready, but another warp was picked")},
+    {"selected", QT_TRANSLATE_NOOP("kforge::StallReason", "issuing an instruction (not a stall)")},
+    {"misc", QT_TRANSLATE_NOOP("kforge::StallReason", "another reason")},
+    {"gmma", QT_TRANSLATE_NOOP("kforge::StallReason", "waiting on a warpgroup matrix multiply (tensor cores)")},
+    {"wgmma", QT_TRANSLATE_NOOP("kforge::StallReason", "waiting on a warpgroup matrix multiply (tensor cores)")},
+};
+
+const char *englishMeaning(const QString &shortName)
 {
     const QString s = canonical(shortName);
-    const char *ctx = "kforge::StallReason";
-    if (s == u"long_scoreboard")
-        return QCoreApplication::translate(ctx, "waiting on a global or local memory load (L1TEX)");
-    if (s == u"short_scoreboard")
-        return QCoreApplication::translate(ctx, "waiting on shared memory or a special-function result (MIO)");
-    if (s == u"wait")
-        return QCoreApplication::translate(ctx, "a fixed-latency dependency between instructions");
-    if (s == u"barrier")
-        return QCoreApplication::translate(ctx, "waiting at a block barrier (__syncthreads)");
-    if (s == u"membar")
-        return QCoreApplication::translate(ctx, "waiting on a memory barrier");
-    if (s == u"mio_throttle")
-        return QCoreApplication::translate(ctx, "the shared-memory/special-function queue is full");
-    if (s == u"lg_throttle")
-        return QCoreApplication::translate(ctx, "the global/local memory queue is full (too many loads in flight)");
-    if (s == u"math_pipe_throttle")
-        return QCoreApplication::translate(ctx, "the math pipe is busy");
-    if (s == u"tex_throttle")
-        return QCoreApplication::translate(ctx, "the texture unit queue is full");
-    if (s == u"branch_resolving")
-        return QCoreApplication::translate(ctx, "resolving a branch target");
-    if (s == u"no_instructions")
-        return QCoreApplication::translate(ctx, "no instruction fetched (instruction cache miss)");
-    if (s == u"dispatch_stall")
-        return QCoreApplication::translate(ctx, "the dispatcher could not issue");
-    if (s == u"drain")
-        return QCoreApplication::translate(ctx, "draining memory stores before exit");
-    if (s == u"imc_miss")
-        return QCoreApplication::translate(ctx, "an immediate-constant cache miss");
-    if (s == u"sleeping")
-        return QCoreApplication::translate(ctx, "the warp is sleeping (nanosleep or yield)");
-    if (s == u"not_selected")
-        return QCoreApplication::translate(ctx, "ready, but another warp was picked");
-    if (s == u"selected")
-        return QCoreApplication::translate(ctx, "issuing an instruction (not a stall)");
-    if (s == u"misc")
-        return QCoreApplication::translate(ctx, "another reason");
-    if (s == u"gmma" || s == u"wgmma")
-        return QCoreApplication::translate(ctx, "waiting on a warpgroup matrix multiply (tensor cores)");
-    return {};
+    for (const Meaning &m : kMeanings) {
+        if (s == QLatin1String(m.name))
+            return m.text;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+QString meaning(const QString &shortName)
+{
+    const char *m = englishMeaning(shortName);
+    return m ? QCoreApplication::translate("kforge::StallReason", m) : QString();
+}
+
+QString promptText(const QString &shortName)
+{
+    const char *m = englishMeaning(shortName);
+    return m ? label(shortName) + u": "_s + QLatin1String(m) : label(shortName);
 }
 
 QString describe(const QString &shortName)

@@ -12,4 +12,7 @@ QString meaning(const QString &shortName);
 // "long scoreboard: waiting on a global or local memory load (L1TEX)", or the label alone.
 QString describe(const QString &shortName);
 
+// describe() in English, untranslated: for prompts, which are model input and stay English.
+QString promptText(const QString &shortName);
+
 } // namespace kforge::StallReason
