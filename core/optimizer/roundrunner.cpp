@@ -707,7 +707,7 @@ void RoundRunner::onLlmFinished(quint64 id, const LlmResult &result)
 
 // ------------------------------------------------------------------------------------------------ evaluations
 
-void RoundRunner::submitEvaluation(qint64 variantId, qint64 roundId)
+void RoundRunner::submitEvaluation(qint64 variantId, qint64 roundId, bool sourceProfile)
 {
     if (roundId && roundId == m_roundId && m_paused) {
         m_evalQueue.emplace_back(variantId, roundId);
@@ -724,6 +724,7 @@ void RoundRunner::submitEvaluation(qint64 variantId, qint64 roundId)
     req.candidateSource = m_store->source(variantId);
     req.candidateFlags = v->nvccFlags;
     req.options = roundId && roundId == m_roundId ? m_settings.evalOptions : m_defaultEvalOptions;
+    req.options.sourceProfile = req.options.sourceProfile || sourceProfile;
     const int id = m_evaluator->submit(req);
     m_evals[id] = PendingEval{variantId, roundId, std::nullopt};
     m_store->setStatus(variantId, VariantStatus::Compiling);
@@ -784,6 +785,11 @@ void RoundRunner::onEvalFinished(int id, const EvalResult &result)
         Q_EMIT evaluationFinished(variantId);
         if (roundOwned && !m_stopping && v && v->origin == VariantOrigin::Model)
             considerRepair(variantId, json);
+        // A new best of the round, measured without the source-level pass: once more with it, outside the
+        // round (roundId 0), so the round does not wait for it.
+        if (roundOwned && m_settings.profileNewBest && !m_stopping && v && v->origin != VariantOrigin::Reference
+            && m_store->population().bestCorrect() == v && !json.contains(QLatin1String("source_profile")))
+            submitEvaluation(variantId, 0, true);
     }
 
     if (id == m_referenceEval) {
@@ -921,7 +927,7 @@ qint64 RoundRunner::fork(qint64 parentId, const QString &source, const QString &
     return addManualVariant(source.isEmpty() ? m_store->source(parentId) : source, {parentId}, name);
 }
 
-bool RoundRunner::reevaluate(qint64 variantId)
+bool RoundRunner::reevaluate(qint64 variantId, bool sourceProfile)
 {
     if (!m_store || !m_store->population().contains(variantId))
         return fail(tr("There is no variant %1.").arg(variantId));
@@ -930,7 +936,7 @@ bool RoundRunner::reevaluate(qint64 variantId)
             return fail(tr("Variant %1 is being evaluated already.").arg(variantId));
     if (const QString why = cannotEvaluate(m_evaluator); !why.isEmpty())
         return fail(why);
-    submitEvaluation(variantId, 0);
+    submitEvaluation(variantId, 0, sourceProfile);
     return true;
 }
 

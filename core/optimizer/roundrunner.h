@@ -98,7 +98,8 @@ public:
     qint64 fork(qint64 parentId, const QString &source, const QString &label = {});
     // A hand-written variant, evaluated at once. Returns its id, 0 on error.
     qint64 addManualVariant(const QString &source, const QList<qint64> &parentIds = {}, const QString &label = {});
-    bool reevaluate(qint64 variantId);
+    // sourceProfile: with the source-level pass ("Profile source lines": stall reasons per line).
+    bool reevaluate(qint64 variantId, bool sourceProfile = false);
     // Asks the model why `a` is faster than `b`; the answer lands in the store's pair analyses. Returns the
     // analysis id, 0 on error.
     qint64 askWhyFaster(qint64 a, qint64 b, const QString &question = {});
@@ -160,7 +161,7 @@ private:
     void maybeFinish();
     void finishRound(RoundState state, const QString &message);
 
-    void submitEvaluation(qint64 variantId, qint64 roundId);
+    void submitEvaluation(qint64 variantId, qint64 roundId, bool sourceProfile = false);
     void considerRepair(qint64 variantId, const QJsonObject &result);
     int repairDepth(qint64 variantId) const;
     qint64 addParsedVariant(const Request &r, const ParsedResponse &parsed);
