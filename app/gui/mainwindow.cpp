@@ -3,6 +3,8 @@
 #include "app/gui/appicon.h"
 #include "app/gui/apptheme.h"
 #include "app/gui/compileonly.h"
+#include "app/gui/sourcelevelview.h"
+#include "views/assembly/assemblypanel.h"
 #include "app/gui/exportactions.h"
 #include "app/gui/gettingstarted.h"
 #include "app/gui/mainactions.h"
@@ -266,6 +268,13 @@ void MainWindow::createDocks()
     m_diffDock = addPanelDock(m_diff, tr("Diff"), QStringLiteral("diffDock"), Qt::BottomDockWidgetArea);
     m_logDock = addPanelDock(m_logPanel, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_diffDock, m_logDock);
+    // PTX and SASS of the current tab, beside the diff and the log.
+    m_assembly = new AssemblyPanel(this);
+    tabifyDockWidget(m_diffDock, addPanelDock(m_assembly, tr("Assembly"), QStringLiteral("assemblyDock"), Qt::BottomDockWidgetArea));
+    m_sourceLevel = new SourceLevelView(m_editor, m_assembly, m_session, m_workbench->compiler(), m_workbench->pool(),
+                                        m_workbench->runner(), this);
+    connect(m_sourceLevel, &SourceLevelView::errorOccurred, this, &MainWindow::reportError);
+    connect(m_variants, &VariantsPanel::profileRequested, m_sourceLevel, &SourceLevelView::profileVariant);
     m_logDock->raise();
     // What the task asks for, a tab beside Round Control: read once, then looked up.
     QDockWidget *taskDock = addPanelDock(m_taskPanel, tr("Task"), QStringLiteral("taskDock"), Qt::RightDockWidgetArea);
@@ -307,6 +316,7 @@ void MainWindow::createMenus()
     edit->addAction(m_editor->previousDiagnosticAction());
     edit->addSeparator();
     edit->addAction(m_editor->evaluateAction());
+    edit->addAction(m_sourceLevel->profileAction());
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget *d : std::as_const(m_docks))

@@ -150,6 +150,8 @@ private:
     MainActions *m_actions = nullptr;
     ExportActions *m_exports = nullptr;
     CompileOnly *m_compileOnly = nullptr;
+    class SourceLevelView *m_sourceLevel = nullptr; // the assembly panel and heat gutter, bound to the editor
+    class AssemblyPanel *m_assembly = nullptr;
     SessionStore *m_session = nullptr;
     ToolchainProbe *m_probe = nullptr;
     KernelEditor *m_editor = nullptr;

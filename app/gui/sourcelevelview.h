@@ -1,0 +1,56 @@
+#pragma once
+// Binds the source-level views to the editor and the session: the current tab's PTX and SASS fetched into
+// the assembly panel (after a pause in typing, off the GUI thread), the editor's cursor line and the panel's
+// selected instruction followed both ways, the heat gutter and per-instruction samples from the latest
+// evaluation of the tab's variant, and "Profile source lines" (a re-evaluation with the PC-sampling pass).
+#include <QObject>
+#include <QPointer>
+
+class QAction;
+class QTimer;
+
+namespace kforge {
+
+class AssemblyFetcher;
+class AssemblyPanel;
+class Compiler;
+class KernelEditor;
+class RoundRunner;
+class SessionStore;
+class WorkerPool;
+
+class SourceLevelView : public QObject
+{
+    Q_OBJECT
+public:
+    SourceLevelView(KernelEditor *editor, AssemblyPanel *panel, SessionStore *store, Compiler *compiler,
+                    WorkerPool *pool, RoundRunner *runner, QObject *parent = nullptr);
+
+    // "Profile Source Lines": enabled while the current tab shows a session variant.
+    QAction *profileAction() const { return m_profile; }
+    // Re-evaluates `variantId` with the source-level pass; false with the reason logged/shown when it cannot.
+    bool profileVariant(qint64 variantId);
+
+Q_SIGNALS:
+    void errorOccurred(const QString &message);
+
+private:
+    void onCurrentChanged();
+    void refetch();
+    void showProfile(int index);
+    void onCursorLine(int line);
+    void onPanelLine(int line);
+    void connectTab(int index);
+
+    QPointer<KernelEditor> m_editor;
+    QPointer<AssemblyPanel> m_panel;
+    QPointer<SessionStore> m_store;
+    QPointer<RoundRunner> m_runner;
+    AssemblyFetcher *m_fetcher = nullptr;
+    QAction *m_profile = nullptr;
+    QTimer *m_refetch = nullptr;
+    int m_job = 0;
+    int m_lastLine = 0;
+};
+
+} // namespace kforge
