@@ -40,7 +40,9 @@ WorkerClient *pickWorker(const WorkerPool *pool, int *index)
     return nullptr;
 }
 
-SassListing parseReply(const QJsonObject &body)
+} // namespace
+
+SassListing AssemblyFetcher::parseDisassembly(const QJsonObject &body)
 {
     SassListing listing;
     for (const QJsonValue &c : body.value("cubins"_L1).toArray())
@@ -51,8 +53,6 @@ SassListing parseReply(const QJsonObject &body)
         listing.arch = body.value("arch"_L1).toString();
     return listing;
 }
-
-} // namespace
 
 AssemblyFetcher::AssemblyFetcher(Compiler *compiler, WorkerPool *pool, QObject *parent)
     : QObject(parent), m_compiler(compiler), m_pool(pool)
@@ -217,7 +217,7 @@ void AssemblyFetcher::onWorkerReply(int id, const WorkerReply &reply)
     }
     const QJsonObject body = reply.body;
     const QString tool = tr("%1 on worker %2").arg(body.value("tool"_L1).toString(u"?"_s), job.workerName);
-    auto future = QtConcurrent::run([body] { return parseReply(body); });
+    auto future = QtConcurrent::run([body] { return parseDisassembly(body); });
     auto *watcher = new QFutureWatcher<SassListing>(this);
     connect(watcher, &QFutureWatcher<SassListing>::finished, this, [this, id, watcher, tool] {
         watcher->deleteLater();

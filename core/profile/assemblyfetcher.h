@@ -45,6 +45,9 @@ public:
     // `request.output` is ignored. Returns a job id; updated() follows for each half, finished() once.
     int fetch(CompileRequest request);
     void cancel(int id);
+    // The SASS of a disassemble reply (docs/worker-protocol.md): every cubin's nvdisasm text, else the
+    // cuobjdump text.
+    static SassListing parseDisassembly(const QJsonObject &reply);
 
 Q_SIGNALS:
     void updated(int id, const kforge::Assembly &assembly); // PTX or SASS arrived (the other may still run)

@@ -1,10 +1,13 @@
 // SASS and PTX parsing on committed nvdisasm/cuobjdump/nvcc output (tests/fixtures/asm), with line mappings
 // checked against the variants' sources by reading them.
+#include "core/profile/assemblyfetcher.h"
 #include "core/profile/instructionmix.h"
 #include "core/profile/ptxlisting.h"
 #include "core/profile/sasslisting.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 using namespace Qt::StringLiterals;
@@ -45,6 +48,7 @@ private Q_SLOTS:
     void instructionMix();
     void ptxLineTable();
     void ptxInlinedAt();
+    void realWorkerDisassembleReply();
     void garbageGivesEmptyListing();
 };
 
@@ -215,6 +219,28 @@ void TestAsmListing::ptxInlinedAt()
     QCOMPARE(next.where.at(0).line, 27);
     QCOMPARE(next.where.at(1).line, 74);
     QVERIFY(!p.linesFor(u"online_warp.cu"_s, 27, u"_Z21softmax_online_scalarPKfPfl"_s).isEmpty());
+}
+
+void TestAsmListing::realWorkerDisassembleReply()
+{
+    // kforge-worker's answer to {"op":"disassemble"} on the H200 host (the conv3d task's fused variant).
+    const QJsonObject reply = QJsonDocument::fromJson(fixture(u"conv3d_fused/disassemble_reply.json"_s).toUtf8()).object();
+    QVERIFY(reply.value(u"ok"_s).toBool());
+    const SassListing l = AssemblyFetcher::parseDisassembly(reply);
+    QCOMPARE(l.source, SassListing::Source::Nvdisasm);
+    QCOMPARE(l.arch, u"sm_90"_s);
+    QCOMPARE(l.functions.size(), 1);
+    const SassFunction &f = l.functions.first();
+    QCOMPARE(f.name, u"_Z23fused_conv_gn_min_clampPKfS0_S0_S0_S0_Pf9ConvShapeifff"_s);
+    QVERIFY(l.hasLineInfo());
+    // source.cu line 40 is the first `__syncthreads();`: the first barrier of the kernel is there.
+    const SassInstruction &bar = at(f, 0x0470);
+    QCOMPARE(bar.opcode, u"BAR.SYNC.DEFER_BLOCKING"_s);
+    QCOMPARE(lineInFile(bar.where, u"fused.cu"_s), 40);
+    int barriers = 0;
+    for (const SassInstruction &i : f.instructions)
+        barriers += i.baseOpcode() == u"BAR";
+    QVERIFY(barriers >= 3); // lines 40, 68, 82
 }
 
 void TestAsmListing::garbageGivesEmptyListing()

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -67,6 +68,7 @@ private Q_SLOTS:
     void resourcesAndMix();
     void saysWhatIsMissing();
     void screenshot();
+    void promptScreenshot();
 };
 
 void TestAssemblyPanel::initTestCase()
@@ -185,6 +187,27 @@ void TestAssemblyPanel::screenshot()
     panel.tabs()->setCurrentIndex(1);
     panel.highlightSourceLine(26);
     QVERIFY(panel.grab().save(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/assembly-panel-ptx.png")));
+}
+
+void TestAssemblyPanel::promptScreenshot()
+{
+    // The exemplar with hot lines as the model reads it: the golden prompt tst_promptbuilder renders and checks.
+    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/golden/contrastive_hot_lines.md"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString prompt = QString::fromUtf8(f.readAll());
+    const qsizetype hot = prompt.indexOf(u"Hottest source lines"_s);
+    QVERIFY(hot > 0);
+    const qsizetype from = prompt.lastIndexOf(u"### Variant"_s, hot);
+    const qsizetype to = prompt.indexOf(u"```cuda"_s, hot);
+    QVERIFY(from >= 0 && to > hot);
+    QPlainTextEdit view;
+    view.setReadOnly(true);
+    view.setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    view.setPlainText(prompt.mid(from, to - from).trimmed());
+    view.resize(900, 330);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.grab().save(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/screenshots/prompt-hot-lines.png")));
 }
 
 QTEST_MAIN(TestAssemblyPanel)
