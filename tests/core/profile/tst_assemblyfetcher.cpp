@@ -52,6 +52,7 @@ private Q_SLOTS:
     void ptxAndSassThroughTheWorker();
     void workerWithoutDisassembler();
     void noWorkerAtAll();
+    void realWorker();
 
 private:
     bool localTools() const;
@@ -155,6 +156,42 @@ void TestAssemblyFetcher::noWorkerAtAll()
     const Assembly bad = fetchOne(fetcher, CompileRequestFor(u"__global__ void k() { undefined_thing; }\n"_s));
     QVERIFY2(bad.ptxError.contains(u"undefined_thing"_s), qPrintable(bad.ptxError));
     QVERIFY2(bad.sassError.contains(u"does not compile"_s), qPrintable(bad.sassError));
+}
+
+void TestAssemblyFetcher::realWorker()
+{
+    // kforge-worker itself (KFORGE_WORKER): on a GPU host with the toolkit, SASS with line markers of
+    // candidate.cu; on a host without nvdisasm and cuobjdump, the worker's own account of what is missing.
+    const QString worker = test::realWorker();
+    if (worker.isEmpty())
+        QSKIP("SKIP: kforge-worker is not built");
+    if (localTools())
+        QSKIP("SKIP: this toolkit has its own disassembler; the worker is not asked");
+    Compiler compiler;
+    compiler.setCacheDir(m_cache->path());
+    WorkerPool pool;
+    WorkerConfig c;
+    c.command = worker;
+    c.name = u"real"_s;
+    pool.setWorkers({c});
+    AssemblyFetcher fetcher(&compiler, &pool);
+    const Assembly a = fetchOne(fetcher, request());
+    QVERIFY(a.ptxError.isEmpty());
+    if (a.sassError.contains(u"does not know the disassemble request"_s))
+        QSKIP("SKIP: this kforge-worker predates the disassemble request");
+    if (!a.sassError.isEmpty()) {
+        QVERIFY2(a.sassError.contains(u"no disassembler"_s) || a.sassError.contains(u"no worker is running"_s),
+                 qPrintable(a.sassError));
+        return;
+    }
+    const SassFunction *f = a.sass.function(u"_Z5scalePKfPfi"_s);
+    QVERIFY(f);
+    QVERIFY(a.sass.hasLineInfo());
+    bool store = false; // `c[i] = a[i] * 2.f;` (line 6): its global store
+    for (const SassInstruction &i : f->instructions)
+        store = store || (i.baseOpcode() == u"STG" && lineInFile(i.where, u"candidate.cu"_s) == 6);
+    QVERIFY(store);
+    qInfo("SASS from %s", qPrintable(a.sassTool));
 }
 
 QTEST_GUILESS_MAIN(TestAssemblyFetcher)
