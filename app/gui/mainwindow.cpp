@@ -270,9 +270,11 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_diffDock, m_logDock);
     // PTX and SASS of the current tab, beside the diff and the log.
     m_assembly = new AssemblyPanel(this);
-    tabifyDockWidget(m_diffDock, addPanelDock(m_assembly, tr("Assembly"), QStringLiteral("assemblyDock"), Qt::BottomDockWidgetArea));
+    QDockWidget *assemblyDock = addPanelDock(m_assembly, tr("Assembly"), QStringLiteral("assemblyDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_diffDock, assemblyDock);
     m_sourceLevel = new SourceLevelView(m_editor, m_assembly, m_session, m_workbench->compiler(), m_workbench->pool(),
                                         m_workbench->runner(), this);
+    connect(assemblyDock, &QDockWidget::visibilityChanged, m_sourceLevel, &SourceLevelView::setPanelVisible);
     connect(m_sourceLevel, &SourceLevelView::errorOccurred, this, &MainWindow::reportError);
     connect(m_variants, &VariantsPanel::profileRequested, m_sourceLevel, &SourceLevelView::profileVariant);
     m_logDock->raise();

@@ -49,6 +49,7 @@ SourceLevelView::SourceLevelView(KernelEditor *editor, AssemblyPanel *panel, Ses
             m_refetch->start();
     });
     connect(m_panel, &AssemblyPanel::sourceLineSelected, this, &SourceLevelView::onPanelLine);
+
     connect(m_store, &SessionStore::evaluationAdded, this, [this](qint64 variantId, qint64) {
         for (int i = 0; m_editor && i < m_editor->count(); ++i)
             if (m_editor->variantId(i) == variantId)
@@ -71,6 +72,13 @@ bool SourceLevelView::profileVariant(qint64 variantId)
     if (m_panel)
         m_panel->setPending(tr("Variant %1 is being evaluated with the PC-sampling pass…").arg(variantId));
     return true;
+}
+
+void SourceLevelView::setPanelVisible(bool visible)
+{
+    m_panelVisible = visible;
+    if (visible && m_stale)
+        refetch();
 }
 
 void SourceLevelView::onCurrentChanged()
@@ -101,6 +109,10 @@ void SourceLevelView::refetch()
     const int index = m_editor ? m_editor->currentIndex() : -1;
     QsciScintilla *e = index >= 0 ? m_editor->editor(index) : nullptr;
     if (!e || !m_panel)
+        return;
+    // Compiles only for a panel someone looks at (a hidden dock tab costs nothing).
+    m_stale = !m_panelVisible;
+    if (m_stale)
         return;
     if (m_job)
         m_fetcher->cancel(m_job);

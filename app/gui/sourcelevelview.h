@@ -30,6 +30,8 @@ public:
     QAction *profileAction() const { return m_profile; }
     // Re-evaluates `variantId` with the source-level pass; false with the reason logged/shown when it cannot.
     bool profileVariant(qint64 variantId);
+    // Whether the panel's dock is on top (QDockWidget::visibilityChanged): only then are listings compiled.
+    void setPanelVisible(bool visible);
 
 Q_SIGNALS:
     void errorOccurred(const QString &message);
@@ -51,6 +53,8 @@ private:
     QTimer *m_refetch = nullptr;
     int m_job = 0;
     int m_lastLine = 0;
+    bool m_panelVisible = false;
+    bool m_stale = false; // the tab changed while the panel was hidden: fetch when it shows
 };
 
 } // namespace kforge

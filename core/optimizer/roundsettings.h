@@ -45,7 +45,8 @@ struct RoundSettings {
     EvalOptions evalOptions;
     // A round's new best correct variant is measured once more with the source-level pass (PC sampling, about
     // a second) so its hottest lines reach the next prompt and the report; rounds themselves run without it.
-    bool profileNewBest = true;
+    // Off by default for now: the re-measurement puts the variant back to "compiling" in the round's progress.
+    bool profileNewBest = false;
     // Headless runs have nobody to review a result over the suspicious speedup; this accepts those (never a
     // result under the speed-of-light floor).
     bool acceptSuspicious = false;

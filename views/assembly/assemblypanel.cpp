@@ -83,6 +83,12 @@ AssemblyPanel::AssemblyPanel(QWidget *parent) : QWidget(parent)
     setAssembly(Assembly{});
 }
 
+void AssemblyPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    Q_EMIT shown();
+}
+
 void AssemblyPanel::setPending(const QString &what)
 {
     m_pending = what;

@@ -45,6 +45,11 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void sourceLineSelected(int line);
+    // The panel became visible (its dock tab raised): a stale listing can be fetched now.
+    void shown();
+
+protected:
+    void showEvent(QShowEvent *event) override;
 
 private:
     void showKernel();

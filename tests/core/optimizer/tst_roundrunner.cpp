@@ -212,6 +212,7 @@ private Q_SLOTS:
         RoundSettings s;
         s.candidates = 3;
         s.repairAttempts = 1;
+        s.profileNewBest = true;
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
         QVERIFY(deltas.count() > 10); // streamed, not delivered at once
 
@@ -260,7 +261,7 @@ private Q_SLOTS:
         QCOMPARE(repaired, (QSet<qint64>{wrong->id, broken->id}));
 
         // The round's new best usable variant is measured once more with the source-level pass, and nothing
-        // else is: rounds run without it (EvalOptions::sourceProfile off by default).
+        // else is: rounds run without it (EvalOptions::sourceProfile off by default; RoundSettings::profileNewBest on here).
         const Variant *best = st.population().bestCorrect();
         QVERIFY(best && best->origin != VariantOrigin::Reference);
         const auto profiled = [&] {
