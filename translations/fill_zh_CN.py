@@ -1136,6 +1136,118 @@ CTX.update({
 })
 
 
+# h/asm
+T.update({
+'nvcc could not produce PTX: %1': 'nvcc 无法生成 PTX：%1',
+'The PTX has no line table, so lines cannot be matched: compile with -lineinfo.': 'PTX 没有行号表，无法对应源代码行：请使用 -lineinfo 编译。',
+'No SASS: %1': '没有 SASS：%1',
+'%1 (local)': '%1（本机）',
+'No SASS: the kernel does not compile: %1': '没有 SASS：内核无法编译：%1',
+"No SASS: this machine's CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no worker is running to disassemble on its GPU host. Start a worker (Settings > Workers) or install the toolkit's nvdisasm here.":
+    '没有 SASS：本机的 CUDA 工具包（%1）既没有 nvdisasm 也没有 cuobjdump，且没有正在运行的工作进程可在其 GPU 主机上反汇编。请启动一个工作进程（设置 > 工作进程），或在本机安装工具包的 nvdisasm。',
+'no nvcc found': '未找到 nvcc',
+"No SASS: this machine's CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no worker is configured to disassemble on a GPU host. Add a worker (Settings > Workers) or install the toolkit's nvdisasm here (package cuda-nvdisasm).":
+    '没有 SASS：本机的 CUDA 工具包（%1）既没有 nvdisasm 也没有 cuobjdump，且未配置可在 GPU 主机上反汇编的工作进程。请添加一个工作进程（设置 > 工作进程），或在本机安装工具包的 nvdisasm（软件包 cuda-nvdisasm）。',
+"No SASS: the worker host has no disassembler (%1). Install the CUDA toolkit's nvdisasm or cuobjdump there, or put its bin folder on the worker's PATH.":
+    '没有 SASS：工作进程主机上没有反汇编器（%1）。请在该主机上安装 CUDA 工具包的 nvdisasm 或 cuobjdump，或把其 bin 目录加入工作进程的 PATH。',
+'No SASS: worker %1 does not know the disassemble request (%2); update kforge-worker on its host.':
+    '没有 SASS：工作进程 %1 不认识 disassemble 请求（%2）；请更新其主机上的 kforge-worker。',
+'No SASS: worker %1 could not disassemble the kernel: %2': '没有 SASS：工作进程 %1 无法反汇编该内核：%2',
+'%1 on worker %2': '工作进程 %2 上的 %1',
+'The disassembler (%1) printed no functions.': '反汇编器（%1）没有输出任何函数。',
+'The SASS from %1 has no line information (cuobjdump prints none; nvdisasm --print-line-info on a -lineinfo build does), so instructions cannot be matched to source lines.':
+    '来自 %1 的 SASS 没有行号信息（cuobjdump 不输出行号；对 -lineinfo 构建使用 nvdisasm --print-line-info 才有），因此无法把指令对应到源代码行。',
+'%1 KiB': '%1 KiB',
+'%1 B': '%1 B',
+'SASS': 'SASS',
+'PTX': 'PTX',
+'%1 registers, %2 shared memory, %3 stack': '%1 个寄存器，%2 共享内存，%3 栈',
+'; spills: %1 stored, %2 loaded': '；溢出：存储 %1，加载 %2',
+'; no spills': '；无溢出',
+'No resource usage from ptxas for this kernel.': 'ptxas 没有给出该内核的资源使用情况。',
+'Instruction mix: %1': '指令构成：%1',
+'Select a variant or an editor tab to see its PTX and SASS.': '选择一个变体或编辑器标签页以查看其 PTX 和 SASS。',
+'SASS from %1.': 'SASS 来自 %1。',
+'Source heat': '源代码热度',
+'%1: %2': '%1：%2',
+'%1: %n sample(s); stalls: %2': '%1：%n 个样本；停顿：%2',
+'%1% of samples (%2 of %3)': '占样本的 %1%（%3 个中的 %2 个）',
+'Stalls: %1': '停顿：%1',
+'Line': '行',
+'Samples': '样本',
+'Top stalls': '主要停顿',
+'global memory': '全局内存',
+'shared memory': '共享内存',
+'local memory': '本地内存',
+'constant loads': '常量加载',
+'FP32': 'FP32',
+'FP16/BF16': 'FP16/BF16',
+'FP64': 'FP64',
+'tensor core': '张量核心',
+'integer': '整数',
+'conversion': '类型转换',
+'warp shuffle/vote': 'warp 洗牌/投票',
+'%1% %2': '%1% %2',
+'%n instruction(s): %1': '%n 条指令：%1',
+'Assembly': '汇编',
+'No line information for this instruction.': '该指令没有行号信息。',
+'inlined at ': '内联于 ',
+'Offset': '偏移',
+'Instruction': '指令',
+'line %1, %2% of samples': '第 %1 行，占样本的 %2%',
+'line %1, %2% of samples, %3': '第 %1 行，占样本的 %2%，%3',
+'Profile Source &Lines': '剖析源代码行(&L)',
+'Profile Source Lines': '剖析源代码行',
+"Evaluate the current tab's variant again with CUPTI PC sampling: stall reasons per source line in the editor's heat gutter, the assembly panel and Compare":
+    '使用 CUPTI PC 采样重新评估当前标签页的变体：每个源代码行的停顿原因显示在编辑器的热度边栏、汇编面板和对比中',
+"Profiling source lines needs a variant of the open session: save the tab's text as a variant first (evaluate it with Ctrl+Enter).":
+    '剖析源代码行需要打开的会话中的一个变体：请先把该标签页的文本保存为变体（用 Ctrl+Enter 评估）。',
+'Variant %1 is being evaluated with the PC-sampling pass…': '正在使用 PC 采样流程评估变体 %1…',
+'Compiling PTX and SASS of %1…': '正在编译 %1 的 PTX 和 SASS…',
+'No source-level profile: the evaluation ran without the PC-sampling pass. Use "Profile source lines" on the variant to run it.':
+    '没有源代码级剖析：该评估未运行 PC 采样流程。请对该变体使用“剖析源代码行”来运行它。',
+'The PC-sampling pass failed.': 'PC 采样流程失败。',
+"The worker cannot sample this GPU's program counters.": '工作进程无法对该 GPU 的程序计数器进行采样。',
+'GPU performance counters are restricted to administrators on the worker host: set the nvidia module option NVreg_RestrictProfilingToAdminUsers=0 or run the worker as root.':
+    '工作进程主机上的 GPU 性能计数器仅限管理员使用：请设置 nvidia 模块选项 NVreg_RestrictProfilingToAdminUsers=0，或以 root 身份运行工作进程。',
+'The kernel was built without line information: compile with -lineinfo.': '该内核构建时没有行号信息：请使用 -lineinfo 编译。',
+'This GPU or driver does not support CUPTI PC sampling.': '该 GPU 或驱动不支持 CUPTI PC 采样。',
+"The PC-sampling pass collected no samples of the candidate's kernels (the kernels may be too short): lower the sampling period or use a larger problem size.":
+    'PC 采样流程没有采集到候选内核的任何样本（内核可能太短）：请降低采样周期或使用更大的问题规模。',
+"The samples carry no source lines: the kernel was built without line information; compile with -lineinfo (KForge's default flags include it).":
+    '样本不带源代码行：该内核构建时没有行号信息；请使用 -lineinfo 编译（KForge 的默认编译选项包含它）。',
+'The worker sent an unknown source-profile status "%1".': '工作进程发送了未知的源代码剖析状态“%1”。',
+'waiting on a global or local memory load (L1TEX)': '等待全局或本地内存加载（L1TEX）',
+'waiting on shared memory or a special-function result (MIO)': '等待共享内存或特殊函数结果（MIO）',
+'a fixed-latency dependency between instructions': '指令之间的固定延迟依赖',
+'waiting at a block barrier (__syncthreads)': '在线程块屏障处等待（__syncthreads）',
+'waiting on a memory barrier': '等待内存屏障',
+'the shared-memory/special-function queue is full': '共享内存/特殊函数队列已满',
+'the global/local memory queue is full (too many loads in flight)': '全局/本地内存队列已满（进行中的加载过多）',
+'the math pipe is busy': '数学流水线繁忙',
+'the texture unit queue is full': '纹理单元队列已满',
+'resolving a branch target': '正在解析分支目标',
+'no instruction fetched (instruction cache miss)': '没有取到指令（指令缓存未命中）',
+'the dispatcher could not issue': '调度器无法发射',
+'draining memory stores before exit': '退出前等待内存存储排空',
+'an immediate-constant cache miss': '立即数常量缓存未命中',
+'the warp is sleeping (nanosleep or yield)': 'warp 处于休眠（nanosleep 或 yield）',
+'ready, but another warp was picked': '已就绪，但选中了另一个 warp',
+'issuing an instruction (not a stall)': '正在发射指令（不是停顿）',
+'another reason': '其他原因',
+'waiting on a warpgroup matrix multiply (tensor cores)': '等待 warpgroup 矩阵乘法（张量核心）',
+'Evaluate it again with CUPTI PC sampling: stall reasons per source line': '使用 CUPTI PC 采样重新评估：每个源代码行的停顿原因',
+})
+CTX.update({
+('kforge::InstructionMix', 'control'): '控制流',
+('kforge::InstructionMix', 'sync'): '同步',
+('kforge::InstructionMix', 'move'): '数据移动',
+('kforge::InstructionMix', 'other'): '其他',
+('kforge::HeatLinesModel', 'Share'): '占比',
+('kforge::HeatLinesModel', 'Source'): '源代码',
+})
+
+
 PLACEHOLDER = re.compile(r'%L?(\d|n)')
 
 

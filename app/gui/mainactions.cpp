@@ -90,7 +90,7 @@ MainActions::MainActions(QWidget *owner)
 }
 
 void MainActions::buildMenus(QMainWindow *window, const QList<QAction *> &diagnosticActions, QAction *evaluate,
-                             const QList<QDockWidget *> &docks)
+                             QAction *profile, const QList<QDockWidget *> &docks)
 {
     QMenuBar *bar = window->menuBar();
     QMenu *file = bar->addMenu(tr("&File"));
@@ -119,6 +119,8 @@ void MainActions::buildMenus(QMainWindow *window, const QList<QAction *> &diagno
     edit->addActions(diagnosticActions);
     edit->addSeparator();
     edit->addAction(evaluate);
+    if (profile)
+        edit->addAction(profile);
 
     QMenu *view = bar->addMenu(tr("&View"));
     for (QDockWidget *d : docks)

@@ -21,7 +21,7 @@ public:
 
     // The window's menu bar and main tool bar: these actions, the editor's (next and previous diagnostic,
     // evaluate) and a toggle for each dock. Makes recentMenu, which its owner fills.
-    void buildMenus(QMainWindow *window, const QList<QAction *> &diagnosticActions, QAction *evaluate,
+    void buildMenus(QMainWindow *window, const QList<QAction *> &diagnosticActions, QAction *evaluate, QAction *profile,
                     const QList<QDockWidget *> &docks);
     QMenu *recentMenu = nullptr;
 

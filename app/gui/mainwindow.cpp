@@ -3,6 +3,8 @@
 #include "app/gui/appicon.h"
 #include "app/gui/apptheme.h"
 #include "app/gui/diffdock.h"
+#include "app/gui/sourcelevelview.h"
+#include "views/assembly/assemblypanel.h"
 #include "app/gui/exportactions.h"
 #include "app/gui/gettingstarted.h"
 #include "app/gui/mainactions.h"
@@ -97,7 +99,7 @@ MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluat
 
     createDocks();
     m_actions->buildMenus(this, {m_editor->nextDiagnosticAction(), m_editor->previousDiagnosticAction()},
-                          m_editor->evaluateAction(), m_docks);
+                          m_editor->evaluateAction(), m_sourceLevel->profileAction(), m_docks);
     m_indicators = new ReadinessIndicators(statusBar(), m_notice, m_actions->configureWorkers, m_workbench, m_readiness,
                                            m_settings, m_log, this);
     connectServices();
@@ -203,6 +205,15 @@ void MainWindow::createDocks()
     QDockWidget *diffDock = addPanelDock(m_diff, tr("Diff"), QStringLiteral("diffDock"), Qt::BottomDockWidgetArea);
     m_logDock = addPanelDock(m_logPanel, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(diffDock, m_logDock);
+    // PTX and SASS of the current tab, beside the diff and the log.
+    m_assembly = new AssemblyPanel(this);
+    QDockWidget *assemblyDock = addPanelDock(m_assembly, tr("Assembly"), QStringLiteral("assemblyDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(diffDock, assemblyDock);
+    m_sourceLevel = new SourceLevelView(m_editor, m_assembly, m_session, m_workbench->compiler(), m_workbench->pool(),
+                                        m_workbench->queue(), this);
+    connect(assemblyDock, &QDockWidget::visibilityChanged, m_sourceLevel, &SourceLevelView::setPanelVisible);
+    connect(m_sourceLevel, &SourceLevelView::errorOccurred, this, &MainWindow::reportError);
+    connect(m_variants, &VariantsPanel::profileRequested, m_sourceLevel, &SourceLevelView::profileVariant);
     m_logDock->raise();
     // What the task asks for, a tab beside Round Control: read once, then looked up.
     QDockWidget *taskDock = addPanelDock(m_taskPanel, tr("Task"), QStringLiteral("taskDock"), Qt::RightDockWidgetArea);

@@ -122,6 +122,8 @@ private:
     LogHub &m_log;
     MainActions *m_actions = nullptr;
     ExportActions *m_exports = nullptr;
+    class SourceLevelView *m_sourceLevel = nullptr; // the assembly panel and heat gutter, bound to the editor
+    class AssemblyPanel *m_assembly = nullptr;
     SessionStore *m_session = nullptr;
     SessionController *m_sessions = nullptr;
     SessionActions *m_sessionActions = nullptr;

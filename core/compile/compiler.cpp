@@ -517,11 +517,13 @@ void Compiler::startNvcc(Job &job)
 void Compiler::startDisassembler(Job &job)
 {
     const QString nvcc = nvccPath();
-    QString tool = CudaToolkit::locateTool(u"cuobjdump"_s, nvcc);
-    QStringList args{u"-sass"_s, u"kernel.cubin"_s};
+    // nvdisasm first: with -g (--print-line-info) it marks every instruction's source line, which the
+    // assembly panel maps to the editor; cuobjdump prints none.
+    QString tool = CudaToolkit::locateTool(u"nvdisasm"_s, nvcc);
+    QStringList args{u"-c"_s, u"-g"_s, u"kernel.cubin"_s};
     if (tool.isEmpty()) {
-        tool = CudaToolkit::locateTool(u"nvdisasm"_s, nvcc);
-        args = QStringList{u"-c"_s, u"-g"_s, u"kernel.cubin"_s};
+        tool = CudaToolkit::locateTool(u"cuobjdump"_s, nvcc);
+        args = QStringList{u"-sass"_s, u"kernel.cubin"_s};
     }
     if (tool.isEmpty()) {
         --m_running;

@@ -37,6 +37,8 @@ EvalOptions EvalOptions::fromJson(const QJsonObject &o)
     for (const QJsonValue &v : o.value("metric_names"_L1).toArray())
         e.metricNames.append(v.toString());
     e.samples = o.value("samples"_L1).toBool(e.samples);
+    e.sourceProfile = o.value("source_profile"_L1).toBool(e.sourceProfile);
+    e.sourceProfilePeriod = int(json::number(o, "source_profile_period"_L1, e.sourceProfilePeriod));
     return e;
 }
 
@@ -48,6 +50,11 @@ QJsonObject EvalOptions::toJson() const
                   {u"trace_runs"_s, traceRuns},  {u"metrics"_s, metrics},     {u"samples"_s, samples}};
     if (!metricNames.isEmpty())
         o.insert(u"metric_names"_s, QJsonArray::fromStringList(metricNames));
+    // Only when asked: a request without the key is the same request as before the option existed.
+    if (sourceProfile)
+        o.insert(u"source_profile"_s, true);
+    if (sourceProfile && sourceProfilePeriod > 0)
+        o.insert(u"source_profile_period"_s, sourceProfilePeriod);
     return o;
 }
 

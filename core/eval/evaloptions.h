@@ -25,6 +25,10 @@ struct EvalOptions {
     bool metrics = true;     // CUPTI metrics pass (kernel replay; slower)
     QStringList metricNames; // empty: the profiler's default set
     bool samples = false;    // every run's time in the result (samples_ms)
+    // CUPTI PC sampling after timing and metrics: stall reasons per source line ("source_profile"). Off in
+    // rounds (it costs a second or so per evaluation); on when the user asks and for a round's new best.
+    bool sourceProfile = false;
+    int sourceProfilePeriod = 0; // CUPTI sampling period exponent; 0: the worker's default
 
     // The options the workbench uses: the defaults above with the user's timing settings applied.
     static EvalOptions fromSettings(const TimingSetting &timing);

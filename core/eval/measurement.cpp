@@ -1,4 +1,5 @@
 #include "core/eval/measurement.h"
+#include "core/eval/sourceprofile.h"
 
 #include "core/eval/jsonfields.h"
 
@@ -282,6 +283,7 @@ void Measurement::parseViews(const QJsonObject &o)
     traceSummary = traceOf(trace);
     metricsSummary = metricsOf(o.value("metrics"_L1));
     speedOfLight = SpeedOfLight::fromResult(o);
+    sourceProfile = SourceProfile::fromResult(o);
 }
 
 QJsonObject Measurement::typedJson() const

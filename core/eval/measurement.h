@@ -11,6 +11,7 @@
 #include "core/compile/diagnostic.h"
 #include "core/eval/evalresult.h"
 #include "core/eval/kernelresources.h"
+#include "core/eval/sourceprofile.h"
 #include "core/eval/speedoflight.h"
 
 #include <QJsonObject>
@@ -146,6 +147,7 @@ struct Measurement : EvalResult {
     TraceSummary traceSummary;
     MetricsSummary metricsSummary;
     SpeedOfLight speedOfLight; // the one computation (core/eval/speedoflight.h), from the stored result
+    SourceProfile sourceProfile; // the source-level pass (core/eval/sourceprofile.h); status Absent when it did not run
 
     Measurement() = default;
     // A fresh result from the worker client, with the compile summary the client adds.

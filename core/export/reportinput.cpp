@@ -4,6 +4,7 @@
 #include "core/eval/measurement.h"
 #include "core/export/sessionexportsource.h"
 #include "core/optimizer/profilesummary.h"
+#include "core/profile/sourceheat.h"
 #include "core/session/sessionstore.h"
 #include "core/version.h"
 
@@ -116,6 +117,7 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
             d.speedOfLight = result.speedOfLight;
             d.speedOfLightPct = d.speedOfLight.percent();
             d.profile = ProfileSummary::fromMeasurement(result).lines();
+            d.hotLines = SourceHeat::promptLines(result.sourceProfile, d.source);
             d.flags = result.flags;
             d.nvccVersion = eval->nvccVersion;
             d.nvccFlags = eval->compileFlags;

@@ -48,6 +48,7 @@ struct ReportDetail {
     std::optional<double> speedOfLightPct; // speedOfLight.percent()
     SpeedOfLight speedOfLight;
     QStringList profile; // compact profile lines (bound, achieved bandwidth, occupancy, registers...)
+    QStringList hotLines; // its hottest source lines, when it was profiled at source level (SourceHeat::promptLines)
     QStringList flags;
     QString nvccVersion;
     QStringList nvccFlags;

@@ -213,6 +213,12 @@ QString ReportWriter::html(const ReportInput &r)
         row(u"Speed of light"_s, esc(speedOfLightText(d)));
         if (!d.profile.isEmpty())
             row(u"Profile"_s, esc(d.profile.join(u"; "_s)));
+        if (!d.hotLines.isEmpty()) {
+            QStringList lines;
+            for (const QString &l : d.hotLines)
+                lines << esc(l);
+            row(u"Hottest lines"_s, lines.join(u"<br>"_s));
+        }
         if (!d.flags.isEmpty())
             row(u"Warnings"_s, esc(d.flags.join(u", "_s)));
         row(u"Compiled with"_s, esc((d.nvccVersion.isEmpty() ? u"nvcc"_s : u"nvcc "_s + d.nvccVersion) + u' '
@@ -308,6 +314,8 @@ QString ReportWriter::markdown(const ReportInput &r)
         m += u"| Speed of light | %1 |\n"_s.arg(mdCell(speedOfLightText(d)));
         if (!d.profile.isEmpty())
             m += u"| Profile | %1 |\n"_s.arg(mdCell(d.profile.join(u"; "_s)));
+        if (!d.hotLines.isEmpty())
+            m += u"| Hottest lines | %1 |\n"_s.arg(mdCell(d.hotLines.join(u"; "_s)));
         if (!d.flags.isEmpty())
             m += u"| Warnings | %1 |\n"_s.arg(mdCell(d.flags.join(u", "_s)));
         m += u"| Measured | %1 |\n\n"_s.arg(date(d.evaluated));

@@ -1,5 +1,6 @@
 #include "core/optimizer/promptbuilder.h"
 #include "core/optimizer/profilesummary.h"
+#include "core/profile/sourceheat.h"
 #include "core/optimizer/prompttemplate.h"
 #include "core/session/sessionstore.h"
 
@@ -154,6 +155,12 @@ QVariantMap PromptBuilder::exemplarContext(const PromptExemplar &e, int index)
         profile.insert(QStringLiteral("registers"), *p.registers);
     if (p.spillBytes)
         profile.insert(QStringLiteral("spill_bytes"), *p.spillBytes);
+    // Where the samples fall, when the evaluation ran the source-level pass (EvalOptions::sourceProfile).
+    const QStringList hot = SourceHeat::promptLines(e.result.sourceProfile, e.source);
+    if (!hot.isEmpty()) {
+        profile.insert(QStringLiteral("hot_lines"), hot);
+        profile.insert(QStringLiteral("has_hot_lines"), true);
+    }
     return {
         {QStringLiteral("letter"), letter(index)},
         {QStringLiteral("id"), e.id},

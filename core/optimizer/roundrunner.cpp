@@ -641,13 +641,14 @@ void RoundRunner::onLlmFinished(quint64 id, const LlmResult &result)
 
 // ------------------------------------------------------------------------------------------------ evaluations
 
-void RoundRunner::submitEvaluation(qint64 variantId, qint64 roundId)
+void RoundRunner::submitEvaluation(qint64 variantId, qint64 roundId, bool sourceProfile)
 {
     if (roundId && roundId == m_roundId && m_paused) {
         m_evalQueue.emplace_back(variantId, roundId);
         return;
     }
-    const EvalOptions &options = roundId && roundId == m_roundId ? m_settings.evalOptions : m_queue->defaultOptions();
+    EvalOptions options = roundId && roundId == m_roundId ? m_settings.evalOptions : m_queue->defaultOptions();
+    options.sourceProfile = options.sourceProfile || sourceProfile;
     if (const int ticket = m_queue->submit(variantId, options, roundId))
         m_evals[ticket] = roundId;
     else if (!m_queue->errorString().isEmpty())
@@ -676,6 +677,12 @@ void RoundRunner::onEvalFinished(const QueuedEvaluation &done)
         Q_EMIT evaluationFinished(variantId);
         if (roundOwned && !m_stopping && v && v->origin == VariantOrigin::Model && done.stored)
             considerRepair(variantId, *done.stored);
+        // A new best of the round, measured without the source-level pass: once more with it, outside the
+        // round (roundId 0), so the round does not wait for it.
+        if (roundOwned && m_settings.profileNewBest && !m_stopping && v && v->origin != VariantOrigin::Reference
+            && m_store->population().bestCorrect() == v && done.stored
+            && done.stored->sourceProfile.status == SourceProfile::Status::Absent)
+            submitEvaluation(variantId, 0, true);
     }
     if (!mine)
         return;

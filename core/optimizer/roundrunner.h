@@ -162,7 +162,7 @@ private:
     void maybeFinish();
     void finishRound(RoundState state, const QString &message);
 
-    void submitEvaluation(qint64 variantId, qint64 roundId);
+    void submitEvaluation(qint64 variantId, qint64 roundId, bool sourceProfile = false);
     void considerRepair(qint64 variantId, const Measurement &result);
     int repairDepth(qint64 variantId) const;
     qint64 addParsedVariant(const Request &r, const ParsedResponse &parsed);

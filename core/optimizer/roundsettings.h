@@ -43,6 +43,10 @@ struct RoundSettings {
     QString hint;              // the user's guidance, rendered into the prompt
     QString templateName = QStringLiteral("contrastive");
     EvalOptions evalOptions;
+    // A round's new best correct variant is measured once more with the source-level pass (PC sampling, about
+    // a second) so its hottest lines reach the next prompt and the report; rounds themselves run without it.
+    // Off by default for now: the re-measurement puts the variant back to "compiling" in the round's progress.
+    bool profileNewBest = false;
     // Headless runs have nobody to review a result over the suspicious speedup; this accepts those (never a
     // result under the speed-of-light floor).
     bool acceptSuspicious = false;

@@ -190,7 +190,7 @@ qint64 EvaluationQueue::fork(qint64 parentId, const QString &source, const QStri
     return addManualVariant(source.isEmpty() ? m_store->source(parentId) : source, {parentId}, name);
 }
 
-bool EvaluationQueue::reevaluate(qint64 variantId)
+bool EvaluationQueue::reevaluate(qint64 variantId, bool sourceProfile)
 {
     m_error.clear();
     if (!m_store || !m_store->population().contains(variantId))
@@ -199,7 +199,9 @@ bool EvaluationQueue::reevaluate(qint64 variantId)
         return fail(tr("Variant %1 is being evaluated already.").arg(variantId));
     if (const QString why = cannotEvaluate(); !why.isEmpty())
         return fail(why);
-    return submit(variantId, m_defaultOptions) != 0;
+    EvalOptions options = m_defaultOptions;
+    options.sourceProfile = options.sourceProfile || sourceProfile;
+    return submit(variantId, options) != 0;
 }
 
 void EvaluationQueue::cancel(int ticket)

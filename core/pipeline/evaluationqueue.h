@@ -70,7 +70,8 @@ public:
     // A hand-edited copy of `parentId` (its source when `source` is empty), named "fork of ..." unless labelled.
     qint64 fork(qint64 parentId, const QString &source, const QString &label = {});
     // A new measurement of a variant; false with errorString() when it is unknown or in the queue already.
-    bool reevaluate(qint64 variantId);
+    // sourceProfile: with the source-level pass ("Profile Source Lines": stall reasons per line).
+    bool reevaluate(qint64 variantId, bool sourceProfile = false);
     // A source outside any session (`kforge-cli eval` without --session): evaluated, nothing stored.
     int submitSource(const EvalRequest &request);
 

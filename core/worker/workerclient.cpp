@@ -194,18 +194,9 @@ int WorkerClient::sendRaw(const QByteArray &line, int timeoutMs)
 
 int WorkerClient::load(const QString &slot, const QString &soPath, int timeoutMs)
 {
-    QJsonObject args{{u"slot"_s, slot}};
     const QString path = QFileInfo(soPath).absoluteFilePath();
-    if (m_config.sendsInline()) {
-        QFile f(path);
-        if (f.open(QIODevice::ReadOnly))
-            args.insert(u"so_base64"_s, QString::fromLatin1(f.readAll().toBase64()));
-        else
-            args.insert(u"path"_s, path); // the worker reports that it cannot read it
-    } else {
-        args.insert(u"path"_s, path);
-    }
-    QJsonObject o = args;
+    QJsonObject o = soArgs(path);
+    o.insert(u"slot"_s, slot);
     o.insert(u"op"_s, u"load"_s);
     Request r;
     r.op = u"load"_s;
@@ -224,6 +215,22 @@ int WorkerClient::evaluate(const QJsonObject &task, const EvalOptions &options, 
 int WorkerClient::deviceInfo(int timeoutMs)
 {
     return send(u"device_info"_s, {}, timeoutMs);
+}
+
+QJsonObject WorkerClient::soArgs(const QString &path) const
+{
+    if (m_config.sendsInline()) {
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly))
+            return {{u"so_base64"_s, QString::fromLatin1(f.readAll().toBase64())}};
+        // else the worker reports that it cannot read the path
+    }
+    return {{u"path"_s, path}};
+}
+
+int WorkerClient::disassemble(const QString &soPath, int timeoutMs)
+{
+    return send(u"disassemble"_s, soArgs(QFileInfo(soPath).absoluteFilePath()), timeoutMs);
 }
 
 void WorkerClient::cancel(int id)

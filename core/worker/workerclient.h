@@ -56,6 +56,9 @@ public:
     int load(const QString &slot, const QString &soPath, int timeoutMs = TimingDefaults::workerRequestMs);
     int evaluate(const QJsonObject &task, const EvalOptions &options, int timeoutMs);
     int deviceInfo(int timeoutMs = TimingDefaults::deviceInfoMs);
+    // disassemble: SASS of a .so (by path or inline, like load) with line info, from the worker host's
+    // nvdisasm or cuobjdump; nothing is loaded. The reply's body carries "cubins" or "cuobjdump_sass".
+    int disassemble(const QString &soPath, int timeoutMs = 60000);
     void cancel(int id); // a queued request is dropped (answered Cancelled); a running one is not stopped
 
     // Line-level access for protocol tests: sends `line` as is once the worker is ready; the reply carries
@@ -94,6 +97,7 @@ private:
     void failAll(const QString &code, const QString &message);
     void startProcess();
     int enqueue(Request r);
+    QJsonObject soArgs(const QString &absolutePath) const; // {"path"} or {"so_base64"}
 
     WorkerConfig m_config;
     QProcess *m_process = nullptr;

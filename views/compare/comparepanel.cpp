@@ -1,4 +1,5 @@
 #include "views/compare/comparepanel.h"
+#include "views/compare/heatcompareview.h"
 #include "core/optimizer/profilesummary.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"
@@ -120,6 +121,8 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
     m_texts->addTab(m_answers, tr("Why A beats B"));
     m_texts->addTab(m_analysisA, tr("A's analysis"));
     m_texts->addTab(m_analysisB, tr("B's analysis"));
+    m_heat = new HeatCompareView(m_texts);
+    m_texts->addTab(m_heat, tr("Source heat"));
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_metricsView);
@@ -255,6 +258,7 @@ void ComparePanel::reload()
         m_analysisA->clear();
         m_analysisB->clear();
         m_answers->clear();
+        m_heat->clear();
         m_notice->clear();
         m_headline->clear();
         updateAskButton();
@@ -273,6 +277,15 @@ void ComparePanel::reload()
     };
     const VariantMeasurement a = measure(m_a);
     const VariantMeasurement b = measure(m_b);
+    auto heatSide = [this](qint64 id, const QString &letter) {
+        HeatCompareView::Side side{QStringLiteral("%1 (#%2)").arg(letter).arg(id), {}, m_store->source(id)};
+        const Variant *v = m_store->population().find(id);
+        if (v && v->hasEvaluation())
+            if (const auto e = m_store->evaluation(v->eval.id))
+                side.profile = e->measurement().sourceProfile;
+        return side;
+    };
+    m_heat->setPair(heatSide(m_a, QStringLiteral("A")), heatSide(m_b, QStringLiteral("B")));
     m_metrics->setMeasurements(a, b, QStringLiteral("#%1").arg(m_a), QStringLiteral("#%1").arg(m_b));
     updateHeadline();
     m_kernelsA->setKernels(a.kernels, a.traceRuns);

@@ -18,6 +18,7 @@ class QToolButton;
 namespace kforge {
 
 class CompareMetricsModel;
+class HeatCompareView;
 class KernelListModel;
 class RoundRunner;
 class SessionStore;
@@ -44,6 +45,8 @@ public:
     KernelListModel *kernelsA() const { return m_kernelsA; }
     KernelListModel *kernelsB() const { return m_kernelsB; }
     QPushButton *askButton() const { return m_ask; }
+    // The two variants' hottest source lines and stall mixes side by side (its own tab).
+    HeatCompareView *heatView() const { return m_heat; }
     QString statusText() const;
     QString noticeText() const;
     // The headline: the time ratio ("within noise" when it is) and the metrics that differ most.
@@ -85,6 +88,7 @@ private:
     QTextBrowser *m_analysisA = nullptr;
     QTextBrowser *m_analysisB = nullptr;
     QTextBrowser *m_answers = nullptr;
+    HeatCompareView *m_heat = nullptr;
 };
 
 } // namespace kforge

@@ -28,6 +28,8 @@ public:
     // reports its first error.
     static constexpr int diagnosticMargin = 1;
     static constexpr int foldMargin = 2;
+    // The heat gutter (HeatGutter): each line's share of PC samples, next to the text; hidden without a profile.
+    static constexpr int heatMargin = 3;
 
     // Diagnostic markers. Scintilla paints higher numbers on top, so an error hides a warning on its line.
     static constexpr int noteMarker = 10;
@@ -43,6 +45,9 @@ public:
     static constexpr int noteAnnotationStyle = 48;
     static constexpr int warningAnnotationStyle = 49;
     static constexpr int errorAnnotationStyle = 50;
+    // The heat gutter's margin-text styles, one per heat level (51..55).
+    static constexpr int firstHeatStyle = 51;
+    static constexpr int heatStyleCount = 5;
 
     static int markerFor(Diagnostic::Severity severity);
     static int indicatorFor(Diagnostic::Severity severity);

@@ -11,4 +11,7 @@ target_sources(kforge_views PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/kerneltab.h ${CMAKE_CURRENT_LIST_DIR}/kerneltab.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kerneleditor.h ${CMAKE_CURRENT_LIST_DIR}/kerneleditor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/readonlybar.h ${CMAKE_CURRENT_LIST_DIR}/readonlybar.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/varianttabbinding.h ${CMAKE_CURRENT_LIST_DIR}/varianttabbinding.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/varianttabbinding.h ${CMAKE_CURRENT_LIST_DIR}/varianttabbinding.cpp
+
+  ${CMAKE_CURRENT_LIST_DIR}/heatlinesmodel.h ${CMAKE_CURRENT_LIST_DIR}/heatlinesmodel.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/heatgutter.h ${CMAKE_CURRENT_LIST_DIR}/heatgutter.cpp)

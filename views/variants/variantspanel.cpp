@@ -257,6 +257,10 @@ QMenu *VariantsPanel::createContextMenu(QWidget *parent)
     QAction *fork = menu->addAction(tr("Fork to Edit"), this, [this, id = one ? one->id : 0] { Q_EMIT forkRequested(id); });
     fork->setObjectName(QStringLiteral("fork"));
     fork->setEnabled(one != nullptr);
+    QAction *profile = menu->addAction(tr("Profile Source Lines"), this, [this, id = one ? one->id : 0] { Q_EMIT profileRequested(id); });
+    profile->setObjectName(QStringLiteral("profileSourceLines"));
+    profile->setEnabled(one != nullptr && one->origin != VariantOrigin::Reference);
+    profile->setToolTip(tr("Evaluate it again with CUPTI PC sampling: stall reasons per source line"));
     QAction *exportOne = menu->addAction(tr("Export Variant…"), this, [this, id = one ? one->id : 0] { Q_EMIT exportRequested(id); });
     exportOne->setObjectName(QStringLiteral("export"));
     // Only a measured, correct kernel is worth a project of its own; the dialog says why for anything else.

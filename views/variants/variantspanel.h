@@ -58,6 +58,8 @@ Q_SIGNALS:
     void forkRequested(qint64 variantId);
     // "Export Variant…": the variant as a CMake or PyTorch project (the window opens the export dialog).
     void exportRequested(qint64 variantId);
+    // "Profile Source Lines": the variant evaluated again with the source-level pass.
+    void profileRequested(qint64 variantId);
     void errorOccurred(const QString &message);
 
 private:

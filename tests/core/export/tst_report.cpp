@@ -147,6 +147,7 @@ private Q_SLOTS:
     void chart();
     void htmlReport();
     void markdownReport();
+    void hottestLinesOfTheBest();
     void analysisMarkdown_data();
     void analysisMarkdown();
     void analysisMarkdownInReport();
@@ -279,6 +280,52 @@ void TestReport::markdownReport()
     QVERIFY(md.contains(u"compile_error"_s));
     QVERIFY(md.contains(u"#### The model's analysis"_s));
     QVERIFY(!md.contains(u"<svg"_s));
+}
+
+void TestReport::hottestLinesOfTheBest()
+{
+    // A copy of the session where the fast variant was re-measured with the source-level pass.
+    const QString path = m_dir.filePath(u"profiled.kforge"_s);
+    QFile::remove(path);
+    QVERIFY(QFile::copy(m_session, path));
+    SessionStore store;
+    QVERIFY(store.open(path));
+    const QString source = store.source(m_built.fast);
+    const QStringList lines = source.split(u'\n');
+    const int storeLine = int(lines.indexOf(QRegularExpression(u"\\s*if \\(j < m\\).*"_s))) + 1; // the load and store
+    QVERIFY(storeLine > 0);
+    QJsonObject result = test::correctResult(3.0, 0.5);
+    const auto pc = [](int offset, int samples, const QString &stall, int line) {
+        return QJsonObject{{u"offset"_s, offset}, {u"samples"_s, samples}, {u"stalls"_s, QJsonObject{{stall, samples}}},
+                           {u"file"_s, u"/tmp/eval/candidate.cu"_s}, {u"line"_s, line}};
+    };
+    result.insert(u"source_profile"_s,
+                  QJsonObject{{u"status"_s, u"ok"_s},
+                              {u"kernels"_s, QJsonArray{QJsonObject{{u"name"_s, u"_Z17scale_rows_answerPKfS0_Pfll"_s},
+                                                                    {u"side"_s, u"candidate"_s},
+                                                                    {u"samples"_s, 1000},
+                                                                    {u"pcs"_s, QJsonArray{pc(0x100, 700, u"long_scoreboard"_s, storeLine),
+                                                                                          pc(0x40, 300, u"wait"_s, storeLine - 1)}}}}}});
+    QVERIFY(store.addEvaluation(Evaluation::fromResult(m_built.fast, result, test::h200Device(), {}, u"13.0.88"_s)));
+    QString error;
+    const auto report = ReportSource::build(store, 5, &error);
+    QVERIFY2(report, qPrintable(error));
+    const ReportDetail *fast = nullptr;
+    for (const ReportDetail &d : report->best)
+        if (d.variant.id == m_built.fast)
+            fast = &d;
+    QVERIFY(fast);
+    QCOMPARE(fast->hotLines.size(), 2);
+    QCOMPARE(fast->hotLines.first(), u"line %1 (`%2`), 70% of samples, long scoreboard: waiting on a global or local memory load (L1TEX)"_s
+                                         .arg(storeLine).arg(lines.at(storeLine - 1).trimmed()));
+    const QString html = ReportWriter::html(*report);
+    QVERIFY(html.contains(u"<tr><td>Hottest lines</td><td>line %1 (`"_s.arg(storeLine)));
+    QVERIFY(html.contains(u"70% of samples, long scoreboard"_s));
+    QVERIFY(ReportWriter::markdown(*report).contains(u"| Hottest lines | line %1"_s.arg(storeLine)));
+    // Variants measured without the pass have no such row.
+    for (const ReportDetail &d : report->best)
+        if (d.variant.id != m_built.fast)
+            QVERIFY(d.hotLines.isEmpty());
 }
 
 void TestReport::analysisMarkdown_data()

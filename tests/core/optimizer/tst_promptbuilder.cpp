@@ -67,6 +67,13 @@ PromptExemplar scalarExemplar()
     return exemplar(3, QStringLiteral("rowscale_scalar"), kFixtures + QLatin1String("variants/rowscale_scalar.cu"));
 }
 
+PromptExemplar profiledScalarExemplar()
+{
+    PromptExemplar e = scalarExemplar();
+    e.result = Measurement::fromJson(result(QStringLiteral("rowscale_scalar_profiled")));
+    return e;
+}
+
 const char *kBrokenSource = R"(#include "kforge/kernel.h"
 
 __global__ void rowscale(const float *a, const float *b, float *c, int64_t n, int64_t m)
@@ -108,6 +115,12 @@ private Q_SLOTS:
         two.exemplars = {scalarExemplar(), naiveExemplar()}; // given fastest first: the prompt sorts them
         two.hint = QStringLiteral("Try 16-byte loads (float4).");
         QTest::newRow("contrastive, two exemplars") << "contrastive_two.md" << PromptBuilder::contrastive(two, &error);
+
+        // The scalar variant with a source-level profile (hand-made after the protocol's source_profile): its
+        // hottest lines follow its measurements.
+        ContrastiveRequest hot = two;
+        hot.exemplars[0] = profiledScalarExemplar();
+        QTest::newRow("contrastive, hot lines") << "contrastive_hot_lines.md" << PromptBuilder::contrastive(hot, &error);
 
         ContrastiveRequest first;
         first.task = fixtureTask();
@@ -161,6 +174,41 @@ private Q_SLOTS:
                     QFAIL(qPrintable(QStringLiteral("%1:%2 differs\n  rendered: %3\n  golden:   %4").arg(golden).arg(i + 1).arg(x, y)));
             }
         }
+    }
+
+    void hotLinesOfAProfiledExemplar()
+    {
+        QString error;
+        ContrastiveRequest plain;
+        plain.task = fixtureTask();
+        plain.exemplars = {scalarExemplar(), naiveExemplar()};
+        ContrastiveRequest hot = plain;
+        hot.exemplars[0] = profiledScalarExemplar();
+        const QString without = PromptBuilder::contrastive(plain, &error);
+        const QString with = PromptBuilder::contrastive(hot, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        // Line 9 `c[idx] = a[idx / m] * b[idx];` holds 1400 of 2000 samples, most of them long scoreboard.
+        QVERIFY(with.contains(QStringLiteral(
+            "- line 9 (`c[idx] = a[idx / m] * b[idx];`), 70% of samples, long scoreboard: waiting on a global or local "
+            "memory load (L1TEX)")));
+        QVERIFY(with.contains(QStringLiteral("- line 8 (`if (idx < n * m)`), 15% of samples, wait: ")));
+        QVERIFY(with.contains(QStringLiteral("- line 7 (")));
+        QVERIFY(!with.contains(QStringLiteral("- line 6 ("))); // 3% of the samples: past the third line, left out
+        QVERIFY(!without.contains(QStringLiteral("Hottest source lines")));
+        // The growth per profiled exemplar, in characters and (at ~4 characters a token) tokens.
+        const qsizetype growth = with.size() - without.size();
+        qInfo("prompt growth for one profiled exemplar: %lld characters, about %lld tokens", qint64(growth), qint64(growth / 4));
+        QVERIFY(growth > 0 && growth < 600);
+        // A profile the host could not take adds nothing.
+        PromptExemplar unavailable = scalarExemplar();
+        QJsonObject withUnavailable = unavailable.result.toJson();
+        withUnavailable.insert(QStringLiteral("source_profile"),
+                               QJsonObject{{QStringLiteral("status"), QStringLiteral("unavailable")},
+                                           {QStringLiteral("reason"), QStringLiteral("ERR_NVGPUCTRPERM")}});
+        unavailable.result = Measurement::fromJson(withUnavailable);
+        ContrastiveRequest none = plain;
+        none.exemplars[0] = unavailable;
+        QCOMPARE(PromptBuilder::contrastive(none, &error), without);
     }
 
     void contrastivePromptCarriesWhatTheModelNeeds()

@@ -213,6 +213,7 @@ private Q_SLOTS:
         RoundSettings s;
         s.candidates = 3;
         s.repairAttempts = 1;
+        s.profileNewBest = true;
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
         QCOMPARE(rig.runner->outcome(), RoundRunner::Outcome::Finished);
         QVERIFY(deltas.count() > 10); // streamed, not delivered at once
@@ -260,6 +261,20 @@ private Q_SLOTS:
             repaired.insert(r->parentIds.first());
         }
         QCOMPARE(repaired, (QSet<qint64>{wrong->id, broken->id}));
+
+        // The round's new best usable variant is measured once more with the source-level pass, and nothing
+        // else is: rounds run without it (EvalOptions::sourceProfile off by default; RoundSettings::profileNewBest on here).
+        const Variant *best = st.population().bestCorrect();
+        QVERIFY(best && best->origin != VariantOrigin::Reference);
+        const auto profiled = [&] {
+            QStringList sources;
+            for (const EvalRequest &r : rig.evaluator.submitted())
+                if (r.options.sourceProfile)
+                    sources << r.candidateSource;
+            return sources;
+        };
+        QTRY_COMPARE(profiled().size(), 1);
+        QCOMPARE(profiled().first(), st.source(best->id));
         const Variant *fixed = rig.byMarker(QStringLiteral("REPAIRED_ROWSCALE"));
         const Variant *again = rig.byMarker(QStringLiteral("BROKEN_AGAIN"));
         QVERIFY(fixed && again);

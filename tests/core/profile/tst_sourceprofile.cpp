@@ -1,0 +1,196 @@
+// The worker's "source_profile" (docs/worker-protocol.md) parsed, written back losslessly, and folded onto
+// source lines; what is said when there is no usable profile.
+#include "core/eval/evaloptions.h"
+#include "core/eval/sourceprofile.h"
+#include "core/profile/sasslisting.h"
+#include "core/profile/sourceheat.h"
+#include "core/profile/stallreason.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace kforge;
+
+namespace {
+
+QJsonObject fixture(const QString &name)
+{
+    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/asm/") + name);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing fixture %s", qPrintable(name));
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+} // namespace
+
+class TestSourceProfile : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void parsesTheContract();
+    void roundTripsLosslessly();
+    void absentWithoutTheKey();
+    void foldsOntoLines();
+    void hottestLinesText();
+    void pcsMapToListingOffsets();
+    void unavailableSaysWhatIsMissing();
+    void problems_data();
+    void problems();
+    void optionOnlyWhenAsked();
+};
+
+void TestSourceProfile::parsesTheContract()
+{
+    const SourceProfile p = SourceProfile::fromResult(fixture(u"source_profile_handmade.json"_s));
+    QCOMPARE(p.status, SourceProfile::Status::Ok);
+    QCOMPARE(p.costMs, 812.3);
+    QCOMPARE(p.period, 5);
+    QCOMPARE(p.stallReasons.size(), 6);
+    QCOMPARE(p.kernels.size(), 2);
+    QCOMPARE(p.kernels.at(0).name, u"_Z15transpose_tiledPKfPfll"_s);
+    QCOMPARE(p.kernels.at(0).pcs.size(), 6);
+    QCOMPARE(p.kernels.at(1).side, u"reference"_s);
+    QCOMPARE(p.kernels.at(1).dropped, 2);
+    QCOMPARE(p.totalSamples(), 1250);
+    QCOMPARE(p.totalSamples(u"reference"_s), 100);
+    QVERIFY(p.hasLines());
+    QVERIFY(p.problem().isEmpty());
+}
+
+void TestSourceProfile::roundTripsLosslessly()
+{
+    const SourceProfile p = SourceProfile::fromResult(fixture(u"source_profile_handmade.json"_s));
+    QCOMPARE(SourceProfile::fromJson(p.toJson()), p);
+    const SourceProfile u = SourceProfile::fromResult(fixture(u"source_profile_unavailable.json"_s));
+    QCOMPARE(SourceProfile::fromJson(u.toJson()), u);
+}
+
+void TestSourceProfile::absentWithoutTheKey()
+{
+    const SourceProfile p = SourceProfile::fromResult(QJsonObject{{u"ok"_s, true}});
+    QCOMPARE(p.status, SourceProfile::Status::Absent);
+    QVERIFY(p.problem().contains(u"Profile source lines"_s));
+}
+
+void TestSourceProfile::foldsOntoLines()
+{
+    const SourceProfile p = SourceProfile::fromResult(fixture(u"source_profile_handmade.json"_s));
+    const SourceHeat heat = SourceHeat::of(p, u"smem_tiled.cu"_s);
+    QCOMPARE(heat.totalSamples, 1250);
+    QCOMPARE(heat.unattributedSamples, 20); // the PC without a line
+    QCOMPARE(heat.lines.size(), 4);         // 9, 19, 21, 26
+    const LineHeat *l19 = heat.at(19);
+    QVERIFY(l19);
+    QCOMPARE(l19->samples, 800);
+    QCOMPARE(l19->share, 800.0 / 1250.0);
+    QCOMPARE(l19->dominantStall(), u"long_scoreboard"_s); // 20 + 450 of 800
+    QCOMPARE(l19->stalls.at(0).second, 470);
+    QCOMPARE(heat.at(21)->dominantStall(), u"barrier"_s);
+    QVERIFY(!heat.at(20));
+    // Another file name (the editor's tab is named otherwise): nothing attributed.
+    QVERIFY(SourceHeat::of(p, u"other.cu"_s).lines.isEmpty());
+    // The reference side on its own.
+    const SourceHeat ref = SourceHeat::of(p, u"reference.cu"_s, u"reference"_s);
+    QCOMPARE(ref.totalSamples, 100);
+    QCOMPARE(ref.at(12)->dominantStall(), u"lg_throttle"_s);
+    QCOMPARE(SourceHeat::stallMix(ref.stalls), u"lg throttle 70%, long scoreboard 30%"_s);
+}
+
+void TestSourceProfile::hottestLinesText()
+{
+    const SourceHeat heat = SourceHeat::of(SourceProfile::fromResult(fixture(u"source_profile_handmade.json"_s)),
+                                           u"smem_tiled.cu"_s);
+    const QList<LineHeat> top = heat.hottest(3);
+    QCOMPARE(top.size(), 3);
+    QCOMPARE(top.at(0).line, 19);
+    QCOMPARE(top.at(1).line, 26);
+    QCOMPARE(top.at(2).line, 21);
+    QCOMPARE(SourceHeat::describe(top.at(0)),
+             u"line 19, 64% of samples, long scoreboard: waiting on a global or local memory load (L1TEX)"_s);
+    QCOMPARE(SourceHeat::describe(top.at(2)), u"line 21, 12% of samples, barrier: waiting at a block barrier (__syncthreads)"_s);
+    QCOMPARE(heat.hottest(10).size(), 4);
+}
+
+void TestSourceProfile::pcsMapToListingOffsets()
+{
+    // The fixture's PCs are offsets of the committed listing; the line the worker names and the line the
+    // listing's markers give agree, which is what the assembly panel relies on.
+    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/asm/transpose_smem_tiled/nvdisasm_lineinfo.sass"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const SassListing l = SassListing::parse(QString::fromUtf8(f.readAll()));
+    const SourceProfile p = SourceProfile::fromResult(fixture(u"source_profile_handmade.json"_s));
+    const SassFunction *fn = l.function(p.kernels.first().name);
+    QVERIFY(fn);
+    for (const SourceProfile::Pc &pc : p.kernels.first().pcs) {
+        if (pc.line == 0)
+            continue;
+        const int i = fn->indexOfOffset(pc.offset);
+        QVERIFY2(i >= 0, qPrintable(QString::number(pc.offset, 16)));
+        QCOMPARE(lineInFile(fn->instructions.at(i).where, u"smem_tiled.cu"_s), pc.line);
+    }
+}
+
+void TestSourceProfile::unavailableSaysWhatIsMissing()
+{
+    const SourceProfile p = SourceProfile::fromResult(fixture(u"source_profile_unavailable.json"_s));
+    QCOMPARE(p.status, SourceProfile::Status::Unavailable);
+    QCOMPARE(p.missing, QStringList{u"counters_permission"_s});
+    QVERIFY(p.problem().contains(u"ERR_NVGPUCTRPERM"_s));
+    QVERIFY(p.problem().contains(u"NVreg_RestrictProfilingToAdminUsers=0"_s));
+    QVERIFY(SourceHeat::of(p).lines.isEmpty());
+}
+
+void TestSourceProfile::problems_data()
+{
+    QTest::addColumn<QJsonObject>("profile");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("permission without the worker's hint")
+        << QJsonObject{{u"status"_s, u"unavailable"_s}, {u"missing"_s, QJsonArray{u"counters_permission"_s}}}
+        << u"NVreg_RestrictProfilingToAdminUsers=0"_s;
+    QTest::newRow("no line info")
+        << QJsonObject{{u"status"_s, u"unavailable"_s}, {u"missing"_s, QJsonArray{u"line_info"_s}}} << u"-lineinfo"_s;
+    QTest::newRow("unsupported")
+        << QJsonObject{{u"status"_s, u"unavailable"_s}, {u"missing"_s, QJsonArray{u"pc_sampling_unsupported"_s}}}
+        << u"does not support CUPTI PC sampling"_s;
+    QTest::newRow("failed") << QJsonObject{{u"status"_s, u"failed"_s}, {u"reason"_s, u"CUPTI_ERROR_UNKNOWN"_s}}
+                            << u"CUPTI_ERROR_UNKNOWN"_s;
+    QTest::newRow("unknown status") << QJsonObject{{u"status"_s, u"weird"_s}} << u"\"weird\""_s;
+    QTest::newRow("ok without samples") << QJsonObject{{u"status"_s, u"ok"_s}, {u"kernels"_s, QJsonArray{}}}
+                                        << u"no samples"_s;
+    QTest::newRow("ok without lines")
+        << QJsonObject{{u"status"_s, u"ok"_s},
+                       {u"kernels"_s, QJsonArray{QJsonObject{{u"name"_s, u"k"_s}, {u"side"_s, u"candidate"_s},
+                                                             {u"samples"_s, 5},
+                                                             {u"pcs"_s, QJsonArray{QJsonObject{{u"offset"_s, 0},
+                                                                                                {u"samples"_s, 5}}}}}}}}
+        << u"-lineinfo"_s;
+}
+
+void TestSourceProfile::problems()
+{
+    QFETCH(QJsonObject, profile);
+    QFETCH(QString, expected);
+    const QString problem = SourceProfile::fromJson(profile).problem();
+    QVERIFY2(problem.contains(expected), qPrintable(problem));
+}
+
+void TestSourceProfile::optionOnlyWhenAsked()
+{
+    EvalOptions off;
+    QVERIFY(!off.toJson().contains(u"source_profile"_s));
+    EvalOptions on;
+    on.sourceProfile = true;
+    on.sourceProfilePeriod = 7;
+    QCOMPARE(on.toJson().value(u"source_profile"_s), QJsonValue(true));
+    QCOMPARE(on.toJson().value(u"source_profile_period"_s), QJsonValue(7));
+    QCOMPARE(EvalOptions::fromJson(on.toJson()), on);
+    QCOMPARE(StallReason::label(u"long_scoreboard_not_issued"_s), u"long scoreboard"_s);
+    QVERIFY(StallReason::meaning(u"no_such_reason"_s).isEmpty());
+    QCOMPARE(StallReason::describe(u"no_such_reason"_s), u"no such reason"_s);
+}
+
+QTEST_GUILESS_MAIN(TestSourceProfile)
+#include "tst_sourceprofile.moc"

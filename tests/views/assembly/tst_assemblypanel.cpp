@@ -1,0 +1,214 @@
+// The assembly panel on the committed transpose listing (tests/fixtures/asm): models under
+// QAbstractItemModelTester, source line <-> instruction highlighting both ways, PC samples per instruction,
+// resources and mix, and what it says when SASS or line info is missing. Writes docs/screenshots/assembly-panel.png.
+#include "core/profile/assemblyfetcher.h"
+#include "views/assembly/assemblypanel.h"
+#include "views/assembly/ptxmodel.h"
+#include "views/assembly/sassmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using namespace kforge;
+
+namespace {
+
+QString fixture(const QString &name)
+{
+    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/asm/") + name);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing fixture %s", qPrintable(name));
+    return QString::fromUtf8(f.readAll());
+}
+
+Assembly transpose()
+{
+    Assembly a;
+    a.fileName = u"smem_tiled.cu"_s;
+    a.ptx = PtxListing::parse(fixture(u"transpose_smem_tiled/kernel.ptx"_s));
+    a.sass = SassListing::parse(fixture(u"transpose_smem_tiled/nvdisasm_lineinfo.sass"_s));
+    a.sassTool = u"nvdisasm 13.0.88 on worker 1"_s;
+    // ptxas -v's figures for this kernel (the fixture host's compile log).
+    KernelResources r;
+    r.mangledName = u"_Z15transpose_tiledPKfPfll"_s;
+    r.registers = 30;
+    r.sharedBytes = 4224; // 32 x 33 floats
+    a.resources = {r};
+    a.ptxDone = a.sassDone = true;
+    return a;
+}
+
+SourceProfile profile()
+{
+    return SourceProfile::fromResult(QJsonDocument::fromJson(fixture(u"source_profile_handmade.json"_s).toUtf8()).object());
+}
+
+} // namespace
+
+class TestAssemblyPanel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void modelsUnderTester();
+    void lineToInstructions();
+    void instructionToLine();
+    void samplesPerInstruction();
+    void resourcesAndMix();
+    void saysWhatIsMissing();
+    void screenshot();
+    void promptScreenshot();
+};
+
+void TestAssemblyPanel::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void TestAssemblyPanel::modelsUnderTester()
+{
+    AssemblyPanel panel;
+    QAbstractItemModelTester sassTester(panel.sassModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester ptxTester(panel.ptxModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.setAssembly(transpose());
+    panel.setSourceProfile(profile());
+    panel.highlightSourceLine(19);
+    panel.setAssembly(Assembly{});
+    panel.setAssembly(transpose());
+    QCOMPARE(panel.sassModel()->rowCount(), 152);
+    QVERIFY(panel.ptxModel()->rowCount() > 100);
+}
+
+void TestAssemblyPanel::lineToInstructions()
+{
+    AssemblyPanel panel;
+    panel.setAssembly(transpose());
+    panel.highlightSourceLine(21); // __syncthreads()
+    const SassModel *m = panel.sassModel();
+    QList<QString> highlighted;
+    for (int row = 0; row < m->rowCount(); ++row) {
+        if (m->index(row, 0).data(SassModel::HighlightRole).toBool())
+            highlighted.append(m->index(row, SassModel::InstructionColumn).data().toString());
+    }
+    QVERIFY2(highlighted.contains(u"BAR.SYNC.DEFER_BLOCKING 0x0"_s), qPrintable(highlighted.join(u", "_s)));
+    for (int row : m->rowsOfLine(21))
+        QCOMPARE(m->index(row, SassModel::LineColumn).data().toInt(), 21);
+    // The PTX tab too: bar.sync is under .loc 21.
+    bool barSync = false;
+    for (int row : panel.ptxModel()->rowsOfLine(21))
+        barSync = barSync || panel.ptxModel()->index(row, 0).data().toString().contains(u"bar.sync"_s);
+    QVERIFY(barSync);
+    panel.highlightSourceLine(0);
+    QVERIFY(!m->index(m->rowsOfLine(21).first(), 0).data(SassModel::HighlightRole).toBool());
+}
+
+void TestAssemblyPanel::instructionToLine()
+{
+    AssemblyPanel panel;
+    panel.setAssembly(transpose());
+    QSignalSpy selected(&panel, &AssemblyPanel::sourceLineSelected);
+    auto *view = panel.findChild<QTableView *>(u"sassView"_s);
+    QVERIFY(view);
+    // The LDS at 0x05c0 (row 92) reads the tile: line 26.
+    QCOMPARE(view->model()->index(92, SassModel::OffsetColumn).data().toString(), u"05c0"_s);
+    view->setCurrentIndex(view->model()->index(92, SassModel::InstructionColumn));
+    QCOMPARE(selected.size(), 1);
+    QCOMPARE(selected.first().first().toInt(), 26);
+    QVERIFY(panel.sassModel()->index(92, 0).data(SassModel::HighlightRole).toBool());
+    // Following a line from the editor does not echo back.
+    panel.highlightSourceLine(19);
+    QCOMPARE(selected.size(), 1);
+}
+
+void TestAssemblyPanel::samplesPerInstruction()
+{
+    AssemblyPanel panel;
+    panel.setAssembly(transpose());
+    panel.setSourceProfile(profile());
+    const SassModel *m = panel.sassModel();
+    const int sts = m->rowsOfLine(19).isEmpty() ? -1 : int(0x04d0 / 16);
+    QCOMPARE(m->index(sts, SassModel::OffsetColumn).data().toString(), u"04d0"_s);
+    QCOMPARE(m->index(sts, SassModel::SamplesColumn).data().toString(), u"500 (40.0%)"_s);
+    QCOMPARE(m->index(sts, 0).data(SassModel::ShareRole).toDouble(), 500.0 / 1250.0);
+    QVERIFY(m->index(sts, 0).data(Qt::ToolTipRole).toString().contains(u"long scoreboard 90%"_s));
+    QVERIFY(!m->index(1, SassModel::SamplesColumn).data().isValid());
+}
+
+void TestAssemblyPanel::resourcesAndMix()
+{
+    AssemblyPanel panel;
+    panel.setAssembly(transpose());
+    const QString res = panel.findChild<QLabel *>(u"assemblyResources"_s)->text();
+    QVERIFY2(res.contains(u"30 registers"_s) && res.contains(u"4.1 KiB shared"_s) && res.contains(u"no spills"_s), qPrintable(res));
+    const QString mix = panel.findChild<QLabel *>(u"assemblyMix"_s)->text();
+    QVERIFY2(mix.contains(u"152 instruction"_s) && mix.contains(u"global memory"_s), qPrintable(mix));
+    QVERIFY(panel.statusText().contains(u"SASS from nvdisasm 13.0.88 on worker 1"_s));
+}
+
+void TestAssemblyPanel::saysWhatIsMissing()
+{
+    AssemblyPanel panel;
+    QVERIFY(panel.statusText().contains(u"Select a variant"_s));
+    Assembly a = transpose();
+    a.sass = {};
+    a.sassError = u"No SASS: the worker host has no disassembler (neither cuobjdump nor nvdisasm found)."_s;
+    panel.setAssembly(a);
+    QVERIFY(panel.statusText().contains(a.sassError));
+    QCOMPARE(panel.sassModel()->rowCount(), 0);
+    QVERIFY(panel.ptxModel()->rowCount() > 0); // the rest works
+    // A profile the host could not take: its reason is shown too.
+    panel.setSourceProfile(SourceProfile::fromResult(QJsonDocument::fromJson(fixture(u"source_profile_unavailable.json"_s).toUtf8()).object()));
+    QVERIFY(panel.statusText().contains(u"ERR_NVGPUCTRPERM"_s));
+}
+
+void TestAssemblyPanel::screenshot()
+{
+    AssemblyPanel panel;
+    panel.resize(760, 560);
+    panel.setAssembly(transpose());
+    panel.setSourceProfile(profile());
+    panel.show();
+    panel.highlightSourceLine(19);
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const QString dir = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/screenshots");
+    QDir().mkpath(dir);
+    QVERIFY(panel.grab().save(dir + u"/assembly-panel.png"_s));
+    panel.tabs()->setCurrentIndex(1);
+    panel.highlightSourceLine(26);
+    QVERIFY(panel.grab().save(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/assembly-panel-ptx.png")));
+}
+
+void TestAssemblyPanel::promptScreenshot()
+{
+    // The exemplar with hot lines as the model reads it: the golden prompt tst_promptbuilder renders and checks.
+    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/core/optimizer/golden/contrastive_hot_lines.md"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString prompt = QString::fromUtf8(f.readAll());
+    const qsizetype hot = prompt.indexOf(u"Hottest source lines"_s);
+    QVERIFY(hot > 0);
+    const qsizetype from = prompt.lastIndexOf(u"### Variant"_s, hot);
+    const qsizetype to = prompt.indexOf(u"```cuda"_s, hot);
+    QVERIFY(from >= 0 && to > hot);
+    QPlainTextEdit view;
+    view.setReadOnly(true);
+    view.setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    view.setPlainText(prompt.mid(from, to - from).trimmed());
+    view.resize(900, 330);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(view.grab().save(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/screenshots/prompt-hot-lines.png")));
+}
+
+QTEST_MAIN(TestAssemblyPanel)
+#include "tst_assemblypanel.moc"

@@ -1,0 +1,219 @@
+#include "views/assembly/assemblypanel.h"
+
+#include "core/eval/kernelname.h"
+#include "core/profile/instructionmix.h"
+#include "views/assembly/ptxmodel.h"
+#include "views/assembly/sassmodel.h"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSet>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge {
+
+namespace {
+
+QTableView *makeView(QAbstractItemModel *model, int stretchColumn, QWidget *parent)
+{
+    auto *view = new QTableView(parent);
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setShowGrid(false);
+    view->setWordWrap(false);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 2);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
+    return view;
+}
+
+QString bytes(qint64 n)
+{
+    return n >= 1024 ? AssemblyPanel::tr("%1 KiB").arg(double(n) / 1024.0, 0, 'f', 1) : AssemblyPanel::tr("%1 B").arg(n);
+}
+
+} // namespace
+
+AssemblyPanel::AssemblyPanel(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    m_kernels = new QComboBox(this);
+    m_kernels->setObjectName(u"assemblyKernel"_s);
+    m_kernels->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_kernels->setMinimumContentsLength(20);
+    m_resources = new QLabel(this);
+    m_resources->setObjectName(u"assemblyResources"_s);
+    m_resources->setWordWrap(true);
+    m_mix = new QLabel(this);
+    m_mix->setObjectName(u"assemblyMix"_s);
+    m_mix->setWordWrap(true);
+    m_status = new QLabel(this);
+    m_status->setObjectName(u"assemblyStatus"_s);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sass = new SassModel(this);
+    m_ptx = new PtxModel(this);
+    m_tabs = new QTabWidget(this);
+    m_sassView = makeView(m_sass, SassModel::InstructionColumn, m_tabs);
+    m_sassView->setObjectName(u"sassView"_s);
+    m_ptxView = makeView(m_ptx, PtxModel::TextColumn, m_tabs);
+    m_ptxView->setObjectName(u"ptxView"_s);
+    m_tabs->addTab(m_sassView, tr("SASS"));
+    m_tabs->addTab(m_ptxView, tr("PTX"));
+    layout->addWidget(m_kernels);
+    layout->addWidget(m_resources);
+    layout->addWidget(m_mix);
+    layout->addWidget(m_status);
+    layout->addWidget(m_tabs, 1);
+
+    connect(m_kernels, &QComboBox::currentIndexChanged, this, &AssemblyPanel::showKernel);
+    for (QTableView *view : {m_sassView, m_ptxView}) {
+        connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+                [this, view](const QModelIndex &current) { onRowActivated(view, current.row()); });
+    }
+    setAssembly(Assembly{});
+}
+
+void AssemblyPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    Q_EMIT shown();
+}
+
+void AssemblyPanel::setPending(const QString &what)
+{
+    m_pending = what;
+    updateStatus();
+}
+
+void AssemblyPanel::setAssembly(const Assembly &assembly)
+{
+    const QString keep = currentKernel();
+    m_assembly = assembly;
+    if (assembly.ptxDone && assembly.sassDone)
+        m_pending.clear();
+    // Kernels: the SASS functions (what runs), else the PTX entries.
+    QStringList names;
+    for (const SassFunction &f : m_assembly.sass.functions)
+        names.append(f.name);
+    for (const PtxFunction &f : m_assembly.ptx.functions) {
+        if (f.entry && !names.contains(f.name))
+            names.append(f.name);
+    }
+    const QSignalBlocker block(m_kernels);
+    m_kernels->clear();
+    for (const QString &n : names)
+        m_kernels->addItem(kernelDisplayName(n), n);
+    const int keepIndex = m_kernels->findData(keep);
+    m_kernels->setCurrentIndex(keepIndex >= 0 ? keepIndex : 0);
+    m_kernels->setEnabled(names.size() > 1);
+    showKernel();
+}
+
+void AssemblyPanel::setSourceProfile(const SourceProfile &profile)
+{
+    m_profile = profile;
+    showKernel();
+}
+
+QString AssemblyPanel::currentKernel() const
+{
+    return m_kernels->currentData().toString();
+}
+
+void AssemblyPanel::setCurrentKernel(const QString &mangledName)
+{
+    if (const int i = m_kernels->findData(mangledName); i >= 0)
+        m_kernels->setCurrentIndex(i);
+}
+
+QString AssemblyPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void AssemblyPanel::showKernel()
+{
+    const QString name = currentKernel();
+    const SassFunction *f = m_assembly.sass.function(name);
+    m_sass->setFunction(f ? *f : SassFunction{}, m_assembly.fileName);
+    SourceProfile::Kernel samples;
+    for (const SourceProfile::Kernel &k : m_profile.kernels) {
+        if (k.side == u"candidate" && k.name == name)
+            samples = k;
+    }
+    m_sass->setSamples(samples);
+    m_ptx->setListing(m_assembly.ptx, name, m_assembly.fileName);
+
+    const KernelResources *res = nullptr;
+    for (const KernelResources &r : m_assembly.resources) {
+        if (r.mangledName == name)
+            res = &r;
+    }
+    if (res) {
+        QString text = tr("%1 registers, %2 shared memory, %3 stack").arg(res->registers).arg(bytes(res->sharedBytes), bytes(res->stackBytes));
+        text += res->spills() ? tr("; spills: %1 stored, %2 loaded").arg(bytes(res->spillStoreBytes), bytes(res->spillLoadBytes))
+                              : tr("; no spills");
+        m_resources->setText(text);
+    } else {
+        m_resources->setText(name.isEmpty() ? QString() : tr("No resource usage from ptxas for this kernel."));
+    }
+    m_mix->setText(f ? tr("Instruction mix: %1").arg(InstructionMix::of(*f).summary()) : QString());
+    m_resources->setVisible(!m_resources->text().isEmpty());
+    m_mix->setVisible(!m_mix->text().isEmpty());
+    highlightSourceLine(m_sass->highlightLine());
+    updateStatus();
+}
+
+void AssemblyPanel::updateStatus()
+{
+    QStringList lines;
+    if (!m_pending.isEmpty())
+        lines.append(m_pending);
+    else if (!m_assembly.ptxDone && !m_assembly.sassDone)
+        lines.append(tr("Select a variant or an editor tab to see its PTX and SASS."));
+    if (!m_assembly.sassTool.isEmpty() && m_assembly.sassError.isEmpty())
+        lines.append(tr("SASS from %1.").arg(m_assembly.sassTool));
+    if (!m_assembly.sassError.isEmpty())
+        lines.append(m_assembly.sassError);
+    if (!m_assembly.ptxError.isEmpty())
+        lines.append(m_assembly.ptxError);
+    if (m_profile.status != SourceProfile::Status::Absent && !m_profile.problem().isEmpty())
+        lines.append(m_profile.problem());
+    m_status->setText(lines.join(u'\n'));
+    m_status->setVisible(!lines.isEmpty());
+}
+
+void AssemblyPanel::highlightSourceLine(int line)
+{
+    m_sass->setHighlightLine(line);
+    m_ptx->setHighlightLine(line);
+    m_following = true;
+    for (auto [view, rows] : {std::pair{m_sassView, m_sass->rowsOfLine(line)}, std::pair{m_ptxView, m_ptx->rowsOfLine(line)}}) {
+        if (!rows.isEmpty())
+            view->scrollTo(view->model()->index(rows.first(), 0), QAbstractItemView::PositionAtCenter);
+    }
+    m_following = false;
+}
+
+void AssemblyPanel::onRowActivated(QTableView *view, int row)
+{
+    if (m_following)
+        return;
+    const int line = view == m_sassView ? m_sass->lineOfRow(row) : m_ptx->lineOfRow(row);
+    if (line <= 0)
+        return;
+    highlightSourceLine(line);
+    Q_EMIT sourceLineSelected(line);
+}
+
+} // namespace kforge

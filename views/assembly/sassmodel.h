@@ -1,0 +1,45 @@
+#pragma once
+// One kernel's SASS as rows (offset, instruction, source line, samples) for the assembly panel: rows of the
+// selected source line are highlighted, and each row's share of the kernel's PC samples tints it.
+#include "core/eval/sourceprofile.h"
+#include "core/profile/sasslisting.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+
+namespace kforge {
+
+class SassModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { OffsetColumn, InstructionColumn, LineColumn, SamplesColumn, ColumnCount };
+    enum Role { SourceLineRole = Qt::UserRole + 1, ShareRole, HighlightRole };
+
+    explicit SassModel(QObject *parent = nullptr);
+
+    // `baseName`: the file whose lines count (the editor tab's compile file name).
+    void setFunction(const SassFunction &function, const QString &baseName);
+    // The PC samples of this kernel (matched by name); an empty kernel clears them.
+    void setSamples(const SourceProfile::Kernel &kernel);
+    void setHighlightLine(int line); // 0: none
+    int highlightLine() const { return m_highlight; }
+    QList<int> rowsOfLine(int line) const;
+    int lineOfRow(int row) const;
+    QString functionName() const { return m_function.name; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    SassFunction m_function;
+    QList<int> m_lines; // per row
+    QHash<qint64, const SourceProfile::Pc *> m_pcByOffset;
+    SourceProfile::Kernel m_kernel;
+    qint64 m_totalSamples = 0;
+    int m_highlight = 0;
+};
+
+} // namespace kforge
