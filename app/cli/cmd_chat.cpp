@@ -70,25 +70,38 @@ int run(const QStringList &args)
            "Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token limit, 4 broken off "
            "(partial answer), 5 cancelled."));
     p.addHelpOption();
-    const QCommandLineOption endpointOpt({QStringLiteral("e"), QStringLiteral("endpoint")},
+    const QCommandLineOption endpointOpt(
+        {QStringLiteral("e"), QStringLiteral("endpoint")},
         tr("A preset (openai, deepseek, openrouter, anthropic, vllm, ollama, llamacpp), a saved endpoint, or a base "
-           "URL such as http://localhost:8000/v1."), tr("endpoint"));
-    const QCommandLineOption modelOpt({QStringLiteral("m"), QStringLiteral("model")}, tr("Model name (default: the endpoint's)."), tr("name"));
-    const QCommandLineOption protocolOpt(QStringLiteral("protocol"), tr("openai or anthropic (default: the endpoint's; openai for a URL)."), tr("protocol"));
-    const QCommandLineOption keyEnvOpt(QStringLiteral("api-key-env"), tr("Read the API key from this environment variable."), tr("VAR"));
+           "URL such as http://localhost:8000/v1."),
+        tr("endpoint"));
+    const QCommandLineOption modelOpt({QStringLiteral("m"), QStringLiteral("model")},
+                                      tr("Model name (default: the endpoint's)."), tr("name"));
+    const QCommandLineOption protocolOpt(QStringLiteral("protocol"),
+                                         tr("openai or anthropic (default: the endpoint's; openai for a URL)."),
+                                         tr("protocol"));
+    const QCommandLineOption keyEnvOpt(QStringLiteral("api-key-env"),
+                                       tr("Read the API key from this environment variable."), tr("VAR"));
     const QCommandLineOption systemOpt(QStringLiteral("system-file"), tr("System prompt file."), tr("file"));
-    const QCommandLineOption promptOpt({QStringLiteral("p"), QStringLiteral("prompt-file")}, tr("User prompt file ('-' for stdin)."), tr("file"));
-    const QCommandLineOption jsonOpt(QStringLiteral("json"), tr("Print one JSON object with the whole result at the end instead of streaming."));
+    const QCommandLineOption promptOpt({QStringLiteral("p"), QStringLiteral("prompt-file")},
+                                       tr("User prompt file ('-' for stdin)."), tr("file"));
+    const QCommandLineOption jsonOpt(QStringLiteral("json"),
+                                     tr("Print one JSON object with the whole result at the end instead of streaming."));
     const QCommandLineOption maxTokensOpt(QStringLiteral("max-tokens"), tr("Limit on generated tokens."), tr("N"));
     const QCommandLineOption temperatureOpt(QStringLiteral("temperature"), tr("Sampling temperature."), tr("T"));
-    const QCommandLineOption effortOpt(QStringLiteral("reasoning-effort"), tr("low, medium or high, for models that reason."), tr("effort"));
+    const QCommandLineOption effortOpt(QStringLiteral("reasoning-effort"),
+                                       tr("low, medium or high, for models that reason."), tr("effort"));
     const QCommandLineOption caOpt(QStringLiteral("ca-bundle"), tr("PEM file with extra CA certificates."), tr("file"));
-    const QCommandLineOption headerOpt(QStringLiteral("header"), tr("Extra request header 'Name: value' (repeatable)."), tr("header"));
+    const QCommandLineOption headerOpt(QStringLiteral("header"), tr("Extra request header 'Name: value' (repeatable)."),
+                                       tr("header"));
     const QCommandLineOption timeoutOpt(QStringLiteral("timeout"), tr("Total time limit in seconds."), tr("s"));
-    const QCommandLineOption idleOpt(QStringLiteral("idle-timeout"), tr("Give up when the server sends nothing for this many seconds."), tr("s"));
+    const QCommandLineOption idleOpt(QStringLiteral("idle-timeout"),
+                                     tr("Give up when the server sends nothing for this many seconds."), tr("s"));
     const QCommandLineOption connectOpt(QStringLiteral("connect-timeout"), tr("Connection time limit in seconds."), tr("s"));
-    const QCommandLineOption retriesOpt(QStringLiteral("retries"), tr("Retries on 429, 5xx and connection errors (default 3)."), tr("N"));
-    const QCommandLineOption dumpOpt(QStringLiteral("dump-request"), tr("Print the request (credentials redacted) to stderr first."));
+    const QCommandLineOption retriesOpt(QStringLiteral("retries"),
+                                        tr("Retries on 429, 5xx and connection errors (default 3)."), tr("N"));
+    const QCommandLineOption dumpOpt(QStringLiteral("dump-request"),
+                                     tr("Print the request (credentials redacted) to stderr first."));
     p.addOptions({endpointOpt, modelOpt, protocolOpt, keyEnvOpt, systemOpt, promptOpt, jsonOpt, maxTokensOpt,
                   temperatureOpt, effortOpt, caOpt, headerOpt, timeoutOpt, idleOpt, connectOpt, retriesOpt, dumpOpt});
     if (!p.parse(args))
@@ -114,7 +127,8 @@ int run(const QStringList &args)
     const std::optional<EndpointConfig> endpoint = workbench.findEndpoint(p.value(endpointOpt), protocol);
     if (!endpoint)
         return fail(ExitUsage, tr("unknown endpoint '%1': give a preset (openai, deepseek, openrouter, anthropic, vllm, "
-                                  "ollama, llamacpp), a saved endpoint or a URL").arg(p.value(endpointOpt)));
+                                  "ollama, llamacpp), a saved endpoint or a URL")
+                                   .arg(p.value(endpointOpt)));
 
     LlmRequest request;
     request.endpoint = *endpoint;
@@ -225,12 +239,20 @@ int run(const QStringList &args)
     case LlmStatus::Complete: break;
     case LlmStatus::Truncated:
         status = ExitTruncated;
-        message = tr("the answer was cut off at the token limit (stop reason '%1'); raise --max-tokens")
-                      .arg(result.stopReason);
+        message = tr("the answer was cut off at the token limit (stop reason '%1'); raise --max-tokens").arg(result.stopReason);
         break;
-    case LlmStatus::Partial: status = ExitPartial; message = result.errorMessage; break;
-    case LlmStatus::Cancelled: status = ExitCancelled; message = result.errorMessage; break;
-    case LlmStatus::Failed: status = ExitFailed; message = result.errorMessage; break;
+    case LlmStatus::Partial:
+        status = ExitPartial;
+        message = result.errorMessage;
+        break;
+    case LlmStatus::Cancelled:
+        status = ExitCancelled;
+        message = result.errorMessage;
+        break;
+    case LlmStatus::Failed:
+        status = ExitFailed;
+        message = result.errorMessage;
+        break;
     }
 
     if (json) {
@@ -245,10 +267,11 @@ int run(const QStringList &args)
                       {QStringLiteral("http_status"), result.httpStatus},
                       {QStringLiteral("time_to_first_token_ms"), result.timeToFirstTokenMs},
                       {QStringLiteral("total_ms"), result.totalMs},
-                      {QStringLiteral("usage"), QJsonObject{{QStringLiteral("reported"), result.usage.reported},
-                                                            {QStringLiteral("prompt_tokens"), result.usage.promptTokens},
-                                                            {QStringLiteral("completion_tokens"), result.usage.completionTokens},
-                                                            {QStringLiteral("reasoning_tokens"), result.usage.reasoningTokens}}}};
+                      {QStringLiteral("usage"),
+                       QJsonObject{{QStringLiteral("reported"), result.usage.reported},
+                                   {QStringLiteral("prompt_tokens"), result.usage.promptTokens},
+                                   {QStringLiteral("completion_tokens"), result.usage.completionTokens},
+                                   {QStringLiteral("reasoning_tokens"), result.usage.reasoningTokens}}}};
         if (price)
             o.insert(QStringLiteral("cost_usd"), *price);
         if (result.error != LlmErrorKind::None || !message.isEmpty())
@@ -261,12 +284,11 @@ int run(const QStringList &args)
         if (!result.text.isEmpty() && !result.text.endsWith(QLatin1Char('\n')))
             put(stdout, QStringLiteral("\n"));
         if (result.hasContent() || result.usage.reported) {
-            QString line = result.usage.reported
-                               ? tr("usage: %1 prompt + %2 completion tokens (%3 reasoning)")
-                                     .arg(result.usage.promptTokens)
-                                     .arg(result.usage.completionTokens)
-                                     .arg(result.usage.reasoningTokens)
-                               : tr("usage: not reported by the server");
+            QString line = result.usage.reported ? tr("usage: %1 prompt + %2 completion tokens (%3 reasoning)")
+                                                       .arg(result.usage.promptTokens)
+                                                       .arg(result.usage.completionTokens)
+                                                       .arg(result.usage.reasoningTokens)
+                                                 : tr("usage: not reported by the server");
             if (result.timeToFirstTokenMs >= 0)
                 line += tr(", first token after %1 s").arg(seconds(result.timeToFirstTokenMs));
             line += tr(", %1 s in all").arg(seconds(result.totalMs));
@@ -285,7 +307,8 @@ int run(const QStringList &args)
 } // namespace
 
 KFORGE_REGISTER_COMMAND(chat, QStringLiteral("chat"),
-                        QCoreApplication::translate("kforge-cli", "Stream one answer from an LLM endpoint (checks the endpoint)"),
+                        QCoreApplication::translate("kforge-cli",
+                                                    "Stream one answer from an LLM endpoint (checks the endpoint)"),
                         run)
 
 } // namespace kforge::cli

@@ -38,8 +38,9 @@ int DatasetCommand::run(const QStringList &args)
     parser.addPositionalArgument(u"sessions"_s, tr("Session files (*.kforge)."), tr("session.kforge..."));
     const QCommandLineOption outOpt(u"out"_s, tr("The JSON lines file to write."), tr("data.jsonl"));
     const QCommandLineOption correctOpt(u"correct-only"_s, tr("Only answers whose kernel was verified correct."));
-    const QCommandLineOption minOpt(u"min-speedup"_s, tr("Only correct answers measured at least this many times faster than "
-                                                         "the reference."),
+    const QCommandLineOption minOpt(u"min-speedup"_s,
+                                    tr("Only correct answers measured at least this many times faster than "
+                                       "the reference."),
                                     tr("x"));
     const QCommandLineOption suspiciousOpt(u"include-suspicious"_s, tr("Also results held for review and results of degenerate "
                                                                        "tasks or outputs."));
@@ -103,7 +104,8 @@ int DatasetCommand::run(const QStringList &args)
 } // namespace
 
 KFORGE_REGISTER_COMMAND(dataset, u"dataset"_s,
-                        QCoreApplication::translate("kforge-cli", "Write the model answers of sessions as JSON lines for training"),
+                        QCoreApplication::translate("kforge-cli",
+                                                    "Write the model answers of sessions as JSON lines for training"),
                         DatasetCommand::run)
 
 } // namespace kforge::cli

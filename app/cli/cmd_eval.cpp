@@ -34,9 +34,9 @@ namespace {
 
 // Exit statuses (also in --help).
 constexpr int kCorrect = 0;
-constexpr int kNotCorrect = 1;  // incorrect, crashed, timed out, did not compile or load, ...
-constexpr int kBadInput = 2;    // usage, unreadable task or candidate
-constexpr int kNoVerdict = 3;   // no worker, no GPU: nothing was decided about the candidate
+constexpr int kNotCorrect = 1; // incorrect, crashed, timed out, did not compile or load, ...
+constexpr int kBadInput = 2;   // usage, unreadable task or candidate
+constexpr int kNoVerdict = 3;  // no worker, no GPU: nothing was decided about the candidate
 
 QString tr(const char *text)
 {
@@ -68,7 +68,8 @@ void printTable(QTextStream &out, const Task &task, const QString &candidate, co
         out << label.leftJustified(14) << ' ' << value << '\n';
     };
     row(tr("Task"), task.name() + (task.title().isEmpty() ? QString() : u" ("_s + task.title() + u')'));
-    row(tr("Candidate"), candidate + u"  ["_s + compiled.arch
+    row(tr("Candidate"),
+        candidate + u"  ["_s + compiled.arch
             + (compiled.cacheHit ? tr(", cached") : tr(", compiled in %1 s").arg(compiled.elapsedMs / 1000, 0, 'f', 1))
             + u']');
     if (!device.isEmpty())
@@ -323,7 +324,8 @@ int runEval(const QStringList &args)
 } // namespace
 
 KFORGE_REGISTER_COMMAND(eval, QStringLiteral("eval"),
-                        QCoreApplication::translate("kforge-cli", "Compile, verify and time a candidate kernel against its task's reference"),
+                        QCoreApplication::translate("kforge-cli",
+                                                    "Compile, verify and time a candidate kernel against its task's reference"),
                         &runEval)
 
 } // namespace kforge::cli

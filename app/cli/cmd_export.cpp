@@ -40,12 +40,14 @@ int ExportCommand::run(const QStringList &args)
     parser.addPositionalArgument(u"session"_s, tr("The session file (*.kforge)."));
     const QCommandLineOption variantOpt(u"variant"_s, tr("The variant id, or 'best' (default)."), tr("id|best"), u"best"_s);
     const QCommandLineOption formatOpt(u"format"_s, tr("cmake, torch or into (default cmake)."), tr("format"), u"cmake"_s);
-    const QCommandLineOption outOpt(u"out"_s, tr("The folder to write (for 'into': the root of the CMake project)."), tr("dir"));
-    const QCommandLineOption subdirOpt(u"subdir"_s, tr("For 'into': the folder inside the project (default kernels/<task>)."),
+    const QCommandLineOption outOpt(u"out"_s, tr("The folder to write (for 'into': the root of the CMake project)."),
+                                    tr("dir"));
+    const QCommandLineOption subdirOpt(u"subdir"_s,
+                                       tr("For 'into': the folder inside the project (default kernels/<task>)."),
                                        tr("path"));
     const QCommandLineOption forceOpt(u"force"_s, tr("Overwrite files that differ from the export."));
-    const QCommandLineOption licenseOpt(u"license-file"_s, tr("Put this text, commented, on top of every generated source file."),
-                                        tr("file"));
+    const QCommandLineOption licenseOpt(u"license-file"_s,
+                                        tr("Put this text, commented, on top of every generated source file."), tr("file"));
     const QCommandLineOption dryRunOpt(u"dry-run"_s, tr("Show what would be written, write nothing."));
     parser.addOptions({variantOpt, formatOpt, outOpt, subdirOpt, forceOpt, licenseOpt, dryRunOpt});
     parser.process(args);
@@ -115,8 +117,9 @@ int ExportCommand::run(const QStringList &args)
         return 1;
     }
     const kforge::ExportPlan plan = kforge::ExportPlan::make(outDir, bundle);
-    out << tr("Variant %1 of %2 as '%3' in %4:").arg(variantId).arg(store.task().name, kforge::exportFormatName(*format),
-                                                      QDir::toNativeSeparators(plan.outDir()))
+    out << tr("Variant %1 of %2 as '%3' in %4:")
+               .arg(variantId)
+               .arg(store.task().name, kforge::exportFormatName(*format), QDir::toNativeSeparators(plan.outDir()))
         << '\n';
     for (const auto &e : plan.entries()) {
         out << "  " << kforge::ExportPlan::stateName(e.state).leftJustified(10) << e.path;
@@ -147,8 +150,10 @@ int ExportCommand::run(const QStringList &args)
                .arg(plan.count(kforge::ExportPlan::State::Conflict))
         << '\n';
     if (*format == kforge::ExportFormat::Into) {
-        out << '\n' << tr("Add to %1:").arg(QDir::toNativeSeparators(QDir(outDir).filePath(u"CMakeLists.txt"_s))) << '\n';
-        for (const QString &line : kforge::CMakeExporter::intoLinesFor(ctx, QDir::cleanPath(options.intoSubdir), hostCMakeLists))
+        out << '\n'
+            << tr("Add to %1:").arg(QDir::toNativeSeparators(QDir(outDir).filePath(u"CMakeLists.txt"_s))) << '\n';
+        for (const QString &line :
+             kforge::CMakeExporter::intoLinesFor(ctx, QDir::cleanPath(options.intoSubdir), hostCMakeLists))
             out << "  " << line << '\n';
     }
     return 0;
@@ -157,7 +162,8 @@ int ExportCommand::run(const QStringList &args)
 } // namespace
 
 KFORGE_REGISTER_COMMAND(export, u"export"_s,
-                        QCoreApplication::translate("kforge-cli", "Export a variant as a CMake project, a PyTorch extension, or into a project"),
+                        QCoreApplication::translate(
+                            "kforge-cli", "Export a variant as a CMake project, a PyTorch extension, or into a project"),
                         ExportCommand::run)
 
 } // namespace kforge::cli

@@ -33,10 +33,10 @@ namespace kforge::cli {
 namespace {
 
 // Exit statuses (also in --help).
-constexpr int kDone = 0;       // every round ran to its end
+constexpr int kDone = 0;        // every round ran to its end
 constexpr int kRoundFailed = 1; // a round failed (no answer arrived, the reference cannot be measured...)
-constexpr int kUsage = 2;      // bad arguments, unreadable task or session, no key
-constexpr int kStopped = 3;    // interrupted (Ctrl+C) or a budget was spent before the last round
+constexpr int kUsage = 2;       // bad arguments, unreadable task or session, no key
+constexpr int kStopped = 3;     // interrupted (Ctrl+C) or a budget was spent before the last round
 
 // The exit status of a round that ended (or was refused) with `outcome`; kDone lets the next round start.
 int exitStatus(RoundRunner::Outcome outcome, bool interrupted)
@@ -115,7 +115,9 @@ public:
                      .arg(name, -14)
                      .arg(v->eval.verdict.isEmpty() ? toString(v->status) : v->eval.verdict, -14)
                      .arg(speedupText(*v), 9)
-                     .arg(v->eval.candidateMedianMs ? QString::number(*v->eval.candidateMedianMs, 'f', 4) : QStringLiteral("-"), 10)
+                     .arg(v->eval.candidateMedianMs ? QString::number(*v->eval.candidateMedianMs, 'f', 4)
+                                                    : QStringLiteral("-"),
+                          10)
                      .arg(notes.join(QLatin1String("; ")))
               << '\n'
               << Qt::flush;
@@ -190,39 +192,55 @@ int run(const QStringList &args)
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("task-or-session"),
                             tr("A task folder (a new session is created) or a *.kforge session to continue."));
-    const QCommandLineOption roundsOpt({QStringLiteral("r"), QStringLiteral("rounds")}, tr("Rounds to run (default 1)."), tr("R"));
+    const QCommandLineOption roundsOpt({QStringLiteral("r"), QStringLiteral("rounds")},
+                                       tr("Rounds to run (default 1)."), tr("R"));
     const QCommandLineOption candidatesOpt({QStringLiteral("n"), QStringLiteral("candidates")},
                                            tr("Candidates (concurrent requests) per round (default 4)."), tr("N"));
     const QCommandLineOption endpointOpt({QStringLiteral("e"), QStringLiteral("endpoint")},
-        tr("A preset (openai, deepseek, openrouter, anthropic, vllm, ollama, llamacpp), a saved endpoint, or an "
-           "OpenAI-compatible base URL such as http://localhost:8000/v1."), tr("endpoint"));
-    const QCommandLineOption modelOpt({QStringLiteral("m"), QStringLiteral("model")}, tr("Model name (default: the endpoint's)."), tr("name"));
-    const QCommandLineOption keyEnvOpt(QStringLiteral("api-key-env"), tr("Read the API key from this environment variable."), tr("VAR"));
-    const QCommandLineOption sessionOpt({QStringLiteral("s"), QStringLiteral("session")},
+                                         tr("A preset (openai, deepseek, openrouter, anthropic, vllm, ollama, llamacpp), a saved endpoint, or an "
+                                            "OpenAI-compatible base URL such as http://localhost:8000/v1."),
+                                         tr("endpoint"));
+    const QCommandLineOption modelOpt({QStringLiteral("m"), QStringLiteral("model")},
+                                      tr("Model name (default: the endpoint's)."), tr("name"));
+    const QCommandLineOption keyEnvOpt(QStringLiteral("api-key-env"),
+                                       tr("Read the API key from this environment variable."), tr("VAR"));
+    const QCommandLineOption sessionOpt(
+        {QStringLiteral("s"), QStringLiteral("session")},
         tr("The session file to create for a task folder (default: <task>-<date>.kforge here)."), tr("file"));
-    const QCommandLineOption workerOpt(QStringLiteral("worker"),
+    const QCommandLineOption workerOpt(
+        QStringLiteral("worker"),
         tr("The worker command (default: the first worker in Settings, 'kforge-worker --device 0')."), tr("command"));
-    const QCommandLineOption exemplarsOpt(QStringLiteral("exemplars"), tr("Measured variants shown per prompt (default 2)."), tr("K"));
-    const QCommandLineOption strategyOpt(QStringLiteral("sampling"), tr("buckets (default), top-k or most-different."), tr("strategy"));
-    const QCommandLineOption exemplarModeOpt(QStringLiteral("exemplar-mode"),
+    const QCommandLineOption exemplarsOpt(QStringLiteral("exemplars"),
+                                          tr("Measured variants shown per prompt (default 2)."), tr("K"));
+    const QCommandLineOption strategyOpt(QStringLiteral("sampling"), tr("buckets (default), top-k or most-different."),
+                                         tr("strategy"));
+    const QCommandLineOption exemplarModeOpt(
+        QStringLiteral("exemplar-mode"),
         tr("auto (default: per candidate when there are more correct variants than exemplars), per-candidate "
            "(each candidate draws its own exemplars, the best always among them) or per-round (one prompt for all)."),
         tr("mode"));
-    const QCommandLineOption repairOpt(QStringLiteral("repair"), tr("Repair attempts per failed candidate (default 1)."), tr("N"));
+    const QCommandLineOption repairOpt(QStringLiteral("repair"),
+                                       tr("Repair attempts per failed candidate (default 1)."), tr("N"));
     const QCommandLineOption hintOpt(QStringLiteral("hint"), tr("Guidance added to every prompt."), tr("text"));
-    const QCommandLineOption maxRequestsOpt(QStringLiteral("max-requests"), tr("Budget: requests over the whole run."), tr("N"));
+    const QCommandLineOption maxRequestsOpt(QStringLiteral("max-requests"), tr("Budget: requests over the whole run."),
+                                            tr("N"));
     const QCommandLineOption maxTokensOpt(QStringLiteral("max-tokens"), tr("Budget: tokens over the whole run."), tr("N"));
-    const QCommandLineOption maxCostOpt(QStringLiteral("max-cost"), tr("Budget: dollars over the whole run (needs prices in Settings)."), tr("USD"));
+    const QCommandLineOption maxCostOpt(QStringLiteral("max-cost"),
+                                        tr("Budget: dollars over the whole run (needs prices in Settings)."), tr("USD"));
     const QCommandLineOption answerTokensOpt(QStringLiteral("answer-tokens"), tr("Limit on tokens per answer."), tr("N"));
-    const QCommandLineOption temperatureOpt(QStringLiteral("temperature"), tr("Sampling temperature of the model."), tr("T"));
-    const QCommandLineOption seedVariantsOpt(QStringLiteral("seed-variants"),
+    const QCommandLineOption temperatureOpt(QStringLiteral("temperature"), tr("Sampling temperature of the model."),
+                                            tr("T"));
+    const QCommandLineOption seedVariantsOpt(
+        QStringLiteral("seed-variants"),
         tr("Also import the task's hand-written variants into a new session (they become exemplars once measured)."));
-    const QCommandLineOption acceptOpt(QStringLiteral("accept-suspicious"),
+    const QCommandLineOption acceptOpt(
+        QStringLiteral("accept-suspicious"),
         tr("Accept results over 10x without review (never one under the speed-of-light floor)."));
     const QCommandLineOption noMetricsOpt(QStringLiteral("no-metrics"), tr("Skip the hardware metrics pass (faster)."));
-    p.addOptions({roundsOpt, candidatesOpt, endpointOpt, modelOpt, keyEnvOpt, sessionOpt, workerOpt, exemplarsOpt,
-                  strategyOpt, exemplarModeOpt, repairOpt, hintOpt, maxRequestsOpt, maxTokensOpt, maxCostOpt, answerTokensOpt,
-                  temperatureOpt, seedVariantsOpt, acceptOpt, noMetricsOpt});
+    p.addOptions({roundsOpt,       candidatesOpt,  endpointOpt,     modelOpt,     keyEnvOpt,
+                  sessionOpt,      workerOpt,      exemplarsOpt,    strategyOpt,  exemplarModeOpt,
+                  repairOpt,       hintOpt,        maxRequestsOpt,  maxTokensOpt, maxCostOpt,
+                  answerTokensOpt, temperatureOpt, seedVariantsOpt, acceptOpt,    noMetricsOpt});
     QTextStream err(stderr);
     auto fail = [&err](int status, const QString &message) {
         err << tr("kforge-cli optimize: %1").arg(message) << '\n';
@@ -247,9 +265,12 @@ int run(const QStringList &args)
     bool ok = true;
     RoundSettings settings;
     const int rounds = intOption(roundsOpt, 1, 1, &ok);
-    if (ok) settings.candidates = intOption(candidatesOpt, settings.candidates, 1, &ok);
-    if (ok) settings.sampler.count = intOption(exemplarsOpt, settings.sampler.count, 1, &ok);
-    if (ok) settings.repairAttempts = intOption(repairOpt, settings.repairAttempts, 0, &ok);
+    if (ok)
+        settings.candidates = intOption(candidatesOpt, settings.candidates, 1, &ok);
+    if (ok)
+        settings.sampler.count = intOption(exemplarsOpt, settings.sampler.count, 1, &ok);
+    if (ok)
+        settings.repairAttempts = intOption(repairOpt, settings.repairAttempts, 0, &ok);
     if (!ok)
         return fail(kUsage, tr("--rounds, --candidates and --exemplars take a positive number, --repair zero or more"));
     if (p.isSet(strategyOpt)) {
@@ -260,7 +281,8 @@ int run(const QStringList &args)
     if (p.isSet(exemplarModeOpt)) {
         settings.exemplarMode = exemplarModeFromString(p.value(exemplarModeOpt), &ok);
         if (!ok)
-            return fail(kUsage, tr("--exemplar-mode is auto, per-candidate or per-round, not '%1'").arg(p.value(exemplarModeOpt)));
+            return fail(kUsage,
+                        tr("--exemplar-mode is auto, per-candidate or per-round, not '%1'").arg(p.value(exemplarModeOpt)));
     }
     settings.hint = p.value(hintOpt);
     settings.acceptSuspicious = p.isSet(acceptOpt);
@@ -277,7 +299,8 @@ int run(const QStringList &args)
     Workbench workbench(appSettings, log);
     std::optional<EndpointConfig> endpoint = workbench.findEndpoint(p.value(endpointOpt));
     if (!endpoint)
-        return fail(kUsage, tr("unknown endpoint '%1': give a preset, a saved endpoint or a URL").arg(p.value(endpointOpt)));
+        return fail(kUsage,
+                    tr("unknown endpoint '%1': give a preset, a saved endpoint or a URL").arg(p.value(endpointOpt)));
     LlmRequest request;
     request.endpoint = *endpoint;
     request.model = p.value(modelOpt);
@@ -316,7 +339,8 @@ int run(const QStringList &args)
             return fail(kUsage, store.errorString());
         if (!store.hasTask())
             return fail(kUsage, tr("%1 holds no task").arg(target));
-        err << tr("Session %1 (%n variant(s), task %2)", nullptr, store.population().size()).arg(store.path(), store.task().name)
+        err << tr("Session %1 (%n variant(s), task %2)", nullptr, store.population().size())
+                   .arg(store.path(), store.task().name)
             << '\n';
     }
 
@@ -352,7 +376,9 @@ int run(const QStringList &args)
                          if (!variantId)
                              printer.unparsedRow(responseId, parsed);
                      });
-    QObject::connect(&runner, &RoundRunner::errorOccurred, &runner, [&err](const QString &m) { err << m << '\n' << Qt::flush; });
+    QObject::connect(&runner, &RoundRunner::errorOccurred, &runner, [&err](const QString &m) {
+        err << m << '\n' << Qt::flush;
+    });
 
     // Ctrl+C stops the round cleanly: what is in the session stays, the round is marked stopped.
     if (::pipe(g_signalPipe) == 0) {
@@ -417,15 +443,16 @@ int run(const QStringList &args)
                 << Qt::flush;
             auto pending = std::make_shared<QSet<qint64>>(unmeasured.cbegin(), unmeasured.cend());
             auto conn = std::make_shared<QMetaObject::Connection>();
-            *conn = QObject::connect(&queue, &EvaluationQueue::finished, &runner, [&, pending, conn](const QueuedEvaluation &e) {
-                if (pending->remove(e.variantId) && pending->isEmpty()) {
-                    QObject::disconnect(*conn);
-                    if (interrupted)
-                        loop.quit();
-                    else
-                        QMetaObject::invokeMethod(&runner, next, Qt::QueuedConnection);
-                }
-            });
+            *conn = QObject::connect(&queue, &EvaluationQueue::finished, &runner,
+                                     [&, pending, conn](const QueuedEvaluation &e) {
+                                         if (pending->remove(e.variantId) && pending->isEmpty()) {
+                                             QObject::disconnect(*conn);
+                                             if (interrupted)
+                                                 loop.quit();
+                                             else
+                                                 QMetaObject::invokeMethod(&runner, next, Qt::QueuedConnection);
+                                         }
+                                     });
             for (qint64 id : unmeasured)
                 if (!queue.reevaluate(id)) {
                     err << queue.errorString() << '\n';
@@ -450,8 +477,9 @@ int run(const QStringList &args)
     if (best) {
         QString state = toString(best->origin);
         if (best->suspicious && !best->accepted)
-            state += QStringLiteral(", ") + tr("held for review: %1").arg(best->suspiciousReason.isEmpty() ? tr("not yet accepted")
-                                                                                            : best->suspiciousReason);
+            state += QStringLiteral(", ")
+                     + tr("held for review: %1")
+                           .arg(best->suspiciousReason.isEmpty() ? tr("not yet accepted") : best->suspiciousReason);
         else if (best->suspicious)
             state += QStringLiteral(", ") + tr("accepted after review");
         QTextStream(stdout) << tr("Best: %1 #%2, %3 (%4)").arg(best->label).arg(best->id).arg(speedupText(*best), state)
@@ -471,7 +499,8 @@ int run(const QStringList &args)
 } // namespace
 
 KFORGE_REGISTER_COMMAND(optimize, QStringLiteral("optimize"),
-                        QCoreApplication::translate("kforge-cli", "Run contrastive optimization rounds headless and keep a session"),
+                        QCoreApplication::translate("kforge-cli",
+                                                    "Run contrastive optimization rounds headless and keep a session"),
                         run)
 
 } // namespace kforge::cli

@@ -44,13 +44,15 @@ int ReportCommand::run(const QStringList &args)
     QTextStream out(stdout);
     QTextStream err(stderr);
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Write a report of a session: one self-contained HTML file with the speedup chart, "
-                                        "the best variants, their diffs against the reference, metrics and the model's analyses."));
+    parser.setApplicationDescription(
+        tr("Write a report of a session: one self-contained HTML file with the speedup chart, "
+           "the best variants, their diffs against the reference, metrics and the model's analyses."));
     parser.addHelpOption();
     parser.addPositionalArgument(u"session"_s, tr("The session file (*.kforge)."));
     const QCommandLineOption outOpt(u"out"_s, tr("The HTML file to write."), tr("report.html"));
     const QCommandLineOption mdOpt(u"markdown"_s, tr("Also write the report as Markdown to this file."), tr("report.md"));
-    const QCommandLineOption topOpt(u"top"_s, tr("How many of the best variants to show in full (default 5)."), tr("n"), u"5"_s);
+    const QCommandLineOption topOpt(u"top"_s, tr("How many of the best variants to show in full (default 5)."), tr("n"),
+                                    u"5"_s);
     parser.addOptions({outOpt, mdOpt, topOpt});
     parser.process(args);
 

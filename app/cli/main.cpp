@@ -41,7 +41,9 @@ int main(int argc, char **argv)
             << QCoreApplication::translate("kforge-cli", "Commands:") << "\n";
         for (const auto &c : all)
             out << "  " << c.name.leftJustified(10) << ' ' << c.summary << '\n';
-        out << '\n' << QCoreApplication::translate("kforge-cli", "Run 'kforge-cli <command> --help' for a command's options.") << '\n';
+        out << '\n'
+            << QCoreApplication::translate("kforge-cli", "Run 'kforge-cli <command> --help' for a command's options.")
+            << '\n';
         return args.size() < 2 ? 2 : 0;
     }
     if (args[1] == QLatin1String("--version") || args[1] == QLatin1String("-v")) {
@@ -50,7 +52,8 @@ int main(int argc, char **argv)
     }
     const auto it = std::find_if(all.begin(), all.end(), [&](const auto &c) { return c.name == args[1]; });
     if (it == all.end()) {
-        err << QCoreApplication::translate("kforge-cli", "kforge-cli: unknown command '%1'; see kforge-cli --help").arg(args[1]) << '\n';
+        err << QCoreApplication::translate("kforge-cli", "kforge-cli: unknown command '%1'; see kforge-cli --help").arg(args[1])
+            << '\n';
         return 2;
     }
     return it->run(args.mid(1));

@@ -136,7 +136,8 @@ void ExportActions::chooseReportFile()
 {
     if (!m_store || !m_store->isOpen())
         return;
-    QString file = QFileDialog::getSaveFileName(m_window, tr("Save Report"), suggestedFile(*m_store, QStringLiteral("-report.html")),
+    QString file = QFileDialog::getSaveFileName(m_window, tr("Save Report"),
+                                                suggestedFile(*m_store, QStringLiteral("-report.html")),
                                                 tr("HTML files (*.html)"));
     if (file.isEmpty())
         return;
@@ -157,8 +158,8 @@ bool ExportActions::saveReport(const QString &file)
         done({}, {}, tr("No report can be made of this session: %1").arg(error));
         return true;
     }
-    const QString summary = tr("%n variant(s); the best %1 in full, with their diffs and the model's analyses.", nullptr,
-                               int(report->variants.size()))
+    const QString summary = tr("%n variant(s); the best %1 in full, with their diffs and the model's analyses.",
+                               nullptr, int(report->variants.size()))
                                 .arg(report->best.size());
     startBusy(tr("Writing the report…"));
     auto *watcher = new QFutureWatcher<QString>(this);
@@ -166,7 +167,8 @@ bool ExportActions::saveReport(const QString &file)
         watcher->deleteLater();
         done(file, summary, watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([input = *report, file] { return writeFile(file, ReportWriter::html(input).toUtf8()); }));
+    watcher->setFuture(
+        QtConcurrent::run([input = *report, file] { return writeFile(file, ReportWriter::html(input).toUtf8()); }));
     return true;
 }
 
@@ -231,11 +233,12 @@ bool ExportActions::exportTrainingData(const QString &file, const DatasetFilter 
     const QList<QJsonObject> records = TrainingData::records(*m_store, filter, &stats);
     QString summary = tr("%1 of %2 model answers.").arg(stats.written).arg(stats.answers);
     if (const int skipped = stats.notCorrect + stats.belowSpeedup + stats.suspicious + stats.degenerate; skipped > 0)
-        summary += u' ' + tr("Left out: %1 not correct, %2 below the speedup, %3 held for review, %4 degenerate.")
-                              .arg(stats.notCorrect)
-                              .arg(stats.belowSpeedup)
-                              .arg(stats.suspicious)
-                              .arg(stats.degenerate);
+        summary += u' '
+                   + tr("Left out: %1 not correct, %2 below the speedup, %3 held for review, %4 degenerate.")
+                         .arg(stats.notCorrect)
+                         .arg(stats.belowSpeedup)
+                         .arg(stats.suspicious)
+                         .arg(stats.degenerate);
     startBusy(tr("Writing the training data…"));
     auto *watcher = new QFutureWatcher<QString>(this);
     connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, file, summary] {

@@ -45,12 +45,13 @@ QString GettingStarted::copyExample(QString *error)
     }
     const QDir dir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/examples"));
     if (!QDir().mkpath(dir.absolutePath())) {
-        *error = tr("Could not make the folder %1 for a copy of the example.").arg(QDir::toNativeSeparators(dir.absolutePath()));
+        *error =
+            tr("Could not make the folder %1 for a copy of the example.").arg(QDir::toNativeSeparators(dir.absolutePath()));
         return {};
     }
     // A new copy each time: what the user did in an earlier copy (rounds, notes) stays.
     const QString stem = QFileInfo(example).completeBaseName() + u'-'
-                       + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+                         + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
     QString copy = dir.filePath(stem + QStringLiteral(".kforge"));
     for (int i = 2; QFileInfo::exists(copy); ++i)
         copy = dir.filePath(stem + u'-' + QString::number(i) + QStringLiteral(".kforge"));

@@ -29,11 +29,10 @@ QAction *make(QWidget *owner, const QString &text, const QString &themeIcon, QSt
 MainActions::MainActions(QWidget *owner)
     : QObject(owner)
 {
-    openTaskFolder = make(owner, tr("Open &Task Folder…"), QStringLiteral("folder-open"),
-                          QStyle::SP_DirOpenIcon, QKeySequence::Open);
+    openTaskFolder = make(owner, tr("Open &Task Folder…"), QStringLiteral("folder-open"), QStyle::SP_DirOpenIcon,
+                          QKeySequence::Open);
     openTaskFolder->setToolTip(tr("Open a task: a folder with task.json and reference.cu"));
-    openSession = make(owner, tr("Open &Session…"), QStringLiteral("document-open"),
-                       QStyle::SP_DialogOpenButton);
+    openSession = make(owner, tr("Open &Session…"), QStringLiteral("document-open"), QStyle::SP_DialogOpenButton);
     openSession->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     openSession->setToolTip(tr("Open a KForge session file (*.kforge)"));
     saveSessionAs = make(owner, tr("Save Session &As…"), QStringLiteral("document-save-as"),
@@ -52,8 +51,7 @@ MainActions::MainActions(QWidget *owner)
 
     undo = make(owner, tr("&Undo"), QStringLiteral("edit-undo"), QStyle::SP_ArrowBack, QKeySequence::Undo);
     redo = make(owner, tr("&Redo"), QStringLiteral("edit-redo"), QStyle::SP_ArrowForward, QKeySequence::Redo);
-    find = make(owner, tr("&Find…"), QStringLiteral("edit-find"), QStyle::SP_FileDialogContentsView,
-                QKeySequence::Find);
+    find = make(owner, tr("&Find…"), QStringLiteral("edit-find"), QStyle::SP_FileDialogContentsView, QKeySequence::Find);
     findNext = make(owner, tr("Find &Next"), QStringLiteral("go-down-search"), QStyle::SP_CustomBase,
                     QKeySequence::FindNext);
     findPrevious = make(owner, tr("Find Pre&vious"), QStringLiteral("go-up-search"), QStyle::SP_CustomBase,
@@ -83,9 +81,26 @@ MainActions::MainActions(QWidget *owner)
     aboutQt = make(owner, tr("About &Qt"), QString(), QStyle::SP_CustomBase);
     aboutQt->setMenuRole(QAction::AboutQtRole);
 
-    for (QAction *a : {openTaskFolder, openSession, saveSessionAs, exportVariant, saveReport, exportTrainingData,
-                       clearRecent, quit, undo, redo, find, findNext, findPrevious, replace, compareWithReference,
-                       settings, configureWorkers, gettingStarted, about, aboutQt})
+    for (QAction *a : {openTaskFolder,
+                       openSession,
+                       saveSessionAs,
+                       exportVariant,
+                       saveReport,
+                       exportTrainingData,
+                       clearRecent,
+                       quit,
+                       undo,
+                       redo,
+                       find,
+                       findNext,
+                       findPrevious,
+                       replace,
+                       compareWithReference,
+                       settings,
+                       configureWorkers,
+                       gettingStarted,
+                       about,
+                       aboutQt})
         owner->addAction(a);
 }
 

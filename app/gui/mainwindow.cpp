@@ -3,25 +3,25 @@
 #include "app/gui/appicon.h"
 #include "app/gui/apptheme.h"
 #include "app/gui/diffdock.h"
-#include "app/gui/sourcelevelview.h"
-#include "views/assembly/assemblypanel.h"
 #include "app/gui/exportactions.h"
 #include "app/gui/gettingstarted.h"
 #include "app/gui/mainactions.h"
 #include "app/gui/noticebar.h"
 #include "app/gui/readinessindicators.h"
 #include "app/gui/sessionactions.h"
+#include "app/gui/sourcelevelview.h"
 #include "app/gui/windowgeometry.h"
 #include "core/compile/compiler.h"
-#include "core/workbench/workbench.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/version.h"
+#include "core/workbench/workbench.h"
 #include "core/worker/readinesswatch.h"
 #include "core/worker/workerpool.h"
+#include "views/assembly/assemblypanel.h"
 #include "views/charts/chartspanel.h"
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffview.h"
@@ -142,8 +142,7 @@ void MainWindow::showEvent(QShowEvent *event)
     }
 }
 
-QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, const QString &objectName,
-                                      Qt::DockWidgetArea area)
+QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, const QString &objectName, Qt::DockWidgetArea area)
 {
     auto *dock = new QDockWidget(title, this);
     dock->setObjectName(objectName); // saveState() keys the layout by it
@@ -195,10 +194,13 @@ void MainWindow::createDocks()
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
     m_roundDock = addPanelDock(m_rounds, tr("Round Control"), QStringLiteral("roundDock"), Qt::RightDockWidgetArea);
-    QDockWidget *variantsDock = addPanelDock(m_variants, tr("Variants"), QStringLiteral("variantsDock"), Qt::RightDockWidgetArea);
-    QDockWidget *compareDock = addPanelDock(m_compare, tr("Compare"), QStringLiteral("compareDock"), Qt::RightDockWidgetArea);
+    QDockWidget *variantsDock = addPanelDock(m_variants, tr("Variants"), QStringLiteral("variantsDock"),
+                                             Qt::RightDockWidgetArea);
+    QDockWidget *compareDock = addPanelDock(m_compare, tr("Compare"), QStringLiteral("compareDock"),
+                                            Qt::RightDockWidgetArea);
     QDockWidget *chartsDock = addPanelDock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
-    QDockWidget *reasoningDock = addPanelDock(m_reasoning, tr("Reasoning"), QStringLiteral("reasoningDock"), Qt::RightDockWidgetArea);
+    QDockWidget *reasoningDock = addPanelDock(m_reasoning, tr("Reasoning"), QStringLiteral("reasoningDock"),
+                                              Qt::RightDockWidgetArea);
     for (QDockWidget *d : {variantsDock, compareDock, chartsDock, reasoningDock})
         tabifyDockWidget(m_roundDock, d);
     m_roundDock->raise();
@@ -207,7 +209,8 @@ void MainWindow::createDocks()
     tabifyDockWidget(diffDock, m_logDock);
     // PTX and SASS of the current tab, beside the diff and the log.
     m_assembly = new AssemblyPanel(this);
-    QDockWidget *assemblyDock = addPanelDock(m_assembly, tr("Assembly"), QStringLiteral("assemblyDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *assemblyDock = addPanelDock(m_assembly, tr("Assembly"), QStringLiteral("assemblyDock"),
+                                             Qt::BottomDockWidgetArea);
     tabifyDockWidget(diffDock, assemblyDock);
     m_sourceLevel = new SourceLevelView(m_editor, m_assembly, m_session, m_workbench->compiler(), m_workbench->pool(),
                                         m_workbench->queue(), this);
@@ -235,7 +238,8 @@ void MainWindow::connectServices()
     connect(m_actions->replace, &QAction::triggered, m_editor, &KernelEditor::showReplace);
     connect(m_actions->compareWithReference, &QAction::triggered, m_diffDock, &DiffDock::showTab);
     connect(m_actions->settings, &QAction::triggered, this, [this] { showSettingsPage(QString()); });
-    connect(m_actions->configureWorkers, &QAction::triggered, this, [this] { showSettingsPage(QStringLiteral("workers")); });
+    connect(m_actions->configureWorkers, &QAction::triggered, this,
+            [this] { showSettingsPage(QStringLiteral("workers")); });
     connect(m_actions->gettingStarted, &QAction::triggered, this, &MainWindow::showGettingStarted);
     m_exports = new ExportActions(m_actions, m_session, m_selection, this);
     connect(m_variants, &VariantsPanel::exportRequested, m_exports, &ExportActions::exportVariant);
@@ -254,9 +258,8 @@ void MainWindow::connectServices()
     connect(m_tabs, &VariantTabBinding::errorOccurred, this, &MainWindow::reportError);
 
     connect(&m_settings, &Settings::themeChanged, this, &MainWindow::applyTheme);
-    connect(&m_settings, &Settings::languageChanged, this, [this] {
-        statusBar()->showMessage(tr("The new language is used from the next start of KForge."), 8000);
-    });
+    connect(&m_settings, &Settings::languageChanged, this,
+            [this] { statusBar()->showMessage(tr("The new language is used from the next start of KForge."), 8000); });
     connect(m_indicators, &ReadinessIndicators::toolchainChecked, this, &MainWindow::toolchainChecked);
     connect(m_workbench->pool(), &WorkerPool::deviceReported, this, [this](int, const DeviceInfo &device) {
         m_charts->setDevice(device);
@@ -443,8 +446,9 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
     const QList<QUrl> urls = event->mimeData()->urls();
     const bool usable = !urls.isEmpty() && std::all_of(urls.begin(), urls.end(), [](const QUrl &u) {
         const QFileInfo info(u.toLocalFile());
-        return u.isLocalFile() && (isKernelFile(info.filePath()) || SessionController::isSessionFile(info.filePath())
-                                   || (info.isDir() && QFileInfo::exists(info.filePath() + QStringLiteral("/task.json"))));
+        return u.isLocalFile()
+               && (isKernelFile(info.filePath()) || SessionController::isSessionFile(info.filePath())
+                   || (info.isDir() && QFileInfo::exists(info.filePath() + QStringLiteral("/task.json"))));
     });
     if (usable)
         event->acceptProposedAction();
@@ -470,15 +474,14 @@ void MainWindow::showGettingStarted()
 
 void MainWindow::showAbout()
 {
-    QMessageBox::about(
-        this, tr("About KForge"),
-        tr("<h3>KForge %1</h3>"
-           "<p>A workbench for making CUDA kernels faster with a language model in the loop: the model is shown "
-           "earlier variants with their measured speedups and profiles, explains why the faster ones are faster, "
-           "and writes a better kernel. You steer every round and see why variant A beats B.</p>"
-           "<p>Kernels are compiled with nvcc and run only in a separate worker process, locally or on a GPU "
-           "host.</p>")
-            .arg(QStringLiteral(KFORGE_VERSION_STRING)));
+    QMessageBox::about(this, tr("About KForge"),
+                       tr("<h3>KForge %1</h3>"
+                          "<p>A workbench for making CUDA kernels faster with a language model in the loop: the model is shown "
+                          "earlier variants with their measured speedups and profiles, explains why the faster ones are faster, "
+                          "and writes a better kernel. You steer every round and see why variant A beats B.</p>"
+                          "<p>Kernels are compiled with nvcc and run only in a separate worker process, locally or on a GPU "
+                          "host.</p>")
+                           .arg(QStringLiteral(KFORGE_VERSION_STRING)));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

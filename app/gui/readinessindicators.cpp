@@ -1,9 +1,9 @@
 #include "app/gui/readinessindicators.h"
 
 #include "app/gui/noticebar.h"
-#include "core/workbench/workbench.h"
 #include "core/log/loghub.h"
 #include "core/settings/settings.h"
+#include "core/workbench/workbench.h"
 #include "core/worker/readinesswatch.h"
 
 #include <QLabel>

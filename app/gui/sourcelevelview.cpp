@@ -20,8 +20,12 @@ namespace kforge {
 
 SourceLevelView::SourceLevelView(KernelEditor *editor, AssemblyPanel *panel, SessionStore *store, Compiler *compiler,
                                  WorkerPool *pool, EvaluationQueue *queue, QObject *parent)
-    : QObject(parent), m_editor(editor), m_panel(panel), m_store(store), m_queue(queue),
-      m_fetcher(new AssemblyFetcher(compiler, pool, this))
+    : QObject(parent)
+    , m_editor(editor)
+    , m_panel(panel)
+    , m_store(store)
+    , m_queue(queue)
+    , m_fetcher(new AssemblyFetcher(compiler, pool, this))
 {
     m_profile = new QAction(tr("Profile Source &Lines"), this);
     m_profile->setObjectName(QStringLiteral("profileSourceLines"));
@@ -118,7 +122,8 @@ void SourceLevelView::refetch()
         m_fetcher->cancel(m_job);
     CompileRequest request;
     request.source = e->text();
-    request.fileName = m_editor->compileFileName(index).isEmpty() ? QStringLiteral("candidate.cu") : m_editor->compileFileName(index);
+    request.fileName = m_editor->compileFileName(index).isEmpty() ? QStringLiteral("candidate.cu")
+                                                                  : m_editor->compileFileName(index);
     if (m_store && m_store->hasTask())
         for (const QJsonValue &flag : m_store->task().json().value(QStringLiteral("nvcc_flags")).toArray())
             request.flags << flag.toString();

@@ -43,11 +43,10 @@ QString artifactName(CompileOutput output)
     return {};
 }
 
-
 bool isLinkFlag(const QString &flag)
 {
-    return flag.startsWith(u"-l") || flag.startsWith(u"-L") || flag.startsWith(u"--library")
-        || flag == u"-Xlinker" || flag.startsWith(u"-Xlinker=") || flag.startsWith(u"--linker-options");
+    return flag.startsWith(u"-l") || flag.startsWith(u"-L") || flag.startsWith(u"--library") || flag == u"-Xlinker"
+           || flag.startsWith(u"-Xlinker=") || flag.startsWith(u"--linker-options");
 }
 
 QString readText(const QString &path)
@@ -135,10 +134,22 @@ QString Compiler::nvccPath() const
     return m_nvcc;
 }
 
-void Compiler::setDefaultArch(const QString &arch) { m_defaultArch = arch; }
-QString Compiler::defaultArch() const { return m_defaultArch; }
-void Compiler::setCacheDir(const QString &dir) { m_cacheDir = dir; }
-void Compiler::setCacheLimitBytes(qint64 bytes) { m_cacheLimit = qMax<qint64>(0, bytes); }
+void Compiler::setDefaultArch(const QString &arch)
+{
+    m_defaultArch = arch;
+}
+QString Compiler::defaultArch() const
+{
+    return m_defaultArch;
+}
+void Compiler::setCacheDir(const QString &dir)
+{
+    m_cacheDir = dir;
+}
+void Compiler::setCacheLimitBytes(qint64 bytes)
+{
+    m_cacheLimit = qMax<qint64>(0, bytes);
+}
 
 int Compiler::pruneCache(const QString &dir, qint64 limitBytes, const QString &keep)
 {
@@ -200,7 +211,10 @@ QString Compiler::cacheDir() const
     return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + u"/kernels"_s;
 }
 
-void Compiler::setMaxParallel(int jobs) { m_maxParallel = qMax(1, jobs); }
+void Compiler::setMaxParallel(int jobs)
+{
+    m_maxParallel = qMax(1, jobs);
+}
 QString Compiler::sanitizedFileName(const QString &name)
 {
     QString base = QFileInfo(name).fileName();
@@ -213,22 +227,37 @@ QString Compiler::sanitizedFileName(const QString &name)
     return base;
 }
 
-int Compiler::maxParallel() const { return m_maxParallel; }
-void Compiler::setAbiIncludeDir(const QString &dir) { m_abiIncludeDir = dir; }
+int Compiler::maxParallel() const
+{
+    return m_maxParallel;
+}
+void Compiler::setAbiIncludeDir(const QString &dir)
+{
+    m_abiIncludeDir = dir;
+}
 
 QString Compiler::abiIncludeDir() const
 {
     return m_abiIncludeDir.isEmpty() ? CudaToolkit::locateAbiIncludeDir() : m_abiIncludeDir;
 }
 
-void Compiler::setTimeoutMs(int ms) { m_timeoutMs = qMax(1000, ms); }
-void Compiler::setParallelSteps(bool on) { m_parallelSteps = on; }
+void Compiler::setTimeoutMs(int ms)
+{
+    m_timeoutMs = qMax(1000, ms);
+}
+void Compiler::setParallelSteps(bool on)
+{
+    m_parallelSteps = on;
+}
 
 void Compiler::setBaseFlags(const QStringList &flags)
 {
     m_baseFlags = flags;
 }
-QString Compiler::nvccVersion() const { return m_nvccVersion; }
+QString Compiler::nvccVersion() const
+{
+    return m_nvccVersion;
+}
 
 int Compiler::pendingJobs() const
 {
@@ -242,14 +271,11 @@ QStringList Compiler::arguments(const CompileRequest &request, const QString &ar
     const bool link = request.output == CompileOutput::SharedObject;
     switch (request.output) {
     case CompileOutput::SharedObject:
-        args << KernelBuildFlags::sharedObject() << KernelBuildFlags::sharedObjectChecks(CudaToolkit::libraryDir(nvccPath()));
+        args << KernelBuildFlags::sharedObject()
+             << KernelBuildFlags::sharedObjectChecks(CudaToolkit::libraryDir(nvccPath()));
         break;
-    case CompileOutput::Ptx:
-        args << KernelBuildFlags::ptx();
-        break;
-    case CompileOutput::Sass:
-        args << KernelBuildFlags::sass();
-        break;
+    case CompileOutput::Ptx: args << KernelBuildFlags::ptx(); break;
+    case CompileOutput::Sass: args << KernelBuildFlags::sass(); break;
     }
     if (const QString inc = abiIncludeDir(); !inc.isEmpty())
         args << u"-I"_s + inc;
@@ -278,10 +304,13 @@ int Compiler::compile(const CompileRequest &request)
     m_queue.push_back(id);
     if (!m_schedulePosted) {
         m_schedulePosted = true;
-        QMetaObject::invokeMethod(this, [this] {
-            m_schedulePosted = false;
-            schedule();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_schedulePosted = false;
+                schedule();
+            },
+            Qt::QueuedConnection);
     }
     return id;
 }
@@ -308,10 +337,13 @@ void Compiler::cancel(int jobId)
     CompileResult r;
     r.cancelled = true;
     r.errorMessage = tr("Compilation was cancelled.");
-    QMetaObject::invokeMethod(this, [this, jobId, r] {
-        if (const auto j = m_jobs.find(jobId); j != m_jobs.end())
-            finish(*j->second, r);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this,
+        [this, jobId, r] {
+            if (const auto j = m_jobs.find(jobId); j != m_jobs.end())
+                finish(*j->second, r);
+        },
+        Qt::QueuedConnection);
 }
 
 void Compiler::failQueued(const QString &message)
@@ -358,10 +390,8 @@ void Compiler::startVersionProbe()
         static const QRegularExpression version(uR"(release [\d.]+, V([\d.]+))"_s);
         const auto m = version.match(QString::fromUtf8(text));
         if (status != QProcess::NormalExit || code != 0 || !m.hasMatch()) {
-            failQueued(tr("'%1 --version' failed (exit code %2): %3")
-                           .arg(nvccPath())
-                           .arg(code)
-                           .arg(QString::fromUtf8(text).trimmed()));
+            failQueued(
+                tr("'%1 --version' failed (exit code %2): %3").arg(nvccPath()).arg(code).arg(QString::fromUtf8(text).trimmed()));
             return;
         }
         m_nvccVersion = m.captured(1);
@@ -650,7 +680,8 @@ void Compiler::toolFinished(Job &job, int exitCode, bool crashed)
         else if (r.errorCount() > 0)
             r.errorMessage = tr("%1 failed with %n error(s).", "", r.errorCount()).arg(program);
         else
-            r.errorMessage = tr("%1 failed with exit code %2: %3").arg(program).arg(exitCode).arg(job.log.trimmed().right(500));
+            r.errorMessage =
+                tr("%1 failed with exit code %2: %3").arg(program).arg(exitCode).arg(job.log.trimmed().right(500));
         finish(job, r);
         return;
     }

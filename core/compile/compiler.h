@@ -56,7 +56,7 @@ public:
     int maxParallel() const;
     void setAbiIncludeDir(const QString &dir); // default CudaToolkit::locateAbiIncludeDir()
     QString abiIncludeDir() const;
-    void setTimeoutMs(int ms);                 // per nvcc run; default 5 minutes
+    void setTimeoutMs(int ms); // per nvcc run; default 5 minutes
     // Shared objects: run nvcc's host front end and device compile at the same time (NvccRun); default on.
     // Off runs plain nvcc. The result is the same either way; only the wall time differs.
     void setParallelSteps(bool on);
@@ -64,7 +64,7 @@ public:
     // Optimisation and debug-info flags that come before everything else; default "-O3 -lineinfo".
     void setBaseFlags(const QStringList &flags);
     QStringList baseFlags() const { return m_baseFlags; }
-    QString nvccVersion() const;               // "13.0.88" once known
+    QString nvccVersion() const; // "13.0.88" once known
 
     // Queues a job; returns its id (> 0). finished(id, ...) follows exactly once, cancelled jobs included.
     int compile(const CompileRequest &request);
@@ -109,7 +109,7 @@ private:
     int m_timeoutMs = TimingDefaults::compileMs;
     bool m_parallelSteps = true;
     QStringList m_baseFlags = KernelBuildFlags::defaults();
-    QString m_nvccVersion;     // short form
+    QString m_nvccVersion;       // short form
     QByteArray m_nvccVersionKey; // full `nvcc --version` text, part of the cache key
     QPointer<QProcess> m_versionProbe;
     bool m_schedulePosted = false;

@@ -15,8 +15,8 @@ enum class CompileOutput {
 struct CompileRequest {
     QString source;
     QString fileName = QStringLiteral("kernel.cu"); // the name nvcc sees, so diagnostics name it
-    QStringList flags;       // task nvcc_flags + variant flags
-    QString arch;            // "sm_90"; empty: the Compiler's default arch
+    QStringList flags;                              // task nvcc_flags + variant flags
+    QString arch;                                   // "sm_90"; empty: the Compiler's default arch
     CompileOutput output = CompileOutput::SharedObject;
     bool useCache = true;
 };

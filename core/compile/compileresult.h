@@ -25,18 +25,18 @@ struct CompileResult {
     bool cacheHit = false;
     bool cancelled = false;
     CompileOutput output = CompileOutput::SharedObject;
-    QString artifactPath;           // the .so, .ptx or .sass file inside the cache entry
-    QString text;                   // PTX or SASS text (empty for a shared object)
+    QString artifactPath; // the .so, .ptx or .sass file inside the cache entry
+    QString text;         // PTX or SASS text (empty for a shared object)
     QList<Diagnostic> diagnostics;
     QList<KernelResources> resources;
-    QString log;                    // everything nvcc and the tools printed
-    QString errorMessage;           // translated summary when !ok
-    QString hash;                   // cache key (SHA-256, hex)
+    QString log;          // everything nvcc and the tools printed
+    QString errorMessage; // translated summary when !ok
+    QString hash;         // cache key (SHA-256, hex)
     QString arch;
-    QString nvccVersion;            // "13.0.88"
-    QStringList commandLine;        // program and arguments, for the log
+    QString nvccVersion;     // "13.0.88"
+    QStringList commandLine; // program and arguments, for the log
     double elapsedMs = 0;
-    QList<CompilePhase> phases;     // of this compile (not kept in the cache entry: a hit has none)
+    QList<CompilePhase> phases; // of this compile (not kept in the cache entry: a hit has none)
 
     int errorCount() const;
     int warningCount() const;

@@ -84,10 +84,9 @@ QString CudaToolkit::libraryDir(const QString &nvccPath)
 QString CudaToolkit::missingNvccMessage()
 {
     return QCoreApplication::translate(
-        "CudaToolkit",
-        "No CUDA compiler (nvcc) was found. Compiling kernels needs a CUDA toolkit on this machine: install "
-        "one, set CUDA_HOME, or set the path to nvcc in Settings. Without it, configure a GPU worker with a "
-        "toolkit (Settings → Workers).");
+        "CudaToolkit", "No CUDA compiler (nvcc) was found. Compiling kernels needs a CUDA toolkit on this machine: install "
+                       "one, set CUDA_HOME, or set the path to nvcc in Settings. Without it, configure a GPU worker with a "
+                       "toolkit (Settings → Workers).");
 }
 
 } // namespace kforge

@@ -41,8 +41,8 @@ Diagnostic Diagnostic::fromJson(const QJsonObject &o)
 
 QJsonObject Diagnostic::toJson() const
 {
-    QJsonObject o{{u"file"_s, file},         {u"line"_s, line},       {u"column"_s, column},
-                  {u"severity"_s, severityName()}, {u"message"_s, message}, {u"tool"_s, tool}};
+    QJsonObject o{{u"file"_s, file},       {u"line"_s, line}, {u"column"_s, column}, {u"severity"_s, severityName()},
+                  {u"message"_s, message}, {u"tool"_s, tool}};
     if (!code.isEmpty())
         o.insert(u"code"_s, code);
     return o;

@@ -73,16 +73,17 @@ bool isNoise(const QString &line)
 {
     static const QRegularExpression re(
         uR"(^(\d+ errors? detected in the compilation of|Remark: The warnings can be suppressed|compilation terminated\.|In file included from|\s+from ))"_s);
-    static const QRegularExpression gccContext(uR"(^.+?: (In|At) (\w+ )*(function|instantiation|member function|constructor|destructor|lambda|global scope|top level).*:$)"_s);
+    static const QRegularExpression gccContext(
+        uR"(^.+?: (In|At) (\w+ )*(function|instantiation|member function|constructor|destructor|lambda|global scope|top level).*:$)"_s);
     static const QRegularExpression gccExcerpt(uR"(^\s*\d*\s*\|)"_s);
     return re.match(line).hasMatch() || gccContext.match(line).hasMatch() || gccExcerpt.match(line).hasMatch();
 }
 
 bool isHeader(const QString &line)
 {
-    return edgHeader().match(line).hasMatch() || gccHeader().match(line).hasMatch()
-        || toolLine().match(line).hasMatch() || hostToolLine().match(line).hasMatch()
-        || ldLine().match(line).hasMatch() || ldLocatedLine().match(line).hasMatch();
+    return edgHeader().match(line).hasMatch() || gccHeader().match(line).hasMatch() || toolLine().match(line).hasMatch()
+           || hostToolLine().match(line).hasMatch() || ldLine().match(line).hasMatch()
+           || ldLocatedLine().match(line).hasMatch();
 }
 
 QString stripTrailing(const QString &s)

@@ -22,8 +22,7 @@ bool splitWords(const QString &line, QStringList *words)
         if (c == u'"') {
             inWord = true;
             for (++i; i < line.size() && line.at(i) != u'"'; ++i) {
-                if (line.at(i) == u'\\' && i + 1 < line.size()
-                    && QStringView(u"\"\\$`").contains(line.at(i + 1)))
+                if (line.at(i) == u'\\' && i + 1 < line.size() && QStringView(u"\"\\$`").contains(line.at(i + 1)))
                     ++i;
                 else if (line.at(i) == u'`')
                     return false;
@@ -80,8 +79,8 @@ QString NvccPlan::stepName(const QString &command)
     if (!splitWords(command, &words) || words.isEmpty())
         return command.section(u' ', 0, 0);
     const QString tool = QFileInfo(words.first()).fileName();
-    static const QSet<QString> cudaTools{u"cudafe++"_s, u"cicc"_s, u"ptxas"_s, u"fatbinary"_s, u"nvlink"_s,
-                                         u"bin2c"_s, u"nvvm"_s};
+    static const QSet<QString> cudaTools{u"cudafe++"_s, u"cicc"_s,  u"ptxas"_s, u"fatbinary"_s,
+                                         u"nvlink"_s,   u"bin2c"_s, u"nvvm"_s};
     if (cudaTools.contains(tool))
         return tool;
     // The host compiler (gcc, g++, clang, or -ccbin's), named by what nvcc asks of it, as `nvcc --time` does.

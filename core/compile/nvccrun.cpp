@@ -102,7 +102,8 @@ void NvccRun::kill()
         return;
     m_killed = true;
     if (!anyRunning()) {
-        QMetaObject::invokeMethod(this, [this] { finish(-1, true, m_log); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this] { finish(-1, true, m_log); }, Qt::QueuedConnection);
         return;
     }
     for (Track &t : m_tracks)

@@ -12,15 +12,15 @@ struct DeviceInfo {
     QString name;
     int ccMajor = 0;
     int ccMinor = 0;
-    QString arch;             // "sm_90"
+    QString arch; // "sm_90"
     int smCount = 0;
     int smClockMhz = 0;
     int memClockMhz = 0;
     qint64 memoryBytes = 0;
     qint64 l2Bytes = 0;
-    QString driverVersion;    // as the worker reports it (a number or a string)
+    QString driverVersion; // as the worker reports it (a number or a string)
     QString runtimeVersion;
-    double peakCopyGbps = 0;  // measured once by the worker; 0 when not measured
+    double peakCopyGbps = 0; // measured once by the worker; 0 when not measured
     double peakFmaGflops = 0;
 
     bool isValid() const { return ccMajor > 0; }

@@ -44,10 +44,10 @@ EvalOptions EvalOptions::fromJson(const QJsonObject &o)
 
 QJsonObject EvalOptions::toJson() const
 {
-    QJsonObject o{{u"trials"_s, trials},         {u"timing"_s, timing},       {u"min_runs"_s, minRuns},
-                  {u"min_time_ms"_s, minTimeMs}, {u"max_runs"_s, maxRuns},    {u"warmup"_s, warmup},
-                  {u"warmup_ms"_s, warmupMs},    {u"seed"_s, double(seed)},   {u"trace"_s, trace},
-                  {u"trace_runs"_s, traceRuns},  {u"metrics"_s, metrics},     {u"samples"_s, samples}};
+    QJsonObject o{{u"trials"_s, trials},         {u"timing"_s, timing},     {u"min_runs"_s, minRuns},
+                  {u"min_time_ms"_s, minTimeMs}, {u"max_runs"_s, maxRuns},  {u"warmup"_s, warmup},
+                  {u"warmup_ms"_s, warmupMs},    {u"seed"_s, double(seed)}, {u"trace"_s, trace},
+                  {u"trace_runs"_s, traceRuns},  {u"metrics"_s, metrics},   {u"samples"_s, samples}};
     if (!metricNames.isEmpty())
         o.insert(u"metric_names"_s, QJsonArray::fromStringList(metricNames));
     // Only when asked: a request without the key is the same request as before the option existed.

@@ -12,15 +12,15 @@ namespace kforge {
 struct TimingSetting;
 
 struct EvalOptions {
-    int trials = TimingDefaults::trials;       // verification trials, each with a new seed and fresh buffers
-    bool timing = true;                        // false: verify only
-    int minRuns = TimingDefaults::minRuns;     // timed runs per side: until both minRuns and minTimeMs are reached...
+    int trials = TimingDefaults::trials;   // verification trials, each with a new seed and fresh buffers
+    bool timing = true;                    // false: verify only
+    int minRuns = TimingDefaults::minRuns; // timed runs per side: until both minRuns and minTimeMs are reached...
     int minTimeMs = TimingDefaults::minTimeMs;
-    int maxRuns = TimingDefaults::maxRuns;     // ...but never more (docs/worker-protocol.md, "evaluate")
-    int warmup = TimingDefaults::warmup;       // untimed pairs first: at least this many and at least warmupMs
+    int maxRuns = TimingDefaults::maxRuns; // ...but never more (docs/worker-protocol.md, "evaluate")
+    int warmup = TimingDefaults::warmup;   // untimed pairs first: at least this many and at least warmupMs
     int warmupMs = TimingDefaults::warmupMs;
     qint64 seed = 1;
-    bool trace = true;                         // CUPTI activity trace of traceRuns extra runs per side
+    bool trace = true; // CUPTI activity trace of traceRuns extra runs per side
     int traceRuns = TimingDefaults::traceRuns;
     bool metrics = true;     // CUPTI metrics pass (kernel replay; slower)
     QStringList metricNames; // empty: the profiler's default set

@@ -32,11 +32,11 @@ constexpr std::array kVerdictNames{
 // Keys fromJson() understands; everything else goes to EvalResult::extra.
 const QStringList &knownKeys()
 {
-    static const QStringList keys{u"verdict"_s, u"message"_s, u"error_code"_s, u"cuda_error"_s,
-                                  u"restart_required"_s, u"verification"_s, u"timing"_s, u"flags"_s, u"warnings"_s,
-                                  u"stdout_truncated"_s,
-                                  u"trace"_s, u"metrics"_s, u"roofline"_s, u"stdout"_s, u"exit_code"_s,
-                                  u"exit_signal"_s, u"worker"_s, u"device_name"_s, u"elapsed_ms"_s};
+    static const QStringList keys{u"verdict"_s,          u"message"_s,          u"error_code"_s, u"cuda_error"_s,
+                                  u"restart_required"_s, u"verification"_s,     u"timing"_s,     u"flags"_s,
+                                  u"warnings"_s,         u"stdout_truncated"_s, u"trace"_s,      u"metrics"_s,
+                                  u"roofline"_s,         u"stdout"_s,           u"exit_code"_s,  u"exit_signal"_s,
+                                  u"worker"_s,           u"device_name"_s,      u"elapsed_ms"_s};
     return keys;
 }
 

@@ -27,9 +27,9 @@ enum class Verdict {
     Error,        // client side: no verdict about the candidate (no GPU, worker unavailable, bad task)
 };
 
-QString verdictToString(Verdict v);                           // wire form: "correct", "cuda_error", ...
+QString verdictToString(Verdict v); // wire form: "correct", "cuda_error", ...
 std::optional<Verdict> verdictFromString(const QString &s);
-QString verdictDisplayName(Verdict v);                        // translated
+QString verdictDisplayName(Verdict v); // translated
 
 struct TimingStats {
     static constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
@@ -38,7 +38,7 @@ struct TimingStats {
     double minMs = NaN;
     double p10Ms = NaN;
     double p90Ms = NaN;
-    double cv = NaN;     // coefficient of variation (stddev / mean)
+    double cv = NaN; // coefficient of variation (stddev / mean)
     qint64 runs = 0;
     QJsonObject raw; // as the worker sent it (samples_ms, fields of later versions); toJson() keeps it
 
@@ -76,19 +76,19 @@ struct Verification {
 
 // One kernel of the CUPTI trace (trace.<side>.kernels), grouped by name over the timed runs.
 struct TracedKernel {
-    QString name;       // demangled
-    QString side;       // "reference" or "candidate"
+    QString name; // demangled
+    QString side; // "reference" or "candidate"
     qint64 launches = 0;
-    double perRun = 0;  // launches per timed run
-    double totalMs = 0; // summed over the timed runs
+    double perRun = 0;                                          // launches per timed run
+    double totalMs = 0;                                         // summed over the timed runs
     double medianUs = std::numeric_limits<double>::quiet_NaN(); // one launch's median duration
 };
 
 struct EvalResult {
     Verdict verdict = Verdict::Error;
-    QString message;          // human text from the worker or the client
-    QString errorCode;        // protocol error code when the worker refused (no_device, load_failed, ...)
-    QString cudaError;        // "cudaErrorIllegalAddress" when verdict == CudaError
+    QString message;   // human text from the worker or the client
+    QString errorCode; // protocol error code when the worker refused (no_device, load_failed, ...)
+    QString cudaError; // "cudaErrorIllegalAddress" when verdict == CudaError
     bool restartRequired = false;
 
     Verification verification;
@@ -96,21 +96,21 @@ struct EvalResult {
     TimingStats candidate;
     double speedup = TimingStats::NaN; // reference median / candidate median
 
-    QStringList flags;        // "degenerate_output", "side_stream_work", "late_work", "below_speed_of_light", ...
-    QStringList warnings;     // sentences for people (e.g. why a degenerate output is no kernel speedup)
-    QJsonObject trace;        // CUPTI payloads, kept verbatim
+    QStringList flags;    // "degenerate_output", "side_stream_work", "late_work", "below_speed_of_light", ...
+    QStringList warnings; // sentences for people (e.g. why a degenerate output is no kernel speedup)
+    QJsonObject trace;    // CUPTI payloads, kept verbatim
     QJsonObject metrics;
     QJsonObject roofline;
-    QString stdoutText;       // kernel printf output, capped by the worker
+    QString stdoutText; // kernel printf output, capped by the worker
     bool stdoutTruncated = false;
 
     // Client side.
-    int exitCode = -1;        // the worker's exit code when it died (Crashed)
-    int exitSignal = 0;       // the signal that ended it, 0 when none
-    QString workerName;       // which worker ran it
+    int exitCode = -1;  // the worker's exit code when it died (Crashed)
+    int exitSignal = 0; // the signal that ended it, 0 when none
+    QString workerName; // which worker ran it
     QString deviceName;
     double elapsedMs = TimingStats::NaN; // turnaround as the client measured it
-    QJsonObject extra;        // fields of the worker's result this version does not know, kept for the store
+    QJsonObject extra;                   // fields of the worker's result this version does not know, kept for the store
 
     bool isCorrect() const { return verdict == Verdict::Correct; }
     bool hasFlag(const QString &f) const { return flags.contains(f); }

@@ -53,10 +53,10 @@ qsizetype operatorEnd(QStringView s, qsizetype i)
     if (s.sliced(j).startsWith(u"()") || s.sliced(j).startsWith(u"[]"))
         return j + 2;
     // The longest operator token, so "operator<<=>" is "operator<<=" and then the closing '>'.
-    static constexpr QStringView tokens[] = {u"<<=", u">>=", u"->*", u"<<", u">>", u"<=", u">=", u"==", u"!=", u"&&",
-                                             u"||", u"++", u"--", u"+=", u"-=", u"*=", u"/=", u"%=", u"^=", u"&=",
-                                             u"|=", u"->", u"<", u">", u"=", u"!", u"+", u"-", u"*", u"/", u"%",
-                                             u"^", u"&", u"|", u"~", u","};
+    static constexpr QStringView tokens[] = {u"<<=", u">>=", u"->*", u"<<", u">>", u"<=", u">=", u"==", u"!=",
+                                             u"&&",  u"||",  u"++",  u"--", u"+=", u"-=", u"*=", u"/=", u"%=",
+                                             u"^=",  u"&=",  u"|=",  u"->", u"<",  u">",  u"=",  u"!",  u"+",
+                                             u"-",   u"*",   u"/",   u"%",  u"^",  u"&",  u"|",  u"~",  u","};
     for (const QStringView t : tokens)
         if (s.sliced(j).startsWith(t))
             return j + t.size();

@@ -11,14 +11,14 @@
 namespace kforge {
 
 struct KernelResources {
-    QString mangledName;   // "_Z5scalePKfPfi"
-    QString name;          // demangled: "scale(float const*, float*, int)"; the mangled name if not demanglable
-    QString arch;          // "sm_90"
+    QString mangledName; // "_Z5scalePKfPfi"
+    QString name;        // demangled: "scale(float const*, float*, int)"; the mangled name if not demanglable
+    QString arch;        // "sm_90"
     int registers = 0;
     int barriers = 0;
-    qint64 sharedBytes = 0;    // static shared memory ("smem")
-    qint64 constantBytes = 0;  // sum of "N bytes cmem[k]"
-    qint64 stackBytes = 0;     // stack frame
+    qint64 sharedBytes = 0;   // static shared memory ("smem")
+    qint64 constantBytes = 0; // sum of "N bytes cmem[k]"
+    qint64 stackBytes = 0;    // stack frame
     qint64 spillStoreBytes = 0;
     qint64 spillLoadBytes = 0;
 

@@ -30,12 +30,12 @@ struct CompileSummary {
     bool cacheHit = false;
     QList<KernelResources> resources; // ptxas, one entry per __global__ function
     QList<Diagnostic> diagnostics;
-    QString log;         // the tools' output, without absolute paths, capped
-    QString command;     // the nvcc command line, program names without their folders
+    QString log;     // the tools' output, without absolute paths, capped
+    QString command; // the nvcc command line, program names without their folders
     QString nvccVersion;
     QString arch;
     double elapsedMs = 0;
-    QJsonObject raw;     // as stored; toJson() keeps fields this version does not know
+    QJsonObject raw; // as stored; toJson() keeps fields this version does not know
 
     // Spill stores plus loads over every kernel of the source; empty without resources.
     std::optional<qint64> spillBytes() const;
@@ -48,7 +48,7 @@ struct CompileSummary {
 
 // One kernel of the profiler's roofline report (the profiler's RooflinePoint, docs/profiling.md).
 struct RooflineKernel {
-    QString name;  // demangled, as the report gives it
+    QString name; // demangled, as the report gives it
     int index = 0;
     QString bound; // memory, compute, latency, unknown
     std::optional<double> pctOfAttainable;
@@ -62,14 +62,14 @@ struct RooflineKernel {
 // where early sessions had it (roofline.candidate) or the whole object, plus the worker's flat task-level fields.
 struct RooflineSummary {
     bool hasReport = false;
-    QString bound;                          // report total.bound
-    std::optional<double> achievedGbps;     // report total
+    QString bound;                      // report total.bound
+    std::optional<double> achievedGbps; // report total
     std::optional<double> achievedGflops;
-    std::optional<double> peakCopyGbps;     // report peaks, else the flat peak_copy_gbps
+    std::optional<double> peakCopyGbps; // report peaks, else the flat peak_copy_gbps
     std::optional<double> peakFmaGflops;
-    std::optional<double> taskFlops;        // report task
+    std::optional<double> taskFlops; // report task
     std::optional<double> taskBytes;
-    QList<RooflineKernel> kernels;          // in the report's order
+    QList<RooflineKernel> kernels; // in the report's order
     // The worker's flat fields.
     QString flatBound;
     std::optional<double> candidateGbps;
@@ -81,11 +81,11 @@ struct RooflineSummary {
 
 // One kernel of a side's CUPTI trace, grouped by name over the timed runs.
 struct TraceKernel {
-    QString name;      // demangled
-    qint64 count = 0;  // launches over every timed run
+    QString name;     // demangled
+    qint64 count = 0; // launches over every timed run
     std::optional<double> perRun;
     std::optional<double> totalUs;
-    std::optional<double> meanUs;   // one launch's mean duration (total / count where the trace has no mean)
+    std::optional<double> meanUs; // one launch's mean duration (total / count where the trace has no mean)
     std::optional<double> medianUs;
     QList<int> grid;
     QList<int> block;
@@ -99,20 +99,20 @@ struct TraceSide {
     std::optional<double> kernelTimeMs;   // CUPTI's sum of kernel time per run (median over runs)
     std::optional<double> launchesPerRun; // median over runs
     std::optional<double> runs;
-    std::optional<double> eventTimeMs;    // the timed window as events saw it (median over runs)
-    bool lateWork = false;                // work that ended after the timed window
+    std::optional<double> eventTimeMs; // the timed window as events saw it (median over runs)
+    bool lateWork = false;             // work that ended after the timed window
     std::optional<double> maxLateUs;
-    bool sideStreamWork = false;          // kernels on streams other than the one handed to the entry
+    bool sideStreamWork = false; // kernels on streams other than the one handed to the entry
     QList<qint64> sideStreams;
-    QList<TraceKernel> kernels;           // in the trace's order
+    QList<TraceKernel> kernels; // in the trace's order
 };
 
 // The CUPTI trace: both sides, or why there is none.
 struct TraceSummary {
-    bool present = false;   // the result has a trace object
+    bool present = false;     // the result has a trace object
     bool unavailable = false; // the worker said the tracer could not run
-    QString problem;        // the tracer's diagnosis when unavailable: the reason, then the remedy
-    TraceSide candidate;    // trace.candidate, or the flat trace of early sessions
+    QString problem;          // the tracer's diagnosis when unavailable: the reason, then the remedy
+    TraceSide candidate;      // trace.candidate, or the flat trace of early sessions
     TraceSide reference;
 };
 
@@ -132,10 +132,10 @@ struct MetricsKernel {
 
 // The candidate's hardware metrics (metrics.candidate, or the flat object of early sessions), or why there are none.
 struct MetricsSummary {
-    bool present = false;       // the result has a metrics value at all
-    bool hasCandidate = false;  // ... and it holds the candidate's
-    bool unavailable = false;   // the profiler said it could not run
-    QString problem;            // its diagnosis
+    bool present = false;      // the result has a metrics value at all
+    bool hasCandidate = false; // ... and it holds the candidate's
+    bool unavailable = false;  // the profiler said it could not run
+    QString problem;           // its diagnosis
     std::optional<double> totalDramBytes;
     std::optional<double> totalTimeNs;
     QList<MetricsKernel> kernels;
@@ -146,7 +146,7 @@ struct Measurement : EvalResult {
     RooflineSummary rooflineSummary;
     TraceSummary traceSummary;
     MetricsSummary metricsSummary;
-    SpeedOfLight speedOfLight; // the one computation (core/eval/speedoflight.h), from the stored result
+    SpeedOfLight speedOfLight;   // the one computation (core/eval/speedoflight.h), from the stored result
     SourceProfile sourceProfile; // the source-level pass (core/eval/sourceprofile.h); status Absent when it did not run
 
     Measurement() = default;

@@ -36,33 +36,43 @@ QString SourceProfile::problem() const
 {
     switch (status) {
     case Status::Absent:
-        return QCoreApplication::translate("kforge::SourceProfile", "No source-level profile: the evaluation ran without the PC-sampling pass. Use \"Profile "
-                    "source lines\" on the variant to run it.");
+        return QCoreApplication::translate("kforge::SourceProfile",
+                                           "No source-level profile: the evaluation ran without the PC-sampling pass. Use \"Profile "
+                                           "source lines\" on the variant to run it.");
     case Status::Unavailable:
     case Status::Failed: {
-        QString text = status == Status::Failed ? QCoreApplication::translate("kforge::SourceProfile", "The PC-sampling pass failed.")
-                                                : QCoreApplication::translate("kforge::SourceProfile", "The worker cannot sample this GPU's program counters.");
+        QString text = status == Status::Failed
+                           ? QCoreApplication::translate("kforge::SourceProfile", "The PC-sampling pass failed.")
+                           : QCoreApplication::translate("kforge::SourceProfile",
+                                                         "The worker cannot sample this GPU's program counters.");
         if (!reason.isEmpty())
             text += u' ' + reason;
         if (missing.contains(u"counters_permission"_s) && !reason.contains(u"NVreg_RestrictProfilingToAdminUsers"_s))
             text += u' '
-                + QCoreApplication::translate("kforge::SourceProfile", "GPU performance counters are restricted to administrators on the worker host: set the "
-                       "nvidia module option NVreg_RestrictProfilingToAdminUsers=0 or run the worker as root.");
+                    + QCoreApplication::translate(
+                        "kforge::SourceProfile",
+                        "GPU performance counters are restricted to administrators on the worker host: set the "
+                        "nvidia module option NVreg_RestrictProfilingToAdminUsers=0 or run the worker as root.");
         if (missing.contains(u"line_info"_s))
-            text += u' ' + QCoreApplication::translate("kforge::SourceProfile", "The kernel was built without line information: compile with -lineinfo.");
+            text += u' '
+                    + QCoreApplication::translate("kforge::SourceProfile",
+                                                  "The kernel was built without line information: compile with -lineinfo.");
         if (missing.contains(u"pc_sampling_unsupported"_s))
-            text += u' ' + QCoreApplication::translate("kforge::SourceProfile", "This GPU or driver does not support CUPTI PC sampling.");
+            text += u' '
+                    + QCoreApplication::translate("kforge::SourceProfile",
+                                                  "This GPU or driver does not support CUPTI PC sampling.");
         return text;
     }
-    case Status::Ok:
-        break;
+    case Status::Ok: break;
     }
     if (totalSamples() == 0)
-        return QCoreApplication::translate("kforge::SourceProfile", "The PC-sampling pass collected no samples of the candidate's kernels (the kernels may be too "
-                    "short): lower the sampling period or use a larger problem size.");
+        return QCoreApplication::translate("kforge::SourceProfile",
+                                           "The PC-sampling pass collected no samples of the candidate's kernels (the kernels may be too "
+                                           "short): lower the sampling period or use a larger problem size.");
     if (!hasLines())
-        return QCoreApplication::translate("kforge::SourceProfile", "The samples carry no source lines: the kernel was built without line information; compile "
-                    "with -lineinfo (KForge's default flags include it).");
+        return QCoreApplication::translate("kforge::SourceProfile",
+                                           "The samples carry no source lines: the kernel was built without line information; compile "
+                                           "with -lineinfo (KForge's default flags include it).");
     return {};
 }
 
@@ -79,7 +89,9 @@ SourceProfile SourceProfile::fromJson(const QJsonObject &o)
     p.status = status == u"ok" ? Status::Ok : status == u"unavailable" ? Status::Unavailable : Status::Failed;
     p.reason = o.value("reason"_L1).toString();
     if (p.status == Status::Failed && p.reason.isEmpty() && status != u"failed")
-        p.reason = QCoreApplication::translate("kforge::SourceProfile", "The worker sent an unknown source-profile status \"%1\".").arg(status);
+        p.reason = QCoreApplication::translate("kforge::SourceProfile",
+                                               "The worker sent an unknown source-profile status \"%1\".")
+                       .arg(status);
     for (const QJsonValue &m : o.value("missing"_L1).toArray())
         p.missing.append(m.toString());
     p.costMs = json::number(o, "cost_ms"_L1);
@@ -138,8 +150,11 @@ QJsonObject SourceProfile::toJson() const
                 po.insert(u"line"_s, pc.line);
             pcs.append(po);
         }
-        ks.append(QJsonObject{{u"name"_s, k.name}, {u"side"_s, k.side}, {u"samples"_s, double(k.samples)},
-                              {u"dropped"_s, double(k.dropped)}, {u"pcs"_s, pcs}});
+        ks.append(QJsonObject{{u"name"_s, k.name},
+                              {u"side"_s, k.side},
+                              {u"samples"_s, double(k.samples)},
+                              {u"dropped"_s, double(k.dropped)},
+                              {u"pcs"_s, pcs}});
     }
     o.insert(u"kernels"_s, ks);
     return o;

@@ -13,7 +13,7 @@ namespace kforge {
 
 struct SourceProfile {
     enum class Status {
-        Absent,      // the evaluation did not ask for the pass (no "source_profile" key)
+        Absent, // the evaluation did not ask for the pass (no "source_profile" key)
         Ok,
         Unavailable, // the host cannot sample (permission, unsupported GPU, no line info...): see reason
         Failed,      // the pass ran and failed

@@ -21,7 +21,7 @@ std::optional<double> positive(const QJsonObject &o, const char *dottedPath)
         v = v.toObject().value(part);
     }
     return v.isDouble() && std::isfinite(v.toDouble()) && v.toDouble() > 0 ? std::optional<double>(v.toDouble())
-                                                                            : std::nullopt;
+                                                                           : std::nullopt;
 }
 
 std::optional<double> pctOf(std::optional<double> floorMs, std::optional<double> timeMs)
@@ -70,17 +70,14 @@ std::optional<double> SpeedOfLight::percent() const
         if (m_ratio)
             return std::min(100.0, 100.0 / *m_ratio);
         return pctOf(floorMs, timeMs);
-    case State::BeatsFlopFloor:
-        return bytePct();
+    case State::BeatsFlopFloor: return bytePct();
     case State::BelowByteFloor:
-    case State::Unknown:
-        break;
+    case State::Unknown: break;
     }
     return std::nullopt;
 }
 
-SpeedOfLight SpeedOfLight::compute(double flops, double bytes, double copyGbps, double fmaGflops,
-                                   std::optional<double> timeMs)
+SpeedOfLight SpeedOfLight::compute(double flops, double bytes, double copyGbps, double fmaGflops, std::optional<double> timeMs)
 {
     SpeedOfLight s;
     if (timeMs && *timeMs > 0 && std::isfinite(*timeMs))
@@ -182,8 +179,7 @@ QString SpeedOfLight::promptLine() const
 {
     // Model input, not interface text: English like the templates around it.
     switch (state) {
-    case State::Unknown:
-        break;
+    case State::Unknown: break;
     case State::WithinFloors: {
         QString line = u"%1% of speed of light"_s.arg(speedOfLightFigure(*percent()));
         if (floorMs)
@@ -193,16 +189,16 @@ QString SpeedOfLight::promptLine() const
     case State::BeatsFlopFloor: {
         QString line = u"faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms "
                        "(the task's flops at the measured FP32 FMA peak); either work is skipped or the task's `flops` "
-                       "counts avoidable work, such as an algebraic rewrite"_s
-                           .arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs));
+                       "counts avoidable work, such as an algebraic rewrite"_s.arg(formatMeasure(*timeMs),
+                                                                                   formatMeasure(*flopFloorMs));
         if (const auto pct = bytePct())
             line += u"; %1% of the byte floor (%2 ms)"_s.arg(speedOfLightFigure(*pct), formatMeasure(*byteFloorMs));
         return line;
     }
     case State::BelowByteFloor:
         return u"below the task's byte floor: %1 ms is under the %2 ms needed to move the task's bytes at the measured "
-               "copy bandwidth, which is impossible: it cannot have done all the work the task describes"_s
-            .arg(formatMeasure(*timeMs), formatMeasure(*byteFloorMs));
+               "copy bandwidth, which is impossible: it cannot have done all the work the task describes"_s.arg(
+                   formatMeasure(*timeMs), formatMeasure(*byteFloorMs));
     }
     return {};
 }
@@ -210,19 +206,18 @@ QString SpeedOfLight::promptLine() const
 QString SpeedOfLight::reportText() const
 {
     switch (state) {
-    case State::Unknown:
-        break;
-    case State::WithinFloors:
-        return u"%1% of the roofline bound"_s.arg(speedOfLightFigure(*percent()));
+    case State::Unknown: break;
+    case State::WithinFloors: return u"%1% of the roofline bound"_s.arg(speedOfLightFigure(*percent()));
     case State::BeatsFlopFloor:
-        return bytePct() ? u"beats the task's FLOP floor (%1 ms < %2 ms: work is skipped or the task's flops count "
-                           "avoidable work); %3% of the byte floor"_s
-                               .arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs), speedOfLightFigure(*bytePct()))
-                         : u"beats the task's FLOP floor (%1 ms < %2 ms: work is skipped or the task's flops count "
-                           "avoidable work)"_s
-                               .arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs));
+        return bytePct()
+                   ? u"beats the task's FLOP floor (%1 ms < %2 ms: work is skipped or the task's flops count "
+                     "avoidable work); %3% of the byte floor"_s.arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs),
+                                                                    speedOfLightFigure(*bytePct()))
+                   : u"beats the task's FLOP floor (%1 ms < %2 ms: work is skipped or the task's flops count "
+                     "avoidable work)"_s.arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs));
     case State::BelowByteFloor:
-        return u"below the byte floor (%1 ms < %2 ms): impossible"_s.arg(formatMeasure(*timeMs), formatMeasure(*byteFloorMs));
+        return u"below the byte floor (%1 ms < %2 ms): impossible"_s.arg(formatMeasure(*timeMs),
+                                                                         formatMeasure(*byteFloorMs));
     }
     return {};
 }
@@ -230,14 +225,10 @@ QString SpeedOfLight::reportText() const
 QString SpeedOfLight::cellText() const
 {
     switch (state) {
-    case State::Unknown:
-        break;
-    case State::WithinFloors:
-        return tr("%1%").arg(speedOfLightFigure(*percent()));
-    case State::BeatsFlopFloor:
-        return tr("beats FLOP floor");
-    case State::BelowByteFloor:
-        return tr("impossible");
+    case State::Unknown: break;
+    case State::WithinFloors: return tr("%1%").arg(speedOfLightFigure(*percent()));
+    case State::BeatsFlopFloor: return tr("beats FLOP floor");
+    case State::BelowByteFloor: return tr("impossible");
     }
     return {};
 }
@@ -249,7 +240,8 @@ QString SpeedOfLight::explanation() const
     case State::Unknown:
         return tr("No speed of light: the task has no FLOP or byte formula, or the device's peaks were not measured");
     case State::WithinFloors:
-        parts << (floorMs ? tr("%1% of the task's speed-of-light floor (%2 ms)").arg(speedOfLightFigure(*percent()), formatMeasure(*floorMs))
+        parts << (floorMs ? tr("%1% of the task's speed-of-light floor (%2 ms)")
+                                .arg(speedOfLightFigure(*percent()), formatMeasure(*floorMs))
                           : tr("%1% of the task's speed-of-light floor").arg(speedOfLightFigure(*percent())));
         break;
     case State::BeatsFlopFloor:

@@ -36,10 +36,10 @@ public:
     };
     static constexpr double kTolerance = 0.90;
 
-    std::optional<double> timeMs;      // the candidate's median
+    std::optional<double> timeMs; // the candidate's median
     std::optional<double> byteFloorMs;
     std::optional<double> flopFloorMs;
-    std::optional<double> floorMs;     // the larger floor; the only one old results may give
+    std::optional<double> floorMs; // the larger floor; the only one old results may give
     State state = State::Unknown;
 
     bool isKnown() const { return state != State::Unknown; }
@@ -52,8 +52,7 @@ public:
 
     // From the task's FLOP and byte counts and the device's measured peaks (GB/s, GFLOP/s); a count <= 0 or a
     // peak <= 0 leaves that floor out.
-    static SpeedOfLight compute(double flops, double bytes, double copyGbps, double fmaGflops,
-                                std::optional<double> timeMs);
+    static SpeedOfLight compute(double flops, double bytes, double copyGbps, double fmaGflops, std::optional<double> timeMs);
     // From a stored evaluation result: the worker's task-level roofline fields (bytes_floor_ms, flops_floor_ms,
     // floor_ms, fraction_of_floor, or flops/bytes with the peaks), else the profiler's report
     // (roofline.profile.candidate.task, or roofline.candidate.task in early sessions), and the candidate's

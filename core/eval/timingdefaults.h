@@ -9,19 +9,19 @@ namespace kforge {
 
 struct TimingDefaults {
     // Measurement: the protocol's evaluate options (docs/worker-protocol.md).
-    static constexpr int trials = 5;        // verification trials, each on fresh inputs from a new seed
-    static constexpr int minRuns = 100;     // timed runs per side: until both minRuns and minTimeMs are reached...
+    static constexpr int trials = 5;    // verification trials, each on fresh inputs from a new seed
+    static constexpr int minRuns = 100; // timed runs per side: until both minRuns and minTimeMs are reached...
     static constexpr int minTimeMs = 1000;
-    static constexpr int maxRuns = 10000;   // ...but never more
-    static constexpr int warmup = 10;       // untimed pairs first: at least this many and at least warmupMs
+    static constexpr int maxRuns = 10000; // ...but never more
+    static constexpr int warmup = 10;     // untimed pairs first: at least this many and at least warmupMs
     static constexpr int warmupMs = 100;
-    static constexpr int traceRuns = 10;    // CUPTI trace runs per side after timing
+    static constexpr int traceRuns = 10; // CUPTI trace runs per side after timing
 
     // Watchdogs of the client side.
-    static constexpr int workerStartMs = 60000;   // until a worker's ready line (ssh and Slurm can be slow)
-    static constexpr int workerRequestMs = 60000; // a load, or an evaluate when the task names no timeout_s
-    static constexpr int deviceInfoMs = 120000;   // device_info measures the peaks: the slowest request
-    static constexpr int rawRequestMs = 10000;    // protocol tests' raw lines
+    static constexpr int workerStartMs = 60000;     // until a worker's ready line (ssh and Slurm can be slow)
+    static constexpr int workerRequestMs = 60000;   // a load, or an evaluate when the task names no timeout_s
+    static constexpr int deviceInfoMs = 120000;     // device_info measures the peaks: the slowest request
+    static constexpr int rawRequestMs = 10000;      // protocol tests' raw lines
     static constexpr int compileMs = 5 * 60 * 1000; // one nvcc run
 };
 

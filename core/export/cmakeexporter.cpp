@@ -47,11 +47,12 @@ QString cmakeOptions(const QString &target, const NvccFlags::Translated &flags, 
     for (const auto &group : flags.compile)
         opts << NvccFlags::cmakeCudaOption(group);
     return indent + u"# The nvcc flags the kernel was measured with (the build decides architecture and output).\n"_s
-        + indent + u"target_compile_options("_s + target + u" PRIVATE\n"_s + indent + u"  "_s
-        + opts.join(u"\n"_s + indent + u"  "_s) + u")\n"_s;
+           + indent + u"target_compile_options("_s + target + u" PRIVATE\n"_s + indent + u"  "_s
+           + opts.join(u"\n"_s + indent + u"  "_s) + u")\n"_s;
 }
 
-QString tensorTable(const char *name, const std::vector<runtime::TensorSpec> &tensors, const runtime::TaskSpec &task, bool outputs)
+QString tensorTable(const char *name, const std::vector<runtime::TensorSpec> &tensors, const runtime::TaskSpec &task,
+                    bool outputs)
 {
     QString out = u"inline constexpr int kNum%1 = %2;\n"_s.arg(QLatin1String(name)).arg(tensors.size());
     if (tensors.empty())
@@ -62,7 +63,8 @@ QString tensorTable(const char *name, const std::vector<runtime::TensorSpec> &te
         const QString dist = outputs ? u"Dist::None"_s : distName(t.init);
         const double a = outputs ? 0 : t.init.a;
         const double b = outputs ? 0 : t.init.b;
-        out += u"    {%1, %2, %3, %4, %5, %6, %7, %8, %9},\n"_s.arg(CodeNames::cString(qs(t.name)), CodeNames::kfDtype(t.dtype))
+        out += u"    {%1, %2, %3, %4, %5, %6, %7, %8, %9},\n"_s
+                   .arg(CodeNames::cString(qs(t.name)), CodeNames::kfDtype(t.dtype))
                    .arg(t.shape.size())
                    .arg(ExportContext::shapeInitializer(t), dist, CodeNames::number(a), CodeNames::number(b),
                         CodeNames::number(outputs ? tol.atol : 0), CodeNames::number(outputs ? tol.rtol : 0));
@@ -99,7 +101,8 @@ QList<QPair<QString, QString>> CMakeExporter::fileRoles(const ExportContext &ctx
 {
     const QString &ns = ctx.ns;
     return {
-        {u"CMakeLists.txt"_s, u"the library `%1::kernel`, and (when `%2_BUILD_TESTS` is on) the reference, test and benchmark"_s.arg(ns, ctx.nsUpper)},
+        {u"CMakeLists.txt"_s,
+         u"the library `%1::kernel`, and (when `%2_BUILD_TESTS` is on) the reference, test and benchmark"_s.arg(ns, ctx.nsUpper)},
         {u"include/%1/%1.h"_s.arg(ns), u"the public header: `%1::run()` with plain CUDA types"_s.arg(ns)},
         {u"include/kforge/kernel.h"_s, u"the KForge kernel ABI the kernel source is written against (internal)"_s},
         {u"src/%1_kernel.cu"_s.arg(ns), u"the exported kernel, as KForge measured it"_s},
@@ -136,10 +139,11 @@ QStringList CMakeExporter::intoLinesFor(const ExportContext &ctx, const QString 
     const bool hasArch = text.contains(QRegularExpression(u"CMAKE_CUDA_ARCHITECTURES"_s));
     const bool hasCuda = text.contains(QRegularExpression(u"enable_language\\s*\\([^)]*\\bCUDA\\b"_s,
                                                           QRegularExpression::CaseInsensitiveOption))
-        || text.contains(QRegularExpression(u"project\\s*\\([^)]*\\bCUDA\\b"_s, QRegularExpression::CaseInsensitiveOption));
-    const bool hasSubdir = text.contains(QRegularExpression(
-        u"add_subdirectory\\s*\\(\\s*\"?"_s + QRegularExpression::escape(subdir) + u"/?\"?[\\s)]"_s,
-        QRegularExpression::CaseInsensitiveOption));
+                         || text.contains(QRegularExpression(u"project\\s*\\([^)]*\\bCUDA\\b"_s,
+                                                             QRegularExpression::CaseInsensitiveOption));
+    const bool hasSubdir = text.contains(
+        QRegularExpression(u"add_subdirectory\\s*\\(\\s*\"?"_s + QRegularExpression::escape(subdir) + u"/?\"?[\\s)]"_s,
+                           QRegularExpression::CaseInsensitiveOption));
     const QString present = tr("  # already there");
     if (hasArch)
         lines[0] = u"# "_s + lines[0] + present;
@@ -172,9 +176,10 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
     QString paramsBlock, shapeBlock, numelBlock;
     for (size_t i = 0; i < task.params.size(); ++i) {
         const double value = task.params[i].second;
-        paramsBlock += CodeNames::isIntegral(value)
-            ? u"inline constexpr int64_t %1 = %2;\n"_s.arg(ctx.paramIds[qsizetype(i)], CodeNames::number(value))
-            : u"inline constexpr double %1 = %2;\n"_s.arg(ctx.paramIds[qsizetype(i)], CodeNames::number(value));
+        paramsBlock +=
+            CodeNames::isIntegral(value)
+                ? u"inline constexpr int64_t %1 = %2;\n"_s.arg(ctx.paramIds[qsizetype(i)], CodeNames::number(value))
+                : u"inline constexpr double %1 = %2;\n"_s.arg(ctx.paramIds[qsizetype(i)], CodeNames::number(value));
     }
     QStringList signature, signatureNoDefault, describe, callArgs;
     const auto addTensors = [&](const std::vector<runtime::TensorSpec> &tensors, const QStringList &ids, bool isInput) {
@@ -182,16 +187,17 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
             const runtime::TensorSpec &t = tensors[i];
             const QString &id = ids[qsizetype(i)];
             if (!t.shape.empty())
-                shapeBlock += u"inline constexpr int64_t %1[%2] = %3;\n"_s.arg(id).arg(t.shape.size()).arg(
-                    ExportContext::shapeInitializer(t));
+                shapeBlock += u"inline constexpr int64_t %1[%2] = %3;\n"_s.arg(id)
+                                  .arg(t.shape.size())
+                                  .arg(ExportContext::shapeInitializer(t));
             numelBlock += u"inline constexpr int64_t %1 = %2;\n"_s.arg(id).arg(t.numel());
             const QString param = (isInput ? u"const "_s : QString()) + CodeNames::cppType(t.dtype) + u" *"_s + id;
             signature << param;
-            callArgs << u"static_cast<%1%2 *>(%3[%4])"_s.arg(isInput ? u"const "_s : QString(), CodeNames::cppType(t.dtype),
-                                                             isInput ? u"in"_s : u"out"_s)
+            callArgs << u"static_cast<%1%2 *>(%3[%4])"_s
+                            .arg(isInput ? u"const "_s : QString(), CodeNames::cppType(t.dtype), isInput ? u"in"_s : u"out"_s)
                             .arg(i);
             describe << u"describe(%1, %2, %3, %4)"_s.arg(id, CodeNames::kfDtype(t.dtype), CodeNames::cString(qs(t.name)),
-                                                         ExportContext::shapeInitializer(t));
+                                                          ExportContext::shapeInitializer(t));
         }
     };
     addTensors(task.inputs, ctx.inputIds, true);
@@ -210,9 +216,9 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
     QString describeBlock;
     if (numInputDescriptors > 0)
         describeBlock += u"    kf_tensor inputs[] = {\n        "_s
-            + describe.mid(0, numInputDescriptors).join(u",\n        "_s) + u"};\n"_s;
-    describeBlock += u"    kf_tensor outputs[] = {\n        "_s + describe.mid(numInputDescriptors).join(u",\n        "_s)
-        + u"};"_s;
+                         + describe.mid(0, numInputDescriptors).join(u",\n        "_s) + u"};\n"_s;
+    describeBlock += u"    kf_tensor outputs[] = {\n        "_s
+                     + describe.mid(numInputDescriptors).join(u",\n        "_s) + u"};"_s;
     v[u"describe_block"_s] = describeBlock;
     v[u"params_items"_s] = paramsItems(task);
     v[u"inputs_ptr"_s] = numInputDescriptors > 0 ? u"inputs"_s : u"nullptr"_s;
@@ -226,7 +232,8 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
     v[u"reference_options"_s] = cmakeOptions(ns + u"_reference"_s, ctx.referenceFlags, u"  "_s);
 
     // Test harness and benchmark.
-    v[u"tensor_tables"_s] = tensorTable("Inputs", task.inputs, task, false) + tensorTable("Outputs", task.outputs, task, true);
+    v[u"tensor_tables"_s] = tensorTable("Inputs", task.inputs, task, false)
+                            + tensorTable("Outputs", task.outputs, task, true);
     v[u"params_table"_s] = paramsTable(task);
     v[u"kernel_call_args"_s] = callArgs.join(u", "_s) + u", "_s;
     const ExportProvenance &p = in.provenance;
@@ -244,7 +251,8 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
 
     const QString root = options.format == ExportFormat::Into ? options.intoSubdir + u'/' : QString();
     const auto add = [&](const QString &path, const QByteArray &content, bool license = true) {
-        bundle.files << ExportFile{root + path, license ? LicenseHeader::apply(path, content, options.licenseText) : content};
+        bundle.files << ExportFile{root + path,
+                                   license ? LicenseHeader::apply(path, content, options.licenseText) : content};
     };
     const auto render = [&](const QString &tmpl, const QString &path) {
         const QString text = TemplateRenderer::renderResource(tmpl, v, &error);
@@ -266,7 +274,8 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
     add(u"task.json"_s, in.taskJson.toUtf8(), false);
     if (options.format == ExportFormat::Into)
         bundle.cmakeLines = intoLines(ctx, options.intoSubdir);
-    add(u"README.md"_s, ExportReadme::render(ctx, options.format, fileRoles(ctx), bundle.cmakeLines, &error).toUtf8(), false);
+    add(u"README.md"_s, ExportReadme::render(ctx, options.format, fileRoles(ctx), bundle.cmakeLines, &error).toUtf8(),
+        false);
 
     if (!error.isEmpty()) {
         bundle.files.clear();

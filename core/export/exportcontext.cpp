@@ -55,8 +55,7 @@ ExportContext::ExportContext(const ExportInput &in)
     for (const auto *list : {&in.task.inputs, &in.task.outputs})
         for (const auto &t : *list)
             if (error.isEmpty() && (t.shape.size() > size_t(kMaxDims)))
-                error = tr("tensor %1 has %2 dimensions; the kernel ABI allows %3")
-                            .arg(qs(t.name)).arg(t.shape.size()).arg(kMaxDims);
+                error = tr("tensor %1 has %2 dimensions; the kernel ABI allows %3").arg(qs(t.name)).arg(t.shape.size()).arg(kMaxDims);
 }
 
 bool ExportContext::usesHalf() const

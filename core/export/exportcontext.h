@@ -28,7 +28,7 @@ public:
     QStringList paramIds;
     NvccFlags::Translated kernelFlags;    // task + variant flags
     NvccFlags::Translated referenceFlags; // task flags only
-    QString error;          // why this input cannot be exported; empty when it can
+    QString error;                        // why this input cannot be exported; empty when it can
 
     bool ok() const { return error.isEmpty(); }
     bool usesHalf() const;

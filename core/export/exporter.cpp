@@ -27,10 +27,8 @@ ExportBundle Exporter::generate(const ExportInput &input, const ExportOptions &o
 {
     const ExportContext ctx(input);
     switch (options.format) {
-    case ExportFormat::CMake:
-        return CMakeExporter::generate(ctx, options);
-    case ExportFormat::Torch:
-        return TorchExporter::generate(ctx, options);
+    case ExportFormat::CMake: return CMakeExporter::generate(ctx, options);
+    case ExportFormat::Torch: return TorchExporter::generate(ctx, options);
     case ExportFormat::Into: {
         const QString problem = checkIntoSubdir(options.intoSubdir);
         if (!problem.isEmpty()) {

@@ -28,7 +28,7 @@ struct ExportProvenance {
     QString gpuName;
     int ccMajor = 0;
     int ccMinor = 0;
-    QString arch;          // "sm_90"; "sm_90a" when the kernel needs the arch-specific features
+    QString arch; // "sm_90"; "sm_90a" when the kernel needs the arch-specific features
     QString driverVersion;
     QString runtimeVersion;
     QString nvccVersion;   // "13.0.88" or nvcc's banner line
@@ -41,20 +41,20 @@ struct ExportProvenance {
     std::optional<double> speedOfLightPct; // speedOfLight.percent(), or set by hand where there is no result
     SpeedOfLight speedOfLight;             // the one computation (core/eval/speedoflight.h)
     qint64 timingRuns = 0;
-    QStringList flags;     // the evaluation's warning flags
+    QStringList flags;        // the evaluation's warning flags
     QString suspiciousReason; // set when the session holds the result for review and nobody accepted it
     QDateTime variantCreated;
     QDateTime evaluated;
-    QString sessionFile;   // file name only: the export should not leak the user's folder layout
-    QString model;         // the model that wrote the variant, when one did
+    QString sessionFile; // file name only: the export should not leak the user's folder layout
+    QString model;       // the model that wrote the variant, when one did
 
     // "90" / "90a" for CMAKE_CUDA_ARCHITECTURES, from arch or the compute capability; "90" when unknown.
     QString cudaArchNumber() const;
 };
 
 struct ExportInput {
-    runtime::TaskSpec task;        // parsed task.json (shapes evaluated)
-    QString taskJson;     // task.json as stored in the session, shipped verbatim
+    runtime::TaskSpec task; // parsed task.json (shapes evaluated)
+    QString taskJson;       // task.json as stored in the session, shipped verbatim
     QString variantSource;
     QString referenceSource;
     qint64 variantId = 0;

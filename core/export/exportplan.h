@@ -18,10 +18,10 @@ public:
     enum class State { New, Identical, Conflict };
 
     struct Entry {
-        QString path;         // relative to the output folder
+        QString path; // relative to the output folder
         QString absolutePath;
         State state = State::New;
-        QString reason;       // Conflict: why (content differs, a folder is in the way...)
+        QString reason; // Conflict: why (content differs, a folder is in the way...)
         ExportFile file;
     };
 

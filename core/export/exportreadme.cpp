@@ -76,9 +76,9 @@ QString formatSection(const ExportContext &ctx, ExportFormat format, const QStri
         if (format == ExportFormat::Into) {
             s += u"## Adding it to your project\n\nThese files were added to your CMake project. Add these lines to its top-level "
                  "`CMakeLists.txt` (the first two only if CUDA is not enabled there yet):\n\n```cmake\n"_s
-                + cmakeLines.join(u'\n') + u"\n```\n\n"_s
-                + u"The test and benchmark are off in a host project; configure with `-D%1_BUILD_TESTS=ON` to build "
-                  "`test_%2` and `bench_%2`.\n\n"_s.arg(ctx.nsUpper, ns);
+                 + cmakeLines.join(u'\n') + u"\n```\n\n"_s
+                 + u"The test and benchmark are off in a host project; configure with `-D%1_BUILD_TESTS=ON` to build "
+                   "`test_%2` and `bench_%2`.\n\n"_s.arg(ctx.nsUpper, ns);
         } else {
             s += u"## Build, test, benchmark\n\n```sh\ncmake -S . -B build -DCMAKE_BUILD_TYPE=Release\n"
                  "cmake --build build -j\n./build/test_%1     # exit status 0: matches the reference within the task's tolerances\n"
@@ -95,8 +95,8 @@ QString formatSection(const ExportContext &ctx, ExportFormat format, const QStri
         return u"## Build and test\n\n```sh\npython3 setup.py build_ext --inplace\npython3 test_%1.py\n```\n\n"
                "Needs PyTorch with CUDA and a CUDA toolkit matching it. The architecture defaults to the one the kernel was "
                "measured on (set `TORCH_CUDA_ARCH_LIST` to change).\n\n## Use\n\n```python\nimport torch\nimport %1_ext\n\n"
-               "# CUDA tensors of the task's dtypes and shapes; runs on the current stream\nout = %1_ext.forward(%2)\n```\n"_s.arg(
-                   ns, inArgs.join(u", "_s));
+               "# CUDA tensors of the task's dtypes and shapes; runs on the current stream\nout = %1_ext.forward(%2)\n```\n"_s
+                   .arg(ns, inArgs.join(u", "_s));
     }
     return {};
 }
@@ -123,9 +123,12 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
 {
     const ExportProvenance &p = in.provenance;
     QStringList rows;
-    const auto row = [&](const QString &key, const QString &value) { rows << u"| "_s + key + u" | "_s + cell(value) + u" |"_s; };
+    const auto row = [&](const QString &key, const QString &value) {
+        rows << u"| "_s + key + u" | "_s + cell(value) + u" |"_s;
+    };
     row(u"Task"_s, code(qs(in.task.name)) + (in.task.title.empty() ? QString() : u" — "_s + qs(in.task.title)));
-    row(u"Variant"_s, u"#%1"_s.arg(in.variantId) + (in.variantLabel.isEmpty() ? QString() : u" "_s + code(in.variantLabel)));
+    row(u"Variant"_s,
+        u"#%1"_s.arg(in.variantId) + (in.variantLabel.isEmpty() ? QString() : u" "_s + code(in.variantLabel)));
     if (!p.model.isEmpty())
         row(u"Written by"_s, p.model);
     QString gpu = orNotRecorded(p.gpuName);
@@ -135,7 +138,7 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
         gpu += u" ("_s + p.arch + u')';
     row(u"GPU"_s, gpu);
     row(u"Driver"_s, orNotRecorded(p.driverVersion)
-            + (p.runtimeVersion.isEmpty() ? QString() : u", CUDA runtime "_s + p.runtimeVersion));
+                         + (p.runtimeVersion.isEmpty() ? QString() : u", CUDA runtime "_s + p.runtimeVersion));
     row(u"nvcc"_s, orNotRecorded(p.nvccVersion));
     row(u"nvcc flags"_s, p.nvccFlags.isEmpty() ? u"not recorded"_s : code(p.nvccFlags.join(u' ')));
     const auto withCv = [](std::optional<double> ms, std::optional<double> cv) {
@@ -155,7 +158,8 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
     if (!p.flags.isEmpty())
         row(u"Warnings"_s, p.flags.join(u", "_s));
     if (!p.suspiciousReason.isEmpty())
-        row(u"Not reviewed"_s, u"KForge marked this result for review (%1) and it was not accepted"_s.arg(p.suspiciousReason));
+        row(u"Not reviewed"_s,
+            u"KForge marked this result for review (%1) and it was not accepted"_s.arg(p.suspiciousReason));
     row(u"Variant created"_s, dateText(p.variantCreated));
     row(u"Measured"_s, dateText(p.evaluated));
     if (!p.sessionFile.isEmpty())
@@ -164,8 +168,8 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
     return rows;
 }
 
-QString ExportReadme::render(const ExportContext &ctx, ExportFormat format, const QList<QPair<QString, QString>> &fileRoles,
-                             const QStringList &cmakeLines, QString *error)
+QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
+                             const QList<QPair<QString, QString>> &fileRoles, const QStringList &cmakeLines, QString *error)
 {
     const ExportInput &in = ctx.input;
     const runtime::TaskSpec &task = in.task;
@@ -173,8 +177,8 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format, cons
 
     QString summary = u"The CUDA kernel of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(qs(task.name));
     if (in.provenance.speedup)
-        summary += u", measured %1 faster than the task's reference on %2"_s.arg(
-            formatSpeedup(in.provenance.speedup), orNotRecorded(in.provenance.gpuName));
+        summary += u", measured %1 faster than the task's reference on %2"_s.arg(formatSpeedup(in.provenance.speedup),
+                                                                                 orNotRecorded(in.provenance.gpuName));
     summary += u". It was checked against the reference on fresh random inputs before it was timed; the test here "
                "repeats that check on your machine."_s;
     if (task.degenerate || in.provenance.flags.contains(u"degenerate_output"_s))
@@ -200,17 +204,20 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format, cons
             line += u" — "_s + details.join(u", "_s);
         lineage << line;
     }
-    v[u"lineage"_s] = lineage.isEmpty() ? u"Not recorded."_s : lineage.join(u'\n') + u"\n\nOldest first; the last is this kernel."_s;
+    v[u"lineage"_s] = lineage.isEmpty() ? u"Not recorded."_s
+                                        : lineage.join(u'\n') + u"\n\nOldest first; the last is this kernel."_s;
 
     v[u"task_description"_s] = qs(task.description);
     QStringList table{u"| Tensor | Role | dtype | Shape | Initial values |"_s, u"|---|---|---|---|---|"_s};
     for (const auto &t : task.inputs)
-        table << u"| %1 | input | %2 | %3 | %4 |"_s.arg(code(qs(t.name)), CodeNames::dtypeName(t.dtype), shapeCell(t), initText(t));
+        table << u"| %1 | input | %2 | %3 | %4 |"_s.arg(code(qs(t.name)), CodeNames::dtypeName(t.dtype), shapeCell(t),
+                                                        initText(t));
     for (const auto &t : task.outputs) {
         const runtime::Tolerance tol = task.toleranceFor(t.dtype);
-        table << u"| %1 | output | %2 | %3 | tolerance atol %4, rtol %5 |"_s.arg(code(qs(t.name)), CodeNames::dtypeName(t.dtype),
-                                                                              shapeCell(t), CodeNames::number(tol.atol),
-                                                                              CodeNames::number(tol.rtol));
+        table << u"| %1 | output | %2 | %3 | tolerance atol %4, rtol %5 |"_s.arg(code(qs(t.name)),
+                                                                                 CodeNames::dtypeName(t.dtype),
+                                                                                 shapeCell(t), CodeNames::number(tol.atol),
+                                                                                 CodeNames::number(tol.rtol));
     }
     QString taskTable = table.join(u'\n');
     if (!task.params.empty()) {
@@ -224,7 +231,8 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format, cons
             QString::number(task.flops.value, 'g', 4), QString::number(task.bytes.value, 'g', 4), qs(task.flops.text),
             qs(task.bytes.text));
     if (!ctx.kernelFlags.ignored.isEmpty())
-        taskTable += u"\n\nFlags of the measurement this build leaves to itself: `%1`."_s.arg(ctx.kernelFlags.ignored.join(u"`, `"_s));
+        taskTable += u"\n\nFlags of the measurement this build leaves to itself: `%1`."_s.arg(
+            ctx.kernelFlags.ignored.join(u"`, `"_s));
     v[u"task_table"_s] = taskTable;
 
     QStringList files;
@@ -234,9 +242,9 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format, cons
     static const QRegularExpression abiVersion(u"#define\\s+KF_ABI_VERSION\\s+(\\d+)"_s);
     v[u"abi_version"_s] = abiVersion.match(QString::fromUtf8(ExportContext::abiHeader())).captured(1);
     v[u"entry_note"_s] = format == ExportFormat::Torch
-        ? u"The build renames the entry point (`kf_entry` -> `%1`) with a macro.\n"_s.arg(ctx.entry)
-        : u"The build renames the entry point (`kf_entry` -> `%1`) with a macro, and `%2::run()` wraps it in a typed "
-          "function, so nothing of the ABI shows in the public header.\n"_s.arg(ctx.entry, ctx.ns);
+                             ? u"The build renames the entry point (`kf_entry` -> `%1`) with a macro.\n"_s.arg(ctx.entry)
+                             : u"The build renames the entry point (`kf_entry` -> `%1`) with a macro, and `%2::run()` wraps it in a typed "
+                               "function, so nothing of the ABI shows in the public header.\n"_s.arg(ctx.entry, ctx.ns);
 
     QString renderError;
     const QString text = TemplateRenderer::renderResource(u"README.md.in"_s, v, &renderError);

@@ -56,8 +56,7 @@ QString MarkdownHtml::toHtml(const QString &markdown)
 {
     const QByteArray input = markdown.toUtf8();
     Output out;
-    const int rc = md_html(input.constData(), MD_SIZE(input.size()), &append, &out,
-                           MD_DIALECT_GITHUB | MD_FLAG_NOHTML, 0);
+    const int rc = md_html(input.constData(), MD_SIZE(input.size()), &append, &out, MD_DIALECT_GITHUB | MD_FLAG_NOHTML, 0);
     if (rc != 0 || out.url != Output::Url::None) {
         // md4c gives up only on running out of memory; the text is still worth showing, escaped.
         return QStringLiteral("<p style=\"white-space: pre-wrap\">") + markdown.toHtmlEscaped() + QStringLiteral("</p>");

@@ -12,11 +12,37 @@ namespace {
 bool takesValue(const QString &opt)
 {
     static const QSet<QString> withValue = {
-        u"-Xptxas"_s, u"--ptxas-options"_s, u"-Xcompiler"_s, u"--compiler-options"_s, u"-Xlinker"_s,
-        u"--linker-options"_s, u"-Xnvlink"_s, u"--nvlink-options"_s, u"-maxrregcount"_s, u"--maxrregcount"_s,
-        u"-std"_s, u"--std"_s, u"-D"_s, u"-U"_s, u"--default-stream"_s, u"-arch"_s, u"--gpu-architecture"_s,
-        u"-code"_s, u"--gpu-code"_s, u"-gencode"_s, u"--generate-code"_s, u"-o"_s, u"--output-file"_s, u"-I"_s,
-        u"-L"_s, u"-l"_s, u"-x"_s, u"-ccbin"_s, u"--compiler-bindir"_s, u"-include"_s, u"-isystem"_s,
+        u"-Xptxas"_s,
+        u"--ptxas-options"_s,
+        u"-Xcompiler"_s,
+        u"--compiler-options"_s,
+        u"-Xlinker"_s,
+        u"--linker-options"_s,
+        u"-Xnvlink"_s,
+        u"--nvlink-options"_s,
+        u"-maxrregcount"_s,
+        u"--maxrregcount"_s,
+        u"-std"_s,
+        u"--std"_s,
+        u"-D"_s,
+        u"-U"_s,
+        u"--default-stream"_s,
+        u"-arch"_s,
+        u"--gpu-architecture"_s,
+        u"-code"_s,
+        u"--gpu-code"_s,
+        u"-gencode"_s,
+        u"--generate-code"_s,
+        u"-o"_s,
+        u"--output-file"_s,
+        u"-I"_s,
+        u"-L"_s,
+        u"-l"_s,
+        u"-x"_s,
+        u"-ccbin"_s,
+        u"--compiler-bindir"_s,
+        u"-include"_s,
+        u"-isystem"_s,
     };
     return withValue.contains(opt);
 }
@@ -29,8 +55,8 @@ QString optionName(const QString &token)
 
 bool isArchOption(const QString &name)
 {
-    static const QSet<QString> arch = {u"-arch"_s, u"--gpu-architecture"_s, u"-code"_s, u"--gpu-code"_s,
-                                       u"-gencode"_s, u"--generate-code"_s};
+    static const QSet<QString> arch = {u"-arch"_s,      u"--gpu-architecture"_s, u"-code"_s,
+                                       u"--gpu-code"_s, u"-gencode"_s,           u"--generate-code"_s};
     return arch.contains(name);
 }
 
@@ -86,12 +112,11 @@ NvccFlags::Translated NvccFlags::translate(const QStringList &flags)
                 t.libraries << value;
             continue;
         }
-        if (isArchOption(name) || name == u"-o"_s || name == u"--output-file"_s || name == u"-c"_s
-            || name == u"--compile"_s || name == u"-shared"_s || name == u"--shared"_s || name == u"-ccbin"_s
-            || name == u"--compiler-bindir"_s || name == u"-I"_s || name == u"-L"_s || name == u"-isystem"_s
-            || name == u"-x"_s || name == u"--resource-usage"_s || name == u"-Xlinker"_s
-            || name == u"--linker-options"_s || name == u"-Xnvlink"_s || name == u"--nvlink-options"_s
-            || name == u"-cubin"_s || name == u"-ptx"_s || name == u"-fatbin"_s) {
+        if (isArchOption(name) || name == u"-o"_s || name == u"--output-file"_s || name == u"-c"_s || name == u"--compile"_s
+            || name == u"-shared"_s || name == u"--shared"_s || name == u"-ccbin"_s || name == u"--compiler-bindir"_s
+            || name == u"-I"_s || name == u"-L"_s || name == u"-isystem"_s || name == u"-x"_s || name == u"--resource-usage"_s
+            || name == u"-Xlinker"_s || name == u"--linker-options"_s || name == u"-Xnvlink"_s
+            || name == u"--nvlink-options"_s || name == u"-cubin"_s || name == u"-ptx"_s || name == u"-fatbin"_s) {
             t.ignored << written;
             continue;
         }
@@ -116,9 +141,9 @@ NvccFlags::Translated NvccFlags::translate(const QStringList &flags)
 QString NvccFlags::cmakeLibrary(const QString &library)
 {
     static const QSet<QString> toolkit = {
-        u"cublas"_s, u"cublasLt"_s, u"cufft"_s, u"cufftw"_s, u"curand"_s, u"cusolver"_s, u"cusparse"_s,
-        u"cupti"_s, u"nvrtc"_s, u"nvToolsExt"_s, u"nvtx3"_s, u"nvml"_s, u"cuda_driver"_s, u"cudart"_s,
-        u"nppc"_s, u"nvjpeg"_s, u"cufile"_s,
+        u"cublas"_s,      u"cublasLt"_s, u"cufft"_s, u"cufftw"_s,     u"curand"_s, u"cusolver"_s,
+        u"cusparse"_s,    u"cupti"_s,    u"nvrtc"_s, u"nvToolsExt"_s, u"nvtx3"_s,  u"nvml"_s,
+        u"cuda_driver"_s, u"cudart"_s,   u"nppc"_s,  u"nvjpeg"_s,     u"cufile"_s,
     };
     if (library == u"cuda"_s)
         return u"CUDA::cuda_driver"_s;

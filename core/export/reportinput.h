@@ -47,7 +47,7 @@ struct ReportDetail {
     std::optional<double> candidateCv;
     std::optional<double> speedOfLightPct; // speedOfLight.percent()
     SpeedOfLight speedOfLight;
-    QStringList profile; // compact profile lines (bound, achieved bandwidth, occupancy, registers...)
+    QStringList profile;  // compact profile lines (bound, achieved bandwidth, occupancy, registers...)
     QStringList hotLines; // its hottest source lines, when it was profiled at source level (SourceHeat::promptLines)
     QStringList flags;
     QString nvccVersion;
@@ -74,7 +74,7 @@ struct ReportInput {
     QString taskDescription;
     bool taskDegenerate = false;
     QString referenceSource;
-    QString gpu;         // as the latest evaluation's device reports it
+    QString gpu;                   // as the latest evaluation's device reports it
     QList<ReportVariant> variants; // creation order
     QList<ReportDetail> best;      // fastest first
     QList<ReportRound> rounds;

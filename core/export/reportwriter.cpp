@@ -148,7 +148,8 @@ QString ReportWriter::html(const ReportInput &r)
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          // No script runs and nothing is fetched, whatever the model's text holds.
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"_s;
-    h += u"<title>KForge report: %1</title>\n<style>%2</style>\n</head>\n<body>\n"_s.arg(esc(r.taskName), QString::fromUtf8(kCss));
+    h += u"<title>KForge report: %1</title>\n<style>%2</style>\n</head>\n<body>\n"_s.arg(esc(r.taskName),
+                                                                                         QString::fromUtf8(kCss));
     h += u"<header>\n<h1>%1 <small>%2</small></h1>\n<p class=\"meta\">Session <code>%3</code> · %4 · report made %5 by KForge %6</p>\n</header>\n"_s
              .arg(esc(title), esc(r.taskName), esc(r.sessionFile), esc(r.gpu.isEmpty() ? u"GPU not recorded"_s : r.gpu),
                   date(r.generated), esc(r.kforgeVersion));
@@ -158,22 +159,22 @@ QString ReportWriter::html(const ReportInput &r)
 
     h += u"<section id=\"summary\">\n<h2>Summary</h2>\n<table class=\"figures\">\n"_s;
     const auto row = [&](const QString &k, const QString &v) { h += u"<tr><td>%1</td><td>%2</td></tr>\n"_s.arg(k, v); };
-    row(u"Variants"_s, u"%1 (%2 correct, %3 failed%4)"_s.arg(c.total).arg(c.correct).arg(c.failed)
-                           .arg(c.pending ? u", %1 not evaluated"_s.arg(c.pending) : QString()));
+    row(u"Variants"_s, u"%1 (%2 correct, %3 failed%4)"_s.arg(c.total).arg(c.correct).arg(c.failed).arg(
+                           c.pending ? u", %1 not evaluated"_s.arg(c.pending) : QString()));
     if (c.held)
         row(u"Held for review"_s, QString::number(c.held));
     if (!r.best.isEmpty()) {
         const ReportDetail &b = r.best.front();
-        row(u"Best speedup"_s, u"<a href=\"#v%1\">%2</a> — %3%4"_s.arg(b.variant.id).arg(esc(variantName(b.variant)),
-                                                                        speedup(b.variant.speedup),
-                                                                        b.variant.isHeld() ? u" (held for review)"_s : QString()));
+        row(u"Best speedup"_s, u"<a href=\"#v%1\">%2</a> — %3%4"_s.arg(b.variant.id)
+                                   .arg(esc(variantName(b.variant)), speedup(b.variant.speedup),
+                                        b.variant.isHeld() ? u" (held for review)"_s : QString()));
     }
     row(u"Rounds"_s, QString::number(r.rounds.size()));
     row(u"Model usage"_s, esc(usageText(r.usage)));
     h += u"</table>\n</section>\n"_s;
 
     h += u"<section id=\"chart\">\n<h2>Speedup</h2>\n<div class=\"chart\">\n"_s + SpeedupChartSvg::svg(chartPoints(r))
-        + u"</div>\n</section>\n"_s;
+         + u"</div>\n</section>\n"_s;
 
     if (!r.rounds.isEmpty()) {
         h += u"<section id=\"rounds\">\n<h2>Rounds</h2>\n<table>\n<tr><th>Round</th><th>State</th><th>Started</th><th>Variants</th>"
@@ -209,7 +210,8 @@ QString ReportWriter::html(const ReportInput &r)
         }
         row(u"Lineage"_s, lineage.join(u" → "_s));
         row(u"Reference time"_s, ms(d.referenceMs));
-        row(u"Kernel time"_s, ms(d.candidateMs) + (d.candidateCv ? u" (cv %1%)"_s.arg(*d.candidateCv * 100, 0, 'f', 1) : QString()));
+        row(u"Kernel time"_s,
+            ms(d.candidateMs) + (d.candidateCv ? u" (cv %1%)"_s.arg(*d.candidateCv * 100, 0, 'f', 1) : QString()));
         row(u"Speed of light"_s, esc(speedOfLightText(d)));
         if (!d.profile.isEmpty())
             row(u"Profile"_s, esc(d.profile.join(u"; "_s)));
@@ -221,14 +223,16 @@ QString ReportWriter::html(const ReportInput &r)
         }
         if (!d.flags.isEmpty())
             row(u"Warnings"_s, esc(d.flags.join(u", "_s)));
-        row(u"Compiled with"_s, esc((d.nvccVersion.isEmpty() ? u"nvcc"_s : u"nvcc "_s + d.nvccVersion) + u' '
-                                    + d.nvccFlags.join(u' ')));
+        row(u"Compiled with"_s,
+            esc((d.nvccVersion.isEmpty() ? u"nvcc"_s : u"nvcc "_s + d.nvccVersion) + u' ' + d.nvccFlags.join(u' ')));
         row(u"Measured"_s, date(d.evaluated));
         h += u"</table>\n"_s;
         if (!d.analysis.trimmed().isEmpty())
-            h += u"<h4>The model's analysis</h4>\n<div class=\"md\">%1</div>\n"_s.arg(MarkdownHtml::toHtml(d.analysis.trimmed()));
+            h += u"<h4>The model's analysis</h4>\n<div class=\"md\">%1</div>\n"_s.arg(
+                MarkdownHtml::toHtml(d.analysis.trimmed()));
         if (!d.design.trimmed().isEmpty())
-            h += u"<h4>The model's design</h4>\n<div class=\"md\">%1</div>\n"_s.arg(MarkdownHtml::toHtml(d.design.trimmed()));
+            h += u"<h4>The model's design</h4>\n<div class=\"md\">%1</div>\n"_s.arg(
+                MarkdownHtml::toHtml(d.design.trimmed()));
         const auto diff = UnifiedDiff::compute(r.referenceSource, d.source, u"reference.cu"_s, u"variant_%1.cu"_s.arg(v.id));
         h += u"<h4>Changes against the reference <small>(%1 lines removed, %2 added)</small></h4>\n<pre class=\"diff\">"_s
                  .arg(UnifiedDiff::count(diff, UnifiedDiff::Kind::Removed))
@@ -249,11 +253,11 @@ QString ReportWriter::html(const ReportInput &r)
     h += u"</section>\n"_s;
 
     h += u"<section id=\"task\">\n<h2>The task</h2>\n<div class=\"text\">%1</div>\n"
-         "<details><summary>Reference source</summary>\n<pre>%2</pre>\n</details>\n</section>\n"_s.arg(esc(r.taskDescription),
-                                                                                                 esc(r.referenceSource));
+         "<details><summary>Reference source</summary>\n<pre>%2</pre>\n</details>\n</section>\n"_s.arg(
+             esc(r.taskDescription), esc(r.referenceSource));
     h += u"<footer>Made by KForge %1 from %2. Speedups are reference median time over variant median time, measured in "
          "one process on the same inputs with the L2 cache flushed between runs.</footer>\n</body>\n</html>\n"_s.arg(
-        esc(r.kforgeVersion), esc(r.sessionFile));
+             esc(r.kforgeVersion), esc(r.sessionFile));
     return h;
 }
 
@@ -263,16 +267,18 @@ QString ReportWriter::markdown(const ReportInput &r)
     const QString title = r.taskTitle.isEmpty() ? r.taskName : r.taskTitle;
     QString m;
     m += u"# %1 (`%2`)\n\nSession `%3` · %4 · report made %5 by KForge %6\n\n"_s.arg(
-        title, r.taskName, r.sessionFile, r.gpu.isEmpty() ? u"GPU not recorded"_s : r.gpu, date(r.generated), r.kforgeVersion);
+        title, r.taskName, r.sessionFile, r.gpu.isEmpty() ? u"GPU not recorded"_s : r.gpu, date(r.generated),
+        r.kforgeVersion);
     if (r.taskDegenerate)
         m += u"> **Degenerate task:** its output does not depend on its inputs, so its speedups say nothing about kernel quality.\n\n"_s;
     m += u"## Summary\n\n| | |\n|---|---|\n"_s;
-    m += u"| Variants | %1 (%2 correct, %3 failed%4) |\n"_s.arg(c.total).arg(c.correct).arg(c.failed)
-             .arg(c.pending ? u", %1 not evaluated"_s.arg(c.pending) : QString());
+    m += u"| Variants | %1 (%2 correct, %3 failed%4) |\n"_s.arg(c.total).arg(c.correct).arg(c.failed).arg(
+        c.pending ? u", %1 not evaluated"_s.arg(c.pending) : QString());
     if (c.held)
         m += u"| Held for review | %1 |\n"_s.arg(c.held);
     if (!r.best.isEmpty())
-        m += u"| Best speedup | %1 — %2 |\n"_s.arg(mdCell(variantName(r.best.front().variant)), speedup(r.best.front().variant.speedup));
+        m += u"| Best speedup | %1 — %2 |\n"_s.arg(mdCell(variantName(r.best.front().variant)),
+                                                   speedup(r.best.front().variant.speedup));
     m += u"| Rounds | %1 |\n| Model usage | %2 |\n\n"_s.arg(r.rounds.size()).arg(usageText(r.usage));
 
     if (!r.rounds.isEmpty()) {
@@ -291,8 +297,9 @@ QString ReportWriter::markdown(const ReportInput &r)
     m += u"## Speedup of every variant\n\n| Variant | Round | Verdict | Speedup |\n|---|---:|---|---:|\n"_s;
     for (const auto &v : r.variants)
         m += u"| %1 | %2 | %3 | %4 |\n"_s.arg(mdCell(variantName(v)), v.round > 0 ? QString::number(v.round) : u"—"_s,
-                                              v.verdict.isEmpty() ? u"not evaluated"_s
-                                                                  : v.verdict + (v.isHeld() ? u", held for review"_s : QString()),
+                                              v.verdict.isEmpty()
+                                                  ? u"not evaluated"_s
+                                                  : v.verdict + (v.isHeld() ? u", held for review"_s : QString()),
                                               v.isCorrect() ? speedup(v.speedup) : u"—"_s);
     m += u"\n## Best variants\n\n"_s;
     if (r.best.isEmpty())
@@ -304,11 +311,12 @@ QString ReportWriter::markdown(const ReportInput &r)
         QStringList lineage;
         for (const qint64 id : d.lineage) {
             const ReportVariant *s = r.find(id);
-            lineage << (s ? variantName(*s) + (s->speedup ? u" ("_s + speedup(s->speedup) + u')' : QString()) : u"#%1"_s.arg(id));
+            lineage << (s ? variantName(*s) + (s->speedup ? u" ("_s + speedup(s->speedup) + u')' : QString())
+                          : u"#%1"_s.arg(id));
         }
         m += u"| | |\n|---|---|\n"_s;
         m += u"| Origin | %1 |\n"_s.arg(mdCell(v.origin + (v.round > 0 ? u", round %1"_s.arg(v.round) : QString())
-                                                + (d.model.isEmpty() ? QString() : u", written by "_s + d.model)));
+                                               + (d.model.isEmpty() ? QString() : u", written by "_s + d.model)));
         m += u"| Lineage | %1 |\n"_s.arg(mdCell(lineage.join(u" → "_s)));
         m += u"| Reference time | %1 |\n| Kernel time | %2 |\n"_s.arg(ms(d.referenceMs), ms(d.candidateMs));
         m += u"| Speed of light | %1 |\n"_s.arg(mdCell(speedOfLightText(d)));
@@ -331,7 +339,7 @@ QString ReportWriter::markdown(const ReportInput &r)
     m += u"## The task\n\n"_s + r.taskDescription + u"\n\n"_s;
     const QString f = fence(r.referenceSource);
     m += u"<details><summary>Reference source</summary>\n\n"_s + f + u"cuda\n"_s + r.referenceSource
-        + (r.referenceSource.endsWith(u'\n') ? QString() : u"\n"_s) + f + u"\n\n</details>\n"_s;
+         + (r.referenceSource.endsWith(u'\n') ? QString() : u"\n"_s) + f + u"\n\n</details>\n"_s;
     return m;
 }
 

@@ -43,10 +43,10 @@ qint64 SessionExportSource::resolveVariant(const SessionStore &store, const QStr
             return best->id;
         if (error)
             *error = held.isEmpty()
-                ? tr("the session has no correct variant besides the reference")
-                : tr("every correct variant is marked suspicious and not yet accepted: %1; review and accept one, or "
-                     "name it explicitly")
-                      .arg(held.join(u", "_s));
+                         ? tr("the session has no correct variant besides the reference")
+                         : tr("every correct variant is marked suspicious and not yet accepted: %1; review and accept one, or "
+                              "name it explicitly")
+                               .arg(held.join(u", "_s));
         return 0;
     }
     bool ok = false;
@@ -75,7 +75,8 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
 
     ExportInput in;
     const TaskRecord &task = store.task();
-    const runtime::TaskSpecResult parsed = runtime::parseTaskSpecText(task.taskJson.toStdString(), task.name.toStdString() + "/task.json");
+    const runtime::TaskSpecResult parsed = runtime::parseTaskSpecText(task.taskJson.toStdString(),
+                                                                      task.name.toStdString() + "/task.json");
     if (!parsed.ok())
         return fail(tr("the session's task.json does not parse: %1").arg(QString::fromStdString(parsed.error.message())));
     in.task = *parsed.spec;

@@ -97,16 +97,17 @@ QString SpeedupChartSvg::svg(const QList<ChartPoint> &points, int width, int hei
     QString s;
     s += u"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"speedup-chart\" width=\"%1\" height=\"%2\" viewBox=\"0 0 %1 %2\" "
          "role=\"img\" aria-label=\"Speedup of every variant over the reference, in creation order\" "
-         "font-family=\"system-ui, sans-serif\" font-size=\"11\">\n"_s.arg(width).arg(height);
+         "font-family=\"system-ui, sans-serif\" font-size=\"11\">\n"_s.arg(width)
+             .arg(height);
     s += u"<rect x=\"0\" y=\"0\" width=\"%1\" height=\"%2\" fill=\"#ffffff\"/>\n"_s.arg(width).arg(height);
-    s += u"<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"#fafafa\" stroke=\"#d0d0d0\"/>\n"_s.arg(num(left), num(top), num(plotW),
-                                                                                                       num(plotH));
+    s += u"<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"#fafafa\" stroke=\"#d0d0d0\"/>\n"_s.arg(
+        num(left), num(top), num(plotW), num(plotH));
     // Y ticks and grid.
     for (const double t : ticks(logScale ? lo : 0.0, hi, logScale)) {
         const double y = yOf(t);
         s += u"<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%2\" stroke=\"#e6e6e6\"/>"
-             "<text x=\"%4\" y=\"%5\" text-anchor=\"end\" fill=\"#555\">%6</text>\n"_s.arg(num(left), num(y), num(left + plotW),
-                                                                                          num(left - 6), num(y + 4), tickLabel(t));
+             "<text x=\"%4\" y=\"%5\" text-anchor=\"end\" fill=\"#555\">%6</text>\n"_s.arg(
+                 num(left), num(y), num(left + plotW), num(left - 6), num(y + 4), tickLabel(t));
     }
     s += u"<text x=\"14\" y=\"%1\" transform=\"rotate(-90 14 %1)\" text-anchor=\"middle\" fill=\"#333\">speedup over the "
          "reference%2</text>\n"_s.arg(num(top + plotH / 2), logScale ? u" (log scale)"_s : QString());
@@ -119,23 +120,23 @@ QString SpeedupChartSvg::svg(const QList<ChartPoint> &points, int width, int hei
         if (r > 0 && (i == 0 || points[i - 1].round != r)) {
             const double x = i == 0 ? xOf(0) - 6 : (xOf(i - 1) + xOf(i)) / 2;
             s += u"<line x1=\"%1\" y1=\"%2\" x2=\"%1\" y2=\"%3\" stroke=\"#b0b0c8\" stroke-dasharray=\"3 3\"/>"
-                 "<text x=\"%4\" y=\"%5\" fill=\"#6a6a90\">R%6</text>\n"_s.arg(num(x), num(top), num(top + plotH), num(x + 3),
-                                                                               num(top + 11), QString::number(r));
+                 "<text x=\"%4\" y=\"%5\" fill=\"#6a6a90\">R%6</text>\n"_s.arg(num(x), num(top), num(top + plotH),
+                                                                               num(x + 3), num(top + 11),
+                                                                               QString::number(r));
         }
     }
     // The reference.
     if (1.0 >= lo && 1.0 <= hi)
         s += u"<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%2\" stroke=\"#888\" stroke-dasharray=\"6 4\"/>"
-             "<text x=\"%4\" y=\"%5\" text-anchor=\"end\" fill=\"#777\">reference</text>\n"_s.arg(num(left), num(yOf(1.0)),
-                                                                                                  num(left + plotW), num(left + plotW - 4),
-                                                                                                  num(yOf(1.0) - 4));
+             "<text x=\"%4\" y=\"%5\" text-anchor=\"end\" fill=\"#777\">reference</text>\n"_s.arg(
+                 num(left), num(yOf(1.0)), num(left + plotW), num(left + plotW - 4), num(yOf(1.0) - 4));
     // Best correct speedup so far.
     QStringList step;
     std::optional<double> best;
     for (int i = 0; i < n; ++i) {
         const auto &p = points[i];
-        if ((p.state == ChartPoint::State::Correct || p.state == ChartPoint::State::Reference) && p.speedup && *p.speedup > 0
-            && (!best || *p.speedup > *best)) {
+        if ((p.state == ChartPoint::State::Correct || p.state == ChartPoint::State::Reference) && p.speedup
+            && *p.speedup > 0 && (!best || *p.speedup > *best)) {
             if (best)
                 step << u"%1,%2"_s.arg(num(xOf(i)), num(yOf(*best)));
             best = *p.speedup;
@@ -164,7 +165,7 @@ QString SpeedupChartSvg::svg(const QList<ChartPoint> &points, int width, int hei
         }
         const double y = yOf(*p.speedup);
         const QString fill = p.state == ChartPoint::State::Reference ? u"#777"_s
-            : p.state == ChartPoint::State::Held                     ? u"#f0a020"_s
+                             : p.state == ChartPoint::State::Held    ? u"#f0a020"_s
                                                                      : u"#2f6fd6"_s;
         const QString note = p.state == ChartPoint::State::Held ? u", held for review"_s : QString();
         s += u"<circle class=\"%1\" cx=\"%2\" cy=\"%3\" r=\"4\" fill=\"%4\" fill-opacity=\"0.85\"><title>%5: %6x%7</title></circle>\n"_s
@@ -176,7 +177,8 @@ QString SpeedupChartSvg::svg(const QList<ChartPoint> &points, int width, int hei
     const double ly = 16;
     double lx = left;
     const auto legend = [&](const QString &mark, const QString &text) {
-        s += mark.arg(num(lx), num(ly)) + u"<text x=\"%1\" y=\"%2\" fill=\"#333\">%3</text>\n"_s.arg(num(lx + 12), num(ly + 4), text);
+        s += mark.arg(num(lx), num(ly))
+             + u"<text x=\"%1\" y=\"%2\" fill=\"#333\">%3</text>\n"_s.arg(num(lx + 12), num(ly + 4), text);
         lx += 24 + 6.2 * text.size();
     };
     legend(u"<circle cx=\"%1\" cy=\"%2\" r=\"4\" fill=\"#2f6fd6\"/>"_s, u"correct"_s);

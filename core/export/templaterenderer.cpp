@@ -40,8 +40,7 @@ QString TemplateRenderer::render(const QString &text, const Values &values, QStr
         const auto it = values.constFind(key);
         if (it == values.constEnd()) {
             if (error)
-                *error = QCoreApplication::translate("kforge::TemplateRenderer", "no value for placeholder {{%1}}")
-                             .arg(key);
+                *error = QCoreApplication::translate("kforge::TemplateRenderer", "no value for placeholder {{%1}}").arg(key);
             return out;
         }
         out += *it;

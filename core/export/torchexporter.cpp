@@ -75,16 +75,20 @@ QList<QPair<QString, QString>> TorchExporter::fileRoles(const ExportContext &ctx
 {
     const QString &ns = ctx.ns;
     QList<QPair<QString, QString>> roles{
-        {u"setup.py"_s, withReference ? u"builds `%1_ext` (the kernel) and `%1_reference_ext` (the task's reference)"_s.arg(ns)
-                                      : u"builds the extension module `%1_ext`"_s.arg(ns)},
+        {u"setup.py"_s, withReference
+                            ? u"builds `%1_ext` (the kernel) and `%1_reference_ext` (the task's reference)"_s.arg(ns)
+                            : u"builds the extension module `%1_ext`"_s.arg(ns)},
         {u"%1_binding.cpp"_s.arg(ns), u"`forward()`: checks the tensors and calls the kernel on the current stream"_s},
         {u"%1_kernel.cu"_s.arg(ns), u"the exported kernel, as KForge measured it"_s},
     };
     if (withReference)
-        roles << QPair<QString, QString>{u"reference.cu"_s, u"the task's reference implementation, which the test compares against"_s}
+        roles << QPair<QString, QString>{u"reference.cu"_s,
+                                         u"the task's reference implementation, which the test compares against"_s}
               << QPair<QString, QString>{u"%1_reference_binding.cpp"_s.arg(ns), u"`forward()` of the reference module"_s};
-    roles << QPair<QString, QString>{u"include/kforge/kernel.h"_s, u"the KForge kernel ABI the kernel source is written against"_s}
-          << QPair<QString, QString>{u"test_%1.py"_s.arg(ns), withReference
+    roles << QPair<QString, QString>{u"include/kforge/kernel.h"_s,
+                                     u"the KForge kernel ABI the kernel source is written against"_s}
+          << QPair<QString, QString>{u"test_%1.py"_s.arg(ns),
+                                     withReference
                                          ? u"checks the kernel against the reference with the task's tolerances, then times both"_s
                                          : u"checks the kernel against a PyTorch expression of the task with its tolerances, then times both"_s}
           << QPair<QString, QString>{u"task.json"_s, u"the task definition as KForge stored it"_s}
@@ -120,14 +124,15 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     for (const auto &g : ctx.referenceFlags.compile)
         referenceNvcc << NvccFlags::joined(g);
     v[u"kernel_nvcc_flags"_s] = pyList(kernelNvcc);
-    v[u"reference_note"_s] = withReference
-        ? u"\n# The test compares against the task's reference, built here as %1_reference_ext."_s.arg(ns)
-        : QString();
-    v[u"reference_module"_s] = withReference
-        ? u"# The task's reference as a module of its own, so its symbols cannot clash with the kernel's.\n"
-          "modules.append(extension(\"%1_reference_ext\", \"%1_reference_binding.cpp\", \"reference.cu\", \"%2\", %3))\n"_s.arg(ns, ctx.referenceEntry,
-                                                                                                   pyList(referenceNvcc))
-        : QString();
+    v[u"reference_note"_s] =
+        withReference ? u"\n# The test compares against the task's reference, built here as %1_reference_ext."_s.arg(ns)
+                      : QString();
+    v[u"reference_module"_s] =
+        withReference
+            ? u"# The task's reference as a module of its own, so its symbols cannot clash with the kernel's.\n"
+              "modules.append(extension(\"%1_reference_ext\", \"%1_reference_binding.cpp\", \"reference.cu\", \"%2\", %3))\n"_s
+                  .arg(ns, ctx.referenceEntry, pyList(referenceNvcc))
+            : QString();
     v[u"py_title"_s] = CodeNames::pyString(qs(task.title.empty() ? task.name : task.title));
 
     // binding
@@ -138,18 +143,19 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
         const QString &id = ctx.inputIds[qsizetype(i)];
         signature << u"torch::Tensor "_s + id;
         checks << u"    check(%1, %2, %3, %4);"_s.arg(id, CodeNames::cString(qs(t.name)), CodeNames::atScalarType(t.dtype),
-                                                     ExportContext::shapeInitializer(t));
+                                                      ExportContext::shapeInitializer(t));
         contiguous << u"    %1 = %1.contiguous();"_s.arg(id);
         inDescribe << u"describe(%1, %2, %3)"_s.arg(id, CodeNames::kfDtype(t.dtype), CodeNames::cString(qs(t.name)));
         pyArgs << u"py::arg(%1)"_s.arg(CodeNames::pyString(id));
     }
-    const QString options0 = task.inputs.empty() ? u"torch::TensorOptions().device(torch::kCUDA, c10::cuda::current_device())"_s
-                                                 : ctx.inputIds.front() + u".options()"_s;
+    const QString options0 = task.inputs.empty()
+                                 ? u"torch::TensorOptions().device(torch::kCUDA, c10::cuda::current_device())"_s
+                                 : ctx.inputIds.front() + u".options()"_s;
     for (size_t i = 0; i < task.outputs.size(); ++i) {
         const runtime::TensorSpec &t = task.outputs[i];
         const QString &id = ctx.outputIds[qsizetype(i)];
-        allocate << u"    torch::Tensor %1 = torch::empty(%2, %3.dtype(%4));"_s.arg(id, ExportContext::shapeInitializer(t), options0,
-                                                                                    CodeNames::atScalarType(t.dtype));
+        allocate << u"    torch::Tensor %1 = torch::empty(%2, %3.dtype(%4));"_s.arg(
+            id, ExportContext::shapeInitializer(t), options0, CodeNames::atScalarType(t.dtype));
         outDescribe << u"describe(%1, %2, %3)"_s.arg(id, CodeNames::kfDtype(t.dtype), CodeNames::cString(qs(t.name)));
         returns << id;
     }
@@ -177,15 +183,17 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     QStringList params, inputs, outputs;
     for (const auto &[name, value] : task.params)
         params << CodeNames::pyString(qs(name)) + u": "_s
-                + (CodeNames::isIntegral(value) ? QString::number(qint64(value)) : QString::number(value, 'g', 17));
+                      + (CodeNames::isIntegral(value) ? QString::number(qint64(value)) : QString::number(value, 'g', 17));
     for (const auto &t : task.inputs)
-        inputs << u"    (%1, %2, %3, %4, %5, %6),"_s.arg(CodeNames::pyString(qs(t.name)), CodeNames::torchDtype(t.dtype), pyShape(t),
-                                                         CodeNames::pyString(initName(t.init.kind)))
+        inputs << u"    (%1, %2, %3, %4, %5, %6),"_s
+                      .arg(CodeNames::pyString(qs(t.name)), CodeNames::torchDtype(t.dtype), pyShape(t),
+                           CodeNames::pyString(initName(t.init.kind)))
                       .arg(t.init.a, 0, 'g', 17)
                       .arg(t.init.b, 0, 'g', 17);
     for (const auto &t : task.outputs) {
         const runtime::Tolerance tol = task.toleranceFor(t.dtype);
-        outputs << u"    (%1, %2, %3, %4, %5),"_s.arg(CodeNames::pyString(qs(t.name)), CodeNames::torchDtype(t.dtype), pyShape(t))
+        outputs << u"    (%1, %2, %3, %4, %5),"_s
+                       .arg(CodeNames::pyString(qs(t.name)), CodeNames::torchDtype(t.dtype), pyShape(t))
                        .arg(tol.atol, 0, 'g', 17)
                        .arg(tol.rtol, 0, 'g', 17);
     }
@@ -230,7 +238,8 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     add(u"include/kforge/kernel.h"_s, abi, false);
     render(u"torch/test.py.in"_s, u"test_%1.py"_s.arg(ns));
     add(u"task.json"_s, in.taskJson.toUtf8(), false);
-    add(u"README.md"_s, ExportReadme::render(ctx, ExportFormat::Torch, fileRoles(ctx, withReference), {}, &error).toUtf8(), false);
+    add(u"README.md"_s,
+        ExportReadme::render(ctx, ExportFormat::Torch, fileRoles(ctx, withReference), {}, &error).toUtf8(), false);
 
     if (!error.isEmpty()) {
         bundle.files.clear();

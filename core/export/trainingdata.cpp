@@ -86,12 +86,16 @@ QList<QJsonObject> TrainingData::records(const SessionStore &store, const Datase
             QJsonObject parsed;
             if (variant) {
                 const VariantTexts texts = store.texts(variant->id);
-                parsed = QJsonObject{{u"status"_s, resp.parseStatus}, {u"analysis"_s, texts.analysis}, {u"design"_s, texts.design},
+                parsed = QJsonObject{{u"status"_s, resp.parseStatus},
+                                     {u"analysis"_s, texts.analysis},
+                                     {u"design"_s, texts.design},
                                      {u"code"_s, texts.source}};
             } else {
                 // Nothing was compiled from it (parse failure, a comparison answer): parse it again for its parts.
                 const ParsedResponse p = ResponseParser::parse(resp.rawText, resp.finishStatus == u"length"_s);
-                parsed = QJsonObject{{u"status"_s, p.statusName()}, {u"analysis"_s, p.analysis}, {u"design"_s, p.design},
+                parsed = QJsonObject{{u"status"_s, p.statusName()},
+                                     {u"analysis"_s, p.analysis},
+                                     {u"design"_s, p.design},
                                      {u"code"_s, p.code}};
             }
 

@@ -18,7 +18,7 @@ struct DatasetFilter {
 };
 
 struct DatasetStats {
-    int answers = 0;   // model answers seen
+    int answers = 0; // model answers seen
     int written = 0;
     int notCorrect = 0;
     int belowSpeedup = 0;

@@ -47,9 +47,9 @@ QList<UnifiedDiff::Line> UnifiedDiff::compute(const QString &before, const QStri
         for (const auto &e : h.common[0])
             out << Line{Kind::Context, text(e.first)};
         for (const auto &e : h.change) {
-            const Kind k = e.second.type == dtl::SES_ADD ? Kind::Added
-                : e.second.type == dtl::SES_DELETE       ? Kind::Removed
-                                                         : Kind::Context;
+            const Kind k = e.second.type == dtl::SES_ADD      ? Kind::Added
+                           : e.second.type == dtl::SES_DELETE ? Kind::Removed
+                                                              : Kind::Context;
             out << Line{k, text(e.first)};
         }
         for (const auto &e : h.common[1])

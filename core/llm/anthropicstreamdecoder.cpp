@@ -102,8 +102,7 @@ void AnthropicStreamDecoder::handleStop(const QString &reason)
 {
     if (reason.isEmpty())
         return;
-    setStop(reason, reason == QLatin1String("max_tokens")
-                        || reason == QLatin1String("model_context_window_exceeded"));
+    setStop(reason, reason == QLatin1String("max_tokens") || reason == QLatin1String("model_context_window_exceeded"));
     if (reason == QLatin1String("refusal"))
         fail(LlmErrorKind::ContentFiltered, {});
 }

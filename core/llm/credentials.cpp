@@ -56,8 +56,7 @@ QString Credentials::fromEnvironment(const QString &variable)
     return qEnvironmentVariable(variable.trimmed().toLocal8Bit().constData()).trimmed();
 }
 
-void Credentials::lookup(const EndpointConfig &endpoint, QObject *context,
-                         std::function<void(const ApiKeyLookup &)> done)
+void Credentials::lookup(const EndpointConfig &endpoint, QObject *context, std::function<void(const ApiKeyLookup &)> done)
 {
     const QString fromEnv = fromEnvironment(endpoint.apiKeyEnv);
     if (!fromEnv.isEmpty() || endpoint.keychainEntry.isEmpty() || !keychainAvailable()) {
@@ -116,8 +115,7 @@ void Credentials::writeKey(const QString &entry, const QString &key, QObject *co
     job->setAutoDelete(true);
     job->setKey(entry);
     job->setTextData(key);
-    connect(job, &QKeychain::Job::finished, context,
-            [done = std::move(done)](QKeychain::Job *j) { done(describe(j)); });
+    connect(job, &QKeychain::Job::finished, context, [done = std::move(done)](QKeychain::Job *j) { done(describe(j)); });
     job->start();
 #else
     Q_UNUSED(entry);
@@ -132,8 +130,7 @@ void Credentials::deleteKey(const QString &entry, QObject *context, std::functio
     auto *job = new QKeychain::DeletePasswordJob(QString::fromLatin1(kService), this);
     job->setAutoDelete(true);
     job->setKey(entry);
-    connect(job, &QKeychain::Job::finished, context,
-            [done = std::move(done)](QKeychain::Job *j) { done(describe(j)); });
+    connect(job, &QKeychain::Job::finished, context, [done = std::move(done)](QKeychain::Job *j) { done(describe(j)); });
     job->start();
 #else
     Q_UNUSED(entry);

@@ -32,8 +32,7 @@ void EndpointConfig::save(QSettings &s) const
     for (const auto &[name, value] : extraHeaders)
         headers << name + QLatin1String(": ") + value;
     s.setValue(QStringLiteral("extraHeaders"), headers);
-    s.setValue(QStringLiteral("extraFields"),
-               QString::fromUtf8(QJsonDocument(extraFields).toJson(QJsonDocument::Compact)));
+    s.setValue(QStringLiteral("extraFields"), QString::fromUtf8(QJsonDocument(extraFields).toJson(QJsonDocument::Compact)));
     if (temperature)
         s.setValue(QStringLiteral("temperature"), *temperature);
     else

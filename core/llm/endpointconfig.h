@@ -26,24 +26,24 @@ struct LlmLimits {
     int maxAttempts = 4;            // 1 = no retries
     int backoffBaseMs = 1'000;      // doubled per attempt, with jitter
     int backoffMaxMs = 30'000;
-    int maxRetryAfterMs = 120'000;  // a longer Retry-After fails the request instead of waiting
+    int maxRetryAfterMs = 120'000; // a longer Retry-After fails the request instead of waiting
 
     bool operator==(const LlmLimits &) const = default;
 };
 
 struct EndpointConfig {
-    QString id;          // stable name: settings group, `kforge-cli chat --endpoint <id>`
+    QString id; // stable name: settings group, `kforge-cli chat --endpoint <id>`
     QString displayName;
     QString presetId = QStringLiteral("custom");
-    QString baseUrl;     // up to and including the API version: https://api.openai.com/v1
+    QString baseUrl; // up to and including the API version: https://api.openai.com/v1
     LlmProtocol protocol = LlmProtocol::OpenAi;
     QString defaultModel;
     QList<std::pair<QString, QString>> extraHeaders;
     QJsonObject extraFields; // merged into every request body last, so they win
     std::optional<double> temperature;
     std::optional<int> maxTokens;
-    QString reasoningEffort;                                      // low / medium / high, empty = not sent
-    QString maxTokensField = QStringLiteral("max_tokens");        // OpenAI's newer models want max_completion_tokens
+    QString reasoningEffort;                               // low / medium / high, empty = not sent
+    QString maxTokensField = QStringLiteral("max_tokens"); // OpenAI's newer models want max_completion_tokens
     QString reasoningEffortField = QStringLiteral("reasoning_effort"); // dotted path: OpenRouter uses reasoning.effort
     QString apiKeyEnv;     // environment variable holding the key, e.g. OPENAI_API_KEY
     QString keychainEntry; // key name under the "KForge" service in the system keychain

@@ -91,16 +91,16 @@ QString LlmErrors::message(LlmErrorKind kind, const LlmErrorContext &c)
     const QString host = hostOf(c.url);
     const QString detail = c.detail.trimmed();
     switch (kind) {
-    case LlmErrorKind::None:
-        return {};
-    case LlmErrorKind::InvalidRequest:
-        return withDetail(tr("The request was not sent"), detail);
+    case LlmErrorKind::None: return {};
+    case LlmErrorKind::InvalidRequest: return withDetail(tr("The request was not sent"), detail);
     case LlmErrorKind::DnsFailure:
         return tr("Could not resolve the host name '%1'. Check the endpoint's base URL and the network or DNS "
-                  "settings.").arg(QUrl(c.url).host().isEmpty() ? c.url : QUrl(c.url).host());
+                  "settings.")
+            .arg(QUrl(c.url).host().isEmpty() ? c.url : QUrl(c.url).host());
     case LlmErrorKind::ConnectFailed:
         return tr("Could not connect to %1%2: nothing accepted the connection. Is the server running and is the "
-                  "base URL right?").arg(host, afterAttempts(c.attempts));
+                  "base URL right?")
+            .arg(host, afterAttempts(c.attempts));
     case LlmErrorKind::ConnectTimeout:
         return tr("Connecting to %1 timed out after %2 s%3.").arg(host, seconds(c.timeoutMs), afterAttempts(c.attempts));
     case LlmErrorKind::TlsFailure:
@@ -110,7 +110,10 @@ QString LlmErrors::message(LlmErrorKind kind, const LlmErrorContext &c)
     case LlmErrorKind::ConnectionLost:
         if (c.receivedChars > 0)
             return withDetail(tr("The connection to %1 broke in the middle of the answer, after %2 characters; "
-                                 "the answer is incomplete").arg(host).arg(c.receivedChars), detail);
+                                 "the answer is incomplete")
+                                  .arg(host)
+                                  .arg(c.receivedChars),
+                              detail);
         return withDetail(tr("The connection to %1 broke before the answer began%2").arg(host, afterAttempts(c.attempts)),
                           detail);
     case LlmErrorKind::IdleTimeout:
@@ -121,7 +124,8 @@ QString LlmErrors::message(LlmErrorKind kind, const LlmErrorContext &c)
         return withDetail(tr("%1 rejected the API key (HTTP %2). Check the key%3")
                               .arg(host)
                               .arg(c.httpStatus)
-                              .arg(c.keyHint.isEmpty() ? QString() : QString(QLatin1String(" (") + c.keyHint + QLatin1Char(')'))),
+                              .arg(c.keyHint.isEmpty() ? QString()
+                                                       : QString(QLatin1String(" (") + c.keyHint + QLatin1Char(')'))),
                           detail);
     case LlmErrorKind::NotFound:
         return withDetail(tr("Not found (HTTP 404) at %1: either the model '%2' does not exist there or the base URL "
@@ -147,10 +151,8 @@ QString LlmErrors::message(LlmErrorKind kind, const LlmErrorContext &c)
         return withDetail(tr("%1 sent a stream that could not be read").arg(host), detail);
     case LlmErrorKind::ProviderError:
         return withDetail(tr("%1 reported an error in the middle of the stream").arg(host), detail);
-    case LlmErrorKind::ContentFiltered:
-        return tr("%1 stopped the answer with its content filter.").arg(host);
-    case LlmErrorKind::Cancelled:
-        return tr("Cancelled.");
+    case LlmErrorKind::ContentFiltered: return tr("%1 stopped the answer with its content filter.").arg(host);
+    case LlmErrorKind::Cancelled: return tr("Cancelled.");
     }
     return {};
 }

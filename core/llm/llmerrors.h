@@ -9,14 +9,14 @@
 namespace kforge {
 
 struct LlmErrorContext {
-    QString url;      // the endpoint URL asked (no credentials in it)
+    QString url; // the endpoint URL asked (no credentials in it)
     QString model;
     int httpStatus = 0;
-    QString detail;   // the provider's own message or libcurl's, already redacted
+    QString detail; // the provider's own message or libcurl's, already redacted
     int attempts = 1;
     int timeoutMs = 0; // for the timeout kinds
     qsizetype receivedChars = 0;
-    QString keyHint;  // where the key came from, for 401/403 ("environment variable OPENAI_API_KEY")
+    QString keyHint; // where the key came from, for 401/403 ("environment variable OPENAI_API_KEY")
 };
 
 class LlmErrors

@@ -18,13 +18,13 @@ enum class LlmStatus {
 
 enum class LlmErrorKind {
     None,
-    InvalidRequest,   // bad URL, no model: nothing was sent
+    InvalidRequest, // bad URL, no model: nothing was sent
     DnsFailure,
-    ConnectFailed,    // refused or unreachable
+    ConnectFailed, // refused or unreachable
     ConnectTimeout,
     TlsFailure,
-    ConnectionLost,   // the connection broke while sending or receiving
-    IdleTimeout,      // the server went silent
+    ConnectionLost, // the connection broke while sending or receiving
+    IdleTimeout,    // the server went silent
     TotalTimeout,
     AuthFailed,       // 401/403
     NotFound,         // 404

@@ -77,7 +77,7 @@ struct LlmTransferLoop::Transfer {
     QByteArray body;
     curl_slist *headers = nullptr;
     CURL *easy = nullptr;
-    bool waiting = true; // between attempts (or before the first)
+    bool waiting = true;    // between attempts (or before the first)
     bool connected = false; // this attempt's connection (and TLS handshake) is up: the idle clock runs
     Clock::time_point created;
     Clock::time_point deadline;
@@ -541,9 +541,9 @@ void LlmTransferLoop::attemptOver(Transfer &t, CURLcode code)
             return;
         }
         if (!delay && t.retryAfterMs)
-            detail += (detail.isEmpty() ? QString() : QStringLiteral("; "))
-                      + QCoreApplication::translate("kforge::LlmClient", "the server asked to wait %1 s")
-                            .arg(*t.retryAfterMs / 1000);
+            detail +=
+                (detail.isEmpty() ? QString() : QStringLiteral("; "))
+                + QCoreApplication::translate("kforge::LlmClient", "the server asked to wait %1 s").arg(*t.retryAfterMs / 1000);
     }
     finishTransfer(t, content ? LlmStatus::Partial : LlmStatus::Failed, kind, detail);
 }
@@ -596,7 +596,8 @@ void LlmTransferLoop::flush()
     auto events = std::make_shared<std::vector<LlmEvent>>(std::move(m_batch));
     m_batch.clear();
     LlmClient *client = m_client;
-    QMetaObject::invokeMethod(client, [client, events] { client->deliver(*events); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        client, [client, events] { client->deliver(*events); }, Qt::QueuedConnection);
 }
 
 } // namespace kforge

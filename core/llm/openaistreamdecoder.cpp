@@ -93,8 +93,8 @@ void OpenAiStreamDecoder::handleUsage(const QJsonObject &u)
     usage.promptTokens = u.value(QLatin1String("prompt_tokens")).toInteger();
     usage.completionTokens = u.value(QLatin1String("completion_tokens")).toInteger();
     const QJsonObject details = u.value(QLatin1String("completion_tokens_details")).toObject();
-    usage.reasoningTokens = details.value(QLatin1String("reasoning_tokens"))
-                                .toInteger(u.value(QLatin1String("reasoning_tokens")).toInteger());
+    usage.reasoningTokens =
+        details.value(QLatin1String("reasoning_tokens")).toInteger(u.value(QLatin1String("reasoning_tokens")).toInteger());
     setUsage(usage);
 }
 

@@ -41,15 +41,15 @@ std::optional<double> PriceTable::cost(const QString &model, const LlmUsage &usa
     const auto price = find(model);
     if (!price || !usage.reported)
         return std::nullopt;
-    return (double(usage.promptTokens) * price->inputPerMTok + double(usage.completionTokens) * price->outputPerMTok)
-           / 1e6;
+    return (double(usage.promptTokens) * price->inputPerMTok + double(usage.completionTokens) * price->outputPerMTok) / 1e6;
 }
 
 QByteArray PriceTable::toJson() const
 {
     QJsonObject o;
     for (const ModelPrice &p : m_prices)
-        o.insert(p.model, QJsonObject{{QStringLiteral("input"), p.inputPerMTok}, {QStringLiteral("output"), p.outputPerMTok}});
+        o.insert(p.model,
+                 QJsonObject{{QStringLiteral("input"), p.inputPerMTok}, {QStringLiteral("output"), p.outputPerMTok}});
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
 

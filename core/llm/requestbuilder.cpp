@@ -60,8 +60,8 @@ int thinkingBudget(const QString &effort, int maxTokens)
 bool isCredentialHeader(const QByteArray &name)
 {
     const QByteArray n = name.trimmed().toLower();
-    return n == "authorization" || n == "x-api-key" || n == "api-key" || n == "proxy-authorization"
-           || n == "cookie" || n.contains("token") || n.contains("secret");
+    return n == "authorization" || n == "x-api-key" || n == "api-key" || n == "proxy-authorization" || n == "cookie"
+           || n.contains("token") || n.contains("secret");
 }
 
 } // namespace
@@ -108,8 +108,8 @@ QByteArray RequestBuilder::body(const LlmRequest &r)
     o.insert(QStringLiteral("model"), r.effectiveModel());
     QJsonArray messages;
     if (e.protocol == LlmProtocol::OpenAi && !r.system.isEmpty())
-        messages.append(QJsonObject{{QStringLiteral("role"), QStringLiteral("system")},
-                                    {QStringLiteral("content"), r.system}});
+        messages.append(
+            QJsonObject{{QStringLiteral("role"), QStringLiteral("system")}, {QStringLiteral("content"), r.system}});
     for (const LlmMessage &m : r.messages)
         messages.append(QJsonObject{{QStringLiteral("role"), m.role}, {QStringLiteral("content"), m.content}});
     o.insert(QStringLiteral("messages"), messages);
@@ -160,13 +160,11 @@ QString RequestBuilder::validate(const LlmRequest &r)
     const QUrl u(QString::fromUtf8(url(r)), QUrl::StrictMode);
     if (r.endpoint.baseUrl.trimmed().isEmpty())
         return QCoreApplication::translate("kforge::RequestBuilder", "The endpoint has no base URL.");
-    if (!u.isValid() || u.host().isEmpty()
-        || (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")))
-        return QCoreApplication::translate("kforge::RequestBuilder",
-                                           "'%1' is not an http:// or https:// URL.").arg(r.endpoint.baseUrl);
+    if (!u.isValid() || u.host().isEmpty() || (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https")))
+        return QCoreApplication::translate("kforge::RequestBuilder", "'%1' is not an http:// or https:// URL.")
+            .arg(r.endpoint.baseUrl);
     if (r.effectiveModel().isEmpty())
-        return QCoreApplication::translate("kforge::RequestBuilder",
-                                           "No model given, and endpoint '%1' has no default model.")
+        return QCoreApplication::translate("kforge::RequestBuilder", "No model given, and endpoint '%1' has no default model.")
             .arg(r.endpoint.displayName.isEmpty() ? r.endpoint.id : r.endpoint.displayName);
     if (r.messages.isEmpty())
         return QCoreApplication::translate("kforge::RequestBuilder", "The request has no message.");

@@ -11,7 +11,10 @@ namespace kforge {
 class RetryPolicy
 {
 public:
-    explicit RetryPolicy(const LlmLimits &limits) : m_limits(limits) { }
+    explicit RetryPolicy(const LlmLimits &limits)
+        : m_limits(limits)
+    {
+    }
 
     // Delay before attempt number `nextAttempt` (2 for the first retry). `random01` in [0, 1) is the jitter
     // draw, passed in so the policy is testable.

@@ -29,9 +29,9 @@ private:
     void line(const char *begin, qsizetype size, std::vector<SseEvent> &out);
     void dispatch(std::vector<SseEvent> &out);
 
-    QByteArray m_partial;     // an incomplete line carried over to the next feed()
-    bool m_skipLf = false;    // the last feed ended in '\r': a '\n' that follows belongs to it
-    bool m_started = false;   // past a possible byte order mark
+    QByteArray m_partial;   // an incomplete line carried over to the next feed()
+    bool m_skipLf = false;  // the last feed ended in '\r': a '\n' that follows belongs to it
+    bool m_started = false; // past a possible byte order mark
     SseEvent m_event;
     bool m_hasData = false;
     qint64 m_comments = 0;

@@ -134,9 +134,9 @@ bool StreamDecoder::parseObject(const QByteArray &data, QJsonObject &out)
             snippet += QStringLiteral("…");
         fail(LlmErrorKind::MalformedStream,
              QCoreApplication::translate("kforge::StreamDecoder", "invalid JSON (%1) in \"%2\"")
-                 .arg(err.error != QJsonParseError::NoError ? err.errorString()
-                                                            : QCoreApplication::translate("kforge::StreamDecoder",
-                                                                                          "not an object"),
+                 .arg(err.error != QJsonParseError::NoError
+                          ? err.errorString()
+                          : QCoreApplication::translate("kforge::StreamDecoder", "not an object"),
                       snippet));
         return false;
     }

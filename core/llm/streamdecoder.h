@@ -42,7 +42,7 @@ public:
     const LlmUsage &usage() const { return m_usage; }
     const QString &stopReason() const { return m_stopReason; }
     const QString &model() const { return m_model; }
-    bool ended() const { return m_ended; }       // [DONE] / message_stop seen (or a whole JSON body read)
+    bool ended() const { return m_ended; }         // [DONE] / message_stop seen (or a whole JSON body read)
     bool truncated() const { return m_truncated; } // stopped by the token limit
     bool hasContent() const { return !m_text.isEmpty() || !m_reasoning.isEmpty(); }
     // Set once the stream is unusable; feeding stops having any effect.
@@ -60,7 +60,11 @@ protected:
     void appendReasoning(const QString &t);
     void setStop(const QString &reason, bool truncatedByLimit);
     void setUsage(const LlmUsage &u);
-    void setModel(const QString &m) { if (!m.isEmpty()) m_model = m; }
+    void setModel(const QString &m)
+    {
+        if (!m.isEmpty())
+            m_model = m;
+    }
     void markEnded() { m_ended = true; }
     void fail(LlmErrorKind kind, const QString &detail);
     // Parses one event's data as a JSON object; on failure fails the stream and returns false.

@@ -74,14 +74,10 @@ void LogHub::clear()
 QString LogHub::sourceName(LogSource source)
 {
     switch (source) {
-    case LogSource::App:
-        return tr("KForge");
-    case LogSource::Compiler:
-        return tr("Compiler");
-    case LogSource::Worker:
-        return tr("Worker");
-    case LogSource::Model:
-        return tr("Model");
+    case LogSource::App: return tr("KForge");
+    case LogSource::Compiler: return tr("Compiler");
+    case LogSource::Worker: return tr("Worker");
+    case LogSource::Model: return tr("Model");
     }
     return {};
 }
@@ -89,14 +85,10 @@ QString LogHub::sourceName(LogSource source)
 QString LogHub::levelName(LogLevel level)
 {
     switch (level) {
-    case LogLevel::Debug:
-        return tr("Debug");
-    case LogLevel::Info:
-        return tr("Info");
-    case LogLevel::Warning:
-        return tr("Warning");
-    case LogLevel::Error:
-        return tr("Error");
+    case LogLevel::Debug: return tr("Debug");
+    case LogLevel::Info: return tr("Info");
+    case LogLevel::Warning: return tr("Warning");
+    case LogLevel::Error: return tr("Error");
     }
     return {};
 }

@@ -20,8 +20,7 @@ bool CandidatePrompts::draw(const SessionStore &store, const RoundSettings &s, q
     if (error)
         error->clear();
     ExemplarSampler sampler(seed);
-    QList<SamplerCandidate> pool =
-        ExemplarSampler::candidates(store, s.sampler.strategy == SamplingStrategy::MostDifferent);
+    QList<SamplerCandidate> pool = ExemplarSampler::candidates(store, s.sampler.strategy == SamplingStrategy::MostDifferent);
     int usable = 0;
     for (const auto &c : std::as_const(pool))
         usable += c.eligible ? 1 : 0;

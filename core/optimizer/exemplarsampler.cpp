@@ -177,8 +177,8 @@ QList<qint64> ExemplarSampler::drawBuckets(const QList<SamplerCandidate> &pool, 
     return out;
 }
 
-QList<qint64> ExemplarSampler::mostDifferent(const QList<SamplerCandidate> &pool, const QList<SamplerCandidate> &chosenIn,
-                                             int wanted)
+QList<qint64> ExemplarSampler::mostDifferent(const QList<SamplerCandidate> &pool,
+                                             const QList<SamplerCandidate> &chosenIn, int wanted)
 {
     QList<SamplerCandidate> chosen = chosenIn;
     QList<SamplerCandidate> rest;
@@ -224,9 +224,7 @@ QList<qint64> ExemplarSampler::sample(const QList<SamplerCandidate> &candidates,
     if (wanted == 0)
         return out;
     switch (settings.strategy) {
-    case SamplingStrategy::Buckets:
-        out += drawBuckets(pool, wanted, settings);
-        break;
+    case SamplingStrategy::Buckets: out += drawBuckets(pool, wanted, settings); break;
     case SamplingStrategy::TopK: {
         QList<SamplerCandidate> sorted;
         for (const auto &c : std::as_const(pool))
@@ -237,9 +235,7 @@ QList<qint64> ExemplarSampler::sample(const QList<SamplerCandidate> &candidates,
             out << sorted[i].id;
         break;
     }
-    case SamplingStrategy::MostDifferent:
-        out += mostDifferent(pool, pinned, wanted);
-        break;
+    case SamplingStrategy::MostDifferent: out += mostDifferent(pool, pinned, wanted); break;
     }
     return out;
 }

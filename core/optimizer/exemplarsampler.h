@@ -29,14 +29,14 @@ struct SamplerCandidate {
 
 struct SamplerSettings {
     SamplingStrategy strategy = SamplingStrategy::Buckets;
-    int count = 2;              // K: exemplars per prompt (pins beyond K are still all shown)
-    double temperature = 1.0;   // tau of the bucket probabilities, in units of speedup
-    double bucketWidth = 0.5;   // buckets are [2^(k*w), 2^((k+1)*w)) of speedup: 0.5 -> factors of sqrt(2)
+    int count = 2;            // K: exemplars per prompt (pins beyond K are still all shown)
+    double temperature = 1.0; // tau of the bucket probabilities, in units of speedup
+    double bucketWidth = 0.5; // buckets are [2^(k*w), 2^((k+1)*w)) of speedup: 0.5 -> factors of sqrt(2)
 };
 
 struct SpeedupBucket {
-    int index = 0;             // floor(log2(speedup) / width)
-    double mean = 0;           // mean speedup of the members
+    int index = 0;   // floor(log2(speedup) / width)
+    double mean = 0; // mean speedup of the members
     QList<qint64> members;
 };
 

@@ -50,7 +50,7 @@ ResponseRecord storeAnswer(SessionStore &store, qint64 responseId, const LlmResu
     ResponseRecord rec = store.response(responseId).value_or(ResponseRecord{});
     rec.id = responseId;
     rec.rawText = result.text;
-    rec.reasoningText = parsed.reasoning.isEmpty() ? result.reasoning
+    rec.reasoningText = parsed.reasoning.isEmpty()   ? result.reasoning
                         : result.reasoning.isEmpty() ? parsed.reasoning
                                                      : result.reasoning + QLatin1String("\n\n") + parsed.reasoning;
     rec.parseStatus = parsed.statusName();

@@ -17,9 +17,9 @@ struct ParsedResponse {
     QString analysis;
     QString design;
     QString code;
-    QString codeLanguage; // the fence's info string: cuda, cpp, c++, or empty
-    QString reasoning;    // text of <think>...</think> blocks
-    int codeBlocks = 0;   // fenced blocks in the answer
+    QString codeLanguage;   // the fence's info string: cuda, cpp, c++, or empty
+    QString reasoning;      // text of <think>...</think> blocks
+    int codeBlocks = 0;     // fenced blocks in the answer
     bool ambiguous = false; // several blocks define the entry point; the last complete one was taken
     bool truncated = false; // the answer ends inside a code block (or the model hit its token limit)
     QStringList problems;   // translated, one per finding

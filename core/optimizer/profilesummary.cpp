@@ -19,7 +19,7 @@ std::optional<double> finite(double v)
 }
 
 // The entry of `list` with the largest `field`; none where no entry has it.
-template<typename T>
+template <typename T>
 const T *heaviest(const QList<T> &list, std::optional<double> T::*field)
 {
     const T *best = nullptr;

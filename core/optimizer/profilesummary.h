@@ -29,7 +29,7 @@ struct ProfileSummary {
     std::optional<double> medianMs;
     std::optional<double> speedup;
     SpeedOfLight speedOfLight;             // the one computation (core/eval/speedoflight.h)
-    std::optional<double> floorMs;        // speed-of-light floor of the whole task
+    std::optional<double> floorMs;         // speed-of-light floor of the whole task
     std::optional<double> speedOfLightPct; // speedOfLight.percent(): never above 100, empty below a floor
     QString bound;                         // memory, compute, latency...
     std::optional<double> achievedGbps;
@@ -38,9 +38,9 @@ struct ProfileSummary {
     std::optional<double> smThroughputPct;
     std::optional<double> achievedOccupancyPct;
     std::optional<double> theoreticalOccupancyPct;
-    std::optional<int> registers;          // per thread, of the kernel that takes the most time
-    std::optional<qint64> spillBytes;      // spill stores + loads over every kernel of the source
-    std::optional<qint64> sharedBytes;     // static shared memory of that kernel
+    std::optional<int> registers;      // per thread, of the kernel that takes the most time
+    std::optional<qint64> spillBytes;  // spill stores + loads over every kernel of the source
+    std::optional<qint64> sharedBytes; // static shared memory of that kernel
     std::optional<double> launchesPerRun;
     QStringList kernels;                   // names of the kernels that ran, longest first (at most 3)
     QList<KernelRoofline> rooflineKernels; // from the metrics pass, longest first (at most 3)

@@ -1,7 +1,7 @@
 #include "core/optimizer/promptbuilder.h"
 #include "core/optimizer/profilesummary.h"
-#include "core/profile/sourceheat.h"
 #include "core/optimizer/prompttemplate.h"
+#include "core/profile/sourceheat.h"
 #include "core/session/sessionstore.h"
 
 #include <QJsonArray>
@@ -118,7 +118,8 @@ QVariantMap PromptBuilder::taskContext(const TaskRecord &task)
     QVariantList params;
     const QJsonObject p = j.value(QLatin1String("params")).toObject();
     for (auto it = p.begin(); it != p.end(); ++it)
-        params << QVariantMap{{QStringLiteral("name"), it.key()}, {QStringLiteral("value"), numberText(it.value().toDouble())}};
+        params << QVariantMap{{QStringLiteral("name"), it.key()},
+                              {QStringLiteral("value"), numberText(it.value().toDouble())}};
     return {
         {QStringLiteral("name"), task.name},
         {QStringLiteral("title"), j.value(QLatin1String("title")).toString(task.name)},

@@ -41,9 +41,9 @@ struct RepairRequest {
     QString source;
     QString design; // what the model meant to build, when known
     Failure failure = Failure::CompileError;
-    QString diagnostics;  // compiler output (CompileError)
-    QString nvccCommand;  // the command line that failed, without paths that leak the user's home
-    Measurement result;   // the failed evaluation (WrongResult, RuntimeError)
+    QString diagnostics; // compiler output (CompileError)
+    QString nvccCommand; // the command line that failed, without paths that leak the user's home
+    Measurement result;  // the failed evaluation (WrongResult, RuntimeError)
     QString templateName = QStringLiteral("repair");
 };
 

@@ -126,9 +126,7 @@ public:
     {
         for (const Node &n : nodes) {
             switch (n.kind) {
-            case Node::Text:
-                out += n.text;
-                break;
+            case Node::Text: out += n.text; break;
             case Node::Variable: {
                 const QVariant v = lookup(stack, n.text);
                 if (!v.isValid()) {
@@ -202,16 +200,11 @@ private:
         if (!v.isValid() || v.isNull())
             return false;
         switch (v.typeId()) {
-        case QMetaType::Bool:
-            return v.toBool();
-        case QMetaType::QString:
-            return !v.toString().isEmpty();
-        case QMetaType::QVariantList:
-            return !v.toList().isEmpty();
-        case QMetaType::QStringList:
-            return !v.toStringList().isEmpty();
-        default:
-            return true;
+        case QMetaType::Bool: return v.toBool();
+        case QMetaType::QString: return !v.toString().isEmpty();
+        case QMetaType::QVariantList: return !v.toList().isEmpty();
+        case QMetaType::QStringList: return !v.toStringList().isEmpty();
+        default: return true;
         }
     }
 

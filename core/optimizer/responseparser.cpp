@@ -21,7 +21,7 @@ QString ParsedResponse::statusName() const
 namespace {
 
 struct Fence {
-    int openLine = 0;  // index of the ``` line
+    int openLine = 0;   // index of the ``` line
     int closeLine = -1; // -1: never closed
     QString info;
     QString code;
@@ -32,7 +32,7 @@ struct Heading {
     int line = 0;
     ResponseParser::Part part = ResponseParser::Part::None;
     bool strong = false; // a markdown heading or a bold line, rather than a "Label:" line
-    QString inlineText; // "**Analysis:** the rest of the line" -> "the rest of the line"
+    QString inlineText;  // "**Analysis:** the rest of the line" -> "the rest of the line"
 };
 
 // Reasoning some servers leave inline instead of in a separate field.
@@ -82,8 +82,7 @@ std::vector<Fence> findFences(const QStringList &lines)
         int j = i + 1;
         for (; j < lines.size(); ++j) {
             const QString t = lines[j].trimmed();
-            if (t.startsWith(marker.left(3)) && t.size() >= marker.size()
-                && t == QString(t.size(), marker.front()))
+            if (t.startsWith(marker.left(3)) && t.size() >= marker.size() && t == QString(t.size(), marker.front()))
                 break;
             body << lines[j];
         }
@@ -110,30 +109,18 @@ struct Keyword {
     ResponseParser::Part part;
 };
 constexpr std::array kKeywords{
-    Keyword{u"analysis", ResponseParser::Part::Analysis},
-    Keyword{u"analyses", ResponseParser::Part::Analysis},
-    Keyword{u"analyse", ResponseParser::Part::Analysis},
-    Keyword{u"analyze", ResponseParser::Part::Analysis},
-    Keyword{u"bottleneck", ResponseParser::Part::Analysis},
-    Keyword{u"why ", ResponseParser::Part::Analysis},
-    Keyword{u"分析", ResponseParser::Part::Analysis},
-    Keyword{u"瓶颈", ResponseParser::Part::Analysis},
-    Keyword{u"design", ResponseParser::Part::Design},
-    Keyword{u"algorithm", ResponseParser::Part::Design},
-    Keyword{u"approach", ResponseParser::Part::Design},
-    Keyword{u"plan", ResponseParser::Part::Design},
-    Keyword{u"strategy", ResponseParser::Part::Design},
-    Keyword{u"optimization idea", ResponseParser::Part::Design},
-    Keyword{u"设计", ResponseParser::Part::Design},
-    Keyword{u"算法", ResponseParser::Part::Design},
-    Keyword{u"方案", ResponseParser::Part::Design},
-    Keyword{u"思路", ResponseParser::Part::Design},
-    Keyword{u"策略", ResponseParser::Part::Design},
-    Keyword{u"code", ResponseParser::Part::Code},
-    Keyword{u"implementation", ResponseParser::Part::Code},
-    Keyword{u"source", ResponseParser::Part::Code},
-    Keyword{u"代码", ResponseParser::Part::Code},
-    Keyword{u"实现", ResponseParser::Part::Code},
+    Keyword{u"analysis", ResponseParser::Part::Analysis},   Keyword{u"analyses", ResponseParser::Part::Analysis},
+    Keyword{u"analyse", ResponseParser::Part::Analysis},    Keyword{u"analyze", ResponseParser::Part::Analysis},
+    Keyword{u"bottleneck", ResponseParser::Part::Analysis}, Keyword{u"why ", ResponseParser::Part::Analysis},
+    Keyword{u"分析", ResponseParser::Part::Analysis},       Keyword{u"瓶颈", ResponseParser::Part::Analysis},
+    Keyword{u"design", ResponseParser::Part::Design},       Keyword{u"algorithm", ResponseParser::Part::Design},
+    Keyword{u"approach", ResponseParser::Part::Design},     Keyword{u"plan", ResponseParser::Part::Design},
+    Keyword{u"strategy", ResponseParser::Part::Design},     Keyword{u"optimization idea", ResponseParser::Part::Design},
+    Keyword{u"设计", ResponseParser::Part::Design},         Keyword{u"算法", ResponseParser::Part::Design},
+    Keyword{u"方案", ResponseParser::Part::Design},         Keyword{u"思路", ResponseParser::Part::Design},
+    Keyword{u"策略", ResponseParser::Part::Design},         Keyword{u"code", ResponseParser::Part::Code},
+    Keyword{u"implementation", ResponseParser::Part::Code}, Keyword{u"source", ResponseParser::Part::Code},
+    Keyword{u"代码", ResponseParser::Part::Code},           Keyword{u"实现", ResponseParser::Part::Code},
     Keyword{u"源码", ResponseParser::Part::Code},
 };
 
@@ -183,7 +170,8 @@ std::optional<Heading> headingOf(const QStringList &lines, int index)
     static const QRegularExpression atx(QStringLiteral("^ {0,3}#{1,6}\\s+(.+?)\\s*#*\\s*$"));
     // **Title** / __Title__ alone, or followed by a colon and text: **Analysis:** blah / **Analysis**: blah
     static const QRegularExpression bold(QStringLiteral("^\\s*(?:\\d+[.)]\\s*)?(\\*\\*|__)(.+?)\\1\\s*(?:[:：]\\s*(.*))?$"));
-    static const QRegularExpression boldColonInside(QStringLiteral("^\\s*(?:\\d+[.)]\\s*)?(\\*\\*|__)(.+?[:：])\\1\\s*(.*)$"));
+    static const QRegularExpression boldColonInside(
+        QStringLiteral("^\\s*(?:\\d+[.)]\\s*)?(\\*\\*|__)(.+?[:：])\\1\\s*(.*)$"));
     // 1. Title / 1) Title: text / 一、性能分析 / Analysis: text / Step 2 - Design
     static const QRegularExpression plain(
         QStringLiteral("^\\s*((?:(?:step|part)\\s*)?(?:\\d+|[一二三四五六七八九十]+)\\s*[.)、:：-]|第[一二三四五六七八九十]+部分[:：]?)?\\s*"
@@ -330,8 +318,8 @@ ParsedResponse ResponseParser::parse(const QString &answer, bool hitTokenLimit)
     };
     for (size_t k = 0; k < headings.size(); ++k) {
         QString *target = headings[k].part == Part::Analysis ? &r.analysis
-                          : headings[k].part == Part::Design  ? &r.design
-                                                               : nullptr;
+                          : headings[k].part == Part::Design ? &r.design
+                                                             : nullptr;
         if (!target)
             continue;
         const QString text = sectionText(k);

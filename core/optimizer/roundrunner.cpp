@@ -263,8 +263,7 @@ void RoundRunner::sample()
     QString error;
     const quint64 seed = m_settings.seed ? m_settings.seed : quint64(m_roundId) * 0x9E3779B97F4A7C15ull + 1;
     if (!m_prompts.draw(*m_store, m_settings, seed, &error)) {
-        finishRound(RoundState::Failed,
-                    error.isEmpty() ? tr("No correct, measured variant to show the model.") : error);
+        finishRound(RoundState::Failed, error.isEmpty() ? tr("No correct, measured variant to show the model.") : error);
         return;
     }
     if (m_review) {
@@ -397,7 +396,8 @@ void RoundRunner::maybeFinish()
     else if (m_withContent == 0 && m_prompts.sentCount() > 0)
         finishRound(RoundState::Failed, m_firstError.isEmpty() ? tr("No answer arrived.") : m_firstError);
     else
-        finishRound(RoundState::Finished, m_budgetReason.isEmpty() ? QString() : tr("Stopped early: %1").arg(m_budgetReason));
+        finishRound(RoundState::Finished,
+                    m_budgetReason.isEmpty() ? QString() : tr("Stopped early: %1").arg(m_budgetReason));
 }
 
 void RoundRunner::finishRound(RoundState state, const QString &message)
@@ -407,8 +407,8 @@ void RoundRunner::finishRound(RoundState state, const QString &message)
         return;
     m_store->setRoundState(round, state, message);
     m_outcome = state == RoundState::Failed    ? Outcome::Failed
-              : state == RoundState::Stopped   ? Outcome::Stopped
-              : m_budgetSpent                  ? Outcome::BudgetSpent
+                : state == RoundState::Stopped ? Outcome::Stopped
+                : m_budgetSpent                ? Outcome::BudgetSpent
                                                : Outcome::Finished;
     m_roundId = 0;
     m_prompts.clear();
@@ -478,7 +478,8 @@ bool RoundRunner::resume(qint64 roundId)
     if (!round)
         return fail(tr("There is no round %1 in this session.").arg(roundId));
     if (round->state != RoundState::Interrupted && round->state != RoundState::Paused)
-        return fail(tr("Round %1 is %2; only an interrupted round can be resumed.").arg(round->number).arg(toString(round->state)));
+        return fail(
+            tr("Round %1 is %2; only an interrupted round can be resumed.").arg(round->number).arg(toString(round->state)));
     if (const QString why = m_queue->cannotEvaluate(); !why.isEmpty())
         return fail(why);
     if (!m_queue->task())
@@ -519,7 +520,8 @@ bool RoundRunner::resume(qint64 roundId)
     const int number = round->number;
     for (const auto &p : prompts) {
         for (ResponseRecord r : m_store->responses(p.id)) {
-            const bool streamed = r.finishStatus == QLatin1String("streaming") || r.finishStatus == QLatin1String("interrupted");
+            const bool streamed = r.finishStatus == QLatin1String("streaming")
+                                  || r.finishStatus == QLatin1String("interrupted");
             if (r.finishStatus == QLatin1String("streaming")) {
                 r.finishStatus = QStringLiteral("interrupted");
                 r.parseStatus = QStringLiteral("failed");
@@ -542,8 +544,9 @@ bool RoundRunner::resume(qint64 roundId)
                 req.parents = p.exemplarIds;
                 if (candidate >= 0) {
                     req.label = QStringLiteral("R%1.%2").arg(number).arg(candidate + 1);
-                } else if (const Variant *parent =
-                               p.exemplarIds.isEmpty() ? nullptr : m_store->population().find(p.exemplarIds.first())) {
+                } else if (const Variant *parent = p.exemplarIds.isEmpty()
+                                                       ? nullptr
+                                                       : m_store->population().find(p.exemplarIds.first())) {
                     const int depth = repairDepth(parent->id) + 1; // named as launchRepair() names it
                     req.label = parent->label.isEmpty() ? QStringLiteral("repair %1").arg(depth)
                                                         : parent->label + QStringLiteral("r%1").arg(depth);
@@ -697,8 +700,8 @@ void RoundRunner::onEvalFinished(const QueuedEvaluation &done)
         if (m_roundId && m_state == State::Preparing) {
             const Variant *ref = m_store->population().find(variantId);
             if (!ref || !ref->isCorrect()) {
-                finishRound(RoundState::Failed, tr("The reference could not be measured: %1")
-                                                    .arg(ref ? ref->statusMessage : QString()));
+                finishRound(RoundState::Failed,
+                            tr("The reference could not be measured: %1").arg(ref ? ref->statusMessage : QString()));
                 return;
             }
             if (m_paused)
@@ -771,7 +774,8 @@ void RoundRunner::launchRepair(const RepairJob &job)
     r.promptId = promptId;
     r.parents = {job.variantId};
     r.repairDepth = job.depth;
-    r.label = v->label.isEmpty() ? QStringLiteral("repair %1").arg(job.depth) : v->label + QStringLiteral("r%1").arg(job.depth);
+    r.label = v->label.isEmpty() ? QStringLiteral("repair %1").arg(job.depth)
+                                 : v->label + QStringLiteral("r%1").arg(job.depth);
     launch(r, prompt);
 }
 

@@ -5,14 +5,14 @@
 // everything in the store as it happens. The round's state machine and nothing else: evaluations outside
 // rounds go to the queue, "why is A faster than B" to WhyFaster (whose signals it forwards). Lives on the
 // store's thread; all work is asynchronous through LlmClient and EvaluationQueue signals.
+#include "core/eval/evaloptions.h"
+#include "core/eval/measurement.h"
 #include "core/llm/llmrequest.h"
 #include "core/llm/llmresult.h"
 #include "core/llm/pricetable.h"
 #include "core/optimizer/candidateprompts.h"
 #include "core/optimizer/parsedresponse.h"
 #include "core/optimizer/roundsettings.h"
-#include "core/eval/evaloptions.h"
-#include "core/eval/measurement.h"
 
 #include <QObject>
 #include <QPointer>
@@ -187,13 +187,13 @@ private:
     State m_state = State::Idle;
     qint64 m_roundId = 0;
     RoundSettings m_settings;
-    RoundUsage m_usage; // this round, requests counted when sent
+    RoundUsage m_usage;         // this round, requests counted when sent
     CandidatePrompts m_prompts; // who is sent what, and who was sent already (or found finished when resuming)
-    int m_withContent = 0;   // answers that carried any text
+    int m_withContent = 0;      // answers that carried any text
     QString m_firstError;
     QString m_budgetReason;
     bool m_budgetSpent = false; // m_budgetReason is a budget's, not a failed send's
-    int m_referenceEval = 0; // the evaluation prepare() waits for
+    int m_referenceEval = 0;    // the evaluation prepare() waits for
     bool m_paused = false;
     bool m_stopping = false;
 

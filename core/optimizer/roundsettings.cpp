@@ -9,9 +9,7 @@ QString Budget::exhaustedBy(const RoundUsage &used) const
     if (maxRequests > 0 && used.requests >= maxRequests)
         return QCoreApplication::translate("kforge::Budget", "%n request(s) of the budget used", nullptr, maxRequests);
     if (maxTokens > 0 && used.totalTokens() >= maxTokens)
-        return QCoreApplication::translate("kforge::Budget", "%1 of %2 budgeted tokens used")
-            .arg(used.totalTokens())
-            .arg(maxTokens);
+        return QCoreApplication::translate("kforge::Budget", "%1 of %2 budgeted tokens used").arg(used.totalTokens()).arg(maxTokens);
     if (maxCost > 0 && used.cost >= maxCost)
         return QCoreApplication::translate("kforge::Budget", "$%1 of the $%2 budget spent")
             .arg(used.cost, 0, 'f', 2)

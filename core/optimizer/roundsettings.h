@@ -33,14 +33,14 @@ QString toString(ExemplarMode m);
 ExemplarMode exemplarModeFromString(const QString &s, bool *ok = nullptr);
 
 struct RoundSettings {
-    int candidates = 4;        // N: contrastive requests per round, sent concurrently
-    int maxConcurrent = 0;     // requests in flight at once; 0: all N
-    SamplerSettings sampler;   // K = sampler.count exemplars (default 2)
+    int candidates = 4;      // N: contrastive requests per round, sent concurrently
+    int maxConcurrent = 0;   // requests in flight at once; 0: all N
+    SamplerSettings sampler; // K = sampler.count exemplars (default 2)
     ExemplarMode exemplarMode = ExemplarMode::Auto;
-    quint64 seed = 0;          // exemplar sampling; 0: derived from the round's id
-    int repairAttempts = 1;    // per candidate: how often a compile error or failed check is sent back
-    Budget budget;             // this round
-    QString hint;              // the user's guidance, rendered into the prompt
+    quint64 seed = 0;       // exemplar sampling; 0: derived from the round's id
+    int repairAttempts = 1; // per candidate: how often a compile error or failed check is sent back
+    Budget budget;          // this round
+    QString hint;           // the user's guidance, rendered into the prompt
     QString templateName = QStringLiteral("contrastive");
     EvalOptions evalOptions;
     // A round's new best correct variant is measured once more with the source-level pass (PC sampling, about

@@ -97,7 +97,8 @@ qint64 EvaluationQueue::failId(const QString &message)
 
 QString EvaluationQueue::cannotEvaluate() const
 {
-    const WorkerReadiness readiness = m_evaluator ? m_evaluator->readiness() : WorkerReadiness(WorkerReadiness::State::NoWorker);
+    const WorkerReadiness readiness = m_evaluator ? m_evaluator->readiness()
+                                                  : WorkerReadiness(WorkerReadiness::State::NoWorker);
     return readiness.isUnusable() ? readiness.explanation() : QString();
 }
 
@@ -186,7 +187,9 @@ qint64 EvaluationQueue::fork(qint64 parentId, const QString &source, const QStri
     const Variant *parent = m_store ? m_store->population().find(parentId) : nullptr;
     if (!parent)
         return failId(tr("There is no variant %1 to fork.").arg(parentId));
-    const QString name = label.isEmpty() ? tr("fork of %1").arg(parent->label.isEmpty() ? QString::number(parentId) : parent->label) : label;
+    const QString name = label.isEmpty()
+                             ? tr("fork of %1").arg(parent->label.isEmpty() ? QString::number(parentId) : parent->label)
+                             : label;
     return addManualVariant(source.isEmpty() ? m_store->source(parentId) : source, {parentId}, name);
 }
 

@@ -34,7 +34,7 @@ struct QueuedEvaluation {
     EvalResult result;
     std::optional<CompileResult> compiled;
     std::optional<Measurement> stored; // the stored form (storedResult()); none when nothing was stored
-    qint64 evaluationId = 0; // the evaluation committed to the session, 0 when none
+    qint64 evaluationId = 0;           // the evaluation committed to the session, 0 when none
 
     bool cancelled() const { return result.errorCode == QLatin1String("cancelled"); }
 };
@@ -111,7 +111,7 @@ private:
     EvalOptions m_defaultOptions;
     QString m_error;
     std::optional<Task> m_task;
-    QString m_taskOf; // the session the task was built from
+    QString m_taskOf;                 // the session the task was built from
     std::map<int, Pending> m_pending; // by the evaluator's id, which is the ticket
 };
 

@@ -20,7 +20,7 @@ namespace {
 bool localDisassembler(const QString &nvcc)
 {
     return !CudaToolkit::locateTool(u"nvdisasm"_s, nvcc).isEmpty()
-        || !CudaToolkit::locateTool(u"cuobjdump"_s, nvcc).isEmpty();
+           || !CudaToolkit::locateTool(u"cuobjdump"_s, nvcc).isEmpty();
 }
 
 // The worker that can answer soonest: an idle one, else a busy one (the request queues behind its job),
@@ -29,7 +29,8 @@ WorkerClient *pickWorker(const WorkerPool *pool, int *index)
 {
     if (!pool)
         return nullptr;
-    for (WorkerClient::State wanted : {WorkerClient::State::Idle, WorkerClient::State::Busy, WorkerClient::State::Starting}) {
+    for (WorkerClient::State wanted :
+         {WorkerClient::State::Idle, WorkerClient::State::Busy, WorkerClient::State::Starting}) {
         for (int i = 0; i < pool->workerCount(); ++i) {
             if (WorkerClient *w = pool->worker(i); w && w->state() == wanted) {
                 *index = i;
@@ -55,7 +56,9 @@ SassListing AssemblyFetcher::parseDisassembly(const QJsonObject &body)
 }
 
 AssemblyFetcher::AssemblyFetcher(Compiler *compiler, WorkerPool *pool, QObject *parent)
-    : QObject(parent), m_compiler(compiler), m_pool(pool)
+    : QObject(parent)
+    , m_compiler(compiler)
+    , m_pool(pool)
 {
     connect(compiler, &Compiler::finished, this, &AssemblyFetcher::onCompiled);
 }
@@ -212,7 +215,8 @@ void AssemblyFetcher::onWorkerReply(int id, const WorkerReply &reply)
                                "its host.")
                                 .arg(job.workerName, reply.errorMessage));
         else
-            sassFailed(job, tr("No SASS: worker %1 could not disassemble the kernel: %2").arg(job.workerName, reply.errorMessage));
+            sassFailed(job,
+                       tr("No SASS: worker %1 could not disassemble the kernel: %2").arg(job.workerName, reply.errorMessage));
         return;
     }
     const QJsonObject body = reply.body;

@@ -25,7 +25,7 @@ struct WorkerReply;
 struct Assembly {
     QString fileName; // the name nvcc compiled (the listings' lines name it): match editor tabs by it
     PtxListing ptx;
-    QString ptxError;  // why there is no PTX, or why its lines cannot be matched; empty when all is well
+    QString ptxError; // why there is no PTX, or why its lines cannot be matched; empty when all is well
     SassListing sass;
     QString sassError; // why there is no SASS, or why it has no lines; empty when all is well
     QString sassTool;  // "nvdisasm 13.0.88 on worker gpu0", "nvdisasm (local)"

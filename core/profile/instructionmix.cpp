@@ -26,10 +26,11 @@ InstructionMix::Category InstructionMix::classify(const QString &op)
         add(Fp16, {u"HFMA2", u"HADD2", u"HMUL2", u"HSETP2", u"HSET2", u"HMNMX2", u"HFMA2_MMA", u"HADD2_F32"});
         add(Fp64, {u"DFMA", u"DADD", u"DMUL", u"DSETP", u"DMNMX"});
         add(Tensor, {u"HMMA", u"IMMA", u"DMMA", u"BMMA", u"HGMMA", u"IGMMA", u"QGMMA", u"BGMMA", u"WGMMA"});
-        add(Integer, {u"IMAD", u"IADD3", u"IADD", u"IMUL", u"LEA", u"SHF", u"SHL", u"SHR", u"LOP3", u"LOP", u"ISETP",
-                      u"IMNMX", u"VIMNMX", u"IABS", u"POPC", u"FLO", u"BREV", u"BMSK", u"ISCADD", u"IDP", u"IDP4A",
-                      u"UIADD3", u"UIMAD", u"ULOP3", u"USHF", u"ULEA", u"UISETP", u"UPOPC", u"UFLO", u"UBREV",
-                      u"UIMNMX", u"USGXT", u"SGXT", u"UPRMT", u"UBMSK", u"PLOP3", u"UPLOP3"});
+        add(Integer,
+            {u"IMAD",   u"IADD3",  u"IADD",   u"IMUL",  u"LEA",   u"SHF",   u"SHL",    u"SHR",   u"LOP3",   u"LOP",
+             u"ISETP",  u"IMNMX",  u"VIMNMX", u"IABS",  u"POPC",  u"FLO",   u"BREV",   u"BMSK",  u"ISCADD", u"IDP",
+             u"IDP4A",  u"UIADD3", u"UIMAD",  u"ULOP3", u"USHF",  u"ULEA",  u"UISETP", u"UPOPC", u"UFLO",   u"UBREV",
+             u"UIMNMX", u"USGXT",  u"SGXT",   u"UPRMT", u"UBMSK", u"PLOP3", u"UPLOP3"});
         add(Conversion, {u"F2F", u"F2I", u"I2F", u"I2FP", u"F2FP", u"I2I", u"F2IP", u"FRND"});
         add(Warp, {u"SHFL", u"VOTE", u"VOTEU", u"MATCH", u"REDUX", u"WARPSYNC"});
         add(Control, {u"BRA", u"BRX", u"JMP", u"JMX", u"CALL", u"RET", u"EXIT", u"BSSY", u"BSYNC", u"BREAK", u"BPT",
@@ -86,11 +87,9 @@ QString InstructionMix::summary() const
     std::stable_sort(order.begin(), order.end(), [this](Category a, Category b) { return counts[a] > counts[b]; });
     QStringList parts;
     for (Category c : order)
-        parts.append(QCoreApplication::translate("kforge::InstructionMix", "%1% %2")
-                         .arg(qRound(100.0 * share(c)))
-                         .arg(categoryName(c)));
-    return QCoreApplication::translate("kforge::InstructionMix", "%n instruction(s): %1", nullptr, total)
-        .arg(parts.join(u", "_s));
+        parts.append(
+            QCoreApplication::translate("kforge::InstructionMix", "%1% %2").arg(qRound(100.0 * share(c))).arg(categoryName(c)));
+    return QCoreApplication::translate("kforge::InstructionMix", "%n instruction(s): %1", nullptr, total).arg(parts.join(u", "_s));
 }
 
 } // namespace kforge

@@ -58,15 +58,16 @@ PtxListing PtxListing::parse(const QString &text)
     static const QRegularExpression fileRe(uR"re(^\s*\.file\s+(\d+)\s+"([^"]*)")re"_s);
     static const QRegularExpression locRe(
         uR"re(^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+(?:\s*,\s*function_name\s+\S+\s*,\s*inlined_at\s+(\d+)\s+(\d+)\s+\d+)?)re"_s);
-    static const QRegularExpression functionRe(uR"re(^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)*\.(entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+))re"_s);
+    static const QRegularExpression functionRe(
+        uR"re(^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)*\.(entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+))re"_s);
     static const QRegularExpression targetRe(uR"re(^\s*\.target\s+(\w+))re"_s);
 
     PtxListing listing;
     QHash<int, QString> files;
     QList<RawLoc> locs; // per line
     RawLoc current;
-    int depth = 0;            // brace depth inside a function body
-    int openFunction = -1;    // index into functions while its body is open
+    int depth = 0;         // brace depth inside a function body
+    int openFunction = -1; // index into functions while its body is open
     for (QString view : text.split(u'\n')) {
         if (view.endsWith(u'\r'))
             view.chop(1);
@@ -98,9 +99,8 @@ PtxListing PtxListing::parse(const QString &text)
                 openFunction = -1;
             }
             // An instruction: inside a body, not a directive, label, brace or comment.
-            line.instruction = depth > 0 && !trimmed.isEmpty() && !trimmed.startsWith(u'.')
-                && !trimmed.startsWith(u"//") && !trimmed.startsWith(u'{') && !trimmed.startsWith(u'}')
-                && !trimmed.endsWith(u':');
+            line.instruction = depth > 0 && !trimmed.isEmpty() && !trimmed.startsWith(u'.') && !trimmed.startsWith(u"//")
+                               && !trimmed.startsWith(u'{') && !trimmed.startsWith(u'}') && !trimmed.endsWith(u':');
         }
         locs.append(openFunction >= 0 || line.instruction ? current : RawLoc{});
         listing.lines.append(std::move(line));

@@ -16,9 +16,9 @@ struct PtxLine {
 };
 
 struct PtxFunction {
-    QString name;      // mangled
+    QString name;       // mangled
     bool entry = false; // .entry (a kernel) rather than .func
-    int firstLine = 0; // indexes into PtxListing::lines, inclusive
+    int firstLine = 0;  // indexes into PtxListing::lines, inclusive
     int lastLine = 0;
 };
 

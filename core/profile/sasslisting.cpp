@@ -38,14 +38,14 @@ SassInstruction parseInstruction(qint64 offset, QStringView body)
 }
 
 // Shared by both tools: instructions, line markers, and whatever starts a function in `functionName`.
-template<typename FunctionStart>
+template <typename FunctionStart>
 SassListing parseLines(const QString &text, SassListing::Source source, FunctionStart functionName)
 {
     SassListing listing;
     listing.source = source;
     static const QRegularExpression archRe(uR"re((?:^\s*\.target\s+|arch = )(sm_\w+))re"_s);
-    QList<SourceLocation> chain;   // the location the following instructions belong to
-    bool chainOpen = false;         // markers seen since the last instruction extend one chain
+    QList<SourceLocation> chain; // the location the following instructions belong to
+    bool chainOpen = false;      // markers seen since the last instruction extend one chain
     for (QString line : text.split(u'\n')) {
         if (line.endsWith(u'\r'))
             line.chop(1);

@@ -10,10 +10,10 @@
 namespace kforge {
 
 struct SassInstruction {
-    qint64 offset = 0;     // byte offset in the function, as printed ("/*01c0*/")
-    QString predicate;     // "@!P0", or empty
-    QString opcode;        // with modifiers: "LDG.E.CONSTANT"
-    QString operands;      // "R12, desc[UR6][R12.64]"
+    qint64 offset = 0;           // byte offset in the function, as printed ("/*01c0*/")
+    QString predicate;           // "@!P0", or empty
+    QString opcode;              // with modifiers: "LDG.E.CONSTANT"
+    QString operands;            // "R12, desc[UR6][R12.64]"
     QList<SourceLocation> where; // innermost first; empty without line info
 
     QString baseOpcode() const; // "LDG"

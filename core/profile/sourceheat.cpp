@@ -144,7 +144,8 @@ QString SourceHeat::stallMix(const QList<std::pair<QString, qint64>> &stalls, in
         total += s.second;
     QStringList parts;
     for (qsizetype i = 0; i < stalls.size() && i < n && total > 0; ++i)
-        parts.append(u"%1 %2%"_s.arg(StallReason::label(stalls.at(i).first)).arg(qRound(100.0 * stalls.at(i).second / double(total))));
+        parts.append(
+            u"%1 %2%"_s.arg(StallReason::label(stalls.at(i).first)).arg(qRound(100.0 * stalls.at(i).second / double(total))));
     return parts.join(u", "_s);
 }
 

@@ -21,8 +21,8 @@ struct LineHeat {
 struct SourceHeat {
     QString side = QStringLiteral("candidate");
     qint64 totalSamples = 0;
-    qint64 unattributedSamples = 0; // PCs without a line in the file (other files, no line info)
-    QList<LineHeat> lines;          // by line number
+    qint64 unattributedSamples = 0;           // PCs without a line in the file (other files, no line info)
+    QList<LineHeat> lines;                    // by line number
     QList<std::pair<QString, qint64>> stalls; // the whole side's mix, most first
 
     // Lines of the file with base name `baseName` (all files when empty: then lines of different files

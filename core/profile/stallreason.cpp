@@ -32,12 +32,14 @@ struct Meaning {
 };
 constexpr Meaning kMeanings[] = {
     {"long_scoreboard", QT_TRANSLATE_NOOP("kforge::StallReason", "waiting on a global or local memory load (L1TEX)")},
-    {"short_scoreboard", QT_TRANSLATE_NOOP("kforge::StallReason", "waiting on shared memory or a special-function result (MIO)")},
+    {"short_scoreboard",
+     QT_TRANSLATE_NOOP("kforge::StallReason", "waiting on shared memory or a special-function result (MIO)")},
     {"wait", QT_TRANSLATE_NOOP("kforge::StallReason", "a fixed-latency dependency between instructions")},
     {"barrier", QT_TRANSLATE_NOOP("kforge::StallReason", "waiting at a block barrier (__syncthreads)")},
     {"membar", QT_TRANSLATE_NOOP("kforge::StallReason", "waiting on a memory barrier")},
     {"mio_throttle", QT_TRANSLATE_NOOP("kforge::StallReason", "the shared-memory/special-function queue is full")},
-    {"lg_throttle", QT_TRANSLATE_NOOP("kforge::StallReason", "the global/local memory queue is full (too many loads in flight)")},
+    {"lg_throttle",
+     QT_TRANSLATE_NOOP("kforge::StallReason", "the global/local memory queue is full (too many loads in flight)")},
     {"math_pipe_throttle", QT_TRANSLATE_NOOP("kforge::StallReason", "the math pipe is busy")},
     {"tex_throttle", QT_TRANSLATE_NOOP("kforge::StallReason", "the texture unit queue is full")},
     {"branch_resolving", QT_TRANSLATE_NOOP("kforge::StallReason", "resolving a branch target")},

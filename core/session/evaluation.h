@@ -12,8 +12,8 @@ namespace kforge {
 
 struct Evaluation {
     EvaluationSummary summary;
-    QJsonObject result;   // the stored Measurement document (Measurement::toJson); read it through measurement()
-    QJsonObject device;   // device_info of the worker that measured it
+    QJsonObject result; // the stored Measurement document (Measurement::toJson); read it through measurement()
+    QJsonObject device; // device_info of the worker that measured it
     QStringList compileFlags;
     QString nvccVersion;
 

@@ -23,8 +23,8 @@ public:
     QList<qint64> ids() const;
     QList<qint64> children(qint64 parentId) const;
 
-    const Variant *reference() const;         // the variant of origin Reference, if any
-    const Variant *bestCorrect() const;       // highest speedup among correct, usable variants
+    const Variant *reference() const;   // the variant of origin Reference, if any
+    const Variant *bestCorrect() const; // highest speedup among correct, usable variants
     QList<const Variant *> usableExemplars() const;
 
     // SessionStore's side.

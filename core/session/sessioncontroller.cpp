@@ -100,31 +100,30 @@ void SessionController::openTaskFolder(const QString &folder)
 {
     const quint64 job = ++m_openJob;
     Q_EMIT progress(tr("Opening %1…").arg(displayPath(folder)));
-    QtConcurrent::run([folder] { return Task::load(folder); })
-        .then(this, [this, job, folder](const TaskLoadResult &result) {
-            if (job != m_openJob)
-                return; // the user opened something else meanwhile
-            Q_EMIT progress(QString());
-            if (!result.ok()) {
-                Q_EMIT failed(tr("Could not open the task folder %1:\n%2").arg(displayPath(folder), result.error.message()));
-                return;
-            }
-            const QString cleanFolder = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
-            m_settings.addRecentFile(cleanFolder);
-            for (const QString &w : result.task->warnings())
-                m_log.post(LogSource::App, LogLevel::Warning, w, result.task->name());
-            // Rounds, evaluations and steering live in a session: the task gets a working session at once,
-            // which File → Save Session As keeps under a name of the user's choosing.
-            if (!createWorkingSession(cleanFolder)) {
-                m_store->close();
-                m_task = *result.task; // shown read-only; rounds need a session
-                m_taskFolder = cleanFolder;
-                Q_EMIT taskShown(m_task);
-                Q_EMIT changed();
-            }
-            m_log.post(LogSource::App, LogLevel::Info, tr("Opened task %1 (%2)").arg(result.task->name(), m_taskFolder));
-            Q_EMIT taskOpened(m_taskFolder);
-        });
+    QtConcurrent::run([folder] { return Task::load(folder); }).then(this, [this, job, folder](const TaskLoadResult &result) {
+        if (job != m_openJob)
+            return; // the user opened something else meanwhile
+        Q_EMIT progress(QString());
+        if (!result.ok()) {
+            Q_EMIT failed(tr("Could not open the task folder %1:\n%2").arg(displayPath(folder), result.error.message()));
+            return;
+        }
+        const QString cleanFolder = QDir::cleanPath(QFileInfo(folder).absoluteFilePath());
+        m_settings.addRecentFile(cleanFolder);
+        for (const QString &w : result.task->warnings())
+            m_log.post(LogSource::App, LogLevel::Warning, w, result.task->name());
+        // Rounds, evaluations and steering live in a session: the task gets a working session at once,
+        // which File → Save Session As keeps under a name of the user's choosing.
+        if (!createWorkingSession(cleanFolder)) {
+            m_store->close();
+            m_task = *result.task; // shown read-only; rounds need a session
+            m_taskFolder = cleanFolder;
+            Q_EMIT taskShown(m_task);
+            Q_EMIT changed();
+        }
+        m_log.post(LogSource::App, LogLevel::Info, tr("Opened task %1 (%2)").arg(result.task->name(), m_taskFolder));
+        Q_EMIT taskOpened(m_taskFolder);
+    });
 }
 
 bool SessionController::createWorkingSession(const QString &taskFolder)
@@ -134,7 +133,8 @@ bool SessionController::createWorkingSession(const QString &taskFolder)
         name = QStringLiteral("task");
     const QString path = workingSessionPath(name);
     if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
-        m_log.post(LogSource::App, LogLevel::Error, tr("Could not make the folder for working sessions: %1").arg(QFileInfo(path).absolutePath()));
+        m_log.post(LogSource::App, LogLevel::Error,
+                   tr("Could not make the folder for working sessions: %1").arg(QFileInfo(path).absolutePath()));
         return false;
     }
     m_store->close();

@@ -10,8 +10,8 @@
 namespace kforge {
 
 struct SchemaMigration {
-    int version;           // the schema version after this migration
-    const char *summary;   // for the schema_version table and logs
+    int version;         // the schema version after this migration
+    const char *summary; // for the schema_version table and logs
     QStringList statements;
 };
 

@@ -32,8 +32,8 @@ QString configure(QSqlDatabase &db)
     QSqlQuery q(db);
     // WAL: readers never block the writer and a killed process leaves a consistent file. NORMAL sync is
     // durable against process death (the case that matters here); only a power cut can lose the last commits.
-    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
-                               "PRAGMA busy_timeout=5000"}) {
+    for (const char *pragma :
+         {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000"}) {
         if (!q.exec(QLatin1String(pragma)))
             return q.lastError().text();
     }
@@ -249,15 +249,13 @@ void SessionStore::openAsync(const QString &path)
     job->path = path;
     m_opening = job;
     // The loader sees only the job, never this store; the result comes back through this thread's event loop.
-    QtConcurrent::run(m_loader.get(),
-                      [job] {
-                          load(job->path, &job->cancelled, job->loaded);
-                          const std::lock_guard guard(job->mutex);
-                          job->finished = true;
-                          if (job->cancelled)
-                              job->loaded.lock.reset();
-                      })
-        .then(this, [this, job] { finishOpening(job); });
+    QtConcurrent::run(m_loader.get(), [job] {
+        load(job->path, &job->cancelled, job->loaded);
+        const std::lock_guard guard(job->mutex);
+        job->finished = true;
+        if (job->cancelled)
+            job->loaded.lock.reset();
+    }).then(this, [this, job] { finishOpening(job); });
 }
 
 void SessionStore::cancelOpening()
@@ -322,8 +320,7 @@ void SessionStore::load(const QString &path, const std::atomic<bool> *cancelled,
     }
 
     // A connection of this thread, for this load only (a QSqlDatabase may be used only where it was made).
-    const QString connection =
-        QStringLiteral("kforge-session-load-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
+    const QString connection = QStringLiteral("kforge-session-load-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
         db.setDatabaseName(info.absoluteFilePath());
@@ -353,8 +350,7 @@ bool SessionStore::adopt(LoadedSession &&loaded)
     // The connection every later call uses, made on this (the store's) thread. The interrupted rounds are
     // marked here rather than by the loader: a superseded load must not change the file, or the open that
     // superseded it would find no interrupted round to offer for resuming.
-    const QString connection =
-        QStringLiteral("kforge-session-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
+    const QString connection = QStringLiteral("kforge-session-") + QUuid::createUuid().toString(QUuid::WithoutBraces);
     QString error;
     QList<qint64> interrupted;
     {
@@ -446,7 +442,8 @@ bool SessionStore::importTask(const QString &folder, bool importTaskVariants)
     QJsonParseError perr;
     const QJsonObject json = QJsonDocument::fromJson(jsonBytes, &perr).object();
     if (perr.error != QJsonParseError::NoError)
-        return fail(tr("%1: invalid JSON at offset %2: %3").arg(jsonFile.fileName()).arg(perr.offset).arg(perr.errorString()));
+        return fail(
+            tr("%1: invalid JSON at offset %2: %3").arg(jsonFile.fileName()).arg(perr.offset).arg(perr.errorString()));
     QFile refFile(dir.filePath(QStringLiteral("reference.cu")));
     if (!refFile.open(QIODevice::ReadOnly))
         return fail(tr("Cannot read %1: %2").arg(refFile.fileName(), refFile.errorString()));

@@ -170,7 +170,7 @@ private:
     Population m_population;
     QList<qint64> m_interrupted;
     double m_suspiciousSpeedup = kDefaultSuspiciousSpeedup;
-    std::shared_ptr<OpenJob> m_opening;   // the openAsync() in flight
+    std::shared_ptr<OpenJob> m_opening;    // the openAsync() in flight
     std::unique_ptr<QThreadPool> m_loader; // one thread: a superseded load ends before the next one starts
 };
 

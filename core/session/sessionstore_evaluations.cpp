@@ -56,7 +56,8 @@ qint64 SessionStore::addEvaluation(const Evaluation &in)
     bool ok = q.exec();
     if (ok) {
         s.id = q.lastInsertId().toLongLong();
-        q.prepare(QStringLiteral("INSERT INTO evaluation_results (evaluation_id, result_json, device_json) VALUES (?, ?, ?)"));
+        q.prepare(
+            QStringLiteral("INSERT INTO evaluation_results (evaluation_id, result_json, device_json) VALUES (?, ?, ?)"));
         q.addBindValue(s.id);
         q.addBindValue(jsonText(in.result));
         q.addBindValue(jsonText(in.device));
@@ -104,8 +105,8 @@ std::optional<Evaluation> SessionStore::latestEvaluation(qint64 variantId) const
 
 QList<EvaluationSummary> SessionStore::evaluations(qint64 variantId) const
 {
-    const QString sql = QStringLiteral("SELECT %1 FROM evaluations WHERE variant_id = ? ORDER BY id")
-                            .arg(QLatin1String(kSummaryColumns));
+    const QString sql =
+        QStringLiteral("SELECT %1 FROM evaluations WHERE variant_id = ? ORDER BY id").arg(QLatin1String(kSummaryColumns));
     return selectRows(m_connection, sql, {variantId}, [](const QSqlQuery &q) { return summaryOf(q); });
 }
 

@@ -13,13 +13,13 @@ struct TaskRecord {
     QString name;
     QString taskJson; // the text as it was in the folder
     QString referenceSource;
-    QString originPath; // the folder it was imported from (informational)
+    QString originPath;              // the folder it was imported from (informational)
     QMap<QString, QByteArray> files; // relative path -> content, task.json and reference.cu included
 
     bool isValid() const { return !taskJson.isEmpty(); }
-    QJsonObject json() const;       // task.json parsed; empty on a parse error
-    QString description() const;    // "description" of task.json
-    bool isDegenerate() const;      // "degenerate": true
+    QJsonObject json() const;    // task.json parsed; empty on a parse error
+    QString description() const; // "description" of task.json
+    bool isDegenerate() const;   // "degenerate": true
 };
 
 } // namespace kforge

@@ -51,12 +51,9 @@ QString normalizedPath(const QString &path)
 QString transferName(WorkerConfig::Transfer t)
 {
     switch (t) {
-    case WorkerConfig::Transfer::Path:
-        return QStringLiteral("path");
-    case WorkerConfig::Transfer::Inline:
-        return QStringLiteral("inline");
-    case WorkerConfig::Transfer::Auto:
-        break;
+    case WorkerConfig::Transfer::Path: return QStringLiteral("path");
+    case WorkerConfig::Transfer::Inline: return QStringLiteral("inline");
+    case WorkerConfig::Transfer::Auto: break;
     }
     return QStringLiteral("auto");
 }
@@ -74,7 +71,7 @@ bool sameWorkers(const QList<WorkerConfig> &a, const QList<WorkerConfig> &b)
 {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const WorkerConfig &x, const WorkerConfig &y) {
         return x.name == y.name && x.command == y.command && x.transfer == y.transfer
-            && x.startTimeoutMs == y.startTimeoutMs;
+               && x.startTimeoutMs == y.startTimeoutMs;
     });
 }
 } // namespace
@@ -141,12 +138,9 @@ QStringList Settings::availableLanguages()
 QString Settings::themeName(Theme theme)
 {
     switch (theme) {
-    case Theme::Light:
-        return QStringLiteral("light");
-    case Theme::Dark:
-        return QStringLiteral("dark");
-    case Theme::System:
-        break;
+    case Theme::Light: return QStringLiteral("light");
+    case Theme::Dark: return QStringLiteral("dark");
+    case Theme::System: break;
     }
     return QStringLiteral("system");
 }

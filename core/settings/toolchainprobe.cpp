@@ -44,13 +44,16 @@ void ToolchainProbe::start(const QString &configuredPath)
     if (nvcc.isEmpty()) {
         ToolchainInfo info;
         info.error = configuredPath.isEmpty()
-            ? CudaToolkit::missingNvccMessage()
-            : tr("The configured CUDA compiler %1 does not exist or is not executable.").arg(configuredPath);
+                         ? CudaToolkit::missingNvccMessage()
+                         : tr("The configured CUDA compiler %1 does not exist or is not executable.").arg(configuredPath);
         // Deliver asynchronously in every case so callers see one behaviour.
-        QMetaObject::invokeMethod(this, [this, info, generation] {
-            if (generation == m_generation)
-                report(info);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, info, generation] {
+                if (generation == m_generation)
+                    report(info);
+            },
+            Qt::QueuedConnection);
         return;
     }
     m_process = new QProcess(this);

@@ -53,7 +53,8 @@ TaskLoadResult Task::load(const QString &folder)
                                                               "and reference.cu)");
         return r;
     }
-    runtime::TaskSpecResult spec = runtime::loadTaskFolder(std::filesystem::path(QFile::encodeName(fi.absoluteFilePath()).toStdString()));
+    runtime::TaskSpecResult spec = runtime::loadTaskFolder(
+        std::filesystem::path(QFile::encodeName(fi.absoluteFilePath()).toStdString()));
     if (!spec.ok()) {
         r.error.file = fromStd(spec.error.file);
         r.error.field = fromStd(spec.error.field);
@@ -76,7 +77,8 @@ TaskLoadResult Task::fromFiles(const QString &label, const QMap<QString, QByteAr
     const auto json = files.constFind(u"task.json"_s);
     if (json == files.cend())
         return fail(u"task.json"_s, {}, QCoreApplication::translate("Task", "missing"));
-    runtime::TaskSpecResult spec = runtime::parseTaskSpecText(json->toStdString(), QString(label + u"/task.json"_s).toStdString());
+    runtime::TaskSpecResult spec = runtime::parseTaskSpecText(json->toStdString(),
+                                                              QString(label + u"/task.json"_s).toStdString());
     if (!spec.ok()) {
         r.error.file = fromStd(spec.error.file);
         r.error.field = fromStd(spec.error.field);
@@ -127,17 +129,32 @@ QStringList Task::builtinTaskFolders()
     return folders;
 }
 
-QString Task::name() const { return m_spec ? fromStd(m_spec->name) : QString(); }
-QString Task::title() const { return m_spec ? fromStd(m_spec->title) : QString(); }
-QString Task::description() const { return m_spec ? fromStd(m_spec->description) : QString(); }
+QString Task::name() const
+{
+    return m_spec ? fromStd(m_spec->name) : QString();
+}
+QString Task::title() const
+{
+    return m_spec ? fromStd(m_spec->title) : QString();
+}
+QString Task::description() const
+{
+    return m_spec ? fromStd(m_spec->description) : QString();
+}
 
 QString Task::folder() const
 {
     return m_spec ? QFile::decodeName(QByteArray::fromStdString(m_spec->folder.string())) : QString();
 }
 
-QString Task::referenceSource() const { return m_spec ? fromStd(m_spec->referenceSource) : QString(); }
-QStringList Task::nvccFlags() const { return m_spec ? fromStd(m_spec->nvccFlags) : QStringList(); }
+QString Task::referenceSource() const
+{
+    return m_spec ? fromStd(m_spec->referenceSource) : QString();
+}
+QStringList Task::nvccFlags() const
+{
+    return m_spec ? fromStd(m_spec->nvccFlags) : QStringList();
+}
 
 QStringList Task::flagsFor(const TaskVariant *variant) const
 {
@@ -175,9 +192,18 @@ std::optional<TaskVariant> Task::variant(const QString &label) const
     return std::nullopt;
 }
 
-double Task::timeoutS() const { return m_spec ? m_spec->timeoutS : 60; }
-bool Task::isDegenerate() const { return m_spec && m_spec->degenerate; }
-QStringList Task::warnings() const { return m_spec ? fromStd(m_spec->warnings) : QStringList(); }
+double Task::timeoutS() const
+{
+    return m_spec ? m_spec->timeoutS : 60;
+}
+bool Task::isDegenerate() const
+{
+    return m_spec && m_spec->degenerate;
+}
+QStringList Task::warnings() const
+{
+    return m_spec ? fromStd(m_spec->warnings) : QStringList();
+}
 
 QJsonObject Task::toJson() const
 {

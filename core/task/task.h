@@ -4,8 +4,8 @@
 // find the built-in tasks, wherever KForge runs from.
 #include "core/runtime/task/taskspec.h"
 
-#include <QJsonObject>
 #include <QByteArray>
+#include <QJsonObject>
 #include <QList>
 #include <QMap>
 #include <QMetaType>
@@ -17,8 +17,8 @@
 namespace kforge {
 
 struct TaskVariant {
-    QString label;           // "naive", "good"
-    QString file;            // relative to the task folder
+    QString label; // "naive", "good"
+    QString file;  // relative to the task folder
     QString source;
     QStringList nvccFlags;   // the variant's own flags (the task's come first, see Task::flagsFor)
     QString expectedVerdict; // "correct", ...; empty when the task states no expectation
@@ -26,8 +26,8 @@ struct TaskVariant {
 };
 
 struct TaskLoadError {
-    QString file;    // "diag_matmul/task.json"
-    QString field;   // "inputs[1].dtype"; empty for whole-file problems
+    QString file;  // "diag_matmul/task.json"
+    QString field; // "inputs[1].dtype"; empty for whole-file problems
     QString problem;
     QString message() const; // translated "file: field 'x': problem"
 };

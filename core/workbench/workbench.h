@@ -40,7 +40,8 @@ public:
     // The GUI: every part, following Settings. `evaluator`, when given, stands in for the compiler and worker pool
     // behind the round runner (tests without a GPU use ScriptedEvaluator here, the one place a fake is allowed);
     // the Workbench does not own it.
-    Workbench(SessionStore *store, Settings &settings, LogHub &log, Evaluator *evaluator = nullptr, QObject *parent = nullptr);
+    Workbench(SessionStore *store, Settings &settings, LogHub &log, Evaluator *evaluator = nullptr,
+              QObject *parent = nullptr);
     // kforge-cli: a headless workbench holds only the key store and the lookups at first; a command adds the parts
     // it needs with the use*() calls once its arguments are checked (no worker process is started for `chat`, no
     // libcurl thread for `eval`). The parts are set up by the same code as the GUI's.

@@ -9,9 +9,9 @@
 namespace kforge {
 
 struct EvalJob {
-    QString referenceSo;  // paths of shared objects on this machine
+    QString referenceSo; // paths of shared objects on this machine
     QString candidateSo;
-    QJsonObject task;     // task.json as an object (Task::toJson)
+    QJsonObject task; // task.json as an object (Task::toJson)
     EvalOptions options;
     int timeoutMs = TimingDefaults::workerRequestMs; // watchdog for the evaluate request (the task's timeout_s)
 };

@@ -22,7 +22,7 @@ struct EvalRequest {
     QString candidateName = QStringLiteral("candidate.cu"); // the file name diagnostics use
     QStringList candidateFlags; // extra nvcc flags of this candidate (the task's come first)
     EvalOptions options;
-    QString arch;               // empty: the worker's architecture
+    QString arch; // empty: the worker's architecture
 };
 
 class Evaluator : public QObject

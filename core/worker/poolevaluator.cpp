@@ -39,14 +39,17 @@ int PoolEvaluator::submit(const EvalRequest &request)
     p.clock.start();
     // Compile for the worker's GPU: wait for the first device report unless the caller chose the arch.
     p.waitingForDevice = request.arch.isEmpty() && m_pool && m_pool->arch().isEmpty() && !m_pool->devicesSettled();
-    QMetaObject::invokeMethod(this, [this, id] {
-        const auto it = m_pending.find(id);
-        if (it == m_pending.end())
-            return;
-        Q_EMIT progress(id, u"compiling"_s);
-        if (!it->second.waitingForDevice)
-            startCompiles(it->second);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this,
+        [this, id] {
+            const auto it = m_pending.find(id);
+            if (it == m_pending.end())
+                return;
+            Q_EMIT progress(id, u"compiling"_s);
+            if (!it->second.waitingForDevice)
+                startCompiles(it->second);
+        },
+        Qt::QueuedConnection);
     return id;
 }
 
@@ -78,9 +81,9 @@ void PoolEvaluator::startCompiles(Pending &p)
         finish(p.id, EvalResult::failure(Verdict::Error, tr("No task was given for the evaluation.")));
         return;
     }
-    p.arch = !p.request.arch.isEmpty() ? p.request.arch
-           : !m_pool->arch().isEmpty() ? m_pool->arch()
-                                       : m_compiler->defaultArch();
+    p.arch = !p.request.arch.isEmpty()   ? p.request.arch
+             : !m_pool->arch().isEmpty() ? m_pool->arch()
+                                         : m_compiler->defaultArch();
     CompileRequest ref;
     ref.source = task.referenceSource();
     ref.fileName = u"reference.cu"_s;
@@ -125,9 +128,8 @@ void PoolEvaluator::onCompiled(int compileJob, const CompileResult &result)
         return;
     }
     if (!p.reference->ok) {
-        finish(id, EvalResult::failure(Verdict::Error,
-                                       tr("The task's reference does not compile: %1\n%2")
-                                           .arg(p.reference->errorMessage, p.reference->firstError())));
+        finish(id, EvalResult::failure(Verdict::Error, tr("The task's reference does not compile: %1\n%2")
+                                                           .arg(p.reference->errorMessage, p.reference->firstError())));
         return;
     }
     Q_EMIT progress(id, u"queued"_s);
@@ -167,9 +169,12 @@ void PoolEvaluator::cancel(int id)
             if (m_compiler)
                 m_compiler->cancel(job);
         }
-    QMetaObject::invokeMethod(this, [this, id] {
-        finish(id, EvalResult::failure(Verdict::Error, tr("The evaluation was cancelled."), u"cancelled"_s));
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this,
+        [this, id] {
+            finish(id, EvalResult::failure(Verdict::Error, tr("The evaluation was cancelled."), u"cancelled"_s));
+        },
+        Qt::QueuedConnection);
     p.referenceJob = p.candidateJob = 0;
     p.waitingForDevice = false;
 }

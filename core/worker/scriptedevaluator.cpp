@@ -18,8 +18,7 @@ int ScriptedEvaluator::submit(const EvalRequest &request)
     m_submitted.append(request);
     QTimer::singleShot(m_delayMs, this, [this, id, request] {
         if (m_cancelled.removeAll(id) > 0) {
-            Q_EMIT finished(id, EvalResult::failure(Verdict::Error, tr("The evaluation was cancelled."),
-                                                    u"cancelled"_s));
+            Q_EMIT finished(id, EvalResult::failure(Verdict::Error, tr("The evaluation was cancelled."), u"cancelled"_s));
             return;
         }
         Q_EMIT progress(id, u"compiling"_s);

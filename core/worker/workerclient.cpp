@@ -22,9 +22,7 @@ constexpr int kStderrTailLines = 20;
 QString describeExit(int exitCode, int exitSignal)
 {
     if (exitSignal != 0)
-        return WorkerClient::tr("killed by signal %1 (%2)")
-            .arg(exitSignal)
-            .arg(QString::fromLocal8Bit(strsignal(exitSignal)));
+        return WorkerClient::tr("killed by signal %1 (%2)").arg(exitSignal).arg(QString::fromLocal8Bit(strsignal(exitSignal)));
     return WorkerClient::tr("exit code %1").arg(exitCode);
 }
 
@@ -103,9 +101,9 @@ void WorkerClient::startProcess()
     const QStringList cmd = m_config.resolvedCommand();
     if (cmd.isEmpty()) {
         m_lastError = QProcess::splitCommand(m_config.command).value(0) == u"kforge-worker"
-            ? tr("kforge-worker was not found (next to this program, in the build tree or on PATH). Build it "
-                 "with the CUDA toolkit, or configure a worker command such as 'ssh gpu-host kforge-worker'.")
-            : tr("The worker command is empty.");
+                          ? tr("kforge-worker was not found (next to this program, in the build tree or on PATH). Build it "
+                               "with the CUDA toolkit, or configure a worker command such as 'ssh gpu-host kforge-worker'.")
+                          : tr("The worker command is empty.");
         setState(State::Failed);
         Q_EMIT failed(m_lastError);
         failAll(WorkerReply::Unavailable, m_lastError);
@@ -134,7 +132,8 @@ void WorkerClient::stop()
         r.op = req.op;
         r.errorCode = WorkerReply::Cancelled;
         r.errorMessage = tr("The worker was stopped.");
-        QMetaObject::invokeMethod(this, [this, r] { Q_EMIT replied(r.id, r); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, r] { Q_EMIT replied(r.id, r); }, Qt::QueuedConnection);
     }
     if (!m_process)
         return;
@@ -244,7 +243,8 @@ void WorkerClient::cancel(int id)
         r.errorCode = WorkerReply::Cancelled;
         r.errorMessage = tr("The request was cancelled.");
         m_queue.erase(it);
-        QMetaObject::invokeMethod(this, [this, r] { Q_EMIT replied(r.id, r); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, r] { Q_EMIT replied(r.id, r); }, Qt::QueuedConnection);
         return;
     }
 }
@@ -381,7 +381,7 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
         (m_current->loadSlot == u"reference" ? m_loadedReference : m_loadedCandidate) = m_current->loadPath;
     }
     const bool restart = message.value("result"_L1).toObject().value("restart_required"_L1).toBool()
-        || (r.op == u"shutdown" && r.ok);
+                         || (r.op == u"shutdown" && r.ok);
     if (restart)
         m_expectExit = true; // the worker exits by itself now; the next request starts a new one
     m_watchdog->stop();
@@ -462,7 +462,7 @@ void WorkerClient::onFinished(int exitCode, QProcess::ExitStatus status)
     if (wasStarting && reason != KillReason::Stop) {
         if (reason != KillReason::Handshake)
             m_lastError = tr("The worker exited before it was ready (%1).").arg(description)
-                + (tail.isEmpty() ? QString() : u'\n' + tail);
+                          + (tail.isEmpty() ? QString() : u'\n' + tail);
         setState(State::Failed);
         Q_EMIT failed(m_lastError);
         failAll(WorkerReply::Unavailable, m_lastError);
@@ -478,15 +478,15 @@ void WorkerClient::onFinished(int exitCode, QProcess::ExitStatus status)
         r.elapsedMs = double(m_currentClock.nsecsElapsed()) / 1e6;
         if (reason == KillReason::Watchdog) {
             r.errorCode = WorkerReply::Timeout;
-            r.errorMessage = tr("No answer within %1 s; the worker was stopped (the kernel may hang).")
-                                 .arg(m_current->timeoutMs / 1000.0);
+            r.errorMessage =
+                tr("No answer within %1 s; the worker was stopped (the kernel may hang).").arg(m_current->timeoutMs / 1000.0);
         } else if (reason == KillReason::Stop) {
             r.errorCode = WorkerReply::Cancelled;
             r.errorMessage = tr("The worker was stopped.");
         } else {
             r.errorCode = WorkerReply::Crashed;
             r.errorMessage = tr("The worker died during '%1' (%2).").arg(m_current->op, description)
-                + (tail.isEmpty() ? QString() : u'\n' + tail);
+                             + (tail.isEmpty() ? QString() : u'\n' + tail);
         }
         m_current.reset();
         Q_EMIT replied(r.id, r);

@@ -70,7 +70,7 @@ Q_SIGNALS:
     void stateChanged(kforge::WorkerClient::State state);
     void progress(int id, const QString &stage);
     void replied(int id, const kforge::WorkerReply &reply);
-    void log(const QString &line);  // the worker's stderr, and stray stdout lines, one line at a time
+    void log(const QString &line); // the worker's stderr, and stray stdout lines, one line at a time
     void exited(int exitCode, int exitSignal, const QString &description);
     void failed(const QString &message); // could not start, or the handshake failed
 
@@ -114,11 +114,11 @@ private:
     QElapsedTimer m_currentClock;
     QByteArray m_stdoutBuffer;
     QByteArray m_stderrBuffer;
-    QStringList m_stderrTail;        // last lines, quoted when the worker fails
+    QStringList m_stderrTail; // last lines, quoted when the worker fails
     QString m_loadedReference, m_loadedCandidate;
     enum class KillReason { None, Watchdog, Stop, Handshake, Replace };
     KillReason m_killReason = KillReason::None;
-    bool m_expectExit = false;       // after restart_required or shutdown
+    bool m_expectExit = false; // after restart_required or shutdown
     bool m_stopping = false;
     bool m_answeredSinceStart = false; // a response came from the current process
     int m_idleDeaths = 0;              // processes in a row that died without answering anything

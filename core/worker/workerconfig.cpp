@@ -63,7 +63,7 @@ bool WorkerConfig::sendsInline() const
     const QStringList parts = QProcess::splitCommand(command);
     if (parts.isEmpty())
         return false;
-    static const QStringList remoteLaunchers{u"ssh"_s, u"srun"_s, u"salloc"_s, u"mosh"_s, u"kubectl"_s,
+    static const QStringList remoteLaunchers{u"ssh"_s,    u"srun"_s,   u"salloc"_s,    u"mosh"_s,       u"kubectl"_s,
                                              u"docker"_s, u"podman"_s, u"apptainer"_s, u"singularity"_s};
     return remoteLaunchers.contains(QFileInfo(parts.first()).fileName());
 }

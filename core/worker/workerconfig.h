@@ -13,9 +13,9 @@ struct WorkerConfig {
     // How a compiled kernel reaches the worker: by file path (same machine) or inline as base64.
     enum class Transfer { Auto, Path, Inline };
 
-    QString name;                                     // shown in logs and results; default: the command
+    QString name; // shown in logs and results; default: the command
     QString command = QStringLiteral("kforge-worker --device 0");
-    Transfer transfer = Transfer::Auto;               // Auto: Inline when the program is ssh/srun/..., else Path
+    Transfer transfer = Transfer::Auto;                 // Auto: Inline when the program is ssh/srun/..., else Path
     int startTimeoutMs = TimingDefaults::workerStartMs; // until the ready line (ssh and Slurm can be slow)
 
     QString displayName() const { return name.isEmpty() ? command : name; }

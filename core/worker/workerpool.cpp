@@ -78,7 +78,10 @@ void WorkerPool::setWorkers(const QList<WorkerConfig> &workers)
     updateReadiness();
 }
 
-int WorkerPool::workerCount() const { return int(m_slots.size()); }
+int WorkerPool::workerCount() const
+{
+    return int(m_slots.size());
+}
 
 WorkerClient *WorkerPool::worker(int index) const
 {
@@ -195,7 +198,8 @@ void WorkerPool::cancel(int jobId)
             m_queue.erase(it);
             const EvalResult r = EvalResult::failure(Verdict::Error, tr("The evaluation was cancelled."),
                                                      WorkerReply::Cancelled);
-            QMetaObject::invokeMethod(this, [this, jobId, r] { Q_EMIT finished(jobId, r); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, jobId, r] { Q_EMIT finished(jobId, r); }, Qt::QueuedConnection);
             return;
         }
     }
@@ -211,7 +215,7 @@ void WorkerPool::dispatch()
             const Job job = m_queue.front();
             m_queue.pop_front();
             Q_EMIT finished(job.id, EvalResult::failure(Verdict::Error, tr("No GPU worker is configured."),
-                                                       WorkerReply::Unavailable));
+                                                        WorkerReply::Unavailable));
         }
         return;
     }
@@ -242,8 +246,7 @@ void WorkerPool::step(Slot &slot)
     switch (slot.step) {
     case Slot::Step::None:
         Q_EMIT progress(slot.job->id, u"loading"_s);
-        if (slot.client->state() == WorkerClient::State::Idle
-            && slot.client->loaded(u"reference"_s) == job.referenceSo) {
+        if (slot.client->state() == WorkerClient::State::Idle && slot.client->loaded(u"reference"_s) == job.referenceSo) {
             slot.step = Slot::Step::LoadCandidate;
             slot.pending = slot.client->load(u"candidate"_s, job.candidateSo);
         } else {
@@ -256,8 +259,7 @@ void WorkerPool::step(Slot &slot)
         slot.pending = slot.client->load(u"candidate"_s, job.candidateSo);
         break;
     case Slot::Step::LoadCandidate:
-        if ((slot.client->loaded(u"reference"_s) != job.referenceSo
-             || slot.client->loaded(u"candidate"_s) != job.candidateSo)
+        if ((slot.client->loaded(u"reference"_s) != job.referenceSo || slot.client->loaded(u"candidate"_s) != job.candidateSo)
             && slot.reloads++ < 2) {
             // The worker restarted between the loads (another request crashed it): load both again.
             slot.step = Slot::Step::LoadReference;
@@ -267,8 +269,7 @@ void WorkerPool::step(Slot &slot)
         slot.step = Slot::Step::Evaluate;
         slot.pending = slot.client->evaluate(job.task, job.options, job.timeoutMs);
         break;
-    case Slot::Step::Evaluate:
-        break;
+    case Slot::Step::Evaluate: break;
     }
 }
 

@@ -30,8 +30,8 @@ public:
     void setWorkers(const QList<WorkerConfig> &workers);
     int workerCount() const;
     WorkerClient *worker(int index) const;
-    DeviceInfo device(int index) const;    // valid once that worker answered device_info
-    QString deviceError(int index) const;  // e.g. the worker's "no CUDA device" message
+    DeviceInfo device(int index) const;   // valid once that worker answered device_info
+    QString deviceError(int index) const; // e.g. the worker's "no CUDA device" message
     // The arch ("sm_90") of the first worker that reported its device; empty while none has.
     QString arch() const;
     // True once every worker has reported its device or failed to.

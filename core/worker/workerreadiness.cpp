@@ -5,16 +5,11 @@ namespace kforge {
 QString WorkerReadiness::summary() const
 {
     switch (m_state) {
-    case State::Ready:
-        return tr("GPU worker ready");
-    case State::Starting:
-        return tr("GPU workers: starting…");
-    case State::NoWorker:
-        return tr("No GPU worker configured");
-    case State::CannotStart:
-        return tr("No GPU worker could be started");
-    case State::NoGpu:
-        return tr("No usable GPU");
+    case State::Ready: return tr("GPU worker ready");
+    case State::Starting: return tr("GPU workers: starting…");
+    case State::NoWorker: return tr("No GPU worker configured");
+    case State::CannotStart: return tr("No GPU worker could be started");
+    case State::NoGpu: return tr("No usable GPU");
     }
     return {};
 }
@@ -24,8 +19,7 @@ QString WorkerReadiness::explanation() const
     // The worker's own words ("CUDA driver version is insufficient...") send people to update drivers on a
     // machine that has no GPU at all; this says what is true and what to do instead.
     switch (m_state) {
-    case State::Ready:
-        return {};
+    case State::Ready: return {};
     case State::Starting:
         return tr("The GPU workers are starting: evaluations can begin once one has reported its GPU.");
     case State::NoWorker:

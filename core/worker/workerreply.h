@@ -19,10 +19,10 @@ struct WorkerReply {
     int id = 0;
     QString op;
     bool ok = false;
-    QJsonObject body;      // the full response object
+    QJsonObject body; // the full response object
     QString errorCode;
-    QString errorMessage;  // human text (the worker's, or a translated one from the client)
-    int exitCode = -1;     // Crashed: how the worker ended
+    QString errorMessage; // human text (the worker's, or a translated one from the client)
+    int exitCode = -1;    // Crashed: how the worker ended
     int exitSignal = 0;
     double elapsedMs = 0;
 

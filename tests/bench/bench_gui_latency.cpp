@@ -126,7 +126,10 @@ public:
         std::sort(v.begin(), v.end());
         return v[size_t(p * double(v.size() - 1))];
     }
-    int over(double ms) const { return int(std::count_if(m_late.begin(), m_late.end(), [ms](double l) { return l > ms; })); }
+    int over(double ms) const
+    {
+        return int(std::count_if(m_late.begin(), m_late.end(), [ms](double l) { return l > ms; }));
+    }
     size_t ticks() const { return m_late.size(); }
     double elapsedMs() const { return m_clock.nsecsElapsed() / 1e6; }
 

@@ -59,17 +59,16 @@ Phase stream(LlmClient &client, const QString &baseUrl, LlmProtocol protocol, in
     Phase p;
     QEventLoop loop;
     QMetaObject::Connection deltas = QObject::connect(&client, &LlmClient::textDelta, &loop,
-        [&p](quint64, const QString &t) { p.chars += t.size(); });
-    QMetaObject::Connection done = QObject::connect(&client, &LlmClient::finished, &loop,
-        [&](quint64, const LlmResult &r) {
-            ++p.finished;
-            p.complete += r.status == LlmStatus::Complete;
-            p.tokens += r.usage.completionTokens;
-            if (r.status != LlmStatus::Complete)
-                std::fprintf(stderr, "bench_llm: %s\n", qPrintable(r.errorMessage));
-            if (p.finished == streams)
-                loop.quit();
-        });
+                                                      [&p](quint64, const QString &t) { p.chars += t.size(); });
+    QMetaObject::Connection done = QObject::connect(&client, &LlmClient::finished, &loop, [&](quint64, const LlmResult &r) {
+        ++p.finished;
+        p.complete += r.status == LlmStatus::Complete;
+        p.tokens += r.usage.completionTokens;
+        if (r.status != LlmStatus::Complete)
+            std::fprintf(stderr, "bench_llm: %s\n", qPrintable(r.errorMessage));
+        if (p.finished == streams)
+            loop.quit();
+    });
     LlmRequest request;
     request.endpoint = EndpointPresets::forUrl(baseUrl, protocol);
     request.model = QStringLiteral("synth");
@@ -93,9 +92,12 @@ int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QCommandLineParser parser;
-    const QCommandLineOption tokensOpt(QStringLiteral("tokens"), QStringLiteral("tokens in the long stream"), QStringLiteral("n"), QStringLiteral("200000"));
-    const QCommandLineOption streamsOpt(QStringLiteral("streams"), QStringLiteral("concurrent streams"), QStringLiteral("n"), QStringLiteral("16"));
-    const QCommandLineOption perStreamOpt(QStringLiteral("stream-tokens"), QStringLiteral("tokens per concurrent stream"), QStringLiteral("n"), QStringLiteral("32000"));
+    const QCommandLineOption tokensOpt(QStringLiteral("tokens"), QStringLiteral("tokens in the long stream"),
+                                       QStringLiteral("n"), QStringLiteral("200000"));
+    const QCommandLineOption streamsOpt(QStringLiteral("streams"), QStringLiteral("concurrent streams"),
+                                        QStringLiteral("n"), QStringLiteral("16"));
+    const QCommandLineOption perStreamOpt(QStringLiteral("stream-tokens"), QStringLiteral("tokens per concurrent stream"),
+                                          QStringLiteral("n"), QStringLiteral("32000"));
     parser.addOptions({tokensOpt, streamsOpt, perStreamOpt});
     parser.addHelpOption();
     parser.process(app);

@@ -51,7 +51,8 @@ int main(int argc, char **argv)
     const QString fixtures = QStringLiteral(KFORGE_SOURCE_DIR "/tests/fixtures/rounds/");
     const QString source = QString::fromUtf8(readFile(fixtures + QLatin1String("task_diag/variants/naive.cu")));
     const QJsonObject result = QJsonDocument::fromJson(readFile(fixtures + QLatin1String("results/reference.json"))).object();
-    const QString analysis = QString::fromUtf8(readFile(fixtures + QLatin1String("answers/en_markdown_headings.md"))).left(1200);
+    const QString analysis =
+        QString::fromUtf8(readFile(fixtures + QLatin1String("answers/en_markdown_headings.md"))).left(1200);
     const QString design = analysis.mid(600);
 
     QTemporaryDir dir;

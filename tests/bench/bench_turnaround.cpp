@@ -177,8 +177,9 @@ int main(int argc, char **argv)
         << " runs per case" << (compileOnly ? ", compile only (no worker)" : "") << '\n';
     if (!compileOnly)
         out << "options " << QJsonDocument(options.toJson()).toJson(QJsonDocument::Compact) << '\n';
-    out << "compiler " << compiler.nvccPath() << " (" << (compiler.parallelSteps() ? "host and device steps in parallel" : "plain nvcc")
-        << "), flags " << (compiler.baseFlags() + compileRequest.flags).join(u' ') << ", " << compiler.maxParallel()
+    out << "compiler " << compiler.nvccPath() << " ("
+        << (compiler.parallelSteps() ? "host and device steps in parallel" : "plain nvcc") << "), flags "
+        << (compiler.baseFlags() + compileRequest.flags).join(u' ') << ", " << compiler.maxParallel()
         << " parallel jobs, cache " << cache.path() << '\n'
         << Qt::flush;
     auto once = [&](const QString &source) {
@@ -202,7 +203,8 @@ int main(int argc, char **argv)
     out << "warm-up " << verdictToString(warm.result.verdict) << " in " << warmClock.elapsed() << " ms"
         << (warm.result.message.isEmpty() ? QString() : u": "_s + warm.result.message) << "\n\n"
         << Qt::flush;
-    const bool evaluated = !compileOnly && warm.result.verdict != Verdict::Error && warm.result.verdict != Verdict::CompileError;
+    const bool evaluated = !compileOnly && warm.result.verdict != Verdict::Error
+                           && warm.result.verdict != Verdict::CompileError;
 
     out << u"%1 %2 %3 %4 %5 %6 %7"_s.arg(u"case"_s, -6)
                .arg(u"run"_s, 4)

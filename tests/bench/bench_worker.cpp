@@ -84,7 +84,9 @@ double seconds(std::chrono::steady_clock::time_point since)
 
 std::optional<std::size_t> goodVariant(const TaskSpec &task)
 {
-    const auto correct = [](const kforge::runtime::VariantSpec &v) { return !v.expect || v.expect->verdict == "correct"; };
+    const auto correct = [](const kforge::runtime::VariantSpec &v) {
+        return !v.expect || v.expect->verdict == "correct";
+    };
     for (std::size_t i = 0; i < task.variants.size(); ++i)
         if (task.variants[i].label == "good")
             return i;
@@ -126,9 +128,13 @@ struct Config {
 };
 
 // One warm worker plus the kernels it evaluates, compiled once into the .so folder.
-class Bench {
+class Bench
+{
 public:
-    explicit Bench(const Config &config) : m_config(config) {}
+    explicit Bench(const Config &config)
+        : m_config(config)
+    {
+    }
 
     void start()
     {
@@ -210,8 +216,9 @@ public:
         if (!c.ok() || !c.message.value("ok", false))
             die("loading " + candidate + " failed: " + (c.ok() ? c.message.dump() : c.detail));
         const auto t0 = std::chrono::steady_clock::now();
-        const auto r = m_client->request(Json{{"op", "evaluate"}, {"task", kforge::runtime::toJson(task)}, {"options", options}},
-                                         std::max(120.0, 4 * task.timeoutS));
+        const auto r =
+            m_client->request(Json{{"op", "evaluate"}, {"task", kforge::runtime::toJson(task)}, {"options", options}},
+                              std::max(120.0, 4 * task.timeoutS));
         const double wall = seconds(t0);
         if (!r.ok())
             die("the worker " + r.detail + " evaluating " + candidate);
@@ -296,10 +303,14 @@ Json stability(Bench &bench, const Config &c)
         std::printf("%4d %8.1f %10.4f %10.5f %9.3f %9.3f %7d %6.2f%% %6.2f%% %7.2f\n", i + 1, seconds(t0), ref, cand,
                     speedups.back(), pair, t["reference"].value("runs", 0), 100 * t["reference"].value("cv", 0.0),
                     100 * t["candidate"].value("cv", 0.0), e.wallS);
-        evals.push_back(Json{{"reference_ms", ref}, {"candidate_ms", cand}, {"speedup", speedups.back()},
-                             {"pair_ratio_median", pair}, {"runs", t["reference"].value("runs", 0)},
+        evals.push_back(Json{{"reference_ms", ref},
+                             {"candidate_ms", cand},
+                             {"speedup", speedups.back()},
+                             {"pair_ratio_median", pair},
+                             {"runs", t["reference"].value("runs", 0)},
                              {"reference_cv", t["reference"].value("cv", 0.0)},
-                             {"candidate_cv", t["candidate"].value("cv", 0.0)}, {"wall_s", e.wallS},
+                             {"candidate_cv", t["candidate"].value("cv", 0.0)},
+                             {"wall_s", e.wallS},
                              {"at_s", seconds(t0)}});
         if (c.trace && e.result.contains("trace") && e.result["trace"].value("available", false)) {
             // Where the time goes in the traced runs: GPU kernel time vs event time per side.
@@ -310,11 +321,13 @@ Json stability(Bench &bench, const Config &c)
                 const Json &sd = tr[side];
                 Json kernels = Json::array();
                 for (const Json &k : sd["kernels"])
-                    kernels.push_back(Json{{"name", k.value("name", "").substr(0, 60)}, {"per_run", num(k, "per_run")},
+                    kernels.push_back(Json{{"name", k.value("name", "").substr(0, 60)},
+                                           {"per_run", num(k, "per_run")},
                                            {"median_us", num(k["duration_us"], "median")}});
                 sides[side] = Json{{"kernel_ms", num(sd["kernel_time_ms"], "median")},
                                    {"gpu_ms", num(sd["gpu_time_ms"], "median")},
-                                   {"event_ms", num(sd["event_time_ms"], "median")}, {"kernels", kernels}};
+                                   {"event_ms", num(sd["event_time_ms"], "median")},
+                                   {"kernels", kernels}};
                 char buf[200];
                 std::snprintf(buf, sizeof buf, " %s kernels %.4f ms, kernels+memory %.4f ms, event %.4f ms;", side,
                               num(sd["kernel_time_ms"], "median"), num(sd["gpu_time_ms"], "median"),
@@ -323,16 +336,22 @@ Json stability(Bench &bench, const Config &c)
             }
             std::printf("%s\n", line.c_str());
             for (const Json &k : sides["reference"]["kernels"])
-                std::printf("       reference kernel %-60s %.1f/run median %.1f us\n", k["name"].get<std::string>().c_str(),
-                            num(k, "per_run"), num(k, "median_us"));
+                std::printf("       reference kernel %-60s %.1f/run median %.1f us\n",
+                            k["name"].get<std::string>().c_str(), num(k, "per_run"), num(k, "median_us"));
             evals.back()["trace"] = sides;
         }
     }
     std::printf("max/min: speedup %.4f, pair-ratio median %.4f, reference median %.4f, candidate median %.4f\n",
                 maxOverMin(speedups), maxOverMin(pairs), maxOverMin(refs), maxOverMin(cands));
-    return Json{{"name", label}, {"task", task.name}, {"variant", task.variants[*v].label}, {"options", options},
-                {"evals", evals}, {"maxmin_speedup", maxOverMin(speedups)}, {"maxmin_pair", maxOverMin(pairs)},
-                {"maxmin_reference", maxOverMin(refs)}, {"maxmin_candidate", maxOverMin(cands)}};
+    return Json{{"name", label},
+                {"task", task.name},
+                {"variant", task.variants[*v].label},
+                {"options", options},
+                {"evals", evals},
+                {"maxmin_speedup", maxOverMin(speedups)},
+                {"maxmin_pair", maxOverMin(pairs)},
+                {"maxmin_reference", maxOverMin(refs)},
+                {"maxmin_candidate", maxOverMin(cands)}};
 }
 
 Json traced(Bench &bench, const Config &c)
@@ -380,7 +399,9 @@ Json traced(Bench &bench, const Config &c)
             perEval.push_back(num(e.result["trace"]["candidate"]["kernel_time_ms"], "median"));
         }
         const Json &tr = e.result.contains("trace") ? e.result["trace"] : Json();
-        Json row{{"task", task.name}, {"variant", task.variants[v].label}, {"so", built[i].variants.at(v)},
+        Json row{{"task", task.name},
+                 {"variant", task.variants[v].label},
+                 {"so", built[i].variants.at(v)},
                  {"file", (task.folder / task.variants[v].file).string()},
                  {"verdict", e.result.value("verdict", "")},
                  {"timed_median_ms", e.result.contains("timing") ? num(e.result["timing"]["candidate"], "median_ms") : 0.0},
@@ -407,7 +428,8 @@ Json traced(Bench &bench, const Config &c)
             row["dropped"] = tr.value("dropped", 0);
             Json kernels = Json::array();
             for (const Json &k : side["kernels"])
-                kernels.push_back(Json{{"name", k.value("name", "")}, {"per_run", num(k, "per_run")},
+                kernels.push_back(Json{{"name", k.value("name", "")},
+                                       {"per_run", num(k, "per_run")},
                                        {"mean_us", num(k["duration_us"], "mean")}});
             row["kernels"] = kernels;
             std::string flags;
@@ -417,10 +439,9 @@ Json traced(Bench &bench, const Config &c)
             for (double x : perEval)
                 evalsText += (evalsText.empty() ? "" : " ") + std::to_string(1e3 * x).substr(0, 7);
             std::printf("%-28s %-10s %12.2f %12.2f %9.1f %12.2f %12.2f %s  (per evaluation: %s)\n", task.name.c_str(),
-                        task.variants[v].label.c_str(), 1e3 * median(perEval),
-                        1e3 * num(side["kernel_time_ms"], "mean"), num(side["launches_per_run"], "median"),
-                        1e3 * num(side["event_time_ms"], "median"), 1e3 * row["timed_median_ms"].get<double>(),
-                        flags.c_str(), evalsText.c_str());
+                        task.variants[v].label.c_str(), 1e3 * median(perEval), 1e3 * num(side["kernel_time_ms"], "mean"),
+                        num(side["launches_per_run"], "median"), 1e3 * num(side["event_time_ms"], "median"),
+                        1e3 * row["timed_median_ms"].get<double>(), flags.c_str(), evalsText.c_str());
         }
         rows.push_back(row);
     }
@@ -461,8 +482,8 @@ Json overhead(Bench &bench, const Config &c)
     std::map<std::string, std::vector<double>> profCand, profRef;
     double firstMetricsWall = 0, firstMetricsTotal = 0;
     std::map<std::string, int> passes;
-    std::printf("%-8s %4s %8s %10s %10s %12s %12s %12s %7s\n", "mode", "rep", "wall s", "cand ms", "ref ms", "traced ev ms",
-                "prof cand ms", "prof ref ms", "passes");
+    std::printf("%-8s %4s %8s %10s %10s %12s %12s %12s %7s\n", "mode", "rep", "wall s", "cand ms", "ref ms",
+                "traced ev ms", "prof cand ms", "prof ref ms", "passes");
     for (int r = 0; r <= c.reps; ++r) {
         for (int k = 0; k < nModes; ++k) {
             const Mode &m = modes[(k + r) % nModes];
@@ -485,8 +506,8 @@ Json overhead(Bench &bench, const Config &c)
                     std::printf("invalid metrics: %s\n", mc["invalid_metrics"].dump().c_str());
             }
             std::printf("%-8s %4d %8.3f %10.5f %10.4f %12.5f %12.1f %12.1f %7d%s\n", m.name, r, e.wallS,
-                        t["candidate"].value("median_ms", 0.0), t["reference"].value("median_ms", 0.0), tracedEv, candMs,
-                        refMs, m.metrics ? passes[m.name] : 0, r == 0 ? "  (rotation 0: not counted)" : "");
+                        t["candidate"].value("median_ms", 0.0), t["reference"].value("median_ms", 0.0), tracedEv,
+                        candMs, refMs, m.metrics ? passes[m.name] : 0, r == 0 ? "  (rotation 0: not counted)" : "");
             if (r == 0) {
                 if (std::string(m.name) == "metrics") {
                     firstMetricsWall = e.wallS;
@@ -523,16 +544,30 @@ Json overhead(Bench &bench, const Config &c)
     std::printf("candidate median: off %.5f ms, with trace pass %.5f ms (%+.2f%%), pristine worker %.5f ms; "
                 "traced runs' own event time %.5f ms (%+.2f%%), traced kernel time %.5f ms\n",
                 candOff, candTrace, tracePct, median(pristine), median(tracedEvent), tracedRunPct, median(tracedKernel));
-    return Json{{"task", task.name}, {"variant", task.variants[*v].label}, {"reps", c.reps},
-                {"metrics_added_s", addedMetrics}, {"metrics_first_added_s", firstMetricsWall - median(wall["off"])},
-                {"metrics_candidate_ms", median(profCand["metrics"])}, {"metrics_reference_ms", median(profRef["metrics"])},
-                {"metrics_passes", passes["metrics"]}, {"lean_metrics", c.leanMetrics},
-                {"lean_added_s", nModes == 4 ? addedLean : std::nan("")}, {"lean_passes", passes["lean"]},
-                {"lean_candidate_ms", median(profCand["lean"])}, {"lean_reference_ms", median(profRef["lean"])},
-                {"trace_added_s", addedTrace}, {"candidate_off_ms", candOff}, {"candidate_trace_ms", candTrace},
-                {"trace_change_pct", tracePct}, {"candidate_pristine_ms", median(pristine)},
-                {"traced_run_event_ms", median(tracedEvent)}, {"traced_run_change_pct", tracedRunPct},
-                {"traced_kernel_ms", median(tracedKernel)}, {"wall", wall}, {"candidate", cand}, {"reference", ref}};
+    return Json{{"task", task.name},
+                {"variant", task.variants[*v].label},
+                {"reps", c.reps},
+                {"metrics_added_s", addedMetrics},
+                {"metrics_first_added_s", firstMetricsWall - median(wall["off"])},
+                {"metrics_candidate_ms", median(profCand["metrics"])},
+                {"metrics_reference_ms", median(profRef["metrics"])},
+                {"metrics_passes", passes["metrics"]},
+                {"lean_metrics", c.leanMetrics},
+                {"lean_added_s", nModes == 4 ? addedLean : std::nan("")},
+                {"lean_passes", passes["lean"]},
+                {"lean_candidate_ms", median(profCand["lean"])},
+                {"lean_reference_ms", median(profRef["lean"])},
+                {"trace_added_s", addedTrace},
+                {"candidate_off_ms", candOff},
+                {"candidate_trace_ms", candTrace},
+                {"trace_change_pct", tracePct},
+                {"candidate_pristine_ms", median(pristine)},
+                {"traced_run_event_ms", median(tracedEvent)},
+                {"traced_run_change_pct", tracedRunPct},
+                {"traced_kernel_ms", median(tracedKernel)},
+                {"wall", wall},
+                {"candidate", cand},
+                {"reference", ref}};
 }
 
 } // namespace
@@ -601,8 +636,7 @@ int main(int argc, char **argv)
                     c.leanMetrics.push_back(list.substr(pos, comma - pos));
                 pos = comma + 1;
             }
-        }
-        else if (c.mode.empty() && a[0] != '-')
+        } else if (c.mode.empty() && a[0] != '-')
             c.mode = a;
         else
             die("unknown argument " + a);

@@ -46,8 +46,9 @@ private Q_SLOTS:
         if (validator.isEmpty())
             QSKIP("appstreamcli (appstream) is not installed");
         QString output;
-        const int rc = run(validator, {QStringLiteral("validate"), QStringLiteral("--no-net"),
-                                       packaging + QStringLiteral("/io.github.kforge.KForge.metainfo.xml")},
+        const int rc = run(validator,
+                           {QStringLiteral("validate"), QStringLiteral("--no-net"),
+                            packaging + QStringLiteral("/io.github.kforge.KForge.metainfo.xml")},
                            output);
         QVERIFY2(rc == 0, qPrintable(output));
         QVERIFY2(!output.contains(QLatin1String("W: ")) && !output.contains(QLatin1String("E: ")), qPrintable(output));
@@ -106,8 +107,9 @@ private Q_SLOTS:
         QTemporaryDir prefix;
         QVERIFY(prefix.isValid());
         QString output;
-        const int rc = run(cmake, {QStringLiteral("--install"), QStringLiteral(KFORGE_TEST_BINARY_DIR), QStringLiteral("--prefix"),
-                                   prefix.path(), QStringLiteral("--component"), QStringLiteral("examples")},
+        const int rc = run(cmake,
+                           {QStringLiteral("--install"), QStringLiteral(KFORGE_TEST_BINARY_DIR), QStringLiteral("--prefix"),
+                            prefix.path(), QStringLiteral("--component"), QStringLiteral("examples")},
                            output);
         QVERIFY2(rc == 0, qPrintable(output));
         QFile installed(prefix.filePath(QStringLiteral("share/kforge/examples/h200-diag_matmul-gui.kforge")));

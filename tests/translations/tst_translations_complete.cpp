@@ -169,26 +169,23 @@ private slots:
         QTest::addColumn<QString>("expected");
         QTest::newRow("good") << QByteArray("<message><source>%1 of %2</source><translation>%2 中的 %1</translation></message>")
                               << QString();
-        QTest::newRow("unfinished")
-            << QByteArray("<message><source>Open</source><translation type=\"unfinished\"></translation></message>")
-            << u"unfinished"_s;
+        QTest::newRow("unfinished") << QByteArray(
+            "<message><source>Open</source><translation type=\"unfinished\"></translation></message>")
+                                    << u"unfinished"_s;
         QTest::newRow("empty") << QByteArray("<message><source>Open</source><translation>  </translation></message>")
                                << u"empty translation"_s;
         QTest::newRow("lost placeholder")
             << QByteArray("<message><source>Cannot open %1: %2</source><translation>无法打开 %1</translation></message>")
             << u"placeholders differ"_s;
-        QTest::newRow("numerus good")
-            << QByteArray("<message numerus=\"yes\"><source>%n file(s)</source><translation>\n"
-                          "<numerusform>%n 个文件</numerusform>\n</translation></message>")
-            << QString();
-        QTest::newRow("numerus empty")
-            << QByteArray("<message numerus=\"yes\"><source>%n file(s)</source><translation>\n"
-                          "<numerusform></numerusform>\n</translation></message>")
-            << u"empty translation"_s;
-        QTest::newRow("numerus lost %n")
-            << QByteArray("<message numerus=\"yes\"><source>%n file(s)</source><translation>\n"
-                          "<numerusform>多个文件</numerusform>\n</translation></message>")
-            << u"placeholders differ"_s;
+        QTest::newRow("numerus good") << QByteArray("<message numerus=\"yes\"><source>%n file(s)</source><translation>\n"
+                                                    "<numerusform>%n 个文件</numerusform>\n</translation></message>")
+                                      << QString();
+        QTest::newRow("numerus empty") << QByteArray("<message numerus=\"yes\"><source>%n file(s)</source><translation>\n"
+                                                     "<numerusform></numerusform>\n</translation></message>")
+                                       << u"empty translation"_s;
+        QTest::newRow("numerus lost %n") << QByteArray("<message numerus=\"yes\"><source>%n file(s)</source><translation>\n"
+                                                       "<numerusform>多个文件</numerusform>\n</translation></message>")
+                                         << u"placeholders differ"_s;
     }
 
     void checkerCatchesProblems()
@@ -226,7 +223,8 @@ private slots:
     {
         using kforge::MeasurementText;
         // The check itself: a name nobody maps stays English, and is reported.
-        QCOMPARE(untranslatedNames({u"made_up_flag"_s}, &MeasurementText::flag), QStringList{u"made_up_flag (\"made_up_flag\")"_s});
+        QCOMPARE(untranslatedNames({u"made_up_flag"_s}, &MeasurementText::flag),
+                 QStringList{u"made_up_flag (\"made_up_flag\")"_s});
 
         QStringList found;
         found << untranslatedNames(MeasurementText::verdicts(), &MeasurementText::verdict);
@@ -252,8 +250,8 @@ private slots:
         QVERIFY2(ts.open(QIODevice::ReadOnly), qPrintable(ts.errorString()));
         const QStringList found = problems(&ts);
         QVERIFY2(found.isEmpty(), qPrintable(u"%1 message(s) in translations/kforge_zh_CN.ts need work "
-                                              "(run translations/fill_zh_CN.py):\n"_s.arg(found.size())
-                                              + found.join(u'\n')));
+                                             "(run translations/fill_zh_CN.py):\n"_s.arg(found.size())
+                                             + found.join(u'\n')));
     }
 };
 

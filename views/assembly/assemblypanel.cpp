@@ -43,7 +43,8 @@ QString bytes(qint64 n)
 
 } // namespace
 
-AssemblyPanel::AssemblyPanel(QWidget *parent) : QWidget(parent)
+AssemblyPanel::AssemblyPanel(QWidget *parent)
+    : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     m_kernels = new QComboBox(this);
@@ -160,9 +161,12 @@ void AssemblyPanel::showKernel()
             res = &r;
     }
     if (res) {
-        QString text = tr("%1 registers, %2 shared memory, %3 stack").arg(res->registers).arg(bytes(res->sharedBytes), bytes(res->stackBytes));
-        text += res->spills() ? tr("; spills: %1 stored, %2 loaded").arg(bytes(res->spillStoreBytes), bytes(res->spillLoadBytes))
-                              : tr("; no spills");
+        QString text = tr("%1 registers, %2 shared memory, %3 stack")
+                           .arg(res->registers)
+                           .arg(bytes(res->sharedBytes), bytes(res->stackBytes));
+        text += res->spills()
+                    ? tr("; spills: %1 stored, %2 loaded").arg(bytes(res->spillStoreBytes), bytes(res->spillLoadBytes))
+                    : tr("; no spills");
         m_resources->setText(text);
     } else {
         m_resources->setText(name.isEmpty() ? QString() : tr("No resource usage from ptxas for this kernel."));
@@ -198,7 +202,8 @@ void AssemblyPanel::highlightSourceLine(int line)
     m_sass->setHighlightLine(line);
     m_ptx->setHighlightLine(line);
     m_following = true;
-    for (auto [view, rows] : {std::pair{m_sassView, m_sass->rowsOfLine(line)}, std::pair{m_ptxView, m_ptx->rowsOfLine(line)}}) {
+    for (auto [view, rows] :
+         {std::pair{m_sassView, m_sass->rowsOfLine(line)}, std::pair{m_ptxView, m_ptx->rowsOfLine(line)}}) {
         if (!rows.isEmpty())
             view->scrollTo(view->model()->index(rows.first(), 0), QAbstractItemView::PositionAtCenter);
     }

@@ -5,7 +5,10 @@
 
 namespace kforge {
 
-PtxModel::PtxModel(QObject *parent) : QAbstractTableModel(parent) {}
+PtxModel::PtxModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 void PtxModel::setListing(const PtxListing &listing, const QString &function, const QString &baseName)
 {

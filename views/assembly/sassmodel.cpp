@@ -20,7 +20,10 @@ QColor heatColor(double share)
 
 } // namespace
 
-SassModel::SassModel(QObject *parent) : QAbstractTableModel(parent) {}
+SassModel::SassModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 void SassModel::setFunction(const SassFunction &function, const QString &baseName)
 {
@@ -97,7 +100,8 @@ QVariant SassModel::data(const QModelIndex &index, int role) const
         case InstructionColumn: return ins.text();
         case LineColumn: return line > 0 ? QVariant(line) : QVariant();
         case SamplesColumn:
-            return pc && pc->samples > 0 ? QVariant(u"%1 (%2%)"_s.arg(pc->samples).arg(100.0 * share, 0, 'f', 1)) : QVariant();
+            return pc && pc->samples > 0 ? QVariant(u"%1 (%2%)"_s.arg(pc->samples).arg(100.0 * share, 0, 'f', 1))
+                                         : QVariant();
         }
         break;
     case Qt::ToolTipRole: {
@@ -105,7 +109,8 @@ QVariant SassModel::data(const QModelIndex &index, int role) const
             return tr("No line information for this instruction.");
         QStringList parts;
         for (qsizetype i = 0; i < ins.where.size(); ++i)
-            parts.append((i == 0 ? QString() : tr("inlined at ")) + u"%1:%2"_s.arg(sourceBaseName(ins.where.at(i).file)).arg(ins.where.at(i).line));
+            parts.append((i == 0 ? QString() : tr("inlined at "))
+                         + u"%1:%2"_s.arg(sourceBaseName(ins.where.at(i).file)).arg(ins.where.at(i).line));
         if (pc && !pc->stalls.isEmpty()) {
             QList<std::pair<QString, qint64>> stalls = pc->stalls;
             std::sort(stalls.begin(), stalls.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
@@ -113,10 +118,10 @@ QVariant SassModel::data(const QModelIndex &index, int role) const
         }
         return parts.join(u'\n');
     }
-    case Qt::FontRole:
-        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    case Qt::FontRole: return QFontDatabase::systemFont(QFontDatabase::FixedFont);
     case Qt::TextAlignmentRole:
-        return index.column() == InstructionColumn ? int(Qt::AlignLeft | Qt::AlignVCenter) : int(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == InstructionColumn ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                                                   : int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::BackgroundRole:
         if (m_highlight > 0 && line == m_highlight)
             return QColor(80, 140, 255, 90);

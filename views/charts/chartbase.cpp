@@ -126,8 +126,7 @@ void ChartBase::resizeEvent(QResizeEvent *event)
     QCustomPlot::resizeEvent(event);
 }
 
-void ChartBase::addHit(QCPAxis *keyAxis, QCPAxis *valueAxis, double key, double value, qint64 variantId,
-                       double barHalfWidth)
+void ChartBase::addHit(QCPAxis *keyAxis, QCPAxis *valueAxis, double key, double value, qint64 variantId, double barHalfWidth)
 {
     m_hits.append(Hit{keyAxis, valueAxis, key, value, variantId, barHalfWidth});
 }
@@ -170,7 +169,8 @@ qint64 ChartBase::variantAt(const QPoint &pos) const
             const bool horizontalKey = h.keyAxis->orientation() == Qt::Horizontal;
             const double along = horizontalKey ? pos.x() : pos.y();
             const double across = horizontalKey ? pos.y() : pos.x();
-            const double k1 = h.keyAxis->coordToPixel(h.key - h.halfWidth), k2 = h.keyAxis->coordToPixel(h.key + h.halfWidth);
+            const double k1 = h.keyAxis->coordToPixel(h.key - h.halfWidth),
+                         k2 = h.keyAxis->coordToPixel(h.key + h.halfWidth);
             const double v1 = h.valueAxis->coordToPixel(0), v2 = h.valueAxis->coordToPixel(h.value);
             if (along >= std::min(k1, k2) && along <= std::max(k1, k2) && across >= std::min(v1, v2) - 2
                 && across <= std::max(v1, v2) + 2)

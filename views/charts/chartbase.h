@@ -53,8 +53,7 @@ protected:
     void clearHits() { m_hits.clear(); }
     // A variant's first point in plot coordinates; (-1e300, 0) when it has none.
     QPointF positionOf(qint64 variantId) const;
-    void addHit(QCPAxis *keyAxis, QCPAxis *valueAxis, double key, double value, qint64 variantId,
-                double barHalfWidth = 0);
+    void addHit(QCPAxis *keyAxis, QCPAxis *valueAxis, double key, double value, qint64 variantId, double barHalfWidth = 0);
     // A message over the plot (empty hides it): centred, or along the top when there is data to see.
     void setMessage(const QString &text, bool overData = false);
     SessionStore *store() const;

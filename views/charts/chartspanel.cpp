@@ -39,8 +39,8 @@ ChartsPanel::ChartsPanel(SessionStore *store, VariantSelection *selection, QWidg
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_tabs);
 
-    for (ChartBase *chart : {static_cast<ChartBase *>(m_speedup), static_cast<ChartBase *>(m_kernels),
-                             static_cast<ChartBase *>(m_roofline)})
+    for (ChartBase *chart :
+         {static_cast<ChartBase *>(m_speedup), static_cast<ChartBase *>(m_kernels), static_cast<ChartBase *>(m_roofline)})
         connect(chart, &ChartBase::variantClicked, this, &ChartsPanel::variantClicked);
 }
 
@@ -75,8 +75,8 @@ void ChartsPanel::chooseExport(const QString &suffix)
         filter = tr("SVG drawings (*.svg)");
     else
         filter = tr("PDF documents (*.pdf)");
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), dir + QLatin1Char('/') + name + QLatin1Char('.') + suffix,
-                                                filter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
+                                                dir + QLatin1Char('/') + name + QLatin1Char('.') + suffix, filter);
     if (path.isEmpty())
         return;
     if (!path.endsWith(QLatin1Char('.') + suffix, Qt::CaseInsensitive))

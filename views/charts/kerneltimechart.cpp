@@ -28,7 +28,6 @@ KernelTimeChart::KernelTimeChart(SessionStore *store, VariantSelection *selectio
         connect(store, &SessionStore::closed, this, [this] { m_cache.clear(); });
 }
 
-
 void KernelTimeChart::rebuild()
 {
     clearPlottables();
@@ -73,7 +72,8 @@ void KernelTimeChart::rebuild()
         bars->setPen(c.darker(130));
         bars->setBrush(c);
         bars->setWidth(0.7);
-        bars->setName(v->label.isEmpty() ? QStringLiteral("#%1").arg(v->id) : QStringLiteral("#%1 %2").arg(v->id).arg(v->label));
+        bars->setName(v->label.isEmpty() ? QStringLiteral("#%1").arg(v->id)
+                                         : QStringLiteral("#%1 %2").arg(v->id).arg(v->label));
         int shown = 0;
         for (const MeasuredKernel &k : m.kernels) {
             if (shown++ >= kMaxKernelsEach)

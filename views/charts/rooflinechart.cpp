@@ -120,7 +120,11 @@ void RooflineChart::rebuild()
     if (ids.size() > 8)
         ids = ids.mid(ids.size() - 8);
 
-    struct Series { qint64 id; QString name; VariantMeasurement m; };
+    struct Series {
+        qint64 id;
+        QString name;
+        VariantMeasurement m;
+    };
     QList<Series> series;
     for (qint64 id : std::as_const(ids)) {
         const Variant *v = store()->population().find(id);
@@ -138,7 +142,8 @@ void RooflineChart::rebuild()
             m_peakGflops = *m.peakGflops;
         if (deviceName.isEmpty())
             deviceName = m.deviceName;
-        series.append({id, v->label.isEmpty() ? QStringLiteral("#%1").arg(id) : QStringLiteral("#%1 %2").arg(id).arg(v->label), m});
+        series.append(
+            {id, v->label.isEmpty() ? QStringLiteral("#%1").arg(id) : QStringLiteral("#%1 %2").arg(id).arg(v->label), m});
     }
     const bool roofs = hasRoofs();
     const double ridge = roofs ? m_peakGflops / m_peakGbps : 0;

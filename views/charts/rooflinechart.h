@@ -46,12 +46,12 @@ protected:
 
 private:
     struct Point {
-        double x = 0, y = 0;       // where it is measured
+        double x = 0, y = 0;           // where it is measured
         double shownX = 0, shownY = 0; // where it is drawn
         qint64 variantId = 0;
         QCPGraph *graph = nullptr;
-        QString label;             // short, beside the point
-        QString detail;            // the tool tip's line
+        QString label;  // short, beside the point
+        QString detail; // the tool tip's line
         bool labelled = false;
         QCPItemText *labelItem = nullptr;
     };

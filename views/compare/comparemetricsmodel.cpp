@@ -45,8 +45,8 @@ void CompareMetricsModel::clear()
     endResetModel();
 }
 
-void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const VariantMeasurement &b, const QString &labelA,
-                                          const QString &labelB)
+void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const VariantMeasurement &b,
+                                          const QString &labelA, const QString &labelB)
 {
     beginResetModel();
     m_labelA = labelA;
@@ -102,8 +102,10 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         // The cell reads as the Variants table's, figure included.
         const auto words = [](const SpeedOfLight &s) { return s.isKnown() ? s.cellText() : QString(); };
         add("sol", tr("Speed of light"), Kind::Percent, Better::Higher, within(a.speedOfLight), within(b.speedOfLight),
-            a.timingProblem.isEmpty() ? tr("the task has no FLOP or byte formula, or the device peaks are unknown") : a.timingProblem,
-            b.timingProblem.isEmpty() ? tr("the task has no FLOP or byte formula, or the device peaks are unknown") : b.timingProblem);
+            a.timingProblem.isEmpty() ? tr("the task has no FLOP or byte formula, or the device peaks are unknown")
+                                      : a.timingProblem,
+            b.timingProblem.isEmpty() ? tr("the task has no FLOP or byte formula, or the device peaks are unknown")
+                                      : b.timingProblem);
         Row &sol = m_rows.last();
         sol.textA = words(a.speedOfLight);
         sol.textB = words(b.speedOfLight);
@@ -131,8 +133,8 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         a.traceProblem, b.traceProblem);
     add("dram_bytes", tr("DRAM traffic"), Kind::Bytes, Better::Lower, a.dramBytes, b.dramBytes, a.metricsProblem,
         b.metricsProblem);
-    add("bandwidth", tr("DRAM bandwidth"), Kind::Gbps, Better::Neither, a.achievedGbps, b.achievedGbps, a.metricsProblem,
-        b.metricsProblem);
+    add("bandwidth", tr("DRAM bandwidth"), Kind::Gbps, Better::Neither, a.achievedGbps, b.achievedGbps,
+        a.metricsProblem, b.metricsProblem);
     add("gflops", tr("FP32 rate"), Kind::Gflops, Better::Neither, a.achievedGflops, b.achievedGflops, a.metricsProblem,
         b.metricsProblem);
     add("occupancy", tr("Achieved occupancy"), Kind::Percent, Better::Neither, a.achievedOccupancyPct,
@@ -147,10 +149,10 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         a.metricsProblem, b.metricsProblem);
     add("registers", tr("Registers per thread"), Kind::Count, Better::Neither, intOpt(a.registers), intOpt(b.registers),
         a.traceProblem.isEmpty() ? noCompile : a.traceProblem, b.traceProblem.isEmpty() ? noCompile : b.traceProblem);
-    add("spills", tr("Register spills"), Kind::Bytes, Better::Lower, longOpt(a.spillBytes), longOpt(b.spillBytes), noCompile,
-        noCompile);
-    add("smem", tr("Shared memory per block"), Kind::Bytes, Better::Neither, longOpt(a.sharedBytes), longOpt(b.sharedBytes),
-        a.traceProblem, b.traceProblem);
+    add("spills", tr("Register spills"), Kind::Bytes, Better::Lower, longOpt(a.spillBytes), longOpt(b.spillBytes),
+        noCompile, noCompile);
+    add("smem", tr("Shared memory per block"), Kind::Bytes, Better::Neither, longOpt(a.sharedBytes),
+        longOpt(b.sharedBytes), a.traceProblem, b.traceProblem);
     m_rows[rowOf(QStringLiteral("kernel_time"))].timing = true; // CUPTI's view of the same time
     // Rates are the same work over a different time: they mirror the time gap instead of explaining it.
     const QStringList mirrors{QStringLiteral("kernel_time"), QStringLiteral("bandwidth"), QStringLiteral("gflops")};
@@ -262,7 +264,8 @@ QString CompareMetricsModel::deltaText(const Row &r) const
         if (a == b)
             return tr("same");
         if (r.kind == Kind::Ms && a > 0) {
-            const QString d = a < b ? tr("%1× faster").arg(formatMeasure(b / a)) : tr("%1× slower").arg(formatMeasure(a / b));
+            const QString d = a < b ? tr("%1× faster").arg(formatMeasure(b / a))
+                                    : tr("%1× slower").arg(formatMeasure(a / b));
             return r.key == u"time" && m_ratio && m_ratio->withinNoise() ? tr("%1, within noise").arg(d) : d;
         }
         return tr("ratio %1").arg(formatMeasure(a / b));

@@ -1,9 +1,9 @@
 #include "views/compare/comparepanel.h"
-#include "views/compare/heatcompareview.h"
 #include "core/optimizer/profilesummary.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"
 #include "views/compare/comparemetricsmodel.h"
+#include "views/compare/heatcompareview.h"
 #include "views/compare/kernellistmodel.h"
 #include "views/variants/measurementtext.h"
 #include "views/variants/variantmeasurement.h"
@@ -109,7 +109,8 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
         *title = new QLabel(box);
         l->addWidget(*title);
         QTableView *view = makeTable(model, box);
-        view->horizontalHeader()->resizeSection(KernelListModel::Name, 16 * view->fontMetrics().horizontalAdvance(QLatin1Char('M')));
+        view->horizontalHeader()->resizeSection(KernelListModel::Name,
+                                                16 * view->fontMetrics().horizontalAdvance(QLatin1Char('M')));
         l->addWidget(view, 1);
         kernelsLayout->addWidget(box, 1);
     }
@@ -290,10 +291,12 @@ void ComparePanel::reload()
     updateHeadline();
     m_kernelsA->setKernels(a.kernels, a.traceRuns);
     m_kernelsB->setKernels(b.kernels, b.traceRuns);
-    m_kernelsTitleA->setText(a.traceProblem.isEmpty() ? tr("Kernels of A (#%1)").arg(m_a)
-                                                      : tr("Kernels of A (#%1): no trace: %2").arg(m_a).arg(a.traceProblem));
-    m_kernelsTitleB->setText(b.traceProblem.isEmpty() ? tr("Kernels of B (#%1)").arg(m_b)
-                                                      : tr("Kernels of B (#%1): no trace: %2").arg(m_b).arg(b.traceProblem));
+    m_kernelsTitleA->setText(a.traceProblem.isEmpty()
+                                 ? tr("Kernels of A (#%1)").arg(m_a)
+                                 : tr("Kernels of A (#%1): no trace: %2").arg(m_a).arg(a.traceProblem));
+    m_kernelsTitleB->setText(b.traceProblem.isEmpty()
+                                 ? tr("Kernels of B (#%1)").arg(m_b)
+                                 : tr("Kernels of B (#%1): no trace: %2").arg(m_b).arg(b.traceProblem));
     QStringList notes;
     if (!a.metricsProblem.isEmpty())
         notes << tr("A: no hardware metrics: %1").arg(a.metricsProblem);
@@ -302,8 +305,8 @@ void ComparePanel::reload()
     if (!a.bound.isEmpty() && a.bound == b.bound)
         notes.prepend(tr("Both are %1.").arg(MeasurementText::boundPhrase(a.bound)));
     else if (!a.bound.isEmpty() || !b.bound.isEmpty())
-        notes.prepend(tr("A is %1; B is %2.")
-                          .arg(MeasurementText::boundPhrase(a.bound), MeasurementText::boundPhrase(b.bound)));
+        notes.prepend(
+            tr("A is %1; B is %2.").arg(MeasurementText::boundPhrase(a.bound), MeasurementText::boundPhrase(b.bound)));
     m_notice->setText(notes.join(QLatin1Char('\n')));
     m_notice->setVisible(!notes.isEmpty());
     m_analysisA->setMarkdown(variantTextsMarkdown(m_store->texts(m_a), QStringLiteral("#%1").arg(m_a)));
@@ -333,8 +336,8 @@ void ComparePanel::updateHeadline()
         else
             lines << tr("<b>%1 is %2× faster than %3</b> (%4 against %5); the 80% interval of the ratio is %6× to %7×, "
                         "so the gap is real.")
-                         .arg(fast, formatMeasure(factor), slow, aFaster ? ta : tb, aFaster ? tb : ta, formatMeasure(low),
-                              formatMeasure(high));
+                         .arg(fast, formatMeasure(factor), slow, aFaster ? ta : tb, aFaster ? tb : ta,
+                              formatMeasure(low), formatMeasure(high));
         if (r->basis == TimeRatio::Basis::Cv)
             lines.last() += QLatin1Char(' ') + tr("(From the coefficients of variation: the results keep no percentiles.)");
     } else {
@@ -345,10 +348,12 @@ void ComparePanel::updateHeadline()
         const auto cell = [&](int column) { return m_metrics->index(row, column).data().toString().toHtmlEscaped(); };
         const QString delta = cell(CompareMetricsModel::Delta);
         diffs << (delta.isEmpty() || delta == CompareMetricsModel::tr("differs")
-                      ? tr("%1 %2 against %3").arg(cell(CompareMetricsModel::Metric), cell(CompareMetricsModel::A),
-                                                   cell(CompareMetricsModel::B))
-                      : tr("%1 %2 against %3 (%4)").arg(cell(CompareMetricsModel::Metric), cell(CompareMetricsModel::A),
-                                                        cell(CompareMetricsModel::B), delta));
+                      ? tr("%1 %2 against %3")
+                            .arg(cell(CompareMetricsModel::Metric), cell(CompareMetricsModel::A),
+                                 cell(CompareMetricsModel::B))
+                      : tr("%1 %2 against %3 (%4)")
+                            .arg(cell(CompareMetricsModel::Metric), cell(CompareMetricsModel::A),
+                                 cell(CompareMetricsModel::B), delta));
     }
     if (!diffs.isEmpty())
         lines << tr("What differs most: %1.").arg(diffs.join(QStringLiteral("; ")));
@@ -409,9 +414,8 @@ qint64 ComparePanel::askWhy()
         return 0;
     }
     m_pending = id;
-    m_status->setText(tr("Asking the model why #%1 is faster than #%2; the answer streams into the Reasoning panel.")
-                          .arg(fast)
-                          .arg(slow));
+    m_status->setText(
+        tr("Asking the model why #%1 is faster than #%2; the answer streams into the Reasoning panel.").arg(fast).arg(slow));
     m_texts->setCurrentWidget(m_answers);
     updateAskButton();
     updatePairAnswers();

@@ -30,7 +30,8 @@ QTableView *makeView(HeatLinesModel *model, QWidget *parent)
 
 } // namespace
 
-HeatCompareView::HeatCompareView(QWidget *parent) : QWidget(parent)
+HeatCompareView::HeatCompareView(QWidget *parent)
+    : QWidget(parent)
 {
     auto *grid = new QGridLayout(this);
     m_modelA = new HeatLinesModel(this);

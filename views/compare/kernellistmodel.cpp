@@ -67,8 +67,9 @@ QVariant KernelListModel::data(const QModelIndex &index, int role) const
     case Block: return dims(k.block);
     case Registers: return k.registers ? QVariant(*k.registers) : QVariant();
     case SharedMemory:
-        return k.sharedBytes ? QVariant(QLocale().formattedDataSize(*k.sharedBytes, 1, QLocale::DataSizeTraditionalFormat))
-                             : QVariant();
+        return k.sharedBytes
+                   ? QVariant(QLocale().formattedDataSize(*k.sharedBytes, 1, QLocale::DataSizeTraditionalFormat))
+                   : QVariant();
     case ColumnCount: break;
     }
     return {};

@@ -40,15 +40,9 @@ std::vector<Edit> editScript(const std::vector<int> &a, const std::vector<int> &
     for (const auto &[value, info] : diff.getSes().getSequence()) {
         Q_UNUSED(value);
         switch (info.type) {
-        case dtl::SES_COMMON:
-            out.push_back({Op::Common, int(info.beforeIdx - 1), int(info.afterIdx - 1)});
-            break;
-        case dtl::SES_DELETE:
-            out.push_back({Op::Delete, int(info.beforeIdx - 1), -1});
-            break;
-        case dtl::SES_ADD:
-            out.push_back({Op::Add, -1, int(info.afterIdx - 1)});
-            break;
+        case dtl::SES_COMMON: out.push_back({Op::Common, int(info.beforeIdx - 1), int(info.afterIdx - 1)}); break;
+        case dtl::SES_DELETE: out.push_back({Op::Delete, int(info.beforeIdx - 1), -1}); break;
+        case dtl::SES_ADD: out.push_back({Op::Add, -1, int(info.afterIdx - 1)}); break;
         }
     }
     return out;
@@ -112,8 +106,7 @@ void addSpan(QList<DiffSpan> *spans, const Token &t)
 
 } // namespace
 
-void DiffModel::lineSpans(const QString &left, const QString &right, QList<DiffSpan> *leftSpans,
-                          QList<DiffSpan> *rightSpans)
+void DiffModel::lineSpans(const QString &left, const QString &right, QList<DiffSpan> *leftSpans, QList<DiffSpan> *rightSpans)
 {
     leftSpans->clear();
     rightSpans->clear();
@@ -294,12 +287,8 @@ void DiffModel::compute()
     };
     for (const Edit &e : script) {
         switch (e.op) {
-        case Op::Delete:
-            deleted.push_back(e.left);
-            break;
-        case Op::Add:
-            added.push_back(e.right);
-            break;
+        case Op::Delete: deleted.push_back(e.left); break;
+        case Op::Add: added.push_back(e.right); break;
         case Op::Common: {
             flush();
             DiffRow row;
@@ -376,21 +365,13 @@ QString DiffModel::dump() const
     auto num = [](int line) { return line < 0 ? QStringLiteral("  .") : QStringLiteral("%1").arg(line + 1, 3); };
     for (const DiffRow &r : m_rows) {
         switch (r.kind) {
-        case DiffRow::Same:
-            out += u"= " + num(r.leftLine) + u' ' + num(r.rightLine) + u" | " + r.left;
-            break;
+        case DiffRow::Same: out += u"= " + num(r.leftLine) + u' ' + num(r.rightLine) + u" | " + r.left; break;
         case DiffRow::Changed:
             out += u"~ " + num(r.leftLine) + u' ' + num(r.rightLine) + u" | " + r.left + u" -> " + r.right;
             break;
-        case DiffRow::Removed:
-            out += u"- " + num(r.leftLine) + u' ' + num(-1) + u" | " + r.left;
-            break;
-        case DiffRow::Added:
-            out += u"+ " + num(-1) + u' ' + num(r.rightLine) + u" | " + r.right;
-            break;
-        case DiffRow::Fold:
-            out += QStringLiteral("@ %1 lines folded").arg(r.foldedLines);
-            break;
+        case DiffRow::Removed: out += u"- " + num(r.leftLine) + u' ' + num(-1) + u" | " + r.left; break;
+        case DiffRow::Added: out += u"+ " + num(-1) + u' ' + num(r.rightLine) + u" | " + r.right; break;
+        case DiffRow::Fold: out += QStringLiteral("@ %1 lines folded").arg(r.foldedLines); break;
         }
         out += u'\n';
     }

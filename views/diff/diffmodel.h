@@ -27,14 +27,14 @@ struct DiffRow {
         Fold,    // a run of unchanged lines, hidden
     };
     Kind kind = Same;
-    int leftLine = -1;  // 0-based line of the left source; -1 for a gap (and for Fold)
+    int leftLine = -1; // 0-based line of the left source; -1 for a gap (and for Fold)
     int rightLine = -1;
     QString left;
     QString right;
     QList<DiffSpan> leftSpans;
     QList<DiffSpan> rightSpans;
-    int foldedLines = 0;  // Fold: how many unchanged lines it hides
-    int foldKey = -1;     // Fold: pass to expandFold()
+    int foldedLines = 0; // Fold: how many unchanged lines it hides
+    int foldKey = -1;    // Fold: pass to expandFold()
 };
 
 class DiffModel

@@ -27,12 +27,12 @@ struct DiffColors {
 DiffColors diffColors(bool dark)
 {
     if (dark)
-        return {QColor(0x4b, 0x25, 0x2a), QColor(0x23, 0x44, 0x2c), QColor(0x3c, 0x3a, 0x24), QColor(0x2f, 0x33, 0x3a),
-                QColor(0x26, 0x34, 0x48), QColor(0xc0, 0x40, 0x50, 140), QColor(0x40, 0xb0, 0x60, 140),
-                QColor(0x8a, 0xb4, 0xf8)};
-    return {QColor(0xff, 0xe6, 0xe8), QColor(0xe3, 0xf7, 0xe6), QColor(0xfb, 0xf5, 0xd8), QColor(0xee, 0xee, 0xee),
-            QColor(0xe6, 0xee, 0xfa), QColor(0xf0, 0x7c, 0x86, 150), QColor(0x5c, 0xc8, 0x78, 150),
-            QColor(0x1a, 0x5f, 0xb4)};
+        return {QColor(0x4b, 0x25, 0x2a),      QColor(0x23, 0x44, 0x2c), QColor(0x3c, 0x3a, 0x24),
+                QColor(0x2f, 0x33, 0x3a),      QColor(0x26, 0x34, 0x48), QColor(0xc0, 0x40, 0x50, 140),
+                QColor(0x40, 0xb0, 0x60, 140), QColor(0x8a, 0xb4, 0xf8)};
+    return {QColor(0xff, 0xe6, 0xe8),      QColor(0xe3, 0xf7, 0xe6), QColor(0xfb, 0xf5, 0xd8),
+            QColor(0xee, 0xee, 0xee),      QColor(0xe6, 0xee, 0xfa), QColor(0xf0, 0x7c, 0x86, 150),
+            QColor(0x5c, 0xc8, 0x78, 150), QColor(0x1a, 0x5f, 0xb4)};
 }
 
 QString lineNumber(int line)
@@ -127,9 +127,8 @@ DiffView::DiffView(QWidget *parent)
     sync(m_left->horizontalScrollBar(), m_right->horizontalScrollBar());
     sync(m_right->horizontalScrollBar(), m_left->horizontalScrollBar());
     for (QsciScintilla *e : {m_left, m_right}) {
-        connect(e, &QsciScintilla::indicatorClicked, this, [this](int line, int, Qt::KeyboardModifiers) {
-            expandFoldAt(line);
-        });
+        connect(e, &QsciScintilla::indicatorClicked, this,
+                [this](int line, int, Qt::KeyboardModifiers) { expandFoldAt(line); });
     }
     rebuild();
 }
@@ -254,19 +253,14 @@ void DiffView::decorate(QsciScintilla *e, bool leftSide)
         if (!number.isEmpty())
             e->setMarginText(i, number, QsciScintillaBase::STYLE_LINENUMBER);
         switch (r.kind) {
-        case DiffRow::Same:
-            break;
+        case DiffRow::Same: break;
         case DiffRow::Changed:
             e->markerAdd(i, ChangedLine);
             for (const DiffSpan &s : leftSide ? r.leftSpans : r.rightSpans)
                 e->fillIndicatorRange(i, s.start, i, s.start + s.length, leftSide ? RemovedWords : AddedWords);
             break;
-        case DiffRow::Removed:
-            e->markerAdd(i, leftSide ? RemovedLine : GapLine);
-            break;
-        case DiffRow::Added:
-            e->markerAdd(i, leftSide ? GapLine : AddedLine);
-            break;
+        case DiffRow::Removed: e->markerAdd(i, leftSide ? RemovedLine : GapLine); break;
+        case DiffRow::Added: e->markerAdd(i, leftSide ? GapLine : AddedLine); break;
         case DiffRow::Fold:
             e->markerAdd(i, FoldLine);
             e->fillIndicatorRange(i, 0, i, e->lineLength(i), FoldLink);

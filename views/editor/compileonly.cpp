@@ -25,7 +25,8 @@ void CompileOnly::compile(int index, const TaskRecord &task, const QString &why)
         return;
     CompileRequest request;
     request.source = tab->text();
-    request.fileName = m_editor->compileFileName(index).isEmpty() ? QStringLiteral("candidate.cu") : m_editor->compileFileName(index);
+    request.fileName = m_editor->compileFileName(index).isEmpty() ? QStringLiteral("candidate.cu")
+                                                                  : m_editor->compileFileName(index);
     for (const QJsonValue &flag : task.json().value(QStringLiteral("nvcc_flags")).toArray())
         request.flags << flag.toString();
     const int job = m_compiler->compile(request);
@@ -50,7 +51,8 @@ void CompileOnly::onFinished(int job, const CompileResult &result)
     m_editor->setDiagnostics(index, result.diagnostics);
     m_editor->setResources(index, result.resources);
     if (result.ok)
-        m_editor->setStatus(index, tr("Compiles without errors; not measured and not added to the session: %1.").arg(pending.why));
+        m_editor->setStatus(index,
+                            tr("Compiles without errors; not measured and not added to the session: %1.").arg(pending.why));
     else
         m_editor->setStatus(index, tr("Does not compile (%n error(s)); not added to the session: %1.", nullptr,
                                       qMax(1, result.errorCount()))

@@ -69,20 +69,16 @@ const char *CudaLexer::keywords(int set) const
                "cublasHandle_t cublasStatus_t thread_block thread_block_tile grid_group "
                "int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t "
                "kf_tensor kf_params kf_param_value kf_dtype kf_entry_fn";
-    default:
-        return QsciLexerCPP::keywords(set);
+    default: return QsciLexerCPP::keywords(set);
     }
 }
 
 QString CudaLexer::description(int style) const
 {
     switch (style) {
-    case cudaKeywordStyle:
-        return tr("CUDA keyword");
-    case cudaTypeStyle:
-        return tr("CUDA type");
-    default:
-        return QsciLexerCPP::description(style);
+    case cudaKeywordStyle: return tr("CUDA keyword");
+    case cudaTypeStyle: return tr("CUDA type");
+    default: return QsciLexerCPP::description(style);
     }
 }
 

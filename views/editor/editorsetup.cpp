@@ -25,19 +25,17 @@ struct Scheme {
 Scheme schemeFor(bool dark)
 {
     if (dark) {
-        return {QColor(0x28, 0x2c, 0x34), QColor(0xab, 0xb2, 0xbf), QColor(0x7f, 0x84, 0x8e),
-                QColor(0xd1, 0x9a, 0x66), QColor(0xc6, 0x78, 0xdd), QColor(0xe5, 0xc0, 0x7b),
-                QColor(0x61, 0xaf, 0xef), QColor(0x98, 0xc3, 0x79), QColor(0x56, 0xb6, 0xc2),
-                QColor(0xab, 0xb2, 0xbf), QColor(0x21, 0x25, 0x2b), QColor(0x63, 0x6d, 0x83),
-                QColor(0x2c, 0x31, 0x3c), QColor(0x3e, 0x44, 0x51), QColor(0x51, 0x5a, 0x6b),
-                QColor(0xe0, 0x6c, 0x75), QColor(0x3b, 0x40, 0x48), QColor(0x5c, 0x63, 0x70)};
+        return {QColor(0x28, 0x2c, 0x34), QColor(0xab, 0xb2, 0xbf), QColor(0x7f, 0x84, 0x8e), QColor(0xd1, 0x9a, 0x66),
+                QColor(0xc6, 0x78, 0xdd), QColor(0xe5, 0xc0, 0x7b), QColor(0x61, 0xaf, 0xef), QColor(0x98, 0xc3, 0x79),
+                QColor(0x56, 0xb6, 0xc2), QColor(0xab, 0xb2, 0xbf), QColor(0x21, 0x25, 0x2b), QColor(0x63, 0x6d, 0x83),
+                QColor(0x2c, 0x31, 0x3c), QColor(0x3e, 0x44, 0x51), QColor(0x51, 0x5a, 0x6b), QColor(0xe0, 0x6c, 0x75),
+                QColor(0x3b, 0x40, 0x48), QColor(0x5c, 0x63, 0x70)};
     }
-    return {QColor(0xfa, 0xfa, 0xfa), QColor(0x38, 0x3a, 0x42), QColor(0x9d, 0x9d, 0x9f),
-            QColor(0x98, 0x68, 0x01), QColor(0xa6, 0x26, 0xa4), QColor(0xb3, 0x4d, 0x00),
-            QColor(0x40, 0x78, 0xf2), QColor(0x50, 0xa1, 0x4f), QColor(0x01, 0x84, 0xbc),
-            QColor(0x38, 0x3a, 0x42), QColor(0xf0, 0xf0, 0xf0), QColor(0x9d, 0x9d, 0x9f),
-            QColor(0xee, 0xf1, 0xf8), QColor(0xd7, 0xe0, 0xf5), QColor(0xc8, 0xe6, 0xc9),
-            QColor(0xff, 0xcd, 0xd2), QColor(0xe0, 0xe0, 0xe0), QColor(0xb0, 0xb0, 0xb0)};
+    return {QColor(0xfa, 0xfa, 0xfa), QColor(0x38, 0x3a, 0x42), QColor(0x9d, 0x9d, 0x9f), QColor(0x98, 0x68, 0x01),
+            QColor(0xa6, 0x26, 0xa4), QColor(0xb3, 0x4d, 0x00), QColor(0x40, 0x78, 0xf2), QColor(0x50, 0xa1, 0x4f),
+            QColor(0x01, 0x84, 0xbc), QColor(0x38, 0x3a, 0x42), QColor(0xf0, 0xf0, 0xf0), QColor(0x9d, 0x9d, 0x9f),
+            QColor(0xee, 0xf1, 0xf8), QColor(0xd7, 0xe0, 0xf5), QColor(0xc8, 0xe6, 0xc9), QColor(0xff, 0xcd, 0xd2),
+            QColor(0xe0, 0xe0, 0xe0), QColor(0xb0, 0xb0, 0xb0)};
 }
 
 QFont editorFont()
@@ -74,9 +72,8 @@ void colorLexer(QsciLexer *lexer, const Scheme &s)
     set(QsciLexerCPP::Default, s.text, font);
     set(QsciLexerCPP::Identifier, s.text, font);
     set(QsciLexerCPP::Operator, s.op, font);
-    for (int style : {QsciLexerCPP::Comment, QsciLexerCPP::CommentLine, QsciLexerCPP::CommentDoc,
-                      QsciLexerCPP::CommentLineDoc, QsciLexerCPP::PreProcessorComment,
-                      QsciLexerCPP::PreProcessorCommentLineDoc})
+    for (int style : {QsciLexerCPP::Comment, QsciLexerCPP::CommentLine, QsciLexerCPP::CommentDoc, QsciLexerCPP::CommentLineDoc,
+                      QsciLexerCPP::PreProcessorComment, QsciLexerCPP::PreProcessorCommentLineDoc})
         set(style, s.comment, italic);
     set(QsciLexerCPP::CommentDocKeyword, s.keyword, italic);
     set(QsciLexerCPP::CommentDocKeywordError, s.braceBad, italic);
@@ -111,8 +108,7 @@ SeverityColors severityColors(Diagnostic::Severity severity, bool dark)
                                      QColor(0x3a, 0x35, 0x29)}
                     : SeverityColors{QColor(0xe0, 0x9b, 0x00), QColor(0x2b, 0x22, 0x00), QColor(0x7a, 0x55, 0x00),
                                      QColor(0xfd, 0xf3, 0xd6)};
-    case Diagnostic::Severity::Note:
-        break;
+    case Diagnostic::Severity::Note: break;
     }
     return dark ? SeverityColors{QColor(0x61, 0xaf, 0xef), QColor(0x28, 0x2c, 0x34), QColor(0xa4, 0xcd, 0xf4),
                                  QColor(0x2a, 0x33, 0x42)}
@@ -236,12 +232,9 @@ void EditorSetup::applyPanelColors(QWidget *panel, bool dark, bool bar)
 bool EditorSetup::isDark(Theme theme)
 {
     switch (theme) {
-    case Theme::Dark:
-        return true;
-    case Theme::Light:
-        return false;
-    case Theme::System:
-        break;
+    case Theme::Dark: return true;
+    case Theme::Light: return false;
+    case Theme::System: break;
     }
     return QApplication::palette().color(QPalette::Window).lightness() < 128;
 }
@@ -301,8 +294,7 @@ void EditorSetup::applyColors(QsciScintilla *editor, bool dark)
     annotationFont.setPointSizeF(font.pointSizeF() * 0.95);
     for (auto severity : {Diagnostic::Severity::Note, Diagnostic::Severity::Warning, Diagnostic::Severity::Error}) {
         const SeverityColors c = severityColors(severity, dark);
-        QsciStyle(annotationStyleFor(severity), {}, c.annotationText, c.annotationPaper, annotationFont, true)
-            .apply(editor);
+        QsciStyle(annotationStyleFor(severity), {}, c.annotationText, c.annotationPaper, annotationFont, true).apply(editor);
         editor->markerDefine(severityImage(severity, dark, size), markerFor(severity));
         editor->setIndicatorForegroundColor(c.marker, indicatorFor(severity));
     }

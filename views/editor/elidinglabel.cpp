@@ -53,7 +53,8 @@ QSize ElidingLabel::sizeHint() const
 QSize ElidingLabel::minimumSizeHint() const
 {
     const QMargins m = contentsMargins();
-    const int few = fontMetrics().averageCharWidth() * minimumChars + m.left() + m.right() + 2 * margin() + 2 * frameWidth();
+    const int few = fontMetrics().averageCharWidth() * minimumChars + m.left() + m.right() + 2 * margin()
+                    + 2 * frameWidth();
     return {std::min(QLabel::sizeHint().width(), few), lineHeight()};
 }
 
@@ -61,8 +62,8 @@ void ElidingLabel::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
     const QRect r = contentsRect();
-    style()->drawItemText(&painter, r, int(QStyle::visualAlignment(layoutDirection(), alignment())), palette(), isEnabled(),
-                          shownText(), foregroundRole());
+    style()->drawItemText(&painter, r, int(QStyle::visualAlignment(layoutDirection(), alignment())), palette(),
+                          isEnabled(), shownText(), foregroundRole());
 }
 
 } // namespace kforge

@@ -29,14 +29,18 @@ HeatGutter *HeatGutter::of(QsciScintilla *editor)
     return new HeatGutter(editor);
 }
 
-HeatGutter::HeatGutter(QsciScintilla *editor) : QObject(editor), m_editor(editor), m_model(new HeatLinesModel(this))
+HeatGutter::HeatGutter(QsciScintilla *editor)
+    : QObject(editor)
+    , m_editor(editor)
+    , m_model(new HeatLinesModel(this))
 {
     m_editor->setMarginType(EditorSetup::heatMargin, QsciScintilla::TextMarginRightJustified);
     m_editor->setMarginWidth(EditorSetup::heatMargin, 0);
     m_editor->setMarginSensitivity(EditorSetup::heatMargin, false);
     m_editor->SendScintilla(QsciScintilla::SCI_SETMOUSEDWELLTIME, 400);
     connect(m_editor, &QsciScintilla::SCN_DWELLSTART, this, &HeatGutter::onDwell);
-    connect(m_editor, &QsciScintilla::SCN_DWELLEND, this, [this] { m_editor->SendScintilla(QsciScintilla::SCI_CALLTIPCANCEL); });
+    connect(m_editor, &QsciScintilla::SCN_DWELLEND, this,
+            [this] { m_editor->SendScintilla(QsciScintilla::SCI_CALLTIPCANCEL); });
 }
 
 void HeatGutter::setHeat(const SourceHeat &heat)
@@ -75,7 +79,8 @@ QString HeatGutter::tipForLine(int line) const
     const LineHeat *l = m_model->heat().at(line);
     if (!l || l->samples <= 0)
         return {};
-    QStringList parts{tr("%1% of samples (%2 of %3)").arg(100.0 * l->share, 0, 'f', 1).arg(l->samples).arg(m_model->heat().totalSamples)};
+    QStringList parts{
+        tr("%1% of samples (%2 of %3)").arg(100.0 * l->share, 0, 'f', 1).arg(l->samples).arg(m_model->heat().totalSamples)};
     qint64 total = 0;
     for (const auto &s : l->stalls)
         total += s.second;

@@ -8,7 +8,10 @@ using namespace Qt::StringLiterals;
 
 namespace kforge {
 
-HeatLinesModel::HeatLinesModel(QObject *parent) : QAbstractTableModel(parent) {}
+HeatLinesModel::HeatLinesModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 void HeatLinesModel::setHeat(const SourceHeat &heat, const QString &source)
 {
@@ -56,15 +59,16 @@ QVariant HeatLinesModel::data(const QModelIndex &index, int role) const
         case ShareColumn: return u"%1%"_s.arg(100.0 * l.share, 0, 'f', 1);
         case SamplesColumn: return l.samples;
         case StallsColumn: return SourceHeat::stallMix(l.stalls, 2);
-        case SourceColumn: return l.line > 0 && l.line <= m_source.size() ? m_source.at(l.line - 1).trimmed() : QString();
+        case SourceColumn:
+            return l.line > 0 && l.line <= m_source.size() ? m_source.at(l.line - 1).trimmed() : QString();
         }
         break;
     case Qt::ToolTipRole:
         return QString(SourceHeat::describe(l) + u"\n"_s + tr("Stalls: %1").arg(SourceHeat::stallMix(l.stalls, 5)));
-    case Qt::BackgroundRole:
-        return index.column() == ShareColumn ? QVariant(heatColor(l.share)) : QVariant();
+    case Qt::BackgroundRole: return index.column() == ShareColumn ? QVariant(heatColor(l.share)) : QVariant();
     case Qt::TextAlignmentRole:
-        return index.column() <= SamplesColumn ? int(Qt::AlignRight | Qt::AlignVCenter) : int(Qt::AlignLeft | Qt::AlignVCenter);
+        return index.column() <= SamplesColumn ? int(Qt::AlignRight | Qt::AlignVCenter)
+                                               : int(Qt::AlignLeft | Qt::AlignVCenter);
     case ShareRole: return l.share;
     case LineRole: return l.line;
     }

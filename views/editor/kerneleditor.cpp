@@ -15,9 +15,9 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolButton>
-#include <QStyle>
 #include <QVBoxLayout>
 
 namespace kforge {
@@ -85,10 +85,9 @@ KernelEditor::KernelEditor(QWidget *parent)
         addAction(action);
         return action;
     };
-    m_evaluateAction = makeAction(tr("Compile && Evaluate"),
-                                  {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)},
-                                  QIcon::fromTheme(QStringLiteral("media-playback-start"),
-                                                   style()->standardIcon(QStyle::SP_MediaPlay)));
+    m_evaluateAction = makeAction(
+        tr("Compile && Evaluate"), {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)},
+        QIcon::fromTheme(QStringLiteral("media-playback-start"), style()->standardIcon(QStyle::SP_MediaPlay)));
     m_nextAction = makeAction(tr("Next &Problem"), {QKeySequence(Qt::Key_F8)},
                               QIcon::fromTheme(QStringLiteral("go-down-search")));
     m_previousAction = makeAction(tr("Previous Pro&blem"), {QKeySequence(Qt::SHIFT | Qt::Key_F8)},

@@ -188,7 +188,7 @@ QString KernelInfoStrip::resourcesText() const
 bool KernelInfoStrip::hasContent() const
 {
     return !m_status->text().isEmpty() || !m_summary->text().isEmpty() || m_hasMessage || !m_unmarked.isEmpty()
-        || !m_resources.isEmpty();
+           || !m_resources.isEmpty();
 }
 
 void KernelInfoStrip::rebuildUnmarked()
@@ -232,7 +232,8 @@ void KernelInfoStrip::rebuildResources()
             tip << k.mangledName;
         if (!k.arch.isEmpty())
             tip << tr("Architecture: %1").arg(k.arch);
-        tip << tr("Barriers: %1").arg(k.barriers) << tr("Constant memory: %1").arg(DiagnosticFormat::bytes(k.constantBytes));
+        tip << tr("Barriers: %1").arg(k.barriers)
+            << tr("Constant memory: %1").arg(DiagnosticFormat::bytes(k.constantBytes));
         const QString toolTip = tip.join(u'\n');
 
         auto *name = new ElidingLabel(m_resourcesBox, Qt::ElideMiddle);
@@ -241,16 +242,16 @@ void KernelInfoStrip::rebuildResources()
         QLabel *shared = makeLabel(m_resourcesBox, DiagnosticFormat::bytes(k.sharedBytes));
         QLabel *spills = makeLabel(m_resourcesBox);
         if (k.spills()) {
-            spills->setText(tr("⚠ %1 / %2")
-                                .arg(DiagnosticFormat::bytes(k.spillStoreBytes), DiagnosticFormat::bytes(k.spillLoadBytes)));
+            spills->setText(
+                tr("⚠ %1 / %2").arg(DiagnosticFormat::bytes(k.spillStoreBytes), DiagnosticFormat::bytes(k.spillLoadBytes)));
             QFont bold = spills->font();
             bold.setBold(true);
             spills->setFont(bold);
             setTextColor(spills, colors.warning);
-            spills->setToolTip(tr("Registers spill to local memory: %1 of spill stores and %2 of spill loads. "
-                                  "Spilling is slow; fewer live values or a higher register limit avoid it.")
-                                   .arg(DiagnosticFormat::bytes(k.spillStoreBytes),
-                                        DiagnosticFormat::bytes(k.spillLoadBytes)));
+            spills->setToolTip(
+                tr("Registers spill to local memory: %1 of spill stores and %2 of spill loads. "
+                   "Spilling is slow; fewer live values or a higher register limit avoid it.")
+                    .arg(DiagnosticFormat::bytes(k.spillStoreBytes), DiagnosticFormat::bytes(k.spillLoadBytes)));
         } else {
             spills->setText(tr("none"));
             setTextColor(spills, colors.dim);

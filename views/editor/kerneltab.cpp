@@ -203,8 +203,8 @@ QIcon KernelTab::statusIcon() const
     }
     if (!errors && !warnings)
         return {};
-    return QIcon(QPixmap::fromImage(EditorSetup::severityImage(
-        errors ? Diagnostic::Severity::Error : Diagnostic::Severity::Warning, m_dark, 14)));
+    return QIcon(QPixmap::fromImage(
+        EditorSetup::severityImage(errors ? Diagnostic::Severity::Error : Diagnostic::Severity::Warning, m_dark, 14)));
 }
 
 void KernelTab::setDarkTheme(bool dark)

@@ -16,8 +16,9 @@ ReadOnlyBar::ReadOnlyBar(QWidget *parent)
     setObjectName(QStringLiteral("kforgeReadOnlyBar"));
     m_icon = new QLabel(this);
     const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this);
-    m_icon->setPixmap(QIcon::fromTheme(QStringLiteral("object-locked"), style()->standardIcon(QStyle::SP_MessageBoxInformation))
-                          .pixmap(iconSize, iconSize));
+    m_icon->setPixmap(
+        QIcon::fromTheme(QStringLiteral("object-locked"), style()->standardIcon(QStyle::SP_MessageBoxInformation))
+            .pixmap(iconSize, iconSize));
     m_text = new QLabel(this);
     m_text->setTextFormat(Qt::PlainText);
     m_text->setWordWrap(true);

@@ -45,7 +45,8 @@ bool VariantTabBinding::isMeasured(const Variant &v)
 {
     // compile_error never reached a worker; error is the pipeline failing (no worker, the reference does not
     // build): neither measured this source.
-    return v.hasEvaluation() && v.eval.verdict != QLatin1String("compile_error") && v.eval.verdict != QLatin1String("error");
+    return v.hasEvaluation() && v.eval.verdict != QLatin1String("compile_error")
+           && v.eval.verdict != QLatin1String("error");
 }
 
 void VariantTabBinding::forgetParents()
@@ -96,7 +97,7 @@ int VariantTabBinding::showVariant(qint64 variantId)
         // The name the evaluator compiles the source under (EvalRequest::candidateName), which nvcc's
         // diagnostics carry.
         m_editor->setCompileFileName(index, v->origin == VariantOrigin::Reference ? QStringLiteral("reference.cu")
-                                                                                   : QStringLiteral("candidate.cu"));
+                                                                                  : QStringLiteral("candidate.cu"));
         if (v->origin == VariantOrigin::Reference)
             m_editor->setReference(index);
         onVariantChanged(variantId);
@@ -111,7 +112,9 @@ int VariantTabBinding::fork(qint64 variantId)
     const Variant *v = m_store->population().find(variantId);
     if (!v)
         return -1;
-    const QString name = v->origin == VariantOrigin::Reference ? tr("reference") : v->label.isEmpty() ? QString::number(v->id) : v->label;
+    const QString name = v->origin == VariantOrigin::Reference ? tr("reference")
+                         : v->label.isEmpty()                  ? QString::number(v->id)
+                                                               : v->label;
     const int index = m_editor->addSource(tr("fork of %1").arg(name), m_store->source(variantId), QString(), false);
     m_editor->setCompileFileName(index, QStringLiteral("candidate.cu"));
     m_tabParents.insert(m_editor->editor(index), {variantId});
@@ -215,8 +218,8 @@ void VariantTabBinding::onVariantChanged(qint64 variantId)
     QString text = VariantsModel::statusText(*v);
     if (v->status == VariantStatus::Done && v->eval.speedup && v->eval.candidateMedianMs) {
         const QLocale locale;
-        text = tr("correct: %1× the reference, %2 ms median").arg(locale.toString(*v->eval.speedup, 'f', 2),
-                                                                   locale.toString(*v->eval.candidateMedianMs, 'g', 4));
+        text = tr("correct: %1× the reference, %2 ms median")
+                   .arg(locale.toString(*v->eval.speedup, 'f', 2), locale.toString(*v->eval.candidateMedianMs, 'g', 4));
         const QStringList flags = VariantsModel::flagTexts(*v);
         if (!flags.isEmpty())
             text += tr(" — %1").arg(flags.join(QStringLiteral(", ")));

@@ -15,8 +15,8 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFontDatabase>
-#include <QFutureWatcher>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -153,7 +153,8 @@ ExportDialog::ExportDialog(const ExportInput &input, QWidget *parent)
     split->addWidget(m_preview);
     split->setStretchFactor(1, 2);
 
-    m_linesLabel = new QLabel(tr("Add these lines to the project's CMakeLists.txt (those marked \"already there\" are):"), this);
+    m_linesLabel = new QLabel(tr("Add these lines to the project's CMakeLists.txt (those marked \"already there\" are):"),
+                              this);
     m_cmakeLines = new QPlainTextEdit(this);
     m_cmakeLines->setReadOnly(true);
     m_cmakeLines->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -300,13 +301,15 @@ void ExportDialog::showPlan(const ExportBundle &bundle, const ExportPlan &plan, 
     m_model->setPlan(plan);
     m_cmakeLines->setPlainText(cmakeLines.join(u'\n'));
     const int conflicts = plan.count(ExportPlan::State::Conflict);
-    QString status = tr("%n file(s) in %1: ", nullptr, int(plan.entries().size())).arg(QDir::toNativeSeparators(plan.outDir()))
+    QString status =
+        tr("%n file(s) in %1: ", nullptr, int(plan.entries().size())).arg(QDir::toNativeSeparators(plan.outDir()))
         + tr("%1 new, %2 unchanged, %3 in conflict.")
               .arg(plan.count(ExportPlan::State::New))
               .arg(plan.count(ExportPlan::State::Identical))
               .arg(conflicts);
     if (conflicts > 0)
-        status += u' ' + tr("Files in conflict differ from what is on disk: they are written only with \"Overwrite files that differ\".");
+        status += u' '
+                  + tr("Files in conflict differ from what is on disk: they are written only with \"Overwrite files that differ\".");
     if (!m_exportedTo.isEmpty())
         status = tr("Exported to %1.").arg(QDir::toNativeSeparators(std::exchange(m_exportedTo, QString()))) + u' ' + status;
     m_status->setText(status);
@@ -333,7 +336,8 @@ void ExportDialog::showEntry()
     }
     const QString onDisk = QString::fromUtf8(f.readAll());
     const auto diff = UnifiedDiff::compute(onDisk, generated, tr("on disk: %1").arg(e->path), tr("export: %1").arg(e->path));
-    m_preview->setPlainText(tr("Conflict: %1. What the export would change:").arg(e->reason) + u"\n\n"_s + UnifiedDiff::toText(diff));
+    m_preview->setPlainText(tr("Conflict: %1. What the export would change:").arg(e->reason) + u"\n\n"_s
+                            + UnifiedDiff::toText(diff));
 }
 
 void ExportDialog::updateButtons()

@@ -47,8 +47,7 @@ QVariant ExportPlanModel::data(const QModelIndex &index, int role) const
     if (!e)
         return {};
     switch (role) {
-    case Qt::DisplayRole:
-        return index.column() == PathColumn ? e->path : stateText(e->state);
+    case Qt::DisplayRole: return index.column() == PathColumn ? e->path : stateText(e->state);
     case Qt::ToolTipRole:
         if (e->state == ExportPlan::State::Conflict)
             return tr("%1\nConflict: %2").arg(QDir::toNativeSeparators(e->absolutePath), e->reason);
@@ -66,12 +65,9 @@ QVariant ExportPlanModel::data(const QModelIndex &index, int role) const
             return f;
         }
         return {};
-    case StateRole:
-        return int(e->state);
-    case ReasonRole:
-        return e->reason;
-    default:
-        return {};
+    case StateRole: return int(e->state);
+    case ReasonRole: return e->reason;
+    default: return {};
     }
 }
 

@@ -51,7 +51,7 @@ bool LogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourcePa
     if (m_text.isEmpty())
         return true;
     return index.data(LogModel::MessageRole).toString().contains(m_text, Qt::CaseInsensitive)
-        || index.data(LogModel::ContextRole).toString().contains(m_text, Qt::CaseInsensitive);
+           || index.data(LogModel::ContextRole).toString().contains(m_text, Qt::CaseInsensitive);
 }
 
 } // namespace kforge

@@ -86,13 +86,10 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole: {
         const QStyle *style = QApplication::style();
         switch (e.level) {
-        case LogLevel::Error:
-            return style->standardIcon(QStyle::SP_MessageBoxCritical);
-        case LogLevel::Warning:
-            return style->standardIcon(QStyle::SP_MessageBoxWarning);
+        case LogLevel::Error: return style->standardIcon(QStyle::SP_MessageBoxCritical);
+        case LogLevel::Warning: return style->standardIcon(QStyle::SP_MessageBoxWarning);
         case LogLevel::Info:
-        case LogLevel::Debug:
-            return style->standardIcon(QStyle::SP_MessageBoxInformation);
+        case LogLevel::Debug: return style->standardIcon(QStyle::SP_MessageBoxInformation);
         }
         return {};
     }
@@ -102,18 +99,12 @@ QVariant LogModel::data(const QModelIndex &index, int role) const
         if (e.level == LogLevel::Debug)
             return QApplication::palette().color(QPalette::Disabled, QPalette::Text);
         return {};
-    case SourceRole:
-        return int(e.source);
-    case LevelRole:
-        return int(e.level);
-    case TimeRole:
-        return e.time;
-    case MessageRole:
-        return e.message;
-    case ContextRole:
-        return e.context;
-    default:
-        return {};
+    case SourceRole: return int(e.source);
+    case LevelRole: return int(e.level);
+    case TimeRole: return e.time;
+    case MessageRole: return e.message;
+    case ContextRole: return e.context;
+    default: return {};
     }
 }
 

@@ -18,7 +18,7 @@ struct ReasoningEntry {
     QString reasoning;    // the separate reasoning ("thinking") text
     QString finish;       // streaming, stop, length, error, ...
     QString error;
-    bool live = false;    // still streaming
+    bool live = false; // still streaming
 };
 
 class ReasoningEntriesModel : public QAbstractListModel

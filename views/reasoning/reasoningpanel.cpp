@@ -80,7 +80,8 @@ ReasoningPanel::ReasoningPanel(SessionStore *store, VariantSelection *selection,
     m_follow->setChecked(true);
     m_follow->setToolTip(tr("Show each new answer as it starts streaming"));
     m_whole = new QCheckBox(tr("Whole answer"), this);
-    m_whole->setToolTip(tr("Show the answer as the model wrote it, code included, instead of the parsed analysis and design"));
+    m_whole->setToolTip(
+        tr("Show the answer as the model wrote it, code included, instead of the parsed analysis and design"));
     m_promptButton = new QPushButton(tr("Show Prompt"), this);
     m_promptButton->setToolTip(tr("The exact prompt this answer was given"));
     auto *top = new QHBoxLayout;
@@ -173,7 +174,9 @@ ReasoningPanel::ReasoningPanel(SessionStore *store, VariantSelection *selection,
         connect(m_runner, &RoundRunner::textDelta, this, &ReasoningPanel::onTextDelta);
         connect(m_runner, &RoundRunner::reasoningDelta, this, &ReasoningPanel::onReasoningDelta);
         connect(m_runner, &RoundRunner::responseFinished, this,
-                [this](qint64 responseId, qint64 variantId, const ParsedResponse &) { onResponseFinished(responseId, variantId); });
+                [this](qint64 responseId, qint64 variantId, const ParsedResponse &) {
+                    onResponseFinished(responseId, variantId);
+                });
     }
     setReasoningExpanded(false);
     render();
@@ -414,7 +417,8 @@ void ReasoningPanel::updateHeader()
     }
     if (m_shownVariant) {
         const Variant *v = m_store ? m_store->population().find(m_shownVariant) : nullptr;
-        QString link = QStringLiteral("<a href=\"variant:%1\">%2</a>").arg(m_shownVariant).arg(tr("variant #%1").arg(m_shownVariant));
+        QString link =
+            QStringLiteral("<a href=\"variant:%1\">%2</a>").arg(m_shownVariant).arg(tr("variant #%1").arg(m_shownVariant));
         if (v && !v->label.isEmpty())
             link += QLatin1Char(' ') + v->label.toHtmlEscaped();
         parts << link;
@@ -448,7 +452,8 @@ void ReasoningPanel::render()
         const VariantTexts t = m_store->texts(m_shownVariant);
         QString md;
         if (!t.analysis.trimmed().isEmpty())
-            md += QStringLiteral("## ") + tr("Analysis") + QStringLiteral("\n\n") + t.analysis.trimmed() + QStringLiteral("\n\n");
+            md += QStringLiteral("## ") + tr("Analysis") + QStringLiteral("\n\n") + t.analysis.trimmed()
+                  + QStringLiteral("\n\n");
         if (!t.design.trimmed().isEmpty())
             md += QStringLiteral("## ") + tr("Design") + QStringLiteral("\n\n") + t.design.trimmed() + QStringLiteral("\n");
         if (!md.isEmpty())

@@ -292,16 +292,17 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
             updateProgress();
             updateUsage();
         });
-        connect(m_runner, &RoundRunner::roundFinished, this, [this](qint64 roundId, RoundState state, const QString &message) {
-            m_approval->hide();
-            m_prompt->setReadOnly(true);
-            m_choiceEditable = false;
-            const int number = m_store ? m_store->round(roundId).value_or(RoundRecord{}).number : 0;
-            setStatus(message.isEmpty() ? tr("Round %1 %2.").arg(number).arg(finishText(state))
-                                        : tr("Round %1 %2: %3").arg(number).arg(finishText(state), message));
-            updateButtons();
-            updateUsage();
-        });
+        connect(m_runner, &RoundRunner::roundFinished, this,
+                [this](qint64 roundId, RoundState state, const QString &message) {
+                    m_approval->hide();
+                    m_prompt->setReadOnly(true);
+                    m_choiceEditable = false;
+                    const int number = m_store ? m_store->round(roundId).value_or(RoundRecord{}).number : 0;
+                    setStatus(message.isEmpty() ? tr("Round %1 %2.").arg(number).arg(finishText(state))
+                                                : tr("Round %1 %2: %3").arg(number).arg(finishText(state), message));
+                    updateButtons();
+                    updateUsage();
+                });
         connect(m_runner, &RoundRunner::errorOccurred, this, [this](const QString &message) {
             setStatus(message);
             Q_EMIT errorOccurred(message);
@@ -706,7 +707,8 @@ void RoundControlPanel::onPromptChosen(int index)
 
 void RoundControlPanel::onPromptReady(qint64, const QString &prompt)
 {
-    QList<CandidatePrompts::Prompt> prompts = m_runner ? m_runner->candidatePrompts().prompts() : QList<CandidatePrompts::Prompt>{};
+    QList<CandidatePrompts::Prompt> prompts = m_runner ? m_runner->candidatePrompts().prompts()
+                                                       : QList<CandidatePrompts::Prompt>{};
     if (prompts.isEmpty())
         prompts << CandidatePrompts::Prompt{{}, prompt, 0};
     showPrompts(prompts, true);

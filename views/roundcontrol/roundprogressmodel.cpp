@@ -72,9 +72,9 @@ void RoundProgressModel::onRequestStarted(qint64 responseId)
         r.exemplars = prompt->exemplarIds;
         r.exemplarText = exemplarText(m_store, r.exemplars);
     }
-    r.title = r.repair
-                  ? (prompt->exemplarIds.isEmpty() ? tr("repair") : tr("repair of #%1").arg(prompt->exemplarIds.constFirst()))
-                  : tr("answer %1").arg(answers + 1);
+    r.title = r.repair ? (prompt->exemplarIds.isEmpty() ? tr("repair")
+                                                        : tr("repair of #%1").arg(prompt->exemplarIds.constFirst()))
+                       : tr("answer %1").arg(answers + 1);
     const int row = int(m_rows.size());
     beginInsertRows({}, row, row);
     m_rows.append(r);

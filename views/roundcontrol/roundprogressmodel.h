@@ -1,8 +1,8 @@
 #pragma once
 // Where each answer of the running round stands: generating (characters so far), then the stages of the
 // variant it produced (compiling, verifying, timing, profiling), done with its speedup or failed with the
-// reason; and which exemplars its prompt showed (each candidate may have drawn its own). Fed by RoundRunner's signals and the store's; streaming updates are batched into one repaint per
-// interval.
+// reason; and which exemplars its prompt showed (each candidate may have drawn its own). Fed by RoundRunner's signals
+// and the store's; streaming updates are batched into one repaint per interval.
 #include <QAbstractTableModel>
 #include <QPointer>
 #include <QSet>

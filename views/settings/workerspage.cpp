@@ -130,11 +130,13 @@ void WorkersPage::addRow(const WorkerConfig &worker)
     transfer->addItem(tr("Automatic"), int(WorkerConfig::Transfer::Auto));
     transfer->addItem(tr("File path (same machine)"), int(WorkerConfig::Transfer::Path));
     transfer->addItem(tr("Inline (remote host)"), int(WorkerConfig::Transfer::Inline));
-    transfer->setItemData(0, tr("Inline when the command starts with ssh, srun or another remote launcher, else the "
-                                "file path"),
+    transfer->setItemData(0,
+                          tr("Inline when the command starts with ssh, srun or another remote launcher, else the "
+                             "file path"),
                           Qt::ToolTipRole);
-    transfer->setItemData(1, tr("The worker reads the compiled kernel from a file KForge wrote (same machine or a "
-                                "shared folder)"),
+    transfer->setItemData(1,
+                          tr("The worker reads the compiled kernel from a file KForge wrote (same machine or a "
+                             "shared folder)"),
                           Qt::ToolTipRole);
     transfer->setItemData(2, tr("The compiled kernel is sent inside the request (a worker on another host)"),
                           Qt::ToolTipRole);

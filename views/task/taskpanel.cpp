@@ -6,8 +6,8 @@
 #include "views/variants/variantmeasurement.h"
 
 #include <QLabel>
-#include <QScrollBar>
 #include <QLocale>
+#include <QScrollBar>
 #include <QStackedWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -30,7 +30,8 @@ QString count(double v)
 
 QString bytes(double v)
 {
-    return QLocale().formattedDataSize(qint64(std::llround(v)), 1, QLocale::DataSizeSIFormat); // decimal, like the GB/s it is divided by
+    return QLocale().formattedDataSize(qint64(std::llround(v)), 1,
+                                       QLocale::DataSizeSIFormat); // decimal, like the GB/s it is divided by
 }
 
 QString flopRate(double gflops)
@@ -56,21 +57,18 @@ QString shapeText(const runtime::TensorSpec &t)
 QString initText(const runtime::InitSpec &i)
 {
     switch (i.kind) {
-    case runtime::InitSpec::Kind::Normal:
-        return TaskPanel::tr("normal, mean %1, std %2").arg(i.a).arg(i.b);
-    case runtime::InitSpec::Kind::Uniform:
-        return TaskPanel::tr("uniform in [%1, %2)").arg(i.a).arg(i.b);
-    case runtime::InitSpec::Kind::Integers:
-        return TaskPanel::tr("integers in [%1, %2)").arg(i.a).arg(i.b);
-    case runtime::InitSpec::Kind::Constant:
-        return TaskPanel::tr("constant %1").arg(i.a);
+    case runtime::InitSpec::Kind::Normal: return TaskPanel::tr("normal, mean %1, std %2").arg(i.a).arg(i.b);
+    case runtime::InitSpec::Kind::Uniform: return TaskPanel::tr("uniform in [%1, %2)").arg(i.a).arg(i.b);
+    case runtime::InitSpec::Kind::Integers: return TaskPanel::tr("integers in [%1, %2)").arg(i.a).arg(i.b);
+    case runtime::InitSpec::Kind::Constant: return TaskPanel::tr("constant %1").arg(i.a);
     }
     return {};
 }
 
 QString tableStart(const QStringList &headers)
 {
-    QString h = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\" border=\"1\" style=\"border-collapse: collapse;\"><tr>");
+    QString h = QStringLiteral(
+        "<table cellspacing=\"0\" cellpadding=\"3\" border=\"1\" style=\"border-collapse: collapse;\"><tr>");
     for (const QString &s : headers)
         h += QStringLiteral("<th align=\"left\">") + s.toHtmlEscaped() + QStringLiteral("</th>");
     return h + QStringLiteral("</tr>");
@@ -127,8 +125,7 @@ void TaskPanel::setDevice(const DeviceInfo &device)
 {
     if (device.peakCopyGbps <= 0 && device.peakFmaGflops <= 0)
         return;
-    m_workerPeaks = Peaks{device.peakCopyGbps, device.peakFmaGflops, device.name,
-                          tr("measured by the connected worker")};
+    m_workerPeaks = Peaks{device.peakCopyGbps, device.peakFmaGflops, device.name, tr("measured by the connected worker")};
     render();
 }
 
@@ -178,8 +175,8 @@ void TaskPanel::render()
         if (parsed.ok())
             spec = std::move(parsed.spec);
         else
-            m_problem = tr("The task stored in this session cannot be read: %1")
-                            .arg(QString::fromStdString(parsed.error.message()));
+            m_problem =
+                tr("The task stored in this session cannot be read: %1").arg(QString::fromStdString(parsed.error.message()));
     }
     if (!spec) {
         m_empty->setText(m_problem);
@@ -193,7 +190,8 @@ void TaskPanel::render()
     if (!t.title.empty() && t.title != t.name)
         h += QStringLiteral(" <span style=\"font-weight: normal;\">(") + esc(t.name) + QStringLiteral(")</span>");
     h += QStringLiteral("</h3>");
-    h += QStringLiteral("<p>") + (t.description.empty() ? tr("The task has no description.").toHtmlEscaped() : esc(t.description))
+    h += QStringLiteral("<p>")
+         + (t.description.empty() ? tr("The task has no description.").toHtmlEscaped() : esc(t.description))
          + QStringLiteral("</p>");
 
     h += heading(tr("Parameters"));
@@ -213,8 +211,10 @@ void TaskPanel::render()
             headers << tr("Initial values");
         h += tableStart(headers);
         for (const runtime::TensorSpec &x : list) {
-            QStringList cells{esc(x.name), QString::fromUtf8(dtypeName(x.dtype).data(), qsizetype(dtypeName(x.dtype).size())),
-                              shapeText(x).toHtmlEscaped(), count(double(x.numel())), bytes(double(x.sizeBytes())).toHtmlEscaped()};
+            QStringList cells{esc(x.name),
+                              QString::fromUtf8(dtypeName(x.dtype).data(), qsizetype(dtypeName(x.dtype).size())),
+                              shapeText(x).toHtmlEscaped(), count(double(x.numel())),
+                              bytes(double(x.sizeBytes())).toHtmlEscaped()};
             if (inputs)
                 cells << initText(x.init).toHtmlEscaped();
             h += row(cells);
@@ -235,10 +235,12 @@ void TaskPanel::render()
         for (runtime::Dtype d : seen) {
             const runtime::Tolerance tol = t.toleranceFor(d);
             const QString name = QString::fromUtf8(dtypeName(d).data(), qsizetype(dtypeName(d).size()));
-            QString line = runtime::isFloating(d) ? tr("%1 outputs: |got − expected| ≤ atol + rtol · |expected|, atol %2, rtol %3")
-                                               .arg(name, QString::number(tol.atol), QString::number(tol.rtol))
-                                         : tr("%1 outputs: exact").arg(name);
-            line += QLatin1Char(' ') + (t.tolerance.count(d) ? tr("(from task.json)") : tr("(the default for %1)").arg(name));
+            QString line = runtime::isFloating(d)
+                               ? tr("%1 outputs: |got − expected| ≤ atol + rtol · |expected|, atol %2, rtol %3")
+                                     .arg(name, QString::number(tol.atol), QString::number(tol.rtol))
+                               : tr("%1 outputs: exact").arg(name);
+            line += QLatin1Char(' ')
+                    + (t.tolerance.count(d) ? tr("(from task.json)") : tr("(the default for %1)").arg(name));
             lines << line.toHtmlEscaped();
         }
         h += lines.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
@@ -249,11 +251,14 @@ void TaskPanel::render()
     const double bytesMoved = t.bytes.present() ? t.bytes.value : 0;
     h += tableStart({tr("Quantity"), tr("Formula"), tr("Value")});
     h += row({tr("FLOP").toHtmlEscaped(),
-              t.flops.present() ? QStringLiteral("<code>") + esc(t.flops.text) + QStringLiteral("</code>") : tr("not given").toHtmlEscaped(),
+              t.flops.present() ? QStringLiteral("<code>") + esc(t.flops.text) + QStringLiteral("</code>")
+                                : tr("not given").toHtmlEscaped(),
               t.flops.present() ? tr("%1 FLOP").arg(count(flops)).toHtmlEscaped() : QString()});
-    h += row({tr("Bytes").toHtmlEscaped(),
-              t.bytes.present() ? QStringLiteral("<code>") + esc(t.bytes.text) + QStringLiteral("</code>") : tr("not given").toHtmlEscaped(),
-              t.bytes.present() ? tr("%1 bytes (%2)").arg(count(bytesMoved), bytes(bytesMoved)).toHtmlEscaped() : QString()});
+    h += row(
+        {tr("Bytes").toHtmlEscaped(),
+         t.bytes.present() ? QStringLiteral("<code>") + esc(t.bytes.text) + QStringLiteral("</code>")
+                           : tr("not given").toHtmlEscaped(),
+         t.bytes.present() ? tr("%1 bytes (%2)").arg(count(bytesMoved), bytes(bytesMoved)).toHtmlEscaped() : QString()});
     if (flops > 0 && bytesMoved > 0)
         h += row({tr("Arithmetic intensity").toHtmlEscaped(), tr("FLOP / bytes").toHtmlEscaped(),
                   tr("%1 FLOP/byte").arg(formatMeasure(flops / bytesMoved)).toHtmlEscaped()});
@@ -262,7 +267,8 @@ void TaskPanel::render()
     h += heading(tr("Floors on this GPU"));
     const Peaks &peaks = m_workerPeaks.valid() ? m_workerPeaks : m_storedPeaks;
     if (!t.flops.present() && !t.bytes.present()) {
-        h += QStringLiteral("<p>") + tr("The task gives no FLOP or byte formula, so it has no speed-of-light floor.").toHtmlEscaped()
+        h += QStringLiteral("<p>")
+             + tr("The task gives no FLOP or byte formula, so it has no speed-of-light floor.").toHtmlEscaped()
              + QStringLiteral("</p>");
     } else if (!peaks.valid()) {
         h += QStringLiteral("<p>")
@@ -279,7 +285,8 @@ void TaskPanel::render()
             measured << tr("%1 FP32 FMA").arg(flopRate(peaks.gflops));
         h += QStringLiteral("<p>")
              + tr("%1: %2 (%3).")
-                   .arg(peaks.device.isEmpty() ? tr("The GPU") : peaks.device, measured.join(QStringLiteral(", ")), peaks.source)
+                   .arg(peaks.device.isEmpty() ? tr("The GPU") : peaks.device, measured.join(QStringLiteral(", ")),
+                        peaks.source)
                    .toHtmlEscaped()
              + QStringLiteral("</p>");
         h += tableStart({tr("Floor"), tr("Time"), tr("From")});
@@ -303,7 +310,8 @@ void TaskPanel::render()
     QStringList notes;
     notes << tr("Time limit: %1 s per evaluation.").arg(t.timeoutS);
     if (t.degenerate)
-        notes << tr("Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.");
+        notes << tr(
+            "Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.");
     if (!t.nvccFlags.empty()) {
         QStringList flags;
         for (const std::string &f : t.nvccFlags)

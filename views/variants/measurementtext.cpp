@@ -78,8 +78,8 @@ QStringList MeasurementText::bounds()
 
 QStringList MeasurementText::flags()
 {
-    return {u"degenerate_output"_s, u"below_speed_of_light"_s, u"beats_flop_floor"_s, u"side_stream_work"_s, u"late_work"_s,
-            u"unstable_timing"_s, u"reference_mutates_inputs"_s, u"scripted"_s};
+    return {u"degenerate_output"_s, u"below_speed_of_light"_s, u"beats_flop_floor"_s,         u"side_stream_work"_s,
+            u"late_work"_s,         u"unstable_timing"_s,      u"reference_mutates_inputs"_s, u"scripted"_s};
 }
 
 } // namespace kforge

@@ -69,9 +69,10 @@ VariantMeasurement VariantMeasurement::fromMeasurement(const Measurement &r, con
     m.deviceName = device.name;
     const QString notMeasured = m.isCorrect() ? QString()
                                               : tr("the candidate was not measured (%1)")
-                                                    .arg(m.message.isEmpty() ? MeasurementText::verdict(m.verdict)
-                                                                             : MeasurementText::verdict(m.verdict) + QLatin1String(": ")
-                                                                                   + m.message.section(QLatin1Char('\n'), 0, 0));
+                                                    .arg(m.message.isEmpty()
+                                                             ? MeasurementText::verdict(m.verdict)
+                                                             : MeasurementText::verdict(m.verdict) + QLatin1String(": ")
+                                                                   + m.message.section(QLatin1Char('\n'), 0, 0));
 
     // ---- timing
     m.medianMs = finite(r.candidate.medianMs);

@@ -19,10 +19,10 @@ struct Evaluation;
 
 // One kernel of the candidate's CUPTI trace, summed over the timed runs.
 struct MeasuredKernel {
-    QString name;       // demangled, as the trace gives it
-    qint64 count = 0;   // launches over every timed run
+    QString name;     // demangled, as the trace gives it
+    qint64 count = 0; // launches over every timed run
     std::optional<double> perRun;
-    std::optional<double> meanUs;  // mean duration of one launch
+    std::optional<double> meanUs; // mean duration of one launch
     std::optional<double> totalUs;
     QList<int> grid;
     QList<int> block;
@@ -35,7 +35,7 @@ struct MeasuredKernel {
 
 // A point of the roofline plot: arithmetic intensity (FLOP/byte) against achieved GFLOP/s.
 struct RooflineMark {
-    QString name;   // the kernel's name; empty for the whole-task point
+    QString name; // the kernel's name; empty for the whole-task point
     double intensity = 0;
     double gflops = 0;
     QString bound;
@@ -52,14 +52,14 @@ public:
     std::optional<double> referenceMs;
     std::optional<double> speedup;
     std::optional<double> cv;
-    SpeedOfLight speedOfLight;             // the one computation (core/eval/speedoflight.h)
-    std::optional<double> runs;            // timed runs of the candidate
-    std::optional<double> p10Ms;           // the candidate's 10th and 90th percentile times
+    SpeedOfLight speedOfLight;   // the one computation (core/eval/speedoflight.h)
+    std::optional<double> runs;  // timed runs of the candidate
+    std::optional<double> p10Ms; // the candidate's 10th and 90th percentile times
     std::optional<double> p90Ms;
     std::optional<double> floorMs;
-    std::optional<double> solPct;          // speedOfLight.percent(): never above 100, empty below a floor
-    QString bound;                         // memory, compute, latency
-    std::optional<double> dramBytes;       // per timed call, all kernels
+    std::optional<double> solPct;    // speedOfLight.percent(): never above 100, empty below a floor
+    QString bound;                   // memory, compute, latency
+    std::optional<double> dramBytes; // per timed call, all kernels
     std::optional<double> achievedGbps;
     std::optional<double> achievedGflops;
     std::optional<double> achievedOccupancyPct; // weighted by kernel time
@@ -67,13 +67,13 @@ public:
     std::optional<double> smThroughputPct;
     std::optional<double> dramThroughputPct;
     std::optional<double> l2HitRatePct;
-    std::optional<int> registers;          // of the kernel that takes the most time
-    std::optional<qint64> spillBytes;      // stores + loads, every kernel of the source
-    std::optional<qint64> sharedBytes;     // of that kernel
-    std::optional<double> kernelTimeMs;    // CUPTI's sum of kernel time per run
+    std::optional<int> registers;       // of the kernel that takes the most time
+    std::optional<qint64> spillBytes;   // stores + loads, every kernel of the source
+    std::optional<qint64> sharedBytes;  // of that kernel
+    std::optional<double> kernelTimeMs; // CUPTI's sum of kernel time per run
     std::optional<double> launchesPerRun;
     std::optional<double> traceRuns;
-    QList<MeasuredKernel> kernels;         // longest total first
+    QList<MeasuredKernel> kernels; // longest total first
     QList<RooflineMark> rooflineKernels;
     std::optional<RooflineMark> rooflineTask; // from the task's FLOP and byte formulas
     std::optional<double> peakGbps;

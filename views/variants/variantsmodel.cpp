@@ -166,7 +166,8 @@ QString VariantsModel::statusText(const Variant &v)
         // The stored reason of a measured failure is "<verdict>: <worker's message>" in the language of the day
         // it was measured: say the verdict in today's.
         const QString message = v.eval.message.section(QLatin1Char('\n'), 0, 0).trimmed();
-        if (v.hasEvaluation() && !v.eval.isCorrect() && !v.eval.verdict.isEmpty() && (message.isEmpty() || why.endsWith(message)))
+        if (v.hasEvaluation() && !v.eval.isCorrect() && !v.eval.verdict.isEmpty()
+            && (message.isEmpty() || why.endsWith(message)))
             why = message.isEmpty() ? MeasurementText::verdict(v.eval.verdict)
                                     : tr("%1: %2").arg(MeasurementText::verdict(v.eval.verdict), message);
         return why.isEmpty() ? tr("failed") : tr("failed: %1").arg(why);
@@ -261,8 +262,8 @@ QVariant VariantsModel::display(const Variant &v, int column) const
     case Origin: return originText(v.origin);
     case Status: return statusText(v);
     case Speedup: return v.eval.speedup ? QVariant(formatTimes(*v.eval.speedup)) : QVariant();
-    case Time: return v.eval.candidateMedianMs ? QVariant(tr("%1 ms").arg(formatMeasure(*v.eval.candidateMedianMs)))
-                                                : QVariant();
+    case Time:
+        return v.eval.candidateMedianMs ? QVariant(tr("%1 ms").arg(formatMeasure(*v.eval.candidateMedianMs))) : QVariant();
     case SpeedOfLight:
         if (const Details *d = details(v); d && d->speedOfLight.isKnown())
             return d->speedOfLight.cellText();
@@ -372,8 +373,12 @@ QVariant VariantsModel::data(const QModelIndex &index, int role) const
     }
     case Qt::TextAlignmentRole:
         switch (index.column()) {
-        case Id: case Round: case Speedup: case Time: case SpeedOfLight: case Registers:
-            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        case Id:
+        case Round:
+        case Speedup:
+        case Time:
+        case SpeedOfLight:
+        case Registers: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         default: return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
         }
     case Qt::ForegroundRole:
@@ -401,8 +406,13 @@ QVariant VariantsModel::data(const QModelIndex &index, int role) const
     case PinnedRole: return v->pinned;
     case ExcludedRole: return v->excluded;
     case SearchTextRole:
-        return QStringList{QString::number(v->id), QStringLiteral("#%1").arg(v->id), v->label, v->tags.join(QLatin1Char(' ')),
-                           originText(v->origin), statusText(*v), v->notes}
+        return QStringList{QString::number(v->id),
+                           QStringLiteral("#%1").arg(v->id),
+                           v->label,
+                           v->tags.join(QLatin1Char(' ')),
+                           originText(v->origin),
+                           statusText(*v),
+                           v->notes}
             .join(QLatin1Char(' '));
     default: return {};
     }

@@ -23,8 +23,22 @@ class VariantsModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Id, Label, Round, Origin, Status, Speedup, Time, SpeedOfLight, Bound, Registers, Flags, Exemplar, Tags,
-                  ColumnCount };
+    enum Column {
+        Id,
+        Label,
+        Round,
+        Origin,
+        Status,
+        Speedup,
+        Time,
+        SpeedOfLight,
+        Bound,
+        Registers,
+        Flags,
+        Exemplar,
+        Tags,
+        ColumnCount
+    };
     Q_ENUM(Column)
     enum Role {
         IdRole = Qt::UserRole + 1, // qint64 variant id (every column)
@@ -35,7 +49,7 @@ public:
         SuspiciousRole,            // bool: suspicious and not accepted
         PinnedRole,
         ExcludedRole,
-        SearchTextRole,            // what the text filter matches: id, label, tags, origin, status, message
+        SearchTextRole, // what the text filter matches: id, label, tags, origin, status, message
     };
 
     explicit VariantsModel(QObject *parent = nullptr);
@@ -89,7 +103,7 @@ private:
     QList<QMetaObject::Connection> m_connections;
     int m_rows = 0;
     QHash<qint64, int> m_roundNumbers;
-    QHash<qint64, Details> m_details; // by evaluation id
+    QHash<qint64, Details> m_details;   // by evaluation id
     mutable std::deque<qint64> m_queue; // variant ids
     mutable QSet<qint64> m_queued;
     mutable QTimer m_loadTimer;

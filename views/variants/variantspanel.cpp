@@ -110,17 +110,15 @@ VariantsPanel::VariantsPanel(SessionStore *store, VariantSelection *selection, Q
     connect(m_countTimer, &QTimer::timeout, this, &VariantsPanel::updateCount);
 
     connect(m_search, &QLineEdit::textChanged, m_filter, &VariantsFilterModel::setText);
-    connect(m_status, &QComboBox::currentIndexChanged, this, [this] {
-        m_filter->setStatusFilter(VariantsFilterModel::StatusFilter(m_status->currentData().toInt()));
-    });
+    connect(m_status, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setStatusFilter(VariantsFilterModel::StatusFilter(m_status->currentData().toInt())); });
     connect(m_correctOnly, &QCheckBox::toggled, m_filter, &VariantsFilterModel::setCorrectOnly);
     connect(m_view, &QTableView::customContextMenuRequested, this, [this](const QPoint &pos) {
         QMenu *menu = createContextMenu(this);
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(m_view->viewport()->mapToGlobal(pos));
     });
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &VariantsPanel::onTableSelectionChanged);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &VariantsPanel::onTableSelectionChanged);
     connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex &i) {
         if (m_selection)
             m_selection->setCurrent(i.data(VariantsModel::IdRole).toLongLong());
@@ -254,14 +252,17 @@ QMenu *VariantsPanel::createContextMenu(QWidget *parent)
     tag->setObjectName(QStringLiteral("tags"));
     tag->setEnabled(!ids.isEmpty());
     menu->addSeparator();
-    QAction *fork = menu->addAction(tr("Fork to Edit"), this, [this, id = one ? one->id : 0] { Q_EMIT forkRequested(id); });
+    QAction *fork = menu->addAction(tr("Fork to Edit"), this,
+                                    [this, id = one ? one->id : 0] { Q_EMIT forkRequested(id); });
     fork->setObjectName(QStringLiteral("fork"));
     fork->setEnabled(one != nullptr);
-    QAction *profile = menu->addAction(tr("Profile Source Lines"), this, [this, id = one ? one->id : 0] { Q_EMIT profileRequested(id); });
+    QAction *profile = menu->addAction(tr("Profile Source Lines"), this,
+                                       [this, id = one ? one->id : 0] { Q_EMIT profileRequested(id); });
     profile->setObjectName(QStringLiteral("profileSourceLines"));
     profile->setEnabled(one != nullptr && one->origin != VariantOrigin::Reference);
     profile->setToolTip(tr("Evaluate it again with CUPTI PC sampling: stall reasons per source line"));
-    QAction *exportOne = menu->addAction(tr("Export Variant…"), this, [this, id = one ? one->id : 0] { Q_EMIT exportRequested(id); });
+    QAction *exportOne = menu->addAction(tr("Export Variant…"), this,
+                                         [this, id = one ? one->id : 0] { Q_EMIT exportRequested(id); });
     exportOne->setObjectName(QStringLiteral("export"));
     // Only a measured, correct kernel is worth a project of its own; the dialog says why for anything else.
     exportOne->setEnabled(one && one->origin != VariantOrigin::Reference && one->isCorrect());
@@ -314,8 +315,8 @@ void VariantsPanel::editTags()
     bool ok = false;
     const QString text = QInputDialog::getText(this, tr("Tags"),
                                                tr("Tags of %n variant(s), separated by commas:", nullptr, int(ids.size())),
-                                               QLineEdit::Normal, first ? first->tags.join(QLatin1String(", ")) : QString(),
-                                               &ok);
+                                               QLineEdit::Normal,
+                                               first ? first->tags.join(QLatin1String(", ")) : QString(), &ok);
     if (ok)
         setTags(text.split(QLatin1Char(',')));
 }
@@ -343,8 +344,9 @@ void VariantsPanel::showChildren(qint64 variantId)
     const QList<qint64> children = m_store->population().children(variantId);
     QSet<qint64> ids(children.cbegin(), children.cend());
     ids.insert(variantId);
-    m_filter->setLineage(ids, children.isEmpty() ? tr("#%1 has no children").arg(variantId)
-                                                 : tr("#%1 and its %n child(ren)", nullptr, int(children.size())).arg(variantId));
+    m_filter->setLineage(ids, children.isEmpty()
+                                  ? tr("#%1 has no children").arg(variantId)
+                                  : tr("#%1 and its %n child(ren)", nullptr, int(children.size())).arg(variantId));
     m_lineageText->setText(m_filter->lineageDescription());
     m_lineageBar->show();
     updateCount();

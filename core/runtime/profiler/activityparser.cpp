@@ -13,18 +13,18 @@ namespace kforge::runtime::profiler {
 
 namespace {
 
-void noteZeroTimestamp(uint64_t start, uint64_t end, TraceRecords& out)
+void noteZeroTimestamp(uint64_t start, uint64_t end, TraceRecords &out)
 {
     if (start == 0 || end == 0 || end < start)
         ++out.zeroTimestamp;
 }
 
-}  // namespace
+} // namespace
 
-size_t parseActivityBuffer(uint8_t* buffer, size_t validSize, TraceRecords& out)
+size_t parseActivityBuffer(uint8_t *buffer, size_t validSize, TraceRecords &out)
 {
     size_t count = 0;
-    CUpti_Activity* rec = nullptr;
+    CUpti_Activity *rec = nullptr;
     while (buffer && validSize > 0) {
         CUptiResult st = cuptiActivityGetNextRecord(buffer, validSize, &rec);
         if (st == CUPTI_ERROR_MAX_LIMIT_REACHED)
@@ -39,7 +39,7 @@ size_t parseActivityBuffer(uint8_t* buffer, size_t validSize, TraceRecords& out)
         switch (rec->kind) {
         case CUPTI_ACTIVITY_KIND_KERNEL:
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-            const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(rec);
+            const auto *k = reinterpret_cast<const CUpti_ActivityKernel10 *>(rec);
             KernelRecord r;
             r.nameIndex = out.internName(k->name);
             r.start = k->start;
@@ -61,7 +61,7 @@ size_t parseActivityBuffer(uint8_t* buffer, size_t validSize, TraceRecords& out)
             break;
         }
         case CUPTI_ACTIVITY_KIND_MEMCPY: {
-            const auto* c = reinterpret_cast<const CUpti_ActivityMemcpy6*>(rec);
+            const auto *c = reinterpret_cast<const CUpti_ActivityMemcpy6 *>(rec);
             MemoryRecord m;
             m.op = MemoryOpKind::Memcpy;
             m.copyKind = c->copyKind;
@@ -76,7 +76,7 @@ size_t parseActivityBuffer(uint8_t* buffer, size_t validSize, TraceRecords& out)
             break;
         }
         case CUPTI_ACTIVITY_KIND_MEMSET: {
-            const auto* s = reinterpret_cast<const CUpti_ActivityMemset4*>(rec);
+            const auto *s = reinterpret_cast<const CUpti_ActivityMemset4 *>(rec);
             MemoryRecord m;
             m.op = MemoryOpKind::Memset;
             m.bytes = s->bytes;
@@ -91,7 +91,7 @@ size_t parseActivityBuffer(uint8_t* buffer, size_t validSize, TraceRecords& out)
         }
         case CUPTI_ACTIVITY_KIND_RUNTIME:
         case CUPTI_ACTIVITY_KIND_DRIVER: {
-            const auto* a = reinterpret_cast<const CUpti_ActivityAPI*>(rec);
+            const auto *a = reinterpret_cast<const CUpti_ActivityAPI *>(rec);
             ++out.apiRecords;
             // Runtime and nested driver calls can share a correlation id: keep the earliest (outermost).
             auto [it, inserted] = out.apiStart.emplace(a->correlationId, a->start);
@@ -100,26 +100,24 @@ size_t parseActivityBuffer(uint8_t* buffer, size_t validSize, TraceRecords& out)
             break;
         }
         case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
-            const auto* e = reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(rec);
+            const auto *e = reinterpret_cast<const CUpti_ActivityExternalCorrelation *>(rec);
             if (e->externalKind == CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0 && decodeRegionId(e->externalId))
                 out.externalIds[e->correlationId] = e->externalId;
             break;
         }
-        default:
-            ++out.otherRecords;
-            break;
+        default: ++out.otherRecords; break;
         }
     }
     return count;
 }
 
-std::string demangle(const std::string& mangled)
+std::string demangle(const std::string &mangled)
 {
     if (mangled.size() < 2 || mangled[0] != '_' || mangled[1] != 'Z')
         return mangled;
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+    std::unique_ptr<char, void (*)(void *)> d(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
     return status == 0 && d ? std::string(d.get()) : mangled;
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

@@ -12,9 +12,9 @@ namespace kforge::runtime::profiler {
 
 // Walks the records with cuptiActivityGetNextRecord (which needs libcupti but no GPU) and appends what
 // KForge uses to `out`. Returns the number of records read.
-size_t parseActivityBuffer(uint8_t* buffer, size_t validSize, TraceRecords& out);
+size_t parseActivityBuffer(uint8_t *buffer, size_t validSize, TraceRecords &out);
 
 // abi::__cxa_demangle, or the input unchanged when it is not a mangled C++ name (extern "C" kernels).
-std::string demangle(const std::string& mangled);
+std::string demangle(const std::string &mangled);
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

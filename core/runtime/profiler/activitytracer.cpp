@@ -11,27 +11,27 @@ namespace kforge::runtime::profiler {
 
 namespace {
 
-std::atomic<ActivityTracer*> g_current{nullptr};
+std::atomic<ActivityTracer *> g_current{nullptr};
 std::atomic<size_t> g_bufferBytes{8u << 20};
 
-}  // namespace
+} // namespace
 
 // CUPTI's buffer callbacks carry no user pointer: they reach the active tracer through g_current.
 struct TracerCallbacks {
-    static void CUPTIAPI requested(uint8_t** buffer, size_t* size, size_t* maxNumRecords)
+    static void CUPTIAPI requested(uint8_t **buffer, size_t *size, size_t *maxNumRecords)
     {
         const size_t bytes = g_bufferBytes.load();
-        void* p = nullptr;
-        if (posix_memalign(&p, 8, bytes) != 0)  // CUPTI requires 8-byte alignment
+        void *p = nullptr;
+        if (posix_memalign(&p, 8, bytes) != 0) // CUPTI requires 8-byte alignment
             p = nullptr;
-        *buffer = static_cast<uint8_t*>(p);
+        *buffer = static_cast<uint8_t *>(p);
         *size = p ? bytes : 0;
         *maxNumRecords = 0;
     }
 
-    static void CUPTIAPI completed(CUcontext ctx, uint32_t streamId, uint8_t* buffer, size_t, size_t validSize)
+    static void CUPTIAPI completed(CUcontext ctx, uint32_t streamId, uint8_t *buffer, size_t, size_t validSize)
     {
-        if (ActivityTracer* t = g_current.load())
+        if (ActivityTracer *t = g_current.load())
             t->consume(buffer, validSize, ctx, streamId);
         std::free(buffer);
     }
@@ -47,7 +47,7 @@ ActivityTracer::~ActivityTracer()
     stop();
 }
 
-ActivityTracer* ActivityTracer::current()
+ActivityTracer *ActivityTracer::current()
 {
     return g_current.load();
 }
@@ -56,7 +56,7 @@ CuptiDiagnosis ActivityTracer::start()
 {
     if (m_active)
         return {};
-    ActivityTracer* expected = nullptr;
+    ActivityTracer *expected = nullptr;
     if (!g_current.compare_exchange_strong(expected, this))
         return makeDiagnosis("tracer_busy", "ActivityTracer::start",
                              "Another ActivityTracer is already active in this process.");
@@ -69,8 +69,8 @@ CuptiDiagnosis ActivityTracer::start()
     if (version != CUPTI_API_VERSION) {
         g_current.store(nullptr);
         return makeDiagnosis("version_mismatch", "cuptiGetVersion",
-                             "The loaded libcupti has API version " + std::to_string(version) + ", KForge was built against " +
-                                 std::to_string(CUPTI_API_VERSION) + "; record layouts differ.",
+                             "The loaded libcupti has API version " + std::to_string(version) + ", KForge was built against "
+                                 + std::to_string(CUPTI_API_VERSION) + "; record layouts differ.",
                              "Make the worker load the CUPTI of the CUDA toolkit it was built with (check LD_LIBRARY_PATH).");
     }
     // Another tool (Nsight, compute-sanitizer) owning CUPTI shows up here, before we change anything.
@@ -134,7 +134,7 @@ void ActivityTracer::stop()
     // Buffers CUPTI still holds are delivered by this flush while we are registered as current.
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     m_active = false;
-    ActivityTracer* self = this;
+    ActivityTracer *self = this;
     g_current.compare_exchange_strong(self, nullptr);
 }
 
@@ -184,7 +184,7 @@ void ActivityTracer::endRegion(double eventMs)
         cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
     }
     std::lock_guard<std::mutex> lock(m_regionMutex);
-    Region& r = m_regions.at(*m_openRegion - m_regionBase);
+    Region &r = m_regions.at(*m_openRegion - m_regionBase);
     r.endNs = timestamp();
     r.eventMs = eventMs;
     m_openRegion.reset();
@@ -198,7 +198,7 @@ CuptiDiagnosis ActivityTracer::flush()
     return r == CUPTI_SUCCESS ? CuptiDiagnosis{} : explainCuptiError(r, "cuptiActivityFlushAll");
 }
 
-void ActivityTracer::consume(uint8_t* buffer, size_t validSize, CUcontext ctx, uint32_t streamId)
+void ActivityTracer::consume(uint8_t *buffer, size_t validSize, CUcontext ctx, uint32_t streamId)
 {
     TraceRecords batch;
     parseActivityBuffer(buffer, validSize, batch);
@@ -254,7 +254,7 @@ std::vector<std::pair<KernelRecord, std::string>> ActivityTracer::kernelsInRegio
         return out;
     const uint64_t tag = encodeRegionId(regionId);
     std::lock_guard<std::mutex> lock(m_mutex);
-    for (const KernelRecord& k : m_records.kernels) {
+    for (const KernelRecord &k : m_records.kernels) {
         bool mine = false;
         if (auto it = m_records.externalIds.find(k.correlationId); it != m_records.externalIds.end())
             mine = it->second == tag;
@@ -266,4 +266,4 @@ std::vector<std::pair<KernelRecord, std::string>> ActivityTracer::kernelsInRegio
     return out;
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

@@ -31,12 +31,13 @@ struct TracerOptions {
     size_t bufferBytes = 8u << 20;
 };
 
-class ActivityTracer {
+class ActivityTracer
+{
 public:
     explicit ActivityTracer(TracerOptions options = {});
     ~ActivityTracer();
-    ActivityTracer(const ActivityTracer&) = delete;
-    ActivityTracer& operator=(const ActivityTracer&) = delete;
+    ActivityTracer(const ActivityTracer &) = delete;
+    ActivityTracer &operator=(const ActivityTracer &) = delete;
 
     // Enables the activity kinds. Best called before the process creates its CUDA context; works later
     // for later work. Makes no CUDA runtime call (safe inside InitializeInjection). On failure the
@@ -45,9 +46,9 @@ public:
     // Flushes, disables the kinds and releases the process-wide slot. Records stay readable.
     void stop();
     bool active() const { return m_active; }
-    const TracerOptions& options() const { return m_options; }
+    const TracerOptions &options() const { return m_options; }
     // The tracer currently started in this process, if any (the metrics collector uses it).
-    static ActivityTracer* current();
+    static ActivityTracer *current();
 
     // The stream id that records carry for `stream` (cuptiGetStreamIdEx); nullopt if CUPTI cannot tell.
     static std::optional<uint32_t> streamId(CUstream stream);
@@ -77,17 +78,17 @@ public:
 
 private:
     friend struct TracerCallbacks;
-    void consume(uint8_t* buffer, size_t validSize, CUcontext ctx, uint32_t streamId);
+    void consume(uint8_t *buffer, size_t validSize, CUcontext ctx, uint32_t streamId);
 
     TracerOptions m_options;
     bool m_active = false;
-    std::vector<int> m_enabled;  // CUpti_ActivityKind values this tracer enabled
-    mutable std::mutex m_mutex;  // guards m_records (CUPTI delivers buffers on its own thread)
+    std::vector<int> m_enabled; // CUpti_ActivityKind values this tracer enabled
+    mutable std::mutex m_mutex; // guards m_records (CUPTI delivers buffers on its own thread)
     TraceRecords m_records;
     mutable std::mutex m_regionMutex;
-    std::vector<Region> m_regions;  // ids m_regionBase, m_regionBase + 1, ...
+    std::vector<Region> m_regions; // ids m_regionBase, m_regionBase + 1, ...
     uint32_t m_regionBase = 0;
     std::optional<uint32_t> m_openRegion;
 };
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

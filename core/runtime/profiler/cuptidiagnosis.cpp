@@ -12,7 +12,7 @@ namespace {
 
 struct Entry {
     int code;
-    const char* name;
+    const char *name;
 };
 
 // Names as spelled in cupti_result.h (CUDA 13.0).
@@ -49,18 +49,18 @@ constexpr Entry kNames[] = {
     {999, "CUPTI_ERROR_UNKNOWN"},
 };
 
-constexpr const char* kPrivilegeHint =
+constexpr const char *kPrivilegeHint =
     "GPU performance counters are restricted to administrators on this machine. Either run the worker as "
     "root or with CAP_SYS_ADMIN (CAP_PERFMON from driver R565), or allow all users: put "
     "`options nvidia NVreg_RestrictProfilingToAdminUsers=0` into a file in /etc/modprobe.d/, then reload the "
     "nvidia module or reboot (check: `grep RmProfilingAdminOnly /proc/driver/nvidia/params` shows 0). In a "
     "container, enable it on the host or start the container with --cap-add=SYS_ADMIN.";
 
-}  // namespace
+} // namespace
 
 std::string cuptiResultName(int result)
 {
-    for (const Entry& e : kNames)
+    for (const Entry &e : kNames)
         if (e.code == result)
             return e.name;
     return "CUPTI_ERROR_" + std::to_string(result);
@@ -77,9 +77,7 @@ CuptiDiagnosis explainCuptiError(int result, std::string_view call, std::string_
     d.error = cuptiResultName(result);
     d.call = std::string(call);
     switch (result) {
-    case CUPTI_SUCCESS:
-        d.error.clear();
-        break;
+    case CUPTI_SUCCESS: d.error.clear(); break;
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
         d.reason = "Hardware counters are not permitted for this user (" + d.error + ").";
@@ -89,10 +87,11 @@ CuptiDiagnosis explainCuptiError(int result, std::string_view call, std::string_
         // compute-sanitizer and cuda-gdb subscribe without a name; CUPTI then reports "<not provided>".
         if (holder != "<not provided>")
             d.holder = std::string(holder);
-        std::string who = d.holder.empty() ? std::string("another CUPTI client (compute-sanitizer and cuda-gdb do not give a name)")
-                                           : "\"" + d.holder + "\"";
-        d.reason = "Another profiling tool already holds CUPTI in this process: " + who +
-                   ". Only one CUPTI client can be active at a time.";
+        std::string who = d.holder.empty()
+                              ? std::string("another CUPTI client (compute-sanitizer and cuda-gdb do not give a name)")
+                              : "\"" + d.holder + "\"";
+        d.reason = "Another profiling tool already holds CUPTI in this process: " + who
+                   + ". Only one CUPTI client can be active at a time.";
         d.hint = "Do not run the worker under Nsight Systems, Nsight Compute, compute-sanitizer or cuda-gdb, and "
                  "do not use torch.profiler in the same process; start the worker on its own to get the trace "
                  "and metrics.";
@@ -137,9 +136,7 @@ CuptiDiagnosis explainCuptiError(int result, std::string_view call, std::string_
         d.reason = "CUPTI ran out of memory (" + d.error + ").";
         d.hint = "Kernel replay saves and restores the device memory in use; free memory or profile fewer kernels.";
         break;
-    default:
-        d.reason = "The CUPTI call " + d.call + " failed with " + d.error + ".";
-        break;
+    default: d.reason = "The CUPTI call " + d.call + " failed with " + d.error + "."; break;
     }
     return d;
 }
@@ -148,7 +145,7 @@ bool nvidiaDriverPresent()
 {
     if (dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD))
         return true;
-    return dlopen("libcuda.so.1", RTLD_LAZY | RTLD_GLOBAL) != nullptr;  // stays loaded: CUDA would load it anyway
+    return dlopen("libcuda.so.1", RTLD_LAZY | RTLD_GLOBAL) != nullptr; // stays loaded: CUDA would load it anyway
 }
 
 CuptiDiagnosis noDriverDiagnosis(std::string call)
@@ -159,13 +156,15 @@ CuptiDiagnosis noDriverDiagnosis(std::string call)
 
 namespace {
 
-void CUPTIAPI ignoreCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+void CUPTIAPI ignoreCallback(void *, CUpti_CallbackDomain, CUpti_CallbackId, const void *)
+{
+}
 
-}  // namespace
+} // namespace
 
 namespace {
 std::atomic<bool> g_slotVerified{false};
-}  // namespace
+} // namespace
 
 void markSubscriberSlotVerified()
 {
@@ -200,4 +199,4 @@ CuptiDiagnosis probeSubscriberSlot()
     return explainCuptiError(r, "cuptiSubscribe_v2", old);
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

@@ -8,11 +8,11 @@
 namespace kforge::runtime::profiler {
 
 struct CuptiDiagnosis {
-    std::string error;   // "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "no_device", ... (empty = no problem)
-    std::string call;    // the call that failed, e.g. "cuptiRangeProfilerEnable"
-    std::string reason;  // one sentence for the user
-    std::string hint;    // how to enable it (may be empty)
-    std::string holder;  // the CUPTI client that owns the subscriber slot, when that is the problem
+    std::string error;  // "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "no_device", ... (empty = no problem)
+    std::string call;   // the call that failed, e.g. "cuptiRangeProfilerEnable"
+    std::string reason; // one sentence for the user
+    std::string hint;   // how to enable it (may be empty)
+    std::string holder; // the CUPTI client that owns the subscriber slot, when that is the problem
 
     bool ok() const { return error.empty(); }
 };
@@ -44,4 +44,4 @@ CuptiDiagnosis probeSubscriberSlot();
 CuptiDiagnosis probeSubscriberSlotOnce();
 void markSubscriberSlotVerified();
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

@@ -4,7 +4,7 @@
 
 namespace kforge::runtime::profiler {
 
-std::optional<DeviceLimits> queryDeviceLimits(int device, std::string* error)
+std::optional<DeviceLimits> queryDeviceLimits(int device, std::string *error)
 {
     cudaDeviceProp p{};
     cudaError_t e = cudaGetDeviceProperties(&p, device);
@@ -29,4 +29,4 @@ std::optional<DeviceLimits> queryDeviceLimits(int device, std::string* error)
     return l;
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

@@ -23,13 +23,13 @@ namespace {
 
 using kforge::runtime::profiler::ActivityTracer;
 
-ActivityTracer* g_tracer = nullptr;  // lives until exit on purpose: atexit needs it
+ActivityTracer *g_tracer = nullptr; // lives until exit on purpose: atexit needs it
 
 std::string commandLine()
 {
     std::ifstream f("/proc/self/cmdline", std::ios::binary);
     std::string raw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    for (char& c : raw)
+    for (char &c : raw)
         if (c == '\0')
             c = ' ';
     while (!raw.empty() && raw.back() == ' ')
@@ -47,7 +47,7 @@ void writeAtExit()
     header.pid = static_cast<int>(getpid());
     cuptiGetVersion(&header.cuptiVersion);
     header.command = commandLine();
-    const char* path = std::getenv("KFORGE_INJECT_OUT");
+    const char *path = std::getenv("KFORGE_INJECT_OUT");
     if (path && *path) {
         std::ofstream out(path, std::ios::trunc);
         if (out) {
@@ -60,7 +60,7 @@ void writeAtExit()
                  header.pid, records.kernels.size(), records.memoryOps.size(), records.dropped);
 }
 
-}  // namespace
+} // namespace
 
 extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
 {
@@ -75,10 +75,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
                      "kforge_inject: refusing to trace: the loaded libcupti has API version %u, this library was "
                      "built against %u\n",
                      version, static_cast<unsigned>(CUPTI_API_VERSION));
-        return 1;  // the process carries on untraced
+        return 1; // the process carries on untraced
     }
     kforge::runtime::profiler::TracerOptions options;
-    const char* api = std::getenv("KFORGE_INJECT_API");
+    const char *api = std::getenv("KFORGE_INJECT_API");
     options.apiRecords = api && std::string(api) == "1";
     g_tracer = new ActivityTracer(options);
     kforge::runtime::profiler::CuptiDiagnosis d = g_tracer->start();

@@ -4,8 +4,8 @@
 #include "core/runtime/profiler/activitytracer.h"
 
 #include <cuda.h>
-#include <cuda_runtime.h>
 #include <cudaTypedefs.h>
+#include <cuda_runtime.h>
 #include <cupti.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -46,10 +46,10 @@ void preloadNvperf()
 }
 
 struct HostObject {
-    CUpti_Profiler_Host_Object* handle = nullptr;
+    CUpti_Profiler_Host_Object *handle = nullptr;
     CUptiResult status = CUPTI_SUCCESS;
 
-    HostObject(const std::string& chip, const std::vector<uint8_t>& availability)
+    HostObject(const std::string &chip, const std::vector<uint8_t> &availability)
     {
         CUpti_Profiler_Host_Initialize_Params p{};
         p.structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE;
@@ -69,11 +69,11 @@ struct HostObject {
         p.pHostObject = handle;
         cuptiProfilerHostDeinitialize(&p);
     }
-    HostObject(const HostObject&) = delete;
-    HostObject& operator=(const HostObject&) = delete;
+    HostObject(const HostObject &) = delete;
+    HostObject &operator=(const HostObject &) = delete;
 };
 
-CUptiResult addMetrics(CUpti_Profiler_Host_Object* host, std::vector<const char*> names)
+CUptiResult addMetrics(CUpti_Profiler_Host_Object *host, std::vector<const char *> names)
 {
     CUpti_Profiler_Host_ConfigAddMetrics_Params add{};
     add.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE;
@@ -83,7 +83,7 @@ CUptiResult addMetrics(CUpti_Profiler_Host_Object* host, std::vector<const char*
     return cuptiProfilerHostConfigAddMetrics(&add);
 }
 
-double toNs(double v, const std::string& dimUnit)
+double toNs(double v, const std::string &dimUnit)
 {
     if (dimUnit.find("usecond") != std::string::npos || dimUnit.find("microsecond") != std::string::npos)
         return v * 1e3;
@@ -91,10 +91,10 @@ double toNs(double v, const std::string& dimUnit)
         return v * 1e6;
     if (dimUnit == "second" || dimUnit == "s")
         return v * 1e9;
-    return v;  // "nsecond": what CUPTI 13.0 reports for gpu__time_duration on GH100
+    return v; // "nsecond": what CUPTI 13.0 reports for gpu__time_duration on GH100
 }
 
-const char* supportName(CUpti_Profiler_Support_Level l)
+const char *supportName(CUpti_Profiler_Support_Level l)
 {
     switch (l) {
     case CUPTI_PROFILER_CONFIGURATION_SUPPORTED: return "supported";
@@ -108,17 +108,17 @@ const char* supportName(CUpti_Profiler_Support_Level l)
 // so a binary that uses it still starts (and reports "no device") where no NVIDIA driver is installed.
 // Always ask for the ABI version the call is written against: CUDA 13 added cuCtxGetDevice_v2 with
 // another signature, and "the newest" is not what a one-argument call expects.
-CUresult currentContext(CUcontext* ctx)
+CUresult currentContext(CUcontext *ctx)
 {
-    void* fn = nullptr;
+    void *fn = nullptr;
     cudaDriverEntryPointQueryResult status{};
-    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000, cudaEnableDefault, &status) != cudaSuccess ||
-        status != cudaDriverEntryPointSuccess || !fn)
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000, cudaEnableDefault, &status) != cudaSuccess
+        || status != cudaDriverEntryPointSuccess || !fn)
         return CUDA_ERROR_NOT_FOUND;
     return reinterpret_cast<PFN_cuCtxGetCurrent_v4000>(fn)(ctx);
 }
 
-CuptiDiagnosis cudaDiagnosis(cudaError_t e, const char* call)
+CuptiDiagnosis cudaDiagnosis(cudaError_t e, const char *call)
 {
     std::string name = cudaGetErrorName(e);
     if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
@@ -127,11 +127,11 @@ CuptiDiagnosis cudaDiagnosis(cudaError_t e, const char* call)
     return makeDiagnosis(name, call, std::string(call) + " failed: " + cudaGetErrorString(e) + ".");
 }
 
-}  // namespace
+} // namespace
 
-double KernelMetrics::value(const std::string& metricName) const
+double KernelMetrics::value(const std::string &metricName) const
 {
-    for (const auto& [n, v] : values)
+    for (const auto &[n, v] : values)
         if (n == metricName)
             return v;
     return NAN;
@@ -154,7 +154,7 @@ struct MetricsCollector::State {
     std::string chip;
     std::vector<uint8_t> availability;
     std::optional<DeviceLimits> limits;
-    std::map<std::string, MetricConfig> configs;  // by joined metric list
+    std::map<std::string, MetricConfig> configs; // by joined metric list
 };
 
 MetricsCollector::MetricsCollector(MetricsOptions options)
@@ -176,10 +176,10 @@ MetricsCollector::~MetricsCollector()
 
 std::vector<std::string> MetricsCollector::defaultMetrics()
 {
-    return {metric::kTime,         metric::kDramRead,   metric::kDramWrite,
+    return {metric::kTime,           metric::kDramRead,     metric::kDramWrite,
             metric::kDramThroughput, metric::kSmThroughput, metric::kComputeMemoryThroughput,
-            metric::kWarpsActive,  metric::kL2HitRate,  metric::kSmClock,
-            metric::kFfma,         metric::kFadd,       metric::kFmul};
+            metric::kWarpsActive,    metric::kL2HitRate,    metric::kSmClock,
+            metric::kFfma,           metric::kFadd,         metric::kFmul};
 }
 
 std::vector<std::string> MetricsCollector::supportedChips()
@@ -194,8 +194,8 @@ std::vector<std::string> MetricsCollector::supportedChips()
     return chips;
 }
 
-MetricConfig MetricsCollector::buildConfig(const std::string& chip, const std::vector<std::string>& metrics,
-                                           const std::vector<uint8_t>& counterAvailability)
+MetricConfig MetricsCollector::buildConfig(const std::string &chip, const std::vector<std::string> &metrics,
+                                           const std::vector<uint8_t> &counterAvailability)
 {
     preloadNvperf();
     MetricConfig cfg;
@@ -208,7 +208,7 @@ MetricConfig MetricsCollector::buildConfig(const std::string& chip, const std::v
                 cfg.problem.reason = "The Profiler Host API does not know the chip \"" + chip + "\".";
             return cfg;
         }
-        for (const std::string& m : metrics) {
+        for (const std::string &m : metrics) {
             CUpti_Profiler_Host_GetMetricProperties_Params pp{};
             pp.structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE;
             pp.pHostObject = host.handle;
@@ -227,8 +227,8 @@ MetricConfig MetricsCollector::buildConfig(const std::string& chip, const std::v
         return cfg;
     }
     HostObject host(chip, counterAvailability);
-    std::vector<const char*> names;
-    for (const std::string& m : cfg.metrics)
+    std::vector<const char *> names;
+    for (const std::string &m : cfg.metrics)
         names.push_back(m.c_str());
     CUptiResult r = host.status;
     if (r == CUPTI_SUCCESS)
@@ -236,7 +236,7 @@ MetricConfig MetricsCollector::buildConfig(const std::string& chip, const std::v
     if (r != CUPTI_SUCCESS) {
         // A name that has properties can still be rejected for the range profiler (Nsight-only metrics).
         std::vector<std::string> keep;
-        for (const std::string& m : cfg.metrics) {
+        for (const std::string &m : cfg.metrics) {
             HostObject single(chip, counterAvailability);
             if (single.status == CUPTI_SUCCESS && addMetrics(single.handle, {m.c_str()}) == CUPTI_SUCCESS)
                 keep.push_back(m);
@@ -245,15 +245,16 @@ MetricConfig MetricsCollector::buildConfig(const std::string& chip, const std::v
         }
         cfg.metrics = keep;
         names.clear();
-        for (const std::string& m : cfg.metrics)
+        for (const std::string &m : cfg.metrics)
             names.push_back(m.c_str());
         HostObject retry(chip, counterAvailability);
-        r = retry.status == CUPTI_SUCCESS && !names.empty() ? addMetrics(retry.handle, names) : CUPTI_ERROR_INVALID_METRIC_NAME;
+        r = retry.status == CUPTI_SUCCESS && !names.empty() ? addMetrics(retry.handle, names)
+                                                            : CUPTI_ERROR_INVALID_METRIC_NAME;
         if (r != CUPTI_SUCCESS) {
             cfg.problem = explainCuptiError(r, "cuptiProfilerHostConfigAddMetrics");
             return cfg;
         }
-        return buildConfig(chip, cfg.metrics, counterAvailability);  // every name now valid: one clean pass
+        return buildConfig(chip, cfg.metrics, counterAvailability); // every name now valid: one clean pass
     }
     CUpti_Profiler_Host_GetConfigImageSize_Params sz{};
     sz.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE;
@@ -286,11 +287,11 @@ MetricConfig MetricsCollector::buildConfig(const std::string& chip, const std::v
 
 CuptiDiagnosis MetricsCollector::ensureReady()
 {
-    State& s = *m_state;
+    State &s = *m_state;
     if (s.ready)
         return {};
     if (!s.initProblem.ok())
-        return s.initProblem;  // permanent for this process (no device, not permitted, ...)
+        return s.initProblem; // permanent for this process (no device, not permitted, ...)
     auto fail = [&](CuptiDiagnosis d) {
         s.initProblem = d;
         return d;
@@ -301,7 +302,7 @@ CuptiDiagnosis MetricsCollector::ensureReady()
     int device = 0;
     if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
         return fail(cudaDiagnosis(e, "cudaGetDevice"));
-    s.device = static_cast<CUdevice>(device);  // a CUdevice is the device ordinal
+    s.device = static_cast<CUdevice>(device); // a CUdevice is the device ordinal
     if (currentContext(&s.ctx) != CUDA_SUCCESS || !s.ctx)
         return fail(makeDiagnosis("no_context", "cuCtxGetCurrent", "No current CUDA context after cudaFree(0)."));
 
@@ -326,10 +327,10 @@ CuptiDiagnosis MetricsCollector::ensureReady()
     if (CUptiResult r = cuptiProfilerDeviceSupported(&ds); r != CUPTI_SUCCESS)
         return fail(explainCuptiError(r, "cuptiProfilerDeviceSupported"));
     if (ds.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-        std::string detail = std::string("architecture ") + supportName(ds.architecture) + ", vGPU " +
-                             supportName(ds.vGpu) + ", SLI " + supportName(ds.sli) + ", confidential computing " +
-                             supportName(ds.confidentialCompute) + ", CMP " + supportName(ds.cmp) + ", WSL " +
-                             supportName(ds.wsl);
+        std::string detail = std::string("architecture ") + supportName(ds.architecture) + ", vGPU "
+                             + supportName(ds.vGpu) + ", SLI " + supportName(ds.sli) + ", confidential computing "
+                             + supportName(ds.confidentialCompute) + ", CMP " + supportName(ds.cmp) + ", WSL "
+                             + supportName(ds.wsl);
         return fail(makeDiagnosis("CUPTI_ERROR_NOT_SUPPORTED", "cuptiProfilerDeviceSupported",
                                   "Range profiling is not supported on this device (" + detail + ").",
                                   "Metrics need a compute capability 7.5+ GPU without MIG/SLI/CMP; on vGPU the "
@@ -360,10 +361,10 @@ CuptiDiagnosis MetricsCollector::ensureReady()
     return {};
 }
 
-const MetricConfig& MetricsCollector::configFor(const std::vector<std::string>& metrics)
+const MetricConfig &MetricsCollector::configFor(const std::vector<std::string> &metrics)
 {
     std::string key;
-    for (const std::string& m : metrics)
+    for (const std::string &m : metrics)
         key += m + ';';
     auto it = m_state->configs.find(key);
     if (it == m_state->configs.end())
@@ -371,18 +372,18 @@ const MetricConfig& MetricsCollector::configFor(const std::vector<std::string>& 
     return it->second;
 }
 
-MetricsResult MetricsCollector::collect(const std::function<void()>& launch)
+MetricsResult MetricsCollector::collect(const std::function<void()> &launch)
 {
     return collect(launch, m_options.metrics);
 }
 
-MetricsResult MetricsCollector::collect(const std::function<void()>& launch, const std::vector<std::string>& metrics)
+MetricsResult MetricsCollector::collect(const std::function<void()> &launch, const std::vector<std::string> &metrics)
 {
     const double t0 = nowMs();
     if (CuptiDiagnosis d = ensureReady(); !d.ok())
         return MetricsResult::unavailable(d);
-    State& s = *m_state;
-    const MetricConfig& cfg = configFor(metrics.empty() ? m_options.metrics : metrics);
+    State &s = *m_state;
+    const MetricConfig &cfg = configFor(metrics.empty() ? m_options.metrics : metrics);
     if (!cfg.problem.ok())
         return MetricsResult::unavailable(cfg.problem);
 
@@ -394,7 +395,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
 
     // Trace the replays (tagged as the metrics pass, so a running worker trace does not count them) to
     // learn which kernel each auto range was.
-    ActivityTracer* tracer = m_options.nameKernels ? ActivityTracer::current() : nullptr;
+    ActivityTracer *tracer = m_options.nameKernels ? ActivityTracer::current() : nullptr;
     std::unique_ptr<ActivityTracer> ownTracer;
     if (m_options.nameKernels && !tracer) {
         ownTracer = std::make_unique<ActivityTracer>(
@@ -406,10 +407,10 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
     }
     const uint32_t region = tracer ? tracer->beginRegion(RegionKind::MetricsPass, 0) : kNoRegion;
 
-    std::vector<const char*> names;
-    for (const std::string& m : cfg.metrics)
+    std::vector<const char *> names;
+    for (const std::string &m : cfg.metrics)
         names.push_back(m.c_str());
-    std::vector<uint8_t> config = cfg.image;  // SetConfig takes a non-const pointer
+    std::vector<uint8_t> config = cfg.image; // SetConfig takes a non-const pointer
     std::vector<uint8_t> counterData;
     const size_t maxRanges = std::max<size_t>(1, m_options.maxKernels);
     std::vector<std::vector<double>> rangeValues;
@@ -427,10 +428,10 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
             holder = probeSubscriberSlot().holder;
         problem = explainCuptiError(r, "cuptiRangeProfilerEnable", holder);
     } else {
-        CUpti_RangeProfiler_Object* obj = en.pRangeProfilerObject;
+        CUpti_RangeProfiler_Object *obj = en.pRangeProfilerObject;
         problem = [&]() -> CuptiDiagnosis {
-#define KF_CUPTI(call, name)                                  \
-    if (CUptiResult rr = (call); rr != CUPTI_SUCCESS)        \
+#define KF_CUPTI(call, name)                          \
+    if (CUptiResult rr = (call); rr != CUPTI_SUCCESS) \
         return explainCuptiError(rr, name);
             CUpti_RangeProfiler_GetCounterDataSize_Params cs{};
             cs.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
@@ -461,7 +462,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
             sc.numNestingLevels = 1;
             sc.minNestingLevel = 1;
             sc.passIndex = 0;
-            sc.targetNestingLevel = 1;  // as NVIDIA's range_profiling sample; measured working on H200
+            sc.targetNestingLevel = 1; // as NVIDIA's range_profiling sample; measured working on H200
             KF_CUPTI(cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig")
 
             // With kernel replay every pass is replayed inside the launch: one iteration submits all.
@@ -570,10 +571,10 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
     std::vector<std::pair<KernelRecord, std::string>> launches;
     {
         std::sort(replayed.begin(), replayed.end(),
-                  [](const auto& a, const auto& b) { return a.first.start < b.first.start; });
+                  [](const auto &a, const auto &b) { return a.first.start < b.first.start; });
         const size_t ranges = rangeValues.size();
         std::map<uint32_t, size_t> seen;
-        for (const auto& rec : replayed) {
+        for (const auto &rec : replayed) {
             if (rec.first.correlationId != 0 && seen.count(rec.first.correlationId))
                 continue;
             seen[rec.first.correlationId] = launches.size();
@@ -588,7 +589,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
         }
         if (launches.size() != ranges) {
             launches.clear();
-            for (const auto& rec : replayed)
+            for (const auto &rec : replayed)
                 if (launches.empty() || launches.back().second != rec.second)
                     launches.push_back(rec);
             out.kernelNamesFrom = "name_runs";
@@ -599,7 +600,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
     }
     out.kernelsNamed = !rangeValues.empty() && launches.size() == rangeValues.size();
 
-    auto unit = [&](const char* m) {
+    auto unit = [&](const char *m) {
         auto it = cfg.dimUnits.find(m);
         return it == cfg.dimUnits.end() ? std::string() : it->second;
     };
@@ -622,7 +623,8 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
         k.achievedGbps = k.timeNs > 0 ? k.dramBytes / k.timeNs : NAN;
         const double ffma = k.value(metric::kFfma), fadd = k.value(metric::kFadd), fmul = k.value(metric::kFmul);
         if (!std::isnan(ffma) || !std::isnan(fadd) || !std::isnan(fmul))
-            k.flopsFp32 = 2.0 * (std::isnan(ffma) ? 0 : ffma) + (std::isnan(fadd) ? 0 : fadd) + (std::isnan(fmul) ? 0 : fmul);
+            k.flopsFp32 = 2.0 * (std::isnan(ffma) ? 0 : ffma) + (std::isnan(fadd) ? 0 : fadd)
+                          + (std::isnan(fmul) ? 0 : fmul);
         k.achievedGflops = k.timeNs > 0 ? k.flopsFp32 / k.timeNs : NAN;
         k.dramThroughputPct = k.value(metric::kDramThroughput);
         k.smThroughputPct = k.value(metric::kSmThroughput);
@@ -631,10 +633,9 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
         k.l2HitRatePct = k.value(metric::kL2HitRate);
         k.smClockMhz = k.value(metric::kSmClock) / 1e6;
         if (k.launch && s.limits)
-            k.theoreticalOccupancy =
-                theoreticalOccupancy(*s.limits, k.launch->threadsPerBlock(), k.launch->registers,
-                                     static_cast<size_t>(std::max(0, k.launch->staticSmem)),
-                                     static_cast<size_t>(std::max(0, k.launch->dynamicSmem)));
+            k.theoreticalOccupancy = theoreticalOccupancy(*s.limits, k.launch->threadsPerBlock(), k.launch->registers,
+                                                          static_cast<size_t>(std::max(0, k.launch->staticSmem)),
+                                                          static_cast<size_t>(std::max(0, k.launch->dynamicSmem)));
         out.totalTimeNs += k.timeNs;
         out.totalDramBytes += k.dramBytes;
         out.totalFlopsFp32 += k.flopsFp32;
@@ -645,4 +646,4 @@ MetricsResult MetricsCollector::collect(const std::function<void()>& launch, con
     return out;
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

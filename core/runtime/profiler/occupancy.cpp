@@ -6,7 +6,7 @@
 
 namespace kforge::runtime::profiler {
 
-std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits& limits, int threadsPerBlock, int registersPerThread,
+std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits &limits, int threadsPerBlock, int registersPerThread,
                                               size_t staticSmemPerBlock, size_t dynamicSmemPerBlock)
 {
     if (!limits.valid() || threadsPerBlock <= 0)
@@ -36,10 +36,10 @@ std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits& limits, int th
     attr.maxDynamicSharedSizeBytes = static_cast<int>(dynamicSmemPerBlock);
     attr.numBlockBarriers = 1;
 
-    cudaOccDeviceState state;  // default carveout: the driver picks the shared-memory split
+    cudaOccDeviceState state; // default carveout: the driver picks the shared-memory split
     cudaOccResult result{};
-    if (cudaOccMaxActiveBlocksPerMultiprocessor(&result, &prop, &attr, &state, threadsPerBlock, dynamicSmemPerBlock) !=
-        CUDA_OCC_SUCCESS)
+    if (cudaOccMaxActiveBlocksPerMultiprocessor(&result, &prop, &attr, &state, threadsPerBlock, dynamicSmemPerBlock)
+        != CUDA_OCC_SUCCESS)
         return std::nullopt;
 
     Occupancy o;
@@ -50,7 +50,7 @@ std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits& limits, int th
     o.percent = o.maxWarpsPerSm > 0 ? 100.0 * o.activeWarpsPerSm / o.maxWarpsPerSm : 0.0;
     struct Bit {
         unsigned bit;
-        const char* name;
+        const char *name;
     };
     for (Bit b : {Bit{OCC_LIMIT_WARPS, "warps"}, Bit{OCC_LIMIT_REGISTERS, "registers"},
                   Bit{OCC_LIMIT_SHARED_MEMORY, "shared_memory"}, Bit{OCC_LIMIT_BLOCKS, "blocks"},
@@ -65,4 +65,4 @@ std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits& limits, int th
     return o;
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

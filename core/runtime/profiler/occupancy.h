@@ -19,27 +19,27 @@ struct DeviceLimits {
     int maxThreadsPerSm = 0;
     int regsPerSm = 0;
     int regsPerBlock = 0;
-    size_t smemPerSm = 0;             // bytes
-    size_t smemPerBlock = 0;          // default per-block limit
-    size_t smemPerBlockOptin = 0;     // opt-in per-block limit
-    size_t reservedSmemPerBlock = 0;  // reserved by the driver for every block
+    size_t smemPerSm = 0;            // bytes
+    size_t smemPerBlock = 0;         // default per-block limit
+    size_t smemPerBlockOptin = 0;    // opt-in per-block limit
+    size_t reservedSmemPerBlock = 0; // reserved by the driver for every block
 
     bool valid() const { return ccMajor > 0 && maxThreadsPerSm > 0 && regsPerSm > 0; }
 };
 
 // Limits of CUDA device `device` (cudaGetDeviceProperties); nullopt with `error` set when there is none.
-std::optional<DeviceLimits> queryDeviceLimits(int device, std::string* error = nullptr);
+std::optional<DeviceLimits> queryDeviceLimits(int device, std::string *error = nullptr);
 
 struct Occupancy {
     int activeBlocksPerSm = 0;
     int activeWarpsPerSm = 0;
     int maxWarpsPerSm = 0;
-    double percent = 0;   // activeWarpsPerSm / maxWarpsPerSm * 100
-    std::string limiter;  // "warps", "registers", "shared_memory", "blocks", "barriers" (joined by '+')
+    double percent = 0;  // activeWarpsPerSm / maxWarpsPerSm * 100
+    std::string limiter; // "warps", "registers", "shared_memory", "blocks", "barriers" (joined by '+')
 };
 
 // nullopt when the launch cannot run on this device (block too large, too many registers, ...).
-std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits& limits, int threadsPerBlock, int registersPerThread,
+std::optional<Occupancy> theoreticalOccupancy(const DeviceLimits &limits, int threadsPerBlock, int registersPerThread,
                                               size_t staticSmemPerBlock, size_t dynamicSmemPerBlock);
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

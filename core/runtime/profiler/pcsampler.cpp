@@ -3,8 +3,8 @@
 #include "core/runtime/profiler/cuptidiagnosis.h"
 
 #include <cuda.h>
-#include <cuda_runtime.h>
 #include <cudaTypedefs.h>
+#include <cuda_runtime.h>
 #include <cupti.h>
 #include <cupti_pcsampling.h>
 
@@ -55,7 +55,7 @@ std::string reasonFor(int result, const char *call)
         // ERR_NVGPUCTRPERM is what NVIDIA's tools print for the same condition.
         const std::string setting = adminOnlySetting();
         text = "ERR_NVGPUCTRPERM: PC sampling needs the GPU performance counters, which are admin-only on this host"
-            + (setting.empty() ? std::string() : " (" + setting + ")") + "; " + call + " returned " + d.error + ".";
+               + (setting.empty() ? std::string() : " (" + setting + ")") + "; " + call + " returned " + d.error + ".";
     } else if (!d.reason.empty()) {
         text += ". " + d.reason;
     }
@@ -68,13 +68,19 @@ struct PcKey {
     std::string function;
     uint64_t offset;
     uint64_t crc;
-    bool operator<(const PcKey &o) const { return std::tie(function, offset, crc) < std::tie(o.function, o.offset, o.crc); }
+    bool operator<(const PcKey &o) const
+    {
+        return std::tie(function, offset, crc) < std::tie(o.function, o.offset, o.crc);
+    }
 };
 
 // One GetData buffer: the PC records and, per record, room for every stall reason.
-class DataBuffer {
+class DataBuffer
+{
 public:
-    DataBuffer(std::size_t pcs, std::size_t reasons) : m_pcs(pcs), m_reasons(pcs * std::max<std::size_t>(reasons, 1))
+    DataBuffer(std::size_t pcs, std::size_t reasons)
+        : m_pcs(pcs)
+        , m_reasons(pcs * std::max<std::size_t>(reasons, 1))
     {
         m_data.size = sizeof(CUpti_PCSamplingData);
         m_data.collectNumPcs = pcs;
@@ -105,15 +111,18 @@ std::string missingForCuptiResult(int cuptiResult)
     case 14: // CUPTI_ERROR_NOT_COMPATIBLE
     case 27: // CUPTI_ERROR_NOT_SUPPORTED
     case 33: // CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED
-    case 41: case 42: case 43: case 44: case 45: // confidential computing, CMP, MIG, SLI, WSL
+    case 41:
+    case 42:
+    case 43:
+    case 44:
+    case 45: // confidential computing, CMP, MIG, SLI, WSL
         return "pc_sampling_unsupported";
     case 26: // CUPTI_ERROR_HARDWARE_BUSY
     case 39: // CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
         return "cupti_busy";
     case 15: // CUPTI_ERROR_NOT_INITIALIZED: no driver, or one older than this CUPTI
         return "no_device";
-    default:
-        return "cupti_error";
+    default: return "cupti_error";
     }
 }
 
@@ -397,9 +406,10 @@ SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const 
     p.status = "ok";
     if (total == 0) {
         p.status = "failed";
-        p.addMissing("no_samples", "PC sampling ran " + std::to_string(p.runs) + " launch(es) but CUPTI delivered no samples"
-                                       + (p.period > 0 ? " (period 2^" + std::to_string(p.period) + " cycles)" : std::string())
-                                       + ": the kernel may be shorter than the sampling period.");
+        p.addMissing("no_samples",
+                     "PC sampling ran " + std::to_string(p.runs) + " launch(es) but CUPTI delivered no samples"
+                         + (p.period > 0 ? " (period 2^" + std::to_string(p.period) + " cycles)" : std::string())
+                         + ": the kernel may be shorter than the sampling period.");
     } else if (withLine == 0) {
         std::string problem;
         bool anyCubin = false;

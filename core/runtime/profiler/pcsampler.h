@@ -17,23 +17,24 @@ struct CubinImage {
 };
 
 struct SampleTarget {
-    std::string side;                  // candidate | reference
-    std::function<void()> launch;      // one run of the entry, device synchronized; may throw
-    std::vector<CubinImage> cubins;    // the library's cubins (for line numbers)
-    std::string cubinProblem;          // why `cubins` is empty, when it is
+    std::string side;               // candidate | reference
+    std::function<void()> launch;   // one run of the entry, device synchronized; may throw
+    std::vector<CubinImage> cubins; // the library's cubins (for line numbers)
+    std::string cubinProblem;       // why `cubins` is empty, when it is
 };
 
 struct PcSamplingOptions {
-    int period = 0;            // 2^period cycles between samples (5..31); 0: CUPTI's default for the device
-    int minRuns = 3;           // launches of each target, at least...
-    int maxRuns = 50;          // ...at most...
+    int period = 0;   // 2^period cycles between samples (5..31); 0: CUPTI's default for the device
+    int minRuns = 3;  // launches of each target, at least...
+    int maxRuns = 50; // ...at most...
     // ...and no new launch once this much wall time went into a target's launches. CUPTI's decoding costs
     // about 55 ms per million samples (H200: matmul's 50 runs of 3.8 ms gave 23.7 M samples, 2.1 s), so the
     // sampled kernel time is what bounds the pass; 20 ms still gives about 2 M samples on an H200.
     double budgetMs = 20;
 };
 
-class PcSampler {
+class PcSampler
+{
 public:
     // Samples each target in turn. Problems become the profile's status and reason; only an exception of a
     // launch (a CUDA failure of the kernel) leaves, after PC sampling was disabled again.

@@ -11,14 +11,14 @@ json jsonNumber(double v)
     return std::isfinite(v) ? json(v) : json(nullptr);
 }
 
-void to_json(json& j, const CuptiDiagnosis& d)
+void to_json(json &j, const CuptiDiagnosis &d)
 {
     j = json{{"error", d.error}, {"call", d.call}, {"reason", d.reason}, {"hint", d.hint}};
     if (!d.holder.empty())
         j["holder"] = d.holder;
 }
 
-void to_json(json& j, const Stats& s)
+void to_json(json &j, const Stats &s)
 {
     j = json{{"n", s.n},
              {"median", jsonNumber(s.median)},
@@ -27,7 +27,7 @@ void to_json(json& j, const Stats& s)
              {"max", jsonNumber(s.max)}};
 }
 
-void to_json(json& j, const Occupancy& o)
+void to_json(json &j, const Occupancy &o)
 {
     j = json{{"active_blocks_per_sm", o.activeBlocksPerSm},
              {"active_warps_per_sm", o.activeWarpsPerSm},
@@ -38,7 +38,7 @@ void to_json(json& j, const Occupancy& o)
 
 namespace {
 
-json launchJson(const std::array<int32_t, 3>& grid, const std::array<int32_t, 3>& block, int registers, int staticSmem,
+json launchJson(const std::array<int32_t, 3> &grid, const std::array<int32_t, 3> &block, int registers, int staticSmem,
                 int dynamicSmem, uint32_t localMem)
 {
     return json{{"grid", grid},
@@ -49,9 +49,9 @@ json launchJson(const std::array<int32_t, 3>& grid, const std::array<int32_t, 3>
                 {"local_mem_per_thread", localMem}};
 }
 
-}  // namespace
+} // namespace
 
-void to_json(json& j, const KernelGroup& g)
+void to_json(json &j, const KernelGroup &g)
 {
     j = json{{"name", g.name},
              {"mangled", g.mangled},
@@ -65,12 +65,12 @@ void to_json(json& j, const KernelGroup& g)
              {"theoretical_occupancy", g.occupancy ? json(*g.occupancy) : json(nullptr)}};
 }
 
-void to_json(json& j, const MemoryGroup& g)
+void to_json(json &j, const MemoryGroup &g)
 {
     j = json{{"kind", g.kind}, {"count", g.count}, {"bytes", g.bytes}, {"total_us", jsonNumber(g.totalUs)}};
 }
 
-void to_json(json& j, const SideSummary& s)
+void to_json(json &j, const SideSummary &s)
 {
     j = json{{"runs", s.runs},
              {"launches_per_run", s.launchesPerRun},
@@ -91,7 +91,7 @@ void to_json(json& j, const SideSummary& s)
              {"zero_timestamp_items", s.zeroTimestampItems}};
 }
 
-void to_json(json& j, const TraceSummary& s)
+void to_json(json &j, const TraceSummary &s)
 {
     if (!s.available) {
         j = json{{"available", false}, {"problem", s.problem}};
@@ -112,17 +112,17 @@ void to_json(json& j, const TraceSummary& s)
         j["parse_error"] = s.parseError;
 }
 
-void to_json(json& j, const KernelMetrics& k)
+void to_json(json &j, const KernelMetrics &k)
 {
     json values = json::object();
-    for (const auto& [name, v] : k.values)
+    for (const auto &[name, v] : k.values)
         values[name] = jsonNumber(v);
     j = json{{"index", k.index},
              {"range", k.rangeName},
              {"name", k.name.empty() ? json(nullptr) : json(k.name)},
              {"mangled", k.mangled.empty() ? json(nullptr) : json(k.mangled)},
-             {"launch", k.launch ? launchJson(k.launch->grid, k.launch->block, k.launch->registers, k.launch->staticSmem,
-                                              k.launch->dynamicSmem, k.launch->localMemPerThread)
+             {"launch", k.launch ? launchJson(k.launch->grid, k.launch->block, k.launch->registers,
+                                              k.launch->staticSmem, k.launch->dynamicSmem, k.launch->localMemPerThread)
                                  : json(nullptr)},
              {"time_ns", jsonNumber(k.timeNs)},
              {"dram_bytes_read", jsonNumber(k.dramReadBytes)},
@@ -141,7 +141,7 @@ void to_json(json& j, const KernelMetrics& k)
              {"values", values}};
 }
 
-void to_json(json& j, const MetricsResult& m)
+void to_json(json &j, const MetricsResult &m)
 {
     if (!m.available) {
         j = json{{"available", false}, {"problem", m.problem}};
@@ -167,14 +167,14 @@ void to_json(json& j, const MetricsResult& m)
              {"total_flops_fp32", jsonNumber(m.totalFlopsFp32)}};
 }
 
-void to_json(json& j, const DevicePeaks& p)
+void to_json(json &j, const DevicePeaks &p)
 {
     j = json{{"copy_gbps", jsonNumber(p.copyGbps)},
              {"fma_gflops", jsonNumber(p.fmaGflops)},
              {"ridge_flop_per_byte", jsonNumber(p.ridge())}};
 }
 
-void to_json(json& j, const RooflinePoint& p)
+void to_json(json &j, const RooflinePoint &p)
 {
     j = json{{"flops", jsonNumber(p.flops)},
              {"bytes", jsonNumber(p.bytes)},
@@ -190,7 +190,7 @@ void to_json(json& j, const RooflinePoint& p)
              {"why", p.why}};
 }
 
-void to_json(json& j, const SpeedOfLight& s)
+void to_json(json &j, const SpeedOfLight &s)
 {
     j = json{{"flops", jsonNumber(s.flops)},
              {"bytes", jsonNumber(s.bytes)},
@@ -205,10 +205,10 @@ void to_json(json& j, const SpeedOfLight& s)
              {"limit", s.limit}};
 }
 
-void to_json(json& j, const RooflineReport& r)
+void to_json(json &j, const RooflineReport &r)
 {
     json kernels = json::array();
-    for (const KernelRoofline& k : r.kernels) {
+    for (const KernelRoofline &k : r.kernels) {
         json e = k.point;
         e["index"] = k.index;
         e["name"] = k.name.empty() ? json(nullptr) : json(k.name);
@@ -220,4 +220,4 @@ void to_json(json& j, const RooflineReport& r)
              {"total", r.total ? json(*r.total) : json(nullptr)}};
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

@@ -12,21 +12,21 @@
 
 namespace kforge::runtime::profiler {
 
-void to_json(nlohmann::json& j, const CuptiDiagnosis& d);
-void to_json(nlohmann::json& j, const Stats& s);
-void to_json(nlohmann::json& j, const Occupancy& o);
-void to_json(nlohmann::json& j, const KernelGroup& g);
-void to_json(nlohmann::json& j, const MemoryGroup& g);
-void to_json(nlohmann::json& j, const SideSummary& s);
-void to_json(nlohmann::json& j, const TraceSummary& s);
-void to_json(nlohmann::json& j, const KernelMetrics& k);
-void to_json(nlohmann::json& j, const MetricsResult& m);
-void to_json(nlohmann::json& j, const DevicePeaks& p);
-void to_json(nlohmann::json& j, const RooflinePoint& p);
-void to_json(nlohmann::json& j, const SpeedOfLight& s);
-void to_json(nlohmann::json& j, const RooflineReport& r);
+void to_json(nlohmann::json &j, const CuptiDiagnosis &d);
+void to_json(nlohmann::json &j, const Stats &s);
+void to_json(nlohmann::json &j, const Occupancy &o);
+void to_json(nlohmann::json &j, const KernelGroup &g);
+void to_json(nlohmann::json &j, const MemoryGroup &g);
+void to_json(nlohmann::json &j, const SideSummary &s);
+void to_json(nlohmann::json &j, const TraceSummary &s);
+void to_json(nlohmann::json &j, const KernelMetrics &k);
+void to_json(nlohmann::json &j, const MetricsResult &m);
+void to_json(nlohmann::json &j, const DevicePeaks &p);
+void to_json(nlohmann::json &j, const RooflinePoint &p);
+void to_json(nlohmann::json &j, const SpeedOfLight &s);
+void to_json(nlohmann::json &j, const RooflineReport &r);
 
 // A number, or null for NaN/inf (JSON has neither).
 nlohmann::json jsonNumber(double v);
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

@@ -4,7 +4,7 @@
 
 namespace kforge::runtime::profiler {
 
-const char* boundName(Bound b)
+const char *boundName(Bound b)
 {
     switch (b) {
     case Bound::Memory: return "memory";
@@ -15,8 +15,7 @@ const char* boundName(Bound b)
     return "unknown";
 }
 
-RooflinePoint rooflinePoint(const DevicePeaks& peaks, double flops, double bytes, double timeNs,
-                            const RooflineRules& rules)
+RooflinePoint rooflinePoint(const DevicePeaks &peaks, double flops, double bytes, double timeNs, const RooflineRules &rules)
 {
     RooflinePoint p;
     p.flops = flops;
@@ -44,12 +43,12 @@ RooflinePoint rooflinePoint(const DevicePeaks& peaks, double flops, double bytes
     const double floorUtil = 100.0 * rules.latencyUtilization;
     if (timeNs < rules.latencyTimeNs) {
         p.bound = Bound::Latency;
-        p.why = "runs for less than " + std::to_string(static_cast<int>(rules.latencyTimeNs / 1000)) +
-                " us: launch and latency dominate";
+        p.why = "runs for less than " + std::to_string(static_cast<int>(rules.latencyTimeNs / 1000))
+                + " us: launch and latency dominate";
     } else if (p.pctOfPeakFlops < floorUtil && p.pctOfPeakBandwidth < floorUtil) {
         p.bound = Bound::Latency;
-        p.why = "below " + std::to_string(static_cast<int>(floorUtil)) +
-                "% of both peak FLOP rate and peak bandwidth: latency, occupancy or synchronisation bound";
+        p.why = "below " + std::to_string(static_cast<int>(floorUtil))
+                + "% of both peak FLOP rate and peak bandwidth: latency, occupancy or synchronisation bound";
     } else if (p.intensity < peaks.ridge()) {
         p.bound = Bound::Memory;
         p.why = "arithmetic intensity below the ridge point (" + std::to_string(peaks.ridge()) + " FLOP/byte)";
@@ -60,7 +59,7 @@ RooflinePoint rooflinePoint(const DevicePeaks& peaks, double flops, double bytes
     return p;
 }
 
-SpeedOfLight speedOfLight(const DevicePeaks& peaks, double flops, double bytes, double timeMs, double tolerance)
+SpeedOfLight speedOfLight(const DevicePeaks &peaks, double flops, double bytes, double timeMs, double tolerance)
 {
     SpeedOfLight s;
     s.flops = std::max(0.0, flops);
@@ -84,8 +83,8 @@ SpeedOfLight speedOfLight(const DevicePeaks& peaks, double flops, double bytes, 
     return s;
 }
 
-RooflineReport buildRoofline(const DevicePeaks& peaks, const MetricsResult* metrics, double taskFlops,
-                             double taskBytes, double medianMs, const RooflineRules& rules)
+RooflineReport buildRoofline(const DevicePeaks &peaks, const MetricsResult *metrics, double taskFlops, double taskBytes,
+                             double medianMs, const RooflineRules &rules)
 {
     RooflineReport r;
     r.peaks = peaks;
@@ -96,7 +95,7 @@ RooflineReport buildRoofline(const DevicePeaks& peaks, const MetricsResult* metr
     }
     if (metrics && metrics->available) {
         double flops = 0, bytes = 0, time = 0;
-        for (const KernelMetrics& k : metrics->kernels) {
+        for (const KernelMetrics &k : metrics->kernels) {
             KernelRoofline kr;
             kr.index = k.index;
             kr.name = k.name;
@@ -112,4 +111,4 @@ RooflineReport buildRoofline(const DevicePeaks& peaks, const MetricsResult* metr
     return r;
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

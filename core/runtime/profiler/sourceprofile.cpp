@@ -51,7 +51,8 @@ nlohmann::ordered_json SourceProfile::toJson() const
             nlohmann::ordered_json stalls = nlohmann::ordered_json::object();
             // Most samples first, so a reader sees the dominant reason without sorting.
             std::vector<std::pair<std::string, uint64_t>> sorted(pc.stalls.begin(), pc.stalls.end());
-            std::stable_sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+            std::stable_sort(sorted.begin(), sorted.end(),
+                             [](const auto &a, const auto &b) { return a.second > b.second; });
             for (const auto &[name, n] : sorted)
                 stalls[name] = n;
             pj["stalls"] = stalls;
@@ -123,9 +124,9 @@ bool SourceProfile::fromJson(const nlohmann::ordered_json &j, SourceProfile &out
 
 std::string shortStallReason(std::string_view cuptiName)
 {
-    for (const std::string_view prefix : {std::string_view("smsp__pcsamp_warps_issue_stalled_"),
-                                          std::string_view("smsp__pcsamp_warps_issue_"),
-                                          std::string_view("smsp__pcsamp_"), std::string_view("smsp__")})
+    for (const std::string_view prefix :
+         {std::string_view("smsp__pcsamp_warps_issue_stalled_"), std::string_view("smsp__pcsamp_warps_issue_"),
+          std::string_view("smsp__pcsamp_"), std::string_view("smsp__")})
         if (cuptiName.size() > prefix.size() && cuptiName.substr(0, prefix.size()) == prefix)
             return std::string(cuptiName.substr(prefix.size()));
     return std::string(cuptiName);

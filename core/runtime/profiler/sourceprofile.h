@@ -13,11 +13,11 @@
 namespace kforge::runtime::profiler {
 
 struct SourcePc {
-    uint64_t offset = 0;                     // byte offset of the instruction in its function
-    uint64_t samples = 0;                    // all samples at this PC (sum of `stalls`)
-    std::map<std::string, uint64_t> stalls;  // short stall reason -> samples
-    std::string file;                        // absolute path of the source file; empty without line info
-    uint32_t line = 0;                       // 0 without line info
+    uint64_t offset = 0;                    // byte offset of the instruction in its function
+    uint64_t samples = 0;                   // all samples at this PC (sum of `stalls`)
+    std::map<std::string, uint64_t> stalls; // short stall reason -> samples
+    std::string file;                       // absolute path of the source file; empty without line info
+    uint32_t line = 0;                      // 0 without line info
     // Where the instruction really is when it was inlined into `file`:`line` (a CUDA header function
     // called from the kernel's line); empty/0 when it was not inlined.
     std::string inlinedFile;
@@ -25,22 +25,22 @@ struct SourcePc {
 };
 
 struct SourceKernel {
-    std::string name;  // mangled
-    std::string side;  // candidate | reference
+    std::string name; // mangled
+    std::string side; // candidate | reference
     uint64_t samples = 0;
-    uint64_t dropped = 0;  // samples CUPTI dropped in this side's pass
-    std::vector<SourcePc> pcs;  // by offset
+    uint64_t dropped = 0;      // samples CUPTI dropped in this side's pass
+    std::vector<SourcePc> pcs; // by offset
 };
 
 struct SourceProfile {
-    std::string status = "unavailable";  // ok | unavailable | failed
-    std::string reason;                  // what is missing and why; empty when complete
-    std::vector<std::string> missing;    // counters_permission | line_info | pc_sampling_unsupported | ...
-    double costMs = 0;                   // wall time of the whole pass
-    int period = 0;                      // sampling period exponent (2^period cycles); 0 when unknown
-    int runs = 0;                        // launches of each sampled side
-    std::vector<std::string> stallReasons;             // short names, in CUPTI's order
-    std::map<std::string, std::string> cuptiNames;     // short -> CUPTI's full name
+    std::string status = "unavailable";            // ok | unavailable | failed
+    std::string reason;                            // what is missing and why; empty when complete
+    std::vector<std::string> missing;              // counters_permission | line_info | pc_sampling_unsupported | ...
+    double costMs = 0;                             // wall time of the whole pass
+    int period = 0;                                // sampling period exponent (2^period cycles); 0 when unknown
+    int runs = 0;                                  // launches of each sampled side
+    std::vector<std::string> stallReasons;         // short names, in CUPTI's order
+    std::map<std::string, std::string> cuptiNames; // short -> CUPTI's full name
     std::vector<SourceKernel> kernels;
 
     void addMissing(const std::string &what, const std::string &why);

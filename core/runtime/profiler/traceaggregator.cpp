@@ -52,7 +52,7 @@ TraceSummary TraceSummary::unavailable(CuptiDiagnosis why)
 
 namespace {
 
-const char* memoryKindName(const MemoryRecord& m)
+const char *memoryKindName(const MemoryRecord &m)
 {
     if (m.op == MemoryOpKind::Memset)
         return "memset";
@@ -72,9 +72,10 @@ bool hasTimes(uint64_t start, uint64_t end)
 }
 
 // Regions sorted by begin time, for time-based attribution.
-class RegionWindows {
+class RegionWindows
+{
 public:
-    explicit RegionWindows(const std::vector<Region>& regions)
+    explicit RegionWindows(const std::vector<Region> &regions)
         : m_regions(regions)
     {
         for (size_t i = 0; i < regions.size(); ++i)
@@ -90,14 +91,14 @@ public:
                                    [&](uint64_t v, size_t idx) { return v < m_regions[idx].beginNs; });
         if (it == m_order.begin())
             return std::nullopt;
-        const Region& r = m_regions[*(it - 1)];
+        const Region &r = m_regions[*(it - 1)];
         if (r.endNs != 0 && t > r.endNs)
             return std::nullopt;
         return *(it - 1);
     }
 
 private:
-    const std::vector<Region>& m_regions;
+    const std::vector<Region> &m_regions;
     std::vector<size_t> m_order;
 };
 
@@ -111,7 +112,7 @@ struct RunAcc {
 using ConfigKey = std::tuple<std::array<int32_t, 3>, std::array<int32_t, 3>, int, int, int>;
 
 struct GroupAcc {
-    const KernelRecord* first = nullptr;
+    const KernelRecord *first = nullptr;
     size_t count = 0;
     uint64_t totalNs = 0;
     std::vector<double> durationsUs;
@@ -121,7 +122,7 @@ struct GroupAcc {
 
 struct SideAcc {
     std::vector<size_t> regionIdx;
-    std::map<uint32_t, GroupAcc> groups;  // by name index
+    std::map<uint32_t, GroupAcc> groups; // by name index
     std::map<std::string, MemoryGroup> memory;
     std::set<uint32_t> sideStreams;
     SideSummary out;
@@ -148,10 +149,9 @@ uint64_t unionNs(std::vector<std::pair<uint64_t, uint64_t>> iv)
     return total;
 }
 
-}  // namespace
+} // namespace
 
-TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Region>& regions,
-                            const SummaryOptions& options)
+TraceSummary summarizeTrace(const TraceRecords &records, const std::vector<Region> &regions, const SummaryOptions &options)
 {
     TraceSummary s;
     s.available = true;
@@ -168,7 +168,7 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
     std::vector<RunAcc> runs(regions.size());
 
     SideAcc sides[2];
-    auto sideOf = [&](const Region& r) -> SideAcc* {
+    auto sideOf = [&](const Region &r) -> SideAcc * {
         if (r.kind == RegionKind::Reference)
             return &sides[0];
         if (r.kind == RegionKind::Candidate)
@@ -176,7 +176,7 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
         return nullptr;
     };
     for (size_t i = 0; i < regions.size(); ++i)
-        if (SideAcc* side = sideOf(regions[i]))
+        if (SideAcc *side = sideOf(regions[i]))
             side->regionIdx.push_back(i);
 
     struct Attribution {
@@ -198,13 +198,13 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
     };
 
     // Common bookkeeping for kernels and memory operations; returns the side it counted for, if any.
-    auto place = [&](uint32_t correlationId, uint64_t start, uint64_t end, uint32_t stream) -> std::pair<SideAcc*, size_t> {
+    auto place = [&](uint32_t correlationId, uint64_t start, uint64_t end, uint32_t stream) -> std::pair<SideAcc *, size_t> {
         Attribution a = attribute(correlationId, start);
         if (!a.region) {
             ++s.outsideRegions;
             return {nullptr, 0};
         }
-        const Region& r = regions[*a.region];
+        const Region &r = regions[*a.region];
         if (r.kind == RegionKind::MetricsPass) {
             ++s.replayExcluded;
             return {nullptr, 0};
@@ -213,8 +213,8 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
             ++s.untimedIgnored;
             return {nullptr, 0};
         }
-        SideAcc* side = sideOf(r);
-        SideSummary& o = side->out;
+        SideAcc *side = sideOf(r);
+        SideSummary &o = side->out;
         if (a.untagged)
             ++o.untaggedItems;
         if (r.launchStreamId && stream != *r.launchStreamId) {
@@ -228,20 +228,20 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
                 ++o.lateItems;
                 o.maxLateUs = std::max(o.maxLateUs, static_cast<double>(end - r.endNs) / 1e3);
             }
-            RunAcc& run = runs[*a.region];
+            RunAcc &run = runs[*a.region];
             run.gpuNs += end - start;
             run.intervals.emplace_back(start, end);
         }
         return {side, *a.region};
     };
 
-    for (const KernelRecord& k : records.kernels) {
+    for (const KernelRecord &k : records.kernels) {
         auto [side, regionIdx] = place(k.correlationId, k.start, k.end, k.streamId);
         if (!side)
             continue;
-        RunAcc& run = runs[regionIdx];
+        RunAcc &run = runs[regionIdx];
         ++run.kernels;
-        GroupAcc& g = side->groups[k.nameIndex];
+        GroupAcc &g = side->groups[k.nameIndex];
         if (!g.first)
             g.first = &k;
         ++g.count;
@@ -253,12 +253,12 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
             g.durationsUs.push_back(static_cast<double>(k.end - k.start) / 1e3);
         }
     }
-    for (const MemoryRecord& m : records.memoryOps) {
+    for (const MemoryRecord &m : records.memoryOps) {
         auto [side, regionIdx] = place(m.correlationId, m.start, m.end, m.streamId);
         (void)regionIdx;
         if (!side)
             continue;
-        MemoryGroup& g = side->memory[memoryKindName(m)];
+        MemoryGroup &g = side->memory[memoryKindName(m)];
         g.kind = memoryKindName(m);
         ++g.count;
         g.bytes += m.bytes;
@@ -267,12 +267,12 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
     }
 
     for (int i = 0; i < 2; ++i) {
-        SideAcc& side = sides[i];
-        SideSummary& o = side.out;
+        SideAcc &side = sides[i];
+        SideSummary &o = side.out;
         o.runs = side.regionIdx.size();
         std::vector<double> launches, kernelMs, gpuMs, busyMs, eventMs;
         for (size_t idx : side.regionIdx) {
-            const RunAcc& run = runs[idx];
+            const RunAcc &run = runs[idx];
             launches.push_back(static_cast<double>(run.kernels));
             kernelMs.push_back(static_cast<double>(run.kernelNs) / 1e6);
             gpuMs.push_back(static_cast<double>(run.gpuNs) / 1e6);
@@ -290,7 +290,7 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
         o.sideStreams.assign(side.sideStreams.begin(), side.sideStreams.end());
         o.lateWork = o.lateItems > 0;
 
-        for (auto& [nameIndex, g] : side.groups) {
+        for (auto &[nameIndex, g] : side.groups) {
             KernelGroup kg;
             kg.mangled = records.names.at(nameIndex);
             kg.name = demangle(kg.mangled);
@@ -313,8 +313,8 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
             o.kernels.push_back(std::move(kg));
         }
         std::sort(o.kernels.begin(), o.kernels.end(),
-                  [](const KernelGroup& a, const KernelGroup& b) { return a.totalUs > b.totalUs; });
-        for (auto& [kind, g] : side.memory)
+                  [](const KernelGroup &a, const KernelGroup &b) { return a.totalUs > b.totalUs; });
+        for (auto &[kind, g] : side.memory)
             o.memory.push_back(g);
     }
     s.reference = std::move(sides[0].out);
@@ -322,4 +322,4 @@ TraceSummary summarizeTrace(const TraceRecords& records, const std::vector<Regio
     return s;
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

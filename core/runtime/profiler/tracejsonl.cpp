@@ -12,7 +12,7 @@ namespace kforge::runtime::profiler {
 
 using nlohmann::json;
 
-void writeTraceJsonLines(std::ostream& out, const JsonLinesHeader& header, const TraceRecords& records)
+void writeTraceJsonLines(std::ostream &out, const JsonLinesHeader &header, const TraceRecords &records)
 {
     out << json{{"type", "header"},
                 {"format", "kforge-trace"},
@@ -20,7 +20,7 @@ void writeTraceJsonLines(std::ostream& out, const JsonLinesHeader& header, const
                 {"pid", header.pid},
                 {"cupti_version", header.cuptiVersion},
                 {"command", header.command}}
-                   .dump()
+               .dump()
         << '\n';
 
     std::vector<std::string> demangled(records.names.size());
@@ -32,7 +32,7 @@ void writeTraceJsonLines(std::ostream& out, const JsonLinesHeader& header, const
         uint64_t ns = 0;
     };
     std::map<uint32_t, Total> byName;
-    for (const KernelRecord& k : records.kernels) {
+    for (const KernelRecord &k : records.kernels) {
         out << json{{"type", "kernel"},
                     {"name", demangled.at(k.nameIndex)},
                     {"mangled", records.names.at(k.nameIndex)},
@@ -49,14 +49,14 @@ void writeTraceJsonLines(std::ostream& out, const JsonLinesHeader& header, const
                     {"static_smem", k.staticSmem},
                     {"dynamic_smem", k.dynamicSmem},
                     {"graph", k.graphId}}
-                       .dump()
+                   .dump()
             << '\n';
-        Total& t = byName[k.nameIndex];
+        Total &t = byName[k.nameIndex];
         ++t.count;
         if (k.end >= k.start && k.start != 0)
             t.ns += k.end - k.start;
     }
-    for (const MemoryRecord& m : records.memoryOps) {
+    for (const MemoryRecord &m : records.memoryOps) {
         out << json{{"type", m.op == MemoryOpKind::Memset ? "memset" : "memcpy"},
                     {"copy_kind", m.copyKind},
                     {"bytes", m.bytes},
@@ -65,14 +65,14 @@ void writeTraceJsonLines(std::ostream& out, const JsonLinesHeader& header, const
                     {"device", m.deviceId},
                     {"stream", m.streamId},
                     {"correlation", m.correlationId}}
-                       .dump()
+                   .dump()
             << '\n';
     }
 
     std::vector<std::pair<uint32_t, Total>> sorted(byName.begin(), byName.end());
-    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.ns > b.second.ns; });
+    std::sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.second.ns > b.second.ns; });
     json kernels = json::array();
-    for (const auto& [idx, t] : sorted)
+    for (const auto &[idx, t] : sorted)
         kernels.push_back(json{{"name", demangled.at(idx)}, {"count", t.count}, {"total_ns", t.ns}});
     out << json{{"type", "summary"},
                 {"kernels", records.kernels.size()},
@@ -81,8 +81,8 @@ void writeTraceJsonLines(std::ostream& out, const JsonLinesHeader& header, const
                 {"dropped", records.dropped},
                 {"zero_timestamp", records.zeroTimestamp},
                 {"by_name", kernels}}
-                   .dump()
+               .dump()
         << '\n';
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

@@ -15,6 +15,6 @@ struct JsonLinesHeader {
     std::string command;
 };
 
-void writeTraceJsonLines(std::ostream& out, const JsonLinesHeader& header, const TraceRecords& records);
+void writeTraceJsonLines(std::ostream &out, const JsonLinesHeader &header, const TraceRecords &records);
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

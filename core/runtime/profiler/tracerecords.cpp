@@ -2,7 +2,7 @@
 
 namespace kforge::runtime::profiler {
 
-uint32_t TraceRecords::internName(const char* mangled)
+uint32_t TraceRecords::internName(const char *mangled)
 {
     std::string key = mangled ? mangled : "(unnamed)";
     auto it = nameIndex.find(key);
@@ -19,7 +19,7 @@ void TraceRecords::clear()
     *this = TraceRecords{};
 }
 
-void TraceRecords::append(TraceRecords&& other)
+void TraceRecords::append(TraceRecords &&other)
 {
     std::vector<uint32_t> remap(other.names.size());
     for (size_t i = 0; i < other.names.size(); ++i)
@@ -43,4 +43,4 @@ void TraceRecords::append(TraceRecords&& other)
     other.clear();
 }
 
-}  // namespace kforge::runtime::profiler
+} // namespace kforge::runtime::profiler

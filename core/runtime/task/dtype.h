@@ -11,7 +11,7 @@ namespace kforge::runtime {
 enum class Dtype { F32 = 0, F16 = 1, BF16 = 2, F64 = 3, I32 = 4, I64 = 5, U8 = 6 };
 
 inline constexpr Dtype kAllDtypes[] = {Dtype::F32, Dtype::F16, Dtype::BF16, Dtype::F64,
-                                      Dtype::I32, Dtype::I64, Dtype::U8};
+                                       Dtype::I32, Dtype::I64, Dtype::U8};
 
 struct Tolerance {
     double atol = 0;

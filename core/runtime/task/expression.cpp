@@ -1,11 +1,11 @@
 #include "core/runtime/task/expression.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <vector>
-#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace kforge::runtime {
 namespace {
@@ -15,9 +15,14 @@ namespace {
 //   term   := unary (('*' | '/') unary)*
 //   unary  := '-' unary | '+' unary | primary
 //   primary:= number | ident | ident '(' expr (',' expr)* ')' | '(' expr ')'
-class Parser {
+class Parser
+{
 public:
-    Parser(std::string_view text, const ExpressionLookup &lookup) : m_text(text), m_lookup(lookup) {}
+    Parser(std::string_view text, const ExpressionLookup &lookup)
+        : m_text(text)
+        , m_lookup(lookup)
+    {
+    }
 
     ExpressionResult run()
     {
@@ -156,8 +161,7 @@ private:
     double identifier()
     {
         const std::size_t start = m_pos;
-        while (m_pos < m_text.size()
-               && (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '_'))
+        while (m_pos < m_text.size() && (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '_'))
             ++m_pos;
         const std::string_view name = m_text.substr(start, m_pos - start);
         skipSpace();

@@ -65,9 +65,13 @@ bool isTaskName(std::string_view s)
     return true;
 }
 
-class Reader {
+class Reader
+{
 public:
-    explicit Reader(std::vector<std::string> &warnings) : m_warnings(warnings) {}
+    explicit Reader(std::vector<std::string> &warnings)
+        : m_warnings(warnings)
+    {
+    }
 
     const Json &require(const Json &obj, const std::string &path, std::string_view key)
     {
@@ -212,7 +216,8 @@ InitSpec parseInit(Reader &rd, const Json &j, Dtype dtype, const std::string &pa
         s = {InitSpec::Kind::Constant, num("value", std::nullopt), 0};
         rd.warnUnknown(j, path, {"dist", "value"});
     } else {
-        throw Failure{join(path, "dist"), "unknown distribution '" + dist + "' (known: normal, uniform, integers, constant)"};
+        throw Failure{join(path, "dist"),
+                      "unknown distribution '" + dist + "' (known: normal, uniform, integers, constant)"};
     }
     return s;
 }
@@ -293,8 +298,9 @@ VariantSpec parseVariant(Reader &rd, const Json &j, const std::string &path)
         if (const Json *verdict = rd.optional(*e, "verdict")) {
             ex.verdict = rd.string(*verdict, join(ep, "verdict"));
             if (!isKnownVerdict(ex.verdict))
-                throw Failure{join(ep, "verdict"), "unknown verdict '" + ex.verdict
-                                                       + "' (known: correct, incorrect, crashed, cuda_error, timeout, load_error)"};
+                throw Failure{join(ep, "verdict"),
+                              "unknown verdict '" + ex.verdict
+                                  + "' (known: correct, incorrect, crashed, cuda_error, timeout, load_error)"};
         }
         if (const Json *ms = rd.optional(*e, "min_speedup")) {
             ex.minSpeedup = rd.number(*ms, join(ep, "min_speedup"));
@@ -386,8 +392,9 @@ TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
         for (std::size_t i = 0; i < vs->size(); ++i)
             t.variants.push_back(parseVariant(rd, (*vs)[i], index("variants", i)));
     }
-    rd.warnUnknown(j, "", {"name", "title", "description", "params", "inputs", "outputs", "tolerance", "flops",
-                           "bytes", "timeout_s", "degenerate", "nvcc_flags", "variants"});
+    rd.warnUnknown(j, "",
+                   {"name", "title", "description", "params", "inputs", "outputs", "tolerance", "flops", "bytes",
+                    "timeout_s", "degenerate", "nvcc_flags", "variants"});
     return t;
 }
 
@@ -488,8 +495,7 @@ std::string TaskError::message() const
 
 bool isKnownVerdict(std::string_view v)
 {
-    return v == "correct" || v == "incorrect" || v == "crashed" || v == "cuda_error" || v == "timeout"
-        || v == "load_error";
+    return v == "correct" || v == "incorrect" || v == "crashed" || v == "cuda_error" || v == "timeout" || v == "load_error";
 }
 
 TaskSpecResult parseTaskSpec(const nlohmann::ordered_json &json, std::string_view file)

@@ -19,9 +19,9 @@ inline std::string cudaErrorText(cudaError_t e)
 
 } // namespace kforge::runtime
 
-#define KF_CUDA(call)                                                                                          \
-    do {                                                                                                       \
-        const cudaError_t kfErr_ = (call);                                                                     \
-        if (kfErr_ != cudaSuccess)                                                                             \
-            throw ::kforge::runtime::CudaFailure{kfErr_, #call};                                                        \
+#define KF_CUDA(call)                                            \
+    do {                                                         \
+        const cudaError_t kfErr_ = (call);                       \
+        if (kfErr_ != cudaSuccess)                               \
+            throw ::kforge::runtime::CudaFailure{kfErr_, #call}; \
     } while (0)

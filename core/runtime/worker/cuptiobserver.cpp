@@ -38,7 +38,8 @@ void CuptiObserver::beginTrace(const TimingContext &ctx)
 void CuptiObserver::beforeRun(Slot slot, int run)
 {
     if (m_traced)
-        m_session.tracer.beginRegion(slot == Slot::Reference ? profiler::RegionKind::Reference : profiler::RegionKind::Candidate,
+        m_session.tracer.beginRegion(slot == Slot::Reference ? profiler::RegionKind::Reference
+                                                             : profiler::RegionKind::Candidate,
                                      static_cast<uint32_t>(run), m_streamId);
 }
 
@@ -96,8 +97,7 @@ void CuptiObserver::metricsPass(const TimingContext &ctx, const std::function<vo
         std::rethrow_exception(failure);
 }
 
-void CuptiObserver::sourceProfilePass(const TimingContext &ctx, const std::function<void()> &,
-                                      const std::function<void()> &)
+void CuptiObserver::sourceProfilePass(const TimingContext &ctx, const std::function<void()> &, const std::function<void()> &)
 {
     // In a fresh helper process (see sourceprofilehelper.h): the kernels run there on the same inputs.
     const auto t0 = std::chrono::steady_clock::now();
@@ -137,11 +137,11 @@ void CuptiObserver::contribute(nlohmann::ordered_json &result)
         const profiler::DevicePeaks peaks{m_ctx.peakCopyGbps, m_ctx.peakFmaGflops};
         if (peaks.valid() && result.contains("roofline")) {
             nlohmann::ordered_json profile;
-            profile["candidate"] = nlohmann::json(profiler::buildRoofline(
-                peaks, &*m_candidateMetrics, m_ctx.flops, m_ctx.bytes, m_timing.candidate.medianMs));
+            profile["candidate"] = nlohmann::json(profiler::buildRoofline(peaks, &*m_candidateMetrics, m_ctx.flops,
+                                                                          m_ctx.bytes, m_timing.candidate.medianMs));
             if (m_referenceMetrics)
-                profile["reference"] = nlohmann::json(profiler::buildRoofline(
-                    peaks, &*m_referenceMetrics, m_ctx.flops, m_ctx.bytes, m_timing.reference.medianMs));
+                profile["reference"] = nlohmann::json(profiler::buildRoofline(peaks, &*m_referenceMetrics, m_ctx.flops,
+                                                                              m_ctx.bytes, m_timing.reference.medianMs));
             result["roofline"]["profile"] = profile;
         }
     }

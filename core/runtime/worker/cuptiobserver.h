@@ -23,9 +23,13 @@ struct ProfilerSession {
     std::map<std::string, profiler::MetricsResult> referenceMetrics;
 };
 
-class CuptiObserver : public EvalObserver {
+class CuptiObserver : public EvalObserver
+{
 public:
-    explicit CuptiObserver(ProfilerSession &session) : m_session(session) {}
+    explicit CuptiObserver(ProfilerSession &session)
+        : m_session(session)
+    {
+    }
 
     void afterTimedRuns(const TimingContext &ctx, const TimingResult &timing) override;
     void beginTrace(const TimingContext &ctx) override;

@@ -8,16 +8,22 @@
 
 namespace kforge::runtime {
 
-class DeviceBuffer {
+class DeviceBuffer
+{
 public:
     DeviceBuffer() = default;
-    explicit DeviceBuffer(std::size_t bytes) : m_bytes(bytes)
+    explicit DeviceBuffer(std::size_t bytes)
+        : m_bytes(bytes)
     {
         if (bytes)
             KF_CUDA(cudaMalloc(&m_ptr, bytes));
     }
     ~DeviceBuffer() { reset(); }
-    DeviceBuffer(DeviceBuffer &&o) noexcept : m_ptr(std::exchange(o.m_ptr, nullptr)), m_bytes(std::exchange(o.m_bytes, 0)) {}
+    DeviceBuffer(DeviceBuffer &&o) noexcept
+        : m_ptr(std::exchange(o.m_ptr, nullptr))
+        , m_bytes(std::exchange(o.m_bytes, 0))
+    {
+    }
     DeviceBuffer &operator=(DeviceBuffer &&o) noexcept
     {
         if (this != &o) {
@@ -32,7 +38,10 @@ public:
 
     void *get() const { return m_ptr; }
     template <typename T>
-    T *as() const { return static_cast<T *>(m_ptr); }
+    T *as() const
+    {
+        return static_cast<T *>(m_ptr);
+    }
     std::size_t bytes() const { return m_bytes; }
 
     void reset()

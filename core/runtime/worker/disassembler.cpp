@@ -29,7 +29,8 @@ std::string env(const char *name)
 
 bool isExecutableFile(const fs::path &p)
 {
-    struct stat st{};
+    struct stat st {
+    };
     return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
 }
 
@@ -111,7 +112,7 @@ std::optional<fs::path> ToolSearch::find(const std::string &name) const
 std::string ToolSearch::describe() const
 {
     std::string text = "PATH=" + (path.empty() ? std::string("(unset)") : path)
-        + ", CUDA_HOME=" + (cudaHome.empty() ? std::string("(unset)") : cudaHome);
+                       + ", CUDA_HOME=" + (cudaHome.empty() ? std::string("(unset)") : cudaHome);
     if (!cudaPath.empty())
         text += ", CUDA_PATH=" + cudaPath;
     for (const fs::path &d : extraDirs)
@@ -225,8 +226,8 @@ InlineTable parseInlineLineInfo(const std::string &sass)
     //         /*01e0*/                   HMNMX2.BF16_V2 R15, R7, RZ.H0_H0, !PT ;
     InlineTable table;
     std::string function;
-    InlineChain block;       // the location lines above the current instructions
-    bool blockOpen = false;  // the last line read was a location line
+    InlineChain block;      // the location lines above the current instructions
+    bool blockOpen = false; // the last line read was a location line
     const auto location = [](const std::string &text, std::size_t from, SourceLocation &out, std::size_t &end) {
         const std::size_t q1 = text.find('"', from);
         const std::size_t q2 = q1 == std::string::npos ? q1 : text.find('"', q1 + 1);
@@ -298,8 +299,10 @@ InlineTable Disassembler::inlineTable(const Cubin &cubin, const fs::path &workDi
 }
 
 Disassembler::Disassembler(ToolSearch search, DisassemblyLimits limits)
-    : m_search(std::move(search)), m_limits(limits), m_cuobjdump(m_search.find("cuobjdump")),
-      m_nvdisasm(m_search.find("nvdisasm"))
+    : m_search(std::move(search))
+    , m_limits(limits)
+    , m_cuobjdump(m_search.find("cuobjdump"))
+    , m_nvdisasm(m_search.find("nvdisasm"))
 {
 }
 
@@ -352,8 +355,8 @@ std::vector<Cubin> Disassembler::extractCubins(const fs::path &library, const fs
         const std::string text = firstLines(run.err.empty() ? run.out : run.err);
         if (text.find("does not contain") == std::string::npos) {
             error = m_cuobjdump->string() + " -xelf all failed"
-                + (run.timedOut ? std::string(" (timed out)") : " (exit status " + std::to_string(run.exitStatus) + ")")
-                + (text.empty() ? std::string() : ": " + text);
+                    + (run.timedOut ? std::string(" (timed out)") : " (exit status " + std::to_string(run.exitStatus) + ")")
+                    + (text.empty() ? std::string() : ": " + text);
         }
         fs::remove_all(dir, ec);
         return cubins;

@@ -17,9 +17,9 @@ namespace kforge::runtime {
 // Where the toolkit's binary tools are looked for, in order: each PATH entry, $CUDA_HOME/bin,
 // $CUDA_PATH/bin, /usr/local/cuda/bin. Values are the environment as read (empty when unset).
 struct ToolSearch {
-    std::string path;      // $PATH
-    std::string cudaHome;  // $CUDA_HOME
-    std::string cudaPath;  // $CUDA_PATH
+    std::string path;     // $PATH
+    std::string cudaHome; // $CUDA_HOME
+    std::string cudaPath; // $CUDA_PATH
     std::vector<std::filesystem::path> extraDirs{"/usr/local/cuda/bin"};
 
     static ToolSearch fromEnvironment();
@@ -34,7 +34,7 @@ struct ToolSearch {
 // killed on the time limit.
 struct ToolRun {
     bool started = false;
-    int exitStatus = -1;   // -1: killed by a signal or not started
+    int exitStatus = -1; // -1: killed by a signal or not started
     std::string out;
     std::string err;
     bool outTruncated = false;
@@ -50,8 +50,8 @@ ToolRun runTool(const std::vector<std::string> &argv, const std::filesystem::pat
                 double timeoutS);
 
 struct Cubin {
-    std::string name;          // file name as cuobjdump wrote it ("candidate-3.1.sm_90.cubin")
-    std::string arch;          // "sm_90", from the name; empty when the name has none
+    std::string name; // file name as cuobjdump wrote it ("candidate-3.1.sm_90.cubin")
+    std::string arch; // "sm_90", from the name; empty when the name has none
     std::string bytes;
 };
 
@@ -73,7 +73,8 @@ struct DisassemblyLimits {
     double toolTimeoutS = 60;
 };
 
-class Disassembler {
+class Disassembler
+{
 public:
     explicit Disassembler(ToolSearch search = ToolSearch::fromEnvironment(), DisassemblyLimits limits = {});
 
@@ -106,7 +107,7 @@ private:
 };
 
 struct DisassemblyError {
-    std::string code;     // no_disassembler | disassemble_failed
+    std::string code; // no_disassembler | disassemble_failed
     std::string message;
 };
 

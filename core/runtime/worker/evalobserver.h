@@ -23,12 +23,12 @@ inline const char *slotName(Slot s)
 struct TimingContext {
     cudaStream_t stream = nullptr; // the launch stream passed to kf_entry
     int device = 0;
-    bool trace = false;            // options.trace
-    bool metrics = false;          // options.metrics
+    bool trace = false;   // options.trace
+    bool metrics = false; // options.metrics
     std::vector<std::string> metricNames;
-    double flops = -1;             // the task's formulas; -1 when absent
+    double flops = -1; // the task's formulas; -1 when absent
     double bytes = -1;
-    double peakCopyGbps = 0;       // the device's measured peaks
+    double peakCopyGbps = 0; // the device's measured peaks
     double peakFmaGflops = 0;
     // Identifies the reference and the task's shapes (ReferenceCache::key without the seed): hardware
     // metrics of the same reference on the same shapes are collected once per worker, not per evaluation.
@@ -55,7 +55,8 @@ struct TimingResult {
     double speedup = 0;
 };
 
-class EvalObserver {
+class EvalObserver
+{
 public:
     virtual ~EvalObserver() = default;
     virtual void beforeTimedRuns(const TimingContext &) {}

@@ -20,8 +20,8 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
             return true;
         if (!it->is_number() || std::floor(it->get<double>()) != it->get<double>() || it->get<double>() < lo
             || it->get<double>() > hi) {
-            error = std::string("options.") + key + ": expected an integer in [" + std::to_string(static_cast<long long>(lo))
-                + ", " + std::to_string(static_cast<long long>(hi)) + "]";
+            error = std::string("options.") + key + ": expected an integer in ["
+                    + std::to_string(static_cast<long long>(lo)) + ", " + std::to_string(static_cast<long long>(hi)) + "]";
             return false;
         }
         field = static_cast<std::remove_reference_t<decltype(field)>>(it->get<double>());
@@ -41,9 +41,9 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
     double minTime = out.minTimeMs;
     double warmupTime = out.warmupMs;
     if (!integer("trials", out.trials, 2, 1000) || !integer("min_runs", out.minRuns, 1, 1000000)
-        || !integer("max_runs", out.maxRuns, 1, 1000000) || !integer("warmup", out.warmup, 0, 100000) || !integer("trace_runs", out.traceRuns, 1, 10000)
-        || !integer("seed", out.seed, 0, 9007199254740992.0) || !integer("min_time_ms", minTime, 0, 3600000)
-        || !integer("warmup_ms", warmupTime, 0, 3600000)
+        || !integer("max_runs", out.maxRuns, 1, 1000000) || !integer("warmup", out.warmup, 0, 100000)
+        || !integer("trace_runs", out.traceRuns, 1, 10000) || !integer("seed", out.seed, 0, 9007199254740992.0)
+        || !integer("min_time_ms", minTime, 0, 3600000) || !integer("warmup_ms", warmupTime, 0, 3600000)
         || !boolean("timing", out.timing) || !boolean("trace", out.trace) || !boolean("metrics", out.metrics)
         || !boolean("samples", out.samples) || !boolean("source_profile", out.sourceProfile)
         || !boolean("source_profile_reference", out.sourceProfileReference))

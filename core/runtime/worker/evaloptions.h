@@ -9,20 +9,20 @@
 namespace kforge::runtime {
 
 struct EvalOptions {
-    int trials = 5;           // verification trials, each with a new seed and fresh buffers (2..1000)
-    int minRuns = 100;        // timed runs of each kernel, at least...
-    double minTimeMs = 1000;  // ...and until the timing loop has run this long (wall clock)...
-    int maxRuns = 10000;      // ...but never more than this
-    int warmup = 10;          // untimed runs of each kernel first...
-    double warmupMs = 100;    // ...and for at least this long, so clocks settle before timing
-    uint64_t seed = 1;        // trial t uses seed + t
-    bool timing = true;       // false: verify only
-    bool trace = true;        // CUPTI activity trace of extra runs after timing (when a profiler is attached)
-    int traceRuns = 10;       // runs of each kernel in the trace pass
-    bool metrics = true;      // CUPTI metrics pass (when a profiler is attached)
-    bool samples = false;     // add every run's time ("samples_ms") to the timing result
-    bool sourceProfile = false;          // CUPTI PC-sampling pass after timing and metrics ("source_profile")
-    int sourceProfilePeriod = 0;         // 2^N cycles between samples, 5..31; 0: CUPTI's default
+    int trials = 5;              // verification trials, each with a new seed and fresh buffers (2..1000)
+    int minRuns = 100;           // timed runs of each kernel, at least...
+    double minTimeMs = 1000;     // ...and until the timing loop has run this long (wall clock)...
+    int maxRuns = 10000;         // ...but never more than this
+    int warmup = 10;             // untimed runs of each kernel first...
+    double warmupMs = 100;       // ...and for at least this long, so clocks settle before timing
+    uint64_t seed = 1;           // trial t uses seed + t
+    bool timing = true;          // false: verify only
+    bool trace = true;           // CUPTI activity trace of extra runs after timing (when a profiler is attached)
+    int traceRuns = 10;          // runs of each kernel in the trace pass
+    bool metrics = true;         // CUPTI metrics pass (when a profiler is attached)
+    bool samples = false;        // add every run's time ("samples_ms") to the timing result
+    bool sourceProfile = false;  // CUPTI PC-sampling pass after timing and metrics ("source_profile")
+    int sourceProfilePeriod = 0; // 2^N cycles between samples, 5..31; 0: CUPTI's default
     bool sourceProfileReference = false; // sample the reference too
     std::vector<std::string> metricNames;
 

@@ -7,9 +7,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <sstream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -68,9 +68,21 @@ float halfToFloat(uint16_t h)
 double elementValue(const unsigned char *p, Dtype t)
 {
     switch (t) {
-    case Dtype::F32: { float f; std::memcpy(&f, p, 4); return f; }
-    case Dtype::F64: { double d; std::memcpy(&d, p, 8); return d; }
-    case Dtype::F16: { uint16_t h; std::memcpy(&h, p, 2); return halfToFloat(h); }
+    case Dtype::F32: {
+        float f;
+        std::memcpy(&f, p, 4);
+        return f;
+    }
+    case Dtype::F64: {
+        double d;
+        std::memcpy(&d, p, 8);
+        return d;
+    }
+    case Dtype::F16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        return halfToFloat(h);
+    }
     case Dtype::BF16: {
         uint16_t h;
         std::memcpy(&h, p, 2);
@@ -79,8 +91,16 @@ double elementValue(const unsigned char *p, Dtype t)
         std::memcpy(&f, &bits, 4);
         return f;
     }
-    case Dtype::I32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    case Dtype::I64: { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case Dtype::I32: {
+        int32_t v;
+        std::memcpy(&v, p, 4);
+        return v;
+    }
+    case Dtype::I64: {
+        int64_t v;
+        std::memcpy(&v, p, 8);
+        return static_cast<double>(v);
+    }
     case Dtype::U8: return *p;
     }
     return 0;
@@ -145,14 +165,21 @@ struct Evaluator::Verification {
 };
 
 struct Evaluator::TimingSetup {
-    TimingSetup(const TaskSpec &task) : inputs(task.inputs), refOut(task.outputs), candOut(task.outputs) {}
+    TimingSetup(const TaskSpec &task)
+        : inputs(task.inputs)
+        , refOut(task.outputs)
+        , candOut(task.outputs)
+    {
+    }
     TensorSet inputs;
     TensorSet refOut;
     TensorSet candOut;
 };
 
 Evaluator::Evaluator(GpuContext &gpu, ReferenceCache &cache, StdoutCapture *capture)
-    : m_gpu(gpu), m_cache(cache), m_capture(capture)
+    : m_gpu(gpu)
+    , m_cache(cache)
+    , m_capture(capture)
 {
     KF_CUDA(cudaEventCreate(&m_start));
     KF_CUDA(cudaEventCreate(&m_stop));
@@ -320,7 +347,8 @@ void Evaluator::verify(const TaskSpec &task, const EvalOptions &options, Verific
 
         const std::vector<unsigned long long> changed = differences(inputs, pristine);
         for (std::size_t k = 0; k < nin; ++k) {
-            if (changed[k] && std::find(v.mutatedInputs.begin(), v.mutatedInputs.end(), task.inputs[k].name) == v.mutatedInputs.end())
+            if (changed[k]
+                && std::find(v.mutatedInputs.begin(), v.mutatedInputs.end(), task.inputs[k].name) == v.mutatedInputs.end())
                 v.mutatedInputs.push_back(task.inputs[k].name);
         }
 
@@ -355,16 +383,16 @@ void Evaluator::verify(const TaskSpec &task, const EvalOptions &options, Verific
                 for (int64_t x : c)
                     coords.push_back(x);
             }
-            v.firstMismatch = Json{{"output", spec.name}, {"index", index}, {"coords", coords},
+            v.firstMismatch = Json{{"output", spec.name},   {"index", index},   {"coords", coords},
                                    {"expected", number(e)}, {"got", number(g)}, {"poison", poisoned},
-                                   {"trial", t + 1}, {"seed", seed}};
+                                   {"trial", t + 1},        {"seed", seed}};
             const Tolerance tol = task.toleranceFor(spec.dtype);
             std::string why = spec.name + ": " + std::to_string(late[k].mismatches) + " of "
-                + std::to_string(spec.numel()) + " elements differ from the reference";
+                              + std::to_string(spec.numel()) + " elements differ from the reference";
             if (isFloating(spec.dtype))
                 why += " beyond atol " + fmt(tol.atol) + " + rtol " + fmt(tol.rtol) + " * |expected|";
             why += " in " + trial + "; first at index " + std::to_string(index) + " " + coords.dump() + ": expected "
-                + fmt(e, 9) + ", got " + fmt(g, 9);
+                   + fmt(e, 9) + ", got " + fmt(g, 9);
             if (poisoned)
                 why += " (still the poison pattern: the element was never written)";
             v.reason = why;
@@ -376,7 +404,7 @@ void Evaluator::verify(const TaskSpec &task, const EvalOptions &options, Verific
             for (const std::string &n : v.mutatedInputs)
                 names += (names.empty() ? "" : ", ") + n;
             v.reason = "the candidate modified its input" + std::string(v.mutatedInputs.size() > 1 ? "s " : " ") + names
-                + " (inputs must stay unchanged) in " + trial;
+                       + " (inputs must stay unchanged) in " + trial;
             v.failed = true;
             break;
         }
@@ -411,7 +439,8 @@ TimingResult Evaluator::timedRuns(TimingSetup &setup, const EvalOptions &options
 {
     const auto warmupStart = std::chrono::steady_clock::now();
     for (int i = 0;; ++i) {
-        const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmupStart).count();
+        const double elapsed =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmupStart).count();
         if (i >= options.warmup && elapsed >= options.warmupMs)
             break;
         runOnce(setup, Slot::Reference, i, "warming up the ", nullptr);
@@ -444,8 +473,7 @@ TimingResult Evaluator::timedRuns(TimingSetup &setup, const EvalOptions &options
     return r;
 }
 
-void Evaluator::tracePass(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer,
-                          const TimingContext &ctx)
+void Evaluator::tracePass(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer, const TimingContext &ctx)
 {
     observer->beginTrace(ctx);
     for (int i = 0; i < options.traceRuns; ++i) {
@@ -583,8 +611,8 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
         result["verdict"] = "cuda_error";
         result["cuda_error"] = cudaGetErrorName(f.code);
         result["message"] = std::string(cudaGetErrorName(f.code)) + " (" + cudaGetErrorString(f.code) + ") in "
-            + m_phase + ", at " + f.where
-            + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : "");
+                            + m_phase + ", at " + f.where
+                            + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : "");
     } catch (const EntryFailure &f) {
         if (m_capture) {
             bool truncated = false;
@@ -601,10 +629,11 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
         if (f.rc > 0) {
             result["cuda_error"] = cudaGetErrorName(code);
             result["message"] = who + " returned " + std::to_string(f.rc) + " (" + cudaGetErrorName(code) + ": "
-                + cudaGetErrorString(code) + ") in " + m_phase;
+                                + cudaGetErrorString(code) + ") in " + m_phase;
         } else {
             result["cuda_error"] = "kf_entry_failed";
-            result["message"] = who + (f.what.empty() ? " returned " + std::to_string(f.rc) : ": " + f.what) + " in " + m_phase;
+            result["message"] = who + (f.what.empty() ? " returned " + std::to_string(f.rc) : ": " + f.what) + " in "
+                                + m_phase;
         }
         if (m_restartRequired)
             result["message"] = result["message"].get<std::string>() + "; the CUDA context is unusable, the worker exits";
@@ -624,9 +653,12 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
         mismatches += o.mismatches;
         nans += o.nans;
         infs += o.infs;
-        perOutput.push_back(Json{{"name", task.outputs[k].name}, {"mismatches", o.mismatches},
-                                 {"max_abs_err", o.maxAbs}, {"max_rel_err", o.maxRel},
-                                 {"nan_count", o.nans}, {"inf_count", o.infs}});
+        perOutput.push_back(Json{{"name", task.outputs[k].name},
+                                 {"mismatches", o.mismatches},
+                                 {"max_abs_err", o.maxAbs},
+                                 {"max_rel_err", o.maxRel},
+                                 {"nan_count", o.nans},
+                                 {"inf_count", o.infs}});
     }
     ver["max_abs_err"] = maxAbs;
     ver["max_rel_err"] = maxRel;
@@ -651,8 +683,9 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
     if (v.dependsOnInputs && !*v.dependsOnInputs) {
         flags.push_back("degenerate_output");
         warnings.push_back("The reference output does not depend on the inputs: it was identical for "
-                           + std::to_string(v.trials) + " different seeds. A kernel that writes constants passes "
-                           "verification here, and its speedup says nothing about how fast the operation is computed.");
+                           + std::to_string(v.trials)
+                           + " different seeds. A kernel that writes constants passes "
+                             "verification here, and its speedup says nothing about how fast the operation is computed.");
     } else if (v.dependsOnInputs && task.degenerate) {
         warnings.push_back("task.json marks the task degenerate, but the reference output changed with the inputs.");
     }
@@ -694,7 +727,9 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
             roof["candidate_gbps"] = candS > 0 ? task.bytes.value / candS * 1e-9 : 0;
             roof["reference_gflops"] = refS > 0 ? task.flops.value / refS * 1e-9 : 0;
             roof["reference_gbps"] = refS > 0 ? task.bytes.value / refS * 1e-9 : 0;
-            roof["fraction_of_floor"] = timing->candidate.medianMs > 0 ? std::max(flopsFloorMs, bytesFloorMs) / timing->candidate.medianMs : 0;
+            roof["fraction_of_floor"] = timing->candidate.medianMs > 0
+                                            ? std::max(flopsFloorMs, bytesFloorMs) / timing->candidate.medianMs
+                                            : 0;
             result["roofline"] = roof;
             // Only the byte floor decides the flag: tensor cores exceed the FP32 FMA peak many times over,
             // but nothing moves the task's minimum bytes faster than the measured copy bandwidth.
@@ -708,9 +743,10 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
                 flags.push_back("beats_flop_floor");
                 warnings.push_back("The candidate's median time " + fmtMs(timing->candidate.medianMs)
                                    + " is below the time the task's flops take at the measured FP32 FMA peak ("
-                                   + fmtMs(flopsFloorMs) + "): faster than the task's declared arithmetic allows: "
-                                   "either work is skipped or the task's `flops` counts avoidable work, such as an "
-                                   "algebraic rewrite (tensor cores, too, exceed the FP32 FMA peak).");
+                                   + fmtMs(flopsFloorMs)
+                                   + "): faster than the task's declared arithmetic allows: "
+                                     "either work is skipped or the task's `flops` counts avoidable work, such as an "
+                                     "algebraic rewrite (tensor cores, too, exceed the FP32 FMA peak).");
             }
         }
     }
@@ -728,23 +764,29 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
         std::string missing = "timing";
         if (result["verdict"] != "correct")
             why = "The source-level pass runs after a correct candidate was timed; this evaluation ended with verdict "
-                + result["verdict"].get<std::string>() + ".";
+                  + result["verdict"].get<std::string>() + ".";
         else if (!options.timing)
             why = "The source-level pass runs after timing, and this evaluation did not time (options.timing false).";
         else {
             missing = "profiler";
             why = "This worker was built without the CUPTI profiler (kforge_profiler), so it cannot sample PCs.";
         }
-        result["source_profile"] = Json{{"status", "unavailable"}, {"reason", why}, {"missing", Json::array({missing})},
-                                        {"cost_ms", 0}, {"period", 0}, {"runs", 0}, {"stall_reasons", Json::array()},
-                                        {"cupti_stall_reasons", Json::object()}, {"kernels", Json::array()}};
+        result["source_profile"] = Json{{"status", "unavailable"},
+                                        {"reason", why},
+                                        {"missing", Json::array({missing})},
+                                        {"cost_ms", 0},
+                                        {"period", 0},
+                                        {"runs", 0},
+                                        {"stall_reasons", Json::array()},
+                                        {"cupti_stall_reasons", Json::object()},
+                                        {"kernels", Json::array()}};
     }
 
     if (result["verdict"] == "correct") {
         std::string msg = "correct";
         if (timing)
             msg += ": " + fmt(timing->speedup, 4) + "x (reference " + fmtMs(timing->reference.medianMs) + ", candidate "
-                + fmtMs(timing->candidate.medianMs) + ")";
+                   + fmtMs(timing->candidate.medianMs) + ")";
         for (const std::string &w : warnings)
             msg += ". Warning: " + w;
         result["message"] = msg;

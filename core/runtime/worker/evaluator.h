@@ -15,7 +15,8 @@ namespace kforge::runtime {
 
 class TensorSet;
 
-class Evaluator {
+class Evaluator
+{
 public:
     using Progress = std::function<void(const char *stage)>;
     static constexpr std::size_t kStdoutCap = 64 * 1024;
@@ -43,8 +44,7 @@ private:
     // One run with the timing protocol: L2 flush, start event, kf_entry, device-wide synchronize, end
     // event. Returns the event time; `observer` (may be null) sees the run.
     float runOnce(TimingSetup &setup, Slot slot, int index, const char *what, EvalObserver *observer);
-    TimingResult timedRuns(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer,
-                           const TimingContext &ctx);
+    TimingResult timedRuns(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer, const TimingContext &ctx);
     void tracePass(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer, const TimingContext &ctx);
     void metricsPass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx);
     void sourceProfilePass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx);

@@ -27,8 +27,7 @@ bool GpuContext::ensure()
     if (e != cudaSuccess)
         return fail(e, "");
     if (m_index < 0 || m_index >= count) {
-        m_error = "no CUDA device: device " + std::to_string(m_index) + " requested, " + std::to_string(count)
-            + " present";
+        m_error = "no CUDA device: device " + std::to_string(m_index) + " requested, " + std::to_string(count) + " present";
         return false;
     }
     // Spin while waiting: the timed loop synchronizes after every run, and a sleeping host thread adds
@@ -116,7 +115,8 @@ const DevicePeaks &GpuContext::peaks()
         const std::size_t bytes = std::max<std::size_t>(256u << 20, 8 * m_props.l2Bytes);
         DeviceBuffer a(bytes), b(bytes);
         KF_CUDA(cudaMemsetAsync(a.get(), 1, bytes, m_stream));
-        const double ms = best([&] { KF_CUDA(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, m_stream)); }, 8);
+        const double ms =
+            best([&] { KF_CUDA(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, m_stream)); }, 8);
         peaks.copyGbps = ms > 0 ? 2.0 * static_cast<double>(bytes) / (ms * 1e6) : 0;
     }
     {
@@ -169,8 +169,7 @@ bool GpuContext::isBroken(cudaError_t observed)
     case cudaErrorLaunchTimeout:
     case cudaErrorECCUncorrectable:
     case cudaErrorTooManyPeers:
-    case cudaErrorContextIsDestroyed:
-        return true;
+    case cudaErrorContextIsDestroyed: return true;
     default: break;
     }
     // Anything else: ask the context. A sticky error survives cudaGetLastError() and fails the next call.

@@ -31,9 +31,13 @@ struct DevicePeaks {
     double fmaGflops = 0; // FP32 FMA, 2 FLOP each
 };
 
-class GpuContext {
+class GpuContext
+{
 public:
-    explicit GpuContext(int deviceIndex) : m_index(deviceIndex) {}
+    explicit GpuContext(int deviceIndex)
+        : m_index(deviceIndex)
+    {
+    }
     ~GpuContext();
     GpuContext(const GpuContext &) = delete;
     GpuContext &operator=(const GpuContext &) = delete;

@@ -1,5 +1,6 @@
 #include "core/runtime/worker/isolation.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -10,7 +11,6 @@
 #include <fstream>
 #include <sys/resource.h>
 #include <unistd.h>
-#include <algorithm>
 
 namespace kforge::runtime {
 namespace {

@@ -20,7 +20,8 @@ std::string applyLimits(const Limits &limits);
 
 // mkdtemp under $TMPDIR (or /tmp), chdir into it; removed at exit (also after exit() from a kernel).
 // Directories left by workers that died are swept on the way.
-class TempDir {
+class TempDir
+{
 public:
     static std::optional<std::filesystem::path> create(std::string &error);
     static const std::filesystem::path &path();
@@ -30,7 +31,8 @@ public:
 
 // The protocol's own file descriptors: fd 0 and 1 are duplicated for the protocol, then fd 0 is pointed
 // at /dev/null and fd 1 at a capture file in the temporary directory.
-class ProtocolChannel {
+class ProtocolChannel
+{
 public:
     // `redirectStdout`: false only where the worker prints a human report (--self-test).
     bool open(bool redirectStdout, std::string &error);
@@ -57,7 +59,8 @@ private:
 
 // Kernel stdout (host printf and device printf, which the driver writes to fd 1 at synchronization
 // points) is collected in a file while the candidate runs in verification; during timing it is dropped.
-class StdoutCapture {
+class StdoutCapture
+{
 public:
     bool open(const std::filesystem::path &file, std::string &error);
     void begin();   // empty the capture file

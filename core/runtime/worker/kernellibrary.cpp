@@ -105,7 +105,7 @@ std::string encodeBase64(std::string_view in)
     std::size_t i = 0;
     for (; i + 2 < in.size(); i += 3) {
         const uint32_t v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8)
-            | static_cast<unsigned char>(in[i + 2]);
+                           | static_cast<unsigned char>(in[i + 2]);
         out += alphabet[(v >> 18) & 63];
         out += alphabet[(v >> 12) & 63];
         out += alphabet[(v >> 6) & 63];

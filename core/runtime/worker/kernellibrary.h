@@ -12,11 +12,12 @@
 namespace kforge::runtime {
 
 struct LoadFailure {
-    std::string code;    // load_failed | abi_mismatch | missing_entry
+    std::string code; // load_failed | abi_mismatch | missing_entry
     std::string message;
 };
 
-class KernelLibrary {
+class KernelLibrary
+{
 public:
     ~KernelLibrary();
     KernelLibrary(const KernelLibrary &) = delete;

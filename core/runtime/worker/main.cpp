@@ -6,10 +6,10 @@
 #include "core/runtime/worker/isolation.h"
 #include "core/runtime/worker/kernellibrary.h"
 #include "core/runtime/worker/nvcc.h"
-#include "core/runtime/worker/tensorset.h"
 #include "core/runtime/worker/protocol.h"
 #include "core/runtime/worker/requestreader.h"
 #include "core/runtime/worker/selftest.h"
+#include "core/runtime/worker/tensorset.h"
 #include "core/runtime/worker/workerserver.h"
 #include "kforge/kernel.h"
 #ifdef KFORGE_HAVE_PROFILER
@@ -17,6 +17,7 @@
 #include "core/runtime/worker/sourceprofilehelper.h"
 #endif
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -29,7 +30,6 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
-#include <algorithm>
 
 namespace {
 
@@ -100,8 +100,8 @@ int runLaunch(const LaunchConfig &config)
             if (fs::equivalent(task.folder / v.file, so, ec))
                 flags.insert(flags.end(), v.nvccFlags.begin(), v.nvccFlags.end());
         const fs::path out = kforge::runtime::TempDir::path() / "launch.so";
-        const std::vector<kforge::runtime::NvccResult> built =
-            kforge::runtime::compileKernels({{so, out, flags}}, gpu.props().arch(), 1);
+        const std::vector<kforge::runtime::NvccResult> built = kforge::runtime::compileKernels({{so, out, flags}},
+                                                                                               gpu.props().arch(), 1);
         if (!built[0].ok) {
             std::fprintf(stderr, "kforge-worker --launch: %s does not compile:\n%s\n", so.c_str(), built[0].log.c_str());
             return 1;
@@ -112,7 +112,8 @@ int runLaunch(const LaunchConfig &config)
     std::ifstream in(so, std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     kforge::runtime::LoadFailure failure;
-    const auto lib = kforge::runtime::KernelLibrary::load(bytes, kforge::runtime::TempDir::path() / "launch-kernel.so", failure);
+    const auto lib = kforge::runtime::KernelLibrary::load(bytes, kforge::runtime::TempDir::path() / "launch-kernel.so",
+                                                          failure);
     if (!lib) {
         std::fprintf(stderr, "kforge-worker --launch: %s: %s\n", failure.code.c_str(), failure.message.c_str());
         return 1;
@@ -164,13 +165,17 @@ int runLaunch(const LaunchConfig &config)
         } else {
             std::vector<float> sorted(times.begin() + 1, times.end());
             std::sort(sorted.begin(), sorted.end());
-            const auto at = [&](double q) { return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))]; };
-            std::fprintf(stderr, "launch: %s, %d runs%s, event ms after the first: min %.4f p10 %.4f median %.4f p90 %.4f max %.4f\n",
+            const auto at = [&](double q) {
+                return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))];
+            };
+            std::fprintf(stderr,
+                         "launch: %s, %d runs%s, event ms after the first: min %.4f p10 %.4f median %.4f p90 %.4f max %.4f\n",
                          task.name.c_str(), config.runs, config.keepPool ? " (pool kept)" : "", at(0), at(0.1), at(0.5),
                          at(0.9), at(1));
         }
     } catch (const kforge::runtime::CudaFailure &f) {
-        std::fprintf(stderr, "kforge-worker --launch: %s at %s\n", kforge::runtime::cudaErrorText(f.code).c_str(), f.where.c_str());
+        std::fprintf(stderr, "kforge-worker --launch: %s at %s\n", kforge::runtime::cudaErrorText(f.code).c_str(),
+                     f.where.c_str());
         return 1;
     }
     return 0;
@@ -295,8 +300,9 @@ int main(int argc, char **argv)
             nlohmann::ordered_json rows = nlohmann::ordered_json::array();
             for (const kforge::runtime::SelfTestRow &r : report.rows)
                 rows.push_back(kforge::runtime::toJson(r));
-            std::printf("%s\n", nlohmann::ordered_json{{"device", report.device}, {"rows", rows}, {"passed", report.passed}}
-                                    .dump(1).c_str());
+            std::printf(
+                "%s\n",
+                nlohmann::ordered_json{{"device", report.device}, {"rows", rows}, {"passed", report.passed}}.dump(1).c_str());
         } else {
             std::printf("%s on %s\n%s%s\n", "kforge-worker --self-test", report.device.c_str(),
                         kforge::runtime::formatTable(report.rows).c_str(), report.passed ? "PASSED" : "FAILED");
@@ -320,11 +326,12 @@ int main(int argc, char **argv)
 #ifdef KFORGE_HAVE_PROFILER
     // Created before any CUDA call; CUPTI itself is only switched on while an evaluation traces or profiles.
     kforge::runtime::ProfilerSession profilerSession;
-    server.setObserverFactory([&profilerSession](const kforge::runtime::EvalOptions &options) -> std::unique_ptr<kforge::runtime::EvalObserver> {
-        if (!options.trace && !options.metrics && !options.sourceProfile)
-            return nullptr;
-        return std::make_unique<kforge::runtime::CuptiObserver>(profilerSession);
-    });
+    server.setObserverFactory(
+        [&profilerSession](const kforge::runtime::EvalOptions &options) -> std::unique_ptr<kforge::runtime::EvalObserver> {
+            if (!options.trace && !options.metrics && !options.sourceProfile)
+                return nullptr;
+            return std::make_unique<kforge::runtime::CuptiObserver>(profilerSession);
+        });
 #endif
     const int status = server.run();
     std::exit(status); // runs the atexit handler that removes the temporary directory

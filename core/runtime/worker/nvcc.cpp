@@ -2,6 +2,7 @@
 
 #include "core/runtime/worker/kernelflags.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -14,7 +15,6 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-#include <algorithm>
 
 extern char **environ;
 
@@ -26,7 +26,9 @@ NvccResult runOne(const NvccJob &job, const std::string &nvcc, const std::string
     NvccResult r;
     const auto begin = std::chrono::steady_clock::now();
     std::vector<std::string> args{nvcc};
-    const auto append = [&args](const std::vector<std::string> &more) { args.insert(args.end(), more.begin(), more.end()); };
+    const auto append = [&args](const std::vector<std::string> &more) {
+        args.insert(args.end(), more.begin(), more.end());
+    };
     append(runtime::nvccBaseFlags());
     args.push_back("-arch=" + arch);
     append(runtime::nvccSharedObjectFlags());

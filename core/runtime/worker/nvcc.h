@@ -9,7 +9,7 @@ namespace kforge::runtime {
 
 struct NvccJob {
     std::filesystem::path source;
-    std::filesystem::path output; // .so
+    std::filesystem::path output;   // .so
     std::vector<std::string> flags; // task and variant flags, after the source
 };
 
@@ -29,7 +29,6 @@ std::string selfExecutable();
 
 // `nvcc -O3 -lineinfo -arch=<arch> -shared -Xcompiler -fPIC -I<include> -o <output> <source> <flags>`,
 // `parallel` at a time (0: the number of CPUs).
-std::vector<NvccResult> compileKernels(const std::vector<NvccJob> &jobs, const std::string &arch,
-                                       unsigned parallel = 0);
+std::vector<NvccResult> compileKernels(const std::vector<NvccJob> &jobs, const std::string &arch, unsigned parallel = 0);
 
 } // namespace kforge::runtime

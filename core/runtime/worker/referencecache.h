@@ -10,9 +10,13 @@
 
 namespace kforge::runtime {
 
-class ReferenceCache {
+class ReferenceCache
+{
 public:
-    explicit ReferenceCache(std::size_t budgetBytes = std::size_t(8) << 30) : m_budget(budgetBytes) {}
+    explicit ReferenceCache(std::size_t budgetBytes = std::size_t(8) << 30)
+        : m_budget(budgetBytes)
+    {
+    }
     void setBudget(std::size_t bytes) { m_budget = bytes; }
 
     static std::string key(uint64_t referenceHash, const TaskSpec &task, uint64_t seed);

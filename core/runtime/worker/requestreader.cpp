@@ -29,7 +29,9 @@ int deathSignal()
 }
 
 // Only there to interrupt the reader's ppoll(); the reader then asks getppid() whether the parent is gone.
-void onDeathSignal(int) {}
+void onDeathSignal(int)
+{
+}
 
 // Cheap enough for every line: a load with so_base64 is megabytes and never a shutdown.
 bool isShutdown(const std::string &line)
@@ -46,9 +48,9 @@ struct RequestReader::State {
     std::mutex mutex;
     std::condition_variable wake;
     std::deque<std::string> lines;
-    bool busy = false;         // next() handed out a request that is not answered yet
-    bool ended = false;        // input ended after a shutdown request: serve what is queued, then stop
-    bool gone = false;         // the client is gone: take nothing more
+    bool busy = false;  // next() handed out a request that is not answered yet
+    bool ended = false; // input ended after a shutdown request: serve what is queued, then stop
+    bool gone = false;  // the client is gone: take nothing more
     bool shutdownSeen = false;
 
     bool sawShutdown()
@@ -91,7 +93,11 @@ struct RequestReader::State {
     }
 };
 
-RequestReader::RequestReader(ProtocolChannel &channel) : m_state(std::make_shared<State>()), m_channel(channel) {}
+RequestReader::RequestReader(ProtocolChannel &channel)
+    : m_state(std::make_shared<State>())
+    , m_channel(channel)
+{
+}
 
 RequestReader::~RequestReader() = default;
 
@@ -102,7 +108,8 @@ void RequestReader::prepareProcess()
     sigemptyset(&set);
     sigaddset(&set, deathSignal());
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
-    struct sigaction action {};
+    struct sigaction action {
+    };
     action.sa_handler = onDeathSignal;
     sigemptyset(&action.sa_mask);
     sigaction(deathSignal(), &action, nullptr);

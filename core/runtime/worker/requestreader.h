@@ -11,7 +11,8 @@
 
 namespace kforge::runtime {
 
-class RequestReader {
+class RequestReader
+{
 public:
     explicit RequestReader(ProtocolChannel &channel);
     ~RequestReader();

@@ -7,12 +7,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <sstream>
-#include <cstdint>
 
 namespace kforge::runtime {
 namespace {
@@ -38,9 +38,13 @@ std::string fixed(double v, int precision)
 }
 
 // A child worker that is restarted whenever it is gone; remembers which reference it has loaded.
-class Child {
+class Child
+{
 public:
-    explicit Child(std::vector<std::string> argv) : m_argv(std::move(argv)) {}
+    explicit Child(std::vector<std::string> argv)
+        : m_argv(std::move(argv))
+    {
+    }
     ~Child() { finish(); }
     Child(const Child &) = delete;
     Child &operator=(const Child &) = delete;
@@ -103,7 +107,8 @@ void checkSourceProfile(const Json &sp, const std::string &what, SelfTestRow &ro
             for (const Json &pc : k.value("pcs", Json::array()))
                 if (pc.contains("line"))
                     lines[{pc.value("file", ""), pc.value("line", 0)}] += pc.value("samples", uint64_t(0));
-    const auto hot = std::max_element(lines.begin(), lines.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
+    const auto hot = std::max_element(lines.begin(), lines.end(),
+                                      [](const auto &a, const auto &b) { return a.second < b.second; });
     log("source profile of " + what + ": ok in " + fixed(sp.value("cost_ms", 0.0), 0) + " ms"
         + (hot == lines.end() ? ", no source line: " + sp.value("reason", "")
                               : ", hottest line " + std::filesystem::path(hot->first.first).filename().string() + ":"
@@ -212,7 +217,8 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
     std::sort(folders.begin(), folders.end());
     if (!config.onlyTasks.empty())
         std::erase_if(folders, [&](const fs::path &p) {
-            return std::find(config.onlyTasks.begin(), config.onlyTasks.end(), p.filename().string()) == config.onlyTasks.end();
+            return std::find(config.onlyTasks.begin(), config.onlyTasks.end(), p.filename().string())
+                   == config.onlyTasks.end();
         });
     if (folders.empty()) {
         report.error = "no tasks in " + tasksDir.string();
@@ -318,7 +324,9 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
                     load.message = Json{{"ok", true}};
                 }
                 if (load.ok() && load.message.value("ok", false))
-                    load = c.request(Json{{"op", "load"}, {"slot", "candidate"}, {"path", jobs[item.variantJobs[v]].output.string()}}, 60);
+                    load = c.request(
+                        Json{{"op", "load"}, {"slot", "candidate"}, {"path", jobs[item.variantJobs[v]].output.string()}},
+                        60);
                 if (!load.ok()) {
                     row.verdict = "crashed";
                     row.message = "the worker died loading the kernel: " + load.detail;
@@ -372,7 +380,8 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
                 row.problem = "expected " + row.expectVerdict + ", got " + row.verdict + ": " + row.message;
             else if (!profileFailed && row.minSpeedup && row.verdict == "correct" && row.speedup < *row.minSpeedup) {
                 row.ok = false;
-                row.problem = "speedup " + fixed(row.speedup, 2) + "x is below the expected " + fixed(*row.minSpeedup, 2) + "x";
+                row.problem = "speedup " + fixed(row.speedup, 2) + "x is below the expected "
+                              + fixed(*row.minSpeedup, 2) + "x";
             }
             log(row.task + "/" + row.variant + ": " + row.verdict
                 + (row.speedup > 0 ? " " + fixed(row.speedup, 2) + "x" : "") + (row.ok ? "" : "  UNEXPECTED"));
@@ -381,7 +390,7 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
     }
     child.finish();
     report.passed = !report.rows.empty()
-        && std::all_of(report.rows.begin(), report.rows.end(), [](const SelfTestRow &r) { return r.ok; });
+                    && std::all_of(report.rows.begin(), report.rows.end(), [](const SelfTestRow &r) { return r.ok; });
     return report;
 }
 

@@ -19,7 +19,7 @@ struct SelfTestConfig {
     std::vector<std::string> workerArgv; // the child worker's command line
     std::vector<std::string> onlyTasks;  // empty: all
     EvalOptions options;
-    unsigned parallelCompiles = 0;       // 0: the number of CPUs
+    unsigned parallelCompiles = 0; // 0: the number of CPUs
     std::function<void(const std::string &)> log;
 };
 

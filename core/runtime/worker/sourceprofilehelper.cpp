@@ -9,10 +9,10 @@
 #include "core/runtime/worker/tensorset.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-#include <csignal>
 #include <stdexcept>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -80,9 +80,14 @@ bool writeProfile(const std::string &file, const profiler::SourceProfile &p)
 
 Json SourceProfileRequest::toJson() const
 {
-    return Json{{"task", task},        {"reference", reference}, {"candidate", candidate},
-                {"seed", seed},        {"device", device},       {"period", period},
-                {"sample_reference", sampleReference}, {"output", output}};
+    return Json{{"task", task},
+                {"reference", reference},
+                {"candidate", candidate},
+                {"seed", seed},
+                {"device", device},
+                {"period", period},
+                {"sample_reference", sampleReference},
+                {"output", output}};
 }
 
 bool SourceProfileRequest::fromJson(const Json &j, SourceProfileRequest &out, std::string &error)
@@ -180,7 +185,8 @@ int runSourceProfileHelper(const std::string &requestFile)
     } catch (const std::exception &e) {
         profile = profiler::SourceProfile();
         profile.status = "failed";
-        profile.addMissing("kernel_failed", std::string("The source-level pass could not run the kernels: ") + e.what() + ".");
+        profile.addMissing("kernel_failed",
+                           std::string("The source-level pass could not run the kernels: ") + e.what() + ".");
     }
     profile.costMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!writeProfile(request.output, profile)) {

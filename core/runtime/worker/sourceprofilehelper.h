@@ -14,14 +14,14 @@
 namespace kforge::runtime {
 
 struct SourceProfileRequest {
-    nlohmann::ordered_json task;  // the task.json object
-    std::string reference;        // library paths
+    nlohmann::ordered_json task; // the task.json object
+    std::string reference;       // library paths
     std::string candidate;
     uint64_t seed = 1;
     int device = 0;
     int period = 0;
     bool sampleReference = false;
-    std::string output;  // where the helper writes the profile's JSON
+    std::string output; // where the helper writes the profile's JSON
 
     nlohmann::ordered_json toJson() const;
     static bool fromJson(const nlohmann::ordered_json &j, SourceProfileRequest &out, std::string &error);

@@ -4,7 +4,8 @@
 
 namespace kforge::runtime {
 
-TensorSet::TensorSet(const std::vector<TensorSpec> &specs) : m_specs(specs)
+TensorSet::TensorSet(const std::vector<TensorSpec> &specs)
+    : m_specs(specs)
 {
     m_buffers.reserve(m_specs.size());
     m_desc.resize(m_specs.size());

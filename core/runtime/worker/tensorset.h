@@ -9,7 +9,8 @@
 
 namespace kforge::runtime {
 
-class TensorSet {
+class TensorSet
+{
 public:
     explicit TensorSet(const std::vector<TensorSpec> &specs);
     TensorSet(const TensorSet &) = delete;

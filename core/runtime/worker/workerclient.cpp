@@ -1,5 +1,6 @@
 #include "core/runtime/worker/workerclient.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -10,7 +11,6 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-#include <algorithm>
 
 extern char **environ;
 
@@ -19,7 +19,10 @@ namespace kforge::runtime {
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
-WorkerClient::WorkerClient(std::vector<std::string> argv) : m_argv(std::move(argv)) {}
+WorkerClient::WorkerClient(std::vector<std::string> argv)
+    : m_argv(std::move(argv))
+{
+}
 
 WorkerClient::~WorkerClient()
 {
@@ -88,7 +91,8 @@ bool WorkerClient::start(std::string &error, double timeoutS)
 bool WorkerClient::readLine(std::string &line, double timeoutS, bool &timedOut)
 {
     timedOut = false;
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
+    const auto deadline = Clock::now()
+                          + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
     for (;;) {
         const auto nl = m_buffer.find('\n', m_scanned);
         m_scanned = nl == std::string::npos ? m_buffer.size() : 0;
@@ -127,7 +131,8 @@ bool WorkerClient::readLine(std::string &line, double timeoutS, bool &timedOut)
 WorkerClient::Reply WorkerClient::wait(const Json *id, double timeoutS)
 {
     Reply reply;
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
+    const auto deadline = Clock::now()
+                          + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
     for (;;) {
         const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
         std::string line;
@@ -224,7 +229,8 @@ void WorkerClient::reap(bool block)
 
 bool WorkerClient::waitExit(double timeoutS)
 {
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
+    const auto deadline = Clock::now()
+                          + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
     while (m_pid > 0) {
         reap(false);
         if (m_pid <= 0)

@@ -10,7 +10,8 @@
 
 namespace kforge::runtime {
 
-class WorkerClient {
+class WorkerClient
+{
 public:
     struct Reply {
         enum class Status { Ok, Timeout, Died };
@@ -43,7 +44,7 @@ public:
     bool running() const { return m_pid > 0; }
     // "exited with status 3", "killed by signal 11 (Segmentation fault)"; empty while running.
     const std::string &exitDescription() const { return m_exit; }
-    int exitCode() const { return m_exitCode; }   // -1 unless it exited normally
+    int exitCode() const { return m_exitCode; }     // -1 unless it exited normally
     int exitSignal() const { return m_exitSignal; } // 0 unless killed by a signal
 
 private:

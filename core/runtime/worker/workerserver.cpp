@@ -51,7 +51,9 @@ Json readyEvent()
 }
 
 WorkerServer::WorkerServer(ProtocolChannel &channel, StdoutCapture *capture, int device)
-    : m_channel(channel), m_capture(capture), m_gpu(device)
+    : m_channel(channel)
+    , m_capture(capture)
+    , m_gpu(device)
 {
 }
 
@@ -122,7 +124,8 @@ Json WorkerServer::handle(const Json &request)
             body = Json::object();
         } else
             throw ProtocolError{protocol::kBadRequest,
-                                "unknown op '" + name + "' (known: hello, device_info, load, evaluate, disassemble, self_test, shutdown)"};
+                                "unknown op '" + name
+                                    + "' (known: hello, device_info, load, evaluate, disassemble, self_test, shutdown)"};
         response["ok"] = true;
         for (auto &[k, v] : body.items())
             response[k] = v;
@@ -134,7 +137,8 @@ Json WorkerServer::handle(const Json &request)
         const bool broken = m_gpu.isBroken(f.code);
         response["ok"] = false;
         response["error"] = {{"code", protocol::kInternal},
-                             {"message", cudaErrorText(f.code) + " at " + f.where}, {"restart_required", broken}};
+                             {"message", cudaErrorText(f.code) + " at " + f.where},
+                             {"restart_required", broken}};
         if (broken) {
             m_exit = true;
             m_exitStatus = protocol::kExitRestartRequired;
@@ -152,9 +156,9 @@ Json WorkerServer::opHello(const Json &request)
     if (p == request.end() || !p->is_number_integer())
         throw ProtocolError{protocol::kBadRequest, "hello needs \"protocol\" (an integer)"};
     if (p->get<long long>() != protocol::kVersion)
-        throw ProtocolError{protocol::kProtocolMismatch, "the client speaks protocol " + std::to_string(p->get<long long>())
-                                                             + ", this worker (" + workerVersion() + ") speaks "
-                                                             + std::to_string(protocol::kVersion)};
+        throw ProtocolError{protocol::kProtocolMismatch,
+                            "the client speaks protocol " + std::to_string(p->get<long long>()) + ", this worker ("
+                                + workerVersion() + ") speaks " + std::to_string(protocol::kVersion)};
     Json r;
     r["protocol"] = protocol::kVersion;
     r["worker_version"] = workerVersion();
@@ -202,9 +206,10 @@ Json WorkerServer::opLoad(const Json &request)
     } else {
         throw ProtocolError{protocol::kBadRequest, "load needs \"path\" or \"so_base64\""};
     }
-    const std::filesystem::path file = TempDir::path().empty()
-        ? std::filesystem::temp_directory_path() / ("kforge-" + std::to_string(::getpid()) + "-" + std::to_string(++m_loads) + ".so")
-        : TempDir::path() / (slot->get<std::string>() + "-" + std::to_string(++m_loads) + ".so");
+    const std::filesystem::path file =
+        TempDir::path().empty() ? std::filesystem::temp_directory_path()
+                                      / ("kforge-" + std::to_string(::getpid()) + "-" + std::to_string(++m_loads) + ".so")
+                                : TempDir::path() / (slot->get<std::string>() + "-" + std::to_string(++m_loads) + ".so");
     LoadFailure failure;
     target = KernelLibrary::load(bytes, file, failure);
     if (!target)
@@ -311,8 +316,8 @@ Json WorkerServer::opSelfTest(const Json &request)
             throw ProtocolError{protocol::kBadRequest, error};
     }
     config.workerArgv = m_selfTestWorker.empty()
-        ? std::vector<std::string>{"/proc/self/exe", "--device", std::to_string(m_gpu.index())}
-        : m_selfTestWorker;
+                            ? std::vector<std::string>{"/proc/self/exe", "--device", std::to_string(m_gpu.index())}
+                            : m_selfTestWorker;
     const Json id = m_currentId;
     config.log = [this, &id](const std::string &line) {
         send(Json{{"id", id}, {"event", "progress"}, {"stage", "self_test"}, {"detail", line}});

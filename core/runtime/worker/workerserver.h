@@ -14,7 +14,8 @@ namespace kforge::runtime {
 
 struct EvalOptions;
 
-class WorkerServer {
+class WorkerServer
+{
 public:
     // Builds the observer for one evaluation (profilers); may return nullptr.
     using ObserverFactory = std::function<std::unique_ptr<EvalObserver>(const EvalOptions &)>;

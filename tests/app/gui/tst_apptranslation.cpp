@@ -6,12 +6,12 @@
 #include "core/settings/settings.h"
 #include "core/settings/translations.h"
 
+#include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QDockWidget>
-#include <QSignalSpy>
 #include <QTest>
 
 using namespace kforge;
@@ -86,7 +86,8 @@ private Q_SLOTS:
             QStringList docks;
             for (const QDockWidget *d : w.findChildren<QDockWidget *>())
                 docks << d->windowTitle();
-            QVERIFY2(docks.contains(QStringLiteral("轮次控制")) && docks.contains(QStringLiteral("变体")), qPrintable(docks.join(u' ')));
+            QVERIFY2(docks.contains(QStringLiteral("轮次控制")) && docks.contains(QStringLiteral("变体")),
+                     qPrintable(docks.join(u' ')));
             QTest::qWait(200);
             QVERIFY(w.grab().save(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/mainwindow-zh_CN-task.png")));
         }

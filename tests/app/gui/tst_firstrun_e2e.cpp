@@ -5,7 +5,6 @@
 // a CMake project; File → Save Report… writes the report; Chinese and the dark theme are chosen in Settings,
 // the window moved and closed. A second process (this binary with --second-start) then starts from the same
 // settings file and reports what came back: the language, the theme, the recent files and the geometry.
-#include "views/editor/compileonly.h"
 #include "app/gui/exportactions.h"
 #include "app/gui/mainactions.h"
 #include "app/gui/mainwindow.h"
@@ -17,6 +16,7 @@
 #include "core/settings/translations.h"
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffview.h"
+#include "views/editor/compileonly.h"
 #include "views/editor/kerneleditor.h"
 #include "views/export/exportdialog.h"
 #include "views/export/exportplanmodel.h"
@@ -71,8 +71,8 @@ void shot(QWidget *w, const QString &name)
         QTest::qWait(400); // the charts rebuild 150 ms after the session changed, and only while shown
     QDir().mkpath(shotDir());
     const QString platform = QGuiApplication::platformName();
-    const QString file = shotDir() + u'/' + name
-                       + (platform == QLatin1String("offscreen") ? QString() : u'-' + platform) + QStringLiteral(".png");
+    const QString file = shotDir() + u'/' + name + (platform == QLatin1String("offscreen") ? QString() : u'-' + platform)
+                         + QStringLiteral(".png");
     QVERIFY(w->grab().save(file));
     qInfo("screenshot: %s", qPrintable(file));
 }
@@ -115,8 +115,8 @@ void answerFileDialog(const QString &path, bool *answered)
                 for (QWidget *t : QApplication::topLevelWidgets())
                     if (t->isVisible())
                         visible << QString::fromLatin1(t->metaObject()->className()) + u':' + t->windowTitle();
-                qInfo("the file dialog (%s) did not take %s yet: %s; %s", qPrintable(dialog->directory().absolutePath()), qPrintable(path),
-                      qPrintable(dialog->selectedFiles().join(u',')), qPrintable(visible.join(u',')));
+                qInfo("the file dialog (%s) did not take %s yet: %s; %s", qPrintable(dialog->directory().absolutePath()),
+                      qPrintable(path), qPrintable(dialog->selectedFiles().join(u',')), qPrintable(visible.join(u',')));
                 return;
             }
             *answered = true;
@@ -224,7 +224,8 @@ private Q_SLOTS:
             w.actions()->openTaskFolder->trigger();
             QVERIFY(answered);
             QVERIFY(taskOpened.wait(20000) || taskOpened.count() == 1);
-            QCOMPARE(QFileInfo(taskOpened.first().first().toString()).canonicalFilePath(), QFileInfo(taskFolder).canonicalFilePath());
+            QCOMPARE(QFileInfo(taskOpened.first().first().toString()).canonicalFilePath(),
+                     QFileInfo(taskFolder).canonicalFilePath());
             QVERIFY(w.session()->isOpen());
             const qsizetype variants = w.session()->population().size();
             const qint64 reference = w.session()->population().reference()->id;
@@ -249,7 +250,8 @@ private Q_SLOTS:
             e->setFocus();
             e->setCursorPosition(line, int(lines[line].indexOf(call) + call.size() - 3)); // before "();"
             QTest::keyClicks(e, QStringLiteral("_typo"));
-            QVERIFY2(e->text().contains(QStringLiteral("cublas_handle_typo();")), qPrintable(e->text().split(u'\n').value(line)));
+            QVERIFY2(e->text().contains(QStringLiteral("cublas_handle_typo();")),
+                     qPrintable(e->text().split(u'\n').value(line)));
             shot(&w, QStringLiteral("2-fork-with-typo"));
             QSignalSpy added(w.session(), &SessionStore::variantAdded);
             auto *compileOnly = w.findChild<CompileOnly *>();
@@ -264,7 +266,8 @@ private Q_SLOTS:
                 QCOMPARE(compiled.first().at(1).toBool(), false);
                 bool onItsLine = false;
                 for (const Diagnostic &d : w.editor()->diagnostics(fork))
-                    onItsLine = onItsLine || (d.line == line + 1 && d.message.contains(QStringLiteral("cublas_handle_typo")));
+                    onItsLine = onItsLine
+                                || (d.line == line + 1 && d.message.contains(QStringLiteral("cublas_handle_typo")));
                 QVERIFY2(onItsLine, qPrintable(w.editor()->status(fork)));
                 QVERIFY(!w.editor()->isReadOnly(fork)); // stays editable
                 QVERIFY2(w.editor()->status(fork).contains(QStringLiteral("not added to the session")),
@@ -321,8 +324,10 @@ private Q_SLOTS:
             QVERIFY2(w.comparePanel()->headlineText().startsWith(QStringLiteral("#%1 is").arg(best)),
                      qPrintable(w.comparePanel()->headlineText()));
             QVERIFY(w.dockOf(w.diffView())->isVisible());
-            QVERIFY2(w.diffView()->leftTitle().contains(QStringLiteral("#%1").arg(best)), qPrintable(w.diffView()->leftTitle()));
-            QVERIFY2(w.diffView()->rightTitle().contains(QStringLiteral("#%1").arg(other)), qPrintable(w.diffView()->rightTitle()));
+            QVERIFY2(w.diffView()->leftTitle().contains(QStringLiteral("#%1").arg(best)),
+                     qPrintable(w.diffView()->leftTitle()));
+            QVERIFY2(w.diffView()->rightTitle().contains(QStringLiteral("#%1").arg(other)),
+                     qPrintable(w.diffView()->rightTitle()));
             shot(&w, QStringLiteral("4-compare"));
 
             // 5. The best selected alone in the table, then File → Export Variant…, as a CMake project.
@@ -330,7 +335,8 @@ private Q_SLOTS:
             for (int row = 0; row < table->model()->rowCount() && !bestRow.isValid(); ++row)
                 if (table->model()->index(row, 0).data(VariantsModel::IdRole).toLongLong() == best)
                     bestRow = table->model()->index(row, 0);
-            table->selectionModel()->setCurrentIndex(bestRow, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            table->selectionModel()->setCurrentIndex(bestRow,
+                                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             QTRY_COMPARE(w.variantsPanel()->selectedIds(), QList<qint64>{best});
             QTRY_COMPARE(w.exports()->exportTarget(), best);
             w.actions()->exportVariant->trigger();
@@ -341,7 +347,8 @@ private Q_SLOTS:
             const QString out = m_dir.filePath(QStringLiteral("exported"));
             dialog->setOutputFolder(out);
             dialog->refresh();
-            QTRY_VERIFY_WITH_TIMEOUT(dialog->planModel()->plan().outDir() == out && dialog->exportButton()->isEnabled(), 20000);
+            QTRY_VERIFY_WITH_TIMEOUT(dialog->planModel()->plan().outDir() == out && dialog->exportButton()->isEnabled(),
+                                     20000);
             QCOMPARE(dialog->options().format, ExportFormat::CMake);
             shot(dialog, QStringLiteral("5-export-dialog"));
             QSignalSpy exported(w.exports(), &ExportActions::finished);
@@ -392,7 +399,8 @@ private Q_SLOTS:
             QCOMPARE(settings.theme(), Theme::Dark);
             QTRY_VERIFY(w.palette().color(QPalette::Window).lightness() < 128); // dark at once
 
-            const QRect target(available.left() + 40, available.top() + 30, available.width() * 4 / 5, available.height() * 4 / 5);
+            const QRect target(available.left() + 40, available.top() + 30, available.width() * 4 / 5,
+                               available.height() * 4 / 5);
             w.setGeometry(target);
             QTRY_COMPARE(w.geometry().size(), target.size());
             QTest::qWait(200); // the window manager, where there is one, settles the position
@@ -422,7 +430,8 @@ private Q_SLOTS:
         QVERIFY2(menus.startsWith(QStringLiteral("文件")), qPrintable(menus)); // File, in Chinese
         QVERIFY2(!menus.contains(QStringLiteral("&File")), qPrintable(menus));
         QCOMPARE(restored.value(QStringLiteral("theme")), Settings::themeName(Theme::Dark));
-        QVERIFY2(restored.value(QStringLiteral("windowLightness")).toInt() < 128, qPrintable(restored.value(QStringLiteral("windowLightness"))));
+        QVERIFY2(restored.value(QStringLiteral("windowLightness")).toInt() < 128,
+                 qPrintable(restored.value(QStringLiteral("windowLightness"))));
         const QStringList recent = restored.value(QStringLiteral("recent")).split(u'|');
         QVERIFY2(recent.size() >= 2, qPrintable(restored.value(QStringLiteral("recent"))));
         QCOMPARE(QFileInfo(recent[0]).canonicalFilePath(), QFileInfo(sessionCopy).canonicalFilePath()); // most recent first

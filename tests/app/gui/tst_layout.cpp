@@ -5,11 +5,11 @@
 // compiler page, the workers' names in the log, Diff's A and B as Compare's). Screenshots go to
 // test-artifacts/layout/, named by platform, size and language (run it under Xvfb with QT_QPA_PLATFORM=xcb too).
 #include "app/gui/mainwindow.h"
-#include "core/workbench/workbench.h"
 #include "core/log/loghub.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/settings/translations.h"
+#include "core/workbench/workbench.h"
 #include "views/charts/chartspanel.h"
 #include "views/charts/kerneltimechart.h"
 #include "views/charts/rooflinechart.h"
@@ -31,6 +31,7 @@
 #include <Qsci/qsciscintilla.h>
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
@@ -39,10 +40,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QCheckBox>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QToolButton>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -50,6 +49,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace kforge;
 
@@ -107,10 +107,20 @@ QStringList clippedButtons(QWidget *root)
             continue;
         const QSize need = b->minimumSizeHint();
         if (b->width() < need.width() || b->height() < need.height())
-            out << QStringLiteral("%1 %2×%3 < %4×%5").arg(b->text()).arg(b->width()).arg(b->height()).arg(need.width()).arg(need.height());
+            out << QStringLiteral("%1 %2×%3 < %4×%5")
+                       .arg(b->text())
+                       .arg(b->width())
+                       .arg(b->height())
+                       .arg(need.width())
+                       .arg(need.height());
         // Cut by what holds it (a scrolled or too narrow parent); a dock behind another tab shows nothing.
         else if (const QRect seen = b->visibleRegion().boundingRect(); !seen.isEmpty() && seen.size() != b->size())
-            out << QStringLiteral("%1 shows %2×%3 of %4×%5").arg(b->text()).arg(seen.width()).arg(seen.height()).arg(b->width()).arg(b->height());
+            out << QStringLiteral("%1 shows %2×%3 of %4×%5")
+                       .arg(b->text())
+                       .arg(seen.width())
+                       .arg(seen.height())
+                       .arg(b->width())
+                       .arg(b->height());
     }
     return out;
 }
@@ -120,12 +130,14 @@ QString minimumSizes(MainWindow *w)
 {
     QStringList out;
     const auto sz = [](const QSize &s) { return QStringLiteral("%1×%2").arg(s.width()).arg(s.height()); };
-    out << QStringLiteral("window ") + sz(w->minimumSizeHint()) << QStringLiteral("central ") + sz(w->centralWidget()->minimumSizeHint());
+    out << QStringLiteral("window ") + sz(w->minimumSizeHint())
+        << QStringLiteral("central ") + sz(w->centralWidget()->minimumSizeHint());
     for (QDockWidget *d : w->findChildren<QDockWidget *>())
         out << d->objectName() + u' ' + sz(d->minimumSizeHint()) + QStringLiteral(" shown ") + sz(d->size());
     for (QWidget *c : w->editor()->findChildren<QWidget *>())
         if (c->isVisible() && c->minimumSizeHint().width() > 500)
-            out << QStringLiteral("editor part %1 %2 %3").arg(QLatin1String(c->metaObject()->className()), c->objectName(), sz(c->minimumSizeHint()));
+            out << QStringLiteral("editor part %1 %2 %3")
+                       .arg(QLatin1String(c->metaObject()->className()), c->objectName(), sz(c->minimumSizeHint()));
     return out.join(u'\n');
 }
 
@@ -146,8 +158,12 @@ QString legendProblem(QCustomPlot *plot)
     if (!plot->rect().contains(legend))
         return QStringLiteral("%1: legend %2,%3 %4×%5 outside the plot %6×%7")
             .arg(QLatin1String(plot->metaObject()->className()))
-            .arg(legend.x()).arg(legend.y()).arg(legend.width()).arg(legend.height())
-            .arg(plot->width()).arg(plot->height());
+            .arg(legend.x())
+            .arg(legend.y())
+            .arg(legend.width())
+            .arg(legend.height())
+            .arg(plot->width())
+            .arg(plot->height());
     for (int i = 0; i < plot->legend->itemCount(); ++i) {
         const QCPAbstractLegendItem *entry = plot->legend->item(i);
         if (!entry)
@@ -222,7 +238,9 @@ private Q_SLOTS:
         // The Compare tab and the pair's diff under the editor, as comparing leaves them.
         QVERIFY2(clippedButtons(&w).isEmpty(), qPrintable(clippedButtons(&w).join(QStringLiteral(", "))));
         QVERIFY2(w.diffView()->leftEditor()->height() > 8 * w.diffView()->leftEditor()->textHeight(0),
-                 qPrintable(QStringLiteral("%1 in a dock of %2").arg(w.diffView()->leftEditor()->height()).arg(w.dockOf(w.diffView())->height())));
+                 qPrintable(QStringLiteral("%1 in a dock of %2")
+                                .arg(w.diffView()->leftEditor()->height())
+                                .arg(w.dockOf(w.diffView())->height())));
         shoot(&w, QStringLiteral("mainwindow-%1-compare").arg(tag));
 
         // The Variants table: no header title is cut, the main columns are on screen without scrolling, and
@@ -236,7 +254,8 @@ private Q_SLOTS:
                       int(VariantsModel::Speedup), int(VariantsModel::Time)}) {
             const int right = vh->sectionViewportPosition(c) + vh->sectionSize(c);
             QVERIFY2(vh->sectionViewportPosition(c) >= 0 && right <= variants->viewport()->width(),
-                     qPrintable(QStringLiteral("column %1 ends at %2 of %3").arg(c).arg(right).arg(variants->viewport()->width())));
+                     qPrintable(
+                         QStringLiteral("column %1 ends at %2 of %3").arg(c).arg(right).arg(variants->viewport()->width())));
         }
         const QAbstractItemModel *vm = variants->model();
         for (int row = 0; row < vm->rowCount(); ++row) {
@@ -344,15 +363,20 @@ private Q_SLOTS:
             LogHub log;
             MainWindow w(settings, log);
             // What an earlier release saved after content had widened it, placed partly off the screen.
-            w.setGeometry(QRect(available.topLeft() + QPoint(-300, 40), QSize(available.width() + 1180, available.height() + 400)));
+            w.setGeometry(QRect(available.topLeft() + QPoint(-300, 40),
+                                QSize(available.width() + 1180, available.height() + 400)));
             settings.setWindowGeometry(w.saveGeometry());
         }
         Settings settings(ini);
         LogHub log;
         MainWindow w(settings, log);
-        QVERIFY2(available.contains(w.geometry()),
-                 qPrintable(QStringLiteral("%1,%2 %3×%4 in %5×%6").arg(w.x()).arg(w.y()).arg(w.width()).arg(w.height())
-                                .arg(available.width()).arg(available.height())));
+        QVERIFY2(available.contains(w.geometry()), qPrintable(QStringLiteral("%1,%2 %3×%4 in %5×%6")
+                                                                  .arg(w.x())
+                                                                  .arg(w.y())
+                                                                  .arg(w.width())
+                                                                  .arg(w.height())
+                                                                  .arg(available.width())
+                                                                  .arg(available.height())));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.width() <= available.width());
@@ -425,8 +449,10 @@ private Q_SLOTS:
         w.selection()->setComparePair(fastVariant, otherVariant);
         Q_EMIT w.variantsPanel()->compareRequested(fastVariant, otherVariant);
         QCOMPARE(w.comparePanel()->variantA(), fastVariant);
-        QVERIFY2(w.diffView()->leftTitle().startsWith(QStringLiteral("A: #%1 ").arg(fastVariant)), qPrintable(w.diffView()->leftTitle()));
-        QVERIFY2(w.diffView()->rightTitle().startsWith(QStringLiteral("B: #%1 ").arg(otherVariant)), qPrintable(w.diffView()->rightTitle()));
+        QVERIFY2(w.diffView()->leftTitle().startsWith(QStringLiteral("A: #%1 ").arg(fastVariant)),
+                 qPrintable(w.diffView()->leftTitle()));
+        QVERIFY2(w.diffView()->rightTitle().startsWith(QStringLiteral("B: #%1 ").arg(otherVariant)),
+                 qPrintable(w.diffView()->rightTitle()));
         QVERIFY(w.dockOf(w.diffView())->isVisible());
         QVERIFY(w.dockOf(w.comparePanel())->isVisible()); // both at once
         QCOMPARE(w.diffView()->leftEditor()->text().isEmpty(), false);
@@ -436,8 +462,10 @@ private Q_SLOTS:
         // Swapped in Compare: the Diff swaps too.
         w.selection()->setComparePair(otherVariant, fastVariant);
         QCOMPARE(w.comparePanel()->variantA(), otherVariant);
-        QVERIFY2(w.diffView()->leftTitle().startsWith(QStringLiteral("A: #%1 ").arg(otherVariant)), qPrintable(w.diffView()->leftTitle()));
-        QVERIFY2(w.diffView()->rightTitle().startsWith(QStringLiteral("B: #%1 ").arg(fastVariant)), qPrintable(w.diffView()->rightTitle()));
+        QVERIFY2(w.diffView()->leftTitle().startsWith(QStringLiteral("A: #%1 ").arg(otherVariant)),
+                 qPrintable(w.diffView()->leftTitle()));
+        QVERIFY2(w.diffView()->rightTitle().startsWith(QStringLiteral("B: #%1 ").arg(fastVariant)),
+                 qPrintable(w.diffView()->rightTitle()));
     }
 
     void qtDialogsInChinese()

@@ -5,20 +5,20 @@
 // starts, no GPU) the window says so in one wording with a button to the Workers page, Start Round stays
 // disabled with the reason, and Ctrl+Enter compiles only: no variant and no round enter the session.
 // Help → Getting Started opens the guide and a copy of the installed example session.
-#include "views/editor/compileonly.h"
 #include "app/gui/exportactions.h"
 #include "app/gui/gettingstarted.h"
 #include "app/gui/mainactions.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/noticebar.h"
-#include "core/workbench/workbench.h"
 #include "core/compile/cudatoolkit.h"
 #include "core/export/sessionexportsource.h"
 #include "core/log/loghub.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/settings/translations.h"
+#include "core/workbench/workbench.h"
 #include "core/worker/workerconfig.h"
+#include "views/editor/compileonly.h"
 #include "views/editor/kerneleditor.h"
 #include "views/export/exportdialog.h"
 #include "views/export/exportplanmodel.h"
@@ -37,8 +37,8 @@
 #include <QFile>
 #include <QGuiApplication>
 #include <QLabel>
-#include <QMenu>
 #include <QMainWindow>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
@@ -82,7 +82,7 @@ void shot(QWidget *w, const QString &name)
     // Offscreen by default; under a real X server (xvfb-run, QT_QPA_PLATFORM=xcb) the shots are kept beside them.
     const QString platform = QGuiApplication::platformName();
     const QString file = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/") + name
-                       + (platform == QLatin1String("offscreen") ? QString() : u'-' + platform) + QStringLiteral(".png");
+                         + (platform == QLatin1String("offscreen") ? QString() : u'-' + platform) + QStringLiteral(".png");
     QVERIFY(w->grab().save(file));
     qInfo("screenshot: %s", qPrintable(file));
 }
@@ -337,10 +337,12 @@ private Q_SLOTS:
         QTest::addColumn<QList<WorkerConfig>>("workers");
         QTest::addColumn<WorkerReadiness::State>("state");
         QTest::addRow("none configured") << QList<WorkerConfig>{} << WorkerReadiness::State::NoWorker;
-        QTest::addRow("cannot start") << QList<WorkerConfig>{worker(QStringLiteral("gpu-box"), QStringLiteral("/nonexistent/kforge-worker"))}
+        QTest::addRow("cannot start") << QList<WorkerConfig>{worker(QStringLiteral("gpu-box"),
+                                                                    QStringLiteral("/nonexistent/kforge-worker"))}
                                       << WorkerReadiness::State::CannotStart;
         // What kforge-worker answers on a machine without a usable GPU (here: a stand-in at the pool's interface).
-        QTest::addRow("no GPU") << QList<WorkerConfig>{worker(QStringLiteral("local"), scriptedWorker(QStringLiteral("nodevice")))}
+        QTest::addRow("no GPU") << QList<WorkerConfig>{worker(QStringLiteral("local"),
+                                                              scriptedWorker(QStringLiteral("nodevice")))}
                                 << WorkerReadiness::State::NoGpu;
     }
 
@@ -405,7 +407,8 @@ private Q_SLOTS:
             for (const Diagnostic &d : w.editor()->diagnostics(fork))
                 onLine5 = onLine5 || (d.line == 5 && d.message.contains(QStringLiteral("undeclared_name_here")));
             QVERIFY2(onLine5, qPrintable(w.editor()->status(fork)));
-            QVERIFY2(w.editor()->status(fork).contains(QStringLiteral("not added to the session")), qPrintable(w.editor()->status(fork)));
+            QVERIFY2(w.editor()->status(fork).contains(QStringLiteral("not added to the session")),
+                     qPrintable(w.editor()->status(fork)));
         }
         // Start Round: refused with the same reason, and no round is made.
         rounds->start();
@@ -461,7 +464,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
         const QString copy = w.session()->path();
         QVERIFY(copy != example);
-        QVERIFY2(copy.startsWith(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/examples/")),
+        QVERIFY2(copy.startsWith(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+                                 + QStringLiteral("/examples/")),
                  qPrintable(copy));
         QVERIFY(QFileInfo(copy).isWritable());
         // Populated panels, before owning a GPU.

@@ -6,11 +6,11 @@
 #include "app/gui/mainactions.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/noticebar.h"
-#include "core/workbench/workbench.h"
 #include "core/compile/cudatoolkit.h"
 #include "core/log/loghub.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
+#include "core/workbench/workbench.h"
 #include "core/worker/workerconfig.h"
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffmodel.h"
@@ -27,13 +27,13 @@
 
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
-#include <QLabel>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QMimeData>
+#include <QFile>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -248,8 +248,9 @@ private Q_SLOTS:
         QCOMPARE(w.actions()->undo->shortcut(), QKeySequence(QKeySequence::Undo));
         QCOMPARE(w.actions()->find->shortcut(), QKeySequence(QKeySequence::Find));
         QVERIFY(!w.actions()->settings->shortcut().isEmpty());
-        QVERIFY(menuNamed(w, QStringLiteral("&View"))->actions().contains(
-            w.findChild<QDockWidget *>(QStringLiteral("logDock"))->toggleViewAction()));
+        QVERIFY(menuNamed(w, QStringLiteral("&View"))
+                    ->actions()
+                    .contains(w.findChild<QDockWidget *>(QStringLiteral("logDock"))->toggleViewAction()));
     }
 
     void saveSessionAsAndReopen()
@@ -309,9 +310,10 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QMenu *view = menuNamed(w, QStringLiteral("&View"));
         QVERIFY(view);
-        const QStringList names{QStringLiteral("roundDock"), QStringLiteral("variantsDock"), QStringLiteral("reasoningDock"),
-                                QStringLiteral("chartsDock"), QStringLiteral("compareDock"), QStringLiteral("diffDock"),
-                                QStringLiteral("logDock"), QStringLiteral("taskDock")};
+        const QStringList names{QStringLiteral("roundDock"),     QStringLiteral("variantsDock"),
+                                QStringLiteral("reasoningDock"), QStringLiteral("chartsDock"),
+                                QStringLiteral("compareDock"),   QStringLiteral("diffDock"),
+                                QStringLiteral("logDock"),       QStringLiteral("taskDock")};
         for (const QString &name : names) {
             auto *dock = w.findChild<QDockWidget *>(name);
             QVERIFY2(dock, qPrintable(name));
@@ -397,7 +399,9 @@ private Q_SLOTS:
                                   qPrintable(w.session()->population().find(id)->statusMessage), 10000);
         bool onLine5 = false;
         for (const Diagnostic &d : w.editor()->diagnostics(fork))
-            onLine5 = onLine5 || (d.severity == Diagnostic::Severity::Error && d.line == 5 && d.message.contains(QLatin1String("undeclared_name_here")));
+            onLine5 = onLine5
+                      || (d.severity == Diagnostic::Severity::Error && d.line == 5
+                          && d.message.contains(QLatin1String("undeclared_name_here")));
         QVERIFY2(onLine5, qPrintable(w.editor()->status(fork)));
         QVERIFY(e->markersAtLine(4) != 0); // QScintilla lines are 0-based
         QVERIFY(!e->annotation(4).isEmpty());
@@ -459,7 +463,8 @@ private Q_SLOTS:
         const int measured = w.showVariantInEditor(6);
         QVERIFY(ed->isReadOnly(measured));
         QVERIFY(ed->tab(measured)->readOnlyBar()->isVisible());
-        QCOMPARE(ed->tab(measured)->readOnlyBar()->text(), QStringLiteral("This variant has been evaluated and is read-only."));
+        QCOMPARE(ed->tab(measured)->readOnlyBar()->text(),
+                 QStringLiteral("This variant has been evaluated and is read-only."));
         const int compileError = w.showVariantInEditor(4);
         QVERIFY2(!ed->isReadOnly(compileError), "a compile error leaves the source editable");
 
@@ -559,7 +564,8 @@ private Q_SLOTS:
         for (const QLabel *l : w.diffView()->findChildren<QLabel *>())
             titles << l->text();
         for (qint64 id : {ids[0], ids[1]})
-            QVERIFY2(titles.join(u' ').contains(QStringLiteral("#%1 ").arg(id)), qPrintable(titles.join(QStringLiteral(" | "))));
+            QVERIFY2(titles.join(u' ').contains(QStringLiteral("#%1 ").arg(id)),
+                     qPrintable(titles.join(QStringLiteral(" | "))));
         QVERIFY(!w.diffView()->model().identical());
     }
 

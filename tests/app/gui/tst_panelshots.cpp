@@ -47,7 +47,8 @@ private Q_SLOTS:
         for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
             const QByteArray tag = QByteArray::number(size.width()) + 'x' + QByteArray::number(size.height());
             QTest::newRow(QByteArray("en " + tag).constData())
-                << QStringLiteral("en") << size << QStringLiteral("Task") << QStringLiteral("take the same time within noise")
+                << QStringLiteral("en") << size << QStringLiteral("Task")
+                << QStringLiteral("take the same time within noise")
                 << QStringLiteral("Speed of light: 0.0318 ms, memory-bound.") << QStringLiteral("measured: 4219 GB/s");
             QTest::newRow(QByteArray("zh_CN " + tag).constData())
                 << QStringLiteral("zh_CN") << size << QStringLiteral("任务") << QStringLiteral("的用时在噪声范围内相同")
@@ -63,10 +64,8 @@ private Q_SLOTS:
         QFETCH(QString, withinNoise);
         QFETCH(QString, speedOfLight);
         QFETCH(QString, roof);
-        const QString stem = QStringLiteral("%1-%2-%3x%4")
-                                 .arg(QGuiApplication::platformName(), language)
-                                 .arg(size.width())
-                                 .arg(size.height());
+        const QString stem =
+            QStringLiteral("%1-%2-%3x%4").arg(QGuiApplication::platformName(), language).arg(size.width()).arg(size.height());
         Settings settings(m_dir.filePath(stem + QStringLiteral(".ini")));
         settings.setLanguage(language);
         settings.setWorkers({});
@@ -81,7 +80,8 @@ private Q_SLOTS:
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             // The panels never make the first layout wider than asked (or than the window's minimum).
-            QVERIFY2(w.width() <= std::max(size.width(), w.minimumSizeHint().width()), qPrintable(QString::number(w.width())));
+            QVERIFY2(w.width() <= std::max(size.width(), w.minimumSizeHint().width()),
+                     qPrintable(QString::number(w.width())));
             QVERIFY2(w.openSession(file), qPrintable(w.session()->errorString()));
             const QString dir = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR);
             auto shot = [&](const QString &panel) {

@@ -6,11 +6,11 @@
 // ask the model why the faster one is faster and read the answer, stored with the pair. Screenshots of the
 // window and of each dock go to the test artefacts.
 #include "app/gui/mainwindow.h"
-#include "core/workbench/workbench.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
+#include "core/workbench/workbench.h"
 #include "core/worker/scriptedevaluator.h"
 #include "panelfixture.h"
 #include "replayserver.h"
@@ -82,7 +82,7 @@ private Q_SLOTS:
         CandidateAnswer wrong{1.0, QStringLiteral("incorrect")};
         CandidateAnswer noMetrics{4.2};
         noMetrics.metrics = false;
-        const QList<CandidateAnswer> answers{CandidateAnswer{3.1}, wrong, CandidateAnswer{2.2},
+        const QList<CandidateAnswer> answers{CandidateAnswer{3.1}, wrong,     CandidateAnswer{2.2},
                                              CandidateAnswer{8.4}, noMetrics, CandidateAnswer{1.7}};
         server.addScenario(QStringLiteral("round"), roundScenario(answers, kWhy, 10));
 
@@ -141,7 +141,8 @@ private Q_SLOTS:
             QTest::mouseClick(control->startButton(), Qt::LeftButton);
             // The answers stream into the Reasoning dock while the round runs.
             QVERIFY(finished.wait(60000));
-            QVERIFY2(streamedLive[round], qPrintable(QStringLiteral("round %1: the Reasoning dock showed no streaming answer").arg(round)));
+            QVERIFY2(streamedLive[round],
+                     qPrintable(QStringLiteral("round %1: the Reasoning dock showed no streaming answer").arg(round)));
             QCOMPARE(int(finished.at(0).at(1).value<RoundState>()), int(RoundState::Finished));
             QCOMPARE(control->progressModel()->finishedCount(), 3);
             if (round == 1) {
@@ -179,19 +180,22 @@ private Q_SLOTS:
         const qint64 second = proxy->index(1, 0).data(VariantsModel::IdRole).toLongLong();
         QCOMPARE(*store->population().find(best)->eval.speedup, 8.4);
         QCOMPARE(*store->population().find(second)->eval.speedup, 4.2);
-        variants->view()->selectionModel()->select(QItemSelection(proxy->index(0, 0), proxy->index(1, VariantsModel::ColumnCount - 1)),
+        variants->view()->selectionModel()->select(QItemSelection(proxy->index(0, 0),
+                                                                  proxy->index(1, VariantsModel::ColumnCount - 1)),
                                                    QItemSelectionModel::ClearAndSelect);
         QVERIFY(variants->compareSelected());
         QCOMPARE(compare->variantA(), best);
         QCOMPARE(compare->variantB(), second);
         QVERIFY(w.dockOf(compare)->isVisible());
         const CompareMetricsModel *m = compare->metricsModel();
-        QCOMPARE(m->index(m->rowOf(QStringLiteral("speedup")), CompareMetricsModel::A).data().toString(), QStringLiteral("8.40×"));
+        QCOMPARE(m->index(m->rowOf(QStringLiteral("speedup")), CompareMetricsModel::A).data().toString(),
+                 QStringLiteral("8.40×"));
         QVERIFY(!w.diffView()->model().identical());
         QStringList titles;
         for (const QLabel *l : w.diffView()->findChildren<QLabel *>())
             titles << l->text();
-        QVERIFY2(titles.join(u' ').contains(QStringLiteral("#%1 ").arg(second)) && titles.join(u' ').contains(QStringLiteral("#%1 ").arg(best)),
+        QVERIFY2(titles.join(u' ').contains(QStringLiteral("#%1 ").arg(second))
+                     && titles.join(u' ').contains(QStringLiteral("#%1 ").arg(best)),
                  qPrintable(titles.join(QStringLiteral(" | "))));
 
         // ---- the best in the editor: read-only, with its kernels' resources

@@ -5,8 +5,8 @@
 
 #include <QDateTime>
 #include <QDir>
-#include <QRegularExpression>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -176,7 +176,8 @@ void TestCompiler::cacheMissThenHit()
     QCOMPARE(hit.hash, miss.hash);
     QCOMPARE(hit.artifactPath, miss.artifactPath);
     QCOMPARE(hit.resources, miss.resources);
-    QVERIFY2(hit.elapsedMs < miss.elapsedMs / 5, qPrintable(u"hit %1 ms, miss %2 ms"_s.arg(hit.elapsedMs).arg(miss.elapsedMs)));
+    QVERIFY2(hit.elapsedMs < miss.elapsedMs / 5,
+             qPrintable(u"hit %1 ms, miss %2 ms"_s.arg(hit.elapsedMs).arg(miss.elapsedMs)));
 
     // A fresh Compiler (a later session) finds the same entry on disk.
     Compiler second;
@@ -414,15 +415,14 @@ void TestCompiler::sassOutputOrClearMessage()
     const CompileResult r = run(compiler, req);
     const QString nvcc = compiler.nvccPath();
     const bool haveTool = !CudaToolkit::locateTool(u"cuobjdump"_s, nvcc).isEmpty()
-        || !CudaToolkit::locateTool(u"nvdisasm"_s, nvcc).isEmpty();
+                          || !CudaToolkit::locateTool(u"nvdisasm"_s, nvcc).isEmpty();
     if (haveTool) {
         QVERIFY2(r.ok, qPrintable(r.errorMessage + r.log));
         QVERIFY(r.text.contains(u"_Z5scalePKfPfi"));
         QVERIFY(r.text.contains(u"EXIT"));
     } else {
         QVERIFY(!r.ok);
-        QVERIFY2(r.errorMessage.contains(u"cuobjdump") && r.errorMessage.contains(u"nvdisasm"),
-                 qPrintable(r.errorMessage));
+        QVERIFY2(r.errorMessage.contains(u"cuobjdump") && r.errorMessage.contains(u"nvdisasm"), qPrintable(r.errorMessage));
         QCOMPARE(r.resources.size(), 1); // the cubin compiled; resources are still known
     }
 }
@@ -542,7 +542,8 @@ void TestCompiler::parallelStepsMatchPlainNvcc_data()
     QTest::newRow("good") << kGoodKernel.arg(300) << QStringList() << true;
     QTest::newRow("spills") << kSpillingKernel << QStringList() << true;
     QTest::newRow("two archs, fast math")
-        << kGoodKernel.arg(301) << QStringList{u"-gencode"_s, u"arch=compute_80,code=sm_80"_s, u"-use_fast_math"_s} << true;
+        << kGoodKernel.arg(301) << QStringList{u"-gencode"_s, u"arch=compute_80,code=sm_80"_s, u"-use_fast_math"_s}
+        << true;
     QTest::newRow("host and device errors") << kBrokenKernel << QStringList() << false;
     QTest::newRow("device-only error") << uR"(#include "kforge/kernel.h"
 __global__ void k(float *x) { x[threadIdx.x] = __no_such_intrinsic(1.0f); }

@@ -61,8 +61,7 @@ void TestDiagnosticParser::diagnostics_data()
     QTest::addColumn<QString>("expected");
 
     QTest::newRow("EDG errors; columns only where the excerpt is the source line")
-        << u"undefined_identifiers"_s
-        << uR"(error undefined_identifiers.cu:2:0 nvcc | identifier "y" is undefined
+        << u"undefined_identifiers"_s << uR"(error undefined_identifiers.cu:2:0 nvcc | identifier "y" is undefined
 error undefined_identifiers.cu:3:18 nvcc | return value type does not match the function type
 error undefined_identifiers.cu:4:0 nvcc | identifier "undefined_fn" is undefined)"_s;
     QTest::newRow("EDG error with caret column")
@@ -76,17 +75,14 @@ note template_instantiation.cu:6:37 nvcc | built-in operator+(<promoted arithmet
 note template_instantiation.cu:6:37 nvcc | built-in operator+(<pointer to object>, <ptrdiff_t>) does not match because argument #1 does not match parameter
 note template_instantiation.cu:6:37 nvcc | built-in operator+(<ptrdiff_t>, <pointer to object>) does not match because argument #1 does not match parameter)"_s;
     QTest::newRow("gcc preprocessor: missing include")
-        << u"missing_include"_s
-        << uR"(error missing_include.cu:2:10 gcc | nonexistent.h: No such file or directory)"_s;
+        << u"missing_include"_s << uR"(error missing_include.cu:2:10 gcc | nonexistent.h: No such file or directory)"_s;
     QTest::newRow("gcc preprocessor: #error")
-        << u"preprocessor_error"_s
-        << uR"(error preprocessor_error.cu:4:2 gcc | #error "SOMETHING must be defined")"_s;
+        << u"preprocessor_error"_s << uR"(error preprocessor_error.cu:4:2 gcc | #error "SOMETHING must be defined")"_s;
     QTest::newRow("ptxas error")
         << u"too_much_shared"_s
         << uR"(error :0:0 ptxas | Entry function '_Z3bigPf' uses too much shared data (0x13880 bytes, 0xc000 max))"_s;
     QTest::newRow("linker: undefined reference")
-        << u"undefined_reference"_s
-        << uR"(error :0:0 ld | undefined reference to `missing_thing' (in function kf_entry)
+        << u"undefined_reference"_s << uR"(error :0:0 ld | undefined reference to `missing_thing' (in function kf_entry)
 error :0:0 ld | ld returned 1 exit status)"_s;
     QTest::newRow("nvcc driver error") << u"unsupported_arch"_s
                                        << uR"(error :0:0 nvcc | Unsupported gpu architecture 'sm_99')"_s;
@@ -136,13 +132,9 @@ void TestDiagnosticParser::resources_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("expected");
     // name regs barriers smem stack spill-stores spill-loads
-    QTest::newRow("two kernels, one templated")
-        << u"two_kernels"_s
-        << uR"(void tk<3>(float*) sm_90 r8 b0 s0 st0 ss0 sl0
+    QTest::newRow("two kernels, one templated") << u"two_kernels"_s << uR"(void tk<3>(float*) sm_90 r8 b0 s0 st0 ss0 sl0
 scale(float const*, float*, int) sm_90 r12 b1 s1024 st0 ss0 sl0)"_s;
-    QTest::newRow("launch bounds force spills")
-        << u"spills"_s
-        << uR"(usec(float*) sm_90 r8 b0 s0 st0 ss0 sl0
+    QTest::newRow("launch bounds force spills") << u"spills"_s << uR"(usec(float*) sm_90 r8 b0 s0 st0 ss0 sl0
 rec(int*) sm_90 r34 b0 s0 st0 ss0 sl0
 heavy(float*, float const*, int) sm_90 r32 b0 s0 st624 ss664 sl748)"_s;
     QTest::newRow("reported even when ptxas fails")

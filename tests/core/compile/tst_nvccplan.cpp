@@ -135,7 +135,8 @@ private Q_SLOTS:
     {
         // nvcc 13.0 named a-b+c.cu "_79e8b2c7_8_a_b_c_cu_a1838a55": 8 hex, name length, name, 8 hex.
         QCOMPARE(NvccPlan::moduleIdText(u"a-b+c.cu"_s, u"79e8b2c7a1838a55ffff"_s), u"_79e8b2c7_8_a_b_c_cu_a1838a55"_s);
-        QCOMPARE(NvccPlan::moduleIdText(u"online_warp.cu"_s, u"0123456789abcdef"_s), u"_01234567_14_online_warp_cu_89abcdef"_s);
+        QCOMPARE(NvccPlan::moduleIdText(u"online_warp.cu"_s, u"0123456789abcdef"_s),
+                 u"_01234567_14_online_warp_cu_89abcdef"_s);
     }
 };
 

@@ -8,7 +8,8 @@
 using namespace Qt::StringLiterals;
 using namespace kforge;
 
-class TestKernelName : public QObject {
+class TestKernelName : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -18,8 +19,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("shown");
 
         // The profile lines of issue 18 cut this one at the wrong parenthesis ("int)").
-        QTest::newRow("anonymous namespace") << u"(anonymous namespace)::colsum_vec4(float const*, float*, int, int)"_s
-                                             << u"colsum_vec4"_s;
+        QTest::newRow("anonymous namespace")
+            << u"(anonymous namespace)::colsum_vec4(float const*, float*, int, int)"_s << u"colsum_vec4"_s;
         QTest::newRow("anonymous namespace, float4")
             << u"(anonymous namespace)::colsum_vec4(float const*, float4 const*, float4*, int)"_s << u"colsum_vec4"_s;
         QTest::newRow("free") << u"rowscale4(float const*, float4 const*, float4*, long, long)"_s << u"rowscale4"_s;
@@ -32,8 +33,8 @@ private Q_SLOTS:
             << u"_ZN36_GLOBAL__N__e3f2f7a7_4_k_cu_c4c3742511colsum_vec4EPKfPfii"_s << u"colsum_vec4"_s;
         QTest::newRow("nested namespaces, template")
             << u"void kf::detail::gemm_tiled<128, float>(float const*, float*, int)"_s << u"gemm_tiled<128, float>"_s;
-        QTest::newRow("template, return type") << u"void scale_rows<float>(float const*, float*, int)"_s
-                                               << u"scale_rows<float>"_s;
+        QTest::newRow("template, return type")
+            << u"void scale_rows<float>(float const*, float*, int)"_s << u"scale_rows<float>"_s;
         QTest::newRow("template argument in a namespace")
             << u"void apply<kf::detail::Functor>(float*, int, kf::detail::Functor)"_s << u"apply<Functor>"_s;
         QTest::newRow("nested template, member class")
@@ -57,15 +58,13 @@ private Q_SLOTS:
             << u"vectorized_elementwise_kernel<4, FillFunctor<float>, Array<char*, 1> >"_s;
         QTest::newRow("cutlass") << u"void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>(cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4::Params)"_s
                                  << u"Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4>"_s;
-        QTest::newRow("cub, no parameters") << u"void cub::CUB_300001_SM_900::detail::EmptyKernel<void>()"_s
-                                            << u"EmptyKernel<void>"_s;
+        QTest::newRow("cub, no parameters")
+            << u"void cub::CUB_300001_SM_900::detail::EmptyKernel<void>()"_s << u"EmptyKernel<void>"_s;
         // Qualifiers gone it is still 78 characters: the arguments give way.
-        QTest::newRow("cub reduce")
-            << u"void cub::CUB_300001_SM_900::detail::reduce::DeviceReduceKernel<cub::CUB_300001_SM_900::detail::reduce::policy_hub<float, unsigned int, cuda::std::__4::plus<void> >::Policy1000, float*, unsigned int, cuda::std::__4::plus<void>, float, cuda::std::__4::__identity>(float*, float*, unsigned int, cub::CUB_300001_SM_900::GridEvenShare<unsigned int>, cuda::std::__4::plus<void>, cuda::std::__4::__identity)"_s
-            << u"DeviceReduceKernel<…>"_s;
-        QTest::newRow("cub single tile")
-            << u"void cub::CUB_300001_SM_900::detail::reduce::DeviceReduceSingleTileKernel<cub::CUB_300001_SM_900::detail::reduce::policy_hub<float, unsigned int, cuda::std::__4::plus<void> >::Policy1000, float*, float*, int, cuda::std::__4::plus<void>, float, float, cuda::std::__4::__identity>(float*, float*, int, cuda::std::__4::plus<void>, float, float, cuda::std::__4::__identity)"_s
-            << u"DeviceReduceSingleTileKernel<…>"_s;
+        QTest::newRow("cub reduce") << u"void cub::CUB_300001_SM_900::detail::reduce::DeviceReduceKernel<cub::CUB_300001_SM_900::detail::reduce::policy_hub<float, unsigned int, cuda::std::__4::plus<void> >::Policy1000, float*, unsigned int, cuda::std::__4::plus<void>, float, cuda::std::__4::__identity>(float*, float*, unsigned int, cub::CUB_300001_SM_900::GridEvenShare<unsigned int>, cuda::std::__4::plus<void>, cuda::std::__4::__identity)"_s
+                                    << u"DeviceReduceKernel<…>"_s;
+        QTest::newRow("cub single tile") << u"void cub::CUB_300001_SM_900::detail::reduce::DeviceReduceSingleTileKernel<cub::CUB_300001_SM_900::detail::reduce::policy_hub<float, unsigned int, cuda::std::__4::plus<void> >::Policy1000, float*, float*, int, cuda::std::__4::plus<void>, float, float, cuda::std::__4::__identity>(float*, float*, int, cuda::std::__4::plus<void>, float, float, cuda::std::__4::__identity)"_s
+                                         << u"DeviceReduceSingleTileKernel<…>"_s;
         QTest::newRow("member with qualifiers") << u"Tile<float>::run(float*) const"_s << u"run"_s;
         QTest::newRow("blank") << u"  "_s << QString();
         QTest::newRow("not demanglable") << u"_Znot_a_name"_s << u"_Znot_a_name"_s;

@@ -52,7 +52,8 @@ QByteArray firstDifference(const QJsonObject &a, const QJsonObject &b)
 
 } // namespace
 
-class TestMeasurement : public QObject {
+class TestMeasurement : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -216,7 +217,8 @@ private Q_SLOTS:
         const QJsonObject written = m.toJson();
         QCOMPARE(written.value(u"flags"_s).toArray(), QJsonArray{u"late_work"_s});
         QCOMPARE(written.value(u"compile"_s).toObject().value(u"log"_s).toString(), u"edited"_s);
-        QCOMPARE(written.value(u"compile"_s).toObject().value(u"resources"_s), stored.value(u"compile"_s).toObject().value(u"resources"_s));
+        QCOMPARE(written.value(u"compile"_s).toObject().value(u"resources"_s),
+                 stored.value(u"compile"_s).toObject().value(u"resources"_s));
         QCOMPARE(written.value(u"judge_v2"_s), stored.value(u"judge_v2"_s));
         for (const QString &key : stored.keys())
             if (key != u"flags"_s && key != u"compile"_s)

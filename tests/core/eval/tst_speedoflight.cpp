@@ -30,15 +30,15 @@ QByteArray readFile(const QString &path)
 
 QJsonObject workerResult(const QString &name)
 {
-    return QJsonDocument::fromJson(readFile(kSource + u"/tests/fixtures/rounds/worker_results/"_s + name + u".json"_s))
-        .object();
+    return QJsonDocument::fromJson(readFile(kSource + u"/tests/fixtures/rounds/worker_results/"_s + name + u".json"_s)).object();
 }
 
 runtime::TaskSpec diagTask(const QString &flops = {})
 {
     QByteArray json = readFile(kSource + u"/tests/fixtures/rounds/task_diag/task.json"_s);
     if (!flops.isEmpty())
-        json.replace(QByteArrayLiteral("\"flops\": \"N*M\""), QByteArray(QByteArrayLiteral("\"flops\": \"") + flops.toUtf8() + '"'));
+        json.replace(QByteArrayLiteral("\"flops\": \"N*M\""),
+                     QByteArray(QByteArrayLiteral("\"flops\": \"") + flops.toUtf8() + '"'));
     const runtime::TaskSpecResult parsed = runtime::parseTaskSpecText(json.toStdString());
     if (!parsed.ok())
         qFatal("task.json: %s", parsed.error.message().c_str());
@@ -73,7 +73,8 @@ QList<double> percentages(const SpeedOfLight &s)
 
 } // namespace
 
-class TestSpeedOfLight : public QObject {
+class TestSpeedOfLight : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -92,7 +93,8 @@ private Q_SLOTS:
         const QJsonObject r = workerResult(file);
         const runtime::TaskSpec task = diagTask();
         const double median = at(r, u"timing.candidate.median_ms"_s);
-        const SpeedOfLight s = SpeedOfLight::compute(task.flops.value, task.bytes.value, at(r, u"roofline.peak_copy_gbps"_s),
+        const SpeedOfLight s = SpeedOfLight::compute(task.flops.value, task.bytes.value,
+                                                     at(r, u"roofline.peak_copy_gbps"_s),
                                                      at(r, u"roofline.peak_fma_gflops"_s), median);
         QCOMPARE(s.state, SpeedOfLight::State::WithinFloors);
         QVERIFY(near(*s.byteFloorMs, at(r, u"roofline.bytes_floor_ms"_s)));
@@ -109,7 +111,8 @@ private Q_SLOTS:
         QCOMPARE(stored.promptLine(), s.promptLine());
         QCOMPARE(stored.promptLine(), u"%1% of speed of light (the task's floor is 0.0318 ms)"_s.arg(figure));
         QJsonObject profileOnly = r;
-        profileOnly.insert(u"roofline"_s, QJsonObject{{u"profile"_s, r.value(u"roofline"_s).toObject().value(u"profile"_s)}});
+        profileOnly.insert(u"roofline"_s,
+                           QJsonObject{{u"profile"_s, r.value(u"roofline"_s).toObject().value(u"profile"_s)}});
         const SpeedOfLight fromProfile = SpeedOfLight::fromResult(profileOnly);
         QCOMPARE(fromProfile.state, s.state);
         QVERIFY(near(*fromProfile.percent(), *s.percent(), 1e-9));
@@ -133,9 +136,10 @@ private Q_SLOTS:
                 continue;
             const QJsonObject &r = e->result;
             const SpeedOfLight stored = SpeedOfLight::fromResult(r);
-            const SpeedOfLight computed =
-                SpeedOfLight::compute(task.spec->flops.value, task.spec->bytes.value, at(r, u"roofline.peak_copy_gbps"_s),
-                                      at(r, u"roofline.peak_fma_gflops"_s), at(r, u"timing.candidate.median_ms"_s));
+            const SpeedOfLight computed = SpeedOfLight::compute(task.spec->flops.value, task.spec->bytes.value,
+                                                                at(r, u"roofline.peak_copy_gbps"_s),
+                                                                at(r, u"roofline.peak_fma_gflops"_s),
+                                                                at(r, u"timing.candidate.median_ms"_s));
             const QByteArray tag = "variant #" + QByteArray::number(v.id);
             QVERIFY2(stored.state == SpeedOfLight::State::WithinFloors, tag);
             QVERIFY2(computed.state == stored.state, tag);

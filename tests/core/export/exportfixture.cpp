@@ -19,12 +19,27 @@ QString builtinTaskFolder(const QString &name)
 
 QJsonObject correctResult(double referenceMs, double candidateMs, const QStringList &flags)
 {
-    const QJsonObject ref{{u"median_ms"_s, referenceMs}, {u"mean_ms"_s, referenceMs * 1.01}, {u"min_ms"_s, referenceMs * 0.98},
-                          {u"p10_ms"_s, referenceMs * 0.99}, {u"p90_ms"_s, referenceMs * 1.02}, {u"cv"_s, 0.012}, {u"runs"_s, 300}};
-    const QJsonObject cand{{u"median_ms"_s, candidateMs}, {u"mean_ms"_s, candidateMs * 1.01}, {u"min_ms"_s, candidateMs * 0.98},
-                           {u"p10_ms"_s, candidateMs * 0.99}, {u"p90_ms"_s, candidateMs * 1.02}, {u"cv"_s, 0.021}, {u"runs"_s, 300}};
-    const QJsonObject verification{{u"trials"_s, 5}, {u"max_abs_err"_s, 0.0}, {u"max_rel_err"_s, 0.0}, {u"mismatches"_s, 0},
-                                   {u"nan_count"_s, 0}, {u"inf_count"_s, 0}, {u"input_mutated"_s, false},
+    const QJsonObject ref{{u"median_ms"_s, referenceMs},
+                          {u"mean_ms"_s, referenceMs * 1.01},
+                          {u"min_ms"_s, referenceMs * 0.98},
+                          {u"p10_ms"_s, referenceMs * 0.99},
+                          {u"p90_ms"_s, referenceMs * 1.02},
+                          {u"cv"_s, 0.012},
+                          {u"runs"_s, 300}};
+    const QJsonObject cand{{u"median_ms"_s, candidateMs},
+                           {u"mean_ms"_s, candidateMs * 1.01},
+                           {u"min_ms"_s, candidateMs * 0.98},
+                           {u"p10_ms"_s, candidateMs * 0.99},
+                           {u"p90_ms"_s, candidateMs * 1.02},
+                           {u"cv"_s, 0.021},
+                           {u"runs"_s, 300}};
+    const QJsonObject verification{{u"trials"_s, 5},
+                                   {u"max_abs_err"_s, 0.0},
+                                   {u"max_rel_err"_s, 0.0},
+                                   {u"mismatches"_s, 0},
+                                   {u"nan_count"_s, 0},
+                                   {u"inf_count"_s, 0},
+                                   {u"input_mutated"_s, false},
                                    {u"output_depends_on_inputs"_s, true}};
     const QJsonObject roofline{{u"floor_ms"_s, candidateMs * 0.8}, {u"fraction_of_floor"_s, 0.8}};
     return QJsonObject{
@@ -39,10 +54,16 @@ QJsonObject correctResult(double referenceMs, double candidateMs, const QStringL
 
 QJsonObject h200Device()
 {
-    return QJsonObject{{u"index"_s, 0},          {u"name"_s, u"NVIDIA H200"_s}, {u"cc_major"_s, 9},
-                       {u"cc_minor"_s, 0},       {u"arch"_s, u"sm_90"_s},       {u"sm_count"_s, 132},
-                       {u"driver_version"_s, u"580.65.06"_s}, {u"runtime_version"_s, u"13000"_s},
-                       {u"peak_copy_gbps"_s, 4100.0}, {u"peak_fma_gflops"_s, 60000.0}};
+    return QJsonObject{{u"index"_s, 0},
+                       {u"name"_s, u"NVIDIA H200"_s},
+                       {u"cc_major"_s, 9},
+                       {u"cc_minor"_s, 0},
+                       {u"arch"_s, u"sm_90"_s},
+                       {u"sm_count"_s, 132},
+                       {u"driver_version"_s, u"580.65.06"_s},
+                       {u"runtime_version"_s, u"13000"_s},
+                       {u"peak_copy_gbps"_s, 4100.0},
+                       {u"peak_fma_gflops"_s, 60000.0}};
 }
 
 qint64 variantByLabel(const SessionStore &store, const QString &label)
@@ -75,7 +96,8 @@ bool makeSession(SessionStore &store, const QString &path, const QString &task, 
         if (v.id == refId || !speedups.contains(v.label))
             continue;
         const double s = speedups.value(v.label);
-        if (!store.addEvaluation(Evaluation::fromResult(v.id, correctResult(3.0, 3.0 / s), h200Device(), flags, u"13.0.88"_s))) {
+        if (!store.addEvaluation(
+                Evaluation::fromResult(v.id, correctResult(3.0, 3.0 / s), h200Device(), flags, u"13.0.88"_s))) {
             *error = store.errorString();
             return false;
         }

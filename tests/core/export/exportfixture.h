@@ -20,8 +20,8 @@ QJsonObject h200Device();
 // A session at `path` on `task` with the task's hand-written variants imported and evaluated: the reference
 // and each variant get a correct evaluation whose speedup is speedups[label] (labels absent: not evaluated).
 // The variants' parent is the reference. False with *error set on failure.
-bool makeSession(SessionStore &store, const QString &path, const QString &task,
-                 const QHash<QString, double> &speedups, QString *error);
+bool makeSession(SessionStore &store, const QString &path, const QString &task, const QHash<QString, double> &speedups,
+                 QString *error);
 qint64 variantByLabel(const SessionStore &store, const QString &label);
 
 // An ExportInput built straight from a built-in task folder (no session): the variant `label`'s source,

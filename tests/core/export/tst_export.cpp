@@ -131,14 +131,17 @@ void TestExport::nvccFlags_data()
                                   << QStringList{u"-O3"_s} << QStringList{}
                                   << QStringList{u"-arch=sm_90"_s, u"-gencode arch=compute_90,code=sm_90"_s};
     QTest::newRow("ptxas pair") << QStringList{u"-Xptxas"_s, u"-v,-dlcm=ca"_s, u"--use_fast_math"_s}
-                                << QStringList{u"-Xptxas=-dlcm=ca"_s, u"--use_fast_math"_s} << QStringList{} << QStringList{};
-    QTest::newRow("only -v") << QStringList{u"-Xptxas=-v"_s} << QStringList{} << QStringList{} << QStringList{u"-Xptxas=-v"_s};
-    QTest::newRow("fPIC and paths") << QStringList{u"-Xcompiler"_s, u"-fPIC"_s, u"-I/home/me/inc"_s, u"-shared"_s, u"-DTILE=64"_s,
-                                                   u"-maxrregcount"_s, u"64"_s}
+                                << QStringList{u"-Xptxas=-dlcm=ca"_s, u"--use_fast_math"_s} << QStringList{}
+                                << QStringList{};
+    QTest::newRow("only -v") << QStringList{u"-Xptxas=-v"_s} << QStringList{} << QStringList{}
+                             << QStringList{u"-Xptxas=-v"_s};
+    QTest::newRow("fPIC and paths") << QStringList{u"-Xcompiler"_s, u"-fPIC"_s,     u"-I/home/me/inc"_s,
+                                                   u"-shared"_s,    u"-DTILE=64"_s, u"-maxrregcount"_s,
+                                                   u"64"_s}
                                     << QStringList{u"-DTILE=64"_s, u"-maxrregcount=64"_s} << QStringList{}
                                     << QStringList{u"-Xcompiler -fPIC"_s, u"-I/home/me/inc"_s, u"-shared"_s};
-    QTest::newRow("lineinfo is not a library") << QStringList{u"-lineinfo"_s} << QStringList{u"-lineinfo"_s} << QStringList{}
-                                               << QStringList{};
+    QTest::newRow("lineinfo is not a library")
+        << QStringList{u"-lineinfo"_s} << QStringList{u"-lineinfo"_s} << QStringList{} << QStringList{};
 }
 
 void TestExport::nvccFlags()
@@ -254,11 +257,16 @@ void TestExport::cmakeFiles()
     QStringList paths;
     for (const auto &f : b.files)
         paths << f.path;
-    const QStringList expected{u"CMakeLists.txt"_s,           u"include/diag_matmul/diag_matmul.h"_s,
-                               u"include/kforge/kernel.h"_s,  u"src/diag_matmul_kernel.cu"_s,
-                               u"src/diag_matmul.cpp"_s,      u"reference/reference.cu"_s,
-                               u"test/diag_matmul_harness.h"_s, u"test/test_diag_matmul.cpp"_s,
-                               u"bench/bench_diag_matmul.cpp"_s, u"task.json"_s,
+    const QStringList expected{u"CMakeLists.txt"_s,
+                               u"include/diag_matmul/diag_matmul.h"_s,
+                               u"include/kforge/kernel.h"_s,
+                               u"src/diag_matmul_kernel.cu"_s,
+                               u"src/diag_matmul.cpp"_s,
+                               u"reference/reference.cu"_s,
+                               u"test/diag_matmul_harness.h"_s,
+                               u"test/test_diag_matmul.cpp"_s,
+                               u"bench/bench_diag_matmul.cpp"_s,
+                               u"task.json"_s,
                                u"README.md"_s};
     QCOMPARE(paths, expected);
 
@@ -280,11 +288,13 @@ void TestExport::cmakeFiles()
     QVERIFY(!cmake.contains(u"{{"_s));
 
     // The sources are the session's, under the license header; the ABI header and task.json are verbatim.
-    QVERIFY(text(b, u"src/diag_matmul_kernel.cu"_s).startsWith(u"// Copyright 2026 Example Corp.\n// SPDX-License-Identifier: Apache-2.0\n\n"_s));
+    QVERIFY(text(b, u"src/diag_matmul_kernel.cu"_s)
+                .startsWith(u"// Copyright 2026 Example Corp.\n// SPDX-License-Identifier: Apache-2.0\n\n"_s));
     QVERIFY(text(b, u"src/diag_matmul_kernel.cu"_s).endsWith(in->variantSource));
     QVERIFY(text(b, u"CMakeLists.txt"_s).startsWith(u"# Copyright 2026 Example Corp."_s));
     QVERIFY(text(b, u"test/test_diag_matmul.cpp"_s).startsWith(u"// Copyright"_s));
-    QCOMPARE(b.find(u"include/kforge/kernel.h"_s)->content, readFile(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/core/runtime/include/kforge/kernel.h")));
+    QCOMPARE(b.find(u"include/kforge/kernel.h"_s)->content,
+             readFile(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/core/runtime/include/kforge/kernel.h")));
     QCOMPARE(text(b, u"task.json"_s), in->taskJson);
 
     const QString harness = text(b, u"test/diag_matmul_harness.h"_s);
@@ -297,10 +307,10 @@ void TestExport::cmakeFiles()
     QVERIFY(bench.contains(u"kKForgeSpeedup = 41;"_s));
 
     const QString readme = text(b, u"README.md"_s);
-    for (const QString &needle : {u"NVIDIA H200"_s, u"compute capability 9.0"_s, u"580.65.06"_s, u"13.0.88"_s,
-                                  u"-arch=sm_90"_s, u"41.0x"_s, u"80.0% of the roofline"_s, u"2026-11-30T10:05:00Z"_s,
-                                  u"2026-11-30T10:00:00Z"_s, u"KForge 0.1.0-test"_s, u"#7 `good`"_s, u"1. #1"_s,
-                                  u"cmake -S . -B build"_s, u"ABI\nversion 1"_s})
+    for (const QString &needle :
+         {u"NVIDIA H200"_s, u"compute capability 9.0"_s, u"580.65.06"_s, u"13.0.88"_s, u"-arch=sm_90"_s, u"41.0x"_s,
+          u"80.0% of the roofline"_s, u"2026-11-30T10:05:00Z"_s, u"2026-11-30T10:00:00Z"_s, u"KForge 0.1.0-test"_s,
+          u"#7 `good`"_s, u"1. #1"_s, u"cmake -S . -B build"_s, u"ABI\nversion 1"_s})
         QVERIFY2(readme.contains(needle), qPrintable(u"README lacks "_s + needle + u"\n"_s + readme));
     QVERIFY(!readme.contains(u"{{"_s));
 }
@@ -376,8 +386,9 @@ void TestExport::torchFiles()
     const ExportBundle r = Exporter::generate(custom, options);
     QVERIFY2(r.ok(), qPrintable(r.error));
     QVERIFY(r.find(u"reference.cu"_s));
-    QVERIFY(text(r, u"setup.py"_s).contains(
-        u"extension(\"diag_matmul_custom_reference_ext\", \"diag_matmul_custom_reference_binding.cpp\", \"reference.cu\""_s));
+    QVERIFY(text(r, u"setup.py"_s)
+                .contains(
+                    u"extension(\"diag_matmul_custom_reference_ext\", \"diag_matmul_custom_reference_binding.cpp\", \"reference.cu\""_s));
     QVERIFY(text(r, u"diag_matmul_custom_reference_binding.cpp"_s).contains(u"diag_matmul_custom_reference_entry(inputs"_s));
     QVERIFY(text(r, u"diag_matmul_custom_binding.cpp"_s).contains(u"diag_matmul_custom_entry(inputs"_s));
     QVERIFY(text(r, u"test_diag_matmul_custom.py"_s).contains(u"TORCH_EXPR = None"_s));
@@ -409,21 +420,25 @@ void TestExport::benchmarksTimeLikeTheWorker()
     QVERIFY2(cmake.ok(), qPrintable(cmake.error));
     const QString harness = text(cmake, u"test/linear_rowsum_harness.h"_s);
     QCOMPARE(inOrder(harness, {u"inline void setUpDeviceLikeKForge(bool keepPool = true)"_s,
-                               u"cudaSetDeviceFlags(cudaDeviceScheduleSpin)"_s, u"cudaDeviceGetDefaultMemPool(&pool, device)"_s,
-                               u"keepPool ? UINT64_MAX : 0"_s, u"cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold)"_s}),
+                               u"cudaSetDeviceFlags(cudaDeviceScheduleSpin)"_s,
+                               u"cudaDeviceGetDefaultMemPool(&pool, device)"_s, u"keepPool ? UINT64_MAX : 0"_s,
+                               u"cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold)"_s}),
              QString());
     const QString bench = text(cmake, u"bench/bench_linear_rowsum.cpp"_s);
     QVERIFY(!bench.contains(u"{{"_s));
-    QVERIFY2(bench.contains(u"int minRuns = %1, warmup = %2, maxRuns = %3;"_s.arg(defaults.minRuns).arg(defaults.warmup).arg(defaults.maxRuns)),
-             qPrintable(bench));
+    QVERIFY2(
+        bench.contains(
+            u"int minRuns = %1, warmup = %2, maxRuns = %3;"_s.arg(defaults.minRuns).arg(defaults.warmup).arg(defaults.maxRuns)),
+        qPrintable(bench));
     QVERIFY(bench.contains(u"double minTimeMs = %1, warmupMs = %2;"_s.arg(defaults.minTimeMs).arg(defaults.warmupMs)));
     // Set up before anything creates the context; then one timed run: flush, start, call, device sync, stop.
     QCOMPARE(inOrder(bench, {u"setUpDeviceLikeKForge(keepPool);"_s, u"cudaGetDeviceProperties"_s, u"Buffers bufs;"_s,
                              u"cudaMemsetAsync(flush, 0, flushBytes, stream)"_s, u"cudaEventRecord(start, stream)"_s,
-                             u"fn(bufs.in, out, stream)"_s, u"cudaDeviceSynchronize()"_s, u"cudaEventRecord(stop, stream)"_s,
-                             u"i < warmup || sinceMs(warmupStart) < warmupMs"_s, u"if (i % 2 == 0)"_s,
-                             u"refMs.push_back(timeOnce(runReference"_s, u"kernelMs.push_back(timeOnce(runKernel"_s,
-                             u"} else {"_s, u"kernelMs.push_back(timeOnce(runKernel"_s, u"refMs.push_back(timeOnce(runReference"_s,
+                             u"fn(bufs.in, out, stream)"_s, u"cudaDeviceSynchronize()"_s,
+                             u"cudaEventRecord(stop, stream)"_s, u"i < warmup || sinceMs(warmupStart) < warmupMs"_s,
+                             u"if (i % 2 == 0)"_s, u"refMs.push_back(timeOnce(runReference"_s,
+                             u"kernelMs.push_back(timeOnce(runKernel"_s, u"} else {"_s,
+                             u"kernelMs.push_back(timeOnce(runKernel"_s, u"refMs.push_back(timeOnce(runReference"_s,
                              u"runs >= maxRuns || (runs >= minRuns && sinceMs(begin) >= minTimeMs)"_s}),
              QString());
     QVERIFY(bench.contains(u"--release-pool"_s));
@@ -435,19 +450,23 @@ void TestExport::benchmarksTimeLikeTheWorker()
     // No PyTorch expression for this task: the reference runs as its own extension, allocating per call.
     QVERIFY(torch.find(u"linear_rowsum_reference_binding.cpp"_s));
     for (const QString &binding : {u"linear_rowsum_binding.cpp"_s, u"linear_rowsum_reference_binding.cpp"_s})
-        QCOMPARE(inOrder(text(torch, binding), {u"void keep_stream_ordered_pool()"_s, u"uint64_t threshold = UINT64_MAX;"_s,
-                                                u"cudaMemPoolAttrReleaseThreshold"_s, u"m.def(\"keep_stream_ordered_pool\""_s}),
+        QCOMPARE(inOrder(text(torch, binding),
+                         {u"void keep_stream_ordered_pool()"_s, u"uint64_t threshold = UINT64_MAX;"_s,
+                          u"cudaMemPoolAttrReleaseThreshold"_s, u"m.def(\"keep_stream_ordered_pool\""_s}),
                  QString());
     const QString test = text(torch, u"test_linear_rowsum.py"_s);
     QVERIFY(!test.contains(u"{{"_s));
-    QCOMPARE(inOrder(test, {u"min_runs=%1, min_time_ms=%2, max_runs=%3"_s.arg(defaults.minRuns).arg(defaults.minTimeMs).arg(defaults.maxRuns),
-                            u"warmup=%1, warmup_ms=%2"_s.arg(defaults.warmup).arg(defaults.warmupMs),
-                            u"linear_rowsum_ext.keep_stream_ordered_pool()"_s, u"flush.zero_()"_s, u"start.record()"_s,
-                            u"fn(*inputs)"_s, u"torch.cuda.synchronize()"_s, u"stop.record()"_s,
-                            u"while pairs < warmup or"_s, u"if len(kernel_ms) % 2 == 0:"_s, u"baseline_ms.append(once(baseline))"_s,
-                            u"kernel_ms.append(once(kernel))"_s, u"else:"_s, u"kernel_ms.append(once(kernel))"_s,
-                            u"baseline_ms.append(once(baseline))"_s, u"time_pair(linear_rowsum_ext.forward"_s}),
-             QString());
+    QCOMPARE(
+        inOrder(
+            test,
+            {u"min_runs=%1, min_time_ms=%2, max_runs=%3"_s.arg(defaults.minRuns).arg(defaults.minTimeMs).arg(defaults.maxRuns),
+             u"warmup=%1, warmup_ms=%2"_s.arg(defaults.warmup).arg(defaults.warmupMs),
+             u"linear_rowsum_ext.keep_stream_ordered_pool()"_s, u"flush.zero_()"_s, u"start.record()"_s,
+             u"fn(*inputs)"_s, u"torch.cuda.synchronize()"_s, u"stop.record()"_s, u"while pairs < warmup or"_s,
+             u"if len(kernel_ms) % 2 == 0:"_s, u"baseline_ms.append(once(baseline))"_s,
+             u"kernel_ms.append(once(kernel))"_s, u"else:"_s, u"kernel_ms.append(once(kernel))"_s,
+             u"baseline_ms.append(once(baseline))"_s, u"time_pair(linear_rowsum_ext.forward"_s}),
+        QString());
 }
 
 void TestExport::torchExpressionsNameRealTasks()
@@ -456,9 +475,9 @@ void TestExport::torchExpressionsNameRealTasks()
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QJsonObject table = QJsonDocument::fromJson(f.readAll()).object();
     QVERIFY(table.size() > 10);
-    static const QSet<QString> known{u"torch"_s, u"F"_s, u"math"_s, u"dim"_s, u"dtype"_s, u"keepdim"_s, u"minlength"_s,
-                                     u"approximate"_s, u"device"_s, u"eps"_s, u"int"_s, u"float"_s, u"tanh"_s,
-                                     u"True"_s, u"False"_s, u"None"_s};
+    static const QSet<QString> known{u"torch"_s,     u"F"_s,           u"math"_s,   u"dim"_s, u"dtype"_s, u"keepdim"_s,
+                                     u"minlength"_s, u"approximate"_s, u"device"_s, u"eps"_s, u"int"_s,   u"float"_s,
+                                     u"tanh"_s,      u"True"_s,        u"False"_s,  u"None"_s};
     for (auto it = table.begin(); it != table.end(); ++it) {
         if (it.key().startsWith(u'_'))
             continue;
@@ -488,7 +507,8 @@ void TestExport::everyBuiltinTaskGenerates()
         QVERIFY2(loaded.ok(), qPrintable(loaded.error.message()));
         const QString name = loaded.task->name();
         QString error;
-        const auto in = test::inputFromTask(name, QString::fromStdString(loaded.task->spec().variants.front().label), 2.0, &error);
+        const auto in = test::inputFromTask(name, QString::fromStdString(loaded.task->spec().variants.front().label),
+                                            2.0, &error);
         QVERIFY2(in, qPrintable(error));
         for (const auto format : {ExportFormat::CMake, ExportFormat::Torch, ExportFormat::Into}) {
             ExportOptions options;
@@ -550,8 +570,8 @@ void TestExport::conflicts()
     for (const auto &c : plan.conflicts())
         conflicting << c.path;
     conflicting.sort();
-    QCOMPARE(conflicting, (QStringList{u"CMakeLists.txt"_s, u"README.md"_s, u"bench/bench_diag_matmul.cpp"_s, u"include/diag_matmul/diag_matmul.h"_s,
-                                       u"src/diag_matmul_kernel.cu"_s}));
+    QCOMPARE(conflicting, (QStringList{u"CMakeLists.txt"_s, u"README.md"_s, u"bench/bench_diag_matmul.cpp"_s,
+                                       u"include/diag_matmul/diag_matmul.h"_s, u"src/diag_matmul_kernel.cu"_s}));
     QVERIFY(plan.count(ExportPlan::State::Identical) > 0);
 }
 

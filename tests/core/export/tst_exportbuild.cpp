@@ -4,10 +4,10 @@
 #include "exportfixture.h"
 
 #include "core/compile/cudatoolkit.h"
-#include "core/export/exporter.h"
-#include "core/export/exportplan.h"
 #include "core/export/cmakeexporter.h"
 #include "core/export/exportcontext.h"
+#include "core/export/exporter.h"
+#include "core/export/exportplan.h"
 #include "core/export/sessionexportsource.h"
 
 #include <QDir>
@@ -29,7 +29,8 @@ struct Run {
     bool ok() const { return exitCode == 0; }
 };
 
-Run run(const QString &program, const QStringList &args, const QString &workDir, int timeoutMs, const QProcessEnvironment &env)
+Run run(const QString &program, const QStringList &args, const QString &workDir, int timeoutMs,
+        const QProcessEnvironment &env)
 {
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
@@ -126,7 +127,8 @@ void TestExportBuild::cmakeProjectBuilds()
     std::optional<ExportInput> in;
     if (fromSession) {
         SessionStore store;
-        QVERIFY2(test::makeSession(store, m_dir.filePath(task + u".kforge"_s), task, {{variant, 0.6}}, &error), qPrintable(error));
+        QVERIFY2(test::makeSession(store, m_dir.filePath(task + u".kforge"_s), task, {{variant, 0.6}}, &error),
+                 qPrintable(error));
         in = SessionExportSource::build(store, test::variantByLabel(store, variant), &error);
     } else {
         in = test::inputFromTask(task, variant, 2.0, &error);
@@ -150,7 +152,8 @@ void TestExportBuild::cmakeProjectBuilds()
     // The reference library exports its renamed entry point and nothing of its helpers.
     const QString nm = QStandardPaths::findExecutable(u"nm"_s);
     if (!nm.isEmpty()) {
-        const Run syms = run(nm, {u"-D"_s, u"--defined-only"_s, build + u"/lib"_s + ns + u"_reference.so"_s}, build, 60000, m_env);
+        const Run syms = run(nm, {u"-D"_s, u"--defined-only"_s, build + u"/lib"_s + ns + u"_reference.so"_s}, build,
+                             60000, m_env);
         QVERIFY(syms.ok());
         QVERIFY2(syms.output.contains(ns + u"_reference_entry"_s), qPrintable(syms.output));
         QVERIFY2(!syms.output.contains(u"scatter_diagonal"_s), qPrintable(syms.output));
@@ -190,7 +193,8 @@ int main()
 
     // The host's CMakeLists.txt: its own project line, then the lines the export printed, uncommented.
     QString cmake = u"cmake_minimum_required(VERSION 3.21)\n"_s;
-    const QStringList lines = CMakeExporter::intoLinesFor(ExportContext(*in), options.intoSubdir, u"project(host LANGUAGES CXX)\n"_s);
+    const QStringList lines = CMakeExporter::intoLinesFor(ExportContext(*in), options.intoSubdir,
+                                                          u"project(host LANGUAGES CXX)\n"_s);
     const auto code = [](const QString &line) { return line.section(u"  #"_s, 0, 0); };
     cmake += code(lines[0]) + u"\nproject(host LANGUAGES CXX)\n"_s + code(lines[1]) + u'\n' + code(lines[2]) + u'\n';
     cmake += u"add_executable(host_app main.cpp)\n"_s + code(lines[3]).replace(u"<your_target>"_s, u"host_app"_s) + u'\n';

@@ -119,7 +119,8 @@ void TestExportGpu::cmakeExportRuns()
     QVERIFY2(r.exitCode == 0, qPrintable(r.output));
     const auto m = QRegularExpression(u"^speedup\\s+([0-9.]+)x$"_s, QRegularExpression::MultilineOption).match(r.output);
     QVERIFY2(m.hasMatch(), qPrintable(r.output));
-    QVERIFY2(m.captured(1).toDouble() >= m_minSpeedup, qPrintable(u"speedup %1x, expected at least %2x"_s.arg(m.captured(1)).arg(m_minSpeedup)));
+    QVERIFY2(m.captured(1).toDouble() >= m_minSpeedup,
+             qPrintable(u"speedup %1x, expected at least %2x"_s.arg(m.captured(1)).arg(m_minSpeedup)));
 }
 
 void TestExportGpu::torchExportRuns()
@@ -127,7 +128,8 @@ void TestExportGpu::torchExportRuns()
     const QString python = QStandardPaths::findExecutable(u"python3"_s);
     if (python.isEmpty())
         QSKIP("no python3");
-    if (run(python, {u"-c"_s, u"import torch; assert torch.cuda.is_available()"_s}, QDir::currentPath(), 120000).exitCode != 0)
+    if (run(python, {u"-c"_s, u"import torch; assert torch.cuda.is_available()"_s}, QDir::currentPath(), 120000).exitCode
+        != 0)
         QSKIP("PyTorch with CUDA is not installed for python3");
     const QString src = m_dir.filePath(u"torch"_s);
     ExportOptions options;

@@ -50,10 +50,10 @@ KF_ENTRY(in, nin, out, nout, params, stream)
 )";
 
 struct Built {
-    qint64 fast = 0;      // correct, 6x
-    qint64 held = 0;      // correct, 41x, held for review
-    qint64 wrong = 0;     // incorrect
-    qint64 broken = 0;    // compile error
+    qint64 fast = 0;   // correct, 6x
+    qint64 held = 0;   // correct, 41x, held for review
+    qint64 wrong = 0;  // incorrect
+    qint64 broken = 0; // compile error
     qint64 roundId = 0;
 };
 
@@ -100,7 +100,8 @@ bool makeRoundSession(SessionStore &store, const QString &path, Built *b, QStrin
     };
     const QString good = QString::fromUtf8(kGoodAnswer);
     const QString code = good.section(u"```cuda\n"_s, 1).section(u"```"_s, 0, 0);
-    const QString analysis = u"The reference spends 3.0 ms materialising an N x N diagonal matrix and running SGEMM: N times more work than needed."_s;
+    const QString analysis =
+        u"The reference spends 3.0 ms materialising an N x N diagonal matrix and running SGEMM: N times more work than needed."_s;
     const QString design = u"Scale each row of B by A[i] in one pass with float4 loads, memory-bound at 3 x 64 MiB."_s;
     const QJsonObject device = test::h200Device();
     const QStringList flags{u"-O3"_s, u"-arch=sm_90"_s, u"-lcublas"_s};
@@ -109,15 +110,16 @@ bool makeRoundSession(SessionStore &store, const QString &path, Built *b, QStrin
     store.addEvaluation(Evaluation::fromResult(b->fast, test::correctResult(3.0, 0.5), device, flags, u"13.0.88"_s));
     b->held = variant(answer(good + u"\n(faster still)"_s, u"ok"_s), code + u"// unrolled\n"_s, analysis, design);
     store.addEvaluation(Evaluation::fromResult(b->held, test::correctResult(3.0, 3.0 / 41.0), device, flags, u"13.0.88"_s));
-    b->wrong = variant(answer(good + u"\n(off by one)"_s, u"ok"_s), QString(code).replace(u"a[i] *"_s, u"a[i + 1] *"_s), analysis, design);
+    b->wrong = variant(answer(good + u"\n(off by one)"_s, u"ok"_s), QString(code).replace(u"a[i] *"_s, u"a[i + 1] *"_s),
+                       analysis, design);
     QJsonObject wrong = test::correctResult(3.0, 0.4);
     wrong[u"verdict"_s] = u"incorrect"_s;
     store.addEvaluation(Evaluation::fromResult(b->wrong, wrong, device, flags, u"13.0.88"_s));
-    b->broken = variant(answer(good + u"\n(typo)"_s, u"ok"_s), u"#include \"kforge/kernel.h\"\nKF_ENTRY(a, b, c, d, e, f) { return x; }\n"_s,
-                        analysis, design);
+    b->broken = variant(answer(good + u"\n(typo)"_s, u"ok"_s),
+                        u"#include \"kforge/kernel.h\"\nKF_ENTRY(a, b, c, d, e, f) { return x; }\n"_s, analysis, design);
     store.addEvaluation(Evaluation::fromResult(
-        b->broken, QJsonObject{{u"verdict"_s, u"compile_error"_s}, {u"message"_s, u"identifier \"x\" is undefined"_s}}, device,
-        flags, u"13.0.88"_s));
+        b->broken, QJsonObject{{u"verdict"_s, u"compile_error"_s}, {u"message"_s, u"identifier \"x\" is undefined"_s}},
+        device, flags, u"13.0.88"_s));
     store.setStatus(b->broken, VariantStatus::Failed, u"compile error"_s);
     answer(u"I am not sure what you mean. Could you clarify the task?"_s, u"failed"_s);
     return store.population().size() == 7;
@@ -296,16 +298,20 @@ void TestReport::hottestLinesOfTheBest()
     QVERIFY(storeLine > 0);
     QJsonObject result = test::correctResult(3.0, 0.5);
     const auto pc = [](int offset, int samples, const QString &stall, int line) {
-        return QJsonObject{{u"offset"_s, offset}, {u"samples"_s, samples}, {u"stalls"_s, QJsonObject{{stall, samples}}},
-                           {u"file"_s, u"/tmp/eval/candidate.cu"_s}, {u"line"_s, line}};
+        return QJsonObject{{u"offset"_s, offset},
+                           {u"samples"_s, samples},
+                           {u"stalls"_s, QJsonObject{{stall, samples}}},
+                           {u"file"_s, u"/tmp/eval/candidate.cu"_s},
+                           {u"line"_s, line}};
     };
     result.insert(u"source_profile"_s,
                   QJsonObject{{u"status"_s, u"ok"_s},
-                              {u"kernels"_s, QJsonArray{QJsonObject{{u"name"_s, u"_Z17scale_rows_answerPKfS0_Pfll"_s},
-                                                                    {u"side"_s, u"candidate"_s},
-                                                                    {u"samples"_s, 1000},
-                                                                    {u"pcs"_s, QJsonArray{pc(0x100, 700, u"long_scoreboard"_s, storeLine),
-                                                                                          pc(0x40, 300, u"wait"_s, storeLine - 1)}}}}}});
+                              {u"kernels"_s,
+                               QJsonArray{QJsonObject{{u"name"_s, u"_Z17scale_rows_answerPKfS0_Pfll"_s},
+                                                      {u"side"_s, u"candidate"_s},
+                                                      {u"samples"_s, 1000},
+                                                      {u"pcs"_s, QJsonArray{pc(0x100, 700, u"long_scoreboard"_s, storeLine),
+                                                                            pc(0x40, 300, u"wait"_s, storeLine - 1)}}}}}});
     QVERIFY(store.addEvaluation(Evaluation::fromResult(m_built.fast, result, test::h200Device(), {}, u"13.0.88"_s)));
     QString error;
     const auto report = ReportSource::build(store, 5, &error);
@@ -316,8 +322,10 @@ void TestReport::hottestLinesOfTheBest()
             fast = &d;
     QVERIFY(fast);
     QCOMPARE(fast->hotLines.size(), 2);
-    QCOMPARE(fast->hotLines.first(), u"line %1 (`%2`), 70% of samples, long scoreboard: waiting on a global or local memory load (L1TEX)"_s
-                                         .arg(storeLine).arg(lines.at(storeLine - 1).trimmed()));
+    QCOMPARE(fast->hotLines.first(),
+             u"line %1 (`%2`), 70% of samples, long scoreboard: waiting on a global or local memory load (L1TEX)"_s
+                 .arg(storeLine)
+                 .arg(lines.at(storeLine - 1).trimmed()));
     const QString html = ReportWriter::html(*report);
     QVERIFY(html.contains(u"<tr><td>Hottest lines</td><td>line %1 (`"_s.arg(storeLine)));
     QVERIFY(html.contains(u"70% of samples, long scoreboard"_s));
@@ -340,32 +348,34 @@ void TestReport::analysisMarkdown_data()
                           << QStringList{u"<ul>"_s, u"<li>float4 loads</li>"_s, u"<li>one block per row</li>"_s}
                           << QStringList{u"- float4"_s};
     QTest::newRow("code") << u"Use `__ldg` here:\n\n```cuda\nfloat x = __ldg(&a[i]);\n```\n"_s
-                          << QStringList{u"<code>__ldg</code>"_s, u"<pre><code class=\"language-cuda\">float x = __ldg(&amp;a[i]);"_s}
+                          << QStringList{u"<code>__ldg</code>"_s,
+                                         u"<pre><code class=\"language-cuda\">float x = __ldg(&amp;a[i]);"_s}
                           << QStringList{u"```"_s};
     QTest::newRow("table") << u"| kernel | ms |\n|---|---|\n| ref | 3.0 |\n"_s
                            << QStringList{u"<table>"_s, u"<th>kernel</th>"_s, u"<td>3.0</td>"_s} << QStringList{};
     // Raw HTML from the model is text, never markup.
     QTest::newRow("script") << u"Faster <script>alert(1)</script> now"_s
                             << QStringList{u"&lt;script&gt;alert(1)&lt;/script&gt;"_s} << QStringList{u"<script"_s};
-    QTest::newRow("html block") << u"<div onclick=\"steal()\">x</div>\n"_s
-                                << QStringList{u"&lt;div onclick="_s} << QStringList{u"<div"_s};
+    QTest::newRow("html block") << u"<div onclick=\"steal()\">x</div>\n"_s << QStringList{u"&lt;div onclick="_s}
+                                << QStringList{u"<div"_s};
     QTest::newRow("img onerror") << u"<img src=x onerror=alert(1)>"_s << QStringList{u"&lt;img"_s}
                                  << QStringList{u"<img src=x"_s};
     // Links keep only harmless targets.
     QTest::newRow("https link") << u"See [the guide](https://docs.nvidia.com/cuda/)."_s
-                                << QStringList{u"<a href=\"https://docs.nvidia.com/cuda/\">the guide</a>"_s} << QStringList{};
+                                << QStringList{u"<a href=\"https://docs.nvidia.com/cuda/\">the guide</a>"_s}
+                                << QStringList{};
     QTest::newRow("javascript link") << u"[click](javascript:alert(document.cookie))"_s
                                      << QStringList{u"<a href=\"#\">click</a>"_s} << QStringList{u"javascript"_s};
-    QTest::newRow("JavaScript link, spaced") << u"[click]( JaVaScRiPt:alert(1) )"_s << QStringList{u"<a href=\"#\">click</a>"_s}
-                                             << QStringList{u"alert"_s};
-    QTest::newRow("entity-encoded scheme") << u"[x](&#106;avascript:alert(1))"_s << QStringList{u"<a href=\"#\">x</a>"_s}
-                                           << QStringList{u"avascript"_s};
+    QTest::newRow("JavaScript link, spaced")
+        << u"[click]( JaVaScRiPt:alert(1) )"_s << QStringList{u"<a href=\"#\">click</a>"_s} << QStringList{u"alert"_s};
+    QTest::newRow("entity-encoded scheme")
+        << u"[x](&#106;avascript:alert(1))"_s << QStringList{u"<a href=\"#\">x</a>"_s} << QStringList{u"avascript"_s};
     QTest::newRow("data link") << u"[x](data:text/html;base64,PHNjcmlwdD4=)"_s << QStringList{u"<a href=\"#\">x</a>"_s}
                                << QStringList{u"data:"_s};
     QTest::newRow("autolink") << u"<javascript:alert(1)>"_s << QStringList{} << QStringList{u"href=\"javascript"_s};
     // Images fetch nothing: the report is self-contained.
-    QTest::newRow("image") << u"![roofline](https://example.com/roofline.png)"_s << QStringList{u"<img src=\"\" alt=\"roofline\""_s}
-                           << QStringList{u"example.com"_s};
+    QTest::newRow("image") << u"![roofline](https://example.com/roofline.png)"_s
+                           << QStringList{u"<img src=\"\" alt=\"roofline\""_s} << QStringList{u"example.com"_s};
 }
 
 void TestReport::analysisMarkdown()
@@ -388,7 +398,8 @@ void TestReport::analysisMarkdownInReport()
     auto report = ReportSource::build(store, 5, &error);
     QVERIFY2(report, qPrintable(error));
     QVERIFY(!report->best.isEmpty());
-    report->best.front().analysis = u"The reference is **memory-bound**:\n\n- it writes an N x N matrix\n- <b>then</b> runs SGEMM\n"_s;
+    report->best.front().analysis =
+        u"The reference is **memory-bound**:\n\n- it writes an N x N matrix\n- <b>then</b> runs SGEMM\n"_s;
     report->best.front().design = u"[read more](javascript:alert(1)) and `float4` loads"_s;
     const QString html = ReportWriter::html(*report);
     QFile artifact(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/export-report-markdown.html"));

@@ -13,8 +13,8 @@
 #include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
-#include <QTimer>
 #include <QTimeZone>
+#include <QTimer>
 #include <algorithm>
 
 namespace kforge::test {
@@ -370,7 +370,8 @@ void ReplayServer::doneServing(Connection *c)
 
 QByteArray ReplayServer::synthesize(const QString &protocol, int tokens)
 {
-    static const char *const words[] = {" tile", " warp", " shared", " memory", " coalesce", " unroll", " 内核", " fuse"};
+    static const char *const words[] = {" tile",     " warp",   " shared", " memory",
+                                        " coalesce", " unroll", " 内核",   " fuse"};
     QByteArray out;
     out.reserve(qsizetype(tokens) * (protocol == QLatin1String("anthropic") ? 130 : 120) + 1024);
     if (protocol == QLatin1String("anthropic")) {
@@ -385,8 +386,10 @@ QByteArray ReplayServer::synthesize(const QString &protocol, int tokens)
                    + words[i % 8] + "\"}}\n\n";
         out += "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"
                "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},"
-               "\"usage\":{\"output_tokens\":" + QByteArray::number(tokens) + "}}\n\n"
-               "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+               "\"usage\":{\"output_tokens\":"
+               + QByteArray::number(tokens)
+               + "}}\n\n"
+                 "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
         return out;
     }
     for (int i = 0; i < tokens; ++i)
@@ -396,9 +399,10 @@ QByteArray ReplayServer::synthesize(const QString &protocol, int tokens)
     out += "data: {\"id\":\"chatcmpl-synth\",\"object\":\"chat.completion.chunk\",\"model\":\"synth\",\"choices\":"
            "[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
            "data: {\"id\":\"chatcmpl-synth\",\"object\":\"chat.completion.chunk\",\"model\":\"synth\",\"choices\":[],"
-           "\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":" + QByteArray::number(tokens)
-           + ",\"total_tokens\":" + QByteArray::number(tokens + 100) + "}}\n\n"
-           "data: [DONE]\n\n";
+           "\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":"
+           + QByteArray::number(tokens) + ",\"total_tokens\":" + QByteArray::number(tokens + 100)
+           + "}}\n\n"
+             "data: [DONE]\n\n";
     return out;
 }
 

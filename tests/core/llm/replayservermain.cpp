@@ -17,7 +17,8 @@ int main(int argc, char **argv)
     kforge::test::ReplayServer server;
     QString error;
     if (!server.loadFixtures(QString::fromLocal8Bit(argv[1]), &error) || !server.listen()) {
-        std::fprintf(stderr, "kforge_llm_replay_server: %s\n", qPrintable(error.isEmpty() ? QStringLiteral("cannot listen") : error));
+        std::fprintf(stderr, "kforge_llm_replay_server: %s\n",
+                     qPrintable(error.isEmpty() ? QStringLiteral("cannot listen") : error));
         return 1;
     }
     std::printf("port %u\n", unsigned(server.port()));

@@ -95,9 +95,16 @@ void TestLlmCli::streamsBothProtocols_data()
     QTest::addColumn<QString>("protocol");
     QTest::addColumn<QString>("answer");
     QTest::addColumn<QString>("usage");
-    QTest::newRow("openai") << "openai_basic" << "openai" << "The faster kernel fuses the two loads into one pass." << "42 prompt + 9 completion tokens";
-    QTest::newRow("openai chinese") << "openai_chinese_split" << "openai" << QStringLiteral("内核融合减少了全局内存访问，速度提高了三倍。🚀") << "30 prompt + 21 completion tokens";
-    QTest::newRow("anthropic") << "anthropic_basic" << "anthropic" << QStringLiteral("Fusing the two kernels removes a round trip to HBM. 显存") << "310 prompt + 87 completion tokens";
+    QTest::newRow("openai") << "openai_basic"
+                            << "openai"
+                            << "The faster kernel fuses the two loads into one pass."
+                            << "42 prompt + 9 completion tokens";
+    QTest::newRow("openai chinese") << "openai_chinese_split"
+                                    << "openai" << QStringLiteral("内核融合减少了全局内存访问，速度提高了三倍。🚀")
+                                    << "30 prompt + 21 completion tokens";
+    QTest::newRow("anthropic") << "anthropic_basic"
+                               << "anthropic" << QStringLiteral("Fusing the two kernels removes a round trip to HBM. 显存")
+                               << "310 prompt + 87 completion tokens";
 }
 
 void TestLlmCli::streamsBothProtocols()
@@ -106,9 +113,9 @@ void TestLlmCli::streamsBothProtocols()
     QFETCH(QString, protocol);
     QFETCH(QString, answer);
     QFETCH(QString, usage);
-    const CliRun r = cli({QStringLiteral("--endpoint"), m_server.baseUrl(scenario), QStringLiteral("--protocol"), protocol,
-                          QStringLiteral("--model"), QStringLiteral("test-model"), QStringLiteral("--prompt-file"),
-                          promptFile(QStringLiteral("Why is B faster?"))});
+    const CliRun r = cli({QStringLiteral("--endpoint"), m_server.baseUrl(scenario), QStringLiteral("--protocol"),
+                          protocol, QStringLiteral("--model"), QStringLiteral("test-model"),
+                          QStringLiteral("--prompt-file"), promptFile(QStringLiteral("Why is B faster?"))});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.out, answer + QLatin1Char('\n'));
     QVERIFY2(r.err.contains(QStringLiteral("usage: ") + usage), qPrintable(r.err));
@@ -127,9 +134,10 @@ void TestLlmCli::reasoningGoesToStderr()
 
 void TestLlmCli::json()
 {
-    const CliRun r = cli({QStringLiteral("-e"), m_server.baseUrl(QStringLiteral("anthropic_thinking")), QStringLiteral("--protocol"),
-                          QStringLiteral("anthropic"), QStringLiteral("-m"), QStringLiteral("claude-test"), QStringLiteral("-p"),
-                          promptFile(QStringLiteral("?")), QStringLiteral("--json"), QStringLiteral("--max-tokens"), QStringLiteral("900")});
+    const CliRun r = cli({QStringLiteral("-e"), m_server.baseUrl(QStringLiteral("anthropic_thinking")),
+                          QStringLiteral("--protocol"), QStringLiteral("anthropic"), QStringLiteral("-m"),
+                          QStringLiteral("claude-test"), QStringLiteral("-p"), promptFile(QStringLiteral("?")),
+                          QStringLiteral("--json"), QStringLiteral("--max-tokens"), QStringLiteral("900")});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.out.count(QLatin1Char('\n')), 1);
     QJsonParseError pe{};
@@ -155,13 +163,27 @@ void TestLlmCli::failures_data()
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<QString>("out");
     QTest::addColumn<QString>("message");
-    QTest::newRow("401") << "auth_401_openai" << "openai" << 1 << "" << "rejected the API key (HTTP 401)";
-    QTest::newRow("404") << "notfound_404" << "openai" << 1 << "" << "Not found (HTTP 404)";
-    QTest::newRow("400 anthropic") << "bad_400_anthropic" << "anthropic" << 1 << "" << "maximum allowed number of output tokens";
-    QTest::newRow("truncated") << "openai_length" << "openai" << 3 << "The kernel is memory bound because\n" << "cut off at the token limit (stop reason 'length')";
-    QTest::newRow("anthropic truncated") << "anthropic_max_tokens" << "anthropic" << 3 << "The first reason is\n" << "stop reason 'max_tokens'";
-    QTest::newRow("dropped mid-stream") << "drop_mid_stream" << "openai" << 4 << "The faster kernel fuses\n" << "broke in the middle of the answer";
-    QTest::newRow("no message_stop") << "anthropic_no_stop" << "anthropic" << 4 << "Cut short\n" << "the answer is incomplete";
+    QTest::newRow("401") << "auth_401_openai"
+                         << "openai" << 1 << ""
+                         << "rejected the API key (HTTP 401)";
+    QTest::newRow("404") << "notfound_404"
+                         << "openai" << 1 << ""
+                         << "Not found (HTTP 404)";
+    QTest::newRow("400 anthropic") << "bad_400_anthropic"
+                                   << "anthropic" << 1 << ""
+                                   << "maximum allowed number of output tokens";
+    QTest::newRow("truncated") << "openai_length"
+                               << "openai" << 3 << "The kernel is memory bound because\n"
+                               << "cut off at the token limit (stop reason 'length')";
+    QTest::newRow("anthropic truncated") << "anthropic_max_tokens"
+                                         << "anthropic" << 3 << "The first reason is\n"
+                                         << "stop reason 'max_tokens'";
+    QTest::newRow("dropped mid-stream") << "drop_mid_stream"
+                                        << "openai" << 4 << "The faster kernel fuses\n"
+                                        << "broke in the middle of the answer";
+    QTest::newRow("no message_stop") << "anthropic_no_stop"
+                                     << "anthropic" << 4 << "Cut short\n"
+                                     << "the answer is incomplete";
 }
 
 void TestLlmCli::failures()
@@ -172,14 +194,16 @@ void TestLlmCli::failures()
     QFETCH(QString, out);
     QFETCH(QString, message);
     const CliRun r = cli({QStringLiteral("-e"), m_server.baseUrl(scenario), QStringLiteral("--protocol"), protocol,
-                          QStringLiteral("-m"), QStringLiteral("test-model"), QStringLiteral("-p"), promptFile(QStringLiteral("?")),
-                          QStringLiteral("--api-key-env"), QStringLiteral("KFORGE_CLI_TEST_KEY")});
+                          QStringLiteral("-m"), QStringLiteral("test-model"), QStringLiteral("-p"),
+                          promptFile(QStringLiteral("?")), QStringLiteral("--api-key-env"),
+                          QStringLiteral("KFORGE_CLI_TEST_KEY")});
     QCOMPARE(r.exitCode, exitCode);
     QCOMPARE(r.out, out);
     const QStringList lines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QVERIFY(!lines.isEmpty());
     // One specific message, last; before it at most the usage line of what did arrive.
-    QVERIFY2(lines.constLast().startsWith(QStringLiteral("kforge-cli chat: ")) && lines.constLast().contains(message), qPrintable(r.err));
+    QVERIFY2(lines.constLast().startsWith(QStringLiteral("kforge-cli chat: ")) && lines.constLast().contains(message),
+             qPrintable(r.err));
     QCOMPARE(lines.size(), out.isEmpty() ? 1 : 2);
     QVERIFY(!r.err.contains(QString::fromUtf8(kKey)) && !r.err.contains(QStringLiteral("abcd")));
 }
@@ -189,15 +213,42 @@ void TestLlmCli::usageErrors_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
     const QString prompt = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/llm/scenarios.json");
-    QTest::newRow("no prompt") << QStringList{QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1"), QStringLiteral("-m"), QStringLiteral("x")} << "--prompt-file is required";
+    QTest::newRow("no prompt") << QStringList{QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1"),
+                                              QStringLiteral("-m"), QStringLiteral("x")}
+                               << "--prompt-file is required";
     QTest::newRow("no endpoint") << QStringList{QStringLiteral("-p"), prompt} << "--endpoint is required";
-    QTest::newRow("unknown endpoint") << QStringList{QStringLiteral("-e"), QStringLiteral("nowhere"), QStringLiteral("-p"), prompt} << "unknown endpoint 'nowhere'";
-    QTest::newRow("unknown protocol") << QStringList{QStringLiteral("-e"), QStringLiteral("openai"), QStringLiteral("--protocol"), QStringLiteral("grpc"), QStringLiteral("-p"), prompt} << "unknown protocol 'grpc'";
-    QTest::newRow("missing prompt file") << QStringList{QStringLiteral("-e"), QStringLiteral("ollama"), QStringLiteral("-m"), QStringLiteral("x"), QStringLiteral("-p"), QStringLiteral("/nonexistent/prompt.txt")} << "cannot read /nonexistent/prompt.txt";
-    QTest::newRow("unset key variable") << QStringList{QStringLiteral("-e"), QStringLiteral("openai"), QStringLiteral("-p"), prompt, QStringLiteral("--api-key-env"), QStringLiteral("KFORGE_NO_SUCH_VAR")} << "KFORGE_NO_SUCH_VAR is not set";
-    QTest::newRow("preset without key") << QStringList{QStringLiteral("-e"), QStringLiteral("deepseek"), QStringLiteral("-p"), prompt} << "DEEPSEEK_API_KEY";
-    QTest::newRow("no model") << QStringList{QStringLiteral("-e"), QStringLiteral("vllm"), QStringLiteral("-p"), prompt} << "No model given";
-    QTest::newRow("bad number") << QStringList{QStringLiteral("-e"), QStringLiteral("ollama"), QStringLiteral("-m"), QStringLiteral("x"), QStringLiteral("-p"), prompt, QStringLiteral("--temperature"), QStringLiteral("hot")} << "--temperature needs a number";
+    QTest::newRow("unknown endpoint") << QStringList{QStringLiteral("-e"), QStringLiteral("nowhere"),
+                                                     QStringLiteral("-p"), prompt}
+                                      << "unknown endpoint 'nowhere'";
+    QTest::newRow("unknown protocol") << QStringList{QStringLiteral("-e"),         QStringLiteral("openai"),
+                                                     QStringLiteral("--protocol"), QStringLiteral("grpc"),
+                                                     QStringLiteral("-p"),         prompt}
+                                      << "unknown protocol 'grpc'";
+    QTest::newRow("missing prompt file") << QStringList{QStringLiteral("-e"), QStringLiteral("ollama"),
+                                                        QStringLiteral("-m"), QStringLiteral("x"),
+                                                        QStringLiteral("-p"), QStringLiteral("/nonexistent/prompt.txt")}
+                                         << "cannot read /nonexistent/prompt.txt";
+    QTest::newRow("unset key variable") << QStringList{QStringLiteral("-e"),
+                                                       QStringLiteral("openai"),
+                                                       QStringLiteral("-p"),
+                                                       prompt,
+                                                       QStringLiteral("--api-key-env"),
+                                                       QStringLiteral("KFORGE_NO_SUCH_VAR")}
+                                        << "KFORGE_NO_SUCH_VAR is not set";
+    QTest::newRow("preset without key") << QStringList{QStringLiteral("-e"), QStringLiteral("deepseek"),
+                                                       QStringLiteral("-p"), prompt}
+                                        << "DEEPSEEK_API_KEY";
+    QTest::newRow("no model") << QStringList{QStringLiteral("-e"), QStringLiteral("vllm"), QStringLiteral("-p"), prompt}
+                              << "No model given";
+    QTest::newRow("bad number") << QStringList{QStringLiteral("-e"),
+                                               QStringLiteral("ollama"),
+                                               QStringLiteral("-m"),
+                                               QStringLiteral("x"),
+                                               QStringLiteral("-p"),
+                                               prompt,
+                                               QStringLiteral("--temperature"),
+                                               QStringLiteral("hot")}
+                                << "--temperature needs a number";
     QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")} << "frobnicate";
 }
 
@@ -217,11 +268,12 @@ void TestLlmCli::keyFromEnvironmentOnTheWireOnly()
 {
     m_server.reset();
     const QString system = promptFile(QStringLiteral("You are a CUDA expert."));
-    const CliRun r = cli({QStringLiteral("-e"), m_server.baseUrl(QStringLiteral("openai_basic_fast")), QStringLiteral("-m"),
-                          QStringLiteral("m"), QStringLiteral("-p"), promptFile(QStringLiteral("Speed it up.")),
-                          QStringLiteral("--system-file"), system, QStringLiteral("--api-key-env"),
-                          QStringLiteral("KFORGE_CLI_TEST_KEY"), QStringLiteral("--dump-request"), QStringLiteral("--temperature"),
-                          QStringLiteral("0.5"), QStringLiteral("--header"), QStringLiteral("X-Title: KForge test")});
+    const CliRun r = cli({QStringLiteral("-e"), m_server.baseUrl(QStringLiteral("openai_basic_fast")),
+                          QStringLiteral("-m"), QStringLiteral("m"), QStringLiteral("-p"),
+                          promptFile(QStringLiteral("Speed it up.")), QStringLiteral("--system-file"), system,
+                          QStringLiteral("--api-key-env"), QStringLiteral("KFORGE_CLI_TEST_KEY"),
+                          QStringLiteral("--dump-request"), QStringLiteral("--temperature"), QStringLiteral("0.5"),
+                          QStringLiteral("--header"), QStringLiteral("X-Title: KForge test")});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(m_server.requests().size(), 1);
     const auto &req = m_server.requests().constFirst();
@@ -237,8 +289,9 @@ void TestLlmCli::keyFromEnvironmentOnTheWireOnly()
 void TestLlmCli::promptFromStdin()
 {
     m_server.reset();
-    const CliRun r = cli({QStringLiteral("-e"), m_server.baseUrl(QStringLiteral("anthropic_basic")), QStringLiteral("--protocol"),
-                          QStringLiteral("anthropic"), QStringLiteral("-m"), QStringLiteral("c"), QStringLiteral("-p"), QStringLiteral("-")},
+    const CliRun r = cli({QStringLiteral("-e"), m_server.baseUrl(QStringLiteral("anthropic_basic")),
+                          QStringLiteral("--protocol"), QStringLiteral("anthropic"), QStringLiteral("-m"),
+                          QStringLiteral("c"), QStringLiteral("-p"), QStringLiteral("-")},
                          QByteArray("Prompt from a pipe: 内核"));
     QCOMPARE(r.exitCode, 0);
     QVERIFY(m_server.requests().constFirst().body.contains("Prompt from a pipe: 内核"));

@@ -40,16 +40,20 @@ struct Run {
 class Recorder : public QObject
 {
 public:
-    Recorder(LlmClient &client, QObject *parent = nullptr) : QObject(parent)
+    Recorder(LlmClient &client, QObject *parent = nullptr)
+        : QObject(parent)
     {
         connect(&client, &LlmClient::started, this, [this](quint64 id) { runs[id].started++; });
         connect(&client, &LlmClient::retrying, this, [this](quint64 id, int, int delay, const QString &why) {
             runs[id].retryDelays << delay;
             runs[id].retryReasons << why;
         });
-        connect(&client, &LlmClient::textDelta, this, [this](quint64 id, const QString &t) { runs[id].streamedText += t; });
-        connect(&client, &LlmClient::reasoningDelta, this, [this](quint64 id, const QString &t) { runs[id].streamedReasoning += t; });
-        connect(&client, &LlmClient::usageUpdated, this, [this](quint64 id, const LlmUsage &) { runs[id].usageSignals++; });
+        connect(&client, &LlmClient::textDelta, this,
+                [this](quint64 id, const QString &t) { runs[id].streamedText += t; });
+        connect(&client, &LlmClient::reasoningDelta, this,
+                [this](quint64 id, const QString &t) { runs[id].streamedReasoning += t; });
+        connect(&client, &LlmClient::usageUpdated, this,
+                [this](quint64 id, const LlmUsage &) { runs[id].usageSignals++; });
         connect(&client, &LlmClient::finished, this, [this](quint64 id, const LlmResult &r) {
             runs[id].result = r;
             done << id;
@@ -92,7 +96,8 @@ void TestLlmClient::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     // A proxy from the environment would receive the loopback requests.
-    for (const char *v : {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "no_proxy", "NO_PROXY"})
+    for (const char *v :
+         {"http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy", "no_proxy", "NO_PROXY"})
         qunsetenv(v);
     QString error;
     QVERIFY2(m_server.loadFixtures(kFixtures, &error), qPrintable(error));
@@ -146,8 +151,8 @@ void TestLlmClient::scenarios_data()
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("reasoning");
     QTest::addColumn<int>("attempts");
-    QTest::addColumn<int>("minMs");        // lower bound on the time taken (Retry-After honoured)
-    QTest::addColumn<QString>("message");  // a part the error message must contain
+    QTest::addColumn<int>("minMs");       // lower bound on the time taken (Retry-After honoured)
+    QTest::addColumn<QString>("message"); // a part the error message must contain
 
     const int oa = int(LlmProtocol::OpenAi), an = int(LlmProtocol::Anthropic);
     const int complete = int(LlmStatus::Complete), truncated = int(LlmStatus::Truncated),
@@ -159,41 +164,84 @@ void TestLlmClient::scenarios_data()
 
     QTest::newRow("openai, 37-byte chunks") << "openai_basic" << oa << complete << none << basic << "" << 1 << 0 << "";
     QTest::newRow("openai, one write") << "openai_basic_fast" << oa << complete << none << basic << "" << 1 << 0 << "";
-    QTest::newRow("chinese split inside characters and data:") << "openai_chinese_split" << oa << complete << none << chinese << "" << 1 << 0 << "";
-    QTest::newRow("chinese byte by byte, CRLF") << "openai_chinese_bytewise" << oa << complete << none << chinese << "" << 1 << 0 << "";
-    QTest::newRow("reasoning_content") << "openai_reasoning" << oa << complete << none << "Use shared memory tiles." << "The naive kernel reads B twice; tiling halves the traffic." << 1 << 0 << "";
-    QTest::newRow("reasoning field") << "openai_reasoning_field" << oa << complete << none << "Unroll by 4." << "Loop overhead dominates." << 1 << 0 << "";
-    QTest::newRow("reasoning only, cut by length") << "openai_reasoning_only" << oa << truncated << none << "" << "Consider the memory access pattern of each warp" << 1 << 0 << "";
-    QTest::newRow("finish_reason length") << "openai_length" << oa << truncated << none << "The kernel is memory bound because" << "" << 1 << 0 << "";
-    QTest::newRow("empty choices") << "openai_empty_choices" << oa << complete << none << "Coalesce the stores." << "" << 1 << 0 << "";
-    QTest::newRow("invalid JSON chunk") << "openai_invalid_json" << oa << partial << int(LlmErrorKind::MalformedStream) << "Partial answer" << "" << 1 << 0 << "invalid JSON";
-    QTest::newRow("error object mid-stream") << "openai_midstream_error" << oa << partial << int(LlmErrorKind::ServerError) << "Half an answer" << "" << 1 << 0 << "The server had an error while processing";
-    QTest::newRow("no [DONE]") << "openai_no_done" << oa << partial << int(LlmErrorKind::StreamIncomplete) << "This answer stops" << "" << 1 << 0 << "without its end marker";
-    QTest::newRow("whole JSON instead of a stream") << "openai_nonstream" << oa << complete << none << "Whole answer at once." << "" << 1 << 0 << "";
-    QTest::newRow("a web page instead of the API") << "html_page" << oa << failed << int(LlmErrorKind::MalformedStream) << "" << "" << 1 << 0 << "answered with text/html instead of an event stream";
-    QTest::newRow("429 Retry-After seconds, then success") << "retry_429" << oa << complete << none << basic << "" << 2 << 950 << "";
-    QTest::newRow("429 Retry-After date, then success") << "retry_429_date" << oa << complete << none << basic << "" << 2 << 900 << "";
-    QTest::newRow("429 asking for an hour") << "retry_429_too_long" << oa << failed << int(LlmErrorKind::RateLimited) << "" << "" << 1 << 0 << "asked to wait 3600 s";
+    QTest::newRow("chinese split inside characters and data:")
+        << "openai_chinese_split" << oa << complete << none << chinese << "" << 1 << 0 << "";
+    QTest::newRow("chinese byte by byte, CRLF")
+        << "openai_chinese_bytewise" << oa << complete << none << chinese << "" << 1 << 0 << "";
+    QTest::newRow("reasoning_content") << "openai_reasoning" << oa << complete << none << "Use shared memory tiles."
+                                       << "The naive kernel reads B twice; tiling halves the traffic." << 1 << 0 << "";
+    QTest::newRow("reasoning field") << "openai_reasoning_field" << oa << complete << none << "Unroll by 4."
+                                     << "Loop overhead dominates." << 1 << 0 << "";
+    QTest::newRow("reasoning only, cut by length") << "openai_reasoning_only" << oa << truncated << none << ""
+                                                   << "Consider the memory access pattern of each warp" << 1 << 0 << "";
+    QTest::newRow("finish_reason length")
+        << "openai_length" << oa << truncated << none << "The kernel is memory bound because"
+        << "" << 1 << 0 << "";
+    QTest::newRow("empty choices") << "openai_empty_choices" << oa << complete << none << "Coalesce the stores."
+                                   << "" << 1 << 0 << "";
+    QTest::newRow("invalid JSON chunk") << "openai_invalid_json" << oa << partial << int(LlmErrorKind::MalformedStream)
+                                        << "Partial answer"
+                                        << "" << 1 << 0 << "invalid JSON";
+    QTest::newRow("error object mid-stream")
+        << "openai_midstream_error" << oa << partial << int(LlmErrorKind::ServerError) << "Half an answer"
+        << "" << 1 << 0 << "The server had an error while processing";
+    QTest::newRow("no [DONE]") << "openai_no_done" << oa << partial << int(LlmErrorKind::StreamIncomplete)
+                               << "This answer stops"
+                               << "" << 1 << 0 << "without its end marker";
+    QTest::newRow("whole JSON instead of a stream")
+        << "openai_nonstream" << oa << complete << none << "Whole answer at once."
+        << "" << 1 << 0 << "";
+    QTest::newRow("a web page instead of the API")
+        << "html_page" << oa << failed << int(LlmErrorKind::MalformedStream) << ""
+        << "" << 1 << 0 << "answered with text/html instead of an event stream";
+    QTest::newRow("429 Retry-After seconds, then success")
+        << "retry_429" << oa << complete << none << basic << "" << 2 << 950 << "";
+    QTest::newRow("429 Retry-After date, then success")
+        << "retry_429_date" << oa << complete << none << basic << "" << 2 << 900 << "";
+    QTest::newRow("429 asking for an hour") << "retry_429_too_long" << oa << failed << int(LlmErrorKind::RateLimited) << ""
+                                            << "" << 1 << 0 << "asked to wait 3600 s";
     QTest::newRow("502 then success") << "retry_500" << oa << complete << none << basic << "" << 2 << 0 << "";
-    QTest::newRow("500 every time") << "always_500" << oa << failed << int(LlmErrorKind::ServerError) << "" << "" << 3 << 0 << "502 Bad Gateway";
-    QTest::newRow("dropped before content, retried") << "drop_before_content" << oa << complete << none << basic << "" << 2 << 0 << "";
-    QTest::newRow("dropped mid-stream") << "drop_mid_stream" << oa << partial << int(LlmErrorKind::ConnectionLost) << "The faster kernel fuses" << "" << 1 << 0 << "broke in the middle of the answer";
-    QTest::newRow("silent mid-stream") << "idle_mid_stream" << oa << partial << int(LlmErrorKind::IdleTimeout) << "The faster kernel fuses" << "" << 1 << 650 << "idle timeout";
-    QTest::newRow("silent from the start") << "idle_before_content" << oa << failed << int(LlmErrorKind::IdleTimeout) << "" << "" << 1 << 650 << "sent nothing for 0.7 s";
-    QTest::newRow("401 openai") << "auth_401_openai" << oa << failed << int(LlmErrorKind::AuthFailed) << "" << "" << 1 << 0 << "rejected the API key (HTTP 401)";
-    QTest::newRow("401 anthropic") << "auth_401_anthropic" << an << failed << int(LlmErrorKind::AuthFailed) << "" << "" << 1 << 0 << "invalid x-api-key";
-    QTest::newRow("404 unknown model") << "notfound_404" << oa << failed << int(LlmErrorKind::NotFound) << "" << "" << 1 << 0 << "the model 'test-model'";
-    QTest::newRow("404 ollama") << "notfound_404_ollama" << oa << failed << int(LlmErrorKind::NotFound) << "" << "" << 1 << 0 << "try pulling it first";
-    QTest::newRow("400 openai") << "bad_400_openai" << oa << failed << int(LlmErrorKind::BadRequest) << "" << "" << 1 << 0 << "max_tokens is too large: 999999";
-    QTest::newRow("400 anthropic") << "bad_400_anthropic" << an << failed << int(LlmErrorKind::BadRequest) << "" << "" << 1 << 0 << "maximum allowed number of output tokens";
-    QTest::newRow("wrong protocol for the path") << "anthropic_basic" << oa << failed << int(LlmErrorKind::NotFound) << "" << "" << 1 << 0 << "no scenario";
+    QTest::newRow("500 every time") << "always_500" << oa << failed << int(LlmErrorKind::ServerError) << ""
+                                    << "" << 3 << 0 << "502 Bad Gateway";
+    QTest::newRow("dropped before content, retried")
+        << "drop_before_content" << oa << complete << none << basic << "" << 2 << 0 << "";
+    QTest::newRow("dropped mid-stream") << "drop_mid_stream" << oa << partial << int(LlmErrorKind::ConnectionLost)
+                                        << "The faster kernel fuses"
+                                        << "" << 1 << 0 << "broke in the middle of the answer";
+    QTest::newRow("silent mid-stream") << "idle_mid_stream" << oa << partial << int(LlmErrorKind::IdleTimeout)
+                                       << "The faster kernel fuses"
+                                       << "" << 1 << 650 << "idle timeout";
+    QTest::newRow("silent from the start") << "idle_before_content" << oa << failed << int(LlmErrorKind::IdleTimeout) << ""
+                                           << "" << 1 << 650 << "sent nothing for 0.7 s";
+    QTest::newRow("401 openai") << "auth_401_openai" << oa << failed << int(LlmErrorKind::AuthFailed) << ""
+                                << "" << 1 << 0 << "rejected the API key (HTTP 401)";
+    QTest::newRow("401 anthropic") << "auth_401_anthropic" << an << failed << int(LlmErrorKind::AuthFailed) << ""
+                                   << "" << 1 << 0 << "invalid x-api-key";
+    QTest::newRow("404 unknown model") << "notfound_404" << oa << failed << int(LlmErrorKind::NotFound) << ""
+                                       << "" << 1 << 0 << "the model 'test-model'";
+    QTest::newRow("404 ollama") << "notfound_404_ollama" << oa << failed << int(LlmErrorKind::NotFound) << ""
+                                << "" << 1 << 0 << "try pulling it first";
+    QTest::newRow("400 openai") << "bad_400_openai" << oa << failed << int(LlmErrorKind::BadRequest) << ""
+                                << "" << 1 << 0 << "max_tokens is too large: 999999";
+    QTest::newRow("400 anthropic") << "bad_400_anthropic" << an << failed << int(LlmErrorKind::BadRequest) << ""
+                                   << "" << 1 << 0 << "maximum allowed number of output tokens";
+    QTest::newRow("wrong protocol for the path") << "anthropic_basic" << oa << failed << int(LlmErrorKind::NotFound) << ""
+                                                 << "" << 1 << 0 << "no scenario";
     QTest::newRow("anthropic") << "anthropic_basic" << an << complete << none << claude << "" << 1 << 0 << "";
-    QTest::newRow("anthropic split inside event:, data: and characters") << "anthropic_split" << an << complete << none << claude << "" << 1 << 0 << "";
-    QTest::newRow("anthropic thinking") << "anthropic_thinking" << an << complete << none << "Fuse them." << "The reference launches two kernels." << 1 << 0 << "";
-    QTest::newRow("anthropic max_tokens") << "anthropic_max_tokens" << an << truncated << none << "The first reason is" << "" << 1 << 0 << "";
-    QTest::newRow("anthropic overloaded before content, retried") << "anthropic_overloaded_then_ok" << an << complete << none << claude << "" << 2 << 0 << "";
-    QTest::newRow("anthropic error after text") << "anthropic_error_after_text" << an << partial << int(LlmErrorKind::ServerError) << "Started well" << "" << 1 << 0 << "Overloaded";
-    QTest::newRow("anthropic no message_stop") << "anthropic_no_stop" << an << partial << int(LlmErrorKind::StreamIncomplete) << "Cut short" << "" << 1 << 0 << "incomplete";
+    QTest::newRow("anthropic split inside event:, data: and characters")
+        << "anthropic_split" << an << complete << none << claude << "" << 1 << 0 << "";
+    QTest::newRow("anthropic thinking") << "anthropic_thinking" << an << complete << none << "Fuse them."
+                                        << "The reference launches two kernels." << 1 << 0 << "";
+    QTest::newRow("anthropic max_tokens") << "anthropic_max_tokens" << an << truncated << none << "The first reason is"
+                                          << "" << 1 << 0 << "";
+    QTest::newRow("anthropic overloaded before content, retried")
+        << "anthropic_overloaded_then_ok" << an << complete << none << claude << "" << 2 << 0 << "";
+    QTest::newRow("anthropic error after text")
+        << "anthropic_error_after_text" << an << partial << int(LlmErrorKind::ServerError) << "Started well"
+        << "" << 1 << 0 << "Overloaded";
+    QTest::newRow("anthropic no message_stop")
+        << "anthropic_no_stop" << an << partial << int(LlmErrorKind::StreamIncomplete) << "Cut short"
+        << "" << 1 << 0 << "incomplete";
 }
 
 void TestLlmClient::scenarios()
@@ -376,7 +424,8 @@ void TestLlmClient::unreachablePort()
     QCOMPARE(run.result.error, LlmErrorKind::ConnectFailed);
     QCOMPARE(run.result.attempts, 3);
     QCOMPARE(run.result.httpStatus, 0);
-    QVERIFY2(run.result.errorMessage.contains(QStringLiteral("127.0.0.1:%1").arg(port)), qPrintable(run.result.errorMessage));
+    QVERIFY2(run.result.errorMessage.contains(QStringLiteral("127.0.0.1:%1").arg(port)),
+             qPrintable(run.result.errorMessage));
     QVERIFY(run.result.errorMessage.contains(QStringLiteral("3 attempts")));
 }
 
@@ -388,7 +437,8 @@ void TestLlmClient::dnsFailure()
     QCOMPARE(run.result.status, LlmStatus::Failed);
     QCOMPARE(run.result.error, LlmErrorKind::DnsFailure);
     QCOMPARE(run.result.attempts, 1); // a name that does not resolve will not resolve in a second either
-    QVERIFY2(run.result.errorMessage.contains(QStringLiteral("kforge-no-such-host.invalid")), qPrintable(run.result.errorMessage));
+    QVERIFY2(run.result.errorMessage.contains(QStringLiteral("kforge-no-such-host.invalid")),
+             qPrintable(run.result.errorMessage));
 }
 
 void TestLlmClient::tls()
@@ -458,7 +508,8 @@ void TestLlmClient::keyNeverInMessages()
     qunsetenv("KFORGE_TEST_KEY_VAR");
     const QString m = run.result.errorMessage;
     QCOMPARE(run.result.error, LlmErrorKind::AuthFailed);
-    QVERIFY2(!m.contains(r.apiKey) && !m.contains(QStringLiteral("wxyz")) && !m.contains(QStringLiteral("sk-test")), qPrintable(m));
+    QVERIFY2(!m.contains(r.apiKey) && !m.contains(QStringLiteral("wxyz")) && !m.contains(QStringLiteral("sk-test")),
+             qPrintable(m));
     QVERIFY2(m.contains(QStringLiteral("KFORGE_TEST_KEY_VAR")), qPrintable(m)); // says where the key came from
     QVERIFY(m.contains(QStringLiteral("Incorrect API key provided")));
 }

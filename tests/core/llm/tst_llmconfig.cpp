@@ -68,9 +68,9 @@ private Q_SLOTS:
 
 void TestLlmConfig::presets()
 {
-    const QStringList ids = {QStringLiteral("openai"), QStringLiteral("deepseek"), QStringLiteral("openrouter"),
-                             QStringLiteral("anthropic"), QStringLiteral("vllm"), QStringLiteral("ollama"),
-                             QStringLiteral("llamacpp"), QStringLiteral("custom")};
+    const QStringList ids = {QStringLiteral("openai"),    QStringLiteral("deepseek"), QStringLiteral("openrouter"),
+                             QStringLiteral("anthropic"), QStringLiteral("vllm"),     QStringLiteral("ollama"),
+                             QStringLiteral("llamacpp"),  QStringLiteral("custom")};
     const QList<EndpointConfig> all = EndpointPresets::all();
     QCOMPARE(all.size(), ids.size());
     for (int i = 0; i < ids.size(); ++i) {
@@ -79,8 +79,8 @@ void TestLlmConfig::presets()
             QVERIFY2(all[i].baseUrl.startsWith(QLatin1String("http")), qPrintable(ids[i]));
             LlmRequest r;
             r.endpoint = all[i];
-            QVERIFY(RequestBuilder::url(r).endsWith(
-                all[i].protocol == LlmProtocol::Anthropic ? "/v1/messages" : "/chat/completions"));
+            QVERIFY(RequestBuilder::url(r).endsWith(all[i].protocol == LlmProtocol::Anthropic ? "/v1/messages"
+                                                                                              : "/chat/completions"));
         }
     }
     QCOMPARE(EndpointPresets::find(QStringLiteral("Anthropic"))->protocol, LlmProtocol::Anthropic);
@@ -101,7 +101,9 @@ void TestLlmConfig::settingsRoundTripWithoutKey()
     a.temperature = 0.7;
     a.maxTokens = 4096;
     a.reasoningEffort = QStringLiteral("high");
-    a.extraFields = QJsonObject{{QStringLiteral("top_p"), 0.9}, {QStringLiteral("provider"), QJsonObject{{QStringLiteral("sort"), QStringLiteral("throughput")}}}};
+    a.extraFields = QJsonObject{{QStringLiteral("top_p"), 0.9},
+                                {QStringLiteral("provider"),
+                                 QJsonObject{{QStringLiteral("sort"), QStringLiteral("throughput")}}}};
     a.caBundle = QStringLiteral("/etc/ssl/private-ca.pem");
     a.limits.idleTimeoutMs = 45'000;
     EndpointConfig b = *EndpointPresets::find(QStringLiteral("vllm"));
@@ -143,9 +145,12 @@ void TestLlmConfig::urls_data()
     QTest::addColumn<int>("protocol");
     QTest::addColumn<QByteArray>("url");
     QTest::newRow("openai") << "https://api.openai.com/v1" << 0 << QByteArray("https://api.openai.com/v1/chat/completions");
-    QTest::newRow("trailing slash") << "http://localhost:8000/v1/" << 0 << QByteArray("http://localhost:8000/v1/chat/completions");
-    QTest::newRow("full endpoint given") << "http://h/v1/chat/completions" << 0 << QByteArray("http://h/v1/chat/completions");
-    QTest::newRow("anthropic") << "https://api.anthropic.com/v1" << 1 << QByteArray("https://api.anthropic.com/v1/messages");
+    QTest::newRow("trailing slash") << "http://localhost:8000/v1/" << 0
+                                    << QByteArray("http://localhost:8000/v1/chat/completions");
+    QTest::newRow("full endpoint given") << "http://h/v1/chat/completions" << 0
+                                         << QByteArray("http://h/v1/chat/completions");
+    QTest::newRow("anthropic") << "https://api.anthropic.com/v1" << 1
+                               << QByteArray("https://api.anthropic.com/v1/messages");
     QTest::newRow("anthropic full") << "https://proxy/v1/messages//" << 1 << QByteArray("https://proxy/v1/messages");
 }
 
@@ -184,7 +189,8 @@ void TestLlmConfig::openAiBody()
     router.reasoningEffort = QStringLiteral("high");
     router.maxTokens = 100;
     const QJsonObject ro = bodyOf(router);
-    QCOMPARE(ro.value(QLatin1String("reasoning")).toObject().value(QLatin1String("effort")).toString(), QStringLiteral("high"));
+    QCOMPARE(ro.value(QLatin1String("reasoning")).toObject().value(QLatin1String("effort")).toString(),
+             QStringLiteral("high"));
     QCOMPARE(ro.value(QLatin1String("max_tokens")).toInt(), 100);
     QVERIFY(!ro.contains(QLatin1String("temperature")));
 }
@@ -263,7 +269,7 @@ void TestLlmConfig::backoff()
     QCOMPARE(p.backoffMs(2, 1.0), 1000);
     QCOMPARE(p.backoffMs(3, 0.0), 1000);
     QCOMPARE(p.backoffMs(4, 0.5), 3000);
-    QCOMPARE(p.backoffMs(30, 1.0), 30'000); // capped
+    QCOMPARE(p.backoffMs(30, 1.0), 30'000);                      // capped
     QCOMPARE(p.delayMs(2, 5000, 0.3), std::optional<int>(5000)); // the server's wish wins over backoff
     QCOMPARE(p.delayMs(2, 61'000, 0.3), std::nullopt);           // too long: fail instead of waiting
     QCOMPARE(p.delayMs(3, std::nullopt, 1.0), std::optional<int>(2000));
@@ -299,14 +305,23 @@ void TestLlmConfig::providerMessages_data()
 {
     QTest::addColumn<QByteArray>("body");
     QTest::addColumn<QString>("message");
-    QTest::newRow("openai") << QByteArray(R"({"error":{"message":"max_tokens is too large","type":"invalid_request_error"}})") << "max_tokens is too large";
-    QTest::newRow("anthropic") << QByteArray(R"({"type":"error","error":{"type":"not_found_error","message":"model: claude-9"}})") << "model: claude-9";
+    QTest::newRow("openai") << QByteArray(R"({"error":{"message":"max_tokens is too large","type":"invalid_request_error"}})")
+                            << "max_tokens is too large";
+    QTest::newRow("anthropic") << QByteArray(
+        R"({"type":"error","error":{"type":"not_found_error","message":"model: claude-9"}})")
+                               << "model: claude-9";
     QTest::newRow("ollama") << QByteArray(R"({"error":"model \"qwen9\" not found"})") << "model \"qwen9\" not found";
     QTest::newRow("fastapi detail") << QByteArray(R"({"detail":"Not Found"})") << "Not Found";
-    QTest::newRow("fastapi validation") << QByteArray(R"({"detail":[{"loc":["body","model"],"msg":"field required"},{"msg":"bad temperature"}]})") << "field required; bad temperature";
-    QTest::newRow("vllm") << QByteArray(R"({"object":"error","message":"The model `x` does not exist.","type":"NotFoundError","code":404})") << "The model `x` does not exist.";
-    QTest::newRow("html") << QByteArray("<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>") << "502 Bad Gateway";
-    QTest::newRow("plain") << QByteArray("  upstream   connect error\n or disconnect  ") << "upstream connect error or disconnect";
+    QTest::newRow("fastapi validation") << QByteArray(
+        R"({"detail":[{"loc":["body","model"],"msg":"field required"},{"msg":"bad temperature"}]})")
+                                        << "field required; bad temperature";
+    QTest::newRow("vllm") << QByteArray(
+        R"({"object":"error","message":"The model `x` does not exist.","type":"NotFoundError","code":404})")
+                          << "The model `x` does not exist.";
+    QTest::newRow("html") << QByteArray("<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>")
+                          << "502 Bad Gateway";
+    QTest::newRow("plain") << QByteArray("  upstream   connect error\n or disconnect  ")
+                           << "upstream connect error or disconnect";
     QTest::newRow("empty") << QByteArray("") << "";
 }
 
@@ -320,13 +335,16 @@ void TestLlmConfig::providerMessages()
 
 void TestLlmConfig::redaction()
 {
-    const QString echoed = QStringLiteral("Incorrect API key provided: sk-test-***************************wxyz. You can find it.");
+    const QString echoed = QStringLiteral(
+        "Incorrect API key provided: sk-test-***************************wxyz. You can find it.");
     const QString r = LlmErrors::redact(echoed, kKey);
     QVERIFY(!r.contains(QStringLiteral("wxyz")));
     QVERIFY(r.contains(QStringLiteral("Incorrect API key provided: [redacted].")));
-    QCOMPARE(LlmErrors::redact(QStringLiteral("key ") + kKey + QStringLiteral(" bad"), kKey), QStringLiteral("key [redacted] bad"));
+    QCOMPARE(LlmErrors::redact(QStringLiteral("key ") + kKey + QStringLiteral(" bad"), kKey),
+             QStringLiteral("key [redacted] bad"));
     QVERIFY(!LlmErrors::redact(QStringLiteral("prefix ") + kKey.left(14), kKey).contains(kKey.left(12)));
-    QCOMPARE(LlmErrors::redact(QStringLiteral("a normal message, xxxx marks"), kKey), QStringLiteral("a normal message, xxxx marks"));
+    QCOMPARE(LlmErrors::redact(QStringLiteral("a normal message, xxxx marks"), kKey),
+             QStringLiteral("a normal message, xxxx marks"));
     QCOMPARE(LlmErrors::redact(QStringLiteral("no key at all"), QString()), QStringLiteral("no key at all"));
 }
 
@@ -376,7 +394,8 @@ void TestLlmConfig::prices()
     QString error;
     PriceTable t = PriceTable::fromJson(R"({"gpt-4.1": {"input": 2.0, "output": 8.0},
                                            "deepseek-*": {"input": 0.5, "output": 2.0},
-                                           "deepseek-reasoner*": {"input": 0.55, "output": 2.19}})", &error);
+                                           "deepseek-reasoner*": {"input": 0.55, "output": 2.19}})",
+                                        &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     LlmUsage u;
     u.promptTokens = 1'000'000;
@@ -413,7 +432,10 @@ void TestLlmConfig::keyFromEnvironment()
     qputenv("KFORGE_TEST_LLM_KEY", (QStringLiteral("  ") + kKey + QStringLiteral("\n")).toUtf8());
     ApiKeyLookup got;
     bool called = false;
-    creds.lookup(e, this, [&](const ApiKeyLookup &r) { got = r; called = true; });
+    creds.lookup(e, this, [&](const ApiKeyLookup &r) {
+        got = r;
+        called = true;
+    });
     QVERIFY(!called); // always asynchronous, so callers handle one code path
     QTRY_VERIFY(called);
     QCOMPARE(got.key, kKey);
@@ -421,14 +443,20 @@ void TestLlmConfig::keyFromEnvironment()
 
     qunsetenv("KFORGE_TEST_LLM_KEY");
     called = false;
-    creds.lookup(e, this, [&](const ApiKeyLookup &r) { got = r; called = true; });
+    creds.lookup(e, this, [&](const ApiKeyLookup &r) {
+        got = r;
+        called = true;
+    });
     QTRY_VERIFY(called);
     QVERIFY(!got.found());
     QVERIFY(got.error.contains(QStringLiteral("KFORGE_TEST_LLM_KEY")));
 
     e.requiresKey = false; // a local server: no key is fine
     called = false;
-    creds.lookup(e, this, [&](const ApiKeyLookup &r) { got = r; called = true; });
+    creds.lookup(e, this, [&](const ApiKeyLookup &r) {
+        got = r;
+        called = true;
+    });
     QTRY_VERIFY(called);
     QVERIFY(got.error.isEmpty());
 }
@@ -455,7 +483,10 @@ void TestLlmConfig::keychainRoundTrip()
         QSKIP(qPrintable(QStringLiteral("no usable keychain service here: ") + writeError));
     ApiKeyLookup got;
     bool called = false;
-    creds.readKey(entry, this, [&](const ApiKeyLookup &r) { got = r; called = true; });
+    creds.readKey(entry, this, [&](const ApiKeyLookup &r) {
+        got = r;
+        called = true;
+    });
     QTRY_VERIFY_WITH_TIMEOUT(called, 20'000);
     QCOMPARE(got.key, kKey);
     QCOMPARE(got.source, ApiKeyLookup::Keychain);

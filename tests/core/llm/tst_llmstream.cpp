@@ -106,7 +106,7 @@ void TestLlmStream::sseFields()
                          "unknown: x\n"
                          "\n"
                          "data: second\n\n"
-                         "\n\n"             // blank lines alone dispatch nothing
+                         "\n\n"               // blank lines alone dispatch nothing
                          "event: lonely\n\n"; // no data: nothing dispatched
     for (qsizetype piece : {1, 2, 3, 1000}) {
         SseParser p;
@@ -147,14 +147,17 @@ void TestLlmStream::sseLineEndings()
 
 void TestLlmStream::sseByteOrderMarkSplit()
 {
-    const QByteArray s = "\xEF\xBB\xBF" "data: x\n\n";
+    const QByteArray s = "\xEF\xBB\xBF"
+                         "data: x\n\n";
     for (qsizetype piece = 1; piece <= 4; ++piece) {
         const auto out = parseAll(s, piece);
         QCOMPARE(out.size(), size_t(1));
         QCOMPARE(out[0].data, QByteArray("x"));
     }
     // Bytes that start like a BOM but are not one belong to the first line.
-    const auto out = parseAll(QByteArray("\xEF" "data: y\n\n"), 1);
+    const auto out = parseAll(QByteArray("\xEF"
+                                         "data: y\n\n"),
+                              1);
     QCOMPARE(out.size(), size_t(0)); // "\xEFdata" is an unknown field
 }
 
@@ -189,22 +192,57 @@ void TestLlmStream::fixtures_data()
 
     const int oa = int(LlmProtocol::OpenAi), an = int(LlmProtocol::Anthropic);
     const int ok = int(LlmErrorKind::None);
-    QTest::newRow("openai basic, keep-alive comments") << "openai_basic.sse" << oa << "The faster kernel fuses the two loads into one pass." << "" << "stop" << false << ok << QList<qint64>{42, 9, 0};
-    QTest::newRow("openai chinese, CRLF") << "openai_chinese.sse" << oa << QStringLiteral("内核融合减少了全局内存访问，速度提高了三倍。🚀") << "" << "stop" << false << ok << QList<qint64>{30, 21, 0};
-    QTest::newRow("reasoning_content (DeepSeek)") << "openai_reasoning.sse" << oa << "Use shared memory tiles." << "The naive kernel reads B twice; tiling halves the traffic." << "stop" << false << ok << QList<qint64>{120, 64, 40};
-    QTest::newRow("reasoning (OpenRouter)") << "openai_reasoning_field.sse" << oa << "Unroll by 4." << "Loop overhead dominates." << "stop" << false << ok << QList<qint64>{80, 30, 18};
-    QTest::newRow("reasoning only, length") << "openai_reasoning_only.sse" << oa << "" << "Consider the memory access pattern of each warp" << "length" << true << ok << QList<qint64>{100, 256, 256};
-    QTest::newRow("finish_reason length") << "openai_length.sse" << oa << "The kernel is memory bound because" << "" << "length" << true << ok << QList<qint64>{50, 8, 0};
-    QTest::newRow("empty choices (Azure)") << "openai_empty_choices.sse" << oa << "Coalesce the stores." << "" << "stop" << false << ok << QList<qint64>{20, 4, 0};
-    QTest::newRow("invalid JSON chunk") << "openai_invalid_json.sse" << oa << "Partial answer" << "" << "" << false << int(LlmErrorKind::MalformedStream) << QList<qint64>{};
-    QTest::newRow("error object mid-stream") << "openai_midstream_error.sse" << oa << "Half an answer" << "" << "" << false << int(LlmErrorKind::ServerError) << QList<qint64>{};
-    QTest::newRow("no [DONE], no finish") << "openai_no_done.sse" << oa << "This answer stops" << "" << "" << false << int(LlmErrorKind::StreamIncomplete) << QList<qint64>{};
-    QTest::newRow("anthropic basic") << "anthropic_basic.sse" << an << QStringLiteral("Fusing the two kernels removes a round trip to HBM. 显存") << "" << "end_turn" << false << ok << QList<qint64>{310, 87, 0};
-    QTest::newRow("anthropic thinking") << "anthropic_thinking.sse" << an << "Fuse them." << "The reference launches two kernels." << "end_turn" << false << ok << QList<qint64>{420, 160, 0};
-    QTest::newRow("anthropic max_tokens") << "anthropic_max_tokens.sse" << an << "The first reason is" << "" << "max_tokens" << true << ok << QList<qint64>{310, 16, 0};
-    QTest::newRow("anthropic overloaded") << "anthropic_overloaded.sse" << an << "" << "" << "" << false << int(LlmErrorKind::ServerError) << QList<qint64>{310, 1, 0};
-    QTest::newRow("anthropic error after text") << "anthropic_error_after_text.sse" << an << "Started well" << "" << "" << false << int(LlmErrorKind::ServerError) << QList<qint64>{310, 1, 0};
-    QTest::newRow("anthropic no message_stop") << "anthropic_no_stop.sse" << an << "Cut short" << "" << "" << false << int(LlmErrorKind::StreamIncomplete) << QList<qint64>{310, 1, 0};
+    QTest::newRow("openai basic, keep-alive comments")
+        << "openai_basic.sse" << oa << "The faster kernel fuses the two loads into one pass."
+        << ""
+        << "stop" << false << ok << QList<qint64>{42, 9, 0};
+    QTest::newRow("openai chinese, CRLF")
+        << "openai_chinese.sse" << oa << QStringLiteral("内核融合减少了全局内存访问，速度提高了三倍。🚀") << ""
+        << "stop" << false << ok << QList<qint64>{30, 21, 0};
+    QTest::newRow("reasoning_content (DeepSeek)") << "openai_reasoning.sse" << oa << "Use shared memory tiles."
+                                                  << "The naive kernel reads B twice; tiling halves the traffic."
+                                                  << "stop" << false << ok << QList<qint64>{120, 64, 40};
+    QTest::newRow("reasoning (OpenRouter)") << "openai_reasoning_field.sse" << oa << "Unroll by 4."
+                                            << "Loop overhead dominates."
+                                            << "stop" << false << ok << QList<qint64>{80, 30, 18};
+    QTest::newRow("reasoning only, length") << "openai_reasoning_only.sse" << oa << ""
+                                            << "Consider the memory access pattern of each warp"
+                                            << "length" << true << ok << QList<qint64>{100, 256, 256};
+    QTest::newRow("finish_reason length") << "openai_length.sse" << oa << "The kernel is memory bound because"
+                                          << ""
+                                          << "length" << true << ok << QList<qint64>{50, 8, 0};
+    QTest::newRow("empty choices (Azure)") << "openai_empty_choices.sse" << oa << "Coalesce the stores."
+                                           << ""
+                                           << "stop" << false << ok << QList<qint64>{20, 4, 0};
+    QTest::newRow("invalid JSON chunk") << "openai_invalid_json.sse" << oa << "Partial answer"
+                                        << ""
+                                        << "" << false << int(LlmErrorKind::MalformedStream) << QList<qint64>{};
+    QTest::newRow("error object mid-stream") << "openai_midstream_error.sse" << oa << "Half an answer"
+                                             << ""
+                                             << "" << false << int(LlmErrorKind::ServerError) << QList<qint64>{};
+    QTest::newRow("no [DONE], no finish") << "openai_no_done.sse" << oa << "This answer stops"
+                                          << ""
+                                          << "" << false << int(LlmErrorKind::StreamIncomplete) << QList<qint64>{};
+    QTest::newRow("anthropic basic") << "anthropic_basic.sse" << an
+                                     << QStringLiteral("Fusing the two kernels removes a round trip to HBM. 显存") << ""
+                                     << "end_turn" << false << ok << QList<qint64>{310, 87, 0};
+    QTest::newRow("anthropic thinking") << "anthropic_thinking.sse" << an << "Fuse them."
+                                        << "The reference launches two kernels."
+                                        << "end_turn" << false << ok << QList<qint64>{420, 160, 0};
+    QTest::newRow("anthropic max_tokens") << "anthropic_max_tokens.sse" << an << "The first reason is"
+                                          << ""
+                                          << "max_tokens" << true << ok << QList<qint64>{310, 16, 0};
+    QTest::newRow("anthropic overloaded") << "anthropic_overloaded.sse" << an << ""
+                                          << ""
+                                          << "" << false << int(LlmErrorKind::ServerError) << QList<qint64>{310, 1, 0};
+    QTest::newRow("anthropic error after text")
+        << "anthropic_error_after_text.sse" << an << "Started well"
+        << ""
+        << "" << false << int(LlmErrorKind::ServerError) << QList<qint64>{310, 1, 0};
+    QTest::newRow("anthropic no message_stop")
+        << "anthropic_no_stop.sse" << an << "Cut short"
+        << ""
+        << "" << false << int(LlmErrorKind::StreamIncomplete) << QList<qint64>{310, 1, 0};
 }
 
 void TestLlmStream::fixtures()

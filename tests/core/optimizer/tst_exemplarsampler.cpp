@@ -29,12 +29,12 @@ SamplerCandidate cand(qint64 id, double speedup, bool eligible = true, bool pinn
 QList<SamplerCandidate> population()
 {
     return {
-        cand(1, 1.0),  cand(2, 1.1),                // bucket 0: [1, 1.414)  mean 1.05
-        cand(3, 1.5),                               // bucket 1: [1.414, 2)  mean 1.5
-        cand(4, 2.1),  cand(5, 2.4),  cand(6, 2.7), // bucket 2: [2, 2.83)   mean 2.4
-        cand(7, 3.0),  cand(8, 3.6),                // bucket 3: [2.83, 4)   mean 3.3
-        cand(9, 4.5),                               // bucket 4: [4, 5.66)   mean 4.5
-        cand(10, 2.2, false), cand(11, 4.4, false), // wrong or unreviewed
+        cand(1, 1.0),         cand(2, 1.1),                       // bucket 0: [1, 1.414)  mean 1.05
+        cand(3, 1.5),                                             // bucket 1: [1.414, 2)  mean 1.5
+        cand(4, 2.1),         cand(5, 2.4),         cand(6, 2.7), // bucket 2: [2, 2.83)   mean 2.4
+        cand(7, 3.0),         cand(8, 3.6),                       // bucket 3: [2.83, 4)   mean 3.3
+        cand(9, 4.5),                                             // bucket 4: [4, 5.66)   mean 4.5
+        cand(10, 2.2, false), cand(11, 4.4, false),               // wrong or unreviewed
     };
 }
 
@@ -140,7 +140,8 @@ private Q_SLOTS:
         for (int i = 0; i < 5; ++i)
             for (int j = i + 1; j < 5; ++j) {
                 const double q = p[i] * p[j] / (1 - p[i]) + p[j] * p[i] / (1 - p[j]);
-                QVERIFY2(close(pairs.value({i, j}), n, q, &why), qPrintable(QStringLiteral("pair %1,%2: ").arg(i).arg(j) + why));
+                QVERIFY2(close(pairs.value({i, j}), n, q, &why),
+                         qPrintable(QStringLiteral("pair %1,%2: ").arg(i).arg(j) + why));
             }
         // Within a bucket, uniform: each member about equally often.
         for (const auto &b : buckets) {
@@ -174,8 +175,8 @@ private Q_SLOTS:
         ExemplarSampler sampler(1);
         SamplerSettings s;
         QList<SamplerCandidate> pop = population();
-        pop[0].pinned = true;  // the slowest: the sampler would rarely pick it
-        pop[9].pinned = true;  // pinned but ineligible (wrong or unreviewed): still never shown
+        pop[0].pinned = true; // the slowest: the sampler would rarely pick it
+        pop[9].pinned = true; // pinned but ineligible (wrong or unreviewed): still never shown
         for (int i = 0; i < 500; ++i) {
             const QList<qint64> draw = sampler.sample(pop, s);
             QCOMPARE(draw.size(), 2);
@@ -247,8 +248,9 @@ private Q_SLOTS:
                                                                        {QStringLiteral("timing"), timing}}));
             return id;
         };
-        store.addEvaluation(Evaluation::fromResult(ref, QJsonObject{{QStringLiteral("verdict"), QStringLiteral("correct")},
-                                                                    {QStringLiteral("timing"), QJsonObject{{QStringLiteral("speedup"), 1.0}}}}));
+        store.addEvaluation(Evaluation::fromResult(
+            ref, QJsonObject{{QStringLiteral("verdict"), QStringLiteral("correct")},
+                             {QStringLiteral("timing"), QJsonObject{{QStringLiteral("speedup"), 1.0}}}}));
         const qint64 good = add(QStringLiteral("correct"), 3.0);
         const qint64 wrong = add(QStringLiteral("incorrect"), 0);
         const qint64 suspicious = add(QStringLiteral("correct"), 40.0);

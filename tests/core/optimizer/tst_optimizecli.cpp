@@ -26,17 +26,21 @@ const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures
 QByteArray openAiStream(const QString &text)
 {
     QByteArray out;
-    auto event = [&](const QJsonObject &o) { out += "data: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n"; };
+    auto event = [&](const QJsonObject &o) {
+        out += "data: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n";
+    };
     for (qsizetype i = 0; i < text.size(); i += 64)
         event({{QStringLiteral("model"), QStringLiteral("test-model")},
-               {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
-                                                                  {QStringLiteral("delta"), QJsonObject{{QStringLiteral("content"), text.mid(i, 64)}}},
-                                                                  {QStringLiteral("finish_reason"), QJsonValue::Null}}}}});
+               {QStringLiteral("choices"),
+                QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                       {QStringLiteral("delta"), QJsonObject{{QStringLiteral("content"), text.mid(i, 64)}}},
+                                       {QStringLiteral("finish_reason"), QJsonValue::Null}}}}});
     event({{QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
                                                               {QStringLiteral("delta"), QJsonObject{}},
                                                               {QStringLiteral("finish_reason"), QStringLiteral("stop")}}}}});
     event({{QStringLiteral("choices"), QJsonArray{}},
-           {QStringLiteral("usage"), QJsonObject{{QStringLiteral("prompt_tokens"), 2000}, {QStringLiteral("completion_tokens"), 900}}}});
+           {QStringLiteral("usage"),
+            QJsonObject{{QStringLiteral("prompt_tokens"), 2000}, {QStringLiteral("completion_tokens"), 900}}}});
     return out + "data: [DONE]\n\n";
 }
 
@@ -102,18 +106,20 @@ private Q_SLOTS:
         QTest::newRow("bad sampling") << QStringList{task, QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1"),
                                                      QStringLiteral("--sampling"), QStringLiteral("best")}
                                       << "--sampling is buckets, top-k or most-different";
-        QTest::newRow("bad exemplar mode") << QStringList{task, QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1"),
-                                                          QStringLiteral("--exemplar-mode"), QStringLiteral("sometimes")}
-                                           << "--exemplar-mode is auto, per-candidate or per-round, not 'sometimes'";
-        QTest::newRow("missing key variable") << QStringList{task, QStringLiteral("-e"), QStringLiteral("openai"),
-                                                             QStringLiteral("--api-key-env"), QStringLiteral("KFORGE_TEST_NO_SUCH_VAR")}
-                                              << "KFORGE_TEST_NO_SUCH_VAR is not set";
+        QTest::newRow("bad exemplar mode")
+            << QStringList{task, QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1"),
+                           QStringLiteral("--exemplar-mode"), QStringLiteral("sometimes")}
+            << "--exemplar-mode is auto, per-candidate or per-round, not 'sometimes'";
+        QTest::newRow("missing key variable")
+            << QStringList{task, QStringLiteral("-e"), QStringLiteral("openai"), QStringLiteral("--api-key-env"),
+                           QStringLiteral("KFORGE_TEST_NO_SUCH_VAR")}
+            << "KFORGE_TEST_NO_SUCH_VAR is not set";
         QTest::newRow("no model") << QStringList{task, QStringLiteral("-e"), QStringLiteral("http://127.0.0.1:9/v1")}
                                   << "No model given";
-        QTest::newRow("neither task nor session") << QStringList{QStringLiteral("/nonexistent/x"), QStringLiteral("-e"),
-                                                                 QStringLiteral("http://127.0.0.1:9/v1"), QStringLiteral("-m"),
-                                                                 QStringLiteral("m")}
-                                                  << "neither a task folder nor a session file";
+        QTest::newRow("neither task nor session")
+            << QStringList{QStringLiteral("/nonexistent/x"), QStringLiteral("-e"),
+                           QStringLiteral("http://127.0.0.1:9/v1"), QStringLiteral("-m"), QStringLiteral("m")}
+            << "neither a task folder nor a session file";
     }
 
     void badInput()
@@ -130,14 +136,23 @@ private Q_SLOTS:
     void round()
     {
         ReplayServer server;
-        server.addScenario(QStringLiteral("cli"), answers({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
+        server.addScenario(QStringLiteral("cli"),
+                           answers({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
         QVERIFY(server.listen());
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("cli.kforge"));
         QStringList args{QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"),
-                         QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--candidates"), QStringLiteral("3"),
-                         QStringLiteral("--endpoint"), server.baseUrl(QStringLiteral("cli")), QStringLiteral("--model"),
-                         QStringLiteral("test-model"), QStringLiteral("--session"), session, QStringLiteral("--repair"),
+                         QStringLiteral("--rounds"),
+                         QStringLiteral("1"),
+                         QStringLiteral("--candidates"),
+                         QStringLiteral("3"),
+                         QStringLiteral("--endpoint"),
+                         server.baseUrl(QStringLiteral("cli")),
+                         QStringLiteral("--model"),
+                         QStringLiteral("test-model"),
+                         QStringLiteral("--session"),
+                         session,
+                         QStringLiteral("--repair"),
                          QStringLiteral("0")};
 #ifndef KFORGE_GPU_ROUND
         args << QStringLiteral("--no-metrics");
@@ -189,8 +204,12 @@ private Q_SLOTS:
         QCOMPARE(wrong->eval.verdict, QStringLiteral("incorrect"));
         QCOMPARE(toString(wrong->status), QStringLiteral("failed"));
         QCOMPARE(broken->eval.verdict, QStringLiteral("compile_error"));
-        QVERIFY(store.latestEvaluation(broken->id)->result.value(QLatin1String("compile")).toObject()
-                    .value(QLatin1String("log")).toString().contains(QLatin1String("error")));
+        QVERIFY(store.latestEvaluation(broken->id)
+                    ->result.value(QLatin1String("compile"))
+                    .toObject()
+                    .value(QLatin1String("log"))
+                    .toString()
+                    .contains(QLatin1String("error")));
         for (const Variant *v : {fast, wrong, broken})
             QVERIFY2(r.out.contains(QStringLiteral("#%1").arg(v->id)), qPrintable(r.out));
         QVERIFY(r.out.contains(QLatin1String("Round 1 finished: 3 candidate(s), 1 correct")));
@@ -200,8 +219,13 @@ private Q_SLOTS:
         // Measured, not scripted: the worker's trace and timing are in the stored result.
         const auto e = store.latestEvaluation(fast->id);
         QVERIFY(!e->result.value(QLatin1String("flags")).toArray().contains(QStringLiteral("scripted")));
-        QVERIFY(e->result.value(QLatin1String("timing")).toObject().value(QLatin1String("candidate")).toObject()
-                    .value(QLatin1String("runs")).toInt() > 0);
+        QVERIFY(e->result.value(QLatin1String("timing"))
+                    .toObject()
+                    .value(QLatin1String("candidate"))
+                    .toObject()
+                    .value(QLatin1String("runs"))
+                    .toInt()
+                > 0);
 #endif
     }
 
@@ -215,11 +239,22 @@ private Q_SLOTS:
         QVERIFY(server.listen());
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("seeded.kforge"));
-        QStringList args{QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"), QStringLiteral("--seed-variants"),
-                         QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--candidates"), QStringLiteral("2"),
-                         QStringLiteral("--exemplars"), QStringLiteral("2"), QStringLiteral("--endpoint"),
-                         server.baseUrl(QStringLiteral("seeded")), QStringLiteral("--model"), QStringLiteral("test-model"),
-                         QStringLiteral("--session"), session, QStringLiteral("--repair"), QStringLiteral("0"),
+        QStringList args{QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"),
+                         QStringLiteral("--seed-variants"),
+                         QStringLiteral("--rounds"),
+                         QStringLiteral("1"),
+                         QStringLiteral("--candidates"),
+                         QStringLiteral("2"),
+                         QStringLiteral("--exemplars"),
+                         QStringLiteral("2"),
+                         QStringLiteral("--endpoint"),
+                         server.baseUrl(QStringLiteral("seeded")),
+                         QStringLiteral("--model"),
+                         QStringLiteral("test-model"),
+                         QStringLiteral("--session"),
+                         session,
+                         QStringLiteral("--repair"),
+                         QStringLiteral("0"),
                          QStringLiteral("--no-metrics")};
         const Run r = cli(args, home.path());
         qInfo().noquote() << "kforge-cli optimize output:\n" << r.out << r.err;
@@ -270,7 +305,8 @@ private Q_SLOTS:
     void summaryShowsTheHeldBest()
     {
         ReplayServer server;
-        server.addScenario(QStringLiteral("held"), answers({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
+        server.addScenario(QStringLiteral("held"),
+                           answers({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
         QVERIFY(server.listen());
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("held.kforge"));
@@ -288,9 +324,17 @@ private Q_SLOTS:
             QCOMPARE(held, 4);
             QVERIFY(store.population().bestCorrect()->origin == VariantOrigin::Reference); // what the old summary printed
         }
-        QStringList args{session, QStringLiteral("--rounds"), QStringLiteral("1"), QStringLiteral("--candidates"), QStringLiteral("3"),
-                         QStringLiteral("--endpoint"), server.baseUrl(QStringLiteral("held")), QStringLiteral("--model"),
-                         QStringLiteral("test-model"), QStringLiteral("--repair"), QStringLiteral("0")};
+        QStringList args{session,
+                         QStringLiteral("--rounds"),
+                         QStringLiteral("1"),
+                         QStringLiteral("--candidates"),
+                         QStringLiteral("3"),
+                         QStringLiteral("--endpoint"),
+                         server.baseUrl(QStringLiteral("held")),
+                         QStringLiteral("--model"),
+                         QStringLiteral("test-model"),
+                         QStringLiteral("--repair"),
+                         QStringLiteral("0")};
 #ifndef KFORGE_GPU_ROUND
         args << QStringLiteral("--no-metrics");
 #endif
@@ -313,7 +357,8 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(line), qPrintable(r.out));
         QVERIFY2(!r.out.contains(QLatin1String("Best: reference")), qPrintable(r.out));
         if (const Variant *usable = store.population().bestCorrect())
-            QVERIFY2(r.out.contains(QStringLiteral("Best reviewed: %1 #%2").arg(usable->label).arg(usable->id)), qPrintable(r.out));
+            QVERIFY2(r.out.contains(QStringLiteral("Best reviewed: %1 #%2").arg(usable->label).arg(usable->id)),
+                     qPrintable(r.out));
         QVERIFY(r.out.contains(QLatin1String("Session: ") + store.path()));
     }
 };

@@ -38,19 +38,19 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
 
         // R1.1, one float4 kernel: memory-bound at 91% of the bandwidth roof.
-        QTest::newRow("candidate, one kernel") << QStringLiteral("h200_diag_matmul_r1_1") << QStringLiteral("memory")
-                                               << QStringLiteral(
-                                                      "median time 0.0423 ms\n"
-                                                      "75.1% of speed of light (the task's floor is 0.0318 ms)\n"
-                                                      "memory-bound\n"
-                                                      "3847 GB/s achieved DRAM bandwidth\n"
-                                                      "489 GFLOP/s\n"
-                                                      "throughput of peak: DRAM 80.0%, SM 22.8%\n"
-                                                      "occupancy 79.5% achieved, 100% theoretical\n"
-                                                      "22 registers per thread, no spills\n"
-                                                      "roofline of rowscale4: memory-bound, 91.0% of its attainable "
-                                                      "roofline, 3847 GB/s, 489 GFLOP/s\n"
-                                                      "kernels: rowscale4 (1 launches per call)");
+        QTest::newRow("candidate, one kernel")
+            << QStringLiteral("h200_diag_matmul_r1_1") << QStringLiteral("memory")
+            << QStringLiteral("median time 0.0423 ms\n"
+                              "75.1% of speed of light (the task's floor is 0.0318 ms)\n"
+                              "memory-bound\n"
+                              "3847 GB/s achieved DRAM bandwidth\n"
+                              "489 GFLOP/s\n"
+                              "throughput of peak: DRAM 80.0%, SM 22.8%\n"
+                              "occupancy 79.5% achieved, 100% theoretical\n"
+                              "22 registers per thread, no spills\n"
+                              "roofline of rowscale4: memory-bound, 91.0% of its attainable "
+                              "roofline, 3847 GB/s, 489 GFLOP/s\n"
+                              "kernels: rowscale4 (1 launches per call)");
         // The reference as a variant: cuBLAS SGEMM on a materialised diagonal matrix. The run as a whole is
         // compute-bound; its short scatter kernel is latency-bound. The GEMM takes the time, so it comes first.
         QTest::newRow("reference, two kernels")

@@ -164,14 +164,16 @@ private Q_SLOTS:
             QSKIP("golden file rewritten");
         }
         QFile f(path);
-        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(path + QLatin1String(" is missing: run with KFORGE_UPDATE_GOLDEN=1")));
+        QVERIFY2(f.open(QIODevice::ReadOnly),
+                 qPrintable(path + QLatin1String(" is missing: run with KFORGE_UPDATE_GOLDEN=1")));
         const QString expected = QString::fromUtf8(f.readAll());
         if (rendered != expected) {
             const QStringList a = rendered.split(QLatin1Char('\n')), b = expected.split(QLatin1Char('\n'));
             for (int i = 0; i < std::max(a.size(), b.size()); ++i) {
                 const QString x = a.value(i, QStringLiteral("<end>")), y = b.value(i, QStringLiteral("<end>"));
                 if (x != y)
-                    QFAIL(qPrintable(QStringLiteral("%1:%2 differs\n  rendered: %3\n  golden:   %4").arg(golden).arg(i + 1).arg(x, y)));
+                    QFAIL(qPrintable(
+                        QStringLiteral("%1:%2 differs\n  rendered: %3\n  golden:   %4").arg(golden).arg(i + 1).arg(x, y)));
             }
         }
     }
@@ -197,7 +199,8 @@ private Q_SLOTS:
         QVERIFY(!without.contains(QStringLiteral("Hottest source lines")));
         // The growth per profiled exemplar, in characters and (at ~4 characters a token) tokens.
         const qsizetype growth = with.size() - without.size();
-        qInfo("prompt growth for one profiled exemplar: %lld characters, about %lld tokens", qint64(growth), qint64(growth / 4));
+        qInfo("prompt growth for one profiled exemplar: %lld characters, about %lld tokens", qint64(growth),
+              qint64(growth / 4));
         QVERIFY(growth > 0 && growth < 600);
         // A profile the host could not take adds nothing.
         PromptExemplar unavailable = scalarExemplar();
@@ -270,7 +273,8 @@ private Q_SLOTS:
         cmp.b = naiveExemplar();
         QString error;
         QVERIFY(PromptBuilder::compare(cmp, &error).isEmpty());
-        QVERIFY2(error.contains(f.fileName()) && error.contains(QLatin1String("line 3: no value for {{speed}}")), qPrintable(error));
+        QVERIFY2(error.contains(f.fileName()) && error.contains(QLatin1String("line 3: no value for {{speed}}")),
+                 qPrintable(error));
         QVERIFY(f.remove());
     }
 
@@ -346,7 +350,8 @@ private Q_SLOTS:
                     const qsizetype entry = p.indexOf(QLatin1String(" (the reference): 1.00x the reference"));
                     QVERIFY(entry > 0);
                     const qsizetype next = p.indexOf(QLatin1String("\n### "), entry);
-                    const QString section = p.mid(entry, (next < 0 ? p.indexOf(QLatin1String("## What to write")) : next) - entry);
+                    const QString section = p.mid(entry, (next < 0 ? p.indexOf(QLatin1String("## What to write")) : next)
+                                                             - entry);
                     QVERIFY2(section.contains(QLatin1String("median time")), qPrintable(section)); // figures kept
                     QVERIFY(section.contains(QLatin1String("Its code is the reference implementation shown above.")));
                     QVERIFY(!section.contains(QLatin1String("```cuda")));

@@ -50,8 +50,8 @@ private Q_SLOTS:
         QTest::newRow("dot") << "{{#words}}<{{.}}>{{/words}}" << ctx << "<p><q>";
         QTest::newRow("string list variable") << "{{words}}" << ctx << "p, q";
         QTest::newRow("comment") << "a{{! say nothing }}b" << ctx << "ab";
-        QTest::newRow("standalone lines vanish") << "start\n{{#items}}\n- {{x}}\n{{/items}}\nend\n" << ctx
-                                                 << "start\n- a\n- b\nend\n";
+        QTest::newRow("standalone lines vanish") << "start\n{{#items}}\n- {{x}}\n{{/items}}\nend\n"
+                                                 << ctx << "start\n- a\n- b\nend\n";
         QTest::newRow("indented standalone") << "start\n  {{#yes}}  \nin\n  {{/yes}}\nend" << ctx << "start\nin\nend";
         QTest::newRow("standalone comment") << "a\n{{! note }}\nb" << ctx << "a\nb";
         QTest::newRow("comment on the first line") << "{{! note }}\nbody\nmore\n" << ctx << "body\nmore\n";
@@ -74,12 +74,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown key") << "a\n{{nope}}" << "line 2: no value for {{nope}}";
-        QTest::newRow("unclosed tag") << "{{name" << "line 1: \"{{\" without \"}}\"";
-        QTest::newRow("unclosed section") << "x\n{{#items}}\n" << "line 2: {{#items}} is never closed";
-        QTest::newRow("wrong close") << "{{#a}}\n{{/b}}" << "line 2: {{/b}} closes {{#a}} of line 1";
-        QTest::newRow("stray close") << "{{/a}}" << "line 1: {{/a}} closes no section";
-        QTest::newRow("empty tag") << "{{}}" << "line 1: empty tag";
+        QTest::newRow("unknown key") << "a\n{{nope}}"
+                                     << "line 2: no value for {{nope}}";
+        QTest::newRow("unclosed tag") << "{{name"
+                                      << "line 1: \"{{\" without \"}}\"";
+        QTest::newRow("unclosed section") << "x\n{{#items}}\n"
+                                          << "line 2: {{#items}} is never closed";
+        QTest::newRow("wrong close") << "{{#a}}\n{{/b}}"
+                                     << "line 2: {{/b}} closes {{#a}} of line 1";
+        QTest::newRow("stray close") << "{{/a}}"
+                                     << "line 1: {{/a}} closes no section";
+        QTest::newRow("empty tag") << "{{}}"
+                                   << "line 1: empty tag";
     }
 
     void reportsErrors()
@@ -111,7 +117,8 @@ private Q_SLOTS:
         f.write("my own prompt for {{task.title}}\n");
         f.close();
         QString error, origin;
-        QCOMPARE(PromptTemplate::load(QStringLiteral("contrastive"), &error, &origin), QStringLiteral("my own prompt for {{task.title}}\n"));
+        QCOMPARE(PromptTemplate::load(QStringLiteral("contrastive"), &error, &origin),
+                 QStringLiteral("my own prompt for {{task.title}}\n"));
         QCOMPARE(origin, f.fileName());
         QVERIFY(f.remove());
         QVERIFY(PromptTemplate::load(QStringLiteral("contrastive"), &error, &origin).contains(QLatin1String("## Rules")));

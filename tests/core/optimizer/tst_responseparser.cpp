@@ -68,8 +68,8 @@ private Q_SLOTS:
                                  : name == QLatin1String("design") ? r.design
                                                                    : r.reasoning;
             if (expect.contains(QLatin1String(part)))
-                QVERIFY2(got.contains(str(part)), qPrintable(QLatin1String(part) + QLatin1String(" lacks \"") + str(part)
-                                                             + QLatin1String("\"\n") + diag));
+                QVERIFY2(got.contains(str(part)), qPrintable(QLatin1String(part) + QLatin1String(" lacks \"")
+                                                             + str(part) + QLatin1String("\"\n") + diag));
         }
         if (expect.contains(QLatin1String("not_in_analysis")))
             QVERIFY2(!r.analysis.contains(str("not_in_analysis")), qPrintable(diag));

@@ -105,7 +105,8 @@ EvalResult script(const EvalRequest &req)
     if (s.contains(QLatin1String("REPAIRED_ROWSCALE")) || s.contains(QLatin1String("MANUAL_OK")))
         return correct(11.84, 11.84 / 3.0);
     if (s.contains(QLatin1String("WRONG_RESULT"))) {
-        EvalResult r = EvalResult::failure(Verdict::Incorrect, QStringLiteral("output C differs in 16773120 of 16777216 elements"));
+        EvalResult r = EvalResult::failure(Verdict::Incorrect,
+                                           QStringLiteral("output C differs in 16773120 of 16777216 elements"));
         r.verification.trials = 1;
         r.verification.mismatches = 16773120;
         r.verification.maxAbsErr = 4.5;
@@ -204,9 +205,9 @@ private Q_SLOTS:
     void fullRoundLandsEveryOutcome()
     {
         Rig rig;
-        QVERIFY(rig.setUp(QStringLiteral("round"), scenario({QStringLiteral("fast"), QStringLiteral("wrong"),
-                                                             QStringLiteral("broken"), QStringLiteral("repaired"),
-                                                             QStringLiteral("broken_again")})));
+        QVERIFY(rig.setUp(QStringLiteral("round"),
+                          scenario({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken"),
+                                    QStringLiteral("repaired"), QStringLiteral("broken_again")})));
         QSignalSpy deltas(rig.runner.get(), &RoundRunner::textDelta);
         QSignalSpy states(rig.runner.get(), &RoundRunner::stateChanged);
         QSignalSpy added(&rig.store, &SessionStore::variantAdded);
@@ -234,7 +235,8 @@ private Q_SLOTS:
         QCOMPARE(fast->parentIds, QList<qint64>{ref->id}); // the exemplar it was shown
         QVERIFY(st.texts(fast->id).analysis.contains(QLatin1String("11.84 ms")));
         QVERIFY(st.texts(fast->id).design.contains(QLatin1String("float4")));
-        QVERIFY(st.latestEvaluation(fast->id)->result.value(QLatin1String("flags")).toArray().contains(QStringLiteral("scripted")));
+        QVERIFY(
+            st.latestEvaluation(fast->id)->result.value(QLatin1String("flags")).toArray().contains(QStringLiteral("scripted")));
 
         // The wrong kernel: failed verification, with the reason, and one repair attempt.
         const Variant *wrong = rig.byMarker(QStringLiteral("WRONG_RESULT"));
@@ -313,7 +315,8 @@ private Q_SLOTS:
         QCOMPARE(rig.server.requests().size(), 5);
         const QJsonObject body = QJsonDocument::fromJson(rig.server.requests().first().body).object();
         QCOMPARE(body.value(QLatin1String("model")).toString(), QStringLiteral("test-model"));
-        QVERIFY(QString::fromUtf8(rig.server.requests().first().body).contains(QLatin1String("expert CUDA performance engineer")));
+        QVERIFY(
+            QString::fromUtf8(rig.server.requests().first().body).contains(QLatin1String("expert CUDA performance engineer")));
         // The state machine went through its phases and came back to idle.
         QList<RoundRunner::State> seen;
         for (const auto &args : states)
@@ -504,8 +507,8 @@ private Q_SLOTS:
         const qint64 ref = rig.store.population().reference()->id;
         rig.store.addEvaluation(Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.source(ref)}).toJson()));
         const qint64 best = rig.addMeasured(QStringLiteral("V4"), 4.0);
-        const QSet<qint64> others{ref, rig.addMeasured(QStringLiteral("V15"), 1.5), rig.addMeasured(QStringLiteral("V2"), 2.0),
-                                  rig.addMeasured(QStringLiteral("V29"), 2.9)};
+        const QSet<qint64> others{ref, rig.addMeasured(QStringLiteral("V15"), 1.5),
+                                  rig.addMeasured(QStringLiteral("V2"), 2.0), rig.addMeasured(QStringLiteral("V29"), 2.9)};
         RoundSettings s;
         s.candidates = 4;
         s.repairAttempts = 0;
@@ -513,7 +516,8 @@ private Q_SLOTS:
         // Buckets of speedup factors of sqrt(2): each of the five variants in its own bucket, and a temperature
         // that makes the buckets about equally likely, so the best is in a prompt only because it must be.
         s.sampler.temperature = 50;
-        QCOMPARE(toString(s.effectiveExemplarMode(5)), toString(ExemplarMode::PerCandidate)); // the default, as the population allows
+        QCOMPARE(toString(s.effectiveExemplarMode(5)),
+                 toString(ExemplarMode::PerCandidate)); // the default, as the population allows
         QCOMPARE(toString(s.effectiveExemplarMode(2)), toString(ExemplarMode::PerRound));
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
         const qint64 round = rig.store.rounds().last().id;
@@ -553,7 +557,8 @@ private Q_SLOTS:
         QCOMPARE(rig.server.requests().size(), 4);
         QSet<QString> sent;
         for (const auto &request : rig.server.requests()) {
-            const QJsonArray messages = QJsonDocument::fromJson(request.body).object().value(QLatin1String("messages")).toArray();
+            const QJsonArray messages =
+                QJsonDocument::fromJson(request.body).object().value(QLatin1String("messages")).toArray();
             sent.insert(messages.last().toObject().value(QLatin1String("content")).toString());
         }
         QCOMPARE(sent, texts);
@@ -565,7 +570,8 @@ private Q_SLOTS:
         const QList<PromptRecord> one = rig.store.prompts(rig.store.rounds().last().id);
         QCOMPARE(one.size(), 1);
         QCOMPARE(rig.store.responses(one.first().id).size(), 2);
-        QCOMPARE(toString(RoundSettings::fromJson(rig.store.rounds().last().settings).exemplarMode), toString(ExemplarMode::PerRound));
+        QCOMPARE(toString(RoundSettings::fromJson(rig.store.rounds().last().settings).exemplarMode),
+                 toString(ExemplarMode::PerRound));
     }
 
     // An interrupted round with a prompt per candidate: the candidates without an answer are asked again, each
@@ -573,7 +579,8 @@ private Q_SLOTS:
     void resumesPerCandidatePrompts()
     {
         Rig rig;
-        QVERIFY(rig.setUp(QStringLiteral("resume-per-candidate"), scenario({QStringLiteral("repaired"), QStringLiteral("repaired")})));
+        QVERIFY(rig.setUp(QStringLiteral("resume-per-candidate"),
+                          scenario({QStringLiteral("repaired"), QStringLiteral("repaired")})));
         const QString path = rig.store.path();
         const qint64 ref = rig.store.population().reference()->id;
         rig.store.addEvaluation(Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.source(ref)}).toJson()));
@@ -639,7 +646,8 @@ private Q_SLOTS:
         QSignalSpy evaluated(rig.runner.get(), &RoundRunner::evaluationFinished);
         const qint64 ref = rig.store.population().reference()->id;
         // A hand-written variant and a fork of it are evaluated at once.
-        const qint64 manual = rig.runner->queue()->addManualVariant(QStringLiteral("// MANUAL_OK\n"), {ref}, QStringLiteral("mine"));
+        const qint64 manual = rig.runner->queue()->addManualVariant(QStringLiteral("// MANUAL_OK\n"), {ref},
+                                                                    QStringLiteral("mine"));
         QVERIFY(manual);
         QVERIFY(evaluated.wait(5000));
         QVERIFY(rig.store.population().find(manual)->isCorrect());

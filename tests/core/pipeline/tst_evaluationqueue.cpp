@@ -391,12 +391,14 @@ private Q_SLOTS:
         QVERIFY(!compile.value(u"ok"_s).toBool());
         QStringList where;
         for (const QJsonValue &d : compile.value(u"diagnostics"_s).toArray())
-            where << d.toObject().value(u"file"_s).toString() + u':' + QString::number(d.toObject().value(u"line"_s).toInt());
+            where << d.toObject().value(u"file"_s).toString() + u':'
+                         + QString::number(d.toObject().value(u"line"_s).toInt());
         QVERIFY2(where.contains(u"candidate.cu:4"_s), qPrintable(where.join(u", ")));
         const QString log = compile.value(u"log"_s).toString();
         QVERIFY2(log.contains(u"bad.h(2)"), qPrintable(log));
         QVERIFY2(!log.contains(dir.path()), qPrintable(log)); // no folder of this machine in the session
-        QVERIFY2(compile.value(u"command"_s).toString().startsWith(u"nvcc "), qPrintable(compile.value(u"command"_s).toString()));
+        QVERIFY2(compile.value(u"command"_s).toString().startsWith(u"nvcc "),
+                 qPrintable(compile.value(u"command"_s).toString()));
         QCOMPARE(toString(store.population().find(broken)->status), toString(VariantStatus::Failed));
 
         seen.clear();

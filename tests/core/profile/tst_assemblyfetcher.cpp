@@ -71,7 +71,8 @@ void TestAssemblyFetcher::initTestCase()
 bool TestAssemblyFetcher::localTools() const
 {
     const QString nvcc = Compiler().nvccPath();
-    return !CudaToolkit::locateTool(u"nvdisasm"_s, nvcc).isEmpty() || !CudaToolkit::locateTool(u"cuobjdump"_s, nvcc).isEmpty();
+    return !CudaToolkit::locateTool(u"nvdisasm"_s, nvcc).isEmpty()
+           || !CudaToolkit::locateTool(u"cuobjdump"_s, nvcc).isEmpty();
 }
 
 static CompileRequest CompileRequestFor(const QString &source)

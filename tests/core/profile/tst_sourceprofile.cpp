@@ -110,7 +110,8 @@ void TestSourceProfile::hottestLinesText()
     QCOMPARE(top.at(2).line, 21);
     QCOMPARE(SourceHeat::describe(top.at(0)),
              u"line 19, 64% of samples, long scoreboard: waiting on a global or local memory load (L1TEX)"_s);
-    QCOMPARE(SourceHeat::describe(top.at(2)), u"line 21, 12% of samples, barrier: waiting at a block barrier (__syncthreads)"_s);
+    QCOMPARE(SourceHeat::describe(top.at(2)),
+             u"line 21, 12% of samples, barrier: waiting at a block barrier (__syncthreads)"_s);
     QCOMPARE(heat.hottest(10).size(), 4);
 }
 
@@ -150,11 +151,11 @@ void TestSourceProfile::problems_data()
     QTest::newRow("permission without the worker's hint")
         << QJsonObject{{u"status"_s, u"unavailable"_s}, {u"missing"_s, QJsonArray{u"counters_permission"_s}}}
         << u"NVreg_RestrictProfilingToAdminUsers=0"_s;
-    QTest::newRow("no line info")
-        << QJsonObject{{u"status"_s, u"unavailable"_s}, {u"missing"_s, QJsonArray{u"line_info"_s}}} << u"-lineinfo"_s;
-    QTest::newRow("unsupported")
-        << QJsonObject{{u"status"_s, u"unavailable"_s}, {u"missing"_s, QJsonArray{u"pc_sampling_unsupported"_s}}}
-        << u"does not support CUPTI PC sampling"_s;
+    QTest::newRow("no line info") << QJsonObject{{u"status"_s, u"unavailable"_s}, {u"missing"_s, QJsonArray{u"line_info"_s}}}
+                                  << u"-lineinfo"_s;
+    QTest::newRow("unsupported") << QJsonObject{{u"status"_s, u"unavailable"_s},
+                                                {u"missing"_s, QJsonArray{u"pc_sampling_unsupported"_s}}}
+                                 << u"does not support CUPTI PC sampling"_s;
     QTest::newRow("failed") << QJsonObject{{u"status"_s, u"failed"_s}, {u"reason"_s, u"CUPTI_ERROR_UNKNOWN"_s}}
                             << u"CUPTI_ERROR_UNKNOWN"_s;
     QTest::newRow("unknown status") << QJsonObject{{u"status"_s, u"weird"_s}} << u"\"weird\""_s;
@@ -162,10 +163,11 @@ void TestSourceProfile::problems_data()
                                         << u"no samples"_s;
     QTest::newRow("ok without lines")
         << QJsonObject{{u"status"_s, u"ok"_s},
-                       {u"kernels"_s, QJsonArray{QJsonObject{{u"name"_s, u"k"_s}, {u"side"_s, u"candidate"_s},
-                                                             {u"samples"_s, 5},
-                                                             {u"pcs"_s, QJsonArray{QJsonObject{{u"offset"_s, 0},
-                                                                                                {u"samples"_s, 5}}}}}}}}
+                       {u"kernels"_s,
+                        QJsonArray{QJsonObject{{u"name"_s, u"k"_s},
+                                               {u"side"_s, u"candidate"_s},
+                                               {u"samples"_s, 5},
+                                               {u"pcs"_s, QJsonArray{QJsonObject{{u"offset"_s, 0}, {u"samples"_s, 5}}}}}}}}
         << u"-lineinfo"_s;
 }
 

@@ -39,9 +39,11 @@ inline int finish(const char *name)
 
 } // namespace kforge::runtime::test
 
-#define KF_CHECK(cond) ::kforge::runtime::test::report(static_cast<bool>(cond), #cond, std::string(), __FILE__, __LINE__)
-#define KF_CHECK_MSG(cond, detail) ::kforge::runtime::test::report(static_cast<bool>(cond), #cond, (detail), __FILE__, __LINE__)
+#define KF_CHECK(cond) \
+    ::kforge::runtime::test::report(static_cast<bool>(cond), #cond, std::string(), __FILE__, __LINE__)
+#define KF_CHECK_MSG(cond, detail) \
+    ::kforge::runtime::test::report(static_cast<bool>(cond), #cond, (detail), __FILE__, __LINE__)
 #define KF_CHECK_CONTAINS(haystack, needle)                                                                    \
-    ::kforge::runtime::test::report(std::string(haystack).find(needle) != std::string::npos,                            \
-                           "'" #haystack "' contains '" #needle "'", "got: " + std::string(haystack), __FILE__,  \
-                           __LINE__)
+    ::kforge::runtime::test::report(std::string(haystack).find(needle) != std::string::npos,                   \
+                                    "'" #haystack "' contains '" #needle "'", "got: " + std::string(haystack), \
+                                    __FILE__, __LINE__)

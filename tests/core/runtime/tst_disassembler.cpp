@@ -188,7 +188,8 @@ void testDisassemble(const fs::path &root)
 
     // Both tools: one entry per cubin, nvdisasm's text as it is.
     Json j = Disassembler(only(both)).disassemble(lib, work);
-    KF_CHECK_MSG(j["tool"] == "nvdisasm 13.0.88" && j["arch"] == "sm_90" && !j.contains("cuobjdump_sass"), j.dump().substr(0, 400));
+    KF_CHECK_MSG(j["tool"] == "nvdisasm 13.0.88" && j["arch"] == "sm_90" && !j.contains("cuobjdump_sass"),
+                 j.dump().substr(0, 400));
     KF_CHECK(j["cubins"].size() == 2);
     KF_CHECK(j["cubins"][0]["name"] == "candidate-3.so.1.sm_90.cubin" && j["cubins"][1]["arch"] == "sm_80");
     KF_CHECK_CONTAINS(j["cubins"][1]["sass"].get<std::string>(), "//## File \"/abs/candidate.cu\", line 12");
@@ -222,8 +223,8 @@ void testDisassemble(const fs::path &root)
             KF_CHECK(e.code == "no_disassembler");
             KF_CHECK_CONTAINS(e.message, "PATH=" + d.string());
             KF_CHECK_CONTAINS(e.message, "CUDA_HOME=(unset)");
-            KF_CHECK_CONTAINS(e.message, d == none ? "neither cuobjdump nor nvdisasm found on the worker host"
-                                                   : "not cuobjdump");
+            KF_CHECK_CONTAINS(e.message,
+                              d == none ? "neither cuobjdump nor nvdisasm found on the worker host" : "not cuobjdump");
         }
     }
 

@@ -2,8 +2,8 @@
 #include "check.h"
 #include "core/runtime/task/expression.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 
 using namespace kforge::runtime;
 

@@ -45,8 +45,9 @@ void testShape()
     std::vector<std::string> keys;
     for (const auto &[k, v] : j.items())
         keys.push_back(k);
-    KF_CHECK_MSG((keys == std::vector<std::string>{"status", "reason", "missing", "cost_ms", "period", "runs", "stall_reasons",
-                                                    "cupti_stall_reasons", "kernels"}),
+    KF_CHECK_MSG((keys
+                  == std::vector<std::string>{"status", "reason", "missing", "cost_ms", "period", "runs",
+                                              "stall_reasons", "cupti_stall_reasons", "kernels"}),
                  j.dump());
     KF_CHECK(j["status"] == "ok" && j["cost_ms"] == 812.25 && j["period"] == 5 && j["missing"].empty());
     KF_CHECK((j["stall_reasons"] == Json::array({"long_scoreboard", "wait", "selected"})));
@@ -74,7 +75,8 @@ void testRoundTrip()
     KF_CHECK_MSG(SourceProfile::fromJson(p.toJson(), back, error), error);
     KF_CHECK(back.toJson() == p.toJson());
     KF_CHECK(back.kernels.size() == 2 && back.kernels[0].pcs[1].stalls.at("wait") == 15 && back.kernels[0].pcs[2].line == 0);
-    KF_CHECK(back.kernels[0].pcs[3].inlinedLine == 3717 && back.kernels[0].pcs[3].inlinedFile == "/cuda/include/cuda_bf16.hpp");
+    KF_CHECK(back.kernels[0].pcs[3].inlinedLine == 3717
+             && back.kernels[0].pcs[3].inlinedFile == "/cuda/include/cuda_bf16.hpp");
 
     Json bad = p.toJson();
     bad["status"] = "fine";
@@ -151,11 +153,12 @@ void testOptions()
     std::string error;
     KF_CHECK(EvalOptions::fromJson(Json::object(), o, error));
     KF_CHECK(!o.sourceProfile && o.sourceProfilePeriod == 0 && !o.sourceProfileReference);
-    KF_CHECK(EvalOptions::fromJson(Json{{"source_profile", true}, {"source_profile_period", 7},
-                                        {"source_profile_reference", true}}, o, error));
+    KF_CHECK(EvalOptions::fromJson(
+        Json{{"source_profile", true}, {"source_profile_period", 7}, {"source_profile_reference", true}}, o, error));
     KF_CHECK(o.sourceProfile && o.sourceProfilePeriod == 7 && o.sourceProfileReference);
     const Json back = o.toJson();
-    KF_CHECK(back["source_profile"] == true && back["source_profile_period"] == 7 && back["source_profile_reference"] == true);
+    KF_CHECK(back["source_profile"] == true && back["source_profile_period"] == 7
+             && back["source_profile_reference"] == true);
     EvalOptions again;
     KF_CHECK(EvalOptions::fromJson(back, again, error) && again.sourceProfilePeriod == 7);
     KF_CHECK(EvalOptions::fromJson(Json{{"source_profile_period", 0}}, o, error) && o.sourceProfilePeriod == 0);

@@ -19,12 +19,12 @@ using namespace kforge::runtime::test;
 
 namespace {
 
-const Json kQuick{{"trials", 2}, {"min_runs", 10}, {"min_time_ms", 0}, {"warmup", 2}, {"warmup_ms", 0},
-                  {"trace", false}, {"metrics", false}};
+const Json kQuick{{"trials", 2},    {"min_runs", 10}, {"min_time_ms", 0}, {"warmup", 2},
+                  {"warmup_ms", 0}, {"trace", false}, {"metrics", false}};
 
 // Memory-dependency stalls: what a warp waiting on a global load shows.
-const std::set<std::string> kMemoryStalls{"long_scoreboard", "lg_throttle", "memory_throttle", "drain", "tex_throttle",
-                                          "mio_throttle"};
+const std::set<std::string> kMemoryStalls{"long_scoreboard", "lg_throttle",  "memory_throttle",
+                                          "drain",           "tex_throttle", "mio_throttle"};
 
 Json with(Json options, const Json &extra)
 {
@@ -33,9 +33,13 @@ Json with(Json options, const Json &extra)
     return options;
 }
 
-class Worker {
+class Worker
+{
 public:
-    explicit Worker(std::string path) : m_path(std::move(path)) {}
+    explicit Worker(std::string path)
+        : m_path(std::move(path))
+    {
+    }
     WorkerClient &client()
     {
         if (!m_client || !m_client->running()) {
@@ -58,8 +62,7 @@ public:
         return r.message;
     }
     // Loads both sides and evaluates; the whole reply, and its wall time.
-    Json evaluate(const TaskSpec &task, const std::string &ref, const std::string &cand, const Json &options,
-                  double &wallMs)
+    Json evaluate(const TaskSpec &task, const std::string &ref, const std::string &cand, const Json &options, double &wallMs)
     {
         if (ok(Json{{"op", "load"}, {"slot", "reference"}, {"path", ref}}, 60, "load reference").is_null()
             || ok(Json{{"op", "load"}, {"slot", "candidate"}, {"path", cand}}, 60, "load candidate").is_null())
@@ -100,7 +103,8 @@ profiler::SourceProfile profileOf(const Json &reply, const char *what)
     profiler::SourceProfile p;
     std::string error;
     if (reply.is_null() || !reply.contains("result") || !reply["result"].contains("source_profile")) {
-        KF_CHECK_MSG(false, std::string(what) + ": no source_profile in " + (reply.is_null() ? "null" : reply.dump().substr(0, 600)));
+        KF_CHECK_MSG(false, std::string(what) + ": no source_profile in "
+                                + (reply.is_null() ? "null" : reply.dump().substr(0, 600)));
         return p;
     }
     KF_CHECK_MSG(profiler::SourceProfile::fromJson(reply["result"]["source_profile"], p, error), error);
@@ -141,11 +145,13 @@ int main()
         const Json off = w.evaluate(chase, so.at("chase_ref"), so.at("chase"), kQuick, offMs);
         KF_CHECK(!off.is_null() && off["result"].value("verdict", "") == "correct");
         KF_CHECK_MSG(!off.is_null() && !off["result"].contains("source_profile"), "source_profile present although off");
-        const Json on = w.evaluate(chase, so.at("chase_ref"), so.at("chase"), with(kQuick, {{"source_profile", true}}), onMs);
+        const Json on = w.evaluate(chase, so.at("chase_ref"), so.at("chase"), with(kQuick, {{"source_profile", true}}),
+                                   onMs);
         save("pointer_chase.evaluate", on);
         KF_CHECK(!on.is_null() && on["result"].value("verdict", "") == "correct" && on["result"].contains("timing"));
         const profiler::SourceProfile p = profileOf(on, "pointer_chase");
-        if (p.status == "unavailable" && std::find(p.missing.begin(), p.missing.end(), "counters_permission") != p.missing.end())
+        if (p.status == "unavailable"
+            && std::find(p.missing.begin(), p.missing.end(), "counters_permission") != p.missing.end())
             skip("PC sampling is not permitted on this host: " + p.reason);
         KF_CHECK_MSG(p.status == "ok", p.status + ": " + p.reason);
         const std::vector<profiler::HotLine> lines = profiler::hottestLines(p, "candidate");
@@ -176,9 +182,9 @@ int main()
 
         // The reference too, on request; and an explicit period.
         double ms = 0;
-        const Json both = w.evaluate(chase, so.at("chase_ref"), so.at("chase"),
-                                     with(kQuick, {{"source_profile", true}, {"source_profile_reference", true},
-                                                   {"source_profile_period", 8}}), ms);
+        const Json both = w.evaluate(
+            chase, so.at("chase_ref"), so.at("chase"),
+            with(kQuick, {{"source_profile", true}, {"source_profile_reference", true}, {"source_profile_period", 8}}), ms);
         const profiler::SourceProfile pb = profileOf(both, "pointer_chase with reference");
         KF_CHECK_MSG(pb.status == "ok", pb.reason);
         KF_CHECK(pb.period == 8);
@@ -194,25 +200,27 @@ int main()
         save("pointer_chase_trace_metrics.evaluate", all);
         const profiler::SourceProfile p = profileOf(all, "with trace and metrics");
         KF_CHECK_MSG(p.status == "ok", "after trace and metrics: " + p.status + ": " + p.reason);
-        const Json after = w.evaluate(chase, so.at("chase_ref"), so.at("chase"), with(kQuick, {{"trace", true}, {"metrics", true}}), ms);
+        const Json after = w.evaluate(chase, so.at("chase_ref"), so.at("chase"),
+                                      with(kQuick, {{"trace", true}, {"metrics", true}}), ms);
         KF_CHECK(!after.is_null() && !after["result"].contains("source_profile"));
         if (!after.is_null() && !all.is_null()) {
             const Json &a = all["result"], &b = after["result"];
             KF_CHECK_MSG(a["trace"].value("available", false) == b["trace"].value("available", false),
                          "trace after PC sampling: " + b["trace"].dump().substr(0, 300));
-            KF_CHECK_MSG(a["metrics"]["candidate"].value("available", false) == b["metrics"]["candidate"].value("available", false),
+            KF_CHECK_MSG(a["metrics"]["candidate"].value("available", false)
+                             == b["metrics"]["candidate"].value("available", false),
                          "metrics after PC sampling: " + b["metrics"].dump().substr(0, 300));
             std::printf("with trace+metrics: trace available %d, metrics available %d, source profile %s (cost_ms %.1f)\n",
-                        b["trace"].value("available", false) ? 1 : 0, b["metrics"]["candidate"].value("available", false) ? 1 : 0,
-                        p.status.c_str(), p.costMs);
+                        b["trace"].value("available", false) ? 1 : 0,
+                        b["metrics"]["candidate"].value("available", false) ? 1 : 0, p.status.c_str(), p.costMs);
         }
     }
 
     // 2. Built without -lineinfo: samples, but no lines, and the reason says why.
     {
         const fs::path noLines = dir.path() / "chase_nolines.so";
-        const std::string cmd = findNvcc() + " -O3 -arch=" + arch + " -shared -Xcompiler -fPIC -I" + abiIncludeDir() + " -o "
-            + noLines.string() + " " + chaseSrc.string() + " 2>&1";
+        const std::string cmd = findNvcc() + " -O3 -arch=" + arch + " -shared -Xcompiler -fPIC -I" + abiIncludeDir()
+                                + " -o " + noLines.string() + " " + chaseSrc.string() + " 2>&1";
         KF_CHECK_MSG(std::system(cmd.c_str()) == 0, cmd);
         double ms = 0;
         const Json r = w.evaluate(chase, so.at("chase_ref"), noLines.string(), with(kQuick, {{"source_profile", true}}), ms);
@@ -321,8 +329,8 @@ int main()
     std::printf("\n%-28s %-22s %-7s %-26s %-18s %8s %9s %9s\n", "task", "candidate", "status", "hottest line", "stall",
                 "samples", "cost_ms", "eval_ms");
     for (const Row &r : rows)
-        std::printf("%-28s %-22s %-7s %-26s %-18s %8llu %9.1f %9.0f%s%s\n", r.task.c_str(), r.variant.c_str(), r.status.c_str(),
-                    r.hot.c_str(), r.stall.c_str(), static_cast<unsigned long long>(r.samples), r.costMs, r.evalOnMs,
-                    r.note.empty() ? "" : "  ", r.note.c_str());
+        std::printf("%-28s %-22s %-7s %-26s %-18s %8llu %9.1f %9.0f%s%s\n", r.task.c_str(), r.variant.c_str(),
+                    r.status.c_str(), r.hot.c_str(), r.stall.c_str(), static_cast<unsigned long long>(r.samples),
+                    r.costMs, r.evalOnMs, r.note.empty() ? "" : "  ", r.note.c_str());
     return finish("tst_source_profile_gpu");
 }

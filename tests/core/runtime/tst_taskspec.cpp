@@ -39,7 +39,8 @@ void broken(const std::string &text, const std::string &field, const std::string
         return;
     }
     KF_CHECK_MSG(r.error.file == "bad/task.json", r.error.message());
-    KF_CHECK_MSG(r.error.field == field, "field '" + r.error.field + "', expected '" + field + "' in: " + r.error.message());
+    KF_CHECK_MSG(r.error.field == field,
+                 "field '" + r.error.field + "', expected '" + field + "' in: " + r.error.message());
     KF_CHECK_MSG(r.error.problem.find(problem) != std::string::npos,
                  "problem '" + r.error.problem + "', expected it to contain '" + problem + "'");
 }
@@ -82,7 +83,8 @@ void goodFolder()
     KF_CHECK(t.variants.size() == 2);
     KF_CHECK(t.variants[0].label == "good" && t.variants[0].expect && t.variants[0].expect->minSpeedup == 1.5);
     KF_CHECK(t.variants[0].nvccFlags == std::vector<std::string>{"-use_fast_math"});
-    KF_CHECK(t.variants[1].label == "wrong" && t.variants[1].expect->verdict == "incorrect" && !t.variants[1].expect->minSpeedup);
+    KF_CHECK(t.variants[1].label == "wrong" && t.variants[1].expect->verdict == "incorrect"
+             && !t.variants[1].expect->minSpeedup);
     KF_CHECK_CONTAINS(t.referenceSource, "reference of good_task");
     KF_CHECK_CONTAINS(t.variants[0].source, "fast variant");
     KF_CHECK_CONTAINS(t.variants[1].source, "wrong variant");
@@ -170,16 +172,19 @@ int main()
     broken(variantOf(R"("name": "t")", R"("name": "T-1")"), "name", "must be lower-case letters, digits and '_'");
     broken(variantOf(R"("description": "d", )", ""), "description", "missing");
     broken(variantOf(R"(,
-  "outputs": [{"name": "O", "dtype": "f32", "shape": ["N"]}])", ""), "outputs", "missing");
+  "outputs": [{"name": "O", "dtype": "f32", "shape": ["N"]}])",
+                     ""),
+           "outputs", "missing");
     broken(variantOf(R"("outputs": [{"name": "O", "dtype": "f32", "shape": ["N"]}])", R"("outputs": [])"), "outputs",
            "at least one output");
-    broken(variantOf(R"("dtype": "f32", "shape": ["N", 2])", R"("dtype": "f33", "shape": ["N", 2])"),
-           "inputs[1].dtype", "unknown dtype 'f33' (known: f32, f16, bf16, f64, i32, i64, u8)");
+    broken(variantOf(R"("dtype": "f32", "shape": ["N", 2])", R"("dtype": "f33", "shape": ["N", 2])"), "inputs[1].dtype",
+           "unknown dtype 'f33' (known: f32, f16, bf16, f64, i32, i64, u8)");
     broken(variantOf(R"(["N", 2])", R"(["N*K", 2])"), "inputs[1].shape[0]", "unknown identifier 'K' at column 3");
     broken(variantOf(R"(["N", 2])", R"(["N", "2+"])"), "inputs[1].shape[1]", "unexpected end of expression");
     broken(variantOf(R"(["N", 2])", R"(["N/3", 2])"), "inputs[1].shape[0]", "not an integer");
     broken(variantOf(R"(["N", 2])", R"(["N", 0])"), "inputs[1].shape[1]", "must be at least 1");
-    broken(variantOf(R"(["N", 2])", R"(["N", true])"), "inputs[1].shape[1]", "expected an integer or an expression string, got a boolean");
+    broken(variantOf(R"(["N", 2])", R"(["N", true])"), "inputs[1].shape[1]",
+           "expected an integer or an expression string, got a boolean");
     broken(variantOf(R"(["N", 2])", R"("N")"), "inputs[1].shape", "expected an array, got a string");
     broken(variantOf(R"("name": "Y")", R"("name": "X")"), "inputs[1].name", "duplicate tensor name 'X'");
     broken(variantOf(R"({"N": 8})", R"({"N": "eight"})"), "params.N", "expected a number, got a string");
@@ -194,13 +199,16 @@ int main()
            "inputs[1].init.std", "must not be negative");
     broken(variantOf(R"("shape": ["N", 2]})", R"("shape": ["N", 2], "init": "normal"})"), "inputs[1].init",
            "expected an object, got a string");
-    broken(variantOf(R"("outputs")", R"("tolerance": {"f8": {"atol": 1}}, "outputs")"), "tolerance.f8", "unknown dtype 'f8'");
-    broken(variantOf(R"("outputs")", R"("tolerance": {"f32": {"atol": -1}}, "outputs")"), "tolerance.f32.atol", "must not be negative");
+    broken(variantOf(R"("outputs")", R"("tolerance": {"f8": {"atol": 1}}, "outputs")"), "tolerance.f8",
+           "unknown dtype 'f8'");
+    broken(variantOf(R"("outputs")", R"("tolerance": {"f32": {"atol": -1}}, "outputs")"), "tolerance.f32.atol",
+           "must not be negative");
     broken(variantOf(R"("outputs")", R"("flops": "2*N*Q", "outputs")"), "flops", "unknown identifier 'Q' at column 5");
     broken(variantOf(R"("outputs")", R"("bytes": [1], "outputs")"), "bytes", "expected an expression string or a number");
     broken(variantOf(R"("outputs")", R"("timeout_s": 0, "outputs")"), "timeout_s", "must be positive");
     broken(variantOf(R"("outputs")", R"("degenerate": "yes", "outputs")"), "degenerate", "expected a boolean");
-    broken(variantOf(R"("outputs")", R"("nvcc_flags": ["-O3", 2], "outputs")"), "nvcc_flags[1]", "expected a string, got a number");
+    broken(variantOf(R"("outputs")", R"("nvcc_flags": ["-O3", 2], "outputs")"), "nvcc_flags[1]",
+           "expected a string, got a number");
     broken(variantOf(R"("outputs")", R"("variants": [{"label": "x"}], "outputs")"), "variants[0].file", "missing");
     broken(variantOf(R"("outputs")", R"("variants": [{"file": "a.cu", "expect": {"verdict": "fast"}}], "outputs")"),
            "variants[0].expect.verdict", "unknown verdict 'fast'");

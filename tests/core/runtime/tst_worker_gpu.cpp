@@ -5,22 +5,27 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <memory>
 #include <set>
-#include <cstdio>
-#include <vector>
 #include <string>
+#include <vector>
 
 using namespace kforge::runtime;
 using namespace kforge::runtime::test;
 
 namespace {
 
-const Json kFast{{"trials", 5}, {"min_runs", 20}, {"min_time_ms", 0}, {"warmup", 3}, {"metrics", false}, {"trace", false}};
+const Json kFast{{"trials", 5}, {"min_runs", 20},   {"min_time_ms", 0},
+                 {"warmup", 3}, {"metrics", false}, {"trace", false}};
 
-class Harness {
+class Harness
+{
 public:
-    explicit Harness(std::string worker) : m_worker(std::move(worker)) {}
+    explicit Harness(std::string worker)
+        : m_worker(std::move(worker))
+    {
+    }
 
     WorkerClient &client()
     {
@@ -97,16 +102,25 @@ int main()
     std::printf("device: %s\n", device.dump().c_str());
 
     ScratchDir dir;
-    const auto so = compileFixtures(
-        {{"scale_ref", "tasks/scale/reference.cu"}, {"zeros_ref", "tasks/zeros/reference.cu"},
-         {"dtypes_ref", "tasks/dtypes/reference.cu"}, {"good", "kernels/scale_good.cu"},
-         {"printf", "kernels/scale_printf.cu"}, {"skip", "kernels/scale_skip.cu"}, {"mutate", "kernels/scale_mutate.cu"},
-         {"side", "kernels/scale_side_stream.cu"}, {"error_return", "kernels/scale_error_return.cu"},
-         {"crash", "kernels/scale_crash.cu"}, {"hang", "kernels/scale_hang.cu"}, {"exit", "kernels/scale_exit.cu"},
-         {"segfault", "kernels/scale_segfault.cu"}, {"wrong_abi", "kernels/wrong_abi.cu"},
-         {"no_entry", "kernels/no_entry.cu"}, {"zeros_constant", "kernels/zeros_constant.cu"},
-         {"dtypes_good", "kernels/dtypes_good.cu"}, {"dtypes_wrong", "kernels/dtypes_wrong_i64.cu"}},
-        dir.path(), arch);
+    const auto so = compileFixtures({{"scale_ref", "tasks/scale/reference.cu"},
+                                     {"zeros_ref", "tasks/zeros/reference.cu"},
+                                     {"dtypes_ref", "tasks/dtypes/reference.cu"},
+                                     {"good", "kernels/scale_good.cu"},
+                                     {"printf", "kernels/scale_printf.cu"},
+                                     {"skip", "kernels/scale_skip.cu"},
+                                     {"mutate", "kernels/scale_mutate.cu"},
+                                     {"side", "kernels/scale_side_stream.cu"},
+                                     {"error_return", "kernels/scale_error_return.cu"},
+                                     {"crash", "kernels/scale_crash.cu"},
+                                     {"hang", "kernels/scale_hang.cu"},
+                                     {"exit", "kernels/scale_exit.cu"},
+                                     {"segfault", "kernels/scale_segfault.cu"},
+                                     {"wrong_abi", "kernels/wrong_abi.cu"},
+                                     {"no_entry", "kernels/no_entry.cu"},
+                                     {"zeros_constant", "kernels/zeros_constant.cu"},
+                                     {"dtypes_good", "kernels/dtypes_good.cu"},
+                                     {"dtypes_wrong", "kernels/dtypes_wrong_i64.cu"}},
+                                    dir.path(), arch);
     const TaskSpec scale = fixtureTask("scale");
     const TaskSpec zeros = fixtureTask("zeros");
     const TaskSpec dtypes = fixtureTask("dtypes");
@@ -316,7 +330,8 @@ int main()
     if (fs::exists(diag / "task.json")) {
         const TaskSpecResult t = loadTaskFolder(diag);
         KF_CHECK_MSG(t.ok(), t.error.message());
-        const auto dso = compileFixtures({{"diag_ref", diag / "reference.cu"}, {"diag_good", diag / "variants" / "rowscale.cu"}},
+        const auto dso = compileFixtures({{"diag_ref", diag / "reference.cu"},
+                                          {"diag_good", diag / "variants" / "rowscale.cu"}},
                                          dir.path(), arch, t.spec->nvccFlags);
         std::vector<double> speedups;
         const Json opts{{"metrics", false}, {"trace", false}};

@@ -148,7 +148,8 @@ void expectGone(const char *what, pid_t client, pid_t worker, int expectStatus)
     const std::optional<int> status = waitChild(worker, 5);
     const double s = since(t0);
     if (!status) {
-        KF_CHECK_MSG(false, std::string(what) + ": the worker is still running " + std::to_string(s) + " s after the client was killed");
+        KF_CHECK_MSG(false, std::string(what) + ": the worker is still running " + std::to_string(s)
+                                + " s after the client was killed");
         ::kill(worker, SIGKILL);
         ::waitpid(worker, nullptr, 0);
         return;
@@ -278,9 +279,12 @@ void inputEndsAfterShutdown(const std::string &worker)
     const pid_t w = spawnWorker(worker, toWorker.r, fromWorker.w);
     ::close(toWorker.r);
     ::close(fromWorker.w);
-    writeAll(toWorker.w, R"({"id": 1, "op": "hello", "protocol": 1})" "\n"
-                         R"({"id": 2, "op": "transmogrify"})" "\n"
-                         R"({"id": 3, "op": "shutdown"})" "\n");
+    writeAll(toWorker.w, R"({"id": 1, "op": "hello", "protocol": 1})"
+                         "\n"
+                         R"({"id": 2, "op": "transmogrify"})"
+                         "\n"
+                         R"({"id": 3, "op": "shutdown"})"
+                         "\n");
     ::close(toWorker.w);
     std::vector<Json> lines;
     while (const std::optional<std::string> line = readLine(fromWorker.r, 30))
@@ -314,11 +318,13 @@ void killedWhileEvaluating(const std::string &worker, const std::string &what, c
         ::close(fromWorker.w);
         writeAll(report.w, std::to_string(w) + "\n");
         readLine(fromWorker.r, 30); // ready
-        const Json options{{"trials", 2}, {"min_runs", 100000}, {"max_runs", 1000000}, {"min_time_ms", 600000},
-                           {"trace", false}, {"metrics", false}};
+        const Json options{{"trials", 2},           {"min_runs", 100000}, {"max_runs", 1000000},
+                           {"min_time_ms", 600000}, {"trace", false},     {"metrics", false}};
         writeAll(toWorker.w, Json{{"id", 1}, {"op", "load"}, {"slot", "reference"}, {"path", reference}}.dump() + "\n");
         writeAll(toWorker.w, Json{{"id", 2}, {"op", "load"}, {"slot", "candidate"}, {"path", candidate}}.dump() + "\n");
-        writeAll(toWorker.w, Json{{"id", 3}, {"op", "evaluate"}, {"task", toJson(fixtureTask("scale"))}, {"options", options}}.dump() + "\n");
+        writeAll(toWorker.w,
+                 Json{{"id", 3}, {"op", "evaluate"}, {"task", toJson(fixtureTask("scale"))}, {"options", options}}.dump()
+                     + "\n");
         while (const std::optional<std::string> line = readLine(fromWorker.r, 120)) {
             const Json m = Json::parse(*line, nullptr, false);
             if (m.is_object() && m.value("event", "") == "progress" && m.value("stage", "") == stage) {
@@ -384,10 +390,12 @@ int main(int argc, char **argv)
         probe.waitExit(10);
     }
     ScratchDir dir;
-    const auto so = compileFixtures({{"ref", "tasks/scale/reference.cu"}, {"slow", "kernels/scale_slow.cu"},
-                                     {"hang", "kernels/scale_hang.cu"}},
-                                    dir.path(), arch);
-    killedWhileEvaluating(worker, "client killed while the worker times a slow kernel", so.at("ref"), so.at("slow"), "timing");
-    killedWhileEvaluating(worker, "client killed while a kernel hangs in verification", so.at("ref"), so.at("hang"), "verifying");
+    const auto so = compileFixtures(
+        {{"ref", "tasks/scale/reference.cu"}, {"slow", "kernels/scale_slow.cu"}, {"hang", "kernels/scale_hang.cu"}},
+        dir.path(), arch);
+    killedWhileEvaluating(worker, "client killed while the worker times a slow kernel", so.at("ref"), so.at("slow"),
+                          "timing");
+    killedWhileEvaluating(worker, "client killed while a kernel hangs in verification", so.at("ref"), so.at("hang"),
+                          "verifying");
     return finish("tst_worker_lifetime --gpu");
 }

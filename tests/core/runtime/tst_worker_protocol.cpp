@@ -5,10 +5,10 @@
 
 #include "core/runtime/worker/kernellibrary.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
-#include <cstdlib>
 
 using namespace kforge::runtime;
 using namespace kforge::runtime::test;
@@ -63,7 +63,8 @@ void malformed(WorkerClient &w)
     KF_CHECK(errorCode(badBase64) == "bad_request");
     const auto noFile = w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"path", "/nonexistent/k.so"}}, 10);
     KF_CHECK(errorCode(noFile) == "load_failed");
-    const auto notSo = w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"so_base64", encodeBase64("not an ELF file")}}, 10);
+    const auto notSo =
+        w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"so_base64", encodeBase64("not an ELF file")}}, 10);
     KF_CHECK_MSG(errorCode(notSo) == "load_failed", notSo.message.dump());
 
     // A broken task names the field.
@@ -72,7 +73,8 @@ void malformed(WorkerClient &w)
     const auto badTask = w.request(Json{{"op", "evaluate"}, {"task", task}}, 10);
     KF_CHECK(errorCode(badTask) == "bad_request");
     KF_CHECK_CONTAINS(errorMessage(badTask), "inputs[1].shape[0]: unknown identifier 'Q'");
-    const auto badOptions = w.request(Json{{"op", "evaluate"}, {"task", toJson(fixtureTask("scale"))}, {"options", {{"trials", 0}}}}, 10);
+    const auto badOptions =
+        w.request(Json{{"op", "evaluate"}, {"task", toJson(fixtureTask("scale"))}, {"options", {{"trials", 0}}}}, 10);
     KF_CHECK(errorCode(badOptions) == "bad_request");
     KF_CHECK_CONTAINS(errorMessage(badOptions), "options.trials");
 

@@ -5,14 +5,14 @@
 #include "core/runtime/worker/nvcc.h"
 #include "core/runtime/worker/workerclient.h"
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <string>
 #include <unistd.h>
 #include <vector>
-#include <chrono>
-#include <cstdio>
 
 namespace kforge::runtime::test {
 
@@ -43,7 +43,8 @@ inline TaskSpec fixtureTask(const std::string &name)
 }
 
 // A scratch folder removed at the end of the test.
-class ScratchDir {
+class ScratchDir
+{
 public:
     ScratchDir()
     {

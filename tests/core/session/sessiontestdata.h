@@ -17,12 +17,15 @@ inline QString taskFolder(const QString &name = QStringLiteral("diag_matmul"))
 // An EvalResult as the worker sends it (protocol v1), small but with every summary field.
 inline QJsonObject resultJson(const QString &verdict, double speedup, double candMs, const QStringList &flags = {})
 {
-    QJsonObject ref{{QStringLiteral("median_ms"), candMs * speedup}, {QStringLiteral("cv"), 0.01},
+    QJsonObject ref{{QStringLiteral("median_ms"), candMs * speedup},
+                    {QStringLiteral("cv"), 0.01},
                     {QStringLiteral("runs"), 200}};
     QJsonObject cand{{QStringLiteral("median_ms"), candMs}, {QStringLiteral("cv"), 0.02}, {QStringLiteral("runs"), 200}};
-    QJsonObject timing{{QStringLiteral("reference"), ref}, {QStringLiteral("candidate"), cand},
+    QJsonObject timing{{QStringLiteral("reference"), ref},
+                       {QStringLiteral("candidate"), cand},
                        {QStringLiteral("speedup"), speedup}};
-    QJsonObject r{{QStringLiteral("verdict"), verdict}, {QStringLiteral("message"), QString()},
+    QJsonObject r{{QStringLiteral("verdict"), verdict},
+                  {QStringLiteral("message"), QString()},
                   {QStringLiteral("flags"), QJsonArray::fromStringList(flags)}};
     if (verdict == QLatin1String("correct"))
         r.insert(QStringLiteral("timing"), timing);

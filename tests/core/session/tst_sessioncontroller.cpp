@@ -59,10 +59,7 @@ private Q_SLOTS:
         QDir(workingSessionsDir()).removeRecursively();
     }
 
-    void cleanup()
-    {
-        QFile::remove(workingSessionsDir());
-    }
+    void cleanup() { QFile::remove(workingSessionsDir()); }
 
     void taskGetsAWorkingSession()
     {
@@ -290,7 +287,8 @@ private Q_SLOTS:
         QFETCH(bool, isSession);
         QCOMPARE(SessionController::withSessionSuffix(file), withSuffix);
         QCOMPARE(SessionController::isSessionFile(file), isSession);
-        QCOMPARE(SessionController::displayPath(QDir::homePath() + QStringLiteral("/x/y.kforge")), QStringLiteral("~/x/y.kforge"));
+        QCOMPARE(SessionController::displayPath(QDir::homePath() + QStringLiteral("/x/y.kforge")),
+                 QStringLiteral("~/x/y.kforge"));
         QCOMPARE(SessionController::displayPath(file), file);
     }
 };

@@ -1,9 +1,9 @@
 // The session store against real SQLite files: create and reopen, every table, signals, suspicious marking,
 // migration of a hand-written version 1 file, a writer killed mid-loop, opening 10,000 variants. Opening on
 // the loader thread (openAsync) is tested by tst_sessionstore_open.
-#include "sessiontestdata.h"
 #include "core/session/sessionschema.h"
 #include "core/session/sessionstore.h"
+#include "sessiontestdata.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -40,7 +40,8 @@ int crashWriter(const QString &path)
     out << "round " << round << Qt::endl;
     for (int i = 1;; ++i) {
         const qint64 id = store.addVariant(modelVariant(ref, round), {QStringLiteral("// variant %1\n").arg(i), {}, {}});
-        if (!id || !store.addEvaluation(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), 1.0 + i * 0.01, 1.0)))
+        if (!id
+            || !store.addEvaluation(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), 1.0 + i * 0.01, 1.0)))
             || !store.setStatus(id, VariantStatus::Done)) {
             QTextStream(stderr) << store.errorString() << '\n';
             return 1;
@@ -58,10 +59,7 @@ class TstSessionStore : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-    }
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void createImportsTheTask()
     {
@@ -88,7 +86,8 @@ private Q_SLOTS:
         QVERIFY(!other.create(path, taskFolder()));
         QTemporaryDir out;
         QVERIFY(store.writeTaskFolder(out.path()));
-        QFile a(out.filePath(QStringLiteral("variants/rowscale.cu"))), b(taskFolder() + QLatin1String("/variants/rowscale.cu"));
+        QFile a(out.filePath(QStringLiteral("variants/rowscale.cu"))),
+            b(taskFolder() + QLatin1String("/variants/rowscale.cu"));
         QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
         QCOMPARE(a.readAll(), b.readAll());
     }
@@ -156,8 +155,8 @@ private Q_SLOTS:
             v.responseId = response;
             v.tags = {QStringLiteral("shared"), QStringLiteral("fast")};
             v.nvccFlags = {QStringLiteral("-use_fast_math")};
-            variant = store.addVariant(v, {QStringLiteral("__global__ void k() {}"), QStringLiteral("A is faster because"),
-                                           QStringLiteral("tile it")});
+            variant = store.addVariant(v, {QStringLiteral("__global__ void k() {}"),
+                                           QStringLiteral("A is faster because"), QStringLiteral("tile it")});
             QVERIFY(variant);
             QCOMPARE(added.count(), 1);
             QCOMPARE(added.first().first().toLongLong(), variant);
@@ -246,8 +245,8 @@ private Q_SLOTS:
         QTest::addColumn<bool>("suspicious");
         QTest::newRow("3x") << "diag_matmul" << 3.0 << QStringList{} << false;
         QTest::newRow("35x") << "diag_matmul" << 35.0 << QStringList{} << true;
-        QTest::newRow("35x degenerate task") << "conv3d_groupnorm_min_clamp" << 35.0
-                                             << QStringList{QStringLiteral("degenerate_output")} << false;
+        QTest::newRow("35x degenerate task")
+            << "conv3d_groupnorm_min_clamp" << 35.0 << QStringList{QStringLiteral("degenerate_output")} << false;
         QTest::newRow("below floor") << "conv3d_groupnorm_min_clamp" << 2.0
                                      << QStringList{QStringLiteral("below_speed_of_light")} << true;
     }
@@ -288,7 +287,8 @@ private Q_SLOTS:
             QVERIFY(db.open());
             QSqlQuery q(db);
             const QStringList sql{
-                QStringLiteral("CREATE TABLE schema_version (version INTEGER NOT NULL, summary TEXT NOT NULL, applied TEXT NOT NULL)"),
+                QStringLiteral(
+                    "CREATE TABLE schema_version (version INTEGER NOT NULL, summary TEXT NOT NULL, applied TEXT NOT NULL)"),
                 QStringLiteral("INSERT INTO schema_version VALUES (1, 'initial tables', '2025-01-01T00:00:00.000Z')"),
                 QStringLiteral("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
                 QStringLiteral("CREATE TABLE task (id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL, task_json TEXT NOT NULL, "
@@ -301,21 +301,25 @@ private Q_SLOTS:
                 QStringLiteral("CREATE TABLE prompts (id INTEGER PRIMARY KEY, round_id INTEGER REFERENCES rounds(id) ON DELETE CASCADE, "
                                "kind TEXT NOT NULL, template TEXT NOT NULL, rendered TEXT NOT NULL, "
                                "exemplar_ids TEXT NOT NULL DEFAULT '[]', created TEXT NOT NULL)"),
-                QStringLiteral("CREATE TABLE responses (id INTEGER PRIMARY KEY, prompt_id INTEGER NOT NULL REFERENCES prompts(id) "
-                               "ON DELETE CASCADE, raw_text TEXT NOT NULL DEFAULT '', reasoning_text TEXT NOT NULL DEFAULT '', "
-                               "parse_status TEXT NOT NULL DEFAULT 'pending', parse_message TEXT, prompt_tokens INTEGER NOT NULL "
-                               "DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0, endpoint TEXT, model TEXT, "
-                               "finish_status TEXT, created TEXT NOT NULL)"),
-                QStringLiteral("CREATE TABLE variants (id INTEGER PRIMARY KEY, origin TEXT NOT NULL CHECK (origin IN "
-                               "('reference','manual','model','imported')), round_id INTEGER REFERENCES rounds(id) ON DELETE "
-                               "SET NULL, prompt_id INTEGER REFERENCES prompts(id) ON DELETE SET NULL, label TEXT NOT NULL "
-                               "DEFAULT '', tags TEXT NOT NULL DEFAULT '[]', notes TEXT NOT NULL DEFAULT '', pinned INTEGER NOT "
-                               "NULL DEFAULT 0, excluded INTEGER NOT NULL DEFAULT 0, accepted INTEGER NOT NULL DEFAULT 0, "
-                               "status TEXT NOT NULL, status_message TEXT, created TEXT NOT NULL)"),
-                QStringLiteral("CREATE TABLE variant_texts (variant_id INTEGER PRIMARY KEY REFERENCES variants(id) ON DELETE "
-                               "CASCADE, source TEXT NOT NULL, analysis TEXT NOT NULL DEFAULT '', design TEXT NOT NULL DEFAULT '')"),
-                QStringLiteral("CREATE TABLE variant_parents (variant_id INTEGER NOT NULL REFERENCES variants(id) ON DELETE CASCADE, "
-                               "parent_id INTEGER NOT NULL REFERENCES variants(id) ON DELETE CASCADE, PRIMARY KEY (variant_id, parent_id))"),
+                QStringLiteral(
+                    "CREATE TABLE responses (id INTEGER PRIMARY KEY, prompt_id INTEGER NOT NULL REFERENCES prompts(id) "
+                    "ON DELETE CASCADE, raw_text TEXT NOT NULL DEFAULT '', reasoning_text TEXT NOT NULL DEFAULT '', "
+                    "parse_status TEXT NOT NULL DEFAULT 'pending', parse_message TEXT, prompt_tokens INTEGER NOT NULL "
+                    "DEFAULT 0, completion_tokens INTEGER NOT NULL DEFAULT 0, endpoint TEXT, model TEXT, "
+                    "finish_status TEXT, created TEXT NOT NULL)"),
+                QStringLiteral(
+                    "CREATE TABLE variants (id INTEGER PRIMARY KEY, origin TEXT NOT NULL CHECK (origin IN "
+                    "('reference','manual','model','imported')), round_id INTEGER REFERENCES rounds(id) ON DELETE "
+                    "SET NULL, prompt_id INTEGER REFERENCES prompts(id) ON DELETE SET NULL, label TEXT NOT NULL "
+                    "DEFAULT '', tags TEXT NOT NULL DEFAULT '[]', notes TEXT NOT NULL DEFAULT '', pinned INTEGER NOT "
+                    "NULL DEFAULT 0, excluded INTEGER NOT NULL DEFAULT 0, accepted INTEGER NOT NULL DEFAULT 0, "
+                    "status TEXT NOT NULL, status_message TEXT, created TEXT NOT NULL)"),
+                QStringLiteral(
+                    "CREATE TABLE variant_texts (variant_id INTEGER PRIMARY KEY REFERENCES variants(id) ON DELETE "
+                    "CASCADE, source TEXT NOT NULL, analysis TEXT NOT NULL DEFAULT '', design TEXT NOT NULL DEFAULT '')"),
+                QStringLiteral(
+                    "CREATE TABLE variant_parents (variant_id INTEGER NOT NULL REFERENCES variants(id) ON DELETE CASCADE, "
+                    "parent_id INTEGER NOT NULL REFERENCES variants(id) ON DELETE CASCADE, PRIMARY KEY (variant_id, parent_id))"),
                 QStringLiteral("CREATE TABLE evaluations (id INTEGER PRIMARY KEY, variant_id INTEGER NOT NULL REFERENCES "
                                "variants(id) ON DELETE CASCADE, verdict TEXT NOT NULL, speedup REAL, ref_median_ms REAL, "
                                "cand_median_ms REAL, compile_flags TEXT, nvcc_version TEXT, created TEXT NOT NULL)"),
@@ -397,7 +401,8 @@ private Q_SLOTS:
             db.close();
             db.setDatabaseName(dir.filePath(QStringLiteral("other.sqlite")));
             QVERIFY(db.open());
-            QVERIFY(q.exec(QStringLiteral("CREATE TABLE people (name TEXT)")) || QSqlQuery(db).exec(QStringLiteral("CREATE TABLE people (name TEXT)")));
+            QVERIFY(q.exec(QStringLiteral("CREATE TABLE people (name TEXT)"))
+                    || QSqlQuery(db).exec(QStringLiteral("CREATE TABLE people (name TEXT)")));
         }
         QSqlDatabase::removeDatabase(QStringLiteral("raw"));
         SessionStore store;
@@ -503,7 +508,8 @@ private Q_SLOTS:
             QElapsedTimer t;
             t.start();
             for (int i = 0; i < 10000; ++i) {
-                const qint64 id = store.addVariant(modelVariant(ref), {source, QStringLiteral("analysis"), QStringLiteral("design")});
+                const qint64 id = store.addVariant(modelVariant(ref),
+                                                   {source, QStringLiteral("analysis"), QStringLiteral("design")});
                 QVERIFY(id);
                 QVERIFY(store.addEvaluation(Evaluation::fromResult(id, result)));
             }

@@ -1,8 +1,8 @@
 // The session store opening on the loader thread (openAsync): the same data as open(), superseded opens,
 // close and destruction while opening, broken files, the lock.
-#include "sessiontestdata.h"
 #include "core/session/sessionschema.h"
 #include "core/session/sessionstore.h"
+#include "sessiontestdata.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -70,8 +70,8 @@ QString dump(const SessionStore &store)
 {
     QString out;
     QTextStream t(&out);
-    t << "task " << store.task().name << " files " << store.task().files.keys().join(QLatin1Char(','))
-      << " reference " << store.task().referenceSource.size() << '\n';
+    t << "task " << store.task().name << " files " << store.task().files.keys().join(QLatin1Char(',')) << " reference "
+      << store.task().referenceSource.size() << '\n';
     QStringList interrupted;
     for (qint64 id : store.interruptedRounds())
         interrupted << QString::number(id);
@@ -198,8 +198,8 @@ private Q_SLOTS:
 
     void openAsyncIsSuperseded_data()
     {
-        QTest::addColumn<QString>("second");  // how the store is told to open the second file
-        QTest::addColumn<bool>("sameFile");   // the second open is of the same file
+        QTest::addColumn<QString>("second"); // how the store is told to open the second file
+        QTest::addColumn<bool>("sameFile");  // the second open is of the same file
         QTest::newRow("by openAsync, other file") << "async" << false;
         QTest::newRow("by openAsync, same file") << "async" << true;
         QTest::newRow("by open, other file") << "sync" << false;
@@ -299,7 +299,7 @@ private Q_SLOTS:
             auto store = std::make_unique<SessionStore>();
             store->openAsync(path);
             QTest::qWait(1);
-        } // waits for the loader, which stops early
+        }                 // waits for the loader, which stops early
         QTest::qWait(50); // a result posted to the dead store must not arrive anywhere
         SessionStore other;
         QVERIFY2(other.open(path), qPrintable(other.errorString()));
@@ -310,11 +310,16 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("message"); // a part of the error
-        QTest::newRow("text file") << "text" << "file is not a database";
-        QTest::newRow("other SQLite file") << "sqlite" << "not a KForge session";
-        QTest::newRow("newer KForge") << "newer" << "newer KForge";
-        QTest::newRow("folder") << "folder" << "is not a file";
-        QTest::newRow("no such folder") << "nofolder" << "does not exist";
+        QTest::newRow("text file") << "text"
+                                   << "file is not a database";
+        QTest::newRow("other SQLite file") << "sqlite"
+                                           << "not a KForge session";
+        QTest::newRow("newer KForge") << "newer"
+                                      << "newer KForge";
+        QTest::newRow("folder") << "folder"
+                                << "is not a file";
+        QTest::newRow("no such folder") << "nofolder"
+                                        << "does not exist";
     }
 
     void openAsyncReportsWhatItCannotOpen()

@@ -33,8 +33,8 @@ QString runChild(const QString &mode, const QString &target, const QString &conf
     child.setProcessEnvironment(env);
     child.start(QStringLiteral(KFORGE_SETTINGS_CHILD), {mode, target});
     if (!child.waitForFinished(30000) || child.exitStatus() != QProcess::NormalExit || child.exitCode() != 0) {
-        *error = QStringLiteral("settings_child %1 %2: %3 %4").arg(mode, target, child.errorString(),
-                                                                   QString::fromLocal8Bit(child.readAllStandardError()));
+        *error = QStringLiteral("settings_child %1 %2: %3 %4")
+                     .arg(mode, target, child.errorString(), QString::fromLocal8Bit(child.readAllStandardError()));
         return {};
     }
     return QString::fromUtf8(child.readAllStandardOutput());
@@ -170,7 +170,8 @@ private Q_SLOTS:
         QTest::addColumn<QVariant>("stored");
         QTest::newRow("unknown language") << QStringLiteral("general/language") << QVariant(QStringLiteral("klingon"));
         QTest::newRow("unknown theme") << QStringLiteral("general/theme") << QVariant(QStringLiteral("purple"));
-        QTest::newRow("unknown language, today's key") << QStringLiteral("ui/language") << QVariant(QStringLiteral("klingon"));
+        QTest::newRow("unknown language, today's key")
+            << QStringLiteral("ui/language") << QVariant(QStringLiteral("klingon"));
         QTest::newRow("unknown theme, today's key") << QStringLiteral("ui/theme") << QVariant(QStringLiteral("purple"));
         QTest::newRow("negative candidates") << QStringLiteral("rounds/candidatesPerRound") << QVariant(-4);
     }
@@ -179,7 +180,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, key);
         QFETCH(QVariant, stored);
-        const QString file = m_dir.filePath(QStringLiteral("invalid-%1.ini").arg(QString::fromLatin1(QTest::currentDataTag())));
+        const QString file = m_dir.filePath(
+            QStringLiteral("invalid-%1.ini").arg(QString::fromLatin1(QTest::currentDataTag())));
         {
             QSettings raw(file, QSettings::IniFormat);
             raw.setValue(key, stored);
@@ -234,7 +236,8 @@ private Q_SLOTS:
     {
         // Language, theme and recent files were once written where a later process never looked (issue 14).
         QFETCH(QString, target);
-        const QString configHome = m_dir.filePath(QStringLiteral("xdg-%1").arg(QString::fromLatin1(QTest::currentDataTag())));
+        const QString configHome = m_dir.filePath(
+            QStringLiteral("xdg-%1").arg(QString::fromLatin1(QTest::currentDataTag())));
         QString error;
         QCOMPARE(runChild(QStringLiteral("write"), target, configHome, &error), QString());
         QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -257,7 +260,8 @@ private Q_SLOTS:
         QString error;
         const QString read = runChild(QStringLiteral("read"), file, m_dir.filePath(QStringLiteral("xdg-handover")), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QVERIFY2(read.startsWith(QStringLiteral("language=zh_CN\ntheme=light\nrecent=/data/one.kforge\n")), qPrintable(read));
+        QVERIFY2(read.startsWith(QStringLiteral("language=zh_CN\ntheme=light\nrecent=/data/one.kforge\n")),
+                 qPrintable(read));
     }
 
     void oldKeysAreMoved()
@@ -281,7 +285,8 @@ private Q_SLOTS:
         QString error;
         const QString read = runChild(QStringLiteral("read"), file, m_dir.filePath(QStringLiteral("xdg-old")), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QVERIFY2(read.startsWith(QStringLiteral("language=zh_CN\ntheme=dark\nrecent=/data/h200.kforge|/data/tasks/diag_matmul\n")),
+        QVERIFY2(read.startsWith(
+                     QStringLiteral("language=zh_CN\ntheme=dark\nrecent=/data/h200.kforge|/data/tasks/diag_matmul\n")),
                  qPrintable(read));
         QVERIFY2(read.contains(QStringLiteral("candidates=6\n")), qPrintable(read));
         QFile f(file);

@@ -143,8 +143,7 @@ void TestTask::brokenFolders_data()
     QTest::newRow("bad dtype") << badDtype << true << u"scale/task.json"_s << u"inputs[0].dtype"_s << u"f33"_s;
     QByteArray badShape = good;
     badShape.replace(R"("shape": ["N"]}],)", R"("shape": ["K"]}],)");
-    QTest::newRow("unknown shape symbol") << badShape << true << u"scale/task.json"_s << u"outputs[0].shape[0]"_s
-                                          << u"K"_s;
+    QTest::newRow("unknown shape symbol") << badShape << true << u"scale/task.json"_s << u"outputs[0].shape[0]"_s << u"K"_s;
     QByteArray badType = good;
     badType.replace(R"("timeout_s": 12)", R"("timeout_s": "soon")");
     QTest::newRow("wrong type") << badType << true << u"scale/task.json"_s << u"timeout_s"_s << u"number"_s;

@@ -77,7 +77,8 @@ private Q_SLOTS:
         SessionStore store;
         LogHub log;
         Workbench bench(&store, settings, log);
-        QVERIFY(bench.compiler() && bench.pool() && bench.evaluator() && bench.llm() && bench.credentials() && bench.runner());
+        QVERIFY(bench.compiler() && bench.pool() && bench.evaluator() && bench.llm() && bench.credentials()
+                && bench.runner());
         QCOMPARE(bench.runner()->evaluator(), static_cast<Evaluator *>(bench.evaluator()));
         QCOMPARE(bench.compiler()->baseFlags(), (QStringList{u"-O2"_s, u"--use_fast_math"_s}));
         QCOMPARE(bench.compiler()->defaultArch(), u"sm_90"_s);
@@ -228,12 +229,15 @@ private Q_SLOTS:
         QTest::addColumn<bool>("requiresKey");
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("error");
-        QTest::newRow("named variable") << u"KFORGE_TST_WB_KEY"_s << u"KFORGE_TST_WB_UNSET"_s << true << u"sk-test-123"_s << QString();
+        QTest::newRow("named variable") << u"KFORGE_TST_WB_KEY"_s << u"KFORGE_TST_WB_UNSET"_s << true
+                                        << u"sk-test-123"_s << QString();
         QTest::newRow("named variable unset") << u"KFORGE_TST_WB_UNSET"_s << u"KFORGE_TST_WB_KEY"_s << false << QString()
                                               << u"the environment variable KFORGE_TST_WB_UNSET is not set"_s;
-        QTest::newRow("endpoint's variable") << QString() << u"KFORGE_TST_WB_KEY"_s << true << u"sk-test-123"_s << QString();
-        QTest::newRow("endpoint's variable unset") << QString() << u"KFORGE_TST_WB_UNSET"_s << true << QString()
-                                                   << u"no API key: the environment variable KFORGE_TST_WB_UNSET is not set"_s;
+        QTest::newRow("endpoint's variable")
+            << QString() << u"KFORGE_TST_WB_KEY"_s << true << u"sk-test-123"_s << QString();
+        QTest::newRow("endpoint's variable unset")
+            << QString() << u"KFORGE_TST_WB_UNSET"_s << true << QString()
+            << u"no API key: the environment variable KFORGE_TST_WB_UNSET is not set"_s;
         QTest::newRow("no key needed") << QString() << u"KFORGE_TST_WB_UNSET"_s << false << QString() << QString();
     }
 

@@ -104,8 +104,7 @@ void TestWorkerClient::realMalformedRequests_data()
     QTest::newRow("not an object") << QByteArray("[1, 2, 3]") << u"bad_request"_s;
     QTest::newRow("no op") << QByteArray(R"({"id": 7})") << u"bad_request"_s;
     QTest::newRow("unknown op") << QByteArray(R"({"id": 8, "op": "frobnicate"})") << u"bad_request"_s;
-    QTest::newRow("load without file") << QByteArray(R"({"id": 9, "op": "load", "slot": "candidate"})")
-                                       << u"bad_request"_s;
+    QTest::newRow("load without file") << QByteArray(R"({"id": 9, "op": "load", "slot": "candidate"})") << u"bad_request"_s;
 }
 
 void TestWorkerClient::realMalformedRequests()

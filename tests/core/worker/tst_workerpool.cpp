@@ -43,7 +43,7 @@ EvalJob job(const QString &taskName, const QString &candidate = u"/tmp/candidate
 }
 
 // Collects finished(id, result) of a pool or an evaluator.
-template<typename Emitter, typename Signal>
+template <typename Emitter, typename Signal>
 QHash<int, EvalResult> waitFinished(Emitter *emitter, Signal signal, int count, int timeoutMs = 60000)
 {
     QSignalSpy spy(emitter, signal);
@@ -433,7 +433,8 @@ void TestWorkerPool::unusableWorkersCreateNothing()
 {
     QTemporaryDir dir;
     SessionStore store;
-    QVERIFY2(store.create(dir.filePath(u"s.kforge"_s), Task::builtinTasksDir() + u"/diag_matmul"_s), qPrintable(store.errorString()));
+    QVERIFY2(store.create(dir.filePath(u"s.kforge"_s), Task::builtinTasksDir() + u"/diag_matmul"_s),
+             qPrintable(store.errorString()));
     Compiler compiler;
     compiler.setCacheDir(m_cache->path());
     WorkerPool pool;

@@ -13,12 +13,12 @@
 // Prints one line per PNG and what the panels say; the session's path is printed as "session <path>".
 // Exit status: 0 when every step worked and every PNG was written, 1 otherwise, 2 on bad arguments.
 #include "app/gui/mainwindow.h"
-#include "core/workbench/workbench.h"
 #include "core/llm/endpointpresets.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
+#include "core/workbench/workbench.h"
 #include "core/worker/workerpool.h"
 #include "views/charts/chartspanel.h"
 #include "views/compare/comparepanel.h"
@@ -163,9 +163,11 @@ int main(int argc, char **argv)
     // Not "--session": QGuiApplication takes that one (X11 session management) before the parser sees it.
     const QCommandLineOption sessionOpt(u"open"_s, u"A session file (*.kforge) to open instead."_s, u"file"_s);
     const QCommandLineOption outOpt(u"out"_s, u"Folder for the PNGs."_s, u"dir"_s);
-    const QCommandLineOption urlOpt({u"url"_s, u"why-url"_s}, u"OpenAI-compatible base URL (the replay server)."_s, u"url"_s);
+    const QCommandLineOption urlOpt({u"url"_s, u"why-url"_s}, u"OpenAI-compatible base URL (the replay server)."_s,
+                                    u"url"_s);
     const QCommandLineOption modelOpt(u"model"_s, u"Model name."_s, u"name"_s, u"replay-model"_s);
-    const QCommandLineOption workerOpt(u"worker"_s, u"The GPU worker command."_s, u"command"_s, u"kforge-worker --device 0"_s);
+    const QCommandLineOption workerOpt(u"worker"_s, u"The GPU worker command."_s, u"command"_s,
+                                       u"kforge-worker --device 0"_s);
     const QCommandLineOption roundsOpt(u"rounds"_s, u"Rounds to run."_s, u"n"_s, u"2"_s);
     const QCommandLineOption candidatesOpt(u"candidates"_s, u"Candidates per round."_s, u"n"_s, u"3"_s);
     const QCommandLineOption sizeOpt(u"size"_s, u"Window size."_s, u"WxH"_s, u"1920x1200"_s);
@@ -226,8 +228,8 @@ int main(int argc, char **argv)
     ReasoningPanel *reasoning = window.reasoningPanel();
     RoundControlPanel *rounds = window.roundControlPanel();
     QObject::connect(window.workbench()->pool(), &WorkerPool::deviceReported, &window, [](int, const DeviceInfo &d) {
-        out() << "device: " << d.name << ' ' << d.smArch() << ", copy " << d.peakCopyGbps << " GB/s, FMA " << d.peakFmaGflops
-              << " GFLOP/s\n"
+        out() << "device: " << d.name << ' ' << d.smArch() << ", copy " << d.peakCopyGbps << " GB/s, FMA "
+              << d.peakFmaGflops << " GFLOP/s\n"
               << Qt::flush;
     });
 
@@ -265,7 +267,8 @@ int main(int argc, char **argv)
             bool finished = false;
             QString message;
             qint64 roundId = 0;
-            const auto started = QObject::connect(runner, &RoundRunner::roundStarted, &window, [&](qint64 id) { roundId = id; });
+            const auto started = QObject::connect(runner, &RoundRunner::roundStarted, &window,
+                                                  [&](qint64 id) { roundId = id; });
             const auto c = QObject::connect(runner, &RoundRunner::roundFinished, &window,
                                             [&](qint64, RoundState, const QString &m) {
                                                 finished = true;
@@ -273,7 +276,7 @@ int main(int argc, char **argv)
                                             });
             if (!waitFor([&] { return rounds->startButton()->isEnabled(); }, 30000)) {
                 fail(u"round %1: Start stays disabled: %2 %3"_s.arg(round).arg(rounds->noticeText().simplified(),
-                                                                              rounds->statusText().simplified()));
+                                                                               rounds->statusText().simplified()));
                 break;
             }
             QElapsedTimer clock;
@@ -287,7 +290,8 @@ int main(int argc, char **argv)
             }
             QObject::disconnect(c);
             QObject::disconnect(started);
-            out() << "round " << round << " finished in " << clock.elapsed() / 1000.0 << " s: " << message.simplified() << '\n';
+            out() << "round " << round << " finished in " << clock.elapsed() / 1000.0 << " s: " << message.simplified()
+                  << '\n';
             for (const Variant &v : store->population().variants())
                 if (roundId && v.roundId == roundId)
                     out() << "  R" << round << " #" << v.id << ' ' << VariantsModel::statusText(v).simplified().left(120)
@@ -309,21 +313,23 @@ int main(int argc, char **argv)
         out() << "gui_shots: cannot open " << parser.value(sessionOpt) << '\n';
         return 1;
     }
-    out() << "session " << store->path() << ": " << store->population().size() << " variants, " << store->rounds().size()
-          << " rounds\n";
+    out() << "session " << store->path() << ": " << store->population().size() << " variants, "
+          << store->rounds().size() << " rounds\n";
 
     // The two fastest correct variants, picked in the table and compared.
     std::vector<const Variant *> correct;
     for (const Variant &v : store->population().variants())
         if (v.origin != VariantOrigin::Reference && v.isCorrect() && v.eval.speedup)
             correct.push_back(&v);
-    std::sort(correct.begin(), correct.end(), [](const Variant *x, const Variant *y) { return *x->eval.speedup > *y->eval.speedup; });
+    std::sort(correct.begin(), correct.end(),
+              [](const Variant *x, const Variant *y) { return *x->eval.speedup > *y->eval.speedup; });
     QList<qint64> best;
     for (const Variant *v : correct)
         if (best.size() < 2)
             best << v->id;
     out() << "correct variants: " << correct.size() << "; the two best: "
-          << (best.size() < 2 ? u"fewer than two"_s : describe(*store, best[0]) + u", "_s + describe(*store, best[1])) << '\n';
+          << (best.size() < 2 ? u"fewer than two"_s : describe(*store, best[0]) + u", "_s + describe(*store, best[1]))
+          << '\n';
     if (best.size() < 2) {
         fail(u"fewer than two correct variants to compare"_s);
     } else {
@@ -340,16 +346,17 @@ int main(int argc, char **argv)
     settle(1500);
     reasoning->renderNow();
     settle(300);
-    out() << "compare: " << compare->statusText().simplified() << " | pair " << describe(*store, compare->variantA()) << " vs "
-          << describe(*store, compare->variantB()) << '\n';
+    out() << "compare: " << compare->statusText().simplified() << " | pair " << describe(*store, compare->variantA())
+          << " vs " << describe(*store, compare->variantB()) << '\n';
     out() << "reasoning: " << reasoning->headerText().simplified().left(160) << '\n';
-    out() << "round control: " << rounds->statusText().simplified().left(160) << " | " << rounds->usageText().simplified().left(160)
-          << '\n';
+    out() << "round control: " << rounds->statusText().simplified().left(160) << " | "
+          << rounds->usageText().simplified().left(160) << '\n';
     const int editorTab = window.editor()->currentIndex();
-    out() << "editor: tab " << window.editor()->title(editorTab) << ", variant " << window.editor()->variantId(editorTab) << '\n';
+    out() << "editor: tab " << window.editor()->title(editorTab) << ", variant "
+          << window.editor()->variantId(editorTab) << '\n';
     for (QDockWidget *d : window.findChildren<QDockWidget *>())
-        out() << "dock " << d->windowTitle() << ": " << (d->isVisible() ? "shown" : "hidden") << ' ' << d->width() << 'x'
-              << d->height() << '\n';
+        out() << "dock " << d->windowTitle() << ": " << (d->isVisible() ? "shown" : "hidden") << ' ' << d->width()
+              << 'x' << d->height() << '\n';
     out() << Qt::flush;
 
     shots.save(&window, u"window"_s);

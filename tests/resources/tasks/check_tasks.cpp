@@ -36,7 +36,11 @@ namespace fs = std::filesystem;
 class ExprParser
 {
 public:
-    ExprParser(const std::string &text, const std::map<std::string, double> &params) : s_(text), params_(params) {}
+    ExprParser(const std::string &text, const std::map<std::string, double> &params)
+        : s_(text)
+        , params_(params)
+    {
+    }
 
     double parse()
     {
@@ -160,9 +164,12 @@ kf_dtype parseDtype(const std::string &s)
 size_t dtypeSize(kf_dtype d)
 {
     switch (d) {
-    case KF_F32: case KF_I32: return 4;
-    case KF_F16: case KF_BF16: return 2;
-    case KF_F64: case KF_I64: return 8;
+    case KF_F32:
+    case KF_I32: return 4;
+    case KF_F16:
+    case KF_BF16: return 2;
+    case KF_F64:
+    case KF_I64: return 8;
     case KF_U8: return 1;
     }
     return 0;
@@ -233,7 +240,7 @@ double loadValue(const void *base, kf_dtype d, int64_t i)
     return 0;
 }
 
-template<typename F>
+template <typename F>
 void parallelFor(int64_t n, F &&f)
 {
     const int64_t threads = std::max<int64_t>(1, std::min<int64_t>(std::thread::hardware_concurrency(), 32));
@@ -252,9 +259,9 @@ void generate(const TensorSpec &t, uint64_t seed, std::vector<unsigned char> &ho
 {
     host.assign(t.bytes(), 0);
     const std::string dist = t.init.value("dist", "normal");
-    const double a = dist == "normal" ? t.init.value("mean", 0.0)
+    const double a = dist == "normal"     ? t.init.value("mean", 0.0)
                      : dist == "constant" ? t.init.value("value", 0.0)
-                                           : t.init.value("low", 0.0);
+                                          : t.init.value("low", 0.0);
     const double b = dist == "normal" ? t.init.value("std", 1.0) : t.init.value("high", 1.0);
     void *base = host.data();
     parallelFor(t.numel, [&](int64_t begin, int64_t end) {
@@ -517,8 +524,7 @@ std::vector<Row> runTask(const Task &task, const fs::path &soDir, int trials, De
         std::vector<std::vector<unsigned char>> expected(task.outputs.size());
         for (size_t o = 0; o < task.outputs.size(); ++o) {
             expected[o].resize(task.outputs[o].bytes());
-            check(cudaMemcpy(expected[o].data(), refOut[o]->ptr, expected[o].size(), cudaMemcpyDeviceToHost),
-                  "download");
+            check(cudaMemcpy(expected[o].data(), refOut[o]->ptr, expected[o].size(), cudaMemcpyDeviceToHost), "download");
         }
         if (trial == 0)
             refFirst = expected;
@@ -671,8 +677,7 @@ int main(int argc, char **argv)
                 p = q + 1;
             }
         } else {
-            std::fprintf(stderr, "usage: %s --tasks <dir> --so <dir> [--only a,b] [--trials N] [--json file]\n",
-                         argv[0]);
+            std::fprintf(stderr, "usage: %s --tasks <dir> --so <dir> [--only a,b] [--trials N] [--json file]\n", argv[0]);
             return 2;
         }
     }
@@ -691,8 +696,8 @@ int main(int argc, char **argv)
 
     std::vector<fs::path> dirs;
     for (const auto &e : fs::directory_iterator(tasksDir))
-        if (e.is_directory() && fs::exists(e.path() / "task.json") &&
-            (only.empty() || std::find(only.begin(), only.end(), e.path().filename().string()) != only.end()))
+        if (e.is_directory() && fs::exists(e.path() / "task.json")
+            && (only.empty() || std::find(only.begin(), only.end(), e.path().filename().string()) != only.end()))
             dirs.push_back(e.path());
     std::sort(dirs.begin(), dirs.end());
 
@@ -707,8 +712,7 @@ int main(int argc, char **argv)
                 rows.push_back(r);
         } catch (const CudaFailure &e) {
             rows.push_back(Row{d.filename().string(), "-", "", "cuda_error", e.what(), "", 0, 0, 0, 0, false});
-            std::fprintf(stderr, "%s: %s (stopping: the CUDA context may be unusable)\n", d.filename().c_str(),
-                         e.what());
+            std::fprintf(stderr, "%s: %s (stopping: the CUDA context may be unusable)\n", d.filename().c_str(), e.what());
             ok = false;
             break;
         } catch (const std::exception &e) {
@@ -732,9 +736,17 @@ int main(int argc, char **argv)
                     expect.c_str(), r.verdict.c_str(), r.refMs, r.candMs, sp, r.asExpected ? "yes" : "NO",
                     r.detail.c_str(), r.flags.empty() ? "" : " | ", r.flags.c_str());
         ok = ok && r.asExpected;
-        out.push_back({{"task", r.task}, {"variant", r.label}, {"expect", r.expect}, {"min_speedup", r.minSpeedup},
-                       {"verdict", r.verdict}, {"ref_ms", r.refMs}, {"cand_ms", r.candMs}, {"speedup", r.speedup},
-                       {"as_expected", r.asExpected}, {"detail", r.detail}, {"flags", r.flags}});
+        out.push_back({{"task", r.task},
+                       {"variant", r.label},
+                       {"expect", r.expect},
+                       {"min_speedup", r.minSpeedup},
+                       {"verdict", r.verdict},
+                       {"ref_ms", r.refMs},
+                       {"cand_ms", r.candMs},
+                       {"speedup", r.speedup},
+                       {"as_expected", r.asExpected},
+                       {"detail", r.detail},
+                       {"flags", r.flags}});
     }
     if (!jsonOut.empty())
         std::ofstream(jsonOut) << out.dump(2) << "\n";

@@ -150,7 +150,8 @@ void TestAssemblyPanel::resourcesAndMix()
     AssemblyPanel panel;
     panel.setAssembly(transpose());
     const QString res = panel.findChild<QLabel *>(u"assemblyResources"_s)->text();
-    QVERIFY2(res.contains(u"30 registers"_s) && res.contains(u"4.1 KiB shared"_s) && res.contains(u"no spills"_s), qPrintable(res));
+    QVERIFY2(res.contains(u"30 registers"_s) && res.contains(u"4.1 KiB shared"_s) && res.contains(u"no spills"_s),
+             qPrintable(res));
     const QString mix = panel.findChild<QLabel *>(u"assemblyMix"_s)->text();
     QVERIFY2(mix.contains(u"152 instruction"_s) && mix.contains(u"global memory"_s), qPrintable(mix));
     QVERIFY(panel.statusText().contains(u"SASS from nvdisasm 13.0.88 on worker 1"_s));
@@ -168,7 +169,8 @@ void TestAssemblyPanel::saysWhatIsMissing()
     QCOMPARE(panel.sassModel()->rowCount(), 0);
     QVERIFY(panel.ptxModel()->rowCount() > 0); // the rest works
     // A profile the host could not take: its reason is shown too.
-    panel.setSourceProfile(SourceProfile::fromResult(QJsonDocument::fromJson(fixture(u"source_profile_unavailable.json"_s).toUtf8()).object()));
+    panel.setSourceProfile(SourceProfile::fromResult(
+        QJsonDocument::fromJson(fixture(u"source_profile_unavailable.json"_s).toUtf8()).object()));
     QVERIFY(panel.statusText().contains(u"ERR_NVGPUCTRPERM"_s));
 }
 

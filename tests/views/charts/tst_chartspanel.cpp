@@ -1,8 +1,8 @@
 // The Charts panel: speedup by round (log scale, failures and suspicious results marked, best-so-far step),
 // kernel time bars and the roofline from worker-shaped results; clicks select variants; rebuilds are
 // throttled and skipped while hidden; export writes real PNG, SVG and PDF files.
-#include "panelfixture.h"
 #include "core/eval/deviceinfo.h"
+#include "panelfixture.h"
 #include "views/charts/chartspanel.h"
 #include "views/charts/kerneltimechart.h"
 #include "views/charts/rooflinechart.h"
@@ -14,11 +14,11 @@
 #include <QLineF>
 #include <QMouseEvent>
 #include <QSignalSpy>
-#include <QTemporaryDir>
-#include <QWheelEvent>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace kforge;
 using namespace kforge::test;
@@ -213,8 +213,8 @@ private Q_SLOTS:
                                                   QStringLiteral("FP32 roof, measured on NVIDIA H200: 62.9 TFLOP/s")}));
         // The selected variants' points carry labels.
         const QStringList labels = roof->pointLabels();
-        for (const QString &l : {QStringLiteral("#6 rowscale4"), QStringLiteral("#8 row_per_block"), QStringLiteral("#6 task"),
-                                 QStringLiteral("#8 task")})
+        for (const QString &l : {QStringLiteral("#6 rowscale4"), QStringLiteral("#8 row_per_block"),
+                                 QStringLiteral("#6 task"), QStringLiteral("#8 task")})
             QVERIFY2(labels.contains(l), qPrintable(labels.join(QStringLiteral(" | "))));
         // Coincident points are fanned out: no two drawn closer than a marker apart.
         auto apart = [roof] {
@@ -252,8 +252,9 @@ private Q_SLOTS:
         QCOMPARE(roof->xAxis->range().lower, zoomed.lower);
         // A drag pans.
         QTest::mousePress(roof, Qt::LeftButton, {}, QPoint(int(centre.x()), int(centre.y())));
-        QMouseEvent drag(QEvent::MouseMove, QPointF(centre.x() + 80, centre.y()), roof->mapToGlobal(QPointF(centre.x() + 80, centre.y())),
-                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QMouseEvent drag(QEvent::MouseMove, QPointF(centre.x() + 80, centre.y()),
+                         roof->mapToGlobal(QPointF(centre.x() + 80, centre.y())), Qt::NoButton, Qt::LeftButton,
+                         Qt::NoModifier);
         QApplication::sendEvent(roof, &drag);
         QTest::mouseRelease(roof, Qt::LeftButton, {}, QPoint(int(centre.x() + 80), int(centre.y())));
         QVERIFY(roof->xAxis->range().lower < zoomed.lower);

@@ -113,19 +113,22 @@ private Q_SLOTS:
         QTest::addColumn<bool>("noise");
         QTest::addColumn<int>("basis");
         // #6 and #8 of docs/h200-diag_matmul-gui.kforge: 2.7% apart, bands overlap.
-        QTest::newRow("H200 #6 vs #8") << timed(0.041408, 0.040896, 0.042656, 0.0173) << timed(0.042544, 0.041856, 0.0437024, 0.0236)
-                                       << 0.041408 / 0.042544 << 0.040896 / 0.0437024 << 0.042656 / 0.041856 << true << 0;
+        QTest::newRow("H200 #6 vs #8") << timed(0.041408, 0.040896, 0.042656, 0.0173)
+                                       << timed(0.042544, 0.041856, 0.0437024, 0.0236) << 0.041408 / 0.042544
+                                       << 0.040896 / 0.0437024 << 0.042656 / 0.041856 << true << 0;
         // #6 and #9: 10% apart, bands apart.
-        QTest::newRow("H200 #6 vs #9") << timed(0.041408, 0.040896, 0.042656, 0.0173) << timed(0.046, 0.04512, 0.047296, 0.0202)
-                                       << 0.041408 / 0.046 << 0.040896 / 0.047296 << 0.042656 / 0.04512 << false << 0;
+        QTest::newRow("H200 #6 vs #9") << timed(0.041408, 0.040896, 0.042656, 0.0173)
+                                       << timed(0.046, 0.04512, 0.047296, 0.0202) << 0.041408 / 0.046
+                                       << 0.040896 / 0.047296 << 0.042656 / 0.04512 << false << 0;
         // No percentiles: an 80% band from the CVs (1.2816 sigma in log space).
         const double half = 1.2816 * std::sqrt(0.05 * 0.05 + 0.05 * 0.05);
         QTest::newRow("cv, within") << timed(1.0, {}, {}, 0.05) << timed(1.05, {}, {}, 0.05) << 1 / 1.05
                                     << std::exp(-half) / 1.05 << std::exp(half) / 1.05 << true << 1;
         QTest::newRow("cv, real") << timed(1.0, {}, {}, 0.01) << timed(1.2, {}, {}, 0.01) << 1 / 1.2
-                                  << std::exp(-1.2816 * std::sqrt(2e-4)) / 1.2 << std::exp(1.2816 * std::sqrt(2e-4)) / 1.2 << false
-                                  << 1;
-        QTest::newRow("no spread at all") << timed(2.0, {}, {}, {}) << timed(1.0, {}, {}, {}) << 2.0 << 2.0 << 2.0 << false << 1;
+                                  << std::exp(-1.2816 * std::sqrt(2e-4)) / 1.2
+                                  << std::exp(1.2816 * std::sqrt(2e-4)) / 1.2 << false << 1;
+        QTest::newRow("no spread at all")
+            << timed(2.0, {}, {}, {}) << timed(1.0, {}, {}, {}) << 2.0 << 2.0 << 2.0 << false << 1;
     }
 
     void timeRatio()
@@ -169,19 +172,23 @@ private Q_SLOTS:
 
         // #6 (65.2x) against #8 (63.4x): 2.7% apart, inside each other's run-to-run spread.
         selection.setComparePair(6, 8);
-        QVERIFY2(panel.headlineText().startsWith(QStringLiteral("#6 and #8 take the same time within noise: 0.0414 ms "
-                                                               "against 0.0425 ms; the 80% interval of the ratio, 0.981× to 1.07×, holds 1.")),
+        QVERIFY2(panel.headlineText().startsWith(
+                     QStringLiteral("#6 and #8 take the same time within noise: 0.0414 ms "
+                                    "against 0.0425 ms; the 80% interval of the ratio, 0.981× to 1.07×, holds 1.")),
                  qPrintable(panel.headlineText()));
         QCOMPARE(value(m, "time", CompareMetricsModel::Delta), QStringLiteral("1.03× faster, within noise"));
-        QVERIFY(m.index(m.rowOf(QStringLiteral("time")), CompareMetricsModel::Delta).data(Qt::ToolTipRole).toString().contains(
-            QLatin1String("within noise")));
+        QVERIFY(m.index(m.rowOf(QStringLiteral("time")), CompareMetricsModel::Delta)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("within noise")));
         // The spread of each time, with its runs.
         QCOMPARE(value(m, "time_band", CompareMetricsModel::A), QStringLiteral("0.0409–0.0427 ms"));
         QCOMPARE(value(m, "cv", CompareMetricsModel::A), QStringLiteral("1.73%"));
         QCOMPARE(value(m, "runs", CompareMetricsModel::A), QStringLiteral("355"));
         QCOMPARE(value(m, "runs", CompareMetricsModel::B), QStringLiteral("354"));
         // It leads with what differs most: the time first, then the rows by how much they differ.
-        QCOMPARE(m.index(0, CompareMetricsModel::Metric).data(CompareMetricsModel::KeyRole).toString(), QStringLiteral("time"));
+        QCOMPARE(m.index(0, CompareMetricsModel::Metric).data(CompareMetricsModel::KeyRole).toString(),
+                 QStringLiteral("time"));
         const QList<int> largest = m.largestDifferences(3);
         QVERIFY(!largest.isEmpty());
         double previous = 1e9;
@@ -213,13 +220,15 @@ private Q_SLOTS:
 
         // #6 against #9 (58.7x): 10% apart and the bands do not meet.
         selection.setComparePair(6, 9);
-        QVERIFY2(panel.headlineText().startsWith(QStringLiteral("#6 is 1.11× faster than #9 (0.0414 ms against 0.0460 ms); the "
-                                                               "80% interval of the ratio is 1.06× to 1.16×, so the gap is real.")),
+        QVERIFY2(panel.headlineText().startsWith(
+                     QStringLiteral("#6 is 1.11× faster than #9 (0.0414 ms against 0.0460 ms); the "
+                                    "80% interval of the ratio is 1.06× to 1.16×, so the gap is real.")),
                  qPrintable(panel.headlineText()));
         QCOMPARE(value(m, "time", CompareMetricsModel::Delta), QStringLiteral("1.11× faster"));
         // Swapped, the same verdict from B's side.
         selection.setComparePair(9, 6);
-        QVERIFY2(panel.headlineText().startsWith(QStringLiteral("#6 is 1.11× faster than #9")), qPrintable(panel.headlineText()));
+        QVERIFY2(panel.headlineText().startsWith(QStringLiteral("#6 is 1.11× faster than #9")),
+                 qPrintable(panel.headlineText()));
         QCOMPARE(value(m, "time", CompareMetricsModel::Delta), QStringLiteral("1.11× slower"));
         saveScreenshot(&panel, QStringLiteral("compare-h200-real-gap"));
 
@@ -233,8 +242,8 @@ private Q_SLOTS:
     {
         ResultSpec spec;
         spec.speedup = 4.0;
-        spec.kernels = {KernelSpec{QStringLiteral("void gemm_tiled<32>(float const*, float const*, float*, long)"), 2500, 1, 72,
-                                   8192, 2e9, 4e8},
+        spec.kernels = {KernelSpec{QStringLiteral("void gemm_tiled<32>(float const*, float const*, float*, long)"),
+                                   2500, 1, 72, 8192, 2e9, 4e8},
                         KernelSpec{QStringLiteral("scatter(float*)"), 450, 2, 16, 0, 1e6, 3e7}};
         spec.spillBytes = 24;
         const VariantMeasurement m = VariantMeasurement::fromResult(workerResult(spec), h200Device());
@@ -271,7 +280,8 @@ private Q_SLOTS:
         wrong.verdict = QStringLiteral("incorrect");
         wrong.message = QStringLiteral("unwritten output elements");
         const VariantMeasurement failed = VariantMeasurement::fromResult(workerResult(wrong));
-        QCOMPARE(failed.metricsProblem, QStringLiteral("the candidate was not measured (incorrect: unwritten output elements)"));
+        QCOMPARE(failed.metricsProblem,
+                 QStringLiteral("the candidate was not measured (incorrect: unwritten output elements)"));
         QCOMPARE(failed.timingProblem, failed.metricsProblem);
     }
 
@@ -284,11 +294,12 @@ private Q_SLOTS:
         ResultSpec naive;
         naive.speedup = 0.19;
         naive.metrics = false;
-        naive.kernels = {KernelSpec{QStringLiteral("gemm_tiled(float const*, float const*, float*, long, long, long)"), 61300, 1,
-                                    38, 8320, 0, 0},
+        naive.kernels = {KernelSpec{QStringLiteral("gemm_tiled(float const*, float const*, float*, long, long, long)"),
+                                    61300, 1, 38, 8320, 0, 0},
                          KernelSpec{QStringLiteral("scatter_diagonal(float const*, float*, long)"), 6.1, 1, 16, 0, 0, 0}};
         const qint64 slow = f.addMeasured(QStringLiteral("naive"), naive);
-        const qint64 pair = f.store().addPairAnalysis(PairAnalysis{0, fast, slow, QStringLiteral("Why is A faster than B?"), {}, 0, {}});
+        const qint64 pair = f.store().addPairAnalysis(
+            PairAnalysis{0, fast, slow, QStringLiteral("Why is A faster than B?"), {}, 0, {}});
         QVERIFY(f.store().setPairAnswer(pair, QStringLiteral("A reads **B once**; the naive kernel runs a full GEMM."), 0));
 
         VariantSelection selection;
@@ -325,8 +336,11 @@ private Q_SLOTS:
         QCOMPARE(panel.kernelsB()->rowCount(), 2);
         // The short name in the cell (kernelDisplayName, issue 18), the demangled one in its tooltip.
         QCOMPARE(panel.kernelsB()->index(0, KernelListModel::Name).data().toString(), QStringLiteral("gemm_tiled"));
-        QVERIFY(panel.kernelsB()->index(0, KernelListModel::Name).data(Qt::ToolTipRole).toString().startsWith(
-            QStringLiteral("gemm_tiled(float const*, float const*, float*, long, long, long)")));
+        QVERIFY(panel.kernelsB()
+                    ->index(0, KernelListModel::Name)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("gemm_tiled(float const*, float const*, float*, long, long, long)")));
         QCOMPARE(panel.kernelsB()->index(0, KernelListModel::Grid).data().toString(), QStringLiteral("4096×1×1"));
         QCOMPARE(panel.kernelsB()->index(0, KernelListModel::MsPerRun).data().toString(), QStringLiteral("61.3 ms"));
         QCOMPARE(panel.kernelsB()->index(0, KernelListModel::Registers).data().toInt(), 38);

@@ -1,12 +1,13 @@
 // Issue 18: one variant shows the same speed-of-light figures in the prompt, the Variants table, Compare, the
-// HTML report and the export README (all from the stored evaluation's Measurement), and none over 100 %. Two variants of a real session file: one within both floors, and one whose
-// stored result is the worker's for a task that counts the FLOPs of the GEMM on the materialised diagonal matrix
-// (2*N*N*M), which a rewrite beats; the old computation showed it as "177% of speed of light".
+// HTML report and the export README (all from the stored evaluation's Measurement), and none over 100 %. Two variants
+// of a real session file: one within both floors, and one whose stored result is the worker's for a task that counts
+// the FLOPs of the GEMM on the materialised diagonal matrix (2*N*N*M), which a rewrite beats; the old computation
+// showed it as "177% of speed of light".
 #include "core/eval/speedoflight.h"
 #include "core/export/exportreadme.h"
 #include "core/export/reportinput.h"
-#include "core/export/sessionexportsource.h"
 #include "core/export/reportwriter.h"
+#include "core/export/sessionexportsource.h"
 #include "core/optimizer/promptbuilder.h"
 #include "panelfixture.h"
 #include "views/compare/comparemetricsmodel.h"
@@ -74,7 +75,8 @@ QString solLines(const QString &text)
 
 } // namespace
 
-class TestSpeedOfLightViews : public QObject {
+class TestSpeedOfLightViews : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -103,7 +105,9 @@ private Q_SLOTS:
         QTRY_VERIFY(!variants.index(variants.rowOf(within), VariantsModel::SpeedOfLight).data().toString().isEmpty());
         QTRY_VERIFY(!variants.index(variants.rowOf(beats), VariantsModel::SpeedOfLight).data().toString().isEmpty());
 
-        const auto measurementOf = [&](qint64 id) { return VariantMeasurement::fromEvaluation(*store.latestEvaluation(id)); };
+        const auto measurementOf = [&](qint64 id) {
+            return VariantMeasurement::fromEvaluation(*store.latestEvaluation(id));
+        };
         CompareMetricsModel compare;
         compare.setMeasurements(measurementOf(within), measurementOf(beats), u"within"_s, u"rewrite"_s);
         const int solRow = compare.rowOf(u"sol"_s);
@@ -163,8 +167,8 @@ private Q_SLOTS:
                 QVERIFY(html.contains(u"beats the task's FLOP floor"_s));
             }
             // Whatever the old fallbacks made of the 2*N*N*M floor (177%), nothing over 100 reaches the user.
-            for (const QString &text : {solLines(prompt), cell, compare.index(solRow, c.compareColumn).data().toString(), solLines(html),
-                                        solLines(readme)})
+            for (const QString &text : {solLines(prompt), cell, compare.index(solRow, c.compareColumn).data().toString(),
+                                        solLines(html), solLines(readme)})
                 for (double pct : percentages(text))
                     QVERIFY2(pct <= 100, qPrintable(text));
         }

@@ -40,7 +40,8 @@ private Q_SLOTS:
                                    << QStringLiteral("=   1   1 | a\n=   2   2 | b\n");
         QTest::newRow("both empty") << QString() << QString() << QString();
         QTest::newRow("changed line") << lines({"a", "int x = 1;", "c"}) << lines({"a", "int x = 2;", "c"})
-                                      << QStringLiteral("=   1   1 | a\n~   2   2 | int x = 1; -> int x = 2;\n=   3   3 | c\n");
+                                      << QStringLiteral(
+                                             "=   1   1 | a\n~   2   2 | int x = 1; -> int x = 2;\n=   3   3 | c\n");
         QTest::newRow("removed") << lines({"a", "b", "c"}) << lines({"a", "c"})
                                  << QStringLiteral("=   1   1 | a\n-   2   . | b\n=   3   2 | c\n");
         QTest::newRow("added") << lines({"a", "c"}) << lines({"a", "b", "c"})
@@ -48,8 +49,9 @@ private Q_SLOTS:
         QTest::newRow("two edited, one added")
             << lines({"a", "float p = x[i];", "float q = y[i];", "z"})
             << lines({"a", "float p = x[j];", "float q = y[j];", "float r = w[j];", "z"})
-            << QStringLiteral("=   1   1 | a\n~   2   2 | float p = x[i]; -> float p = x[j];\n"
-                              "~   3   3 | float q = y[i]; -> float q = y[j];\n+   .   4 | float r = w[j];\n=   4   5 | z\n");
+            << QStringLiteral(
+                   "=   1   1 | a\n~   2   2 | float p = x[i]; -> float p = x[j];\n"
+                   "~   3   3 | float q = y[i]; -> float q = y[j];\n+   .   4 | float r = w[j];\n=   4   5 | z\n");
         QTest::newRow("dissimilar lines are not paired")
             << lines({"{", "    if (i < n)", "}"}) << lines({"{", "    const float s = __ldg(a + row);", "}"})
             << QStringLiteral("=   1   1 | {\n-   2   . |     if (i < n)\n+   .   2 |     const float s = __ldg(a + row);\n"
@@ -57,10 +59,9 @@ private Q_SLOTS:
         QTest::newRow("pairs follow similarity, not position")
             << lines({"int a = 1;", "x"}) << lines({"y", "int a = 2;"})
             << QStringLiteral("+   .   1 | y\n~   1   2 | int a = 1; -> int a = 2;\n-   2   . | x\n");
-        QTest::newRow("from nothing") << QString() << lines({"a", "b"})
-                                      << QStringLiteral("+   .   1 | a\n+   .   2 | b\n");
-        QTest::newRow("no final newline") << QStringLiteral("a\nb") << QStringLiteral("a\nb\n")
-                                          << QStringLiteral("=   1   1 | a\n=   2   2 | b\n");
+        QTest::newRow("from nothing") << QString() << lines({"a", "b"}) << QStringLiteral("+   .   1 | a\n+   .   2 | b\n");
+        QTest::newRow("no final newline")
+            << QStringLiteral("a\nb") << QStringLiteral("a\nb\n") << QStringLiteral("=   1   1 | a\n=   2   2 | b\n");
         QTest::newRow("crlf") << QStringLiteral("a\r\nb\r\n") << QStringLiteral("a\nc\n")
                               << QStringLiteral("=   1   1 | a\n-   2   . | b\n+   .   2 | c\n");
     }
@@ -123,10 +124,10 @@ private Q_SLOTS:
 
     void navigation()
     {
-        const QString left = QStringLiteral("x = 1;\n") + numbered(1, 10) + QStringLiteral("y = 1;\n") + numbered(11, 20)
-            + QStringLiteral("z = 1;\n");
-        const QString right = QStringLiteral("x = 2;\n") + numbered(1, 10) + QStringLiteral("y = 2;\n") + numbered(11, 20)
-            + QStringLiteral("z = 2;\n");
+        const QString left = QStringLiteral("x = 1;\n") + numbered(1, 10) + QStringLiteral("y = 1;\n")
+                             + numbered(11, 20) + QStringLiteral("z = 1;\n");
+        const QString right = QStringLiteral("x = 2;\n") + numbered(1, 10) + QStringLiteral("y = 2;\n")
+                              + numbered(11, 20) + QStringLiteral("z = 2;\n");
         DiffModel m;
         m.setTexts(left, right);
         const std::vector<int> starts = m.changeStarts();
@@ -163,12 +164,13 @@ private Q_SLOTS:
                                     << QList<DiffSpan>{{8, 1}} << QList<DiffSpan>{{8, 2}};
         QTest::newRow("word replaced") << QStringLiteral("float *a") << QStringLiteral("float4 *a")
                                        << QList<DiffSpan>{{0, 5}} << QList<DiffSpan>{{0, 6}};
-        QTest::newRow("inserted qualifier") << QStringLiteral("const float *a") << QStringLiteral("const float *__restrict__ a")
-                                            << QList<DiffSpan>{} << QList<DiffSpan>{{13, 12}};
+        QTest::newRow("inserted qualifier")
+            << QStringLiteral("const float *a") << QStringLiteral("const float *__restrict__ a") << QList<DiffSpan>{}
+            << QList<DiffSpan>{{13, 12}};
         QTest::newRow("indentation is not marked") << QStringLiteral("    x = 1;") << QStringLiteral("        x = 2;")
                                                    << QList<DiffSpan>{{8, 1}} << QList<DiffSpan>{{12, 1}};
-        QTest::newRow("adjacent tokens merge") << QStringLiteral("a+b") << QStringLiteral("c*d")
-                                               << QList<DiffSpan>{{0, 3}} << QList<DiffSpan>{{0, 3}};
+        QTest::newRow("adjacent tokens merge")
+            << QStringLiteral("a+b") << QStringLiteral("c*d") << QList<DiffSpan>{{0, 3}} << QList<DiffSpan>{{0, 3}};
         QTest::newRow("member access is one token") << QStringLiteral("threadIdx.x") << QStringLiteral("threadIdx.y")
                                                     << QList<DiffSpan>{{0, 11}} << QList<DiffSpan>{{0, 11}};
     }
@@ -193,7 +195,9 @@ private Q_SLOTS:
         QString right;
         for (int i = 0; i < 5000; ++i) {
             left += QStringLiteral("    acc += a[%1] * b[%1];\n").arg(i);
-            right += (i % 100 == 50 ? QStringLiteral("    acc = fmaf(a[%1], b[%1], acc);\n") : QStringLiteral("    acc += a[%1] * b[%1];\n")).arg(i);
+            right += (i % 100 == 50 ? QStringLiteral("    acc = fmaf(a[%1], b[%1], acc);\n")
+                                    : QStringLiteral("    acc += a[%1] * b[%1];\n"))
+                         .arg(i);
         }
         DiffModel m;
         m.setTexts(left, right);

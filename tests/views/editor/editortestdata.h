@@ -44,7 +44,7 @@ inline void lexAll(QsciScintilla *editor)
 }
 
 inline Diagnostic diag(Diagnostic::Severity severity, const QString &file, int line, int column, const QString &message,
-                const QString &code = {}, const QString &tool = QStringLiteral("nvcc"))
+                       const QString &code = {}, const QString &tool = QStringLiteral("nvcc"))
 {
     Diagnostic d;
     d.severity = severity;

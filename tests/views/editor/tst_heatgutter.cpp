@@ -29,7 +29,8 @@ QByteArray fixture(const QString &name)
 
 SourceHeat heat()
 {
-    return SourceHeat::of(SourceProfile::fromResult(QJsonDocument::fromJson(fixture(u"source_profile_handmade.json"_s)).object()),
+    return SourceHeat::of(SourceProfile::fromResult(
+                              QJsonDocument::fromJson(fixture(u"source_profile_handmade.json"_s)).object()),
                           u"smem_tiled.cu"_s);
 }
 

@@ -5,8 +5,8 @@
 #include "views/editor/cudalexer.h"
 #include "views/editor/diagnosticformat.h"
 #include "views/editor/editorsetup.h"
-#include "views/editor/kernelinfostrip.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/kernelinfostrip.h"
 #include "views/editor/kerneltab.h"
 
 #include <Qsci/qsciscintilla.h>
@@ -120,12 +120,11 @@ private Q_SLOTS:
         QTest::newRow("with the work folder") << QStringLiteral("/tmp/kforge-1/candidate.cu") << 3 << candidate << true;
         QTest::newRow("no file but a line") << QString() << 3 << candidate << true;
         QTest::newRow("another source") << QStringLiteral("other.cu") << 3 << candidate << false;
-        QTest::newRow("sanitized like the compiler") << QStringLiteral("my_variant__2_.cu") << 3
-                                                     << QStringLiteral("my variant (2)") << true;
+        QTest::newRow("sanitized like the compiler")
+            << QStringLiteral("my_variant__2_.cu") << 3 << QStringLiteral("my variant (2)") << true;
         QTest::newRow("header") << QStringLiteral("kforge/kernel.h") << 3 << candidate << false;
         QTest::newRow("tab without a name: .cu") << candidate << 3 << QString() << true;
-        QTest::newRow("tab without a name: header") << QStringLiteral("/usr/include/cuda_fp16.h") << 3 << QString()
-                                                    << false;
+        QTest::newRow("tab without a name: header") << QStringLiteral("/usr/include/cuda_fp16.h") << 3 << QString() << false;
         QTest::newRow("tab without a name: .cuh") << QStringLiteral("tile.cuh") << 3 << QString() << false;
         QTest::newRow("no line (ptxas)") << QString() << 0 << QString() << false;
         QTest::newRow("past the end") << candidate << 99 << candidate << false;
@@ -183,7 +182,8 @@ private Q_SLOTS:
         QCOMPARE(e->annotation(6), QStringLiteral("error #20: identifier \"tile\" is undefined\n"
                                                   "error: no instance of \"atomicAdd\""));
         // Annotation styles per severity: the first character of line 6's annotation is the warning style.
-        QByteArray styles(int(e->SendScintilla(QsciScintilla::SCI_ANNOTATIONGETSTYLES, 6UL, static_cast<const char *>(nullptr))), '\0');
+        QByteArray styles(
+            int(e->SendScintilla(QsciScintilla::SCI_ANNOTATIONGETSTYLES, 6UL, static_cast<const char *>(nullptr))), '\0');
         e->SendScintilla(QsciScintilla::SCI_ANNOTATIONGETSTYLES, 6UL, styles.data());
         QCOMPARE(int(uchar(styles.at(0))), EditorSetup::errorAnnotationStyle);
 
@@ -273,18 +273,17 @@ private Q_SLOTS:
         QVERIFY(!editor.nextDiagnosticAction()->isEnabled());
         QCOMPARE(editor.nextDiagnosticAction()->shortcut(), QKeySequence(Qt::Key_F8));
         QCOMPARE(editor.previousDiagnosticAction()->shortcut(), QKeySequence(Qt::SHIFT | Qt::Key_F8));
-        editor.setDiagnostics(0, {diag(Warning, {}, 9, 0, QStringLiteral("w9")),
-                                  diag(Error, {}, 3, 0, QStringLiteral("e3")),
-                                  diag(Note, {}, 5, 0, QStringLiteral("n5")), // shown, not visited
-                                  diag(Error, {}, 6, 20, QStringLiteral("e6b")),
-                                  diag(Error, {}, 6, 5, QStringLiteral("e6a")),
-                                  diag(Error, QStringLiteral("kforge/kernel.h"), 2, 0, QStringLiteral("hdr"))});
+        editor.setDiagnostics(0,
+                              {diag(Warning, {}, 9, 0, QStringLiteral("w9")), diag(Error, {}, 3, 0, QStringLiteral("e3")),
+                               diag(Note, {}, 5, 0, QStringLiteral("n5")), // shown, not visited
+                               diag(Error, {}, 6, 20, QStringLiteral("e6b")), diag(Error, {}, 6, 5, QStringLiteral("e6a")),
+                               diag(Error, QStringLiteral("kforge/kernel.h"), 2, 0, QStringLiteral("hdr"))});
         QVERIFY(editor.nextDiagnosticAction()->isEnabled());
         QsciScintilla *e = editor.currentEditor();
         KernelInfoStrip *strip = editor.tab(0)->infoStrip();
         e->setCursorPosition(0, 0);
         const QStringList forward = {QStringLiteral("e3"), QStringLiteral("e6a"), QStringLiteral("e6b"),
-                                     QStringLiteral("w9"), QStringLiteral("e3"), QStringLiteral("e6a")};
+                                     QStringLiteral("w9"), QStringLiteral("e3"),  QStringLiteral("e6a")};
         const QList<int> forwardLines = {2, 5, 5, 8, 2, 5};
         for (int i = 0; i < forward.size(); ++i) {
             editor.nextDiagnosticAction()->trigger();
@@ -367,8 +366,9 @@ private Q_SLOTS:
                                   << QStringLiteral("gemm<128, 64>");
         // One shortener everywhere (core/eval/kernelname.h, issue 18): qualifiers go, a mangled name is demangled.
         QTest::newRow("namespace") << QStringLiteral("void ns::k<(int)3>(float*)") << QStringLiteral("k<(int)3>");
-        QTest::newRow("anonymous namespace") << QStringLiteral("(anonymous namespace)::colsum_vec4(float const*, float*, int)")
-                                             << QStringLiteral("colsum_vec4");
+        QTest::newRow("anonymous namespace")
+            << QStringLiteral("(anonymous namespace)::colsum_vec4(float const*, float*, int)")
+            << QStringLiteral("colsum_vec4");
         QTest::newRow("not demangled") << QStringLiteral("_Z5scalePKfPfi") << QStringLiteral("scale");
         QTest::newRow("not demanglable") << QStringLiteral("_Znot_a_name") << QStringLiteral("_Znot_a_name");
     }

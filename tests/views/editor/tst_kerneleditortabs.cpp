@@ -311,7 +311,8 @@ private Q_SLOTS:
         QCOMPARE(editor.source(1), fork->text());
         editor.requestCloseTab(1);
         question = nullptr;
-        QTRY_VERIFY((question = editor.findChild<QMessageBox *>(QStringLiteral("kforgeCloseTabQuestion"))) && question->isVisible());
+        QTRY_VERIFY((question = editor.findChild<QMessageBox *>(QStringLiteral("kforgeCloseTabQuestion")))
+                    && question->isVisible());
         question->button(QMessageBox::Discard)->click();
         QCOMPARE(editor.count(), 1);
         QCOMPARE(closing.size(), 3);

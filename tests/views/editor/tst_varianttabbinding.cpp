@@ -50,8 +50,9 @@ qint64 addCompileError(SessionStore &store, qint64 parent)
     d.tool = QStringLiteral("nvcc");
     const QJsonObject result{{QStringLiteral("verdict"), QStringLiteral("compile_error")},
                              {QStringLiteral("message"), d.message},
-                             {QStringLiteral("compile"), QJsonObject{{QStringLiteral("ok"), false},
-                                                                     {QStringLiteral("diagnostics"), QJsonArray{d.toJson()}}}}};
+                             {QStringLiteral("compile"),
+                              QJsonObject{{QStringLiteral("ok"), false},
+                                          {QStringLiteral("diagnostics"), QJsonArray{d.toJson()}}}}};
     store.addEvaluation(Evaluation::fromResult(id, result));
     store.setStatus(id, VariantStatus::Failed, d.message);
     return id;
@@ -131,7 +132,8 @@ private Q_SLOTS:
         QCOMPARE(b.editor.count(), 3);
         QVERIFY(b.editor.isReadOnly(shown));
         QCOMPARE(b.editor.currentIndex(), shown);
-        QVERIFY2(b.editor.status(shown).startsWith(QStringLiteral("correct: 2.50× the reference")), qPrintable(b.editor.status(shown)));
+        QVERIFY2(b.editor.status(shown).startsWith(QStringLiteral("correct: 2.50× the reference")),
+                 qPrintable(b.editor.status(shown)));
         QCOMPARE(b.tabs->showVariant(fast), shown);
         QCOMPARE(b.editor.count(), 3);
         QCOMPARE(b.tabs->showVariant(987654), -1);

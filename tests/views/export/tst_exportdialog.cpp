@@ -104,7 +104,8 @@ void TestExportDialog::previewConflictsAndWrite()
     QVERIFY(waitForPlan(d, ready));
     const int row = rowOf(m, u"src/diag_matmul_kernel.cu"_s);
     QCOMPARE(stateOf(m, u"src/diag_matmul_kernel.cu"_s), ExportPlan::State::Conflict);
-    QCOMPARE(m->index(row, ExportPlanModel::StateColumn).data().toString(), ExportPlanModel::stateText(ExportPlan::State::Conflict));
+    QCOMPARE(m->index(row, ExportPlanModel::StateColumn).data().toString(),
+             ExportPlanModel::stateText(ExportPlan::State::Conflict));
     QVERIFY(m->index(row, 0).data(Qt::ForegroundRole).isValid());
     QVERIFY(!m->index(row, 0).data(ExportPlanModel::ReasonRole).toString().isEmpty());
     QVERIFY(!d.exportButton()->isEnabled());

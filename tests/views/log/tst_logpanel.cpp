@@ -92,16 +92,19 @@ private Q_SLOTS:
                                                         QStringLiteral("load candidate"),
                                                         QStringLiteral("HTTP 429: rate limited")};
         QTest::newRow("errors only") << QList<int>{} << int(LogLevel::Error) << QString()
-                                     << QStringList{QStringLiteral("expected a ';'"), QStringLiteral("HTTP 429: rate limited")};
+                                     << QStringList{QStringLiteral("expected a ';'"),
+                                                    QStringLiteral("HTTP 429: rate limited")};
         QTest::newRow("compiler only") << QList<int>{int(LogSource::App), int(LogSource::Worker), int(LogSource::Model)}
                                        << int(LogLevel::Info) << QString()
-                                       << QStringList{QStringLiteral("variable x set but not used"), QStringLiteral("expected a ';'")};
+                                       << QStringList{QStringLiteral("variable x set but not used"),
+                                                      QStringLiteral("expected a ';'")};
         QTest::newRow("text in message") << QList<int>{} << int(LogLevel::Debug) << QStringLiteral("nvidia")
                                          << QStringList{QStringLiteral("ready: NVIDIA H200")};
         QTest::newRow("text in context") << QList<int>{} << int(LogLevel::Debug) << QStringLiteral("GPU0")
-                                         << QStringList{QStringLiteral("ready: NVIDIA H200"), QStringLiteral("load candidate")};
-        QTest::newRow("nothing") << QList<int>{int(LogSource::Compiler)} << int(LogLevel::Warning) << QStringLiteral("x set")
-                                 << QStringList{};
+                                         << QStringList{QStringLiteral("ready: NVIDIA H200"),
+                                                        QStringLiteral("load candidate")};
+        QTest::newRow("nothing") << QList<int>{int(LogSource::Compiler)} << int(LogLevel::Warning)
+                                 << QStringLiteral("x set") << QStringList{};
     }
 
     void filtering()
@@ -127,7 +130,7 @@ private Q_SLOTS:
         hub.post(LogSource::Compiler, LogLevel::Error, QStringLiteral("x set twice"));
         QTRY_COMPARE(model.rowCount(), 7);
         const bool shown = !hiddenSources.contains(int(LogSource::Compiler))
-            && (text.isEmpty() || QStringLiteral("x set twice").contains(text, Qt::CaseInsensitive));
+                           && (text.isEmpty() || QStringLiteral("x set twice").contains(text, Qt::CaseInsensitive));
         QCOMPARE(messages(filter).contains(QStringLiteral("x set twice")), shown);
     }
 

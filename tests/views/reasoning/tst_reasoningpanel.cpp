@@ -122,7 +122,8 @@ private Q_SLOTS:
         QVERIFY(f.create());
         RoundHarness h(f);
         QString error;
-        QVERIFY2(h.serve({CandidateAnswer{3.0}, CandidateAnswer{5.0}}, QStringLiteral("unused"), &error, 25), qPrintable(error));
+        QVERIFY2(h.serve({CandidateAnswer{3.0}, CandidateAnswer{5.0}}, QStringLiteral("unused"), &error, 25),
+                 qPrintable(error));
         VariantSelection selection;
         ReasoningPanel panel(&f.store(), &selection, h.runner.get());
         QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -140,14 +141,17 @@ private Q_SLOTS:
         QSignalSpy finished(h.runner.get(), &RoundRunner::roundFinished);
         QVERIFY2(h.runner->start(s), qPrintable(h.runner->errorString()));
         // While it streams: partial text is shown, re-rendered far less often than deltas arrive.
-        QTRY_VERIFY_WITH_TIMEOUT(panel.shownResponse() != 0 && panel.answerText().contains(QLatin1String("Candidate 1")), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.shownResponse() != 0 && panel.answerText().contains(QLatin1String("Candidate 1")),
+                                 20000);
         const int rendersBefore = panel.renderCount();
-        QVERIFY(panel.model()->index(panel.model()->rowOf(panel.shownResponse()), 0).data(ReasoningEntriesModel::LiveRole).toBool());
+        QVERIFY(
+            panel.model()->index(panel.model()->rowOf(panel.shownResponse()), 0).data(ReasoningEntriesModel::LiveRole).toBool());
         saveScreenshot(&panel, QStringLiteral("reasoning-streaming"));
         QVERIFY(finished.wait(30000));
         QCOMPARE(int(finished.at(0).at(1).value<RoundState>()), int(RoundState::Finished));
         QVERIFY2(panel.renderCount() - rendersBefore < deltas.size() / 3,
-                 qPrintable(QStringLiteral("%1 renders for %2 deltas").arg(panel.renderCount() - rendersBefore).arg(deltas.size())));
+                 qPrintable(
+                     QStringLiteral("%1 renders for %2 deltas").arg(panel.renderCount() - rendersBefore).arg(deltas.size())));
         QCOMPARE(panel.model()->rowCount(), 2);
         // Following live moved on to the second answer; once parsed, its analysis and design are shown.
         QTRY_VERIFY(panel.shownVariant() != 0);

@@ -59,9 +59,9 @@ QByteArray chunk(const QJsonObject &delta, const QJsonValue &finish = QJsonValue
     const QJsonObject o{{QStringLiteral("id"), QStringLiteral("chatcmpl-panels")},
                         {QStringLiteral("object"), QStringLiteral("chat.completion.chunk")},
                         {QStringLiteral("model"), QStringLiteral("replay-model")},
-                        {QStringLiteral("choices"),
-                         QJsonArray{QJsonObject{{QStringLiteral("index"), 0}, {QStringLiteral("delta"), delta},
-                                                {QStringLiteral("finish_reason"), finish}}}}};
+                        {QStringLiteral("choices"), QJsonArray{QJsonObject{{QStringLiteral("index"), 0},
+                                                                           {QStringLiteral("delta"), delta},
+                                                                           {QStringLiteral("finish_reason"), finish}}}}};
     return "data: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n";
 }
 
@@ -69,8 +69,8 @@ QByteArray chunk(const QJsonObject &delta, const QJsonValue &finish = QJsonValue
 
 QByteArray openAiStream(const QString &text, const QString &reasoning, int deltaChars)
 {
-    QByteArray out = chunk(QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")},
-                                       {QStringLiteral("content"), QString()}});
+    QByteArray out = chunk(
+        QJsonObject{{QStringLiteral("role"), QStringLiteral("assistant")}, {QStringLiteral("content"), QString()}});
     for (qsizetype i = 0; i < reasoning.size(); i += deltaChars)
         out += chunk(QJsonObject{{QStringLiteral("reasoning_content"), reasoning.mid(i, deltaChars)}});
     for (qsizetype i = 0; i < text.size(); i += deltaChars)
@@ -158,8 +158,7 @@ RoundHarness::~RoundHarness()
     runner.reset(); // cancels its requests before the client goes
 }
 
-bool RoundHarness::serve(const QList<CandidateAnswer> &answers, const QString &compareAnswer, QString *error,
-                         int chunkDelayMs)
+bool RoundHarness::serve(const QList<CandidateAnswer> &answers, const QString &compareAnswer, QString *error, int chunkDelayMs)
 {
     if (!server.listen()) {
         *error = QStringLiteral("the replay server does not listen");

@@ -92,9 +92,8 @@ private Q_SLOTS:
         // has no "Performance analysis") between two looks, so the panel is watched all along.
         bool streamedIntoPanel = false;
         QTimer watch;
-        connect(&watch, &QTimer::timeout, &watch, [&] {
-            streamedIntoPanel |= reasoning->answerText().contains(QLatin1String("Performance analysis"));
-        });
+        connect(&watch, &QTimer::timeout, &watch,
+                [&] { streamedIntoPanel |= reasoning->answerText().contains(QLatin1String("Performance analysis")); });
         watch.start(2);
         QVERIFY(control->startButton()->isEnabled());
         QTest::mouseClick(control->startButton(), Qt::LeftButton);
@@ -137,7 +136,8 @@ private Q_SLOTS:
         QCOMPARE(compare->variantA(), best);
         QCOMPARE(compare->variantB(), second);
         const CompareMetricsModel *m = compare->metricsModel();
-        QCOMPARE(m->index(m->rowOf(QStringLiteral("speedup")), CompareMetricsModel::A).data().toString(), QStringLiteral("8.40×"));
+        QCOMPARE(m->index(m->rowOf(QStringLiteral("speedup")), CompareMetricsModel::A).data().toString(),
+                 QStringLiteral("8.40×"));
         QVERIFY(compare->noticeText().contains(QLatin1String("B: no hardware metrics")));
         compareDock->raise();
 

@@ -12,11 +12,11 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSignalSpy>
 #include <QSet>
+#include <QSignalSpy>
 #include <QSpinBox>
-#include <QTableView>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTest>
 
 using namespace kforge;
@@ -78,7 +78,8 @@ private Q_SLOTS:
         QString error;
         CandidateAnswer wrong;
         wrong.verdict = QStringLiteral("incorrect");
-        QVERIFY2(h.serve({CandidateAnswer{2.5}, wrong, CandidateAnswer{6.0}}, QStringLiteral("unused"), &error), qPrintable(error));
+        QVERIFY2(h.serve({CandidateAnswer{2.5}, wrong, CandidateAnswer{6.0}}, QStringLiteral("unused"), &error),
+                 qPrintable(error));
         RoundControlPanel panel(&f.store(), h.runner.get(), h.settings.get());
         QAbstractItemModelTester tester(panel.progressModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         panel.resize(900, 700);
@@ -209,7 +210,8 @@ private Q_SLOTS:
         RoundProgressModel *progress = panel.progressModel();
         const qint64 ref = f.store().population().reference()->id;
         for (int r = 0; r < 3; ++r)
-            QVERIFY(progress->index(r, RoundProgressModel::Exemplars).data().toString().startsWith(QStringLiteral("#%1 (1").arg(ref)));
+            QVERIFY(
+                progress->index(r, RoundProgressModel::Exemplars).data().toString().startsWith(QStringLiteral("#%1 (1").arg(ref)));
         const Variant *best = f.store().population().bestCorrect();
         QVERIFY(best && qAbs(*best->eval.speedup - 6.0) < 1e-6);
         const qint64 bestId = best->id;
@@ -218,7 +220,8 @@ private Q_SLOTS:
         panel.start();
         QVERIFY(finished.wait(30000));
         QCOMPARE(progress->rowCount(), 3);
-        QCOMPARE(progress->headerData(RoundProgressModel::Exemplars, Qt::Horizontal).toString(), QStringLiteral("Exemplars"));
+        QCOMPARE(progress->headerData(RoundProgressModel::Exemplars, Qt::Horizontal).toString(),
+                 QStringLiteral("Exemplars"));
         QSet<QString> shown;
         for (int r = 0; r < 3; ++r) {
             const QString text = progress->index(r, RoundProgressModel::Exemplars).data().toString();

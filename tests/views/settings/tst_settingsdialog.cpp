@@ -94,7 +94,8 @@ private Q_SLOTS:
         QStringList ids{saved[0].id, saved[1].id};
         ids.sort();
         QCOMPARE(ids, (QStringList{QStringLiteral("vllm"), QStringLiteral("vllm-2")}));
-        const auto edited = std::find_if(saved.begin(), saved.end(), [](const EndpointConfig &e) { return e.id == QLatin1String("vllm-2"); });
+        const auto edited = std::find_if(saved.begin(), saved.end(),
+                                         [](const EndpointConfig &e) { return e.id == QLatin1String("vllm-2"); });
         QCOMPARE(edited->defaultModel, QStringLiteral("qwen3-coder"));
         QCOMPARE(edited->baseUrl, QStringLiteral("http://localhost:8000/v1"));
     }

@@ -160,14 +160,16 @@ private Q_SLOTS:
             db.setDatabaseName(file);
             QVERIFY(db.open());
             QSqlQuery q(db);
-            QVERIFY(q.exec(QStringLiteral("UPDATE task SET task_json = replace(task_json, '\"shape\": [\"N\"]', '\"shape\": [\"K\"]')")));
+            QVERIFY(q.exec(QStringLiteral(
+                "UPDATE task SET task_json = replace(task_json, '\"shape\": [\"N\"]', '\"shape\": [\"K\"]')")));
             db.close();
         }
         QSqlDatabase::removeDatabase(QStringLiteral("edit"));
         SessionStore store;
         QVERIFY2(store.open(file), qPrintable(store.errorString()));
         TaskPanel panel(&store);
-        QVERIFY2(panel.problem().startsWith(QLatin1String("The task stored in this session cannot be read: task.json: inputs[0].shape[0]:")),
+        QVERIFY2(panel.problem().startsWith(
+                     QLatin1String("The task stored in this session cannot be read: task.json: inputs[0].shape[0]:")),
                  qPrintable(panel.problem()));
         QVERIFY2(panel.problem().contains(QLatin1String("K")), qPrintable(panel.problem()));
         QCOMPARE(panel.text(), panel.problem());

@@ -17,15 +17,21 @@ constexpr int kRuns = 100;
 
 QJsonObject stats(double v, int n = kRuns)
 {
-    return {{QStringLiteral("n"), n}, {QStringLiteral("median"), v}, {QStringLiteral("mean"), v * 1.01},
-            {QStringLiteral("min"), v * 0.98}, {QStringLiteral("max"), v * 1.07}};
+    return {{QStringLiteral("n"), n},
+            {QStringLiteral("median"), v},
+            {QStringLiteral("mean"), v * 1.01},
+            {QStringLiteral("min"), v * 0.98},
+            {QStringLiteral("max"), v * 1.07}};
 }
 
 QJsonObject launch(int registers, int smem)
 {
-    return {{QStringLiteral("grid"), QJsonArray{4096, 1, 1}}, {QStringLiteral("block"), QJsonArray{256, 1, 1}},
-            {QStringLiteral("registers"), registers}, {QStringLiteral("static_smem"), smem},
-            {QStringLiteral("dynamic_smem"), 0}, {QStringLiteral("local_mem_per_thread"), 0}};
+    return {{QStringLiteral("grid"), QJsonArray{4096, 1, 1}},
+            {QStringLiteral("block"), QJsonArray{256, 1, 1}},
+            {QStringLiteral("registers"), registers},
+            {QStringLiteral("static_smem"), smem},
+            {QStringLiteral("dynamic_smem"), 0},
+            {QStringLiteral("local_mem_per_thread"), 0}};
 }
 
 QJsonObject point(double flops, double bytes, double timeNs, const QString &bound)
@@ -56,9 +62,13 @@ QString taskFolder()
 
 QJsonObject h200Device()
 {
-    return {{QStringLiteral("index"), 0}, {QStringLiteral("name"), QStringLiteral("NVIDIA H200")},
-            {QStringLiteral("cc_major"), 9}, {QStringLiteral("cc_minor"), 0}, {QStringLiteral("arch"), QStringLiteral("sm_90")},
-            {QStringLiteral("sm_count"), 132}, {QStringLiteral("peak_copy_gbps"), kPeakGbps},
+    return {{QStringLiteral("index"), 0},
+            {QStringLiteral("name"), QStringLiteral("NVIDIA H200")},
+            {QStringLiteral("cc_major"), 9},
+            {QStringLiteral("cc_minor"), 0},
+            {QStringLiteral("arch"), QStringLiteral("sm_90")},
+            {QStringLiteral("sm_count"), 132},
+            {QStringLiteral("peak_copy_gbps"), kPeakGbps},
             {QStringLiteral("peak_fma_gflops"), kPeakGflops}};
 }
 
@@ -71,23 +81,28 @@ QJsonObject workerResult(const ResultSpec &spec)
     r.insert(QStringLiteral("flags"), flags);
     if (spec.verdict != QLatin1String("correct")) {
         if (spec.verdict == QLatin1String("incorrect"))
-            r.insert(QStringLiteral("verification"),
-                     QJsonObject{{QStringLiteral("trials"), 1}, {QStringLiteral("mismatches"), 4096},
-                                 {QStringLiteral("max_abs_err"), 3.19}, {QStringLiteral("reason"), spec.message}});
+            r.insert(QStringLiteral("verification"), QJsonObject{{QStringLiteral("trials"), 1},
+                                                                 {QStringLiteral("mismatches"), 4096},
+                                                                 {QStringLiteral("max_abs_err"), 3.19},
+                                                                 {QStringLiteral("reason"), spec.message}});
         if (spec.verdict == QLatin1String("compile_error"))
-            r.insert(QStringLiteral("compile"), QJsonObject{{QStringLiteral("ok"), false},
-                                                            {QStringLiteral("log"), spec.message}});
+            r.insert(QStringLiteral("compile"),
+                     QJsonObject{{QStringLiteral("ok"), false}, {QStringLiteral("log"), spec.message}});
         return r;
     }
     const double candMs = spec.referenceMs / spec.speedup;
-    r.insert(QStringLiteral("verification"),
-             QJsonObject{{QStringLiteral("trials"), 5}, {QStringLiteral("max_abs_err"), 0}, {QStringLiteral("mismatches"), 0},
-                         {QStringLiteral("input_mutated"), false}, {QStringLiteral("output_depends_on_inputs"), true}});
+    r.insert(QStringLiteral("verification"), QJsonObject{{QStringLiteral("trials"), 5},
+                                                         {QStringLiteral("max_abs_err"), 0},
+                                                         {QStringLiteral("mismatches"), 0},
+                                                         {QStringLiteral("input_mutated"), false},
+                                                         {QStringLiteral("output_depends_on_inputs"), true}});
     r.insert(QStringLiteral("timing"),
              QJsonObject{{QStringLiteral("reference"), QJsonObject{{QStringLiteral("median_ms"), spec.referenceMs},
-                                                                   {QStringLiteral("cv"), 0.006}, {QStringLiteral("runs"), kRuns}}},
+                                                                   {QStringLiteral("cv"), 0.006},
+                                                                   {QStringLiteral("runs"), kRuns}}},
                          {QStringLiteral("candidate"), QJsonObject{{QStringLiteral("median_ms"), candMs},
-                                                                   {QStringLiteral("cv"), 0.01}, {QStringLiteral("runs"), kRuns}}},
+                                                                   {QStringLiteral("cv"), 0.01},
+                                                                   {QStringLiteral("runs"), kRuns}}},
                          {QStringLiteral("speedup"), spec.speedup}});
 
     QList<KernelSpec> kernels = spec.kernels;
@@ -107,7 +122,8 @@ QJsonObject workerResult(const ResultSpec &spec)
         const double totalUs = k.meanUs * k.perRun * kRuns;
         kernelMs += k.meanUs * k.perRun / 1000;
         groups.append(QJsonObject{{QStringLiteral("name"), k.name},
-                                  {QStringLiteral("mangled"), QString(QStringLiteral("_Z") + k.name.section(QLatin1Char('('), 0, 0))},
+                                  {QStringLiteral("mangled"),
+                                   QString(QStringLiteral("_Z") + k.name.section(QLatin1Char('('), 0, 0))},
                                   {QStringLiteral("count"), k.perRun * kRuns},
                                   {QStringLiteral("per_run"), k.perRun},
                                   {QStringLiteral("total_us"), totalUs},
@@ -118,7 +134,7 @@ QJsonObject workerResult(const ResultSpec &spec)
                                   {QStringLiteral("theoretical_occupancy"),
                                    QJsonObject{{QStringLiteral("pct"), k.registers > 64 ? 50.0 : 100.0},
                                                {QStringLiteral("limiter"), k.registers > 64 ? QStringLiteral("registers")
-                                                                                             : QStringLiteral("none")}}}});
+                                                                                            : QStringLiteral("none")}}}});
         const double timeNs = k.meanUs * 1000;
         const QString bound = spec.speedup >= 30 ? QStringLiteral("memory") : QStringLiteral("compute");
         if (k.flops > 0 && k.dramBytes > 0) {
@@ -127,25 +143,27 @@ QJsonObject workerResult(const ResultSpec &spec)
             p.insert(QStringLiteral("name"), k.name);
             roofKernels.append(p);
         }
-        metricKernels.append(QJsonObject{{QStringLiteral("index"), index},
-                                         {QStringLiteral("range"), QString::number(index)},
-                                         {QStringLiteral("name"), k.name},
-                                         {QStringLiteral("launch"), launch(k.registers, k.staticSmem)},
-                                         {QStringLiteral("time_ns"), timeNs},
-                                         {QStringLiteral("dram_bytes"), k.dramBytes},
-                                         {QStringLiteral("achieved_gbps"), k.dramBytes / timeNs},
-                                         {QStringLiteral("flops_fp32"), k.flops},
-                                         {QStringLiteral("achieved_gflops"), k.flops / timeNs},
-                                         {QStringLiteral("dram_throughput_pct"), std::min(95.0, 100 * k.dramBytes / timeNs / kPeakGbps)},
-                                         {QStringLiteral("sm_throughput_pct"), spec.speedup >= 30 ? 22.5 : 81.0},
-                                         {QStringLiteral("achieved_occupancy_pct"), k.registers > 64 ? 41.0 : 87.5},
-                                         {QStringLiteral("l2_hit_rate_pct"), spec.speedup >= 30 ? 12.0 : 96.0},
-                                         {QStringLiteral("values"), QJsonObject{}}});
-        resources.append(QJsonObject{{QStringLiteral("name"), k.name},
-                                     {QStringLiteral("registers"), k.registers},
-                                     {QStringLiteral("shared_bytes"), k.staticSmem},
-                                     {QStringLiteral("spill_store_bytes"), index == 0 ? spec.spillBytes / 2 : 0},
-                                     {QStringLiteral("spill_load_bytes"), index == 0 ? spec.spillBytes - spec.spillBytes / 2 : 0}});
+        metricKernels.append(
+            QJsonObject{{QStringLiteral("index"), index},
+                        {QStringLiteral("range"), QString::number(index)},
+                        {QStringLiteral("name"), k.name},
+                        {QStringLiteral("launch"), launch(k.registers, k.staticSmem)},
+                        {QStringLiteral("time_ns"), timeNs},
+                        {QStringLiteral("dram_bytes"), k.dramBytes},
+                        {QStringLiteral("achieved_gbps"), k.dramBytes / timeNs},
+                        {QStringLiteral("flops_fp32"), k.flops},
+                        {QStringLiteral("achieved_gflops"), k.flops / timeNs},
+                        {QStringLiteral("dram_throughput_pct"), std::min(95.0, 100 * k.dramBytes / timeNs / kPeakGbps)},
+                        {QStringLiteral("sm_throughput_pct"), spec.speedup >= 30 ? 22.5 : 81.0},
+                        {QStringLiteral("achieved_occupancy_pct"), k.registers > 64 ? 41.0 : 87.5},
+                        {QStringLiteral("l2_hit_rate_pct"), spec.speedup >= 30 ? 12.0 : 96.0},
+                        {QStringLiteral("values"), QJsonObject{}}});
+        resources.append(
+            QJsonObject{{QStringLiteral("name"), k.name},
+                        {QStringLiteral("registers"), k.registers},
+                        {QStringLiteral("shared_bytes"), k.staticSmem},
+                        {QStringLiteral("spill_store_bytes"), index == 0 ? spec.spillBytes / 2 : 0},
+                        {QStringLiteral("spill_load_bytes"), index == 0 ? spec.spillBytes - spec.spillBytes / 2 : 0}});
         totalNs += timeNs * k.perRun;
         totalBytes += k.dramBytes * k.perRun;
         totalFlops += k.flops * k.perRun;
@@ -162,8 +180,10 @@ QJsonObject workerResult(const ResultSpec &spec)
                      {QStringLiteral("memory"), QJsonArray{}},
                      {QStringLiteral("side_stream_work"), false},
                      {QStringLiteral("late_work"), false}};
-    r.insert(QStringLiteral("trace"), QJsonObject{{QStringLiteral("available"), true}, {QStringLiteral("records"), 1200},
-                                                  {QStringLiteral("dropped"), 0}, {QStringLiteral("candidate"), side},
+    r.insert(QStringLiteral("trace"), QJsonObject{{QStringLiteral("available"), true},
+                                                  {QStringLiteral("records"), 1200},
+                                                  {QStringLiteral("dropped"), 0},
+                                                  {QStringLiteral("candidate"), side},
                                                   {QStringLiteral("flags"), QJsonArray{}}});
 
     const double taskFlops = kN * kM, taskBytes = 4 * kN + 8 * kN * kM;
@@ -179,39 +199,43 @@ QJsonObject workerResult(const ResultSpec &spec)
                      {QStringLiteral("fraction_of_floor"), floorMs / candMs}};
     if (spec.metrics) {
         r.insert(QStringLiteral("metrics"),
-                 QJsonObject{{QStringLiteral("candidate"),
-                              QJsonObject{{QStringLiteral("available"), true}, {QStringLiteral("chip"), QStringLiteral("GH100")},
-                                          {QStringLiteral("passes"), 12}, {QStringLiteral("kernels"), metricKernels},
-                                          {QStringLiteral("total_time_ns"), totalNs},
-                                          {QStringLiteral("total_dram_bytes"), totalBytes},
-                                          {QStringLiteral("total_flops_fp32"), totalFlops}}}});
-        QJsonObject report{{QStringLiteral("peaks"), QJsonObject{{QStringLiteral("copy_gbps"), kPeakGbps},
-                                                                 {QStringLiteral("fma_gflops"), kPeakGflops},
-                                                                 {QStringLiteral("ridge_flop_per_byte"), kPeakGflops / kPeakGbps}}},
-                           {QStringLiteral("task"), QJsonObject{{QStringLiteral("flops"), taskFlops},
-                                                                {QStringLiteral("bytes"), taskBytes},
-                                                                {QStringLiteral("time_ms"), candMs},
-                                                                {QStringLiteral("floor_ms"), floorMs},
-                                                                {QStringLiteral("time_over_floor"), candMs / floorMs},
-                                                                {QStringLiteral("below_speed_of_light"), false},
-                                                                {QStringLiteral("limit"), QStringLiteral("memory")}}},
-                           {QStringLiteral("kernels"), roofKernels},
-                           {QStringLiteral("total"), point(totalFlops, totalBytes, totalNs,
-                                                           spec.speedup >= 30 ? QStringLiteral("memory")
-                                                                              : QStringLiteral("compute"))}};
+                 QJsonObject{{QStringLiteral("candidate"), QJsonObject{{QStringLiteral("available"), true},
+                                                                       {QStringLiteral("chip"), QStringLiteral("GH100")},
+                                                                       {QStringLiteral("passes"), 12},
+                                                                       {QStringLiteral("kernels"), metricKernels},
+                                                                       {QStringLiteral("total_time_ns"), totalNs},
+                                                                       {QStringLiteral("total_dram_bytes"), totalBytes},
+                                                                       {QStringLiteral("total_flops_fp32"), totalFlops}}}});
+        QJsonObject report{
+            {QStringLiteral("peaks"), QJsonObject{{QStringLiteral("copy_gbps"), kPeakGbps},
+                                                  {QStringLiteral("fma_gflops"), kPeakGflops},
+                                                  {QStringLiteral("ridge_flop_per_byte"), kPeakGflops / kPeakGbps}}},
+            {QStringLiteral("task"), QJsonObject{{QStringLiteral("flops"), taskFlops},
+                                                 {QStringLiteral("bytes"), taskBytes},
+                                                 {QStringLiteral("time_ms"), candMs},
+                                                 {QStringLiteral("floor_ms"), floorMs},
+                                                 {QStringLiteral("time_over_floor"), candMs / floorMs},
+                                                 {QStringLiteral("below_speed_of_light"), false},
+                                                 {QStringLiteral("limit"), QStringLiteral("memory")}}},
+            {QStringLiteral("kernels"), roofKernels},
+            {QStringLiteral("total"), point(totalFlops, totalBytes, totalNs,
+                                            spec.speedup >= 30 ? QStringLiteral("memory") : QStringLiteral("compute"))}};
         roof.insert(QStringLiteral("profile"), QJsonObject{{QStringLiteral("candidate"), report}});
     } else {
         r.insert(QStringLiteral("metrics"),
-                 QJsonObject{{QStringLiteral("candidate"),
-                              QJsonObject{{QStringLiteral("available"), false},
-                                          {QStringLiteral("problem"),
-                                           QJsonObject{{QStringLiteral("error"), QStringLiteral("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")},
-                                                       {QStringLiteral("call"), QStringLiteral("cuptiProfilerInitialize")},
-                                                       {QStringLiteral("reason"), spec.metricsReason},
-                                                       {QStringLiteral("hint"), QStringLiteral("Set NVreg_RestrictProfilingToAdminUsers=0.")}}}}}});
+                 QJsonObject{
+                     {QStringLiteral("candidate"),
+                      QJsonObject{{QStringLiteral("available"), false},
+                                  {QStringLiteral("problem"),
+                                   QJsonObject{{QStringLiteral("error"), QStringLiteral("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES")},
+                                               {QStringLiteral("call"), QStringLiteral("cuptiProfilerInitialize")},
+                                               {QStringLiteral("reason"), spec.metricsReason},
+                                               {QStringLiteral("hint"),
+                                                QStringLiteral("Set NVreg_RestrictProfilingToAdminUsers=0.")}}}}}});
     }
     r.insert(QStringLiteral("roofline"), roof);
-    r.insert(QStringLiteral("compile"), QJsonObject{{QStringLiteral("ok"), true}, {QStringLiteral("cache_hit"), false},
+    r.insert(QStringLiteral("compile"), QJsonObject{{QStringLiteral("ok"), true},
+                                                    {QStringLiteral("cache_hit"), false},
                                                     {QStringLiteral("resources"), resources},
                                                     {QStringLiteral("diagnostics"), QJsonArray{}}});
     return r;
@@ -254,8 +278,7 @@ qint64 SessionFixture::measureReference()
     return ref;
 }
 
-qint64 SessionFixture::addMeasured(const QString &label, const ResultSpec &spec, const QList<qint64> &parents,
-                                   qint64 roundId)
+qint64 SessionFixture::addMeasured(const QString &label, const ResultSpec &spec, const QList<qint64> &parents, qint64 roundId)
 {
     Variant v;
     v.origin = VariantOrigin::Model;
@@ -270,7 +293,8 @@ qint64 SessionFixture::addMeasured(const QString &label, const ResultSpec &spec,
         return 0;
     m_store->addEvaluation(Evaluation::fromResult(id, workerResult(spec), h200Device()));
     m_store->setStatus(id, spec.verdict == QLatin1String("correct") ? VariantStatus::Done : VariantStatus::Failed,
-                       spec.verdict == QLatin1String("correct") ? QString() : spec.verdict + QStringLiteral(": ") + spec.message);
+                       spec.verdict == QLatin1String("correct") ? QString()
+                                                                : spec.verdict + QStringLiteral(": ") + spec.message);
     return id;
 }
 

@@ -14,13 +14,13 @@ class QWidget;
 namespace kforge::test {
 
 struct KernelSpec {
-    QString name;            // demangled, as CUPTI reports it
-    double meanUs = 100;     // duration of one launch
+    QString name;        // demangled, as CUPTI reports it
+    double meanUs = 100; // duration of one launch
     int perRun = 1;
     int registers = 32;
     int staticSmem = 0;
-    double flops = 0;        // FP32 flops per launch (metrics pass)
-    double dramBytes = 0;    // per launch
+    double flops = 0;     // FP32 flops per launch (metrics pass)
+    double dramBytes = 0; // per launch
 };
 
 struct ResultSpec {
@@ -28,8 +28,8 @@ struct ResultSpec {
     QString message;
     double speedup = 1.0;
     double referenceMs = 11.8;
-    QList<KernelSpec> kernels;   // empty: one kernel named after the speedup
-    bool metrics = true;         // false: the worker's metrics pass failed (CUPTI diagnosis)
+    QList<KernelSpec> kernels; // empty: one kernel named after the speedup
+    bool metrics = true;       // false: the worker's metrics pass failed (CUPTI diagnosis)
     QString metricsReason = QStringLiteral("The profiler needs access to the GPU performance counters.");
     QStringList flags;
     int spillBytes = 0;

@@ -147,16 +147,17 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("labels");
         using S = VariantsFilterModel::StatusFilter;
         QTest::newRow("everything") << QString() << int(S::All) << false
-                                    << QStringList{QStringLiteral("reference"), QStringLiteral("fast"), QStringLiteral("slow"),
-                                                   QStringLiteral("broken"), QStringLiteral("fast-2")};
+                                    << QStringList{QStringLiteral("reference"), QStringLiteral("fast"),
+                                                   QStringLiteral("slow"), QStringLiteral("broken"),
+                                                   QStringLiteral("fast-2")};
         QTest::newRow("text") << QStringLiteral("fast") << int(S::All) << false
                               << QStringList{QStringLiteral("fast"), QStringLiteral("fast-2")};
-        QTest::newRow("text matches tags") << QStringLiteral("vectorized") << int(S::All) << false
-                                           << QStringList{QStringLiteral("slow")};
+        QTest::newRow("text matches tags")
+            << QStringLiteral("vectorized") << int(S::All) << false << QStringList{QStringLiteral("slow")};
         QTest::newRow("failed") << QString() << int(S::Failed) << false << QStringList{QStringLiteral("broken")};
         QTest::newRow("correct only") << QString() << int(S::All) << true
-                                      << QStringList{QStringLiteral("reference"), QStringLiteral("fast"), QStringLiteral("slow"),
-                                                     QStringLiteral("fast-2")};
+                                      << QStringList{QStringLiteral("reference"), QStringLiteral("fast"),
+                                                     QStringLiteral("slow"), QStringLiteral("fast-2")};
         QTest::newRow("suspicious") << QString() << int(S::Suspicious) << false
                                     << QStringList{QStringLiteral("fast"), QStringLiteral("fast-2")};
         QTest::newRow("pinned") << QString() << int(S::Pinned) << false << QStringList{QStringLiteral("slow")};
@@ -209,8 +210,8 @@ private Q_SLOTS:
         proxy.setSourceModel(&model);
         proxy.sort(VariantsModel::Speedup, Qt::DescendingOrder);
         QCOMPARE(column(proxy, VariantsModel::Speedup),
-                 (QStringList{QStringLiteral("100×"), QStringLiteral("12.5×"), QStringLiteral("7×"), QStringLiteral("3×"),
-                              QStringLiteral("1×"), QStringLiteral("0.400×"), QString()}));
+                 (QStringList{QStringLiteral("100×"), QStringLiteral("12.5×"), QStringLiteral("7×"),
+                              QStringLiteral("3×"), QStringLiteral("1×"), QStringLiteral("0.400×"), QString()}));
         // A variant measured later moves to its place without a reset.
         QSignalSpy resets(&proxy, &QAbstractItemModel::modelReset);
         f.addMeasured(QStringLiteral("new best"), 250.0);
@@ -262,7 +263,8 @@ private Q_SLOTS:
         QVERIFY(f.store().population().find(fast)->pinned);
         QVERIFY(f.store().population().find(fast)->accepted);
         panel.setTags({QStringLiteral(" float4 "), QStringLiteral("coalesced"), QStringLiteral("float4")});
-        QCOMPARE(f.store().population().find(fast)->tags, (QStringList{QStringLiteral("float4"), QStringLiteral("coalesced")}));
+        QCOMPARE(f.store().population().find(fast)->tags,
+                 (QStringList{QStringLiteral("float4"), QStringLiteral("coalesced")}));
         menu.reset(panel.createContextMenu(nullptr));
         QCOMPARE(action(menu.get(), "pin")->text(), QStringLiteral("Unpin"));
         QVERIFY(!action(menu.get(), "accept")->isEnabled());
@@ -282,9 +284,11 @@ private Q_SLOTS:
 
         // Lineage.
         panel.showChildren(fast);
-        QCOMPARE(column(*panel.filterModel(), VariantsModel::Label), (QStringList{QStringLiteral("fast"), QStringLiteral("child of fast")}));
+        QCOMPARE(column(*panel.filterModel(), VariantsModel::Label),
+                 (QStringList{QStringLiteral("fast"), QStringLiteral("child of fast")}));
         panel.showParents(child);
-        QCOMPARE(column(*panel.filterModel(), VariantsModel::Label), (QStringList{QStringLiteral("fast"), QStringLiteral("child of fast")}));
+        QCOMPARE(column(*panel.filterModel(), VariantsModel::Label),
+                 (QStringList{QStringLiteral("fast"), QStringLiteral("child of fast")}));
         QCOMPARE(selection.current(), fast);
         panel.showChildren(ref);
         QCOMPARE(panel.filterModel()->rowCount(), 3); // the reference, fast, slow

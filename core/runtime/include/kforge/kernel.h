@@ -34,24 +34,16 @@
 #endif
 #define KF_EXPORT KF_EXTERN_C __attribute__((visibility("default")))
 
-typedef enum kf_dtype {
-    KF_F32 = 0,
-    KF_F16 = 1,
-    KF_BF16 = 2,
-    KF_F64 = 3,
-    KF_I32 = 4,
-    KF_I64 = 5,
-    KF_U8 = 6
-} kf_dtype;
+typedef enum kf_dtype { KF_F32 = 0, KF_F16 = 1, KF_BF16 = 2, KF_F64 = 3, KF_I32 = 4, KF_I64 = 5, KF_U8 = 6 } kf_dtype;
 
 typedef struct kf_tensor {
-    void *data;                   /* device pointer */
+    void *data; /* device pointer */
     kf_dtype dtype;
     int32_t ndim;
     int64_t shape[KF_MAX_DIMS];
     int64_t strides[KF_MAX_DIMS]; /* in elements, contiguous row-major */
     int64_t numel;
-    const char *name;             /* as in task.json */
+    const char *name; /* as in task.json */
 } kf_tensor;
 
 typedef struct kf_param_value {
@@ -73,15 +65,15 @@ static inline double kf_param(const kf_params *params, const char *name, double 
     return fallback;
 }
 
-typedef int (*kf_entry_fn)(const kf_tensor *inputs, int32_t num_inputs, kf_tensor *outputs,
-                           int32_t num_outputs, const kf_params *params, cudaStream_t stream);
+typedef int (*kf_entry_fn)(const kf_tensor *inputs, int32_t num_inputs, kf_tensor *outputs, int32_t num_outputs,
+                           const kf_params *params, cudaStream_t stream);
 
 /* Weak so a kernel split over several translation units still links; the worker checks the value. */
 KF_EXPORT __attribute__((weak)) const int32_t kf_abi_version = KF_ABI_VERSION;
 
 #define KF_ENTRY_NAME "kf_entry"
-#define KF_ENTRY(in, nin, out, nout, params, stream)                                                   \
-    KF_EXPORT int kf_entry(const kf_tensor *in, int32_t nin, kf_tensor *out, int32_t nout,           \
-                           const kf_params *params, cudaStream_t stream)
+#define KF_ENTRY(in, nin, out, nout, params, stream)                                                                \
+    KF_EXPORT int kf_entry(const kf_tensor *in, int32_t nin, kf_tensor *out, int32_t nout, const kf_params *params, \
+                           cudaStream_t stream)
 
 #endif /* KFORGE_KERNEL_H */

@@ -12,10 +12,11 @@
 
 namespace kforge::runtime::test {
 
-class SyntheticBuffer {
+class SyntheticBuffer
+{
 public:
     struct Kernel {
-        const char* name = "_Z6kernelPf";
+        const char *name = "_Z6kernelPf";
         uint64_t start = 0, end = 0;
         uint32_t stream = 7;
         uint32_t correlation = 0;
@@ -26,7 +27,7 @@ public:
         int32_t dynamicSmem = 0;
     };
 
-    void kernel(const Kernel& k)
+    void kernel(const Kernel &k)
     {
         CUpti_ActivityKernel10 r{};
         r.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
@@ -94,21 +95,21 @@ public:
         append(r);
     }
 
-    uint8_t* data() { return reinterpret_cast<uint8_t*>(m_words.data()); }
+    uint8_t *data() { return reinterpret_cast<uint8_t *>(m_words.data()); }
     size_t size() const { return m_bytes; }
 
 private:
     template <typename T>
-    void append(const T& r)
+    void append(const T &r)
     {
         static_assert(sizeof(T) % 8 == 0, "CUPTI records are 8-byte multiples");
         m_words.resize((m_bytes + sizeof(T)) / 8);
-        std::memcpy(reinterpret_cast<uint8_t*>(m_words.data()) + m_bytes, &r, sizeof(T));
+        std::memcpy(reinterpret_cast<uint8_t *>(m_words.data()) + m_bytes, &r, sizeof(T));
         m_bytes += sizeof(T);
     }
 
-    std::vector<uint64_t> m_words;  // keeps the 8-byte alignment CUPTI requires
+    std::vector<uint64_t> m_words; // keeps the 8-byte alignment CUPTI requires
     size_t m_bytes = 0;
 };
 
-}  // namespace kforge::runtime::test
+} // namespace kforge::runtime::test

@@ -26,7 +26,8 @@ void testMapping()
     KF_CHECK_CONTAINS(explainCuptiError(CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES, "x").hint,
                       "NVreg_RestrictProfilingToAdminUsers=0");
 
-    CuptiDiagnosis m = explainCuptiError(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, "cuptiSubscribe_v2", "Nsight Systems");
+    CuptiDiagnosis m = explainCuptiError(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, "cuptiSubscribe_v2",
+                                         "Nsight Systems");
     KF_CHECK(m.error == "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
     KF_CHECK_CONTAINS(m.reason, "\"Nsight Systems\"");
     KF_CHECK(m.holder == "Nsight Systems");
@@ -48,12 +49,12 @@ void testMapping()
     KF_CHECK_CONTAINS(unknown.reason, "cuptiSomething");
 
     // Our names agree with libcupti's for every code we name (libcupti needs no GPU for this).
-    for (int code : {1, 2, 3, 7, 8, 9, 11, 12, 13, 14, 15, 17, 23, 26, 27, 33, 34, 35, 36, 38, 39, 40, 41, 42, 43, 44, 45,
-                     46, 999}) {
-        const char* s = nullptr;
+    for (int code : {1,  2,  3,  7,  8,  9,  11, 12, 13, 14, 15, 17, 23, 26, 27,
+                     33, 34, 35, 36, 38, 39, 40, 41, 42, 43, 44, 45, 46, 999}) {
+        const char *s = nullptr;
         if (cuptiGetResultString(static_cast<CUptiResult>(code), &s) == CUPTI_SUCCESS && s)
-            KF_CHECK_MSG(cuptiResultName(code) == s, "code " + std::to_string(code) + ": ours " + cuptiResultName(code) +
-                                                          ", libcupti " + s);
+            KF_CHECK_MSG(cuptiResultName(code) == s,
+                         "code " + std::to_string(code) + ": ours " + cuptiResultName(code) + ", libcupti " + s);
     }
 }
 
@@ -68,7 +69,8 @@ void testJson()
     KF_CHECK(!jt.contains("candidate"));
     KF_CHECK(t.candidateFlags().empty());
 
-    MetricsResult m = MetricsResult::unavailable(explainCuptiError(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "cuptiRangeProfilerStart"));
+    MetricsResult m = MetricsResult::unavailable(
+        explainCuptiError(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "cuptiRangeProfilerStart"));
     nlohmann::json jm = m;
     KF_CHECK(jm["available"] == false);
     KF_CHECK(jm["problem"]["call"] == "cuptiRangeProfilerStart");
@@ -108,7 +110,7 @@ void testWithoutGpu()
     KF_CHECK(!tracer.active() && ActivityTracer::current() == nullptr);
 }
 
-}  // namespace
+} // namespace
 
 int main()
 {

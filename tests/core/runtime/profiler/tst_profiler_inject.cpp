@@ -19,7 +19,7 @@
 
 namespace {
 
-std::string readFile(const std::string& path)
+std::string readFile(const std::string &path)
 {
     std::ifstream f(path);
     std::stringstream ss;
@@ -27,7 +27,7 @@ std::string readFile(const std::string& path)
     return ss.str();
 }
 
-int run(const std::string& command)
+int run(const std::string &command)
 {
     std::printf("$ %s\n", command.c_str());
     std::fflush(stdout);
@@ -41,7 +41,7 @@ struct Trace {
     bool ok = false;
 };
 
-Trace readTrace(const std::string& path)
+Trace readTrace(const std::string &path)
 {
     Trace t;
     std::ifstream f(path);
@@ -70,7 +70,7 @@ Trace readTrace(const std::string& path)
     return t;
 }
 
-}  // namespace
+} // namespace
 
 int main()
 {
@@ -89,7 +89,7 @@ int main()
         KF_CHECK(t.header["format"] == "kforge-trace" && t.header["cupti_version"] == CUPTI_API_VERSION);
         std::map<std::string, int> byName;
         std::set<uint32_t> streams;
-        for (const auto& k : t.kernels) {
+        for (const auto &k : t.kernels) {
             byName[k["name"]]++;
             streams.insert(k["stream"].get<uint32_t>());
             KF_CHECK(k["end_ns"].get<uint64_t>() >= k["start_ns"].get<uint64_t>());
@@ -121,8 +121,8 @@ int main()
     }
     const std::string tout = tmp + "/inject_torch.jsonl", terr = tmp + "/inject_torch_stderr.txt";
     std::remove(tout.c_str());
-    rc = run("env CUDA_INJECTION64_PATH='" + lib + "' KFORGE_INJECT_OUT='" + tout + "' python3 '" +
-             std::string(KFORGE_INJECT_TORCH_SCRIPT) + "' 2> '" + terr + "'");
+    rc = run("env CUDA_INJECTION64_PATH='" + lib + "' KFORGE_INJECT_OUT='" + tout + "' python3 '"
+             + std::string(KFORGE_INJECT_TORCH_SCRIPT) + "' 2> '" + terr + "'");
     KF_CHECK_MSG(rc == 0, readFile(terr));
     const std::string errText = readFile(terr);
     if (errText.find("refusing to trace") != std::string::npos) {
@@ -133,23 +133,23 @@ int main()
         KF_CHECK_MSG(tt.ok, "no trace from the PyTorch program; stderr: " + errText);
         std::map<std::string, int> names;
         std::set<uint32_t> streams;
-        for (const auto& k : tt.kernels) {
+        for (const auto &k : tt.kernels) {
             names[k["name"]]++;
             streams.insert(k["stream"].get<uint32_t>());
         }
         std::printf("PyTorch: %zu kernels, %zu distinct, %zu streams, dropped %s\n", tt.kernels.size(), names.size(),
                     streams.size(), tt.summary.is_null() ? "?" : tt.summary["dropped"].dump().c_str());
         int shown = 0;
-        for (const auto& [n, c] : names)
+        for (const auto &[n, c] : names)
             if (shown++ < 8)
                 std::printf("  %4d x %.100s\n", c, n.c_str());
         KF_CHECK(tt.kernels.size() >= 3);
-        KF_CHECK(streams.size() >= 2);  // the GEMM ran on a side stream
+        KF_CHECK(streams.size() >= 2); // the GEMM ran on a side stream
         bool gemm = false;
-        for (const auto& [n, c] : names)
-            gemm = gemm || n.find("gemm") != std::string::npos || n.find("Gemm") != std::string::npos ||
-                   n.find("cutlass") != std::string::npos || n.find("xmma") != std::string::npos ||
-                   n.find("nvjet") != std::string::npos;
+        for (const auto &[n, c] : names)
+            gemm = gemm || n.find("gemm") != std::string::npos || n.find("Gemm") != std::string::npos
+                   || n.find("cutlass") != std::string::npos || n.find("xmma") != std::string::npos
+                   || n.find("nvjet") != std::string::npos;
         KF_CHECK_MSG(gemm, "no GEMM kernel among the traced names");
         KF_CHECK(!tt.summary.is_null() && tt.summary["dropped"] == 0);
     }

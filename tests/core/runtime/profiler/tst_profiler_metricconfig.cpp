@@ -29,7 +29,7 @@ int main()
 
     // Every metric alone is valid too, and a single time metric is a one-pass config.
     size_t maxAlone = 0;
-    for (const std::string& m : defaults) {
+    for (const std::string &m : defaults) {
         MetricConfig one = MetricsCollector::buildConfig("GH100", {m});
         KF_CHECK_MSG(one.problem.ok() && one.metrics.size() == 1, m + ": " + one.problem.reason);
         maxAlone = std::max(maxAlone, one.passes);

@@ -19,9 +19,9 @@ int main()
     h200.maxThreadsPerSm = 2048;
     h200.regsPerSm = 65536;
     h200.regsPerBlock = 65536;
-    h200.smemPerSm = 233472;          // 228 KiB
-    h200.smemPerBlock = 49152;        // 48 KiB without opt-in
-    h200.smemPerBlockOptin = 232448;  // 227 KiB
+    h200.smemPerSm = 233472;         // 228 KiB
+    h200.smemPerBlock = 49152;       // 48 KiB without opt-in
+    h200.smemPerBlockOptin = 232448; // 227 KiB
     h200.reservedSmemPerBlock = 1024;
 
     struct Case {
@@ -29,26 +29,26 @@ int main()
         size_t staticSmem, dynamicSmem;
         int blocks;
         double pct;
-        const char* limiter;
+        const char *limiter;
     };
     const Case cases[] = {
-        {256, 32, 0, 0, 8, 100.0, "warps"},          // 2048 / 256 threads
-        {256, 64, 0, 0, 4, 50.0, "registers"},       // 64*32 = 2048 regs/warp, 8 warps -> 16384/block
-        {128, 255, 0, 0, 2, 12.5, "registers"},      // 255*32 = 8160 -> 8192/warp, 4 warps -> 32768/block
+        {256, 32, 0, 0, 8, 100.0, "warps"},     // 2048 / 256 threads
+        {256, 64, 0, 0, 4, 50.0, "registers"},  // 64*32 = 2048 regs/warp, 8 warps -> 16384/block
+        {128, 255, 0, 0, 2, 12.5, "registers"}, // 255*32 = 8160 -> 8192/warp, 4 warps -> 32768/block
         {1024, 16, 0, 0, 2, 100.0, "warps"},
-        {32, 16, 0, 0, 32, 50.0, "blocks"},          // 32-block limit: 32 warps of 64
-        {256, 32, 0, 48 * 1024, 4, 50.0, "shared_memory"},  // (48 + 1) KiB per block: 228 / 49 -> 4
-        {256, 32, 16 * 1024, 0, 8, 100.0, "warps"},  // 17 KiB * 8 = 136 KiB fits
+        {32, 16, 0, 0, 32, 50.0, "blocks"},                // 32-block limit: 32 warps of 64
+        {256, 32, 0, 48 * 1024, 4, 50.0, "shared_memory"}, // (48 + 1) KiB per block: 228 / 49 -> 4
+        {256, 32, 16 * 1024, 0, 8, 100.0, "warps"},        // 17 KiB * 8 = 136 KiB fits
     };
-    for (const Case& c : cases) {
+    for (const Case &c : cases) {
         auto o = theoreticalOccupancy(h200, c.threads, c.regs, c.staticSmem, c.dynamicSmem);
-        std::string tag = std::to_string(c.threads) + " threads, " + std::to_string(c.regs) + " regs, smem " +
-                          std::to_string(c.staticSmem) + "+" + std::to_string(c.dynamicSmem);
+        std::string tag = std::to_string(c.threads) + " threads, " + std::to_string(c.regs) + " regs, smem "
+                          + std::to_string(c.staticSmem) + "+" + std::to_string(c.dynamicSmem);
         KF_CHECK_MSG(o.has_value(), tag);
         if (!o)
             continue;
-        tag += ": blocks=" + std::to_string(o->activeBlocksPerSm) + " warps=" + std::to_string(o->activeWarpsPerSm) +
-               " pct=" + std::to_string(o->percent) + " limiter=" + o->limiter;
+        tag += ": blocks=" + std::to_string(o->activeBlocksPerSm) + " warps=" + std::to_string(o->activeWarpsPerSm)
+               + " pct=" + std::to_string(o->percent) + " limiter=" + o->limiter;
         KF_CHECK_MSG(o->activeBlocksPerSm == c.blocks, tag);
         KF_CHECK_MSG(o->percent == c.pct, tag);
         KF_CHECK_MSG(o->limiter.find(c.limiter) != std::string::npos, tag);

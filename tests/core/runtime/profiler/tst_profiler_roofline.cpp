@@ -19,7 +19,7 @@ bool near(double a, double b, double rel = 1e-9)
 const DevicePeaks kPeaks{4000.0, 60000.0};
 
 struct PointCase {
-    const char* label;
+    const char *label;
     double flops, bytes, timeNs;
     Bound bound;
     double intensity, attainableGflops, achievedGflops, achievedGbps, pctOfAttainable;
@@ -44,12 +44,12 @@ void testPoints()
         // 25 % of peak bandwidth is enough to call it memory bound.
         {"quarter-bw", 1e8, 1e9, 1e6, Bound::Memory, 0.1, 400, 100, 1000, 25.0},
     };
-    for (const PointCase& c : cases) {
+    for (const PointCase &c : cases) {
         RooflinePoint p = rooflinePoint(kPeaks, c.flops, c.bytes, c.timeNs);
-        std::string tag = std::string(c.label) + ": bound=" + boundName(p.bound) + " ai=" + std::to_string(p.intensity) +
-                          " attainable=" + std::to_string(p.attainableGflops) + " achieved=" +
-                          std::to_string(p.achievedGflops) + " gbps=" + std::to_string(p.achievedGbps) +
-                          " pct=" + std::to_string(p.pctOfAttainable) + " why=" + p.why;
+        std::string tag = std::string(c.label) + ": bound=" + boundName(p.bound) + " ai=" + std::to_string(p.intensity)
+                          + " attainable=" + std::to_string(p.attainableGflops)
+                          + " achieved=" + std::to_string(p.achievedGflops) + " gbps=" + std::to_string(p.achievedGbps)
+                          + " pct=" + std::to_string(p.pctOfAttainable) + " why=" + p.why;
         KF_CHECK_MSG(p.bound == c.bound, tag);
         KF_CHECK_MSG(near(p.intensity, c.intensity), tag);
         KF_CHECK_MSG(near(p.attainableGflops, c.attainableGflops), tag);
@@ -84,12 +84,13 @@ void testSpeedOfLight()
         double timeMs;
         bool below;
     };
-    for (Case c : {Case{0.040, false}, Case{memFloor, false}, Case{0.9 * memFloor, false}, Case{0.8999 * memFloor, true},
-                   Case{0.01, true}}) {
+    for (Case c : {Case{0.040, false}, Case{memFloor, false}, Case{0.9 * memFloor, false},
+                   Case{0.8999 * memFloor, true}, Case{0.01, true}}) {
         SpeedOfLight s = speedOfLight(kPeaks, flops, bytes, c.timeMs);
         std::string tag = "time " + std::to_string(c.timeMs) + " floor " + std::to_string(s.floorMs);
         KF_CHECK_MSG(s.valid, tag);
-        KF_CHECK_MSG(near(s.floorMs, memFloor) && near(s.memoryFloorMs, memFloor) && near(s.computeFloorMs, computeFloor), tag);
+        KF_CHECK_MSG(near(s.floorMs, memFloor) && near(s.memoryFloorMs, memFloor) && near(s.computeFloorMs, computeFloor),
+                     tag);
         KF_CHECK_MSG(s.limit == "memory", tag);
         KF_CHECK_MSG(near(s.timeOverFloor, c.timeMs / memFloor), tag);
         KF_CHECK_MSG(s.belowSpeedOfLight == c.below, tag);
@@ -133,7 +134,8 @@ void testReport()
     m.kernels = {copy, fma};
     RooflineReport r = buildRoofline(kPeaks, &m, 1e9, 6e8, 1.2);
     KF_CHECK(r.task && r.task->valid && !r.task->belowSpeedOfLight);
-    KF_CHECK(r.kernels.size() == 2 && r.kernels[0].point.bound == Bound::Memory && r.kernels[1].point.bound == Bound::Compute);
+    KF_CHECK(r.kernels.size() == 2 && r.kernels[0].point.bound == Bound::Memory
+             && r.kernels[1].point.bound == Bound::Compute);
     KF_CHECK(r.total && near(r.total->flops, 5.4e10) && near(r.total->timeNs, 1.14e6));
     nlohmann::json j = r;
     KF_CHECK(j["peaks"]["ridge_flop_per_byte"] == 15.0);
@@ -152,7 +154,7 @@ void testReport()
     KF_CHECK(jsonNumber(NAN).is_null() && jsonNumber(INFINITY).is_null() && jsonNumber(1.5) == 1.5);
 }
 
-}  // namespace
+} // namespace
 
 int main()
 {

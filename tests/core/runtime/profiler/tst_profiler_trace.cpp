@@ -13,15 +13,15 @@ using kforge::runtime::test::SyntheticBuffer;
 
 namespace {
 
-constexpr uint64_t B = 1'000'000'000;  // a non-zero time base (0 means "no timestamp" in CUPTI)
+constexpr uint64_t B = 1'000'000'000; // a non-zero time base (0 means "no timestamp" in CUPTI)
 constexpr uint32_t kStream = 7;
 
-const char* kRef = "_Z10ref_kernelPKfPfi";
-const char* kStage1 = "_Z5stageILi1EEvPf";
-const char* kStage2 = "_Z5stageILi2EEvPf";
-const char* kSide = "_Z4sidePf";
-const char* kHelper = "_Z6helperv";
-const char* kPrologue = "_Z8prologuev";
+const char *kRef = "_Z10ref_kernelPKfPfi";
+const char *kStage1 = "_Z5stageILi1EEvPf";
+const char *kStage2 = "_Z5stageILi2EEvPf";
+const char *kSide = "_Z4sidePf";
+const char *kHelper = "_Z6helperv";
+const char *kPrologue = "_Z8prologuev";
 
 Region region(uint32_t id, RegionKind kind, uint32_t run, uint64_t begin, uint64_t end, double eventMs = NAN)
 {
@@ -49,7 +49,7 @@ std::vector<Region> regions()
 }
 
 // A tagged launch: API record + external correlation + the kernel.
-void tagged(SyntheticBuffer& b, uint32_t regionId, uint32_t corr, const char* name, uint64_t start, uint64_t end,
+void tagged(SyntheticBuffer &b, uint32_t regionId, uint32_t corr, const char *name, uint64_t start, uint64_t end,
             uint32_t stream = kStream, uint64_t apiAt = 0)
 {
     b.external(corr, encodeRegionId(regionId));
@@ -65,7 +65,7 @@ void tagged(SyntheticBuffer& b, uint32_t regionId, uint32_t corr, const char* na
 }
 
 // Everything the reference side did.
-void fillReference(SyntheticBuffer& b)
+void fillReference(SyntheticBuffer &b)
 {
     for (uint32_t run = 0; run < 3; ++run) {
         const uint64_t begin = 1000 + 4000 * run;
@@ -76,7 +76,7 @@ void fillReference(SyntheticBuffer& b)
     b.memset(4096, B + 1050, B + 1060, kStream, 150);
 }
 
-void fillRest(SyntheticBuffer& b)
+void fillRest(SyntheticBuffer &b)
 {
     // Warm-up before any region: launched outside, ignored.
     b.api(1, B + 500, B + 505);
@@ -88,7 +88,7 @@ void fillRest(SyntheticBuffer& b)
     b.external(202, encodeRegionId(11));
     b.api(202, B + 3390, B + 3395);
     b.memcpy(1 << 20, B + 3800, B + 3850, kStream, 202);
-    b.api(203, B + 3050, B + 3055);  // no external id: other thread
+    b.api(203, B + 3050, B + 3055); // no external id: other thread
     b.kernel({kHelper, B + 3200, B + 3300, kStream, 203});
 
     // Candidate run 1: a kernel on a side stream (ends in time) and one without any API record.
@@ -171,9 +171,9 @@ TraceRecords scenario()
     return first;
 }
 
-const KernelGroup* group(const SideSummary& s, const std::string& demangledPrefix)
+const KernelGroup *group(const SideSummary &s, const std::string &demangledPrefix)
 {
-    for (const KernelGroup& g : s.kernels)
+    for (const KernelGroup &g : s.kernels)
         if (g.name.rfind(demangledPrefix, 0) == 0)
             return &g;
     return nullptr;
@@ -189,32 +189,32 @@ void testAggregation()
     KF_CHECK_MSG(s.untimedIgnored == 1, "untimedIgnored=" + std::to_string(s.untimedIgnored));
     KF_CHECK_MSG(s.outsideRegions == 2, "outsideRegions=" + std::to_string(s.outsideRegions));
 
-    const SideSummary& ref = s.reference;
+    const SideSummary &ref = s.reference;
     KF_CHECK(ref.runs == 3);
     KF_CHECK(ref.launchesPerRun.median == 1 && ref.launchesPerRun.min == 1 && ref.launchesPerRun.max == 1);
     KF_CHECK(ref.kernels.size() == 1);
     if (!ref.kernels.empty()) {
-        const KernelGroup& g = ref.kernels[0];
+        const KernelGroup &g = ref.kernels[0];
         KF_CHECK(g.name == "ref_kernel(float const*, float*, int)");
         KF_CHECK(g.count == 3 && g.perRun == 1.0);
         KF_CHECK(std::abs(g.totalUs - 1.8) < 1e-9);
         KF_CHECK(std::abs(g.durationUs.mean - 0.6) < 1e-9);
         KF_CHECK(g.launchConfigs == 1 && g.grid[0] == 64 && g.block[0] == 256);
-        KF_CHECK(!g.occupancy);  // no device limits given
+        KF_CHECK(!g.occupancy); // no device limits given
     }
     KF_CHECK(ref.memory.size() == 1 && ref.memory[0].kind == "memset" && ref.memory[0].bytes == 4096);
     KF_CHECK(!ref.sideStreamWork && !ref.lateWork);
-    KF_CHECK(std::abs(ref.gpuTimeMs.max - 0.00061) < 1e-12);  // run 0: kernel 600 ns + memset 10 ns
+    KF_CHECK(std::abs(ref.gpuTimeMs.max - 0.00061) < 1e-12); // run 0: kernel 600 ns + memset 10 ns
     KF_CHECK(std::abs(ref.gpuTimeMs.median - 0.0006) < 1e-12);
     KF_CHECK(std::abs(ref.eventTimeMs.median - 0.00085) < 1e-12);
     KF_CHECK(std::abs(ref.gpuOverEvent - 0.0006 / 0.00085) < 1e-9);
 
-    const SideSummary& cand = s.candidate;
+    const SideSummary &cand = s.candidate;
     KF_CHECK(cand.runs == 3);
     // run 0: stage1, stage2, helper (other thread); run 1: stage1, stage2, side, prologue; run 2: 3 x stage
     KF_CHECK_MSG(cand.launchesPerRun.min == 3 && cand.launchesPerRun.max == 4 && cand.launchesPerRun.median == 3,
-                 "launches per run median/min/max " + std::to_string(cand.launchesPerRun.median) + "/" +
-                     std::to_string(cand.launchesPerRun.min) + "/" + std::to_string(cand.launchesPerRun.max));
+                 "launches per run median/min/max " + std::to_string(cand.launchesPerRun.median) + "/"
+                     + std::to_string(cand.launchesPerRun.min) + "/" + std::to_string(cand.launchesPerRun.max));
     KF_CHECK(std::abs(cand.launchesPerRun.mean - 10.0 / 3.0) < 1e-12);
     KF_CHECK(cand.untaggedItems == 2);
     KF_CHECK(cand.sideStreamWork && cand.sideStreamItems == 1);
@@ -222,12 +222,12 @@ void testAggregation()
     KF_CHECK(cand.lateWork && cand.lateItems == 1);
     KF_CHECK(std::abs(cand.maxLateUs - 0.5) < 1e-9);
     KF_CHECK(cand.zeroTimestampItems == 1);
-    const KernelGroup* st1 = group(cand, "void stage<1>");
-    const KernelGroup* st2 = group(cand, "void stage<2>");
+    const KernelGroup *st1 = group(cand, "void stage<1>");
+    const KernelGroup *st2 = group(cand, "void stage<2>");
     KF_CHECK(st1 && st1->count == 4 && st1->durationUs.n == 3);
     KF_CHECK(st2 && st2->count == 3 && std::abs(st2->totalUs - (0.4 + 0.4 + 1.1)) < 1e-9);
     KF_CHECK(group(cand, "side(") && group(cand, "helper(") && group(cand, "prologue("));
-    KF_CHECK(!cand.kernels.empty() && cand.kernels.front().name.rfind("void stage<2>", 0) == 0);  // largest total
+    KF_CHECK(!cand.kernels.empty() && cand.kernels.front().name.rfind("void stage<2>", 0) == 0); // largest total
     KF_CHECK(cand.memory.size() == 1 && cand.memory[0].kind == "memcpy_dtod" && cand.memory[0].bytes == (1u << 20));
     // Work per run: run 0 300 + 400 + 100 (helper) + 50 (memcpy) = 850 ns, busy 3100..3850 = 750 ns;
     // run 1 300 + 400 + 400 (side, overlapping) + 10 = 1110 ns, busy 10 + 700 = 710 ns; run 2 1400 ns.
@@ -248,7 +248,7 @@ void testAggregation()
 
     // Without the launch stream there is nothing to compare against: no side-stream flag.
     std::vector<Region> noStream = regions();
-    for (Region& r : noStream)
+    for (Region &r : noStream)
         r.launchStreamId.reset();
     KF_CHECK(!summarizeTrace(recs, noStream).candidate.sideStreamWork);
 
@@ -257,7 +257,7 @@ void testAggregation()
     SummaryOptions withLimits;
     withLimits.limits = &h200;
     TraceSummary o = summarizeTrace(recs, regions(), withLimits);
-    const KernelGroup* og = group(o.candidate, "void stage<1>");
+    const KernelGroup *og = group(o.candidate, "void stage<1>");
     KF_CHECK(og && og->occupancy && og->occupancy->percent == 100.0);
 
     // JSON: the fields the worker forwards.
@@ -306,7 +306,7 @@ void testStats()
     KF_CHECK(Stats::of({}).n == 0 && std::isnan(Stats::of({}).median));
 }
 
-}  // namespace
+} // namespace
 
 int main()
 {
