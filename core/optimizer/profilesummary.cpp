@@ -13,11 +13,6 @@ QString knownBound(const QString &bound)
     return bound == QLatin1String("unknown") ? QString() : bound;
 }
 
-std::optional<double> finite(double v)
-{
-    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
-
 // The entry of `list` with the largest `field`; none where no entry has it.
 template <typename T>
 const T *heaviest(const QList<T> &list, std::optional<double> T::*field)
@@ -42,8 +37,8 @@ ProfileSummary ProfileSummary::fromResult(const QJsonObject &r)
 ProfileSummary ProfileSummary::fromMeasurement(const Measurement &m)
 {
     ProfileSummary p;
-    p.medianMs = finite(m.candidate.medianMs);
-    p.speedup = finite(m.speedup);
+    p.medianMs = finiteOrNone(m.candidate.medianMs);
+    p.speedup = finiteOrNone(m.speedup);
     const RooflineSummary &roof = m.rooflineSummary;
     p.speedOfLight = m.speedOfLight;
     p.floorMs = p.speedOfLight.floorMs;
