@@ -28,37 +28,17 @@ T0=$(date +%s)
 RES=$(mktemp -d /tmp/kforge-rounds.XXXXXX)
 export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
 exec > >(tee "$OUT/run_rounds.log") 2>&1
-elapsed() { echo $(( $(date +%s) - T0 )); }
+source "$ROOT/tests/gpu/lib.sh" # elapsed, stage, link_work_main, unpack_bundle
 STAGES=" ${KFORGE_ROUNDS_STAGES:-rounds kill export} "
 want() { [[ $STAGES == *" $1 "* ]]; }
-stage() {
-  local name=$1 want=$2; shift 2
-  local left=$(( DEADLINE - 15 - $(elapsed) ))
-  if (( left < 10 )); then echo "=== $name: SKIPPED (no time left)"; echo "$name skipped" >> "$RES/stages"; return 125; fi
-  (( want > left )) && want=$left
-  echo; echo "=== $name (limit ${want}s, at $(elapsed)s)"
-  timeout -k 5 "$want" "$@"
-  local rc=$?
-  (( rc == 124 || rc == 137 )) && echo "=== $name: TIMED OUT after ${want}s"
-  echo "=== $name: rc $rc (at $(elapsed)s)"; echo "$name $rc" >> "$RES/stages"
-  return $rc
-}
 
 echo "run_rounds.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 echo "bundle built from $(cat .bundle/commit.txt 2>/dev/null)"
-# The programs were built with the repository at /work/main (kernel header, built-in tasks, templates, fixtures).
-if [ "$ROOT" != /work/main ] && { [ ! -e /work/main ] || [ -L /work/main ]; }; then
-  mkdir -p /work && ln -sfn "$ROOT" /work/main
-fi
-[ -f .bundle/kforge-qt.tar.xz ] || { echo "no .bundle/kforge-qt.tar.xz: run tests/gpu/bundle/pack.sh and carry .bundle"; exit 1; }
-tar xJf .bundle/kforge-qt.tar.xz -C "$RES"
-BIN=$RES/bundle
-export LD_LIBRARY_PATH=$BIN/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export QT_PLUGIN_PATH=$BIN/plugins QT_QPA_PLATFORM=offscreen LC_ALL=C
-export XDG_CONFIG_HOME=$RES/home/config XDG_CACHE_HOME=$RES/home/cache XDG_DATA_HOME=$RES/home/data
-export XDG_RUNTIME_DIR=$RES/home/run KFORGE_REPLAY_KEY=replay
-mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+link_work_main
+unpack_bundle
+export LC_ALL=C XDG_RUNTIME_DIR=$RES/home/run KFORGE_REPLAY_KEY=replay
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 WORKER=$BIN/kforge-worker
 export KFORGE_WORKER=$WORKER KFORGE_CLI=$BIN/kforge-cli
 "$WORKER" --version || { echo "the carried kforge-worker does not run here"; exit 1; }

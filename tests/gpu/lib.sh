@@ -1,0 +1,51 @@
+# Sourced by the GPU-host scripts (run_all.sh, run_bundle.sh, run_rounds.sh, tests/core/export/run_tasks_check.sh):
+# the stage runner that keeps a deadline, and the setup of the programs carried in .bundle/.
+# The sourcing script sets ROOT (the repository, also the current folder), T0 (its start, epoch seconds),
+# DEADLINE (seconds after T0 by which its summary prints) and RES (a scratch folder). STAGE_RESERVE_S
+# (default 15) is kept back for the summary; a stage that would get less than STAGE_MIN_S (default 10)
+# seconds is skipped.
+
+elapsed() { echo $(( $(date +%s) - T0 )); }
+left() { echo $(( DEADLINE - ${STAGE_RESERVE_S:-15} - $(elapsed) )); }
+
+# stage NAME MAX_SECONDS COMMAND...: runs COMMAND under a limit that keeps the deadline; records its status
+# in $RES/stages ("NAME rc", or "NAME skipped").
+stage() {
+  local name=$1 want=$2 l
+  shift 2
+  l=$(left)
+  if (( l < ${STAGE_MIN_S:-10} )); then
+    echo "=== $name: SKIPPED (no time left)"; echo "$name skipped" >> "$RES/stages"; return 125
+  fi
+  (( want > l )) && want=$l
+  echo; echo "=== $name (limit ${want}s, at $(elapsed)s)"
+  timeout -k 5 "$want" "$@"
+  local rc=$?
+  (( rc == 124 || rc == 137 )) && echo "=== $name: TIMED OUT after ${want}s"
+  echo "=== $name: rc $rc (at $(elapsed)s)"
+  echo "$name $rc" >> "$RES/stages"
+  return $rc
+}
+
+# The bundle's programs were built with the repository at /work/main (kernel header, built-in tasks,
+# templates, fixtures): point /work/main at this tree, unless a real folder is there.
+link_work_main() {
+  [ "$ROOT" = /work/main ] && return 0
+  if [ -e /work/main ] && [ ! -L /work/main ]; then
+    echo "/work/main exists and is not a link: compiled-in paths may point at another tree"
+  else
+    mkdir -p /work && ln -sfn "$ROOT" /work/main
+  fi
+}
+
+# The Qt programs tests/gpu/bundle/pack.sh packed into .bundle/, unpacked into $RES/bundle (BIN) with their
+# libraries and plugins, offscreen, with a private home under $RES/home. Ends the script where there is no bundle.
+unpack_bundle() {
+  [ -f .bundle/kforge-qt.tar.xz ] || { echo "no .bundle/kforge-qt.tar.xz: run tests/gpu/bundle/pack.sh and carry .bundle"; exit 1; }
+  tar xJf .bundle/kforge-qt.tar.xz -C "$RES"
+  BIN=$RES/bundle
+  export LD_LIBRARY_PATH=$BIN/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export QT_PLUGIN_PATH=$BIN/plugins QT_QPA_PLATFORM=offscreen
+  export XDG_CONFIG_HOME=$RES/home/config XDG_CACHE_HOME=$RES/home/cache XDG_DATA_HOME=$RES/home/data
+  mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME"
+}
