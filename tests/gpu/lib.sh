@@ -1,9 +1,20 @@
 # Sourced by the GPU-host scripts (run_all.sh, run_bundle.sh, run_rounds.sh, tests/core/export/run_tasks_check.sh):
 # the stage runner that keeps a deadline, and the setup of the programs carried in .bundle/.
-# The sourcing script sets ROOT (the repository, also the current folder), T0 (its start, epoch seconds),
-# DEADLINE (seconds after T0 by which its summary prints) and RES (a scratch folder). STAGE_RESERVE_S
+# The sourcing script sets ROOT (the repository, also the current folder) and DEADLINE (seconds after T0 by
+# which its summary prints); start_run sets T0 (the start, epoch seconds) and RES (a scratch folder). STAGE_RESERVE_S
 # (default 15) is kept back for the summary; a stage that would get less than STAGE_MIN_S (default 10)
 # seconds is skipped.
+
+# start_run OUT_DEFAULT SCRATCH_PREFIX LOG: OUT (default OUT_DEFAULT) made, RES a fresh /tmp/SCRATCH_PREFIX.*
+# folder, T0 now, CUDA's programs on PATH, and everything the script prints also into $OUT/LOG.
+start_run() {
+  OUT=${OUT:-$1}
+  mkdir -p "$OUT"
+  T0=$(date +%s)
+  RES=$(mktemp -d "/tmp/$2.XXXXXX")
+  export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
+  exec > >(tee "$OUT/$3") 2>&1
+}
 
 elapsed() { echo $(( $(date +%s) - T0 )); }
 left() { echo $(( DEADLINE - ${STAGE_RESERVE_S:-15} - $(elapsed) )); }

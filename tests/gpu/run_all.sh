@@ -10,17 +10,11 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-OUT=${OUT:-/tmp/kforge-gpu-check}
-mkdir -p "$OUT"
-RES=$(mktemp -d /tmp/kforge-gpu-res.XXXXXX)   # intermediate JSON and helper logs (not sent back)
+source tests/gpu/lib.sh # start_run, elapsed, left, stage
+start_run /tmp/kforge-gpu-check kforge-gpu-res run_all.log # RES: intermediate JSON and helper logs (not sent back)
 B=${KFORGE_GPU_BUILD_DIR:-build-gpu}   # the build folder (relative to the repository root)
 DEADLINE=${KFORGE_GPU_DEADLINE_S:-440}
 STAGE_RESERVE_S=20 STAGE_MIN_S=15   # seconds kept for the summary; the shortest stage worth starting
-T0=$(date +%s)
-export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
-exec > >(tee "$OUT/run_all.log") 2>&1
-
-source "$ROOT/tests/gpu/lib.sh" # elapsed, left, stage
 
 echo "run_all.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv,noheader || true

@@ -16,15 +16,10 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-OUT=${OUT:-/tmp/kforge-bundle-out}
-mkdir -p "$OUT"
+source tests/gpu/lib.sh # start_run, elapsed, stage, link_work_main, unpack_bundle
+start_run /tmp/kforge-bundle-out kforge-bundle run_bundle.log
 DEADLINE=${KFORGE_BUNDLE_DEADLINE_S:-500}
-T0=$(date +%s)
-RES=$(mktemp -d /tmp/kforge-bundle.XXXXXX)
-export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
-exec > >(tee "$OUT/run_bundle.log") 2>&1
 
-source "$ROOT/tests/gpu/lib.sh" # elapsed, stage, link_work_main, unpack_bundle
 stage_rc() { awk -v n="$1" '$1 == n { print $2 }' "$RES/stages" 2>/dev/null | tail -1; }
 
 echo "run_bundle.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"

@@ -21,14 +21,9 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-OUT=${OUT:-/tmp/kforge-rounds-out}
-mkdir -p "$OUT"
+source tests/gpu/lib.sh # start_run, elapsed, stage, link_work_main, unpack_bundle
+start_run /tmp/kforge-rounds-out kforge-rounds run_rounds.log
 DEADLINE=${KFORGE_ROUNDS_DEADLINE_S:-540}
-T0=$(date +%s)
-RES=$(mktemp -d /tmp/kforge-rounds.XXXXXX)
-export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
-exec > >(tee "$OUT/run_rounds.log") 2>&1
-source "$ROOT/tests/gpu/lib.sh" # elapsed, stage, link_work_main, unpack_bundle
 STAGES=" ${KFORGE_ROUNDS_STAGES:-rounds kill export} "
 want() { [[ $STAGES == *" $1 "* ]]; }
 

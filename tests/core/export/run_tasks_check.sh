@@ -9,12 +9,8 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT" || exit 1
-OUT=${OUT:-/tmp/kforge-export-tasks}
-mkdir -p "$OUT"
-RES=$(mktemp -d /tmp/kforge-export-tasks.XXXXXX)
-export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
-exec > >(tee "$OUT/export_tasks.log") 2>&1
-source "$ROOT/tests/gpu/lib.sh" # link_work_main, unpack_bundle
+source tests/gpu/lib.sh # start_run, link_work_main, unpack_bundle
+start_run /tmp/kforge-export-tasks kforge-export-tasks export_tasks.log
 
 echo "run_tasks_check.sh in $ROOT, $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
