@@ -1,6 +1,5 @@
 #include "core/export/cmakeexporter.h"
 
-#include "core/eval/evaloptions.h"
 #include "core/export/codenames.h"
 #include "core/export/exportreadme.h"
 #include "core/export/licenseheader.h"
@@ -157,10 +156,9 @@ QStringList CMakeExporter::intoLinesFor(const ExportContext &ctx, const QString 
 ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptions &options)
 {
     ExportBundle bundle;
-    if (!ctx.ok()) {
-        bundle.error = ctx.error;
+    bundle.failWith(ctx.error);
+    if (!bundle.ok())
         return bundle;
-    }
     const ExportInput &in = ctx.input;
     const runtime::TaskSpec &task = in.task;
     const QString &ns = ctx.ns;
@@ -241,13 +239,7 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
     v[u"kforge_kernel_ms"_s] = CodeNames::number(p.candidateMedianMs.value_or(0.0));
     v[u"kforge_speedup"_s] = CodeNames::number(p.speedup.value_or(0.0));
     v[u"kforge_device"_s] = CodeNames::cString(p.gpuName.isEmpty() ? u"an unrecorded GPU"_s : p.gpuName);
-    // The benchmark's defaults are the evaluation's, taken from the one place that defines them.
-    const EvalOptions timing;
-    v[u"min_runs"_s] = QString::number(timing.minRuns);
-    v[u"min_time_ms"_s] = QString::number(timing.minTimeMs);
-    v[u"max_runs"_s] = QString::number(timing.maxRuns);
-    v[u"warmup"_s] = QString::number(timing.warmup);
-    v[u"warmup_ms"_s] = QString::number(timing.warmupMs);
+    ctx.addTimingValues(v);
 
     const QString root = options.format == ExportFormat::Into ? options.intoSubdir + u'/' : QString();
     const auto add = [&](const QString &path, const QByteArray &content, bool license = true) {
@@ -277,10 +269,7 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
     add(u"README.md"_s, ExportReadme::render(ctx, options.format, fileRoles(ctx), bundle.cmakeLines, &error).toUtf8(),
         false);
 
-    if (!error.isEmpty()) {
-        bundle.files.clear();
-        bundle.error = error;
-    }
+    bundle.failWith(error);
     return bundle;
 }
 

@@ -1,5 +1,6 @@
 #include "core/export/exportcontext.h"
 
+#include "core/eval/evaloptions.h"
 #include "core/export/codenames.h"
 
 #include <QCoreApplication>
@@ -79,6 +80,16 @@ bool ExportContext::usesBfloat16() const
 bool ExportContext::linksCublas() const
 {
     return kernelFlags.libraries.contains(u"cublas"_s) || referenceFlags.libraries.contains(u"cublas"_s);
+}
+
+void ExportContext::addTimingValues(TemplateRenderer::Values &v)
+{
+    const EvalOptions timing;
+    v[u"min_runs"_s] = QString::number(timing.minRuns);
+    v[u"min_time_ms"_s] = QString::number(timing.minTimeMs);
+    v[u"max_runs"_s] = QString::number(timing.maxRuns);
+    v[u"warmup"_s] = QString::number(timing.warmup);
+    v[u"warmup_ms"_s] = QString::number(timing.warmupMs);
 }
 
 TemplateRenderer::Values ExportContext::baseValues() const
