@@ -82,18 +82,6 @@ QString paramsTable(const runtime::TaskSpec &task)
     return out;
 }
 
-// The kf_params block of a generated function body (wrapper and binding share it).
-QString paramsItems(const runtime::TaskSpec &task)
-{
-    if (task.params.empty())
-        return u"    const kf_params params = {nullptr, 0};\n"_s;
-    QString out = u"    static const kf_param_value items[] = {\n"_s;
-    for (const auto &[name, value] : task.params)
-        out += u"        {%1, %2},\n"_s.arg(CodeNames::cString(qs(name)), CodeNames::number(double(value)));
-    out += u"    };\n    const kf_params params = {items, %1};\n"_s.arg(task.params.size());
-    return out;
-}
-
 } // namespace
 
 QList<QPair<QString, QString>> CMakeExporter::fileRoles(const ExportContext &ctx)
@@ -218,7 +206,7 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
     describeBlock += u"    kf_tensor outputs[] = {\n        "_s
                      + describe.mid(numInputDescriptors).join(u",\n        "_s) + u"};"_s;
     v[u"describe_block"_s] = describeBlock;
-    v[u"params_items"_s] = paramsItems(task);
+    v[u"params_items"_s] = ExportContext::paramsItems(task) + u'\n';
     v[u"inputs_ptr"_s] = numInputDescriptors > 0 ? u"inputs"_s : u"nullptr"_s;
     v[u"num_inputs"_s] = QString::number(task.inputs.size());
     v[u"num_outputs"_s] = QString::number(task.outputs.size());

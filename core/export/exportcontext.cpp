@@ -92,6 +92,17 @@ void ExportContext::addTimingValues(TemplateRenderer::Values &v)
     v[u"warmup_ms"_s] = QString::number(timing.warmupMs);
 }
 
+QString ExportContext::paramsItems(const runtime::TaskSpec &task)
+{
+    if (task.params.empty())
+        return u"    const kf_params params = {nullptr, 0};"_s;
+    QString out = u"    static const kf_param_value items[] = {\n"_s;
+    for (const auto &[name, value] : task.params)
+        out += u"        {%1, %2},\n"_s.arg(CodeNames::cString(qs(name)), CodeNames::number(double(value)));
+    out += u"    };\n    const kf_params params = {items, %1};"_s.arg(task.params.size());
+    return out;
+}
+
 TemplateRenderer::Values ExportContext::baseValues() const
 {
     TemplateRenderer::Values v;

@@ -40,6 +40,9 @@ public:
     // min_runs, min_time_ms, max_runs, warmup, warmup_ms: the benchmarks' defaults, the evaluation's own
     // (EvalOptions, the one place that defines them).
     static void addTimingValues(TemplateRenderer::Values &v);
+    // The kf_params block of a generated function body (the CMake wrapper and the torch binding), without
+    // a final newline.
+    static QString paramsItems(const runtime::TaskSpec &task);
     // "// " lines of the task description wrapped at `width` columns.
     QString descriptionComment(int width = 110) const;
     // "{4096, 4096}" for a tensor's evaluated shape.

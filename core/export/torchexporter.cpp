@@ -48,17 +48,6 @@ QString initName(runtime::InitSpec::Kind k)
     return u"normal"_s;
 }
 
-QString paramsItems(const runtime::TaskSpec &task)
-{
-    if (task.params.empty())
-        return u"    const kf_params params = {nullptr, 0};"_s;
-    QString out = u"    static const kf_param_value items[] = {\n"_s;
-    for (const auto &[name, value] : task.params)
-        out += u"        {%1, %2},\n"_s.arg(CodeNames::cString(qs(name)), CodeNames::number(double(value)));
-    out += u"    };\n    const kf_params params = {items, %1};"_s.arg(task.params.size());
-    return out;
-}
-
 } // namespace
 
 QString TorchExporter::torchExpression(const QString &taskName)
@@ -168,7 +157,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     v[u"contiguous"_s] = contiguous.join(u'\n');
     v[u"allocate"_s] = allocate.join(u'\n');
     v[u"describe"_s] = describe;
-    v[u"params_items"_s] = paramsItems(task);
+    v[u"params_items"_s] = ExportContext::paramsItems(task);
     v[u"inputs_ptr"_s] = inDescribe.isEmpty() ? u"nullptr"_s : u"inputs"_s;
     v[u"num_inputs"_s] = QString::number(task.inputs.size());
     v[u"num_outputs"_s] = QString::number(task.outputs.size());
