@@ -6,7 +6,6 @@
 
 namespace kforge {
 
-
 EvaluationSummary EvaluationSummary::fromMeasurement(const Measurement &m)
 {
     EvaluationSummary s;
