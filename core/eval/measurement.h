@@ -19,7 +19,6 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
-#include <cmath>
 #include <optional>
 
 namespace kforge {
@@ -169,12 +168,6 @@ private:
     QJsonObject m_source; // the document fromJson() read
     QString m_storedVerdict;
 };
-
-// A measured double as the summaries keep it: NaN and infinities (a failed or absent timing) become "none".
-inline std::optional<double> finiteOrNone(double v)
-{
-    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
 
 } // namespace kforge
 

@@ -1,6 +1,7 @@
 #include "core/export/sessionexportsource.h"
 
 #include "core/eval/deviceinfo.h"
+#include "core/eval/finite.h"
 #include "core/eval/measurement.h"
 #include "core/session/sessionstore.h"
 #include "core/version.h"

@@ -1,4 +1,5 @@
 #include "core/optimizer/profilesummary.h"
+#include "core/eval/finite.h"
 #include "core/eval/kernelname.h"
 
 #include <cmath>

@@ -1,5 +1,6 @@
 #include "core/session/evaluationsummary.h"
 
+#include "core/eval/finite.h"
 #include "core/eval/measurement.h"
 
 #include <cmath>
