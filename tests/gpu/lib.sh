@@ -60,3 +60,16 @@ unpack_bundle() {
   export XDG_CONFIG_HOME=$RES/home/config XDG_CACHE_HOME=$RES/home/cache XDG_DATA_HOME=$RES/home/data
   mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME"
 }
+
+# The loopback LLM server from the bundle ($BIN) on tests/gpu/fixtures: it prints "port N" and lives while its
+# stdin (fd 7 here) stays open; stopped when the script exits. Sets SERVER_PID and PORT (empty if it never said).
+start_replay_server() {
+  mkfifo "$RES/server.in"
+  "$BIN/kforge_llm_replay_server" tests/gpu/fixtures < "$RES/server.in" > "$RES/server.port" 2> "$RES/server.err" &
+  SERVER_PID=$!
+  exec 7> "$RES/server.in"
+  trap 'exec 7>&-; kill $SERVER_PID 2>/dev/null' EXIT
+  for _ in $(seq 50); do grep -q '^port ' "$RES/server.port" 2>/dev/null && break; sleep 0.1; done
+  PORT=$(sed -n 's/^port //p' "$RES/server.port")
+  echo "replay server on port ${PORT:-NONE} $(cat "$RES/server.err")"
+}

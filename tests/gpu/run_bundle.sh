@@ -16,7 +16,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-source tests/gpu/lib.sh # start_run, elapsed, stage, link_work_main, unpack_bundle
+source tests/gpu/lib.sh # start_run, elapsed, stage, link_work_main, unpack_bundle, start_replay_server
 start_run /tmp/kforge-bundle-out kforge-bundle run_bundle.log
 DEADLINE=${KFORGE_BUNDLE_DEADLINE_S:-500}
 
@@ -44,14 +44,7 @@ if ! "$WORKER" --version; then
 fi
 
 # The loopback LLM server: it prints "port N" and lives while its stdin stays open.
-mkfifo "$RES/server.in"
-"$BIN/kforge_llm_replay_server" tests/gpu/fixtures < "$RES/server.in" > "$RES/server.port" 2> "$RES/server.err" &
-SERVER_PID=$!
-exec 7> "$RES/server.in"
-trap 'exec 7>&-; kill $SERVER_PID 2>/dev/null' EXIT
-for _ in $(seq 50); do grep -q '^port ' "$RES/server.port" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/^port //p' "$RES/server.port")
-echo "replay server on port ${PORT:-NONE} $(cat "$RES/server.err")"
+start_replay_server
 
 SESSION=$RES/diag_matmul.kforge
 # ---- 1. optimize (issue 6)

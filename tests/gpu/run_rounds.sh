@@ -21,7 +21,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-source tests/gpu/lib.sh # start_run, elapsed, stage, link_work_main, unpack_bundle
+source tests/gpu/lib.sh # start_run, elapsed, stage, link_work_main, unpack_bundle, start_replay_server
 start_run /tmp/kforge-rounds-out kforge-rounds run_rounds.log
 DEADLINE=${KFORGE_ROUNDS_DEADLINE_S:-540}
 STAGES=" ${KFORGE_ROUNDS_STAGES:-rounds kill export} "
@@ -40,14 +40,7 @@ export KFORGE_WORKER=$WORKER KFORGE_CLI=$BIN/kforge-cli
 
 # ---- 1. two rounds, an exemplar draw per candidate
 if want rounds; then
-mkfifo "$RES/server.in"
-"$BIN/kforge_llm_replay_server" tests/gpu/fixtures < "$RES/server.in" > "$RES/server.port" 2> "$RES/server.err" &
-SERVER_PID=$!
-exec 7> "$RES/server.in"
-trap 'exec 7>&-; kill $SERVER_PID 2>/dev/null' EXIT
-for _ in $(seq 50); do grep -q '^port ' "$RES/server.port" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/^port //p' "$RES/server.port")
-echo "replay server on port ${PORT:-NONE} $(cat "$RES/server.err")"
+start_replay_server
 SESSION=$RES/diag_matmul-rounds.kforge
 stage rounds 200 "$BIN/kforge-cli" optimize resources/tasks/diag_matmul --rounds 2 --candidates 3 --repair 0 \
   --seed-variants --exemplars 2 --exemplar-mode per-candidate --accept-suspicious \
