@@ -513,6 +513,17 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
     std::vector<std::string> warnings;
     std::string stdoutText;
     bool stdoutTruncated = false;
+    // A run that failed keeps what the kernel printed up to the failure, unless its stdout was already taken.
+    const auto keepFailedRunStdout = [&] {
+        if (!m_capture)
+            return;
+        bool truncated = false;
+        std::string rest = m_capture->collect(kStdoutCap, truncated);
+        if (stdoutText.empty()) {
+            stdoutText = std::move(rest);
+            stdoutTruncated = truncated;
+        }
+    };
 
     TimingContext ctx;
     ctx.stream = m_gpu.stream();
@@ -580,14 +591,7 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
             }
         }
     } catch (const CudaFailure &f) {
-        if (m_capture) {
-            bool truncated = false;
-            std::string rest = m_capture->collect(kStdoutCap, truncated);
-            if (stdoutText.empty()) {
-                stdoutText = std::move(rest);
-                stdoutTruncated = truncated;
-            }
-        }
+        keepFailedRunStdout();
         m_restartRequired = m_gpu.isBroken(f.code);
         result["verdict"] = "cuda_error";
         result["cuda_error"] = cudaGetErrorName(f.code);
@@ -595,14 +599,7 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
                             + m_phase + ", at " + f.where
                             + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : "");
     } catch (const EntryFailure &f) {
-        if (m_capture) {
-            bool truncated = false;
-            std::string rest = m_capture->collect(kStdoutCap, truncated);
-            if (stdoutText.empty()) {
-                stdoutText = std::move(rest);
-                stdoutTruncated = truncated;
-            }
-        }
+        keepFailedRunStdout();
         const auto code = static_cast<cudaError_t>(f.rc);
         m_restartRequired = f.rc > 0 && m_gpu.isBroken(code);
         result["verdict"] = "cuda_error";
