@@ -1,5 +1,7 @@
 #include "core/compile/cudatoolkit.h"
 
+#include "core/compile/executablefile.h"
+
 #include "core/version.h"
 
 #include <QCoreApplication>
@@ -11,33 +13,23 @@ using namespace Qt::StringLiterals;
 
 namespace kforge {
 
-namespace {
-
-bool isExecutable(const QString &path)
-{
-    const QFileInfo fi(path);
-    return fi.isFile() && fi.isExecutable();
-}
-
-} // namespace
-
 QString CudaToolkit::locateNvcc(const QString &override)
 {
     if (!override.isEmpty()) {
         // An override that names a folder means its nvcc.
         const QFileInfo fi(override);
-        if (fi.isDir() && isExecutable(fi.absoluteFilePath() + u"/nvcc"_s))
+        if (fi.isDir() && isExecutableFile(fi.absoluteFilePath() + u"/nvcc"_s))
             return fi.absoluteFilePath() + u"/nvcc"_s;
-        if (isExecutable(override))
+        if (isExecutableFile(override))
             return fi.absoluteFilePath();
         return {}; // an explicit setting that is wrong should not silently fall back to another toolkit
     }
     for (const char *var : {"CUDA_HOME", "CUDA_PATH"}) {
         const QString home = qEnvironmentVariable(var);
-        if (!home.isEmpty() && isExecutable(home + u"/bin/nvcc"_s))
+        if (!home.isEmpty() && isExecutableFile(home + u"/bin/nvcc"_s))
             return QDir::cleanPath(home + u"/bin/nvcc"_s);
     }
-    if (isExecutable(u"/usr/local/cuda/bin/nvcc"_s))
+    if (isExecutableFile(u"/usr/local/cuda/bin/nvcc"_s))
         return u"/usr/local/cuda/bin/nvcc"_s;
     return QStandardPaths::findExecutable(u"nvcc"_s);
 }
@@ -46,7 +38,7 @@ QString CudaToolkit::locateTool(const QString &name, const QString &nvccPath)
 {
     if (!nvccPath.isEmpty()) {
         const QString sibling = QFileInfo(nvccPath).absolutePath() + u'/' + name;
-        if (isExecutable(sibling))
+        if (isExecutableFile(sibling))
             return sibling;
     }
     return QStandardPaths::findExecutable(name);

@@ -11,4 +11,4 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/speedoflight.h ${CMAKE_CURRENT_LIST_DIR}/speedoflight.cpp
   ${CMAKE_CURRENT_LIST_DIR}/timingdefaults.h
   ${CMAKE_CURRENT_LIST_DIR}/sourceprofile.h ${CMAKE_CURRENT_LIST_DIR}/sourceprofile.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/jsonfields.h)
+  ${CMAKE_CURRENT_LIST_DIR}/jsonfields.h ${CMAKE_CURRENT_LIST_DIR}/finite.h)

@@ -1,6 +1,5 @@
 #include "core/export/cmakeexporter.h"
 
-#include "core/eval/evaloptions.h"
 #include "core/export/codenames.h"
 #include "core/export/exportreadme.h"
 #include "core/export/licenseheader.h"
@@ -83,18 +82,6 @@ QString paramsTable(const runtime::TaskSpec &task)
     return out;
 }
 
-// The kf_params block of a generated function body (wrapper and binding share it).
-QString paramsItems(const runtime::TaskSpec &task)
-{
-    if (task.params.empty())
-        return u"    const kf_params params = {nullptr, 0};\n"_s;
-    QString out = u"    static const kf_param_value items[] = {\n"_s;
-    for (const auto &[name, value] : task.params)
-        out += u"        {%1, %2},\n"_s.arg(CodeNames::cString(qs(name)), CodeNames::number(double(value)));
-    out += u"    };\n    const kf_params params = {items, %1};\n"_s.arg(task.params.size());
-    return out;
-}
-
 } // namespace
 
 QList<QPair<QString, QString>> CMakeExporter::fileRoles(const ExportContext &ctx)
@@ -157,10 +144,9 @@ QStringList CMakeExporter::intoLinesFor(const ExportContext &ctx, const QString 
 ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptions &options)
 {
     ExportBundle bundle;
-    if (!ctx.ok()) {
-        bundle.error = ctx.error;
+    bundle.failWith(ctx.error);
+    if (!bundle.ok())
         return bundle;
-    }
     const ExportInput &in = ctx.input;
     const runtime::TaskSpec &task = in.task;
     const QString &ns = ctx.ns;
@@ -220,7 +206,7 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
     describeBlock += u"    kf_tensor outputs[] = {\n        "_s
                      + describe.mid(numInputDescriptors).join(u",\n        "_s) + u"};"_s;
     v[u"describe_block"_s] = describeBlock;
-    v[u"params_items"_s] = paramsItems(task);
+    v[u"params_items"_s] = ExportContext::paramsItems(task) + u'\n';
     v[u"inputs_ptr"_s] = numInputDescriptors > 0 ? u"inputs"_s : u"nullptr"_s;
     v[u"num_inputs"_s] = QString::number(task.inputs.size());
     v[u"num_outputs"_s] = QString::number(task.outputs.size());
@@ -241,13 +227,7 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
     v[u"kforge_kernel_ms"_s] = CodeNames::number(p.candidateMedianMs.value_or(0.0));
     v[u"kforge_speedup"_s] = CodeNames::number(p.speedup.value_or(0.0));
     v[u"kforge_device"_s] = CodeNames::cString(p.gpuName.isEmpty() ? u"an unrecorded GPU"_s : p.gpuName);
-    // The benchmark's defaults are the evaluation's, taken from the one place that defines them.
-    const EvalOptions timing;
-    v[u"min_runs"_s] = QString::number(timing.minRuns);
-    v[u"min_time_ms"_s] = QString::number(timing.minTimeMs);
-    v[u"max_runs"_s] = QString::number(timing.maxRuns);
-    v[u"warmup"_s] = QString::number(timing.warmup);
-    v[u"warmup_ms"_s] = QString::number(timing.warmupMs);
+    ctx.addTimingValues(v);
 
     const QString root = options.format == ExportFormat::Into ? options.intoSubdir + u'/' : QString();
     const auto add = [&](const QString &path, const QByteArray &content, bool license = true) {
@@ -277,10 +257,7 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
     add(u"README.md"_s, ExportReadme::render(ctx, options.format, fileRoles(ctx), bundle.cmakeLines, &error).toUtf8(),
         false);
 
-    if (!error.isEmpty()) {
-        bundle.files.clear();
-        bundle.error = error;
-    }
+    bundle.failWith(error);
     return bundle;
 }
 

@@ -30,4 +30,12 @@ const ExportFile *ExportBundle::find(const QString &path) const
     return nullptr;
 }
 
+void ExportBundle::failWith(const QString &message)
+{
+    if (message.isEmpty())
+        return;
+    files.clear();
+    error = message;
+}
+
 } // namespace kforge

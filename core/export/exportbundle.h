@@ -38,6 +38,8 @@ struct ExportBundle {
 
     bool ok() const { return error.isEmpty(); }
     const ExportFile *find(const QString &path) const;
+    // An export that hit an error ships no files, only the error; an empty message leaves the bundle as it is.
+    void failWith(const QString &message);
 };
 
 } // namespace kforge

@@ -1,5 +1,6 @@
 #include "core/export/exportcontext.h"
 
+#include "core/eval/evaloptions.h"
 #include "core/export/codenames.h"
 
 #include <QCoreApplication>
@@ -79,6 +80,27 @@ bool ExportContext::usesBfloat16() const
 bool ExportContext::linksCublas() const
 {
     return kernelFlags.libraries.contains(u"cublas"_s) || referenceFlags.libraries.contains(u"cublas"_s);
+}
+
+void ExportContext::addTimingValues(TemplateRenderer::Values &v)
+{
+    const EvalOptions timing;
+    v[u"min_runs"_s] = QString::number(timing.minRuns);
+    v[u"min_time_ms"_s] = QString::number(timing.minTimeMs);
+    v[u"max_runs"_s] = QString::number(timing.maxRuns);
+    v[u"warmup"_s] = QString::number(timing.warmup);
+    v[u"warmup_ms"_s] = QString::number(timing.warmupMs);
+}
+
+QString ExportContext::paramsItems(const runtime::TaskSpec &task)
+{
+    if (task.params.empty())
+        return u"    const kf_params params = {nullptr, 0};"_s;
+    QString out = u"    static const kf_param_value items[] = {\n"_s;
+    for (const auto &[name, value] : task.params)
+        out += u"        {%1, %2},\n"_s.arg(CodeNames::cString(qs(name)), CodeNames::number(double(value)));
+    out += u"    };\n    const kf_params params = {items, %1};"_s.arg(task.params.size());
+    return out;
 }
 
 TemplateRenderer::Values ExportContext::baseValues() const

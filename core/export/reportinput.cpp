@@ -1,6 +1,7 @@
 #include "core/export/reportinput.h"
 
 #include "core/eval/deviceinfo.h"
+#include "core/eval/finite.h"
 #include "core/eval/measurement.h"
 #include "core/export/sessionexportsource.h"
 #include "core/optimizer/profilesummary.h"
@@ -17,15 +18,6 @@
 using namespace Qt::StringLiterals;
 
 namespace kforge {
-
-namespace {
-
-std::optional<double> finite(double v)
-{
-    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
-
-} // namespace
 
 const ReportVariant *ReportInput::find(qint64 id) const
 {
@@ -111,9 +103,9 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
                 d.model = response->model;
         if (const auto eval = store.latestEvaluation(v->id)) {
             const Measurement &result = eval->measurement();
-            d.referenceMs = finite(result.reference.medianMs);
-            d.candidateMs = finite(result.candidate.medianMs);
-            d.candidateCv = finite(result.candidate.cv);
+            d.referenceMs = finiteOrNone(result.reference.medianMs);
+            d.candidateMs = finiteOrNone(result.candidate.medianMs);
+            d.candidateCv = finiteOrNone(result.candidate.cv);
             d.speedOfLight = result.speedOfLight;
             d.speedOfLightPct = d.speedOfLight.percent();
             d.profile = ProfileSummary::fromMeasurement(result).lines();

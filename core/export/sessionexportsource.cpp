@@ -1,6 +1,7 @@
 #include "core/export/sessionexportsource.h"
 
 #include "core/eval/deviceinfo.h"
+#include "core/eval/finite.h"
 #include "core/eval/measurement.h"
 #include "core/session/sessionstore.h"
 #include "core/version.h"
@@ -12,15 +13,6 @@
 using namespace Qt::StringLiterals;
 
 namespace kforge {
-
-namespace {
-
-std::optional<double> finite(double v)
-{
-    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
-
-} // namespace
 
 qint64 SessionExportSource::resolveVariant(const SessionStore &store, const QString &which, QString *error)
 {
@@ -124,11 +116,11 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
     p.runtimeVersion = device.runtimeVersion;
     p.nvccVersion = eval->nvccVersion;
     p.nvccFlags = eval->compileFlags;
-    p.referenceMedianMs = finite(result.reference.medianMs);
-    p.candidateMedianMs = finite(result.candidate.medianMs);
-    p.referenceCv = finite(result.reference.cv);
-    p.candidateCv = finite(result.candidate.cv);
-    p.speedup = finite(result.speedup);
+    p.referenceMedianMs = finiteOrNone(result.reference.medianMs);
+    p.candidateMedianMs = finiteOrNone(result.candidate.medianMs);
+    p.referenceCv = finiteOrNone(result.reference.cv);
+    p.candidateCv = finiteOrNone(result.candidate.cv);
+    p.speedup = finiteOrNone(result.speedup);
     p.timingRuns = result.candidate.runs;
     p.speedOfLight = result.speedOfLight;
     p.speedOfLightPct = p.speedOfLight.percent();

@@ -1,6 +1,5 @@
 #include "core/export/torchexporter.h"
 
-#include "core/eval/evaloptions.h"
 #include "core/export/codenames.h"
 #include "core/export/exportreadme.h"
 #include "core/export/licenseheader.h"
@@ -49,17 +48,6 @@ QString initName(runtime::InitSpec::Kind k)
     return u"normal"_s;
 }
 
-QString paramsItems(const runtime::TaskSpec &task)
-{
-    if (task.params.empty())
-        return u"    const kf_params params = {nullptr, 0};"_s;
-    QString out = u"    static const kf_param_value items[] = {\n"_s;
-    for (const auto &[name, value] : task.params)
-        out += u"        {%1, %2},\n"_s.arg(CodeNames::cString(qs(name)), CodeNames::number(double(value)));
-    out += u"    };\n    const kf_params params = {items, %1};"_s.arg(task.params.size());
-    return out;
-}
-
 } // namespace
 
 QString TorchExporter::torchExpression(const QString &taskName)
@@ -99,10 +87,9 @@ QList<QPair<QString, QString>> TorchExporter::fileRoles(const ExportContext &ctx
 ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptions &options)
 {
     ExportBundle bundle;
-    if (!ctx.ok()) {
-        bundle.error = ctx.error;
+    bundle.failWith(ctx.error);
+    if (!bundle.ok())
         return bundle;
-    }
     const ExportInput &in = ctx.input;
     const runtime::TaskSpec &task = in.task;
     const QString &ns = ctx.ns;
@@ -170,7 +157,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     v[u"contiguous"_s] = contiguous.join(u'\n');
     v[u"allocate"_s] = allocate.join(u'\n');
     v[u"describe"_s] = describe;
-    v[u"params_items"_s] = paramsItems(task);
+    v[u"params_items"_s] = ExportContext::paramsItems(task);
     v[u"inputs_ptr"_s] = inDescribe.isEmpty() ? u"nullptr"_s : u"inputs"_s;
     v[u"num_inputs"_s] = QString::number(task.inputs.size());
     v[u"num_outputs"_s] = QString::number(task.outputs.size());
@@ -207,12 +194,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     v[u"reference_import"_s] = withReference ? u"import %1_reference_ext\n"_s.arg(ns) : QString();
     v[u"reference_call"_s] = withReference ? u"%1_reference_ext.forward(*inputs)"_s.arg(ns)
                                            : u"None  # unused: TORCH_EXPR is set"_s;
-    const EvalOptions timing; // the evaluation's defaults, as in the CMake benchmark
-    v[u"min_runs"_s] = QString::number(timing.minRuns);
-    v[u"min_time_ms"_s] = QString::number(timing.minTimeMs);
-    v[u"max_runs"_s] = QString::number(timing.maxRuns);
-    v[u"warmup"_s] = QString::number(timing.warmup);
-    v[u"warmup_ms"_s] = QString::number(timing.warmupMs);
+    ctx.addTimingValues(v);
 
     const auto add = [&](const QString &path, const QByteArray &content, bool license = true) {
         bundle.files << ExportFile{path, license ? LicenseHeader::apply(path, content, options.licenseText) : content};
@@ -241,10 +223,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     add(u"README.md"_s,
         ExportReadme::render(ctx, ExportFormat::Torch, fileRoles(ctx, withReference), {}, &error).toUtf8(), false);
 
-    if (!error.isEmpty()) {
-        bundle.files.clear();
-        bundle.error = error;
-    }
+    bundle.failWith(error);
     return bundle;
 }
 

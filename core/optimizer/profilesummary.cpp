@@ -1,4 +1,5 @@
 #include "core/optimizer/profilesummary.h"
+#include "core/eval/finite.h"
 #include "core/eval/kernelname.h"
 
 #include <cmath>
@@ -11,11 +12,6 @@ namespace {
 QString knownBound(const QString &bound)
 {
     return bound == QLatin1String("unknown") ? QString() : bound;
-}
-
-std::optional<double> finite(double v)
-{
-    return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
 }
 
 // The entry of `list` with the largest `field`; none where no entry has it.
@@ -42,8 +38,8 @@ ProfileSummary ProfileSummary::fromResult(const QJsonObject &r)
 ProfileSummary ProfileSummary::fromMeasurement(const Measurement &m)
 {
     ProfileSummary p;
-    p.medianMs = finite(m.candidate.medianMs);
-    p.speedup = finite(m.speedup);
+    p.medianMs = finiteOrNone(m.candidate.medianMs);
+    p.speedup = finiteOrNone(m.speedup);
     const RooflineSummary &roof = m.rooflineSummary;
     p.speedOfLight = m.speedOfLight;
     p.floorMs = p.speedOfLight.floorMs;

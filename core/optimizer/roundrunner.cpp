@@ -119,6 +119,17 @@ void RoundRunner::setState(State s)
     Q_EMIT stateChanged(s);
 }
 
+void RoundRunner::resetRoundProgress()
+{
+    m_prompts.clear();
+    m_withContent = 0;
+    m_firstError.clear();
+    m_budgetReason.clear();
+    m_budgetSpent = false;
+    m_paused = false;
+    m_stopping = false;
+}
+
 bool RoundRunner::fail(const QString &message)
 {
     m_error = message;
@@ -212,13 +223,7 @@ bool RoundRunner::start(const RoundSettings &in)
     if (!m_roundId)
         return fail(m_store->errorString());
     m_usage = {};
-    m_prompts.clear();
-    m_withContent = 0;
-    m_firstError.clear();
-    m_budgetReason.clear();
-    m_budgetSpent = false;
-    m_paused = false;
-    m_stopping = false;
+    resetRoundProgress();
     setState(State::Preparing);
     Q_EMIT roundStarted(m_roundId);
     // Callers connect to the signals after start() returns; the work begins on the next event loop turn.
@@ -488,13 +493,7 @@ bool RoundRunner::resume(qint64 roundId)
     m_settings = RoundSettings::fromJson(round->settings);
     m_roundId = roundId;
     m_usage = round->usage;
-    m_withContent = 0;
-    m_firstError.clear();
-    m_budgetReason.clear();
-    m_budgetSpent = false;
-    m_paused = false;
-    m_stopping = false;
-    m_prompts.clear();
+    resetRoundProgress();
     m_store->setRoundState(roundId, RoundState::Running);
     Q_EMIT roundStarted(roundId);
 

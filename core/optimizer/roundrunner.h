@@ -144,6 +144,9 @@ private:
     };
 
     void setState(State s);
+    // What a round counts from nothing, whether it starts or resumes: prompts, answers with content, errors,
+    // budget, pause and stop.
+    void resetRoundProgress();
     bool fail(const QString &message);
     qint64 failId(const QString &message);
     void connectServices();

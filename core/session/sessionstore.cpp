@@ -515,20 +515,4 @@ bool SessionStore::importTask(const QString &folder, bool importTaskVariants)
     return true;
 }
 
-bool SessionStore::writeTaskFolder(const QString &dirPath)
-{
-    if (!hasTask())
-        return fail(tr("The session holds no task"));
-    QDir dir(dirPath);
-    for (auto f = m_task.files.cbegin(); f != m_task.files.cend(); ++f) {
-        const QString target = dir.filePath(f.key());
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()))
-            return fail(tr("Cannot create the folder of %1").arg(target));
-        QFile out(target);
-        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(f.value()) != f.value().size())
-            return fail(tr("Cannot write %1: %2").arg(target, out.errorString()));
-    }
-    return true;
-}
-
 } // namespace kforge

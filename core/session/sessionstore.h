@@ -68,8 +68,6 @@ public:
     bool importTask(const QString &folder, bool importTaskVariants = false);
     const TaskRecord &task() const { return m_task; }
     bool hasTask() const { return m_task.isValid(); }
-    // Writes the task back out as a folder (for tools that take a task folder). False with errorString().
-    bool writeTaskFolder(const QString &dir);
 
     // ---- variants
     const Population &population() const { return m_population; }

@@ -8,6 +8,27 @@ namespace kforge {
 
 using namespace sessionrows;
 
+namespace {
+
+// A response's fields from raw_text to error, in the column order both its INSERT and its UPDATE name them.
+void bindResponseFields(QSqlQuery &q, const ResponseRecord &r)
+{
+    q.addBindValue(text(r.rawText));
+    q.addBindValue(text(r.reasoningText));
+    q.addBindValue(text(r.parseStatus));
+    q.addBindValue(text(r.parseMessage));
+    q.addBindValue(r.promptTokens);
+    q.addBindValue(r.completionTokens);
+    q.addBindValue(r.reasoningTokens);
+    q.addBindValue(r.cost);
+    q.addBindValue(text(r.endpoint));
+    q.addBindValue(text(r.model));
+    q.addBindValue(text(r.finishStatus));
+    q.addBindValue(text(r.error));
+}
+
+} // namespace
+
 qint64 SessionStore::addPrompt(const PromptRecord &p)
 {
     if (!isOpen())
@@ -51,18 +72,7 @@ qint64 SessionStore::addResponse(const ResponseRecord &r)
                              "prompt_tokens, completion_tokens, reasoning_tokens, cost, endpoint, model, finish_status, "
                              "error, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(r.promptId);
-    q.addBindValue(text(r.rawText));
-    q.addBindValue(text(r.reasoningText));
-    q.addBindValue(text(r.parseStatus));
-    q.addBindValue(text(r.parseMessage));
-    q.addBindValue(r.promptTokens);
-    q.addBindValue(r.completionTokens);
-    q.addBindValue(r.reasoningTokens);
-    q.addBindValue(r.cost);
-    q.addBindValue(text(r.endpoint));
-    q.addBindValue(text(r.model));
-    q.addBindValue(text(r.finishStatus));
-    q.addBindValue(text(r.error));
+    bindResponseFields(q, r);
     q.addBindValue(stamp(r.created));
     if (!q.exec())
         return sqlFailId(q);
@@ -79,18 +89,7 @@ bool SessionStore::updateResponse(const ResponseRecord &r)
     q.prepare(QStringLiteral("UPDATE responses SET raw_text = ?, reasoning_text = ?, parse_status = ?, "
                              "parse_message = ?, prompt_tokens = ?, completion_tokens = ?, reasoning_tokens = ?, "
                              "cost = ?, endpoint = ?, model = ?, finish_status = ?, error = ? WHERE id = ?"));
-    q.addBindValue(text(r.rawText));
-    q.addBindValue(text(r.reasoningText));
-    q.addBindValue(text(r.parseStatus));
-    q.addBindValue(text(r.parseMessage));
-    q.addBindValue(r.promptTokens);
-    q.addBindValue(r.completionTokens);
-    q.addBindValue(r.reasoningTokens);
-    q.addBindValue(r.cost);
-    q.addBindValue(text(r.endpoint));
-    q.addBindValue(text(r.model));
-    q.addBindValue(text(r.finishStatus));
-    q.addBindValue(text(r.error));
+    bindResponseFields(q, r);
     q.addBindValue(r.id);
     if (!q.exec())
         return sqlFail(q);

@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <csignal>
 #include <cstring>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -24,6 +25,17 @@ QString describeExit(int exitCode, int exitSignal)
     if (exitSignal != 0)
         return WorkerClient::tr("killed by signal %1 (%2)").arg(exitSignal).arg(QString::fromLocal8Bit(strsignal(exitSignal)));
     return WorkerClient::tr("exit code %1").arg(exitCode);
+}
+
+// The first complete line of a pipe's buffer, taken out of it without its newline; none until a newline came.
+std::optional<QByteArray> takeLine(QByteArray &buffer)
+{
+    const qsizetype nl = buffer.indexOf('\n');
+    if (nl < 0)
+        return std::nullopt;
+    QByteArray line = buffer.left(nl);
+    buffer.remove(0, nl + 1);
+    return line;
 }
 
 } // namespace
@@ -275,10 +287,8 @@ void WorkerClient::onStdout()
     if (!m_process)
         return;
     m_stdoutBuffer += m_process->readAllStandardOutput();
-    qsizetype nl;
-    while ((nl = m_stdoutBuffer.indexOf('\n')) >= 0) {
-        const QByteArray line = m_stdoutBuffer.left(nl).trimmed();
-        m_stdoutBuffer.remove(0, nl + 1);
+    while (const std::optional<QByteArray> raw = takeLine(m_stdoutBuffer)) {
+        const QByteArray line = raw->trimmed();
         if (line.isEmpty())
             continue;
         QJsonParseError error{};
@@ -299,10 +309,8 @@ void WorkerClient::onStderr()
     if (!m_process)
         return;
     m_stderrBuffer += m_process->readAllStandardError();
-    qsizetype nl;
-    while ((nl = m_stderrBuffer.indexOf('\n')) >= 0) {
-        const QString line = QString::fromUtf8(m_stderrBuffer.left(nl)).trimmed();
-        m_stderrBuffer.remove(0, nl + 1);
+    while (const std::optional<QByteArray> raw = takeLine(m_stderrBuffer)) {
+        const QString line = QString::fromUtf8(*raw).trimmed();
         if (line.isEmpty())
             continue;
         m_stderrTail.append(line);

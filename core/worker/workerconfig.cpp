@@ -1,5 +1,7 @@
 #include "core/worker/workerconfig.h"
 
+#include "core/compile/executablefile.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -10,20 +12,10 @@ using namespace Qt::StringLiterals;
 
 namespace kforge {
 
-namespace {
-
-bool isExecutable(const QString &path)
-{
-    const QFileInfo fi(path);
-    return fi.isFile() && fi.isExecutable();
-}
-
-} // namespace
-
 QString WorkerConfig::locateWorkerBinary()
 {
     const QString fromEnv = qEnvironmentVariable("KFORGE_WORKER");
-    if (!fromEnv.isEmpty() && isExecutable(fromEnv))
+    if (!fromEnv.isEmpty() && isExecutableFile(fromEnv))
         return QFileInfo(fromEnv).absoluteFilePath();
     const QString appDir = QCoreApplication::applicationDirPath();
     if (!appDir.isEmpty()) {
@@ -32,7 +24,7 @@ QString WorkerConfig::locateWorkerBinary()
         for (const char *rel : {".", "../../core/runtime/worker", "../core/runtime/worker",
                                 "../../../core/runtime/worker", "../../../../core/runtime/worker"}) {
             const QString candidate = QDir::cleanPath(appDir + u'/' + QLatin1String(rel) + u"/kforge-worker"_s);
-            if (isExecutable(candidate))
+            if (isExecutableFile(candidate))
                 return candidate;
         }
     }

@@ -10,36 +10,11 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-OUT=${OUT:-/tmp/kforge-gpu-check}
-mkdir -p "$OUT"
-RES=$(mktemp -d /tmp/kforge-gpu-res.XXXXXX)   # intermediate JSON and helper logs (not sent back)
+source tests/gpu/lib.sh # start_run, elapsed, left, stage
+start_run /tmp/kforge-gpu-check kforge-gpu-res run_all.log # RES: intermediate JSON and helper logs (not sent back)
 B=${KFORGE_GPU_BUILD_DIR:-build-gpu}   # the build folder (relative to the repository root)
 DEADLINE=${KFORGE_GPU_DEADLINE_S:-440}
-RESERVE=20
-T0=$(date +%s)
-export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
-exec > >(tee "$OUT/run_all.log") 2>&1
-
-elapsed() { echo $(( $(date +%s) - T0 )); }
-left() { echo $(( DEADLINE - RESERVE - $(elapsed) )); }
-# stage NAME MAX_SECONDS COMMAND...: runs COMMAND under a limit that keeps the deadline; records its status.
-stage() {
-  local name=$1 want=$2; shift 2
-  local l; l=$(left)
-  if (( l < 15 )); then
-    echo "=== $name: SKIPPED (no time left before the deadline)"
-    echo "$name skipped" >> "$RES/stages"
-    return 125
-  fi
-  (( want > l )) && want=$l
-  echo; echo "=== $name (limit ${want}s, at $(elapsed)s)"
-  timeout -k 5 "$want" "$@"
-  local rc=$?
-  (( rc == 124 || rc == 137 )) && echo "=== $name: TIMED OUT after ${want}s"
-  echo "=== $name: rc $rc (at $(elapsed)s)"
-  echo "$name $rc" >> "$RES/stages"
-  return $rc
-}
+STAGE_RESERVE_S=20 STAGE_MIN_S=15   # seconds kept for the summary; the shortest stage worth starting
 
 echo "run_all.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv,noheader || true

@@ -16,54 +16,20 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-OUT=${OUT:-/tmp/kforge-bundle-out}
-mkdir -p "$OUT"
+source tests/gpu/lib.sh # start_run, elapsed, stage, link_work_main, unpack_bundle, start_replay_server
+start_run /tmp/kforge-bundle-out kforge-bundle run_bundle.log
 DEADLINE=${KFORGE_BUNDLE_DEADLINE_S:-500}
-T0=$(date +%s)
-RES=$(mktemp -d /tmp/kforge-bundle.XXXXXX)
-export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
-exec > >(tee "$OUT/run_bundle.log") 2>&1
 
-elapsed() { echo $(( $(date +%s) - T0 )); }
-# stage NAME MAX_SECONDS COMMAND...: runs COMMAND with a limit that keeps the deadline; records its status.
-stage() {
-  local name=$1 want=$2; shift 2
-  local left=$(( DEADLINE - 15 - $(elapsed) ))
-  if (( left < 10 )); then
-    echo "=== $name: SKIPPED (no time left)"; echo "$name skipped" >> "$RES/stages"; return 125
-  fi
-  (( want > left )) && want=$left
-  echo; echo "=== $name (limit ${want}s, at $(elapsed)s)"
-  timeout -k 5 "$want" "$@"
-  local rc=$?
-  (( rc == 124 || rc == 137 )) && echo "=== $name: TIMED OUT after ${want}s"
-  echo "=== $name: rc $rc (at $(elapsed)s)"
-  echo "$name $rc" >> "$RES/stages"
-  return $rc
-}
 stage_rc() { awk -v n="$1" '$1 == n { print $2 }' "$RES/stages" 2>/dev/null | tail -1; }
 
 echo "run_bundle.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit --format=csv,noheader || true
 echo "$(nvcc --version 2>/dev/null | tail -1); bundle built from $(cat .bundle/commit.txt 2>/dev/null)"
 
-# The programs were built with the repository at /work/main (kernel header, built-in tasks, templates).
-if [ "$ROOT" != /work/main ]; then
-  mkdir -p /work
-  if [ -e /work/main ] && [ ! -L /work/main ]; then
-    echo "/work/main exists and is not a link: compiled-in paths may point at another tree"
-  else
-    ln -sfn "$ROOT" /work/main
-  fi
-fi
-[ -f .bundle/kforge-qt.tar.xz ] || { echo "no .bundle/kforge-qt.tar.xz: run tests/gpu/bundle/pack.sh and carry .bundle"; exit 1; }
-tar xJf .bundle/kforge-qt.tar.xz -C "$RES"
-BIN=$RES/bundle
-export LD_LIBRARY_PATH=$BIN/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export QT_PLUGIN_PATH=$BIN/plugins QT_QPA_PLATFORM=offscreen FONTCONFIG_FILE=$ROOT/.bundle/fonts.conf
-export XDG_CONFIG_HOME=$RES/home/config XDG_CACHE_HOME=$RES/home/cache XDG_DATA_HOME=$RES/home/data
-export XDG_RUNTIME_DIR=$RES/home/run KFORGE_REPLAY_KEY=replay
-mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+link_work_main
+unpack_bundle
+export FONTCONFIG_FILE=$ROOT/.bundle/fonts.conf XDG_RUNTIME_DIR=$RES/home/run KFORGE_REPLAY_KEY=replay
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 WORKER=$BIN/kforge-worker
 export KFORGE_WORKER=$WORKER
 
@@ -78,14 +44,7 @@ if ! "$WORKER" --version; then
 fi
 
 # The loopback LLM server: it prints "port N" and lives while its stdin stays open.
-mkfifo "$RES/server.in"
-"$BIN/kforge_llm_replay_server" tests/gpu/fixtures < "$RES/server.in" > "$RES/server.port" 2> "$RES/server.err" &
-SERVER_PID=$!
-exec 7> "$RES/server.in"
-trap 'exec 7>&-; kill $SERVER_PID 2>/dev/null' EXIT
-for _ in $(seq 50); do grep -q '^port ' "$RES/server.port" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/^port //p' "$RES/server.port")
-echo "replay server on port ${PORT:-NONE} $(cat "$RES/server.err")"
+start_replay_server
 
 SESSION=$RES/diag_matmul.kforge
 # ---- 1. optimize (issue 6)

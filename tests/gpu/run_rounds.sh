@@ -21,58 +21,26 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-OUT=${OUT:-/tmp/kforge-rounds-out}
-mkdir -p "$OUT"
+source tests/gpu/lib.sh # start_run, elapsed, stage, link_work_main, unpack_bundle, start_replay_server
+start_run /tmp/kforge-rounds-out kforge-rounds run_rounds.log
 DEADLINE=${KFORGE_ROUNDS_DEADLINE_S:-540}
-T0=$(date +%s)
-RES=$(mktemp -d /tmp/kforge-rounds.XXXXXX)
-export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
-exec > >(tee "$OUT/run_rounds.log") 2>&1
-elapsed() { echo $(( $(date +%s) - T0 )); }
 STAGES=" ${KFORGE_ROUNDS_STAGES:-rounds kill export} "
 want() { [[ $STAGES == *" $1 "* ]]; }
-stage() {
-  local name=$1 want=$2; shift 2
-  local left=$(( DEADLINE - 15 - $(elapsed) ))
-  if (( left < 10 )); then echo "=== $name: SKIPPED (no time left)"; echo "$name skipped" >> "$RES/stages"; return 125; fi
-  (( want > left )) && want=$left
-  echo; echo "=== $name (limit ${want}s, at $(elapsed)s)"
-  timeout -k 5 "$want" "$@"
-  local rc=$?
-  (( rc == 124 || rc == 137 )) && echo "=== $name: TIMED OUT after ${want}s"
-  echo "=== $name: rc $rc (at $(elapsed)s)"; echo "$name $rc" >> "$RES/stages"
-  return $rc
-}
 
 echo "run_rounds.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 echo "bundle built from $(cat .bundle/commit.txt 2>/dev/null)"
-# The programs were built with the repository at /work/main (kernel header, built-in tasks, templates, fixtures).
-if [ "$ROOT" != /work/main ] && { [ ! -e /work/main ] || [ -L /work/main ]; }; then
-  mkdir -p /work && ln -sfn "$ROOT" /work/main
-fi
-[ -f .bundle/kforge-qt.tar.xz ] || { echo "no .bundle/kforge-qt.tar.xz: run tests/gpu/bundle/pack.sh and carry .bundle"; exit 1; }
-tar xJf .bundle/kforge-qt.tar.xz -C "$RES"
-BIN=$RES/bundle
-export LD_LIBRARY_PATH=$BIN/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export QT_PLUGIN_PATH=$BIN/plugins QT_QPA_PLATFORM=offscreen LC_ALL=C
-export XDG_CONFIG_HOME=$RES/home/config XDG_CACHE_HOME=$RES/home/cache XDG_DATA_HOME=$RES/home/data
-export XDG_RUNTIME_DIR=$RES/home/run KFORGE_REPLAY_KEY=replay
-mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+link_work_main
+unpack_bundle
+export LC_ALL=C XDG_RUNTIME_DIR=$RES/home/run KFORGE_REPLAY_KEY=replay
+mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 WORKER=$BIN/kforge-worker
 export KFORGE_WORKER=$WORKER KFORGE_CLI=$BIN/kforge-cli
 "$WORKER" --version || { echo "the carried kforge-worker does not run here"; exit 1; }
 
 # ---- 1. two rounds, an exemplar draw per candidate
 if want rounds; then
-mkfifo "$RES/server.in"
-"$BIN/kforge_llm_replay_server" tests/gpu/fixtures < "$RES/server.in" > "$RES/server.port" 2> "$RES/server.err" &
-SERVER_PID=$!
-exec 7> "$RES/server.in"
-trap 'exec 7>&-; kill $SERVER_PID 2>/dev/null' EXIT
-for _ in $(seq 50); do grep -q '^port ' "$RES/server.port" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's/^port //p' "$RES/server.port")
-echo "replay server on port ${PORT:-NONE} $(cat "$RES/server.err")"
+start_replay_server
 SESSION=$RES/diag_matmul-rounds.kforge
 stage rounds 200 "$BIN/kforge-cli" optimize resources/tasks/diag_matmul --rounds 2 --candidates 3 --repair 0 \
   --seed-variants --exemplars 2 --exemplar-mode per-candidate --accept-suspicious \

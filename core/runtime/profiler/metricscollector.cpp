@@ -2,9 +2,9 @@
 
 #include "core/runtime/profiler/activityparser.h"
 #include "core/runtime/profiler/activitytracer.h"
+#include "core/runtime/profiler/driverapi.h"
 
 #include <cuda.h>
-#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 #include <cupti.h>
 #include <cupti_profiler_host.h>
@@ -102,20 +102,6 @@ const char *supportName(CUpti_Profiler_Support_Level l)
     case CUPTI_PROFILER_CONFIGURATION_DISABLED: return "disabled";
     default: return "unknown";
     }
-}
-
-// The driver API through the runtime's entry-point table: the profiler library does not link libcuda,
-// so a binary that uses it still starts (and reports "no device") where no NVIDIA driver is installed.
-// Always ask for the ABI version the call is written against: CUDA 13 added cuCtxGetDevice_v2 with
-// another signature, and "the newest" is not what a one-argument call expects.
-CUresult currentContext(CUcontext *ctx)
-{
-    void *fn = nullptr;
-    cudaDriverEntryPointQueryResult status{};
-    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000, cudaEnableDefault, &status) != cudaSuccess
-        || status != cudaDriverEntryPointSuccess || !fn)
-        return CUDA_ERROR_NOT_FOUND;
-    return reinterpret_cast<PFN_cuCtxGetCurrent_v4000>(fn)(ctx);
 }
 
 CuptiDiagnosis cudaDiagnosis(cudaError_t e, const char *call)

@@ -1,9 +1,9 @@
 #include "core/runtime/profiler/pcsampler.h"
 
 #include "core/runtime/profiler/cuptidiagnosis.h"
+#include "core/runtime/profiler/driverapi.h"
 
 #include <cuda.h>
-#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 #include <cupti.h>
 #include <cupti_pcsampling.h>
@@ -23,17 +23,6 @@ using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point t0)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-// As in metricscollector.cpp: the driver API through cudart's entry-point table (no libcuda link).
-CUresult currentContext(CUcontext *ctx)
-{
-    void *fn = nullptr;
-    cudaDriverEntryPointQueryResult status{};
-    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000, cudaEnableDefault, &status) != cudaSuccess
-        || status != cudaDriverEntryPointSuccess || !fn)
-        return CUDA_ERROR_NOT_FOUND;
-    return reinterpret_cast<PFN_cuCtxGetCurrent_v4000>(fn)(ctx);
 }
 
 // "RmProfilingAdminOnly: 1" from the driver's parameters, for the reason text; empty when unreadable.

@@ -30,11 +30,18 @@ struct OutputTotals {
     double maxAbs = 0, maxRel = 0;
 };
 
+// A value of type T from unaligned raw bytes.
+template <typename T>
+T load(const void *p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
 double bitsToDouble(unsigned long long bits)
 {
-    double d;
-    std::memcpy(&d, &bits, sizeof d);
-    return d;
+    return load<double>(&bits);
 }
 
 float halfToFloat(uint16_t h)
@@ -59,48 +66,22 @@ float halfToFloat(uint16_t h)
     } else {
         bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
     }
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
+    return load<float>(&bits);
 }
 
 // One element, read back raw, as a double for the report.
 double elementValue(const unsigned char *p, Dtype t)
 {
     switch (t) {
-    case Dtype::F32: {
-        float f;
-        std::memcpy(&f, p, 4);
-        return f;
-    }
-    case Dtype::F64: {
-        double d;
-        std::memcpy(&d, p, 8);
-        return d;
-    }
-    case Dtype::F16: {
-        uint16_t h;
-        std::memcpy(&h, p, 2);
-        return halfToFloat(h);
-    }
+    case Dtype::F32: return load<float>(p);
+    case Dtype::F64: return load<double>(p);
+    case Dtype::F16: return halfToFloat(load<uint16_t>(p));
     case Dtype::BF16: {
-        uint16_t h;
-        std::memcpy(&h, p, 2);
-        const uint32_t bits = static_cast<uint32_t>(h) << 16;
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return f;
+        const uint32_t bits = static_cast<uint32_t>(load<uint16_t>(p)) << 16;
+        return load<float>(&bits);
     }
-    case Dtype::I32: {
-        int32_t v;
-        std::memcpy(&v, p, 4);
-        return v;
-    }
-    case Dtype::I64: {
-        int64_t v;
-        std::memcpy(&v, p, 8);
-        return static_cast<double>(v);
-    }
+    case Dtype::I32: return load<int32_t>(p);
+    case Dtype::I64: return static_cast<double>(load<int64_t>(p));
     case Dtype::U8: return *p;
     }
     return 0;
@@ -532,6 +513,17 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
     std::vector<std::string> warnings;
     std::string stdoutText;
     bool stdoutTruncated = false;
+    // A run that failed keeps what the kernel printed up to the failure, unless its stdout was already taken.
+    const auto keepFailedRunStdout = [&] {
+        if (!m_capture)
+            return;
+        bool truncated = false;
+        std::string rest = m_capture->collect(kStdoutCap, truncated);
+        if (stdoutText.empty()) {
+            stdoutText = std::move(rest);
+            stdoutTruncated = truncated;
+        }
+    };
 
     TimingContext ctx;
     ctx.stream = m_gpu.stream();
@@ -599,14 +591,7 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
             }
         }
     } catch (const CudaFailure &f) {
-        if (m_capture) {
-            bool truncated = false;
-            std::string rest = m_capture->collect(kStdoutCap, truncated);
-            if (stdoutText.empty()) {
-                stdoutText = std::move(rest);
-                stdoutTruncated = truncated;
-            }
-        }
+        keepFailedRunStdout();
         m_restartRequired = m_gpu.isBroken(f.code);
         result["verdict"] = "cuda_error";
         result["cuda_error"] = cudaGetErrorName(f.code);
@@ -614,14 +599,7 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, Kerne
                             + m_phase + ", at " + f.where
                             + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : "");
     } catch (const EntryFailure &f) {
-        if (m_capture) {
-            bool truncated = false;
-            std::string rest = m_capture->collect(kStdoutCap, truncated);
-            if (stdoutText.empty()) {
-                stdoutText = std::move(rest);
-                stdoutTruncated = truncated;
-            }
-        }
+        keepFailedRunStdout();
         const auto code = static_cast<cudaError_t>(f.rc);
         m_restartRequired = f.rc > 0 && m_gpu.isBroken(code);
         result["verdict"] = "cuda_error";

@@ -9,25 +9,13 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$ROOT" || exit 1
-OUT=${OUT:-/tmp/kforge-export-tasks}
-mkdir -p "$OUT"
-RES=$(mktemp -d /tmp/kforge-export-tasks.XXXXXX)
-export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
-exec > >(tee "$OUT/export_tasks.log") 2>&1
+source tests/gpu/lib.sh # start_run, link_work_main, unpack_bundle
+start_run /tmp/kforge-export-tasks kforge-export-tasks export_tasks.log
 
 echo "run_tasks_check.sh in $ROOT, $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
-# The bundle's programs were built with the repository at /work/main (kernel header, templates).
-if [ "$ROOT" != /work/main ] && { [ ! -e /work/main ] || [ -L /work/main ]; }; then
-  mkdir -p /work && ln -sfn "$ROOT" /work/main
-fi
-[ -f .bundle/kforge-qt.tar.xz ] || { echo "no .bundle/kforge-qt.tar.xz: run tests/gpu/bundle/pack.sh and carry .bundle"; exit 1; }
-tar xJf .bundle/kforge-qt.tar.xz -C "$RES"
-BIN=$RES/bundle
-export LD_LIBRARY_PATH=$BIN/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export QT_PLUGIN_PATH=$BIN/plugins QT_QPA_PLATFORM=offscreen
-export XDG_CONFIG_HOME=$RES/home/config XDG_CACHE_HOME=$RES/home/cache XDG_DATA_HOME=$RES/home/data
-mkdir -p "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_DATA_HOME"
+link_work_main
+unpack_bundle
 export KFORGE_CLI=$BIN/kforge-cli KFORGE_WORKER=$BIN/kforge-worker
 "$KFORGE_WORKER" --version || { echo "the carried kforge-worker does not run here"; exit 1; }
 
