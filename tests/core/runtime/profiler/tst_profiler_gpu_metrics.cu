@@ -4,6 +4,7 @@
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor; a foreign CUPTI subscriber is reported, not fatal.
 #include "core/runtime/profiler/profiler.h"
 #include "tests/core/runtime/check.h"
+#include "tests/core/runtime/profiler/cudaok.h"
 
 #include <cuda_runtime.h>
 #include <cupti.h>
@@ -64,15 +65,6 @@ __global__ void __launch_bounds__(128, 1) heavy_kernel(const float* __restrict__
         s += acc[i];
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
-
-#define CUDA_OK(call)                                                                                          \
-    do {                                                                                                       \
-        cudaError_t e_ = (call);                                                                               \
-        if (e_ != cudaSuccess) {                                                                               \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));        \
-            std::exit(1);                                                                                      \
-        }                                                                                                      \
-    } while (0)
 
 void CUPTIAPI ignore(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
 
