@@ -57,6 +57,13 @@ ReplayScenario answers(const QStringList &names)
     return s;
 }
 
+// `server` on loopback, playing the answers `names` in order for `scenario`.
+bool serve(ReplayServer &server, const QString &scenario, const QStringList &names)
+{
+    server.addScenario(scenario, answers(names));
+    return server.listen();
+}
+
 struct Run {
     int exitCode = -1;
     QString out;
@@ -149,9 +156,8 @@ private Q_SLOTS:
     void round()
     {
         ReplayServer server;
-        server.addScenario(QStringLiteral("cli"),
-                           answers({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
-        QVERIFY(server.listen());
+        QVERIFY(serve(server, QStringLiteral("cli"),
+                      {QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("cli.kforge"));
         QStringList args{QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"),
@@ -244,8 +250,7 @@ private Q_SLOTS:
     void seededVariantsAreMeasuredFirst()
     {
         ReplayServer server;
-        server.addScenario(QStringLiteral("seeded"), answers({QStringLiteral("fast"), QStringLiteral("wrong")}));
-        QVERIFY(server.listen());
+        QVERIFY(serve(server, QStringLiteral("seeded"), {QStringLiteral("fast"), QStringLiteral("wrong")}));
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("seeded.kforge"));
         QStringList args{QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"),
@@ -312,9 +317,8 @@ private Q_SLOTS:
     void summaryShowsTheHeldBest()
     {
         ReplayServer server;
-        server.addScenario(QStringLiteral("held"),
-                           answers({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
-        QVERIFY(server.listen());
+        QVERIFY(serve(server, QStringLiteral("held"),
+                      {QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("held.kforge"));
         QVERIFY(QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul.kforge"), session));
