@@ -205,8 +205,7 @@ int ncuWorkload(Bench& bench)
 int main(int argc, char** argv)
 {
     setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    if (!hasCudaDevice()) {
         std::printf("bench_profiler: no CUDA device\n");
         return 0;
     }

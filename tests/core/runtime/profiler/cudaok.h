@@ -1,6 +1,6 @@
 #pragma once
-// CUDA_OK(call): the GPU tests' and bench_profiler's check of a CUDA runtime call. A failed call is a broken
-// rig, not a test result, so it prints where and why and exits 1.
+// What the profiler's GPU tests and bench_profiler share: CUDA_OK(call), the check of a CUDA runtime call (a
+// failed call is a broken rig, not a test result, so it prints where and why and exits 1), and hasCudaDevice().
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -14,3 +14,10 @@
             std::exit(1);                                                                                      \
         }                                                                                                      \
     } while (0)
+
+// Whether the CUDA runtime sees a device: the GPU tests skip (77) without one, bench_profiler says so.
+inline bool hasCudaDevice()
+{
+    int devices = 0;
+    return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+}

@@ -73,8 +73,7 @@ void CUPTIAPI ignore(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*)
 int main()
 {
     setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+    if (!hasCudaDevice())
         kforge::runtime::test::skip("no CUDA device");
 
     ActivityTracer tracer;  // the worker's tracer, running through the metrics pass

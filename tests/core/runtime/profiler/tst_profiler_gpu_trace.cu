@@ -158,8 +158,7 @@ void testForeignSubscriber()
 int main()
 {
     setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+    if (!hasCudaDevice())
         kforge::runtime::test::skip("no CUDA device");
 
     testForeignSubscriber();
