@@ -455,7 +455,7 @@ private Q_SLOTS:
         const qint64 prompt = rig.store.addPrompt(p);
         ResponseRecord done;
         done.promptId = prompt;
-        done.rawText = answer(QStringLiteral("fast"));
+        done.rawText = roundAnswer(QStringLiteral("fast"));
         done.parseStatus = QStringLiteral("ok");
         done.finishStatus = QStringLiteral("complete");
         const qint64 doneId = rig.store.addResponse(done);
@@ -593,7 +593,7 @@ private Q_SLOTS:
         }
         ResponseRecord done;
         done.promptId = prompts[1];
-        done.rawText = answer(QStringLiteral("repaired"));
+        done.rawText = roundAnswer(QStringLiteral("repaired"));
         done.parseStatus = QStringLiteral("ok");
         done.finishStatus = QStringLiteral("complete");
         const qint64 doneId = rig.store.addResponse(done);
