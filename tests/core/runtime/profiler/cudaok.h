@@ -6,13 +6,13 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CUDA_OK(call)                                                                                          \
-    do {                                                                                                       \
-        cudaError_t e_ = (call);                                                                               \
-        if (e_ != cudaSuccess) {                                                                               \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));        \
-            std::exit(1);                                                                                      \
-        }                                                                                                      \
+#define CUDA_OK(call)                                                                                  \
+    do {                                                                                               \
+        cudaError_t e_ = (call);                                                                       \
+        if (e_ != cudaSuccess) {                                                                       \
+            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            std::exit(1);                                                                              \
+        }                                                                                              \
     } while (0)
 
 // Whether the CUDA runtime sees a device: the GPU tests skip (77) without one, bench_profiler says so.
