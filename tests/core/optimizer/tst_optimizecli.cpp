@@ -57,6 +57,9 @@ ReplayScenario answers(const QStringList &names)
     return s;
 }
 
+// A fast correct kernel, a wrong one and one that does not compile.
+const QStringList kThreeOutcomes{QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")};
+
 // `server` on loopback, playing the answers `names` in order for `scenario`.
 bool serve(ReplayServer &server, const QString &scenario, const QStringList &names)
 {
@@ -156,8 +159,7 @@ private Q_SLOTS:
     void round()
     {
         ReplayServer server;
-        QVERIFY(serve(server, QStringLiteral("cli"),
-                      {QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
+        QVERIFY(serve(server, QStringLiteral("cli"), kThreeOutcomes));
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("cli.kforge"));
         QStringList args{QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"),
@@ -317,8 +319,7 @@ private Q_SLOTS:
     void summaryShowsTheHeldBest()
     {
         ReplayServer server;
-        QVERIFY(serve(server, QStringLiteral("held"),
-                      {QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
+        QVERIFY(serve(server, QStringLiteral("held"), kThreeOutcomes));
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("held.kforge"));
         QVERIFY(QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul.kforge"), session));
