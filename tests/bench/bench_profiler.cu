@@ -8,6 +8,7 @@
 //     gpu__time_duration.sum` run on `bench_profiler --ncu-workload` (same kernels, no CUPTI of ours).
 // Prints figures; not a pass/fail test.
 #include "core/runtime/profiler/profiler.h"
+#include "tests/core/runtime/profiler/cudaok.h"
 
 #include <cuda_runtime.h>
 
@@ -59,15 +60,6 @@ __global__ void flush_kernel(float* x, size_t n)
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
         x[i] += 1.0f;
 }
-
-#define CUDA_OK(call)                                                                                          \
-    do {                                                                                                       \
-        cudaError_t e_ = (call);                                                                               \
-        if (e_ != cudaSuccess) {                                                                               \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));        \
-            std::exit(1);                                                                                      \
-        }                                                                                                      \
-    } while (0)
 
 double median(std::vector<double> v)
 {
@@ -213,8 +205,7 @@ int ncuWorkload(Bench& bench)
 int main(int argc, char** argv)
 {
     setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    if (!hasCudaDevice()) {
         std::printf("bench_profiler: no CUDA device\n");
         return 0;
     }

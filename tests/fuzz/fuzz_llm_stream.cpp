@@ -3,6 +3,7 @@
 #include "core/llm/llmerrors.h"
 #include "core/llm/sseparser.h"
 #include "core/llm/streamdecoder.h"
+#include "tests/core/llm/streamoutcome.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -11,48 +12,17 @@ using namespace kforge;
 
 namespace {
 
-struct Outcome {
-    QString text, reasoning, streamedText, streamedReasoning, stop, model, detail;
-    LlmUsage usage;
-    bool ended = false, truncated = false;
-    LlmErrorKind error = LlmErrorKind::None;
-
-    bool operator==(const Outcome &) const = default;
-};
+using Outcome = test::StreamOutcome;
 
 // Pieces of 1..64 bytes from a small generator seeded by the input, so every run is reproducible.
 Outcome decode(LlmProtocol protocol, bool json, const char *data, size_t size, uint32_t seed)
 {
-    auto d = StreamDecoder::create(protocol);
-    d->setJsonBody(json);
-    Outcome o;
-    auto take = [&] {
-        for (const StreamDelta &delta : d->takeDeltas())
-            (delta.kind == StreamDelta::Text ? o.streamedText : o.streamedReasoning) += delta.text;
-    };
-    size_t at = 0;
-    while (at < size) {
-        size_t piece = size - at;
-        if (seed != 0) {
-            seed = seed * 1664525u + 1013904223u;
-            piece = std::min<size_t>(piece, 1 + (seed >> 26));
-        }
-        d->feed(data + at, qsizetype(piece));
-        take();
-        at += piece;
-    }
-    d->finish();
-    take();
-    o.text = d->text();
-    o.reasoning = d->reasoning();
-    o.stop = d->stopReason();
-    o.model = d->model();
-    o.detail = d->errorDetail();
-    o.usage = d->usage();
-    o.ended = d->ended();
-    o.truncated = d->truncated();
-    o.error = d->error();
-    return o;
+    return test::decodeInPieces(protocol, json, data, qsizetype(size), [&](qsizetype, qsizetype left) {
+        if (seed == 0)
+            return left;
+        seed = seed * 1664525u + 1013904223u;
+        return std::min<qsizetype>(left, 1 + (seed >> 26));
+    });
 }
 
 void check(bool condition, const char *what)

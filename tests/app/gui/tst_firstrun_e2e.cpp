@@ -14,6 +14,7 @@
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/settings/translations.h"
+#include "guitesthelpers.h"
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffview.h"
 #include "views/editor/compileonly.h"
@@ -67,14 +68,7 @@ QString shotDir()
 
 void shot(QWidget *w, const QString &name)
 {
-    if (qobject_cast<QMainWindow *>(w))
-        QTest::qWait(400); // the charts rebuild 150 ms after the session changed, and only while shown
-    QDir().mkpath(shotDir());
-    const QString platform = QGuiApplication::platformName();
-    const QString file = shotDir() + u'/' + name + (platform == QLatin1String("offscreen") ? QString() : u'-' + platform)
-                         + QStringLiteral(".png");
-    QVERIFY(w->grab().save(file));
-    qInfo("screenshot: %s", qPrintable(file));
+    test::saveShot(w, shotDir(), name);
 }
 
 // Answers the next file dialog with `path`, as a user typing it and pressing Enter would. The File menu's
@@ -190,9 +184,8 @@ class TestFirstRun : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY(m_dir.isValid());
-        QVERIFY2(QFileInfo::exists(docsSession), qPrintable(docsSession));
+        const QString missing = test::guiTestSetUp(m_dir, {docsSession, taskFolder});
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
         QVERIFY2(QFileInfo(taskFolder).isDir(), qPrintable(taskFolder));
     }
 

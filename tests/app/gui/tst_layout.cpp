@@ -10,6 +10,7 @@
 #include "core/settings/settings.h"
 #include "core/settings/translations.h"
 #include "core/workbench/workbench.h"
+#include "guitesthelpers.h"
 #include "views/charts/chartspanel.h"
 #include "views/charts/kerneltimechart.h"
 #include "views/charts/rooflinechart.h"
@@ -182,8 +183,8 @@ class TestLayout : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY(m_dir.isValid());
+        const QString missing = test::guiTestSetUp(m_dir);
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
     }
 
     void cleanup() { Translations::install(QStringLiteral("en")); }
@@ -207,9 +208,7 @@ private Q_SLOTS:
         settings.setWorkers({});
         LogHub log;
         MainWindow w(settings, log);
-        w.resize(size);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showAt(w, size));
         QVERIFY(w.openSession(sessionCopy(tag)));
         // What a user looks at after a round: a measured variant in the editor...
         QVERIFY(w.showVariantInEditor(fastVariant) >= 0);
@@ -331,9 +330,7 @@ private Q_SLOTS:
         settings.setWorkers({});
         LogHub log;
         MainWindow w(settings, log);
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showAt(w, {1280, 800}));
         QVERIFY(w.openSession(sessionCopy(QStringLiteral("wide-") + language)));
         const int tab = w.showVariantInEditor(incorrectVariant);
         QVERIFY(tab >= 0);

@@ -18,6 +18,7 @@
 #include "core/settings/translations.h"
 #include "core/workbench/workbench.h"
 #include "core/worker/workerconfig.h"
+#include "guitesthelpers.h"
 #include "views/editor/compileonly.h"
 #include "views/editor/kerneleditor.h"
 #include "views/export/exportdialog.h"
@@ -76,15 +77,7 @@ QByteArray sha(const QString &file)
 
 void shot(QWidget *w, const QString &name)
 {
-    if (qobject_cast<QMainWindow *>(w))
-        QTest::qWait(400); // the charts rebuild 150 ms after the session changed, and only while shown
-    QDir().mkpath(QStringLiteral(KFORGE_TEST_ARTIFACT_DIR));
-    // Offscreen by default; under a real X server (xvfb-run, QT_QPA_PLATFORM=xcb) the shots are kept beside them.
-    const QString platform = QGuiApplication::platformName();
-    const QString file = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/") + name
-                         + (platform == QLatin1String("offscreen") ? QString() : u'-' + platform) + QStringLiteral(".png");
-    QVERIFY(w->grab().save(file));
-    qInfo("screenshot: %s", qPrintable(file));
+    test::saveShot(w, QStringLiteral(KFORGE_TEST_ARTIFACT_DIR), name);
 }
 
 QString scriptedWorker(const QString &mode)
@@ -116,9 +109,8 @@ class TestMainMenus : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY(m_dir.isValid());
-        QVERIFY2(QFileInfo::exists(docsSession), qPrintable(docsSession));
+        const QString missing = test::guiTestSetUp(m_dir, {docsSession});
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
     }
 
     // A fresh copy of the H200 session for each test: sessions are opened for writing.
@@ -202,9 +194,7 @@ private Q_SLOTS:
         settings.setWorkers({});
         LogHub log;
         MainWindow w(settings, log);
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showAt(w, {1280, 800}));
         QVERIFY(w.openSession(sessionCopy(QStringLiteral("export"))));
         const qint64 target = w.exports()->exportTarget();
         w.actions()->exportVariant->trigger();
@@ -254,9 +244,7 @@ private Q_SLOTS:
         settings.setWorkers({});
         LogHub log;
         MainWindow w(settings, log);
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showAt(w, {1280, 800}));
         QVERIFY(w.openSession(sessionCopy(QStringLiteral("report"))));
         const QString file = m_dir.filePath(QStringLiteral("report.html"));
         QSignalSpy finished(w.exports(), &ExportActions::finished);
@@ -354,9 +342,7 @@ private Q_SLOTS:
         settings.setWorkers(workers);
         LogHub log;
         MainWindow w(settings, log);
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showAt(w, {1280, 800}));
         QTRY_COMPARE_WITH_TIMEOUT(w.workbench()->readiness().state(), state, 20000);
         const WorkerReadiness readiness = w.workbench()->readiness();
         QVERIFY(readiness.isUnusable());
@@ -441,9 +427,7 @@ private Q_SLOTS:
         settings.setWorkers({});
         LogHub log;
         MainWindow w(settings, log);
-        w.resize(1280, 800);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(test::showAt(w, {1280, 800}));
         const QString example = GettingStarted::exampleSession();
         QVERIFY2(!example.isEmpty(), "the example session is found (installed, or in the source tree)");
         const QByteArray before = sha(example);
@@ -503,9 +487,7 @@ private Q_SLOTS:
             settings.setWorkers({});
             LogHub log;
             MainWindow w(settings, log);
-            w.resize(size);
-            w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(test::showAt(w, size));
             QVERIFY(w.openSession(sessionCopy(QStringLiteral("shots"))));
             QTRY_VERIFY_WITH_TIMEOUT(w.notice()->isVisible(), 30000);
             if (language == QLatin1String("zh_CN")) // the one wording is translated too

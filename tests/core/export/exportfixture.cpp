@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QProcess>
 
 using namespace Qt::StringLiterals;
 
@@ -149,6 +150,25 @@ std::optional<ExportInput> inputFromTask(const QString &task, const QString &lab
     p.evaluated = QDateTime(QDate(2026, 11, 30), QTime(10, 5), Qt::UTC);
     in.kforgeVersion = u"0.1.0-test"_s;
     return in;
+}
+
+ProcessRun runProcess(const QString &program, const QStringList &args, const QString &workDir, int timeoutMs,
+                      const QProcessEnvironment &env)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.setWorkingDirectory(workDir);
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    ProcessRun r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.output = QStringLiteral("timed out\n");
+    }
+    r.output += QString::fromLocal8Bit(p.readAll());
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return r;
 }
 
 } // namespace kforge::test

@@ -5,6 +5,7 @@
 #include "core/session/sessionstore.h"
 
 #include <QJsonObject>
+#include <QProcessEnvironment>
 #include <QString>
 #include <optional>
 
@@ -27,5 +28,15 @@ qint64 variantByLabel(const SessionStore &store, const QString &label);
 // An ExportInput built straight from a built-in task folder (no session): the variant `label`'s source,
 // measured on an H200 with `speedup`.
 std::optional<ExportInput> inputFromTask(const QString &task, const QString &label, double speedup, QString *error);
+
+// A finished tool run (CMake, nm, an exported binary): its exit code, -1 where it crashed or timed out, and its
+// stdout and stderr merged.
+struct ProcessRun {
+    int exitCode = -1;
+    QString output;
+    bool ok() const { return exitCode == 0; }
+};
+ProcessRun runProcess(const QString &program, const QStringList &args, const QString &workDir, int timeoutMs,
+                      const QProcessEnvironment &env);
 
 } // namespace kforge::test

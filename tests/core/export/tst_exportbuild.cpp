@@ -23,30 +23,8 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString output;
-    bool ok() const { return exitCode == 0; }
-};
-
-Run run(const QString &program, const QStringList &args, const QString &workDir, int timeoutMs,
-        const QProcessEnvironment &env)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.setWorkingDirectory(workDir);
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    Run r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.output = u"timed out: "_s;
-    }
-    r.output += QString::fromLocal8Bit(p.readAll());
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return r;
-}
+using Run = test::ProcessRun;
+using test::runProcess;
 
 bool writeFile(const QString &path, const QByteArray &content)
 {
@@ -95,12 +73,12 @@ bool TestExportBuild::configureAndBuild(const QString &source, const QString &bu
     QStringList args{u"-S"_s, source, u"-B"_s, build, u"-DCMAKE_BUILD_TYPE=Release"_s};
     if (!QStandardPaths::findExecutable(u"ninja"_s).isEmpty())
         args << u"-G"_s << u"Ninja"_s;
-    const Run configure = run(m_cmake, args + extra, source, 300000, m_env);
+    const Run configure = runProcess(m_cmake, args + extra, source, 300000, m_env);
     if (!configure.ok()) {
         qWarning().noquote() << configure.output;
         return false;
     }
-    const Run compile = run(m_cmake, {u"--build"_s, build, u"-j2"_s}, source, 1200000, m_env);
+    const Run compile = runProcess(m_cmake, {u"--build"_s, build, u"-j2"_s}, source, 1200000, m_env);
     if (!compile.ok())
         qWarning().noquote() << compile.output;
     return compile.ok();
@@ -152,12 +130,12 @@ void TestExportBuild::cmakeProjectBuilds()
     // The reference library exports its renamed entry point and nothing of its helpers.
     const QString nm = QStandardPaths::findExecutable(u"nm"_s);
     if (!nm.isEmpty()) {
-        const Run syms = run(nm, {u"-D"_s, u"--defined-only"_s, build + u"/lib"_s + ns + u"_reference.so"_s}, build,
-                             60000, m_env);
+        const Run syms = runProcess(nm, {u"-D"_s, u"--defined-only"_s, build + u"/lib"_s + ns + u"_reference.so"_s},
+                                    build, 60000, m_env);
         QVERIFY(syms.ok());
         QVERIFY2(syms.output.contains(ns + u"_reference_entry"_s), qPrintable(syms.output));
         QVERIFY2(!syms.output.contains(u"scatter_diagonal"_s), qPrintable(syms.output));
-        const Run lib = run(nm, {u"--defined-only"_s, build + u"/lib"_s + ns + u"_kernel.a"_s}, build, 60000, m_env);
+        const Run lib = runProcess(nm, {u"--defined-only"_s, build + u"/lib"_s + ns + u"_kernel.a"_s}, build, 60000, m_env);
         QVERIFY(lib.ok());
         QVERIFY(lib.output.contains(ns + u"_entry"_s));
         QVERIFY(!lib.output.contains(QRegularExpression(u"\\bkf_entry\\b"_s)));

@@ -20,30 +20,15 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString output;
-};
+using Run = test::ProcessRun;
 
+// With CUDACXX at the nvcc KForge finds, so the exported projects build with the toolkit the app uses.
 Run run(const QString &program, const QStringList &args, const QString &workDir, int timeoutMs)
 {
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.setWorkingDirectory(workDir);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     if (const QString nvcc = CudaToolkit::locateNvcc(); !nvcc.isEmpty())
         env.insert(u"CUDACXX"_s, nvcc);
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    Run r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-        r.output = u"timed out\n"_s;
-    }
-    r.output += QString::fromLocal8Bit(p.readAll());
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    return r;
+    return test::runProcess(program, args, workDir, timeoutMs, env);
 }
 
 bool hasGpu(QString *why)

@@ -2,6 +2,7 @@
 // the same result whether it arrives whole, byte by byte, split at every single offset or in random pieces.
 #include "core/llm/sseparser.h"
 #include "core/llm/streamdecoder.h"
+#include "streamoutcome.h"
 
 #include <QFile>
 #include <QRandomGenerator>
@@ -19,42 +20,16 @@ QByteArray fixture(const QString &name)
     return f.readAll();
 }
 
-struct Outcome {
-    QString text, reasoning, stop, model;
-    LlmUsage usage;
-    bool ended = false, truncated = false;
-    LlmErrorKind error = LlmErrorKind::None;
-    QString streamedText, streamedReasoning; // concatenated deltas
-};
+using Outcome = test::StreamOutcome;
 
 Outcome decode(LlmProtocol protocol, const QByteArray &bytes, const QList<qsizetype> &cuts, bool json = false)
 {
-    auto d = StreamDecoder::create(protocol);
-    d->setJsonBody(json);
-    Outcome o;
-    qsizetype from = 0;
-    auto take = [&] {
-        for (const StreamDelta &delta : d->takeDeltas())
-            (delta.kind == StreamDelta::Text ? o.streamedText : o.streamedReasoning) += delta.text;
-    };
-    for (qsizetype cut : cuts) {
-        d->feed(bytes.constData() + from, cut - from);
-        take();
-        from = cut;
-    }
-    d->feed(bytes.constData() + from, bytes.size() - from);
-    take();
-    d->finish();
-    take();
-    o.text = d->text();
-    o.reasoning = d->reasoning();
-    o.stop = d->stopReason();
-    o.model = d->model();
-    o.usage = d->usage();
-    o.ended = d->ended();
-    o.truncated = d->truncated();
-    o.error = d->error();
-    return o;
+    qsizetype next = 0;
+    return test::decodeInPieces(protocol, json, bytes.constData(), bytes.size(), [&](qsizetype at, qsizetype left) {
+        while (next < cuts.size() && cuts[next] <= at)
+            ++next;
+        return next < cuts.size() ? std::min(cuts[next] - at, left) : left;
+    });
 }
 
 bool same(const Outcome &a, const Outcome &b)

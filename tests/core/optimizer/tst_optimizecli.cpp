@@ -4,6 +4,7 @@
 // that does not compile must land in the session as what they are, with the fast one's measured speedup.
 #include "core/session/sessionstore.h"
 #include "replayserver.h"
+#include "roundanswers.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -15,13 +16,13 @@
 #include <QTest>
 
 using namespace kforge;
+using kforge::test::kRoundFixtures;
 using kforge::test::ReplayResponse;
 using kforge::test::ReplayScenario;
 using kforge::test::ReplayServer;
+using kforge::test::roundAnswer;
 
 namespace {
-
-const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/rounds/");
 
 QByteArray openAiStream(const QString &text)
 {
@@ -48,15 +49,22 @@ ReplayScenario answers(const QStringList &names)
 {
     ReplayScenario s;
     for (const QString &name : names) {
-        QFile f(kFixtures + QLatin1String("round/") + name + QLatin1String(".md"));
-        if (!f.open(QIODevice::ReadOnly))
-            qFatal("missing fixture %s", qPrintable(name));
         ReplayResponse r;
-        r.body = openAiStream(QString::fromUtf8(f.readAll()));
+        r.body = openAiStream(roundAnswer(name));
         r.chunkBytes = 512;
         s.responses << r;
     }
     return s;
+}
+
+// A fast correct kernel, a wrong one and one that does not compile.
+const QStringList kThreeOutcomes{QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")};
+
+// `server` on loopback, playing the answers `names` in order for `scenario`.
+bool serve(ReplayServer &server, const QString &scenario, const QStringList &names)
+{
+    server.addScenario(scenario, answers(names));
+    return server.listen();
 }
 
 struct Run {
@@ -81,6 +89,21 @@ Run cli(const QStringList &args, const QString &home, int timeoutMs = 540000)
     return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
+enum class Metrics { OnGpu, Never };
+
+// `kforge-cli optimize` with `args`, collecting metrics only on a GPU round unless told never to, its output logged.
+Run optimize(QStringList args, const QString &home, Metrics metrics = Metrics::OnGpu)
+{
+#ifndef KFORGE_GPU_ROUND
+    metrics = Metrics::Never; // no GPU here: nothing to collect them with
+#endif
+    if (metrics == Metrics::Never)
+        args << QStringLiteral("--no-metrics");
+    const Run r = cli(args, home);
+    qInfo().noquote() << "kforge-cli optimize output:\n" << r.out << r.err;
+    return r;
+}
+
 } // namespace
 
 class TstOptimizeCli : public QObject
@@ -95,7 +118,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
-        const QString task = kFixtures + QLatin1String("task_diag");
+        const QString task = kRoundFixtures + QLatin1String("task_diag");
         QTest::newRow("nothing") << QStringList{} << "expected one task folder or session file";
         QTest::newRow("no endpoint") << QStringList{task} << "--endpoint is required";
         QTest::newRow("unknown endpoint") << QStringList{task, QStringLiteral("--endpoint"), QStringLiteral("nowhere")}
@@ -136,9 +159,7 @@ private Q_SLOTS:
     void round()
     {
         ReplayServer server;
-        server.addScenario(QStringLiteral("cli"),
-                           answers({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
-        QVERIFY(server.listen());
+        QVERIFY(serve(server, QStringLiteral("cli"), kThreeOutcomes));
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("cli.kforge"));
         QStringList args{QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"),
@@ -154,11 +175,7 @@ private Q_SLOTS:
                          session,
                          QStringLiteral("--repair"),
                          QStringLiteral("0")};
-#ifndef KFORGE_GPU_ROUND
-        args << QStringLiteral("--no-metrics");
-#endif
-        const Run r = cli(args, home.path());
-        qInfo().noquote() << "kforge-cli optimize output:\n" << r.out << r.err;
+        const Run r = optimize(args, home.path());
 
         SessionStore store;
         QVERIFY2(store.open(session), qPrintable(store.errorString()));
@@ -235,8 +252,7 @@ private Q_SLOTS:
     void seededVariantsAreMeasuredFirst()
     {
         ReplayServer server;
-        server.addScenario(QStringLiteral("seeded"), answers({QStringLiteral("fast"), QStringLiteral("wrong")}));
-        QVERIFY(server.listen());
+        QVERIFY(serve(server, QStringLiteral("seeded"), {QStringLiteral("fast"), QStringLiteral("wrong")}));
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("seeded.kforge"));
         QStringList args{QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul"),
@@ -254,10 +270,8 @@ private Q_SLOTS:
                          QStringLiteral("--session"),
                          session,
                          QStringLiteral("--repair"),
-                         QStringLiteral("0"),
-                         QStringLiteral("--no-metrics")};
-        const Run r = cli(args, home.path());
-        qInfo().noquote() << "kforge-cli optimize output:\n" << r.out << r.err;
+                         QStringLiteral("0")};
+        const Run r = optimize(args, home.path(), Metrics::Never);
         QVERIFY2(r.err.contains(QLatin1String("Measuring 2 imported variant(s) before the first round")), qPrintable(r.err));
 
         SessionStore store;
@@ -305,9 +319,7 @@ private Q_SLOTS:
     void summaryShowsTheHeldBest()
     {
         ReplayServer server;
-        server.addScenario(QStringLiteral("held"),
-                           answers({QStringLiteral("fast"), QStringLiteral("wrong"), QStringLiteral("broken")}));
-        QVERIFY(server.listen());
+        QVERIFY(serve(server, QStringLiteral("held"), kThreeOutcomes));
         QTemporaryDir home;
         const QString session = home.filePath(QStringLiteral("held.kforge"));
         QVERIFY(QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul.kforge"), session));
@@ -335,11 +347,7 @@ private Q_SLOTS:
                          QStringLiteral("test-model"),
                          QStringLiteral("--repair"),
                          QStringLiteral("0")};
-#ifndef KFORGE_GPU_ROUND
-        args << QStringLiteral("--no-metrics");
-#endif
-        const Run r = cli(args, home.path());
-        qInfo().noquote() << "kforge-cli optimize output:\n" << r.out << r.err;
+        const Run r = optimize(args, home.path());
 
         SessionStore store;
         QVERIFY2(store.open(session), qPrintable(store.errorString()));

@@ -9,6 +9,7 @@
 #include "core/session/sessionstore.h"
 #include "core/worker/scriptedevaluator.h"
 #include "replayserver.h"
+#include "roundanswers.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -20,21 +21,13 @@
 #include <QTest>
 
 using namespace kforge;
+using kforge::test::kRoundFixtures;
 using kforge::test::ReplayResponse;
 using kforge::test::ReplayScenario;
 using kforge::test::ReplayServer;
+using kforge::test::roundAnswer;
 
 namespace {
-
-const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/rounds/");
-
-QString answer(const QString &name)
-{
-    QFile f(kFixtures + QLatin1String("round/") + name + QLatin1String(".md"));
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", qPrintable(name));
-    return QString::fromUtf8(f.readAll());
-}
 
 // An answer as an OpenAI Chat Completions stream: content in small deltas, a stop, usage, [DONE].
 QByteArray openAiStream(const QString &text, int promptTokens = 1500, int completionTokens = 700)
@@ -69,7 +62,7 @@ ReplayScenario scenario(const QStringList &answers, int delayMs = 1)
     ReplayScenario s;
     for (const QString &a : answers) {
         ReplayResponse r;
-        r.body = openAiStream(answer(a));
+        r.body = openAiStream(roundAnswer(a));
         r.chunkBytes = 400;
         r.delayMs = delayMs;
         s.responses << r;
@@ -144,7 +137,7 @@ struct Rig {
         server.addScenario(scenarioName, s);
         if (!server.listen())
             return false;
-        if (!store.create(dir.filePath(QStringLiteral("round.kforge")), kFixtures + QLatin1String("task_diag")))
+        if (!store.create(dir.filePath(QStringLiteral("round.kforge")), kRoundFixtures + QLatin1String("task_diag")))
             return false;
         evaluator.setDelayMs(20);
         runner = std::make_unique<RoundRunner>(&store, &llm, &evaluator);
@@ -462,7 +455,7 @@ private Q_SLOTS:
         const qint64 prompt = rig.store.addPrompt(p);
         ResponseRecord done;
         done.promptId = prompt;
-        done.rawText = answer(QStringLiteral("fast"));
+        done.rawText = roundAnswer(QStringLiteral("fast"));
         done.parseStatus = QStringLiteral("ok");
         done.finishStatus = QStringLiteral("complete");
         const qint64 doneId = rig.store.addResponse(done);
@@ -600,7 +593,7 @@ private Q_SLOTS:
         }
         ResponseRecord done;
         done.promptId = prompts[1];
-        done.rawText = answer(QStringLiteral("repaired"));
+        done.rawText = roundAnswer(QStringLiteral("repaired"));
         done.parseStatus = QStringLiteral("ok");
         done.finishStatus = QStringLiteral("complete");
         const qint64 doneId = rig.store.addResponse(done);

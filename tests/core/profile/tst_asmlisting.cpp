@@ -4,6 +4,7 @@
 #include "core/profile/instructionmix.h"
 #include "core/profile/ptxlisting.h"
 #include "core/profile/sasslisting.h"
+#include "tests/core/profile/asmfixtures.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -12,16 +13,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
+using kforge::test::asmText;
 
 namespace {
-
-QString fixture(const QString &name)
-{
-    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/asm/") + name);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", qPrintable(name));
-    return QString::fromUtf8(f.readAll());
-}
 
 const SassInstruction &at(const SassFunction &f, qint64 offset)
 {
@@ -54,7 +48,7 @@ private Q_SLOTS:
 
 void TestAsmListing::nvdisasmFunctionsAndOffsets()
 {
-    const SassListing l = SassListing::parse(fixture(u"transpose_smem_tiled/nvdisasm_lineinfo.sass"_s));
+    const SassListing l = SassListing::parse(asmText(u"transpose_smem_tiled/nvdisasm_lineinfo.sass"_s));
     QCOMPARE(l.source, SassListing::Source::Nvdisasm);
     QCOMPARE(l.arch, u"sm_90"_s);
     QCOMPARE(l.functions.size(), 1);
@@ -92,7 +86,7 @@ void TestAsmListing::nvdisasmLineMarkers()
     QFETCH(qint64, offset);
     QFETCH(QString, opcode);
     QFETCH(int, line);
-    const SassListing l = SassListing::parse(fixture(u"transpose_smem_tiled/nvdisasm_lineinfo.sass"_s));
+    const SassListing l = SassListing::parse(asmText(u"transpose_smem_tiled/nvdisasm_lineinfo.sass"_s));
     const SassInstruction &i = at(l.functions.first(), offset);
     QCOMPARE(i.opcode, opcode);
     QCOMPARE(i.where.size(), 1);
@@ -103,7 +97,7 @@ void TestAsmListing::nvdisasmLineMarkers()
 
 void TestAsmListing::inlinedAtChains()
 {
-    const SassListing l = SassListing::parse(fixture(u"softmax_online_warp/nvdisasm_inline.sass"_s));
+    const SassListing l = SassListing::parse(asmText(u"softmax_online_warp/nvdisasm_inline.sass"_s));
     const SassFunction *scalar = l.function(u"_Z21softmax_online_scalarPKfPfl"_s);
     QVERIFY(scalar);
     QVERIFY(l.function(u"_Z19softmax_online_vec4PK6float4PS_l"_s));
@@ -127,7 +121,7 @@ void TestAsmListing::inlinedAtChains()
 
 void TestAsmListing::cuobjdumpFallbackHasNoLines()
 {
-    const SassListing l = SassListing::parse(fixture(u"transpose_smem_tiled/cuobjdump.sass"_s));
+    const SassListing l = SassListing::parse(asmText(u"transpose_smem_tiled/cuobjdump.sass"_s));
     QCOMPARE(l.source, SassListing::Source::Cuobjdump);
     QCOMPARE(l.arch, u"sm_90"_s);
     QCOMPARE(l.functions.size(), 1);
@@ -142,8 +136,8 @@ void TestAsmListing::cuobjdumpAndNvdisasmAgree()
     // Both tools disassemble the same cubin: same instruction count and opcodes (branch targets differ:
     // nvdisasm prints labels, cuobjdump addresses).
     for (const QString &dir : {u"transpose_smem_tiled"_s, u"relu_bf16_vec8"_s}) {
-        const SassListing a = SassListing::parse(fixture(dir + u"/cuobjdump.sass"_s));
-        const SassListing b = SassListing::parse(fixture(dir + u"/nvdisasm_lineinfo.sass"_s));
+        const SassListing a = SassListing::parse(asmText(dir + u"/cuobjdump.sass"_s));
+        const SassListing b = SassListing::parse(asmText(dir + u"/nvdisasm_lineinfo.sass"_s));
         QCOMPARE(a.functions.size(), b.functions.size());
         for (const SassFunction &fa : a.functions) {
             const SassFunction *fb = b.function(fa.name);
@@ -157,7 +151,7 @@ void TestAsmListing::cuobjdumpAndNvdisasmAgree()
 
 void TestAsmListing::instructionMix()
 {
-    const SassListing l = SassListing::parse(fixture(u"transpose_smem_tiled/nvdisasm_lineinfo.sass"_s));
+    const SassListing l = SassListing::parse(asmText(u"transpose_smem_tiled/nvdisasm_lineinfo.sass"_s));
     const InstructionMix mix = InstructionMix::of(l.functions.first());
     QCOMPARE(mix.total, int(l.functions.first().instructions.size()));
     int sum = 0;
@@ -173,7 +167,7 @@ void TestAsmListing::instructionMix()
     QVERIFY2(mix.summary().startsWith(QString::number(mix.total) + u" instruction"_s), qPrintable(mix.summary()));
     QVERIFY(mix.summary().contains(u"% integer"_s));
 
-    const SassListing bf16 = SassListing::parse(fixture(u"relu_bf16_vec8/nvdisasm_lineinfo.sass"_s));
+    const SassListing bf16 = SassListing::parse(asmText(u"relu_bf16_vec8/nvdisasm_lineinfo.sass"_s));
     int fp16 = 0;
     for (const SassFunction &f : bf16.functions)
         fp16 += InstructionMix::of(f).count(InstructionMix::Fp16);
@@ -186,7 +180,7 @@ void TestAsmListing::instructionMix()
 
 void TestAsmListing::ptxLineTable()
 {
-    const PtxListing p = PtxListing::parse(fixture(u"transpose_smem_tiled/kernel.ptx"_s));
+    const PtxListing p = PtxListing::parse(asmText(u"transpose_smem_tiled/kernel.ptx"_s));
     QCOMPARE(p.target, u"sm_90"_s);
     QCOMPARE(p.functions.size(), 1);
     QCOMPARE(p.functions.first().name, u"_Z15transpose_tiledPKfPfll"_s);
@@ -210,7 +204,7 @@ void TestAsmListing::ptxLineTable()
 
 void TestAsmListing::ptxInlinedAt()
 {
-    const PtxListing p = PtxListing::parse(fixture(u"softmax_online_warp/kernel.ptx"_s));
+    const PtxListing p = PtxListing::parse(asmText(u"softmax_online_warp/kernel.ptx"_s));
     QCOMPARE(p.functions.size(), 2);
     // Line 62: `.loc 1 27 5, function_name $L__info_string0, inlined_at 1 74 9`: add() inlined in the vec4 kernel.
     const PtxLine &next = p.lines.at(62);
@@ -224,7 +218,7 @@ void TestAsmListing::ptxInlinedAt()
 void TestAsmListing::realWorkerDisassembleReply()
 {
     // kforge-worker's answer to {"op":"disassemble"} on the H200 host (the conv3d task's fused variant).
-    const QJsonObject reply = QJsonDocument::fromJson(fixture(u"conv3d_fused/disassemble_reply.json"_s).toUtf8()).object();
+    const QJsonObject reply = QJsonDocument::fromJson(asmText(u"conv3d_fused/disassemble_reply.json"_s).toUtf8()).object();
     QVERIFY(reply.value(u"ok"_s).toBool());
     const SassListing l = AssemblyFetcher::parseDisassembly(reply);
     QCOMPARE(l.source, SassListing::Source::Nvdisasm);

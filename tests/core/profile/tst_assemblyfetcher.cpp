@@ -42,6 +42,26 @@ Assembly fetchOne(AssemblyFetcher &fetcher, const CompileRequest &request)
     return done.first().at(1).value<Assembly>();
 }
 
+// A compiler on the test's cache and a pool of the one worker `c`: what the fetcher asks for PTX and SASS.
+struct FetchTools {
+    Compiler compiler;
+    WorkerPool pool;
+
+    FetchTools(const QString &cacheDir, const WorkerConfig &c)
+    {
+        compiler.setCacheDir(cacheDir);
+        pool.setWorkers({c});
+    }
+};
+
+WorkerConfig worker(const QString &command, const QString &name = {})
+{
+    WorkerConfig c;
+    c.command = command;
+    c.name = name;
+    return c;
+}
+
 } // namespace
 
 class TestAssemblyFetcher : public QObject
@@ -91,14 +111,10 @@ CompileRequest TestAssemblyFetcher::request() const
 
 void TestAssemblyFetcher::ptxAndSassThroughTheWorker()
 {
-    Compiler compiler;
-    compiler.setCacheDir(m_cache->path());
-    WorkerPool pool;
-    WorkerConfig c;
-    c.command = test::scriptedWorker(u"normal"_s);
+    WorkerConfig c = worker(test::scriptedWorker(u"normal"_s));
     c.startTimeoutMs = 20000;
-    pool.setWorkers({c});
-    AssemblyFetcher fetcher(&compiler, &pool);
+    FetchTools tools(m_cache->path(), c);
+    AssemblyFetcher fetcher(&tools.compiler, &tools.pool);
     QSignalSpy updated(&fetcher, &AssemblyFetcher::updated);
     const Assembly a = fetchOne(fetcher, request());
     QCOMPARE(updated.size(), 2); // PTX and SASS, each as it arrives
@@ -125,14 +141,8 @@ void TestAssemblyFetcher::workerWithoutDisassembler()
 {
     if (localTools())
         QSKIP("SKIP: this toolkit has its own disassembler; the worker is not asked");
-    Compiler compiler;
-    compiler.setCacheDir(m_cache->path());
-    WorkerPool pool;
-    WorkerConfig c;
-    c.command = test::scriptedWorker(u"nodisasm"_s);
-    c.name = u"gpu-box"_s;
-    pool.setWorkers({c});
-    AssemblyFetcher fetcher(&compiler, &pool);
+    FetchTools tools(m_cache->path(), worker(test::scriptedWorker(u"nodisasm"_s), u"gpu-box"_s));
+    AssemblyFetcher fetcher(&tools.compiler, &tools.pool);
     const Assembly a = fetchOne(fetcher, request());
     QVERIFY(a.ptxError.isEmpty()); // the rest works
     QVERIFY(a.sass.functions.isEmpty());
@@ -163,19 +173,13 @@ void TestAssemblyFetcher::realWorker()
 {
     // kforge-worker itself (KFORGE_WORKER): on a GPU host with the toolkit, SASS with line markers of
     // candidate.cu; on a host without nvdisasm and cuobjdump, the worker's own account of what is missing.
-    const QString worker = test::realWorker();
-    if (worker.isEmpty())
+    const QString command = test::realWorker();
+    if (command.isEmpty())
         QSKIP("SKIP: kforge-worker is not built");
     if (localTools())
         QSKIP("SKIP: this toolkit has its own disassembler; the worker is not asked");
-    Compiler compiler;
-    compiler.setCacheDir(m_cache->path());
-    WorkerPool pool;
-    WorkerConfig c;
-    c.command = worker;
-    c.name = u"real"_s;
-    pool.setWorkers({c});
-    AssemblyFetcher fetcher(&compiler, &pool);
+    FetchTools tools(m_cache->path(), worker(command, u"real"_s));
+    AssemblyFetcher fetcher(&tools.compiler, &tools.pool);
     const Assembly a = fetchOne(fetcher, request());
     QVERIFY(a.ptxError.isEmpty());
     if (a.sassError.contains(u"does not know the disassemble request"_s))

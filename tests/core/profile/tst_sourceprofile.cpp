@@ -5,6 +5,7 @@
 #include "core/profile/sasslisting.h"
 #include "core/profile/sourceheat.h"
 #include "core/profile/stallreason.h"
+#include "tests/core/profile/asmfixtures.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -13,16 +14,9 @@
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
+using kforge::test::asmJson;
 
 namespace {
-
-QJsonObject fixture(const QString &name)
-{
-    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/asm/") + name);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", qPrintable(name));
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
 
 } // namespace
 
@@ -44,7 +38,7 @@ private Q_SLOTS:
 
 void TestSourceProfile::parsesTheContract()
 {
-    const SourceProfile p = SourceProfile::fromResult(fixture(u"source_profile_handmade.json"_s));
+    const SourceProfile p = SourceProfile::fromResult(asmJson(u"source_profile_handmade.json"_s));
     QCOMPARE(p.status, SourceProfile::Status::Ok);
     QCOMPARE(p.costMs, 812.3);
     QCOMPARE(p.period, 5);
@@ -62,9 +56,9 @@ void TestSourceProfile::parsesTheContract()
 
 void TestSourceProfile::roundTripsLosslessly()
 {
-    const SourceProfile p = SourceProfile::fromResult(fixture(u"source_profile_handmade.json"_s));
+    const SourceProfile p = SourceProfile::fromResult(asmJson(u"source_profile_handmade.json"_s));
     QCOMPARE(SourceProfile::fromJson(p.toJson()), p);
-    const SourceProfile u = SourceProfile::fromResult(fixture(u"source_profile_unavailable.json"_s));
+    const SourceProfile u = SourceProfile::fromResult(asmJson(u"source_profile_unavailable.json"_s));
     QCOMPARE(SourceProfile::fromJson(u.toJson()), u);
 }
 
@@ -77,7 +71,7 @@ void TestSourceProfile::absentWithoutTheKey()
 
 void TestSourceProfile::foldsOntoLines()
 {
-    const SourceProfile p = SourceProfile::fromResult(fixture(u"source_profile_handmade.json"_s));
+    const SourceProfile p = SourceProfile::fromResult(asmJson(u"source_profile_handmade.json"_s));
     const SourceHeat heat = SourceHeat::of(p, u"smem_tiled.cu"_s);
     QCOMPARE(heat.totalSamples, 1250);
     QCOMPARE(heat.unattributedSamples, 20); // the PC without a line
@@ -101,7 +95,7 @@ void TestSourceProfile::foldsOntoLines()
 
 void TestSourceProfile::hottestLinesText()
 {
-    const SourceHeat heat = SourceHeat::of(SourceProfile::fromResult(fixture(u"source_profile_handmade.json"_s)),
+    const SourceHeat heat = SourceHeat::of(SourceProfile::fromResult(asmJson(u"source_profile_handmade.json"_s)),
                                            u"smem_tiled.cu"_s);
     const QList<LineHeat> top = heat.hottest(3);
     QCOMPARE(top.size(), 3);
@@ -122,7 +116,7 @@ void TestSourceProfile::pcsMapToListingOffsets()
     QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/asm/transpose_smem_tiled/nvdisasm_lineinfo.sass"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     const SassListing l = SassListing::parse(QString::fromUtf8(f.readAll()));
-    const SourceProfile p = SourceProfile::fromResult(fixture(u"source_profile_handmade.json"_s));
+    const SourceProfile p = SourceProfile::fromResult(asmJson(u"source_profile_handmade.json"_s));
     const SassFunction *fn = l.function(p.kernels.first().name);
     QVERIFY(fn);
     for (const SourceProfile::Pc &pc : p.kernels.first().pcs) {
@@ -136,7 +130,7 @@ void TestSourceProfile::pcsMapToListingOffsets()
 
 void TestSourceProfile::unavailableSaysWhatIsMissing()
 {
-    const SourceProfile p = SourceProfile::fromResult(fixture(u"source_profile_unavailable.json"_s));
+    const SourceProfile p = SourceProfile::fromResult(asmJson(u"source_profile_unavailable.json"_s));
     QCOMPARE(p.status, SourceProfile::Status::Unavailable);
     QCOMPARE(p.missing, QStringList{u"counters_permission"_s});
     QVERIFY(p.problem().contains(u"ERR_NVGPUCTRPERM"_s));

@@ -102,6 +102,19 @@ pid_t spawnWorker(const std::string &worker, int in, int out)
     return pid;
 }
 
+// A worker spawned by this process (its parent), with the worker's ends of both pipes closed here.
+struct SpawnedWorker {
+    Pipe toWorker, fromWorker;
+    pid_t pid;
+
+    explicit SpawnedWorker(const std::string &worker)
+        : pid(spawnWorker(worker, toWorker.r, fromWorker.w))
+    {
+        ::close(toWorker.r);
+        ::close(fromWorker.w);
+    }
+};
+
 // Waits up to timeoutS for our child `pid` to end; its wait status, or nullopt.
 std::optional<int> waitChild(pid_t pid, double timeoutS)
 {
@@ -166,11 +179,9 @@ void parentClientIdle(const std::string &worker)
     Pipe report;
     const pid_t client = ::fork();
     if (client == 0) {
-        Pipe toWorker, fromWorker;
-        const pid_t w = spawnWorker(worker, toWorker.r, fromWorker.w);
-        ::close(toWorker.r);
-        ::close(fromWorker.w);
-        const bool ready = readLine(fromWorker.r, 30).has_value();
+        const SpawnedWorker sw(worker);
+        const pid_t w = sw.pid;
+        const bool ready = readLine(sw.fromWorker.r, 30).has_value();
         writeAll(report.w, std::to_string(ready ? w : -1) + "\n");
         ::pause();
         ::_exit(0);
@@ -275,21 +286,19 @@ void parentOnlyDies(const std::string &worker)
 // `printf '<requests>\n{"op":"shutdown"}\n' | kforge-worker` answers every line and exits 0.
 void inputEndsAfterShutdown(const std::string &worker)
 {
-    Pipe toWorker, fromWorker;
-    const pid_t w = spawnWorker(worker, toWorker.r, fromWorker.w);
-    ::close(toWorker.r);
-    ::close(fromWorker.w);
-    writeAll(toWorker.w, R"({"id": 1, "op": "hello", "protocol": 1})"
-                         "\n"
-                         R"({"id": 2, "op": "transmogrify"})"
-                         "\n"
-                         R"({"id": 3, "op": "shutdown"})"
-                         "\n");
-    ::close(toWorker.w);
+    const SpawnedWorker sw(worker);
+    const pid_t w = sw.pid;
+    writeAll(sw.toWorker.w, R"({"id": 1, "op": "hello", "protocol": 1})"
+                            "\n"
+                            R"({"id": 2, "op": "transmogrify"})"
+                            "\n"
+                            R"({"id": 3, "op": "shutdown"})"
+                            "\n");
+    ::close(sw.toWorker.w);
     std::vector<Json> lines;
-    while (const std::optional<std::string> line = readLine(fromWorker.r, 30))
+    while (const std::optional<std::string> line = readLine(sw.fromWorker.r, 30))
         lines.push_back(Json::parse(*line, nullptr, false));
-    ::close(fromWorker.r);
+    ::close(sw.fromWorker.r);
     const std::optional<int> status = waitChild(w, 10);
     KF_CHECK_MSG(lines.size() == 4, std::to_string(lines.size()) + " lines");
     if (lines.size() == 4) {
@@ -312,20 +321,18 @@ void killedWhileEvaluating(const std::string &worker, const std::string &what, c
     Pipe report;
     const pid_t client = ::fork();
     if (client == 0) {
-        Pipe toWorker, fromWorker;
-        const pid_t w = spawnWorker(worker, toWorker.r, fromWorker.w);
-        ::close(toWorker.r);
-        ::close(fromWorker.w);
+        const SpawnedWorker sw(worker);
+        const pid_t w = sw.pid;
         writeAll(report.w, std::to_string(w) + "\n");
-        readLine(fromWorker.r, 30); // ready
+        readLine(sw.fromWorker.r, 30); // ready
         const Json options{{"trials", 2},           {"min_runs", 100000}, {"max_runs", 1000000},
                            {"min_time_ms", 600000}, {"trace", false},     {"metrics", false}};
-        writeAll(toWorker.w, Json{{"id", 1}, {"op", "load"}, {"slot", "reference"}, {"path", reference}}.dump() + "\n");
-        writeAll(toWorker.w, Json{{"id", 2}, {"op", "load"}, {"slot", "candidate"}, {"path", candidate}}.dump() + "\n");
-        writeAll(toWorker.w,
+        writeAll(sw.toWorker.w, Json{{"id", 1}, {"op", "load"}, {"slot", "reference"}, {"path", reference}}.dump() + "\n");
+        writeAll(sw.toWorker.w, Json{{"id", 2}, {"op", "load"}, {"slot", "candidate"}, {"path", candidate}}.dump() + "\n");
+        writeAll(sw.toWorker.w,
                  Json{{"id", 3}, {"op", "evaluate"}, {"task", toJson(fixtureTask("scale"))}, {"options", options}}.dump()
                      + "\n");
-        while (const std::optional<std::string> line = readLine(fromWorker.r, 120)) {
+        while (const std::optional<std::string> line = readLine(sw.fromWorker.r, 120)) {
             const Json m = Json::parse(*line, nullptr, false);
             if (m.is_object() && m.value("event", "") == "progress" && m.value("stage", "") == stage) {
                 writeAll(report.w, "reached\n");

@@ -73,6 +73,30 @@ Task builtin(const QString &name)
     return *r.task;
 }
 
+// A compiler on `cacheDir`, a pool on `worker` whose log is recorded from before it starts, and the
+// PoolEvaluator over both with its compiled() recorded; built in that order (members in declaration order).
+struct EvaluatorRig {
+    Compiler compiler;
+    WorkerPool pool;
+    QSignalSpy log{&pool, &WorkerPool::log};
+    bool started;
+    PoolEvaluator evaluator{&compiler, &pool};
+    QSignalSpy compiled{&evaluator, &Evaluator::compiled};
+
+    EvaluatorRig(const QString &cacheDir, const WorkerConfig &worker)
+        : started(start(cacheDir, worker))
+    {
+    }
+
+private:
+    bool start(const QString &cacheDir, const WorkerConfig &worker)
+    {
+        compiler.setCacheDir(cacheDir);
+        pool.setWorkers({worker});
+        return true;
+    }
+};
+
 } // namespace
 
 class TestWorkerPool : public QObject
@@ -265,59 +289,47 @@ void TestWorkerPool::evaluatorCompileError()
 {
     if (CudaToolkit::locateNvcc().isEmpty())
         QSKIP("no nvcc");
-    Compiler compiler;
-    compiler.setCacheDir(m_cache->path());
-    WorkerPool pool;
-    QSignalSpy log(&pool, &WorkerPool::log);
-    pool.setWorkers({scripted()});
-    PoolEvaluator evaluator(&compiler, &pool);
-    QSignalSpy compiled(&evaluator, &Evaluator::compiled);
+    EvaluatorRig rig(m_cache->path(), scripted());
     EvalRequest req;
     req.task = builtin(u"diag_matmul"_s);
     req.candidateSource = u"#include \"kforge/kernel.h\"\nKF_ENTRY(in, nin, out, nout, params, stream) {\n  return nope;\n}\n"_s;
     req.candidateName = u"mine.cu"_s;
-    const int id = evaluator.submit(req);
-    const EvalResult r = waitFinished(&evaluator, &Evaluator::finished, 1, 120000).value(id);
+    const int id = rig.evaluator.submit(req);
+    const EvalResult r = waitFinished(&rig.evaluator, &Evaluator::finished, 1, 120000).value(id);
     QCOMPARE(r.verdict, Verdict::CompileError);
     QVERIFY2(r.message.contains(u"mine.cu:3"), qPrintable(r.message));
-    QCOMPARE(compiled.count(), 1);
-    const auto cr = compiled.at(0).at(1).value<CompileResult>();
+    QCOMPARE(rig.compiled.count(), 1);
+    const auto cr = rig.compiled.at(0).at(1).value<CompileResult>();
     QCOMPARE(cr.diagnostics.value(0).file, u"mine.cu"_s);
     QCOMPARE(cr.diagnostics.value(0).line, 3);
-    QCOMPARE(countLog(log, u"scripted-worker: load"_s), 0); // never reached a worker
+    QCOMPARE(countLog(rig.log, u"scripted-worker: load"_s), 0); // never reached a worker
 }
 
 void TestWorkerPool::evaluatorCompilesForTheWorkersArch()
 {
     if (CudaToolkit::locateNvcc().isEmpty())
         QSKIP("no nvcc");
-    Compiler compiler;
-    compiler.setCacheDir(m_cache->path());
-    WorkerPool pool;
-    QSignalSpy log(&pool, &WorkerPool::log);
-    pool.setWorkers({scripted(u"scripted"_s)});
-    PoolEvaluator evaluator(&compiler, &pool);
-    QSignalSpy compiled(&evaluator, &Evaluator::compiled);
-    QSignalSpy progress(&evaluator, &Evaluator::progress);
+    EvaluatorRig rig(m_cache->path(), scripted(u"scripted"_s));
+    QSignalSpy progress(&rig.evaluator, &Evaluator::progress);
     const Task task = builtin(u"diag_matmul"_s);
     EvalRequest req;
     req.task = task;
     req.candidateSource = task.variant(u"good"_s)->source;
-    const int id = evaluator.submit(req); // submitted before the worker reported its device
-    const EvalResult r = waitFinished(&evaluator, &Evaluator::finished, 1, 180000).value(id);
+    const int id = rig.evaluator.submit(req); // submitted before the worker reported its device
+    const EvalResult r = waitFinished(&rig.evaluator, &Evaluator::finished, 1, 180000).value(id);
     QCOMPARE(r.verdict, Verdict::Incorrect); // the scripted worker's answer, passed through
     QVERIFY(r.hasFlag(u"scripted"_s));
     QCOMPARE(r.workerName, u"scripted"_s);
     QVERIFY(r.elapsedMs > 0);
-    QCOMPARE(compiled.count(), 1);
-    const auto cr = compiled.at(0).at(1).value<CompileResult>();
+    QCOMPARE(rig.compiled.count(), 1);
+    const auto cr = rig.compiled.at(0).at(1).value<CompileResult>();
     QVERIFY(cr.ok);
     QCOMPARE(cr.arch, u"sm_80"_s); // the scripted device's compute capability
     QStringList stages;
     for (const auto &args : std::as_const(progress))
         stages << args.at(1).toString();
     QCOMPARE(stages, (QStringList{u"compiling"_s, u"queued"_s, u"loading"_s, u"verifying"_s, u"timing"_s}));
-    QCOMPARE(countLog(log, u"loaded reference"_s), 1);
+    QCOMPARE(countLog(rig.log, u"loaded reference"_s), 1);
 }
 
 void TestWorkerPool::evaluatorSurfacesNoGpu()

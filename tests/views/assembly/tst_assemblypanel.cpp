@@ -2,6 +2,7 @@
 // QAbstractItemModelTester, source line <-> instruction highlighting both ways, PC samples per instruction,
 // resources and mix, and what it says when SASS or line info is missing. Writes docs/screenshots/assembly-panel.png.
 #include "core/profile/assemblyfetcher.h"
+#include "tests/core/profile/asmfixtures.h"
 #include "views/assembly/assemblypanel.h"
 #include "views/assembly/ptxmodel.h"
 #include "views/assembly/sassmodel.h"
@@ -21,23 +22,16 @@
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
+using kforge::test::asmText;
 
 namespace {
-
-QString fixture(const QString &name)
-{
-    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/asm/") + name);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", qPrintable(name));
-    return QString::fromUtf8(f.readAll());
-}
 
 Assembly transpose()
 {
     Assembly a;
     a.fileName = u"smem_tiled.cu"_s;
-    a.ptx = PtxListing::parse(fixture(u"transpose_smem_tiled/kernel.ptx"_s));
-    a.sass = SassListing::parse(fixture(u"transpose_smem_tiled/nvdisasm_lineinfo.sass"_s));
+    a.ptx = PtxListing::parse(asmText(u"transpose_smem_tiled/kernel.ptx"_s));
+    a.sass = SassListing::parse(asmText(u"transpose_smem_tiled/nvdisasm_lineinfo.sass"_s));
     a.sassTool = u"nvdisasm 13.0.88 on worker 1"_s;
     // ptxas -v's figures for this kernel (the fixture host's compile log).
     KernelResources r;
@@ -51,7 +45,7 @@ Assembly transpose()
 
 SourceProfile profile()
 {
-    return SourceProfile::fromResult(QJsonDocument::fromJson(fixture(u"source_profile_handmade.json"_s).toUtf8()).object());
+    return SourceProfile::fromResult(QJsonDocument::fromJson(asmText(u"source_profile_handmade.json"_s).toUtf8()).object());
 }
 
 } // namespace
@@ -170,7 +164,7 @@ void TestAssemblyPanel::saysWhatIsMissing()
     QVERIFY(panel.ptxModel()->rowCount() > 0); // the rest works
     // A profile the host could not take: its reason is shown too.
     panel.setSourceProfile(SourceProfile::fromResult(
-        QJsonDocument::fromJson(fixture(u"source_profile_unavailable.json"_s).toUtf8()).object()));
+        QJsonDocument::fromJson(asmText(u"source_profile_unavailable.json"_s).toUtf8()).object()));
     QVERIFY(panel.statusText().contains(u"ERR_NVGPUCTRPERM"_s));
 }
 

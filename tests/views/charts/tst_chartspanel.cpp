@@ -50,6 +50,22 @@ Plotted fill(SessionFixture &f)
     return p;
 }
 
+// A session filled by fill() and a Charts panel over it, built in that order as the tests did by hand.
+struct FilledCharts {
+    SessionFixture f;
+    bool created = f.create();
+    Plotted p = created ? fill(f) : Plotted{};
+    VariantSelection selection;
+    ChartsPanel panel{&f.store(), &selection};
+
+    bool show(QSize size)
+    {
+        panel.resize(size);
+        panel.show();
+        return QTest::qWaitForWindowExposed(&panel);
+    }
+};
+
 DeviceInfo h200()
 {
     return DeviceInfo::fromJson(h200Device());
@@ -87,32 +103,27 @@ private Q_SLOTS:
 
     void clickSelectsVariant()
     {
-        SessionFixture f;
-        QVERIFY(f.create());
-        const Plotted p = fill(f);
-        VariantSelection selection;
-        ChartsPanel panel(&f.store(), &selection);
-        panel.resize(900, 560);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        SpeedupChart *chart = panel.speedupChart();
+        FilledCharts c;
+        QVERIFY(c.created);
+        QVERIFY(c.show({900, 560}));
+        SpeedupChart *chart = c.panel.speedupChart();
         chart->refreshNow();
         chart->replot();
-        QSignalSpy clicked(&panel, &ChartsPanel::variantClicked);
-        const QPoint at = chart->pixelOf(p.r2a).toPoint();
+        QSignalSpy clicked(&c.panel, &ChartsPanel::variantClicked);
+        const QPoint at = chart->pixelOf(c.p.r2a).toPoint();
         QVERIFY(chart->rect().contains(at));
-        QCOMPARE(chart->variantAt(at + QPoint(2, -1)), p.r2a);
+        QCOMPARE(chart->variantAt(at + QPoint(2, -1)), c.p.r2a);
         QTest::mouseClick(chart, Qt::LeftButton, {}, at);
         QCOMPARE(clicked.size(), 1);
-        QCOMPARE(clicked.at(0).at(0).toLongLong(), p.r2a);
-        QCOMPARE(selection.current(), p.r2a);
+        QCOMPARE(clicked.at(0).at(0).toLongLong(), c.p.r2a);
+        QCOMPARE(c.selection.current(), c.p.r2a);
         // Ctrl adds to the selection.
-        QTest::mouseClick(chart, Qt::LeftButton, Qt::ControlModifier, chart->pixelOf(p.r1a).toPoint());
-        QCOMPARE(selection.selected(), (QList<qint64>{p.r2a, p.r1a}));
+        QTest::mouseClick(chart, Qt::LeftButton, Qt::ControlModifier, chart->pixelOf(c.p.r1a).toPoint());
+        QCOMPARE(c.selection.selected(), (QList<qint64>{c.p.r2a, c.p.r1a}));
         // Nothing there: nothing changes.
         QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(3, 3));
-        QCOMPARE(selection.selected().size(), 2);
-        saveScreenshot(&panel, QStringLiteral("charts-speedup"));
+        QCOMPARE(c.selection.selected().size(), 2);
+        saveScreenshot(&c.panel, QStringLiteral("charts-speedup"));
     }
 
     void rebuildsAreThrottledAndSkippedWhileHidden()
@@ -142,35 +153,30 @@ private Q_SLOTS:
 
     void kernelBarsAndRoofline()
     {
-        SessionFixture f;
-        QVERIFY(f.create());
-        const Plotted p = fill(f);
-        VariantSelection selection;
-        ChartsPanel panel(&f.store(), &selection);
-        panel.resize(900, 560);
-        panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        FilledCharts c;
+        QVERIFY(c.created);
+        QVERIFY(c.show({900, 560}));
 
-        KernelTimeChart *bars = panel.kernelTimeChart();
-        panel.tabs()->setCurrentWidget(bars);
+        KernelTimeChart *bars = c.panel.kernelTimeChart();
+        c.panel.tabs()->setCurrentWidget(bars);
         bars->refreshNow();
         QCOMPARE(bars->barCount(), 0);
-        selection.setSelected({f.reference(), p.r2a, p.r1fail});
+        c.selection.setSelected({c.f.reference(), c.p.r2a, c.p.r1fail});
         bars->refreshNow();
         QCOMPARE(bars->barCount(), 3); // the reference's two kernels and r2a's one; the failure has none
         bars->replot();
-        QSignalSpy clicked(&panel, &ChartsPanel::variantClicked);
-        QTest::mouseClick(bars, Qt::LeftButton, {}, bars->pixelOf(p.r2a).toPoint() - QPoint(3, 0));
+        QSignalSpy clicked(&c.panel, &ChartsPanel::variantClicked);
+        QTest::mouseClick(bars, Qt::LeftButton, {}, bars->pixelOf(c.p.r2a).toPoint() - QPoint(3, 0));
         QCOMPARE(clicked.size(), 1);
-        QCOMPARE(clicked.at(0).at(0).toLongLong(), p.r2a);
-        selection.setSelected({f.reference(), p.r2a, p.r1fail});
+        QCOMPARE(clicked.at(0).at(0).toLongLong(), c.p.r2a);
+        c.selection.setSelected({c.f.reference(), c.p.r2a, c.p.r1fail});
         bars->refreshNow();
-        saveScreenshot(&panel, QStringLiteral("charts-kernels"));
+        saveScreenshot(&c.panel, QStringLiteral("charts-kernels"));
 
-        RooflineChart *roof = panel.rooflineChart();
-        panel.tabs()->setCurrentWidget(roof);
+        RooflineChart *roof = c.panel.rooflineChart();
+        c.panel.tabs()->setCurrentWidget(roof);
         // Without a device the peaks come from the stored results.
-        selection.setSelected({p.r2a, p.r2meta});
+        c.selection.setSelected({c.p.r2a, c.p.r2meta});
         roof->refreshNow();
         QVERIFY(roof->hasRoofs());
         QCOMPARE(roof->peakGbps(), 4020.0);
@@ -178,14 +184,14 @@ private Q_SLOTS:
         QCOMPARE(roof->pointCount(), 3);
         DeviceInfo device = h200();
         device.peakCopyGbps = 4800;
-        panel.setDevice(device);
+        c.panel.setDevice(device);
         roof->refreshNow();
         QCOMPARE(roof->peakGbps(), 4800.0);
         // Nothing selected: the reference and the best so far.
-        selection.setSelected({});
+        c.selection.setSelected({});
         roof->refreshNow();
         QVERIFY(roof->kernelPointCount() >= 2);
-        saveScreenshot(&panel, QStringLiteral("charts-roofline"));
+        saveScreenshot(&c.panel, QStringLiteral("charts-roofline"));
     }
 
     void rooflineOnTheH200Session()
@@ -289,16 +295,13 @@ private Q_SLOTS:
     {
         QFETCH(QString, suffix);
         QFETCH(QByteArray, magic);
-        SessionFixture f;
-        QVERIFY(f.create());
-        fill(f);
-        VariantSelection selection;
-        ChartsPanel panel(&f.store(), &selection);
-        panel.resize(800, 500);
+        FilledCharts c;
+        QVERIFY(c.created);
+        c.panel.resize(800, 500);
         const QString path = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/panels/speedup.") + suffix;
         QFile::remove(path);
         QString error;
-        QVERIFY2(panel.exportCurrent(path, &error), qPrintable(error));
+        QVERIFY2(c.panel.exportCurrent(path, &error), qPrintable(error));
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray data = file.readAll();

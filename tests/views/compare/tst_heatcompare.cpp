@@ -1,6 +1,7 @@
 // HeatCompareView on the hand-made profile of the committed transpose listing (tests/fixtures/asm) against a
 // variant measured without the pass and one whose host refused the counters: models under
 // QAbstractItemModelTester, the stall mixes, and the sentences that say what is missing.
+#include "tests/core/profile/asmfixtures.h"
 #include "views/compare/heatcompareview.h"
 #include "views/editor/heatlinesmodel.h"
 
@@ -13,20 +14,13 @@
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
+using kforge::test::asmBytes;
 
 namespace {
 
-QByteArray fixture(const QString &name)
-{
-    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/asm/") + name);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", qPrintable(name));
-    return f.readAll();
-}
-
 SourceProfile profile(const QString &name)
 {
-    return SourceProfile::fromResult(QJsonDocument::fromJson(fixture(name)).object());
+    return SourceProfile::fromResult(QJsonDocument::fromJson(asmBytes(name)).object());
 }
 
 } // namespace
@@ -45,7 +39,7 @@ void TestHeatCompare::sideBySide()
     HeatCompareView view;
     QAbstractItemModelTester ta(view.modelA(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester tb(view.modelB(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-    const QString source = QString::fromUtf8(fixture(u"transpose_smem_tiled/source.cu"_s));
+    const QString source = QString::fromUtf8(asmBytes(u"transpose_smem_tiled/source.cu"_s));
     SourceProfile b = profile(u"source_profile_handmade.json"_s);
     // B: the same kernel where the barrier dominates (its samples moved from line 19 to line 21).
     for (SourceProfile::Pc &pc : b.kernels[0].pcs)

@@ -1,6 +1,7 @@
 // The heat gutter on a real editor tab with the transpose variant's source and the hand-made profile of its
 // committed listing (tests/fixtures/asm): margin text per line, call tips, the lines model under
 // QAbstractItemModelTester. Writes docs/screenshots/heat-gutter.png.
+#include "tests/core/profile/asmfixtures.h"
 #include "views/editor/editorsetup.h"
 #include "views/editor/heatgutter.h"
 #include "views/editor/heatlinesmodel.h"
@@ -16,21 +17,14 @@
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
+using kforge::test::asmBytes;
 
 namespace {
-
-QByteArray fixture(const QString &name)
-{
-    QFile f(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/asm/") + name);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing fixture %s", qPrintable(name));
-    return f.readAll();
-}
 
 SourceHeat heat()
 {
     return SourceHeat::of(SourceProfile::fromResult(
-                              QJsonDocument::fromJson(fixture(u"source_profile_handmade.json"_s)).object()),
+                              QJsonDocument::fromJson(asmBytes(u"source_profile_handmade.json"_s)).object()),
                           u"smem_tiled.cu"_s);
 }
 
@@ -51,7 +45,7 @@ void TestHeatGutter::modelUnderTester()
 {
     HeatLinesModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setHeat(heat(), QString::fromUtf8(fixture(u"transpose_smem_tiled/source.cu"_s)));
+    model.setHeat(heat(), QString::fromUtf8(asmBytes(u"transpose_smem_tiled/source.cu"_s)));
     QCOMPARE(model.rowCount(), 4);
     // Hottest first: line 19 (the global load into the tile), 26, 21, 9.
     QCOMPARE(model.index(0, HeatLinesModel::LineColumn).data().toInt(), 19);
@@ -67,7 +61,7 @@ void TestHeatGutter::modelUnderTester()
 void TestHeatGutter::marginAndTips()
 {
     KernelTab tab(false);
-    tab.editor()->setText(QString::fromUtf8(fixture(u"transpose_smem_tiled/source.cu"_s)));
+    tab.editor()->setText(QString::fromUtf8(asmBytes(u"transpose_smem_tiled/source.cu"_s)));
     HeatGutter *gutter = HeatGutter::of(tab.editor());
     QCOMPARE(HeatGutter::of(tab.editor()), gutter); // one per editor
     QVERIFY(!gutter->isShown());
@@ -90,7 +84,7 @@ void TestHeatGutter::marginAndTips()
 void TestHeatGutter::hiddenWithoutProfile()
 {
     KernelTab tab(false);
-    tab.editor()->setText(QString::fromUtf8(fixture(u"transpose_smem_tiled/source.cu"_s)));
+    tab.editor()->setText(QString::fromUtf8(asmBytes(u"transpose_smem_tiled/source.cu"_s)));
     HeatGutter *gutter = HeatGutter::of(tab.editor());
     gutter->setHeat(heat());
     gutter->clear();
@@ -105,7 +99,7 @@ void TestHeatGutter::screenshot()
 {
     KernelTab tab(false);
     tab.resize(900, 640);
-    tab.editor()->setText(QString::fromUtf8(fixture(u"transpose_smem_tiled/source.cu"_s)));
+    tab.editor()->setText(QString::fromUtf8(asmBytes(u"transpose_smem_tiled/source.cu"_s)));
     HeatGutter::of(tab.editor())->setHeat(heat());
     tab.show();
     QVERIFY(QTest::qWaitForWindowExposed(&tab));

@@ -27,6 +27,8 @@ struct CandidateAnswer {
 // scriptedResult() reads.
 QString answerText(const CandidateAnswer &a, int index);
 QString reasoningText(int index);
+// The model's answer to the compare prompt: why #A beats #B, in Markdown ("16-byte", "Vector width", "Index math").
+QString compareAnswerText();
 // The answer as an OpenAI-compatible server streams it: reasoning deltas, content deltas, usage.
 QByteArray openAiStream(const QString &text, const QString &reasoning, int deltaChars = 24);
 // The replay server's scenario for `answers` in order, then `compareAnswer` (streamed as openAiStream does).

@@ -32,12 +32,7 @@ using namespace kforge::test;
 
 namespace {
 
-const QString kWhy = QStringLiteral(
-    "## Why #A beats #B\n\n"
-    "Both read `B` once, but the faster one issues **16-byte** loads: its DRAM bandwidth is higher and the kernel "
-    "takes fewer cycles per byte. The slower one loads `A[row]` per element.\n\n"
-    "1. Vector width: `float4` against `float`\n"
-    "2. Index math: no 64-bit division per element");
+const QString kWhy = compareAnswerText();
 
 QDockWidget *dock(QMainWindow &w, QWidget *panel, const QString &title, Qt::DockWidgetArea area)
 {

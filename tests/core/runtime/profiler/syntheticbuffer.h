@@ -54,24 +54,14 @@ public:
         CUpti_ActivityMemcpy6 r{};
         r.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
         r.copyKind = copyKind;
-        r.bytes = bytes;
-        r.start = start;
-        r.end = end;
-        r.streamId = stream;
-        r.correlationId = correlation;
-        append(r);
+        transfer(r, bytes, start, end, stream, correlation);
     }
 
     void memset(uint64_t bytes, uint64_t start, uint64_t end, uint32_t stream, uint32_t correlation)
     {
         CUpti_ActivityMemset4 r{};
         r.kind = CUPTI_ACTIVITY_KIND_MEMSET;
-        r.bytes = bytes;
-        r.start = start;
-        r.end = end;
-        r.streamId = stream;
-        r.correlationId = correlation;
-        append(r);
+        transfer(r, bytes, start, end, stream, correlation);
     }
 
     void api(uint32_t correlation, uint64_t start, uint64_t end, CUpti_ActivityKind kind = CUPTI_ACTIVITY_KIND_RUNTIME)
@@ -99,6 +89,18 @@ public:
     size_t size() const { return m_bytes; }
 
 private:
+    // Memcpy and memset records carry the same size, span, stream and correlation fields.
+    template <typename T>
+    void transfer(T &r, uint64_t bytes, uint64_t start, uint64_t end, uint32_t stream, uint32_t correlation)
+    {
+        r.bytes = bytes;
+        r.start = start;
+        r.end = end;
+        r.streamId = stream;
+        r.correlationId = correlation;
+        append(r);
+    }
+
     template <typename T>
     void append(const T &r)
     {

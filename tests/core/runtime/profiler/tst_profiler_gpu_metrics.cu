@@ -4,6 +4,7 @@
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor; a foreign CUPTI subscriber is reported, not fatal.
 #include "core/runtime/profiler/profiler.h"
 #include "tests/core/runtime/check.h"
+#include "tests/core/runtime/profiler/cudaok.h"
 
 #include <cuda_runtime.h>
 #include <cupti.h>
@@ -65,15 +66,6 @@ __global__ void __launch_bounds__(128, 1) heavy_kernel(const float* __restrict__
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
-#define CUDA_OK(call)                                                                                          \
-    do {                                                                                                       \
-        cudaError_t e_ = (call);                                                                               \
-        if (e_ != cudaSuccess) {                                                                               \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));        \
-            std::exit(1);                                                                                      \
-        }                                                                                                      \
-    } while (0)
-
 void CUPTIAPI ignore(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
 
 }  // namespace
@@ -81,8 +73,7 @@ void CUPTIAPI ignore(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*)
 int main()
 {
     setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+    if (!hasCudaDevice())
         kforge::runtime::test::skip("no CUDA device");
 
     ActivityTracer tracer;  // the worker's tracer, running through the metrics pass

@@ -4,6 +4,7 @@
 // traced kernel time agrees with the event time. Also: a foreign CUPTI subscriber is named.
 #include "core/runtime/profiler/profiler.h"
 #include "tests/core/runtime/check.h"
+#include "tests/core/runtime/profiler/cudaok.h"
 
 #include <cuda_runtime.h>
 #include <cupti.h>
@@ -39,15 +40,6 @@ __global__ void spin_kernel(long long cycles)
     while (clock64() - t0 < cycles) {
     }
 }
-
-#define CUDA_OK(call)                                                                                          \
-    do {                                                                                                       \
-        cudaError_t e_ = (call);                                                                               \
-        if (e_ != cudaSuccess) {                                                                               \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));        \
-            std::exit(1);                                                                                      \
-        }                                                                                                      \
-    } while (0)
 
 struct Rig {
     cudaStream_t s = nullptr, s2 = nullptr;
@@ -166,8 +158,7 @@ void testForeignSubscriber()
 int main()
 {
     setvbuf(stdout, nullptr, _IOLBF, 0);  // keep the output if something crashes
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+    if (!hasCudaDevice())
         kforge::runtime::test::skip("no CUDA device");
 
     testForeignSubscriber();
