@@ -136,17 +136,9 @@ void WorkerClient::stop()
 {
     m_stopping = true;
     // Answered from the event loop, not inside stop(): a caller reacting to replies may be mid-call.
-    std::deque<Request> pending;
-    pending.swap(m_queue);
-    for (const Request &req : pending) {
-        WorkerReply r;
-        r.id = req.id;
-        r.op = req.op;
-        r.errorCode = WorkerReply::Cancelled;
-        r.errorMessage = tr("The worker was stopped.");
+    for (const WorkerReply &r : takeQueued(WorkerReply::Cancelled, tr("The worker was stopped.")))
         QMetaObject::invokeMethod(
             this, [this, r] { Q_EMIT replied(r.id, r); }, Qt::QueuedConnection);
-    }
     if (!m_process)
         return;
     if (m_state == State::Idle) {
@@ -514,16 +506,24 @@ void WorkerClient::onFinished(int exitCode, QProcess::ExitStatus status)
 
 void WorkerClient::failAll(const QString &code, const QString &message)
 {
+    for (const WorkerReply &r : takeQueued(code, message))
+        Q_EMIT replied(r.id, r);
+}
+
+QList<WorkerReply> WorkerClient::takeQueued(const QString &code, const QString &message)
+{
     std::deque<Request> pending;
     pending.swap(m_queue);
+    QList<WorkerReply> replies;
     for (const Request &req : pending) {
         WorkerReply r;
         r.id = req.id;
         r.op = req.op;
         r.errorCode = code;
         r.errorMessage = message;
-        Q_EMIT replied(r.id, r);
+        replies << r;
     }
+    return replies;
 }
 
 } // namespace kforge

@@ -9,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QJsonObject>
+#include <QList>
 #include <QObject>
 #include <QProcess>
 #include <deque>
@@ -95,6 +96,8 @@ private:
     void failHandshake(const QString &message);
     void handleMessage(const QJsonObject &message, const QByteArray &rawLine);
     void failAll(const QString &code, const QString &message);
+    // Empties the queue: one reply per request that was waiting, with this error.
+    QList<WorkerReply> takeQueued(const QString &code, const QString &message);
     void startProcess();
     int enqueue(Request r);
     QJsonObject soArgs(const QString &absolutePath) const; // {"path"} or {"so_base64"}
