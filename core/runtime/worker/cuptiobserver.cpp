@@ -1,151 +1,143 @@
 #include "core/runtime/worker/cuptiobserver.h"
 
-#include "core/runtime/worker/cudacheck.h"
-#include "core/runtime/worker/isolation.h"
-#include "core/runtime/worker/nvcc.h"
+#include "core/runtime/host/hostkernels.h"
 #include "core/runtime/worker/sourceprofilehelper.h"
 
 #include <algorithm>
-#include <chrono>
-#include <exception>
+#include <stdexcept>
 
 namespace kforge::runtime {
+namespace {
 
-void CuptiObserver::afterTimedRuns(const TimingContext &ctx, const TimingResult &timing)
+using Json = nlohmann::ordered_json;
+
+void require(cudaError_t e, const char *what)
 {
-    m_ctx = ctx;
-    m_timing = timing;
+    if (e != cudaSuccess)
+        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(e));
 }
 
-void CuptiObserver::beginTrace(const TimingContext &ctx)
+} // namespace
+
+Json CuptiHostProfiler::Outside::toJson() const
 {
-    m_ctx = ctx;
-    if (!m_session.limitsQueried) {
-        m_session.limitsQueried = true;
-        m_session.limits = profiler::queryDeviceLimits(ctx.device);
+    return Json{{"items", items}, {"max_before_us", maxBeforeUs}, {"max_after_us", maxAfterUs}};
+}
+
+CuptiHostProfiler::Outside CuptiHostProfiler::checkWindows(profiler::TraceRecords &records)
+{
+    std::vector<uint64_t> delayEnds, markerStarts;
+    std::vector<profiler::KernelRecord> rest;
+    for (const profiler::KernelRecord &k : records.kernels) {
+        const std::string &name = records.name(k);
+        if (name == host::gpu::kDelayName)
+            delayEnds.push_back(k.end);
+        else if (name == host::gpu::kMarkerName)
+            markerStarts.push_back(k.start);
+        else if (name != host::gpu::kFlushName)
+            rest.push_back(k);
     }
-    m_traceProblem = m_session.tracer.start();
-    m_traced = m_traceProblem.ok();
-    if (!m_traced)
-        return;
-    // Only this pass: drop whatever an earlier evaluation left.
-    m_session.tracer.flush();
-    m_session.tracer.takeRecords();
-    m_session.tracer.takeRegions();
-    m_streamId = profiler::ActivityTracer::streamId(ctx.stream);
-}
-
-void CuptiObserver::beforeRun(Slot slot, int run)
-{
-    if (m_traced)
-        m_session.tracer.beginRegion(slot == Slot::Reference ? profiler::RegionKind::Reference
-                                                             : profiler::RegionKind::Candidate,
-                                     static_cast<uint32_t>(run), m_streamId);
-}
-
-void CuptiObserver::afterRun(Slot, int, double eventMs)
-{
-    if (m_traced)
-        m_session.tracer.endRegion(eventMs);
-}
-
-void CuptiObserver::endTrace(const TimingContext &)
-{
-    if (!m_traced) {
-        m_trace = profiler::TraceSummary::unavailable(m_traceProblem);
-        return;
-    }
-    KF_CUDA(cudaDeviceSynchronize()); // FlushAll does not wait for running work
-    m_session.tracer.flush();
-    profiler::SummaryOptions options;
-    options.limits = m_session.limits ? &*m_session.limits : nullptr;
-    m_trace = profiler::summarizeTrace(m_session.tracer.takeRecords(), m_session.tracer.takeRegions(), options);
-    // Tracing stops with the pass, so later timing loops run without CUPTI in the way.
-    m_session.tracer.stop();
-}
-
-void CuptiObserver::metricsPass(const TimingContext &ctx, const std::function<void()> &launchCandidate,
-                                const std::function<void()> &launchReference)
-{
-    // A CUDA failure inside a launch must not unwind through CUPTI's session: keep it, rethrow after.
-    std::exception_ptr failure;
-    const auto guarded = [&failure](const std::function<void()> &launch) {
-        return [&failure, &launch] {
-            if (failure)
+    records.kernels = rest;
+    std::sort(delayEnds.begin(), delayEnds.end());
+    std::sort(markerStarts.begin(), markerStarts.end());
+    std::vector<std::pair<uint64_t, uint64_t>> windows;
+    for (std::size_t i = 0; i < std::min(delayEnds.size(), markerStarts.size()); ++i)
+        windows.emplace_back(delayEnds[i], markerStarts[i]);
+    Outside out;
+    const auto place = [&](uint64_t start, uint64_t end) {
+        if (!start || !end || windows.empty())
+            return;
+        for (const auto &[b, e] : windows)
+            if (start >= b && end <= e)
                 return;
-            try {
-                launch();
-            } catch (...) {
-                failure = std::current_exception();
-            }
-        };
+        ++out.items;
+        // The nearest window: the last one that began before the item ended.
+        std::pair<uint64_t, uint64_t> w = windows.front();
+        for (const auto &win : windows)
+            if (win.first <= end)
+                w = win;
+        if (start < w.first)
+            out.maxBeforeUs = std::max(out.maxBeforeUs, static_cast<double>(w.first - start) * 1e-3);
+        if (end > w.second)
+            out.maxAfterUs = std::max(out.maxAfterUs, static_cast<double>(end - w.second) * 1e-3);
     };
-    m_candidateMetrics = m_session.metrics.collect(guarded(launchCandidate), ctx.metricNames);
-    std::string cacheKey = ctx.referenceKey;
-    for (const std::string &name : ctx.metricNames)
-        cacheKey += "|" + name;
-    if (const auto cached = m_session.referenceMetrics.find(cacheKey); cached != m_session.referenceMetrics.end()) {
-        m_referenceMetrics = cached->second;
-        m_referenceMetrics->cached = true;
-    } else if (!failure) {
-        m_referenceMetrics = m_session.metrics.collect(guarded(launchReference), ctx.metricNames);
-        // Only complete results are reused; a missing or failed collection is tried again next time.
-        if (!failure && m_referenceMetrics && m_referenceMetrics->available && !ctx.referenceKey.empty())
-            m_session.referenceMetrics.emplace(cacheKey, *m_referenceMetrics);
-    }
-    if (failure)
-        std::rethrow_exception(failure);
+    for (const profiler::KernelRecord &k : records.kernels)
+        place(k.start, k.end);
+    for (const profiler::MemoryRecord &m : records.memoryOps)
+        place(m.start, m.end);
+    return out;
 }
 
-void CuptiObserver::sourceProfilePass(const TimingContext &ctx, const std::function<void()> &, const std::function<void()> &)
+Json CuptiHostProfiler::trace(const host::HostRunner &runner, int runs)
 {
-    // In a fresh helper process (see sourceprofilehelper.h): the kernels run there on the same inputs.
-    const auto t0 = std::chrono::steady_clock::now();
-    SourceProfileRequest request;
-    request.task = ctx.task;
-    request.reference = ctx.referenceLibrary;
-    request.candidate = ctx.candidateLibrary;
-    request.seed = ctx.seed;
-    request.device = ctx.device;
-    request.period = ctx.sourceProfilePeriod;
-    request.sampleReference = ctx.sourceProfileReference;
-    const std::filesystem::path work = TempDir::path().empty() ? std::filesystem::temp_directory_path() : TempDir::path();
-    m_sourceProfile = sourceProfileInHelper(selfExecutable(), request, work, 60);
-    // The cost includes the helper's start, its CUDA context, the cubin extraction and the correlation.
-    m_sourceProfile->costMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!m_limitsQueried) {
+        m_limitsQueried = true;
+        m_limits = profiler::queryDeviceLimits(runner.device);
+    }
+    Json selfMs = Json::array();
+    const profiler::CuptiDiagnosis problem = m_tracer.start();
+    if (!problem.ok())
+        return Json{{"trace", nlohmann::json(profiler::TraceSummary::unavailable(problem))}, {"self_ms", selfMs}};
+    m_tracer.flush();
+    m_tracer.takeRecords();
+    m_tracer.takeRegions();
+    const std::optional<uint32_t> streamId = profiler::ActivityTracer::streamId(runner.stream);
+    const profiler::RegionKind kind = runner.reference ? profiler::RegionKind::Reference
+                                                       : profiler::RegionKind::Candidate;
+    cudaEvent_t start = nullptr, stop = nullptr;
+    require(cudaEventCreate(&start), "cudaEventCreate");
+    require(cudaEventCreate(&stop), "cudaEventCreate");
+    std::string failure;
+    for (int i = 0; i < runs && failure.empty(); ++i) {
+        runner.flushL2();
+        runner.delay(); // the call is enqueued before the GPU reaches it: its events time the GPU work only
+        require(cudaEventRecord(start, runner.stream), "cudaEventRecord");
+        m_tracer.beginRegion(kind, static_cast<uint32_t>(i), streamId);
+        const int rc = runner.call();
+        require(cudaEventRecord(stop, runner.stream), "cudaEventRecord");
+        runner.marker();
+        const cudaError_t e = cudaDeviceSynchronize();
+        float ms = 0;
+        if (e == cudaSuccess && rc == 0 && cudaEventElapsedTime(&ms, start, stop) == cudaSuccess)
+            selfMs.push_back(ms);
+        m_tracer.endRegion(ms);
+        if (rc != 0)
+            failure = "kf_entry returned " + std::to_string(rc);
+        else if (e != cudaSuccess)
+            failure = std::string("the kernel failed: ") + cudaGetErrorName(e);
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    m_tracer.flush();
+    profiler::TraceRecords records = m_tracer.takeRecords();
+    const Outside outside = checkWindows(records);
+    profiler::SummaryOptions options;
+    options.limits = m_limits ? &*m_limits : nullptr;
+    const profiler::TraceSummary summary = profiler::summarizeTrace(records, m_tracer.takeRegions(), options);
+    m_tracer.stop();
+    if (!failure.empty())
+        throw std::runtime_error(failure);
+    return Json{{"trace", nlohmann::json(summary)}, {"self_ms", selfMs}, {"outside", outside.toJson()}};
 }
 
-void CuptiObserver::contribute(nlohmann::ordered_json &result)
+Json CuptiHostProfiler::metrics(const host::HostRunner &runner, const Json &request)
 {
-    if (m_sourceProfile)
-        result["source_profile"] = m_sourceProfile->toJson();
-    std::vector<std::string> flags = result.value("flags", std::vector<std::string>{});
-    if (m_trace) {
-        result["trace"] = nlohmann::json(*m_trace);
-        for (const std::string &f : m_trace->candidateFlags())
-            if (std::find(flags.begin(), flags.end(), f) == flags.end())
-                flags.push_back(f);
-    }
-    if (m_candidateMetrics) {
-        nlohmann::ordered_json metrics;
-        metrics["candidate"] = nlohmann::json(*m_candidateMetrics);
-        if (m_referenceMetrics)
-            metrics["reference"] = nlohmann::json(*m_referenceMetrics);
-        result["metrics"] = metrics;
+    std::vector<std::string> names = request.value("metrics", std::vector<std::string>{});
+    const profiler::MetricsResult m = m_metrics.collect(runner.launch, names);
+    Json body{{"metrics", nlohmann::json(m)}};
+    const profiler::DevicePeaks peaks{request.value("peak_copy_gbps", 0.0), request.value("peak_fma_gflops", 0.0)};
+    if (peaks.valid())
+        body["roofline"] = nlohmann::json(profiler::buildRoofline(peaks, &m, request.value("flops", -1.0),
+                                                                  request.value("bytes", -1.0),
+                                                                  request.value("median_ms", 0.0)));
+    return body;
+}
 
-        // Per-kernel roofline points from the metrics, beside the worker's task-level roofline.
-        const profiler::DevicePeaks peaks{m_ctx.peakCopyGbps, m_ctx.peakFmaGflops};
-        if (peaks.valid() && result.contains("roofline")) {
-            nlohmann::ordered_json profile;
-            profile["candidate"] = nlohmann::json(profiler::buildRoofline(peaks, &*m_candidateMetrics, m_ctx.flops,
-                                                                          m_ctx.bytes, m_timing.candidate.medianMs));
-            if (m_referenceMetrics)
-                profile["reference"] = nlohmann::json(profiler::buildRoofline(peaks, &*m_referenceMetrics, m_ctx.flops,
-                                                                              m_ctx.bytes, m_timing.reference.medianMs));
-            result["roofline"]["profile"] = profile;
-        }
-    }
-    result["flags"] = flags;
+Json CuptiHostProfiler::sourceProfile(const host::HostRunner &runner, const Json &request)
+{
+    const profiler::SourceProfile p = sampleLibrary(runner.reference ? "reference" : "candidate", runner.launch,
+                                                    runner.library, request.value("period", 0));
+    return Json{{"source_profile", p.toJson()}};
 }
 
 } // namespace kforge::runtime

@@ -1,58 +1,41 @@
 #pragma once
-// The worker's EvalObserver on top of kforge_profiler: a CUPTI activity trace of the trace pass (every
-// kernel on every stream, side-stream and late work), the range-profiler metrics pass for both kernels,
-// per-kernel roofline points, and the source-level pass (PC sampling mapped to source lines). CUPTI problems become "available": false with the reason, never errors.
+// The candidate host's profiler (host::HostProfiler on top of kforge_profiler), in the host's own process: a
+// CUPTI activity trace of a few runs of one call (every kernel and copy of the process, on any stream or
+// thread, checked against the host's own markers around each call), the range-profiler metrics of one call
+// with its roofline points, and the source-level pass (PC sampling mapped to source lines). CUPTI problems
+// become "available": false with the reason, never errors.
+#include "core/runtime/host/candidatehost.h"
 #include "core/runtime/profiler/profiler.h"
-#include "core/runtime/profiler/sourceprofile.h"
-#include "core/runtime/worker/evalobserver.h"
 
-#include <map>
 #include <optional>
-#include <string>
 
 namespace kforge::runtime {
 
-// Process-wide profiler state shared by the observers of successive evaluations.
-struct ProfilerSession {
-    profiler::ActivityTracer tracer;
-    profiler::MetricsCollector metrics;
-    std::optional<profiler::DeviceLimits> limits;
-    bool limitsQueried = false;
-    // The reference's metrics by TimingContext::referenceKey + metric set: the reference does not change
-    // while candidates of one task are evaluated, and replaying it (10 passes) dominated the metrics pass.
-    std::map<std::string, profiler::MetricsResult> referenceMetrics;
-};
-
-class CuptiObserver : public EvalObserver
+class CuptiHostProfiler : public host::HostProfiler
 {
 public:
-    explicit CuptiObserver(ProfilerSession &session)
-        : m_session(session)
-    {
-    }
+    nlohmann::ordered_json trace(const host::HostRunner &runner, int runs) override;
+    nlohmann::ordered_json metrics(const host::HostRunner &runner, const nlohmann::ordered_json &request) override;
+    nlohmann::ordered_json sourceProfile(const host::HostRunner &runner, const nlohmann::ordered_json &request) override;
 
-    void afterTimedRuns(const TimingContext &ctx, const TimingResult &timing) override;
-    void beginTrace(const TimingContext &ctx) override;
-    void beforeRun(Slot slot, int run) override;
-    void afterRun(Slot slot, int run, double eventMs) override;
-    void endTrace(const TimingContext &ctx) override;
-    void metricsPass(const TimingContext &ctx, const std::function<void()> &launchCandidate,
-                     const std::function<void()> &launchReference) override;
-    void sourceProfilePass(const TimingContext &ctx, const std::function<void()> &launchCandidate,
-                           const std::function<void()> &launchReference) override;
-    void contribute(nlohmann::ordered_json &result) override;
+    // Work of the traced calls that started before the call's window or ended after it: the window of run i
+    // is [end of the host's delay kernel, start of its marker kernel after kf_entry returned], on its stream.
+    // Every kernel, copy and memset of the process that is not the host's own must lie inside one.
+    struct Outside {
+        std::size_t items = 0;
+        double maxBeforeUs = 0; // how long before its window the earliest such item started
+        double maxAfterUs = 0;  // how long after its window the latest one ended
+        nlohmann::ordered_json toJson() const;
+    };
+    // Removes the host's own kernels (delay, marker, flush) from `records` and checks the rest against the
+    // windows they give. Public for tests.
+    static Outside checkWindows(profiler::TraceRecords &records);
 
 private:
-    ProfilerSession &m_session;
-    TimingContext m_ctx;
-    TimingResult m_timing;
-    bool m_traced = false;
-    std::optional<uint32_t> m_streamId;
-    profiler::CuptiDiagnosis m_traceProblem;
-    std::optional<profiler::TraceSummary> m_trace;
-    std::optional<profiler::MetricsResult> m_candidateMetrics;
-    std::optional<profiler::MetricsResult> m_referenceMetrics;
-    std::optional<profiler::SourceProfile> m_sourceProfile;
+    profiler::ActivityTracer m_tracer;
+    profiler::MetricsCollector m_metrics;
+    std::optional<profiler::DeviceLimits> m_limits;
+    bool m_limitsQueried = false;
 };
 
 } // namespace kforge::runtime

@@ -44,6 +44,13 @@ public:
     }
     std::size_t bytes() const { return m_bytes; }
 
+    // Forgets the allocation without freeing it (a stream that never drains: cudaFree would block).
+    void release()
+    {
+        m_ptr = nullptr;
+        m_bytes = 0;
+    }
+
     void reset()
     {
         if (m_ptr)

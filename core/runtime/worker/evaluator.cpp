@@ -1,180 +1,39 @@
 #include "core/runtime/worker/evaluator.h"
 
-#include "core/runtime/worker/devicekernels.h"
-#include "core/runtime/worker/tensorset.h"
+#include "core/runtime/host/hostprotocol.h"
+#include "core/runtime/worker/evalrun.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <optional>
-#include <sstream>
-#include <string>
-#include <vector>
 
 namespace kforge::runtime {
 namespace {
 
 using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
 
-// kf_entry returned non-zero (or threw): the kernel reported a failure itself.
-struct EntryFailure {
-    Slot slot;
-    int rc;
-    std::string what;
-};
-
-struct OutputTotals {
-    unsigned long long mismatches = 0, nans = 0, infs = 0;
-    double maxAbs = 0, maxRel = 0;
-};
-
-// A value of type T from unaligned raw bytes.
-template <typename T>
-T load(const void *p)
+double median(std::vector<double> v)
 {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-double bitsToDouble(unsigned long long bits)
-{
-    return load<double>(&bits);
-}
-
-float halfToFloat(uint16_t h)
-{
-    const uint32_t sign = (h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1F;
-    uint32_t mant = h & 0x3FFu;
-    uint32_t bits;
-    if (exp == 0x1F) {
-        bits = sign | 0x7F800000u | (mant << 13);
-    } else if (exp == 0) {
-        if (mant == 0) {
-            bits = sign;
-        } else { // subnormal: normalise
-            exp = 127 - 15 + 1;
-            while (!(mant & 0x400u)) {
-                mant <<= 1;
-                --exp;
-            }
-            bits = sign | (exp << 23) | ((mant & 0x3FFu) << 13);
-        }
-    } else {
-        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-    }
-    return load<float>(&bits);
-}
-
-// One element, read back raw, as a double for the report.
-double elementValue(const unsigned char *p, Dtype t)
-{
-    switch (t) {
-    case Dtype::F32: return load<float>(p);
-    case Dtype::F64: return load<double>(p);
-    case Dtype::F16: return halfToFloat(load<uint16_t>(p));
-    case Dtype::BF16: {
-        const uint32_t bits = static_cast<uint32_t>(load<uint16_t>(p)) << 16;
-        return load<float>(&bits);
-    }
-    case Dtype::I32: return load<int32_t>(p);
-    case Dtype::I64: return static_cast<double>(load<int64_t>(p));
-    case Dtype::U8: return *p;
-    }
-    return 0;
-}
-
-// NaN and infinities are not JSON numbers: they travel as strings.
-Json number(double v)
-{
-    if (std::isnan(v))
-        return "nan";
-    if (std::isinf(v))
-        return v > 0 ? "inf" : "-inf";
-    return v;
-}
-
-std::string fmt(double v, int precision = 6)
-{
-    std::ostringstream s;
-    s.precision(precision);
-    s << v;
-    return s.str();
-}
-
-std::string fmtMs(double ms)
-{
-    std::ostringstream s;
-    s.setf(std::ios::fixed);
-    s.precision(ms < 0.1 ? 4 : 3);
-    s << ms << " ms";
-    return s.str();
-}
-
-Json statsJson(const RunStats &r, bool samples)
-{
-    Json j;
-    j["median_ms"] = r.medianMs;
-    j["mean_ms"] = r.meanMs;
-    j["min_ms"] = r.minMs;
-    j["p10_ms"] = r.p10Ms;
-    j["p90_ms"] = r.p90Ms;
-    j["cv"] = r.cv;
-    j["runs"] = r.runs;
-    if (samples)
-        j["samples_ms"] = r.samplesMs;
-    return j;
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 } // namespace
 
-struct Evaluator::Verification {
-    int trials = 0;
-    int referenceCached = 0;
-    std::vector<OutputTotals> totals;
-    unsigned long long elements = 0; // compared per trial, all outputs
-    Json firstMismatch = nullptr;
-    std::string reason;
-    std::vector<std::string> mutatedInputs;
-    std::optional<bool> dependsOnInputs;
-    bool sideStream = false;
-    bool referenceMutates = false;
-    bool failed = false;
-};
-
-struct Evaluator::TimingSetup {
-    TimingSetup(const TaskSpec &task)
-        : inputs(task.inputs)
-        , refOut(task.outputs)
-        , candOut(task.outputs)
-    {
-    }
-    TensorSet inputs;
-    TensorSet refOut;
-    TensorSet candOut;
-};
-
-Evaluator::Evaluator(GpuContext &gpu, ReferenceCache &cache, StdoutCapture *capture)
+Evaluator::Evaluator(GpuContext &gpu, std::map<std::string, Json> &referenceMetrics)
     : m_gpu(gpu)
-    , m_cache(cache)
-    , m_capture(capture)
+    , m_referenceMetrics(referenceMetrics)
+    , m_random(std::random_device{}())
 {
-    KF_CUDA(cudaEventCreate(&m_start));
-    KF_CUDA(cudaEventCreate(&m_stop));
 }
 
-Evaluator::~Evaluator()
-{
-    if (m_hostScratch)
-        cudaFreeHost(m_hostScratch);
-    if (m_start)
-        cudaEventDestroy(m_start);
-    if (m_stop)
-        cudaEventDestroy(m_stop);
-}
+Evaluator::~Evaluator() = default;
 
 RunStats Evaluator::summarize(const std::vector<float> &samplesMs)
 {
@@ -207,571 +66,388 @@ RunStats Evaluator::summarize(const std::vector<float> &samplesMs)
     return r;
 }
 
-void Evaluator::call(Slot slot, TensorSet &inputs, TensorSet &outputs)
+int Evaluator::chooseBatch(double perCallMs)
 {
-    KernelLibrary &lib = slot == Slot::Reference ? *m_reference : *m_candidate;
-    const kf_params params{m_params.data(), static_cast<int32_t>(m_params.size())};
-    int rc = 0;
+    if (!(perCallMs > 0))
+        return kMaxBatch;
+    const double k = std::ceil(kBatchTargetMs / perCallMs);
+    return static_cast<int>(std::clamp(k, static_cast<double>(kMinBatch), static_cast<double>(kMaxBatch)));
+}
+
+// One round: the baseline, the reference and the candidate each run one batch on the round's inputs (the
+// first round in that order, later ones shuffled), then the candidate's outputs are compared: all of them
+// (`fullCheck`) or a random subset. `sample`: the batch times count.
+void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
+{
+    BatchTimer &bt = *run.batches;
+    const uint64_t seed = mixSeed(run.options.seed, 0x100000000ull + static_cast<uint64_t>(index));
+    const std::string name = "round " + std::to_string(index + 1);
+    const bool first = index == 0;
+    const int kRef = first ? run.k0 : run.kRef, kCand = first ? run.k0 : run.kCand;
+    struct Batch {
+        Side side;
+        int calls;
+    };
+    std::vector<Batch> order{{Side::Baseline, kRef}, {Side::Reference, kRef}, {Side::Candidate, kCand}};
+    if (!first) {
+        if (kCand != kRef)
+            order.insert(order.begin() + 2, Batch{Side::Baseline, kCand});
+        std::shuffle(order.begin(), order.end(), m_random);
+    }
+    bt.poison(Side::Candidate, std::min(kCand, bt.sets()), m_random());
+    bt.poison(Side::Reference, std::min(kRef, bt.sets()), m_random());
+    std::map<Side, BatchTime> times;
+    std::map<int, double> base;
+    double baseWall = 0;
+    for (const Batch &b : order) {
+        run.phase = "the " + std::string(sideName(b.side)) + "'s batch of " + std::to_string(b.calls) + " calls, " + name;
+        host::HostClient &h = run.host(b.side);
+        const BatchTime t = bt.run(h, b.side, b.calls, seed, run.gated, b.side == Side::Candidate, run.waitS(), run.phase);
+        const BatchTimer::Finish f = bt.finish(h, run.waitS(), run.phase);
+        if (b.side != Side::Baseline) {
+            for (int rc : f.rc)
+                if (rc != 0)
+                    throw EntryFailure{b.side, rc, "", run.phase};
+            if (!f.cudaError.empty())
+                throw EntryFailure{b.side, 0, f.cudaError, run.phase};
+        }
+        if (t.gateTimedOut && run.gated && ++run.gateTimeouts >= 2) {
+            // The host's calls wait for their own work while they enqueue (a synchronize inside kf_entry):
+            // a gate cannot hold the window. Every side is timed without it from here on, afresh.
+            run.gated = false;
+            run.baselineMs.clear();
+            run.refBatchMs.clear();
+            run.candBatchMs.clear();
+            run.timedRounds = 0;
+            run.refWallMs = run.candWallMs = run.baselineWallMs = 0;
+            sample = false;
+        }
+        if (t.gateTimedOut)
+            sample = false;
+        if (b.side == Side::Baseline) {
+            base[b.calls] = t.ms;
+            baseWall += t.wallMs;
+        }
+        else
+            times[b.side] = t;
+        if (first && b.side == Side::Reference) {
+            const std::vector<unsigned long long> changed = bt.inputChanges(seed, 0);
+            for (unsigned long long c : changed)
+                run.v.referenceMutates = run.v.referenceMutates || c != 0;
+        }
+    }
+    if (first) {
+        const double b = base[kRef];
+        const auto perCall = [&](Side s) { return std::max(times[s].ms - b, 1e-4) / run.k0; };
+        run.kRef = chooseBatch(perCall(Side::Reference));
+        run.kCand = chooseBatch(perCall(Side::Candidate));
+        if (bt.sets() >= 2)
+            run.v.dependsOnInputs = run.verifier->referenceDifference(0, 1) != 0;
+    }
+
+    // Which outputs to compare, and the reference's outputs for sets its own batch did not cover.
+    const int candSets = std::min(kCand, bt.sets()), refSets = std::min(kRef, bt.sets());
+    std::vector<int> slots;
+    if (fullCheck) {
+        for (int j = 0; j < candSets; ++j)
+            slots.push_back(j);
+    } else {
+        std::vector<int> all(static_cast<std::size_t>(candSets));
+        for (int j = 0; j < candSets; ++j)
+            all[static_cast<std::size_t>(j)] = j;
+        std::shuffle(all.begin(), all.end(), m_random);
+        all.resize(static_cast<std::size_t>(std::max(1, candSets / 16)));
+        slots = all;
+    }
+    const bool candidateLast = order.back().side == Side::Candidate;
+    if (candidateLast) { // nothing regenerated the inputs since the candidate's batch
+        for (int j : slots) {
+            const std::vector<unsigned long long> changed = bt.inputChanges(seed, j);
+            for (std::size_t i = 0; i < changed.size(); ++i) {
+                const std::string &n = run.task.inputs[i].name;
+                if (changed[i] && std::find(run.v.mutatedInputs.begin(), run.v.mutatedInputs.end(), n) == run.v.mutatedInputs.end())
+                    run.v.mutatedInputs.push_back(n);
+            }
+        }
+    }
+    std::vector<int> missing;
+    for (int j : slots)
+        if (j >= refSets)
+            missing.push_back(j);
+    if (!missing.empty()) {
+        run.phase = "the reference's outputs for the candidate's calls, " + name;
+        const BatchTimer::Finish f = bt.expected(*run.hosts.reference, seed, missing, run.waitS(), run.phase);
+        for (int rc : f.rc)
+            if (rc != 0)
+                throw EntryFailure{Side::Reference, rc, "", run.phase};
+        if (!f.cudaError.empty())
+            throw EntryFailure{Side::Reference, 0, f.cudaError, run.phase};
+    }
+    run.phase = "comparing, " + name;
+    run.verifier->compare(slots, name, seed, run.v);
+    if (fullCheck)
+        ++run.v.trials;
+    if (!run.v.failed && !run.v.mutatedInputs.empty()) {
+        std::string names;
+        for (const std::string &n : run.v.mutatedInputs)
+            names += (names.empty() ? "" : ", ") + n;
+        run.v.reason = "the candidate modified its input" + std::string(run.v.mutatedInputs.size() > 1 ? "s " : " ")
+                       + names + " (inputs must stay unchanged) in " + name;
+        run.v.failed = true;
+    }
+    if (sample && !run.v.failed) {
+        for (const auto &[k, ms] : base)
+            run.baselineMs[k].push_back(ms);
+        run.refBatchMs.push_back(times[Side::Reference].ms);
+        run.candBatchMs.push_back(times[Side::Candidate].ms);
+        run.refWallMs += times[Side::Reference].wallMs;
+        run.candWallMs += times[Side::Candidate].wallMs;
+        run.baselineWallMs += baseWall;
+        ++run.timedRounds;
+    }
+}
+
+void Evaluator::rounds(Run &run)
+{
+    // The batches' memory: a quarter of what is free, at most kMaxBatch sets.
+    std::size_t freeBytes = 0, totalBytes = 0;
+    KF_CUDA(cudaMemGetInfo(&freeBytes, &totalBytes));
+    const std::size_t perSet = BatchTimer::bytesPerSet(run.task);
+    int sets = static_cast<int>(std::min<std::size_t>(kMaxBatch, freeBytes / 4 / std::max<std::size_t>(perSet, 1)));
+    if (sets < 1 && perSet < freeBytes / 10 * 9)
+        sets = 1;
+    const auto mib = [](std::size_t b) { return std::to_string(b >> 20) + " MiB"; };
+    if (sets < 1)
+        throw JudgeOutOfMemory{"the judge needs " + mib(perSet) + " of device memory for one call's inputs and outputs, "
+                               + mib(freeBytes) + " are free"};
+    run.phase = "allocating the batches (" + std::to_string(sets) + " sets of " + mib(perSet) + ")";
     try {
-        rc = lib.entry()(inputs.descriptors(), inputs.count(), outputs.descriptors(), outputs.count(), &params,
-                         m_gpu.stream());
-    } catch (...) {
-        throw EntryFailure{slot, -1, "kf_entry threw a C++ exception"};
+        run.batches = std::make_unique<BatchTimer>(m_gpu, run.task, sets);
+        run.verifier = std::make_unique<Verifier>(m_gpu, run.task, *run.batches);
+        run.setsUsed = sets;
+    } catch (const CudaFailure &f) {
+        if (f.code != cudaErrorMemoryAllocation)
+            throw;
+        cudaGetLastError();
+        throw JudgeOutOfMemory{"the judge could not allocate " + std::to_string(sets) + " sets of " + mib(perSet)
+                               + " for the batches (" + mib(freeBytes) + " were free)"};
     }
-    if (rc != 0)
-        throw EntryFailure{slot, rc, ""};
-}
-
-void Evaluator::verify(const TaskSpec &task, const EvalOptions &options, Verification &v)
-{
-    const cudaStream_t s = m_gpu.stream();
-    const std::size_t nout = task.outputs.size();
-    const std::size_t nin = task.inputs.size();
-    v.totals.assign(nout, {});
-    for (const TensorSpec &o : task.outputs)
-        v.elements += static_cast<unsigned long long>(o.numel());
-
-    auto *hostStats = static_cast<gpu::CompareStats *>(m_hostScratch);
-    auto *devStats = m_deviceScratch.as<gpu::CompareStats>();
-    auto *devCounters = reinterpret_cast<unsigned long long *>(devStats + nout);
-    auto *hostCounters = reinterpret_cast<unsigned long long *>(hostStats + nout);
-
-    // Compares every output on the launch stream only: no device-wide synchronization, so work a kernel
-    // left on another stream may still be running (that is the point of the early comparison).
-    const auto compareAll = [&](const TensorSet &expected, const TensorSet &got) {
-        for (std::size_t k = 0; k < nout; ++k) {
-            const Tolerance tol = task.toleranceFor(task.outputs[k].dtype);
-            KF_CUDA(gpu::resetCompareStats(devStats + k, s));
-            KF_CUDA(gpu::compare(expected.buffer(k).get(), got.buffer(k).get(), static_cast<int>(task.outputs[k].dtype),
-                                 task.outputs[k].numel(), tol.atol, tol.rtol, devStats + k, s));
-        }
-        KF_CUDA(cudaMemcpyAsync(hostStats, devStats, nout * sizeof(gpu::CompareStats), cudaMemcpyDeviceToHost, s));
-        KF_CUDA(cudaStreamSynchronize(s));
-        return std::vector<gpu::CompareStats>(hostStats, hostStats + nout);
-    };
-    // Number of differing words of each pair of same-shaped tensors.
-    const auto differences = [&](const TensorSet &a, const TensorSet &b) {
-        const std::size_t n = a.size();
-        KF_CUDA(cudaMemsetAsync(devCounters, 0, n * sizeof(unsigned long long), s));
-        for (std::size_t k = 0; k < n; ++k)
-            KF_CUDA(gpu::countDifferences(a.buffer(k).get(), b.buffer(k).get(), a.buffer(k).bytes(), devCounters + k, s));
-        KF_CUDA(cudaMemcpyAsync(hostCounters, devCounters, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
-        KF_CUDA(cudaStreamSynchronize(s));
-        return std::vector<unsigned long long>(hostCounters, hostCounters + n);
-    };
-
-    std::shared_ptr<TensorSet> firstReference;
-    bool sameAsFirst = true;
-    for (int t = 0; t < options.trials; ++t) {
-        const uint64_t seed = options.seed + static_cast<uint64_t>(t);
-        const std::string trial = "trial " + std::to_string(t + 1) + " (seed " + std::to_string(seed) + ")";
-        m_phase = "preparing " + trial;
-        TensorSet inputs(task.inputs);
-        inputs.generate(seed, s);
-        TensorSet pristine(task.inputs);
-        pristine.copyFrom(inputs, s);
-
-        const std::string key = ReferenceCache::key(m_reference->contentHash(), task, seed);
-        std::shared_ptr<TensorSet> expected = m_cache.find(key);
-        if (expected) {
-            ++v.referenceCached;
-        } else {
-            expected = std::make_shared<TensorSet>(task.outputs);
-            expected->poison(0, s);
-            KF_CUDA(cudaStreamSynchronize(s));
-            m_phase = "the reference, " + trial;
-            call(Slot::Reference, inputs, *expected);
-            KF_CUDA(cudaDeviceSynchronize());
-            m_phase = "checking the reference, " + trial;
-            for (unsigned long long d : differences(inputs, pristine)) {
-                if (d) { // a reference bug; give the candidate the inputs it should see
-                    v.referenceMutates = true;
-                    inputs.copyFrom(pristine, s);
-                    break;
-                }
-            }
-            m_cache.insert(key, expected);
-        }
-        if (t == 0) {
-            firstReference = expected;
-        } else if (sameAsFirst) {
-            for (unsigned long long d : differences(*expected, *firstReference))
-                sameAsFirst = sameAsFirst && d == 0;
-        }
-
-        TensorSet got(task.outputs);
-        got.poison(t, s);
-        KF_CUDA(cudaStreamSynchronize(s));
-        m_phase = "the candidate, " + trial;
-        call(Slot::Candidate, inputs, got);
-        // Errors surfacing from here to the device-wide synchronize come from the candidate's work.
-        const std::vector<gpu::CompareStats> early = compareAll(*expected, got);
-        KF_CUDA(cudaDeviceSynchronize());
-        m_phase = "comparing, " + trial;
-        const std::vector<gpu::CompareStats> late = compareAll(*expected, got);
-        ++v.trials;
-
-        unsigned long long earlyBad = 0, lateBad = 0;
-        for (std::size_t k = 0; k < nout; ++k) {
-            earlyBad += early[k].mismatches;
-            lateBad += late[k].mismatches;
-            OutputTotals &o = v.totals[k];
-            o.mismatches += late[k].mismatches;
-            o.nans += late[k].nanCount;
-            o.infs += late[k].infCount;
-            o.maxAbs = std::max(o.maxAbs, bitsToDouble(late[k].maxAbsBits));
-            o.maxRel = std::max(o.maxRel, bitsToDouble(late[k].maxRelBits));
-        }
-        // Right only once the whole device was synchronized: some of the work ran outside `stream`.
-        if (earlyBad > lateBad)
-            v.sideStream = true;
-
-        const std::vector<unsigned long long> changed = differences(inputs, pristine);
-        for (std::size_t k = 0; k < nin; ++k) {
-            if (changed[k]
-                && std::find(v.mutatedInputs.begin(), v.mutatedInputs.end(), task.inputs[k].name) == v.mutatedInputs.end())
-                v.mutatedInputs.push_back(task.inputs[k].name);
-        }
-
-        if (lateBad) {
-            std::size_t k = 0;
-            while (late[k].mismatches == 0)
-                ++k;
-            const TensorSpec &spec = task.outputs[k];
-            const std::size_t es = dtypeSize(spec.dtype);
-            const unsigned long long index = late[k].firstIndex;
-            unsigned char raw[16] = {};
-            KF_CUDA(cudaMemcpyAsync(raw, static_cast<const unsigned char *>(expected->buffer(k).get()) + index * es, es,
-                                    cudaMemcpyDeviceToHost, s));
-            KF_CUDA(cudaMemcpyAsync(raw + 8, static_cast<const unsigned char *>(got.buffer(k).get()) + index * es, es,
-                                    cudaMemcpyDeviceToHost, s));
-            KF_CUDA(cudaStreamSynchronize(s));
-            const double e = elementValue(raw, spec.dtype);
-            const double g = elementValue(raw + 8, spec.dtype);
-            const unsigned char pb = TensorSet::poisonByte(spec.dtype, t);
-            bool poisoned = true;
-            for (std::size_t b = 0; b < es; ++b)
-                poisoned = poisoned && raw[8 + b] == pb;
-            Json coords = Json::array();
-            {
-                unsigned long long rest = index;
-                std::vector<int64_t> dims = spec.dims();
-                std::vector<int64_t> c(dims.size());
-                for (std::size_t d = dims.size(); d-- > 0;) {
-                    c[d] = static_cast<int64_t>(rest % static_cast<unsigned long long>(dims[d]));
-                    rest /= static_cast<unsigned long long>(dims[d]);
-                }
-                for (int64_t x : c)
-                    coords.push_back(x);
-            }
-            v.firstMismatch = Json{{"output", spec.name},   {"index", index},   {"coords", coords},
-                                   {"expected", number(e)}, {"got", number(g)}, {"poison", poisoned},
-                                   {"trial", t + 1},        {"seed", seed}};
-            const Tolerance tol = task.toleranceFor(spec.dtype);
-            std::string why = spec.name + ": " + std::to_string(late[k].mismatches) + " of "
-                              + std::to_string(spec.numel()) + " elements differ from the reference";
-            if (isFloating(spec.dtype))
-                why += " beyond atol " + fmt(tol.atol) + " + rtol " + fmt(tol.rtol) + " * |expected|";
-            why += " in " + trial + "; first at index " + std::to_string(index) + " " + coords.dump() + ": expected "
-                   + fmt(e, 9) + ", got " + fmt(g, 9);
-            if (poisoned)
-                why += " (still the poison pattern: the element was never written)";
-            v.reason = why;
-            v.failed = true;
-            break;
-        }
-        if (!v.mutatedInputs.empty()) {
-            std::string names;
-            for (const std::string &n : v.mutatedInputs)
-                names += (names.empty() ? "" : ", ") + n;
-            v.reason = "the candidate modified its input" + std::string(v.mutatedInputs.size() > 1 ? "s " : " ") + names
-                       + " (inputs must stay unchanged) in " + trial;
-            v.failed = true;
-            break;
+    for (Side s : {Side::Reference, Side::Candidate, Side::Baseline}) {
+        run.phase = std::string("mapping the batches into the ") + sideName(s) + "'s process";
+        const Json reply = run.host(s).request(run.batches->mapRequest(s, run.taskJson), run.waitS(), run.phase);
+        if (!reply["ok"].get<bool>()) {
+            const std::string code = reply.value("code", std::string());
+            if (code == "out_of_memory")
+                throw EntryFailure{s, static_cast<int>(cudaErrorMemoryAllocation), "", run.phase};
+            throw host::HostFailure{"crashed", "the " + std::string(sideName(s)) + "'s process refused the mapping: "
+                                                   + reply.value("message", std::string())};
         }
     }
-    if (v.trials >= 2 && !v.failed)
-        v.dependsOnInputs = !sameAsFirst;
-}
 
-float Evaluator::runOnce(TimingSetup &setup, Slot slot, int index, const char *what, EvalObserver *observer)
-{
-    const cudaStream_t s = m_gpu.stream();
-    TensorSet &out = slot == Slot::Reference ? setup.refOut : setup.candOut;
-    m_gpu.flushL2(s);
-    KF_CUDA(cudaEventRecord(m_start, s));
-    if (observer)
-        observer->beforeRun(slot, index);
-    m_phase = std::string(what) + slotName(slot);
-    call(slot, setup.inputs, out);
-    // Device-wide: work the kernel left on other streams is part of its time.
-    KF_CUDA(cudaDeviceSynchronize());
-    KF_CUDA(cudaEventRecord(m_stop, s));
-    KF_CUDA(cudaEventSynchronize(m_stop));
-    float ms = 0;
-    KF_CUDA(cudaEventElapsedTime(&ms, m_start, m_stop));
-    if (observer)
-        observer->afterRun(slot, index, ms);
-    return ms;
-}
-
-TimingResult Evaluator::timedRuns(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer,
-                                  const TimingContext &ctx)
-{
-    const auto warmupStart = std::chrono::steady_clock::now();
-    for (int i = 0;; ++i) {
-        const double elapsed =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warmupStart).count();
-        if (i >= options.warmup && elapsed >= options.warmupMs)
-            break;
-        runOnce(setup, Slot::Reference, i, "warming up the ", nullptr);
-        runOnce(setup, Slot::Candidate, i, "warming up the ", nullptr);
-    }
-    if (observer)
-        observer->beforeTimedRuns(ctx);
-    std::vector<float> ref, cand;
-    const auto begin = std::chrono::steady_clock::now();
-    for (int i = 0;; ++i) {
-        // Alternate the order so neither kernel always runs right after the other.
-        if (i % 2 == 0) {
-            ref.push_back(runOnce(setup, Slot::Reference, i, "timing the ", nullptr));
-            cand.push_back(runOnce(setup, Slot::Candidate, i, "timing the ", nullptr));
-        } else {
-            cand.push_back(runOnce(setup, Slot::Candidate, i, "timing the ", nullptr));
-            ref.push_back(runOnce(setup, Slot::Reference, i, "timing the ", nullptr));
-        }
-        const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
-        const int runs = i + 1;
-        if (runs >= options.maxRuns || (runs >= options.minRuns && elapsed >= options.minTimeMs))
-            break;
-    }
-    TimingResult r;
-    r.reference = summarize(ref);
-    r.candidate = summarize(cand);
-    r.speedup = r.candidate.medianMs > 0 ? r.reference.medianMs / r.candidate.medianMs : 0;
-    if (observer)
-        observer->afterTimedRuns(ctx, r);
-    return r;
-}
-
-void Evaluator::tracePass(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer, const TimingContext &ctx)
-{
-    observer->beginTrace(ctx);
-    for (int i = 0; i < options.traceRuns; ++i) {
-        runOnce(setup, Slot::Reference, i, "tracing the ", observer);
-        runOnce(setup, Slot::Candidate, i, "tracing the ", observer);
-    }
-    observer->endTrace(ctx);
-}
-
-std::function<void()> Evaluator::launcher(TimingSetup &setup, Slot slot, const char *what)
-{
-    return [this, &setup, slot, what] {
-        m_phase = std::string(what) + slotName(slot);
-        call(slot, setup.inputs, slot == Slot::Reference ? setup.refOut : setup.candOut);
-        KF_CUDA(cudaDeviceSynchronize());
-    };
-}
-
-void Evaluator::metricsPass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx)
-{
-    if (!observer)
+    run.k0 = kMinBatch;
+    round(run, 0, true, false);
+    if (run.v.failed || !run.options.timing) {
+        for (int r = 1; r < run.options.trials && !run.v.failed; ++r)
+            round(run, r, true, false);
         return;
-    observer->metricsPass(ctx, launcher(setup, Slot::Candidate, "profiling the "),
-                          launcher(setup, Slot::Reference, "profiling the "));
+    }
+    // Warm-up rounds (not sampled) for options.warmup_ms, then sampled rounds until min_runs calls and
+    // min_time_ms have passed, at least 5; options.trials of all rounds compare every output.
+    std::bernoulli_distribution full(0.3);
+    const double warmupEnd = run.elapsedMs() + std::max(0.0, run.options.warmupMs);
+    const double timingStart = run.elapsedMs();
+    // Timing stops by 40% of the task's timeout whatever min_time_ms says, and at 50% even with fewer
+    // than 5 sampled rounds: the passes after it and the reply must fit in the client's watchdog.
+    const double softEndMs = run.budgetS * 1000 * 0.4, hardEndMs = run.budgetS * 1000 * 0.5;
+    int index = 1;
+    while (!run.v.failed) {
+        const bool warm = run.elapsedMs() >= warmupEnd && index > 1;
+        const int calls = run.timedRounds * run.kCand;
+        const bool enoughTime = run.elapsedMs() - timingStart >= run.options.minTimeMs || run.elapsedMs() > softEndMs;
+        const bool enough = run.timedRounds >= 5 && calls >= run.options.minRuns && enoughTime;
+        const bool capped = calls >= run.options.maxRuns || run.elapsedMs() > hardEndMs;
+        if ((enough || capped) && run.v.trials >= run.options.trials)
+            break;
+        const bool check = (enough || capped) ? true : full(m_random);
+        round(run, index++, check && run.v.trials < run.options.trials, warm);
+    }
 }
 
-void Evaluator::sourceProfilePass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx)
+namespace {
+
+// One profile request to `host` on the call of set 0; its refusal becomes {"available": false, "reason": ...}.
+Json profileRequest(Evaluator::Hosts, host::HostClient &h, const Json &request, double waitS, const std::string &phase)
 {
-    if (!observer)
+    const Json reply = h.request(request, waitS, phase);
+    if (!reply["ok"].get<bool>())
+        return Json{{"available", false}, {"reason", reply.value("message", std::string("refused"))}};
+    return reply;
+}
+
+} // namespace
+
+void Evaluator::profilePasses(Run &run)
+{
+    const EvalOptions &o = run.options;
+    if (!o.trace && !o.metrics && !o.sourceProfile)
         return;
-    observer->sourceProfilePass(ctx, launcher(setup, Slot::Candidate, "PC sampling the "),
-                                launcher(setup, Slot::Reference, "PC sampling the "));
+    BatchTimer &bt = *run.batches;
+    const uint64_t seed = mixSeed(run.options.seed, 0x200000000ull);
+    bt.generate(seed, 0, 1);
+    const auto request = [&](Side side, const char *kind) {
+        return Json{{"op", host::kOpProfile}, {"kind", kind}, {"call", bt.callJson(side, 0)}};
+    };
+    if (o.trace) {
+        if (run.progress)
+            run.progress("tracing");
+        for (Side side : {Side::Candidate, Side::Reference}) {
+            run.phase = std::string("tracing the ") + sideName(side);
+            Json r = request(side, "trace");
+            r["runs"] = o.traceRuns;
+            const Json reply = profileRequest(run.hosts, run.host(side), r, run.waitS(), run.phase);
+            if (!reply.contains("trace"))
+                continue;
+            if (side == Side::Candidate) {
+                run.trace = reply["trace"];
+                run.outside = reply.value("outside", Json(nullptr));
+                for (const auto &ms : reply.value("self_ms", Json::array()))
+                    run.selfMs.push_back(ms.get<double>());
+            } else if (run.trace.is_object() && reply["trace"].contains("reference")) {
+                run.trace["reference"] = reply["trace"]["reference"];
+            }
+        }
+    }
+    if (o.metrics) {
+        if (run.progress)
+            run.progress("profiling");
+        const DevicePeaks &pk = m_gpu.peaks();
+        std::string cacheKey = run.taskJson.dump();
+        for (const std::string &name : o.metricNames)
+            cacheKey += "|" + name;
+        for (Side side : {Side::Candidate, Side::Reference}) {
+            const bool ref = side == Side::Reference;
+            const RunStats &stats = ref ? *run.reference : *run.candidate;
+            Json reply;
+            if (const auto cached = m_referenceMetrics.find(cacheKey); ref && cached != m_referenceMetrics.end()) {
+                reply = cached->second;
+                reply["metrics"]["cached"] = true;
+            } else {
+                run.phase = std::string("profiling the ") + sideName(side);
+                Json r = request(side, "metrics");
+                r["metrics"] = o.metricNames;
+                r["peak_copy_gbps"] = pk.copyGbps;
+                r["peak_fma_gflops"] = pk.fmaGflops;
+                r["flops"] = run.task.flops.present() ? run.task.flops.value : -1.0;
+                r["bytes"] = run.task.bytes.present() ? run.task.bytes.value : -1.0;
+                r["median_ms"] = stats.medianMs;
+                reply = profileRequest(run.hosts, run.host(side), r, run.waitS(), run.phase);
+                if (ref && reply.contains("metrics") && reply["metrics"].value("available", false))
+                    m_referenceMetrics[cacheKey] = reply;
+            }
+            if (!reply.contains("metrics"))
+                continue;
+            run.metrics[sideName(side)] = reply["metrics"];
+            if (reply.contains("roofline"))
+                run.roofProfile[sideName(side)] = reply["roofline"];
+        }
+    }
+    if (o.sourceProfile) {
+        if (run.progress)
+            run.progress("source_profile");
+        for (Side side : {Side::Candidate, Side::Reference}) {
+            if (side == Side::Reference && !o.sourceProfileReference)
+                continue;
+            run.phase = std::string("PC sampling the ") + sideName(side);
+            Json r = request(side, "source_profile");
+            r["period"] = o.sourceProfilePeriod;
+            const Json reply = profileRequest(run.hosts, run.host(side), r, run.waitS(), run.phase);
+            if (!reply.contains("source_profile"))
+                continue;
+            if (side == Side::Candidate) {
+                run.sourceProfile = reply["source_profile"];
+            } else if (run.sourceProfile.is_object()) {
+                for (const auto &k : reply["source_profile"].value("kernels", Json::array()))
+                    run.sourceProfile["kernels"].push_back(k);
+                run.sourceProfile["cost_ms"] = run.sourceProfile.value("cost_ms", 0.0)
+                                               + reply["source_profile"].value("cost_ms", 0.0);
+            }
+        }
+    }
 }
 
-Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, KernelLibrary &reference,
-                         KernelLibrary &candidate, EvalObserver *observer, const Progress &progress)
+Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts, const Progress &progress)
 {
-    m_reference = &reference;
-    m_candidate = &candidate;
     m_restartRequired = false;
-    m_params.clear();
-    for (const auto &[name, value] : task.params)
-        m_params.push_back({name.c_str(), value});
-    const auto stage = [&](const char *name) {
-        if (progress)
-            progress(name);
-    };
-
+    Run run{task, options, hosts};
+    run.taskJson = toJson(task);
+    run.budgetS = task.timeoutS > 0 ? task.timeoutS : 60;
+    run.progress = progress;
+    bool unused = false;
+    run.stdoutStart = hosts.candidate->stdoutText(unused).size();
     Json result;
     result["verdict"] = "correct";
     result["message"] = "";
-    result["restart_required"] = false;
-    Verification v;
-    std::optional<TimingResult> timing;
-    std::vector<std::string> flags;
-    std::vector<std::string> warnings;
-    std::string stdoutText;
-    bool stdoutTruncated = false;
-    // A run that failed keeps what the kernel printed up to the failure, unless its stdout was already taken.
-    const auto keepFailedRunStdout = [&] {
-        if (!m_capture)
-            return;
-        bool truncated = false;
-        std::string rest = m_capture->collect(kStdoutCap, truncated);
-        if (stdoutText.empty()) {
-            stdoutText = std::move(rest);
-            stdoutTruncated = truncated;
-        }
+    const auto fail = [&](const std::string &verdict, const std::string &message) {
+        result["verdict"] = verdict;
+        result["message"] = message;
     };
-
-    TimingContext ctx;
-    ctx.stream = m_gpu.stream();
-    ctx.trace = options.trace;
-    ctx.metrics = options.metrics;
-    ctx.metricNames = options.metricNames;
-    ctx.device = m_gpu.index();
-    ctx.flops = task.flops.present() ? task.flops.value : -1;
-    ctx.bytes = task.bytes.present() ? task.bytes.value : -1;
-    ctx.referenceKey = ReferenceCache::key(m_reference->contentHash(), task, 0);
-    ctx.sourceProfile = options.sourceProfile;
-    ctx.sourceProfilePeriod = options.sourceProfilePeriod;
-    ctx.sourceProfileReference = options.sourceProfileReference;
-    ctx.candidateLibrary = m_candidate->path().string();
-    ctx.referenceLibrary = m_reference->path().string();
-    ctx.seed = options.seed;
-    if (options.sourceProfile)
-        ctx.task = toJson(task);
-
     try {
-        m_phase = "setting up";
-        const std::size_t nout = task.outputs.size(), nin = task.inputs.size();
-        const std::size_t scratch = nout * sizeof(gpu::CompareStats) + std::max(nin, nout) * sizeof(unsigned long long);
-        m_deviceScratch = DeviceBuffer(scratch);
-        if (m_hostScratch)
-            cudaFreeHost(m_hostScratch);
-        m_hostScratch = nullptr;
-        KF_CUDA(cudaMallocHost(&m_hostScratch, scratch));
-
-        stage("verifying");
-        if (m_capture)
-            m_capture->begin();
-        verify(task, options, v);
-        if (m_capture)
-            stdoutText = m_capture->collect(kStdoutCap, stdoutTruncated);
-        if (!v.failed && options.timing) {
-            stage("timing");
-            m_phase = "preparing the timing runs";
-            TimingSetup setup(task);
-            setup.inputs.generate(options.seed, ctx.stream);
-            KF_CUDA(cudaStreamSynchronize(ctx.stream));
-            if (m_capture)
-                m_capture->silence();
-            if (observer && (task.flops.present() || task.bytes.present())) {
-                const DevicePeaks &pk = m_gpu.peaks();
-                ctx.peakCopyGbps = pk.copyGbps;
-                ctx.peakFmaGflops = pk.fmaGflops;
-            }
-            timing = timedRuns(setup, options, observer, ctx);
-            if (options.trace && observer) {
-                stage("tracing");
-                tracePass(setup, options, observer, ctx);
-            }
-            if (options.metrics && observer) {
-                stage("profiling");
-                metricsPass(setup, observer, ctx);
-            }
-            if (options.sourceProfile && observer) {
-                stage("source_profile");
-                sourceProfilePass(setup, observer, ctx);
-            }
-            if (m_capture) {
-                bool unused = false;
-                m_capture->collect(0, unused);
-            }
+        if (progress)
+            progress("verifying");
+        rounds(run);
+        if (!run.v.failed && options.timing && run.timedRounds > 0) {
+            const double bRef = median(run.baselineMs[run.kRef]), bCand = median(run.baselineMs[run.kCand]);
+            std::vector<float> ref, cand;
+            for (double ms : run.refBatchMs)
+                ref.push_back(static_cast<float>(std::max(0.0, ms - bRef) / run.kRef));
+            for (double ms : run.candBatchMs)
+                cand.push_back(static_cast<float>(std::max(0.0, ms - bCand) / run.kCand));
+            run.reference = summarize(ref);
+            run.candidate = summarize(cand);
+            run.crossingMs = bCand;
+            profilePasses(run);
         }
-    } catch (const CudaFailure &f) {
-        keepFailedRunStdout();
-        m_restartRequired = m_gpu.isBroken(f.code);
-        result["verdict"] = "cuda_error";
-        result["cuda_error"] = cudaGetErrorName(f.code);
-        result["message"] = std::string(cudaGetErrorName(f.code)) + " (" + cudaGetErrorString(f.code) + ") in "
-                            + m_phase + ", at " + f.where
-                            + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : "");
+    } catch (const host::HostFailure &f) {
+        fail(f.verdict, f.message);
     } catch (const EntryFailure &f) {
-        keepFailedRunStdout();
-        const auto code = static_cast<cudaError_t>(f.rc);
-        m_restartRequired = f.rc > 0 && m_gpu.isBroken(code);
-        result["verdict"] = "cuda_error";
-        const std::string who = f.slot == Slot::Reference ? "the reference's kf_entry" : "kf_entry";
+        host::HostClient &h = run.host(f.side);
+        const std::string who = f.side == Side::Reference ? "the reference's kf_entry" : "kf_entry";
+        const bool oom = f.rc == static_cast<int>(cudaErrorMemoryAllocation) || f.cudaError == "cudaErrorMemoryAllocation";
+        std::string what;
         if (f.rc > 0) {
+            const auto code = static_cast<cudaError_t>(f.rc);
+            what = who + " returned " + std::to_string(f.rc) + " (" + cudaGetErrorName(code) + ": " + cudaGetErrorString(code) + ")";
             result["cuda_error"] = cudaGetErrorName(code);
-            result["message"] = who + " returned " + std::to_string(f.rc) + " (" + cudaGetErrorName(code) + ": "
-                                + cudaGetErrorString(code) + ") in " + m_phase;
-        } else {
+        } else if (f.rc < 0) {
+            what = who + " returned " + std::to_string(f.rc) + (f.rc == -1 ? " or threw a C++ exception" : "");
             result["cuda_error"] = "kf_entry_failed";
-            result["message"] = who + (f.what.empty() ? " returned " + std::to_string(f.rc) : ": " + f.what) + " in "
-                                + m_phase;
+        } else {
+            what = "the " + std::string(sideName(f.side)) + "'s work failed with " + f.cudaError;
+            result["cuda_error"] = f.cudaError;
         }
-        if (m_restartRequired)
-            result["message"] = result["message"].get<std::string>() + "; the CUDA context is unusable, the worker exits";
+        fail(oom ? "out_of_memory" : "cuda_error", what + " in " + f.phase);
+        h.kill(); // its context may be broken; the server starts a fresh host for the next evaluation
+    } catch (const JudgeOutOfMemory &f) {
+        fail("out_of_memory", f.message + "; the candidate's process was ended, so the next evaluation starts afresh");
+        hosts.candidate->kill();
+    } catch (const CudaFailure &f) {
+        m_restartRequired = m_gpu.isBroken(f.code);
+        result["cuda_error"] = cudaGetErrorName(f.code);
+        fail(f.code == cudaErrorMemoryAllocation ? "out_of_memory" : "cuda_error",
+             std::string("the judge's ") + cudaGetErrorName(f.code) + " (" + cudaGetErrorString(f.code) + ") in "
+                 + run.phase + ", at " + f.where
+                 + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : ""));
     }
-    result["restart_required"] = m_restartRequired;
-
-    // Verification.
-    Json ver;
-    ver["trials"] = v.trials;
-    double maxAbs = 0, maxRel = 0;
-    unsigned long long mismatches = 0, nans = 0, infs = 0;
-    Json perOutput = Json::array();
-    for (std::size_t k = 0; k < v.totals.size(); ++k) {
-        const OutputTotals &o = v.totals[k];
-        maxAbs = std::max(maxAbs, o.maxAbs);
-        maxRel = std::max(maxRel, o.maxRel);
-        mismatches += o.mismatches;
-        nans += o.nans;
-        infs += o.infs;
-        perOutput.push_back(Json{{"name", task.outputs[k].name},
-                                 {"mismatches", o.mismatches},
-                                 {"max_abs_err", o.maxAbs},
-                                 {"max_rel_err", o.maxRel},
-                                 {"nan_count", o.nans},
-                                 {"inf_count", o.infs}});
+    if (run.batches && !run.batches->drain(10)) {
+        m_restartRequired = true;
+        result["message"] = result["message"].get<std::string>()
+                            + "; the judge's stream stayed blocked on the host's events, the worker exits";
     }
-    ver["max_abs_err"] = maxAbs;
-    ver["max_rel_err"] = maxRel;
-    ver["mismatches"] = mismatches;
-    ver["elements"] = v.elements;
-    ver["first_mismatch"] = v.firstMismatch;
-    ver["nan_count"] = nans;
-    ver["inf_count"] = infs;
-    ver["input_mutated"] = !v.mutatedInputs.empty();
-    ver["mutated_inputs"] = v.mutatedInputs;
-    ver["output_depends_on_inputs"] = v.dependsOnInputs ? Json(*v.dependsOnInputs) : Json(nullptr);
-    ver["reference_cached"] = v.referenceCached;
-    ver["outputs"] = perOutput;
-    ver["reason"] = v.reason;
-    result["verification"] = ver;
-
-    if (result["verdict"] == "correct" && v.failed) {
-        result["verdict"] = "incorrect";
-        result["message"] = v.reason;
-    }
-
-    if (v.dependsOnInputs && !*v.dependsOnInputs) {
-        flags.push_back("degenerate_output");
-        warnings.push_back("The reference output does not depend on the inputs: it was identical for "
-                           + std::to_string(v.trials)
-                           + " different seeds. A kernel that writes constants passes "
-                             "verification here, and its speedup says nothing about how fast the operation is computed.");
-    } else if (v.dependsOnInputs && task.degenerate) {
-        warnings.push_back("task.json marks the task degenerate, but the reference output changed with the inputs.");
-    }
-    if (v.sideStream) {
-        flags.push_back("side_stream_work");
-        warnings.push_back("The outputs were not complete when the work on the launch stream had finished: the "
-                           "candidate left work on another stream (or the legacy default stream). Its time includes "
-                           "that work, but code that uses its outputs on the stream would read unfinished results.");
-    }
-    if (v.referenceMutates) {
-        flags.push_back("reference_mutates_inputs");
-        warnings.push_back("The reference modified its inputs; the candidate was given the original inputs.");
-    }
-
-    if (timing) {
-        Json t;
-        t["reference"] = statsJson(timing->reference, options.samples);
-        t["candidate"] = statsJson(timing->candidate, options.samples);
-        t["speedup"] = timing->speedup;
-        result["timing"] = t;
-        if (timing->reference.cv > 0.1 || timing->candidate.cv > 0.1)
-            flags.push_back("unstable_timing");
-
-        if (task.flops.present() || task.bytes.present()) {
-            const DevicePeaks &pk = m_gpu.peaks();
-            Json roof;
-            const double candS = timing->candidate.medianMs * 1e-3, refS = timing->reference.medianMs * 1e-3;
-            const double flopsFloorMs = pk.fmaGflops > 0 ? task.flops.value / (pk.fmaGflops * 1e6) : 0;
-            const double bytesFloorMs = pk.copyGbps > 0 ? task.bytes.value / (pk.copyGbps * 1e6) : 0;
-            roof["flops"] = task.flops.value;
-            roof["bytes"] = task.bytes.value;
-            roof["arithmetic_intensity"] = task.bytes.value > 0 ? task.flops.value / task.bytes.value : 0;
-            roof["peak_fma_gflops"] = pk.fmaGflops;
-            roof["peak_copy_gbps"] = pk.copyGbps;
-            roof["flops_floor_ms"] = flopsFloorMs;
-            roof["bytes_floor_ms"] = bytesFloorMs;
-            roof["floor_ms"] = std::max(flopsFloorMs, bytesFloorMs);
-            roof["candidate_gflops"] = candS > 0 ? task.flops.value / candS * 1e-9 : 0;
-            roof["candidate_gbps"] = candS > 0 ? task.bytes.value / candS * 1e-9 : 0;
-            roof["reference_gflops"] = refS > 0 ? task.flops.value / refS * 1e-9 : 0;
-            roof["reference_gbps"] = refS > 0 ? task.bytes.value / refS * 1e-9 : 0;
-            roof["fraction_of_floor"] = timing->candidate.medianMs > 0
-                                            ? std::max(flopsFloorMs, bytesFloorMs) / timing->candidate.medianMs
-                                            : 0;
-            result["roofline"] = roof;
-            // Only the byte floor decides the flag: tensor cores exceed the FP32 FMA peak many times over,
-            // but nothing moves the task's minimum bytes faster than the measured copy bandwidth.
-            if (bytesFloorMs > 0 && timing->candidate.medianMs < 0.9 * bytesFloorMs) {
-                flags.push_back("below_speed_of_light");
-                warnings.push_back("The candidate's median time " + fmtMs(timing->candidate.medianMs)
-                                   + " is below the time needed to move the task's bytes at the measured copy bandwidth ("
-                                   + fmtMs(bytesFloorMs) + "): it cannot have done all the work the task describes.");
-            } else if (flopsFloorMs > 0 && timing->candidate.medianMs < 0.9 * flopsFloorMs) {
-                // Not impossible, and the most useful thing a contrast can show: core/eval/speedoflight.h.
-                flags.push_back("beats_flop_floor");
-                warnings.push_back("The candidate's median time " + fmtMs(timing->candidate.medianMs)
-                                   + " is below the time the task's flops take at the measured FP32 FMA peak ("
-                                   + fmtMs(flopsFloorMs)
-                                   + "): faster than the task's declared arithmetic allows: "
-                                     "either work is skipped or the task's `flops` counts avoidable work, such as an "
-                                     "algebraic rewrite (tensor cores, too, exceed the FP32 FMA peak).");
-            }
-        }
-    }
-
-    if (observer) {
-        result["flags"] = flags;
-        observer->contribute(result);
-        flags = result["flags"].get<std::vector<std::string>>();
-    }
-    result["flags"] = flags;
-    result["warnings"] = warnings;
-    if (options.sourceProfile && !result.contains("source_profile")) {
-        // Asked for but not run: say why, so the client shows a reason instead of an empty panel.
-        std::string why;
-        std::string missing = "timing";
-        if (result["verdict"] != "correct")
-            why = "The source-level pass runs after a correct candidate was timed; this evaluation ended with verdict "
-                  + result["verdict"].get<std::string>() + ".";
-        else if (!options.timing)
-            why = "The source-level pass runs after timing, and this evaluation did not time (options.timing false).";
-        else {
-            missing = "profiler";
-            why = "This worker was built without the CUPTI profiler (kforge_profiler), so it cannot sample PCs.";
-        }
-        result["source_profile"] = Json{{"status", "unavailable"},
-                                        {"reason", why},
-                                        {"missing", Json::array({missing})},
-                                        {"cost_ms", 0},
-                                        {"period", 0},
-                                        {"runs", 0},
-                                        {"stall_reasons", Json::array()},
-                                        {"cupti_stall_reasons", Json::object()},
-                                        {"kernels", Json::array()}};
-    }
-
-    if (result["verdict"] == "correct") {
-        std::string msg = "correct";
-        if (timing)
-            msg += ": " + fmt(timing->speedup, 4) + "x (reference " + fmtMs(timing->reference.medianMs) + ", candidate "
-                   + fmtMs(timing->candidate.medianMs) + ")";
-        for (const std::string &w : warnings)
-            msg += ". Warning: " + w;
-        result["message"] = msg;
-    }
-    result["stdout"] = stdoutText;
-    result["stdout_truncated"] = stdoutTruncated;
-    return result;
+    if (m_restartRequired)
+        (void)run.verifier.release(); // its cudaFree would wait for the blocked stream too
+    run.verifier.reset();
+    run.batches.reset(); // the judge's memory goes back before the reply
+    return report(run, result);
 }
 
 } // namespace kforge::runtime

@@ -1,67 +1,77 @@
 #pragma once
-// One evaluate request: verification trials against the reference, then interleaved timing, then the
-// observer's metrics pass; the outcome is the protocol's EvalResult object (docs/worker-protocol.md).
+// One evaluate request, judged from outside the kernels' processes: the reference, the candidate and a no-op
+// baseline each run in their own candidate host (core/runtime/host), and the judge drives rounds of batches
+// (batchtimer.h): every round gives each host the same fresh inputs, the judge times each batch with its own
+// events and compares the candidate's outputs with the reference's (all of them in verification rounds, a
+// random subset otherwise). Then the hosts' own trace, metrics and source-level passes. The outcome is the
+// protocol's EvalResult object (docs/worker-protocol.md).
+#include "core/runtime/host/hostclient.h"
 #include "core/runtime/task/taskspec.h"
-#include "core/runtime/worker/evalobserver.h"
 #include "core/runtime/worker/evaloptions.h"
 #include "core/runtime/worker/gpucontext.h"
-#include "core/runtime/worker/isolation.h"
-#include "core/runtime/worker/kernellibrary.h"
-#include "core/runtime/worker/referencecache.h"
 
 #include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
 
 namespace kforge::runtime {
 
-class TensorSet;
+struct RunStats {
+    double medianMs = 0, meanMs = 0, minMs = 0, p10Ms = 0, p90Ms = 0, cv = 0;
+    int runs = 0;
+    std::vector<float> samplesMs; // in run order
+};
+
+class BatchTimer;
+struct Verification;
+enum class Side;
 
 class Evaluator
 {
 public:
     using Progress = std::function<void(const char *stage)>;
     static constexpr std::size_t kStdoutCap = 64 * 1024;
+    // Bounds of K, the calls of one batch (docs/worker-protocol.md, "Timing").
+    static constexpr int kMinBatch = 3;
+    static constexpr int kMaxBatch = 200;
+    static constexpr double kBatchTargetMs = 5;
 
-    // `gpu` must be ready. `capture` may be null (nothing captured).
-    Evaluator(GpuContext &gpu, ReferenceCache &cache, StdoutCapture *capture);
+    struct Hosts {
+        host::HostClient *reference = nullptr;
+        host::HostClient *candidate = nullptr;
+        host::HostClient *baseline = nullptr;
+    };
+
+    // `gpu` must be ready. `referenceMetrics` keeps the reference's metrics across evaluations (by task
+    // shape and metric set); the server clears it when the reference changes.
+    Evaluator(GpuContext &gpu, std::map<std::string, nlohmann::ordered_json> &referenceMetrics);
     ~Evaluator();
     Evaluator(const Evaluator &) = delete;
     Evaluator &operator=(const Evaluator &) = delete;
 
-    nlohmann::ordered_json evaluate(const TaskSpec &task, const EvalOptions &options, KernelLibrary &reference,
-                                    KernelLibrary &candidate, EvalObserver *observer = nullptr,
+    nlohmann::ordered_json evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts,
                                     const Progress &progress = {});
-    // The last evaluation left the CUDA context unusable: the worker must exit after replying.
+    // The judge's own CUDA context is unusable after this evaluation: the worker must exit after replying.
     bool restartRequired() const { return m_restartRequired; }
 
     static RunStats summarize(const std::vector<float> &samplesMs);
+    // K for a side whose calls take `perCallMs`: enough calls for kBatchTargetMs, within [kMinBatch,
+    // kMaxBatch].
+    static int chooseBatch(double perCallMs);
 
 private:
-    struct Verification;
-    struct TimingSetup;
-
-    void call(Slot slot, TensorSet &inputs, TensorSet &outputs);
-    void verify(const TaskSpec &task, const EvalOptions &options, Verification &v);
-    // One run with the timing protocol: L2 flush, start event, kf_entry, device-wide synchronize, end
-    // event. Returns the event time; `observer` (may be null) sees the run.
-    float runOnce(TimingSetup &setup, Slot slot, int index, const char *what, EvalObserver *observer);
-    TimingResult timedRuns(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer, const TimingContext &ctx);
-    void tracePass(TimingSetup &setup, const EvalOptions &options, EvalObserver *observer, const TimingContext &ctx);
-    void metricsPass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx);
-    void sourceProfilePass(TimingSetup &setup, EvalObserver *observer, const TimingContext &ctx);
-    std::function<void()> launcher(TimingSetup &setup, Slot slot, const char *what);
+    struct Run; // the state of one evaluation (evaluator.cpp)
+    void rounds(Run &run);
+    void round(Run &run, int index, bool fullCheck, bool sample);
+    void profilePasses(Run &run);
+    nlohmann::ordered_json report(Run &run, nlohmann::ordered_json result);
 
     GpuContext &m_gpu;
-    ReferenceCache &m_cache;
-    StdoutCapture *m_capture;
-    KernelLibrary *m_reference = nullptr;
-    KernelLibrary *m_candidate = nullptr;
-    std::vector<kf_param_value> m_params;
-    std::string m_phase;
+    std::map<std::string, nlohmann::ordered_json> &m_referenceMetrics;
     bool m_restartRequired = false;
-    void *m_hostScratch = nullptr; // pinned, for results read back without a device-wide sync
-    DeviceBuffer m_deviceScratch;
-    cudaEvent_t m_start = nullptr;
-    cudaEvent_t m_stop = nullptr;
+    std::mt19937_64 m_random;
 };
 
 } // namespace kforge::runtime

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <fstream>
+#include <iterator>
 
 namespace kforge::runtime {
 
@@ -15,11 +16,17 @@ KernelLibrary::~KernelLibrary()
     std::filesystem::remove(m_path, ec);
 }
 
+uint64_t contentHashOf(std::string_view bytes)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : bytes)
+        h = (h ^ c) * 1099511628211ull;
+    return h;
+}
+
 std::unique_ptr<KernelLibrary> KernelLibrary::load(const std::string &bytes, const std::filesystem::path &privatePath,
                                                    LoadFailure &failure)
 {
-    std::unique_ptr<KernelLibrary> lib(new KernelLibrary);
-    lib->m_path = privatePath;
     {
         std::ofstream out(privatePath, std::ios::binary | std::ios::trunc);
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -28,10 +35,22 @@ std::unique_ptr<KernelLibrary> KernelLibrary::load(const std::string &bytes, con
             return nullptr;
         }
     }
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : bytes)
-        h = (h ^ c) * 1099511628211ull;
-    lib->m_hash = h;
+    return open(privatePath, failure);
+}
+
+std::unique_ptr<KernelLibrary> KernelLibrary::open(const std::filesystem::path &privatePath, LoadFailure &failure)
+{
+    std::unique_ptr<KernelLibrary> lib(new KernelLibrary);
+    lib->m_path = privatePath;
+    {
+        std::ifstream in(privatePath, std::ios::binary);
+        if (!in) {
+            failure = {"load_failed", "cannot read " + privatePath.string()};
+            return nullptr;
+        }
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        lib->m_hash = contentHashOf(bytes);
+    }
 
     // A fresh file name per load: dlopen would hand back an already loaded object of the same name.
     lib->m_handle = dlopen(privatePath.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -1,6 +1,7 @@
 #pragma once
-// One loaded kernel shared object (reference or candidate): dlopen'ed from a private copy in the
-// worker's temporary directory, its kf_abi_version checked and its kf_entry resolved.
+// One loaded kernel shared object: dlopen'ed from a private copy, its kf_abi_version checked and its kf_entry
+// resolved. Only processes that run untrusted code load one (the candidate host, --launch, the source-level
+// helper); the judge never does.
 #include "kforge/kernel.h"
 
 #include <cstdint>
@@ -26,6 +27,8 @@ public:
     // Copies `bytes` to `privatePath` and loads it. On failure returns nullptr and fills `failure`.
     static std::unique_ptr<KernelLibrary> load(const std::string &bytes, const std::filesystem::path &privatePath,
                                                LoadFailure &failure);
+    // Loads the file at `path` as it is (it is removed with the object).
+    static std::unique_ptr<KernelLibrary> open(const std::filesystem::path &path, LoadFailure &failure);
 
     kf_entry_fn entry() const { return m_entry; }
     int32_t abiVersion() const { return m_abi; }
@@ -41,6 +44,9 @@ private:
     uint64_t m_hash = 0;
     std::filesystem::path m_path;
 };
+
+// FNV-1a of `bytes` (KernelLibrary::contentHash).
+uint64_t contentHashOf(std::string_view bytes);
 
 // RFC 4648 base64 (whitespace ignored). False on a malformed input.
 bool decodeBase64(std::string_view in, std::string &out);

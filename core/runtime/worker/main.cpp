@@ -1,5 +1,7 @@
 // kforge-worker: evaluates CUDA kernels for KForge over JSON lines on stdin/stdout
 // (docs/worker-protocol.md), or checks the built-in tasks with --self-test.
+#include "core/runtime/host/candidatehost.h"
+#include "core/runtime/host/sandbox.h"
 #include "core/runtime/task/taskspec.h"
 #include "core/runtime/worker/cudacheck.h"
 #include "core/runtime/worker/gpucontext.h"
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +44,7 @@ void usage(std::FILE *to)
                  "                     [--min-runs N] [--trials N] [--json]\n"
                  "       kforge-worker --launch TASK_DIR KERNEL.cu|KERNEL.so [--runs N] [--seed S] [--no-flush]\n"
                  "                     [--keep-pool] [--device N]\n"
+                 "       kforge-worker --candidate-host FD [--device N]\n"
                  "       kforge-worker --version\n\n"
                  "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout.\n"
                  "--self-test compiles and evaluates every task's variants (default tasks: %s)\n"
@@ -48,7 +52,9 @@ void usage(std::FILE *to)
                  "--launch compiles the kernel (a .so is used as it is), generates the task's inputs from the seed\n"
                  "and calls its entry N times (L2 flushed before each run), with no verification and no CUPTI:\n"
                  "a plain workload for external profilers such as ncu. --keep-pool keeps freed stream-ordered\n"
-                 "memory in the device's pool (release threshold UINT64_MAX) instead of returning it at each sync.\n",
+                 "memory in the device's pool (release threshold UINT64_MAX) instead of returning it at each sync.\n"
+                 "--candidate-host is internal: the process the worker starts for each loaded kernel library, serving\n"
+                 "the host protocol on descriptor FD (docs/worker-protocol.md).\n",
                  kforge::runtime::defaultTasksDir().c_str());
 }
 
@@ -190,6 +196,7 @@ int main(int argc, char **argv)
     bool launch = false;
     bool json = false;
     std::string sourceProfileRequest;
+    int candidateHostFd = -1;
     LaunchConfig launchConfig;
     kforge::runtime::SelfTestConfig config;
     for (int i = 1; i < argc; ++i) {
@@ -243,6 +250,8 @@ int main(int argc, char **argv)
             config.options.trials = static_cast<int>(value(2, 1000));
         } else if (a == "--json") {
             json = true;
+        } else if (a == "--candidate-host") {
+            candidateHostFd = static_cast<int>(value(0, 1023));
         } else if (a == "--source-profile" && i + 1 < argc) {
             sourceProfileRequest = argv[++i]; // internal: the worker's helper for the source-level pass
         } else {
@@ -262,6 +271,20 @@ int main(int argc, char **argv)
         const auto absolute = std::filesystem::absolute(config.tasksDir, ec);
         if (!ec)
             config.tasksDir = absolute.string();
+    }
+    if (candidateHostFd >= 0) {
+        // Started by the judge through the sandbox (core/runtime/host/sandbox.h): rlimits, cwd and the
+        // descriptors are set already; a private TempDir under the sandbox's TMPDIR serves the cubin tools.
+        std::signal(SIGXFSZ, SIG_IGN);
+        std::string error;
+        if (!kforge::runtime::TempDir::create(error))
+            std::fprintf(stderr, "kforge-worker --candidate-host: %s\n", error.c_str());
+#ifdef KFORGE_HAVE_PROFILER
+        kforge::runtime::CuptiHostProfiler profiler;
+        std::exit(kforge::runtime::host::runCandidateHost(candidateHostFd, device, &profiler));
+#else
+        std::exit(kforge::runtime::host::runCandidateHost(candidateHostFd, device, nullptr));
+#endif
     }
     const std::string limitError = kforge::runtime::applyLimits({});
     if (!limitError.empty())
@@ -317,22 +340,9 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "kforge-worker: %s\n", error.c_str());
         return 70;
     }
-    kforge::runtime::StdoutCapture capture;
-    if (!capture.open(kforge::runtime::TempDir::path() / "kernel-stdout.txt", error)) {
-        std::fprintf(stderr, "kforge-worker: %s\n", error.c_str());
-        return 70;
-    }
-    kforge::runtime::WorkerServer server(channel, &capture, device);
-#ifdef KFORGE_HAVE_PROFILER
-    // Created before any CUDA call; CUPTI itself is only switched on while an evaluation traces or profiles.
-    kforge::runtime::ProfilerSession profilerSession;
-    server.setObserverFactory(
-        [&profilerSession](const kforge::runtime::EvalOptions &options) -> std::unique_ptr<kforge::runtime::EvalObserver> {
-            if (!options.trace && !options.metrics && !options.sourceProfile)
-                return nullptr;
-            return std::make_unique<kforge::runtime::CuptiObserver>(profilerSession);
-        });
-#endif
+    // Kernels run in their own processes (core/runtime/host), never here: the judge's fd 1 is /dev/null.
+    kforge::runtime::host::becomeSubreaper();
+    kforge::runtime::WorkerServer server(channel, device);
     const int status = server.run();
     std::exit(status); // runs the atexit handler that removes the temporary directory
 }

@@ -196,6 +196,29 @@ int runSourceProfileHelper(const std::string &requestFile)
     return 0;
 }
 
+profiler::SourceProfile sampleLibrary(const std::string &side, const std::function<void()> &launch,
+                                      const std::string &library, int period)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    profiler::SourceProfile profile;
+    try {
+        std::vector<profiler::SampleTarget> targets{{side, launch, {}, {}}};
+        targets.back().cubins = cubinsOf(library, targets.back().cubinProblem);
+        launch(); // module loading is not part of the sampled range
+        profiler::PcSamplingOptions options;
+        options.period = period;
+        profile = profiler::PcSampler::sample(targets, options);
+        foldInlinedLines(targets.back(), profile);
+    } catch (const std::exception &e) {
+        profile = profiler::SourceProfile();
+        profile.status = "failed";
+        profile.addMissing("kernel_failed",
+                           std::string("The source-level pass could not run the kernel: ") + e.what() + ".");
+    }
+    profile.costMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return profile;
+}
+
 profiler::SourceProfile sourceProfileInHelper(const std::string &worker, SourceProfileRequest request,
                                               const fs::path &workDir, double timeoutS)
 {

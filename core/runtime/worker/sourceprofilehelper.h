@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace kforge::runtime {
@@ -30,6 +31,12 @@ struct SourceProfileRequest {
 // The helper's main: reads the request file, writes the profile; exit status 0 when a profile (of any
 // status) was written, 1 otherwise (the reason on stderr).
 int runSourceProfileHelper(const std::string &requestFile);
+
+// The candidate host's pass over its own library: one untimed launch, then PC sampling of `launch` (one
+// run, device synchronized; may throw), lines folded through nvdisasm's inline chains. `side`: candidate |
+// reference.
+profiler::SourceProfile sampleLibrary(const std::string &side, const std::function<void()> &launch,
+                                      const std::string &library, int period);
 
 // The worker's side: writes the request into `workDir`, runs `worker --source-profile` and reads the
 // profile back. A helper that fails or runs past `timeoutS` gives status "failed" with its stderr.

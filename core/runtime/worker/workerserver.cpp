@@ -4,6 +4,8 @@
 #include "core/runtime/worker/disassembler.h"
 #include "core/runtime/worker/evaloptions.h"
 #include "core/runtime/worker/evaluator.h"
+#include "core/runtime/worker/kernellibrary.h"
+#include "core/runtime/worker/nvcc.h"
 #include "core/runtime/worker/protocol.h"
 #include "core/runtime/worker/requestreader.h"
 #include "core/runtime/worker/selftest.h"
@@ -50,11 +52,62 @@ Json readyEvent()
     return j;
 }
 
-WorkerServer::WorkerServer(ProtocolChannel &channel, StdoutCapture *capture, int device)
+WorkerServer::WorkerServer(ProtocolChannel &channel, int device)
     : m_channel(channel)
-    , m_capture(capture)
     , m_gpu(device)
 {
+}
+
+WorkerServer::Loaded::~Loaded()
+{
+    host.reset(); // the process first, then the judge's copy
+    std::error_code ec;
+    if (!file.empty())
+        std::filesystem::remove(file, ec);
+}
+
+namespace {
+
+std::filesystem::path workDir()
+{
+    return TempDir::path().empty() ? std::filesystem::temp_directory_path() : TempDir::path();
+}
+
+// libkforge-noop.so beside this executable (build tree), or in ../lib/kforge (installed).
+std::filesystem::path noopLibrary()
+{
+    const std::filesystem::path exe = selfExecutable();
+    for (const std::filesystem::path &p : {exe.parent_path() / "kforge-noop.so",
+                                           exe.parent_path().parent_path() / "lib" / "kforge" / "kforge-noop.so"}) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(p, ec))
+            return p;
+    }
+    return {};
+}
+
+} // namespace
+
+bool WorkerServer::startHost(Loaded &loaded, std::string &code, std::string &message)
+{
+    host::HostStart how;
+    how.executable = selfExecutable();
+    how.device = m_gpu.index();
+    how.slot = loaded.slot;
+    how.tempParent = workDir();
+    how.library = loaded.bytes;
+    loaded.host = host::HostClient::start(how, code, message);
+    return loaded.host != nullptr;
+}
+
+void WorkerServer::ensureHost(Loaded &loaded)
+{
+    if (loaded.host && loaded.host->alive())
+        return;
+    loaded.host.reset();
+    std::string code, message;
+    if (!startHost(loaded, code, message))
+        throw ProtocolError{protocol::kInternal, "restarting the " + loaded.slot + "'s process failed: " + message};
 }
 
 void WorkerServer::send(const Json &message)
@@ -187,8 +240,8 @@ Json WorkerServer::opLoad(const Json &request)
         || (slot->get<std::string>() != "reference" && slot->get<std::string>() != "candidate"))
         throw ProtocolError{protocol::kBadRequest, "load needs \"slot\": \"reference\" or \"candidate\""};
     const bool isReference = slot->get<std::string>() == "reference";
-    std::unique_ptr<KernelLibrary> &target = isReference ? m_reference : m_candidate;
-    target.reset(); // a failed load must not leave the previous kernel in place
+    std::unique_ptr<Loaded> &target = isReference ? m_reference : m_candidate;
+    target.reset(); // a failed load must not leave the previous kernel (or its process) in place
 
     std::string bytes;
     if (const auto path = request.find("path"); path != request.end()) {
@@ -206,17 +259,25 @@ Json WorkerServer::opLoad(const Json &request)
     } else {
         throw ProtocolError{protocol::kBadRequest, "load needs \"path\" or \"so_base64\""};
     }
-    const std::filesystem::path file =
-        TempDir::path().empty() ? std::filesystem::temp_directory_path()
-                                      / ("kforge-" + std::to_string(::getpid()) + "-" + std::to_string(++m_loads) + ".so")
-                                : TempDir::path() / (slot->get<std::string>() + "-" + std::to_string(++m_loads) + ".so");
-    LoadFailure failure;
-    target = KernelLibrary::load(bytes, file, failure);
-    if (!target)
-        throw ProtocolError{failure.code, failure.message};
+    auto loaded = std::make_unique<Loaded>();
+    loaded->slot = slot->get<std::string>();
+    loaded->bytes = std::move(bytes);
+    loaded->file = workDir() / (loaded->slot + "-" + std::to_string(++m_loads) + ".so");
+    {
+        std::ofstream out(loaded->file, std::ios::binary | std::ios::trunc);
+        out.write(loaded->bytes.data(), static_cast<std::streamsize>(loaded->bytes.size()));
+        if (!out)
+            throw ProtocolError{protocol::kInternal, "cannot write " + loaded->file.string()};
+    }
+    // The library is loaded (and its ABI checked) by its own process, never by the judge.
+    std::string code, message;
+    if (!startHost(*loaded, code, message))
+        throw ProtocolError{code == "crashed" || code == "timeout" ? std::string(protocol::kLoadFailed) : code, message};
     if (isReference)
-        m_cache.clear(); // outputs of the previous reference are never reused by content hash collisions
-    return Json{{"abi_version", target->abiVersion()}};
+        m_referenceMetrics.clear();
+    const int abi = loaded->host->abi();
+    target = std::move(loaded);
+    return Json{{"abi_version", abi}};
 }
 
 Json WorkerServer::opEvaluate(const Json &request)
@@ -237,10 +298,27 @@ Json WorkerServer::opEvaluate(const Json &request)
     if (!m_candidate)
         throw ProtocolError{protocol::kBadRequest, "no candidate loaded (op load, slot candidate)"};
 
-    std::unique_ptr<EvalObserver> observer = m_observerFactory ? m_observerFactory(options) : nullptr;
-    Evaluator evaluator(m_gpu, m_cache, m_capture);
+    ensureHost(*m_reference);
+    ensureHost(*m_candidate);
+    if (!m_baseline) {
+        const std::filesystem::path noop = noopLibrary();
+        std::ifstream in(noop, std::ios::binary);
+        if (noop.empty() || !in)
+            throw ProtocolError{protocol::kInternal, "the timing baseline's library kforge-noop.so is not beside "
+                                                         + selfExecutable() + " (nor in ../lib/kforge)"};
+        std::ostringstream bytes;
+        bytes << in.rdbuf();
+        m_baseline = std::make_unique<Loaded>();
+        m_baseline->slot = "baseline";
+        m_baseline->bytes = bytes.str();
+    }
+    ensureHost(*m_baseline);
+
+    Evaluator evaluator(m_gpu, m_referenceMetrics);
     const Json id = m_currentId;
-    Json result = evaluator.evaluate(*task.spec, options, *m_reference, *m_candidate, observer.get(),
+    Json result = evaluator.evaluate(*task.spec, options,
+                                     Evaluator::Hosts{m_reference->host.get(), m_candidate->host.get(),
+                                                      m_baseline->host.get()},
                                      [this, &id](const char *stage) {
                                          send(Json{{"id", id}, {"event", "progress"}, {"stage", stage}});
                                      });
@@ -280,11 +358,11 @@ Json WorkerServer::opDisassemble(const Json &request)
             || (slot->get<std::string>() != "reference" && slot->get<std::string>() != "candidate"))
             throw ProtocolError{protocol::kBadRequest,
                                 "disassemble needs \"slot\": \"reference\" or \"candidate\", or \"path\" or \"so_base64\""};
-        const std::unique_ptr<KernelLibrary> &loaded = slot->get<std::string>() == "reference" ? m_reference : m_candidate;
+        const std::unique_ptr<Loaded> &loaded = slot->get<std::string>() == "reference" ? m_reference : m_candidate;
         if (!loaded)
             throw ProtocolError{protocol::kBadRequest, "no " + slot->get<std::string>() + " loaded (op load, slot "
                                                            + slot->get<std::string>() + ")"};
-        library = loaded->path();
+        library = loaded->file;
     }
     const auto cleanup = [&scratch] {
         std::error_code ec;

@@ -1,13 +1,13 @@
 #pragma once
 // The request loop of kforge-worker: reads JSON lines from the protocol channel, runs one request at a
 // time and answers on the same channel (docs/worker-protocol.md).
-#include "core/runtime/worker/evalobserver.h"
+#include "core/runtime/host/hostclient.h"
 #include "core/runtime/worker/gpucontext.h"
 #include "core/runtime/worker/isolation.h"
-#include "core/runtime/worker/kernellibrary.h"
-#include "core/runtime/worker/referencecache.h"
 
+#include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace kforge::runtime {
@@ -17,11 +17,7 @@ struct EvalOptions;
 class WorkerServer
 {
 public:
-    // Builds the observer for one evaluation (profilers); may return nullptr.
-    using ObserverFactory = std::function<std::unique_ptr<EvalObserver>(const EvalOptions &)>;
-
-    WorkerServer(ProtocolChannel &channel, StdoutCapture *capture, int device);
-    void setObserverFactory(ObserverFactory factory) { m_observerFactory = std::move(factory); }
+    WorkerServer(ProtocolChannel &channel, int device);
     // The command line of a child worker, for self_test (default: this executable, same --device).
     void setSelfTestWorker(std::vector<std::string> argv) { m_selfTestWorker = std::move(argv); }
 
@@ -45,12 +41,26 @@ private:
     void send(const nlohmann::ordered_json &message);
 
     ProtocolChannel &m_channel;
-    StdoutCapture *m_capture;
+    // A loaded library: the judge keeps its bytes and a copy (for disassemble) and never loads it; its host
+    // process (candidatehost.h) does.
+    struct Loaded {
+        std::string slot;
+        std::string bytes;
+        std::filesystem::path file;
+        int abi = 0;
+        std::unique_ptr<host::HostClient> host;
+        ~Loaded();
+    };
+    // Starts the host of `loaded`, fills `code`/`message` on failure.
+    bool startHost(Loaded &loaded, std::string &code, std::string &message);
+    // A host that died or was killed in an earlier evaluation is started afresh. Throws ProtocolError.
+    void ensureHost(Loaded &loaded);
+
     GpuContext m_gpu;
-    ReferenceCache m_cache;
-    std::unique_ptr<KernelLibrary> m_reference;
-    std::unique_ptr<KernelLibrary> m_candidate;
-    ObserverFactory m_observerFactory;
+    std::unique_ptr<Loaded> m_reference;
+    std::unique_ptr<Loaded> m_candidate;
+    std::unique_ptr<Loaded> m_baseline; // the no-op library (libkforge-noop.so), started at the first evaluate
+    std::map<std::string, nlohmann::ordered_json> m_referenceMetrics;
     std::vector<std::string> m_selfTestWorker;
     nlohmann::ordered_json m_currentId;
     int m_loads = 0;

@@ -1,0 +1,255 @@
+#include "core/runtime/host/hostclient.h"
+
+#include "core/runtime/host/hostprotocol.h"
+#include "core/runtime/host/sandbox.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace kforge::runtime::host {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+// The judge's environment, less what the host gets its own value for.
+std::vector<std::string> hostEnvironment()
+{
+    std::vector<std::string> env;
+    for (char **e = environ; e && *e; ++e) {
+        const std::string kv = *e;
+        const std::string key = kv.substr(0, kv.find('='));
+        if (key == "CUDA_MODULE_LOADING" || key == "CUDA_CACHE_DISABLE" || key == "HOME" || key == "TMPDIR"
+            || key == "CUDA_INJECTION64_PATH" || key == "LD_PRELOAD")
+            continue;
+        env.push_back(kv);
+    }
+    // Lazy loading hung the first cross-process batch in the probe (shared/probes/ipc_timing).
+    env.push_back("CUDA_MODULE_LOADING=EAGER");
+    env.push_back("CUDA_CACHE_DISABLE=1");
+    return env;
+}
+
+std::string describeStatus(int status)
+{
+    if (WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        const char *name = ::strsignal(sig);
+        return "was killed by signal " + std::to_string(sig) + (name ? std::string(" (") + name + ")" : "");
+    }
+    if (WIFEXITED(status))
+        return "exited with status " + std::to_string(WEXITSTATUS(status));
+    return "ended (wait status " + std::to_string(status) + ")";
+}
+
+} // namespace
+
+HostClient::~HostClient()
+{
+    if (m_process && !m_dead) {
+        try {
+            request(Json{{"op", kOpExit}}, 2, "exit");
+        } catch (const HostFailure &) {
+        }
+    }
+    // ~SandboxedProcess kills what is left of the tree, reaps it and removes the directory.
+}
+
+pid_t HostClient::pid() const
+{
+    return m_process ? m_process->pid() : -1;
+}
+
+void HostClient::kill()
+{
+    if (m_process)
+        m_process->killTree();
+    m_dead = true;
+}
+
+Json HostClient::protections() const
+{
+    Json j = m_process ? m_process->protections().toJson() : Json::object();
+    for (const auto &[k, v] : m_hostProtections.items()) {
+        if (k == "notes" && j.contains("notes") && j["notes"].is_array() && v.is_array()) {
+            for (const auto &n : v)
+                j["notes"].push_back(n);
+        } else if (v.is_boolean() && j.contains(k) && j[k].is_boolean()) {
+            j[k] = j[k].get<bool>() || v.get<bool>(); // the host applies landlock and seccomp itself
+        } else if (!j.contains(k)) {
+            j[k] = v;
+        }
+    }
+    j["host_pid"] = static_cast<long long>(pid());
+    return j;
+}
+
+std::string HostClient::stdoutText(bool &truncated) const
+{
+    truncated = false;
+    return m_process ? m_process->readStdout(truncated) : std::string();
+}
+
+std::string HostClient::stderrTail(std::size_t bytes) const
+{
+    bool truncated = false;
+    std::string err = m_process ? m_process->readStderr(truncated) : std::string();
+    if (err.size() > bytes)
+        err = err.substr(err.size() - bytes);
+    while (!err.empty() && (err.back() == '\n' || err.back() == '\r'))
+        err.pop_back();
+    return err;
+}
+
+bool HostClient::outputTruncated() const
+{
+    if (!m_process)
+        return false;
+    bool out = false, err = false;
+    m_process->readStdout(out);
+    m_process->readStderr(err);
+    return out || err;
+}
+
+void HostClient::died(const std::string &phase)
+{
+    m_dead = true;
+    // The channel closed: wait a little for the exit status, then make sure nothing of the tree is left.
+    const auto until = Clock::now() + std::chrono::milliseconds(500);
+    while (m_process->running() && Clock::now() < until)
+        ::usleep(5000);
+    std::string how = "ended";
+    if (m_process->running()) {
+        m_process->killTree();
+        m_process->running();
+        how = "closed its channel";
+    }
+    if (const std::optional<int> status = m_process->exitStatus())
+        how = describeStatus(*status);
+    m_process->killTree();
+    const std::string tail = stderrTail(600);
+    throw HostFailure{"crashed", "the " + m_slot + "'s process (pid " + std::to_string(m_process->pid()) + ") " + how
+                                     + " in " + phase + (tail.empty() ? std::string() : "; its stderr ends: " + tail)};
+}
+
+Json HostClient::request(const Json &req, double timeoutS, const std::string &phase)
+{
+    if (m_dead)
+        throw HostFailure{"crashed", "the " + m_slot + "'s process is gone (" + phase + ")"};
+    const int fd = m_process->channelFd();
+    const std::string line = req.dump() + "\n";
+    std::size_t sent = 0;
+    while (sent < line.size()) {
+        const ssize_t n = ::send(fd, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            died(phase);
+        sent += static_cast<std::size_t>(n);
+    }
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
+    for (;;) {
+        const std::size_t nl = m_buffer.find('\n');
+        if (nl != std::string::npos) {
+            const std::string answer = m_buffer.substr(0, nl);
+            m_buffer.erase(0, nl + 1);
+            try {
+                Json j = Json::parse(answer);
+                if (!j.is_object() || !j.contains("ok") || !j["ok"].is_boolean())
+                    throw HostFailure{"crashed", "the " + m_slot + "'s process answered without \"ok\" in " + phase};
+                return j;
+            } catch (const nlohmann::json::exception &) {
+                kill();
+                throw HostFailure{"crashed", "the " + m_slot + "'s process wrote an unreadable answer in " + phase};
+            }
+        }
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) {
+            kill();
+            throw HostFailure{"timeout", "the " + m_slot + "'s process did not answer within "
+                                             + std::to_string(static_cast<int>(timeoutS + 0.5)) + " s in " + phase
+                                             + " and was killed"};
+        }
+        pollfd p{fd, POLLIN, 0};
+        const int r = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            continue;
+        char chunk[65536];
+        const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n <= 0)
+            died(phase);
+        m_buffer.append(chunk, static_cast<std::size_t>(n));
+        if (m_buffer.size() > (64u << 20)) { // no honest answer is this long
+            kill();
+            throw HostFailure{"crashed", "the " + m_slot + "'s process flooded its channel in " + phase};
+        }
+    }
+}
+
+std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string &code, std::string &message)
+{
+    std::unique_ptr<HostClient> client(new HostClient);
+    client->m_slot = how.slot;
+    SandboxOptions options;
+    options.argv = {how.executable, "--candidate-host", "3", "--device", std::to_string(how.device)};
+    options.env = hostEnvironment();
+    options.env.push_back("HOME=" + how.tempParent.string());
+    options.env.push_back("TMPDIR=" + how.tempParent.string());
+    options.tempParent = how.tempParent;
+    options.outputCapBytes = how.outputCapBytes;
+    std::string error;
+    client->m_process = SandboxedProcess::spawn(options, error);
+    if (!client->m_process) {
+        code = "internal";
+        message = "cannot start the " + how.slot + "'s process: " + error;
+        return nullptr;
+    }
+    const std::filesystem::path library = client->m_process->tempDir() / "library.so";
+    {
+        std::ofstream out(library, std::ios::binary | std::ios::trunc);
+        out.write(how.library.data(), static_cast<std::streamsize>(how.library.size()));
+        if (!out) {
+            code = "load_failed";
+            message = "cannot write " + library.string();
+            return nullptr;
+        }
+    }
+    HostRestrictions restrictions;
+    restrictions.writableDir = client->m_process->tempDir();
+    try {
+        const Json reply = client->request(Json{{"op", kOpInit},
+                                                {"device", how.device},
+                                                {"slot", how.slot},
+                                                {"library", library.string()},
+                                                {"restrictions", restrictions.toJson()}},
+                                           kInitTimeoutS, "loading the library");
+        if (!reply["ok"].get<bool>()) {
+            code = reply.value("code", std::string("load_failed"));
+            message = reply.value("message", std::string("the host refused the library"));
+            return nullptr;
+        }
+        client->m_hostProtections = reply.value("protections", Json::object());
+        client->m_abi = reply.value("abi", 0);
+    } catch (const HostFailure &f) {
+        code = f.verdict;
+        message = f.message;
+        return nullptr;
+    }
+    return client;
+}
+
+} // namespace kforge::runtime::host

@@ -1,0 +1,68 @@
+#include "core/runtime/host/hostkernels.h"
+
+namespace {
+
+__device__ unsigned long long globalNs()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+} // namespace
+
+// extern "C": plain names in the trace.
+extern "C" __global__ void kforgeHostGate(const volatile int *flag, int *timedOut, unsigned long long timeoutNs)
+{
+    const unsigned long long start = globalNs();
+    while (*flag == 0) {
+        if (globalNs() - start > timeoutNs) {
+            *static_cast<volatile int *>(timedOut) = 1;
+            return;
+        }
+    }
+}
+
+extern "C" __global__ void kforgeHostDelay(unsigned long long ns)
+{
+    const unsigned long long start = globalNs();
+    while (globalNs() - start < ns) {
+    }
+}
+
+extern "C" __global__ void kforgeHostMarker() {}
+
+extern "C" __global__ void kforgeHostFlush(uint4 *buffer, size_t n)
+{
+    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<size_t>(gridDim.x) * blockDim.x)
+        buffer[i] = make_uint4(static_cast<unsigned>(i), 0u, 0u, 0u);
+}
+
+namespace kforge::runtime::host::gpu {
+
+cudaError_t gate(const volatile int *flag, int *timedOut, unsigned long long timeoutNs, cudaStream_t stream)
+{
+    kforgeHostGate<<<1, 1, 0, stream>>>(flag, timedOut, timeoutNs);
+    return cudaGetLastError();
+}
+
+cudaError_t delay(unsigned long long ns, cudaStream_t stream)
+{
+    kforgeHostDelay<<<1, 1, 0, stream>>>(ns);
+    return cudaGetLastError();
+}
+
+cudaError_t marker(cudaStream_t stream)
+{
+    kforgeHostMarker<<<1, 1, 0, stream>>>();
+    return cudaGetLastError();
+}
+
+cudaError_t flush(void *buffer, std::size_t bytes, cudaStream_t stream)
+{
+    kforgeHostFlush<<<1024, 256, 0, stream>>>(static_cast<uint4 *>(buffer), bytes / sizeof(uint4));
+    return cudaGetLastError();
+}
+
+} // namespace kforge::runtime::host::gpu

@@ -1,0 +1,27 @@
+#pragma once
+// The few kernels of the judge and the candidate host that are not about tensors: the judge's gate (holds
+// its stream until the host has enqueued a whole batch) and the host's own markers around a traced call.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kforge::runtime::host::gpu {
+
+// Spins until *flag != 0 (a mapped host int) or `timeoutNs` of %globaltimer passed; on a timeout sets
+// *timedOut = 1 (mapped host int too), so the judge knows the window was not held.
+cudaError_t gate(const volatile int *flag, int *timedOut, unsigned long long timeoutNs, cudaStream_t stream);
+
+// The host's trace pass: spins `ns` (so the call is enqueued before the GPU reaches it) and an empty
+// marker after the call. Their names ("kforgeHostDelay", "kforgeHostMarker") identify them in the trace.
+cudaError_t delay(unsigned long long ns, cudaStream_t stream);
+cudaError_t marker(cudaStream_t stream);
+// Writes `bytes` (a multiple of 16) of `buffer`: the host's L2 flush, as a kernel so the trace tells it
+// apart from the candidate's memsets ("kforgeHostFlush").
+cudaError_t flush(void *buffer, std::size_t bytes, cudaStream_t stream);
+
+inline constexpr const char *kDelayName = "kforgeHostDelay";
+inline constexpr const char *kMarkerName = "kforgeHostMarker";
+inline constexpr const char *kFlushName = "kforgeHostFlush";
+
+} // namespace kforge::runtime::host::gpu

@@ -1,0 +1,115 @@
+#pragma once
+// The judge's batches (docs/worker-protocol.md, "Timing"): device memory shared with the hosts through CUDA
+// IPC (input sets, one output arena per side, the judge's private snapshot arena), the go/done IPC events,
+// and one externally timed batch: [gate] E0, generation of every call's input set from the round's seed, the
+// L2 flush, go; the host enqueues its calls and done; the judge waits for done, records E1, copies the
+// outputs it will check early, and releases the gate.
+#include "core/runtime/host/hostclient.h"
+#include "core/runtime/task/taskspec.h"
+#include "core/runtime/worker/devicebuffer.h"
+#include "core/runtime/worker/gpucontext.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kforge::runtime {
+
+enum class Side { Reference, Candidate, Baseline };
+const char *sideName(Side s);
+
+// 64-bit SplitMix64 of seed ^ counter: the round and set seeds derived from the evaluation's seed.
+uint64_t mixSeed(uint64_t seed, uint64_t counter);
+
+struct BatchTime {
+    double ms = 0;             // E1 - E0
+    bool gateTimedOut = false; // the host took longer than the gate's timeout to enqueue: ms includes that
+    double wallMs = 0;         // the judge's wall clock for the whole batch (request to E1)
+};
+
+class BatchTimer
+{
+public:
+    // Allocates `sets` input sets and output slots (plain cudaMalloc: IPC needs it). Throws CudaFailure.
+    BatchTimer(GpuContext &gpu, const TaskSpec &task, int sets);
+    ~BatchTimer();
+    BatchTimer(const BatchTimer &) = delete;
+    BatchTimer &operator=(const BatchTimer &) = delete;
+
+    // Bytes one set needs (inputs + the three output slots), for the memory budget.
+    static std::size_t bytesPerSet(const TaskSpec &task);
+    int sets() const { return m_sets; }
+
+    // The map request for a host of `side`: the input arena, the side's output arena (the baseline gets the
+    // candidate's, which it never writes), the two events.
+    nlohmann::ordered_json mapRequest(Side side, const nlohmann::ordered_json &task) const;
+
+    // Every output slot [0, slots) of `side` gets a fresh random byte (outside any window); poisonOf tells it.
+    void poison(Side side, int slots, uint64_t seed);
+    unsigned char poisonOf(Side side, int slot) const;
+
+    // One batch of `calls` calls (call c uses set and slot c % sets used) of `host`. `gated`: hold the
+    // judge's stream until the host has enqueued every call. `snapshot`: copy the output slots to the
+    // snapshot arena right after done (the early comparison). Throws HostFailure, CudaFailure.
+    BatchTime run(host::HostClient &host, Side side, int calls, uint64_t roundSeed, bool gated, bool snapshot,
+                  double timeoutS, const std::string &phase);
+    // The host's finish: its device synchronized, the calls' return codes. Throws HostFailure.
+    struct Finish {
+        std::vector<int> rc;
+        std::string cudaError; // empty when none
+    };
+    Finish finish(host::HostClient &host, double timeoutS, const std::string &phase);
+
+    // The reference's outputs for `sets` of the round, outside any window (the sets are regenerated first: the
+    // candidate may have written to them): one ungated batch and the host's finish.
+    Finish expected(host::HostClient &host, uint64_t roundSeed, const std::vector<int> &sets, double timeoutS,
+                    const std::string &phase);
+    // Sets [first, last) of the round regenerated on the judge's stream (synchronized).
+    void generate(uint64_t roundSeed, int first, int last);
+    // A regenerated copy of set `set` in the judge's scratch, compared word by word with the arena's set:
+    // differing words per input tensor (input mutation).
+    std::vector<unsigned long long> inputChanges(uint64_t roundSeed, int set);
+
+    // Waits at most `timeoutS` for the judge's stream to go idle (the gate released). False when it stays busy
+    // (waiting for a done event a dead host never recorded): the object then leaks its memory instead of
+    // blocking in cudaFree, and the worker must restart.
+    bool drain(double timeoutS);
+
+    // Device addresses for the comparisons.
+    void *input(int set, std::size_t tensor) const;
+    void *output(Side side, int slot, std::size_t tensor) const; // Reference / Candidate
+    void *snapshot(int slot, std::size_t tensor) const;
+    // The host call of set `set` for `side`, as the host protocol names it.
+    nlohmann::ordered_json callJson(Side side, int set) const;
+
+private:
+    struct Arena {
+        DeviceBuffer buffer;
+        std::string handle; // hex cudaIpcMemHandle_t
+        int id = 0;
+    };
+    void generateInto(void *base, uint64_t roundSeed, int set);
+    int outputArena(Side side) const { return side == Side::Reference ? 1 : 2; }
+    void waitEvent(cudaEvent_t e, double timeoutS, const std::string &what);
+
+    GpuContext &m_gpu;
+    const TaskSpec &m_task;
+    int m_sets;
+    std::vector<std::size_t> m_inOffsets, m_outOffsets; // of each tensor within a set
+    std::size_t m_inStride = 0, m_outStride = 0;
+    Arena m_arenas[3]; // inputs, reference outputs, candidate outputs
+    DeviceBuffer m_snapshot;
+    DeviceBuffer m_scratch; // one input set (inputChanges)
+    DeviceBuffer m_counts;
+    unsigned long long *m_hostCounts = nullptr;
+    std::vector<unsigned char> m_poison[3];
+    cudaEvent_t m_go = nullptr, m_done = nullptr, m_e0 = nullptr, m_e1 = nullptr;
+    std::string m_goHandle, m_doneHandle;
+    int *m_flag = nullptr; // mapped host memory: [0] gate release, [1] gate timed out
+    int *m_deviceFlag = nullptr;
+    bool m_stuck = false;
+};
+
+} // namespace kforge::runtime

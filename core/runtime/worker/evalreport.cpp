@@ -1,0 +1,217 @@
+// The result object of one evaluation (docs/worker-protocol.md, EvalResult) from the state the rounds and
+// the passes left: verification, timing (external), roofline, flags and warnings, the hosts' trace, metrics
+// and source-level profile, the candidate's output and the isolation that applied.
+#include "core/runtime/worker/evalrun.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kforge::runtime {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json statsJson(const RunStats &r, bool samples)
+{
+    Json j;
+    j["median_ms"] = r.medianMs;
+    j["mean_ms"] = r.meanMs;
+    j["min_ms"] = r.minMs;
+    j["p10_ms"] = r.p10Ms;
+    j["p90_ms"] = r.p90Ms;
+    j["cv"] = r.cv;
+    j["runs"] = r.runs;
+    if (samples)
+        j["samples_ms"] = r.samplesMs;
+    return j;
+}
+
+void addFlag(std::vector<std::string> &flags, const std::string &f)
+{
+    if (std::find(flags.begin(), flags.end(), f) == flags.end())
+        flags.push_back(f);
+}
+
+} // namespace
+
+Json Evaluator::report(Run &run, Json result)
+{
+    const TaskSpec &task = run.task;
+    const EvalOptions &options = run.options;
+    const Verification &v = run.v;
+    std::vector<std::string> flags, warnings;
+    result["restart_required"] = m_restartRequired;
+    result["seed"] = options.seed;
+    result["verification"] = v.toJson(task);
+    if (result["verdict"] == "correct" && v.failed) {
+        result["verdict"] = "incorrect";
+        result["message"] = v.reason;
+    }
+    if (v.dependsOnInputs && !*v.dependsOnInputs) {
+        flags.push_back("degenerate_output");
+        warnings.push_back("The reference output does not depend on the inputs: it was identical for different "
+                           "input sets. A kernel that writes constants passes verification here, and its speedup says "
+                           "nothing about how fast the operation is computed.");
+    } else if (v.dependsOnInputs && task.degenerate) {
+        warnings.push_back("task.json marks the task degenerate, but the reference output changed with the inputs.");
+    }
+    if (v.sideStream) {
+        flags.push_back("side_stream_work");
+        warnings.push_back("The outputs were not complete when the work on the launch stream had finished: the "
+                           "candidate left work on another stream (or the legacy default stream) that was not joined "
+                           "back before kf_entry returned, so code that uses its outputs on the stream would read "
+                           "unfinished results.");
+    }
+    if (v.referenceMutates) {
+        flags.push_back("reference_mutates_inputs");
+        warnings.push_back("The reference modified its inputs; every batch regenerates them, so the candidate saw the "
+                           "original inputs.");
+    }
+
+    if (run.reference && run.candidate && result["verdict"] == "correct") {
+        const RunStats &ref = *run.reference, &cand = *run.candidate;
+        Json t;
+        t["reference"] = statsJson(ref, options.samples);
+        t["candidate"] = statsJson(cand, options.samples);
+        t["speedup"] = cand.medianMs > 0 ? ref.medianMs / cand.medianMs : 0;
+        t["external"] = true;
+        t["batch_calls"] = run.kCand;
+        t["reference_batch_calls"] = run.kRef;
+        t["batches"] = run.timedRounds;
+        t["crossing_ms"] = run.crossingMs;
+        t["gated"] = run.gated;
+        t["rotated_sets"] = run.setsUsed < std::max(run.kCand, run.kRef);
+        // The process boundary's cost: the baseline's batches, per sampled round, in wall-clock time.
+        t["boundary_ms_per_round"] = run.baselineWallMs / std::max(1, run.timedRounds);
+        result["timing"] = t;
+        if (ref.cv > 0.1 || cand.cv > 0.1)
+            flags.push_back("unstable_timing");
+        if (!run.gated)
+            warnings.push_back("kf_entry waited for its own GPU work while the batch was being enqueued (a synchronize "
+                               "inside the call), so the batches were timed without the gate: the figures include the "
+                               "host's enqueue time.");
+        // The host's own events of the trace pass against the external figure: a cross-check only.
+        if (!run.selfMs.empty()) {
+            std::vector<double> self = run.selfMs;
+            std::sort(self.begin(), self.end());
+            const double selfMedian = self[self.size() / 2];
+            const double diff = std::abs(selfMedian - cand.medianMs);
+            result["timing"]["self_median_ms"] = selfMedian;
+            if (diff > 0.1 * cand.medianMs && diff > 0.003) {
+                flags.push_back("timing_mismatch");
+                warnings.push_back("The candidate's own events in its process timed a call at " + formatMs(selfMedian)
+                                   + ", the judge's external measurement at " + formatMs(cand.medianMs)
+                                   + ": the external figure is reported.");
+            }
+        }
+
+        if (task.flops.present() || task.bytes.present()) {
+            const DevicePeaks &pk = m_gpu.peaks();
+            Json roof;
+            const double candS = cand.medianMs * 1e-3, refS = ref.medianMs * 1e-3;
+            const double flopsFloorMs = pk.fmaGflops > 0 ? task.flops.value / (pk.fmaGflops * 1e6) : 0;
+            const double bytesFloorMs = pk.copyGbps > 0 ? task.bytes.value / (pk.copyGbps * 1e6) : 0;
+            roof["flops"] = task.flops.value;
+            roof["bytes"] = task.bytes.value;
+            roof["arithmetic_intensity"] = task.bytes.value > 0 ? task.flops.value / task.bytes.value : 0;
+            roof["peak_fma_gflops"] = pk.fmaGflops;
+            roof["peak_copy_gbps"] = pk.copyGbps;
+            roof["flops_floor_ms"] = flopsFloorMs;
+            roof["bytes_floor_ms"] = bytesFloorMs;
+            roof["floor_ms"] = std::max(flopsFloorMs, bytesFloorMs);
+            roof["candidate_gflops"] = candS > 0 ? task.flops.value / candS * 1e-9 : 0;
+            roof["candidate_gbps"] = candS > 0 ? task.bytes.value / candS * 1e-9 : 0;
+            roof["reference_gflops"] = refS > 0 ? task.flops.value / refS * 1e-9 : 0;
+            roof["reference_gbps"] = refS > 0 ? task.bytes.value / refS * 1e-9 : 0;
+            roof["fraction_of_floor"] = cand.medianMs > 0 ? std::max(flopsFloorMs, bytesFloorMs) / cand.medianMs : 0;
+            if (run.roofProfile.is_object() && !run.roofProfile.empty())
+                roof["profile"] = run.roofProfile;
+            result["roofline"] = roof;
+            // Only the byte floor decides the flag: tensor cores exceed the FP32 FMA peak many times over,
+            // but nothing moves the task's minimum bytes faster than the measured copy bandwidth.
+            if (bytesFloorMs > 0 && cand.medianMs < 0.9 * bytesFloorMs) {
+                flags.push_back("below_speed_of_light");
+                warnings.push_back("The candidate's median time " + formatMs(cand.medianMs)
+                                   + " is below the time needed to move the task's bytes at the measured copy bandwidth ("
+                                   + formatMs(bytesFloorMs) + "): it cannot have done all the work the task describes.");
+            } else if (flopsFloorMs > 0 && cand.medianMs < 0.9 * flopsFloorMs) {
+                flags.push_back("beats_flop_floor");
+                warnings.push_back("The candidate's median time " + formatMs(cand.medianMs)
+                                   + " is below the time the task's flops take at the measured FP32 FMA peak ("
+                                   + formatMs(flopsFloorMs)
+                                   + "): faster than the task's declared arithmetic allows: either work is skipped or "
+                                     "the task's `flops` counts avoidable work, such as an algebraic rewrite (tensor "
+                                     "cores, too, exceed the FP32 FMA peak).");
+            }
+        }
+    }
+    if (run.trace.is_object())
+        result["trace"] = run.trace;
+    if (run.outside.is_object() && run.outside.value("items", 0) > 0) {
+        flags.push_back("work_outside_call");
+        warnings.push_back("The trace of the candidate's process shows " + std::to_string(run.outside.value("items", 0))
+                           + " kernels or copies outside the calls (up to "
+                           + formatNumber(run.outside.value("max_before_us", 0.0), 4) + " us before one began, "
+                           + formatNumber(run.outside.value("max_after_us", 0.0), 4)
+                           + " us after one ended): work launched or left running outside kf_entry.");
+    }
+    if (run.metrics.is_object() && !run.metrics.empty())
+        result["metrics"] = run.metrics;
+    if (run.sourceProfile.is_object())
+        result["source_profile"] = run.sourceProfile;
+    else if (options.sourceProfile) {
+        // Asked for but not run: say why, so the client shows a reason instead of an empty panel.
+        std::string why, missing = "timing";
+        if (result["verdict"] != "correct")
+            why = "The source-level pass runs after a correct candidate was timed; this evaluation ended with verdict "
+                  + result["verdict"].get<std::string>() + ".";
+        else if (!options.timing)
+            why = "The source-level pass runs after timing, and this evaluation did not time (options.timing false).";
+        else {
+            missing = "profiler";
+            why = "This worker was built without the CUPTI profiler (kforge_profiler), so it cannot sample PCs.";
+        }
+        result["source_profile"] = Json{{"status", "unavailable"},
+                                        {"reason", why},
+                                        {"missing", Json::array({missing})},
+                                        {"cost_ms", 0},
+                                        {"period", 0},
+                                        {"runs", 0},
+                                        {"stall_reasons", Json::array()},
+                                        {"cupti_stall_reasons", Json::object()},
+                                        {"kernels", Json::array()}};
+    }
+
+    // The candidate's output, capped at the source by the sandbox.
+    bool capHit = false;
+    std::string out = run.hosts.candidate->stdoutText(capHit);
+    out = out.size() > run.stdoutStart ? out.substr(run.stdoutStart) : std::string();
+    bool truncated = capHit;
+    if (out.size() > kStdoutCap) {
+        out.resize(kStdoutCap);
+        truncated = true;
+    }
+    if (run.hosts.candidate->outputTruncated()) {
+        addFlag(flags, "output_truncated");
+        warnings.push_back("The candidate wrote more than its output cap to stdout or stderr; the rest was dropped.");
+    }
+    result["isolation"] = Json{{"candidate", run.hosts.candidate->protections()},
+                               {"reference", run.hosts.reference->protections()}};
+
+    result["flags"] = flags;
+    result["warnings"] = warnings;
+    if (result["verdict"] == "correct") {
+        std::string msg = "correct";
+        if (result.contains("timing"))
+            msg += ": " + formatNumber(result["timing"]["speedup"].get<double>(), 4) + "x (reference "
+                   + formatMs(run.reference->medianMs) + ", candidate " + formatMs(run.candidate->medianMs) + ")";
+        for (const std::string &w : warnings)
+            msg += ". Warning: " + w;
+        result["message"] = msg;
+    }
+    result["stdout"] = out;
+    result["stdout_truncated"] = truncated;
+    return result;
+}
+
+} // namespace kforge::runtime

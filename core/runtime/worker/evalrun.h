@@ -1,0 +1,72 @@
+#pragma once
+// The state of one evaluation, shared by evaluator.cpp (the rounds, the passes) and evalreport.cpp (the
+// result object). Private to the evaluator.
+#include "core/runtime/worker/batchtimer.h"
+#include "core/runtime/worker/evaluator.h"
+#include "core/runtime/worker/verification.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kforge::runtime {
+
+// kf_entry returned non-zero, or the host's finish found a CUDA error: the kernel failed itself.
+struct EntryFailure {
+    Side side;
+    int rc; // 0 when the failure is `cudaError`
+    std::string cudaError;
+    std::string phase;
+};
+
+// The judge itself ran out of device memory for the batches.
+struct JudgeOutOfMemory {
+    std::string message;
+};
+
+struct Evaluator::Run {
+    const TaskSpec &task;
+    const EvalOptions &options;
+    Hosts hosts;
+    nlohmann::ordered_json taskJson;
+    std::unique_ptr<BatchTimer> batches;
+    std::unique_ptr<Verifier> verifier;
+    Verification v;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    double budgetS = 60;  // the evaluation ends its timing by then (the task's timeout_s, less room)
+    bool gated = true;
+    int gateTimeouts = 0;
+    int k0 = kMinBatch, kRef = kMinBatch, kCand = kMinBatch;
+    int fullRounds = 0, timedRounds = 0;
+    // Per round, external ms of each batch, by side and K.
+    std::map<int, std::vector<double>> baselineMs; // K -> batch ms
+    std::vector<double> refBatchMs, candBatchMs;
+    double refWallMs = 0, candWallMs = 0, baselineWallMs = 0; // of the sampled batches (the boundary's cost)
+    int setsUsed = 0;
+    std::string phase = "setting up";
+    std::optional<RunStats> reference, candidate;
+    double crossingMs = 0;
+    nlohmann::ordered_json trace, metrics, sourceProfile, roofProfile;
+    std::vector<double> selfMs;
+    nlohmann::ordered_json outside;
+    std::size_t stdoutStart = 0;
+    Progress progress;
+
+    // The watchdog of one wait on a host: what is left of the task's timeout (at least 5 s).
+    double waitS() const
+    {
+        const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return std::max(5.0, budgetS * 0.9 - used);
+    }
+    double elapsedMs() const { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(); }
+    host::HostClient &host(Side s) const
+    {
+        return *(s == Side::Reference ? hosts.reference : s == Side::Candidate ? hosts.candidate : hosts.baseline);
+    }
+};
+
+
+} // namespace kforge::runtime
