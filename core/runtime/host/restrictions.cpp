@@ -106,7 +106,8 @@ bool applyLandlock(const std::filesystem::path &writable, Protections &p)
         return false;
     }
     std::string why;
-    const std::string dir = writable.empty() ? std::string(".") : writable.string();
+    std::error_code ec;
+    const std::string dir = writable.empty() ? std::filesystem::current_path(ec).string() : writable.string();
     const bool rules = addPathRule(ruleset, dir.c_str(), write, why) && addPathRule(ruleset, "/dev", write, why);
     if (!rules) {
         ::close(ruleset);
