@@ -145,6 +145,44 @@ constexpr std::uint32_t arg0Low()
     return offsetof(struct seccomp_data, args);
 }
 
+// EPERM, whatever the arguments. setsid/setpgid: the whole tree stays one process group, which also marks an
+// orphan once the host itself has ended (killTree).
+constexpr long kDenied[] = {
+    SYS_ptrace,
+    SYS_process_vm_readv,
+    SYS_process_vm_writev,
+    SYS_kexec_load,
+    SYS_kexec_file_load,
+    SYS_mount,
+    SYS_umount2,
+    SYS_pivot_root,
+    SYS_chroot,
+    SYS_bpf,
+    SYS_keyctl,
+    SYS_add_key,
+    SYS_request_key,
+    SYS_init_module,
+    SYS_finit_module,
+    SYS_delete_module,
+    SYS_setns,
+    SYS_unshare,
+    SYS_swapon,
+    SYS_swapoff,
+    SYS_reboot,
+    SYS_open_by_handle_at,
+    SYS_perf_event_open,
+    SYS_userfaultfd,
+    SYS_io_uring_setup,
+    SYS_io_uring_enter,
+    SYS_io_uring_register,
+    SYS_fsopen,
+    SYS_fsmount,
+    SYS_move_mount,
+    SYS_open_tree,
+    SYS_setsid,
+    SYS_setpgid,
+};
+
 class Filter
 {
 public:
@@ -200,38 +238,7 @@ bool applySeccomp(Protections &p)
     f.jump(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1); // x32 ABI
     f.ret(SECCOMP_RET_ERRNO | EPERM);
 #endif
-    for (long nr : {SYS_ptrace,
-                    SYS_process_vm_readv,
-                    SYS_process_vm_writev,
-                    SYS_kexec_load,
-                    SYS_kexec_file_load,
-                    SYS_mount,
-                    SYS_umount2,
-                    SYS_pivot_root,
-                    SYS_chroot,
-                    SYS_bpf,
-                    SYS_keyctl,
-                    SYS_add_key,
-                    SYS_request_key,
-                    SYS_init_module,
-                    SYS_finit_module,
-                    SYS_delete_module,
-                    SYS_setns,
-                    SYS_unshare,
-                    SYS_swapon,
-                    SYS_swapoff,
-                    SYS_reboot,
-                    SYS_open_by_handle_at,
-                    SYS_perf_event_open,
-                    SYS_userfaultfd,
-                    SYS_io_uring_setup,
-                    SYS_io_uring_enter,
-                    SYS_io_uring_register,
-                    SYS_fsopen,
-                    SYS_fsmount,
-                    SYS_move_mount,
-                    SYS_open_tree,
-                    SYS_personality})
+    for (long nr : kDenied)
         f.deny(nr);
     // socket(): AF_UNIX only (the channel, the driver's own local sockets).
     f.when(SYS_socket, [](Filter &b) {
@@ -273,7 +280,7 @@ bool applySeccomp(Protections &p)
     }
     p.notes.push_back("seccomp: " + std::to_string(prog.len)
                       + " instructions: EPERM for ptrace, process_vm_*, mount, bpf, keyrings, modules, "
-                        "namespaces, io_uring, perf_event_open, socket() but AF_UNIX, signals to the judge");
+                        "namespaces, io_uring, perf_event_open, setsid/setpgid, socket() but AF_UNIX, signals to the judge");
     return true;
 #endif
 }

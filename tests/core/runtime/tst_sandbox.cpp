@@ -6,6 +6,7 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -249,7 +250,8 @@ void testRestrictions(int port)
     for (const auto &n : pr.notes)
         std::printf("  %s\n", n.c_str());
     if (pr.seccomp) {
-        for (const char *k : {"ptrace", "process_vm_readv", "socket_inet", "unshare_net", "kill_judge", "kill_all"})
+        for (const char *k :
+             {"ptrace", "process_vm_readv", "socket_inet", "unshare_net", "kill_judge", "kill_all", "setsid", "setpgid"})
             KF_CHECK_MSG(j.value(k, "") == "EPERM", std::string(k) + ": " + j.value(k, "?"));
         KF_CHECK_MSG(j.value("socket_unix", "") == "0", line);
         KF_CHECK_MSG(j.value("fork", "") == "0", line);
@@ -265,10 +267,25 @@ void testRestrictions(int port)
     }
 }
 
+// --unprivileged: run as nobody (from root, as CI does), so the user-namespace path is taken.
+void dropPrivileges()
+{
+    if (::geteuid() != 0)
+        return;
+    const gid_t nobody = 65534;
+    if (::setgroups(0, nullptr) != 0 || ::setresgid(nobody, nobody, nobody) != 0 || ::setresuid(nobody, nobody, nobody) != 0)
+        kforge::runtime::test::skip("cannot become nobody here");
+    if (::access(KFORGE_SANDBOX_PAYLOAD, X_OK) != 0)
+        kforge::runtime::test::skip("nobody cannot execute " + std::string(KFORGE_SANDBOX_PAYLOAD));
+}
+
 } // namespace
 
-int main()
+int main(int argc, char **argv)
 {
+    if (argc > 1 && std::string(argv[1]) == "--unprivileged")
+        dropPrivileges();
+    std::printf("running as uid %d\n", static_cast<int>(::geteuid()));
     becomeSubreaper();
     char pattern[] = "/tmp/tst_sandbox-XXXXXX";
     if (!::mkdtemp(pattern))
