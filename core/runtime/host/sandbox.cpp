@@ -153,6 +153,7 @@ bool setLimit(int which, rlim_t soft, rlim_t hard, ChildReport &r)
 struct ChildPlan {
     const SandboxOptions *options;
     std::vector<char *> argv, envp;
+    std::vector<std::string> env;
     std::string tempDir;
     pid_t parent;
     int devNull, out, err, channel, report;
@@ -258,6 +259,10 @@ void fillProtections(Protections &pr, const ChildReport &r, bool isolateNet)
     pr.subreaper = r.subreaperErrno == 0;
     if (!pr.subreaper)
         pr.notes.push_back("subreaper: PR_SET_CHILD_SUBREAPER " + errnoName(r.subreaperErrno));
+    int judgeIsSubreaper = 0;
+    if (::prctl(PR_GET_CHILD_SUBREAPER, &judgeIsSubreaper) == 0 && judgeIsSubreaper == 0)
+        pr.notes.push_back("subreaper: the judge is not a subreaper (becomeSubreaper() not called): orphans of "
+                           "a host that ended go to init, which reaps them");
     pr.noInheritedFds = r.fdErrno == 0;
     if (!pr.noInheritedFds)
         pr.notes.push_back("descriptors: " + errnoName(r.fdErrno));
@@ -366,7 +371,20 @@ std::unique_ptr<SandboxedProcess> SandboxedProcess::spawn(const SandboxOptions &
     for (const auto &a : options.argv)
         plan.argv.push_back(const_cast<char *>(a.c_str()));
     plan.argv.push_back(nullptr);
-    for (const auto &e : options.env)
+    // TMPDIR points into the private directory (the only place Landlock lets the host write), and so does the
+    // driver's JIT cache unless the judge chose one.
+    plan.env.reserve(options.env.size() + 2);
+    bool cachePath = false;
+    for (const auto &e : options.env) {
+        if (e.rfind("TMPDIR=", 0) == 0)
+            continue;
+        cachePath = cachePath || e.rfind("CUDA_CACHE_PATH=", 0) == 0;
+        plan.env.push_back(e);
+    }
+    plan.env.push_back("TMPDIR=" + plan.tempDir);
+    if (!cachePath)
+        plan.env.push_back("CUDA_CACHE_PATH=" + plan.tempDir + "/cuda-cache");
+    for (const auto &e : plan.env)
         plan.envp.push_back(const_cast<char *>(e.c_str()));
     plan.envp.push_back(nullptr);
 

@@ -32,7 +32,7 @@ SandboxOptions optionsFor(std::vector<std::string> args)
     SandboxOptions o;
     o.argv = {KFORGE_SANDBOX_PAYLOAD};
     o.argv.insert(o.argv.end(), args.begin(), args.end());
-    o.env = {"PATH=/usr/bin:/bin", "LANG=C"};
+    o.env = {"PATH=/usr/bin:/bin", "LANG=C", "TMPDIR=/somewhere/else"};
     o.tempParent = g_scratch;
     return o;
 }
@@ -105,7 +105,9 @@ void testLimitsAndTempDir()
         return;
     const fs::path dir = p->tempDir();
     const std::string text = readLine(*p);
-    KF_CHECK_MSG(text.rfind(fs::canonical(dir).string() + "|", 0) == 0, text.substr(0, 200));
+    const std::string real = fs::canonical(dir).string();
+    KF_CHECK_MSG(text.rfind(real + "|TMPDIR=" + dir.string() + "|CUDA_CACHE_PATH=" + dir.string() + "/cuda-cache|", 0) == 0,
+                 text.substr(0, 300));
     KF_CHECK_CONTAINS(text, "Max cpu time              77                   82                   seconds");
     KF_CHECK_CONTAINS(text, "Max file size             5242880              5242880              bytes");
     KF_CHECK_CONTAINS(text, "Max core file size        0                    0                    bytes");

@@ -81,7 +81,9 @@ int limits()
         if (c == '\n')
             c = '|';
     }
-    reply(std::string(cwd) + "|" + text);
+    const char *tmp = std::getenv("TMPDIR");
+    const char *cache = std::getenv("CUDA_CACHE_PATH");
+    reply(std::string(cwd) + "|TMPDIR=" + (tmp ? tmp : "") + "|CUDA_CACHE_PATH=" + (cache ? cache : "") + "|" + text);
     return 0;
 }
 
