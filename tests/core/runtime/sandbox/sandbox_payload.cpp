@@ -3,6 +3,7 @@
 //   limits                cwd, then /proc/self/limits
 //   tree [exit]           a child in the group and a setsid double-forked grandchild: "<child> <grandchild>";
 //                         then sleeps (or, with "exit", ends and leaves both behind)
+//   restricted-tree       tree exit after applyHostRestrictions ("no-seccomp" where it did not apply)
 //   flood                 1.1 GiB to stdout, a 256 MiB line without newline to stderr: "<efbig out> <efbig err>"
 //   connect PORT          TCP connect to 127.0.0.1:PORT: "0" or the errno name
 //   restrict PORT OUTSIDE applyHostRestrictions, then tries what it must no longer do (JSON)
@@ -186,6 +187,9 @@ int restrict(int port, const std::string &outside)
                         : err(errno);
     }
     if (p.landlock) {
+        // Landlock also confines ptrace-mode access: the judge's memory through /proc is out of reach.
+        const int mem = ::open(("/proc/" + std::to_string(judge) + "/mem").c_str(), O_RDONLY | O_CLOEXEC);
+        j["read_judge_mem"] = err(mem >= 0 ? 0 : errno);
         const int out = ::open((outside + "/written-by-sandbox").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
         j["write_outside"] = err(out >= 0 ? 0 : errno);
         const int in = ::open("inside.txt", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
@@ -216,6 +220,12 @@ int main(int argc, char **argv)
         return limits();
     if (mode == "tree")
         return tree(argc > 2 && std::string(argv[2]) == "exit");
+    if (mode == "restricted-tree") { // the same after applyHostRestrictions: setsid is refused
+        const auto p = kforge::runtime::host::applyHostRestrictions({});
+        if (!p.seccomp)
+            return reply("no-seccomp"), 0;
+        return tree(true);
+    }
     if (mode == "flood")
         return flood();
     if (mode == "connect" && argc > 2)
