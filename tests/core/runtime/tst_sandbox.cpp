@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <sstream>
 #include <thread>
@@ -302,6 +303,41 @@ void testRestrictions(int port)
     }
 }
 
+// --gpu: the CUDA driver inside the sandbox (network namespace, rlimits), before and after the restrictions.
+void testCuda()
+{
+    SandboxOptions o;
+    o.argv = {KFORGE_SANDBOX_CUDA_PAYLOAD};
+    o.env = {"PATH=/usr/bin:/bin", "LANG=C"};
+    for (const char *keep : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"}) {
+        if (const char *v = std::getenv(keep))
+            o.env.push_back(std::string(keep) + "=" + v);
+    }
+    o.tempParent = g_scratch;
+    auto p = start(o);
+    if (!p)
+        return;
+    const std::string line = readLine(*p, 120);
+    const auto j = nlohmann::json::parse(line, nullptr, false);
+    bool truncated = false;
+    KF_CHECK_MSG(j.is_object(), line + " / stderr: " + p->readStderr(truncated));
+    if (!j.is_object())
+        return;
+    if (j.contains("skip"))
+        kforge::runtime::test::skip("no GPU: " + j["skip"].get<std::string>());
+    const auto pr = Protections::fromJson(j["protections"]);
+    std::printf("GPU %s in the sandbox: network %s, landlock %s, seccomp %s; before: %s, after: %s\n",
+                j.value("device", "?").c_str(), p->protections().network ? "isolated" : "shared", pr.landlock ? "on" : "off",
+                pr.seccomp ? "on" : "off", j.value("before", "?").c_str(), j.value("after", "?").c_str());
+    for (const auto &n : p->protections().notes)
+        std::printf("  %s\n", n.c_str());
+    for (const auto &n : pr.notes)
+        std::printf("  %s\n", n.c_str());
+    KF_CHECK_MSG(j.value("before", "") == "ok", line);
+    KF_CHECK_MSG(j.value("after", "") == "ok", line);
+    KF_CHECK(fs::exists(p->tempDir() / "cuda-cache")); // the JIT cache went to the private directory
+}
+
 // --unprivileged: run as nobody (from root, as CI does), so the user-namespace path is taken.
 void dropPrivileges()
 {
@@ -318,14 +354,25 @@ void dropPrivileges()
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && std::string(argv[1]) == "--unprivileged")
-        dropPrivileges();
+    bool gpu = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--unprivileged")
+            dropPrivileges();
+        gpu = gpu || arg == "--gpu";
+    }
     std::printf("running as uid %d\n", static_cast<int>(::geteuid()));
     becomeSubreaper();
     char pattern[] = "/tmp/tst_sandbox-XXXXXX";
     if (!::mkdtemp(pattern))
         kforge::runtime::test::skip("no temp dir");
     g_scratch = pattern;
+    if (gpu) {
+        testCuda();
+        std::error_code ec;
+        fs::remove_all(g_scratch, ec);
+        return kforge::runtime::test::finish("tst_sandbox --gpu");
+    }
     int port = 0;
     const int server = listen127(port);
     KF_CHECK(server >= 0);
