@@ -3,6 +3,7 @@
 #include "core/runtime/host/proctree.h"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -37,6 +38,7 @@ struct ChildReport {
     int fdErrno = 0;
     int closeRangeErrno = 0; // close_range failed: closed one by one instead
     int chdirErrno = 0;
+    int capsDropped = 0; // 1: PR_CAPBSET_DROP took (a privileged host)
     int execErrno = 0;
 };
 
@@ -224,8 +226,23 @@ struct ChildPlan {
     } else if (r.fdErrno == 0) {
         r.fdErrno = errno;
     }
+    if (r.fdErrno != 0) { // no exec with descriptors other than planned: a second record says it failed
+        r.execErrno = r.fdErrno;
+        writeAll(reportFd, reinterpret_cast<const char *>(&r), sizeof r);
+        writeAll(reportFd, reinterpret_cast<const char *>(&r), sizeof r);
+        ::_exit(127);
+    }
     if (::chdir(p.tempDir.c_str()) != 0)
         r.chdirErrno = errno;
+    // A privileged host keeps the capabilities the profiler needs (CAP_SYS_ADMIN, CAP_PERFMON) but not these:
+    // without CAP_SYS_PTRACE it cannot open the judge's /proc/<pid>/mem where Landlock is missing (once the judge
+    // is not dumpable). The bounding set limits what execve grants; an unprivileged process gets EPERM (nothing
+    // to drop).
+    for (int cap : {CAP_SYS_PTRACE, CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_MKNOD, CAP_NET_ADMIN, CAP_NET_RAW,
+                    CAP_SYS_TIME, CAP_AUDIT_CONTROL, CAP_MAC_ADMIN, CAP_MAC_OVERRIDE, CAP_SYSLOG}) {
+        if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+            r.capsDropped = 1;
+    }
 
     writeAll(reportFd, reinterpret_cast<const char *>(&r), sizeof r);
     ::execve(p.argv[0], p.argv.data(), p.envp.data());
@@ -272,6 +289,9 @@ void fillProtections(Protections &pr, const ChildReport &r, bool isolateNet)
     pr.privateTmp = r.chdirErrno == 0;
     if (!pr.privateTmp)
         pr.notes.push_back("temp dir: chdir " + errnoName(r.chdirErrno));
+    if (r.capsDropped)
+        pr.notes.push_back("capabilities: CAP_SYS_PTRACE, CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_NET_ADMIN, CAP_NET_RAW "
+                           "and other admin capabilities dropped from the bounding set");
     pr.network = r.netApplied != 0;
     if (!isolateNet) {
         pr.notes.push_back("network: not requested");
@@ -450,7 +470,8 @@ std::unique_ptr<SandboxedProcess> SandboxedProcess::spawn(const SandboxOptions &
         return nullptr; // destructor kills and reaps
     }
     if (got == 2 * sizeof(ChildReport)) {
-        error = "sandbox: exec " + options.argv[0] + ": " + std::strerror(second.execErrno);
+        error = second.fdErrno != 0 ? "sandbox: descriptors: " + std::string(std::strerror(second.fdErrno))
+                                    : "sandbox: exec " + options.argv[0] + ": " + std::strerror(second.execErrno);
         return nullptr;
     }
     fillProtections(proc->m_protections, first, options.isolateNetwork);

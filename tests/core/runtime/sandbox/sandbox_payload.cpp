@@ -84,7 +84,14 @@ int limits()
     }
     const char *tmp = std::getenv("TMPDIR");
     const char *cache = std::getenv("CUDA_CACHE_PATH");
-    reply(std::string(cwd) + "|TMPDIR=" + (tmp ? tmp : "") + "|CUDA_CACHE_PATH=" + (cache ? cache : "") + "|" + text);
+    std::ifstream status("/proc/self/status");
+    std::string capBnd, l;
+    while (std::getline(status, l)) {
+        if (l.rfind("CapBnd:", 0) == 0)
+            capBnd = l;
+    }
+    reply(std::string(cwd) + "|" + capBnd + "|TMPDIR=" + (tmp ? tmp : "") + "|CUDA_CACHE_PATH=" + (cache ? cache : "")
+          + "|" + text);
     return 0;
 }
 
