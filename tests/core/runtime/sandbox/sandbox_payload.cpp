@@ -63,8 +63,11 @@ int listFds()
     }
     ::closedir(d);
     std::string out;
-    for (std::size_t i = 0; i < fds.size(); ++i)
-        out += (i ? "," : "") + std::to_string(fds[i]);
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+        if (i)
+            out += ',';
+        out += std::to_string(fds[i]);
+    }
     reply(out);
     return 0;
 }
