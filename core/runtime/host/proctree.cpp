@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,6 +55,22 @@ void remember(const ProcInfo &p)
 bool alive(char state)
 {
     return state != 'Z' && state != 'X' && state != 'x';
+}
+
+// SIGKILL to the process seen in the scan and not to a newcomer that reused its pid: through a pidfd, checked
+// against the start time after it was opened (plain kill() where the kernel has no pidfd_open).
+void killExactly(const ProcInfo &p)
+{
+    const int fd = static_cast<int>(::syscall(SYS_pidfd_open, p.pid, 0));
+    if (fd < 0) {
+        if (errno == ENOSYS)
+            ::kill(p.pid, SIGKILL);
+        return; // ESRCH: already gone
+    }
+    ProcInfo now;
+    if (readProcStat(p.pid, now) && now.startTime == p.startTime)
+        ::syscall(SYS_pidfd_send_signal, fd, SIGKILL, nullptr, 0);
+    ::close(fd);
 }
 
 } // namespace
@@ -169,7 +186,7 @@ void killMarkedTree(const TreeMarker &marker)
             remember(p);
             if (alive(p.state)) {
                 anyAlive = true;
-                ::kill(p.pid, SIGKILL);
+                killExactly(p);
             }
         }
         if (!anyAlive || std::chrono::steady_clock::now() > deadline)

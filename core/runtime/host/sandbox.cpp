@@ -3,6 +3,7 @@
 #include "core/runtime/host/proctree.h"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -37,6 +38,7 @@ struct ChildReport {
     int fdErrno = 0;
     int closeRangeErrno = 0; // close_range failed: closed one by one instead
     int chdirErrno = 0;
+    int capsDropped = 0; // 1: PR_CAPBSET_DROP took (a privileged host)
     int execErrno = 0;
 };
 
@@ -153,6 +155,7 @@ bool setLimit(int which, rlim_t soft, rlim_t hard, ChildReport &r)
 struct ChildPlan {
     const SandboxOptions *options;
     std::vector<char *> argv, envp;
+    std::vector<std::string> env;
     std::string tempDir;
     pid_t parent;
     int devNull, out, err, channel, report;
@@ -223,8 +226,23 @@ struct ChildPlan {
     } else if (r.fdErrno == 0) {
         r.fdErrno = errno;
     }
+    if (r.fdErrno != 0) { // no exec with descriptors other than planned: a second record says it failed
+        r.execErrno = r.fdErrno;
+        writeAll(reportFd, reinterpret_cast<const char *>(&r), sizeof r);
+        writeAll(reportFd, reinterpret_cast<const char *>(&r), sizeof r);
+        ::_exit(127);
+    }
     if (::chdir(p.tempDir.c_str()) != 0)
         r.chdirErrno = errno;
+    // A privileged host keeps the capabilities the profiler needs (CAP_SYS_ADMIN, CAP_PERFMON) but not these:
+    // without CAP_SYS_PTRACE it cannot open the judge's /proc/<pid>/mem where Landlock is missing (once the judge
+    // is not dumpable). The bounding set limits what execve grants; an unprivileged process gets EPERM (nothing
+    // to drop).
+    for (int cap : {CAP_SYS_PTRACE, CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_MKNOD, CAP_NET_ADMIN, CAP_NET_RAW,
+                    CAP_SYS_TIME, CAP_AUDIT_CONTROL, CAP_MAC_ADMIN, CAP_MAC_OVERRIDE, CAP_SYSLOG}) {
+        if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+            r.capsDropped = 1;
+    }
 
     writeAll(reportFd, reinterpret_cast<const char *>(&r), sizeof r);
     ::execve(p.argv[0], p.argv.data(), p.envp.data());
@@ -258,6 +276,10 @@ void fillProtections(Protections &pr, const ChildReport &r, bool isolateNet)
     pr.subreaper = r.subreaperErrno == 0;
     if (!pr.subreaper)
         pr.notes.push_back("subreaper: PR_SET_CHILD_SUBREAPER " + errnoName(r.subreaperErrno));
+    int judgeIsSubreaper = 0;
+    if (::prctl(PR_GET_CHILD_SUBREAPER, &judgeIsSubreaper) == 0 && judgeIsSubreaper == 0)
+        pr.notes.push_back("subreaper: the judge is not a subreaper (becomeSubreaper() not called): orphans of "
+                           "a host that ended go to init, which reaps them");
     pr.noInheritedFds = r.fdErrno == 0;
     if (!pr.noInheritedFds)
         pr.notes.push_back("descriptors: " + errnoName(r.fdErrno));
@@ -267,6 +289,9 @@ void fillProtections(Protections &pr, const ChildReport &r, bool isolateNet)
     pr.privateTmp = r.chdirErrno == 0;
     if (!pr.privateTmp)
         pr.notes.push_back("temp dir: chdir " + errnoName(r.chdirErrno));
+    if (r.capsDropped)
+        pr.notes.push_back("capabilities: CAP_SYS_PTRACE, CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_NET_ADMIN, CAP_NET_RAW "
+                           "and other admin capabilities dropped from the bounding set");
     pr.network = r.netApplied != 0;
     if (!isolateNet) {
         pr.notes.push_back("network: not requested");
@@ -366,7 +391,20 @@ std::unique_ptr<SandboxedProcess> SandboxedProcess::spawn(const SandboxOptions &
     for (const auto &a : options.argv)
         plan.argv.push_back(const_cast<char *>(a.c_str()));
     plan.argv.push_back(nullptr);
-    for (const auto &e : options.env)
+    // TMPDIR points into the private directory (the only place Landlock lets the host write), and so does the
+    // driver's JIT cache unless the judge chose one.
+    plan.env.reserve(options.env.size() + 2);
+    bool cachePath = false;
+    for (const auto &e : options.env) {
+        if (e.rfind("TMPDIR=", 0) == 0)
+            continue;
+        cachePath = cachePath || e.rfind("CUDA_CACHE_PATH=", 0) == 0;
+        plan.env.push_back(e);
+    }
+    plan.env.push_back("TMPDIR=" + plan.tempDir);
+    if (!cachePath)
+        plan.env.push_back("CUDA_CACHE_PATH=" + plan.tempDir + "/cuda-cache");
+    for (const auto &e : plan.env)
         plan.envp.push_back(const_cast<char *>(e.c_str()));
     plan.envp.push_back(nullptr);
 
@@ -432,7 +470,8 @@ std::unique_ptr<SandboxedProcess> SandboxedProcess::spawn(const SandboxOptions &
         return nullptr; // destructor kills and reaps
     }
     if (got == 2 * sizeof(ChildReport)) {
-        error = "sandbox: exec " + options.argv[0] + ": " + std::strerror(second.execErrno);
+        error = second.fdErrno != 0 ? "sandbox: descriptors: " + std::string(std::strerror(second.fdErrno))
+                                    : "sandbox: exec " + options.argv[0] + ": " + std::strerror(second.execErrno);
         return nullptr;
     }
     fillProtections(proc->m_protections, first, options.isolateNetwork);

@@ -45,6 +45,10 @@ struct Protections { // what was applied, for the result ("isolation" object)
 class SandboxedProcess
 {
 public:
+    // Call it from a thread that lives as long as the host should (the main thread): the child has
+    // PR_SET_PDEATHSIG = SIGKILL, which the kernel fires when the *thread* that forked it ends.
+    // The child's environment is options.env with TMPDIR set to tempDir() (and CUDA_CACHE_PATH beneath it
+    // unless given): Landlock allows writes nowhere else.
     static std::unique_ptr<SandboxedProcess> spawn(const SandboxOptions &, std::string &error);
     ~SandboxedProcess(); // killTree() + reap + remove the temp dir
     SandboxedProcess(const SandboxedProcess &) = delete;
