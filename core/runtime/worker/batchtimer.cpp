@@ -281,8 +281,13 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
         KF_CUDA(cudaMemcpyAsync(m_snapshot.get(), m_arenas[outputArena(side)].buffer.get(),
                                 m_outStride * static_cast<std::size_t>(used), cudaMemcpyDeviceToDevice, s));
     flag[0] = 1;
-    waitEvent(m_e1, timeoutS, phase);
     BatchTime t;
+    // The host synchronizes its own device first: a kernel that faulted there reports it instead of leaving
+    // the judge waiting for a done event that never comes.
+    t.finish = finish(host, timeoutS, phase);
+    if (!t.finish.cudaError.empty())
+        return t;
+    waitEvent(m_e1, timeoutS, phase);
     float ms = 0;
     KF_CUDA(cudaEventElapsedTime(&ms, m_e0, m_e1));
     t.ms = ms;

@@ -23,8 +23,14 @@ const char *sideName(Side s);
 // 64-bit SplitMix64 of seed ^ counter: the round and set seeds derived from the evaluation's seed.
 uint64_t mixSeed(uint64_t seed, uint64_t counter);
 
+struct BatchFinish {
+    std::vector<int> rc;   // of each call
+    std::string cudaError; // empty when none
+};
+
 struct BatchTime {
-    double ms = 0;             // E1 - E0
+    double ms = 0;             // E1 - E0 (0 when the host's work failed: E1 may never come)
+    BatchFinish finish;        // the host's finish, asked right after the gate was released
     bool gateTimedOut = false; // the host took longer than the gate's timeout to enqueue: ms includes that
     double wallMs = 0;         // the judge's wall clock for the whole batch (request to E1)
 };
@@ -56,10 +62,7 @@ public:
     BatchTime run(host::HostClient &host, Side side, int calls, uint64_t roundSeed, bool gated, bool snapshot,
                   double timeoutS, const std::string &phase);
     // The host's finish: its device synchronized, the calls' return codes. Throws HostFailure.
-    struct Finish {
-        std::vector<int> rc;
-        std::string cudaError; // empty when none
-    };
+    using Finish = BatchFinish;
     Finish finish(host::HostClient &host, double timeoutS, const std::string &phase);
 
     // The reference's outputs for `sets` of the round, outside any window (the sets are regenerated first: the

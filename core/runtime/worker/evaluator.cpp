@@ -103,7 +103,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         run.phase = "the " + std::string(sideName(b.side)) + "'s batch of " + std::to_string(b.calls) + " calls, " + name;
         host::HostClient &h = run.host(b.side);
         const BatchTime t = bt.run(h, b.side, b.calls, seed, run.gated, b.side == Side::Candidate, run.waitS(), run.phase);
-        const BatchTimer::Finish f = bt.finish(h, run.waitS(), run.phase);
+        const BatchFinish &f = t.finish;
         if (b.side != Side::Baseline) {
             for (int rc : f.rc)
                 if (rc != 0)

@@ -142,9 +142,15 @@ int main()
         KF_CHECK(r.contains("roofline") && r["roofline"].value("bytes", 0.0) == 12.0 * 4194304);
         KF_CHECK(!hasFlag(r, "degenerate_output") && !hasFlag(r, "side_stream_work") && !hasFlag(r, "below_speed_of_light"));
         KF_CHECK(!r.value("restart_required", true));
-        // The second evaluation against the same reference reuses the reference outputs.
-        const Json again = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("good")), "good (cached ref)");
-        KF_CHECK(again["verification"].value("reference_cached", 0) == 5);
+        // Timed from outside the kernels' processes, in batches of K calls (docs/worker-protocol.md, "Timing").
+        KF_CHECK(t.value("external", false) && t.value("batch_calls", 0) >= 3 && t.value("batch_calls", 0) <= 200);
+        KF_CHECK(t.value("crossing_ms", 0.0) > 0 && t.value("batches", 0) >= 5);
+        KF_CHECK(r.contains("isolation") && r["isolation"]["candidate"].value("own_process_group", false));
+        KF_CHECK(r["isolation"]["candidate"].value("host_pid", 0) != r["isolation"]["reference"].value("host_pid", 0));
+        // The second evaluation against the same reference: its process is kept, still correct.
+        const Json again = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("good")), "good again");
+        KF_CHECK(again.value("verdict", "") == "correct");
+        KF_CHECK(again["isolation"]["reference"].value("host_pid", 0) == r["isolation"]["reference"].value("host_pid", 1));
     }
 
     // With tracing and metrics on (the CUPTI observer, when the worker was built with it): still correct,
@@ -209,12 +215,12 @@ int main()
         KF_CHECK(r["verification"].value("mismatches", 1) == 0);
     }
 
-    // Work left on a side stream: correct after a device-wide sync, flagged, and its time counted.
+    // Work left on a side stream (not joined back before kf_entry returns): correct after the host's
+    // device-wide sync, flagged. Its time is not in the external figure (done is recorded on the stream).
     {
         const Json r = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("side")), "side stream");
         KF_CHECK(r.value("verdict", "") == "correct");
         KF_CHECK(hasFlag(r, "side_stream_work"));
-        KF_CHECK(r["timing"]["candidate"].value("median_ms", 0.0) >= 1.9);
     }
 
     // A kernel that reports an error: cuda_error, and the same worker carries on.
@@ -227,14 +233,17 @@ int main()
         KF_CHECK(ok.value("verdict", "") == "correct" && h.starts() == starts);
     }
 
-    // Illegal address: a sticky error; the worker replies, exits, and a new one works.
+    // Illegal address: a sticky error in the candidate's process, not the judge's. The worker needs a restart
+    // only when its stream stayed blocked on the dead host's done event (then it exits with status 3).
     {
         const Json r = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("crash")), "crash");
         KF_CHECK(r.value("verdict", "") == "cuda_error");
         KF_CHECK_MSG(r.value("cuda_error", "") == "cudaErrorIllegalAddress", r.dump());
-        KF_CHECK(r.value("restart_required", false));
-        KF_CHECK(h.current().waitExit(20));
-        KF_CHECK_MSG(h.current().exitCode() == 3, h.current().exitDescription());
+        std::printf("crash: restart_required %s\n", r.value("restart_required", false) ? "true" : "false");
+        if (r.value("restart_required", false)) {
+            KF_CHECK(h.current().waitExit(20));
+            KF_CHECK_MSG(h.current().exitCode() == 3, h.current().exitDescription());
+        }
         const Json ok = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("good")), "good after crash");
         KF_CHECK(ok.value("verdict", "") == "correct");
     }
@@ -251,16 +260,18 @@ int main()
         KF_CHECK(ok.value("verdict", "") == "correct");
     }
 
-    // exit() and a host segfault end the worker; the client sees how.
+    // exit() and a segfault end the candidate's process, not the worker: verdict crashed, saying how.
     {
-        const auto exited = h.evaluate(scale, so.at("scale_ref"), so.at("exit"));
-        KF_CHECK(exited.status == WorkerClient::Reply::Status::Died);
-        KF_CHECK_MSG(h.current().exitCode() == 7, h.current().exitDescription());
-        std::printf("%-22s crashed    worker %s\n", "exit()", h.current().exitDescription().c_str());
-        const auto segv = h.evaluate(scale, so.at("scale_ref"), so.at("segfault"));
-        KF_CHECK(segv.status == WorkerClient::Reply::Status::Died);
-        KF_CHECK_MSG(h.current().exitSignal() == SIGSEGV, h.current().exitDescription());
-        std::printf("%-22s crashed    worker %s\n", "segfault", h.current().exitDescription().c_str());
+        const int starts = h.starts();
+        const Json exited = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("exit")), "exit");
+        KF_CHECK(exited.value("verdict", "") == "crashed");
+        KF_CHECK_CONTAINS(exited.value("message", ""), "exited with status 7");
+        std::printf("%-22s crashed    %s\n", "exit()", exited.value("message", "").c_str());
+        const Json segv = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("segfault")), "segfault");
+        KF_CHECK(segv.value("verdict", "") == "crashed");
+        KF_CHECK_CONTAINS(segv.value("message", ""), "signal 11");
+        std::printf("%-22s crashed    %s\n", "segfault", segv.value("message", "").c_str());
+        KF_CHECK(h.starts() == starts);
     }
 
     // Load errors do not end the worker.

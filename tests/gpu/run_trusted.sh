@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Issue 19 (the judge and the candidate host) on a GPU host without Qt: builds the Qt-free tree, runs the
+# runtime CPU tests, the worker GPU tests (tst_worker_gpu, tst_worker_lifetime_gpu, tst_sandbox --gpu when
+# built), kforge-worker --self-test, then a stability check of 5 evaluations of diag_matmul's good variant
+# through one raw protocol session (speedup, K, crossing, isolation, wall time per evaluation). Logs in $OUT;
+# a short table last (also $OUT/summary.txt).
+#   OUT=/some/dir tests/gpu/run_trusted.sh        (default OUT: /tmp/kforge-trusted)
+# KFORGE_GPU_DEADLINE_S (default 540): the summary prints by then; later stages are cut short or skipped.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+source tests/gpu/lib.sh # start_run, elapsed, left, stage
+start_run /tmp/kforge-trusted kforge-trusted-res run_trusted.log
+B=${KFORGE_GPU_BUILD_DIR:-build-gpu}
+DEADLINE=${KFORGE_GPU_DEADLINE_S:-540}
+STAGE_RESERVE_S=20 STAGE_MIN_S=15
+: > "$RES/stages"
+
+echo "run_trusted.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
+git log -1 --format='commit %h %s' 2>/dev/null || true
+nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader || true
+echo "kernel $(uname -r); $(nvcc --version 2>/dev/null | tail -1)"
+
+stage build 300 bash -c "cmake -S . -B $B -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release > '$OUT/build.log' 2>&1 \
+  && cmake --build $B -j$(nproc) --target kforge-worker kforge_noop tst_worker_protocol tst_worker_lifetime \
+     tst_worker_gpu \$(grep -q tst_sandbox $B/build.ninja 2>/dev/null && echo tst_sandbox) >> '$OUT/build.log' 2>&1"
+BUILD_RC=$?
+tail -2 "$OUT/build.log"
+(( BUILD_RC != 0 )) && grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40
+WORKER=$PWD/$B/core/runtime/worker/kforge-worker
+export KFORGE_WORKER=$WORKER
+
+if [[ -x $WORKER ]]; then
+  stage cpu_tests 90 ctest --test-dir $B -R '^(tst_worker_protocol|tst_worker_lifetime|tst_sandbox)$' --output-on-failure \
+    > "$OUT/cpu_tests.log" 2>&1
+  grep -E "Test +#|tests passed" "$OUT/cpu_tests.log"
+
+  stage worker_gpu 240 "$B/tests/core/runtime/tst_worker_gpu" > "$OUT/worker_gpu.log" 2>&1
+  grep -E "^(FAIL|PASS|SKIP)|stability|crash:|crashed|timeout" "$OUT/worker_gpu.log" | head -40
+
+  stage lifetime_gpu 60 "$B/tests/core/runtime/tst_worker_lifetime" --gpu > "$OUT/lifetime_gpu.log" 2>&1
+  tail -3 "$OUT/lifetime_gpu.log"
+  if [[ -x $B/tests/core/runtime/tst_sandbox ]]; then
+    stage sandbox_gpu 60 "$B/tests/core/runtime/tst_sandbox" --gpu > "$OUT/sandbox_gpu.log" 2>&1
+    tail -3 "$OUT/sandbox_gpu.log"
+  fi
+
+  stage selftest 180 "$WORKER" --self-test > "$OUT/selftest.txt" 2>&1
+  grep -vE "^self-test: " "$OUT/selftest.txt" | tail -30
+
+  # Stability: 5 evaluations of diag_matmul good in one worker (default timing options), raw protocol.
+  diag_session() {
+    local d=$ROOT/resources/tasks/diag_matmul ref=$RES/diag_ref.so good=$RES/diag_good.so task
+    for f in reference.cu:$ref variants/rowscale.cu:$good; do
+      nvcc -O3 -lineinfo -arch=sm_90 -shared -Xcompiler -fPIC -I"$ROOT/core/runtime/include" -lcublas \
+        -o "${f#*:}" "$d/${f%%:*}" || return 1
+    done
+    task=$(python3 -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))" "$d/task.json")
+    {
+      printf '{"id":1,"op":"load","slot":"reference","path":"%s"}\n' "$ref"
+      printf '{"id":2,"op":"load","slot":"candidate","path":"%s"}\n' "$good"
+      for i in 3 4 5 6 7; do
+        printf '{"id":%d,"op":"evaluate","task":%s,"options":{"trace":%s,"metrics":false}}\n' "$i" "$task" \
+          "$([ $i = 3 ] && echo true || echo false)"
+      done
+      printf '{"id":8,"op":"shutdown"}\n'
+    } | "$WORKER" > "$RES/diag.jsonl" 2> "$RES/diag.err"
+  }
+  T_DIAG=$(date +%s.%N)
+  stage diag_stability 150 bash -c "$(declare -f diag_session); ROOT=$ROOT RES=$RES WORKER=$WORKER diag_session"
+  T_DIAG=$(python3 -c "import time; print(round(time.time() - $T_DIAG, 1))")
+  cp "$RES/diag.jsonl" "$OUT/diag.jsonl" 2>/dev/null
+  tail -5 "$RES/diag.err" 2>/dev/null
+fi
+
+{
+  echo; echo "=== summary (run_trusted.sh, $(elapsed)s)"
+  while read -r name rc; do printf '%-16s %s\n' "$name" "$([ "$rc" = 0 ] && echo ok || echo "rc $rc")"; done < "$RES/stages"
+  python3 - "$OUT/diag.jsonl" "${T_DIAG:-0}" <<'PY'
+import json, sys
+rows = []
+try:
+    for line in open(sys.argv[1]):
+        m = json.loads(line)
+        if "result" in m:
+            rows.append(m["result"])
+except OSError:
+    pass
+print("diag_matmul good, 5 evaluations (%s s for the session):" % sys.argv[2])
+print("%-4s %-9s %9s %11s %11s %5s %5s %8s %11s  %s" % ("#", "verdict", "speedup", "ref_ms", "cand_ms", "K", "Kref", "batches",
+      "crossing_ms", "flags"))
+sp = []
+for i, r in enumerate(rows):
+    t = r.get("timing", {})
+    s = t.get("speedup", 0)
+    if s:
+        sp.append(s)
+    print("%-4d %-9s %9.2f %11.4f %11.4f %5s %5s %8s %11.4f  %s" % (i + 1, r.get("verdict"), s,
+          t.get("reference", {}).get("median_ms", 0), t.get("candidate", {}).get("median_ms", 0),
+          t.get("batch_calls", "-"), t.get("reference_batch_calls", "-"), t.get("batches", "-"),
+          t.get("crossing_ms", 0), ",".join(r.get("flags", []))))
+if sp:
+    print("max/min speedup %.4f (issue bar <= 1.03)" % (max(sp) / min(sp)))
+if rows:
+    iso = rows[0].get("isolation", {}).get("candidate", {})
+    print("isolation (candidate):", json.dumps({k: v for k, v in iso.items() if k != "notes"}))
+    print("notes:", "; ".join(iso.get("notes", [])))
+    if "timing" in rows[0]:
+        print("self_median_ms (trace pass of #1): %s" % rows[0]["timing"].get("self_median_ms"))
+        print("boundary_ms_per_round: %s" % rows[0]["timing"].get("boundary_ms_per_round"))
+PY
+} | tee "$OUT/summary.txt"
