@@ -375,6 +375,8 @@ int runCandidateHost(int fd, int device, HostProfiler *profiler)
             reply = Json{{"ok", false}, {"code", r.code}, {"message", r.message}};
         } catch (const nlohmann::json::exception &e) {
             reply = Json{{"ok", false}, {"code", "bad_request"}, {"message", e.what()}};
+        } catch (const std::exception &e) {
+            reply = Json{{"ok", false}, {"code", "internal"}, {"message", e.what()}};
         }
         if (!channel.writeLine(reply))
             return kExitChannelGone;

@@ -236,7 +236,7 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
                                                 {"slot", how.slot},
                                                 {"library", library.string()},
                                                 {"restrictions", restrictions.toJson()}},
-                                           kInitTimeoutS, "loading the library");
+                                           how.initTimeoutS, "loading the library");
         if (!reply["ok"].get<bool>()) {
             code = reply.value("code", std::string("load_failed"));
             message = reply.value("message", std::string("the host refused the library"));

@@ -29,6 +29,7 @@ struct HostStart {
     std::filesystem::path tempParent;
     std::string library;    // the shared object's bytes, written into the host's private directory
     std::size_t outputCapBytes = 1 << 20;
+    double initTimeoutS = 60; // the watchdog of init (its CUDA context and the library's load)
 };
 
 class HostClient

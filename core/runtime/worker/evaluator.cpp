@@ -262,7 +262,7 @@ void Evaluator::rounds(Run &run)
     int index = 1;
     while (!run.v.failed) {
         const bool warm = run.elapsedMs() >= warmupEnd && index > 1;
-        const int calls = run.timedRounds * run.kCand;
+        const int calls = run.timedRounds * std::min(run.kCand, run.kRef); // of the side with fewer
         const bool enoughTime = run.elapsedMs() - timingStart >= run.options.minTimeMs || run.elapsedMs() > softEndMs;
         const bool enough = run.timedRounds >= 5 && calls >= run.options.minRuns && enoughTime;
         const bool capped = calls >= run.options.maxRuns || run.elapsedMs() > hardEndMs;
@@ -404,6 +404,9 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
                 cand.push_back(static_cast<float>(std::max(0.0, ms - bCand) / run.kCand));
             run.reference = summarize(ref);
             run.candidate = summarize(cand);
+            // "runs": the calls timed; the statistics are over the sampled rounds' per-call figures.
+            run.reference->runs = run.timedRounds * run.kRef;
+            run.candidate->runs = run.timedRounds * run.kCand;
             run.crossingMs = bCand;
             profilePasses(run);
         }
