@@ -205,7 +205,9 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
     std::unique_ptr<HostClient> client(new HostClient);
     client->m_slot = how.slot;
     SandboxOptions options;
-    options.argv = {how.executable, "--candidate-host", "3", "--device", std::to_string(how.device)};
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::absolute(how.executable, ec);
+    options.argv = {exe.string(), "--candidate-host", "3", "--device", std::to_string(how.device)};
     options.env = hostEnvironment();
     options.env.push_back("HOME=" + how.tempParent.string());
     options.env.push_back("TMPDIR=" + how.tempParent.string());
