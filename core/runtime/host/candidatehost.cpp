@@ -169,7 +169,8 @@ Json Host::opInit(const Json &request)
     if (!m_hasDevice)
         cudaGetLastError();
     // After the context exists (the driver opens /dev/nvidia* and reads /proc, /sys): Landlock, then seccomp.
-    const Protections applied = applyHostRestrictions(HostRestrictions::fromJson(request.value("restrictions", Json::object())));
+    const Protections applied = applyHostRestrictions(
+        HostRestrictions::fromJson(request.value("restrictions", Json::object())));
     const Json protections = applied.toJson();
     LoadFailure failure;
     m_library = KernelLibrary::open(request.at("library").get<std::string>(), failure);

@@ -16,12 +16,12 @@ namespace kforge::runtime::host {
 struct HostRunner {
     cudaStream_t stream = nullptr;
     int device = 0;
-    bool reference = false;           // the slot this host was started for
-    std::string library;              // the loaded file (cubins for the source-level pass)
-    std::function<int()> call;        // kf_entry on the request's buffers, on `stream`; returns its rc
-    std::function<void()> flushL2;    // the host's own L2 flush kernel on `stream`
-    std::function<void()> delay;      // the host's spin kernel on `stream` (about 100 us)
-    std::function<void()> marker;     // the host's empty marker kernel on `stream`
+    bool reference = false;        // the slot this host was started for
+    std::string library;           // the loaded file (cubins for the source-level pass)
+    std::function<int()> call;     // kf_entry on the request's buffers, on `stream`; returns its rc
+    std::function<void()> flushL2; // the host's own L2 flush kernel on `stream`
+    std::function<void()> delay;   // the host's spin kernel on `stream` (about 100 us)
+    std::function<void()> marker;  // the host's empty marker kernel on `stream`
     // call() + cudaDeviceSynchronize(); throws std::runtime_error on a non-zero rc or a CUDA error
     std::function<void()> launch;
 };

@@ -157,7 +157,8 @@ Json HostClient::request(const Json &req, double timeoutS, const std::string &ph
             died(phase);
         sent += static_cast<std::size_t>(n);
     }
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
+    const auto deadline = Clock::now()
+                          + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
     for (;;) {
         const std::size_t nl = m_buffer.find('\n');
         if (nl != std::string::npos) {

@@ -25,9 +25,9 @@ struct HostFailure {
 struct HostStart {
     std::string executable; // this kforge-worker
     int device = 0;
-    std::string slot;       // reference | candidate | baseline
+    std::string slot; // reference | candidate | baseline
     std::filesystem::path tempParent;
-    std::string library;    // the shared object's bytes, written into the host's private directory
+    std::string library; // the shared object's bytes, written into the host's private directory
     std::size_t outputCapBytes = 1 << 20;
     double initTimeoutS = 60; // the watchdog of init (its CUDA context and the library's load)
 };

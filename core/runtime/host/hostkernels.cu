@@ -30,7 +30,9 @@ extern "C" __global__ void kforgeHostDelay(unsigned long long ns)
     }
 }
 
-extern "C" __global__ void kforgeHostMarker() {}
+extern "C" __global__ void kforgeHostMarker()
+{
+}
 
 extern "C" __global__ void kforgeHostFlush(uint4 *buffer, size_t n)
 {

@@ -110,7 +110,8 @@ bool BatchTimer::drain(double timeoutS)
 {
     if (m_flag)
         *reinterpret_cast<volatile int *>(m_flag) = 1; // never leave a gate spinning
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
+    const auto deadline = Clock::now()
+                          + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
     while (cudaStreamQuery(m_gpu.stream()) == cudaErrorNotReady) {
         if (Clock::now() > deadline) {
             m_stuck = true;
@@ -148,16 +149,15 @@ Json BatchTimer::mapRequest(Side side, const Json &task) const
     const Arena &out = m_arenas[outputArena(side)];
     return Json{{"op", host::kOpMap},
                 {"task", task},
-                {"buffers",
-                 Json::array({Json{{"id", in.id}, {"handle", in.handle}, {"bytes", in.buffer.bytes()}},
-                              Json{{"id", out.id}, {"handle", out.handle}, {"bytes", out.buffer.bytes()}}})},
-                {"events", Json::array({Json{{"id", 0}, {"handle", m_goHandle}}, Json{{"id", 1}, {"handle", m_doneHandle}}})}};
+                {"buffers", Json::array({Json{{"id", in.id}, {"handle", in.handle}, {"bytes", in.buffer.bytes()}},
+                                         Json{{"id", out.id}, {"handle", out.handle}, {"bytes", out.buffer.bytes()}}})},
+                {"events",
+                 Json::array({Json{{"id", 0}, {"handle", m_goHandle}}, Json{{"id", 1}, {"handle", m_doneHandle}}})}};
 }
 
 void *BatchTimer::input(int set, std::size_t tensor) const
 {
-    return static_cast<char *>(m_arenas[0].buffer.get()) + static_cast<std::size_t>(set) * m_inStride
-           + m_inOffsets[tensor];
+    return static_cast<char *>(m_arenas[0].buffer.get()) + static_cast<std::size_t>(set) * m_inStride + m_inOffsets[tensor];
 }
 
 void *BatchTimer::output(Side side, int slot, std::size_t tensor) const
@@ -231,7 +231,8 @@ std::vector<unsigned long long> BatchTimer::inputChanges(uint64_t roundSeed, int
 
 void BatchTimer::waitEvent(cudaEvent_t e, double timeoutS, const std::string &what)
 {
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
+    const auto deadline = Clock::now()
+                          + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
     for (;;) {
         const cudaError_t r = cudaEventQuery(e);
         if (r == cudaSuccess)

@@ -82,8 +82,7 @@ Json CuptiHostProfiler::trace(const host::HostRunner &runner, int runs)
     m_tracer.takeRecords();
     m_tracer.takeRegions();
     const std::optional<uint32_t> streamId = profiler::ActivityTracer::streamId(runner.stream);
-    const profiler::RegionKind kind = runner.reference ? profiler::RegionKind::Reference
-                                                       : profiler::RegionKind::Candidate;
+    const profiler::RegionKind kind = runner.reference ? profiler::RegionKind::Reference : profiler::RegionKind::Candidate;
     cudaEvent_t start = nullptr, stop = nullptr;
     require(cudaEventCreate(&start), "cudaEventCreate");
     require(cudaEventCreate(&stop), "cudaEventCreate");
@@ -127,9 +126,8 @@ Json CuptiHostProfiler::metrics(const host::HostRunner &runner, const Json &requ
     Json body{{"metrics", nlohmann::json(m)}};
     const profiler::DevicePeaks peaks{request.value("peak_copy_gbps", 0.0), request.value("peak_fma_gflops", 0.0)};
     if (peaks.valid())
-        body["roofline"] = nlohmann::json(profiler::buildRoofline(peaks, &m, request.value("flops", -1.0),
-                                                                  request.value("bytes", -1.0),
-                                                                  request.value("median_ms", 0.0)));
+        body["roofline"] = nlohmann::json(profiler::buildRoofline(
+            peaks, &m, request.value("flops", -1.0), request.value("bytes", -1.0), request.value("median_ms", 0.0)));
     return body;
 }
 

@@ -36,7 +36,7 @@ struct Evaluator::Run {
     std::unique_ptr<Verifier> verifier;
     Verification v;
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-    double budgetS = 60;  // the evaluation ends its timing by then (the task's timeout_s, less room)
+    double budgetS = 60; // the evaluation ends its timing by then (the task's timeout_s, less room)
     bool gated = true;
     int gateTimeouts = 0;
     int k0 = kMinBatch, kRef = kMinBatch, kCand = kMinBatch;
@@ -61,12 +61,14 @@ struct Evaluator::Run {
         const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return std::max(5.0, budgetS * 0.9 - used);
     }
-    double elapsedMs() const { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(); }
+    double elapsedMs() const
+    {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    }
     host::HostClient &host(Side s) const
     {
         return *(s == Side::Reference ? hosts.reference : s == Side::Candidate ? hosts.candidate : hosts.baseline);
     }
 };
-
 
 } // namespace kforge::runtime

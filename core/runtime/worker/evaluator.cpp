@@ -127,8 +127,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         if (b.side == Side::Baseline) {
             base[b.calls] = t.ms;
             baseWall += t.wallMs;
-        }
-        else
+        } else
             times[b.side] = t;
         if (first && b.side == Side::Reference) {
             const std::vector<unsigned long long> changed = bt.inputChanges(seed, 0);
@@ -165,7 +164,8 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
             const std::vector<unsigned long long> changed = bt.inputChanges(seed, j);
             for (std::size_t i = 0; i < changed.size(); ++i) {
                 const std::string &n = run.task.inputs[i].name;
-                if (changed[i] && std::find(run.v.mutatedInputs.begin(), run.v.mutatedInputs.end(), n) == run.v.mutatedInputs.end())
+                if (changed[i]
+                    && std::find(run.v.mutatedInputs.begin(), run.v.mutatedInputs.end(), n) == run.v.mutatedInputs.end())
                     run.v.mutatedInputs.push_back(n);
             }
         }
@@ -218,8 +218,8 @@ void Evaluator::rounds(Run &run)
         sets = 1;
     const auto mib = [](std::size_t b) { return std::to_string(b >> 20) + " MiB"; };
     if (sets < 1)
-        throw JudgeOutOfMemory{"the judge needs " + mib(perSet) + " of device memory for one call's inputs and outputs, "
-                               + mib(freeBytes) + " are free"};
+        throw JudgeOutOfMemory{"the judge needs " + mib(perSet)
+                               + " of device memory for one call's inputs and outputs, " + mib(freeBytes) + " are free"};
     run.phase = "allocating the batches (" + std::to_string(sets) + " sets of " + mib(perSet) + ")";
     try {
         run.batches = std::make_unique<BatchTimer>(m_gpu, run.task, sets);
@@ -419,7 +419,8 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
         std::string what;
         if (f.rc > 0) {
             const auto code = static_cast<cudaError_t>(f.rc);
-            what = who + " returned " + std::to_string(f.rc) + " (" + cudaGetErrorName(code) + ": " + cudaGetErrorString(code) + ")";
+            what = who + " returned " + std::to_string(f.rc) + " (" + cudaGetErrorName(code) + ": "
+                   + cudaGetErrorString(code) + ")";
             result["cuda_error"] = cudaGetErrorName(code);
         } else if (f.rc < 0) {
             what = who + " returned " + std::to_string(f.rc) + (f.rc == -1 ? " or threw a C++ exception" : "");
@@ -437,9 +438,8 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
         m_restartRequired = m_gpu.isBroken(f.code);
         result["cuda_error"] = cudaGetErrorName(f.code);
         fail(f.code == cudaErrorMemoryAllocation ? "out_of_memory" : "cuda_error",
-             std::string("the judge's ") + cudaGetErrorName(f.code) + " (" + cudaGetErrorString(f.code) + ") in "
-                 + run.phase + ", at " + f.where
-                 + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : ""));
+             std::string("the judge's ") + cudaGetErrorName(f.code) + " (" + cudaGetErrorString(f.code) + ") in " + run.phase
+                 + ", at " + f.where + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : ""));
     }
     if (run.batches && !run.batches->drain(10)) {
         m_restartRequired = true;

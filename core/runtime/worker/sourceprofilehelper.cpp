@@ -219,48 +219,4 @@ profiler::SourceProfile sampleLibrary(const std::string &side, const std::functi
     return profile;
 }
 
-profiler::SourceProfile sourceProfileInHelper(const std::string &worker, SourceProfileRequest request,
-                                              const fs::path &workDir, double timeoutS)
-{
-    static int counter = 0;
-    const std::string stem = "source-profile-" + std::to_string(::getpid()) + "-" + std::to_string(++counter);
-    const fs::path requestFile = workDir / (stem + ".request.json");
-    request.output = (workDir / (stem + ".json")).string();
-    const auto failed = [](const std::string &why) {
-        profiler::SourceProfile p;
-        p.status = "failed";
-        p.addMissing("helper_failed", why);
-        return p;
-    };
-    {
-        std::ofstream out(requestFile, std::ios::binary | std::ios::trunc);
-        out << request.toJson().dump();
-        if (!out)
-            return failed("The source-level pass could not write its request to " + requestFile.string() + ".");
-    }
-    const ToolRun run = runTool({worker, "--source-profile", requestFile.string()}, workDir, 64 * 1024, timeoutS);
-    std::error_code ec;
-    fs::remove(requestFile, ec);
-    profiler::SourceProfile profile;
-    std::string error;
-    const std::string text = readFile(request.output);
-    fs::remove(request.output, ec);
-    if (!run.ok() || text.empty()) {
-        std::string err = run.err.substr(0, 600);
-        while (!err.empty() && err.back() == '\n')
-            err.pop_back();
-        return failed("The source-level helper (" + worker + " --source-profile) "
-                      + (run.timedOut ? "ran past " + std::to_string(static_cast<int>(timeoutS)) + " s and was killed"
-                                      : "failed with exit status " + std::to_string(run.exitStatus))
-                      + (err.empty() ? std::string(".") : ": " + err));
-    }
-    try {
-        if (!profiler::SourceProfile::fromJson(Json::parse(text), profile, error))
-            return failed("The source-level helper wrote an unreadable profile: " + error);
-    } catch (const nlohmann::json::exception &e) {
-        return failed(std::string("The source-level helper wrote an unreadable profile: ") + e.what());
-    }
-    return profile;
-}
-
 } // namespace kforge::runtime

@@ -1,9 +1,9 @@
 #pragma once
-// The source-level pass in a process of its own (`kforge-worker --source-profile REQUEST.json`). CUPTI's
-// PC sampling delivered samples reliably only on the first enable in a process (on the H200 with CUPTI
-// 13.0 later enable/disable cycles in the same context mostly returned nothing), so the worker starts a
-// fresh helper for every pass: it loads the two libraries, makes the timing inputs from the same seed,
-// samples the candidate (and the reference), and writes the profile's JSON to a file.
+// The source-level pass. In the candidate host (sampleLibrary: the host's own library on the judge's
+// buffers), and as `kforge-worker --source-profile REQUEST.json`, a stand-alone run for tools and tests that
+// loads the two libraries, makes the inputs from the seed, samples the candidate (and the reference) and writes
+// the profile's JSON to a file. CUPTI's PC sampling delivered samples reliably only on the first enable in a
+// process (H200, CUPTI 13.0), which is why each pass gets a fresh process.
 #include "core/runtime/profiler/sourceprofile.h"
 
 #include <nlohmann/json.hpp>
@@ -37,10 +37,5 @@ int runSourceProfileHelper(const std::string &requestFile);
 // reference.
 profiler::SourceProfile sampleLibrary(const std::string &side, const std::function<void()> &launch,
                                       const std::string &library, int period);
-
-// The worker's side: writes the request into `workDir`, runs `worker --source-profile` and reads the
-// profile back. A helper that fails or runs past `timeoutS` gives status "failed" with its stderr.
-profiler::SourceProfile sourceProfileInHelper(const std::string &worker, SourceProfileRequest request,
-                                              const std::filesystem::path &workDir, double timeoutS);
 
 } // namespace kforge::runtime

@@ -96,7 +96,6 @@ std::string formatMs(double ms)
     return s.str();
 }
 
-
 Json Verification::toJson(const TaskSpec &task) const
 {
     Json ver;
@@ -173,7 +172,8 @@ std::vector<gpu::CompareStats> Verifier::compareSlot(int slot, bool early)
 unsigned long long Verifier::referenceDifference(int a, int b)
 {
     const cudaStream_t s = m_gpu.stream();
-    auto *count = reinterpret_cast<unsigned long long *>(m_device.as<char>() + std::max<std::size_t>(m_task.outputs.size(), 1) * sizeof(gpu::CompareStats));
+    auto *count = reinterpret_cast<unsigned long long *>(
+        m_device.as<char>() + std::max<std::size_t>(m_task.outputs.size(), 1) * sizeof(gpu::CompareStats));
     KF_CUDA(cudaMemsetAsync(count, 0, sizeof *count, s));
     for (std::size_t k = 0; k < m_task.outputs.size(); ++k)
         KF_CUDA(gpu::countDifferences(m_batches.output(Side::Reference, a, k), m_batches.output(Side::Reference, b, k),
@@ -222,9 +222,11 @@ void Verifier::compare(const std::vector<int> &slots, const std::string &round, 
         const std::size_t es = dtypeSize(spec.dtype);
         const unsigned long long index = late[k].firstIndex;
         unsigned char raw[16] = {};
-        KF_CUDA(cudaMemcpyAsync(raw, static_cast<const unsigned char *>(m_batches.output(Side::Reference, slot, k)) + index * es,
+        KF_CUDA(cudaMemcpyAsync(raw,
+                                static_cast<const unsigned char *>(m_batches.output(Side::Reference, slot, k)) + index * es,
                                 es, cudaMemcpyDeviceToHost, s));
-        KF_CUDA(cudaMemcpyAsync(raw + 8, static_cast<const unsigned char *>(m_batches.output(Side::Candidate, slot, k)) + index * es,
+        KF_CUDA(cudaMemcpyAsync(raw + 8,
+                                static_cast<const unsigned char *>(m_batches.output(Side::Candidate, slot, k)) + index * es,
                                 es, cudaMemcpyDeviceToHost, s));
         KF_CUDA(cudaStreamSynchronize(s));
         const double e = elementValue(raw, spec.dtype);
@@ -246,7 +248,7 @@ void Verifier::compare(const std::vector<int> &slots, const std::string &round, 
                 coords.push_back(x);
         }
         const uint64_t setSeed = mixSeed(roundSeed, static_cast<uint64_t>(slot) + 1);
-        v.firstMismatch = Json{{"output", spec.name}, {"index", index},    {"coords", coords},
+        v.firstMismatch = Json{{"output", spec.name},   {"index", index},   {"coords", coords},
                                {"expected", number(e)}, {"got", number(g)}, {"poison", poisoned},
                                {"trial", round},        {"call", slot},     {"seed", setSeed}};
         const Tolerance tol = m_task.toleranceFor(spec.dtype);

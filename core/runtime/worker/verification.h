@@ -21,7 +21,7 @@ struct OutputTotals {
 };
 
 struct Verification {
-    int trials = 0;            // rounds whose every output was compared
+    int trials = 0;                  // rounds whose every output was compared
     unsigned long long compared = 0; // calls whose outputs were compared, all rounds
     std::vector<OutputTotals> totals;
     unsigned long long elements = 0; // per call, all outputs

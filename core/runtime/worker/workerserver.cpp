@@ -77,8 +77,8 @@ std::filesystem::path workDir()
 std::filesystem::path noopLibrary()
 {
     const std::filesystem::path exe = selfExecutable();
-    for (const std::filesystem::path &p : {exe.parent_path() / "kforge-noop.so",
-                                           exe.parent_path().parent_path() / "lib" / "kforge" / "kforge-noop.so"}) {
+    for (const std::filesystem::path &p :
+         {exe.parent_path() / "kforge-noop.so", exe.parent_path().parent_path() / "lib" / "kforge" / "kforge-noop.so"}) {
         std::error_code ec;
         if (std::filesystem::is_regular_file(p, ec))
             return p;
@@ -316,12 +316,11 @@ Json WorkerServer::opEvaluate(const Json &request)
 
     Evaluator evaluator(m_gpu, m_referenceMetrics);
     const Json id = m_currentId;
-    Json result = evaluator.evaluate(*task.spec, options,
-                                     Evaluator::Hosts{m_reference->host.get(), m_candidate->host.get(),
-                                                      m_baseline->host.get()},
-                                     [this, &id](const char *stage) {
-                                         send(Json{{"id", id}, {"event", "progress"}, {"stage", stage}});
-                                     });
+    Json result = evaluator.evaluate(
+        *task.spec, options, Evaluator::Hosts{m_reference->host.get(), m_candidate->host.get(), m_baseline->host.get()},
+        [this, &id](const char *stage) {
+            send(Json{{"id", id}, {"event", "progress"}, {"stage", stage}});
+        });
     if (evaluator.restartRequired()) {
         m_exit = true;
         m_exitStatus = protocol::kExitRestartRequired;

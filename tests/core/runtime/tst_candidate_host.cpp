@@ -13,8 +13,8 @@
 
 #include <csignal>
 #include <cstring>
-#include <iterator>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 using namespace kforge::runtime;
@@ -115,9 +115,12 @@ int main()
             // An unknown op and a batch before any mapping are refused, and the host stays up.
             const Json unknown = h->request(Json{{"op", "nonsense"}}, 10, "test");
             KF_CHECK(!unknown.value("ok", true) && unknown.value("code", "") == "bad_request");
-            const Json batch = h->request(Json{{"op", "batch"}, {"go", 0}, {"done", 1}, {"calls", Json::array()}}, 10, "test");
+            const Json batch = h->request(Json{{"op", "batch"}, {"go", 0}, {"done", 1}, {"calls", Json::array()}}, 10,
+                                          "test");
             KF_CHECK(!batch.value("ok", true));
-            const Json map = h->request(Json{{"op", "map"}, {"task", toJson(fixtureTask("scale"))}, {"buffers", Json::array()},
+            const Json map = h->request(Json{{"op", "map"},
+                                             {"task", toJson(fixtureTask("scale"))},
+                                             {"buffers", Json::array()},
                                              {"events", Json::array()}},
                                         30, "test");
             KF_CHECK_MSG(map.value("ok", false) || map.value("code", "") == "no_device", map.dump());
