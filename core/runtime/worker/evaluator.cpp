@@ -251,6 +251,8 @@ void Evaluator::rounds(Run &run)
             round(run, r, true, false);
         return;
     }
+    if (run.progress)
+        run.progress("timing");
     // Warm-up rounds (not sampled) for options.warmup_ms, then sampled rounds until min_runs calls and
     // min_time_ms have passed, at least 5; options.trials of all rounds compare every output.
     std::bernoulli_distribution full(0.3);
@@ -441,7 +443,7 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
              std::string("the judge's ") + cudaGetErrorName(f.code) + " (" + cudaGetErrorString(f.code) + ") in " + run.phase
                  + ", at " + f.where + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : ""));
     }
-    if (run.batches && !run.batches->drain(10)) {
+    if (run.batches && !run.batches->drain(3)) {
         m_restartRequired = true;
         result["message"] = result["message"].get<std::string>()
                             + "; the judge's stream stayed blocked on the host's events, the worker exits";
