@@ -443,6 +443,22 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
              std::string("the judge's ") + cudaGetErrorName(f.code) + " (" + cudaGetErrorString(f.code) + ") in " + run.phase
                  + ", at " + f.where + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : ""));
     }
+    // The hosts close their IPC mappings before the judge frees the memory behind them.
+    if (run.batches) {
+        for (host::HostClient *h : {hosts.reference, hosts.candidate, hosts.baseline}) {
+            if (!h->alive())
+                continue;
+            try {
+                h->request(Json{{"op", host::kOpMap},
+                                {"task", run.taskJson},
+                                {"buffers", Json::array()},
+                                {"events", Json::array()}},
+                           5, "closing the mappings");
+            } catch (const host::HostFailure &) {
+                // killed: its mappings went with it
+            }
+        }
+    }
     if (run.batches && !run.batches->drain(3)) {
         m_restartRequired = true;
         result["message"] = result["message"].get<std::string>()
