@@ -210,8 +210,7 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
     const std::filesystem::path exe = std::filesystem::absolute(how.executable, ec);
     options.argv = {exe.string(), "--candidate-host", "3", "--device", std::to_string(how.device)};
     options.env = hostEnvironment();
-    options.env.push_back("HOME=" + how.tempParent.string());
-    options.env.push_back("TMPDIR=" + how.tempParent.string());
+    // HOME is set by the host to its private directory (the sandbox's cwd, which also sets TMPDIR there).
     options.tempParent = how.tempParent;
     options.outputCapBytes = how.outputCapBytes;
     std::string error;

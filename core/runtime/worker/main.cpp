@@ -276,6 +276,10 @@ int main(int argc, char **argv)
         // Started by the judge through the sandbox (core/runtime/host/sandbox.h): rlimits, cwd and the
         // descriptors are set already; a private TempDir under the sandbox's TMPDIR serves the cubin tools.
         std::signal(SIGXFSZ, SIG_IGN);
+        std::error_code cwdError;
+        const std::string home = std::filesystem::current_path(cwdError).string();
+        if (!cwdError)
+            ::setenv("HOME", home.c_str(), 1); // the only place the host may write
         std::string error;
         if (!kforge::runtime::TempDir::create(error))
             std::fprintf(stderr, "kforge-worker --candidate-host: %s\n", error.c_str());
