@@ -22,7 +22,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader || tr
 echo "kernel $(uname -r); $(nvcc --version 2>/dev/null | tail -1)"
 
 stage build 300 bash -c "cmake -S . -B $B -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release > '$OUT/build.log' 2>&1 \
-  && cmake --build $B -j$(nproc) --target kforge-worker kforge_noop tst_worker_protocol tst_worker_lifetime tst_candidate_host \
+  && cmake --build $B -j$(nproc) --target kforge-worker kforge_noop tst_worker_protocol tst_worker_lifetime tst_candidate_host tst_host_trace \
      tst_worker_gpu \$(grep -q tst_sandbox $B/build.ninja 2>/dev/null && echo tst_sandbox) >> '$OUT/build.log' 2>&1"
 BUILD_RC=$?
 tail -2 "$OUT/build.log"
@@ -31,7 +31,7 @@ WORKER=$PWD/$B/core/runtime/worker/kforge-worker
 export KFORGE_WORKER=$WORKER
 
 if [[ -x $WORKER ]]; then
-  stage cpu_tests 90 ctest --test-dir $B -R '^(tst_worker_protocol|tst_worker_lifetime|tst_candidate_host|tst_sandbox)$' --output-on-failure \
+  stage cpu_tests 90 ctest --test-dir $B -R '^(tst_worker_protocol|tst_worker_lifetime|tst_candidate_host|tst_host_trace|tst_sandbox)$' --output-on-failure \
     > "$OUT/cpu_tests.log" 2>&1
   grep -E "Test +#|tests passed" "$OUT/cpu_tests.log"
 
