@@ -25,8 +25,7 @@ TensorSpec input(Dtype dtype, InitSpec::Kind kind, double a, double b)
 
 bool has(const std::vector<double> &v, double x)
 {
-    return std::any_of(v.begin(), v.end(),
-                       [x](double y) { return y == x && std::signbit(y) == std::signbit(x); });
+    return std::any_of(v.begin(), v.end(), [x](double y) { return y == x && std::signbit(y) == std::signbit(x); });
 }
 
 std::string list(const std::vector<double> &v)
@@ -64,8 +63,8 @@ void specials()
     // An unbounded float input: all eight, +-max/2 among them.
     const auto f32 = specialValues(input(Dtype::F32, InitSpec::Kind::Normal, 0, 1), InputRange::Special, 2);
     KF_CHECK_MSG(f32.size() == 8, list(f32));
-    for (double x : {0.0, -0.0, 0x1p-126, -0x1p-126, 0x1p-149, -0x1p-149, 3.4028234663852886e38 / 2,
-                     -3.4028234663852886e38 / 2})
+    for (double x :
+         {0.0, -0.0, 0x1p-126, -0x1p-126, 0x1p-149, -0x1p-149, 3.4028234663852886e38 / 2, -3.4028234663852886e38 / 2})
         KF_CHECK_MSG(has(f32, x), std::to_string(x) + " missing from " + list(f32));
     const auto f16 = specialValues(input(Dtype::F16, InitSpec::Kind::Normal, 0, 1), InputRange::Special, 4);
     KF_CHECK(has(f16, 65504.0 / 4) && has(f16, 0x1p-14) && has(f16, 0x1p-24) && !has(f16, 0x1p-126));
@@ -116,10 +115,8 @@ void specials()
 void builtInTasks()
 {
     // Every bundled task: scaled x16, x256, x4096 where a float input can be scaled, then the special values.
-    const std::vector<EdgeTrial> full{{InputRange::Scaled, 16},
-                                      {InputRange::Scaled, 256},
-                                      {InputRange::Scaled, 4096},
-                                      {InputRange::Special, 2}};
+    const std::vector<EdgeTrial> full{
+        {InputRange::Scaled, 16}, {InputRange::Scaled, 256}, {InputRange::Scaled, 4096}, {InputRange::Special, 2}};
     const std::vector<EdgeTrial> specialOnly{{InputRange::Special, 2}};
     const std::map<std::string, std::vector<EdgeTrial>> expected{
         {"cumsum", specialOnly}, {"histogram", specialOnly}, // integer inputs: only their bounds' extremes
@@ -159,10 +156,10 @@ void referenceDecides()
 {
     const std::vector<NonFinite> clean{{0, 0}, {0, 0}};
     KF_CHECK(!edgeTrialBeyondDomain(clean, clean));
-    KF_CHECK(edgeTrialBeyondDomain(clean, {{0, 0}, {0, 3}}));  // Inf where the declared trials had none
-    KF_CHECK(edgeTrialBeyondDomain(clean, {{1, 0}, {0, 0}}));  // NaN likewise
+    KF_CHECK(edgeTrialBeyondDomain(clean, {{0, 0}, {0, 3}}));             // Inf where the declared trials had none
+    KF_CHECK(edgeTrialBeyondDomain(clean, {{1, 0}, {0, 0}}));             // NaN likewise
     KF_CHECK(!edgeTrialBeyondDomain({{5, 0}, {0, 0}}, {{9, 0}, {0, 0}})); // NaN is part of the declared domain
-    KF_CHECK(edgeTrialBeyondDomain(clean, {{0, 0}}));         // not the same outputs
+    KF_CHECK(edgeTrialBeyondDomain(clean, {{0, 0}}));                     // not the same outputs
 }
 
 } // namespace

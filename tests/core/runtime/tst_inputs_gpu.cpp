@@ -29,10 +29,11 @@ TensorSpec spec(const char *name, Dtype dtype, InitSpec::Kind kind, double a, do
     return t;
 }
 
-const std::vector<TensorSpec> kInputs{
-    spec("x", Dtype::F32, InitSpec::Kind::Normal, 0, 1),          spec("w", Dtype::BF16, InitSpec::Kind::Uniform, 0.5, 1.5),
-    spec("idx", Dtype::I32, InitSpec::Kind::Integers, -100, 100), spec("bytes", Dtype::U8, InitSpec::Kind::Integers, 0, 256),
-    spec("h", Dtype::F16, InitSpec::Kind::Normal, 0, 1)};
+const std::vector<TensorSpec> kInputs{spec("x", Dtype::F32, InitSpec::Kind::Normal, 0, 1),
+                                      spec("w", Dtype::BF16, InitSpec::Kind::Uniform, 0.5, 1.5),
+                                      spec("idx", Dtype::I32, InitSpec::Kind::Integers, -100, 100),
+                                      spec("bytes", Dtype::U8, InitSpec::Kind::Integers, 0, 256),
+                                      spec("h", Dtype::F16, InitSpec::Kind::Normal, 0, 1)};
 
 std::vector<unsigned char> download(const TensorSet &s, std::size_t i)
 {
@@ -157,8 +158,8 @@ int main()
     KF_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     try {
         run(stream);
-    } catch (const std::exception &e) {
-        KF_CHECK_MSG(false, e.what());
+    } catch (const CudaFailure &e) {
+        KF_CHECK_MSG(false, e.where + ": " + cudaErrorText(e.code));
     }
     cudaStreamDestroy(stream);
     return kforge::runtime::test::finish("tst_inputs_gpu");

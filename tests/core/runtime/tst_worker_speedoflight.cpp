@@ -62,7 +62,7 @@ void matmul()
     KF_CHECK(s.state == SpeedOfLightResult::State::BeatsFlopFloor && s.flag == "beats_flop_floor");
     KF_CHECK_CONTAINS(s.message, "faster than the task's declared arithmetic allows: either work is skipped or the "
                                  "task's flops counts avoidable work, such as an algebraic rewrite");
-    KF_CHECK(s.message.find("tensor cores") == std::string::npos); // f32: no excuse
+    KF_CHECK(s.message.find("tensor cores") == std::string::npos);                            // f32: no excuse
     KF_CHECK(s.percent && near(*s.percent, 100 * s.bytesFloorMs / 0.1) && *s.percent <= 100); // of the byte floor
     KF_CHECK(s.rooflineJson().at("speed_of_light_state") == "beats_flop_floor");
     // At 5 ms it is within both floors: the FLOP floor (2.52 ms) is the task's.
