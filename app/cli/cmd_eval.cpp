@@ -201,6 +201,11 @@ int runEval(const QStringList &args)
                                         tr("Generate the inputs from this evaluation seed (0 to 9223372036854775807) instead of a fresh one, "
                                            "to reproduce an evaluation: every result prints the seed it used."),
                                         tr("seed"));
+    const QCommandLineOption sessionOption(
+        u"session"_s,
+        tr("Also record the candidate and its evaluation as a variant of this session (created for the task when "
+           "the file does not exist), e.g. to export it with 'kforge-cli export'."),
+        tr("file.kforge"));
     parser.addOptions({jsonOption, workerOption, archOption, noMetricsOption, seedOption, sessionOption});
     parser.process(args);
 
