@@ -809,6 +809,15 @@ T.update({
 "Byte floor %1 ms (the task's bytes at the measured copy bandwidth)": '字节下限 %1 ms（以实测拷贝带宽搬运任务的字节数）',
 "FLOP floor %1 ms (the task's FLOPs at the measured FP32 FMA rate)": 'FLOP 下限 %1 ms（以实测 FP32 FMA 速率完成任务的 FLOP）',
 'Tensor cores can beat this floor too: it is set by the FP32 FMA rate.': 'Tensor Core 也能突破此下限：它按 FP32 FMA 速率计算。',
+"FLOP floor %1 ms (the task's FLOPs at the measured %2 peak)": 'FLOP 下限 %1 ms（以实测 %2 峰值完成任务的 FLOP）',
+'Inputs from seed %1 (kforge-cli eval --seed %1 reproduces them)': '输入由种子 %1 生成（kforge-cli eval --seed %1 可复现）',
+'Generate the inputs from this evaluation seed (0 to 9223372036854775807) instead of a fresh one, to reproduce an evaluation: every result prints the seed it used.':
+    '用此评估种子（0 到 9223372036854775807）生成输入，而不是新抽取的种子，以复现一次评估：每个结果都会打印其所用的种子。',
+'seed': '种子',
+"kforge-cli eval: --seed expects an integer from 0 to 9223372036854775807, not '%1'":
+    "kforge-cli eval：--seed 需要 0 到 9223372036854775807 之间的整数，而不是“%1”",
+'Seed': '种子',
+'%1 (--seed %1 reproduces the inputs)': '%1（--seed %1 可复现这些输入）',
 'not yet accepted': '尚未接受',
 'accepted after review': '已审阅并接受',
 'Best reviewed: %1 #%2, %3 (%4)': '已审阅的最佳：%1 #%2，%3（%4）',

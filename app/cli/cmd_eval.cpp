@@ -6,6 +6,7 @@
 #include "core/compile/compiler.h"
 #include "core/eval/deviceinfo.h"
 #include "core/eval/kernelname.h"
+#include "core/eval/measurement.h"
 #include "core/log/loghub.h"
 #include "core/pipeline/evaluationqueue.h"
 #include "core/session/evaluation.h"
@@ -25,6 +26,7 @@
 #include <QJsonDocument>
 #include <QTextStream>
 #include <cmath>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 
@@ -75,6 +77,8 @@ void printTable(QTextStream &out, const Task &task, const QString &candidate, co
     if (!device.isEmpty())
         row(tr("Worker"), r.workerName.isEmpty() ? device : r.workerName + u": "_s + device);
     row(tr("Verdict"), verdictDisplayName(r.verdict) + (r.message.isEmpty() ? QString() : u" — "_s + r.message));
+    if (const std::optional<qint64> seed = Measurement(r).seed)
+        row(tr("Seed"), tr("%1 (--seed %1 reproduces the inputs)").arg(*seed));
     if (!r.cudaError.isEmpty())
         row(tr("CUDA error"), r.cudaError);
     const Verification &v = r.verification;
@@ -193,12 +197,16 @@ int runEval(const QStringList &args)
     const QCommandLineOption archOption(u"arch"_s, tr("Compile for this GPU architecture (default: the worker's)."),
                                         tr("sm_XY"));
     const QCommandLineOption noMetricsOption(u"no-metrics"_s, tr("Skip the hardware metrics pass (faster)."));
+    const QCommandLineOption seedOption(u"seed"_s,
+                                        tr("Generate the inputs from this evaluation seed (0 to 9223372036854775807) instead of a fresh one, "
+                                           "to reproduce an evaluation: every result prints the seed it used."),
+                                        tr("seed"));
     const QCommandLineOption sessionOption(
         u"session"_s,
         tr("Also record the candidate and its evaluation as a variant of this session (created for the task when "
            "the file does not exist), e.g. to export it with 'kforge-cli export'."),
         tr("file.kforge"));
-    parser.addOptions({jsonOption, workerOption, archOption, noMetricsOption, sessionOption});
+    parser.addOptions({jsonOption, workerOption, archOption, noMetricsOption, seedOption, sessionOption});
     parser.process(args);
 
     QTextStream out(stdout);
@@ -240,6 +248,19 @@ int runEval(const QStringList &args)
         }
     }
 
+    std::optional<qint64> seed;
+    if (parser.isSet(seedOption)) {
+        bool ok = false;
+        const qint64 s = parser.value(seedOption).toLongLong(&ok);
+        if (!ok || s < 0) {
+            err << tr("kforge-cli eval: --seed expects an integer from 0 to 9223372036854775807, not '%1'")
+                       .arg(parser.value(seedOption))
+                << '\n';
+            return kBadInput;
+        }
+        seed = s;
+    }
+
     const bool json = parser.isSet(jsonOption);
 
     // The compiler and the GPU worker, as the workbench sets them up.
@@ -258,6 +279,7 @@ int runEval(const QStringList &args)
     request.candidateName = candidateName;
     request.options = workbench.evalOptions();
     request.options.metrics = !parser.isSet(noMetricsOption);
+    request.options.seed = seed;
     request.arch = parser.value(archOption);
 
     QueuedEvaluation evaluated;

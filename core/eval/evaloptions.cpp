@@ -30,7 +30,9 @@ EvalOptions EvalOptions::fromJson(const QJsonObject &o)
     e.maxRuns = int(json::number(o, "max_runs"_L1, e.maxRuns));
     e.warmup = int(json::number(o, "warmup"_L1, e.warmup));
     e.warmupMs = int(json::number(o, "warmup_ms"_L1, e.warmupMs));
-    e.seed = qint64(json::number(o, "seed"_L1, double(e.seed)));
+    // Integers up to 2^63 - 1 read back exactly (QJsonValue keeps them as qint64).
+    if (const QJsonValue seed = o.value("seed"_L1); seed.isDouble() && seed.toInteger(-1) >= 0)
+        e.seed = seed.toInteger();
     e.trace = o.value("trace"_L1).toBool(e.trace);
     e.traceRuns = int(json::number(o, "trace_runs"_L1, e.traceRuns));
     e.metrics = o.value("metrics"_L1).toBool(e.metrics);
@@ -44,10 +46,13 @@ EvalOptions EvalOptions::fromJson(const QJsonObject &o)
 
 QJsonObject EvalOptions::toJson() const
 {
-    QJsonObject o{{u"trials"_s, trials},         {u"timing"_s, timing},     {u"min_runs"_s, minRuns},
-                  {u"min_time_ms"_s, minTimeMs}, {u"max_runs"_s, maxRuns},  {u"warmup"_s, warmup},
-                  {u"warmup_ms"_s, warmupMs},    {u"seed"_s, double(seed)}, {u"trace"_s, trace},
-                  {u"trace_runs"_s, traceRuns},  {u"metrics"_s, metrics},   {u"samples"_s, samples}};
+    QJsonObject o{{u"trials"_s, trials},         {u"timing"_s, timing},    {u"min_runs"_s, minRuns},
+                  {u"min_time_ms"_s, minTimeMs}, {u"max_runs"_s, maxRuns}, {u"warmup"_s, warmup},
+                  {u"warmup_ms"_s, warmupMs},    {u"trace"_s, trace},      {u"trace_runs"_s, traceRuns},
+                  {u"metrics"_s, metrics},       {u"samples"_s, samples}};
+    // Only when chosen: without it the worker draws a fresh seed per evaluation.
+    if (seed)
+        o.insert(u"seed"_s, *seed);
     if (!metricNames.isEmpty())
         o.insert(u"metric_names"_s, QJsonArray::fromStringList(metricNames));
     // Only when asked: a request without the key is the same request as before the option existed.

@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QMetaType>
 #include <QStringList>
+#include <optional>
 
 namespace kforge {
 
@@ -19,7 +20,10 @@ struct EvalOptions {
     int maxRuns = TimingDefaults::maxRuns; // ...but never more (docs/worker-protocol.md, "evaluate")
     int warmup = TimingDefaults::warmup;   // untimed pairs first: at least this many and at least warmupMs
     int warmupMs = TimingDefaults::warmupMs;
-    qint64 seed = 1;
+    // The evaluation seed (0 .. 2^63 - 1). Absent (the default): the worker draws a fresh one from its random
+    // source for every evaluation and records it in the result ("seed"); set: that seed, so a run is
+    // reproduced (kforge-cli eval --seed S).
+    std::optional<qint64> seed;
     bool trace = true; // CUPTI activity trace of traceRuns extra runs per side
     int traceRuns = TimingDefaults::traceRuns;
     bool metrics = true;     // CUPTI metrics pass (kernel replay; slower)

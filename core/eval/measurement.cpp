@@ -284,6 +284,9 @@ void Measurement::parseViews(const QJsonObject &o)
     metricsSummary = metricsOf(o.value("metrics"_L1));
     speedOfLight = SpeedOfLight::fromResult(o);
     sourceProfile = SourceProfile::fromResult(o);
+    seed.reset();
+    if (const QJsonValue v = o.value("seed"_L1); v.isDouble() && v.toInteger(-1) >= 0)
+        seed = v.toInteger(); // exact up to 2^63 - 1: QJsonValue keeps integers as qint64
 }
 
 QJsonObject Measurement::typedJson() const

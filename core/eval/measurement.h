@@ -148,6 +148,9 @@ struct Measurement : EvalResult {
     MetricsSummary metricsSummary;
     SpeedOfLight speedOfLight;   // the one computation (core/eval/speedoflight.h), from the stored result
     SourceProfile sourceProfile; // the source-level pass (core/eval/sourceprofile.h); status Absent when it did not run
+    // The evaluation seed the worker used (the result's "seed"; `kforge-cli eval --seed S` reproduces the run);
+    // empty for results of workers that did not record it (every session before issue 19: seed 1 then).
+    std::optional<qint64> seed;
 
     Measurement() = default;
     // A fresh result from the worker client, with the compile summary the client adds.

@@ -118,10 +118,14 @@ SpeedOfLight SpeedOfLight::fromResult(const QJsonObject &r)
     SpeedOfLight s;
     // The worker's own inputs first: the floors follow from them by the one definition above.
     const auto flops = positive(roof, "flops"), bytes = positive(roof, "bytes");
-    const auto copy = positive(roof, "peak_copy_gbps"), fma = positive(roof, "peak_fma_gflops");
+    // The FLOP peak the worker used for the task's dtype; the FP32 FMA rate where the result predates it.
+    const auto copy = positive(roof, "peak_copy_gbps");
+    const auto fma = positive(roof, "peak_flops_gflops") ? positive(roof, "peak_flops_gflops")
+                                                         : positive(roof, "peak_fma_gflops");
     if ((flops && fma) || (bytes && copy))
         s = compute(flops.value_or(0), bytes.value_or(0), copy.value_or(0), fma.value_or(0), time);
     s.timeMs = time;
+    s.flopsPeakKind = roof.value(u"flops_peak_kind"_s).toString(u"fp32_fma"_s);
     if (!s.byteFloorMs)
         s.byteFloorMs = positive(roof, "bytes_floor_ms");
     if (!s.byteFloorMs)
@@ -175,6 +179,11 @@ SpeedOfLight SpeedOfLight::fromResult(const QJsonObject &r)
     return s;
 }
 
+bool SpeedOfLight::fp32Peak() const
+{
+    return flopsPeakKind.isEmpty() || flopsPeakKind == u"fp32_fma"_s;
+}
+
 QString SpeedOfLight::promptLine() const
 {
     // Model input, not interface text: English like the templates around it.
@@ -188,9 +197,9 @@ QString SpeedOfLight::promptLine() const
     }
     case State::BeatsFlopFloor: {
         QString line = u"faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms "
-                       "(the task's flops at the measured FP32 FMA peak); either work is skipped or the task's `flops` "
-                       "counts avoidable work, such as an algebraic rewrite"_s.arg(formatMeasure(*timeMs),
-                                                                                   formatMeasure(*flopFloorMs));
+                       "(the task's flops at the measured %3 peak); either work is skipped or the task's `flops` "
+                       "counts avoidable work, such as an algebraic rewrite"_s.arg(
+                           formatMeasure(*timeMs), formatMeasure(*flopFloorMs), fp32Peak() ? u"FP32 FMA"_s : flopsPeakKind);
         if (const auto pct = bytePct())
             line += u"; %1% of the byte floor (%2 ms)"_s.arg(speedOfLightFigure(*pct), formatMeasure(*byteFloorMs));
         return line;
@@ -248,7 +257,8 @@ QString SpeedOfLight::explanation() const
         parts << tr("Faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms. Either "
                     "work is skipped or the task's flops formula counts avoidable work, such as an algebraic rewrite.")
                      .arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs));
-        parts << tr("Tensor cores can beat this floor too: it is set by the FP32 FMA rate.");
+        if (fp32Peak())
+            parts << tr("Tensor cores can beat this floor too: it is set by the FP32 FMA rate.");
         break;
     case State::BelowByteFloor:
         parts << tr("Impossible: %1 ms is under the %2 ms needed to move the task's bytes at the measured copy "
@@ -258,8 +268,10 @@ QString SpeedOfLight::explanation() const
     }
     if (byteFloorMs)
         parts << tr("Byte floor %1 ms (the task's bytes at the measured copy bandwidth)").arg(formatMeasure(*byteFloorMs));
-    if (flopFloorMs)
+    if (flopFloorMs && fp32Peak())
         parts << tr("FLOP floor %1 ms (the task's FLOPs at the measured FP32 FMA rate)").arg(formatMeasure(*flopFloorMs));
+    else if (flopFloorMs)
+        parts << tr("FLOP floor %1 ms (the task's FLOPs at the measured %2 peak)").arg(formatMeasure(*flopFloorMs), flopsPeakKind);
     return parts.join(u'\n');
 }
 

@@ -6,8 +6,10 @@
 // The definition, shared with kforge-worker (core/runtime/worker/evaluator.cpp and the profiler's
 // core/runtime/profiler/roofline.cpp compute the same floors and the same flags):
 //  - byte floor = task bytes / the device's measured copy bandwidth (peak_copy_gbps);
-//    FLOP floor = task FLOPs / the device's measured FP32 FMA rate (peak_fma_gflops, the one FLOP peak the
-//    worker measures); the task's floor is the larger of the two.
+//    FLOP floor = task FLOPs / the device's measured peak for the task's dtype (peak_flops_gflops, with
+//    flops_peak_kind naming it; results before issue 19 and devices with no other probe: the FP32 FMA rate,
+//    peak_fma_gflops, kind "fp32_fma"); the task's floor is the larger of the two. The worker's computation is
+//    core/runtime/worker/speedoflight.h.
 //  - below the byte floor: median < 0.90 × byte floor. Nothing moves the task's bytes faster than the copy
 //    bandwidth, so the variant cannot have done the task's work: the worker's `below_speed_of_light` flag.
 //  - beats the FLOP floor: not below the byte floor, and median < 0.90 × FLOP floor: faster than the task's
@@ -40,9 +42,12 @@ public:
     std::optional<double> byteFloorMs;
     std::optional<double> flopFloorMs;
     std::optional<double> floorMs; // the larger floor; the only one old results may give
+    QString flopsPeakKind;         // "fp32_fma" (also when the result does not say) or the dtype of a measured peak
     State state = State::Unknown;
 
     bool isKnown() const { return state != State::Unknown; }
+    // The FLOP floor is set by the FP32 FMA rate (flopsPeakKind "fp32_fma" or not recorded).
+    bool fp32Peak() const;
     // floor / time in percent, at most 100; empty where the time beats that floor (or it is unknown).
     std::optional<double> bytePct() const;
     std::optional<double> flopPct() const;

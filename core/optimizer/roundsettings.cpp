@@ -105,6 +105,8 @@ RoundSettings RoundSettings::fromJson(const QJsonObject &o)
     s.templateName = o.value(QLatin1String("template")).toString(s.templateName);
     if (o.contains(QLatin1String("eval_options")))
         s.evalOptions = EvalOptions::fromJson(o.value(QLatin1String("eval_options")).toObject());
+    // Sessions before issue 19 stored the fixed seed 1; a round's evaluations always draw fresh seeds.
+    s.evalOptions.seed.reset();
     s.acceptSuspicious = o.value(QLatin1String("accept_suspicious")).toBool();
     s.endpoint = o.value(QLatin1String("endpoint")).toString();
     s.model = o.value(QLatin1String("model")).toString();

@@ -67,6 +67,7 @@ VariantMeasurement VariantMeasurement::fromMeasurement(const Measurement &r, con
     m.message = r.message;
     m.flags = r.flags;
     m.deviceName = device.name;
+    m.seed = r.seed;
     const QString notMeasured = m.isCorrect() ? QString()
                                               : tr("the candidate was not measured (%1)")
                                                     .arg(m.message.isEmpty()

@@ -79,6 +79,7 @@ public:
     std::optional<double> peakGbps;
     std::optional<double> peakGflops;
     QString deviceName;
+    std::optional<qint64> seed; // the evaluation seed (Measurement::seed); empty for results without one
     // Why a part is absent (translated), empty when it is there.
     QString timingProblem;
     QString traceProblem;

@@ -232,6 +232,7 @@ void VariantsModel::loadSomeDetails()
             d.bound = m.bound;
             d.registers = m.registers;
             d.spillBytes = m.spillBytes;
+            d.seed = m.seed;
         }
         m_details.insert(v->eval.id, d);
         if (const int row = rowOf(id); row >= 0)
@@ -369,6 +370,9 @@ QVariant VariantsModel::data(const QModelIndex &index, int role) const
                 lines << d->speedOfLight.explanation();
         if (index.column() == Status && !v->eval.message.isEmpty() && !v->isCorrect())
             lines << v->eval.message;
+        if (index.column() == Status)
+            if (const Details *d = details(*v); d && d->seed)
+                lines << tr("Inputs from seed %1 (kforge-cli eval --seed %1 reproduces them)").arg(*d->seed);
         return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
     }
     case Qt::TextAlignmentRole:

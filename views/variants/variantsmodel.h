@@ -86,6 +86,7 @@ private:
         QString bound;
         std::optional<int> registers;
         std::optional<qint64> spillBytes;
+        std::optional<qint64> seed;
     };
 
     void reload();

@@ -57,16 +57,31 @@ __device__ T toInt(double v, double lo, double hi)
     return static_cast<T>(v);
 }
 
-__global__ void fillKernel(void *data, int dtype, int64_t n, int dist, double a, double b, uint64_t key)
+// The largest finite value of a float dtype (0x7f7fffff, 65504, 0x7f7f).
+__device__ __forceinline__ double saturate(double v, double max)
 {
+    return fmin(fmax(v, -max), max); // keeps -0.0 and NaN
+}
+
+__global__ void fillKernel(void *data, int dtype, int64_t n, int dist, double a, double b, uint64_t key, FillSpecials specials)
+{
+    const uint64_t specialKey = mix64(key ^ 0xe7037ed1a0b428dbull);
     for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
          i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-        const double v = sample(dist, a, b, key, i);
+        double v = sample(dist, a, b, key, i);
+        if (specials.count > 0) {
+            const uint64_t h = mix64(specialKey + static_cast<uint64_t>(i));
+            if ((h & 31u) == 0)
+                v = specials.values[(h >> 32) % static_cast<uint64_t>(specials.count)];
+        }
         switch (dtype) {
-        case F32: static_cast<float *>(data)[i] = static_cast<float>(v); break;
+        case F32: static_cast<float *>(data)[i] = static_cast<float>(saturate(v, 3.4028234663852886e38)); break;
         case F64: static_cast<double *>(data)[i] = v; break;
-        case F16: static_cast<__half *>(data)[i] = __float2half_rn(static_cast<float>(v)); break;
-        case BF16: static_cast<__nv_bfloat16 *>(data)[i] = __float2bfloat16_rn(static_cast<float>(v)); break;
+        case F16: static_cast<__half *>(data)[i] = __float2half_rn(static_cast<float>(saturate(v, 65504.0))); break;
+        case BF16:
+            static_cast<__nv_bfloat16 *>(data)[i] = __float2bfloat16_rn(
+                static_cast<float>(saturate(v, 3.3895313892515355e38)));
+            break;
         case I32: static_cast<int32_t *>(data)[i] = toInt<int32_t>(v, -2147483648.0, 2147483647.0); break;
         case I64:
             static_cast<long long *>(data)[i] = toInt<long long>(v, -9223372036854775808.0, 9223372036854774784.0);
@@ -223,12 +238,14 @@ __global__ void fmaKernel(float *sink, int iterations)
 } // namespace
 
 cudaError_t fill(void *data, int dtype, int64_t n, int dist, double a, double b, uint64_t seed, uint32_t tensor,
-                 cudaStream_t stream)
+                 cudaStream_t stream, const FillSpecials &specials)
 {
     if (n <= 0)
         return cudaSuccess;
+    if (specials.count < 0 || specials.count > 8)
+        return cudaErrorInvalidValue;
     const uint64_t key = seed * 0xd1342543de82ef95ull + (static_cast<uint64_t>(tensor) + 1) * 0x2545f4914f6cdd1dull;
-    fillKernel<<<gridFor(n), kThreads, 0, stream>>>(data, dtype, n, dist, a, b, key);
+    fillKernel<<<gridFor(n), kThreads, 0, stream>>>(data, dtype, n, dist, a, b, key, specials);
     return cudaGetLastError();
 }
 
@@ -247,39 +264,45 @@ cudaError_t compare(const void *expected, const void *got, int dtype, int64_t n,
     switch (dtype) {
     case F32:
         compareKernel<float, true><<<grid, kThreads, 0, stream>>>(static_cast<const float *>(expected),
-                                                                  static_cast<const float *>(got), n, atol, rtol, deviceStats);
+                                                                  static_cast<const float *>(got), n, atol, rtol,
+                                                                  deviceStats);
         break;
     case F64:
         compareKernel<double, true><<<grid, kThreads, 0, stream>>>(static_cast<const double *>(expected),
-                                                                   static_cast<const double *>(got), n, atol, rtol, deviceStats);
+                                                                   static_cast<const double *>(got), n, atol, rtol,
+                                                                   deviceStats);
         break;
     case F16:
         compareKernel<__half, true><<<grid, kThreads, 0, stream>>>(static_cast<const __half *>(expected),
-                                                                   static_cast<const __half *>(got), n, atol, rtol, deviceStats);
+                                                                   static_cast<const __half *>(got), n, atol, rtol,
+                                                                   deviceStats);
         break;
     case BF16:
-        compareKernel<__nv_bfloat16, true><<<grid, kThreads, 0, stream>>>(
-            static_cast<const __nv_bfloat16 *>(expected), static_cast<const __nv_bfloat16 *>(got), n, atol, rtol, deviceStats);
+        compareKernel<__nv_bfloat16, true><<<grid, kThreads, 0, stream>>>(static_cast<const __nv_bfloat16 *>(expected),
+                                                                          static_cast<const __nv_bfloat16 *>(got), n,
+                                                                          atol, rtol, deviceStats);
         break;
     case I32:
         compareKernel<int32_t, false><<<grid, kThreads, 0, stream>>>(static_cast<const int32_t *>(expected),
-                                                                     static_cast<const int32_t *>(got), n, atol, rtol, deviceStats);
+                                                                     static_cast<const int32_t *>(got), n, atol, rtol,
+                                                                     deviceStats);
         break;
     case I64:
-        compareKernel<long long, false><<<grid, kThreads, 0, stream>>>(
-            static_cast<const long long *>(expected), static_cast<const long long *>(got), n, atol, rtol, deviceStats);
+        compareKernel<long long, false><<<grid, kThreads, 0, stream>>>(static_cast<const long long *>(expected),
+                                                                       static_cast<const long long *>(got), n, atol,
+                                                                       rtol, deviceStats);
         break;
     case U8:
         compareKernel<uint8_t, false><<<grid, kThreads, 0, stream>>>(static_cast<const uint8_t *>(expected),
-                                                                     static_cast<const uint8_t *>(got), n, atol, rtol, deviceStats);
+                                                                     static_cast<const uint8_t *>(got), n, atol, rtol,
+                                                                     deviceStats);
         break;
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
 }
 
-cudaError_t countDifferences(const void *a, const void *b, size_t bytes, unsigned long long *deviceCount,
-                             cudaStream_t stream)
+cudaError_t countDifferences(const void *a, const void *b, size_t bytes, unsigned long long *deviceCount, cudaStream_t stream)
 {
     if (bytes == 0)
         return cudaSuccess;
@@ -287,8 +310,8 @@ cudaError_t countDifferences(const void *a, const void *b, size_t bytes, unsigne
     const int tail = static_cast<int>(bytes % 4);
     const auto *ta = static_cast<const uint8_t *>(a) + words * 4;
     const auto *tb = static_cast<const uint8_t *>(b) + words * 4;
-    diffKernel<<<gridFor(words), kThreads, 0, stream>>>(static_cast<const uint32_t *>(a),
-                                                        static_cast<const uint32_t *>(b), words, ta, tb, tail, deviceCount);
+    diffKernel<<<gridFor(words), kThreads, 0, stream>>>(static_cast<const uint32_t *>(a), static_cast<const uint32_t *>(b),
+                                                        words, ta, tb, tail, deviceCount);
     return cudaGetLastError();
 }
 

@@ -12,10 +12,18 @@ namespace kforge::runtime::gpu {
 enum DtypeCode : int { F32 = 0, F16 = 1, BF16 = 2, F64 = 3, I32 = 4, I64 = 5, U8 = 6 };
 enum DistCode : int { Normal = 0, Uniform = 1, Integers = 2, Constant = 3 };
 
+// Special values mixed into a fill (InputRange::Special, core/runtime/task/inputrange.h): about 1 element in
+// 32, at positions drawn from the seed, takes one of `values` (doubles, converted like drawn values).
+struct FillSpecials {
+    int count = 0; // 0: none
+    double values[8] = {};
+};
+
 // Element i of tensor `stream` of a trial is a pure function of (seed, stream, i): counter-based, so the
-// same seed gives the same inputs on any GPU and launch configuration.
+// same seed gives the same inputs on any GPU and launch configuration. Floating values beyond the dtype's
+// largest finite value saturate to it (a scaled distribution never makes an input infinite).
 cudaError_t fill(void *data, int dtype, int64_t n, int dist, double a, double b, uint64_t seed, uint32_t tensor,
-                 cudaStream_t stream);
+                 cudaStream_t stream, const FillSpecials &specials = {});
 
 // Accumulated by compare(); zero it (resetCompareStats) before the first output.
 struct CompareStats {

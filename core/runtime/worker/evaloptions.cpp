@@ -42,10 +42,10 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
     double warmupTime = out.warmupMs;
     if (!integer("trials", out.trials, 2, 1000) || !integer("min_runs", out.minRuns, 1, 1000000)
         || !integer("max_runs", out.maxRuns, 1, 1000000) || !integer("warmup", out.warmup, 0, 100000)
-        || !integer("trace_runs", out.traceRuns, 1, 10000) || !integer("seed", out.seed, 0, 9007199254740992.0)
-        || !integer("min_time_ms", minTime, 0, 3600000) || !integer("warmup_ms", warmupTime, 0, 3600000)
-        || !boolean("timing", out.timing) || !boolean("trace", out.trace) || !boolean("metrics", out.metrics)
-        || !boolean("samples", out.samples) || !boolean("source_profile", out.sourceProfile)
+        || !integer("trace_runs", out.traceRuns, 1, 10000) || !integer("min_time_ms", minTime, 0, 3600000)
+        || !integer("warmup_ms", warmupTime, 0, 3600000) || !boolean("timing", out.timing)
+        || !boolean("trace", out.trace) || !boolean("metrics", out.metrics) || !boolean("samples", out.samples)
+        || !boolean("source_profile", out.sourceProfile)
         || !boolean("source_profile_reference", out.sourceProfileReference))
         return false;
     if (const auto it = j.find("source_profile_period"); it != j.end() && !it->is_null()) {
@@ -57,6 +57,27 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
             return false;
         }
         out.sourceProfilePeriod = static_cast<int>(it->get<double>());
+    }
+    if (const auto it = j.find("seed"); it != j.end() && !it->is_null()) {
+        // Exact as an integer (a double holds only 53 bits); a double is accepted where it is a whole number a
+        // double holds exactly (clients that wrote every number as a double).
+        bool ok = false;
+        if (it->is_number_unsigned()) {
+            out.seed = it->get<uint64_t>();
+            ok = out.seed <= kMaxSeed;
+        } else if (it->is_number_integer()) {
+            ok = it->get<int64_t>() >= 0;
+            out.seed = static_cast<uint64_t>(it->get<int64_t>());
+        } else if (it->is_number_float()) {
+            const double d = it->get<double>();
+            ok = d >= 0 && d <= 9007199254740992.0 && std::floor(d) == d;
+            out.seed = ok ? static_cast<uint64_t>(d) : 0;
+        }
+        if (!ok) {
+            error = "options.seed: expected an integer in [0, " + std::to_string(kMaxSeed) + "]";
+            return false;
+        }
+        out.seedGiven = true;
     }
     out.minTimeMs = minTime;
     out.warmupMs = warmupTime;

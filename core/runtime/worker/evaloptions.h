@@ -1,5 +1,7 @@
 #pragma once
 // Options of one evaluate request (protocol field "options"), with the defaults of the protocol.
+#include "core/runtime/worker/seeds.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -9,13 +11,17 @@
 namespace kforge::runtime {
 
 struct EvalOptions {
-    int trials = 5;              // verification trials, each with a new seed and fresh buffers (2..1000)
-    int minRuns = 100;           // timed runs of each kernel, at least...
-    double minTimeMs = 1000;     // ...and until the timing loop has run this long (wall clock)...
-    int maxRuns = 10000;         // ...but never more than this
-    int warmup = 10;             // untimed runs of each kernel first...
-    double warmupMs = 100;       // ...and for at least this long, so clocks settle before timing
-    uint64_t seed = 1;           // trial t uses seed + t
+    int trials = 5;          // verification trials, each with a new seed and fresh buffers (2..1000)
+    int minRuns = 100;       // timed runs of each kernel, at least...
+    double minTimeMs = 1000; // ...and until the timing loop has run this long (wall clock)...
+    int maxRuns = 10000;     // ...but never more than this
+    int warmup = 10;         // untimed runs of each kernel first...
+    double warmupMs = 100;   // ...and for at least this long, so clocks settle before timing
+    // The evaluation's seed (core/runtime/worker/seeds.h): the request's "seed" where it gives one, else drawn
+    // from the random source when the options are made, so every evaluation request gets a fresh one. Trial,
+    // batch and poison seeds are deriveSeed(seed, seedstream::...). The result records it as "seed".
+    uint64_t seed = drawSeed();
+    bool seedGiven = false;      // the request named the seed (a reproduction), rather than the worker drawing it
     bool timing = true;          // false: verify only
     bool trace = true;           // CUPTI activity trace of extra runs after timing (when a profiler is attached)
     int traceRuns = 10;          // runs of each kernel in the trace pass
@@ -26,8 +32,10 @@ struct EvalOptions {
     bool sourceProfileReference = false; // sample the reference too
     std::vector<std::string> metricNames;
 
-    // Fills from a protocol "options" object; false with `error` ("options.trials: ...") when invalid.
+    // Fills from a protocol "options" object; false with `error` ("options.trials: ...") when invalid. Without
+    // "seed" the seed is a fresh draw; "seed" is an integer in [0, 2^63 - 1].
     static bool fromJson(const nlohmann::ordered_json &j, EvalOptions &out, std::string &error);
+    // Every option, the seed in use included: sent back as a request's options it reproduces the evaluation.
     nlohmann::ordered_json toJson() const;
 };
 

@@ -2,6 +2,7 @@
 // The worker's GPU: created lazily on the first request that needs it (so `hello` works without a
 // GPU), with the launch stream, the L2 flush buffer and the peak rates measured once.
 #include "core/runtime/worker/devicebuffer.h"
+#include "core/runtime/worker/speedoflight.h" // DevicePeaks
 
 #include <nlohmann/json.hpp>
 
@@ -24,11 +25,6 @@ struct DeviceProps {
     int driverVersion = 0;
     int runtimeVersion = 0;
     std::string arch() const { return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor); }
-};
-
-struct DevicePeaks {
-    double copyGbps = 0;  // device-to-device copy, bytes read + written per second
-    double fmaGflops = 0; // FP32 FMA, 2 FLOP each
 };
 
 class GpuContext

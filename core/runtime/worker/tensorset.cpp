@@ -2,6 +2,8 @@
 
 #include "core/runtime/worker/devicekernels.h"
 
+#include <iterator>
+
 namespace kforge::runtime {
 
 TensorSet::TensorSet(const std::vector<TensorSpec> &specs)
@@ -36,12 +38,18 @@ std::size_t TensorSet::totalBytes() const
     return n;
 }
 
-void TensorSet::generate(uint64_t seed, cudaStream_t stream)
+void TensorSet::generate(uint64_t seed, cudaStream_t stream, InputRange range, double scale)
 {
     for (std::size_t i = 0; i < m_specs.size(); ++i) {
         const TensorSpec &s = m_specs[i];
-        KF_CUDA(gpu::fill(m_buffers[i].get(), static_cast<int>(s.dtype), s.numel(), static_cast<int>(s.init.kind),
-                          s.init.a, s.init.b, seed, static_cast<uint32_t>(i), stream));
+        const InitSpec init = rangedInit(s, range, scale);
+        gpu::FillSpecials specials;
+        const std::vector<double> values = specialValues(s, range, scale);
+        for (double v : values)
+            if (specials.count < static_cast<int>(std::size(specials.values)))
+                specials.values[specials.count++] = v;
+        KF_CUDA(gpu::fill(m_buffers[i].get(), static_cast<int>(s.dtype), s.numel(), static_cast<int>(init.kind), init.a,
+                          init.b, seed, static_cast<uint32_t>(i), stream, specials));
     }
 }
 

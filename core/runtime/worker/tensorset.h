@@ -1,6 +1,7 @@
 #pragma once
 // Device tensors for one side of a kernel call (the task's inputs or outputs), freshly allocated, with
 // the kf_tensor descriptors the kernel receives.
+#include "core/runtime/task/inputrange.h"
 #include "core/runtime/task/taskspec.h"
 #include "core/runtime/worker/devicebuffer.h"
 #include "kforge/kernel.h"
@@ -23,8 +24,10 @@ public:
     int32_t count() const { return static_cast<int32_t>(m_desc.size()); }
     std::size_t totalBytes() const;
 
-    // Fills every tensor from its init distribution (inputs).
-    void generate(uint64_t seed, cudaStream_t stream);
+    // Fills every tensor from its init distribution (inputs), as declared or at its edges: Scaled multiplies
+    // the spread by `scale`, Special mixes in the dtype's special values (+-max/scale among them) where the
+    // input admits them (core/runtime/task/inputrange.h). Declared gives the same data for a seed as before.
+    void generate(uint64_t seed, cudaStream_t stream, InputRange range = InputRange::Declared, double scale = 1.0);
     // Fills every byte with poisonByte(dtype, trial) (outputs, before a kernel runs).
     void poison(int trial, cudaStream_t stream);
     // Alternating patterns, so an element the kernel never writes fails in one trial or the other even

@@ -216,6 +216,18 @@ void TestEvalResult::options()
     QCOMPARE(EvalOptions::fromJson(o.toJson()), o);
     QCOMPARE(EvalOptions::fromJson({}), EvalOptions());
     QCOMPARE(o.toJson().value("min_runs"_L1).toInt(), 100);
+
+    // No seed unless one is chosen: the worker then draws a fresh one per evaluation.
+    QVERIFY(!o.seed.has_value());
+    QVERIFY(!o.toJson().contains("seed"_L1));
+    QVERIFY(!EvalOptions::fromJson({}).seed.has_value());
+    o.seed = Q_INT64_C(9223372036854775807);
+    const QJsonObject sent = QJsonDocument::fromJson(QJsonDocument(o.toJson()).toJson()).object();
+    QCOMPARE(sent.value("seed"_L1).toInteger(), Q_INT64_C(9223372036854775807));
+    QCOMPARE(EvalOptions::fromJson(sent), o);
+    QVERIFY(!(EvalOptions::fromJson(sent) == EvalOptions::fromJson({})));
+    QVERIFY(!EvalOptions::fromJson(QJsonObject{{u"seed"_s, -1}}).seed.has_value());
+    QVERIFY(!EvalOptions::fromJson(QJsonObject{{u"seed"_s, 1.5}}).seed.has_value());
 }
 
 QTEST_GUILESS_MAIN(TestEvalResult)

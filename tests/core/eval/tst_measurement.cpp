@@ -253,6 +253,27 @@ private Q_SLOTS:
         // Without a compile step (the CLI's eval stores the worker's reply alone) there is no compile object.
         QVERIFY(!Measurement(r).toJson().contains(u"compile"_s));
     }
+
+    void seedOfTheResult()
+    {
+        // Results before issue 19 have no seed: they still load, with none.
+        const QJsonObject old = readJson(kResults + u"worker_results/h200_diag_matmul_r1_1.json"_s);
+        QVERIFY(!old.contains(u"seed"_s));
+        QVERIFY(!Measurement::fromJson(old).seed.has_value());
+        // The judge's "seed", exact to the last of its 63 bits, through text as the worker client reads it.
+        QJsonObject withSeed = old;
+        withSeed.insert(u"seed"_s, Q_INT64_C(9223372036854775807));
+        const QJsonObject read = QJsonDocument::fromJson(QJsonDocument(withSeed).toJson()).object();
+        const Measurement m = Measurement::fromJson(read);
+        QCOMPARE(m.seed, std::optional<qint64>(Q_INT64_C(9223372036854775807)));
+        QCOMPARE(m.toJson(), read); // kept on the way back
+        // A fresh reply (the worker client's EvalResult) exposes it too, as kforge-cli eval prints it.
+        QCOMPARE(Measurement(EvalResult::fromJson(read)).seed, m.seed);
+        withSeed.insert(u"seed"_s, -3);
+        QVERIFY(!Measurement::fromJson(withSeed).seed.has_value());
+        withSeed.insert(u"seed"_s, u"12"_s);
+        QVERIFY(!Measurement::fromJson(withSeed).seed.has_value());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMeasurement)

@@ -258,6 +258,35 @@ private Q_SLOTS:
         QVERIFY(impossible.promptLine().startsWith(u"below the task's byte floor: 0.0200 ms is under the 0.0400 ms"_s));
     }
 
+    void flopPeakOfTheTaskDtype()
+    {
+        // A result of the issue-19 worker: the FLOP floor from peak_flops_gflops (a measured bf16 peak), not the
+        // FP32 FMA rate, and no "tensor cores" excuse in the words.
+        QJsonObject roof{{u"flops"_s, 1e12},
+                         {u"bytes"_s, 1e6},
+                         {u"peak_copy_gbps"_s, 4000},
+                         {u"peak_fma_gflops"_s, 50000},
+                         {u"peak_flops_gflops"_s, 1e6},
+                         {u"flops_peak_kind"_s, u"bf16"_s}};
+        QJsonObject r{{u"roofline"_s, roof},
+                      {u"timing"_s, QJsonObject{{u"candidate"_s, QJsonObject{{u"median_ms"_s, 0.5}}}}}};
+        const SpeedOfLight s = SpeedOfLight::fromResult(r);
+        QVERIFY(near(*s.flopFloorMs, 1.0));
+        QCOMPARE(s.state, SpeedOfLight::State::BeatsFlopFloor);
+        QVERIFY(!s.fp32Peak());
+        QVERIFY(s.promptLine().contains(u"(the task's flops at the measured bf16 peak)"_s));
+        QVERIFY(!s.explanation().contains(u"Tensor cores"_s));
+        // The same result with only the FP32 FMA peak: kind fp32_fma, the floor at 50 TFLOP/s.
+        roof.remove(u"peak_flops_gflops"_s);
+        roof.insert(u"flops_peak_kind"_s, u"fp32_fma"_s);
+        r.insert(u"roofline"_s, roof);
+        const SpeedOfLight fp32 = SpeedOfLight::fromResult(r);
+        QVERIFY(near(*fp32.flopFloorMs, 20.0));
+        QVERIFY(fp32.fp32Peak());
+        QVERIFY(fp32.explanation().contains(u"Tensor cores"_s));
+        QVERIFY(fp32.promptLine().contains(u"measured FP32 FMA peak"_s));
+    }
+
     void nothingToSay()
     {
         QCOMPARE(SpeedOfLight::fromResult({}).state, SpeedOfLight::State::Unknown);

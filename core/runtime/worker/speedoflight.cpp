@@ -1,0 +1,130 @@
+#include "core/runtime/worker/speedoflight.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace kforge::runtime {
+namespace {
+
+std::string ms(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g ms", v);
+    return buf;
+}
+
+bool positive(double v)
+{
+    return std::isfinite(v) && v > 0;
+}
+
+} // namespace
+
+Dtype flopsDtype(const TaskSpec &task)
+{
+    for (const auto *side : {&task.outputs, &task.inputs})
+        for (const TensorSpec &t : *side)
+            if (isFloating(t.dtype))
+                return t.dtype;
+    return Dtype::F32;
+}
+
+const char *SpeedOfLightResult::stateName(State s)
+{
+    switch (s) {
+    case State::Unknown: return "unknown";
+    case State::WithinFloors: return "within_floors";
+    case State::BeatsFlopFloor: return "beats_flop_floor";
+    case State::BelowByteFloor: return "below_byte_floor";
+    }
+    return "unknown";
+}
+
+SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const DevicePeaks &peaks, double candidateMedianMs)
+{
+    SpeedOfLightResult r;
+    r.flops = positive(flops) ? flops : 0;
+    r.bytes = positive(bytes) ? bytes : 0;
+    r.dtype = dtype;
+    r.copyGbps = positive(peaks.copyGbps) ? peaks.copyGbps : 0;
+    r.fmaGflops = positive(peaks.fmaGflops) ? peaks.fmaGflops : 0;
+    if (const auto it = peaks.dtypeGflops.find(dtype); it != peaks.dtypeGflops.end() && positive(it->second)) {
+        r.flopsPeakGflops = it->second;
+        r.flopsPeakKind = std::string(dtypeName(dtype));
+    } else {
+        r.flopsPeakGflops = r.fmaGflops;
+        r.flopsPeakKind = "fp32_fma";
+    }
+    r.candidateMs = positive(candidateMedianMs) ? candidateMedianMs : 0;
+    // GB/s = 1e6 byte/ms; GFLOP/s = 1e6 FLOP/ms.
+    if (r.bytes > 0 && r.copyGbps > 0)
+        r.bytesFloorMs = r.bytes / (r.copyGbps * 1e6);
+    if (r.flops > 0 && r.flopsPeakGflops > 0)
+        r.flopsFloorMs = r.flops / (r.flopsPeakGflops * 1e6);
+    r.floorMs = std::max(r.bytesFloorMs, r.flopsFloorMs);
+    if (r.candidateMs <= 0 || r.floorMs <= 0)
+        return r;
+    const double t = r.candidateMs;
+    r.fractionOfFloor = r.floorMs / t;
+    if (r.bytesFloorMs > 0 && t < kSpeedOfLightTolerance * r.bytesFloorMs) {
+        r.state = SpeedOfLightResult::State::BelowByteFloor;
+        r.flag = "below_speed_of_light";
+        r.message = "The candidate's median time " + ms(t)
+                    + " is below the time needed to move the task's bytes at the measured copy bandwidth ("
+                    + ms(r.bytesFloorMs) + "): it cannot have done all the work the task describes.";
+    } else if (r.flopsFloorMs > 0 && t < kSpeedOfLightTolerance * r.flopsFloorMs) {
+        r.state = SpeedOfLightResult::State::BeatsFlopFloor;
+        r.flag = "beats_flop_floor";
+        const bool fp32Peak = r.flopsPeakKind == "fp32_fma";
+        r.message = "The candidate's median time " + ms(t) + " is under the FLOP floor of " + ms(r.flopsFloorMs)
+                    + " (the task's flops at the measured "
+                    + (fp32Peak ? std::string("FP32 FMA") : std::string(dtypeName(dtype))) + " peak): faster than "
+                    + "the task's declared arithmetic allows: either work is skipped or the task's flops counts "
+                      "avoidable work, such as an algebraic rewrite.";
+        if (fp32Peak && (dtype == Dtype::F16 || dtype == Dtype::BF16))
+            r.message += " Only the FP32 FMA peak is measured; tensor cores exceed it for "
+                         + std::string(dtypeName(dtype)) + ".";
+        if (r.bytesFloorMs > 0)
+            r.percent = std::min(100.0, 100.0 * r.bytesFloorMs / t);
+    } else {
+        r.state = SpeedOfLightResult::State::WithinFloors;
+        r.percent = std::min(100.0, 100.0 * r.floorMs / t);
+    }
+    return r;
+}
+
+SpeedOfLightResult speedOfLight(const TaskSpec &task, const DevicePeaks &peaks, double candidateMedianMs)
+{
+    return speedOfLight(task.flops.present() ? task.flops.value : 0, task.bytes.present() ? task.bytes.value : 0,
+                        flopsDtype(task), peaks, candidateMedianMs);
+}
+
+nlohmann::ordered_json SpeedOfLightResult::rooflineJson(double referenceMedianMs) const
+{
+    nlohmann::ordered_json roof;
+    const double candS = candidateMs * 1e-3, refS = positive(referenceMedianMs) ? referenceMedianMs * 1e-3 : 0;
+    roof["flops"] = flops;
+    roof["bytes"] = bytes;
+    roof["arithmetic_intensity"] = bytes > 0 ? flops / bytes : 0;
+    roof["peak_fma_gflops"] = fmaGflops;
+    roof["peak_copy_gbps"] = copyGbps;
+    roof["peak_flops_gflops"] = flopsPeakGflops;
+    roof["flops_peak_kind"] = flopsPeakKind;
+    roof["flops_dtype"] = std::string(dtypeName(dtype));
+    roof["flops_floor_ms"] = flopsFloorMs;
+    roof["bytes_floor_ms"] = bytesFloorMs;
+    roof["floor_ms"] = floorMs;
+    roof["candidate_gflops"] = candS > 0 ? flops / candS * 1e-9 : 0;
+    roof["candidate_gbps"] = candS > 0 ? bytes / candS * 1e-9 : 0;
+    if (refS > 0) {
+        roof["reference_gflops"] = flops / refS * 1e-9;
+        roof["reference_gbps"] = bytes / refS * 1e-9;
+    }
+    roof["fraction_of_floor"] = fractionOfFloor;
+    roof["speed_of_light_state"] = stateName(state);
+    roof["speed_of_light_pct"] = percent ? nlohmann::ordered_json(*percent) : nlohmann::ordered_json(nullptr);
+    return roof;
+}
+
+} // namespace kforge::runtime

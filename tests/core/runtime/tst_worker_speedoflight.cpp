@@ -1,0 +1,115 @@
+// The worker's speed of light (core/runtime/worker/speedoflight.h) from the bundled task.json files and the
+// peaks measured on the H200 (docs/worker-protocol.md): the two floors, the flags, the message, never a
+// percentage over 100, and the FP32 FMA peak named as the stand-in for half and bf16 tasks.
+#include "check.h"
+#include "core/runtime/worker/speedoflight.h"
+
+#include <cmath>
+
+using namespace kforge::runtime;
+
+namespace {
+
+const DevicePeaks kH200{4206.1, 54434.0, {}};
+
+TaskSpec task(const char *name)
+{
+    const TaskSpecResult r = loadTaskFolder(std::string(KFORGE_TEST_SOURCE_DIR "/resources/tasks/") + name);
+    KF_CHECK_MSG(r.ok(), r.error.message());
+    return r.ok() ? *r.spec : TaskSpec{};
+}
+
+bool near(double a, double b)
+{
+    return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+}
+
+void diagMatmul()
+{
+    const TaskSpec t = task("diag_matmul");
+    KF_CHECK(flopsDtype(t) == Dtype::F32);
+    // 0.0438 ms: the good candidate on the H200, within both floors.
+    const SpeedOfLightResult s = speedOfLight(t, kH200, 0.0438);
+    const double bytes = 4.0 * 4096 + 8.0 * 4096 * 4096, flops = 4096.0 * 4096;
+    KF_CHECK(near(s.bytesFloorMs, bytes / 4206.1e6) && near(s.flopsFloorMs, flops / 54434e6));
+    KF_CHECK(near(s.floorMs, s.bytesFloorMs));
+    KF_CHECK(s.state == SpeedOfLightResult::State::WithinFloors && s.flag.empty() && s.message.empty());
+    KF_CHECK_MSG(s.percent && near(*s.percent, 100 * s.bytesFloorMs / 0.0438), std::to_string(s.percent.value_or(-1)));
+    KF_CHECK(s.flopsPeakKind == "fp32_fma" && near(s.flopsPeakGflops, 54434.0));
+    const auto roof = s.rooflineJson(3.048);
+    KF_CHECK(roof.at("flops_peak_kind") == "fp32_fma" && roof.at("flops_dtype") == "f32");
+    KF_CHECK(roof.at("speed_of_light_state") == "within_floors");
+    KF_CHECK(near(roof.at("fraction_of_floor").get<double>(), s.floorMs / 0.0438));
+    KF_CHECK(near(roof.at("reference_gbps").get<double>(), bytes / 3.048e-3 * 1e-9));
+    KF_CHECK(near(roof.at("candidate_gflops").get<double>(), flops / 0.0438e-3 * 1e-9));
+
+    // Under the byte floor: impossible, no percentage.
+    const SpeedOfLightResult below = speedOfLight(t, kH200, 0.02);
+    KF_CHECK(below.state == SpeedOfLightResult::State::BelowByteFloor && below.flag == "below_speed_of_light");
+    KF_CHECK(!below.percent && below.rooflineJson().at("speed_of_light_pct").is_null());
+    KF_CHECK_CONTAINS(below.message, "cannot have done all the work the task describes");
+    // Within the 10 % tolerance under the floor: 100 %, never more.
+    const SpeedOfLightResult atFloor = speedOfLight(t, kH200, 0.95 * s.bytesFloorMs);
+    KF_CHECK(atFloor.state == SpeedOfLightResult::State::WithinFloors && atFloor.percent && *atFloor.percent == 100);
+    KF_CHECK(atFloor.fractionOfFloor > 1); // the raw ratio stays as results always had it
+}
+
+void matmul()
+{
+    // 0.1 ms for 2*4096^3 FLOP is 1.37 PFLOP/s in FP32: 25x the FMA peak, above the byte floor.
+    const TaskSpec t = task("matmul");
+    const SpeedOfLightResult s = speedOfLight(t, kH200, 0.1);
+    KF_CHECK(s.state == SpeedOfLightResult::State::BeatsFlopFloor && s.flag == "beats_flop_floor");
+    KF_CHECK_CONTAINS(s.message, "faster than the task's declared arithmetic allows: either work is skipped or the "
+                                 "task's flops counts avoidable work, such as an algebraic rewrite");
+    KF_CHECK(s.message.find("tensor cores") == std::string::npos);                            // f32: no excuse
+    KF_CHECK(s.percent && near(*s.percent, 100 * s.bytesFloorMs / 0.1) && *s.percent <= 100); // of the byte floor
+    KF_CHECK(s.rooflineJson().at("speed_of_light_state") == "beats_flop_floor");
+    // At 5 ms it is within both floors: the FLOP floor (2.52 ms) is the task's.
+    const SpeedOfLightResult honest = speedOfLight(t, kH200, 5);
+    KF_CHECK(honest.state == SpeedOfLightResult::State::WithinFloors && near(honest.floorMs, honest.flopsFloorMs));
+    KF_CHECK(honest.percent && near(*honest.percent, 100 * honest.flopsFloorMs / 5));
+}
+
+void halfPrecision()
+{
+    // bf16 against the FP32 FMA peak: beating it is what tensor cores do, so only beats_flop_floor, and said.
+    const SpeedOfLightResult s = speedOfLight(1e12, 1e6, Dtype::BF16, kH200, 1.0);
+    KF_CHECK(s.state == SpeedOfLightResult::State::BeatsFlopFloor && s.flag == "beats_flop_floor");
+    KF_CHECK_CONTAINS(s.message, "Only the FP32 FMA peak is measured; tensor cores exceed it for bf16");
+    KF_CHECK(s.rooflineJson().at("flops_peak_kind") == "fp32_fma");
+    // With a measured bf16 peak the floor uses it, and a time within 10 % of it reads 100 %.
+    DevicePeaks withBf16 = kH200;
+    withBf16.dtypeGflops[Dtype::BF16] = 990000;
+    const SpeedOfLightResult tc = speedOfLight(1e12, 1e6, Dtype::BF16, withBf16, 1.0);
+    KF_CHECK(tc.flopsPeakKind == "bf16" && near(tc.flopsFloorMs, 1e12 / 990000e6));
+    KF_CHECK(tc.state == SpeedOfLightResult::State::WithinFloors && tc.percent && *tc.percent == 100);
+    // The task's dtype: relu_bf16's output.
+    KF_CHECK(flopsDtype(task("relu_bf16")) == Dtype::BF16);
+    KF_CHECK(flopsDtype(task("histogram")) == Dtype::F32); // integers only: the FP32 peak stands in
+}
+
+void noFloors()
+{
+    // transpose declares flops "0": only the byte floor.
+    const SpeedOfLightResult tr = speedOfLight(task("transpose"), kH200, 0.1);
+    KF_CHECK(tr.flopsFloorMs == 0 && tr.bytesFloorMs > 0 && tr.state == SpeedOfLightResult::State::WithinFloors);
+    // No peaks measured, or no time: unknown, nothing flagged.
+    const SpeedOfLightResult none = speedOfLight(task("matmul"), DevicePeaks{}, 0.1);
+    KF_CHECK(none.state == SpeedOfLightResult::State::Unknown && none.flag.empty() && !none.percent);
+    KF_CHECK(none.rooflineJson().at("speed_of_light_state") == "unknown");
+    const SpeedOfLightResult untimed = speedOfLight(task("matmul"), kH200, 0);
+    KF_CHECK(untimed.state == SpeedOfLightResult::State::Unknown && untimed.floorMs > 0);
+    KF_CHECK(speedOfLight(1, 1, Dtype::F32, kH200, NAN).state == SpeedOfLightResult::State::Unknown);
+}
+
+} // namespace
+
+int main()
+{
+    diagMatmul();
+    matmul();
+    halfPrecision();
+    noFloors();
+    return kforge::runtime::test::finish("tst_worker_speedoflight");
+}
