@@ -3,6 +3,7 @@
 #include "core/runtime/host/hostkernels.h"
 #include "core/runtime/host/hostprotocol.h"
 #include "core/runtime/worker/devicekernels.h"
+#include "core/runtime/worker/seeds.h"
 
 #include <chrono>
 #include <thread>
@@ -58,14 +59,6 @@ const char *sideName(Side s)
     case Side::Baseline: return "baseline";
     }
     return "?";
-}
-
-uint64_t mixSeed(uint64_t seed, uint64_t counter)
-{
-    uint64_t z = (seed ^ (counter * 0x9e3779b97f4a7c15ull)) + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
 }
 
 std::size_t BatchTimer::bytesPerSet(const TaskSpec &task)
@@ -185,7 +178,7 @@ void BatchTimer::poison(Side side, int slots, uint64_t seed)
 {
     const int a = outputArena(side);
     for (int j = 0; j < slots && j < m_sets; ++j) {
-        const auto byte = static_cast<unsigned char>(mixSeed(seed, static_cast<uint64_t>(j)) & 0xFF);
+        const auto byte = static_cast<unsigned char>(deriveSeed(seed, static_cast<uint64_t>(j)) & 0xFF);
         m_poison[a][static_cast<std::size_t>(j)] = byte;
         KF_CUDA(cudaMemsetAsync(output(side, j, 0), byte, m_outStride, m_gpu.stream()));
     }
@@ -198,7 +191,7 @@ unsigned char BatchTimer::poisonOf(Side side, int slot) const
 
 void BatchTimer::generateInto(void *base, uint64_t roundSeed, int set)
 {
-    const uint64_t seed = mixSeed(roundSeed, static_cast<uint64_t>(set) + 1);
+    const uint64_t seed = deriveSeed(roundSeed, static_cast<uint64_t>(set) + 1);
     for (std::size_t i = 0; i < m_task.inputs.size(); ++i) {
         const TensorSpec &s = m_task.inputs[i];
         KF_CUDA(gpu::fill(static_cast<char *>(base) + m_inOffsets[i], static_cast<int>(s.dtype), s.numel(),

@@ -20,9 +20,6 @@ namespace kforge::runtime {
 enum class Side { Reference, Candidate, Baseline };
 const char *sideName(Side s);
 
-// 64-bit SplitMix64 of seed ^ counter: the round and set seeds derived from the evaluation's seed.
-uint64_t mixSeed(uint64_t seed, uint64_t counter);
-
 struct BatchFinish {
     std::vector<int> rc;   // of each call
     std::string cudaError; // empty when none

@@ -2,6 +2,7 @@
 
 #include "core/runtime/host/hostprotocol.h"
 #include "core/runtime/worker/evalrun.h"
+#include "core/runtime/worker/seeds.h"
 
 #include <algorithm>
 #include <chrono>
@@ -80,7 +81,7 @@ int Evaluator::chooseBatch(double perCallMs)
 void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
 {
     BatchTimer &bt = *run.batches;
-    const uint64_t seed = mixSeed(run.options.seed, 0x100000000ull + static_cast<uint64_t>(index));
+    const uint64_t seed = deriveSeed(run.options.seed, seedstream::batch(static_cast<uint64_t>(index)));
     const std::string name = "round " + std::to_string(index + 1);
     const bool first = index == 0;
     const int kRef = first ? run.k0 : run.kRef, kCand = first ? run.k0 : run.kCand;
@@ -294,7 +295,7 @@ void Evaluator::profilePasses(Run &run)
     if (!o.trace && !o.metrics && !o.sourceProfile)
         return;
     BatchTimer &bt = *run.batches;
-    const uint64_t seed = mixSeed(run.options.seed, 0x200000000ull);
+    const uint64_t seed = deriveSeed(run.options.seed, seedstream::trial(0));
     bt.generate(seed, 0, 1);
     const auto request = [&](Side side, const char *kind) {
         return Json{{"op", host::kOpProfile}, {"kind", kind}, {"call", bt.callJson(side, 0)}};

@@ -1,5 +1,7 @@
 #include "core/runtime/worker/verification.h"
 
+#include "core/runtime/worker/seeds.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -247,7 +249,7 @@ void Verifier::compare(const std::vector<int> &slots, const std::string &round, 
             for (int64_t x : c)
                 coords.push_back(x);
         }
-        const uint64_t setSeed = mixSeed(roundSeed, static_cast<uint64_t>(slot) + 1);
+        const uint64_t setSeed = deriveSeed(roundSeed, static_cast<uint64_t>(slot) + 1);
         v.firstMismatch = Json{{"output", spec.name},   {"index", index},   {"coords", coords},
                                {"expected", number(e)}, {"got", number(g)}, {"poison", poisoned},
                                {"trial", round},        {"call", slot},     {"seed", setSeed}};
