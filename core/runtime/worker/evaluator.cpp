@@ -363,7 +363,14 @@ void Evaluator::profilePasses(Run &run)
             run.phase = std::string("PC sampling the ") + sideName(side);
             Json r = request(side, "source_profile");
             r["period"] = o.sourceProfilePeriod;
-            const Json reply = profileRequest(run.hosts, run.host(side), r, run.waitS(), run.phase);
+            std::unique_ptr<host::HostClient> fresh = run.hosts.fresh ? run.hosts.fresh(side == Side::Reference) : nullptr;
+            if (fresh) {
+                const Json mapped = fresh->request(bt.mapRequest(side, run.taskJson), run.waitS(), run.phase);
+                if (!mapped["ok"].get<bool>())
+                    fresh.reset();
+            }
+            const Json reply = profileRequest(run.hosts, fresh ? *fresh : run.host(side), r, run.waitS(), run.phase);
+            fresh.reset(); // exits, closing its mappings
             if (!reply.contains("source_profile"))
                 continue;
             if (side == Side::Candidate) {

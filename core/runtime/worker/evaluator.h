@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ public:
         host::HostClient *reference = nullptr;
         host::HostClient *candidate = nullptr;
         host::HostClient *baseline = nullptr;
+        // A fresh host of the same library (the source-level pass: CUPTI's PC sampling delivers samples only on
+        // the first enable in a process); nullptr when it cannot start.
+        std::function<std::unique_ptr<host::HostClient>(bool reference)> fresh;
     };
 
     // `gpu` must be ready. `referenceMetrics` keeps the reference's metrics across evaluations (by task

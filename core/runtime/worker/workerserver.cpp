@@ -316,11 +316,17 @@ Json WorkerServer::opEvaluate(const Json &request)
 
     Evaluator evaluator(m_gpu, m_referenceMetrics);
     const Json id = m_currentId;
-    Json result = evaluator.evaluate(
-        *task.spec, options, Evaluator::Hosts{m_reference->host.get(), m_candidate->host.get(), m_baseline->host.get()},
-        [this, &id](const char *stage) {
-            send(Json{{"id", id}, {"event", "progress"}, {"stage", stage}});
-        });
+    Evaluator::Hosts hosts{m_reference->host.get(), m_candidate->host.get(), m_baseline->host.get(), {}};
+    hosts.fresh = [this](bool reference) -> std::unique_ptr<host::HostClient> {
+        Loaded copy;
+        copy.slot = reference ? "reference" : "candidate";
+        copy.bytes = (reference ? m_reference : m_candidate)->bytes;
+        std::string code, message;
+        return startHost(copy, code, message) ? std::move(copy.host) : nullptr;
+    };
+    Json result = evaluator.evaluate(*task.spec, options, hosts, [this, &id](const char *stage) {
+        send(Json{{"id", id}, {"event", "progress"}, {"stage", stage}});
+    });
     if (evaluator.restartRequired()) {
         m_exit = true;
         m_exitStatus = protocol::kExitRestartRequired;
