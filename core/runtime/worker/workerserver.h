@@ -53,6 +53,7 @@ private:
     ObserverFactory m_observerFactory;
     std::vector<std::string> m_selfTestWorker;
     nlohmann::ordered_json m_currentId;
+    nlohmann::ordered_json m_currentToken; // the request's "token", echoed in every line sent for it
     int m_loads = 0;
     bool m_exit = false;
     int m_exitStatus = 0;
