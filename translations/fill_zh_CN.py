@@ -475,7 +475,7 @@ T.update({
 'No variant %1 in this session': '此会话中没有变体 %1',
 'faster than the speed-of-light floor of the task, which is impossible': '快于任务的光速上限（理论极限），这不可能',
 '%1x faster, and the output does not depend on the inputs': '快 %1 倍，且输出不依赖于输入',
-'%1x faster than the reference (over %2x): check it before it is used as an exemplar': '比参考实现快 %1 倍（超过 %2 倍）：在用作示例前请先检查',
+'%1x faster than the reference (over %2x)': '比参考实现快 %1 倍（超过 %2 倍）',
 'No response %1 in this session': '此会话中没有回答 %1',
 'No round %1 in this session': '此会话中没有第 %1 轮',
 'reference (1×)': '参考实现（1×）',

@@ -84,8 +84,8 @@ private:
     struct Request {
         int id = 0;
         QString op;
-        QByteArray line;  // serialized request
-        QString token;    // 128 random bits in hex, echoed by the worker in every line for this request
+        QByteArray line; // serialized request
+        QString token;   // 128 random bits in hex, echoed by the worker in every line for this request
         int timeoutMs = 0;
         QString loadSlot, loadPath; // load requests: what becomes loaded on success
         bool raw = false;
