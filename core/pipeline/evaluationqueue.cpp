@@ -4,8 +4,8 @@
 #include "core/worker/evaluator.h"
 
 #include <QFileInfo>
-#include <algorithm>
 #include <QRegularExpression>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 

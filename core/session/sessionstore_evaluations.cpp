@@ -19,9 +19,7 @@ QString SessionStore::suspicionReason(const EvaluationSummary &e) const
     if (e.speedup && *e.speedup > m_suspiciousSpeedup && !m_task.isDegenerate()) {
         if (e.hasFlag(QLatin1String("degenerate_output")))
             return tr("%1x faster, and the output does not depend on the inputs").arg(*e.speedup, 0, 'f', 1);
-        return tr("%1x faster than the reference (over %2x)")
-            .arg(*e.speedup, 0, 'f', 1)
-            .arg(m_suspiciousSpeedup, 0, 'g', 3);
+        return tr("%1x faster than the reference (over %2x)").arg(*e.speedup, 0, 'f', 1).arg(m_suspiciousSpeedup, 0, 'g', 3);
     }
     return {};
 }
