@@ -242,8 +242,8 @@ void EvaluationQueue::onProgress(int id, const QString &stage)
         return;
     Q_EMIT progress(it->second.ticket, stage);
     const Variant *v = it->second.variantId ? m_store->population().find(it->second.variantId) : nullptr;
-    if (!v)
-        return;
+    if (!v || it->second.deep)
+        return; // a deep check's stages leave the status at "deep check running"
     const VariantStatus next = statusOfStage(stage, v->status);
     if (next != v->status)
         m_store->setStatus(v->id, next);
