@@ -52,13 +52,13 @@ struct Fixture {
             Variant v;
             v.origin = VariantOrigin::Model;
             const qint64 id = store.addVariant(v, {u"// kernel"_s, {}, {}});
-            store.addEvaluation(Evaluation::fromResult(id, test::resultJson(u"correct"_s, speedup, 0.1)));
+            store.addEvaluation(Evaluation::fromResult(id, sessiontest::resultJson(u"correct"_s, speedup, 0.1)));
             return id;
         };
         plain = add(2.0);
         fast = add(40.0);
         failedDeep = add(50.0);
-        store.addEvaluation(Evaluation::fromResult(failedDeep, test::resultJson(u"incorrect"_s, 0, 0.1)));
+        store.addEvaluation(Evaluation::fromResult(failedDeep, sessiontest::resultJson(u"incorrect"_s, 0, 0.1)));
         store.setSuspicious(failedDeep, true, u"the deep check failed (incorrect): timed run 3 differs"_s);
         accepted = add(35.0);
         store.setAccepted(accepted, true);
