@@ -318,7 +318,7 @@ bool EvaluationQueue::startDeepCheck(Pending pending, qint64 firstEvaluationId)
 qint64 EvaluationQueue::concludeDeepCheck(const Pending &pending, EvalResult &result)
 {
     const qint64 variantId = pending.variantId;
-    if (result.cancelled()) {
+    if (result.errorCode == QLatin1String("cancelled")) {
         // The first result stays the latest evaluation, and stays held.
         m_store->setStatus(variantId, VariantStatus::Done, tr("The deep check was cancelled."));
         m_store->setSuspicious(variantId, true, tr("the deep check was cancelled; first result: %1").arg(pending.suspicion));
