@@ -266,7 +266,7 @@ bool RoundRunner::acceptHeld(qint64 variantId)
 {
     const Variant *v = m_store->population().find(variantId);
     const bool held = v && v->suspicious && !v->accepted && v->isCorrect();
-    return held && !v->eval.hasFlag(QStringLiteral("below_speed_of_light")) && m_store->setAccepted(variantId, true);
+    return held && !v->eval.hasFlag(QLatin1String("below_speed_of_light")) && m_store->setAccepted(variantId, true);
 }
 
 void RoundRunner::sample()

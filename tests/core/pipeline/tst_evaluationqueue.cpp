@@ -501,7 +501,7 @@ private Q_SLOTS:
         QCOMPARE(after.eval.id, evaluations.last().id);
         QCOMPARE(after.eval.verdict, verdict);
         if (!flag.isEmpty())
-            QVERIFY2(after.eval.hasFlag(flag), qPrintable(after.eval.flags.join(u' ')));
+            QVERIFY2(after.eval.flags.contains(flag), qPrintable(after.eval.flags.join(u' ')));
         QCOMPARE(after.usableAsExemplar(), usable);
         QCOMPARE(after.suspicious && !after.accepted, !heldBecause.isEmpty());
         QVERIFY2(after.suspiciousReason.contains(heldBecause), qPrintable(after.suspiciousReason));
