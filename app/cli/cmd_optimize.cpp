@@ -235,7 +235,8 @@ int run(const QStringList &args)
         tr("Also import the task's hand-written variants into a new session (they become exemplars once measured)."));
     const QCommandLineOption acceptOpt(
         QStringLiteral("accept-suspicious"),
-        tr("Accept results over 10x without review (never one under the speed-of-light floor)."));
+        tr("Accept the correct results held for review (those the automatic deep check could not clear), of this run "
+           "and of earlier rounds of the session, without review (never one under the speed-of-light floor)."));
     const QCommandLineOption noMetricsOpt(QStringLiteral("no-metrics"), tr("Skip the hardware metrics pass (faster)."));
     p.addOptions({roundsOpt,       candidatesOpt,  endpointOpt,     modelOpt,     keyEnvOpt,
                   sessionOpt,      workerOpt,      exemplarsOpt,    strategyOpt,  exemplarModeOpt,

@@ -41,6 +41,7 @@ EvalOptions EvalOptions::fromJson(const QJsonObject &o)
     e.samples = o.value("samples"_L1).toBool(e.samples);
     e.sourceProfile = o.value("source_profile"_L1).toBool(e.sourceProfile);
     e.sourceProfilePeriod = int(json::number(o, "source_profile_period"_L1, e.sourceProfilePeriod));
+    e.deep = o.value("deep"_L1).toBool(e.deep);
     return e;
 }
 
@@ -60,6 +61,8 @@ QJsonObject EvalOptions::toJson() const
         o.insert(u"source_profile"_s, true);
     if (sourceProfile && sourceProfilePeriod > 0)
         o.insert(u"source_profile_period"_s, sourceProfilePeriod);
+    if (deep)
+        o.insert(u"deep"_s, true);
     return o;
 }
 

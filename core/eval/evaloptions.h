@@ -33,6 +33,10 @@ struct EvalOptions {
     // rounds (it costs a second or so per evaluation); on when the user asks and for a round's new best.
     bool sourceProfile = false;
     int sourceProfilePeriod = 0; // CUPTI sampling period exponent; 0: the worker's default
+    // The automatic deep check of a result that looks too good: more trials, edge-input trials, every timed
+    // output compared, compute-sanitizer memcheck where the worker host has it. A worker that ran it says so in
+    // the result ("deep"); the evaluation queue asks for it, never the user.
+    bool deep = false;
 
     // The options the workbench uses: the defaults above with the user's timing settings applied.
     static EvalOptions fromSettings(const TimingSetting &timing);

@@ -215,6 +215,11 @@ EvalResult EvalResult::fromJson(const QJsonObject &o)
     return r;
 }
 
+bool EvalResult::ranDeepCheck() const
+{
+    return extra.value("deep"_L1).toObject().value("ran"_L1).toBool();
+}
+
 QJsonObject EvalResult::toJson() const
 {
     QJsonObject o = extra;

@@ -115,6 +115,9 @@ struct EvalResult {
     bool isCorrect() const { return verdict == Verdict::Correct; }
     bool hasFlag(const QString &f) const { return flags.contains(f); }
     bool hasTiming() const { return reference.isValid() && candidate.isValid(); }
+    // Whether the worker ran the deep check asked for with EvalOptions::deep (its report: "deep" in the result);
+    // a worker without deep support answers the same request with an ordinary result.
+    bool ranDeepCheck() const;
 
     // Typed views of the trace (the raw object stays the source of truth).
     // Kernels of one side ("candidate", "reference"), longest total time first; empty without a trace.

@@ -262,9 +262,19 @@ void RoundRunner::prepare()
     sample();
 }
 
+bool RoundRunner::acceptHeld(qint64 variantId)
+{
+    const Variant *v = m_store->population().find(variantId);
+    const bool held = v && v->suspicious && !v->accepted && v->isCorrect();
+    return held && !v->eval.hasFlag(QLatin1String("below_speed_of_light")) && m_store->setAccepted(variantId, true);
+}
+
 void RoundRunner::sample()
 {
     setState(State::Sampling);
+    // Headless: nobody reviews, so what earlier rounds (of a resumed session too) left held is accepted now.
+    for (const Variant &v : m_settings.acceptSuspicious ? m_store->population().variants() : std::vector<Variant>())
+        acceptHeld(v.id);
     QString error;
     const quint64 seed = m_settings.seed ? m_settings.seed : quint64(m_roundId) * 0x9E3779B97F4A7C15ull + 1;
     if (!m_prompts.draw(*m_store, m_settings, seed, &error)) {
@@ -669,13 +679,11 @@ void RoundRunner::onEvalFinished(const QueuedEvaluation &done)
     if (!variantId)
         return; // a source outside the session: nothing of a round
     const EvalResult &result = done.result;
-
     if (!done.cancelled()) {
         const Variant *v = m_store->population().find(variantId);
         const bool roundOwned = roundId && roundId == m_roundId;
-        if (v && v->suspicious && !v->accepted && roundOwned && m_settings.acceptSuspicious
-            && !result.hasFlag(QStringLiteral("below_speed_of_light")))
-            m_store->setAccepted(variantId, true);
+        if (m_settings.acceptSuspicious && m_roundId)
+            acceptHeld(variantId); // also a variant of an earlier round, measured again
         Q_EMIT evaluationFinished(variantId);
         if (roundOwned && !m_stopping && v && v->origin == VariantOrigin::Model && done.stored)
             considerRepair(variantId, *done.stored);

@@ -168,6 +168,8 @@ private:
     void submitEvaluation(qint64 variantId, qint64 roundId, bool sourceProfile = false);
     void considerRepair(qint64 variantId, const Measurement &result);
     int repairDepth(qint64 variantId) const;
+    // --accept-suspicious: accepts a held, correct variant that is not under the speed-of-light floor.
+    bool acceptHeld(qint64 variantId);
     qint64 addParsedVariant(const Request &r, const ParsedResponse &parsed);
 
     void onLlmText(quint64 id, const QString &text);

@@ -47,8 +47,8 @@ struct RoundSettings {
     // a second) so its hottest lines reach the next prompt and the report; rounds themselves run without it.
     // Off by default for now: the re-measurement puts the variant back to "compiling" in the round's progress.
     bool profileNewBest = false;
-    // Headless runs have nobody to review a result over the suspicious speedup; this accepts those (never a
-    // result under the speed-of-light floor).
+    // Headless runs have nobody to review what the deep check could not clear; this accepts those held and correct,
+    // of this round and of earlier ones (never a result under the speed-of-light floor).
     bool acceptSuspicious = false;
     // Informational, recorded with the round: where the answers came from.
     QString endpoint;

@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -126,8 +127,19 @@ const Task *EvaluationQueue::task()
 int EvaluationQueue::enqueue(const EvalRequest &request, qint64 variantId, qint64 roundId)
 {
     const int id = m_evaluator->submit(request);
-    m_pending[id] = Pending{variantId, roundId, std::nullopt};
+    Pending p;
+    p.ticket = id;
+    p.variantId = variantId;
+    p.roundId = roundId;
+    if (variantId)
+        p.request = request;
+    m_pending[id] = std::move(p);
     return id;
+}
+
+std::map<int, EvaluationQueue::Pending>::iterator EvaluationQueue::findTicket(int ticket)
+{
+    return std::find_if(m_pending.begin(), m_pending.end(), [ticket](const auto &e) { return e.second.ticket == ticket; });
 }
 
 int EvaluationQueue::submit(qint64 variantId, const EvalOptions &options, qint64 roundId)
@@ -209,8 +221,8 @@ bool EvaluationQueue::reevaluate(qint64 variantId, bool sourceProfile)
 
 void EvaluationQueue::cancel(int ticket)
 {
-    if (m_evaluator && m_pending.count(ticket))
-        m_evaluator->cancel(ticket);
+    if (const auto it = findTicket(ticket); m_evaluator && it != m_pending.end())
+        m_evaluator->cancel(it->first);
 }
 
 bool EvaluationQueue::isEvaluating(qint64 variantId) const
@@ -228,10 +240,10 @@ void EvaluationQueue::onProgress(int id, const QString &stage)
     const auto it = m_pending.find(id);
     if (it == m_pending.end())
         return;
-    Q_EMIT progress(id, stage);
+    Q_EMIT progress(it->second.ticket, stage);
     const Variant *v = it->second.variantId ? m_store->population().find(it->second.variantId) : nullptr;
-    if (!v)
-        return;
+    if (!v || it->second.deep)
+        return; // a deep check's stages leave the status at "deep check running"
     const VariantStatus next = statusOfStage(stage, v->status);
     if (next != v->status)
         m_store->setStatus(v->id, next);
@@ -243,7 +255,8 @@ void EvaluationQueue::onCompiled(int id, const CompileResult &result)
     if (it == m_pending.end())
         return;
     it->second.compiled = result;
-    Q_EMIT compiled(id, result);
+    if (!it->second.deep) // the deep check compiles the same source again (a cache hit): said once
+        Q_EMIT compiled(id, result);
 }
 
 void EvaluationQueue::onFinished(int id, const EvalResult &result)
@@ -255,20 +268,87 @@ void EvaluationQueue::onFinished(int id, const EvalResult &result)
     m_pending.erase(it);
 
     QueuedEvaluation done;
-    done.ticket = id;
+    done.ticket = pending.ticket;
     done.variantId = pending.variantId;
     done.roundId = pending.roundId;
     done.result = result;
     done.compiled = pending.compiled;
-    if (pending.variantId) {
+    done.deepChecked = pending.deep;
+    done.firstEvaluationId = pending.firstEvaluationId;
+    if (pending.variantId && pending.deep) {
+        done.evaluationId = concludeDeepCheck(pending, done.result);
+        if (done.evaluationId)
+            done.stored = storedResult(done.result, pending.compiled);
+    } else if (pending.variantId) {
         if (done.cancelled()) {
             m_store->setStatus(pending.variantId, VariantStatus::Failed, tr("The evaluation was cancelled."));
         } else {
             done.stored = storedResult(result, pending.compiled);
             done.evaluationId = commit(pending.variantId, result, pending.compiled);
+            const Variant *v = m_store->population().find(pending.variantId);
+            // Too good to be trusted as measured: check it deeper before anyone (a round, the user) relies on it.
+            if (done.evaluationId && result.isCorrect() && v && v->suspicious && !v->accepted
+                && startDeepCheck(pending, done.evaluationId))
+                return;
         }
     }
     Q_EMIT finished(done);
+}
+
+bool EvaluationQueue::startDeepCheck(Pending pending, qint64 firstEvaluationId)
+{
+    if (!pending.request || !m_evaluator)
+        return false;
+    const Variant *v = m_store->population().find(pending.variantId);
+    pending.suspicion = v ? v->suspiciousReason : QString();
+    pending.deep = true;
+    pending.firstEvaluationId = firstEvaluationId;
+    pending.request->options.deep = true;
+    pending.request->options.sourceProfile = false; // the deep check judges; profiling is not its job
+    const int id = m_evaluator->submit(*pending.request);
+    const int ticket = pending.ticket;
+    const qint64 variantId = pending.variantId;
+    const QString reason = pending.suspicion;
+    m_pending[id] = std::move(pending);
+    m_store->setStatus(variantId, VariantStatus::Verifying, tr("deep check running: %1").arg(reason));
+    Q_EMIT deepCheckStarted(ticket, variantId, reason);
+    return true;
+}
+
+qint64 EvaluationQueue::concludeDeepCheck(const Pending &pending, EvalResult &result)
+{
+    const qint64 variantId = pending.variantId;
+    if (result.errorCode == QLatin1String("cancelled")) {
+        // The first result stays the latest evaluation, and stays held.
+        m_store->setStatus(variantId, VariantStatus::Done, tr("The deep check was cancelled."));
+        m_store->setSuspicious(variantId, true, tr("the deep check was cancelled; first result: %1").arg(pending.suspicion));
+        return 0;
+    }
+    const bool ran = result.ranDeepCheck();
+    const bool passed = ran && result.isCorrect() && !result.hasFlag(u"below_speed_of_light"_s);
+    QString held;
+    if (passed) {
+        result.flags.append(u"deep_checked"_s);
+    } else if (result.isCorrect()) {
+        result.flags.append(u"held_for_review"_s);
+        held = ran ? tr("the deep check passed, but the result is still under the speed-of-light floor, which no "
+                        "kernel can be")
+                   : tr("the worker did not run the deep check (an older kforge-worker without deep support); %1")
+                         .arg(pending.suspicion);
+    } else {
+        const QString why = result.message.section(QLatin1Char('\n'), 0, 0);
+        held = result.verdict == Verdict::Error
+                   ? tr("the deep check could not run: %1").arg(why)
+                   : tr("the deep check failed (%1): %2").arg(verdictDisplayName(result.verdict), why);
+    }
+    // The deep check's result becomes the latest evaluation whatever it says: a failure is not hidden behind
+    // the first run's numbers.
+    const qint64 evaluationId = commit(variantId, result, pending.compiled);
+    if (passed)
+        m_store->setAccepted(variantId, true);
+    else
+        m_store->setSuspicious(variantId, true, held);
+    return evaluationId;
 }
 
 qint64 EvaluationQueue::commit(qint64 variantId, const EvalResult &result, const std::optional<CompileResult> &compiled,

@@ -3,12 +3,16 @@
 // Ctrl+Enter in the editor, a fork, a re-run, `kforge-cli eval` and `kforge-cli optimize`. It builds the
 // request from the session's task record, hands it to the Evaluator (the worker pool, or the scripted
 // stand-in of tests), follows its stages into the variant's status, and commits the result to the session
-// the moment it arrives. Lives on the store's thread; finished() comes exactly once per ticket.
+// the moment it arrives. A correct result that looks too good (the session's suspicion rule) is measured once
+// more with EvalOptions::deep before its ticket finishes: passing accepts the variant, failing leaves the failure
+// as its latest evaluation, and only what fails or cannot be checked stays held for review. Lives on the store's
+// thread; finished() comes exactly once per ticket.
 #include "core/compile/compileresult.h"
 #include "core/eval/evaloptions.h"
 #include "core/eval/evalresult.h"
 #include "core/eval/measurement.h"
 #include "core/task/task.h"
+#include "core/worker/evaluator.h"
 #include "core/worker/workerreadiness.h"
 
 #include <QJsonObject>
@@ -22,9 +26,7 @@
 
 namespace kforge {
 
-class Evaluator;
 class SessionStore;
-struct EvalRequest;
 
 // What came of one ticket.
 struct QueuedEvaluation {
@@ -35,6 +37,10 @@ struct QueuedEvaluation {
     std::optional<CompileResult> compiled;
     std::optional<Measurement> stored; // the stored form (storedResult()); none when nothing was stored
     qint64 evaluationId = 0;           // the evaluation committed to the session, 0 when none
+    // Set when the result looked too good and was measured again with the deep check: then `result`, `stored` and
+    // `evaluationId` are the deep check's, and firstEvaluationId the evaluation that triggered it.
+    bool deepChecked = false;
+    qint64 firstEvaluationId = 0;
 
     bool cancelled() const { return result.errorCode == QLatin1String("cancelled"); }
 };
@@ -90,16 +96,27 @@ Q_SIGNALS:
     // The evaluator's stages ("compiling", "queued", "loading", "verifying", ...).
     void progress(int ticket, const QString &stage);
     void compiled(int ticket, const kforge::CompileResult &candidate);
+    // A result of `variantId` looked too good (`reason`) and is being measured again with the deep check.
+    void deepCheckStarted(int ticket, qint64 variantId, const QString &reason);
     // Exactly once per ticket; for a variant, the result is committed and its status current already.
     void finished(const kforge::QueuedEvaluation &evaluation);
 
 private:
     struct Pending {
+        int ticket = 0; // what the caller holds: the first evaluator id, kept through the deep check
         qint64 variantId = 0;
         qint64 roundId = 0;
         std::optional<CompileResult> compiled;
+        std::optional<EvalRequest> request; // variants only: what a deep check submits again
+        bool deep = false;                  // this is the deep check of an earlier result
+        qint64 firstEvaluationId = 0;
+        QString suspicion; // why the first result looked too good
     };
     int enqueue(const EvalRequest &request, qint64 variantId, qint64 roundId);
+    bool startDeepCheck(Pending pending, qint64 firstEvaluationId);
+    // Commits the deep check's result and holds or accepts the variant; the evaluation's id.
+    qint64 concludeDeepCheck(const Pending &pending, EvalResult &result);
+    std::map<int, Pending>::iterator findTicket(int ticket);
     bool fail(const QString &message);
     qint64 failId(const QString &message);
     void onProgress(int id, const QString &stage);

@@ -58,7 +58,8 @@ public:
     // Rounds this open() found Running/Paused and marked Interrupted.
     QList<qint64> interruptedRounds() const { return m_interrupted; }
 
-    // A result faster than this many times the reference, on a task not flagged degenerate, is held for review.
+    // A result faster than this many times the reference, on a task not flagged degenerate, is suspicious: the
+    // evaluation queue checks it deeper and holds it for review unless it passes (flag deep_checked).
     void setSuspiciousSpeedup(double factor) { m_suspiciousSpeedup = factor; }
     double suspiciousSpeedup() const { return m_suspiciousSpeedup; }
 
@@ -93,7 +94,7 @@ public:
     std::optional<Evaluation> latestEvaluation(qint64 variantId) const;
     QList<EvaluationSummary> evaluations(qint64 variantId) const;
     int evaluationCount() const;
-    // Why a result must be reviewed before it is trusted, or empty.
+    // Why a result must be checked deeper (or reviewed) before it is trusted, or empty (also for deep_checked).
     QString suspicionReason(const EvaluationSummary &e) const;
 
     // ---- prompts and responses

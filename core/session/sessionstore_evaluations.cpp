@@ -11,16 +11,15 @@ using namespace sessionrows;
 
 QString SessionStore::suspicionReason(const EvaluationSummary &e) const
 {
-    if (!e.isCorrect())
+    // A result that passed the automatic deep check (EvaluationQueue) is trusted as measured.
+    if (!e.isCorrect() || e.hasFlag(QLatin1String("deep_checked")))
         return {};
     if (e.hasFlag(QLatin1String("below_speed_of_light")))
         return tr("faster than the speed-of-light floor of the task, which is impossible");
     if (e.speedup && *e.speedup > m_suspiciousSpeedup && !m_task.isDegenerate()) {
         if (e.hasFlag(QLatin1String("degenerate_output")))
             return tr("%1x faster, and the output does not depend on the inputs").arg(*e.speedup, 0, 'f', 1);
-        return tr("%1x faster than the reference (over %2x): check it before it is used as an exemplar")
-            .arg(*e.speedup, 0, 'f', 1)
-            .arg(m_suspiciousSpeedup, 0, 'g', 3);
+        return tr("%1x faster than the reference (over %2x)").arg(*e.speedup, 0, 'f', 1).arg(m_suspiciousSpeedup, 0, 'g', 3);
     }
     return {};
 }

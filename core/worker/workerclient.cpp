@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QPointer>
+#include <QRandomGenerator>
 #include <QTimer>
 #include <csignal>
 #include <cstring>
@@ -36,6 +37,14 @@ std::optional<QByteArray> takeLine(QByteArray &buffer)
     QByteArray line = buffer.left(nl);
     buffer.remove(0, nl + 1);
     return line;
+}
+
+// 128 bits from the system's cryptographic source: a kernel cannot guess the token of the request it runs in.
+QString newToken()
+{
+    quint64 bits[2];
+    QRandomGenerator::system()->fillRange(bits);
+    return QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(bits), sizeof bits).toHex());
 }
 
 } // namespace
@@ -163,8 +172,10 @@ int WorkerClient::enqueue(Request r)
 {
     r.id = m_nextId++;
     if (!r.raw) {
+        r.token = newToken();
         QJsonObject o = QJsonDocument::fromJson(r.line).object();
         o.insert(u"id"_s, r.id);
+        o.insert(u"token"_s, r.token);
         r.line = QJsonDocument(o).toJson(QJsonDocument::Compact);
     }
     const int id = r.id;
@@ -287,7 +298,10 @@ void WorkerClient::onStdout()
         const QJsonDocument doc = QJsonDocument::fromJson(line, &error);
         if (error.error != QJsonParseError::NoError || !doc.isObject()) {
             // Before the ready line this is ssh banners and the like; after it, it should not happen.
-            Q_EMIT log(u"stdout: "_s + QString::fromUtf8(line));
+            if (m_state == State::Starting && m_helloId == 0)
+                Q_EMIT log(u"stdout: "_s + QString::fromUtf8(line));
+            else
+                reject(line, tr("not JSON"));
             continue;
         }
         handleMessage(doc.object(), line);
@@ -328,11 +342,25 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
             }
             m_ready = message;
             m_helloId = m_nextId++;
-            const QJsonObject hello{{u"id"_s, m_helloId}, {u"op"_s, u"hello"_s}, {u"protocol"_s, kProtocolVersion}};
+            m_helloToken = newToken();
+            const QJsonObject hello{{u"id"_s, m_helloId},
+                                    {u"op"_s, u"hello"_s},
+                                    {u"protocol"_s, kProtocolVersion},
+                                    {u"token"_s, m_helloToken}};
             m_process->write(QJsonDocument(hello).toJson(QJsonDocument::Compact) + '\n');
             return;
         }
         if (m_helloId != 0 && message.contains("ok"_L1) && message.value("id"_L1).toInt() == m_helloId) {
+            const QJsonValue token = message.value("token"_L1);
+            if (token.isUndefined() && message.value("ok"_L1).toBool()) {
+                failHandshake(tr("The worker does not echo request tokens, so its replies cannot be told from lines a "
+                                 "kernel prints. Install a kforge-worker of this KForge version."));
+                return;
+            }
+            if (token.toString() != m_helloToken) {
+                reject(rawLine, tr("wrong token"));
+                return;
+            }
             m_helloId = 0;
             if (!message.value("ok"_L1).toBool()) {
                 failHandshake(tr("The worker refused the handshake: %1")
@@ -352,9 +380,18 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
         Q_EMIT log(u"stdout: "_s + QString::fromUtf8(rawLine));
         return;
     }
+    // Only the request in flight can be answered, and only with its token: anything else is not the worker's.
+    if (!m_current) {
+        reject(rawLine, tr("no request is running"));
+        return;
+    }
+    if (!m_current->raw && message.value("token"_L1).toString() != m_current->token) {
+        reject(rawLine, message.contains("token"_L1) ? tr("wrong token") : tr("no token"));
+        return;
+    }
     if (event == u"progress") {
         const int id = message.value("id"_L1).toInt(-1);
-        if (m_current && (id == m_current->id || m_current->raw))
+        if (id == m_current->id || m_current->raw)
             Q_EMIT progress(m_current->id, message.value("stage"_L1).toString());
         return;
     }
@@ -363,7 +400,7 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
         return;
     }
     const int id = message.value("id"_L1).toInt(-1);
-    if (!m_current || (!m_current->raw && id != m_current->id)) {
+    if (!m_current->raw && id != m_current->id) {
         Q_EMIT log(tr("Ignored a response to request %1, which is not running.").arg(id));
         return;
     }
@@ -397,6 +434,14 @@ void WorkerClient::failHandshake(const QString &message)
     m_lastError = message;
     m_killReason = KillReason::Handshake;
     m_process->kill();
+}
+
+void WorkerClient::reject(const QByteArray &line, const QString &why)
+{
+    ++m_rejectedLines;
+    constexpr qsizetype kQuoted = 200;
+    Q_EMIT log(tr("Dropped a line on the worker's stdout (%1): %2")
+                   .arg(why, QString::fromUtf8(line.left(kQuoted)) + (line.size() > kQuoted ? u"..."_s : QString())));
 }
 
 void WorkerClient::onWatchdog()

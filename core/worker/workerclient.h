@@ -3,7 +3,9 @@
 // checks the ready line and the hello answer, sends one request at a time from a queue, forwards progress, and owns the
 // watchdog. A hang is killed after the request's timeout and answered as WorkerReply::Timeout; a death
 // mid-request is answered as WorkerReply::Crashed with the exit code or signal; either way, and after a
-// restart_required result, the worker is started again for the next request.
+// restart_required result, the worker is started again for the next request. Every request carries an
+// unguessable token that the worker echoes in each line it writes for it; a line without the token of the request in
+// flight (a reply forged by a kernel's printf, a stray line) is dropped, logged and counted.
 #include "core/worker/workerconfig.h"
 #include "core/worker/workerreply.h"
 
@@ -46,6 +48,9 @@ public:
     // The file loaded into a slot ("reference", "candidate") of the current process; empty when none.
     QString loaded(const QString &slot) const;
     int pendingRequests() const;
+    // Lines of the worker's stdout dropped since this client was made: not JSON, or without the token of the
+    // request in flight.
+    int rejectedLines() const { return m_rejectedLines; }
 
     void start();
     // Asks the worker to shut down (and kills it if it does not); queued requests are answered Cancelled.
@@ -80,6 +85,7 @@ private:
         int id = 0;
         QString op;
         QByteArray line; // serialized request
+        QString token;   // 128 random bits in hex, echoed by the worker in every line for this request
         int timeoutMs = 0;
         QString loadSlot, loadPath; // load requests: what becomes loaded on success
         bool raw = false;
@@ -94,6 +100,7 @@ private:
     void onWatchdog();
     void onStartTimeout();
     void failHandshake(const QString &message);
+    void reject(const QByteArray &line, const QString &why);
     void handleMessage(const QJsonObject &message, const QByteArray &rawLine);
     void failAll(const QString &code, const QString &message);
     // Empties the queue: one reply per request that was waiting, with this error.
@@ -112,6 +119,8 @@ private:
     int m_generation = 0;
     int m_nextId = 1;
     int m_helloId = 0; // the handshake's hello, while Starting
+    QString m_helloToken;
+    int m_rejectedLines = 0;
     std::deque<Request> m_queue;
     std::optional<Request> m_current;
     QElapsedTimer m_currentClock;

@@ -25,8 +25,7 @@ SpeedupChart::SpeedupChart(SessionStore *store, VariantSelection *selection, QWi
     m_bestLine->setPen(QPen(QColor(0x2c, 0xa0, 0x2c), 2));
     m_bestLine->setName(tr("best so far"));
     m_correct = scatter(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(0x1f, 0x77, 0xb4), 6), tr("correct"));
-    m_suspicious = scatter(QCPScatterStyle(QCPScatterStyle::ssTriangle, QColor(0xff, 0x7f, 0x0e), 8),
-                           tr("suspicious (not yet accepted)"));
+    m_suspicious = scatter(QCPScatterStyle(QCPScatterStyle::ssTriangle, QColor(0xff, 0x7f, 0x0e), 8), tr("held for review"));
     m_failed = scatter(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(0xd6, 0x27, 0x28), 7), tr("failed"));
     m_selected = scatter(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 13), tr("selected"));
     const QCPGraph *marks[3] = {m_correct, m_suspicious, m_failed};

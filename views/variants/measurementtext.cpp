@@ -59,6 +59,10 @@ QString MeasurementText::flag(const QString &wire)
         return tr("reference mutates its inputs");
     if (wire == "scripted"_L1)
         return tr("scripted");
+    if (wire == "deep_checked"_L1)
+        return tr("passed the deep check");
+    if (wire == "held_for_review"_L1)
+        return tr("held for review");
     return wire;
 }
 

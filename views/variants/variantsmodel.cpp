@@ -179,10 +179,14 @@ QString VariantsModel::statusText(const Variant &v)
 QStringList VariantsModel::flagTexts(const Variant &v)
 {
     QStringList out;
-    if (v.suspicious)
-        out << (v.accepted ? tr("accepted") : tr("suspicious"));
+    // A too-good result: checked deeper by the evaluation queue, held when that fails or cannot run.
+    if (v.suspicious && !v.accepted)
+        out << (isInFlight(v.status) ? tr("deep check running") : tr("held"));
+    else if (v.suspicious)
+        out << tr("accepted");
     for (const QString &f : v.eval.flags)
-        out << MeasurementText::flag(f);
+        if (f != QLatin1String("held_for_review")) // said by the state above
+            out << MeasurementText::flag(f);
     return out;
 }
 
@@ -361,7 +365,10 @@ QVariant VariantsModel::data(const QModelIndex &index, int role) const
         if (index.column() == Status && !v->statusMessage.isEmpty())
             lines << v->statusMessage;
         if (v->suspicious && !v->suspiciousReason.isEmpty())
-            lines << tr("Suspicious: %1").arg(v->suspiciousReason);
+            lines << (v->accepted             ? tr("Accepted after review; held: %1")
+                      : isInFlight(v->status) ? tr("Deep check running: %1")
+                                              : tr("Held: %1"))
+                         .arg(v->suspiciousReason);
         if (index.column() == Flags)
             for (const QString &f : v->eval.flags)
                 lines << tr("%1 (%2)").arg(MeasurementText::flag(f), f); // the worker's own name too

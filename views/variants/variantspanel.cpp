@@ -38,7 +38,7 @@ VariantsPanel::VariantsPanel(SessionStore *store, VariantSelection *selection, Q
     m_status->addItem(tr("In flight"), int(VariantsFilterModel::StatusFilter::InFlight));
     m_status->addItem(tr("Done"), int(VariantsFilterModel::StatusFilter::Done));
     m_status->addItem(tr("Failed"), int(VariantsFilterModel::StatusFilter::Failed));
-    m_status->addItem(tr("Suspicious"), int(VariantsFilterModel::StatusFilter::Suspicious));
+    m_status->addItem(tr("Held for review"), int(VariantsFilterModel::StatusFilter::Suspicious));
     m_status->addItem(tr("Pinned"), int(VariantsFilterModel::StatusFilter::Pinned));
     m_status->addItem(tr("Excluded"), int(VariantsFilterModel::StatusFilter::Excluded));
     m_status->setToolTip(tr("Show only variants in this state"));
@@ -244,7 +244,7 @@ QMenu *VariantsPanel::createContextMenu(QWidget *parent)
                                    : menu->addAction(tr("Include in Exemplars"), this, [this] { setExcluded(false); });
     exclude->setObjectName(QStringLiteral("exclude"));
     exclude->setEnabled(anyExcluded || anyIncluded);
-    QAction *accept = menu->addAction(tr("Accept Suspicious Result"), this, &VariantsPanel::acceptSuspicious);
+    QAction *accept = menu->addAction(tr("Accept Held Result"), this, &VariantsPanel::acceptSuspicious);
     accept->setObjectName(QStringLiteral("accept"));
     accept->setEnabled(anySuspicious);
     accept->setToolTip(tr("You checked the result: let the sampler show it to the model"));

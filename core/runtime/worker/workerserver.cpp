@@ -112,7 +112,11 @@ void WorkerServer::ensureHost(Loaded &loaded)
 
 void WorkerServer::send(const Json &message)
 {
-    m_channel.writeLine(dump(message));
+    // Every line for a request carries its token, so the client can tell it from a line a kernel forges.
+    Json line = message;
+    if (!m_currentToken.is_null())
+        line["token"] = m_currentToken;
+    m_channel.writeLine(dump(line));
 }
 
 int WorkerServer::run()
@@ -133,6 +137,7 @@ int WorkerServer::run()
 
 Json WorkerServer::handleLine(const std::string &line)
 {
+    m_currentToken = nullptr;
     Json request;
     try {
         request = Json::parse(line);
@@ -151,6 +156,8 @@ Json WorkerServer::handle(const Json &request)
     Json response;
     m_currentId = request.is_object() && request.contains("id") ? request["id"] : Json(nullptr);
     response["id"] = m_currentId;
+    if (request.is_object() && request.contains("token") && request["token"].is_string())
+        m_currentToken = request["token"];
     try {
         if (!request.is_object())
             throw ProtocolError{protocol::kBadRequest, "a request is a JSON object"};

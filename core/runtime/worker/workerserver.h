@@ -63,6 +63,7 @@ private:
     std::map<std::string, nlohmann::ordered_json> m_referenceMetrics;
     std::vector<std::string> m_selfTestWorker;
     nlohmann::ordered_json m_currentId;
+    nlohmann::ordered_json m_currentToken; // the request's "token", echoed in every line sent for it
     int m_loads = 0;
     bool m_exit = false;
     int m_exitStatus = 0;

@@ -49,7 +49,7 @@ private Q_SLOTS:
     void commandsAreListed()
     {
         const QStringList names = commands();
-        for (const char *expected : {"chat", "dataset", "eval", "export", "optimize", "report"})
+        for (const char *expected : {"chat", "dataset", "eval", "export", "optimize", "report", "review"})
             QVERIFY2(names.contains(QLatin1String(expected)), qPrintable(names.join(u' ')));
     }
 

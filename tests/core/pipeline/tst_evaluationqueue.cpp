@@ -36,6 +36,20 @@ EvalResult script(const EvalRequest &req)
     r.verdict = Verdict::Correct;
     r.reference.medianMs = 2.0;
     r.candidate.medianMs = req.candidateSource.contains(u"FAST") ? 0.5 : 2.0;
+    // TOO_GOOD: 40x, over the session's suspicious speedup; what its deep check finds by marker.
+    if (req.candidateSource.contains(u"TOO_GOOD"))
+        r.candidate.medianMs = 0.05;
+    if (req.options.deep && !req.candidateSource.contains(u"DEEP_UNSUPPORTED")) {
+        r.extra.insert(u"deep"_s, QJsonObject{{u"ran"_s, true}, {u"trials"_s, 20}});
+        if (req.candidateSource.contains(u"DEEP_FAILS"))
+            return [] {
+                EvalResult f = EvalResult::failure(Verdict::Incorrect, u"timed run 17: output C differs"_s);
+                f.extra.insert(u"deep"_s, QJsonObject{{u"ran"_s, true}});
+                return f;
+            }();
+        if (req.candidateSource.contains(u"DEEP_STILL_UNDER_FLOOR"))
+            r.flags << u"below_speed_of_light"_s;
+    }
     r.reference.runs = r.candidate.runs = 100;
     r.speedup = r.reference.medianMs / r.candidate.medianMs;
     r.verification.trials = 5;
@@ -414,6 +428,116 @@ private Q_SLOTS:
         QVERIFY(seen.contains(VariantStatus::Verifying));
         QVERIFY(seen.contains(VariantStatus::Timing));
         QCOMPARE(toString(seen.constLast()), toString(VariantStatus::Failed));
+    }
+
+    // A correct result that looks too good is measured again with the deep check before its ticket finishes.
+    // Passing accepts it (an exemplar at once); failing keeps the failure as the latest evaluation; a worker
+    // that cannot run the check, or a result still under the floor, stays held for review.
+    void tooGoodResultsGetTheDeepCheck_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<bool>("deep");           // a deep check was run
+        QTest::addColumn<QString>("verdict");     // of the latest evaluation
+        QTest::addColumn<QString>("flag");        // the latest evaluation carries it (empty: none asked)
+        QTest::addColumn<bool>("usable");         // an exemplar now
+        QTest::addColumn<QString>("heldBecause"); // empty: not held
+        QTest::newRow("4x: no deep check") << u"// FAST"_s << false << u"correct"_s << QString() << true << QString();
+        QTest::newRow("passes") << u"// TOO_GOOD"_s << true << u"correct"_s << u"deep_checked"_s << true << QString();
+        QTest::newRow("fails") << u"// TOO_GOOD DEEP_FAILS"_s << true << u"incorrect"_s << QString() << false
+                               << u"the deep check failed (incorrect): timed run 17: output C differs"_s;
+        QTest::newRow("older worker") << u"// TOO_GOOD DEEP_UNSUPPORTED"_s << true << u"correct"_s
+                                      << u"held_for_review"_s << false << u"did not run the deep check"_s;
+        QTest::newRow("still under the floor") << u"// TOO_GOOD DEEP_STILL_UNDER_FLOOR"_s << true << u"correct"_s
+                                               << u"held_for_review"_s << false << u"speed-of-light floor"_s;
+    }
+
+    void tooGoodResultsGetTheDeepCheck()
+    {
+        QFETCH(QString, source);
+        QFETCH(bool, deep);
+        QFETCH(QString, verdict);
+        QFETCH(QString, flag);
+        QFETCH(bool, usable);
+        QFETCH(QString, heldBecause);
+        Session s;
+        QVERIFY(s.setUp());
+        Variant v;
+        v.origin = VariantOrigin::Model;
+        const qint64 id = s.store.addVariant(v, {source, {}, {}});
+        QVERIFY(id);
+        QSignalSpy started(s.queue.get(), &EvaluationQueue::deepCheckStarted);
+        QSignalSpy finished(s.queue.get(), &EvaluationQueue::finished);
+        QString statusWhileChecking;
+        connect(s.queue.get(), &EvaluationQueue::deepCheckStarted, this, [&](int, qint64 variantId, const QString &) {
+            const Variant &checked = s.variant(variantId);
+            statusWhileChecking = toString(checked.status) + u' ' + checked.statusMessage;
+            QVERIFY(!checked.usableAsExemplar()); // held while the check runs
+        });
+        EvalOptions options;
+        options.sourceProfile = true;
+        const int ticket = s.queue->submit(id, options, /*roundId*/ 7);
+        const QueuedEvaluation done = waitFor(*s.queue, ticket);
+        QCOMPARE(done.ticket, ticket);
+        QCOMPARE(finished.count(), 1); // once per ticket, after the deep check
+        QCOMPARE(done.roundId, qint64(7));
+        QCOMPARE(done.deepChecked, deep);
+        QCOMPARE(started.count(), deep ? 1 : 0);
+        const QList<EvalRequest> sent = s.evaluator.submitted();
+        QCOMPARE(sent.size(), deep ? 2 : 1);
+        QVERIFY(!sent.first().options.deep);
+        if (deep) {
+            QVERIFY(sent.last().options.deep);
+            QVERIFY(!sent.last().options.sourceProfile);
+            QCOMPARE(sent.last().candidateSource, source);
+            QVERIFY2(statusWhileChecking.startsWith(u"verifying deep check running: 40.0x faster"),
+                     qPrintable(statusWhileChecking));
+        }
+        const QList<EvaluationSummary> evaluations = s.store.evaluations(id);
+        QCOMPARE(evaluations.size(), deep ? 2 : 1);
+        QCOMPARE(evaluations.first().verdict, u"correct"_s); // the first run stays on record
+        QCOMPARE(done.evaluationId, evaluations.last().id);
+        QCOMPARE(done.firstEvaluationId, deep ? evaluations.first().id : 0);
+        const Variant &after = s.variant(id);
+        QCOMPARE(after.eval.id, evaluations.last().id);
+        QCOMPARE(after.eval.verdict, verdict);
+        if (!flag.isEmpty())
+            QVERIFY2(after.eval.flags.contains(flag), qPrintable(after.eval.flags.join(u' ')));
+        QCOMPARE(after.usableAsExemplar(), usable);
+        QCOMPARE(after.suspicious && !after.accepted, !heldBecause.isEmpty());
+        QVERIFY2(after.suspiciousReason.contains(heldBecause), qPrintable(after.suspiciousReason));
+        QCOMPARE(toString(after.status), toString(verdict == u"correct" ? VariantStatus::Done : VariantStatus::Failed));
+        QVERIFY(!s.queue->isEvaluating(id));
+        // The state survives reopening the session file.
+        const QString path = s.store.path();
+        s.queue.reset();
+        s.store.close();
+        SessionStore reopened;
+        QVERIFY(reopened.open(path));
+        const Variant *r = reopened.population().find(id);
+        QVERIFY(r);
+        QCOMPARE(r->usableAsExemplar(), usable);
+        QCOMPARE(r->suspicious && !r->accepted, !heldBecause.isEmpty());
+    }
+
+    // Cancelling during the deep check keeps the first result on record, held.
+    void cancelDuringTheDeepCheck()
+    {
+        Session s;
+        QVERIFY(s.setUp());
+        Variant v;
+        const qint64 id = s.store.addVariant(v, {u"// TOO_GOOD"_s, {}, {}});
+        int ticket = 0;
+        connect(s.queue.get(), &EvaluationQueue::deepCheckStarted, this,
+                [&](int t, qint64, const QString &) { s.queue->cancel(t); });
+        ticket = s.queue->submit(id, EvalOptions());
+        const QueuedEvaluation done = waitFor(*s.queue, ticket);
+        QVERIFY(done.cancelled());
+        QCOMPARE(s.store.evaluations(id).size(), 1);
+        const Variant &after = s.variant(id);
+        QCOMPARE(after.eval.verdict, u"correct"_s);
+        QVERIFY(after.suspicious && !after.accepted);
+        QVERIFY2(after.suspiciousReason.contains(u"the deep check was cancelled"), qPrintable(after.suspiciousReason));
+        QCOMPARE(toString(after.status), toString(VariantStatus::Done));
     }
 };
 

@@ -32,6 +32,18 @@ void handshake(WorkerClient &w)
     KF_CHECK_MSG(errorCode(wrong) == "protocol_mismatch", wrong.message.dump());
     const auto missing = w.request(Json{{"op", "hello"}}, 10);
     KF_CHECK(errorCode(missing) == "bad_request");
+
+    // The request's token comes back in its reply (the client drops lines without it), errors included; a
+    // request without one, or a line that is not JSON, gets no stale token of an earlier request.
+    const auto tokened = w.request(Json{{"op", "hello"}, {"protocol", 1}, {"token", "5f3a9c"}}, 10);
+    KF_CHECK_MSG(tokened.ok() && tokened.message.value("token", "") == "5f3a9c", tokened.message.dump());
+    const auto tokenedError = w.request(Json{{"op", "hello"}, {"protocol", 2}, {"token", "77aa"}}, 10);
+    KF_CHECK_MSG(tokenedError.message.value("token", "") == "77aa", tokenedError.message.dump());
+    const auto untokened = w.request(Json{{"op", "hello"}, {"protocol", 1}}, 10);
+    KF_CHECK_MSG(!untokened.message.contains("token"), untokened.message.dump());
+    w.request(Json{{"op", "hello"}, {"protocol", 1}, {"token", "aa"}}, 10);
+    const auto garbage = w.requestRaw("not json", 10);
+    KF_CHECK_MSG(!garbage.message.contains("token"), garbage.message.dump());
 }
 
 void malformed(WorkerClient &w)

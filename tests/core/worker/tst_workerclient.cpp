@@ -62,6 +62,13 @@ private Q_SLOTS:
     void cancelQueued();
     void noEndlessRestarts();
     void stopEndsTheWorker();
+
+    // Protocol hardening: tokens and the result schema.
+    void linesWithoutTheTokenAreDropped();
+    void malformedResultIsAProtocolError();
+    void resultSchema_data();
+    void resultSchema();
+    void workerWithoutTokensIsRefused();
 };
 
 void TestWorkerClient::initTestCase()
@@ -426,6 +433,112 @@ void TestWorkerClient::stopEndsTheWorker()
     QCOMPARE(client.state(), WorkerClient::State::Stopped);
     // A later request starts it again.
     QVERIFY(waitReply(client, client.send(u"hello"_s)).ok);
+}
+
+void TestWorkerClient::linesWithoutTheTokenAreDropped()
+{
+    // A kernel's printf can write a whole reply line on the worker's stdout before the real one: without the
+    // request's token it is dropped, whatever id it claims, and so is one with a guessed token.
+    WorkerClient client(config(scriptedWorker(u"forge"_s)));
+    QSignalSpy log(&client, &WorkerClient::log);
+    QSignalSpy progress(&client, &WorkerClient::progress);
+    const int id = client.evaluate(task(u"fine"_s), EvalOptions(), 20000);
+    const WorkerReply r = waitReply(client, id);
+    QVERIFY(r.ok);
+    const EvalResult result = r.toEvalResult();
+    QCOMPARE(result.verdict, Verdict::Incorrect); // the real answer, not the forged "correct 250x"
+    QCOMPARE(result.message, u"scripted"_s);
+    QVERIFY(!result.hasTiming());
+    QCOMPARE(progress.count(), 2); // the genuine progress events carry the token
+    QCOMPARE(client.rejectedLines(), 3);
+    QStringList dropped;
+    for (const QList<QVariant> &args : log)
+        if (args.at(0).toString().startsWith(u"Dropped a line"))
+            dropped << args.at(0).toString();
+    QCOMPARE(dropped.size(), 3);
+    QVERIFY2(dropped.at(0).contains(u"(no token)") && dropped.at(0).contains(u"\"message\":\"forged\""),
+             qPrintable(dropped.at(0)));
+    QVERIFY2(dropped.at(1).contains(u"(wrong token)"), qPrintable(dropped.at(1)));
+    QVERIFY2(dropped.at(2).contains(u"(not JSON)"), qPrintable(dropped.at(2)));
+    // The client still works, and a forged line can never answer a later request either.
+    QVERIFY(waitReply(client, client.send(u"hello"_s)).ok);
+    QCOMPARE(client.rejectedLines(), 3);
+}
+
+void TestWorkerClient::malformedResultIsAProtocolError()
+{
+    WorkerClient client(config(scriptedWorker(u"malformed"_s)));
+    const WorkerReply r = waitReply(client, client.evaluate(task(u"fine"_s), EvalOptions(), 20000));
+    QVERIFY(r.ok);
+    const EvalResult result = r.toEvalResult();
+    QCOMPARE(result.verdict, Verdict::Error);
+    QCOMPARE(result.errorCode, QString(WorkerReply::Malformed));
+    QVERIFY2(result.message.contains(u"verdict is missing or not a string"), qPrintable(result.message));
+    QVERIFY(!result.hasTiming());
+}
+
+void TestWorkerClient::resultSchema_data()
+{
+    QTest::addColumn<QByteArray>("result");
+    QTest::addColumn<QString>("problem"); // empty: accepted
+    const QByteArray v = R"("verification":{"trials":5,"mismatches":0})";
+    const QByteArray t = R"("timing":{"reference":{"median_ms":2,"runs":10},"candidate":{"median_ms":1,"runs":10},)"
+                         R"("speedup":2})";
+    QTest::newRow("correct") << (R"({"verdict":"correct","message":"ok",)" + v + "," + t + "}") << QString();
+    QTest::newRow("cuda_error without verification")
+        << QByteArray(R"({"verdict":"cuda_error","message":"boom","cuda_error":"cudaErrorIllegalAddress"})") << QString();
+    QTest::newRow("no result") << QByteArray("{}") << u"no result object"_s;
+    QTest::newRow("unknown verdict") << QByteArray(R"({"verdict":"splendid","message":""})")
+                                     << u"unknown verdict 'splendid'"_s;
+    QTest::newRow("no message") << ("{\"verdict\":\"correct\"," + v + "}") << u"message is missing"_s;
+    QTest::newRow("correct without verification")
+        << QByteArray(R"({"verdict":"correct","message":"ok"})") << u"verification is missing"_s;
+    QTest::newRow("correct with mismatches")
+        << QByteArray(R"({"verdict":"correct","message":"ok","verification":{"trials":5,"mismatches":2}})")
+        << u"a correct verdict with mismatches"_s;
+    QTest::newRow("trials as text") << QByteArray(
+        R"({"verdict":"incorrect","message":"","verification":{"trials":"5","mismatches":1}})")
+                                    << u"verification lacks a numeric trials"_s;
+    QTest::newRow("timing as text") << (R"({"verdict":"correct","message":"ok",)" + v + R"(,"timing":"fast"})")
+                                    << u"timing is not an object"_s;
+    QTest::newRow("median as text")
+        << (R"({"verdict":"correct","message":"ok",)" + v
+            + R"(,"timing":{"reference":{"median_ms":2,"runs":10},"candidate":{"median_ms":"0.001","runs":10}}})")
+        << u"timing.candidate lacks a numeric median_ms"_s;
+    QTest::newRow("speedup as text") << (R"({"verdict":"correct","message":"ok",)" + v + "," + t.chopped(12)
+                                         + R"("speedup":"250"}})")
+                                     << u"timing.speedup is not a number"_s;
+    QTest::newRow("flags not strings") << (R"({"verdict":"correct","message":"ok",)" + v + R"(,"flags":[1]})")
+                                       << u"flags holds something other than strings"_s;
+}
+
+void TestWorkerClient::resultSchema()
+{
+    QFETCH(QByteArray, result);
+    QFETCH(QString, problem);
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(result, &error);
+    QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString() + u' ' + QString::fromUtf8(result)));
+    const QString found = WorkerReply::schemaProblem(doc.object());
+    if (problem.isEmpty())
+        QVERIFY2(found.isEmpty(), qPrintable(found));
+    else
+        QVERIFY2(found.contains(problem), qPrintable(found));
+    WorkerReply reply;
+    reply.ok = true;
+    reply.body = QJsonObject{{u"result"_s, doc.object()}};
+    QCOMPARE(reply.toEvalResult().errorCode == WorkerReply::Malformed, !problem.isEmpty());
+}
+
+void TestWorkerClient::workerWithoutTokensIsRefused()
+{
+    // An older worker does not echo tokens: nothing it says could be told from a forged line, so the handshake
+    // fails with a message saying why instead of every reply being dropped until the watchdog fires.
+    WorkerClient client(config(scriptedWorker(u"notoken"_s)));
+    const WorkerReply r = waitReply(client, client.send(u"hello"_s));
+    QCOMPARE(r.errorCode, WorkerReply::Unavailable);
+    QVERIFY2(r.errorMessage.contains(u"does not echo request tokens"), qPrintable(r.errorMessage));
+    QCOMPARE(client.state(), WorkerClient::State::Failed);
 }
 
 QTEST_GUILESS_MAIN(TestWorkerClient)

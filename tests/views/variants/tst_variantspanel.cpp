@@ -108,8 +108,8 @@ private Q_SLOTS:
         const double sol = cell(model, model.rowOf(a), VariantsModel::SpeedOfLight).chopped(1).toDouble();
         QVERIFY2(sol > 11 && sol < 13, qPrintable(QString::number(sol)));
         QCOMPARE(cell(model, model.rowOf(a), VariantsModel::Time), QStringLiteral("0.281 ms"));
-        // Over 10x on a task that is not degenerate: held for review.
-        QVERIFY(cell(model, model.rowOf(a), VariantsModel::Flags).contains(QLatin1String("suspicious")));
+        // Over 10x on a task that is not degenerate: held for review (no queue ran a deep check here).
+        QVERIFY(cell(model, model.rowOf(a), VariantsModel::Flags).startsWith(QLatin1String("held")));
         QVERIFY(model.index(model.rowOf(a), 0).data(VariantsModel::SuspiciousRole).toBool());
         QCOMPARE(cell(model, 0, VariantsModel::Origin), QStringLiteral("reference"));
         QCOMPARE(resets.size(), 0);
