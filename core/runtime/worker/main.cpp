@@ -9,6 +9,7 @@
 #include "core/runtime/worker/protocol.h"
 #include "core/runtime/worker/requestreader.h"
 #include "core/runtime/worker/selftest.h"
+#include "core/runtime/worker/selftestadversarial.h"
 #include "core/runtime/worker/tensorset.h"
 #include "core/runtime/worker/workerserver.h"
 #include "kforge/kernel.h"
@@ -38,13 +39,16 @@ void usage(std::FILE *to)
     std::fprintf(to,
                  "Usage: kforge-worker [--device N]\n"
                  "       kforge-worker --self-test [TASKS_DIR] [--device N] [--task NAME]... [--min-time-ms MS]\n"
-                 "                     [--min-runs N] [--trials N] [--json]\n"
+                 "                     [--min-runs N] [--trials N] [--json] [--adversarial [CASES_JSON] [--case FILE]...]\n"
+                 "       kforge-worker --adversarial [CASES_JSON] [--case FILE]... [--device N] [--json]\n"
                  "       kforge-worker --launch TASK_DIR KERNEL.cu|KERNEL.so [--runs N] [--seed S] [--no-flush]\n"
                  "                     [--keep-pool] [--device N]\n"
                  "       kforge-worker --version\n\n"
                  "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout.\n"
                  "--self-test compiles and evaluates every task's variants (default tasks: %s)\n"
                  "and exits 0 when every verdict is as expected, 1 otherwise, 2 when there is no CUDA device.\n"
+                 "--adversarial runs the adversarial suite (tests/gpu/adversarial/cases.json; after the built-in\n"
+                 "tasks with --self-test), one fresh worker per case; same exit codes.\n"
                  "--launch compiles the kernel (a .so is used as it is), generates the task's inputs from the seed\n"
                  "and calls its entry N times (L2 flushed before each run), with no verification and no CUPTI:\n"
                  "a plain workload for external profilers such as ncu. --keep-pool keeps freed stream-ordered\n"
@@ -192,6 +196,8 @@ int main(int argc, char **argv)
     std::string sourceProfileRequest;
     LaunchConfig launchConfig;
     kforge::runtime::SelfTestConfig config;
+    bool adversarial = false;
+    kforge::runtime::AdversarialConfig adversarialConfig;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const auto value = [&](long long lo, long long hi) {
@@ -216,6 +222,12 @@ int main(int argc, char **argv)
             selfTest = true;
             if (i + 1 < argc && argv[i + 1][0] != '-')
                 config.tasksDir = argv[++i];
+        } else if (a == "--adversarial") {
+            adversarial = true;
+            if (i + 1 < argc && argv[i + 1][0] != '-')
+                adversarialConfig.manifest = std::filesystem::absolute(argv[++i]).string();
+        } else if (a == "--case" && i + 1 < argc) {
+            adversarialConfig.onlyCases.push_back(argv[++i]);
         } else if (a == "--launch") {
             if (i + 2 >= argc) {
                 std::fprintf(stderr, "kforge-worker: --launch needs a task folder and a kernel (.cu or .so)\n");
@@ -284,6 +296,10 @@ int main(int argc, char **argv)
         return 1;
 #endif
     }
+    adversarialConfig.workerArgv = {kforge::runtime::selfExecutable(), "--device", std::to_string(device)};
+    adversarialConfig.tasksDir = config.tasksDir;
+    if (adversarial && !selfTest)
+        return kforge::runtime::runAdversarialCommand(adversarialConfig, json);
     if (selfTest) {
         config.workerArgv = {kforge::runtime::selfExecutable(), "--device", std::to_string(device)};
         config.log = [](const std::string &line) { std::fprintf(stderr, "self-test: %s\n", line.c_str()); };
@@ -307,7 +323,10 @@ int main(int argc, char **argv)
             std::printf("%s on %s\n%s%s\n", "kforge-worker --self-test", report.device.c_str(),
                         kforge::runtime::formatTable(report.rows).c_str(), report.passed ? "PASSED" : "FAILED");
         }
-        return report.passed ? 0 : 1;
+        if (!adversarial)
+            return report.passed ? 0 : 1;
+        const int suite = kforge::runtime::runAdversarialCommand(adversarialConfig, json);
+        return suite == 0 && report.passed ? 0 : 1;
     }
 
     // Before any thread exists (CUDA's, CUPTI's, the request reader's): see RequestReader.
