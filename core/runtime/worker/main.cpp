@@ -298,6 +298,7 @@ int main(int argc, char **argv)
     }
     adversarialConfig.workerArgv = {kforge::runtime::selfExecutable(), "--device", std::to_string(device)};
     adversarialConfig.tasksDir = config.tasksDir;
+    adversarialConfig.log = [](const std::string &line) { std::fprintf(stderr, "adversarial: %s\n", line.c_str()); };
     if (adversarial && !selfTest)
         return kforge::runtime::runAdversarialCommand(adversarialConfig, json);
     if (selfTest) {

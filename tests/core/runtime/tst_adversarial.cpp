@@ -123,7 +123,8 @@ std::vector<NvccJob> compileJobs(const fs::path &out)
 {
     std::vector<NvccJob> jobs;
     std::set<std::string> references;
-    for (const Json &c : readJson(kManifest)["cases"]) {
+    const Json manifest = readJson(kManifest);
+    for (const Json &c : manifest["cases"]) {
         const std::string task = c["task"].get<std::string>();
         const TaskSpecResult r = loadTaskFolder(kTasks / task);
         if (!r.ok())
@@ -141,6 +142,7 @@ void checkCompiles()
     const fs::path out = fs::temp_directory_path() / ("kforge-adv-build-" + std::to_string(::getpid()));
     fs::create_directories(out);
     const std::vector<NvccJob> jobs = compileJobs(out);
+    KF_CHECK_MSG(jobs.size() > readJson(kManifest)["cases"].size(), "every case and at least one reference");
     const std::vector<NvccResult> built = compileKernels(jobs, "sm_90", 2);
     for (std::size_t i = 0; i < jobs.size(); ++i)
         KF_CHECK_MSG(built[i].ok, jobs[i].source.filename().string() + ":\n" + built[i].log);
