@@ -42,16 +42,20 @@ __global__ void persistent(Slot *s)
         if (quit)
             return;
         if (taken != last) {
-            const long long n = s->n, m4 = s->m4;
+            const volatile Slot *vs = s; // written by the host after the kernel started
+            const long long n = vs->n, m4 = vs->m4;
+            const float *a = vs->a;
+            const float4 *b = vs->b;
+            float4 *c = vs->c;
             for (long long r = blockIdx.x; r < n; r += gridDim.x) {
-                const float k = s->a[r];
+                const float k = a[r];
                 for (long long j = threadIdx.x; j < m4; j += blockDim.x) {
-                    float4 v = s->b[r * m4 + j];
+                    float4 v = b[r * m4 + j];
                     v.x *= k;
                     v.y *= k;
                     v.z *= k;
                     v.w *= k;
-                    s->c[r * m4 + j] = v;
+                    c[r * m4 + j] = v;
                 }
             }
             last = taken;
