@@ -11,6 +11,7 @@
 #include "core/runtime/worker/protocol.h"
 #include "core/runtime/worker/requestreader.h"
 #include "core/runtime/worker/selftest.h"
+#include "core/runtime/worker/selftestadversarial.h"
 #include "core/runtime/worker/tensorset.h"
 #include "core/runtime/worker/workerserver.h"
 #include "kforge/kernel.h"
@@ -41,7 +42,8 @@ void usage(std::FILE *to)
     std::fprintf(to,
                  "Usage: kforge-worker [--device N]\n"
                  "       kforge-worker --self-test [TASKS_DIR] [--device N] [--task NAME]... [--min-time-ms MS]\n"
-                 "                     [--min-runs N] [--trials N] [--json]\n"
+                 "                     [--min-runs N] [--trials N] [--json] [--adversarial [CASES_JSON] [--case FILE]...]\n"
+                 "       kforge-worker --adversarial [CASES_JSON] [--case FILE]... [--device N] [--json]\n"
                  "       kforge-worker --launch TASK_DIR KERNEL.cu|KERNEL.so [--runs N] [--seed S] [--no-flush]\n"
                  "                     [--keep-pool] [--device N]\n"
                  "       kforge-worker --candidate-host FD [--device N]\n"
@@ -49,6 +51,8 @@ void usage(std::FILE *to)
                  "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout.\n"
                  "--self-test compiles and evaluates every task's variants (default tasks: %s)\n"
                  "and exits 0 when every verdict is as expected, 1 otherwise, 2 when there is no CUDA device.\n"
+                 "--adversarial runs the adversarial suite (tests/gpu/adversarial/cases.json; after the built-in\n"
+                 "tasks with --self-test), one fresh worker per case; same exit codes.\n"
                  "--launch compiles the kernel (a .so is used as it is), generates the task's inputs from the seed\n"
                  "and calls its entry N times (L2 flushed before each run), with no verification and no CUPTI:\n"
                  "a plain workload for external profilers such as ncu. --keep-pool keeps freed stream-ordered\n"
@@ -199,6 +203,8 @@ int main(int argc, char **argv)
     int candidateHostFd = -1;
     LaunchConfig launchConfig;
     kforge::runtime::SelfTestConfig config;
+    bool adversarial = false;
+    kforge::runtime::AdversarialConfig adversarialConfig;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const auto value = [&](long long lo, long long hi) {
@@ -223,6 +229,12 @@ int main(int argc, char **argv)
             selfTest = true;
             if (i + 1 < argc && argv[i + 1][0] != '-')
                 config.tasksDir = argv[++i];
+        } else if (a == "--adversarial") {
+            adversarial = true;
+            if (i + 1 < argc && argv[i + 1][0] != '-')
+                adversarialConfig.manifest = std::filesystem::absolute(argv[++i]).string();
+        } else if (a == "--case" && i + 1 < argc) {
+            adversarialConfig.onlyCases.push_back(argv[++i]);
         } else if (a == "--launch") {
             if (i + 2 >= argc) {
                 std::fprintf(stderr, "kforge-worker: --launch needs a task folder and a kernel (.cu or .so)\n");
@@ -311,6 +323,11 @@ int main(int argc, char **argv)
         return 1;
 #endif
     }
+    adversarialConfig.workerArgv = {kforge::runtime::selfExecutable(), "--device", std::to_string(device)};
+    adversarialConfig.tasksDir = config.tasksDir;
+    adversarialConfig.log = [](const std::string &line) { std::fprintf(stderr, "adversarial: %s\n", line.c_str()); };
+    if (adversarial && !selfTest)
+        return kforge::runtime::runAdversarialCommand(adversarialConfig, json);
     if (selfTest) {
         config.workerArgv = {kforge::runtime::selfExecutable(), "--device", std::to_string(device)};
         config.log = [](const std::string &line) { std::fprintf(stderr, "self-test: %s\n", line.c_str()); };
@@ -334,7 +351,10 @@ int main(int argc, char **argv)
             std::printf("%s on %s\n%s%s\n", "kforge-worker --self-test", report.device.c_str(),
                         kforge::runtime::formatTable(report.rows).c_str(), report.passed ? "PASSED" : "FAILED");
         }
-        return report.passed ? 0 : 1;
+        if (!adversarial)
+            return report.passed ? 0 : 1;
+        const int suite = kforge::runtime::runAdversarialCommand(adversarialConfig, json);
+        return suite == 0 && report.passed ? 0 : 1;
     }
 
     // Before any thread exists (CUDA's, CUPTI's, the request reader's): see RequestReader.
