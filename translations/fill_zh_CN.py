@@ -1212,6 +1212,8 @@ T.update({
     '使用 CUPTI PC 采样重新评估%1，以便在此对比最热的代码行和停顿原因，并把它们写入“为什么更快”的提示词',
 'both variants': '两个变体',
 'the variant without a profile': '没有剖析数据的变体',
+"The samples cannot be mapped to source lines: the worker host has no cuobjdump to take the kernels' cubins out of the library. Install the CUDA toolkit's binary tools there, or put them on the worker's PATH (or CUDA_HOME).":
+    '无法把样本映射到源代码行：工作进程所在主机没有 cuobjdump，无法从库中取出内核的 cubin。请在该主机上安装 CUDA 工具包的二进制工具，或把它们加入工作进程的 PATH（或 CUDA_HOME）。',
 # The assembly panel's reference SASS beside the variant's (issue 15).
 'Beside the reference': '与参考实现并排',
 "Show the task reference's SASS next to this variant's, to compare instruction by instruction":
