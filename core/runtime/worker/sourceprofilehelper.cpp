@@ -188,8 +188,13 @@ int runSourceProfileHelper(const std::string &requestFile)
     step("cuda_init");
     std::vector<LibraryTools> toolResults;
     const auto awaitTools = [&] {
-        if (tools.valid())
+        if (!tools.valid())
+            return;
+        try {
             toolResults = tools.get();
+        } catch (const std::exception &e) { // no lines then; the sampling itself stands
+            profile.addMissing("cubin", std::string("Extracting the cubins failed: ") + e.what() + ".");
+        }
     };
     const auto complete = [&] {
         awaitTools();

@@ -354,6 +354,9 @@ int main()
                                          [](const std::string &f) { return f.find("cublas") != std::string::npos; });
         KF_CHECK_MSG(!lines.empty() || library, j.task.name + ": no source line: " + p.reason);
         KF_CHECK_MSG(p.costMs <= 1500, j.task.name + ": cost_ms " + std::to_string(p.costMs) + " (target <= 1500)");
+        if (!r.is_null())
+            std::printf("cost split %s (ms, %d runs, period 2^%d): %s\n", j.task.name.c_str(), p.runs, p.period,
+                        r["result"]["source_profile"].value("cost_split_ms", Json::object()).dump().c_str());
         rows.push_back(row);
     }
 
