@@ -315,8 +315,8 @@ profiler::SourceProfile sourceProfileInHelper(const std::string &worker, SourceP
         while (!err.empty() && (err.back() == '\n' || err.back() == '\r'))
             err.pop_back();
         std::string how;
-        if (!run.started)
-            how = "could not be started (" + run.startError + ")";
+        if (!run.started || !run.startError.empty())
+            how = "could not be started (" + (run.startError.empty() ? std::string("no reason given") : run.startError) + ")";
         else if (run.timedOut)
             how = "ran past " + std::to_string(static_cast<int>(timeoutS)) + " s and was killed";
         else if (run.termSignal != 0)
