@@ -1213,6 +1213,26 @@ T.update({
     '剖析源代码行需要打开的会话中的一个变体：请先把该标签页的文本保存为变体（用 Ctrl+Enter 评估）。',
 'Variant %1 is being evaluated with the PC-sampling pass…': '正在使用 PC 采样流程评估变体 %1…',
 'Compiling PTX and SASS of %1…': '正在编译 %1 的 PTX 和 SASS…',
+# Compare's Source heat tab: profile the sides without a profile (issue 15).
+'Profile A and B': '剖析 A 和 B',
+'Profile A': '剖析 A',
+'Profile B': '剖析 B',
+'Evaluates %1 again with CUPTI PC sampling, so the hottest lines and stall reasons can be compared here and reach the "why" prompt':
+    '使用 CUPTI PC 采样重新评估%1，以便在此对比最热的代码行和停顿原因，并把它们写入“为什么更快”的提示词',
+'both variants': '两个变体',
+'the variant without a profile': '没有剖析数据的变体',
+"The samples cannot be mapped to source lines: the worker host has no cuobjdump to take the kernels' cubins out of the library. Install the CUDA toolkit's binary tools there, or put them on the worker's PATH (or CUDA_HOME).":
+    '无法把样本映射到源代码行：工作进程所在主机没有 cuobjdump，无法从库中取出内核的 cubin。请在该主机上安装 CUDA 工具包的二进制工具，或把它们加入工作进程的 PATH（或 CUDA_HOME）。',
+# The assembly panel's reference SASS beside the variant's (issue 15).
+'Beside the reference': '与参考实现并排',
+"Show the task reference's SASS next to this variant's, to compare instruction by instruction":
+    '在该变体的 SASS 旁显示任务参考实现的 SASS，以便逐条指令对比',
+"Compiling the reference's SASS…": '正在编译参考实现的 SASS…',
+'The reference has no SASS of its own (it may only call libraries such as cuBLAS).':
+    '参考实现没有自己的 SASS（它可能只调用 cuBLAS 等库）。',
+'Reference SASS from %1.': '参考实现的 SASS 来自 %1。',
+"No reference to show: open a session, its task's reference is shown here.":
+    '没有可显示的参考实现：请打开一个会话，此处将显示其任务的参考实现。',
 'No source-level profile: the evaluation ran without the PC-sampling pass. Use "Profile source lines" on the variant to run it.':
     '没有源代码级剖析：该评估未运行 PC 采样流程。请对该变体使用“剖析源代码行”来运行它。',
 'The PC-sampling pass failed.': 'PC 采样流程失败。',

@@ -217,6 +217,7 @@ void MainWindow::createDocks()
     connect(assemblyDock, &QDockWidget::visibilityChanged, m_sourceLevel, &SourceLevelView::setPanelVisible);
     connect(m_sourceLevel, &SourceLevelView::errorOccurred, this, &MainWindow::reportError);
     connect(m_variants, &VariantsPanel::profileRequested, m_sourceLevel, &SourceLevelView::profileVariant);
+    connect(m_compare, &ComparePanel::profileRequested, m_sourceLevel, &SourceLevelView::profileVariant);
     m_logDock->raise();
     // What the task asks for, a tab beside Round Control: read once, then looked up.
     QDockWidget *taskDock = addPanelDock(m_taskPanel, tr("Task"), QStringLiteral("taskDock"), Qt::RightDockWidgetArea);

@@ -46,6 +46,13 @@ SourceLevelView::SourceLevelView(KernelEditor *editor, AssemblyPanel *panel, Ses
     connect(m_fetcher, &AssemblyFetcher::updated, this, [this](int id, const Assembly &a) {
         if (id == m_job && m_panel)
             m_panel->setAssembly(a);
+        if (id == m_refJob && m_panel)
+            m_panel->setReferenceAssembly(a);
+    });
+    connect(m_panel, &AssemblyPanel::referenceRequested, this, &SourceLevelView::fetchReference);
+    connect(m_store, &SessionStore::opened, this, [this] {
+        if (m_panel)
+            m_panel->resetReference();
     });
     connect(m_editor, &KernelEditor::currentChanged, this, &SourceLevelView::onCurrentChanged);
     connect(m_editor, &KernelEditor::textEdited, this, [this](int index) {
@@ -132,6 +139,24 @@ void SourceLevelView::refetch()
             request.flags << v->nvccFlags;
     m_job = m_fetcher->fetch(request);
     m_panel->setPending(tr("Compiling PTX and SASS of %1…").arg(m_editor->title(index)));
+}
+
+void SourceLevelView::fetchReference()
+{
+    if (!m_panel)
+        return;
+    if (!m_store || !m_store->hasTask() || m_store->task().referenceSource.trimmed().isEmpty()) {
+        m_panel->setReferencePending(tr("No reference to show: open a session, its task's reference is shown here."));
+        return;
+    }
+    if (m_refJob)
+        m_fetcher->cancel(m_refJob);
+    CompileRequest request;
+    request.source = m_store->task().referenceSource;
+    request.fileName = QStringLiteral("reference.cu");
+    for (const QJsonValue &flag : m_store->task().json().value(QStringLiteral("nvcc_flags")).toArray())
+        request.flags << flag.toString();
+    m_refJob = m_fetcher->fetch(request);
 }
 
 void SourceLevelView::showProfile(int index)

@@ -2,7 +2,8 @@
 // Binds the source-level views to the editor and the session: the current tab's PTX and SASS fetched into
 // the assembly panel (after a pause in typing, off the GUI thread), the editor's cursor line and the panel's
 // selected instruction followed both ways, the heat gutter and per-instruction samples from the latest
-// evaluation of the tab's variant, and "Profile source lines" (a re-evaluation with the PC-sampling pass).
+// evaluation of the tab's variant, "Profile source lines" (a re-evaluation with the PC-sampling pass), and
+// the task reference's listing when the panel shows it beside the variant's.
 #include <QObject>
 #include <QPointer>
 
@@ -39,6 +40,7 @@ Q_SIGNALS:
 private:
     void onCurrentChanged();
     void refetch();
+    void fetchReference();
     void showProfile(int index);
     void onCursorLine(int line);
     void onPanelLine(int line);
@@ -52,6 +54,7 @@ private:
     QAction *m_profile = nullptr;
     QTimer *m_refetch = nullptr;
     int m_job = 0;
+    int m_refJob = 0; // the reference's listing for the panel's side-by-side SASS
     int m_lastLine = 0;
     bool m_panelVisible = false;
     bool m_stale = false; // the tab changed while the panel was hidden: fetch when it shows

@@ -69,10 +69,20 @@ QString SourceProfile::problem() const
         return QCoreApplication::translate("kforge::SourceProfile",
                                            "The PC-sampling pass collected no samples of the candidate's kernels (the kernels may be too "
                                            "short): lower the sampling period or use a larger problem size.");
-    if (!hasLines())
+    if (!hasLines()) {
+        // Samples, but no way to map them: the worker host lacks the toolkit's cuobjdump, or the cubins
+        // could not be taken out of the library; the worker's reason names the tool and the search path.
+        if (missing.contains(u"no_disassembler"_s) || missing.contains(u"cubin"_s))
+            return QCoreApplication::translate("kforge::SourceProfile",
+                                               "The samples cannot be mapped to source lines: the worker host has no "
+                                               "cuobjdump to take the kernels' cubins out of the library. Install the "
+                                               "CUDA toolkit's binary tools there, or put them on the worker's PATH "
+                                               "(or CUDA_HOME).")
+                   + (reason.isEmpty() ? QString() : u' ' + reason);
         return QCoreApplication::translate("kforge::SourceProfile",
                                            "The samples carry no source lines: the kernel was built without line information; compile "
                                            "with -lineinfo (KForge's default flags include it).");
+    }
     return {};
 }
 

@@ -49,7 +49,7 @@ grep -H RmProfilingAdminOnly /proc/driver/nvidia/params 2>/dev/null || true
 echo "$(nvcc --version 2>/dev/null | tail -1); cuobjdump: $(command -v cuobjdump); nvdisasm: $(command -v nvdisasm)"
 
 stage build 170 bash -c "cmake --preset gpu-host > '$LOGS/build.log' 2>&1 && cmake --build $B -j$JOBS --target \
-  kforge-worker tst_disassembler tst_source_profile tst_source_profile_gpu >> '$LOGS/build.log' 2>&1"
+  kforge-worker tst_disassembler tst_source_profile tst_source_profile_helper tst_source_profile_gpu >> '$LOGS/build.log' 2>&1"
 BUILD_RC=$?
 tail -2 "$LOGS/build.log"
 (( BUILD_RC != 0 )) && grep -E "error|FAILED" -A3 "$LOGS/build.log" | head -40
@@ -57,7 +57,7 @@ WORKER=$PWD/$B/core/runtime/worker/kforge-worker
 export KFORGE_WORKER=$WORKER
 
 if [[ -x $WORKER ]]; then
-  stage cpu_tests 40 ctest --test-dir $B -R '^(tst_disassembler|tst_source_profile)$' --output-on-failure \
+  stage cpu_tests 40 ctest --test-dir $B -R '^(tst_disassembler|tst_source_profile|tst_source_profile_helper)$' --output-on-failure \
     > "$LOGS/cpu_tests.log" 2>&1
   grep -E "Test +#|tests passed|FAIL" "$LOGS/cpu_tests.log"
 
@@ -90,7 +90,7 @@ for line in open(sys.argv[1]):
     if m.get("id") == 3 and "result" in m:
         sp = m["result"].get("source_profile", {})
         print("session: evaluate verdict", m["result"].get("verdict"), "source_profile", sp.get("status"),
-              "cost_ms", sp.get("cost_ms"), "kernels", [(k["side"], k["samples"]) for k in sp.get("kernels", [])],
+              "cost_ms", sp.get("cost_ms"), "split", sp.get("cost_split_ms"), "kernels", [(k["side"], k["samples"]) for k in sp.get("kernels", [])],
               sp.get("reason", "")[:200])
     elif m.get("id") == 4:
         print("session: disassemble ok", m.get("ok"), m.get("tool"), m.get("arch"),
@@ -109,7 +109,7 @@ fi
   cat "$LOGS/stages.txt"
   grep -E "source profile" "$LOGS/selftest.txt" 2>/dev/null
   grep -E "^session:" "$OUT/run_source_profile.log" 2>/dev/null | cut -c1-300
-  grep -E "^overhead:|^pointer_chase:|^with trace" "$LOGS/gpu_test.log" 2>/dev/null
+  grep -E "^overhead:|^cost split|^pointer_chase:|^with trace|^chase_helper_mode" "$LOGS/gpu_test.log" 2>/dev/null
   sed -n '/^task  /,$p' "$LOGS/gpu_test.log" 2>/dev/null
   tar -czf "$OUT/source_profile.tgz" -C "$PACK" source_profile logs
   echo "fixtures: $(ls "$FIX" | wc -l) files, packed with the logs into $OUT/source_profile.tgz ($(du -h "$OUT/source_profile.tgz" | cut -f1))"

@@ -5,11 +5,13 @@
 #include "views/assembly/ptxmodel.h"
 #include "views/assembly/sassmodel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QSet>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -68,15 +70,51 @@ AssemblyPanel::AssemblyPanel(QWidget *parent)
     m_sassView->setObjectName(u"sassView"_s);
     m_ptxView = makeView(m_ptx, PtxModel::TextColumn, m_tabs);
     m_ptxView->setObjectName(u"ptxView"_s);
-    m_tabs->addTab(m_sassView, tr("SASS"));
+    // The reference's SASS beside the candidate's, on request.
+    m_showReference = new QCheckBox(tr("Beside the reference"), this);
+    m_showReference->setObjectName(u"assemblyShowReference"_s);
+    m_showReference->setToolTip(tr("Show the task reference's SASS next to this variant's, to compare instruction by "
+                                   "instruction"));
+    m_referencePane = new QWidget(this);
+    m_referencePane->setObjectName(u"assemblyReferencePane"_s);
+    auto *refLayout = new QVBoxLayout(m_referencePane);
+    refLayout->setContentsMargins(0, 0, 0, 0);
+    m_refKernels = new QComboBox(m_referencePane);
+    m_refKernels->setObjectName(u"assemblyReferenceKernel"_s);
+    m_refKernels->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_refKernels->setMinimumContentsLength(16);
+    m_refStatus = new QLabel(m_referencePane);
+    m_refStatus->setObjectName(u"assemblyReferenceStatus"_s);
+    m_refStatus->setWordWrap(true);
+    m_refSass = new SassModel(this);
+    m_refView = makeView(m_refSass, SassModel::InstructionColumn, m_referencePane);
+    m_refView->setObjectName(u"referenceSassView"_s);
+    refLayout->addWidget(m_refKernels);
+    refLayout->addWidget(m_refStatus);
+    refLayout->addWidget(m_refView, 1);
+    auto *sassSplit = new QSplitter(Qt::Horizontal, m_tabs);
+    sassSplit->addWidget(m_sassView);
+    sassSplit->addWidget(m_referencePane);
+    m_referencePane->setVisible(false);
+    m_tabs->addTab(sassSplit, tr("SASS"));
     m_tabs->addTab(m_ptxView, tr("PTX"));
     layout->addWidget(m_kernels);
+    layout->addWidget(m_showReference);
     layout->addWidget(m_resources);
     layout->addWidget(m_mix);
     layout->addWidget(m_status);
     layout->addWidget(m_tabs, 1);
 
     connect(m_kernels, &QComboBox::currentIndexChanged, this, &AssemblyPanel::showKernel);
+    connect(m_refKernels, &QComboBox::currentIndexChanged, this, &AssemblyPanel::showReferenceKernel);
+    connect(m_showReference, &QCheckBox::toggled, this, [this](bool on) {
+        m_referencePane->setVisible(on);
+        if (on && !m_referenceAsked) {
+            m_referenceAsked = true;
+            setReferencePending(tr("Compiling the reference's SASS…"));
+            Q_EMIT referenceRequested();
+        }
+    });
     for (QTableView *view : {m_sassView, m_ptxView}) {
         connect(view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
                 [this, view](const QModelIndex &current) { onRowActivated(view, current.row()); });
@@ -124,6 +162,85 @@ void AssemblyPanel::setSourceProfile(const SourceProfile &profile)
 {
     m_profile = profile;
     showKernel();
+}
+
+void AssemblyPanel::setReferenceAssembly(const Assembly &assembly)
+{
+    m_reference = assembly;
+    m_referenceAsked = true;
+    const QString keep = currentReferenceKernel();
+    const QSignalBlocker block(m_refKernels);
+    m_refKernels->clear();
+    for (const SassFunction &f : m_reference.sass.functions)
+        m_refKernels->addItem(kernelDisplayName(f.name), f.name);
+    // The candidate's kernel when the reference has one of that name, else the one shown before.
+    int index = m_refKernels->findData(currentKernel());
+    if (index < 0)
+        index = m_refKernels->findData(keep);
+    m_refKernels->setCurrentIndex(index >= 0 ? index : 0);
+    m_refKernels->setEnabled(m_refKernels->count() > 1);
+    QString status;
+    if (!m_reference.sassError.isEmpty())
+        status = m_reference.sassError;
+    else if (m_reference.sassDone && m_reference.sass.functions.isEmpty())
+        status = tr("The reference has no SASS of its own (it may only call libraries such as cuBLAS).");
+    else if (!m_reference.sassDone)
+        status = tr("Compiling the reference's SASS…");
+    else if (!m_reference.sassTool.isEmpty())
+        status = tr("Reference SASS from %1.").arg(m_reference.sassTool);
+    m_refStatus->setText(status);
+    showReferenceKernel();
+}
+
+void AssemblyPanel::setReferencePending(const QString &what)
+{
+    m_refStatus->setText(what);
+}
+
+void AssemblyPanel::resetReference()
+{
+    setReferenceAssembly(Assembly{});
+    m_refStatus->clear();
+    m_referenceAsked = false;
+    if (referenceShown()) {
+        m_referenceAsked = true;
+        setReferencePending(tr("Compiling the reference's SASS…"));
+        Q_EMIT referenceRequested();
+    }
+}
+
+bool AssemblyPanel::referenceShown() const
+{
+    return m_showReference->isChecked();
+}
+
+void AssemblyPanel::setReferenceShown(bool shown)
+{
+    m_showReference->setChecked(shown);
+}
+
+QString AssemblyPanel::currentReferenceKernel() const
+{
+    return m_refKernels->currentData().toString();
+}
+
+QString AssemblyPanel::referenceStatusText() const
+{
+    return m_refStatus->text();
+}
+
+void AssemblyPanel::showReferenceKernel()
+{
+    const QString name = currentReferenceKernel();
+    const SassFunction *f = m_reference.sass.function(name);
+    m_refSass->setFunction(f ? *f : SassFunction{}, m_reference.fileName);
+    // The reference's samples, when the pass sampled it too (source_profile_reference).
+    SourceProfile::Kernel samples;
+    for (const SourceProfile::Kernel &k : m_profile.kernels) {
+        if (k.side == u"reference" && k.name == name)
+            samples = k;
+    }
+    m_refSass->setSamples(samples);
 }
 
 QString AssemblyPanel::currentKernel() const
@@ -175,6 +292,11 @@ void AssemblyPanel::showKernel()
     m_resources->setVisible(!m_resources->text().isEmpty());
     m_mix->setVisible(!m_mix->text().isEmpty());
     highlightSourceLine(m_sass->highlightLine());
+    // The reference follows to the kernel of the same name, when it has one.
+    if (const int i = m_refKernels->findData(name); i >= 0 && i != m_refKernels->currentIndex())
+        m_refKernels->setCurrentIndex(i);
+    else
+        showReferenceKernel();
     updateStatus();
 }
 

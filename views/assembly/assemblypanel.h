@@ -3,12 +3,15 @@
 // memory and instruction mix above. Selecting a source line (highlightSourceLine) highlights its
 // instructions; selecting an instruction emits sourceLineSelected so the editor can follow. When PTX or SASS
 // is missing (no disassembler, no line info), the panel says what is missing and what would enable it, and
-// shows what it has.
+// shows what it has. "Beside the reference" shows the task reference's SASS next to the candidate's (its
+// listing arrives through setReferenceAssembly after referenceRequested), the same kernel when the reference
+// has one of that name.
 #include "core/eval/sourceprofile.h"
 #include "core/profile/assemblyfetcher.h"
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QTabWidget;
@@ -31,6 +34,17 @@ public:
     // PC samples per instruction (the candidate side); an Absent profile clears them.
     void setSourceProfile(const SourceProfile &profile);
     const Assembly &assembly() const { return m_assembly; }
+    // The reference's listing for the side-by-side SASS; while none arrived, `pending` says what runs.
+    void setReferenceAssembly(const Assembly &assembly);
+    void setReferencePending(const QString &what);
+    // Forgets the reference's listing (another task): asked for again when the switch is on next.
+    void resetReference();
+    const Assembly &referenceAssembly() const { return m_reference; }
+    bool referenceShown() const;
+    void setReferenceShown(bool shown);
+    SassModel *referenceSassModel() const { return m_refSass; }
+    QString currentReferenceKernel() const;
+    QString referenceStatusText() const;
 
     SassModel *sassModel() const { return m_sass; }
     PtxModel *ptxModel() const { return m_ptx; }
@@ -47,12 +61,15 @@ Q_SIGNALS:
     void sourceLineSelected(int line);
     // The panel became visible (its dock tab raised): a stale listing can be fetched now.
     void shown();
+    // "Beside the reference" was switched on and no reference listing is there yet.
+    void referenceRequested();
 
 protected:
     void showEvent(QShowEvent *event) override;
 
 private:
     void showKernel();
+    void showReferenceKernel();
     void updateStatus();
     void onRowActivated(QTableView *view, int row);
 
@@ -67,6 +84,14 @@ private:
     QTableView *m_ptxView = nullptr;
     SassModel *m_sass = nullptr;
     PtxModel *m_ptx = nullptr;
+    Assembly m_reference;
+    QCheckBox *m_showReference = nullptr;
+    QWidget *m_referencePane = nullptr;
+    QComboBox *m_refKernels = nullptr;
+    QLabel *m_refStatus = nullptr;
+    QTableView *m_refView = nullptr;
+    SassModel *m_refSass = nullptr;
+    bool m_referenceAsked = false;
     QString m_pending;
     bool m_following = false; // a row selection made by highlightSourceLine must not echo back
 };

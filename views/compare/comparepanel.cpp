@@ -124,6 +124,7 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
     m_texts->addTab(m_analysisB, tr("B's analysis"));
     m_heat = new HeatCompareView(m_texts);
     m_texts->addTab(m_heat, tr("Source heat"));
+    connect(m_heat, &HeatCompareView::profileRequested, this, &ComparePanel::profileRequested);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_metricsView);
@@ -279,7 +280,7 @@ void ComparePanel::reload()
     const VariantMeasurement a = measure(m_a);
     const VariantMeasurement b = measure(m_b);
     auto heatSide = [this](qint64 id, const QString &letter) {
-        HeatCompareView::Side side{QStringLiteral("%1 (#%2)").arg(letter).arg(id), {}, m_store->source(id)};
+        HeatCompareView::Side side{QStringLiteral("%1 (#%2)").arg(letter).arg(id), {}, m_store->source(id), id};
         const Variant *v = m_store->population().find(id);
         if (v && v->hasEvaluation())
             if (const auto e = m_store->evaluation(v->eval.id))

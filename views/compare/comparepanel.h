@@ -55,6 +55,8 @@ public:
 
 Q_SIGNALS:
     void errorOccurred(const QString &message);
+    // The Source heat tab's "Profile A and B": run the source-level pass on this variant.
+    void profileRequested(qint64 variantId);
 
 private:
     void reload();

@@ -6,6 +6,7 @@
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QTableView>
 
 using namespace Qt::StringLiterals;
@@ -49,18 +50,47 @@ HeatCompareView::HeatCompareView(QWidget *parent)
     m_viewB = makeView(m_modelB, this);
     m_viewA->setObjectName(u"heatViewA"_s);
     m_viewB->setObjectName(u"heatViewB"_s);
+    m_profile = new QPushButton(this);
+    m_profile->setObjectName(u"profileBoth"_s);
+    connect(m_profile, &QPushButton::clicked, this, [this] {
+        const QList<qint64> ids = m_toProfile;
+        for (const qint64 id : ids)
+            Q_EMIT profileRequested(id);
+    });
     grid->addWidget(m_summaryA, 0, 0);
     grid->addWidget(m_summaryB, 0, 1);
     grid->addWidget(m_viewA, 1, 0);
     grid->addWidget(m_viewB, 1, 1);
+    grid->addWidget(m_profile, 2, 0, 1, 2, Qt::AlignLeft);
     grid->setRowStretch(1, 1);
     clear();
+}
+
+bool HeatCompareView::needsProfile(const SourceProfile &profile)
+{
+    if (profile.status == SourceProfile::Status::Absent || profile.status == SourceProfile::Status::Failed)
+        return true;
+    if (profile.status == SourceProfile::Status::Unavailable)
+        return false; // the host cannot sample: another run on it gives the same reason
+    return SourceHeat::mainFile(profile).isEmpty() && !profile.missing.contains(u"line_info"_s);
 }
 
 void HeatCompareView::setPair(const Side &a, const Side &b)
 {
     fill(a, m_modelA, m_summaryA, m_viewA);
     fill(b, m_modelB, m_summaryB, m_viewB);
+    m_toProfile.clear();
+    for (const Side *s : {&a, &b})
+        if (s->variantId > 0 && needsProfile(s->profile) && !m_toProfile.contains(s->variantId))
+            m_toProfile.append(s->variantId);
+    const bool both = m_toProfile.size() == 2;
+    m_profile->setText(both                                  ? tr("Profile A and B")
+                       : m_toProfile.value(0) == a.variantId ? tr("Profile A")
+                                                             : tr("Profile B"));
+    m_profile->setToolTip(tr("Evaluates %1 again with CUPTI PC sampling, so the hottest lines and stall reasons can be "
+                             "compared here and reach the \"why\" prompt")
+                              .arg(both ? tr("both variants") : tr("the variant without a profile")));
+    m_profile->setVisible(!m_toProfile.isEmpty());
 }
 
 void HeatCompareView::clear()

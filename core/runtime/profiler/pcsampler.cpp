@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -115,10 +116,24 @@ std::string missingForCuptiResult(int cuptiResult)
     }
 }
 
+int periodForLaunch(int defaultPeriod, double launchMs, double budgetMs)
+{
+    if (defaultPeriod <= 0 || budgetMs <= 0 || launchMs <= budgetMs)
+        return defaultPeriod;
+    const int raise = static_cast<int>(std::ceil(std::log2(launchMs / budgetMs)));
+    return std::min(31, defaultPeriod + std::max(raise, 0));
+}
+
 SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const PcSamplingOptions &options)
 {
     const auto t0 = Clock::now();
     SourceProfile p;
+    auto stepStart = t0;
+    const auto step = [&](const char *name) {
+        const auto now = Clock::now();
+        p.addCost(name, std::chrono::duration<double, std::milli>(now - stepStart).count());
+        stepStart = now;
+    };
     const auto done = [&]() {
         p.costMs = msSince(t0);
         return p;
@@ -244,7 +259,17 @@ SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const 
             p.period = static_cast<int>(period.attributeData.samplingPeriodData.samplingPeriod);
         if (p.period == 0)
             p.period = options.period;
+        // A launch longer than the budget: fewer samples per launch instead of millions to decode.
+        const int raised = options.period > 0 ? options.period
+                                              : periodForLaunch(p.period, options.launchMs, options.budgetMs);
+        if (raised != p.period) {
+            period.attributeData.samplingPeriodData.samplingPeriod = static_cast<uint32_t>(raised);
+            gp.numAttributes = 1;
+            if (cuptiPCSamplingSetConfigurationAttribute(&gp) == CUPTI_SUCCESS)
+                p.period = raised;
+        }
     }
+    step("enable");
 
     // Samples per PC of each target: (target, function, offset, crc) -> reason index -> samples.
     std::map<std::pair<std::size_t, PcKey>, std::map<uint32_t, uint64_t>> samples;
@@ -276,6 +301,7 @@ SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const 
             p.addMissing(missingForCuptiResult(r), reasonFor(r, "cuptiPCSamplingStart"));
             return done();
         }
+        step("decode");
         int runs = 0;
         const auto launches = Clock::now();
         try {
@@ -288,6 +314,7 @@ SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const 
             throw; // `disable` switches PC sampling off on the way out
         }
         p.runs = std::max(p.runs, runs);
+        step("launches");
         if (const CUptiResult r = cuptiPCSamplingStop(&stop); r != CUPTI_SUCCESS) {
             p.status = "failed";
             p.addMissing(missingForCuptiResult(r), reasonFor(r, "cuptiPCSamplingStop"));
@@ -315,8 +342,14 @@ SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const 
                 break;
         }
     }
+    step("decode");
     disable.now();
     drain(*configBuffer.get(), targets.empty() ? 0 : targets.size() - 1);
+    step("disable");
+    if (options.awaitCubins) {
+        options.awaitCubins();
+        step("tools_wait");
+    }
 
     // PC -> source line, once per PC, on the cubin whose CRC the record carries (or any of the target's).
     std::map<uint64_t, const CubinImage *> byCrc;
@@ -392,6 +425,7 @@ SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const 
         if (k.samples > 0)
             p.kernels.push_back(std::move(k));
 
+    step("correlate");
     p.status = "ok";
     if (total == 0) {
         p.status = "failed";

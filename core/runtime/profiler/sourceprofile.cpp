@@ -1,6 +1,7 @@
 #include "core/runtime/profiler/sourceprofile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 namespace kforge::runtime::profiler {
@@ -11,6 +12,16 @@ void SourceProfile::addMissing(const std::string &what, const std::string &why)
         missing.push_back(what);
     if (!why.empty())
         reason += (reason.empty() ? "" : " ") + why;
+}
+
+void SourceProfile::addCost(const std::string &step, double ms)
+{
+    for (auto &[name, value] : costSplitMs)
+        if (name == step) {
+            value += ms;
+            return;
+        }
+    costSplitMs.emplace_back(step, ms);
 }
 
 SourceProfile SourceProfile::unavailable(const std::string &missing, const std::string &reason)
@@ -28,6 +39,10 @@ nlohmann::ordered_json SourceProfile::toJson() const
     j["reason"] = reason;
     j["missing"] = missing;
     j["cost_ms"] = costMs;
+    nlohmann::ordered_json split = nlohmann::ordered_json::object();
+    for (const auto &[step, ms] : costSplitMs)
+        split[step] = std::round(ms * 10) / 10;
+    j["cost_split_ms"] = split;
     j["period"] = period;
     j["runs"] = runs;
     j["stall_reasons"] = stallReasons;
@@ -87,6 +102,9 @@ bool SourceProfile::fromJson(const nlohmann::ordered_json &j, SourceProfile &out
         out.reason = j.value("reason", "");
         out.missing = j.value("missing", std::vector<std::string>{});
         out.costMs = j.value("cost_ms", 0.0);
+        if (const auto it = j.find("cost_split_ms"); it != j.end() && it->is_object())
+            for (const auto &[step, ms] : it->items())
+                out.costSplitMs.emplace_back(step, ms.get<double>());
         out.period = j.value("period", 0);
         out.runs = j.value("runs", 0);
         out.stallReasons = j.value("stall_reasons", std::vector<std::string>{});

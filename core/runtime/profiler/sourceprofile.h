@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kforge::runtime::profiler {
@@ -33,10 +34,15 @@ struct SourceKernel {
 };
 
 struct SourceProfile {
-    std::string status = "unavailable";            // ok | unavailable | failed
-    std::string reason;                            // what is missing and why; empty when complete
-    std::vector<std::string> missing;              // counters_permission | line_info | pc_sampling_unsupported | ...
-    double costMs = 0;                             // wall time of the whole pass
+    std::string status = "unavailable"; // ok | unavailable | failed
+    std::string reason;                 // what is missing and why; empty when complete
+    std::vector<std::string> missing;   // counters_permission | line_info | pc_sampling_unsupported | ...
+    double costMs = 0;                  // wall time of the whole pass
+    // Where costMs went, step by step in the order they ran ("cuda_init", "launches", "decode", ...; the
+    // steps are listed in docs/worker-protocol.md); steps that overlap others say so in their name ("tools"
+    // runs beside cuda_init..decode, "tools_wait" is what the pass waited for it).
+    using Step = std::pair<std::string, double>;
+    std::vector<Step> costSplitMs;
     int period = 0;                                // sampling period exponent (2^period cycles); 0 when unknown
     int runs = 0;                                  // launches of each sampled side
     std::vector<std::string> stallReasons;         // short names, in CUPTI's order
@@ -44,6 +50,7 @@ struct SourceProfile {
     std::vector<SourceKernel> kernels;
 
     void addMissing(const std::string &what, const std::string &why);
+    void addCost(const std::string &step, double ms);
     nlohmann::ordered_json toJson() const;
     // Reads toJson()'s shape back; false with `error` naming the first field that does not fit.
     static bool fromJson(const nlohmann::ordered_json &j, SourceProfile &out, std::string &error);

@@ -214,6 +214,7 @@ ToolRun runTool(const std::vector<std::string> &argv, const fs::path &cwd, std::
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     run.exitStatus = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.termSignal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     if (run.exitStatus == 127 && run.out.empty() && run.err.empty())
         run.startError = "cannot execute " + argv[0];
     return run;

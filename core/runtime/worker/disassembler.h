@@ -35,6 +35,7 @@ struct ToolSearch {
 struct ToolRun {
     bool started = false;
     int exitStatus = -1; // -1: killed by a signal or not started
+    int termSignal = 0;  // the signal that ended it, when one did
     std::string out;
     std::string err;
     bool outTruncated = false;

@@ -8,10 +8,13 @@
 #include "core/runtime/worker/kernellibrary.h"
 #include "core/runtime/worker/tensorset.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <stdexcept>
 #include <sys/prctl.h>
@@ -31,30 +34,45 @@ std::string readFile(const fs::path &p)
     return s.str();
 }
 
-std::vector<profiler::CubinImage> cubinsOf(const std::string &library, std::string &problem)
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0)
 {
-    std::vector<profiler::CubinImage> out;
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// What the toolkit's tools give for one library: its cubins (for CUPTI's line correlation) and the inline
+// chains of their instructions (nvdisasm). Made on a thread of its own while CUDA starts and the kernels
+// are sampled, since neither needs the GPU.
+struct LibraryTools {
+    std::vector<profiler::CubinImage> cubins;
+    std::string problem; // why `cubins` is empty, when it is
+    InlineTable inlines;
+};
+
+LibraryTools toolsOf(const std::string &library)
+{
+    LibraryTools out;
     std::string error;
-    for (Cubin &c : Disassembler().extractCubins(library, TempDir::path(), error))
-        out.push_back({c.name, std::move(c.bytes)});
-    if (out.empty())
-        problem = error.empty() ? "cuobjdump found no cubin in " + library : error;
+    const Disassembler tools;
+    for (Cubin &c : tools.extractCubins(library, TempDir::path(), error)) {
+        out.inlines.merge(tools.inlineTable(c, TempDir::path()));
+        out.cubins.push_back({c.name, std::move(c.bytes)});
+    }
+    if (out.cubins.empty())
+        out.problem = error.empty() ? "cuobjdump found no cubin in " + library : error;
     return out;
 }
 
 // CUPTI names the innermost line of an instruction, which for inlined code is a line of a CUDA header
 // (cuda_bf16.hpp, ...). The user needs the line of their kernel that called it: nvdisasm's inline chains
 // give it; the header line stays as "inlined_from".
-void foldInlinedLines(const profiler::SampleTarget &target, profiler::SourceProfile &profile)
+void foldInlinedLines(const std::string &side, const InlineTable &table, profiler::SourceProfile &profile)
 {
-    const Disassembler tools;
-    InlineTable table;
-    for (const profiler::CubinImage &c : target.cubins)
-        table.merge(tools.inlineTable(Cubin{c.name, Disassembler::archFromName(c.name), c.bytes}, TempDir::path()));
     if (table.empty())
         return;
     for (profiler::SourceKernel &k : profile.kernels) {
-        if (k.side != target.side)
+        if (k.side != side)
             continue;
         for (profiler::SourcePc &pc : k.pcs) {
             const auto it = table.find({k.name, pc.offset});
@@ -74,6 +92,21 @@ bool writeProfile(const std::string &file, const profiler::SourceProfile &p)
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     out << p.toJson().dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
     return static_cast<bool>(out);
+}
+
+// Writes the profile and ends the helper at once: _exit skips the CUDA runtime's and CUPTI's teardown at
+// exit, which the worker would otherwise wait for (the driver frees the context when the process ends).
+int finish(const std::string &file, profiler::SourceProfile &p, std::chrono::steady_clock::time_point t0)
+{
+    p.costMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!writeProfile(file, p)) {
+        std::fprintf(stderr, "kforge-worker --source-profile: cannot write %s\n", file.c_str());
+        std::fflush(stderr);
+        ::_exit(1);
+    }
+    std::fflush(stdout);
+    std::fflush(stderr);
+    ::_exit(0);
 }
 
 } // namespace
@@ -129,12 +162,49 @@ int runSourceProfileHelper(const std::string &requestFile)
         std::fprintf(stderr, "kforge-worker --source-profile: %s\n", task.error.message().c_str());
         return 1;
     }
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = Clock::now();
+    // The cubins and inline chains of the sampled libraries, on a thread of their own from the start.
+    std::vector<std::string> libraries{request.candidate};
+    if (request.sampleReference)
+        libraries.push_back(request.reference);
+    double toolsMs = 0;
+    std::future<std::vector<LibraryTools>> tools = std::async(std::launch::async, [libraries, &toolsMs] {
+        const auto start = Clock::now();
+        std::vector<LibraryTools> out;
+        for (const std::string &library : libraries)
+            out.push_back(toolsOf(library));
+        toolsMs = msSince(start);
+        return out;
+    });
     profiler::SourceProfile profile;
+    std::vector<profiler::SourceProfile::Step> steps; // the helper's own steps, before the sampler's
+    auto stepStart = t0;
+    const auto step = [&](const char *name) {
+        steps.emplace_back(name, msSince(stepStart));
+        stepStart = Clock::now();
+    };
     GpuContext gpu(request.device);
-    if (!gpu.ensure()) {
+    const bool haveGpu = gpu.ensure();
+    step("cuda_init");
+    std::vector<LibraryTools> toolResults;
+    const auto awaitTools = [&] {
+        if (!tools.valid())
+            return;
+        try {
+            toolResults = tools.get();
+        } catch (const std::exception &e) { // no lines then; the sampling itself stands
+            profile.addMissing("cubin", std::string("Extracting the cubins failed: ") + e.what() + ".");
+        }
+    };
+    const auto complete = [&] {
+        awaitTools();
+        profile.costSplitMs.insert(profile.costSplitMs.begin(), steps.begin(), steps.end());
+        profile.addCost("tools", toolsMs);
+        return finish(request.output, profile, t0);
+    };
+    if (!haveGpu) {
         profile.addMissing("no_device", gpu.error());
-        return writeProfile(request.output, profile) ? 0 : 1;
+        return complete();
     }
     LoadFailure failure;
     const auto load = [&](const std::string &path, const char *name) {
@@ -156,6 +226,7 @@ int runSourceProfileHelper(const std::string &requestFile)
         inputs.generate(request.seed, s); // the timing inputs of the evaluation
         if (const cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess)
             throw std::runtime_error(std::string("preparing the inputs: ") + cudaGetErrorName(e));
+        step("load");
         const auto launcher = [&](KernelLibrary &lib, const char *side) {
             return [&lib, &inputs, &outputs, &params, s, side] {
                 const int rc = lib.entry()(inputs.descriptors(), inputs.count(), outputs.descriptors(), outputs.count(),
@@ -169,31 +240,46 @@ int runSourceProfileHelper(const std::string &requestFile)
         };
         std::vector<profiler::SampleTarget> targets;
         targets.push_back({"candidate", launcher(*candidate, "candidate"), {}, {}});
-        targets.back().cubins = cubinsOf(request.candidate, targets.back().cubinProblem);
-        if (reference) {
+        if (reference)
             targets.push_back({"reference", launcher(*reference, "reference"), {}, {}});
-            targets.back().cubins = cubinsOf(request.reference, targets.back().cubinProblem);
-        }
-        // One untimed run each first, so module loading is not part of the sampled range.
-        for (const profiler::SampleTarget &t : targets)
-            t.launch();
         profiler::PcSamplingOptions options;
         options.period = request.period;
+        // One untimed run each first, so module loading is not part of the sampled range. It also says how
+        // long a launch takes (the sampler raises its period for long kernels); one that took longer than
+        // the budget is run again, so module loading does not pass for a long kernel.
+        for (const profiler::SampleTarget &t : targets) {
+            auto one = Clock::now();
+            t.launch();
+            double ms = msSince(one);
+            if (ms > options.budgetMs) {
+                one = Clock::now();
+                t.launch();
+                ms = msSince(one);
+            }
+            options.launchMs = std::max(options.launchMs, ms);
+        }
+        step("warmup");
+        options.awaitCubins = [&] {
+            awaitTools();
+            for (std::size_t i = 0; i < targets.size() && i < toolResults.size(); ++i) {
+                targets[i].cubins = toolResults[i].cubins;
+                targets[i].cubinProblem = toolResults[i].problem;
+            }
+        };
         profile = profiler::PcSampler::sample(targets, options);
-        for (const profiler::SampleTarget &t : targets)
-            foldInlinedLines(t, profile);
+        awaitTools(); // when the sampler returned before it asked for them
+        const auto fold = Clock::now();
+        for (std::size_t i = 0; i < targets.size() && i < toolResults.size(); ++i)
+            foldInlinedLines(targets[i].side, toolResults[i].inlines, profile);
+        profile.addCost("fold", msSince(fold));
     } catch (const std::exception &e) {
+        awaitTools();
         profile = profiler::SourceProfile();
         profile.status = "failed";
         profile.addMissing("kernel_failed",
                            std::string("The source-level pass could not run the kernels: ") + e.what() + ".");
     }
-    profile.costMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (!writeProfile(request.output, profile)) {
-        std::fprintf(stderr, "kforge-worker --source-profile: cannot write %s\n", request.output.c_str());
-        return 1;
-    }
-    return 0;
+    return complete();
 }
 
 profiler::SourceProfile sampleLibrary(const std::string &side, const std::function<void()> &launch,

@@ -74,6 +74,15 @@ PromptExemplar profiledScalarExemplar()
     return e;
 }
 
+// The naive variant with a hand-made source-level profile: the tiled GEMM's inner product (line 31), its
+// two tile loads (26, 27) and the barrier (28).
+PromptExemplar profiledNaiveExemplar()
+{
+    PromptExemplar e = naiveExemplar();
+    e.result = Measurement::fromJson(result(QStringLiteral("naive_profiled")));
+    return e;
+}
+
 const char *kBrokenSource = R"(#include "kforge/kernel.h"
 
 __global__ void rowscale(const float *a, const float *b, float *c, int64_t n, int64_t m)
@@ -148,6 +157,11 @@ private Q_SLOTS:
         cmp.a = scalarExemplar();
         cmp.b = naiveExemplar();
         QTest::newRow("compare") << "compare.md" << PromptBuilder::compare(cmp, &error);
+
+        CompareRequest cmpHot = cmp;
+        cmpHot.a = profiledScalarExemplar();
+        cmpHot.b = profiledNaiveExemplar();
+        QTest::newRow("compare, hot lines") << "compare_hot_lines.md" << PromptBuilder::compare(cmpHot, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 
@@ -212,6 +226,42 @@ private Q_SLOTS:
         ContrastiveRequest none = plain;
         none.exemplars[0] = unavailable;
         QCOMPARE(PromptBuilder::contrastive(none, &error), without);
+    }
+
+    void hotLinesInTheComparePrompt()
+    {
+        QString error;
+        CompareRequest plain;
+        plain.task = fixtureTask();
+        plain.a = scalarExemplar();
+        plain.b = naiveExemplar();
+        CompareRequest hot = plain;
+        hot.a = profiledScalarExemplar();
+        hot.b = profiledNaiveExemplar();
+        const QString without = PromptBuilder::compare(plain, &error);
+        const QString with = PromptBuilder::compare(hot, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(!without.contains(QStringLiteral("Hottest source lines")));
+        const qsizetype a = with.indexOf(QStringLiteral("## Variant A")), b = with.indexOf(QStringLiteral("## Variant B"));
+        QVERIFY(a > 0 && b > a);
+        // Each side lists its own hottest lines (3 to 5 of them) before its code.
+        const auto hotLinesOf = [&with](qsizetype from, qsizetype to) {
+            const QString part = with.mid(from, with.indexOf(QStringLiteral("```cuda"), from) - from);
+            if (!part.contains(QStringLiteral("Hottest source lines")) || with.indexOf(QStringLiteral("```cuda"), from) > to)
+                return -1;
+            return int(part.count(QStringLiteral("\n- line ")));
+        };
+        const int linesA = hotLinesOf(a, b), linesB = hotLinesOf(b, with.size());
+        QVERIFY2(linesA >= 3 && linesA <= 5, qPrintable(QString::number(linesA)));
+        QVERIFY2(linesB >= 3 && linesB <= 5, qPrintable(QString::number(linesB)));
+        QVERIFY(with.mid(a, b - a).contains(QStringLiteral("- line 9 (`c[idx] = a[idx / m] * b[idx];`), 70% of samples")));
+        // B's inner product: 900 of its 2000 samples, mostly short scoreboard (shared memory).
+        QVERIFY(with.mid(b).contains(QStringLiteral("- line 31 (`acc += as[ty][i] * bs[i][tx];`), 45% of samples, ")));
+        QVERIFY(with.mid(b).contains(QStringLiteral("- line 28 (`__syncthreads();`), 15% of samples, ")));
+        const qsizetype growth = with.size() - without.size();
+        qInfo("compare prompt growth with both sides profiled: %lld characters, about %lld tokens (of %lld)",
+              qint64(growth), qint64(growth / 4), qint64(with.size() / 4));
+        QVERIFY(growth > 0 && growth < 1400); // at most ~175 tokens a side
     }
 
     void contrastivePromptCarriesWhatTheModelNeeds()

@@ -163,6 +163,28 @@ void TestSourceProfile::problems_data()
                                                {u"samples"_s, 5},
                                                {u"pcs"_s, QJsonArray{QJsonObject{{u"offset"_s, 0}, {u"samples"_s, 5}}}}}}}}
         << u"-lineinfo"_s;
+    // The worker host without cuobjdump (pcsampler.cpp: "no_disassembler"): samples, no lines, and not the
+    // kernel's fault; the worker's reason (where it looked) follows.
+    const QJsonArray sampled{QJsonObject{{u"name"_s, u"k"_s},
+                                         {u"side"_s, u"candidate"_s},
+                                         {u"samples"_s, 5},
+                                         {u"pcs"_s, QJsonArray{QJsonObject{{u"offset"_s, 0}, {u"samples"_s, 5}}}}}};
+    QTest::newRow("no cuobjdump") << QJsonObject{
+        {u"status"_s, u"ok"_s},
+        {u"missing"_s, QJsonArray{u"no_disassembler"_s}},
+        {u"reason"_s,
+         u"No source lines: the cubins could not be extracted from the library (cuobjdump not found (PATH=/usr/bin))."_s},
+        {u"kernels"_s,
+         sampled}} << u"has no cuobjdump to take the kernels' cubins out of the library. Install the CUDA toolkit's binary tools there, or put them on the worker's PATH (or CUDA_HOME). No source lines: the cubins could not be extracted from the library (cuobjdump not found (PATH=/usr/bin))."_s;
+    QTest::newRow("cubins not extracted")
+        << QJsonObject{{u"status"_s, u"ok"_s}, {u"missing"_s, QJsonArray{u"cubin"_s}}, {u"kernels"_s, sampled}}
+        << u"cannot be mapped to source lines"_s;
+    QTest::newRow("helper crashed")
+        << QJsonObject{{u"status"_s, u"failed"_s},
+                       {u"missing"_s, QJsonArray{u"helper_failed"_s}},
+                       {u"reason"_s,
+                        u"The source-level helper (kforge-worker --source-profile) was killed by signal 11 (Segmentation fault), probably by the candidate's code. The evaluation's verdict and timing are not affected."_s}}
+        << u"The PC-sampling pass failed. The source-level helper (kforge-worker --source-profile) was killed by signal 11"_s;
 }
 
 void TestSourceProfile::problems()

@@ -22,6 +22,10 @@ SourceProfile sample()
     p.costMs = 812.25;
     p.period = 5;
     p.runs = 7;
+    p.addCost("cuda_init", 300.04);
+    p.addCost("decode", 20);
+    p.addCost("launches", 10);
+    p.addCost("decode", 5.5); // a step that runs twice (once per side) adds up, in its first place
     p.stallReasons = {"long_scoreboard", "wait", "selected"};
     p.cuptiNames = {{"long_scoreboard", "smsp__pcsamp_warps_issue_stalled_long_scoreboard"},
                     {"wait", "smsp__pcsamp_warps_issue_stalled_wait"},
@@ -46,10 +50,13 @@ void testShape()
     for (const auto &[k, v] : j.items())
         keys.push_back(k);
     KF_CHECK_MSG((keys
-                  == std::vector<std::string>{"status", "reason", "missing", "cost_ms", "period", "runs",
-                                              "stall_reasons", "cupti_stall_reasons", "kernels"}),
+                  == std::vector<std::string>{"status", "reason", "missing", "cost_ms", "cost_split_ms", "period",
+                                              "runs", "stall_reasons", "cupti_stall_reasons", "kernels"}),
                  j.dump());
     KF_CHECK(j["status"] == "ok" && j["cost_ms"] == 812.25 && j["period"] == 5 && j["missing"].empty());
+    // The split in the order the steps ran, to 0.1 ms.
+    KF_CHECK_MSG(j["cost_split_ms"].dump() == R"({"cuda_init":300.0,"decode":25.5,"launches":10.0})",
+                 j["cost_split_ms"].dump());
     KF_CHECK((j["stall_reasons"] == Json::array({"long_scoreboard", "wait", "selected"})));
     KF_CHECK(j["cupti_stall_reasons"]["wait"] == "smsp__pcsamp_warps_issue_stalled_wait");
     const Json &k = j["kernels"][0];
@@ -87,6 +94,25 @@ void testRoundTrip()
     KF_CHECK(!SourceProfile::fromJson(bad, back, error));
     KF_CHECK_CONTAINS(error, "name");
     KF_CHECK(!SourceProfile::fromJson(Json::array(), back, error));
+    // A profile from before the split (or the evaluator's "not run" object) reads with an empty one.
+    bad = p.toJson();
+    bad.erase("cost_split_ms");
+    KF_CHECK(SourceProfile::fromJson(bad, back, error) && back.costSplitMs.empty());
+    KF_CHECK(back.costSplitMs.empty() && p.costSplitMs.size() == 3);
+}
+
+void testPeriodForLongKernels()
+{
+    // Launches within the budget keep CUPTI's default; longer ones raise it by log2(launch / budget).
+    KF_CHECK(periodForLaunch(12, 5, 10) == 12);
+    KF_CHECK(periodForLaunch(12, 10, 10) == 12);
+    KF_CHECK(periodForLaunch(12, 10.5, 10) == 13);
+    KF_CHECK(periodForLaunch(12, 61.4, 10) == 15);   // naive diag_matmul: 6.1x the budget -> 2^3 fewer samples
+    KF_CHECK(periodForLaunch(29, 100000, 10) == 31); // at most 31
+    KF_CHECK(periodForLaunch(0, 100, 10) == 0);      // the default unknown: left to CUPTI
+    KF_CHECK(periodForLaunch(12, 0, 10) == 12);      // the launch time unknown
+    const PcSamplingOptions o;
+    KF_CHECK(o.minRuns == 1 && o.budgetMs == 10 && o.maxRuns == 50 && !o.awaitCubins);
 }
 
 void testUnavailable()
@@ -186,6 +212,7 @@ int main()
     testStallNames();
     testHottestLines();
     testCuptiClassification();
+    testPeriodForLongKernels();
     testOptions();
     return kforge::runtime::test::finish("tst_source_profile");
 }

@@ -61,9 +61,66 @@ private Q_SLOTS:
     void samplesPerInstruction();
     void resourcesAndMix();
     void saysWhatIsMissing();
+    void referenceBeside();
     void screenshot();
     void promptScreenshot();
 };
+
+void TestAssemblyPanel::referenceBeside()
+{
+    AssemblyPanel panel;
+    QAbstractItemModelTester refTester(panel.referenceSassModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy asked(&panel, &AssemblyPanel::referenceRequested);
+    panel.setAssembly(transpose());
+    QWidget *pane = panel.findChild<QWidget *>(u"assemblyReferencePane"_s);
+    QVERIFY(pane && !pane->isVisibleTo(&panel));
+    // Switched on: the panel asks for the reference once, and says it is on its way.
+    panel.setReferenceShown(true);
+    QVERIFY(pane->isVisibleTo(&panel));
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(panel.referenceStatusText(), u"Compiling the reference's SASS…"_s);
+    panel.setReferenceShown(false);
+    panel.setReferenceShown(true);
+    QCOMPARE(asked.count(), 1);
+
+    // A reference with the same kernel: shown beside it, kernel for kernel.
+    Assembly ref = transpose();
+    ref.fileName = u"reference.cu"_s;
+    ref.sassTool = u"nvdisasm 13.0.88 on worker 2"_s;
+    panel.setReferenceAssembly(ref);
+    QCOMPARE(panel.currentReferenceKernel(), panel.currentKernel());
+    QCOMPARE(panel.referenceSassModel()->rowCount(), panel.sassModel()->rowCount());
+    QVERIFY(panel.referenceSassModel()->rowCount() > 20);
+    QCOMPARE(panel.referenceStatusText(), u"Reference SASS from nvdisasm 13.0.88 on worker 2."_s);
+    // The reference's own lines count (its file is reference.cu), not the candidate's file name.
+    bool anyLine = false;
+    for (int r = 0; r < panel.referenceSassModel()->rowCount(); ++r)
+        anyLine = anyLine || panel.referenceSassModel()->lineOfRow(r) > 0;
+    QVERIFY(!anyLine); // the listing names smem_tiled.cu, which is not the reference's file
+
+    // Another kernel: its first function; a reference without SASS of its own, and one whose SASS failed, say so.
+    Assembly other;
+    other.sass = SassListing::parse(asmText(u"softmax_online_warp/nvdisasm_inline.sass"_s));
+    other.sassDone = other.ptxDone = true;
+    panel.setReferenceAssembly(other);
+    QVERIFY(!other.sass.functions.isEmpty());
+    QCOMPARE(panel.currentReferenceKernel(), other.sass.functions.first().name);
+    QVERIFY(panel.referenceSassModel()->rowCount() > 0);
+    Assembly library;
+    library.sassDone = library.ptxDone = true;
+    panel.setReferenceAssembly(library);
+    QCOMPARE(panel.referenceSassModel()->rowCount(), 0);
+    QVERIFY2(panel.referenceStatusText().contains(u"cuBLAS"_s), qPrintable(panel.referenceStatusText()));
+    Assembly failed;
+    failed.sassDone = failed.ptxDone = true;
+    failed.sassError = u"No SASS: nvdisasm and cuobjdump were not found."_s;
+    panel.setReferenceAssembly(failed);
+    QCOMPARE(panel.referenceStatusText(), failed.sassError);
+    // Another session: the listing is forgotten and, with the switch on, asked for again.
+    panel.resetReference();
+    QCOMPARE(asked.count(), 2);
+    QCOMPARE(panel.referenceSassModel()->rowCount(), 0);
+}
 
 void TestAssemblyPanel::initTestCase()
 {
