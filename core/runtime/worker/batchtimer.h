@@ -27,6 +27,8 @@ struct BatchFinish {
 
 struct BatchTime {
     double ms = 0;             // E1 - E0 (0 when the host's work failed: E1 may never come)
+    double prepMs = 0;         // the judge's preparation before E0 (generation, flush): longer than the
+                               // baseline's when another process used the GPU meanwhile
     BatchFinish finish;        // the host's finish, asked right after the gate was released
     bool gateTimedOut = false; // the host took longer than the gate's timeout to enqueue: ms includes that
     double wallMs = 0;         // the judge's wall clock for the whole batch (request to E1)
@@ -105,7 +107,7 @@ private:
     DeviceBuffer m_counts;
     unsigned long long *m_hostCounts = nullptr;
     std::vector<unsigned char> m_poison[3];
-    cudaEvent_t m_go = nullptr, m_done = nullptr, m_e0 = nullptr, m_e1 = nullptr;
+    cudaEvent_t m_go = nullptr, m_done = nullptr, m_eg = nullptr, m_e0 = nullptr, m_e1 = nullptr;
     std::string m_goHandle, m_doneHandle;
     int *m_flag = nullptr; // mapped host memory: [0] gate release, [1] gate timed out
     int *m_deviceFlag = nullptr;

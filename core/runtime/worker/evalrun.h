@@ -44,6 +44,8 @@ struct Evaluator::Run {
     // Per round, external ms of each batch, by side and K.
     std::map<int, std::vector<double>> baselineMs; // K -> batch ms
     std::vector<double> refBatchMs, candBatchMs;
+    // The judge's preparation (Eg..E0) of the candidate's batches and of the baseline's of the same K.
+    std::vector<double> candPrepMs, basePrepMs;
     double refWallMs = 0, candWallMs = 0, baselineWallMs = 0; // of the sampled batches (the boundary's cost)
     int setsUsed = 0;
     std::string phase = "setting up";

@@ -55,8 +55,10 @@ LibraryTools toolsOf(const std::string &library)
     LibraryTools out;
     std::string error;
     const Disassembler tools;
-    for (Cubin &c : tools.extractCubins(library, TempDir::path(), error)) {
-        out.inlines.merge(tools.inlineTable(c, TempDir::path()));
+    // The worker's temporary directory, or in a candidate host its private one (its working directory).
+    const fs::path dir = TempDir::path().empty() ? fs::current_path() : TempDir::path();
+    for (Cubin &c : tools.extractCubins(library, dir, error)) {
+        out.inlines.merge(tools.inlineTable(c, dir));
         out.cubins.push_back({c.name, std::move(c.bytes)});
     }
     if (out.cubins.empty())
@@ -285,23 +287,47 @@ int runSourceProfileHelper(const std::string &requestFile)
 profiler::SourceProfile sampleLibrary(const std::string &side, const std::function<void()> &launch,
                                       const std::string &library, int period)
 {
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = Clock::now();
     profiler::SourceProfile profile;
+    // cuobjdump and nvdisasm run beside the warm-up launch and the sampling: neither needs the GPU.
+    double toolsMs = 0;
+    std::future<LibraryTools> tools = std::async(std::launch::async, [library, &toolsMs] {
+        const auto start = Clock::now();
+        LibraryTools t = toolsOf(library);
+        toolsMs = msSince(start);
+        return t;
+    });
     try {
         std::vector<profiler::SampleTarget> targets{{side, launch, {}, {}}};
-        targets.back().cubins = cubinsOf(library, targets.back().cubinProblem);
+        auto step = Clock::now();
         launch(); // module loading is not part of the sampled range
+        const double warmupMs = msSince(step);
+        step = Clock::now();
+        LibraryTools t = tools.get();
+        const double waitMs = msSince(step);
+        targets.back().cubins = std::move(t.cubins);
+        targets.back().cubinProblem = t.problem;
+        step = Clock::now();
         profiler::PcSamplingOptions options;
         options.period = period;
         profile = profiler::PcSampler::sample(targets, options);
-        foldInlinedLines(targets.back(), profile);
+        const double sampleMs = msSince(step);
+        step = Clock::now();
+        foldInlinedLines(side, t.inlines, profile);
+        profile.addCost("warmup", warmupMs);
+        profile.addCost("tools_wait", waitMs);
+        profile.addCost("tools", toolsMs);
+        profile.addCost("sample", sampleMs);
+        profile.addCost("fold", msSince(step));
     } catch (const std::exception &e) {
+        if (tools.valid())
+            tools.wait();
         profile = profiler::SourceProfile();
         profile.status = "failed";
         profile.addMissing("kernel_failed",
                            std::string("The source-level pass could not run the kernel: ") + e.what() + ".");
     }
-    profile.costMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    profile.costMs = msSince(t0);
     return profile;
 }
 
