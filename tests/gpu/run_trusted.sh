@@ -23,7 +23,7 @@ echo "kernel $(uname -r); $(nvcc --version 2>/dev/null | tail -1)"
 
 stage build 300 bash -c "cmake -S . -B $B -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release > '$OUT/build.log' 2>&1 \
   && cmake --build $B -j$(nproc) --target kforge-worker kforge_noop tst_worker_protocol tst_worker_lifetime tst_candidate_host tst_host_trace \
-     tst_worker_gpu \$(grep -q tst_sandbox $B/build.ninja 2>/dev/null && echo tst_sandbox) >> '$OUT/build.log' 2>&1"
+     tst_worker_gpu tst_inputs_gpu tst_adversarial tst_source_profile_gpu \$(grep -q tst_sandbox $B/build.ninja 2>/dev/null && echo tst_sandbox) >> '$OUT/build.log' 2>&1"
 BUILD_RC=$?
 tail -2 "$OUT/build.log"
 (( BUILD_RC != 0 )) && grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40
@@ -38,8 +38,10 @@ if [[ -x $WORKER ]]; then
   stage worker_gpu 240 "$B/tests/core/runtime/tst_worker_gpu" > "$OUT/worker_gpu.log" 2>&1
   grep -E "^(FAIL|PASS|SKIP)|stability|crash:|crashed|timeout" "$OUT/worker_gpu.log" | head -40
 
-  stage lifetime_gpu 60 "$B/tests/core/runtime/tst_worker_lifetime" --gpu > "$OUT/lifetime_gpu.log" 2>&1
-  tail -3 "$OUT/lifetime_gpu.log"
+  if [[ ${KFORGE_SKIP_LIFETIME:-0} != 1 ]]; then
+    stage lifetime_gpu 120 stdbuf -oL "$B/tests/core/runtime/tst_worker_lifetime" --gpu > "$OUT/lifetime_gpu.log" 2>&1
+    tail -5 "$OUT/lifetime_gpu.log"
+  fi
   if [[ -x $B/tests/core/runtime/tst_sandbox ]]; then
     stage sandbox_gpu 60 "$B/tests/core/runtime/tst_sandbox" --gpu > "$OUT/sandbox_gpu.log" 2>&1
     tail -3 "$OUT/sandbox_gpu.log"
