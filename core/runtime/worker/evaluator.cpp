@@ -71,8 +71,13 @@ int Evaluator::chooseBatch(double perCallMs)
 {
     if (!(perCallMs > 0))
         return kMaxBatch;
-    const double k = std::ceil(kBatchTargetMs / perCallMs);
-    return static_cast<int>(std::clamp(k, static_cast<double>(kMinBatch), static_cast<double>(kMaxBatch)));
+    // Rounded up to a power of two: the estimate's noise must not change K from one evaluation of a kernel to
+    // the next (the per-call figure of short kernels depends a little on K: each call's fresh buffers).
+    const double k = std::clamp(std::ceil(kBatchTargetMs / perCallMs), 1.0, static_cast<double>(kMaxBatch));
+    int p = 1;
+    while (p < k)
+        p *= 2;
+    return std::clamp(p, kMinBatch, kMaxBatch);
 }
 
 // One round: the baseline, the reference and the candidate each run one batch on the round's inputs (the
@@ -84,7 +89,10 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     const uint64_t seed = deriveSeed(run.options.seed, seedstream::batch(static_cast<uint64_t>(index)));
     const std::string name = "round " + std::to_string(index + 1);
     const bool first = index == 0;
-    const int kRef = first ? run.k0 : run.kRef, kCand = first ? run.k0 : run.kCand;
+    // Rounds 0 and 1 run k0 calls; K is chosen from round 1, the first gated one (round 0's time includes the
+    // host's enqueueing and first launches).
+    const bool probe = index <= 1;
+    const int kRef = probe ? run.k0 : run.kRef, kCand = probe ? run.k0 : run.kCand;
     struct Batch {
         Side side;
         int calls;
@@ -144,11 +152,13 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
                 run.v.referenceMutates = run.v.referenceMutates || c != 0;
         }
     }
-    if (first) {
+    if (index == 1 || (first && !run.options.timing)) {
         const double b = base[kRef];
         const auto perCall = [&](Side s) { return std::max(times[s].ms - b, 1e-4) / run.k0; };
         run.kRef = chooseBatch(perCall(Side::Reference));
         run.kCand = chooseBatch(perCall(Side::Candidate));
+    }
+    if (first) {
         if (bt.sets() >= 2)
             run.v.dependsOnInputs = run.verifier->referenceDifference(0, 1) != 0;
     }

@@ -36,7 +36,7 @@ public:
     static constexpr std::size_t kStdoutCap = 64 * 1024;
     // Bounds of K, the calls of one batch (docs/worker-protocol.md, "Timing").
     static constexpr int kMinBatch = 3;
-    static constexpr int kMaxBatch = 200;
+    static constexpr int kMaxBatch = 256;
     static constexpr double kBatchTargetMs = 5;
 
     struct Hosts {
