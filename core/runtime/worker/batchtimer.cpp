@@ -6,6 +6,7 @@
 #include "core/runtime/worker/seeds.h"
 
 #include <chrono>
+#include <iterator>
 #include <thread>
 
 namespace kforge::runtime {
@@ -194,9 +195,15 @@ void BatchTimer::generateInto(void *base, uint64_t roundSeed, int set)
     const uint64_t seed = deriveSeed(roundSeed, static_cast<uint64_t>(set) + 1);
     for (std::size_t i = 0; i < m_task.inputs.size(); ++i) {
         const TensorSpec &s = m_task.inputs[i];
+        // Declared: the task's distribution and no special values, the same data for a seed as always.
+        const InitSpec init = rangedInit(s, m_range, m_scale);
+        gpu::FillSpecials specials;
+        for (double v : specialValues(s, m_range, m_scale))
+            if (specials.count < static_cast<int>(std::size(specials.values)))
+                specials.values[specials.count++] = v;
         KF_CUDA(gpu::fill(static_cast<char *>(base) + m_inOffsets[i], static_cast<int>(s.dtype), s.numel(),
-                          static_cast<int>(s.init.kind), s.init.a, s.init.b, seed, static_cast<uint32_t>(i),
-                          m_gpu.stream()));
+                          static_cast<int>(init.kind), init.a, init.b, seed, static_cast<uint32_t>(i), m_gpu.stream(),
+                          specials));
     }
 }
 

@@ -148,7 +148,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     // Which outputs to compare, and the reference's outputs for sets its own batch did not cover.
     const int candSets = std::min(kCand, bt.sets()), refSets = std::min(kRef, bt.sets());
     std::vector<int> slots;
-    if (fullCheck) {
+    if (fullCheck || run.options.deep) { // deep: every output of every batch
         for (int j = 0; j < candSets; ++j)
             slots.push_back(j);
     } else {
@@ -208,6 +208,77 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     }
 }
 
+void Evaluator::edgeRounds(Run &run)
+{
+    BatchTimer &bt = *run.batches;
+    run.v.edges = EdgeSchedule(edgeTrials(run.task));
+    // The declared rounds' NaN / Inf in the reference's outputs: round 1's sets, still in the reference's slots.
+    const int sets = std::min(run.k0, bt.sets());
+    std::vector<int> slots;
+    for (int j = 0; j < sets; ++j)
+        slots.push_back(j);
+    run.phase = "counting the reference's non-finite outputs, round 1";
+    const std::vector<NonFinite> declared = run.verifier->referenceNonFinite(slots);
+    // Deep: every input set the memory allows in each edge round (at most 16), else round 1's K.
+    const int calls = run.options.deep ? std::max(run.k0, std::min(bt.sets(), 16)) : run.k0;
+    const int checked = std::min(calls, bt.sets());
+    slots.clear();
+    for (int j = 0; j < checked; ++j)
+        slots.push_back(j);
+    struct Restore { // the declared range for every round after these, whatever happens
+        BatchTimer &bt;
+        ~Restore() { bt.setRange(InputRange::Declared); }
+    } restore{bt};
+    uint64_t index = 0;
+    while (const EdgeTrial *trial = run.v.edges.next()) {
+        const std::string label = trial->label();
+        const std::string name = "edge round (" + label + ")";
+        const uint64_t seed = deriveSeed(run.options.seed, seedstream::edge(index++));
+        bt.setRange(trial->range, trial->scale);
+        bt.poison(Side::Reference, checked, m_random());
+        bt.poison(Side::Candidate, checked, m_random());
+        run.phase = "the reference's batch of " + std::to_string(calls) + " calls, " + name;
+        const BatchTime ref = bt.run(*run.hosts.reference, Side::Reference, calls, seed, run.gated, false, run.waitS(),
+                                     run.phase);
+        if (!ref.finish.cudaError.empty())
+            throw EntryFailure{Side::Reference, 0, ref.finish.cudaError, run.phase};
+        bool refFailed = false;
+        for (int rc : ref.finish.rc)
+            refFailed = refFailed || rc != 0;
+        if (refFailed) {
+            run.v.edges.skipped("the reference's kf_entry returned non-zero on these inputs");
+            continue;
+        }
+        if (edgeTrialBeyondDomain(declared, run.verifier->referenceNonFinite(slots))) {
+            run.v.edges.skipped("beyond the task's domain: the reference's output has NaN or Inf where the declared "
+                                "inputs gave none");
+            continue;
+        }
+        run.phase = "the candidate's batch of " + std::to_string(calls) + " calls, " + name;
+        const BatchTime cand = bt.run(*run.hosts.candidate, Side::Candidate, calls, seed, run.gated, true, run.waitS(),
+                                      run.phase);
+        for (int rc : cand.finish.rc)
+            if (rc != 0)
+                throw EntryFailure{Side::Candidate, rc, "", run.phase};
+        if (!cand.finish.cudaError.empty())
+            throw EntryFailure{Side::Candidate, 0, cand.finish.cudaError, run.phase};
+        run.phase = "comparing, " + name;
+        run.verifier->compare(slots, name, seed, run.v);
+        if (!run.v.failed) {
+            run.v.edges.passed();
+            continue;
+        }
+        run.v.edges.failed();
+        run.v.unstableNumerics = true;
+        if (run.v.firstMismatch.is_object())
+            run.v.firstMismatch["range"] = label;
+        run.v.reason = "unstable_numerics: the candidate matched the reference on the declared inputs but not on edge "
+                       "inputs ("
+                       + label + "), where the reference's output stays finite: " + run.v.reason;
+        return;
+    }
+}
+
 void Evaluator::rounds(Run &run)
 {
     // The batches' memory: a quarter of what is free, at most kMaxBatch sets.
@@ -247,8 +318,11 @@ void Evaluator::rounds(Run &run)
 
     run.k0 = kMinBatch;
     round(run, 0, true, false);
+    if (!run.v.failed)
+        edgeRounds(run);
+    const int fullRounds = run.options.fullCheckRounds();
     if (run.v.failed || !run.options.timing) {
-        for (int r = 1; r < run.options.trials && !run.v.failed; ++r)
+        for (int r = 1; r < fullRounds && !run.v.failed; ++r)
             round(run, r, true, false);
         return;
     }
@@ -269,10 +343,10 @@ void Evaluator::rounds(Run &run)
         const bool enoughTime = run.elapsedMs() - timingStart >= run.options.minTimeMs || run.elapsedMs() > softEndMs;
         const bool enough = run.timedRounds >= 5 && calls >= run.options.minRuns && enoughTime;
         const bool capped = calls >= run.options.maxRuns || run.elapsedMs() > hardEndMs;
-        if ((enough || capped) && run.v.trials >= run.options.trials)
+        if ((enough || capped) && run.v.trials >= fullRounds)
             break;
         const bool check = (enough || capped) ? true : full(m_random);
-        round(run, index++, check && run.v.trials < run.options.trials, warm);
+        round(run, index++, check && run.v.trials < fullRounds, warm);
     }
 }
 

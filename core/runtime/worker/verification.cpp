@@ -98,6 +98,92 @@ std::string formatMs(double ms)
     return s.str();
 }
 
+EdgeSchedule::EdgeSchedule(std::vector<EdgeTrial> trials)
+{
+    for (EdgeTrial &t : trials)
+        m_trials.push_back(Outcome{std::move(t), Outcome::State::Pending, {}});
+}
+
+const EdgeTrial *EdgeSchedule::next()
+{
+    while (m_next < m_trials.size()) {
+        Outcome &o = m_trials[m_next];
+        if (o.state != Outcome::State::Pending) {
+            ++m_next;
+            continue;
+        }
+        if (o.trial.range == InputRange::Scaled && m_scaleBlocked) {
+            o.state = Outcome::State::Skipped;
+            o.reason = "not run: the reference already left the declared domain at " + m_blockedBy;
+            ++m_next;
+            continue;
+        }
+        return &o.trial;
+    }
+    return nullptr;
+}
+
+void EdgeSchedule::passed()
+{
+    if (m_next < m_trials.size())
+        m_trials[m_next++].state = Outcome::State::Passed;
+}
+
+void EdgeSchedule::failed()
+{
+    if (m_next < m_trials.size())
+        m_trials[m_next++].state = Outcome::State::Failed;
+}
+
+void EdgeSchedule::skipped(const std::string &why)
+{
+    if (m_next >= m_trials.size())
+        return;
+    Outcome &o = m_trials[m_next++];
+    o.state = Outcome::State::Skipped;
+    o.reason = why;
+    if (o.trial.range == InputRange::Scaled && !m_scaleBlocked) {
+        m_scaleBlocked = true;
+        m_blockedBy = o.trial.label();
+    }
+}
+
+bool EdgeSchedule::anyRan() const
+{
+    for (const Outcome &o : m_trials)
+        if (o.state == Outcome::State::Passed || o.state == Outcome::State::Failed)
+            return true;
+    return false;
+}
+
+Json EdgeSchedule::toJson() const
+{
+    Json list = Json::array();
+    for (const Outcome &o : m_trials) {
+        Json j{{"range", o.trial.label()}};
+        switch (o.state) {
+        case Outcome::State::Passed:
+            j["ran"] = true;
+            j["passed"] = true;
+            break;
+        case Outcome::State::Failed:
+            j["ran"] = true;
+            j["passed"] = false;
+            break;
+        case Outcome::State::Skipped:
+            j["ran"] = false;
+            j["reason"] = o.reason;
+            break;
+        case Outcome::State::Pending:
+            j["ran"] = false;
+            j["reason"] = "not reached: verification ended before it";
+            break;
+        }
+        list.push_back(j);
+    }
+    return list;
+}
+
 Json Verification::toJson(const TaskSpec &task) const
 {
     Json ver;
@@ -132,6 +218,8 @@ Json Verification::toJson(const TaskSpec &task) const
     ver["reference_cached"] = 0;
     ver["calls_compared"] = compared;
     ver["outputs"] = perOutput;
+    ver["edge"] = edges.toJson();
+    ver["unstable_numerics"] = unstableNumerics;
     ver["reason"] = reason;
     return ver;
 }
@@ -184,6 +272,31 @@ unsigned long long Verifier::referenceDifference(int a, int b)
     KF_CUDA(cudaMemcpyAsync(&result, count, sizeof result, cudaMemcpyDeviceToHost, s));
     KF_CUDA(cudaStreamSynchronize(s));
     return result;
+}
+
+std::vector<NonFinite> Verifier::referenceNonFinite(const std::vector<int> &slots)
+{
+    const std::size_t nout = m_task.outputs.size();
+    std::vector<NonFinite> counts(nout);
+    const cudaStream_t s = m_gpu.stream();
+    auto *dev = m_device.as<gpu::CompareStats>();
+    for (int slot : slots) {
+        for (std::size_t k = 0; k < nout; ++k) {
+            // The reference against itself: nothing mismatches (NaN matches NaN), the NaN and Inf counts stay.
+            KF_CUDA(gpu::resetCompareStats(dev + k, s));
+            const void *ref = m_batches.output(Side::Reference, slot, k);
+            KF_CUDA(gpu::compare(ref, ref, static_cast<int>(m_task.outputs[k].dtype), m_task.outputs[k].numel(), 0, 0,
+                                 dev + k, s));
+        }
+        KF_CUDA(cudaMemcpyAsync(m_host, dev, nout * sizeof(gpu::CompareStats), cudaMemcpyDeviceToHost, s));
+        KF_CUDA(cudaStreamSynchronize(s));
+        const auto *h = static_cast<const gpu::CompareStats *>(m_host);
+        for (std::size_t k = 0; k < nout; ++k) {
+            counts[k].nan += h[k].nanCount;
+            counts[k].inf += h[k].infCount;
+        }
+    }
+    return counts;
 }
 
 void Verifier::compare(const std::vector<int> &slots, const std::string &round, uint64_t roundSeed, Verification &v)
