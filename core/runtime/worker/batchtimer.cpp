@@ -301,20 +301,35 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
 BatchTimer::Finish BatchTimer::expected(host::HostClient &host, uint64_t roundSeed, const std::vector<int> &sets,
                                         double timeoutS, const std::string &phase)
 {
+    return untimed(host, Side::Reference, roundSeed, sets, false, timeoutS, phase);
+}
+
+BatchTimer::Finish BatchTimer::untimed(host::HostClient &host, Side side, uint64_t roundSeed, const std::vector<int> &sets,
+                                       bool privateBuffers, double timeoutS, const std::string &phase)
+{
     const cudaStream_t s = m_gpu.stream();
     Json list = Json::array();
     for (int j : sets) {
         generateInto(input(j, 0), roundSeed, j);
-        list.push_back(callJson(Side::Reference, j));
+        list.push_back(callJson(side, j));
     }
     KF_CUDA(cudaEventRecord(m_go, s));
     KF_CUDA(cudaStreamSynchronize(s));
-    const Json reply = host.request(Json{{"op", host::kOpBatch}, {"go", 0}, {"done", 1}, {"calls", list}}, timeoutS, phase);
+    Json request{{"op", host::kOpBatch}, {"go", 0}, {"done", 1}, {"calls", list}};
+    if (privateBuffers)
+        request["private"] = true;
+    const Json reply = host.request(request, timeoutS, phase);
     if (!reply["ok"].get<bool>())
-        throw host::HostFailure{"crashed", "the reference's process refused the batch in " + phase + ": "
+        throw host::HostFailure{"crashed", "the " + host.slot() + "'s process refused the batch in " + phase + ": "
                                                + reply.value("message", std::string())};
     Finish f = finish(host, timeoutS, phase);
+    if (!f.cudaError.empty())
+        return f; // done may never come
     KF_CUDA(cudaStreamWaitEvent(s, m_done, 0));
+    if (side == Side::Candidate)
+        for (int j : sets)
+            KF_CUDA(cudaMemcpyAsync(static_cast<char *>(m_snapshot.get()) + static_cast<std::size_t>(j) * m_outStride,
+                                    output(side, j, 0), m_outStride, cudaMemcpyDeviceToDevice, s));
     KF_CUDA(cudaStreamSynchronize(s));
     return f;
 }

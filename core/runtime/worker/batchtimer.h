@@ -75,6 +75,11 @@ public:
         m_scale = scale;
     }
     InputRange range() const { return m_range; }
+    // The same for `side`, outside any window: the sets regenerated, one ungated batch, the host's finish;
+    // for the candidate the outputs are then copied to the snapshot too (early = late). `privateBuffers`: the
+    // host runs each call on its own allocations (the compute-sanitizer round).
+    Finish untimed(host::HostClient &host, Side side, uint64_t roundSeed, const std::vector<int> &sets,
+                   bool privateBuffers, double timeoutS, const std::string &phase);
     // Sets [first, last) of the round regenerated on the judge's stream (synchronized).
     void generate(uint64_t roundSeed, int first, int last);
     // A regenerated copy of set `set` in the judge's scratch, compared word by word with the arena's set:

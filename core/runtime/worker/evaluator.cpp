@@ -9,6 +9,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <sys/wait.h>
 
 namespace kforge::runtime {
 namespace {
@@ -279,6 +280,101 @@ void Evaluator::edgeRounds(Run &run)
     }
 }
 
+void Evaluator::sanitizerRound(Run &run)
+{
+    Json &san = run.sanitizer;
+    san = Json{{"ran", false}, {"errors", 0}, {"reason", ""}};
+    const std::string tool = findComputeSanitizer();
+    if (tool.empty()) {
+        san["reason"] = "compute-sanitizer is not on the worker's PATH nor under CUDA_HOME/bin";
+        return;
+    }
+    san["tool"] = tool;
+    if (!run.hosts.wrapped) {
+        san["reason"] = "this worker cannot start a host under compute-sanitizer";
+        return;
+    }
+    if (run.progress)
+        run.progress("sanitizer");
+    run.phase = "starting the candidate's process under compute-sanitizer";
+    std::string error;
+    std::unique_ptr<host::HostClient> h =
+        run.hosts.wrapped({tool, "--tool", "memcheck", "--error-exitcode", "99", "--print-limit", "20"}, error);
+    if (!h) {
+        san["reason"] = "the candidate's process did not start under compute-sanitizer: " + error;
+        return;
+    }
+    BatchTimer &bt = *run.batches;
+    const uint64_t seed = deriveSeed(run.options.seed, seedstream::trial(0x5a));
+    std::vector<int> slots;
+    for (int j = 0; j < std::min(run.k0, bt.sets()); ++j)
+        slots.push_back(j);
+    const std::string name = "the compute-sanitizer round";
+    std::string failure; // why the round could not decide
+    bool cudaFailed = false;
+    try {
+        run.phase = "mapping the batches into the sanitized candidate's process";
+        const Json mapped = h->request(bt.mapRequest(Side::Candidate, run.taskJson), run.waitS(), run.phase);
+        if (!mapped["ok"].get<bool>())
+            throw host::HostFailure{"crashed", "the mapping was refused: " + mapped.value("message", std::string())};
+        run.phase = "the reference's outputs, " + name;
+        const BatchTimer::Finish rf = bt.expected(*run.hosts.reference, seed, slots, run.waitS(), run.phase);
+        for (int rc : rf.rc)
+            if (rc != 0)
+                throw EntryFailure{Side::Reference, rc, "", run.phase};
+        if (!rf.cudaError.empty())
+            throw EntryFailure{Side::Reference, 0, rf.cudaError, run.phase};
+        bt.poison(Side::Candidate, static_cast<int>(slots.size()), m_random());
+        run.phase = "the candidate's batch under compute-sanitizer, " + name;
+        const BatchTimer::Finish cf = bt.untimed(*h, Side::Candidate, seed, slots, true, run.waitS(), run.phase);
+        bool rcFailed = false;
+        for (int rc : cf.rc)
+            rcFailed = rcFailed || rc != 0;
+        cudaFailed = !cf.cudaError.empty() || rcFailed;
+        if (cudaFailed)
+            san["cuda_error"] = cf.cudaError.empty() ? std::string("kf_entry_failed") : cf.cudaError;
+        else {
+            run.phase = "comparing, " + name;
+            run.verifier->compare(slots, name, seed, run.v);
+        }
+    } catch (const host::HostFailure &f) {
+        failure = f.message;
+    }
+    run.phase = "ending the sanitized candidate's process";
+    const std::optional<int> status = h->exitAndWait(std::min(60.0, run.waitS()));
+    bool truncated = false;
+    const std::string out = h->stdoutText(truncated) + "\n" + h->stderrTail(256 * 1024);
+    long long summary = -1;
+    const std::vector<std::string> lines = sanitizerLines(out, 12, summary);
+    h.reset();
+    const bool exit99 = status && WIFEXITED(*status) && WEXITSTATUS(*status) == 99;
+    san["exit_status"] = status && WIFEXITED(*status) ? Json(WEXITSTATUS(*status)) : Json(nullptr);
+    san["first_lines"] = lines;
+    const long long errors = summary > 0 ? summary : (exit99 ? 1 : 0);
+    san["errors"] = errors;
+    if (errors > 0 || (cudaFailed && exit99)) {
+        san["ran"] = true;
+        std::string first;
+        for (std::size_t i = 0; i < lines.size() && i < 4; ++i)
+            first += (first.empty() ? "" : " | ") + lines[i];
+        run.v.failed = true;
+        run.v.sanitizerErrors = true;
+        run.v.reason = "compute-sanitizer memcheck found " + std::to_string(errors) + " error(s) in the candidate's calls ("
+                       + name + "): " + (first.empty() ? std::string("see deep.sanitizer") : first);
+        return;
+    }
+    if (!failure.empty() || !status || cudaFailed || summary < 0) {
+        // The tool, not the candidate, is in doubt: the round could not decide.
+        san["reason"] = !failure.empty() ? failure
+                        : cudaFailed     ? "the candidate's calls failed under compute-sanitizer without a report"
+                        : !status        ? "the sanitized process did not end in time"
+                                         : "compute-sanitizer printed no error summary";
+        return;
+    }
+    san["ran"] = true;
+    san["reason"] = "memcheck: no errors in " + std::to_string(slots.size()) + " calls";
+}
+
 void Evaluator::rounds(Run &run)
 {
     // The batches' memory: a quarter of what is free, at most kMaxBatch sets.
@@ -492,7 +588,10 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
             run.reference->runs = run.timedRounds * run.kRef;
             run.candidate->runs = run.timedRounds * run.kCand;
             run.crossingMs = bCand;
-            profilePasses(run);
+            if (options.deep)
+                sanitizerRound(run);
+            if (!run.v.failed)
+                profilePasses(run);
         }
     } catch (const host::HostFailure &f) {
         fail(f.verdict, f.message);

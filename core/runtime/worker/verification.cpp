@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
+#include <unistd.h>
 
 namespace kforge::runtime {
 namespace {
@@ -379,6 +382,56 @@ void Verifier::compare(const std::vector<int> &slots, const std::string &round, 
         v.failed = true;
         return;
     }
+}
+
+// compute-sanitizer on PATH, else under CUDA_HOME (or CUDA_PATH) /bin; empty when neither has it.
+std::string findComputeSanitizer()
+{
+    std::vector<std::filesystem::path> candidates;
+    if (const char *path = std::getenv("PATH")) {
+        std::string p = path;
+        std::size_t start = 0;
+        while (start <= p.size()) {
+            const std::size_t end = std::min(p.find(':', start), p.size());
+            if (end > start)
+                candidates.push_back(std::filesystem::path(p.substr(start, end - start)) / "compute-sanitizer");
+            start = end + 1;
+        }
+    }
+    for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+        if (const char *home = std::getenv(var); home && *home)
+            candidates.push_back(std::filesystem::path(home) / "bin" / "compute-sanitizer");
+    for (const std::filesystem::path &c : candidates) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(c, ec) && ::access(c.c_str(), X_OK) == 0)
+            return std::filesystem::absolute(c, ec).string();
+    }
+    return {};
+}
+
+// The sanitizer's report lines ("========= ..."), at most `max`, and its "ERROR SUMMARY: N error(s)" count
+// (-1 when it printed none).
+std::vector<std::string> sanitizerLines(const std::string &text, std::size_t max, long long &summary)
+{
+    std::vector<std::string> lines;
+    summary = -1;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        const std::string line = text.substr(start, end - start);
+        start = end + 1;
+        if (line.rfind("=========", 0) != 0)
+            continue;
+        if (const std::size_t at = line.find("ERROR SUMMARY:"); at != std::string::npos) {
+            summary = std::atoll(line.c_str() + at + 14);
+            continue;
+        }
+        const std::string body = line.substr(
+            line.find_first_not_of("= ") == std::string::npos ? line.size() : line.find_first_not_of("= "));
+        if (!body.empty() && lines.size() < max)
+            lines.push_back(body);
+    }
+    return lines;
 }
 
 } // namespace kforge::runtime

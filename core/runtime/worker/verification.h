@@ -64,6 +64,7 @@ struct Verification {
     bool sideStream = false;
     bool referenceMutates = false;
     bool failed = false;
+    bool sanitizerErrors = false;  // compute-sanitizer memcheck reported errors (options.deep)
     bool unstableNumerics = false; // an edge round failed while the declared rounds passed
     EdgeSchedule edges;
 
@@ -95,6 +96,12 @@ private:
     DeviceBuffer m_device;
     void *m_host = nullptr;
 };
+
+// compute-sanitizer on PATH, else under CUDA_HOME (or CUDA_PATH) /bin; empty when neither has it.
+std::string findComputeSanitizer();
+// The sanitizer's report lines ("========= ..." with the prefix removed), at most `max`, and its
+// "ERROR SUMMARY: N error(s)" count in `summary` (-1 when it printed none).
+std::vector<std::string> sanitizerLines(const std::string &text, std::size_t max, long long &summary);
 
 // Formatting shared with the evaluator.
 std::string formatNumber(double v, int precision = 6);
