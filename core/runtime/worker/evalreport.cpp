@@ -35,6 +35,17 @@ void addFlag(std::vector<std::string> &flags, const std::string &f)
 
 } // namespace
 
+Json Evaluator::roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs, double referenceMs,
+                         std::vector<std::string> &flags, std::vector<std::string> &warnings)
+{
+    const SpeedOfLightResult sol = speedOfLight(task, peaks, candidateMs);
+    if (!sol.flag.empty()) {
+        addFlag(flags, sol.flag);
+        warnings.push_back(sol.message);
+    }
+    return sol.rooflineJson(referenceMs);
+}
+
 Json Evaluator::report(Run &run, Json result)
 {
     const TaskSpec &task = run.task;
@@ -125,15 +136,10 @@ Json Evaluator::report(Run &run, Json result)
 
         if (task.flops.present() || task.bytes.present()) {
             // One computation (speedoflight.h) for the roofline object, its flag and its message.
-            const SpeedOfLightResult sol = speedOfLight(task, m_gpu.peaks(), cand.medianMs);
-            Json roof = sol.rooflineJson(ref.medianMs);
+            Json roof = roofline(task, m_gpu.peaks(), cand.medianMs, ref.medianMs, flags, warnings);
             if (run.roofProfile.is_object() && !run.roofProfile.empty())
                 roof["profile"] = run.roofProfile;
             result["roofline"] = roof;
-            if (!sol.flag.empty()) {
-                addFlag(flags, sol.flag);
-                warnings.push_back(sol.message);
-            }
         }
     }
     if (run.trace.is_object())

@@ -67,6 +67,11 @@ public:
     // K for a side whose calls take `perCallMs`: enough calls for kBatchTargetMs, within [kMinBatch,
     // kMaxBatch].
     static int chooseBatch(double perCallMs);
+    // The result's "roofline" object for a timed candidate (speedoflight.h, the one computation), its flag and
+    // warning appended to `flags` / `warnings` when it has one.
+    static nlohmann::ordered_json roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs,
+                                           double referenceMs, std::vector<std::string> &flags,
+                                           std::vector<std::string> &warnings);
 
 private:
     struct Run; // the state of one evaluation (evaluator.cpp)
