@@ -219,17 +219,23 @@ void Evaluator::edgeRounds(Run &run)
     for (int j = 0; j < sets; ++j)
         slots.push_back(j);
     run.phase = "counting the reference's non-finite outputs, round 1";
-    const std::vector<NonFinite> declared = run.verifier->referenceNonFinite(slots);
+    std::vector<double> declaredMax;
+    const std::vector<NonFinite> declared = run.verifier->referenceNonFinite(slots, &declaredMax);
     // Deep: every input set the memory allows in each edge round (at most 16), else round 1's K.
     const int calls = run.options.deep ? std::max(run.k0, std::min(bt.sets(), 16)) : run.k0;
     const int checked = std::min(calls, bt.sets());
     slots.clear();
     for (int j = 0; j < checked; ++j)
         slots.push_back(j);
-    struct Restore { // the declared range for every round after these, whatever happens
+    struct Restore { // the declared range and tolerance for every round after these, whatever happens
         BatchTimer &bt;
-        ~Restore() { bt.setRange(InputRange::Declared); }
-    } restore{bt};
+        Verifier &verifier;
+        ~Restore()
+        {
+            bt.setRange(InputRange::Declared);
+            verifier.setAtolScale({});
+        }
+    } restore{bt, *run.verifier};
     uint64_t index = 0;
     while (const EdgeTrial *trial = run.v.edges.next()) {
         const std::string label = trial->label();
@@ -250,11 +256,18 @@ void Evaluator::edgeRounds(Run &run)
             run.v.edges.skipped("the reference's kf_entry returned non-zero on these inputs");
             continue;
         }
-        if (edgeTrialBeyondDomain(declared, run.verifier->referenceNonFinite(slots))) {
+        std::vector<double> edgeMax;
+        if (edgeTrialBeyondDomain(declared, run.verifier->referenceNonFinite(slots, &edgeMax))) {
             run.v.edges.skipped("beyond the task's domain: the reference's output has NaN or Inf where the declared "
                                 "inputs gave none");
             continue;
         }
+        // The same rule relative to the outputs' scale: atol grows with the reference's magnitude (a matmul's
+        // outputs grow with the square of the inputs' scale, and so does an honest kernel's rounding error).
+        std::vector<double> atolScale;
+        for (std::size_t k = 0; k < edgeMax.size(); ++k)
+            atolScale.push_back(declaredMax[k] > 0 && edgeMax[k] > declaredMax[k] ? edgeMax[k] / declaredMax[k] : 1.0);
+        run.verifier->setAtolScale(atolScale);
         run.phase = "the candidate's batch of " + std::to_string(calls) + " calls, " + name;
         const BatchTime cand = bt.run(*run.hosts.candidate, Side::Candidate, calls, seed, run.gated, true, run.waitS(),
                                       run.phase);

@@ -84,8 +84,12 @@ public:
     void compare(const std::vector<int> &slots, const std::string &round, uint64_t roundSeed, Verification &v);
     // Differing words between two reference slots (all outputs): the output depends on the inputs when not 0.
     unsigned long long referenceDifference(int a, int b);
-    // NaN and Inf counts of the reference's outputs in `slots`, summed, one entry per output.
-    std::vector<NonFinite> referenceNonFinite(const std::vector<int> &slots);
+    // NaN and Inf counts of the reference's outputs in `slots`, summed, one entry per output; `maxAbs` (when
+    // given) gets the largest finite |value| of each output over the slots.
+    std::vector<NonFinite> referenceNonFinite(const std::vector<int> &slots, std::vector<double> *maxAbs = nullptr);
+    // Multiplies each output's atol from now on (edge rounds: by how much the reference's magnitude grew over
+    // the declared inputs', so the rule stays the same relative to the outputs' scale); empty: 1 for all.
+    void setAtolScale(std::vector<double> scale) { m_atolScale = std::move(scale); }
 
 private:
     std::vector<gpu::CompareStats> compareSlot(int slot, bool early);
@@ -94,7 +98,9 @@ private:
     const TaskSpec &m_task;
     BatchTimer &m_batches;
     DeviceBuffer m_device;
+    DeviceBuffer m_zeros; // the largest output's size of zeros (the reference's magnitude), made when needed
     void *m_host = nullptr;
+    std::vector<double> m_atolScale;
 };
 
 // compute-sanitizer on PATH, else under CUDA_HOME (or CUDA_PATH) /bin; empty when neither has it.
