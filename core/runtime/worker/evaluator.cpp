@@ -367,6 +367,7 @@ void Evaluator::sanitizerRound(Run &run)
     san["errors"] = errors;
     if (errors > 0 || (cudaFailed && exit99)) {
         san["ran"] = true;
+        san["reason"] = "memcheck reported errors";
         std::string first;
         for (std::size_t i = 0; i < lines.size() && i < 4; ++i)
             first += (first.empty() ? "" : " | ") + lines[i];
@@ -601,10 +602,12 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
             run.reference->runs = run.timedRounds * run.kRef;
             run.candidate->runs = run.timedRounds * run.kCand;
             run.crossingMs = bCand;
-            if (options.deep)
-                sanitizerRound(run);
-            if (!run.v.failed)
-                profilePasses(run);
+        }
+        // Deep: the sanitizer's round after the timing, so the tool's process does not share the GPU with it.
+        if (!run.v.failed && options.deep)
+            sanitizerRound(run);
+        if (!run.v.failed && options.timing && run.timedRounds > 0) {
+            profilePasses(run);
         }
     } catch (const host::HostFailure &f) {
         fail(f.verdict, f.message);
