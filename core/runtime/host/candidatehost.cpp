@@ -6,6 +6,7 @@
 #include "core/runtime/task/taskspec.h"
 #include "core/runtime/worker/kernellibrary.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <map>
@@ -134,6 +135,11 @@ private:
     std::map<int, Buffer> m_buffers;
     std::map<int, cudaEvent_t> m_events;
     std::vector<int> m_rc; // of the calls since the last finish
+    // A "private" batch's own allocations (one cudaMalloc per tensor, freed at finish): under compute-sanitizer
+    // memcheck an access past a tensor's end leaves its allocation instead of landing in the next tensor of
+    // the judge's arena.
+    std::vector<void *> m_private;
+    void privatize(Descriptors &d, std::vector<std::pair<void *, const kf_tensor *>> &copyBack);
     void *m_flush = nullptr;
     std::size_t m_flushBytes = 0;
 };
@@ -291,11 +297,38 @@ Json Host::opBatch(const Json &request)
     for (const auto &c : request.at("calls"))
         calls.push_back(descriptorsOf(callFromJson(c)));
     check(cudaStreamWaitEvent(m_stream, go, 0), "cudaStreamWaitEvent(go)");
-    for (Descriptors &d : calls)
+    const bool isPrivate = request.value("private", false);
+    for (Descriptors &d : calls) {
+        std::vector<std::pair<void *, const kf_tensor *>> copyBack; // judge's output, private descriptor
+        if (isPrivate)
+            privatize(d, copyBack);
         m_rc.push_back(invoke(d));
+        for (const auto &[to, t] : copyBack)
+            check(cudaMemcpyAsync(to, t->data, m_task->outputs[static_cast<std::size_t>(t - d.outputs.data())].sizeBytes(),
+                                  cudaMemcpyDeviceToDevice, m_stream),
+                  "copying a private output back");
+    }
     // Recorded whatever the calls did, so the judge's stream is never left waiting for it.
     check(cudaEventRecord(done, m_stream), "cudaEventRecord(done)");
     return Json{{"ok", true}, {"enqueued", calls.size()}};
+}
+
+void Host::privatize(Descriptors &d, std::vector<std::pair<void *, const kf_tensor *>> &copyBack)
+{
+    const auto own = [this](kf_tensor &t, std::size_t bytes) {
+        void *p = nullptr;
+        check(cudaMalloc(&p, std::max<std::size_t>(bytes, 1)), "allocating a private tensor");
+        m_private.push_back(p);
+        // The judge's contents (inputs; the outputs' poison), so the call sees what it would have seen.
+        check(cudaMemcpyAsync(p, t.data, bytes, cudaMemcpyDeviceToDevice, m_stream), "copying into a private tensor");
+        void *judge = t.data;
+        t.data = p;
+        return judge;
+    };
+    for (std::size_t i = 0; i < d.inputs.size(); ++i)
+        own(d.inputs[i], m_task->inputs[i].sizeBytes());
+    for (std::size_t i = 0; i < d.outputs.size(); ++i)
+        copyBack.emplace_back(own(d.outputs[i], m_task->outputs[i].sizeBytes()), &d.outputs[i]);
 }
 
 Json Host::opFinish()
@@ -303,6 +336,9 @@ Json Host::opFinish()
     requireInit();
     const cudaError_t e = cudaDeviceSynchronize();
     const cudaError_t last = e == cudaSuccess ? cudaGetLastError() : e;
+    for (void *p : m_private)
+        cudaFree(p);
+    m_private.clear();
     std::fflush(stdout); // the judge reads the capped file after this answer
     std::fflush(stderr);
     Json r{{"ok", true}, {"rc", m_rc}, {"cuda_error", last == cudaSuccess ? Json(nullptr) : Json(cudaName(last))}};

@@ -121,6 +121,27 @@ bool HostClient::outputTruncated() const
     return out || err;
 }
 
+std::optional<int> HostClient::exitAndWait(double timeoutS)
+{
+    if (!m_process)
+        return std::nullopt;
+    if (!m_dead) {
+        try {
+            request(Json{{"op", kOpExit}}, std::min(timeoutS, 10.0), "exit");
+        } catch (const HostFailure &) {
+        }
+    }
+    const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
+    while (m_process->running() && Clock::now() < until)
+        ::usleep(10000);
+    m_dead = true;
+    if (m_process->running()) {
+        m_process->killTree();
+        return std::nullopt;
+    }
+    return m_process->exitStatus();
+}
+
 void HostClient::died(const std::string &phase)
 {
     m_dead = true;
@@ -208,7 +229,10 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
     SandboxOptions options;
     std::error_code ec;
     const std::filesystem::path exe = std::filesystem::absolute(how.executable, ec);
-    options.argv = {exe.string(), "--candidate-host", "3", "--device", std::to_string(how.device)};
+    options.argv = how.wrapper;
+    for (const std::string &a : {exe.string(), std::string("--candidate-host"), std::string("3"),
+                                 std::string("--device"), std::to_string(how.device)})
+        options.argv.push_back(a);
     options.env = hostEnvironment();
     // HOME is set by the host to its private directory (the sandbox's cwd, which also sets TMPDIR there).
     options.tempParent = how.tempParent;

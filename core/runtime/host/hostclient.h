@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 namespace kforge::runtime::host {
 
@@ -30,6 +31,8 @@ struct HostStart {
     std::string library; // the shared object's bytes, written into the host's private directory
     std::size_t outputCapBytes = 1 << 20;
     double initTimeoutS = 60; // the watchdog of init (its CUDA context and the library's load)
+    // A command line the host runs under (compute-sanitizer and its options, the deep check); empty: none.
+    std::vector<std::string> wrapper;
 };
 
 class HostClient
@@ -57,6 +60,9 @@ public:
     std::string stdoutText(bool &truncated) const;
     std::string stderrTail(std::size_t bytes) const;
     bool outputTruncated() const;
+    // Sends "exit" and waits at most `timeoutS` for the process (a wrapper's exit status included) to end;
+    // the raw wait status, or nothing when it did not end in time (it is killed then).
+    std::optional<int> exitAndWait(double timeoutS);
     // Kills the tree now (after a failure the host must not run on).
     void kill();
 

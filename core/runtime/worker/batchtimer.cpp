@@ -6,6 +6,7 @@
 #include "core/runtime/worker/seeds.h"
 
 #include <chrono>
+#include <iterator>
 #include <thread>
 
 namespace kforge::runtime {
@@ -195,9 +196,15 @@ void BatchTimer::generateInto(void *base, uint64_t roundSeed, int set)
     const uint64_t seed = deriveSeed(roundSeed, static_cast<uint64_t>(set) + 1);
     for (std::size_t i = 0; i < m_task.inputs.size(); ++i) {
         const TensorSpec &s = m_task.inputs[i];
+        // Declared: the task's distribution and no special values, the same data for a seed as always.
+        const InitSpec init = rangedInit(s, m_range, m_scale);
+        gpu::FillSpecials specials;
+        for (double v : specialValues(s, m_range, m_scale))
+            if (specials.count < static_cast<int>(std::size(specials.values)))
+                specials.values[specials.count++] = v;
         KF_CUDA(gpu::fill(static_cast<char *>(base) + m_inOffsets[i], static_cast<int>(s.dtype), s.numel(),
-                          static_cast<int>(s.init.kind), s.init.a, s.init.b, seed, static_cast<uint32_t>(i),
-                          m_gpu.stream()));
+                          static_cast<int>(init.kind), init.a, init.b, seed, static_cast<uint32_t>(i), m_gpu.stream(),
+                          specials));
     }
 }
 
@@ -303,20 +310,35 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
 BatchTimer::Finish BatchTimer::expected(host::HostClient &host, uint64_t roundSeed, const std::vector<int> &sets,
                                         double timeoutS, const std::string &phase)
 {
+    return untimed(host, Side::Reference, roundSeed, sets, false, timeoutS, phase);
+}
+
+BatchTimer::Finish BatchTimer::untimed(host::HostClient &host, Side side, uint64_t roundSeed, const std::vector<int> &sets,
+                                       bool privateBuffers, double timeoutS, const std::string &phase)
+{
     const cudaStream_t s = m_gpu.stream();
     Json list = Json::array();
     for (int j : sets) {
         generateInto(input(j, 0), roundSeed, j);
-        list.push_back(callJson(Side::Reference, j));
+        list.push_back(callJson(side, j));
     }
     KF_CUDA(cudaEventRecord(m_go, s));
     KF_CUDA(cudaStreamSynchronize(s));
-    const Json reply = host.request(Json{{"op", host::kOpBatch}, {"go", 0}, {"done", 1}, {"calls", list}}, timeoutS, phase);
+    Json request{{"op", host::kOpBatch}, {"go", 0}, {"done", 1}, {"calls", list}};
+    if (privateBuffers)
+        request["private"] = true;
+    const Json reply = host.request(request, timeoutS, phase);
     if (!reply["ok"].get<bool>())
-        throw host::HostFailure{"crashed", "the reference's process refused the batch in " + phase + ": "
+        throw host::HostFailure{"crashed", "the " + host.slot() + "'s process refused the batch in " + phase + ": "
                                                + reply.value("message", std::string())};
     Finish f = finish(host, timeoutS, phase);
+    if (!f.cudaError.empty())
+        return f; // done may never come
     KF_CUDA(cudaStreamWaitEvent(s, m_done, 0));
+    if (side == Side::Candidate)
+        for (int j : sets)
+            KF_CUDA(cudaMemcpyAsync(static_cast<char *>(m_snapshot.get()) + static_cast<std::size_t>(j) * m_outStride,
+                                    output(side, j, 0), m_outStride, cudaMemcpyDeviceToDevice, s));
     KF_CUDA(cudaStreamSynchronize(s));
     return f;
 }

@@ -5,6 +5,7 @@
 // L2 flush, go; the host enqueues its calls and done; the judge waits for done, records E1, copies the
 // outputs it will check early, and releases the gate.
 #include "core/runtime/host/hostclient.h"
+#include "core/runtime/task/inputrange.h"
 #include "core/runtime/task/taskspec.h"
 #include "core/runtime/worker/devicebuffer.h"
 #include "core/runtime/worker/gpucontext.h"
@@ -68,6 +69,19 @@ public:
     // candidate may have written to them): one ungated batch and the host's finish.
     Finish expected(host::HostClient &host, uint64_t roundSeed, const std::vector<int> &sets, double timeoutS,
                     const std::string &phase);
+    // The range every input set is generated in from now on (edge rounds, core/runtime/task/inputrange.h);
+    // Declared (the default) gives the task's distributions.
+    void setRange(InputRange range, double scale = 1.0)
+    {
+        m_range = range;
+        m_scale = scale;
+    }
+    InputRange range() const { return m_range; }
+    // The same for `side`, outside any window: the sets regenerated, one ungated batch, the host's finish;
+    // for the candidate the outputs are then copied to the snapshot too (early = late). `privateBuffers`: the
+    // host runs each call on its own allocations (the compute-sanitizer round).
+    Finish untimed(host::HostClient &host, Side side, uint64_t roundSeed, const std::vector<int> &sets,
+                   bool privateBuffers, double timeoutS, const std::string &phase);
     // Sets [first, last) of the round regenerated on the judge's stream (synchronized).
     void generate(uint64_t roundSeed, int first, int last);
     // A regenerated copy of set `set` in the judge's scratch, compared word by word with the arena's set:
@@ -112,6 +126,8 @@ private:
     int *m_flag = nullptr; // mapped host memory: [0] gate release, [1] gate timed out
     int *m_deviceFlag = nullptr;
     bool m_stuck = false;
+    InputRange m_range = InputRange::Declared;
+    double m_scale = 1.0;
 };
 
 } // namespace kforge::runtime

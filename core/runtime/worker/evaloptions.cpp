@@ -46,7 +46,7 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
         || !integer("warmup_ms", warmupTime, 0, 3600000) || !boolean("timing", out.timing)
         || !boolean("trace", out.trace) || !boolean("metrics", out.metrics) || !boolean("samples", out.samples)
         || !boolean("source_profile", out.sourceProfile)
-        || !boolean("source_profile_reference", out.sourceProfileReference))
+        || !boolean("source_profile_reference", out.sourceProfileReference) || !boolean("deep", out.deep))
         return false;
     if (const auto it = j.find("source_profile_period"); it != j.end() && !it->is_null()) {
         // CUPTI takes the exponent (2^N cycles), 5..31; 0 leaves CUPTI's default for the device.
@@ -120,6 +120,7 @@ nlohmann::ordered_json EvalOptions::toJson() const
     j["source_profile"] = sourceProfile;
     j["source_profile_period"] = sourceProfilePeriod;
     j["source_profile_reference"] = sourceProfileReference;
+    j["deep"] = deep;
     return j;
 }
 

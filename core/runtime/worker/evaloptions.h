@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +31,12 @@ struct EvalOptions {
     bool sourceProfile = false;  // CUPTI PC-sampling pass after timing and metrics ("source_profile")
     int sourceProfilePeriod = 0; // 2^N cycles between samples, 5..31; 0: CUPTI's default
     bool sourceProfileReference = false; // sample the reference too
+    // The deep check (docs/worker-protocol.md, "deep"): kDeepTrialFactor x trials full-check rounds, every
+    // output of every timed batch compared, every edge trial, compute-sanitizer memcheck where available.
+    bool deep = false;
+    static constexpr int kDeepTrialFactor = 3;
+    // Full-check rounds this evaluation runs: trials, or kDeepTrialFactor x trials (at most 1000) with deep.
+    int fullCheckRounds() const { return deep ? std::min(1000, trials * kDeepTrialFactor) : trials; }
     std::vector<std::string> metricNames;
 
     // Fills from a protocol "options" object; false with `error` ("options.trials: ...") when invalid. Without

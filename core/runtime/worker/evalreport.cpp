@@ -2,6 +2,7 @@
 // the passes left: verification, timing (external), roofline, flags and warnings, the hosts' trace, metrics
 // and source-level profile, the candidate's output and the isolation that applied.
 #include "core/runtime/worker/evalrun.h"
+#include "core/runtime/worker/speedoflight.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +35,17 @@ void addFlag(std::vector<std::string> &flags, const std::string &f)
 
 } // namespace
 
+Json Evaluator::roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs, double referenceMs,
+                         std::vector<std::string> &flags, std::vector<std::string> &warnings)
+{
+    const SpeedOfLightResult sol = speedOfLight(task, peaks, candidateMs);
+    if (!sol.flag.empty()) {
+        addFlag(flags, sol.flag);
+        warnings.push_back(sol.message);
+    }
+    return sol.rooflineJson(referenceMs);
+}
+
 Json Evaluator::report(Run &run, Json result)
 {
     const TaskSpec &task = run.task;
@@ -46,6 +58,23 @@ Json Evaluator::report(Run &run, Json result)
     if (result["verdict"] == "correct" && v.failed) {
         result["verdict"] = "incorrect";
         result["message"] = v.reason;
+    }
+    if (v.unstableNumerics)
+        flags.push_back("unstable_numerics");
+    if (options.deep) {
+        // What the deep check did (docs/worker-protocol.md, "deep"); the sanitizer's part when it got that far.
+        Json deep;
+        deep["ran"] = true;
+        deep["rounds"] = v.trials;
+        deep["edge"] = v.edges.toJson();
+        deep["all_timed_outputs_checked"] = true;
+        deep["calls_compared"] = v.compared;
+        deep["sanitizer"] = run.sanitizer.is_object()
+                                ? run.sanitizer
+                                : Json{{"ran", false},
+                                       {"errors", 0},
+                                       {"reason", "not reached: the evaluation ended before the sanitizer's round"}};
+        result["deep"] = deep;
     }
     if (v.dependsOnInputs && !*v.dependsOnInputs) {
         flags.push_back("degenerate_output");
@@ -126,43 +155,11 @@ Json Evaluator::report(Run &run, Json result)
         }
 
         if (task.flops.present() || task.bytes.present()) {
-            const DevicePeaks &pk = m_gpu.peaks();
-            Json roof;
-            const double candS = cand.medianMs * 1e-3, refS = ref.medianMs * 1e-3;
-            const double flopsFloorMs = pk.fmaGflops > 0 ? task.flops.value / (pk.fmaGflops * 1e6) : 0;
-            const double bytesFloorMs = pk.copyGbps > 0 ? task.bytes.value / (pk.copyGbps * 1e6) : 0;
-            roof["flops"] = task.flops.value;
-            roof["bytes"] = task.bytes.value;
-            roof["arithmetic_intensity"] = task.bytes.value > 0 ? task.flops.value / task.bytes.value : 0;
-            roof["peak_fma_gflops"] = pk.fmaGflops;
-            roof["peak_copy_gbps"] = pk.copyGbps;
-            roof["flops_floor_ms"] = flopsFloorMs;
-            roof["bytes_floor_ms"] = bytesFloorMs;
-            roof["floor_ms"] = std::max(flopsFloorMs, bytesFloorMs);
-            roof["candidate_gflops"] = candS > 0 ? task.flops.value / candS * 1e-9 : 0;
-            roof["candidate_gbps"] = candS > 0 ? task.bytes.value / candS * 1e-9 : 0;
-            roof["reference_gflops"] = refS > 0 ? task.flops.value / refS * 1e-9 : 0;
-            roof["reference_gbps"] = refS > 0 ? task.bytes.value / refS * 1e-9 : 0;
-            roof["fraction_of_floor"] = cand.medianMs > 0 ? std::max(flopsFloorMs, bytesFloorMs) / cand.medianMs : 0;
+            // One computation (speedoflight.h) for the roofline object, its flag and its message.
+            Json roof = roofline(task, m_gpu.peaks(), cand.medianMs, ref.medianMs, flags, warnings);
             if (run.roofProfile.is_object() && !run.roofProfile.empty())
                 roof["profile"] = run.roofProfile;
             result["roofline"] = roof;
-            // Only the byte floor decides the flag: tensor cores exceed the FP32 FMA peak many times over,
-            // but nothing moves the task's minimum bytes faster than the measured copy bandwidth.
-            if (bytesFloorMs > 0 && cand.medianMs < 0.9 * bytesFloorMs) {
-                flags.push_back("below_speed_of_light");
-                warnings.push_back("The candidate's median time " + formatMs(cand.medianMs)
-                                   + " is below the time needed to move the task's bytes at the measured copy bandwidth ("
-                                   + formatMs(bytesFloorMs) + "): it cannot have done all the work the task describes.");
-            } else if (flopsFloorMs > 0 && cand.medianMs < 0.9 * flopsFloorMs) {
-                flags.push_back("beats_flop_floor");
-                warnings.push_back("The candidate's median time " + formatMs(cand.medianMs)
-                                   + " is below the time the task's flops take at the measured FP32 FMA peak ("
-                                   + formatMs(flopsFloorMs)
-                                   + "): faster than the task's declared arithmetic allows: either work is skipped or "
-                                     "the task's `flops` counts avoidable work, such as an algebraic rewrite (tensor "
-                                     "cores, too, exceed the FP32 FMA peak).");
-            }
         }
     }
     if (run.trace.is_object())

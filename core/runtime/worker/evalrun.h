@@ -55,6 +55,7 @@ struct Evaluator::Run {
     std::vector<double> selfMs;
     nlohmann::ordered_json outside;
     std::size_t stdoutStart = 0;
+    nlohmann::ordered_json sanitizer; // options.deep: {"ran", "errors", "reason", ...}
     Progress progress;
 
     // The watchdog of one wait on a host: what is left of 80% of the task's timeout (at least 5 s), so the

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <sys/wait.h>
 
 namespace kforge::runtime {
 namespace {
@@ -166,7 +167,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     // Which outputs to compare, and the reference's outputs for sets its own batch did not cover.
     const int candSets = std::min(kCand, bt.sets()), refSets = std::min(kRef, bt.sets());
     std::vector<int> slots;
-    if (fullCheck) {
+    if (fullCheck || run.options.deep) { // deep: every output of every batch
         for (int j = 0; j < candSets; ++j)
             slots.push_back(j);
     } else {
@@ -230,6 +231,186 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     }
 }
 
+void Evaluator::edgeRounds(Run &run)
+{
+    BatchTimer &bt = *run.batches;
+    run.v.edges = EdgeSchedule(edgeTrials(run.task));
+    // The declared rounds' NaN / Inf in the reference's outputs: round 1's sets, still in the reference's slots.
+    const int sets = std::min(run.k0, bt.sets());
+    std::vector<int> slots;
+    for (int j = 0; j < sets; ++j)
+        slots.push_back(j);
+    run.phase = "counting the reference's non-finite outputs, round 1";
+    std::vector<double> declaredMax;
+    const std::vector<NonFinite> declared = run.verifier->referenceNonFinite(slots, &declaredMax);
+    // Deep: every input set the memory allows in each edge round (at most 16), else round 1's K.
+    const int calls = run.options.deep ? std::max(run.k0, std::min(bt.sets(), 16)) : run.k0;
+    const int checked = std::min(calls, bt.sets());
+    slots.clear();
+    for (int j = 0; j < checked; ++j)
+        slots.push_back(j);
+    struct Restore { // the declared range and tolerance for every round after these, whatever happens
+        BatchTimer &bt;
+        Verifier &verifier;
+        ~Restore()
+        {
+            bt.setRange(InputRange::Declared);
+            verifier.setAtolScale({});
+        }
+    } restore{bt, *run.verifier};
+    uint64_t index = 0;
+    while (const EdgeTrial *trial = run.v.edges.next()) {
+        const std::string label = trial->label();
+        const std::string name = "edge round (" + label + ")";
+        const uint64_t seed = deriveSeed(run.options.seed, seedstream::edge(index++));
+        bt.setRange(trial->range, trial->scale);
+        bt.poison(Side::Reference, checked, m_random());
+        bt.poison(Side::Candidate, checked, m_random());
+        run.phase = "the reference's batch of " + std::to_string(calls) + " calls, " + name;
+        const BatchTime ref = bt.run(*run.hosts.reference, Side::Reference, calls, seed, run.gated, false, run.waitS(),
+                                     run.phase);
+        if (!ref.finish.cudaError.empty())
+            throw EntryFailure{Side::Reference, 0, ref.finish.cudaError, run.phase};
+        bool refFailed = false;
+        for (int rc : ref.finish.rc)
+            refFailed = refFailed || rc != 0;
+        if (refFailed) {
+            run.v.edges.skipped("the reference's kf_entry returned non-zero on these inputs");
+            continue;
+        }
+        std::vector<double> edgeMax;
+        if (edgeTrialBeyondDomain(declared, run.verifier->referenceNonFinite(slots, &edgeMax))) {
+            run.v.edges.skipped("beyond the task's domain: the reference's output has NaN or Inf where the declared "
+                                "inputs gave none");
+            continue;
+        }
+        // The same rule relative to the outputs' scale: atol grows with the reference's magnitude (a matmul's
+        // outputs grow with the square of the inputs' scale, and so does an honest kernel's rounding error).
+        std::vector<double> atolScale;
+        for (std::size_t k = 0; k < edgeMax.size(); ++k)
+            atolScale.push_back(declaredMax[k] > 0 && edgeMax[k] > declaredMax[k] ? edgeMax[k] / declaredMax[k] : 1.0);
+        run.verifier->setAtolScale(atolScale);
+        run.phase = "the candidate's batch of " + std::to_string(calls) + " calls, " + name;
+        const BatchTime cand = bt.run(*run.hosts.candidate, Side::Candidate, calls, seed, run.gated, true, run.waitS(),
+                                      run.phase);
+        for (int rc : cand.finish.rc)
+            if (rc != 0)
+                throw EntryFailure{Side::Candidate, rc, "", run.phase};
+        if (!cand.finish.cudaError.empty())
+            throw EntryFailure{Side::Candidate, 0, cand.finish.cudaError, run.phase};
+        run.phase = "comparing, " + name;
+        run.verifier->compare(slots, name, seed, run.v);
+        if (!run.v.failed) {
+            run.v.edges.passed();
+            continue;
+        }
+        run.v.edges.failed();
+        run.v.unstableNumerics = true;
+        if (run.v.firstMismatch.is_object())
+            run.v.firstMismatch["range"] = label;
+        run.v.reason = "unstable_numerics: the candidate matched the reference on the declared inputs but not on edge "
+                       "inputs ("
+                       + label + "), where the reference's output stays finite: " + run.v.reason;
+        return;
+    }
+}
+
+void Evaluator::sanitizerRound(Run &run)
+{
+    Json &san = run.sanitizer;
+    san = Json{{"ran", false}, {"errors", 0}, {"reason", ""}};
+    const std::string tool = findComputeSanitizer();
+    if (tool.empty()) {
+        san["reason"] = "compute-sanitizer is not on the worker's PATH nor under CUDA_HOME/bin";
+        return;
+    }
+    san["tool"] = tool;
+    if (!run.hosts.wrapped) {
+        san["reason"] = "this worker cannot start a host under compute-sanitizer";
+        return;
+    }
+    if (run.progress)
+        run.progress("sanitizer");
+    run.phase = "starting the candidate's process under compute-sanitizer";
+    std::string error;
+    std::unique_ptr<host::HostClient> h =
+        run.hosts.wrapped({tool, "--tool", "memcheck", "--error-exitcode", "99", "--print-limit", "20"}, error);
+    if (!h) {
+        san["reason"] = "the candidate's process did not start under compute-sanitizer: " + error;
+        return;
+    }
+    BatchTimer &bt = *run.batches;
+    const uint64_t seed = deriveSeed(run.options.seed, seedstream::trial(0x5a));
+    std::vector<int> slots;
+    for (int j = 0; j < std::min(run.k0, bt.sets()); ++j)
+        slots.push_back(j);
+    const std::string name = "the compute-sanitizer round";
+    std::string failure; // why the round could not decide
+    bool cudaFailed = false;
+    try {
+        run.phase = "mapping the batches into the sanitized candidate's process";
+        const Json mapped = h->request(bt.mapRequest(Side::Candidate, run.taskJson), run.waitS(), run.phase);
+        if (!mapped["ok"].get<bool>())
+            throw host::HostFailure{"crashed", "the mapping was refused: " + mapped.value("message", std::string())};
+        run.phase = "the reference's outputs, " + name;
+        const BatchTimer::Finish rf = bt.expected(*run.hosts.reference, seed, slots, run.waitS(), run.phase);
+        for (int rc : rf.rc)
+            if (rc != 0)
+                throw EntryFailure{Side::Reference, rc, "", run.phase};
+        if (!rf.cudaError.empty())
+            throw EntryFailure{Side::Reference, 0, rf.cudaError, run.phase};
+        bt.poison(Side::Candidate, static_cast<int>(slots.size()), m_random());
+        run.phase = "the candidate's batch under compute-sanitizer, " + name;
+        const BatchTimer::Finish cf = bt.untimed(*h, Side::Candidate, seed, slots, true, run.waitS(), run.phase);
+        bool rcFailed = false;
+        for (int rc : cf.rc)
+            rcFailed = rcFailed || rc != 0;
+        cudaFailed = !cf.cudaError.empty() || rcFailed;
+        if (cudaFailed)
+            san["cuda_error"] = cf.cudaError.empty() ? std::string("kf_entry_failed") : cf.cudaError;
+        else {
+            run.phase = "comparing, " + name;
+            run.verifier->compare(slots, name, seed, run.v);
+        }
+    } catch (const host::HostFailure &f) {
+        failure = f.message;
+    }
+    run.phase = "ending the sanitized candidate's process";
+    const std::optional<int> status = h->exitAndWait(std::min(60.0, run.waitS()));
+    bool truncated = false;
+    const std::string out = h->stdoutText(truncated) + "\n" + h->stderrTail(256 * 1024);
+    long long summary = -1;
+    const std::vector<std::string> lines = sanitizerLines(out, 12, summary);
+    h.reset();
+    const bool exit99 = status && WIFEXITED(*status) && WEXITSTATUS(*status) == 99;
+    san["exit_status"] = status && WIFEXITED(*status) ? Json(WEXITSTATUS(*status)) : Json(nullptr);
+    san["first_lines"] = lines;
+    const long long errors = summary > 0 ? summary : (exit99 ? 1 : 0);
+    san["errors"] = errors;
+    if (errors > 0 || (cudaFailed && exit99)) {
+        san["ran"] = true;
+        san["reason"] = "memcheck reported errors";
+        std::string first;
+        for (std::size_t i = 0; i < lines.size() && i < 4; ++i)
+            first += (first.empty() ? "" : " | ") + lines[i];
+        run.v.failed = true;
+        run.v.sanitizerErrors = true;
+        run.v.reason = "compute-sanitizer memcheck found " + std::to_string(errors) + " error(s) in the candidate's calls ("
+                       + name + "): " + (first.empty() ? std::string("see deep.sanitizer") : first);
+        return;
+    }
+    if (!failure.empty() || !status || cudaFailed || summary < 0) {
+        // The tool, not the candidate, is in doubt: the round could not decide.
+        san["reason"] = !failure.empty() ? failure
+                        : cudaFailed     ? "the candidate's calls failed under compute-sanitizer without a report"
+                        : !status        ? "the sanitized process did not end in time"
+                                         : "compute-sanitizer printed no error summary";
+        return;
+    }
+    san["ran"] = true;
+    san["reason"] = "memcheck: no errors in " + std::to_string(slots.size()) + " calls";
+}
+
 void Evaluator::rounds(Run &run)
 {
     // The batches' memory: a quarter of what is free, at most kMaxBatch sets.
@@ -269,8 +450,11 @@ void Evaluator::rounds(Run &run)
 
     run.k0 = kMinBatch;
     round(run, 0, true, false);
+    if (!run.v.failed)
+        edgeRounds(run);
+    const int fullRounds = run.options.fullCheckRounds();
     if (run.v.failed || !run.options.timing) {
-        for (int r = 1; r < run.options.trials && !run.v.failed; ++r)
+        for (int r = 1; r < fullRounds && !run.v.failed; ++r)
             round(run, r, true, false);
         return;
     }
@@ -291,10 +475,10 @@ void Evaluator::rounds(Run &run)
         const bool enoughTime = run.elapsedMs() - timingStart >= run.options.minTimeMs || run.elapsedMs() > softEndMs;
         const bool enough = run.timedRounds >= 5 && calls >= run.options.minRuns && enoughTime;
         const bool capped = calls >= run.options.maxRuns || run.elapsedMs() > hardEndMs;
-        if ((enough || capped) && run.v.trials >= run.options.trials)
+        if ((enough || capped) && run.v.trials >= fullRounds)
             break;
         const bool check = (enough || capped) ? true : full(m_random);
-        round(run, index++, check && run.v.trials < run.options.trials, warm);
+        round(run, index++, check && run.v.trials < fullRounds, warm);
     }
 }
 
@@ -440,6 +624,11 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
             run.reference->runs = run.timedRounds * run.kRef;
             run.candidate->runs = run.timedRounds * run.kCand;
             run.crossingMs = bCand;
+        }
+        // Deep: the sanitizer's round after the timing, so the tool's process does not share the GPU with it.
+        if (!run.v.failed && options.deep)
+            sanitizerRound(run);
+        if (!run.v.failed && options.timing && run.timedRounds > 0) {
             profilePasses(run);
         }
     } catch (const host::HostFailure &f) {

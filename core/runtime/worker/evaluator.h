@@ -46,6 +46,9 @@ public:
         // A fresh host of the same library (the source-level pass: CUPTI's PC sampling delivers samples only on
         // the first enable in a process); nullptr when it cannot start.
         std::function<std::unique_ptr<host::HostClient>(bool reference)> fresh;
+        // A fresh host of the candidate run under `wrapper` (compute-sanitizer's command line before the host's
+        // own, options.deep); nullptr when it cannot start, with the reason in `error`.
+        std::function<std::unique_ptr<host::HostClient>(const std::vector<std::string> &wrapper, std::string &error)> wrapped;
     };
 
     // `gpu` must be ready. `referenceMetrics` keeps the reference's metrics across evaluations (by task
@@ -64,11 +67,20 @@ public:
     // K for a side whose calls take `perCallMs`: enough calls for kBatchTargetMs, within [kMinBatch,
     // kMaxBatch].
     static int chooseBatch(double perCallMs);
+    // The result's "roofline" object for a timed candidate (speedoflight.h, the one computation), its flag and
+    // warning appended to `flags` / `warnings` when it has one.
+    static nlohmann::ordered_json roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs,
+                                           double referenceMs, std::vector<std::string> &flags,
+                                           std::vector<std::string> &warnings);
 
 private:
     struct Run; // the state of one evaluation (evaluator.cpp)
     void rounds(Run &run);
     void round(Run &run, int index, bool fullCheck, bool sample);
+    // The edge rounds (verification.h, EdgeSchedule): after the first round, on edge-range inputs.
+    void edgeRounds(Run &run);
+    // options.deep: one verification batch of the candidate in a host run under compute-sanitizer memcheck.
+    void sanitizerRound(Run &run);
     void profilePasses(Run &run);
     nlohmann::ordered_json report(Run &run, nlohmann::ordered_json result);
 

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
+#include <unistd.h>
 
 namespace kforge::runtime {
 namespace {
@@ -98,6 +101,92 @@ std::string formatMs(double ms)
     return s.str();
 }
 
+EdgeSchedule::EdgeSchedule(std::vector<EdgeTrial> trials)
+{
+    for (EdgeTrial &t : trials)
+        m_trials.push_back(Outcome{std::move(t), Outcome::State::Pending, {}});
+}
+
+const EdgeTrial *EdgeSchedule::next()
+{
+    while (m_next < m_trials.size()) {
+        Outcome &o = m_trials[m_next];
+        if (o.state != Outcome::State::Pending) {
+            ++m_next;
+            continue;
+        }
+        if (o.trial.range == InputRange::Scaled && m_scaleBlocked) {
+            o.state = Outcome::State::Skipped;
+            o.reason = "not run: the reference already left the declared domain at " + m_blockedBy;
+            ++m_next;
+            continue;
+        }
+        return &o.trial;
+    }
+    return nullptr;
+}
+
+void EdgeSchedule::passed()
+{
+    if (m_next < m_trials.size())
+        m_trials[m_next++].state = Outcome::State::Passed;
+}
+
+void EdgeSchedule::failed()
+{
+    if (m_next < m_trials.size())
+        m_trials[m_next++].state = Outcome::State::Failed;
+}
+
+void EdgeSchedule::skipped(const std::string &why)
+{
+    if (m_next >= m_trials.size())
+        return;
+    Outcome &o = m_trials[m_next++];
+    o.state = Outcome::State::Skipped;
+    o.reason = why;
+    if (o.trial.range == InputRange::Scaled && !m_scaleBlocked) {
+        m_scaleBlocked = true;
+        m_blockedBy = o.trial.label();
+    }
+}
+
+bool EdgeSchedule::anyRan() const
+{
+    for (const Outcome &o : m_trials)
+        if (o.state == Outcome::State::Passed || o.state == Outcome::State::Failed)
+            return true;
+    return false;
+}
+
+Json EdgeSchedule::toJson() const
+{
+    Json list = Json::array();
+    for (const Outcome &o : m_trials) {
+        Json j{{"range", o.trial.label()}};
+        switch (o.state) {
+        case Outcome::State::Passed:
+            j["ran"] = true;
+            j["passed"] = true;
+            break;
+        case Outcome::State::Failed:
+            j["ran"] = true;
+            j["passed"] = false;
+            break;
+        case Outcome::State::Skipped:
+            j["ran"] = false;
+            j["reason"] = o.reason;
+            break;
+        case Outcome::State::Pending:
+            j["ran"] = false;
+            j["reason"] = "not reached: verification ended before it";
+            break;
+        }
+        list.push_back(j);
+    }
+    return list;
+}
+
 Json Verification::toJson(const TaskSpec &task) const
 {
     Json ver;
@@ -132,6 +221,8 @@ Json Verification::toJson(const TaskSpec &task) const
     ver["reference_cached"] = 0;
     ver["calls_compared"] = compared;
     ver["outputs"] = perOutput;
+    ver["edge"] = edges.toJson();
+    ver["unstable_numerics"] = unstableNumerics;
     ver["reason"] = reason;
     return ver;
 }
@@ -159,7 +250,9 @@ std::vector<gpu::CompareStats> Verifier::compareSlot(int slot, bool early)
     const std::size_t nout = m_task.outputs.size();
     auto *dev = m_device.as<gpu::CompareStats>();
     for (std::size_t k = 0; k < nout; ++k) {
-        const Tolerance tol = m_task.toleranceFor(m_task.outputs[k].dtype);
+        Tolerance tol = m_task.toleranceFor(m_task.outputs[k].dtype);
+        if (k < m_atolScale.size())
+            tol.atol *= m_atolScale[k];
         KF_CUDA(gpu::resetCompareStats(dev + k, s));
         const void *got = early ? m_batches.snapshot(slot, k) : m_batches.output(Side::Candidate, slot, k);
         KF_CUDA(gpu::compare(m_batches.output(Side::Reference, slot, k), got, static_cast<int>(m_task.outputs[k].dtype),
@@ -184,6 +277,42 @@ unsigned long long Verifier::referenceDifference(int a, int b)
     KF_CUDA(cudaMemcpyAsync(&result, count, sizeof result, cudaMemcpyDeviceToHost, s));
     KF_CUDA(cudaStreamSynchronize(s));
     return result;
+}
+
+std::vector<NonFinite> Verifier::referenceNonFinite(const std::vector<int> &slots, std::vector<double> *maxAbs)
+{
+    const std::size_t nout = m_task.outputs.size();
+    std::vector<NonFinite> counts(nout);
+    if (maxAbs)
+        maxAbs->assign(nout, 0.0);
+    const cudaStream_t s = m_gpu.stream();
+    if (!m_zeros.get()) {
+        std::size_t largest = 1;
+        for (const TensorSpec &o : m_task.outputs)
+            largest = std::max(largest, o.sizeBytes());
+        m_zeros = DeviceBuffer(largest);
+        KF_CUDA(cudaMemsetAsync(m_zeros.get(), 0, largest, s));
+    }
+    auto *dev = m_device.as<gpu::CompareStats>();
+    for (int slot : slots) {
+        for (std::size_t k = 0; k < nout; ++k) {
+            // The reference against zeros: its NaN and Inf counts, and max |value| over the finite elements.
+            KF_CUDA(gpu::resetCompareStats(dev + k, s));
+            const void *ref = m_batches.output(Side::Reference, slot, k);
+            KF_CUDA(gpu::compare(m_zeros.get(), ref, static_cast<int>(m_task.outputs[k].dtype),
+                                 m_task.outputs[k].numel(), 0, 0, dev + k, s));
+        }
+        KF_CUDA(cudaMemcpyAsync(m_host, dev, nout * sizeof(gpu::CompareStats), cudaMemcpyDeviceToHost, s));
+        KF_CUDA(cudaStreamSynchronize(s));
+        const auto *h = static_cast<const gpu::CompareStats *>(m_host);
+        for (std::size_t k = 0; k < nout; ++k) {
+            counts[k].nan += h[k].nanCount;
+            counts[k].inf += h[k].infCount;
+            if (maxAbs)
+                (*maxAbs)[k] = std::max((*maxAbs)[k], bitsToDouble(h[k].maxAbsBits));
+        }
+    }
+    return counts;
 }
 
 void Verifier::compare(const std::vector<int> &slots, const std::string &round, uint64_t roundSeed, Verification &v)
@@ -253,7 +382,9 @@ void Verifier::compare(const std::vector<int> &slots, const std::string &round, 
         v.firstMismatch = Json{{"output", spec.name},   {"index", index},   {"coords", coords},
                                {"expected", number(e)}, {"got", number(g)}, {"poison", poisoned},
                                {"trial", round},        {"call", slot},     {"seed", setSeed}};
-        const Tolerance tol = m_task.toleranceFor(spec.dtype);
+        Tolerance tol = m_task.toleranceFor(spec.dtype);
+        if (k < m_atolScale.size())
+            tol.atol *= m_atolScale[k];
         std::string why = spec.name + ": " + std::to_string(late[k].mismatches) + " of " + std::to_string(spec.numel())
                           + " elements differ from the reference";
         if (isFloating(spec.dtype))
@@ -266,6 +397,56 @@ void Verifier::compare(const std::vector<int> &slots, const std::string &round, 
         v.failed = true;
         return;
     }
+}
+
+// compute-sanitizer on PATH, else under CUDA_HOME (or CUDA_PATH) /bin; empty when neither has it.
+std::string findComputeSanitizer()
+{
+    std::vector<std::filesystem::path> candidates;
+    if (const char *path = std::getenv("PATH")) {
+        std::string p = path;
+        std::size_t start = 0;
+        while (start <= p.size()) {
+            const std::size_t end = std::min(p.find(':', start), p.size());
+            if (end > start)
+                candidates.push_back(std::filesystem::path(p.substr(start, end - start)) / "compute-sanitizer");
+            start = end + 1;
+        }
+    }
+    for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+        if (const char *home = std::getenv(var); home && *home)
+            candidates.push_back(std::filesystem::path(home) / "bin" / "compute-sanitizer");
+    for (const std::filesystem::path &c : candidates) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(c, ec) && ::access(c.c_str(), X_OK) == 0)
+            return std::filesystem::absolute(c, ec).string();
+    }
+    return {};
+}
+
+// The sanitizer's report lines ("========= ..."), at most `max`, and its "ERROR SUMMARY: N error(s)" count
+// (-1 when it printed none).
+std::vector<std::string> sanitizerLines(const std::string &text, std::size_t max, long long &summary)
+{
+    std::vector<std::string> lines;
+    summary = -1;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        const std::string line = text.substr(start, end - start);
+        start = end + 1;
+        if (line.rfind("=========", 0) != 0)
+            continue;
+        if (const std::size_t at = line.find("ERROR SUMMARY:"); at != std::string::npos) {
+            summary = std::atoll(line.c_str() + at + 14);
+            continue;
+        }
+        const std::string body = line.substr(
+            line.find_first_not_of("= ") == std::string::npos ? line.size() : line.find_first_not_of("= "));
+        if (!body.empty() && lines.size() < max)
+            lines.push_back(body);
+    }
+    return lines;
 }
 
 } // namespace kforge::runtime

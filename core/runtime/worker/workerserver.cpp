@@ -331,6 +331,18 @@ Json WorkerServer::opEvaluate(const Json &request)
         std::string code, message;
         return startHost(copy, code, message) ? std::move(copy.host) : nullptr;
     };
+    hosts.wrapped = [this](const std::vector<std::string> &wrapper, std::string &error) -> std::unique_ptr<host::HostClient> {
+        host::HostStart how;
+        how.executable = selfExecutable();
+        how.device = m_gpu.index();
+        how.slot = "candidate";
+        how.tempParent = workDir();
+        how.library = m_candidate->bytes;
+        how.wrapper = wrapper;
+        how.initTimeoutS = 180; // the tool's own start and instrumentation
+        std::string code;
+        return host::HostClient::start(how, code, error);
+    };
     Json result = evaluator.evaluate(*task.spec, options, hosts, [this, &id](const char *stage) {
         send(Json{{"id", id}, {"event", "progress"}, {"stage", stage}});
     });

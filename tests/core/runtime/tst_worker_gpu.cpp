@@ -2,6 +2,9 @@
 // classified as it should be, and the worker survives each failure or is restarted after it.
 #include "workertest.h"
 
+#include "core/runtime/task/inputrange.h"
+#include "core/runtime/worker/verification.h"
+
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -362,6 +365,57 @@ int main()
             // The issue's bar is 1.03 (measured by the benchmark). The reference is an FP32 SGEMM whose
             // time follows the GPU's clock, so this test only catches gross instability.
             KF_CHECK_MSG(*hi / *lo <= 1.10, "diag_matmul max/min speedup " + std::to_string(*hi / *lo));
+        }
+    }
+
+    // Edge inputs (issue 19): softmax without the max subtraction passes the declared inputs and overflows on
+    // the scaled ones, where the reference stays finite: incorrect, unstable_numerics.
+    const fs::path softmax = fs::path(KFORGE_TEST_SOURCE_DIR) / "resources" / "tasks" / "softmax";
+    if (fs::exists(softmax / "task.json")) {
+        const TaskSpecResult t = loadTaskFolder(softmax);
+        KF_CHECK_MSG(t.ok(), t.error.message());
+        const auto sso = compileFixtures({{"softmax_ref", softmax / "reference.cu"},
+                                          {"softmax_no_max", fs::path(KFORGE_TEST_SOURCE_DIR) / "tests" / "gpu"
+                                                                 / "adversarial" / "a7_softmax_without_max.cu"}},
+                                         dir.path(), arch, t.spec->nvccFlags);
+        const Json r = resultOf(h.evaluate(*t.spec, sso.at("softmax_ref"), sso.at("softmax_no_max")), "softmax no max");
+        if (r.is_object()) {
+            KF_CHECK_MSG(r.value("verdict", "") == "incorrect", r.dump().substr(0, 2000));
+            KF_CHECK(hasFlag(r, "unstable_numerics"));
+            KF_CHECK_CONTAINS(r.value("message", ""), "unstable_numerics");
+            KF_CHECK_CONTAINS(r.value("message", ""), "scaled x");
+            const Json ver = r.value("verification", Json::object());
+            KF_CHECK(ver.value("unstable_numerics", false));
+            KF_CHECK_MSG(ver.value("first_mismatch", Json(nullptr)).is_object()
+                             && ver["first_mismatch"].value("range", "").rfind("scaled x", 0) == 0,
+                         ver.dump().substr(0, 1000));
+            KF_CHECK(ver.value("edge", Json::array()).size() >= 1);
+        }
+    }
+
+    // The deep check on diag_matmul's good candidate: still correct, deep.ran, every edge trial accounted for,
+    // the sanitizer ran where the host has it (else it says why).
+    if (fs::exists(diag / "task.json")) {
+        const TaskSpecResult t = loadTaskFolder(diag);
+        const auto dso = compileFixtures({{"diag_ref", diag / "reference.cu"},
+                                          {"diag_good", diag / "variants" / "rowscale.cu"}},
+                                         dir.path(), arch, t.spec->nvccFlags);
+        Json opts = kFast;
+        opts["deep"] = true;
+        const Json r = resultOf(h.evaluate(*t.spec, dso.at("diag_ref"), dso.at("diag_good"), opts, 300), "diag deep");
+        if (r.is_object()) {
+            KF_CHECK_MSG(r.value("verdict", "") == "correct", r.dump().substr(0, 2000));
+            const Json deep = r.value("deep", Json::object());
+            std::printf("deep: %s\n", deep.dump().c_str());
+            KF_CHECK(deep.value("ran", false) && deep.value("all_timed_outputs_checked", false));
+            KF_CHECK_MSG(deep.value("rounds", 0) >= 5 * 3, deep.dump());
+            KF_CHECK(deep.value("edge", Json::array()).size() == edgeTrials(*t.spec).size());
+            const Json san = deep.value("sanitizer", Json::object());
+            KF_CHECK(san.contains("ran") && san.contains("errors") && san.contains("reason"));
+            KF_CHECK_MSG(san.value("errors", -1) == 0, san.dump());
+            if (!findComputeSanitizer().empty())
+                KF_CHECK_MSG(san.value("ran", false), "compute-sanitizer is here but did not run: " + san.dump());
+            KF_CHECK(!hasFlag(r, "unstable_numerics"));
         }
     }
 
