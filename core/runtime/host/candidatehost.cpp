@@ -406,8 +406,12 @@ int runCandidateHost(int fd, int device, HostProfiler *profiler)
             return kExitChannelGone;
         Json reply;
         bool exit = false;
+        Json nonce;
         try {
-            reply = host.handle(Json::parse(*line), exit);
+            Json request = Json::parse(*line);
+            if (request.is_object() && request.contains("nonce"))
+                nonce = request["nonce"];
+            reply = host.handle(request, exit);
         } catch (const Refusal &r) {
             reply = Json{{"ok", false}, {"code", r.code}, {"message", r.message}};
         } catch (const nlohmann::json::exception &e) {
@@ -415,6 +419,8 @@ int runCandidateHost(int fd, int device, HostProfiler *profiler)
         } catch (const std::exception &e) {
             reply = Json{{"ok", false}, {"code", "internal"}, {"message", e.what()}};
         }
+        if (!nonce.is_null())
+            reply["nonce"] = nonce; // the judge takes only the answer to the request it sent
         if (!channel.writeLine(reply))
             return kExitChannelGone;
         if (exit)

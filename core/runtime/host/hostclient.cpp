@@ -168,7 +168,12 @@ Json HostClient::request(const Json &req, double timeoutS, const std::string &ph
     if (m_dead)
         throw HostFailure{"crashed", "the " + m_slot + "'s process is gone (" + phase + ")"};
     const int fd = m_process->channelFd();
-    const std::string line = req.dump() + "\n";
+    // Each request carries a fresh random nonce the host echoes: a line the candidate's code (or a process it
+    // forked) writes to the channel answers no request and is caught, instead of being taken for the next answer.
+    Json withNonce = req;
+    const std::string nonce = std::to_string(m_random()) + "-" + std::to_string(m_random());
+    withNonce["nonce"] = nonce;
+    const std::string line = withNonce.dump() + "\n";
     std::size_t sent = 0;
     while (sent < line.size()) {
         const ssize_t n = ::send(fd, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
@@ -189,6 +194,14 @@ Json HostClient::request(const Json &req, double timeoutS, const std::string &ph
                 Json j = Json::parse(answer);
                 if (!j.is_object() || !j.contains("ok") || !j["ok"].is_boolean())
                     throw HostFailure{"crashed", "the " + m_slot + "'s process answered without \"ok\" in " + phase};
+                if (!j.contains("nonce") || j["nonce"] != nonce) {
+                    kill();
+                    throw HostFailure{"crashed", "the " + m_slot + "'s process wrote a line to its channel that answers "
+                                                     "no request of the judge in " + phase
+                                                     + " (its code, or a process it started, tampered with the channel): "
+                                                     + answer.substr(0, 160)};
+                }
+                j.erase("nonce");
                 return j;
             } catch (const nlohmann::json::exception &) {
                 kill();

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -76,6 +77,7 @@ private:
     nlohmann::ordered_json m_hostProtections = nlohmann::ordered_json::object();
     bool m_dead = false;
     int m_abi = 0;
+    std::mt19937_64 m_random{std::random_device{}()}; // the requests' nonces
 };
 
 } // namespace kforge::runtime::host

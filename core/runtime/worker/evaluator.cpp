@@ -589,6 +589,12 @@ void Evaluator::profilePasses(Run &run)
             }
         }
     }
+    // CUPTI, once enabled in a process, stays in it and changes how its later calls run (measured on the H200:
+    // diag_matmul's good kernel 0.043 ms per call before a trace pass in its host, 0.038 ms after). The hosts
+    // that ran the trace or metrics pass go; the next evaluation times in fresh ones, as the first did.
+    if (o.trace || o.metrics)
+        for (Side side : {Side::Candidate, Side::Reference})
+            run.host(side).kill();
 }
 
 Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts, const Progress &progress)

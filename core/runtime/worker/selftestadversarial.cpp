@@ -296,12 +296,19 @@ struct Prepared {
     std::string buildError;
 };
 
+// A forged reply reached the client when the reply (or an event) the client took is the forger's line: its
+// message starts with the marker. The marker quoted inside the judge's own text (the candidate's captured
+// stdout/stderr, a crash message with its stderr tail) is output, not a reply.
 bool carriesMarker(const WorkerClient::Reply &reply)
 {
-    if (reply.message.dump().find(kForgedMarker) != std::string::npos)
-        return true;
-    return std::any_of(reply.events.begin(), reply.events.end(),
-                       [](const Json &e) { return e.dump().find(kForgedMarker) != std::string::npos; });
+    const auto forgedLine = [](const Json &m) {
+        if (!m.is_object())
+            return false;
+        const Json *r = m.contains("result") && m["result"].is_object() ? &m["result"] : &m;
+        return r->contains("message") && (*r)["message"].is_string()
+               && (*r)["message"].get<std::string>().rfind(kForgedMarker, 0) == 0;
+    };
+    return forgedLine(reply.message) || std::any_of(reply.events.begin(), reply.events.end(), forgedLine);
 }
 
 // Loads both sides and evaluates one case in `client`; `forged` is set when a reply carried the marker.
@@ -345,6 +352,7 @@ AdversarialOutcome evaluateCase(WorkerClient &client, const Prepared &p, const E
     o.verdict = res.value("verdict", "?");
     o.message = res.value("message", "");
     o.flags = res.value("flags", std::vector<std::string>{});
+    o.restartRequired = res.value("restart_required", false);
     if (res.contains("timing") && res["timing"].is_object())
         o.speedup = res["timing"].value("speedup", 0.0);
     if (res.contains("verification") && res["verification"].is_object())
@@ -359,6 +367,8 @@ void finishRow(AdversarialRow &row, bool forged)
         row.problem = "a forged reply (marker " + std::string(kForgedMarker) + ") reached the client"
                       + (row.problem.empty() ? "" : "; " + row.problem);
     row.ok = row.problem.empty();
+    if (!row.ok && !row.outcome.message.empty()) // what the worker said, for the report
+        row.problem += " [worker: " + row.outcome.message.substr(0, 400) + "]";
 }
 
 } // namespace
@@ -504,7 +514,10 @@ AdversarialReport runAdversarial(const AdversarialConfig &config)
         std::vector<AdversarialRow> extra;
         const bool survived = client.running() && row.outcome.verdict != "worker_hung"
                               && client.request(Json{{"op", "hello"}, {"protocol", 1}}, 20).ok();
-        if (!survived && !kRunnerVerdicts.count(row.outcome.verdict))
+        // A hang or a crash that leaves the judge's stream waiting for a host that is gone ends in a reply with
+        // restart_required and a fresh worker (the client starts one): that is the designed outcome.
+        const bool restartAsked = row.outcome.restartRequired;
+        if (!survived && !restartAsked && !kRunnerVerdicts.count(row.outcome.verdict))
             row.outcome = {"worker_died",
                            row.outcome.flags,
                            row.outcome.speedup,

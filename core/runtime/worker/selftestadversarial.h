@@ -38,6 +38,7 @@ struct AdversarialOutcome {
     double speedup = 0;
     std::string message;
     std::string reason; // verification.reason
+    bool restartRequired = false; // the reply said the worker exits after it (its stream waited on a dead host)
 };
 
 struct AdversarialRow {

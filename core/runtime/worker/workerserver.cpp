@@ -132,6 +132,11 @@ int WorkerServer::run()
             continue;
         send(handleLine(*line));
     }
+    // Every host's whole tree goes before the worker does (main ends with std::exit, which runs no
+    // destructors of locals): a candidate's descendants must not outlive the worker.
+    m_candidate.reset();
+    m_reference.reset();
+    m_baseline.reset();
     return m_exitStatus;
 }
 
