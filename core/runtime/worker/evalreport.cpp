@@ -122,16 +122,11 @@ Json Evaluator::report(Run &run, Json result)
             std::sort(c.begin(), c.end());
             std::sort(b.begin(), b.end());
             const double cm = c[c.size() / 2], bm = b[b.size() / 2];
+            // Reported, not flagged: on the H200 an honest kernel that forks a second stream and joins it
+            // back doubles the judge's preparation too (39.7 against 21.9 ms): another context with several
+            // streams waiting is time-sliced in, working or not.
             result["timing"]["prep_ms"] = cm;
             result["timing"]["baseline_prep_ms"] = bm;
-            if (cm > 1.15 * bm + 0.05) {
-                if (std::find(flags.begin(), flags.end(), "work_outside_call") == flags.end())
-                    flags.push_back("work_outside_call");
-                warnings.push_back("The GPU was busy with the candidate's process while the judge prepared its batches' "
-                                   "inputs (" + formatMs(cm) + " against " + formatMs(bm)
-                                   + " for the no-op baseline): the candidate runs work outside its calls, which "
-                                     "the timing window does not see.");
-            }
         }
         if (!run.gated)
             warnings.push_back("kf_entry waited for its own GPU work while the batch was being enqueued (a synchronize "
