@@ -49,7 +49,7 @@ grep -H RmProfilingAdminOnly /proc/driver/nvidia/params 2>/dev/null || true
 echo "$(nvcc --version 2>/dev/null | tail -1); cuobjdump: $(command -v cuobjdump); nvdisasm: $(command -v nvdisasm)"
 
 stage build 170 bash -c "cmake --preset gpu-host > '$LOGS/build.log' 2>&1 && cmake --build $B -j$JOBS --target \
-  kforge-worker tst_disassembler tst_source_profile tst_source_profile_helper tst_source_profile_gpu >> '$LOGS/build.log' 2>&1"
+  kforge-worker tst_disassembler tst_source_profile tst_source_profile_gpu >> '$LOGS/build.log' 2>&1"
 BUILD_RC=$?
 tail -2 "$LOGS/build.log"
 (( BUILD_RC != 0 )) && grep -E "error|FAILED" -A3 "$LOGS/build.log" | head -40
@@ -57,7 +57,7 @@ WORKER=$PWD/$B/core/runtime/worker/kforge-worker
 export KFORGE_WORKER=$WORKER
 
 if [[ -x $WORKER ]]; then
-  stage cpu_tests 40 ctest --test-dir $B -R '^(tst_disassembler|tst_source_profile|tst_source_profile_helper)$' --output-on-failure \
+  stage cpu_tests 40 ctest --test-dir $B -R '^(tst_disassembler|tst_source_profile)$' --output-on-failure \
     > "$LOGS/cpu_tests.log" 2>&1
   grep -E "Test +#|tests passed|FAIL" "$LOGS/cpu_tests.log"
 

@@ -575,7 +575,25 @@ void Evaluator::profilePasses(Run &run)
                 if (!mapped["ok"].get<bool>())
                     fresh.reset();
             }
-            const Json reply = profileRequest(run.hosts, fresh ? *fresh : run.host(side), r, run.waitS(), run.phase);
+            Json reply;
+            try {
+                reply = profileRequest(run.hosts, fresh ? *fresh : run.host(side), r, run.waitS(), run.phase);
+            } catch (const host::HostFailure &f) {
+                // The pass runs the candidate's code once more: whatever it does there (crash, hang, exit)
+                // costs the profile only. The verdict and the timing were settled before.
+                reply = Json{{"source_profile",
+                              Json{{"status", "failed"},
+                                   {"reason", "The source-level pass's process of the " + std::string(sideName(side))
+                                                  + " ended (" + f.verdict + "): " + f.message
+                                                  + ". The evaluation's verdict and timing are not affected."},
+                                   {"missing", Json::array({"helper_failed"})},
+                                   {"cost_ms", 0},
+                                   {"period", 0},
+                                   {"runs", 0},
+                                   {"stall_reasons", Json::array()},
+                                   {"cupti_stall_reasons", Json::object()},
+                                   {"kernels", Json::array()}}}};
+            }
             fresh.reset(); // exits, closing its mappings
             if (!reply.contains("source_profile"))
                 continue;
