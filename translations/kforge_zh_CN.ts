@@ -4,7 +4,7 @@
 <context>
     <name>CudaToolkit</name>
     <message>
-        <location filename="../core/compile/cudatoolkit.cpp" line="+86" />
+        <location filename="../core/compile/cudatoolkit.cpp" line="+78" />
         <source>No CUDA compiler (nvcc) was found. Compiling kernels needs a CUDA toolkit on this machine: install one, set CUDA_HOME, or set the path to nvcc in Settings. Without it, configure a GPU worker with a toolkit (Settings → Workers).</source>
         <translation>未找到 CUDA 编译器（nvcc）。在本机编译内核需要 CUDA 工具包：请安装工具包、设置 CUDA_HOME，或在“设置”中指定 nvcc 的路径。若没有工具包，请配置一个带工具包的 GPU 工作进程（设置 → 工作进程）。</translation>
     </message>
@@ -75,8 +75,8 @@
         <translation>不是任务文件夹（应包含 task.json 和 reference.cu）</translation>
     </message>
     <message>
-        <location line="+26" />
-        <location line="+11" />
+        <location line="+27" />
+        <location line="+12" />
         <source>missing</source>
         <translation>缺失</translation>
     </message>
@@ -99,50 +99,55 @@
         <translation>命令：</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>Run 'kforge-cli &lt;command&gt; --help' for a command's options.</source>
         <translation>运行“kforge-cli &lt;命令&gt; --help”查看某个命令的选项。</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+10" />
         <source>kforge-cli: unknown command '%1'; see kforge-cli --help</source>
         <translation>kforge-cli：未知命令“%1”；请参阅 kforge-cli --help</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_chat.cpp" line="+288" />
+        <location filename="../app/cli/cmd_chat.cpp" line="+310" />
         <source>Stream one answer from an LLM endpoint (checks the endpoint)</source>
         <translation>从 LLM 端点流式获取一个回答（用于检查端点）</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="+326" />
+        <location filename="../app/cli/cmd_eval.cpp" line="+349" />
         <source>Compile, verify and time a candidate kernel against its task's reference</source>
         <translation>编译候选内核，并对照任务的参考实现进行验证和计时</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_export.cpp" line="+160" />
+        <location filename="../app/cli/cmd_export.cpp" line="+165" />
         <source>Export a variant as a CMake project, a PyTorch extension, or into a project</source>
         <translation>将变体导出为 CMake 项目、PyTorch 扩展，或导出到现有项目中</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_dataset.cpp" line="+106" />
+        <location filename="../app/cli/cmd_dataset.cpp" line="+107" />
         <source>Write the model answers of sessions as JSON lines for training</source>
         <translation>将会话中的模型回答写为 JSON Lines，用于训练</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="+474" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+503" />
         <source>Run contrastive optimization rounds headless and keep a session</source>
         <translation>以无界面方式运行对比优化轮次，并保存会话</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_report.cpp" line="+104" />
+        <location filename="../app/cli/cmd_report.cpp" line="+106" />
         <source>Write an HTML (and Markdown) report of a session</source>
         <translation>生成会话的 HTML（及 Markdown）报告</translation>
+    </message>
+    <message>
+        <location filename="../app/cli/cmd_review.cpp" line="+168" />
+        <source>List the variants held for review, and accept or reject them</source>
+        <translation>列出待审核的变体，并接受或拒绝它们</translation>
     </message>
 </context>
 <context>
     <name>kforge::AssemblyFetcher</name>
     <message>
-        <location filename="../core/profile/assemblyfetcher.cpp" line="+112" />
+        <location filename="../core/profile/assemblyfetcher.cpp" line="+115" />
         <source>nvcc could not produce PTX: %1</source>
         <translation>nvcc 无法生成 PTX：%1</translation>
     </message>
@@ -193,7 +198,7 @@
         <translation>没有 SASS：工作进程 %1 不认识 disassemble 请求（%2）；请更新其主机上的 kforge-worker。</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+5" />
         <source>No SASS: worker %1 could not disassemble the kernel: %2</source>
         <translation>没有 SASS：工作进程 %1 无法反汇编该内核：%2</translation>
     </message>
@@ -216,7 +221,7 @@
 <context>
     <name>kforge::AssemblyPanel</name>
     <message>
-        <location filename="../views/assembly/assemblypanel.cpp" line="+41" />
+        <location filename="../views/assembly/assemblypanel.cpp" line="+43" />
         <source>%1 KiB</source>
         <translation>%1 KiB</translation>
     </message>
@@ -226,7 +231,17 @@
         <translation>%1 B</translation>
     </message>
     <message>
-        <location line="+29" />
+        <location line="+31" />
+        <source>Beside the reference</source>
+        <translation>与参考实现并排</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>Show the task reference's SASS next to this variant's, to compare instruction by instruction</source>
+        <translation>在该变体的 SASS 旁显示任务参考实现的 SASS，以便逐条指令对比</translation>
+    </message>
+    <message>
+        <location line="+23" />
         <source>SASS</source>
         <translation>SASS</translation>
     </message>
@@ -236,12 +251,29 @@
         <translation>PTX</translation>
     </message>
     <message>
-        <location line="+92" />
+        <location line="+14" />
+        <location line="+74" />
+        <location line="+19" />
+        <source>Compiling the reference's SASS…</source>
+        <translation>正在编译参考实现的 SASS…</translation>
+    </message>
+    <message>
+        <location line="-21" />
+        <source>The reference has no SASS of its own (it may only call libraries such as cuBLAS).</source>
+        <translation>参考实现没有自己的 SASS（它可能只调用 cuBLAS 等库）。</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>Reference SASS from %1.</source>
+        <translation>参考实现的 SASS 来自 %1。</translation>
+    </message>
+    <message>
+        <location line="+91" />
         <source>%1 registers, %2 shared memory, %3 stack</source>
         <translation>%1 个寄存器，%2 共享内存，%3 栈</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+4" />
         <source>; spills: %1 stored, %2 loaded</source>
         <translation>；溢出：存储 %1，加载 %2</translation>
     </message>
@@ -261,7 +293,7 @@
         <translation>指令构成：%1</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+18" />
         <source>Select a variant or an editor tab to see its PTX and SASS.</source>
         <translation>选择一个变体或编辑器标签页以查看其 PTX 和 SASS。</translation>
     </message>
@@ -286,7 +318,7 @@
         <translation>已使用预算 %2 个令牌中的 %1 个</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+2" />
         <source>$%1 of the $%2 budget spent</source>
         <translation>已花费预算 $%2 中的 $%1</translation>
     </message>
@@ -294,12 +326,12 @@
 <context>
     <name>kforge::CMakeExporter</name>
     <message>
-        <location filename="../core/export/cmakeexporter.cpp" line="+143" />
+        <location filename="../core/export/cmakeexporter.cpp" line="+134" />
         <source>  # already there</source>
         <translation>  # 已存在</translation>
     </message>
     <message>
-        <location line="+115" />
+        <location line="+112" />
         <source>the kernel ABI header is missing from this build</source>
         <translation>此构建中缺少内核 ABI 头文件</translation>
     </message>
@@ -429,12 +461,12 @@
     </message>
     <message>
         <location line="+1" />
-        <location line="+1" />
+        <location line="+2" />
         <source>the task has no FLOP or byte formula, or the device peaks are unknown</source>
         <translation>任务没有 FLOP 或字节数公式，或设备峰值未知</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+15" />
         <source>Bound</source>
         <translation>瓶颈</translation>
     </message>
@@ -534,7 +566,7 @@
     </message>
     <message>
         <location line="-27" />
-        <location filename="../views/compare/comparepanel.cpp" line="+347" />
+        <location filename="../views/compare/comparepanel.cpp" line="+351" />
         <source>differs</source>
         <translation>不同</translation>
     </message>
@@ -549,13 +581,13 @@
         <translation>快 %1×</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+1" />
         <source>%1× slower</source>
         <translation>慢 %1×</translation>
     </message>
     <message>
-        <location line="-8" />
-        <location line="+11" />
+        <location line="-9" />
+        <location line="+12" />
         <source>ratio %1</source>
         <translation>比值 %1</translation>
     </message>
@@ -629,7 +661,7 @@
 <context>
     <name>kforge::ComparePanel</name>
     <message>
-        <location filename="../views/compare/comparepanel.cpp" line="-300" />
+        <location filename="../views/compare/comparepanel.cpp" line="-304" />
         <source>*No analysis is stored for %1: the model did not write it, or it was written by hand.*</source>
         <translation>*%1 没有保存分析：模型没有写，或它是手写的。*</translation>
     </message>
@@ -654,7 +686,7 @@
         <translation>交换 A 和 B</translation>
     </message>
     <message>
-        <location line="+44" />
+        <location line="+45" />
         <source>Why A beats B</source>
         <translation>A 为何胜过 B</translation>
     </message>
@@ -674,7 +706,7 @@
         <translation>源代码热度</translation>
     </message>
     <message>
-        <location line="+19" />
+        <location line="+20" />
         <source>Select two variants in the Variants panel and choose “Compare the Two Selected”.</source>
         <translation>在“变体”面板中选择两个变体，然后选择“比较所选的两个”。</translation>
     </message>
@@ -729,7 +761,7 @@
         <translation>未知变体</translation>
     </message>
     <message>
-        <location line="+19" />
+        <location line="+20" />
         <source>Kernels of A (#%1)</source>
         <translation>A 的内核（#%1）</translation>
     </message>
@@ -739,7 +771,7 @@
         <translation>A 的内核（#%1）：无跟踪记录：%2</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Kernels of B (#%1)</source>
         <translation>B 的内核（#%1）</translation>
     </message>
@@ -764,12 +796,12 @@
         <translation>两者均为%1。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>A is %1; B is %2.</source>
         <translation>A 为%1；B 为%2。</translation>
     </message>
     <message>
-        <location line="+25" />
+        <location line="+24" />
         <source>&lt;b&gt;%1 and %2 take the same time within noise&lt;/b&gt;: %3 against %4; the 80% interval of the ratio, %5× to %6×, holds 1.</source>
         <translation>&lt;b&gt;%1 与 %2 的用时在噪声范围内相同&lt;/b&gt;：%3 对 %4；比值的 80% 区间为 %5× 至 %6×，包含 1。</translation>
     </message>
@@ -794,12 +826,12 @@
         <translation>%1：%2 对 %3</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>%1 %2 against %3 (%4)</source>
         <translation>%1：%2 对 %3（%4）</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+5" />
         <source>What differs most: %1.</source>
         <translation>差异最大的是：%1。</translation>
     </message>
@@ -839,12 +871,12 @@
         <translation>无法询问：%1</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+6" />
         <source>Asking the model why #%1 is faster than #%2; the answer streams into the Reasoning panel.</source>
         <translation>正在询问模型 #%1 为何比 #%2 快；回答以流式显示在“推理”面板中。</translation>
     </message>
     <message>
-        <location line="+23" />
+        <location line="+21" />
         <source>The model gave no answer: %1</source>
         <translation>模型没有给出回答：%1</translation>
     </message>
@@ -862,12 +894,12 @@
 <context>
     <name>kforge::CompileOnly</name>
     <message>
-        <location filename="../views/editor/compileonly.cpp" line="+34" />
+        <location filename="../views/editor/compileonly.cpp" line="+35" />
         <source>Compiling only (%1)…</source>
         <translation>仅编译（%1）…</translation>
     </message>
     <message>
-        <location line="+19" />
+        <location line="+20" />
         <source>Compiles without errors; not measured and not added to the session: %1.</source>
         <translation>编译无错误；未测量，也未加入会话：%1。</translation>
     </message>
@@ -882,18 +914,18 @@
 <context>
     <name>kforge::Compiler</name>
     <message>
-        <location filename="../core/compile/compiler.cpp" line="+310" />
-        <location line="+326" />
+        <location filename="../core/compile/compiler.cpp" line="+339" />
+        <location line="+327" />
         <source>Compilation was cancelled.</source>
         <translation>编译已取消。</translation>
     </message>
     <message>
-        <location line="-275" />
+        <location line="-272" />
         <source>'%1 --version' failed (exit code %2): %3</source>
         <translation>“%1 --version”执行失败（退出码 %2）：%3</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+11" />
         <source>Could not start the CUDA compiler %1: %2</source>
         <translation>无法启动 CUDA 编译器 %1：%2</translation>
     </message>
@@ -946,7 +978,7 @@
         </translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>%1 failed with exit code %2: %3</source>
         <translation>%1 失败，退出码 %2：%3</translation>
     </message>
@@ -1047,7 +1079,7 @@
         <translation>密钥环错误：%1</translation>
     </message>
     <message>
-        <location line="+38" />
+        <location line="+37" />
         <source>no API key: the endpoint names neither an environment variable nor a keychain entry</source>
         <translation>没有 API 密钥：端点既未指定环境变量，也未指定密钥环条目</translation>
     </message>
@@ -1065,12 +1097,12 @@
 <context>
     <name>kforge::CudaLexer</name>
     <message>
-        <location filename="../views/editor/cudalexer.cpp" line="+81" />
+        <location filename="../views/editor/cudalexer.cpp" line="+79" />
         <source>CUDA keyword</source>
         <translation>CUDA 关键字</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>CUDA type</source>
         <translation>CUDA 类型</translation>
     </message>
@@ -1184,12 +1216,12 @@
         <translation>折叠未更改的行</translation>
     </message>
     <message>
-        <location line="+157" />
+        <location line="+156" />
         <source>⋯ %1 unchanged lines — click to show ⋯</source>
         <translation>⋯ %1 行未更改——点击显示 ⋯</translation>
     </message>
     <message>
-        <location line="+86" />
+        <location line="+81" />
         <source>Changes: %1 (lines changed: %2, removed: %3, added: %4)</source>
         <translation>更改：%1 处（修改 %2 行，删除 %3 行，新增 %4 行）</translation>
     </message>
@@ -1318,24 +1350,24 @@
 <context>
     <name>kforge::EvaluationQueue</name>
     <message>
-        <location filename="../core/pipeline/evaluationqueue.cpp" line="+110" />
-        <location line="+57" />
+        <location filename="../core/pipeline/evaluationqueue.cpp" line="+112" />
+        <location line="+68" />
         <source>Open a session with a task first.</source>
         <translation>请先打开一个包含任务的会话。</translation>
     </message>
     <message>
-        <location line="-52" />
+        <location line="-63" />
         <source>The session's task does not load: %1</source>
         <translation>无法加载会话的任务：%1</translation>
     </message>
     <message>
-        <location line="+22" />
-        <location line="+60" />
+        <location line="+33" />
+        <location line="+62" />
         <source>There is no variant %1.</source>
         <translation>没有变体 %1。</translation>
     </message>
     <message>
-        <location line="-28" />
+        <location line="-30" />
         <source>The variant has no source.</source>
         <translation>该变体没有源代码。</translation>
     </message>
@@ -1345,19 +1377,54 @@
         <translation>没有可派生的变体 %1。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>fork of %1</source>
         <translation>%1 的派生</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+11" />
         <source>Variant %1 is being evaluated already.</source>
         <translation>变体 %1 已在评测中。</translation>
     </message>
     <message>
-        <location line="+63" />
+        <location line="+70" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
+    </message>
+    <message>
+        <location line="+29" />
+        <source>deep check running: %1</source>
+        <translation>深度检查进行中：%1</translation>
+    </message>
+    <message>
+        <location line="+10" />
+        <source>The deep check was cancelled.</source>
+        <translation>深度检查已取消。</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>the deep check was cancelled; first result: %1</source>
+        <translation>深度检查已取消；首次结果：%1</translation>
+    </message>
+    <message>
+        <location line="+10" />
+        <source>the deep check passed, but the result is still under the speed-of-light floor, which no kernel can be</source>
+        <translation>深度检查已通过，但结果仍低于光速上限，任何内核都不可能做到</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>the worker did not run the deep check (an older kforge-worker without deep support); %1</source>
+        <translation>工作进程未运行深度检查（不支持深度检查的旧版 kforge-worker）；%1</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>the deep check could not run: %1</source>
+        <translation>深度检查无法运行：%1</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>the deep check failed (%1): %2</source>
+        <translation>深度检查未通过（%1）：%2</translation>
     </message>
 </context>
 <context>
@@ -1398,7 +1465,7 @@
         <translation>保存报告</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>HTML files (*.html)</source>
         <translation>HTML 文件 (*.html)</translation>
     </message>
@@ -1420,7 +1487,7 @@
         <translation>正在写入报告…</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+16" />
         <location line="+34" />
         <source>Export Training Data</source>
         <translation>导出训练数据</translation>
@@ -1471,7 +1538,7 @@
         <translation>%2 个模型回答中的 %1 个。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>Left out: %1 not correct, %2 below the speedup, %3 held for review, %4 degenerate.</source>
         <translation>未包括：%1 个不正确，%2 个低于加速比，%3 个待审核，%4 个退化。</translation>
     </message>
@@ -1511,7 +1578,7 @@
 <context>
     <name>kforge::ExportContext</name>
     <message>
-        <location filename="../core/export/exportcontext.cpp" line="+48" />
+        <location filename="../core/export/exportcontext.cpp" line="+49" />
         <source>the task has no name</source>
         <translation>任务没有名称</translation>
     </message>
@@ -1634,7 +1701,7 @@
         <translation>请将以下各行添加到项目的 CMakeLists.txt 中（标有“已存在”的已在其中）：</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+9" />
         <source>&amp;Overwrite files that differ</source>
         <translation>覆盖有差异的文件(&amp;O)</translation>
     </message>
@@ -1665,7 +1732,7 @@
         <translation>正在与磁盘上的文件比较…</translation>
     </message>
     <message numerus="yes">
-        <location line="+30" />
+        <location line="+31" />
         <source>%n file(s) in %1: </source>
         <translation>
             <numerusform>%1 中有 %n 个文件：</numerusform>
@@ -1677,7 +1744,7 @@
         <translation>%1 个新建，%2 个未更改，%3 个冲突。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+6" />
         <source>Files in conflict differ from what is on disk: they are written only with "Overwrite files that differ".</source>
         <translation>冲突文件与磁盘上的内容不同：只有勾选“覆盖有差异的文件”时才会写入。</translation>
     </message>
@@ -1707,7 +1774,7 @@
         <translation>冲突：%1。导出将做如下更改：</translation>
     </message>
     <message>
-        <location line="+19" />
+        <location line="+20" />
         <source>Writing…</source>
         <translation>正在写入…</translation>
     </message>
@@ -1780,14 +1847,14 @@
         <translation>冲突</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+14" />
         <source>%1
 Conflict: %2</source>
         <translation>%1
 冲突：%2</translation>
     </message>
     <message>
-        <location line="+28" />
+        <location line="+25" />
         <source>File</source>
         <translation>文件</translation>
     </message>
@@ -1928,7 +1995,7 @@ Conflict: %2</source>
         <translation>未安装示例会话（它应位于 share/kforge/examples/%1）。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+6" />
         <source>Could not make the folder %1 for a copy of the example.</source>
         <translation>无法为示例副本创建文件夹 %1。</translation>
     </message>
@@ -1977,6 +2044,36 @@ Conflict: %2</source>
     <name>kforge::HeatCompareView</name>
     <message>
         <location filename="../views/compare/heatcompareview.cpp" line="+87" />
+        <source>Profile A and B</source>
+        <translation>剖析 A 和 B</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Profile A</source>
+        <translation>剖析 A</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Profile B</source>
+        <translation>剖析 B</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Evaluates %1 again with CUPTI PC sampling, so the hottest lines and stall reasons can be compared here and reach the "why" prompt</source>
+        <translation>使用 CUPTI PC 采样重新评估%1，以便在此对比最热的代码行和停顿原因，并把它们写入“为什么更快”的提示词</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>both variants</source>
+        <translation>两个变体</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>the variant without a profile</source>
+        <translation>没有剖析数据的变体</translation>
+    </message>
+    <message>
+        <location line="+26" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -1991,7 +2088,7 @@ Conflict: %2</source>
 <context>
     <name>kforge::HeatGutter</name>
     <message>
-        <location filename="../views/editor/heatgutter.cpp" line="+78" />
+        <location filename="../views/editor/heatgutter.cpp" line="+83" />
         <source>%1% of samples (%2 of %3)</source>
         <translation>占样本的 %1%（%3 个中的 %2 个）</translation>
     </message>
@@ -1999,7 +2096,7 @@ Conflict: %2</source>
 <context>
     <name>kforge::HeatLinesModel</name>
     <message>
-        <location filename="../views/editor/heatlinesmodel.cpp" line="+63" />
+        <location filename="../views/editor/heatlinesmodel.cpp" line="+67" />
         <source>Stalls: %1</source>
         <translation>停顿：%1</translation>
     </message>
@@ -2032,7 +2129,7 @@ Conflict: %2</source>
 <context>
     <name>kforge::InstructionMix</name>
     <message>
-        <location filename="../core/profile/instructionmix.cpp" line="+59" />
+        <location filename="../core/profile/instructionmix.cpp" line="+60" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
@@ -2107,12 +2204,12 @@ Conflict: %2</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+14" />
         <source>%1% %2</source>
         <translation>%1% %2</translation>
     </message>
     <message numerus="yes">
-        <location line="+3" />
+        <location line="+1" />
         <source>%n instruction(s): %1</source>
         <translation>
             <numerusform>%n 条指令：%1</numerusform>
@@ -2129,12 +2226,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 打开一个任务文件夹（含 task.json 和 reference.cu）或一个会话，即可在此查看其内核。</translation>
     </message>
     <message>
-        <location line="+37" />
+        <location line="+38" />
         <source>Compile &amp;&amp; Evaluate</source>
         <translation>编译并评估</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+2" />
         <source>Next &amp;Problem</source>
         <translation>下一个问题(&amp;P)</translation>
     </message>
@@ -2209,12 +2306,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>屏障：%1</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+1" />
         <source>Constant memory: %1</source>
         <translation>常量内存：%1</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+10" />
         <source>⚠ %1 / %2</source>
         <translation>⚠ %1 / %2</translation>
     </message>
@@ -2224,7 +2321,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>寄存器溢出到本地内存：溢出存储 %1，溢出加载 %2。溢出很慢；减少同时存活的值或提高寄存器上限可以避免。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+4" />
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -2251,7 +2348,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location line="+18" />
+        <location line="+19" />
         <source>Kernel</source>
         <translation>内核</translation>
     </message>
@@ -2299,7 +2396,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>每次运行时间（ms）</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+16" />
         <source>No session is open</source>
         <translation>没有打开的会话</translation>
     </message>
@@ -2352,7 +2449,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>它返回的是 %1 而不是事件流；请检查基础 URL</translation>
     </message>
     <message>
-        <location line="+46" />
+        <location line="+47" />
         <source>the server asked to wait %1 s</source>
         <translation>服务器要求等待 %1 秒</translation>
     </message>
@@ -2360,7 +2457,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::LlmErrors</name>
     <message>
-        <location filename="../core/llm/llmerrors.cpp" line="+97" />
+        <location filename="../core/llm/llmerrors.cpp" line="+95" />
         <source>The request was not sent</source>
         <translation>请求未发送</translation>
     </message>
@@ -2370,7 +2467,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法解析主机名“%1”。请检查端点的基础 URL 以及网络或 DNS 设置。</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+10" />
         <source>The secure connection (TLS) to %1 failed: %2. If the server uses a private certificate authority, set the endpoint's CA bundle; verification stays on.</source>
         <translation>与 %1 的安全连接（TLS）失败：%2。如果服务器使用私有证书颁发机构，请设置端点的 CA 证书包；证书验证始终保持开启。</translation>
     </message>
@@ -2385,7 +2482,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>与 %1 的连接在回答中途断开（已收到 %2 个字符）；回答不完整</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+8" />
         <source>%1 sent nothing for %2 s, so the request was abandoned (idle timeout).</source>
         <translation>%1 在 %2 秒内没有发送任何数据，因此放弃了该请求（空闲超时）。</translation>
     </message>
@@ -2400,7 +2497,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 拒绝了 API 密钥（HTTP %2）。请检查密钥%3</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+7" />
         <source>Not found (HTTP 404) at %1: either the model '%2' does not exist there or the base URL is wrong</source>
         <translation>在 %1 未找到（HTTP 404）：要么该处不存在模型“%2”，要么基础 URL 有误</translation>
     </message>
@@ -2415,27 +2512,27 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 发送的流无法读取</translation>
     </message>
     <message>
-        <location line="-125" />
+        <location line="-129" />
         <source> after %1 attempts</source>
         <translation>（已尝试 %1 次）</translation>
     </message>
     <message>
-        <location line="+80" />
+        <location line="+79" />
         <source>Could not connect to %1%2: nothing accepted the connection. Is the server running and is the base URL right?</source>
         <translation>无法连接到 %1%2：没有服务接受连接。服务器是否在运行？基础 URL 是否正确？</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>Connecting to %1 timed out after %2 s%3.</source>
         <translation>连接 %1 在 %2 秒后超时%3。</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+12" />
         <source>The connection to %1 broke before the answer began%2</source>
         <translation>与 %1 的连接在回答开始前断开%2</translation>
     </message>
     <message>
-        <location line="+20" />
+        <location line="+21" />
         <source>%1 is rate limiting the requests (HTTP 429)%2</source>
         <translation>%1 正在对请求限流（HTTP 429）%2</translation>
     </message>
@@ -2460,12 +2557,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 在流传输中途报告了错误</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>%1 stopped the answer with its content filter.</source>
         <translation>%1 的内容过滤器中止了回答。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>Cancelled.</source>
         <translation>已取消。</translation>
     </message>
@@ -2473,42 +2570,42 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::LogHub</name>
     <message>
-        <location filename="../core/log/loghub.cpp" line="+78" />
+        <location filename="../core/log/loghub.cpp" line="+77" />
         <source>KForge</source>
         <translation>KForge</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>Compiler</source>
         <translation>编译器</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>Worker</source>
         <translation>工作进程</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+8" />
         <source>Debug</source>
         <translation>调试</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>Info</source>
         <translation>信息</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>Error</source>
         <translation>错误</translation>
     </message>
@@ -2574,7 +2671,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>打开会话(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+2" />
         <source>Open a KForge session file (*.kforge)</source>
         <translation>打开 KForge 会话文件（*.kforge）</translation>
     </message>
@@ -2644,7 +2741,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>Find &amp;Next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
@@ -2704,7 +2801,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>关于 &amp;Qt</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+30" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2742,7 +2839,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="+206" />
+        <location filename="../app/gui/mainwindow.cpp" line="+208" />
         <source>Log</source>
         <translation>日志</translation>
     </message>
@@ -2752,7 +2849,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>差异</translation>
     </message>
     <message>
-        <location line="-8" />
+        <location line="-11" />
         <source>Round Control</source>
         <translation>轮次控制</translation>
     </message>
@@ -2762,7 +2859,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>变体</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+5" />
         <source>Reasoning</source>
         <translation>推理</translation>
     </message>
@@ -2772,22 +2869,22 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>图表</translation>
     </message>
     <message>
-        <location line="-1" />
+        <location line="-2" />
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+13" />
         <source>Assembly</source>
         <translation>汇编</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+11" />
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location line="+25" />
+        <location line="+26" />
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -2797,7 +2894,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>新语言将在下次启动 KForge 时生效。</translation>
     </message>
     <message>
-        <location line="+66" />
+        <location line="+65" />
         <source>Round %1 finished.</source>
         <translation>第 %1 轮已完成。</translation>
     </message>
@@ -2920,6 +3017,16 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <source>scripted</source>
         <translation>脚本化</translation>
     </message>
+    <message>
+        <location line="+2" />
+        <source>passed the deep check</source>
+        <translation>已通过深度检查</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>held for review</source>
+        <translation>待审核</translation>
+    </message>
 </context>
 <context>
     <name>kforge::NoticeBar</name>
@@ -2932,7 +3039,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::PoolEvaluator</name>
     <message>
-        <location filename="../core/worker/poolevaluator.cpp" line="+73" />
+        <location filename="../core/worker/poolevaluator.cpp" line="+76" />
         <source>The evaluator has no compiler or worker pool.</source>
         <translation>评测器没有编译器或工作进程池。</translation>
     </message>
@@ -2942,14 +3049,14 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>评测未指定任务。</translation>
     </message>
     <message>
-        <location line="+51" />
+        <location line="+50" />
         <source>The task's reference does not compile: %1
 %2</source>
         <translation>任务的参考实现无法编译：%1
 %2</translation>
     </message>
     <message>
-        <location line="+42" />
+        <location line="+44" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
@@ -2970,7 +3077,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::PromptBuilder</name>
     <message>
-        <location filename="../core/optimizer/promptbuilder.cpp" line="+273" />
+        <location filename="../core/optimizer/promptbuilder.cpp" line="+274" />
         <source>Prompt template "%1": %2</source>
         <translation>提示词模板“%1”：%2</translation>
     </message>
@@ -3013,12 +3120,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>第 %1 行：{{#%2}} 没有关闭</translation>
     </message>
     <message>
-        <location line="+30" />
+        <location line="+28" />
         <source>line %1: no value for {{%2}}</source>
         <translation>第 %1 行：{{%2}} 没有值</translation>
     </message>
     <message>
-        <location line="+98" />
+        <location line="+93" />
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -3031,7 +3138,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::PtxModel</name>
     <message>
-        <location filename="../views/assembly/ptxmodel.cpp" line="+85" />
+        <location filename="../views/assembly/ptxmodel.cpp" line="+88" />
         <source>PTX</source>
         <translation>PTX</translation>
     </message>
@@ -3044,7 +3151,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ReadOnlyBar</name>
     <message>
-        <location filename="../views/editor/readonlybar.cpp" line="+25" />
+        <location filename="../views/editor/readonlybar.cpp" line="+26" />
         <source>F&amp;ork to Edit</source>
         <translation>派生后编辑(&amp;O)</translation>
     </message>
@@ -3148,7 +3255,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>完整回答</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Show the answer as the model wrote it, code included, instead of the parsed analysis and design</source>
         <translation>按模型原样显示回答（包括代码），而不是解析后的分析和设计</translation>
     </message>
@@ -3168,7 +3275,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>轮次流式进行时，或选择某个变体时，模型的分析和设计会显示在这里。</translation>
     </message>
     <message>
-        <location line="+81" />
+        <location line="+83" />
         <location line="+23" />
         <source>Answer %1</source>
         <translation>回答 %1</translation>
@@ -3204,7 +3311,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>复制</translation>
     </message>
     <message>
-        <location line="+32" />
+        <location line="+33" />
         <source>variant #%1</source>
         <translation>变体 #%1</translation>
     </message>
@@ -3224,7 +3331,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>分析</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>Design</source>
         <translation>设计</translation>
     </message>
@@ -3249,7 +3356,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ReportSource</name>
     <message>
-        <location filename="../core/export/reportinput.cpp" line="+42" />
+        <location filename="../core/export/reportinput.cpp" line="+34" />
         <source>the session has no task</source>
         <translation>会话没有任务</translation>
     </message>
@@ -3262,7 +3369,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>端点没有基础 URL。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+2" />
         <source>'%1' is not an http:// or https:// URL.</source>
         <translation>“%1”不是 http:// 或 https:// URL。</translation>
     </message>
@@ -3272,7 +3379,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>未指定模型，且端点“%1”没有默认模型。</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+3" />
         <source>The request has no message.</source>
         <translation>请求中没有消息。</translation>
     </message>
@@ -3285,7 +3392,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ResponseParser</name>
     <message>
-        <location filename="../core/optimizer/responseparser.cpp" line="+286" />
+        <location filename="../core/optimizer/responseparser.cpp" line="+274" />
         <source>%1 code blocks define KF_ENTRY; used the one at line %2</source>
         <translation>%1 个代码块定义了 KF_ENTRY；使用第 %2 行的那个</translation>
     </message>
@@ -3365,7 +3472,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>没有打开的会话</translation>
     </message>
     <message>
-        <location line="+45" />
+        <location line="+50" />
         <source>%1: %2 FLOP/byte, %3 GFLOP/s</source>
         <translation>%1：%2 FLOP/字节，%3 GFLOP/s</translation>
     </message>
@@ -3660,12 +3767,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+3" />
-        <location line="+315" />
+        <location line="+316" />
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-314" />
+        <location line="-315" />
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -3720,7 +3827,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>没有可恢复的中断轮次。</translation>
     </message>
     <message>
-        <location line="+29" />
+        <location line="+30" />
         <source>Round %1 %2.</source>
         <translation>第 %1 轮%2。</translation>
     </message>
@@ -3835,7 +3942,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>候选 %1/%2：示例 %3</translation>
     </message>
     <message>
-        <location line="+31" />
+        <location line="+32" />
         <source>Review the prompts (one per candidate); edit any of them if you like, then Send.</source>
         <translation>请审阅提示词（每个候选一个）；可按需编辑其中任意一个，然后点击“发送”。</translation>
     </message>
@@ -3858,12 +3965,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::RoundProgressModel</name>
     <message>
-        <location filename="../views/roundcontrol/roundprogressmodel.cpp" line="+76" />
+        <location filename="../views/roundcontrol/roundprogressmodel.cpp" line="+75" />
         <source>repair</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+1" />
         <source>repair of #%1</source>
         <translation>修复 #%1</translation>
     </message>
@@ -3931,7 +4038,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::RoundRunner</name>
     <message>
-        <location filename="../core/optimizer/roundrunner.cpp" line="+148" />
+        <location filename="../core/optimizer/roundrunner.cpp" line="+159" />
         <source>round budget: %1</source>
         <translation>轮次预算：%1</translation>
     </message>
@@ -3947,12 +4054,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+2" />
-        <location line="+285" />
+        <location line="+289" />
         <source>A round is already running.</source>
         <translation>已有轮次正在运行。</translation>
     </message>
     <message>
-        <location line="-281" />
+        <location line="-285" />
         <source>A round needs at least one candidate.</source>
         <translation>一个轮次至少需要一个候选。</translation>
     </message>
@@ -3962,7 +4069,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>会话预算已用完：%1</translation>
     </message>
     <message>
-        <location line="+38" />
+        <location line="+32" />
         <source>The session has no reference variant.</source>
         <translation>会话没有参考实现变体。</translation>
     </message>
@@ -3972,7 +4079,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>参考实现本身未通过验证（%1）：%2</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+22" />
         <source>No correct, measured variant to show the model.</source>
         <translation>没有正确且已测量的变体可展示给模型。</translation>
     </message>
@@ -3983,17 +4090,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+94" />
-        <location line="+56" />
+        <location line="+57" />
         <source>Stopped by the user.</source>
         <translation>已被用户停止。</translation>
     </message>
     <message>
-        <location line="-54" />
+        <location line="-55" />
         <source>No answer arrived.</source>
         <translation>没有收到回答。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>Stopped early: %1</source>
         <translation>提前停止：%1</translation>
     </message>
@@ -4013,12 +4120,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>此会话中没有第 %1 轮。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>Round %1 is %2; only an interrupted round can be resumed.</source>
         <translation>第 %1 轮的状态为%2；只能恢复中断的轮次。</translation>
     </message>
     <message>
-        <location line="+45" />
+        <location line="+40" />
         <source>The process ended while this answer was streaming.</source>
         <translation>此回答流式传输期间进程结束了。</translation>
     </message>
@@ -4036,7 +4143,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SassModel</name>
     <message>
-        <location filename="../views/assembly/sassmodel.cpp" line="+105" />
+        <location filename="../views/assembly/sassmodel.cpp" line="+109" />
         <source>No line information for this instruction.</source>
         <translation>该指令没有行号信息。</translation>
     </message>
@@ -4046,7 +4153,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>内联于 </translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+5" />
         <source>Stalls: %1</source>
         <translation>停顿：%1</translation>
     </message>
@@ -4079,7 +4186,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>评测已取消。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+4" />
         <source>No script.</source>
         <translation>没有脚本。</translation>
     </message>
@@ -4129,7 +4236,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="-67" />
+        <location line="-68" />
         <source>Could not open the task folder %1:
 %2</source>
         <translation>无法打开任务文件夹 %1：
@@ -4141,7 +4248,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>已打开任务 %1（%2）</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+13" />
         <source>Could not make the folder for working sessions: %1</source>
         <translation>无法创建工作会话文件夹：%1</translation>
     </message>
@@ -4201,7 +4308,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SessionExportSource</name>
     <message>
-        <location filename="../core/export/sessionexportsource.cpp" line="+46" />
+        <location filename="../core/export/sessionexportsource.cpp" line="+38" />
         <source>the session has no correct variant besides the reference</source>
         <translation>除参考实现外，会话中没有正确的变体</translation>
     </message>
@@ -4227,7 +4334,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>会话没有任务</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+10" />
         <source>the session's task.json does not parse: %1</source>
         <translation>无法解析会话的 task.json：%1</translation>
     </message>
@@ -4289,7 +4396,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>会话数据库错误：%1</translation>
     </message>
     <message>
-        <location filename="../core/session/sessionstore.cpp" line="+96" />
+        <location filename="../core/session/sessionstore.cpp" line="+94" />
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
@@ -4309,8 +4416,8 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法锁定 %1：没有在其所在位置写入的权限</translation>
     </message>
     <message>
-        <location line="+16" />
-        <location line="+35" />
+        <location line="+15" />
+        <location line="+34" />
         <source>Cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
@@ -4320,21 +4427,21 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 已存在</translation>
     </message>
     <message>
-        <location line="-237" />
+        <location line="-233" />
         <source>the process running this round ended before it finished</source>
         <translation>运行此轮次的进程在其完成前结束了</translation>
     </message>
     <message>
-        <location line="+289" />
-        <location filename="../core/session/sessionstore_evaluations.cpp" line="+31" />
+        <location line="+285" />
+        <location filename="../core/session/sessionstore_evaluations.cpp" line="+30" />
         <location filename="../core/session/sessionstore_notes.cpp" line="+14" />
         <location line="+20" />
         <location line="+27" />
         <location line="+16" />
-        <location filename="../core/session/sessionstore_rounds.cpp" line="+14" />
+        <location filename="../core/session/sessionstore_rounds.cpp" line="+35" />
         <location line="+34" />
-        <location line="+29" />
-        <location line="+44" />
+        <location line="+18" />
+        <location line="+33" />
         <location line="+16" />
         <location line="+19" />
         <location filename="../core/session/sessionstore_variants.cpp" line="+15" />
@@ -4348,7 +4455,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+4" />
-        <location line="+8" />
+        <location line="+9" />
         <location line="+12" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
@@ -4369,21 +4476,6 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 列出了变体 %2，但它不在该文件夹中</translation>
     </message>
     <message>
-        <location line="+15" />
-        <source>The session holds no task</source>
-        <translation>会话中没有任务</translation>
-    </message>
-    <message>
-        <location line="+5" />
-        <source>Cannot create the folder of %1</source>
-        <translation>无法创建 %1 所在的文件夹</translation>
-    </message>
-    <message>
-        <location line="+3" />
-        <source>Cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
-    </message>
-    <message>
         <location filename="../core/session/sessionstore_evaluations.cpp" line="+3" />
         <location filename="../core/session/sessionstore_variants.cpp" line="+85" />
         <location line="+11" />
@@ -4392,7 +4484,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>此会话中没有变体 %1</translation>
     </message>
     <message>
-        <location line="-17" />
+        <location line="-15" />
         <source>faster than the speed-of-light floor of the task, which is impossible</source>
         <translation>快于任务的光速上限（理论极限），这不可能</translation>
     </message>
@@ -4403,8 +4495,8 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+1" />
-        <source>%1x faster than the reference (over %2x): check it before it is used as an exemplar</source>
-        <translation>比参考实现快 %1 倍（超过 %2 倍）：在用作示例前请先检查</translation>
+        <source>%1x faster than the reference (over %2x)</source>
+        <translation>比参考实现快 %1 倍（超过 %2 倍）</translation>
     </message>
     <message>
         <location filename="../core/session/sessionstore_rounds.cpp" line="-58" />
@@ -4446,7 +4538,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SourceLevelView</name>
     <message>
-        <location filename="../app/gui/sourcelevelview.cpp" line="+26" />
+        <location filename="../app/gui/sourcelevelview.cpp" line="+30" />
         <source>Profile Source &amp;Lines</source>
         <translation>剖析源代码行(&amp;L)</translation>
     </message>
@@ -4456,7 +4548,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>使用 CUPTI PC 采样重新评估当前标签页的变体：每个源代码行的停顿原因显示在编辑器的热度边栏、汇编面板和对比中</translation>
     </message>
     <message>
-        <location line="+36" />
+        <location line="+43" />
         <source>Profiling source lines needs a variant of the open session: save the tab's text as a variant first (evaluate it with Ctrl+Enter).</source>
         <translation>剖析源代码行需要打开的会话中的一个变体：请先把该标签页的文本保存为变体（用 Ctrl+Enter 评估）。</translation>
     </message>
@@ -4466,9 +4558,14 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>正在使用 PC 采样流程评估变体 %1…</translation>
     </message>
     <message>
-        <location line="+56" />
+        <location line="+57" />
         <source>Compiling PTX and SASS of %1…</source>
         <translation>正在编译 %1 的 PTX 和 SASS…</translation>
+    </message>
+    <message>
+        <location line="+8" />
+        <source>No reference to show: open a session, its task's reference is shown here.</source>
+        <translation>没有可显示的参考实现：请打开一个会话，此处将显示其任务的参考实现。</translation>
     </message>
 </context>
 <context>
@@ -4479,7 +4576,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>没有源代码级剖析：该评估未运行 PC 采样流程。请对该变体使用“剖析源代码行”来运行它。</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+6" />
         <source>The PC-sampling pass failed.</source>
         <translation>PC 采样流程失败。</translation>
     </message>
@@ -4489,17 +4586,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>工作进程无法对该 GPU 的程序计数器进行采样。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+6" />
         <source>GPU performance counters are restricted to administrators on the worker host: set the nvidia module option NVreg_RestrictProfilingToAdminUsers=0 or run the worker as root.</source>
         <translation>工作进程主机上的 GPU 性能计数器仅限管理员使用：请设置 nvidia 模块选项 NVreg_RestrictProfilingToAdminUsers=0，或以 root 身份运行工作进程。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+6" />
         <source>The kernel was built without line information: compile with -lineinfo.</source>
         <translation>该内核构建时没有行号信息：请使用 -lineinfo 编译。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+4" />
         <source>This GPU or driver does not support CUPTI PC sampling.</source>
         <translation>该 GPU 或驱动不支持 CUPTI PC 采样。</translation>
     </message>
@@ -4509,12 +4606,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>PC 采样流程没有采集到候选内核的任何样本（内核可能太短）：请降低采样周期或使用更大的问题规模。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+7" />
+        <source>The samples cannot be mapped to source lines: the worker host has no cuobjdump to take the kernels' cubins out of the library. Install the CUDA toolkit's binary tools there, or put them on the worker's PATH (or CUDA_HOME).</source>
+        <translation>无法把样本映射到源代码行：工作进程所在主机没有 cuobjdump，无法从库中取出内核的 cubin。请在该主机上安装 CUDA 工具包的二进制工具，或把它们加入工作进程的 PATH（或 CUDA_HOME）。</translation>
+    </message>
+    <message>
+        <location line="+6" />
         <source>The samples carry no source lines: the kernel was built without line information; compile with -lineinfo (KForge's default flags include it).</source>
         <translation>样本不带源代码行：该内核构建时没有行号信息；请使用 -lineinfo 编译（KForge 的默认编译选项包含它）。</translation>
     </message>
     <message>
-        <location line="+18" />
+        <location line="+20" />
         <source>The worker sent an unknown source-profile status "%1".</source>
         <translation>工作进程发送了未知的源代码剖析状态“%1”。</translation>
     </message>
@@ -4522,17 +4624,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SpeedOfLight</name>
     <message>
-        <location filename="../core/eval/speedoflight.cpp" line="+236" />
+        <location filename="../core/eval/speedoflight.cpp" line="+238" />
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>beats FLOP floor</source>
         <translation>突破 FLOP 下限</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>impossible</source>
         <translation>不可能</translation>
     </message>
@@ -4547,7 +4649,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>达到任务光速上限的 %1%（下限时间 %2 ms）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>%1% of the task's speed-of-light floor</source>
         <translation>达到任务光速上限的 %1%</translation>
     </message>
@@ -4557,7 +4659,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>快于任务声明的计算量所允许的速度：%1 ms 低于 FLOP 下限 %2 ms。要么跳过了部分工作，要么任务的 flops 公式计入了可以避免的计算（例如可用代数变换省去的计算）。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>Tensor cores can beat this floor too: it is set by the FP32 FMA rate.</source>
         <translation>Tensor Core 也能突破此下限：它按 FP32 FMA 速率计算。</translation>
     </message>
@@ -4575,6 +4677,11 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <location line="+2" />
         <source>FLOP floor %1 ms (the task's FLOPs at the measured FP32 FMA rate)</source>
         <translation>FLOP 下限 %1 ms（以实测 FP32 FMA 速率完成任务的 FLOP）</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>FLOP floor %1 ms (the task's FLOPs at the measured %2 peak)</source>
+        <translation>FLOP 下限 %1 ms（以实测 %2 峰值完成任务的 FLOP）</translation>
     </message>
 </context>
 <context>
@@ -4595,9 +4702,9 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>正确</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>suspicious (not yet accepted)</source>
-        <translation>可疑（尚未接受）</translation>
+        <location line="+1" />
+        <source>held for review</source>
+        <translation>待审核</translation>
     </message>
     <message>
         <location line="+1" />
@@ -4638,7 +4745,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>等待全局或本地内存加载（L1TEX）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>waiting on shared memory or a special-function result (MIO)</source>
         <translation>等待共享内存或特殊函数结果（MIO）</translation>
     </message>
@@ -4663,7 +4770,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>共享内存/特殊函数队列已满</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>the global/local memory queue is full (too many loads in flight)</source>
         <translation>全局/本地内存队列已满（进行中的加载过多）</translation>
     </message>
@@ -4747,7 +4854,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>“%2”中的 JSON 无效（%1）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>not an object</source>
         <translation>不是对象</translation>
     </message>
@@ -4755,7 +4862,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::TaskPanel</name>
     <message>
-        <location filename="../views/task/taskpanel.cpp" line="+38" />
+        <location filename="../views/task/taskpanel.cpp" line="+39" />
         <source>%1 TFLOP/s</source>
         <translation>%1 TFLOP/s</translation>
     </message>
@@ -4765,22 +4872,22 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 GFLOP/s</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+20" />
         <source>normal, mean %1, std %2</source>
         <translation>正态分布，均值 %1，标准差 %2</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>uniform in [%1, %2)</source>
         <translation>[%1, %2) 内均匀分布</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>integers in [%1, %2)</source>
         <translation>[%1, %2) 内的整数</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>constant %1</source>
         <translation>常数 %1</translation>
     </message>
@@ -4805,7 +4912,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>打开的会话中没有任务。</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+9" />
         <source>The task stored in this session cannot be read: %1</source>
         <translation>无法读取此会话中保存的任务：%1</translation>
     </message>
@@ -4832,12 +4939,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="-8" />
-        <location line="+47" />
+        <location line="+51" />
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="-39" />
+        <location line="-43" />
         <source>dtype</source>
         <translation>数据类型</translation>
     </message>
@@ -4862,7 +4969,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>初始值</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+13" />
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
@@ -4877,7 +4984,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>容差</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+12" />
         <source>%1 outputs: |got − expected| ≤ atol + rtol · |expected|, atol %2, rtol %3</source>
         <translation>%1 输出：|实际 − 期望| ≤ atol + rtol · |期望|，atol %2，rtol %3</translation>
     </message>
@@ -4887,7 +4994,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 输出：精确比较</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>(from task.json)</source>
         <translation>（来自 task.json）</translation>
     </message>
@@ -4917,23 +5024,23 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>FLOP</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location line="+3" />
+        <location line="+2" />
+        <location line="+5" />
         <source>not given</source>
         <translation>未给出</translation>
     </message>
     <message>
-        <location line="-2" />
+        <location line="-4" />
         <source>%1 FLOP</source>
         <translation>%1 FLOP</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>%1 bytes (%2)</source>
         <translation>%1 字节（%2）</translation>
     </message>
@@ -4958,7 +5065,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>此 GPU 上的下限</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>The task gives no FLOP or byte formula, so it has no speed-of-light floor.</source>
         <translation>该任务没有给出 FLOP 或字节公式，因此没有光速上限所定的下限时间。</translation>
     </message>
@@ -4988,7 +5095,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>该 GPU</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>Floor</source>
         <translation>下限</translation>
     </message>
@@ -5059,7 +5166,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>已标记为退化任务：其输出不依赖输入，因此只写常数的内核也能通过，其加速比说明不了什么。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+6" />
         <source>nvcc flags: %1</source>
         <translation>nvcc 参数：%1</translation>
     </message>
@@ -5077,7 +5184,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>占位符 {{%1}} 没有值</translation>
     </message>
     <message>
-        <location line="+22" />
+        <location line="+21" />
         <source>Export template %1: %2</source>
         <translation>导出模板 %1：%2</translation>
     </message>
@@ -5158,7 +5265,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>配置的 CUDA 编译器 %1 不存在或不可执行。</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+24" />
         <source>%1 --version failed: %2</source>
         <translation>%1 --version 执行失败：%2</translation>
     </message>
@@ -5171,7 +5278,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::TorchExporter</name>
     <message>
-        <location filename="../core/export/torchexporter.cpp" line="+229" />
+        <location filename="../core/export/torchexporter.cpp" line="+219" />
         <source>the kernel ABI header is missing from this build</source>
         <translation>此构建中缺少内核 ABI 头文件</translation>
     </message>
@@ -5179,12 +5286,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::VariantMeasurement</name>
     <message>
-        <location filename="../views/variants/variantmeasurement.cpp" line="+71" />
+        <location filename="../views/variants/variantmeasurement.cpp" line="+72" />
         <source>the candidate was not measured (%1)</source>
         <translation>候选内核未测量（%1）</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+15" />
         <source>the result holds no timing</source>
         <translation>结果中没有计时数据</translation>
     </message>
@@ -5222,7 +5329,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::VariantTabBinding</name>
     <message>
-        <location filename="../views/editor/varianttabbinding.cpp" line="+61" />
+        <location filename="../views/editor/varianttabbinding.cpp" line="+62" />
         <location line="+28" />
         <location line="+25" />
         <source>reference</source>
@@ -5239,7 +5346,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>#%1 %2</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+26" />
         <source>fork of %1</source>
         <translation>%1 的派生</translation>
     </message>
@@ -5357,7 +5464,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>已完成</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+9" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -5372,22 +5479,27 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+11" />
+        <source>deep check running</source>
+        <translation>深度检查进行中</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>held</source>
+        <translation>待审核</translation>
+    </message>
+    <message>
+        <location line="+2" />
         <source>accepted</source>
         <translation>已接受</translation>
     </message>
     <message>
-        <location line="+0" />
-        <source>suspicious</source>
-        <translation>可疑</translation>
-    </message>
-    <message>
-        <location line="+82" />
+        <location line="+85" />
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+12" />
         <source>%1 (spills %2 B)</source>
         <translation>%1（溢出 %2 B）</translation>
     </message>
@@ -5403,16 +5515,31 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+75" />
-        <source>Suspicious: %1</source>
-        <translation>可疑：%1</translation>
+        <source>Accepted after review; held: %1</source>
+        <translation>审核后已接受；曾待审核：%1</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+1" />
+        <source>Deep check running: %1</source>
+        <translation>深度检查进行中：%1</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Held: %1</source>
+        <translation>待审核：%1</translation>
+    </message>
+    <message>
+        <location line="+4" />
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+52" />
+        <location line="+8" />
+        <source>Inputs from seed %1 (kforge-cli eval --seed %1 reproduces them)</source>
+        <translation>输入由种子 %1 生成（kforge-cli eval --seed %1 可复现）</translation>
+    </message>
+    <message>
+        <location line="+56" />
         <source>Reference median time divided by this variant's median time</source>
         <translation>参考实现的中位时间除以此变体的中位时间</translation>
     </message>
@@ -5531,8 +5658,8 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+1" />
-        <source>Suspicious</source>
-        <translation>可疑</translation>
+        <source>Held for review</source>
+        <translation>待审核</translation>
     </message>
     <message>
         <location line="+1" />
@@ -5567,7 +5694,7 @@ Open a task folder or a session file to see its variants.</source>
 打开任务文件夹或会话文件即可查看其变体。</translation>
     </message>
     <message numerus="yes">
-        <location line="+72" />
+        <location line="+70" />
         <source>%n variant(s)</source>
         <translation>
             <numerusform>%n 个变体</numerusform>
@@ -5620,8 +5747,8 @@ Open a task folder or a session file to see its variants.</source>
     </message>
     <message>
         <location line="+3" />
-        <source>Accept Suspicious Result</source>
-        <translation>接受可疑结果</translation>
+        <source>Accept Held Result</source>
+        <translation>接受待审核结果</translation>
     </message>
     <message>
         <location line="+3" />
@@ -5639,12 +5766,12 @@ Open a task folder or a session file to see its variants.</source>
         <translation>派生后编辑</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>Profile Source Lines</source>
         <translation>剖析源代码行</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>Evaluate it again with CUPTI PC sampling: stall reasons per source line</source>
         <translation>使用 CUPTI PC 采样重新评估：每个源代码行的停顿原因</translation>
     </message>
@@ -5654,7 +5781,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>导出变体…</translation>
     </message>
     <message>
-        <location line="+51" />
+        <location line="+52" />
         <source>Tags</source>
         <translation>标签</translation>
     </message>
@@ -5676,7 +5803,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>#%1 及其父变体</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+16" />
         <source>#%1 has no children</source>
         <translation>#%1 没有子变体</translation>
     </message>
@@ -5757,17 +5884,17 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerClient</name>
     <message>
-        <location filename="../core/worker/workerclient.cpp" line="+25" />
+        <location filename="../core/worker/workerclient.cpp" line="+27" />
         <source>killed by signal %1 (%2)</source>
         <translation>被信号 %1（%2）终止</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+1" />
         <source>exit code %1</source>
         <translation>退出码 %1</translation>
     </message>
     <message>
-        <location line="+78" />
+        <location line="+97" />
         <source>kforge-worker was not found (next to this program, in the build tree or on PATH). Build it with the CUDA toolkit, or configure a worker command such as 'ssh gpu-host kforge-worker'.</source>
         <translation>未找到 kforge-worker（在本程序旁、构建目录中和 PATH 中均未找到）。请用 CUDA 工具包构建它，或配置一条工作进程命令，例如“ssh gpu-host kforge-worker”。</translation>
     </message>
@@ -5777,33 +5904,64 @@ Open a task folder or a session file to see its variants.</source>
         <translation>工作进程命令为空。</translation>
     </message>
     <message>
-        <location line="+28" />
-        <location line="+349" />
+        <location line="+21" />
+        <location line="+382" />
         <source>The worker was stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location line="-240" />
+        <location line="-271" />
         <source>The request was cancelled.</source>
         <translation>请求已取消。</translation>
     </message>
     <message>
-        <location line="+78" />
+        <location line="+45" />
+        <source>not JSON</source>
+        <translation>不是 JSON</translation>
+    </message>
+    <message>
+        <location line="+33" />
         <source>The worker speaks protocol version %1; this KForge speaks version %2. Install matching versions of KForge and kforge-worker.</source>
         <translation>工作进程使用协议版本 %1；本 KForge 使用版本 %2。请安装版本相匹配的 KForge 和 kforge-worker。</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+19" />
+        <source>The worker does not echo request tokens, so its replies cannot be told from lines a kernel prints. Install a kforge-worker of this KForge version.</source>
+        <translation>工作进程不回传请求令牌，因此无法将其回复与内核打印的行区分开。请安装与此 KForge 版本匹配的 kforge-worker。</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <location line="+28" />
+        <source>wrong token</source>
+        <translation>令牌错误</translation>
+    </message>
+    <message>
+        <location line="-23" />
         <source>The worker refused the handshake: %1</source>
         <translation>工作进程拒绝了握手：%1</translation>
     </message>
     <message>
-        <location line="+29" />
+        <location line="+19" />
+        <source>no request is running</source>
+        <translation>没有正在运行的请求</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>no token</source>
+        <translation>没有令牌</translation>
+    </message>
+    <message>
+        <location line="+15" />
         <source>Ignored a response to request %1, which is not running.</source>
         <translation>已忽略对请求 %1 的响应，该请求并未在运行。</translation>
     </message>
     <message>
-        <location line="+47" />
+        <location line="+39" />
+        <source>Dropped a line on the worker's stdout (%1): %2</source>
+        <translation>已丢弃工作进程标准输出中的一行（%1）：%2</translation>
+    </message>
+    <message>
+        <location line="+16" />
         <source>The worker did not report ready within %1 s.</source>
         <translation>工作进程未在 %1 秒内报告就绪。</translation>
     </message>
@@ -5818,12 +5976,12 @@ Open a task folder or a session file to see its variants.</source>
         <translation>工作进程在就绪前退出（%1）。</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+18" />
         <source>No answer within %1 s; the worker was stopped (the kernel may hang).</source>
         <translation>%1 秒内没有响应；已停止工作进程（内核可能挂起）。</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+6" />
         <source>The worker died during '%1' (%2).</source>
         <translation>工作进程在“%1”期间终止（%2）。</translation>
     </message>
@@ -5846,7 +6004,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>工作进程已从池中移除。</translation>
     </message>
     <message>
-        <location line="+80" />
+        <location line="+83" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -5856,12 +6014,12 @@ Open a task folder or a session file to see its variants.</source>
         <translation>评测已取消。</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+18" />
         <source>No GPU worker is configured.</source>
         <translation>未配置 GPU 工作进程。</translation>
     </message>
     <message>
-        <location line="+86" />
+        <location line="+83" />
         <source>The reference kernel could not be loaded: %1</source>
         <translation>无法加载参考实现内核：%1</translation>
     </message>
@@ -5869,32 +6027,32 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerReadiness</name>
     <message>
-        <location filename="../core/worker/workerreadiness.cpp" line="+9" />
+        <location filename="../core/worker/workerreadiness.cpp" line="+8" />
         <source>GPU worker ready</source>
         <translation>GPU 工作进程就绪</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>GPU workers: starting…</source>
         <translation>GPU 工作进程：正在启动…</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>No GPU worker configured</source>
         <translation>未配置 GPU 工作进程</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>No GPU worker could be started</source>
         <translation>没有可启动的 GPU 工作进程</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+1" />
         <source>No usable GPU</source>
         <translation>没有可用的 GPU</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+12" />
         <source>The GPU workers are starting: evaluations can begin once one has reported its GPU.</source>
         <translation>GPU 工作进程正在启动：一旦有工作进程报告其 GPU，即可开始评估。</translation>
     </message>
@@ -5912,6 +6070,104 @@ Open a task folder or a session file to see its variants.</source>
         <location line="+3" />
         <source>No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but not measured. Run the worker on a GPU host instead: Settings → Workers, e.g. ssh gpu-box kforge-worker</source>
         <translation>没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在 GPU 主机上运行工作进程：设置 → 工作进程，例如 ssh gpu-box kforge-worker</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::WorkerReply</name>
+    <message>
+        <location filename="../core/worker/workerreply.cpp" line="+21" />
+        <source>timing.%1 is not an object</source>
+        <translation>timing.%1 不是对象</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>timing.%1 lacks a numeric median_ms or runs</source>
+        <translation>timing.%1 缺少数值型的 median_ms 或 runs</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>timing.%1.%2 is not a number</source>
+        <translation>timing.%1.%2 不是数字</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>verification is missing or not an object</source>
+        <translation>verification 缺失或不是对象</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>verification lacks a numeric trials or mismatches</source>
+        <translation>verification 缺少数值型的 trials 或 mismatches</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>verification.%1 is not a number</source>
+        <translation>verification.%1 不是数字</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>verification.input_mutated is not true or false</source>
+        <translation>verification.input_mutated 不是 true 或 false</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>a correct verdict with mismatches</source>
+        <translation>判定为正确却有不匹配</translation>
+    </message>
+    <message>
+        <location line="+9" />
+        <source>the reply has no result object</source>
+        <translation>回复中没有 result 对象</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>verdict is missing or not a string</source>
+        <translation>verdict 缺失或不是字符串</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>unknown verdict '%1'</source>
+        <translation>未知判定“%1”</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>message is missing or not a string</source>
+        <translation>message 缺失或不是字符串</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>%1 is not true or false</source>
+        <translation>%1 不是 true 或 false</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>%1 is not an array</source>
+        <translation>%1 不是数组</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>%1 holds something other than strings</source>
+        <translation>%1 含有非字符串的内容</translation>
+    </message>
+    <message>
+        <location line="+10" />
+        <source>timing is not an object</source>
+        <translation>timing 不是对象</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>timing.speedup is not a number</source>
+        <translation>timing.speedup 不是数字</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>deep is not an object</source>
+        <translation>deep 不是对象</translation>
+    </message>
+    <message>
+        <location line="+11" />
+        <source>The worker's answer breaks the protocol (%1); it was not used as a measurement.</source>
+        <translation>工作进程的回答违反协议（%1）；未将其用作测量结果。</translation>
     </message>
 </context>
 <context>
@@ -5972,12 +6228,12 @@ Open a task folder or a session file to see its variants.</source>
         <translation>内联（远程主机）</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Inline when the command starts with ssh, srun or another remote launcher, else the file path</source>
         <translation>命令以 ssh、srun 或其他远程启动器开头时使用内联，否则使用文件路径</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>The worker reads the compiled kernel from a file KForge wrote (same machine or a shared folder)</source>
         <translation>工作进程从 KForge 写出的文件中读取编译好的内核（同一台机器或共享文件夹）</translation>
     </message>
@@ -5995,7 +6251,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::cli</name>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="-256" />
+        <location filename="../app/cli/cmd_eval.cpp" line="-277" />
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -6005,7 +6261,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>候选</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>, cached</source>
         <translation>，已缓存</translation>
     </message>
@@ -6023,6 +6279,16 @@ Open a task folder or a session file to see its variants.</source>
         <location line="+1" />
         <source>Verdict</source>
         <translation>判定</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>%1 (--seed %1 reproduces the inputs)</source>
+        <translation>%1（--seed %1 可复现这些输入）</translation>
     </message>
     <message>
         <location line="+2" />
@@ -6190,7 +6456,7 @@ Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed 
     </message>
     <message>
         <location line="+2" />
-        <location filename="../app/cli/cmd_optimize.cpp" line="-270" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-291" />
         <source>The worker command (default: the first worker in Settings, 'kforge-worker --device 0').</source>
         <translation>工作进程命令（默认：“设置”中的第一个工作进程，“kforge-worker --device 0”）。</translation>
     </message>
@@ -6212,9 +6478,19 @@ Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed 
     </message>
     <message>
         <location line="+1" />
-        <location filename="../app/cli/cmd_optimize.cpp" line="+18" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+28" />
         <source>Skip the hardware metrics pass (faster).</source>
         <translation>跳过硬件指标采集（更快）。</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>Generate the inputs from this evaluation seed (0 to 9223372036854775807) instead of a fresh one, to reproduce an evaluation: every result prints the seed it used.</source>
+        <translation>用此评估种子（0 到 9223372036854775807）生成输入，而不是新抽取的种子，以复现一次评估：每个结果都会打印其所用的种子。</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>seed</source>
+        <translation>种子</translation>
     </message>
     <message>
         <location line="+3" />
@@ -6252,7 +6528,12 @@ Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed 
         <translation>kforge-cli eval：会话 %1 属于任务“%2”，而不是“%3”</translation>
     </message>
     <message>
-        <location line="+31" />
+        <location line="+12" />
+        <source>kforge-cli eval: --seed expects an integer from 0 to 9223372036854775807, not '%1'</source>
+        <translation>kforge-cli eval：--seed 需要 0 到 9223372036854775807 之间的整数，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+33" />
         <source>… %1</source>
         <translation>… %1</translation>
     </message>
@@ -6272,7 +6553,7 @@ Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed 
         <translation>已记录为 %2 中的变体 %1</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="-37" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-53" />
         <source>Runs contrastive optimization rounds headless: each round shows the model measured variants, asks for N faster ones, compiles, verifies and times every answer on the GPU workers, and stores everything in a session file the workbench opens.
 
 Exit status: 0 every round finished; 1 a round failed; 2 bad input; 3 stopped early (Ctrl+C or a spent budget).</source>
@@ -6286,7 +6567,7 @@ Exit status: 0 every round finished; 1 a round failed; 2 bad input; 3 stopped ea
         <translation>任务文件夹（将创建新会话），或要继续的 *.kforge 会话。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Rounds to run (default 1).</source>
         <translation>要运行的轮次数（默认 1）。</translation>
     </message>
@@ -6301,23 +6582,23 @@ Exit status: 0 every round finished; 1 a round failed; 2 bad input; 3 stopped ea
         <translation>每轮的候选数（并发请求数，默认 4）。</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_chat.cpp" line="-206" />
-        <location line="+8" />
+        <location filename="../app/cli/cmd_chat.cpp" line="-220" />
+        <location line="+12" />
         <location filename="../app/cli/cmd_optimize.cpp" line="+0" />
-        <location line="+16" />
-        <location line="+2" />
+        <location line="+25" />
+        <location line="+3" />
         <location line="+1" />
-        <location line="+2" />
+        <location line="+3" />
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="-19" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-30" />
         <source>A preset (openai, deepseek, openrouter, anthropic, vllm, ollama, llamacpp), a saved endpoint, or an OpenAI-compatible base URL such as http://localhost:8000/v1.</source>
         <translation>预设（openai、deepseek、openrouter、anthropic、vllm、ollama、llamacpp）、已保存的端点，或 OpenAI 兼容的基础 URL，例如 http://localhost:8000/v1。</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_chat.cpp" line="-37" />
+        <location filename="../app/cli/cmd_chat.cpp" line="-49" />
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -6329,19 +6610,19 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 退出状态：0 完整；1 失败；2 用法错误或没有密钥；3 达到令牌上限被截断；4 中途断开（部分回答）；5 已取消。</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+7" />
         <source>A preset (openai, deepseek, openrouter, anthropic, vllm, ollama, llamacpp), a saved endpoint, or a base URL such as http://localhost:8000/v1.</source>
         <translation>预设（openai、deepseek、openrouter、anthropic、vllm、ollama、llamacpp）、已保存的端点，或基础 URL，例如 http://localhost:8000/v1。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location filename="../app/cli/cmd_optimize.cpp" line="+1" />
+        <location line="+2" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+2" />
         <source>endpoint</source>
         <translation>端点</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location filename="../app/cli/cmd_optimize.cpp" line="+1" />
+        <location line="+2" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+2" />
         <source>Model name (default: the endpoint's).</source>
         <translation>模型名称（默认：端点的模型）。</translation>
     </message>
@@ -6352,18 +6633,18 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>名称</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>openai or anthropic (default: the endpoint's; openai for a URL).</source>
         <translation>openai 或 anthropic（默认：端点的协议；URL 则为 openai）。</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+1" />
         <source>protocol</source>
         <translation>协议</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location filename="../app/cli/cmd_optimize.cpp" line="+1" />
+        <location line="+2" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+2" />
         <source>Read the API key from this environment variable.</source>
         <translation>从此环境变量读取 API 密钥。</translation>
     </message>
@@ -6379,12 +6660,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>系统提示词文件。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>User prompt file ('-' for stdin).</source>
         <translation>用户提示词文件（“-”表示 stdin）。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Print one JSON object with the whole result at the end instead of streaming.</source>
         <translation>不流式输出，而是在结束时输出一个包含完整结果的 JSON 对象。</translation>
     </message>
@@ -6399,7 +6680,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>采样温度。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>low, medium or high, for models that reason.</source>
         <translation>low、medium 或 high，用于推理模型。</translation>
     </message>
@@ -6419,7 +6700,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>额外的请求头“Name: value”（可重复）。</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+1" />
         <source>header</source>
         <translation>请求头</translation>
     </message>
@@ -6430,7 +6711,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
     </message>
     <message>
         <location line="+0" />
-        <location line="+1" />
+        <location line="+2" />
         <location line="+1" />
         <source>s</source>
         <translation>秒</translation>
@@ -6446,12 +6727,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>连接时间限制（秒）。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Retries on 429, 5xx and connection errors (default 3).</source>
         <translation>遇到 429、5xx 和连接错误时的重试次数（默认 3）。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Print the request (credentials redacted) to stderr first.</source>
         <translation>先将请求（凭据已隐去）输出到 stderr。</translation>
     </message>
@@ -6476,7 +6757,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>未知端点“%1”：请指定预设（openai、deepseek、openrouter、anthropic、vllm、ollama、llamacpp）、已保存的端点或 URL</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+22" />
         <source>--%1 needs a number from %2 to %3</source>
         <translation>--%1 需要 %2 到 %3 之间的数字</translation>
     </message>
@@ -6496,7 +6777,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>回答达到令牌上限被截断（停止原因“%1”）；请增大 --max-tokens</translation>
     </message>
     <message>
-        <location line="+37" />
+        <location line="+45" />
         <source>usage: %1 prompt + %2 completion tokens (%3 reasoning)</source>
         <translation>用量：%1 个提示令牌 + %2 个补全令牌（其中推理 %3 个）</translation>
     </message>
@@ -6526,20 +6807,20 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>，$%1</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="+2" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+3" />
         <source>The session file to create for a task folder (default: &lt;task&gt;-&lt;date&gt;.kforge here).</source>
         <translation>为任务文件夹创建的会话文件（默认：当前目录下的 &lt;task&gt;-&lt;date&gt;.kforge）。</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_chat.cpp" line="-197" />
-        <location line="+1" />
-        <location line="+5" />
+        <location filename="../app/cli/cmd_chat.cpp" line="-213" />
+        <location line="+2" />
+        <location line="+7" />
         <location filename="../app/cli/cmd_optimize.cpp" line="+0" />
         <source>file</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="+3" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+5" />
         <source>Measured variants shown per prompt (default 2).</source>
         <translation>每个提示词展示的已测量变体数（默认 2）。</translation>
     </message>
@@ -6554,12 +6835,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>buckets（默认）、top-k 或 most-different。</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+1" />
         <source>strategy</source>
         <translation>策略</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>auto (default: per candidate when there are more correct variants than exemplars), per-candidate (each candidate draws its own exemplars, the best always among them) or per-round (one prompt for all).</source>
         <translation>auto（默认：当正确变体多于示例数时按候选抽取）、per-candidate（每个候选各自抽取示例，最佳变体总在其中）或 per-round（所有候选共用一个提示词）。</translation>
     </message>
@@ -6569,7 +6850,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>模式</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Repair attempts per failed candidate (default 1).</source>
         <translation>每个失败候选的修复尝试次数（默认 1）。</translation>
     </message>
@@ -6589,12 +6870,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>预算：整个运行期间的请求数。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Budget: tokens over the whole run.</source>
         <translation>预算：整个运行期间的令牌数。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Budget: dollars over the whole run (needs prices in Settings).</source>
         <translation>预算：整个运行期间的美元金额（需要在“设置”中配置价格）。</translation>
     </message>
@@ -6614,23 +6895,18 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>模型的采样温度。</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_chat.cpp" line="-2" />
-        <location filename="../app/cli/cmd_optimize.cpp" line="+0" />
+        <location filename="../app/cli/cmd_chat.cpp" line="-3" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+1" />
         <source>T</source>
         <translation>T</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="+2" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+3" />
         <source>Also import the task's hand-written variants into a new session (they become exemplars once measured).</source>
         <translation>同时将任务中手写的变体导入新会话（测量后即成为示例）。</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>Accept results over 10x without review (never one under the speed-of-light floor).</source>
-        <translation>无需审阅即接受超过 10 倍的结果（低于光速上限的结果除外）。</translation>
-    </message>
-    <message>
-        <location line="+7" />
+        <location line="+12" />
         <source>kforge-cli optimize: %1</source>
         <translation>kforge-cli optimize：%1</translation>
     </message>
@@ -6640,13 +6916,18 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>需要一个任务文件夹或会话文件；请参阅 --help</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_chat.cpp" line="+18" />
+        <location filename="../app/cli/cmd_chat.cpp" line="+23" />
         <location filename="../app/cli/cmd_optimize.cpp" line="+2" />
         <source>--endpoint is required</source>
         <translation>必须指定 --endpoint</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="+16" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-19" />
+        <source>Accept the correct results held for review (those the automatic deep check could not clear), of this run and of earlier rounds of the session, without review (never one under the speed-of-light floor).</source>
+        <translation>无需审核即接受待审核的正确结果（自动深度检查未能确认的结果），包括本次运行和会话中较早轮次的结果（低于光速上限的结果除外）。</translation>
+    </message>
+    <message>
+        <location line="+38" />
         <source>--rounds, --candidates and --exemplars take a positive number, --repair zero or more</source>
         <translation>--rounds、--candidates 和 --exemplars 需要正数，--repair 需要零或正数</translation>
     </message>
@@ -6656,12 +6937,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>--sampling 应为 buckets、top-k 或 most-different，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+6" />
         <source>--exemplar-mode is auto, per-candidate or per-round, not '%1'</source>
         <translation>--exemplar-mode 取值为 auto、per-candidate 或 per-round，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+18" />
         <source>unknown endpoint '%1': give a preset, a saved endpoint or a URL</source>
         <translation>未知端点“%1”：请指定预设、已保存的端点或 URL</translation>
     </message>
@@ -6693,7 +6974,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         </translation>
     </message>
     <message>
-        <location line="+50" />
+        <location line="+53" />
         <source>Stopping: cancelling the requests and evaluations in flight...</source>
         <translation>正在停止：正在取消进行中的请求和评测...</translation>
     </message>
@@ -6710,17 +6991,17 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         </translation>
     </message>
     <message>
-        <location line="+37" />
+        <location line="+39" />
         <source>held for review: %1</source>
         <translation>待审阅：%1</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+1" />
         <source>not yet accepted</source>
         <translation>尚未接受</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+2" />
         <source>accepted after review</source>
         <translation>已审阅并接受</translation>
     </message>
@@ -6743,7 +7024,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::DatasetCommand</name>
     <message>
-        <location filename="../app/cli/cmd_dataset.cpp" line="-72" />
+        <location filename="../app/cli/cmd_dataset.cpp" line="-73" />
         <source>Write every model answer of the given sessions as one JSON object per line: the prompt as chat messages, the answer, its parsed parts, the verdict and the speedup. Suspicious and degenerate results are left out unless asked for.</source>
         <translation>将指定会话中的每个模型回答写为每行一个 JSON 对象：以聊天消息形式给出的提示词、回答、解析出的各部分、判定结果和加速比。除非明确要求，否则不包含可疑和退化的结果。</translation>
     </message>
@@ -6773,7 +7054,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>只包含内核经验证正确的回答。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Only correct answers measured at least this many times faster than the reference.</source>
         <translation>只包含实测比参考实现至少快这么多倍的正确回答。</translation>
     </message>
@@ -6826,7 +7107,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::ExportCommand</name>
     <message>
-        <location filename="../app/cli/cmd_export.cpp" line="-123" />
+        <location filename="../app/cli/cmd_export.cpp" line="-128" />
         <source>Export a variant of a session: a standalone CMake CUDA library (cmake), a PyTorch extension (torch), or files added to an existing CMake project (into).</source>
         <translation>导出会话中的一个变体：独立的 CMake CUDA 库（cmake）、PyTorch 扩展（torch），或添加到现有 CMake 项目中的文件（into）。</translation>
     </message>
@@ -6861,12 +7142,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>要写入的文件夹（对于“into”：CMake 项目的根目录）。</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+1" />
         <source>dir</source>
         <translation>目录</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>For 'into': the folder inside the project (default kernels/&lt;task&gt;).</source>
         <translation>对于“into”：项目内的文件夹（默认 kernels/&lt;task&gt;）。</translation>
     </message>
@@ -6881,12 +7162,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>覆盖与导出内容不同的文件。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Put this text, commented, on top of every generated source file.</source>
         <translation>将此文本以注释形式放在每个生成的源文件顶部。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+0" />
         <source>file</source>
         <translation>文件</translation>
     </message>
@@ -6919,12 +7200,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <location line="+6" />
         <location line="+5" />
         <location line="+31" />
-        <location line="+27" />
+        <location line="+28" />
         <source>kforge-cli export: %1</source>
         <translation>kforge-cli export：%1</translation>
     </message>
     <message>
-        <location line="-49" />
+        <location line="-50" />
         <source>kforge-cli export: cannot read the license file %1: %2</source>
         <translation>kforge-cli export：无法读取许可证文件 %1：%2</translation>
     </message>
@@ -6939,7 +7220,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>%2 的变体 %1，以“%3”格式导出到 %4：</translation>
     </message>
     <message numerus="yes">
-        <location line="+11" />
+        <location line="+12" />
         <source>kforge-cli export: refusing to overwrite %n file(s) that differ; use --force to overwrite them:</source>
         <translation>
             <numerusform>kforge-cli export：拒绝覆盖 %n 个有差异的文件；使用 --force 可覆盖：</numerusform>
@@ -6956,7 +7237,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>%1 个新建，%2 个相同，%3 个已覆盖。</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+7" />
         <source>Add to %1:</source>
         <translation>添加到 %1：</translation>
     </message>
@@ -6964,7 +7245,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::Printer</name>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="-382" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-411" />
         <source>round</source>
         <translation>轮次</translation>
     </message>
@@ -7015,7 +7296,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>待审阅：%1</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+26" />
         <source>answer #%1</source>
         <translation>回答 #%1</translation>
     </message>
@@ -7053,12 +7334,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::ReportCommand</name>
     <message>
-        <location filename="../app/cli/cmd_report.cpp" line="-68" />
+        <location filename="../app/cli/cmd_report.cpp" line="-70" />
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+12" />
         <source>Write a report of a session: one self-contained HTML file with the speedup chart, the best variants, their diffs against the reference, metrics and the model's analyses.</source>
         <translation>生成会话报告：一个独立的 HTML 文件，包含加速比图表、最佳变体、它们相对参考实现的差异、各项指标以及模型的分析。</translation>
     </message>
@@ -7098,7 +7379,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>n</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+7" />
         <source>Usage: kforge-cli report &lt;session.kforge&gt; --out report.html [--markdown report.md] [--top N]</source>
         <translation>用法：kforge-cli report &lt;session.kforge&gt; --out report.html [--markdown report.md] [--top N]</translation>
     </message>
@@ -7129,6 +7410,136 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <location line="+7" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::cli::ReviewCommand</name>
+    <message>
+        <location filename="../app/cli/cmd_review.cpp" line="-112" />
+        <source>id</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+8" />
+        <source>not yet reviewed</source>
+        <translation>尚未审核</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>No variant is held for review.</source>
+        <translation>没有待审核的变体。</translation>
+    </message>
+    <message>
+        <location line="+9" />
+        <source>List the variants of a session held for review (a result that looked too good and that the automatic deep check failed or could not run), and accept or reject them.</source>
+        <translation>列出会话中待审核的变体（结果好得可疑，且自动深度检查未通过或无法运行），并接受或拒绝它们。</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>The session file (*.kforge).</source>
+        <translation>会话文件（*.kforge）。</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>Accept held variant ID (repeatable, or IDs separated by commas).</source>
+        <translation>接受待审核的变体 ID（可重复，或用逗号分隔多个 ID）。</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <location line="+2" />
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>Reject held variant ID: it is excluded from the exemplars, with a note (repeatable).</source>
+        <translation>拒绝待审核的变体 ID：将其从示例中排除，并附上备注（可重复）。</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Accept every held variant.</source>
+        <translation>接受所有待审核的变体。</translation>
+    </message>
+    <message>
+        <location line="+8" />
+        <source>Usage: kforge-cli review &lt;session.kforge&gt; [--accept ID...] [--reject ID...] [--accept-all]</source>
+        <translation>用法：kforge-cli review &lt;session.kforge&gt; [--accept ID...] [--reject ID...] [--accept-all]</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>kforge-cli review: '%1' is not a variant id</source>
+        <translation>kforge-cli review：“%1”不是变体编号</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>kforge-cli review: no session file %1</source>
+        <translation>kforge-cli review：会话文件 %1 不存在</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>kforge-cli review: %1: %2</source>
+        <translation>kforge-cli review：%1：%2</translation>
+    </message>
+    <message>
+        <location line="+12" />
+        <source>kforge-cli review: the session has no variant #%1</source>
+        <translation>kforge-cli review：会话中没有变体 #%1</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>kforge-cli review: variant #%1 is not held for review</source>
+        <translation>kforge-cli review：变体 #%1 并未等待审核</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>kforge-cli review: variant #%1 is both accepted and rejected</source>
+        <translation>kforge-cli review：变体 #%1 同时被接受和拒绝</translation>
+    </message>
+    <message>
+        <location line="+10" />
+        <location line="+16" />
+        <source>kforge-cli review: %1</source>
+        <translation>kforge-cli review：%1</translation>
+    </message>
+    <message>
+        <location line="-12" />
+        <source>Accepted #%1: the rounds can show it to the model.</source>
+        <translation>已接受 #%1：轮次可以将其展示给模型。</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Accepted #%1, but its latest evaluation is not correct (%2): it is not shown to the model.</source>
+        <translation>已接受 #%1，但其最新评估不正确（%2）：不会展示给模型。</translation>
+    </message>
+    <message>
+        <location line="+8" />
+        <source>Rejected in review: %1</source>
+        <translation>审核时被拒绝：%1</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>Rejected #%1: excluded from the exemplars.</source>
+        <translation>已拒绝 #%1：已从示例中排除。</translation>
     </message>
 </context>
 <context>
