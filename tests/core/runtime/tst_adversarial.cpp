@@ -171,9 +171,18 @@ void checkForgedLoad()
     std::vector<WorkerClient::Reply> replies{load};
     for (int i = 0; i < 4 && client.running(); ++i) // the forged ids 1..64 cover every request of this session
         replies.push_back(client.request(Json{{"op", "hello"}, {"protocol", 1}}, 20));
+    // A reply is forged when it is the forger's line (its message starts with the marker); the judge quoting
+    // the line in its refusal of the load is the defense working, not a forgery.
+    const auto forgedLine = [](const Json &m) {
+        if (!m.is_object())
+            return false;
+        const Json *r = m.contains("result") && m["result"].is_object() ? &m["result"] : &m;
+        return r->contains("message") && (*r)["message"].is_string()
+               && (*r)["message"].get<std::string>().rfind(kForgedMarker, 0) == 0;
+    };
     int forged = 0;
     for (const WorkerClient::Reply &r : replies)
-        if (r.message.dump().find(kForgedMarker) != std::string::npos)
+        if (forgedLine(r.message))
             ++forged;
     KF_CHECK_MSG(forged == 0, std::to_string(forged) + " of " + std::to_string(replies.size())
                                   + " replies the client read were forged by the candidate: " + load.message.dump());
