@@ -73,12 +73,15 @@ std::filesystem::path workDir()
     return TempDir::path().empty() ? std::filesystem::temp_directory_path() : TempDir::path();
 }
 
-// libkforge-noop.so beside this executable (build tree), or in ../lib/kforge (installed).
+// kforge-noop.so beside this executable (build tree), or where `install` puts it: <prefix>/<libdir>/kforge
+// (lib/x86_64-linux-gnu/kforge in the Debian package), or <prefix>/lib/kforge.
 std::filesystem::path noopLibrary()
 {
     const std::filesystem::path exe = selfExecutable();
-    for (const std::filesystem::path &p :
-         {exe.parent_path() / "kforge-noop.so", exe.parent_path().parent_path() / "lib" / "kforge" / "kforge-noop.so"}) {
+    const std::filesystem::path prefix = exe.parent_path().parent_path();
+    for (const std::filesystem::path &p : {exe.parent_path() / "kforge-noop.so",
+                                           prefix / KFORGE_INSTALL_LIBDIR / "kforge" / "kforge-noop.so",
+                                           prefix / "lib" / "kforge" / "kforge-noop.so"}) {
         std::error_code ec;
         if (std::filesystem::is_regular_file(p, ec))
             return p;
@@ -317,7 +320,7 @@ Json WorkerServer::opEvaluate(const Json &request)
         std::ifstream in(noop, std::ios::binary);
         if (noop.empty() || !in)
             throw ProtocolError{protocol::kInternal, "the timing baseline's library kforge-noop.so is not beside "
-                                                         + selfExecutable() + " (nor in ../lib/kforge)"};
+                                                         + selfExecutable() + " (nor in ../" KFORGE_INSTALL_LIBDIR "/kforge or ../lib/kforge)"};
         std::ostringstream bytes;
         bytes << in.rdbuf();
         m_baseline = std::make_unique<Loaded>();
