@@ -357,6 +357,7 @@ Json Host::opProfile(const Json &request)
         check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, m_device), "cudaDeviceGetAttribute");
         m_flushBytes = (2 * static_cast<std::size_t>(l2) + 15) / 16 * 16;
         check(cudaMalloc(&m_flush, m_flushBytes), "allocating the L2 flush buffer");
+        check(cudaMemset(m_flush, 0, m_flushBytes), "clearing the L2 flush buffer");
     }
     HostRunner runner;
     runner.stream = m_stream;

@@ -16,8 +16,8 @@ cudaError_t gate(const volatile int *flag, int *timedOut, unsigned long long tim
 // marker after the call. Their names ("kforgeHostDelay", "kforgeHostMarker") identify them in the trace.
 cudaError_t delay(unsigned long long ns, cudaStream_t stream);
 cudaError_t marker(cudaStream_t stream);
-// Writes `bytes` (a multiple of 16) of `buffer`: the host's L2 flush, as a kernel so the trace tells it
-// apart from the candidate's memsets ("kforgeHostFlush").
+// Reads `bytes` (a multiple of 16) of `buffer`, which holds zeros: the host's L2 flush, leaving clean lines;
+// a kernel, so the trace tells it apart from the candidate's own work ("kforgeHostFlush").
 cudaError_t flush(void *buffer, std::size_t bytes, cudaStream_t stream);
 
 inline constexpr const char *kDelayName = "kforgeHostDelay";

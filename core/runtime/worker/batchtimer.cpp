@@ -70,6 +70,14 @@ std::size_t BatchTimer::bytesPerSet(const TaskSpec &task)
     return in + 3 * out;
 }
 
+std::size_t BatchTimer::bytesPerCall(const TaskSpec &task)
+{
+    std::size_t in = 0, out = 0;
+    layout(task.inputs, in);
+    layout(task.outputs, out);
+    return in + out;
+}
+
 BatchTimer::BatchTimer(GpuContext &gpu, const TaskSpec &task, int sets)
     : m_gpu(gpu)
     , m_task(task)
@@ -176,10 +184,11 @@ Json BatchTimer::callJson(Side side, int set) const
     return host::toJson(c);
 }
 
-void BatchTimer::poison(Side side, int slots, uint64_t seed)
+void BatchTimer::poison(Side side, int slots, uint64_t seed, int first)
 {
     const int a = outputArena(side);
-    for (int j = 0; j < slots && j < m_sets; ++j) {
+    for (int i = 0; i < slots && i < m_sets; ++i) {
+        const int j = (first + i) % m_sets;
         const auto byte = static_cast<unsigned char>(deriveSeed(seed, static_cast<uint64_t>(j)) & 0xFF);
         m_poison[a][static_cast<std::size_t>(j)] = byte;
         KF_CUDA(cudaMemsetAsync(output(side, j, 0), byte, m_outStride, m_gpu.stream()));
@@ -248,13 +257,15 @@ void BatchTimer::waitEvent(cudaEvent_t e, double timeoutS, const std::string &wh
 }
 
 BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t roundSeed, bool gated, bool snapshot,
-                          double timeoutS, const std::string &phase)
+                          double timeoutS, const std::string &phase, int first)
 {
     const cudaStream_t s = m_gpu.stream();
     const int used = std::min(calls, m_sets);
+    first = used == m_sets ? 0 : first % m_sets;
+    const auto setOf = [&](int c) { return (first + c % used) % m_sets; };
     Json list = Json::array();
     for (int c = 0; c < calls; ++c)
-        list.push_back(callJson(side, c % used));
+        list.push_back(callJson(side, setOf(c)));
     const Json request{{"op", host::kOpBatch}, {"go", 0}, {"done", 1}, {"calls", list}};
     KF_CUDA(cudaStreamSynchronize(s)); // the poison and everything before it are outside the window
     const auto t0 = Clock::now();
@@ -269,8 +280,8 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
     // of different processes do not run at once, so GPU time another process takes while the judge
     // prepares (a candidate working on the inputs before its calls) lengthens it against the baseline.
     KF_CUDA(cudaEventRecord(m_eg, s));
-    for (int j = 0; j < used; ++j)
-        generateInto(input(j, 0), roundSeed, j);
+    for (int c = 0; c < used; ++c)
+        generateInto(input(setOf(c), 0), roundSeed, setOf(c));
     m_gpu.flushL2(s);
     KF_CUDA(cudaEventRecord(m_e0, s));
     KF_CUDA(cudaEventRecord(m_go, s));
@@ -284,9 +295,14 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
                                                + reply.value("message", std::string())};
     KF_CUDA(cudaStreamWaitEvent(s, m_done, 0));
     KF_CUDA(cudaEventRecord(m_e1, s));
-    if (snapshot)
-        KF_CUDA(cudaMemcpyAsync(m_snapshot.get(), m_arenas[outputArena(side)].buffer.get(),
-                                m_outStride * static_cast<std::size_t>(used), cudaMemcpyDeviceToDevice, s));
+    if (snapshot) { // the slots used: [first, first + used), wrapping at most once
+        const int head = std::min(used, m_sets - first);
+        for (const auto &[from, n] : {std::pair{first, head}, std::pair{0, used - head}})
+            if (n > 0)
+                KF_CUDA(cudaMemcpyAsync(static_cast<char *>(m_snapshot.get()) + static_cast<std::size_t>(from) * m_outStride,
+                                        output(side, from, 0), m_outStride * static_cast<std::size_t>(n),
+                                        cudaMemcpyDeviceToDevice, s));
+    }
     flag[0] = 1;
     BatchTime t;
     // The host synchronizes its own device first: a kernel that faulted there reports it instead of leaving

@@ -46,21 +46,25 @@ public:
 
     // Bytes one set needs (inputs + the three output slots), for the memory budget.
     static std::size_t bytesPerSet(const TaskSpec &task);
+    // Bytes one call reads and writes (its inputs and one output slot): what a batch keeps in the L2 cache.
+    static std::size_t bytesPerCall(const TaskSpec &task);
     int sets() const { return m_sets; }
 
     // The map request for a host of `side`: the input arena, the side's output arena (the baseline gets the
     // candidate's, which it never writes), the two events.
     nlohmann::ordered_json mapRequest(Side side, const nlohmann::ordered_json &task) const;
 
-    // Every output slot [0, slots) of `side` gets a fresh random byte (outside any window); poisonOf tells it.
-    void poison(Side side, int slots, uint64_t seed);
+    // Every output slot first, first + 1, ... (`slots` of them, wrapping) of `side` gets a fresh random byte
+    // (outside any window); poisonOf tells it.
+    void poison(Side side, int slots, uint64_t seed, int first = 0);
     unsigned char poisonOf(Side side, int slot) const;
 
-    // One batch of `calls` calls (call c uses set and slot c % sets used) of `host`. `gated`: hold the
+    // One batch of `calls` calls (call c uses set and slot (first + c) % sets, repeating after `sets` calls) of
+    // `host`. `gated`: hold the
     // judge's stream until the host has enqueued every call. `snapshot`: copy the output slots to the
     // snapshot arena right after done (the early comparison). Throws HostFailure, CudaFailure.
     BatchTime run(host::HostClient &host, Side side, int calls, uint64_t roundSeed, bool gated, bool snapshot,
-                  double timeoutS, const std::string &phase);
+                  double timeoutS, const std::string &phase, int first = 0);
     // The host's finish: its device synchronized, the calls' return codes. Throws HostFailure.
     using Finish = BatchFinish;
     Finish finish(host::HostClient &host, double timeoutS, const std::string &phase);

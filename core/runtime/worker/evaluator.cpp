@@ -68,17 +68,20 @@ RunStats Evaluator::summarize(const std::vector<float> &samplesMs)
     return r;
 }
 
-int Evaluator::chooseBatch(double perCallMs)
+int Evaluator::chooseBatch(double perCallMs, std::size_t callBytes, std::size_t l2Bytes)
 {
+    const int fit = callBytes > 0 && l2Bytes > 0
+                        ? static_cast<int>(std::clamp<std::size_t>(l2Bytes / 2 / callBytes, 1, kMaxBatch))
+                        : kMaxBatch;
     if (!(perCallMs > 0))
-        return kMaxBatch;
+        return fit;
     // Rounded up to a power of two: the estimate's noise must not change K from one evaluation of a kernel to
     // the next (the per-call figure of short kernels depends a little on K: each call's fresh buffers).
     const double k = std::clamp(std::ceil(kBatchTargetMs / perCallMs), 1.0, static_cast<double>(kMaxBatch));
     int p = 1;
     while (p < k)
         p *= 2;
-    return std::clamp(p, kMinBatch, kMaxBatch);
+    return std::min(std::clamp(p, kMinBatch, kMaxBatch), fit);
 }
 
 // One round: the baseline, the reference and the candidate each run one batch on the round's inputs (the
@@ -89,7 +92,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     BatchTimer &bt = *run.batches;
     const uint64_t seed = deriveSeed(run.options.seed, seedstream::batch(static_cast<uint64_t>(index)));
     const std::string name = "round " + std::to_string(index + 1);
-    const bool first = index == 0;
+    const bool isFirst = index == 0;
     // Rounds 0 and 1 run k0 calls; K is chosen from round 1, the first gated one (round 0's time includes the
     // host's enqueueing and first launches).
     const bool probe = index <= 1;
@@ -99,13 +102,18 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         int calls;
     };
     std::vector<Batch> order{{Side::Baseline, kRef}, {Side::Reference, kRef}, {Side::Candidate, kCand}};
-    if (!first) {
+    if (!isFirst) {
         if (kCand != kRef)
             order.insert(order.begin() + 2, Batch{Side::Baseline, kCand});
         std::shuffle(order.begin(), order.end(), m_random);
     }
-    bt.poison(Side::Candidate, std::min(kCand, bt.sets()), m_random());
-    bt.poison(Side::Reference, std::min(kRef, bt.sets()), m_random());
+    // Where the round's sets start: with fewer calls than sets, timed rounds rotate through all of them
+    // (other contents and addresses each round), from a place the candidate cannot predict.
+    const int first = probe || std::max(kCand, kRef) >= bt.sets()
+                          ? 0
+                          : std::uniform_int_distribution<int>(0, bt.sets() - 1)(m_random);
+    bt.poison(Side::Candidate, std::min(kCand, bt.sets()), m_random(), first);
+    bt.poison(Side::Reference, std::min(kRef, bt.sets()), m_random(), first);
     std::map<Side, BatchTime> times;
     std::map<int, double> base;
     double prep[2] = {-1, -1}; // the baseline's (same K as the candidate) and the candidate's preparation
@@ -116,7 +124,8 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         // The first round is not gated: it also loads what the calls need on their first run (a kernel's
         // first launch may wait for its own context), which a gate would hold up until its timeout.
         const BatchTime t =
-            bt.run(h, b.side, b.calls, seed, run.gated && !first, b.side == Side::Candidate, run.waitS(), run.phase);
+            bt.run(h, b.side, b.calls, seed, run.gated && !isFirst, b.side == Side::Candidate, run.waitS(), run.phase,
+                   first);
         const BatchFinish &f = t.finish;
         if (b.side != Side::Baseline) {
             for (int rc : f.rc)
@@ -147,33 +156,35 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
             baseWall += t.wallMs;
         } else
             times[b.side] = t;
-        if (first && b.side == Side::Reference) {
+        if (isFirst && b.side == Side::Reference) {
             const std::vector<unsigned long long> changed = bt.inputChanges(seed, 0);
             for (unsigned long long c : changed)
                 run.v.referenceMutates = run.v.referenceMutates || c != 0;
         }
     }
-    if (index == 1 || (first && !run.options.timing)) {
+    if (index == 1 || (isFirst && !run.options.timing)) {
         const double b = base[kRef];
         const auto perCall = [&](Side s) { return std::max(times[s].ms - b, 1e-4) / run.k0; };
-        run.kRef = chooseBatch(perCall(Side::Reference));
-        run.kCand = chooseBatch(perCall(Side::Candidate));
+        const std::size_t bytes = BatchTimer::bytesPerCall(run.task), l2 = m_gpu.props().l2Bytes;
+        run.kRef = chooseBatch(perCall(Side::Reference), bytes, l2);
+        run.kCand = chooseBatch(perCall(Side::Candidate), bytes, l2);
     }
-    if (first) {
+    if (isFirst) {
         if (bt.sets() >= 2)
             run.v.dependsOnInputs = run.verifier->referenceDifference(0, 1) != 0;
     }
 
     // Which outputs to compare, and the reference's outputs for sets its own batch did not cover.
     const int candSets = std::min(kCand, bt.sets()), refSets = std::min(kRef, bt.sets());
+    const auto slotOf = [&](int c) { return (first + c) % bt.sets(); };
     std::vector<int> slots;
     if (fullCheck || run.options.deep) { // deep: every output of every batch
         for (int j = 0; j < candSets; ++j)
-            slots.push_back(j);
+            slots.push_back(slotOf(j));
     } else {
         std::vector<int> all(static_cast<std::size_t>(candSets));
         for (int j = 0; j < candSets; ++j)
-            all[static_cast<std::size_t>(j)] = j;
+            all[static_cast<std::size_t>(j)] = slotOf(j);
         std::shuffle(all.begin(), all.end(), m_random);
         all.resize(static_cast<std::size_t>(std::max(1, candSets / 16)));
         slots = all;
@@ -192,7 +203,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     }
     std::vector<int> missing;
     for (int j : slots)
-        if (j >= refSets)
+        if ((j - first + bt.sets()) % bt.sets() >= refSets)
             missing.push_back(j);
     if (!missing.empty()) {
         run.phase = "the reference's outputs for the candidate's calls, " + name;

@@ -31,7 +31,7 @@ for line in open(sys.argv[2]):
     p = line.split()
     if len(p) > 5 and p[1] == 'good' and p[2] == 'correct':
         ext[p[0]] = float(p[4])
-worker_kernels = ('fillKernel', 'compareKernel', 'resetKernel', 'diffKernel', 'fmaKernel', 'kforgeHost')
+worker_kernels = ('fillKernel', 'sweepKernel', 'compareKernel', 'resetKernel', 'diffKernel', 'fmaKernel', 'kforgeHost')
 scale = {'ns': 1e-6, 'nsecond': 1e-6, 'us': 1e-3, 'usecond': 1e-3, 'ms': 1.0, 'msecond': 1.0}
 print('%-16s %9s %9s %7s %s' % ('task', 'ncu_ms', 'judge_ms', 'diff%', 'kernels/run'))
 for f in sorted(glob.glob(res + '/ncu_*.csv')):
