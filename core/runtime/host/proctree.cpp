@@ -174,8 +174,9 @@ std::vector<ProcInfo> markedProcesses(const TreeMarker &marker)
     return out;
 }
 
-void killMarkedTree(const TreeMarker &marker)
+bool killMarkedTree(const TreeMarker &marker)
 {
+    bool gone = false;
     if (marker.root > 0)
         ::kill(marker.root, SIGSTOP); // it cannot fork any more; orphans of what dies now go to it
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
@@ -189,12 +190,14 @@ void killMarkedTree(const TreeMarker &marker)
                 killExactly(p);
             }
         }
+        gone = !anyAlive;
         if (!anyAlive || std::chrono::steady_clock::now() > deadline)
             break;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     if (marker.root > 0)
         ::kill(marker.root, SIGKILL);
+    return gone;
 }
 
 void reapStrays()

@@ -36,7 +36,8 @@ std::vector<ProcInfo> markedProcesses(const TreeMarker &marker);
 // SIGSTOP the root, SIGKILL every other marked process until none is left alive (rounds, so what forks
 // meanwhile is found too, at most ~3 s), then SIGKILL the root. The root is not reaped here. Killed processes
 // are remembered so that reapStrays() reaps those reparented to this process.
-void killMarkedTree(const TreeMarker &marker);
+// True when nothing marked was left alive.
+bool killMarkedTree(const TreeMarker &marker);
 
 // waitpid for the killed processes that are now this process's children (zombies reparented to the subreaper).
 void reapStrays();

@@ -479,8 +479,16 @@ std::unique_ptr<SandboxedProcess> SandboxedProcess::spawn(const SandboxOptions &
     for (const char *ns : {"user", "net"}) {
         const auto mine = nsInode("/proc/self", ns);
         const auto child = nsInode(self, ns);
-        if (mine && child && *mine != *child)
-            proc->m_namespaces.push_back({ns, *child});
+        if (mine && child && *mine != *child) {
+            const int fd = ::open((self + "/ns/" + ns).c_str(), O_RDONLY | O_CLOEXEC);
+            const auto held = fd >= 0 ? nsInode(self, ns) : std::nullopt;
+            if (held && *held == *child) { // still the child's when it was opened
+                proc->m_namespaces.push_back({ns, *child});
+                proc->m_namespaceFds.push_back(fd);
+            } else if (fd >= 0) {
+                ::close(fd);
+            }
+        }
     }
     return proc;
 }
@@ -489,6 +497,8 @@ SandboxedProcess::~SandboxedProcess()
 {
     if (m_pid > 0)
         killTree();
+    for (int fd : m_namespaceFds)
+        ::close(fd);
     if (m_channel >= 0)
         ::close(m_channel);
     removeTree(m_tempDir);
@@ -547,13 +557,13 @@ std::optional<int> SandboxedProcess::exitStatus() const
 
 void SandboxedProcess::killTree()
 {
-    if (m_pid <= 0)
+    if (m_pid <= 0 || m_treeGone)
         return;
     TreeMarker marker;
     marker.root = m_status ? 0 : m_pid;
     marker.processGroup = m_pid;
     marker.namespaces = m_namespaces;
-    killMarkedTree(marker);
+    m_treeGone = killMarkedTree(marker);
     if (!m_status) {
         int status = 0;
         while (::waitpid(m_pid, &status, 0) < 0) {
@@ -565,6 +575,12 @@ void SandboxedProcess::killTree()
         m_status = status;
     }
     reapStrays();
+    if (m_treeGone) { // nothing is left in the namespaces; their numbers may be reused from now on
+        for (int fd : m_namespaceFds)
+            ::close(fd);
+        m_namespaceFds.clear();
+        m_namespaces.clear();
+    }
 }
 
 void becomeSubreaper()

@@ -81,6 +81,11 @@ private:
     // The child's own namespaces ("user"/"net" and inode): every process still in them belongs to the tree,
     // also one that escaped after the host itself ended.
     std::vector<std::pair<std::string, unsigned long long>> m_namespaces;
+    // Held open while the namespaces mark the tree: a namespace's inode number is reused once it is freed, so
+    // without them a later killTree would take a newer host (in a new namespace of the same number) for
+    // this one's (seen on the H200: a fresh host killed while its batches were mapped).
+    std::vector<int> m_namespaceFds;
+    bool m_treeGone = false; // a killTree found nothing left alive: later calls do nothing
 };
 
 // Called once at worker start: PR_SET_CHILD_SUBREAPER on the worker, so escaped grandchildren are reparented to

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -166,6 +167,42 @@ void testTree(bool hostLeaves)
     }
     KF_CHECK_MSG(gone(child) && gone(grandchild) && gone(host),
                  "pids " + std::to_string(child) + " " + std::to_string(grandchild));
+}
+
+// A host's tree, once killed, is never marked again: its network namespace's inode number is free after it
+// ended and a newer host's namespace may get it, which a second killTree (the destructor's) must not take
+// for this one's (seen on the H200: a fresh host killed while its batches were mapped).
+void testNamespaceReuse()
+{
+    auto old = start(optionsFor({"tree"}));
+    if (!old)
+        return;
+    readLine(*old);
+    const auto oldNet = [&] {
+        struct stat st {
+        };
+        return ::stat(("/proc/" + std::to_string(old->pid()) + "/ns/net").c_str(), &st) == 0 ? st.st_ino : 0;
+    }();
+    old->killTree();
+    std::vector<std::unique_ptr<SandboxedProcess>> fresh;
+    bool reused = false;
+    for (int i = 0; i < 8; ++i) {
+        auto p = start(optionsFor({"tree"}));
+        if (!p)
+            return;
+        readLine(*p);
+        struct stat st {
+        };
+        reused = reused
+                 || (::stat(("/proc/" + std::to_string(p->pid()) + "/ns/net").c_str(), &st) == 0 && st.st_ino == oldNet);
+        fresh.push_back(std::move(p));
+    }
+    std::printf("namespace reuse: %s\n", reused ? "a fresh host got the old host's netns inode" : "not seen this run");
+    old.reset(); // its destructor's killTree
+    for (auto &p : fresh) {
+        KF_CHECK_MSG(p->running(), "a fresh host (pid " + std::to_string(p->pid()) + ") was killed with an old one");
+        p->killTree();
+    }
 }
 
 // After the restrictions, without a namespace: setsid is refused, so the orphans of a host that ended stay in its
@@ -388,6 +425,7 @@ int main(int argc, char **argv)
     testLimitsAndTempDir();
     testTree(false);
     testTree(true);
+    testNamespaceReuse();
     testRestrictedTree();
     testOutputCaps();
     testNetwork(port);
