@@ -302,6 +302,16 @@ Json Host::opBatch(const Json &request)
         std::vector<std::pair<void *, const kf_tensor *>> copyBack; // judge's output, private descriptor
         if (isPrivate)
             privatize(d, copyBack);
+        gpu::TouchList touch;
+        const auto add = [&](const std::vector<kf_tensor> &ts, const std::vector<TensorSpec> &specs) {
+            for (std::size_t i = 0; i < ts.size() && touch.count < gpu::TouchList::kMax; ++i) {
+                touch.data[touch.count] = ts[i].data;
+                touch.bytes[touch.count++] = specs[i].sizeBytes();
+            }
+        };
+        add(d.inputs, m_task->inputs);
+        add(d.outputs, m_task->outputs);
+        check(gpu::touch(touch, m_stream), "the TLB touch before a call");
         m_rc.push_back(invoke(d));
         for (const auto &[to, t] : copyBack)
             check(cudaMemcpyAsync(to, t->data, m_task->outputs[static_cast<std::size_t>(t - d.outputs.data())].sizeBytes(),

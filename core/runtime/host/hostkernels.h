@@ -20,6 +20,21 @@ cudaError_t marker(cudaStream_t stream);
 // a kernel, so the trace tells it apart from the candidate's own work ("kforgeHostFlush").
 cudaError_t flush(void *buffer, std::size_t bytes, cudaStream_t stream);
 
+// Before every call of a batch, inside the window: one load per 64 KiB of each of the call's tensors, so the
+// host's context has the call's pages in its TLB before the call starts (every call of a batch has its own
+// buffers, and a switch between the judge's and the host's contexts leaves the TLB cold), as a kernel
+// running on buffers its process used before has them. The baseline's calls touch as many bytes, so the
+// judge subtracts the touch with the crossing.
+struct TouchList {
+    static constexpr int kMax = 16;
+    const void *data[kMax] = {};
+    unsigned long long bytes[kMax] = {};
+    int count = 0;
+};
+cudaError_t touch(const TouchList &list, cudaStream_t stream);
+inline constexpr unsigned long long kTouchStride = 64 * 1024;
+
+inline constexpr const char *kTouchName = "kforgeHostTouch";
 inline constexpr const char *kDelayName = "kforgeHostDelay";
 inline constexpr const char *kMarkerName = "kforgeHostMarker";
 inline constexpr const char *kFlushName = "kforgeHostFlush";

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <sys/wait.h>
@@ -165,7 +166,8 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     if (index == 1 || (isFirst && !run.options.timing)) {
         const double b = base[kRef];
         const auto perCall = [&](Side s) { return std::max(times[s].ms - b, 1e-4) / run.k0; };
-        const std::size_t bytes = BatchTimer::bytesPerCall(run.task), l2 = m_gpu.props().l2Bytes;
+        const bool noFit = std::getenv("KFORGE_JUDGE_NO_FIT") != nullptr; // experiments only
+        const std::size_t bytes = noFit ? 0 : BatchTimer::bytesPerCall(run.task), l2 = m_gpu.props().l2Bytes;
         run.kRef = chooseBatch(perCall(Side::Reference), bytes, l2);
         run.kCand = chooseBatch(perCall(Side::Candidate), bytes, l2);
     }
@@ -431,6 +433,8 @@ void Evaluator::rounds(Run &run)
     int sets = static_cast<int>(std::min<std::size_t>(kMaxBatch, freeBytes / 4 / std::max<std::size_t>(perSet, 1)));
     if (sets < 1 && perSet < freeBytes / 10 * 9)
         sets = 1;
+    if (const char *cap = std::getenv("KFORGE_JUDGE_SETS"); cap && std::atoi(cap) > 0) // experiments only
+        sets = std::min(sets, std::atoi(cap));
     const auto mib = [](std::size_t b) { return std::to_string(b >> 20) + " MiB"; };
     if (sets < 1)
         throw JudgeOutOfMemory{"the judge needs " + mib(perSet)
