@@ -70,14 +70,6 @@ std::size_t BatchTimer::bytesPerSet(const TaskSpec &task)
     return in + 3 * out;
 }
 
-std::size_t BatchTimer::bytesPerCall(const TaskSpec &task)
-{
-    std::size_t in = 0, out = 0;
-    layout(task.inputs, in);
-    layout(task.outputs, out);
-    return in + out;
-}
-
 BatchTimer::BatchTimer(GpuContext &gpu, const TaskSpec &task, int sets)
     : m_gpu(gpu)
     , m_task(task)

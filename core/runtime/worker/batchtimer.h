@@ -46,8 +46,6 @@ public:
 
     // Bytes one set needs (inputs + the three output slots), for the memory budget.
     static std::size_t bytesPerSet(const TaskSpec &task);
-    // Bytes one call reads and writes (its inputs and one output slot): what a batch keeps in the L2 cache.
-    static std::size_t bytesPerCall(const TaskSpec &task);
     int sets() const { return m_sets; }
 
     // The map request for a host of `side`: the input arena, the side's output arena (the baseline gets the

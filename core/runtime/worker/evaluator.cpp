@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <sys/wait.h>
@@ -69,20 +68,17 @@ RunStats Evaluator::summarize(const std::vector<float> &samplesMs)
     return r;
 }
 
-int Evaluator::chooseBatch(double perCallMs, std::size_t callBytes, std::size_t l2Bytes)
+int Evaluator::chooseBatch(double perCallMs)
 {
-    const int fit = callBytes > 0 && l2Bytes > 0
-                        ? static_cast<int>(std::clamp<std::size_t>(l2Bytes / 2 / callBytes, 1, kMaxBatch))
-                        : kMaxBatch;
     if (!(perCallMs > 0))
-        return fit;
+        return kMaxBatch;
     // Rounded up to a power of two: the estimate's noise must not change K from one evaluation of a kernel to
     // the next (the per-call figure of short kernels depends a little on K: each call's fresh buffers).
     const double k = std::clamp(std::ceil(kBatchTargetMs / perCallMs), 1.0, static_cast<double>(kMaxBatch));
     int p = 1;
     while (p < k)
         p *= 2;
-    return std::min(std::clamp(p, kMinBatch, kMaxBatch), fit);
+    return std::clamp(p, kMinBatch, kMaxBatch);
 }
 
 // One round: the baseline, the reference and the candidate each run one batch on the round's inputs (the
@@ -166,10 +162,8 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     if (index == 1 || (isFirst && !run.options.timing)) {
         const double b = base[kRef];
         const auto perCall = [&](Side s) { return std::max(times[s].ms - b, 1e-4) / run.k0; };
-        const bool noFit = std::getenv("KFORGE_JUDGE_NO_FIT") != nullptr; // experiments only
-        const std::size_t bytes = noFit ? 0 : BatchTimer::bytesPerCall(run.task), l2 = m_gpu.props().l2Bytes;
-        run.kRef = chooseBatch(perCall(Side::Reference), bytes, l2);
-        run.kCand = chooseBatch(perCall(Side::Candidate), bytes, l2);
+        run.kRef = chooseBatch(perCall(Side::Reference));
+        run.kCand = chooseBatch(perCall(Side::Candidate));
     }
     if (isFirst) {
         if (bt.sets() >= 2)
@@ -433,8 +427,6 @@ void Evaluator::rounds(Run &run)
     int sets = static_cast<int>(std::min<std::size_t>(kMaxBatch, freeBytes / 4 / std::max<std::size_t>(perSet, 1)));
     if (sets < 1 && perSet < freeBytes / 10 * 9)
         sets = 1;
-    if (const char *cap = std::getenv("KFORGE_JUDGE_SETS"); cap && std::atoi(cap) > 0) // experiments only
-        sets = std::min(sets, std::atoi(cap));
     const auto mib = [](std::size_t b) { return std::to_string(b >> 20) + " MiB"; };
     if (sets < 1)
         throw JudgeOutOfMemory{"the judge needs " + mib(perSet)

@@ -65,11 +65,8 @@ public:
 
     static RunStats summarize(const std::vector<float> &samplesMs);
     // K for a side whose calls take `perCallMs`: enough calls for kBatchTargetMs, within [kMinBatch,
-    // kMaxBatch], and no more than fit their inputs and outputs (`callBytes` each) in half of the L2 cache
-    // (`l2Bytes`), down to 1: the outputs of a batch's calls then stay in the cache until the window closes, so
-    // no call pays for the write-back of the one before, as no kernel does under ncu (whose cache control
-    // flushes before every kernel). 0 for either: no such limit.
-    static int chooseBatch(double perCallMs, std::size_t callBytes = 0, std::size_t l2Bytes = 0);
+    // kMaxBatch].
+    static int chooseBatch(double perCallMs);
     // The result's "roofline" object for a timed candidate (speedoflight.h, the one computation), its flag and
     // warning appended to `flags` / `warnings` when it has one.
     static nlohmann::ordered_json roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs,

@@ -31,6 +31,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -45,7 +46,7 @@ void usage(std::FILE *to)
                  "                     [--min-runs N] [--trials N] [--json] [--adversarial [CASES_JSON] [--case FILE]...]\n"
                  "       kforge-worker --adversarial [CASES_JSON] [--case FILE]... [--device N] [--json]\n"
                  "       kforge-worker --launch TASK_DIR KERNEL.cu|KERNEL.so [--runs N] [--seed S] [--no-flush]\n"
-                 "                     [--keep-pool] [--device N]\n"
+                 "                     [--sets N] [--keep-pool] [--device N]\n"
                  "       kforge-worker --candidate-host FD [--device N]\n"
                  "       kforge-worker --version\n\n"
                  "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout.\n"
@@ -55,7 +56,8 @@ void usage(std::FILE *to)
                  "tasks with --self-test), one fresh worker per case; same exit codes.\n"
                  "--launch compiles the kernel (a .so is used as it is), generates the task's inputs from the seed\n"
                  "and calls its entry N times (L2 flushed before each run), with no verification and no CUPTI:\n"
-                 "a plain workload for external profilers such as ncu. --keep-pool keeps freed stream-ordered\n"
+                 "a plain workload for external profilers such as ncu. --sets N gives run r the inputs and outputs\n"
+                 "of set r %% N (its own buffers, as in the judge's batches). --keep-pool keeps freed stream-ordered\n"
                  "memory in the device's pool (release threshold UINT64_MAX) instead of returning it at each sync.\n"
                  "--candidate-host is internal: the process the worker starts for each loaded kernel library, serving\n"
                  "the host protocol on descriptor FD (docs/worker-protocol.md).\n",
@@ -80,6 +82,7 @@ struct LaunchConfig {
     uint64_t seed = 1;
     bool flush = true;
     bool keepPool = false;
+    int sets = 1;
     int device = 0;
 };
 
@@ -140,9 +143,12 @@ int runLaunch(const LaunchConfig &config)
             KF_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
         }
         const cudaStream_t s = gpu.stream();
-        kforge::runtime::TensorSet inputs(task.inputs);
-        kforge::runtime::TensorSet outputs(task.outputs);
-        inputs.generate(config.seed, s);
+        std::vector<std::unique_ptr<kforge::runtime::TensorSet>> inputSets, outputSets;
+        for (int j = 0; j < config.sets; ++j) {
+            inputSets.push_back(std::make_unique<kforge::runtime::TensorSet>(task.inputs));
+            outputSets.push_back(std::make_unique<kforge::runtime::TensorSet>(task.outputs));
+            inputSets.back()->generate(config.seed + static_cast<uint64_t>(j), s);
+        }
         KF_CUDA(cudaStreamSynchronize(s));
         cudaEvent_t start = nullptr, stop = nullptr;
         KF_CUDA(cudaEventCreate(&start));
@@ -152,6 +158,8 @@ int runLaunch(const LaunchConfig &config)
             if (config.flush)
                 gpu.flushL2(s);
             KF_CUDA(cudaEventRecord(start, s));
+            kforge::runtime::TensorSet &inputs = *inputSets[static_cast<std::size_t>(r % config.sets)];
+            kforge::runtime::TensorSet &outputs = *outputSets[static_cast<std::size_t>(r % config.sets)];
             const int rc = lib->entry()(inputs.descriptors(), inputs.count(), outputs.descriptors(), outputs.count(),
                                         &params, s);
             if (rc != 0) {
@@ -249,6 +257,8 @@ int main(int argc, char **argv)
             launchConfig.seed = static_cast<uint64_t>(value(0, 9007199254740992LL));
         } else if (a == "--no-flush") {
             launchConfig.flush = false;
+        } else if (a == "--sets") {
+            launchConfig.sets = static_cast<int>(value(1, 1024));
         } else if (a == "--keep-pool") {
             launchConfig.keepPool = true;
         } else if (a == "--task" && i + 1 < argc) {

@@ -2,7 +2,6 @@
 // reference decides; larger scales skipped after the first beyond the domain), the sanitizer's report
 // parsing, and the result's roofline from speedoflight.h (one computation).
 #include "check.h"
-#include "core/runtime/worker/batchtimer.h"
 #include "core/runtime/worker/evaloptions.h"
 #include "core/runtime/worker/evaluator.h"
 #include "core/runtime/worker/speedoflight.h"
@@ -132,21 +131,14 @@ void rooflineFromTheFunction()
 
 } // namespace
 
-// K from the per-call time and the calls' footprint against the L2 cache (docs/worker-protocol.md, "Timing").
+// K from the per-call time (docs/worker-protocol.md, "Timing").
 void batchSize()
 {
-    const std::size_t l2 = 50u << 20; // the H200's
-    KF_CHECK(Evaluator::chooseBatch(0.001) == Evaluator::kMaxBatch);        // 5 us: 5 ms / 1 us, capped
-    KF_CHECK(Evaluator::chooseBatch(0.04) == 128);                           // ceil(125) -> 128
-    KF_CHECK(Evaluator::chooseBatch(3.0) == Evaluator::kMinBatch);           // long calls: 3
-    KF_CHECK(Evaluator::chooseBatch(0.04, 1u << 20, l2) == 25);              // 25 x 1 MiB fit in 25 MiB
-    KF_CHECK(Evaluator::chooseBatch(0.04, 128u << 20, l2) == 1);             // diag_matmul: one call per window
-    KF_CHECK(Evaluator::chooseBatch(3.0, 4u << 20, l2) == Evaluator::kMinBatch); // time's K is smaller
-    KF_CHECK(Evaluator::chooseBatch(0.0, 128u << 20, l2) == 1);
-    KF_CHECK(Evaluator::chooseBatch(0.04, 1u << 20, 0) == 128);               // no L2 size known: no limit
-    const TaskSpec diag = task("diag_matmul");
-    KF_CHECK_MSG(BatchTimer::bytesPerCall(diag) == 4u * 4096 + 8u * 4096 * 4096,
-                 std::to_string(BatchTimer::bytesPerCall(diag)));
+    KF_CHECK(Evaluator::chooseBatch(0.001) == Evaluator::kMaxBatch); // 1 us: 5000 calls, capped
+    KF_CHECK(Evaluator::chooseBatch(0.04) == 128);                   // ceil(125) -> 128
+    KF_CHECK(Evaluator::chooseBatch(0.033) == 256);                  // ceil(151.5) -> 256
+    KF_CHECK(Evaluator::chooseBatch(3.0) == Evaluator::kMinBatch);   // long calls: 3
+    KF_CHECK(Evaluator::chooseBatch(0.0) == Evaluator::kMaxBatch);
 }
 
 int main()
