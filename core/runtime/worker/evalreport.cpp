@@ -35,6 +35,19 @@ void addFlag(std::vector<std::string> &flags, const std::string &f)
 
 } // namespace
 
+Json sourceProfileStub(const std::string &status, const std::string &missing, const std::string &reason)
+{
+    return Json{{"status", status},
+                {"reason", reason},
+                {"missing", Json::array({missing})},
+                {"cost_ms", 0},
+                {"period", 0},
+                {"runs", 0},
+                {"stall_reasons", Json::array()},
+                {"cupti_stall_reasons", Json::object()},
+                {"kernels", Json::array()}};
+}
+
 Json Evaluator::roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs, double referenceMs,
                          std::vector<std::string> &flags, std::vector<std::string> &warnings)
 {
@@ -183,15 +196,7 @@ Json Evaluator::report(Run &run, Json result)
             missing = "profiler";
             why = "This worker was built without the CUPTI profiler (kforge_profiler), so it cannot sample PCs.";
         }
-        result["source_profile"] = Json{{"status", "unavailable"},
-                                        {"reason", why},
-                                        {"missing", Json::array({missing})},
-                                        {"cost_ms", 0},
-                                        {"period", 0},
-                                        {"runs", 0},
-                                        {"stall_reasons", Json::array()},
-                                        {"cupti_stall_reasons", Json::object()},
-                                        {"kernels", Json::array()}};
+        result["source_profile"] = sourceProfileStub("unavailable", missing, why);
     }
 
     // The candidate's output, capped at the source by the sandbox.

@@ -75,4 +75,8 @@ struct Evaluator::Run {
     }
 };
 
+// A source_profile object for a pass that did not produce one ("unavailable", "failed"): the profile's shape
+// with nothing in it, `missing` and `reason` saying why (evalreport.cpp).
+nlohmann::ordered_json sourceProfileStub(const std::string &status, const std::string &missing, const std::string &reason);
+
 } // namespace kforge::runtime

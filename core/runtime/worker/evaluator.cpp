@@ -120,9 +120,8 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         host::HostClient &h = run.host(b.side);
         // The first round is not gated: it also loads what the calls need on their first run (a kernel's
         // first launch may wait for its own context), which a gate would hold up until its timeout.
-        const BatchTime t =
-            bt.run(h, b.side, b.calls, seed, run.gated && !isFirst, b.side == Side::Candidate, run.waitS(), run.phase,
-                   first);
+        const BatchTime t = bt.run(h, b.side, b.calls, seed, run.gated && !isFirst, b.side == Side::Candidate,
+                                   run.waitS(), run.phase, first);
         const BatchFinish &f = t.finish;
         if (b.side != Side::Baseline) {
             for (int rc : f.rc)
@@ -589,17 +588,10 @@ void Evaluator::profilePasses(Run &run)
                 // The pass runs the candidate's code once more: whatever it does there (crash, hang, exit)
                 // costs the profile only. The verdict and the timing were settled before.
                 reply = Json{{"source_profile",
-                              Json{{"status", "failed"},
-                                   {"reason", "The source-level pass's process of the " + std::string(sideName(side))
-                                                  + " ended (" + f.verdict + "): " + f.message
-                                                  + ". The evaluation's verdict and timing are not affected."},
-                                   {"missing", Json::array({"helper_failed"})},
-                                   {"cost_ms", 0},
-                                   {"period", 0},
-                                   {"runs", 0},
-                                   {"stall_reasons", Json::array()},
-                                   {"cupti_stall_reasons", Json::object()},
-                                   {"kernels", Json::array()}}}};
+                              sourceProfileStub("failed", "helper_failed",
+                                                "The source-level pass's process of the " + std::string(sideName(side))
+                                                    + " ended (" + f.verdict + "): " + f.message
+                                                    + ". The evaluation's verdict and timing are not affected.")}};
             }
             fresh.reset(); // exits, closing its mappings
             if (!reply.contains("source_profile"))
