@@ -92,22 +92,23 @@ profiler::SourceProfile sampleLibrary(const std::string &side, const std::functi
         auto step = Clock::now();
         launch(); // module loading is not part of the sampled range
         const double warmupMs = msSince(step);
-        step = Clock::now();
-        LibraryTools t = tools.get();
-        const double waitMs = msSince(step);
-        targets.back().cubins = std::move(t.cubins);
-        targets.back().cubinProblem = t.problem;
-        step = Clock::now();
+        // The sampling does not wait for the tools: their cubins are needed only to map the PCs to lines,
+        // after the launches (the sampler's step "tools_wait" is what is left of them by then).
+        LibraryTools t;
         profiler::PcSamplingOptions options;
         options.period = period;
-        profile = profiler::PcSampler::sample(targets, options);
-        const double sampleMs = msSince(step);
+        options.awaitCubins = [&] {
+            t = tools.get();
+            targets.back().cubins = std::move(t.cubins);
+            targets.back().cubinProblem = t.problem;
+        };
+        profile = profiler::PcSampler::sample(targets, options); // its own steps, "tools_wait" among them
+        if (tools.valid()) // the sampler returned before it needed them
+            options.awaitCubins();
         step = Clock::now();
         foldInlinedLines(side, t.inlines, profile);
         profile.addCost("warmup", warmupMs);
-        profile.addCost("tools_wait", waitMs);
-        profile.addCost("tools", toolsMs);
-        profile.addCost("sample", sampleMs);
+        profile.addCost("tools", toolsMs); // beside the warm-up and the launches, not after them
         profile.addCost("fold", msSince(step));
     } catch (const std::exception &e) {
         if (tools.valid())
