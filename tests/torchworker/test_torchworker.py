@@ -192,6 +192,12 @@ class TorchWorkerTest(unittest.TestCase):
         self.assertTrue(r['verification']['input_mutated'])
         self.assertEqual(r['verification']['mutated_inputs'], ['x'])
 
+    def test_mutates_input_while_timed(self):
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_mutates_timed.py', self.matmul),
+                         'incorrect', 'changed its input x while it was timed')
+        self.assertEqual(r['verification']['trials'], 3)
+        self.assertNotIn('timing', r)
+
     def test_patched_allclose_does_not_help(self):
         r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_allclose.py', self.matmul), 'incorrect')
         self.assertGreater(r['verification']['mismatches'], 0)

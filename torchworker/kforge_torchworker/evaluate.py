@@ -162,7 +162,10 @@ class Evaluation:
 
     def mutated(self, before, after):
         tensor_args = [a for a in self.task.args if 'value' not in a]
-        return [tensor_args[i]['name'] for i, (b, a) in enumerate(zip(before, after)) if not spec.identical(b, a)]
+        if len(before) != len(after):
+            return ['(%d tensors back for %d)' % (len(after), len(before))]
+        return [tensor_args[i % len(tensor_args)]['name'] for i, (b, a) in enumerate(zip(before, after))
+                if not spec.identical(b, a)]
 
     def verify(self):
         v = self.verification
@@ -270,6 +273,15 @@ class Evaluation:
                         checked += 1
             rounds += 1
         self.verification['timed_outputs_checked'] = checked
+        _, after = self.ask(self.cand, {'op': 'sets'}, [], 'reading the timing inputs back')
+        originals = [a for s in sets for a in s if hasattr(a, 'dtype')]
+        changed = sorted(set(self.mutated(originals, after)))
+        if changed:
+            v = self.verification
+            v['input_mutated'], v['mutated_inputs'] = True, changed
+            v['reason'] = '%s: the candidate changed its input %s while it was timed' % (
+                self.cand_name, ', '.join(changed))
+            raise Verdict('incorrect', v['reason'])
         timing = {}
         for side in samples:
             base = statistics.median(baselines[side]) if baselines[side] else 0.0

@@ -185,12 +185,10 @@ class Host:
         if cls is None:
             raise Failure('lookup', '%s defines no class %s' % (os.path.basename(path), cls_name))
         if self.role == 'reference':
-            if header.get('init_args') is not None:
-                init_args = header['init_args']
-            elif hasattr(module, 'get_init_inputs'):
+            if hasattr(module, 'get_init_inputs'):
                 init_args = self.call('get_init_inputs', lambda: list(module.get_init_inputs()))
             else:
-                init_args = []
+                init_args = header.get('init_args') or []
             torch.manual_seed(header['seed'])
             model = self.call('construct', cls, *init_args)
             model = self.call('to_device', lambda: model.to(self.device).eval())
@@ -243,6 +241,10 @@ class Host:
         self.sets = [self.materialise(s, tensors) for s in header['sets']]
         return {}, []
 
+    def op_sets(self, header, tensors):
+        """The staged timing inputs as they are now: the judge compares them with what it sent."""
+        return {}, [a for s in self.sets for a in s if isinstance(a, torch.Tensor)]
+
     def sync(self):
         if self.device.type == 'cuda':
             _device_sync()
@@ -277,7 +279,8 @@ class Host:
         return {'times_ms': times, 'baseline_ms': baseline}, kept
 
     def serve(self):
-        ops = {'load': self.op_load, 'run': self.op_run, 'stage': self.op_stage, 'time': self.op_time}
+        ops = {'load': self.op_load, 'run': self.op_run, 'stage': self.op_stage, 'time': self.op_time,
+               'sets': self.op_sets}
         while True:
             try:
                 header, tensors = self.reader.receive()
