@@ -23,6 +23,9 @@ WORKER = ''
 DEVICE = os.environ.get('KFORGE_TORCH_DEVICE', 'cpu')
 NAMES = {torch.float32: 'f32', torch.float64: 'f64', torch.float16: 'f16', torch.bfloat16: 'bf16',
          torch.int64: 'i64', torch.int32: 'i32', torch.bool: 'bool', torch.uint8: 'u8'}
+if DEVICE != 'cpu' and not torch.cuda.is_available():
+    print('SKIP: KFORGE_TORCH_DEVICE=%s but torch %s sees no CUDA device' % (DEVICE, torch.__version__))
+    sys.exit(77)
 FAST = {'trials': 3, 'min_runs': 5, 'min_time_ms': 20, 'warmup': 2}
 
 
