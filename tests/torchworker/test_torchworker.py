@@ -249,6 +249,52 @@ class TorchWorkerTest(unittest.TestCase):
             self.assertGreater(r['timing']['speedup'], 0)
 
 
+class WireTest(unittest.TestCase):
+    """What a host sends is parsed as JSON plus raw bytes of known dtypes, nothing else."""
+
+    def setUp(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(WORKER)))
+        from kforge_torchworker import wire
+        self.wire = wire
+        self.r, self.w = os.pipe()
+
+    def tearDown(self):
+        os.close(self.r)
+        os.close(self.w)
+
+    def roundtrip(self, data, limit=None):
+        os.write(self.w, data)
+        return self.wire.Reader(self.r, limit).receive(deadline=__import__('time').monotonic() + 5)
+
+    def test_tensors_keep_dtype_and_bits(self):
+        sent = [torch.tensor([1.5, float('nan'), -0.0]), torch.arange(6, dtype=torch.int64).reshape(2, 3),
+                torch.tensor([True, False]), torch.randn(4).to(torch.bfloat16), torch.empty(0, 3)]
+        header, got = self.roundtrip(self.wire.encode({'op': 'x', 'n': 1}, sent))
+        self.assertEqual(header, {'op': 'x', 'n': 1})
+        for a, b in zip(sent, got):
+            self.assertEqual((a.dtype, a.shape), (b.dtype, b.shape))
+            self.assertTrue(torch.equal(a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8)))
+
+    def frame(self, header, payload=b''):
+        head = json.dumps(header).encode()
+        return len(head).to_bytes(8, 'little') + head + payload
+
+    def test_forged_messages_are_refused(self):
+        bad = [self.frame({'tensors': [{'dtype': 'object', 'shape': [1], 'nbytes': 8}]}, b'\0' * 8),
+               self.frame({'tensors': [{'dtype': 'f32', 'shape': [4], 'nbytes': 8}]}, b'\0' * 8),
+               self.frame({'tensors': [{'dtype': 'f32', 'shape': [-1], 'nbytes': 0}]}),
+               self.frame({'tensors': 'x'}),
+               (4).to_bytes(8, 'little') + b'\x80\x04K.']
+        for data in bad:
+            with self.assertRaises(self.wire.WireError, msg=data[:60]):
+                self.roundtrip(data)
+            os.close(self.r)
+            os.close(self.w)
+            self.r, self.w = os.pipe()
+        with self.assertRaises(self.wire.WireError):
+            self.roundtrip(self.frame({'tensors': [{'dtype': 'u8', 'shape': [64], 'nbytes': 64}]}, b'\0' * 64), 32)
+
+
 if __name__ == '__main__':
     WORKER = sys.argv.pop(1)
     unittest.main()

@@ -53,6 +53,13 @@ class Evaluation:
         self.ref_name = os.path.basename(reference)
         seed = options.get('seed')
         self.seed = int(seed) if seed is not None else int.from_bytes(os.urandom(8), 'little') >> 1
+        trials = options.get('trials', 5)
+        if not isinstance(trials, int) or not 2 <= trials <= 1000:
+            raise ValueError('trials: %r is not an integer within 2..1000' % (trials,))
+        for key in ('warmup', 'min_runs', 'max_runs', 'min_time_ms'):
+            if key in options and (not isinstance(options[key], (int, float)) or options[key] < 0):
+                raise ValueError('%s: %r is not a number >= 0' % (key, options[key]))
+        self.trials = trials
         self.started = time.monotonic()
         self.deadline = self.started + 0.8 * task.timeout_s
         self.flags, self.warnings = [], []
@@ -100,6 +107,10 @@ class Evaluation:
         header, tensors = arg_message(args)
         request = {'op': 'run', 'args': header}
         ref_ans, ref_out = self.ask(self.ref, request, tensors, 'the reference, ' + phase)
+        # What the candidate may send back in one message: what the reference sent, with room, never gigabytes
+        # that the judge would have to hold.
+        sent = sum(t.numel() * t.element_size() for t in ref_out)
+        self.cand.reader.limit = max(self.cand.reader.limit or 0, (64 << 20) + 4 * sent + KEEP_ALL_BYTES)
         cand_ans, cand_out = self.ask(self.cand, request, tensors, 'the candidate, ' + phase)
         return self.split(ref_ans, ref_out, tensors, 'reference', phase), \
             self.split(cand_ans, cand_out, tensors, 'candidate', phase)
@@ -169,9 +180,7 @@ class Evaluation:
 
     def verify(self):
         v = self.verification
-        trials = int(self.options.get('trials', 5))
-        if not 2 <= trials <= 1000:
-            raise ValueError('options.trials: %d is not within 2..1000' % trials)
+        trials = self.trials
         first_outputs = []
         for t in range(trials):
             trial_seed = spec.splitmix64(self.seed, t)
@@ -200,6 +209,14 @@ class Evaluation:
                                  'bitwise identical outputs; a constant-writing candidate passes this task.')
 
     # ---- timing ------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def times(values, count, host, side):
+        if not isinstance(values, list) or len(values) != count or not all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
+                for x in values):
+            raise Verdict('crashed', '%s: the %s host sent no valid list of %d times' % (host.name, side, count))
+        return [float(x) for x in values]
 
     def time_both(self):
         o = self.options
@@ -230,7 +247,7 @@ class Evaluation:
         for side, host in (('reference', self.ref), ('candidate', self.cand)):
             ans, _ = self.ask(host, {'op': 'time', 'set': 0, 'calls': calls[side], 'baseline_calls': 0}, [],
                               'warming up the ' + side)
-            per_call[side] = max(statistics.median(ans['times_ms']), 1e-4)
+            per_call[side] = max(statistics.median(self.times(ans.get('times_ms'), calls[side], host, side)), 1e-4)
         for side in per_call:  # a batch of about 10 ms, at most 256 calls
             calls[side] = max(1, min(256, int(math.ceil(10.0 / per_call[side]))))
         loop_start, rounds, checked = time.monotonic(), 0, 0
@@ -256,12 +273,10 @@ class Evaluation:
                 ans, kept = self.ask(host, {'op': 'time', 'set': set_index, 'calls': n, 'keep': keep,
                                             'baseline_calls': min(n, 5)}, [],
                                      'timing the %s (round %d)' % (side, rounds + 1))
-                times = [float(x) for x in ans.get('times_ms', [])]
-                if len(times) != n:
-                    raise Verdict('crashed', '%s: the %s host sent %d times for %d calls' % (
-                        host.name, side, len(times), n))
+                times, base = self.times(ans.get('times_ms'), n, host, side), self.times(
+                    ans.get('baseline_ms'), min(n, 5), host, side)
                 samples[side] += times
-                baselines[side] += [float(x) for x in ans.get('baseline_ms', [])]
+                baselines[side] += base
                 if side == 'candidate':
                     per = len(expected[set_index])
                     if len(kept) != per * len(keep):
@@ -319,6 +334,10 @@ class Evaluation:
         except HostFailure as f:
             result['verdict'], result['message'] = f.verdict, f.message
             self.verification['reason'] = f.message
+        except Exception as e:  # noqa: BLE001 - e.g. a host answer of the wrong shape: a verdict, never a lost session
+            result['verdict'] = 'error'
+            result['message'] = 'kforge-torch-worker: the evaluation failed: %s: %s' % (type(e).__name__, e)
+            self.verification['reason'] = result['message']
         finally:
             self.close()
             result['stdout'] = self.cand.out.text() if self.cand else ''

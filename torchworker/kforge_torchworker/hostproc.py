@@ -69,7 +69,7 @@ class HostProcess:
             pass_fds=(to_host_r, from_host_w), preexec_fn=_die_with_parent)
         os.close(to_host_r)
         os.close(from_host_w)
-        self.reader = wire.Reader(self.from_host, limit=16 << 30)
+        self.reader = wire.Reader(self.from_host, limit=(256 << 20) if role == 'candidate' else None)
         self.out, self.err = Capture(self.proc.stdout), Capture(self.proc.stderr)
         self.out.start()
         self.err.start()

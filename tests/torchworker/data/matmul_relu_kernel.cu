@@ -2,8 +2,7 @@
 // buffers as the module names them (linear.weight, linear.bias, offset).
 #include "kforge/kernel.h"
 
-__global__ void linear_relu(const float *x, const float *w, const float *b, const float *off, float *out, int m,
-                            int k, int n)
+__global__ void linear_relu(const float *x, const float *w, const float *b, const float *off, float *out, int m, int k, int n)
 {
     int row = blockIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
     if (row >= m || col >= n)
@@ -21,8 +20,7 @@ KF_ENTRY(in, nin, out, nout, params, stream)
         return -1;
     int m = (int)in[0].shape[0], k = (int)in[0].shape[1], n = (int)in[1].shape[0];
     dim3 grid((n + 127) / 128, m);
-    linear_relu<<<grid, 128, 0, stream>>>((const float *)in[0].data, (const float *)in[1].data,
-                                          (const float *)in[2].data, (const float *)in[3].data, (float *)out[0].data,
-                                          m, k, n);
+    linear_relu<<<grid, 128, 0, stream>>>((const float *)in[0].data, (const float *)in[1].data, (const float *)in[2].data,
+                                          (const float *)in[3].data, (float *)out[0].data, m, k, n);
     return cudaGetLastError();
 }
