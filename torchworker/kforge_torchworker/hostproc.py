@@ -69,6 +69,7 @@ class HostProcess:
             pass_fds=(to_host_r, from_host_w), preexec_fn=_die_with_parent)
         os.close(to_host_r)
         os.close(from_host_w)
+        os.set_blocking(self.to_host, False)
         self.reader = wire.Reader(self.from_host, limit=(256 << 20) if role == 'candidate' else None)
         self.out, self.err = Capture(self.proc.stdout), Capture(self.proc.stderr)
         self.out.start()
@@ -78,7 +79,7 @@ class HostProcess:
         """Sends one request and waits for its answer; a host that dies, breaks the framing or runs past the
         deadline is ended and reported as a HostFailure naming the phase."""
         try:
-            wire.send(self.to_host, header, tensors)
+            wire.send(self.to_host, header, tensors, deadline)
             answer, out = self.reader.receive(deadline)
         except wire.Deadline:
             self.kill()
@@ -125,8 +126,8 @@ class HostProcess:
     def close(self):
         """Ends the host and its whole group (whatever it started), then removes its directory."""
         try:
-            wire.send(self.to_host, {'op': 'shutdown'})
-        except OSError:
+            wire.send(self.to_host, {'op': 'shutdown'}, deadline=time.monotonic() + 0.5)
+        except (OSError, wire.Deadline):
             pass
         deadline = time.monotonic() + 1.0
         while self.proc.poll() is None and time.monotonic() < deadline:

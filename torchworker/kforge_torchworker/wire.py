@@ -15,6 +15,7 @@ import torch
 from .spec import DTYPES, NAMES
 
 HEADER_LIMIT = 64 << 20
+_write = os.write  # taken at import: a module patching os.write in a host does not reach the framing
 
 
 class WireError(Exception):
@@ -38,10 +39,19 @@ def encode(header, tensors=()):
     return struct.pack('<Q', len(head)) + head + b''.join(blobs)
 
 
-def send(fd, header, tensors=()):
+def send(fd, header, tensors=(), deadline=None):
+    """Writes one message; on a non-blocking fd (the judge's side) it gives up at the deadline, so a host that
+    stops reading cannot stall the judge."""
     data = memoryview(encode(header, tensors))
     while data:
-        n = os.write(fd, data)
+        try:
+            n = _write(fd, data)
+        except BlockingIOError:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise Deadline() from None
+            select.select([], [fd], [], left)
+            continue
         data = data[n:]
 
 
