@@ -205,6 +205,12 @@ class TorchWorkerTest(unittest.TestCase):
         r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_allclose.py', self.matmul), 'incorrect')
         self.assertGreater(r['verification']['mismatches'], 0)
 
+    def test_patched_clock_does_not_change_the_figure(self):
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_clock.py', self.matmul), 'correct')
+        self.assertGreaterEqual(r['timing']['candidate']['median_ms'], 3.0)
+        self.assertGreaterEqual(r['timing']['candidate']['min_ms'], 3.0)
+        self.assertLess(r['timing']['speedup'], 1.0)
+
     def test_flags_stay_in_the_candidate(self):
         # The reference doubles its output when it sees allow_tf32; the candidate switches it on and copies.
         self.verdict(self.w.evaluate('flag_probe.py', 'flag_probe_tf32.py', task_for('flag_probe')), 'correct')
