@@ -176,6 +176,10 @@ class TorchWorkerTest(unittest.TestCase):
                          'matmul_relu_dtype.py', 'dtype f64', 'the reference f32')
         self.assertIn('forward', r['verification']['reason'])
 
+    def test_wrong_shape(self):
+        self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_shape.py', self.matmul), 'incorrect',
+                     'matmul_relu_shape.py', 'step forward', 'shape [16, 32], the reference [32, 16]')
+
     def test_raises(self):
         self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_raises.py', self.matmul), 'crashed',
                      'matmul_relu_raises.py', 'step forward', 'trial 1', 'RuntimeError: kernel not written yet',
@@ -225,6 +229,19 @@ class TorchWorkerTest(unittest.TestCase):
         task = task_for('gather_mask', {'idx': {'dist': 'integers', 'low': 0, 'high': 50}})
         self.assertEqual([a.get('dtype') for a in task['inputs']], ['i64', 'bool', None])
         self.verdict(self.w.evaluate('gather_mask.py', 'gather_mask_good.py', task), 'correct')
+
+    def test_task_as_import_writes_it(self):
+        # The shape of task.json that kforge-cli import writes: shapes as expressions over params, scalar
+        # arguments with their value, parameters/buffers/flops/bytes fields the judge does not need.
+        with open(os.path.join(DATA, 'gather_mask.task.json')) as f:
+            task = json.load(f)
+        self.assertEqual(task['inputs'][0]['shape'], ['B', 'L'])
+        r = self.verdict(self.w.evaluate('gather_mask.py', 'gather_mask_good.py', task), 'correct')
+        self.assertEqual(r['verification']['elements'], 4 * 12 * 8)
+        task['inputs'][0]['shape'] = ['B', 'Q']
+        r = self.w.ask(op='evaluate', task=task)
+        self.assertEqual(r['error']['code'], 'bad_request')
+        self.assertIn("task.inputs[0].shape[1]: unknown identifier 'Q'", r['error']['message'])
 
     def test_integer_input_needs_a_range(self):
         task = task_for('gather_mask', {'idx': None})
