@@ -33,6 +33,8 @@ private Q_SLOTS:
         QCOMPARE(worker.minRuns, TimingDefaults::minRuns);
         QCOMPARE(worker.minTimeMs, double(TimingDefaults::minTimeMs));
         QCOMPARE(worker.maxRuns, TimingDefaults::maxRuns);
+        QCOMPARE(worker.ciTarget, TimingDefaults::ciTarget);
+        QCOMPARE(worker.maxTimeMs, double(TimingDefaults::maxTimeMs));
         QCOMPARE(worker.warmup, TimingDefaults::warmup);
         QCOMPARE(worker.warmupMs, double(TimingDefaults::warmupMs));
         QCOMPARE(worker.traceRuns, TimingDefaults::traceRuns);
