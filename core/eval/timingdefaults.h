@@ -14,10 +14,11 @@ struct TimingDefaults {
     // rule; 0: the fixed rule, until minRuns and minTimeMs), after minRuns calls and minTimeMs...
     static constexpr double ciTarget = 0.01;
     static constexpr int minRuns = 100;
-    static constexpr int minTimeMs = 100;  // 1000 under the fixed rule (the worker's default with ci_target 0)
-    static constexpr int maxRuns = 10000;  // ...but never more calls...
-    static constexpr int maxTimeMs = 5000; // ...nor longer (adaptive rule)
-    static constexpr int warmup = 10;      // untimed pairs first: at least this many and at least warmupMs
+    static constexpr int minTimeMs = 100;
+    static constexpr int fixedMinTimeMs = 1000; // the fixed rule's (ci_target 0; exported benchmarks)
+    static constexpr int maxRuns = 10000;       // ...but never more calls...
+    static constexpr int maxTimeMs = 5000;      // ...nor longer (adaptive rule)
+    static constexpr int warmup = 10;           // untimed pairs first: at least this many and at least warmupMs
     static constexpr int warmupMs = 100;
     static constexpr int traceRuns = 10; // CUPTI trace runs per side after timing
 

@@ -34,6 +34,7 @@ private Q_SLOTS:
         QCOMPARE(worker.minTimeMs, double(TimingDefaults::minTimeMs));
         QCOMPARE(worker.maxRuns, TimingDefaults::maxRuns);
         QCOMPARE(worker.ciTarget, TimingDefaults::ciTarget);
+        QCOMPARE(runtime::EvalOptions::kFixedMinTimeMs, double(TimingDefaults::fixedMinTimeMs));
         QCOMPARE(worker.maxTimeMs, double(TimingDefaults::maxTimeMs));
         QCOMPARE(worker.warmup, TimingDefaults::warmup);
         QCOMPARE(worker.warmupMs, double(TimingDefaults::warmupMs));
