@@ -125,6 +125,19 @@ Json Evaluator::report(Run &run, Json result)
         t["rotated_sets"] = run.setsUsed < std::max(run.kCand, run.kRef);
         // The process boundary's cost: the baseline's batches, per sampled round, in wall-clock time.
         t["boundary_ms_per_round"] = run.baselineWallMs / std::max(1, run.timedRounds);
+        // The stop rule (medianci.h): the target, whether it stopped the timing, both medians' intervals then.
+        const auto interval = [](const MedianCi &ci) {
+            return Json{{"ci_low_ms", ci.lowMs},
+                        {"ci_high_ms", ci.highMs},
+                        {"half_width", std::isfinite(ci.halfWidth) ? Json(ci.halfWidth) : Json(nullptr)}};
+        };
+        t["adaptive"] = Json{{"target", options.ciTarget},
+                             {"reached", run.stop == StopReason::Target},
+                             {"stopped_by", stopReasonName(run.stop)},
+                             {"rounds", run.timedRounds},
+                             {"min_rounds", EvalOptions::kMinCiRounds},
+                             {"candidate", interval(run.candidateCi)},
+                             {"reference", interval(run.referenceCi)}};
         result["timing"] = t;
         if (ref.cv > 0.1 || cand.cv > 0.1)
             flags.push_back("unstable_timing");
