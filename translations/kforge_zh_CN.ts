@@ -52,7 +52,7 @@
         <translation>错误</translation>
     </message>
     <message>
-        <location line="+115" />
+        <location line="+152" />
         <source>The worker sent an unknown verdict '%1'. %2</source>
         <translation>工作进程发来未知的判定结果“%1”。%2</translation>
     </message>
@@ -5192,7 +5192,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::TimingPage</name>
     <message>
-        <location filename="../views/settings/timingpage.cpp" line="+21" />
+        <location filename="../views/settings/timingpage.cpp" line="+22" />
         <source>Each trial verifies the kernel on freshly generated inputs with a new seed.</source>
         <translation>每次试验都用新种子重新生成输入来验证内核。</translation>
     </message>
@@ -5222,7 +5222,22 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>计时开始前不计时的运行次数。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+5" />
+        <source> %</source>
+        <translation> %</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Off (minimum time)</source>
+        <translation>关闭（按最短时间）</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Timing stops once the 95% confidence interval of the reference's and of the candidate's median is within this many percent of it, after the minimum runs and time, at the latest at the maximum runs. 0 turns it off: timing runs until the minimum runs and the minimum time. A task can set its own target in task.json.</source>
+        <translation>当参考实现与候选内核各自中位数的 95% 置信区间都落在中位数的该百分比以内（且已达到最少运行次数和最短时间）时停止计时，最迟在达到最多运行次数时停止。设为 0 则关闭：计时持续到达到最少运行次数和最短时间。任务可在 task.json 中设置自己的目标。</translation>
+    </message>
+    <message>
+        <location line="+6" />
         <source>The reference and the candidate are timed interleaved, in the same process, on the same inputs, with the L2 cache flushed between runs.</source>
         <translation>参考实现与候选内核在同一进程中、以相同输入交替计时，每次运行之间清空 L2 缓存。</translation>
     </message>
@@ -5250,6 +5265,11 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <location line="+1" />
         <source>&amp;Warm-up runs:</source>
         <translation>预热运行次数(&amp;W)：</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Median &amp;confidence target (±%):</source>
+        <translation>中位数置信区间目标（±%）(&amp;C)：</translation>
     </message>
     <message>
         <location line="+5" />
@@ -5905,7 +5925,7 @@ Open a task folder or a session file to see its variants.</source>
     </message>
     <message>
         <location line="+21" />
-        <location line="+382" />
+        <location line="+383" />
         <source>The worker was stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
