@@ -30,6 +30,7 @@ import time
 import traceback
 
 STEP_NAMES = ('python', 'import', 'lookup', 'get_init_inputs', 'construct', 'get_inputs', 'forward', 'output', 'repeat')
+LOW_PRECISION_CPU = "not implemented for '"
 SMALL_DIM = 4  # constants below this are never changed (kernel sizes, dims, flags)
 
 
@@ -204,6 +205,8 @@ def run(module, constants, meta, seeds=(1,), flops=False):
         for seed in seeds:
             torch.manual_seed(seed)
             inputs = call(module, 'get_inputs', 'get_inputs')
+            if seen.get('upcast'):
+                inputs = [x.float() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
             inits = [INIT_OF[id(x)][1] if id(x) in INIT_OF and INIT_OF[id(x)][0] is x else None for x in inputs]
             counter = None
             if flops:
@@ -217,6 +220,20 @@ def run(module, constants, meta, seeds=(1,), flops=False):
                     else:
                         result = model(*inputs)
             except BaseException as e:  # noqa: BLE001
+                if not meta and LOW_PRECISION_CPU in str(e) and not seen.get('upcast'):
+                    # CPU torch lacks some half kernels (GELU in 1.13): the real runs then go in float32.
+                    seen['upcast'] = True
+                    model = model.float()
+                    inputs = [x.float() if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+                              for x in inputs]
+                    try:
+                        with torch.no_grad():
+                            result = model(*inputs)
+                    except BaseException as e2:  # noqa: BLE001
+                        raise Problem('forward', describe(e2)) from None
+                    seen['runs'].append({'inputs': inputs, 'inits': inits, 'outputs': outputs_of(result),
+                                         'flops': None})
+                    continue
                 if not meta:
                     raise Problem('forward', describe(e)) from None
                 # Not every op has a meta kernel: the outputs then come from real runs at small sizes.
@@ -492,6 +509,9 @@ def discover(path, real_limit):
         derived['outputs'] = 'real CPU runs at %s (the meta forward failed: %s)' % (real_text, seen['forward_error'])
     else:
         derived['outputs'] = 'meta forward at the given sizes'
+    if real_seen is not None and real_seen.get('upcast'):
+        notes.append('the real CPU runs went in float32: this torch has no CPU kernel for an op in the low '
+                     'precision of the inputs')
     if real_seen is not None:
         r1, r2 = real_seen['runs']
         s1 = [tuple(o.shape) for o in r1['outputs']]
