@@ -27,6 +27,8 @@ import math
 import os
 import sys
 import time
+
+sys.dont_write_bytecode = True
 import traceback
 
 STEP_NAMES = ('python', 'import', 'lookup', 'get_init_inputs', 'construct', 'get_inputs', 'forward', 'output', 'repeat')
