@@ -1,8 +1,9 @@
 // kforge-cli import: PyTorch problems in KernelBench's format (class Model, module-level size constants,
 // get_inputs(), get_init_inputs()) made into task folders: <out>/<name>/reference.py as given and a task.json
 // ("kind": "torch") that resources/torch/kforge_torch_discover.py writes by running the module once on meta
-// tensors, where python3 has torch (docs/torch-tasks.md). Several problems run at once, each in its own python
-// process with a timeout; one progress line per problem, then a summary of what could not be imported and why.
+// tensors, where python3 has torch (docs/torch-tasks.md). One python process discovers them, each problem in a
+// forked child of its own with a timeout, several at once; one progress line per problem as each finishes, then
+// a summary of what could not be imported and why.
 #include "command.h"
 
 #include "core/version.h"
@@ -25,7 +26,6 @@
 #include <QThread>
 #include <QTimer>
 #include <algorithm>
-#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -183,6 +183,9 @@ int ImportCommand::run(const QStringList &args)
             << '\n';
         return 1;
     }
+    QStringList absolutes;
+    for (const QString &f : files)
+        absolutes << QFileInfo(f).absoluteFilePath();
     const QString outDir = parser.value(outOpt);
     if (!QDir().mkpath(outDir)) {
         err << tr("kforge-cli import: cannot create %1").arg(outDir) << '\n';
@@ -200,30 +203,28 @@ int ImportCommand::run(const QStringList &args)
     total.start();
     QList<Failure> failures;
     QMap<QString, QString> names; // task name -> the file it came from
-    qsizetype next = 0;
-    int done = 0, running = 0;
-    QEventLoop loop;
+    QStringList reported;         // absolute paths of the problems with a result line
+    int done = 0;
 
-    const auto finish = [&](const QString &file, const QByteArray &stdoutBytes, const QString &stderrTail,
-                            bool timedOut, int exitCode, double seconds) {
+    // One result line of the script: {"file", "seconds", "task_json"} or {"file", "error": {"step", "cause"}}.
+    const auto finish = [&](const QJsonObject &result) {
+        const QString absolute = result.value(u"file"_s).toString();
+        const qsizetype index = absolutes.indexOf(absolute);
+        const QString file = index >= 0 ? files[index] : absolute;
+        reported << absolute;
         ++done;
         const QString prefix = u"[%1/%2] %3: "_s.arg(done).arg(files.size()).arg(QFileInfo(file).fileName());
         const auto fail = [&](const QString &step, const QString &cause) {
             failures.append({file, step, cause});
             out << prefix << tr("not imported: %1: %2").arg(step, cause) << '\n';
         };
-        QJsonParseError parseError;
-        const QJsonDocument doc = QJsonDocument::fromJson(stdoutBytes, &parseError);
-        const QJsonObject task = doc.object();
-        if (timedOut) {
-            fail(u"timeout"_s, tr("no result within %1 s").arg(timeoutS));
-        } else if (task.contains(u"error"_s)) {
-            const QJsonObject e = task.value(u"error"_s).toObject();
+        const QByteArray text = result.value(u"task_json"_s).toString().toUtf8();
+        const QJsonObject task = QJsonDocument::fromJson(text).object();
+        if (result.contains(u"error"_s)) {
+            const QJsonObject e = result.value(u"error"_s).toObject();
             fail(e.value(u"step"_s).toString(), e.value(u"cause"_s).toString());
-        } else if (!doc.isObject() || task.value(u"kind"_s).toString() != u"torch"_s) {
-            fail(u"discover"_s, tr("the discovery script gave no task (exit status %1): %2")
-                                    .arg(exitCode)
-                                    .arg(stderrTail.isEmpty() ? parseError.errorString() : stderrTail));
+        } else if (task.value(u"kind"_s).toString() != u"torch"_s) {
+            fail(u"discover"_s, tr("the discovery script gave no task"));
         } else {
             const QString name = task.value(u"name"_s).toString();
             const QString folder = QDir(outDir).filePath(name);
@@ -235,7 +236,7 @@ int ImportCommand::run(const QStringList &args)
                 fail(u"write"_s, tr("cannot read %1 again").arg(file));
             } else if (!QDir().mkpath(folder) || !reference.open(QIODevice::WriteOnly)
                        || reference.write(source.readAll()) < 0 || !reference.commit()
-                       || !json.open(QIODevice::WriteOnly) || json.write(stdoutBytes) < 0 || !json.commit()) {
+                       || !json.open(QIODevice::WriteOnly) || json.write(text) < 0 || !json.commit()) {
                 fail(u"write"_s, tr("cannot write %1").arg(folder));
             } else {
                 names.insert(name, file);
@@ -249,7 +250,7 @@ int ImportCommand::run(const QStringList &args)
                            .arg(task.value(u"inputs"_s).toArray().size())
                            .arg(task.value(u"outputs"_s).toArray().size())
                            .arg(flopsText)
-                           .arg(seconds, 0, 'f', 1);
+                           .arg(result.value(u"seconds"_s).toDouble(), 0, 'f', 1);
                 if (task.value(u"degenerate"_s).toBool())
                     out << ' ' << tr("[degenerate: the output does not depend on the inputs]");
                 out << '\n';
@@ -258,45 +259,50 @@ int ImportCommand::run(const QStringList &args)
         out.flush();
     };
 
-    std::function<void()> startNext = [&]() {
-        while (running < jobs && next < files.size()) {
-            const QString file = files[next++];
-            ++running;
-            auto *process = new QProcess(&loop);
-            auto *timer = new QTimer(process);
-            auto clock = std::make_shared<QElapsedTimer>();
-            auto timedOut = std::make_shared<bool>(false);
-            timer->setSingleShot(true);
-            QObject::connect(timer, &QTimer::timeout, process, [process, timedOut] {
-                *timedOut = true;
-                process->kill();
-            });
-            const auto onDone = [&, process, file, clock, timedOut](int exitCode) {
-                const QString errText = QString::fromUtf8(process->readAllStandardError()).trimmed();
-                const QString tail = errText.section(u'\n', -1);
-                finish(file, process->readAllStandardOutput(), tail, *timedOut, exitCode, clock->elapsed() / 1000.0);
-                process->deleteLater();
-                --running;
-                startNext();
-                if (running == 0 && next >= files.size())
-                    loop.quit();
-            };
-            QObject::connect(process, &QProcess::finished, process, [onDone](int exitCode) { onDone(exitCode); });
-            // A process that never started sends no finished().
-            QObject::connect(process, &QProcess::errorOccurred, process, [onDone](QProcess::ProcessError e) {
-                if (e == QProcess::FailedToStart)
-                    onDone(-1);
-            });
-            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-            env.insert(u"PYTHONDONTWRITEBYTECODE"_s, u"1"_s);
-            process->setProcessEnvironment(env);
-            clock->start();
-            timer->start(int(timeoutS * 1000));
-            process->start(python, {script, QFileInfo(file).absoluteFilePath()});
+    // One python process: torch imported once, one forked child per problem (isolated, killed past the
+    // timeout), `jobs` at a time; a result line per problem as each finishes.
+    QProcess process;
+    QByteArray pendingOut;
+    QEventLoop loop;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"PYTHONDONTWRITEBYTECODE"_s, u"1"_s);
+    process.setProcessEnvironment(env);
+    QObject::connect(&process, &QProcess::readyReadStandardOutput, &loop, [&] {
+        pendingOut += process.readAllStandardOutput();
+        qsizetype newline;
+        while ((newline = pendingOut.indexOf('\n')) >= 0) {
+            const QByteArray line = pendingOut.left(newline);
+            pendingOut.remove(0, newline + 1);
+            const QJsonObject result = QJsonDocument::fromJson(line).object();
+            if (result.contains(u"file"_s))
+                finish(result);
         }
-    };
-    QTimer::singleShot(0, &loop, startNext);
+    });
+    QObject::connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&process, &QProcess::errorOccurred, &loop, [&](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            loop.quit();
+    });
+    // A watchdog over the whole run, should the script itself hang: every problem's timeout and a minute.
+    QTimer watchdog;
+    watchdog.setSingleShot(true);
+    QObject::connect(&watchdog, &QTimer::timeout, &loop, [&] { process.kill(); });
+    watchdog.start(int(std::min(2.0e9, (timeoutS * double(files.size()) / jobs + timeoutS + 60) * 1000)));
+    QStringList scriptArgs{script,         u"--each"_s,
+                           u"--jobs"_s,    QString::number(jobs),
+                           u"--timeout"_s, QString::number(timeoutS)};
+    process.start(python, scriptArgs + absolutes);
     loop.exec();
+    process.waitForFinished(5000);
+    const QString stderrTail = QString::fromUtf8(process.readAllStandardError()).trimmed().section(u'\n', -1);
+    for (qsizetype i = 0; i < files.size(); ++i)
+        if (!reported.contains(absolutes[i]))
+            finish(QJsonObject{{u"file"_s, absolutes[i]},
+                               {u"error"_s, QJsonObject{{u"step"_s, u"discover"_s},
+                                                        {u"cause"_s, tr("the discovery process ended without a "
+                                                                        "result (exit status %1): %2")
+                                                                         .arg(process.exitCode())
+                                                                         .arg(stderrTail)}}}});
 
     out << tr("Imported %1 of %2 problem(s) into %3 in %4 s.")
                .arg(files.size() - failures.size())

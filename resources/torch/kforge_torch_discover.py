@@ -629,30 +629,131 @@ def discover(path, real_limit):
     return task
 
 
-def main(argv):
+def pretty(value, indent=0):
+    """JSON as the built-in task.json files write it: short lists and objects of scalars on one line."""
+    def scalar(v):
+        return not isinstance(v, (dict, list))
+    one_line = json.dumps(value)
+    if scalar(value) or (len(one_line) <= 100 and (
+            (isinstance(value, list) and all(scalar(v) for v in value))
+            or (isinstance(value, dict) and all(scalar(v) for v in value.values()))
+            or (isinstance(value, list) and len(one_line) <= 60))):
+        return one_line
+    pad, inner = ' ' * indent, ' ' * (indent + 2)
+    if isinstance(value, list):
+        return '[\n' + ',\n'.join(inner + pretty(v, indent + 2) for v in value) + '\n' + pad + ']'
+    return '{\n' + ',\n'.join('%s%s: %s' % (inner, json.dumps(k), pretty(v, indent + 2)) for k, v in value.items()) \
+        + '\n' + pad + '}'
+
+
+def discover_one(path, real_limit):
+    """{"file", "task_json"} with the task.json text, or {"file", "error": {step, cause}}."""
     global PROBLEM_PATH
-    args = list(argv[1:])
-    real_limit = 16 << 20
-    if '--real-bytes' in args:
-        i = args.index('--real-bytes')
-        real_limit = int(args[i + 1])
-        del args[i:i + 2]
-    if len(args) != 1:
-        print('usage: kforge_torch_discover.py PROBLEM.py [--real-bytes N]', file=sys.stderr)
-        return 2
-    PROBLEM_PATH = os.path.abspath(args[0])
+    PROBLEM_PATH = os.path.abspath(path)
     sys.path.insert(0, os.path.dirname(PROBLEM_PATH))
-    torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
+    started = time.time()
     try:
         task = discover(PROBLEM_PATH, real_limit)
     except Problem as e:
-        print(json.dumps({'error': {'file': args[0], 'step': e.step, 'cause': e.cause}}))
-        return 1
-    except BaseException as e:  # noqa: BLE001 - a bug here is still one line of JSON
-        print(json.dumps({'error': {'file': args[0], 'step': 'discover', 'cause': 'internal error: %s' % describe(e)}}))
-        return 1
-    sys.stdout.write(json.dumps(task, indent=2) + '\n')
-    return 0
+        return {'file': path, 'error': {'step': e.step, 'cause': e.cause}}
+    except BaseException as e:  # noqa: BLE001 - a bug here is still a result, never a traceback alone
+        return {'file': path, 'error': {'step': 'discover', 'cause': 'internal error: %s' % describe(e)}}
+    return {'file': path, 'seconds': round(time.time() - started, 3), 'task_json': pretty(task) + '\n'}
+
+
+def child(path, real_limit, write_fd):
+    """In a forked process: discover one problem, its result as one JSON line on write_fd. What the problem
+    prints goes to stderr, so that stdout carries results only."""
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
+    result = discover_one(path, real_limit)
+    data = (json.dumps(result) + '\n').encode()
+    while data:
+        data = data[os.write(write_fd, data):]
+    os._exit(0)
+
+
+def serve(files, jobs, timeout, real_limit):
+    """--each: one forked child per problem (torch imported once, each problem isolated), `jobs` at a time;
+    one JSON line per problem on stdout as each finishes; a child past `timeout` seconds is killed."""
+    import select
+    import signal
+    pending, running = list(files), {}  # pid -> [file, started, fd, bytes]
+    out = sys.stdout
+    while pending or running:
+        while pending and len(running) < jobs:
+            path = pending.pop(0)
+            read_fd, write_fd = os.pipe()
+            out.flush()
+            pid = os.fork()
+            if pid == 0:
+                os.close(read_fd)
+                try:
+                    child(path, real_limit, write_fd)
+                finally:
+                    os._exit(1)
+            os.close(write_fd)
+            running[pid] = [path, time.time(), read_fd, b'']
+        fds = {entry[2]: pid for pid, entry in running.items() if entry[2] is not None}
+        ready = select.select(list(fds), [], [], 0.05)[0] if fds else []
+        for fd in ready:
+            chunk = os.read(fd, 1 << 16)
+            entry = running[fds[fd]]
+            if chunk:
+                entry[3] += chunk
+            else:
+                os.close(fd)
+                entry[2] = None
+        for pid, entry in list(running.items()):
+            path, started, fd, data = entry
+            done, status = os.waitpid(pid, os.WNOHANG) if fd is None else (0, 0)
+            if fd is not None and time.time() - started > timeout:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                os.close(fd)
+                result = {'file': path, 'error': {'step': 'timeout',
+                                                  'cause': 'no result within %g s' % timeout}}
+            elif done:
+                try:
+                    result = json.loads(data.decode())
+                except ValueError:
+                    how = ('signal %d' % os.WTERMSIG(status)) if os.WIFSIGNALED(status) else \
+                        ('exit status %d' % os.WEXITSTATUS(status))
+                    result = {'file': path, 'error': {'step': 'discover',
+                                                      'cause': 'the discovery process died (%s)' % how}}
+            else:
+                continue
+            del running[pid]
+            out.write(json.dumps(result) + '\n')
+            out.flush()
+
+
+def main(argv):
+    args = list(argv[1:])
+    options = {'--real-bytes': 16 << 20, '--jobs': 2, '--timeout': 120.0}
+    each = '--each' in args
+    if each:
+        args.remove('--each')
+    for name, default in options.items():
+        if name in args:
+            i = args.index(name)
+            options[name] = type(default)(args[i + 1])
+            del args[i:i + 2]
+    if not args or (len(args) != 1 and not each):
+        print('usage: kforge_torch_discover.py PROBLEM.py [--real-bytes N]\n'
+              '       kforge_torch_discover.py --each [--jobs N] [--timeout S] PROBLEM.py...', file=sys.stderr)
+        return 2
+    if each:
+        serve(args, max(1, options['--jobs']), options['--timeout'], options['--real-bytes'])
+        return 0
+    real_stdout = os.dup(1)
+    os.dup2(2, 1)  # what the problem prints goes to stderr
+    result = discover_one(args[0], options['--real-bytes'])
+    sys.stdout.flush()
+    text = result['task_json'] if 'task_json' in result else json.dumps({'error': dict(result['error'], file=args[0])}) + '\n'
+    os.write(real_stdout, text.encode())
+    return 0 if 'task_json' in result else 1
 
 
 if __name__ == '__main__':
