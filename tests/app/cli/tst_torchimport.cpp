@@ -186,13 +186,14 @@ private slots:
     void reportsEachBrokenProblem()
     {
         QTemporaryDir out;
-        const Run r = cli({kBad, u"--out"_s, out.path(), u"--python"_s, m_python, u"--jobs"_s, u"2"_s});
+        const Run r = cli(
+            {kBad, u"--out"_s, out.path(), u"--python"_s, m_python, u"--jobs"_s, u"2"_s, u"--timeout"_s, u"15"_s});
         QVERIFY2(r.code == 1, qPrintable(r.out + r.err));
         const QList<std::pair<QString, QString>> expected = {
             {u"constructor_raises.py"_s, u"construct"_s}, {u"import_error.py"_s, u"import"_s},
             {u"no_get_inputs.py"_s, u"lookup"_s},         {u"no_model.py"_s, u"lookup"_s},
             {u"raises_in_forward.py"_s, u"forward"_s},    {u"returns_non_tensor.py"_s, u"output"_s},
-            {u"shape_changes.py"_s, u"repeat"_s},
+            {u"shape_changes.py"_s, u"repeat"_s},         {u"hangs_in_forward.py"_s, u"timeout"_s},
         };
         QVERIFY2(r.out.contains(u"Imported 0 of %1 problem(s)"_s.arg(expected.size())), qPrintable(r.out));
         QVERIFY2(r.out.contains(u"Not imported (%1):"_s.arg(expected.size())), qPrintable(r.out));
@@ -203,6 +204,7 @@ private slots:
         QVERIFY(r.out.contains(u"ModuleNotFoundError: No module named 'kforge_no_such_module_anywhere'"_s));
         QVERIFY(r.out.contains(u"mat1 and mat2 shapes cannot be multiplied"_s));
         QVERIFY(r.out.contains(u"forward returned a float, not a tensor"_s));
+        QVERIFY(r.out.contains(u"no result within 15 s"_s));
         QVERIFY(QDir(out.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty());
 
         // A missing file is a usage error; an unknown python is named.
