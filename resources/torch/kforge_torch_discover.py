@@ -106,14 +106,20 @@ def init_for(name, args, kwargs):
     return None
 
 
-def meta_factory(name):
+def on_cuda(device):
+    return device is not None and str(device).startswith('cuda')
+
+
+def patched_factory(name, meta):
+    """The factory building on meta (meta) or the CPU (real runs) where the problem gives no device or CUDA."""
     original = ORIGINAL[name]
 
     def build(*args, **kwargs):
-        if kwargs.get('device') is None and not name.endswith('_like'):
-            kwargs['device'] = 'meta'
-        if name.endswith('_like') and kwargs.get('device') is None:
-            kwargs['device'] = 'meta'
+        device = kwargs.get('device')
+        if on_cuda(device):
+            USED_CUDA.append(name)
+        if device is None or on_cuda(device):
+            kwargs['device'] = 'meta' if meta else 'cpu'
         t = original(*args, **kwargs)
         init = init_for(name, args, kwargs)
         if init is not None and isinstance(t, torch.Tensor):
@@ -122,15 +128,32 @@ def meta_factory(name):
     return build
 
 
+USED_CUDA = []  # factories and .cuda() calls that asked for CUDA: here they build on meta or the CPU
+ORIGINAL_CUDA = (torch.Tensor.cuda, torch.nn.Module.cuda)
+
+
+def stay(self, *args, **kwargs):
+    USED_CUDA.append('cuda()')
+    return self
+
+
 class MetaPatch:
+    """Factories build on meta (meta=True) or the CPU; .cuda() of a tensor or a module is the identity."""
+
+    def __init__(self, meta=True):
+        self.meta = meta
+
     def __enter__(self):
         for name in ORIGINAL:
-            setattr(torch, name, meta_factory(name))
+            setattr(torch, name, patched_factory(name, self.meta))
+        torch.Tensor.cuda = stay
+        torch.nn.Module.cuda = stay
         return self
 
     def __exit__(self, *exc):
         for name, fn in ORIGINAL.items():
             setattr(torch, name, fn)
+        torch.Tensor.cuda, torch.nn.Module.cuda = ORIGINAL_CUDA
         return False
 
 
@@ -190,9 +213,8 @@ def run(module, constants, meta, seeds=(1,), flops=False):
         setattr(module, key, value)
     INIT_OF.clear()
     seen = {}
-    patch = MetaPatch() if meta else None
-    if patch:
-        patch.__enter__()
+    patch = MetaPatch(meta)
+    patch.__enter__()
     try:
         torch.manual_seed(0)
         init_args = call(module, 'get_init_inputs', 'get_init_inputs', [])
@@ -246,8 +268,7 @@ def run(module, constants, meta, seeds=(1,), flops=False):
             seen['runs'].append({'inputs': inputs, 'inits': inits, 'outputs': outs,
                                  'flops': counter.get_total_flops() if counter is not None else None})
     finally:
-        if patch:
-            patch.__exit__(None, None, None)
+        patch.__exit__(None, None, None)
     return seen
 
 
@@ -255,7 +276,7 @@ def tensor_bytes(seen):
     total = 0
     for _, t in seen['parameters'] + seen['buffers']:
         total += t.numel() * t.element_size()
-    for x in seen['runs'][0]['inputs']:
+    for x in seen['runs'][0]['inputs'] + (seen['runs'][0]['outputs'] or []):
         if isinstance(x, torch.Tensor):
             total += x.numel() * x.element_size()
     return total
@@ -511,6 +532,9 @@ def discover(path, real_limit):
         derived['outputs'] = 'real CPU runs at %s (the meta forward failed: %s)' % (real_text, seen['forward_error'])
     else:
         derived['outputs'] = 'meta forward at the given sizes'
+    if USED_CUDA:
+        notes.append('the problem asks for CUDA tensors (%s): here they are made on meta or the CPU'
+                     % ', '.join(sorted(set(USED_CUDA))))
     if real_seen is not None and real_seen.get('upcast'):
         notes.append('the real CPU runs went in float32: this torch has no CPU kernel for an op in the low '
                      'precision of the inputs')

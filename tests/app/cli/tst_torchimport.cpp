@@ -171,6 +171,11 @@ private slots:
         t = readTask(out.filePath(u"level1_12_maxpool2d"_s));
         QCOMPARE(shapeOf(t, u"outputs"_s, 0).at(3).toString(), u"floor(width/2)"_s);
 
+        // Inputs asked for on CUDA are made on meta and the CPU here, with a note.
+        t = readTask(out.filePath(u"level1_25_cuda_inputs"_s));
+        QCOMPARE(shapeOf(t, u"inputs"_s, 1), strings({"dim"}));
+        QVERIFY(QJsonDocument(t.value(u"derived"_s).toObject().value(u"notes"_s).toArray()).toJson().contains("asks for CUDA tensors"));
+
         // Degenerate: outputs equal for inputs of two seeds; the others differ.
         QCOMPARE(readTask(out.filePath(u"level1_10_degenerate"_s)).value(u"degenerate"_s), QJsonValue(true));
         QCOMPARE(readTask(out.filePath(u"level2_21_conv3d_groupnorm_min"_s)).value(u"degenerate"_s), QJsonValue(true));
