@@ -183,6 +183,7 @@ int ImportCommand::run(const QStringList &args)
             << '\n';
         return 1;
     }
+    jobs = int(std::min<qsizetype>(jobs, files.size()));
     QStringList absolutes;
     for (const QString &f : files)
         absolutes << QFileInfo(f).absoluteFilePath();
