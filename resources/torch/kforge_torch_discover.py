@@ -305,13 +305,12 @@ def fit_one(name, points):
         b = d0 - a * v0
         candidates.append((fmt_linear(a, name, b), lambda v, a=a, b=b: a * v + b))
     if 0 < slope < 1:
-        k = int(round(1 / slope))
-        for k in sorted({k, k - 1, k + 1} - {0, 1}):
-            lo = k * d0 - v0
-            for c in sorted(range(lo - k, lo + k + 1), key=abs):
-                inner = fmt_linear(1, name, c)
-                text = 'floor(%s/%d)' % (name if c == 0 else '(%s)' % inner, k)
-                candidates.append((text, lambda v, c=c, k=k: (v + c) // k))
+        # floor((P + c)/k) (pooling, strided convolutions), written "(P + c)/k" with the c that makes the division
+        # exact at the given sizes: the one form that task-format.md's expressions and the torch worker's both read.
+        for k in sorted({int(round(1 / slope)) + j for j in (-1, 0, 1)} - {0, 1}):
+            c = k * d0 - v0
+            text = '%s/%d' % (name if c == 0 else '(%s)' % fmt_linear(1, name, c), k)
+            candidates.append((text, lambda v, c=c, k=k: (v + c) // k))
     for text, f in candidates:
         if all(f(v) == d for v, d in points):
             return text
