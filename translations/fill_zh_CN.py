@@ -1332,6 +1332,13 @@ T.update({
 'Accept Held Result': '接受待审核结果',
 'List the variants held for review, and accept or reject them': '列出待审核的变体，并接受或拒绝它们',
 })
+T.update({
+' %': ' %',
+'Off (minimum time)': '关闭（按最短时间）',
+"Timing stops once the 95% confidence interval of the reference's and of the candidate's median is within this many percent of it, after the minimum runs and time, at the latest at the maximum runs. 0 turns it off: timing runs until the minimum runs and the minimum time. A task can set its own target in task.json.":
+    '当参考实现与候选内核各自中位数的 95% 置信区间都落在中位数的该百分比以内（且已达到最少运行次数和最短时间）时停止计时，最迟在达到最多运行次数时停止。设为 0 则关闭：计时持续到达到最少运行次数和最短时间。任务可在 task.json 中设置自己的目标。',
+'Median &confidence target (±%):': '中位数置信区间目标（±%）(&C)：',
+})
 CTX.update({
 ('kforge::InstructionMix', 'control'): '控制流',
 ('kforge::InstructionMix', 'sync'): '同步',

@@ -17,6 +17,15 @@ EvalOptions EvalOptions::fromSettings(const TimingSetting &timing)
     e.minTimeMs = timing.minTimeMs;
     e.maxRuns = timing.maxRuns;
     e.warmup = timing.warmup;
+    e.ciTarget = timing.ciTargetPercent / 100.0;
+    return e;
+}
+
+EvalOptions EvalOptions::forTask(const QJsonObject &task) const
+{
+    EvalOptions e = *this;
+    if (const QJsonValue c = task.value("timing"_L1).toObject().value("ci_target"_L1); c.isDouble())
+        e.ciTarget = c.toDouble();
     return e;
 }
 
@@ -28,6 +37,8 @@ EvalOptions EvalOptions::fromJson(const QJsonObject &o)
     e.minRuns = int(json::number(o, "min_runs"_L1, e.minRuns));
     e.minTimeMs = int(json::number(o, "min_time_ms"_L1, e.minTimeMs));
     e.maxRuns = int(json::number(o, "max_runs"_L1, e.maxRuns));
+    e.ciTarget = json::number(o, "ci_target"_L1, e.ciTarget);
+    e.maxTimeMs = int(json::number(o, "max_time_ms"_L1, e.maxTimeMs));
     e.warmup = int(json::number(o, "warmup"_L1, e.warmup));
     e.warmupMs = int(json::number(o, "warmup_ms"_L1, e.warmupMs));
     // Integers up to 2^63 - 1 read back exactly (QJsonValue keeps them as qint64).
@@ -50,7 +61,8 @@ QJsonObject EvalOptions::toJson() const
     QJsonObject o{{u"trials"_s, trials},         {u"timing"_s, timing},    {u"min_runs"_s, minRuns},
                   {u"min_time_ms"_s, minTimeMs}, {u"max_runs"_s, maxRuns}, {u"warmup"_s, warmup},
                   {u"warmup_ms"_s, warmupMs},    {u"trace"_s, trace},      {u"trace_runs"_s, traceRuns},
-                  {u"metrics"_s, metrics},       {u"samples"_s, samples}};
+                  {u"metrics"_s, metrics},       {u"samples"_s, samples},  {u"ci_target"_s, ciTarget},
+                  {u"max_time_ms"_s, maxTimeMs}};
     // Only when chosen: without it the worker draws a fresh seed per evaluation.
     if (seed)
         o.insert(u"seed"_s, *seed);

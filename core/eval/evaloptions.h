@@ -13,12 +13,17 @@ namespace kforge {
 struct TimingSetting;
 
 struct EvalOptions {
-    int trials = TimingDefaults::trials;   // verification trials, each with a new seed and fresh buffers
-    bool timing = true;                    // false: verify only
-    int minRuns = TimingDefaults::minRuns; // timed runs per side: until both minRuns and minTimeMs are reached...
+    int trials = TimingDefaults::trials; // verification trials, each with a new seed and fresh buffers
+    bool timing = true;                  // false: verify only
+    // When timing stops (docs/worker-protocol.md, "Timing"): both medians' 95% intervals within ±ciTarget,
+    // after minRuns calls per side and minTimeMs; ciTarget 0: the fixed rule, once minRuns and minTimeMs
+    // are reached. At most maxRuns calls and (adaptive) maxTimeMs.
+    double ciTarget = TimingDefaults::ciTarget;
+    int minRuns = TimingDefaults::minRuns;
     int minTimeMs = TimingDefaults::minTimeMs;
-    int maxRuns = TimingDefaults::maxRuns; // ...but never more (docs/worker-protocol.md, "evaluate")
-    int warmup = TimingDefaults::warmup;   // untimed pairs first: at least this many and at least warmupMs
+    int maxRuns = TimingDefaults::maxRuns;
+    int maxTimeMs = TimingDefaults::maxTimeMs;
+    int warmup = TimingDefaults::warmup; // untimed pairs first: at least this many and at least warmupMs
     int warmupMs = TimingDefaults::warmupMs;
     // The evaluation seed (0 .. 2^63 - 1). Absent (the default): the worker draws a fresh one from its random
     // source for every evaluation and records it in the result ("seed"); set: that seed, so a run is
@@ -40,6 +45,9 @@ struct EvalOptions {
 
     // The options the workbench uses: the defaults above with the user's timing settings applied.
     static EvalOptions fromSettings(const TimingSetting &timing);
+    // These options for one task's evaluate request: the task's own target (task.json "timing": {"ci_target"})
+    // where it has one.
+    EvalOptions forTask(const QJsonObject &task) const;
     static EvalOptions fromJson(const QJsonObject &o);
     QJsonObject toJson() const;
     friend bool operator==(const EvalOptions &, const EvalOptions &) = default;

@@ -100,6 +100,43 @@ QJsonObject TimingStats::toJson() const
     return o;
 }
 
+AdaptiveTiming AdaptiveTiming::fromJson(const QJsonObject &o)
+{
+    AdaptiveTiming a;
+    if (o.isEmpty())
+        return a;
+    a.raw = o;
+    a.target = json::nullableNumber(o, "target"_L1);
+    a.reached = o.value("reached"_L1).toBool();
+    a.stoppedBy = o.value("stopped_by"_L1).toString();
+    a.rounds = int(json::number(o, "rounds"_L1));
+    for (auto [side, interval] : {std::pair{"candidate"_L1, &a.candidate}, std::pair{"reference"_L1, &a.reference}}) {
+        const QJsonObject s = o.value(side).toObject();
+        interval->lowMs = json::nullableNumber(s, "ci_low_ms"_L1);
+        interval->highMs = json::nullableNumber(s, "ci_high_ms"_L1);
+        interval->halfWidth = json::nullableNumber(s, "half_width"_L1);
+    }
+    return a;
+}
+
+QJsonObject AdaptiveTiming::toJson() const
+{
+    QJsonObject o = raw;
+    o.insert(u"target"_s, json::toValue(target));
+    o.insert(u"reached"_s, reached);
+    o.insert(u"stopped_by"_s, stoppedBy);
+    o.insert(u"rounds"_s, rounds);
+    for (auto [side, interval] : {std::pair{u"candidate"_s, &candidate}, std::pair{u"reference"_s, &reference}}) {
+        QJsonObject s = o.value(side).toObject();
+        s.insert(u"ci_low_ms"_s, json::toValue(interval->lowMs));
+        s.insert(u"ci_high_ms"_s, json::toValue(interval->highMs));
+        // Unbounded: null, as the worker writes it.
+        s.insert(u"half_width"_s, std::isnan(interval->halfWidth) ? QJsonValue() : json::toValue(interval->halfWidth));
+        o.insert(side, s);
+    }
+    return o;
+}
+
 Verification Verification::fromJson(const QJsonObject &o)
 {
     Verification v;
@@ -195,6 +232,7 @@ EvalResult EvalResult::fromJson(const QJsonObject &o)
     r.reference = TimingStats::fromJson(timing.value("reference"_L1).toObject());
     r.candidate = TimingStats::fromJson(timing.value("candidate"_L1).toObject());
     r.speedup = json::nullableNumber(timing, "speedup"_L1);
+    r.adaptive = AdaptiveTiming::fromJson(timing.value("adaptive"_L1).toObject());
     for (const QJsonValue &f : o.value("flags"_L1).toArray())
         r.flags.append(f.toString());
     for (const QJsonValue &w : o.value("warnings"_L1).toArray())
@@ -232,10 +270,14 @@ QJsonObject EvalResult::toJson() const
     o.insert(u"restart_required"_s, restartRequired);
     if (verification.isValid() || !verification.reason.isEmpty())
         o.insert(u"verification"_s, verification.toJson());
-    if (reference.isValid() || candidate.isValid())
-        o.insert(u"timing"_s, QJsonObject{{u"reference"_s, reference.toJson()},
-                                          {u"candidate"_s, candidate.toJson()},
-                                          {u"speedup"_s, json::toValue(speedup)}});
+    if (reference.isValid() || candidate.isValid()) {
+        QJsonObject timing{{u"reference"_s, reference.toJson()},
+                           {u"candidate"_s, candidate.toJson()},
+                           {u"speedup"_s, json::toValue(speedup)}};
+        if (adaptive.isValid())
+            timing.insert(u"adaptive"_s, adaptive.toJson());
+        o.insert(u"timing"_s, timing);
+    }
     o.insert(u"flags"_s, QJsonArray::fromStringList(flags));
     if (!warnings.isEmpty())
         o.insert(u"warnings"_s, QJsonArray::fromStringList(warnings));

@@ -47,6 +47,26 @@ struct TimingStats {
     QJsonObject toJson() const;
 };
 
+// timing.adaptive (docs/worker-protocol.md, "Timing"): the stop rule's target, whether it ended the timing, and
+// both medians' 95% confidence intervals then. Results from workers before the adaptive rule have none.
+struct AdaptiveTiming {
+    struct Interval {
+        double lowMs = TimingStats::NaN;
+        double highMs = TimingStats::NaN;
+        double halfWidth = TimingStats::NaN; // (high - low) / 2 / median; NaN while unbounded (< 8 rounds)
+    };
+    double target = TimingStats::NaN; // relative half-width asked for; 0: the fixed rule
+    bool reached = false;             // both intervals within the target when timing stopped
+    QString stoppedBy;                // "target", "fixed", "max_runs", "max_time"
+    int rounds = 0;                   // sampled rounds (each interval's samples)
+    Interval candidate, reference;
+    QJsonObject raw; // as the worker sent it; toJson() keeps it
+
+    bool isValid() const { return !std::isnan(target); }
+    static AdaptiveTiming fromJson(const QJsonObject &o);
+    QJsonObject toJson() const;
+};
+
 struct Mismatch {
     QString output;
     qint64 index = -1;
@@ -95,6 +115,7 @@ struct EvalResult {
     TimingStats reference;
     TimingStats candidate;
     double speedup = TimingStats::NaN; // reference median / candidate median
+    AdaptiveTiming adaptive;           // invalid for results without timing or from older workers
 
     QStringList flags;    // "degenerate_output", "side_stream_work", "late_work", "below_speed_of_light", ...
     QStringList warnings; // sentences for people (e.g. why a degenerate output is no kernel speedup)

@@ -9,11 +9,16 @@ namespace kforge {
 
 struct TimingDefaults {
     // Measurement: the protocol's evaluate options (docs/worker-protocol.md).
-    static constexpr int trials = 5;    // verification trials, each on fresh inputs from a new seed
-    static constexpr int minRuns = 100; // timed runs per side: until both minRuns and minTimeMs are reached...
-    static constexpr int minTimeMs = 1000;
-    static constexpr int maxRuns = 10000; // ...but never more
-    static constexpr int warmup = 10;     // untimed pairs first: at least this many and at least warmupMs
+    static constexpr int trials = 5; // verification trials, each on fresh inputs from a new seed
+    // Timing stops once both medians' 95% confidence intervals are within ±ciTarget of them (the adaptive
+    // rule; 0: the fixed rule, until minRuns and minTimeMs), after minRuns calls and minTimeMs...
+    static constexpr double ciTarget = 0.01;
+    static constexpr int minRuns = 100;
+    static constexpr int minTimeMs = 100;
+    static constexpr int fixedMinTimeMs = 1000; // the fixed rule's (ci_target 0; exported benchmarks)
+    static constexpr int maxRuns = 10000;       // ...but never more calls...
+    static constexpr int maxTimeMs = 5000;      // ...nor longer (adaptive rule)
+    static constexpr int warmup = 10;           // untimed pairs first: at least this many and at least warmupMs
     static constexpr int warmupMs = 100;
     static constexpr int traceRuns = 10; // CUPTI trace runs per side after timing
 

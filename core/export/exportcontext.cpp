@@ -86,7 +86,8 @@ void ExportContext::addTimingValues(TemplateRenderer::Values &v)
 {
     const EvalOptions timing;
     v[u"min_runs"_s] = QString::number(timing.minRuns);
-    v[u"min_time_ms"_s] = QString::number(timing.minTimeMs);
+    // The benchmarks time by the fixed rule (no confidence target): its minimum time.
+    v[u"min_time_ms"_s] = QString::number(TimingDefaults::fixedMinTimeMs);
     v[u"max_runs"_s] = QString::number(timing.maxRuns);
     v[u"warmup"_s] = QString::number(timing.warmup);
     v[u"warmup_ms"_s] = QString::number(timing.warmupMs);

@@ -38,7 +38,7 @@ public:
     // ns, NS, task_name, title, variant_id, variant_label, entry, reference_entry, kforge_version, cuda_arch.
     TemplateRenderer::Values baseValues() const;
     // min_runs, min_time_ms, max_runs, warmup, warmup_ms: the benchmarks' defaults, the evaluation's own
-    // (EvalOptions, the one place that defines them).
+    // (EvalOptions, the one place that defines them); min_time_ms the fixed rule's (TimingDefaults).
     static void addTimingValues(TemplateRenderer::Values &v);
     // The kf_params block of a generated function body (the CMake wrapper and the torch binding), without
     // a final newline.

@@ -310,6 +310,8 @@ TimingSetting Settings::timing() const
     t.minTimeMs = std::max(0, m_store->value(QStringLiteral("minTimeMs"), d.minTimeMs).toInt());
     t.maxRuns = std::max(t.minRuns, m_store->value(QStringLiteral("maxRuns"), d.maxRuns).toInt());
     t.warmup = std::max(0, m_store->value(QStringLiteral("warmup"), d.warmup).toInt());
+    t.ciTargetPercent = std::clamp(m_store->value(QStringLiteral("ciTargetPercent"), d.ciTargetPercent).toDouble(), 0.0,
+                                   50.0);
     m_store->endGroup();
     return t;
 }
@@ -324,6 +326,7 @@ void Settings::setTiming(const TimingSetting &timing)
     m_store->setValue(QStringLiteral("minTimeMs"), timing.minTimeMs);
     m_store->setValue(QStringLiteral("maxRuns"), timing.maxRuns);
     m_store->setValue(QStringLiteral("warmup"), timing.warmup);
+    m_store->setValue(QStringLiteral("ciTargetPercent"), timing.ciTargetPercent);
     m_store->endGroup();
     Q_EMIT timingChanged();
 }

@@ -29,6 +29,8 @@ struct TimingSetting {
     int minTimeMs = TimingDefaults::minTimeMs; // ...and at least this long
     int maxRuns = TimingDefaults::maxRuns;
     int warmup = TimingDefaults::warmup;
+    // The adaptive timing's target: both medians' 95% intervals within ±this percent; 0: the fixed rule.
+    double ciTargetPercent = TimingDefaults::ciTarget * 100;
     friend bool operator==(const TimingSetting &, const TimingSetting &) = default;
 };
 

@@ -223,7 +223,8 @@ int WorkerClient::load(const QString &slot, const QString &soPath, int timeoutMs
 
 int WorkerClient::evaluate(const QJsonObject &task, const EvalOptions &options, int timeoutMs)
 {
-    return send(u"evaluate"_s, {{u"task"_s, task}, {u"options"_s, options.toJson()}}, timeoutMs);
+    // The task's own timing target (task.json "timing") over the settings' one.
+    return send(u"evaluate"_s, {{u"task"_s, task}, {u"options"_s, options.forTask(task).toJson()}}, timeoutMs);
 }
 
 int WorkerClient::deviceInfo(int timeoutMs)

@@ -4,12 +4,13 @@
 //   bench_worker [--worker PATH] [--tasks DIR] [--so-dir DIR] [--json FILE] MODE [options]
 //
 //   stability  [--task T] [--variant L] [--evals N] [--warmup-ms MS] [--min-time-ms MS] [--min-runs N]
-//              [--max-runs N] [--name NAME] [--trace]
+//              [--max-runs N] [--ci-target X] [--name NAME] [--trace]
 //       One discarded warm-up evaluation, then N evaluations of the same candidate; per evaluation the
 //       worker's speedup (reference median / candidate median) and the median of the per-pair ratios
 //       (the timing loop alternates reference and candidate, so run i of each side form a pair that saw
 //       the same clock state); max/min of both. --trace adds the trace pass (after timing) and prints
-//       each side's traced kernel, GPU and event time per evaluation.
+//       each side's traced kernel, GPU and event time per evaluation. --ci-target: the adaptive timing's
+//       target (0: the fixed rule); each evaluation's timing.adaptive is printed.
 //   traced     [--task T]... [--trace-runs N] [--evals N]
 //       Every task's good candidate evaluated N times with the trace pass: summed kernel time per
 //       candidate run (median of the evaluations' medians), launches per run, event time; the .so paths
@@ -122,7 +123,7 @@ struct Config {
     int traceRuns = 20;
     bool trace = false; // stability: add the trace pass (after timing) to see each evaluation's kernel times
     std::vector<std::string> leanMetrics;
-    std::optional<double> warmupMs, minTimeMs;
+    std::optional<double> warmupMs, minTimeMs, ciTarget;
     std::optional<int> minRuns, maxRuns;
     std::string name;
 };
@@ -255,6 +256,8 @@ Json timingOptions(const Config &c)
         o["min_time_ms"] = *c.minTimeMs;
     if (c.minRuns)
         o["min_runs"] = *c.minRuns;
+    if (c.ciTarget)
+        o["ci_target"] = *c.ciTarget;
     if (c.maxRuns)
         o["max_runs"] = *c.maxRuns;
     else if (c.minRuns)
@@ -303,6 +306,8 @@ Json stability(Bench &bench, const Config &c)
         std::printf("%4d %8.1f %10.4f %10.5f %9.3f %9.3f %7d %6.2f%% %6.2f%% %7.2f\n", i + 1, seconds(t0), ref, cand,
                     speedups.back(), pair, t["reference"].value("runs", 0), 100 * t["reference"].value("cv", 0.0),
                     100 * t["candidate"].value("cv", 0.0), e.wallS);
+        if (t.contains("adaptive"))
+            std::printf("     adaptive: %s\n", t["adaptive"].dump().c_str());
         evals.push_back(Json{{"reference_ms", ref},
                              {"candidate_ms", cand},
                              {"speedup", speedups.back()},
@@ -311,6 +316,7 @@ Json stability(Bench &bench, const Config &c)
                              {"reference_cv", t["reference"].value("cv", 0.0)},
                              {"candidate_cv", t["candidate"].value("cv", 0.0)},
                              {"wall_s", e.wallS},
+                             {"adaptive", t.value("adaptive", Json(nullptr))},
                              {"at_s", seconds(t0)}});
         if (c.trace && e.result.contains("trace") && e.result["trace"].value("available", false)) {
             // Where the time goes in the traced runs: GPU kernel time vs event time per side.
@@ -622,6 +628,8 @@ int main(int argc, char **argv)
             c.minTimeMs = number();
         else if (a == "--min-runs")
             c.minRuns = static_cast<int>(number());
+        else if (a == "--ci-target")
+            c.ciTarget = number();
         else if (a == "--max-runs")
             c.maxRuns = static_cast<int>(number());
         else if (a == "--name")

@@ -1,5 +1,6 @@
 #include "views/settings/timingpage.h"
 
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QSpinBox>
@@ -23,6 +24,16 @@ TimingPage::TimingPage(QWidget *parent)
     m_minTime = spin(0, 600000, tr(" ms"), tr("Keep timing until at least this much time was measured."));
     m_maxRuns = spin(1, 10000000, QString(), tr("Stop after this many timed runs even if the minimum time is not reached."));
     m_warmup = spin(0, 10000, QString(), tr("Untimed runs before timing starts."));
+    m_ciTarget = new QDoubleSpinBox(this);
+    m_ciTarget->setRange(0, 50);
+    m_ciTarget->setDecimals(1);
+    m_ciTarget->setSingleStep(0.5);
+    m_ciTarget->setSuffix(tr(" %"));
+    m_ciTarget->setSpecialValueText(tr("Off (minimum time)"));
+    m_ciTarget->setToolTip(tr("Timing stops once the 95% confidence interval of the reference's and of the "
+                              "candidate's median is within this many percent of it, after the minimum runs and "
+                              "time, at the latest at the maximum runs. 0 turns it off: timing runs until the "
+                              "minimum runs and the minimum time. A task can set its own target in task.json."));
     connect(m_minRuns, &QSpinBox::valueChanged, m_maxRuns, [this](int v) { m_maxRuns->setMinimum(v); });
 
     auto *intro = new QLabel(tr("The reference and the candidate are timed interleaved, in the same process, on the "
@@ -36,6 +47,7 @@ TimingPage::TimingPage(QWidget *parent)
     form->addRow(tr("Minimum &time:"), m_minTime);
     form->addRow(tr("Ma&ximum runs:"), m_maxRuns);
     form->addRow(tr("&Warm-up runs:"), m_warmup);
+    form->addRow(tr("Median &confidence target (±%):"), m_ciTarget);
 }
 
 QString TimingPage::title() const
@@ -71,6 +83,7 @@ TimingSetting TimingPage::timing() const
     t.minTimeMs = m_minTime->value();
     t.maxRuns = m_maxRuns->value();
     t.warmup = m_warmup->value();
+    t.ciTargetPercent = m_ciTarget->value();
     return t;
 }
 
@@ -81,6 +94,7 @@ void TimingPage::setTiming(const TimingSetting &t)
     m_minTime->setValue(t.minTimeMs);
     m_maxRuns->setValue(t.maxRuns);
     m_warmup->setValue(t.warmup);
+    m_ciTarget->setValue(t.ciTargetPercent);
 }
 
 } // namespace kforge

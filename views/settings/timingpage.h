@@ -3,6 +3,7 @@
 #include "core/settings/settings.h"
 #include "views/settings/settingspage.h"
 
+class QDoubleSpinBox;
 class QSpinBox;
 
 namespace kforge {
@@ -28,6 +29,7 @@ private:
     QSpinBox *m_minTime = nullptr;
     QSpinBox *m_maxRuns = nullptr;
     QSpinBox *m_warmup = nullptr;
+    QDoubleSpinBox *m_ciTarget = nullptr;
 };
 
 } // namespace kforge

@@ -389,6 +389,15 @@ TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
         if (t.timeoutS <= 0)
             throw Failure{"timeout_s", "must be positive"};
     }
+    if (const Json *timing = rd.optional(j, "timing")) {
+        rd.object(*timing, "timing");
+        if (const Json *c = rd.optional(*timing, "ci_target")) {
+            t.ciTarget = rd.number(*c, "timing.ci_target");
+            if (!(*t.ciTarget >= 0 && *t.ciTarget <= 0.5))
+                throw Failure{"timing.ci_target", "expected a number in [0, 0.5] (0.01: each median within 1%)"};
+        }
+        rd.warnUnknown(*timing, "timing", {"ci_target"});
+    }
     if (const Json *d = rd.optional(j, "degenerate")) {
         if (!d->is_boolean())
             throw Failure{"degenerate", "expected a boolean, got " + typeName(*d)};
@@ -403,7 +412,7 @@ TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
     }
     rd.warnUnknown(j, "",
                    {"kind", "name", "title", "description", "params", "inputs", "outputs", "tolerance", "flops",
-                    "bytes", "timeout_s", "degenerate", "nvcc_flags", "variants"});
+                    "bytes", "timeout_s", "timing", "degenerate", "nvcc_flags", "variants"});
     return t;
 }
 
@@ -625,6 +634,8 @@ nlohmann::ordered_json toJson(const TaskSpec &t)
     if (t.bytes.present())
         j["bytes"] = t.bytes.text;
     j["timeout_s"] = t.timeoutS;
+    if (t.ciTarget)
+        j["timing"] = Json{{"ci_target", *t.ciTarget}};
     j["degenerate"] = t.degenerate;
     j["nvcc_flags"] = t.nvccFlags;
     Json variants = Json::array();

@@ -80,6 +80,9 @@ struct TaskSpec {
     Formula flops;
     Formula bytes;
     double timeoutS = 60;
+    // "timing": {"ci_target": x}: the task's own target of the adaptive timing (EvalOptions::ciTarget), which
+    // the client sends instead of the settings' one; absent: the settings'.
+    std::optional<double> ciTarget;
     bool degenerate = false;
     std::vector<std::string> nvccFlags;
     std::vector<VariantSpec> variants;

@@ -38,16 +38,25 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
         field = it->get<bool>();
         return true;
     };
-    double minTime = out.minTimeMs;
+    double minTime = -1; // absent: by the rule (ci_target)
+    double maxTime = out.maxTimeMs;
     double warmupTime = out.warmupMs;
     if (!integer("trials", out.trials, 2, 1000) || !integer("min_runs", out.minRuns, 1, 1000000)
         || !integer("max_runs", out.maxRuns, 1, 1000000) || !integer("warmup", out.warmup, 0, 100000)
         || !integer("trace_runs", out.traceRuns, 1, 10000) || !integer("min_time_ms", minTime, 0, 3600000)
-        || !integer("warmup_ms", warmupTime, 0, 3600000) || !boolean("timing", out.timing)
-        || !boolean("trace", out.trace) || !boolean("metrics", out.metrics) || !boolean("samples", out.samples)
-        || !boolean("source_profile", out.sourceProfile)
+        || !integer("max_time_ms", maxTime, 0, 3600000) || !integer("warmup_ms", warmupTime, 0, 3600000)
+        || !boolean("timing", out.timing) || !boolean("trace", out.trace) || !boolean("metrics", out.metrics)
+        || !boolean("samples", out.samples) || !boolean("source_profile", out.sourceProfile)
         || !boolean("source_profile_reference", out.sourceProfileReference) || !boolean("deep", out.deep))
         return false;
+    if (const auto it = j.find("ci_target"); it != j.end() && !it->is_null()) {
+        if (!it->is_number() || !(it->get<double>() >= 0 && it->get<double>() <= 0.5)) {
+            error = "options.ci_target: expected a number in [0, 0.5] (0.01: the medians within ±1%; 0: the fixed "
+                    "rule)";
+            return false;
+        }
+        out.ciTarget = it->get<double>();
+    }
     if (const auto it = j.find("source_profile_period"); it != j.end() && !it->is_null()) {
         // CUPTI takes the exponent (2^N cycles), 5..31; 0 leaves CUPTI's default for the device.
         if (!it->is_number() || std::floor(it->get<double>()) != it->get<double>()
@@ -79,7 +88,8 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
         }
         out.seedGiven = true;
     }
-    out.minTimeMs = minTime;
+    out.minTimeMs = minTime >= 0 ? minTime : out.ciTarget > 0 ? kAdaptiveMinTimeMs : kFixedMinTimeMs;
+    out.maxTimeMs = maxTime;
     out.warmupMs = warmupTime;
     if (out.maxRuns < out.minRuns) {
         error = "options.max_runs: must not be below min_runs";
@@ -108,6 +118,8 @@ nlohmann::ordered_json EvalOptions::toJson() const
     j["min_runs"] = minRuns;
     j["min_time_ms"] = minTimeMs;
     j["max_runs"] = maxRuns;
+    j["max_time_ms"] = maxTimeMs;
+    j["ci_target"] = ciTarget;
     j["warmup"] = warmup;
     j["warmup_ms"] = warmupMs;
     j["seed"] = seed;

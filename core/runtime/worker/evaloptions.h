@@ -12,12 +12,20 @@
 namespace kforge::runtime {
 
 struct EvalOptions {
-    int trials = 5;          // verification trials, each with a new seed and fresh buffers (2..1000)
-    int minRuns = 100;       // timed runs of each kernel, at least...
-    double minTimeMs = 1000; // ...and until the timing loop has run this long (wall clock)...
-    int maxRuns = 10000;     // ...but never more than this
-    int warmup = 10;         // untimed runs of each kernel first...
-    double warmupMs = 100;   // ...and for at least this long, so clocks settle before timing
+    int trials = 5; // verification trials, each with a new seed and fresh buffers (2..1000)
+    // When timing stops (docs/worker-protocol.md, "Timing"): with ciTarget > 0 (the adaptive rule) once both
+    // medians' 95% intervals are within ±ciTarget of them, after at least kMinCiRounds sampled rounds, minRuns
+    // calls and minTimeMs, at most maxRuns calls and maxTimeMs. ciTarget 0: the fixed rule, minRuns calls and
+    // minTimeMs (its default then kFixedMinTimeMs, the rule before the adaptive one), at most maxRuns.
+    double ciTarget = 0.01;
+    static constexpr int kMinCiRounds = 8;
+    static constexpr double kAdaptiveMinTimeMs = 100, kFixedMinTimeMs = 1000;
+    int minRuns = 100;                     // timed runs of each kernel, at least...
+    double minTimeMs = kAdaptiveMinTimeMs; // ...and until the timing loop has run this long (wall clock)...
+    int maxRuns = 10000;                   // ...but never more than this
+    double maxTimeMs = 5000;               // adaptive rule: timing ends by then (at the latest at minTimeMs)
+    int warmup = 10;                       // untimed runs of each kernel first...
+    double warmupMs = 100;                 // ...and for at least this long, so clocks settle before timing
     // The evaluation's seed (core/runtime/worker/seeds.h): the request's "seed" where it gives one, else drawn
     // from the random source when the options are made, so every evaluation request gets a fresh one. Trial,
     // batch and poison seeds are deriveSeed(seed, seedstream::...). The result records it as "seed".

@@ -35,6 +35,19 @@ void addFlag(std::vector<std::string> &flags, const std::string &f)
 
 } // namespace
 
+Json sourceProfileStub(const std::string &status, const std::string &missing, const std::string &reason)
+{
+    return Json{{"status", status},
+                {"reason", reason},
+                {"missing", Json::array({missing})},
+                {"cost_ms", 0},
+                {"period", 0},
+                {"runs", 0},
+                {"stall_reasons", Json::array()},
+                {"cupti_stall_reasons", Json::object()},
+                {"kernels", Json::array()}};
+}
+
 Json Evaluator::roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs, double referenceMs,
                          std::vector<std::string> &flags, std::vector<std::string> &warnings)
 {
@@ -112,6 +125,19 @@ Json Evaluator::report(Run &run, Json result)
         t["rotated_sets"] = run.setsUsed < std::max(run.kCand, run.kRef);
         // The process boundary's cost: the baseline's batches, per sampled round, in wall-clock time.
         t["boundary_ms_per_round"] = run.baselineWallMs / std::max(1, run.timedRounds);
+        // The stop rule (medianci.h): the target, whether it stopped the timing, both medians' intervals then.
+        const auto interval = [](const MedianCi &ci) {
+            return Json{{"ci_low_ms", ci.lowMs},
+                        {"ci_high_ms", ci.highMs},
+                        {"half_width", std::isfinite(ci.halfWidth) ? Json(ci.halfWidth) : Json(nullptr)}};
+        };
+        t["adaptive"] = Json{{"target", options.ciTarget},
+                             {"reached", run.stop == StopReason::Target},
+                             {"stopped_by", stopReasonName(run.stop)},
+                             {"rounds", run.timedRounds},
+                             {"min_rounds", EvalOptions::kMinCiRounds},
+                             {"candidate", interval(run.candidateCi)},
+                             {"reference", interval(run.referenceCi)}};
         result["timing"] = t;
         if (ref.cv > 0.1 || cand.cv > 0.1)
             flags.push_back("unstable_timing");
@@ -183,15 +209,7 @@ Json Evaluator::report(Run &run, Json result)
             missing = "profiler";
             why = "This worker was built without the CUPTI profiler (kforge_profiler), so it cannot sample PCs.";
         }
-        result["source_profile"] = Json{{"status", "unavailable"},
-                                        {"reason", why},
-                                        {"missing", Json::array({missing})},
-                                        {"cost_ms", 0},
-                                        {"period", 0},
-                                        {"runs", 0},
-                                        {"stall_reasons", Json::array()},
-                                        {"cupti_stall_reasons", Json::object()},
-                                        {"kernels", Json::array()}};
+        result["source_profile"] = sourceProfileStub("unavailable", missing, why);
     }
 
     // The candidate's output, capped at the source by the sandbox.

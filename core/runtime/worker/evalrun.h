@@ -3,8 +3,10 @@
 // result object). Private to the evaluator.
 #include "core/runtime/worker/batchtimer.h"
 #include "core/runtime/worker/evaluator.h"
+#include "core/runtime/worker/medianci.h"
 #include "core/runtime/worker/verification.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -50,6 +52,9 @@ struct Evaluator::Run {
     int setsUsed = 0;
     std::string phase = "setting up";
     std::optional<RunStats> reference, candidate;
+    // Why timing stopped, and both medians' intervals then (the result's timing.adaptive).
+    StopReason stop = StopReason::None;
+    MedianCi referenceCi, candidateCi;
     double crossingMs = 0;
     nlohmann::ordered_json trace, metrics, sourceProfile, roofProfile;
     std::vector<double> selfMs;
@@ -69,10 +74,25 @@ struct Evaluator::Run {
     {
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     }
+    // The sampled rounds' per-call figures of one side: (batch ms - median baseline batch of the same K) / K.
+    std::vector<double> perCallMs(bool ofReference) const
+    {
+        const int k = ofReference ? kRef : kCand;
+        const auto base = baselineMs.find(k);
+        const double b = base == baselineMs.end() ? 0 : medianCi(base->second).median;
+        std::vector<double> out;
+        for (double ms : ofReference ? refBatchMs : candBatchMs)
+            out.push_back(std::max(0.0, ms - b) / k);
+        return out;
+    }
     host::HostClient &host(Side s) const
     {
         return *(s == Side::Reference ? hosts.reference : s == Side::Candidate ? hosts.candidate : hosts.baseline);
     }
 };
+
+// A source_profile object for a pass that did not produce one ("unavailable", "failed"): the profile's shape
+// with nothing in it, `missing` and `reason` saying why (evalreport.cpp).
+nlohmann::ordered_json sourceProfileStub(const std::string &status, const std::string &missing, const std::string &reason);
 
 } // namespace kforge::runtime

@@ -17,15 +17,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 } // namespace
 
 Evaluator::Evaluator(GpuContext &gpu, std::map<std::string, Json> &referenceMetrics)
@@ -120,9 +111,8 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         host::HostClient &h = run.host(b.side);
         // The first round is not gated: it also loads what the calls need on their first run (a kernel's
         // first launch may wait for its own context), which a gate would hold up until its timeout.
-        const BatchTime t =
-            bt.run(h, b.side, b.calls, seed, run.gated && !isFirst, b.side == Side::Candidate, run.waitS(), run.phase,
-                   first);
+        const BatchTime t = bt.run(h, b.side, b.calls, seed, run.gated && !isFirst, b.side == Side::Candidate,
+                                   run.waitS(), run.phase, first);
         const BatchFinish &f = t.finish;
         if (b.side != Side::Baseline) {
             for (int rc : f.rc)
@@ -467,24 +457,37 @@ void Evaluator::rounds(Run &run)
     }
     if (run.progress)
         run.progress("timing");
-    // Warm-up rounds (not sampled) for options.warmup_ms, then sampled rounds until min_runs calls and
-    // min_time_ms have passed, at least 5; options.trials of all rounds compare every output.
+    // Warm-up rounds (not sampled) for options.warmup_ms, then sampled rounds until the stop rule
+    // (medianci.h) says so; options.trials of all rounds compare every output.
     std::bernoulli_distribution full(0.3);
     const double warmupEnd = run.elapsedMs() + std::max(0.0, run.options.warmupMs);
     const double timingStart = run.elapsedMs();
     // Timing stops by 40% of the task's timeout whatever min_time_ms says, and at 50% even with fewer
     // than 5 sampled rounds: the passes after it and the reply must fit in the client's watchdog.
-    const double softEndMs = run.budgetS * 1000 * 0.4, hardEndMs = run.budgetS * 1000 * 0.5;
+    StopRule rule;
+    rule.ciTarget = run.options.ciTarget;
+    rule.minRounds = EvalOptions::kMinCiRounds;
+    rule.minRuns = run.options.minRuns;
+    rule.minTimeMs = run.options.minTimeMs;
+    rule.maxRuns = run.options.maxRuns;
+    rule.maxTimeMs = run.options.maxTimeMs;
+    rule.softEndMs = run.budgetS * 1000 * 0.4;
+    rule.hardEndMs = run.budgetS * 1000 * 0.5;
     int index = 1;
     while (!run.v.failed) {
-        const bool warm = run.elapsedMs() >= warmupEnd && index > 1;
-        const int calls = run.timedRounds * std::min(run.kCand, run.kRef); // of the side with fewer
-        const bool enoughTime = run.elapsedMs() - timingStart >= run.options.minTimeMs || run.elapsedMs() > softEndMs;
-        const bool enough = run.timedRounds >= 5 && calls >= run.options.minRuns && enoughTime;
-        const bool capped = calls >= run.options.maxRuns || run.elapsedMs() > hardEndMs;
-        if ((enough || capped) && run.v.trials >= fullRounds)
+        const double now = run.elapsedMs();
+        const bool warm = now >= warmupEnd && index > 1;
+        StopState state;
+        state.rounds = run.timedRounds;
+        state.calls = static_cast<long long>(run.timedRounds) * std::min(run.kCand, run.kRef); // of the side with fewer
+        state.timingMs = now - timingStart;
+        state.elapsedMs = now;
+        state.candidate = run.candidateCi = medianCi(run.perCallMs(false));
+        state.reference = run.referenceCi = medianCi(run.perCallMs(true));
+        run.stop = stopReason(rule, state);
+        if (run.stop != StopReason::None && run.v.trials >= fullRounds)
             break;
-        const bool check = (enough || capped) ? true : full(m_random);
+        const bool check = run.stop != StopReason::None ? true : full(m_random);
         round(run, index++, check && run.v.trials < fullRounds, warm);
     }
 }
@@ -589,17 +592,10 @@ void Evaluator::profilePasses(Run &run)
                 // The pass runs the candidate's code once more: whatever it does there (crash, hang, exit)
                 // costs the profile only. The verdict and the timing were settled before.
                 reply = Json{{"source_profile",
-                              Json{{"status", "failed"},
-                                   {"reason", "The source-level pass's process of the " + std::string(sideName(side))
-                                                  + " ended (" + f.verdict + "): " + f.message
-                                                  + ". The evaluation's verdict and timing are not affected."},
-                                   {"missing", Json::array({"helper_failed"})},
-                                   {"cost_ms", 0},
-                                   {"period", 0},
-                                   {"runs", 0},
-                                   {"stall_reasons", Json::array()},
-                                   {"cupti_stall_reasons", Json::object()},
-                                   {"kernels", Json::array()}}}};
+                              sourceProfileStub("failed", "helper_failed",
+                                                "The source-level pass's process of the " + std::string(sideName(side))
+                                                    + " ended (" + f.verdict + "): " + f.message
+                                                    + ". The evaluation's verdict and timing are not affected.")}};
             }
             fresh.reset(); // exits, closing its mappings
             if (!reply.contains("source_profile"))
@@ -643,18 +639,13 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
             progress("verifying");
         rounds(run);
         if (!run.v.failed && options.timing && run.timedRounds > 0) {
-            const double bRef = median(run.baselineMs[run.kRef]), bCand = median(run.baselineMs[run.kCand]);
-            std::vector<float> ref, cand;
-            for (double ms : run.refBatchMs)
-                ref.push_back(static_cast<float>(std::max(0.0, ms - bRef) / run.kRef));
-            for (double ms : run.candBatchMs)
-                cand.push_back(static_cast<float>(std::max(0.0, ms - bCand) / run.kCand));
-            run.reference = summarize(ref);
-            run.candidate = summarize(cand);
+            const std::vector<double> refMs = run.perCallMs(true), candMs = run.perCallMs(false);
+            run.reference = summarize(std::vector<float>(refMs.begin(), refMs.end()));
+            run.candidate = summarize(std::vector<float>(candMs.begin(), candMs.end()));
             // "runs": the calls timed; the statistics are over the sampled rounds' per-call figures.
             run.reference->runs = run.timedRounds * run.kRef;
             run.candidate->runs = run.timedRounds * run.kCand;
-            run.crossingMs = bCand;
+            run.crossingMs = medianCi(run.baselineMs[run.kCand]).median;
         }
         // Deep: the sanitizer's round after the timing, so the tool's process does not share the GPU with it.
         if (!run.v.failed && options.deep)

@@ -207,7 +207,6 @@ int main(int argc, char **argv)
     bool selfTest = false;
     bool launch = false;
     bool json = false;
-    std::string sourceProfileRequest;
     int candidateHostFd = -1;
     LaunchConfig launchConfig;
     kforge::runtime::SelfTestConfig config;
@@ -274,8 +273,6 @@ int main(int argc, char **argv)
             json = true;
         } else if (a == "--candidate-host") {
             candidateHostFd = static_cast<int>(value(0, 1023));
-        } else if (a == "--source-profile" && i + 1 < argc) {
-            sourceProfileRequest = argv[++i]; // internal: the worker's helper for the source-level pass
         } else {
             std::fprintf(stderr, "kforge-worker: unknown argument '%s'\n", a.c_str());
             usage(stderr);
@@ -324,14 +321,6 @@ int main(int argc, char **argv)
     if (launch) {
         launchConfig.device = device;
         return runLaunch(launchConfig);
-    }
-    if (!sourceProfileRequest.empty()) {
-#ifdef KFORGE_HAVE_PROFILER
-        return kforge::runtime::runSourceProfileHelper(sourceProfileRequest);
-#else
-        std::fprintf(stderr, "kforge-worker --source-profile: this worker was built without the CUPTI profiler\n");
-        return 1;
-#endif
     }
     adversarialConfig.workerArgv = {kforge::runtime::selfExecutable(), "--device", std::to_string(device)};
     adversarialConfig.tasksDir = config.tasksDir;

@@ -5,7 +5,9 @@
 // 6 to 14 us per one-call batch that a baseline without a launch never paid).
 #include "kforge/kernel.h"
 
-extern "C" __global__ void kforgeHostNoop() {}
+extern "C" __global__ void kforgeHostNoop()
+{
+}
 
 KF_ENTRY(inputs, num_inputs, outputs, num_outputs, params, stream)
 {

@@ -171,15 +171,26 @@ std::string formatTable(const std::vector<SelfTestRow> &rows)
                          timed ? fixed(r.candidateMs, 4) : "-", timed ? fixed(r.speedup, 2) + "x" : "-",
                          timed ? fixed(100 * r.cv, 1) + "%" : "-", expected, result});
     }
+    std::string out = textTable(cells, 3, 6);
+    for (const SelfTestRow &r : rows)
+        if (!r.ok)
+            out += "  " + r.task + "/" + r.variant + ": " + r.problem + "\n";
+    return out;
+}
+
+std::string textTable(const std::vector<std::vector<std::string>> &cells, std::size_t rightFrom, std::size_t rightTo)
+{
+    if (cells.empty())
+        return {};
     std::vector<std::size_t> width(cells[0].size(), 0);
     for (const auto &row : cells)
-        for (std::size_t c = 0; c < row.size(); ++c)
+        for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
             width[c] = std::max(width[c], row[c].size());
     std::string out;
     for (std::size_t i = 0; i < cells.size(); ++i) {
         std::string line;
-        for (std::size_t c = 0; c < cells[i].size(); ++c) {
-            const bool right = c >= 3 && c <= 6;
+        for (std::size_t c = 0; c < cells[i].size() && c < width.size(); ++c) {
+            const bool right = c >= rightFrom && c <= rightTo;
             const std::string pad(width[c] - cells[i][c].size(), ' ');
             line += (c ? "  " : "") + (right ? pad + cells[i][c] : cells[i][c] + (c + 1 < cells[i].size() ? pad : ""));
         }
@@ -191,9 +202,6 @@ std::string formatTable(const std::vector<SelfTestRow> &rows)
             out += std::string(total - 2, '-') + "\n";
         }
     }
-    for (const SelfTestRow &r : rows)
-        if (!r.ok)
-            out += "  " + r.task + "/" + r.variant + ": " + r.problem + "\n";
     return out;
 }
 

@@ -396,24 +396,7 @@ std::string formatAdversarialTable(const std::vector<AdversarialRow> &rows)
         cells.push_back({r.file, r.klass, r.outcome.verdict, r.outcome.speedup > 0 ? fixed(r.outcome.speedup, 2) + "x" : "-",
                          r.outcome.flags.empty() ? "-" : joined(r.outcome.flags, ","),
                          describeAdversarialExpectation(r.expect), r.ok ? "ok" : "WRONG"});
-    std::vector<std::size_t> width(cells[0].size(), 0);
-    for (const auto &row : cells)
-        for (std::size_t c = 0; c < row.size(); ++c)
-            width[c] = std::max(width[c], row[c].size());
-    std::string out;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-        std::string line;
-        for (std::size_t c = 0; c < cells[i].size(); ++c)
-            line += (c ? "  " : "") + cells[i][c]
-                    + (c + 1 < cells[i].size() ? std::string(width[c] - cells[i][c].size(), ' ') : "");
-        out += line + "\n";
-        if (i == 0) {
-            std::size_t total = 0;
-            for (std::size_t w : width)
-                total += w + 2;
-            out += std::string(total - 2, '-') + "\n";
-        }
-    }
+    std::string out = textTable(cells);
     for (const AdversarialRow &r : rows)
         if (!r.ok)
             out += "  " + r.file + ": " + r.problem + "\n";

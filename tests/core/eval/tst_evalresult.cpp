@@ -3,6 +3,7 @@
 #include "core/eval/deviceinfo.h"
 #include "core/eval/evaloptions.h"
 #include "core/eval/evalresult.h"
+#include "core/settings/settings.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -52,6 +53,7 @@ private Q_SLOTS:
     void verdictNames();
     void readsTheWorkersResult();
     void roundTripKeepsEverything();
+    void adaptiveTiming();
     void nonFiniteNumbers();
     void unknownVerdictIsAnError();
     void incorrectResult();
@@ -141,6 +143,34 @@ void TestEvalResult::roundTripKeepsEverything()
     QCOMPARE(v.value<EvalResult>().speedup, 55.0);
 }
 
+void TestEvalResult::adaptiveTiming()
+{
+    // timing.adaptive (docs/worker-protocol.md): typed, and kept exactly through the store.
+    QJsonObject o = QJsonDocument::fromJson(kWorkerResult).object();
+    QVERIFY(!EvalResult::fromJson(o).adaptive.isValid()); // results before the adaptive rule still load
+    QJsonObject timing = o.value("timing"_L1).toObject();
+    timing.insert(u"adaptive"_s, QJsonDocument::fromJson(R"json({
+        "target": 0.01, "reached": false, "stopped_by": "max_runs", "rounds": 40, "min_rounds": 8,
+        "candidate": {"ci_low_ms": 0.0496, "ci_high_ms": 0.0503, "half_width": 0.007},
+        "reference": {"ci_low_ms": 2.6, "ci_high_ms": 2.9, "half_width": null}})json")
+                                     .object());
+    o.insert(u"timing"_s, timing);
+    const EvalResult r = EvalResult::fromJson(o);
+    QVERIFY(r.adaptive.isValid());
+    QCOMPARE(r.adaptive.target, 0.01);
+    QVERIFY(!r.adaptive.reached);
+    QCOMPARE(r.adaptive.stoppedBy, u"max_runs"_s);
+    QCOMPARE(r.adaptive.rounds, 40);
+    QCOMPARE(r.adaptive.candidate.lowMs, 0.0496);
+    QCOMPARE(r.adaptive.candidate.highMs, 0.0503);
+    QCOMPARE(r.adaptive.candidate.halfWidth, 0.007);
+    QCOMPARE(r.adaptive.reference.highMs, 2.9);
+    QVERIFY(std::isnan(r.adaptive.reference.halfWidth)); // unbounded
+    const QJsonObject saved = r.toJson();
+    QCOMPARE(saved.value("timing"_L1).toObject().value("adaptive"_L1).toObject(), timing.value("adaptive"_L1).toObject());
+    QCOMPARE(EvalResult::fromJson(saved).toJson(), saved);
+}
+
 void TestEvalResult::nonFiniteNumbers()
 {
     EvalResult r = EvalResult::failure(Verdict::Crashed, u"boom"_s);
@@ -228,6 +258,23 @@ void TestEvalResult::options()
     QVERIFY(!(EvalOptions::fromJson(sent) == EvalOptions::fromJson({})));
     QVERIFY(!EvalOptions::fromJson(QJsonObject{{u"seed"_s, -1}}).seed.has_value());
     QVERIFY(!EvalOptions::fromJson(QJsonObject{{u"seed"_s, 1.5}}).seed.has_value());
+
+    // The adaptive timing's target: sent always, from the settings' percent, the task's own where it has one.
+    EvalOptions a;
+    QCOMPARE(a.toJson().value("ci_target"_L1).toDouble(), 0.01);
+    QCOMPARE(a.toJson().value("min_time_ms"_L1).toInt(), 100);
+    QCOMPARE(a.toJson().value("max_time_ms"_L1).toInt(), 5000);
+    TimingSetting timing;
+    timing.ciTargetPercent = 2.5;
+    a = EvalOptions::fromSettings(timing);
+    QCOMPARE(a.ciTarget, 0.025);
+    QCOMPARE(EvalOptions::fromJson(a.toJson()), a);
+    timing.ciTargetPercent = 0;
+    QCOMPARE(EvalOptions::fromSettings(timing).toJson().value("ci_target"_L1).toDouble(), 0.0);
+    const QJsonObject task{{u"name"_s, u"t"_s}, {u"timing"_s, QJsonObject{{u"ci_target"_s, 0.05}}}};
+    QCOMPARE(a.forTask(task).ciTarget, 0.05);
+    QCOMPARE(a.forTask(QJsonObject{{u"name"_s, u"t"_s}}).ciTarget, 0.025);
+    QCOMPARE(a.forTask(task).minRuns, a.minRuns);
 }
 
 QTEST_GUILESS_MAIN(TestEvalResult)

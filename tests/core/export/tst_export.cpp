@@ -430,7 +430,8 @@ void TestExport::benchmarksTimeLikeTheWorker()
         bench.contains(
             u"int minRuns = %1, warmup = %2, maxRuns = %3;"_s.arg(defaults.minRuns).arg(defaults.warmup).arg(defaults.maxRuns)),
         qPrintable(bench));
-    QVERIFY(bench.contains(u"double minTimeMs = %1, warmupMs = %2;"_s.arg(defaults.minTimeMs).arg(defaults.warmupMs)));
+    QVERIFY(bench.contains(
+        u"double minTimeMs = %1, warmupMs = %2;"_s.arg(TimingDefaults::fixedMinTimeMs).arg(defaults.warmupMs)));
     // Set up before anything creates the context; then one timed run: flush, start, call, device sync, stop.
     QCOMPARE(inOrder(bench, {u"setUpDeviceLikeKForge(keepPool);"_s, u"cudaGetDeviceProperties"_s, u"Buffers bufs;"_s,
                              u"cudaMemsetAsync(flush, 0, flushBytes, stream)"_s, u"cudaEventRecord(start, stream)"_s,
@@ -456,17 +457,16 @@ void TestExport::benchmarksTimeLikeTheWorker()
                  QString());
     const QString test = text(torch, u"test_linear_rowsum.py"_s);
     QVERIFY(!test.contains(u"{{"_s));
-    QCOMPARE(
-        inOrder(
-            test,
-            {u"min_runs=%1, min_time_ms=%2, max_runs=%3"_s.arg(defaults.minRuns).arg(defaults.minTimeMs).arg(defaults.maxRuns),
-             u"warmup=%1, warmup_ms=%2"_s.arg(defaults.warmup).arg(defaults.warmupMs),
-             u"linear_rowsum_ext.keep_stream_ordered_pool()"_s, u"flush.zero_()"_s, u"start.record()"_s,
-             u"fn(*inputs)"_s, u"torch.cuda.synchronize()"_s, u"stop.record()"_s, u"while pairs < warmup or"_s,
-             u"if len(kernel_ms) % 2 == 0:"_s, u"baseline_ms.append(once(baseline))"_s,
-             u"kernel_ms.append(once(kernel))"_s, u"else:"_s, u"kernel_ms.append(once(kernel))"_s,
-             u"baseline_ms.append(once(baseline))"_s, u"time_pair(linear_rowsum_ext.forward"_s}),
-        QString());
+    QCOMPARE(inOrder(test, {u"min_runs=%1, min_time_ms=%2, max_runs=%3"_s.arg(defaults.minRuns)
+                                .arg(TimingDefaults::fixedMinTimeMs)
+                                .arg(defaults.maxRuns),
+                            u"warmup=%1, warmup_ms=%2"_s.arg(defaults.warmup).arg(defaults.warmupMs),
+                            u"linear_rowsum_ext.keep_stream_ordered_pool()"_s, u"flush.zero_()"_s, u"start.record()"_s,
+                            u"fn(*inputs)"_s, u"torch.cuda.synchronize()"_s, u"stop.record()"_s, u"while pairs < warmup or"_s,
+                            u"if len(kernel_ms) % 2 == 0:"_s, u"baseline_ms.append(once(baseline))"_s,
+                            u"kernel_ms.append(once(kernel))"_s, u"else:"_s, u"kernel_ms.append(once(kernel))"_s,
+                            u"baseline_ms.append(once(baseline))"_s, u"time_pair(linear_rowsum_ext.forward"_s}),
+             QString());
 }
 
 void TestExport::torchExpressionsNameRealTasks()

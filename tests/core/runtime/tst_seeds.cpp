@@ -90,6 +90,33 @@ void options()
     KF_CHECK(back.toJson() == j);
 }
 
+// The adaptive timing's options (docs/worker-protocol.md, "Timing"): ci_target, max_time_ms, and the default of
+// min_time_ms by rule.
+void adaptiveOptions()
+{
+    std::string error;
+    EvalOptions o;
+    KF_CHECK(EvalOptions::fromJson(Json::object(), o, error));
+    KF_CHECK(o.ciTarget == 0.01 && o.minTimeMs == 100 && o.maxTimeMs == 5000);
+    // ci_target 0: the fixed rule, with its own default minimum time (the rule before the adaptive one).
+    KF_CHECK(EvalOptions::fromJson(Json{{"ci_target", 0}}, o, error) && o.ciTarget == 0 && o.minTimeMs == 1000);
+    KF_CHECK(EvalOptions::fromJson(Json{{"ci_target", 0}, {"min_time_ms", 250}}, o, error) && o.minTimeMs == 250);
+    KF_CHECK(EvalOptions::fromJson(Json{{"ci_target", 0.05}, {"min_time_ms", 0}, {"max_time_ms", 900}}, o, error)
+             && o.ciTarget == 0.05 && o.minTimeMs == 0 && o.maxTimeMs == 900);
+    EvalOptions back;
+    KF_CHECK(EvalOptions::fromJson(o.toJson(), back, error) && back.ciTarget == 0.05 && back.minTimeMs == 0
+             && back.maxTimeMs == 900);
+    EvalOptions fixed;
+    KF_CHECK(EvalOptions::fromJson(Json{{"ci_target", 0}}, fixed, error));
+    KF_CHECK(EvalOptions::fromJson(fixed.toJson(), back, error) && back.ciTarget == 0 && back.minTimeMs == 1000);
+    for (const Json &bad : {Json{{"ci_target", -0.01}}, Json{{"ci_target", 0.6}}, Json{{"ci_target", "1%"}}}) {
+        KF_CHECK_MSG(!EvalOptions::fromJson(bad, o, error), bad.dump());
+        KF_CHECK_CONTAINS(error, "options.ci_target: expected a number in [0, 0.5]");
+    }
+    KF_CHECK(!EvalOptions::fromJson(Json{{"max_time_ms", -1}}, o, error));
+    KF_CHECK_CONTAINS(error, "options.max_time_ms");
+}
+
 } // namespace
 
 int main()
@@ -97,5 +124,6 @@ int main()
     drawn();
     derived();
     options();
+    adaptiveOptions();
     return kforge::runtime::test::finish("tst_seeds");
 }

@@ -206,6 +206,22 @@ int main()
     broken(variantOf(R"("outputs")", R"("flops": "2*N*Q", "outputs")"), "flops", "unknown identifier 'Q' at column 5");
     broken(variantOf(R"("outputs")", R"("bytes": [1], "outputs")"), "bytes", "expected an expression string or a number");
     broken(variantOf(R"("outputs")", R"("timeout_s": 0, "outputs")"), "timeout_s", "must be positive");
+    broken(variantOf(R"("outputs")", R"("timing": {"ci_target": 0.6}, "outputs")"), "timing.ci_target",
+           "expected a number in [0, 0.5]");
+    broken(variantOf(R"("outputs")", R"("timing": {"ci_target": "1%"}, "outputs")"), "timing.ci_target",
+           "expected a number, got a string");
+    broken(variantOf(R"("outputs")", R"("timing": 0.01, "outputs")"), "timing", "expected an object");
+    {
+        // The task's own timing target: parsed, kept through toJson(), absent unless given.
+        const TaskSpecResult t = parseTaskSpecText(variantOf(R"("outputs")", R"("timing": {"ci_target": 0.02}, "outputs")"));
+        KF_CHECK_MSG(t.ok() && t.spec->ciTarget == 0.02 && t.spec->warnings.empty(), t.error.message());
+        if (t.ok()) {
+            KF_CHECK(toJson(*t.spec)["timing"]["ci_target"] == 0.02);
+            KF_CHECK(parseTaskSpec(toJson(*t.spec)).spec == t.spec);
+        }
+        const TaskSpecResult plain = parseTaskSpecText(kMinimal);
+        KF_CHECK(plain.ok() && !plain.spec->ciTarget && !toJson(*plain.spec).contains("timing"));
+    }
     broken(variantOf(R"("outputs")", R"("degenerate": "yes", "outputs")"), "degenerate", "expected a boolean");
     broken(variantOf(R"("outputs")", R"("nvcc_flags": ["-O3", 2], "outputs")"), "nvcc_flags[1]",
            "expected a string, got a number");

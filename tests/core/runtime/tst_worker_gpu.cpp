@@ -156,6 +156,33 @@ int main()
         const Json again = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("good")), "good again");
         KF_CHECK(again.value("verdict", "") == "correct");
         KF_CHECK(again["isolation"]["reference"].value("host_pid", 0) == r["isolation"]["reference"].value("host_pid", 1));
+        // The adaptive stop rule (issue 16): each interval holds its median, its n is the sampled rounds, and
+        // "reached" means both half-widths within ±1% after at least 8 rounds.
+        const Json &a = t["adaptive"];
+        std::printf("adaptive: %s\n", a.dump().c_str());
+        KF_CHECK_MSG(a.value("target", 0.0) == 0.01 && a.value("rounds", 0) == t.value("batches", -1), a.dump());
+        for (const char *side : {"candidate", "reference"}) {
+            const double median = t[side].value("median_ms", 0.0);
+            KF_CHECK_MSG(a[side].value("ci_low_ms", 1e9) <= median * (1 + 1e-6)
+                             && median * (1 - 1e-6) <= a[side].value("ci_high_ms", 0.0),
+                         a.dump());
+        }
+        const std::string by = a.value("stopped_by", "");
+        KF_CHECK_MSG(by == "target" || by == "max_runs" || by == "max_time", a.dump());
+        KF_CHECK_MSG(a.value("reached", false) == (by == "target"), a.dump());
+        if (by == "target")
+            KF_CHECK_MSG(a.value("rounds", 0) >= 8 && a["candidate"].value("half_width", 1.0) <= 0.01
+                             && a["reference"].value("half_width", 1.0) <= 0.01,
+                         a.dump());
+        // ci_target 0: the fixed rule, as before the adaptive one.
+        Json fixedOpts = kFast;
+        fixedOpts["ci_target"] = 0;
+        const Json fixed = resultOf(h.evaluate(scale, so.at("scale_ref"), so.at("good"), fixedOpts), "good, fixed rule");
+        const Json &fa = fixed["timing"]["adaptive"];
+        KF_CHECK_MSG(fixed.value("verdict", "") == "correct" && fa.value("stopped_by", "") == "fixed"
+                         && !fa.value("reached", true) && fa.value("target", 1.0) == 0
+                         && fixed["timing"].value("batches", 0) >= 5,
+                     fixed["timing"].dump());
     }
 
     // With tracing and metrics on (the CUPTI observer, when the worker was built with it): still correct,

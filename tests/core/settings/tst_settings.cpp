@@ -66,6 +66,7 @@ private Q_SLOTS:
         QCOMPARE(s.workers().first().command, Settings::Defaults::workers().first().command);
         QCOMPARE(s.timing(), TimingSetting{});
         QCOMPARE(s.timing().trials, 5);
+        QCOMPARE(s.timing().ciTargetPercent, 1.0); // ±1%: the adaptive timing's default
         QVERIFY(s.endpoints().isEmpty());
         QCOMPARE(s.candidatesPerRound(), Settings::Defaults::candidatesPerRound);
         QCOMPARE(s.exemplars(), Settings::Defaults::exemplars);
@@ -88,7 +89,7 @@ private Q_SLOTS:
         vllm.defaultModel = QStringLiteral("qwen");
         vllm.temperature = 0.3;
         const QList<EndpointConfig> endpoints{vllm};
-        const TimingSetting timing{3, 50, 200, 500, 4};
+        const TimingSetting timing{3, 50, 200, 500, 4, 2.5};
         {
             Settings s(file);
             s.setLanguage(QStringLiteral("zh_CN"));

@@ -33,6 +33,9 @@ private Q_SLOTS:
         QCOMPARE(worker.minRuns, TimingDefaults::minRuns);
         QCOMPARE(worker.minTimeMs, double(TimingDefaults::minTimeMs));
         QCOMPARE(worker.maxRuns, TimingDefaults::maxRuns);
+        QCOMPARE(worker.ciTarget, TimingDefaults::ciTarget);
+        QCOMPARE(runtime::EvalOptions::kFixedMinTimeMs, double(TimingDefaults::fixedMinTimeMs));
+        QCOMPARE(worker.maxTimeMs, double(TimingDefaults::maxTimeMs));
         QCOMPARE(worker.warmup, TimingDefaults::warmup);
         QCOMPARE(worker.warmupMs, double(TimingDefaults::warmupMs));
         QCOMPARE(worker.traceRuns, TimingDefaults::traceRuns);

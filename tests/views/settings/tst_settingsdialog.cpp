@@ -62,6 +62,7 @@ private Q_SLOTS:
         QCOMPARE(t, settings.timing());
         t.trials = 9;
         t.minTimeMs = 250;
+        t.ciTargetPercent = 2.5;
         timing->setTiming(t);
 
         auto *endpoints = static_cast<EndpointsPage *>(dialog.page(SettingsDialog::Models));
@@ -89,6 +90,7 @@ private Q_SLOTS:
         QCOMPARE(settings.workers()[1].command, QStringLiteral("ssh gpu-box kforge-worker"));
         QCOMPARE(settings.timing().trials, 9);
         QCOMPARE(settings.timing().minTimeMs, 250);
+        QCOMPARE(settings.timing().ciTargetPercent, 2.5); // the median confidence target, in percent
         const QList<EndpointConfig> saved = settings.endpoints();
         QCOMPARE(saved.size(), 2);
         QStringList ids{saved[0].id, saved[1].id};

@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""kforge-torch-worker through its JSON-lines stdin/stdout: protocol, verdicts and result fields for the problems
+and candidates in data/. Runs on the CPU (--device cpu); with KFORGE_TORCH_DEVICE=0 on a GPU, where the .cu
+candidate is compiled and run too. Exit 77 (SKIP) when this python has no torch.
+Usage: test_torchworker.py WORKER_SCRIPT [unittest args]"""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+try:
+    import torch
+except ImportError:
+    print('SKIP: no torch in %s' % sys.executable)
+    sys.exit(77)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, 'data')
+WORKER = ''
+DEVICE = os.environ.get('KFORGE_TORCH_DEVICE', 'cpu')
+NAMES = {torch.float32: 'f32', torch.float64: 'f64', torch.float16: 'f16', torch.bfloat16: 'bf16',
+         torch.int64: 'i64', torch.int32: 'i32', torch.bool: 'bool', torch.uint8: 'u8'}
+if DEVICE != 'cpu' and not torch.cuda.is_available():
+    print('SKIP: KFORGE_TORCH_DEVICE=%s but torch %s sees no CUDA device' % (DEVICE, torch.__version__))
+    sys.exit(77)
+FAST = {'trials': 3, 'min_runs': 5, 'min_time_ms': 20, 'warmup': 2}
+
+
+def task_for(problem, inits=None, **extra):
+    """A "kind": "torch" task from a KernelBench-style problem: shapes from one get_inputs() call, outputs from
+    one forward (this test's own helper; KForge's import writes the real one)."""
+    spec = importlib.util.spec_from_file_location('problem_' + problem, os.path.join(DATA, problem + '.py'))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    init_args = module.get_init_inputs()
+    args = module.get_inputs()
+    names = list(module.Model.forward.__code__.co_varnames[1:module.Model.forward.__code__.co_argcount])
+    inputs = []
+    for i, a in enumerate(args):
+        if isinstance(a, torch.Tensor):
+            entry = {'name': names[i], 'dtype': NAMES[a.dtype], 'shape': list(a.shape),
+                     'init': (inits or {}).get(names[i], {'dist': 'normal', 'mean': 0, 'std': 1})}
+        else:
+            entry = {'name': names[i], 'scalar': type(a).__name__, 'value': a}
+        inputs.append(entry)
+    with torch.no_grad():
+        out = module.Model(*init_args)(*args)
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    task = {'kind': 'torch', 'name': problem, 'params': {}, 'init_inputs': init_args, 'inputs': inputs,
+            'outputs': [{'name': 'out' if len(outs) == 1 else 'out%d' % i, 'dtype': NAMES[o.dtype],
+                         'shape': list(o.shape)} for i, o in enumerate(outs)],
+            'tolerance': {'f32': {'atol': 1e-5, 'rtol': 1e-5}}, 'timeout_s': 60}
+    task.update(extra)
+    return task
+
+
+class Worker:
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, WORKER, '--device', DEVICE], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        self.ready = json.loads(self.proc.stdout.readline())
+        self.next_id = 0
+
+    def ask(self, **req):
+        self.next_id += 1
+        req.setdefault('id', self.next_id)
+        self.proc.stdin.write(json.dumps(req) + '\n')
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def raw(self, line):
+        self.proc.stdin.write(line + '\n')
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def evaluate(self, reference, candidate, task, options=None):
+        for slot, name in (('reference', reference), ('candidate', candidate)):
+            r = self.ask(op='load', slot=slot, path=os.path.join(DATA, name))
+            assert r['ok'], r
+        r = self.ask(op='evaluate', task=task, options=dict(FAST, **(options or {})))
+        assert r['ok'], r
+        return r['result']
+
+    def close(self):
+        r = self.ask(op='shutdown')
+        assert r['ok']
+        self.proc.stdin.close()
+        self.proc.stdout.close()
+        assert self.proc.wait(30) == 0
+
+
+class TorchWorkerTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.w = Worker()
+        cls.matmul = task_for('matmul_relu')
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.w.close()
+
+    def verdict(self, result, verdict, *words):
+        self.assertEqual(result['verdict'], verdict, result['message'])
+        for word in words:
+            self.assertIn(word, result['message'])
+        return result
+
+    def test_protocol(self):
+        self.assertEqual(self.w.ready['event'], 'ready')
+        self.assertEqual(self.w.ready['protocol'], 1)
+        r = self.w.ask(op='hello', protocol=1, token='abc123')
+        self.assertTrue(r['ok'])
+        self.assertEqual(r['token'], 'abc123')
+        self.assertEqual(r['protocol'], 1)
+        self.assertEqual(self.w.ask(op='hello', protocol=2)['error']['code'], 'protocol_mismatch')
+        self.assertEqual(self.w.ask(op='frobnicate')['error']['code'], 'bad_request')
+        bad = self.w.raw('{not json')
+        self.assertIsNone(bad['id'])
+        self.assertEqual(bad['error']['code'], 'bad_request')
+        self.assertEqual(self.w.ask(op='load', slot='candidate', path='/nonexistent/x.py')['error']['code'],
+                         'load_failed')
+        self.assertEqual(self.w.ask(op='load', slot='candidate', path='/etc/hostname')['error']['code'],
+                         'load_failed')
+        info = self.w.ask(op='device_info')
+        self.assertTrue(info['ok'], info)
+        self.assertIn('name', info['device'])
+
+    def test_evaluate_needs_both_slots(self):
+        w = Worker()
+        try:
+            w.ask(op='load', slot='reference', path=os.path.join(DATA, 'matmul_relu.py'))
+            r = w.ask(op='evaluate', task=self.matmul)
+            self.assertEqual(r['error']['code'], 'bad_request')
+            self.assertIn('candidate slot is empty', r['error']['message'])
+        finally:
+            w.close()
+
+    def test_correct_with_copied_weights(self):
+        # The candidate initialises its buffer to zeros and draws its own weights: only the copied state dict
+        # makes it match.
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_good.py', self.matmul), 'correct')
+        v = r['verification']
+        self.assertEqual(v['trials'], 3)
+        self.assertEqual(v['mismatches'], 0)
+        self.assertTrue(v['output_depends_on_inputs'])
+        self.assertFalse(v['input_mutated'])
+        self.assertGreater(v['timed_outputs_checked'], 0)
+        t = r['timing']
+        self.assertFalse(t['external'])
+        self.assertEqual(t['device'], 'cpu' if DEVICE == 'cpu' else 'cuda')
+        self.assertGreaterEqual(t['candidate']['runs'], 5)
+        self.assertGreater(t['reference']['median_ms'], 0)
+        self.assertAlmostEqual(t['speedup'], t['reference']['median_ms'] / t['candidate']['median_ms'], places=6)
+        self.assertIsInstance(r['seed'], int)
+        self.assertNotIn('degenerate_output', r['flags'])
+
+    def test_seed_is_recorded_and_used(self):
+        a = self.w.evaluate('matmul_relu.py', 'matmul_relu_wrong.py', self.matmul, {'seed': 12345, 'timing': False})
+        b = self.w.evaluate('matmul_relu.py', 'matmul_relu_wrong.py', self.matmul, {'seed': 12345, 'timing': False})
+        self.assertEqual(a['seed'], 12345)
+        self.assertEqual(a['verification']['first_mismatch'], b['verification']['first_mismatch'])
+
+    def test_wrong(self):
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_wrong.py', self.matmul), 'incorrect')
+        self.assertGreater(r['verification']['mismatches'], 0)
+        first = r['verification']['first_mismatch']
+        self.assertEqual(first['output'], 'out')
+        self.assertEqual(len(first['coords']), 2)
+        self.assertNotIn('timing', r)
+
+    def test_wrong_dtype(self):
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_dtype.py', self.matmul), 'incorrect',
+                         'matmul_relu_dtype.py', 'dtype f64', 'the reference f32')
+        self.assertIn('forward', r['verification']['reason'])
+
+    def test_wrong_shape(self):
+        self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_shape.py', self.matmul), 'incorrect',
+                     'matmul_relu_shape.py', 'step forward', 'shape [16, 32], the reference [32, 16]')
+
+    def test_raises(self):
+        self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_raises.py', self.matmul), 'crashed',
+                     'matmul_relu_raises.py', 'step forward', 'trial 1', 'RuntimeError: kernel not written yet',
+                     'line 11')
+
+    def test_constructor_signature(self):
+        self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_signature.py', self.matmul), 'load_error',
+                     'matmul_relu_signature.py', 'step construct', 'TypeError')
+
+    def test_state_dict_keys(self):
+        self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_keys.py', self.matmul), 'load_error',
+                     'step load_state_dict', 'linear.weight', 'proj.weight')
+
+    def test_mutates_input(self):
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_mutates.py', self.matmul), 'incorrect',
+                         'changed its input x')
+        self.assertTrue(r['verification']['input_mutated'])
+        self.assertEqual(r['verification']['mutated_inputs'], ['x'])
+
+    def test_mutates_input_while_timed(self):
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_mutates_timed.py', self.matmul),
+                         'incorrect', 'changed its input x while it was timed')
+        self.assertEqual(r['verification']['trials'], 3)
+        self.assertNotIn('timing', r)
+
+    def test_patched_allclose_does_not_help(self):
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_allclose.py', self.matmul), 'incorrect')
+        self.assertGreater(r['verification']['mismatches'], 0)
+
+    def test_patched_clock_does_not_change_the_figure(self):
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_clock.py', self.matmul), 'correct')
+        self.assertGreaterEqual(r['timing']['candidate']['median_ms'], 3.0)
+        self.assertGreaterEqual(r['timing']['candidate']['min_ms'], 3.0)
+        self.assertLess(r['timing']['speedup'], 1.0)
+
+    def test_flags_stay_in_the_candidate(self):
+        # The reference doubles its output when it sees allow_tf32; the candidate switches it on and copies.
+        self.verdict(self.w.evaluate('flag_probe.py', 'flag_probe_tf32.py', task_for('flag_probe')), 'correct')
+
+    def test_degenerate(self):
+        r = self.verdict(self.w.evaluate('degenerate.py', 'degenerate_const.py', task_for('degenerate')), 'correct')
+        self.assertIn('degenerate_output', r['flags'])
+        self.assertFalse(r['verification']['output_depends_on_inputs'])
+        self.assertTrue(r['warnings'])
+
+    def test_integer_and_bool_inputs(self):
+        task = task_for('gather_mask', {'idx': {'dist': 'integers', 'low': 0, 'high': 50}})
+        self.assertEqual([a.get('dtype') for a in task['inputs']], ['i64', 'bool', None])
+        self.verdict(self.w.evaluate('gather_mask.py', 'gather_mask_good.py', task), 'correct')
+
+    def test_task_as_import_writes_it(self):
+        # The shape of task.json that kforge-cli import writes: shapes as expressions over params, scalar
+        # arguments with their value, parameters/buffers/flops/bytes fields the judge does not need.
+        with open(os.path.join(DATA, 'gather_mask.task.json')) as f:
+            task = json.load(f)
+        self.assertEqual(task['inputs'][0]['shape'], ['B', 'L'])
+        r = self.verdict(self.w.evaluate('gather_mask.py', 'gather_mask_good.py', task), 'correct')
+        self.assertEqual(r['verification']['elements'], 4 * 12 * 8)
+        task['inputs'][0]['shape'] = ['B', 'Q']
+        r = self.w.ask(op='evaluate', task=task)
+        self.assertEqual(r['error']['code'], 'bad_request')
+        self.assertIn("task.inputs[0].shape[1]: unknown identifier 'Q'", r['error']['message'])
+
+    def test_integer_input_needs_a_range(self):
+        task = task_for('gather_mask', {'idx': None})
+        for slot, name in (('reference', 'gather_mask.py'), ('candidate', 'gather_mask_good.py')):
+            self.w.ask(op='load', slot=slot, path=os.path.join(DATA, name))
+        r = self.w.ask(op='evaluate', task=task)
+        self.assertEqual(r['error']['code'], 'bad_request')
+        self.assertIn('task.inputs[0].init', r['error']['message'])
+
+    def test_exit_is_crashed_and_worker_goes_on(self):
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_exits.py', self.matmul), 'crashed',
+                         'exit status 3')
+        self.assertIn('about to leave', r['stdout'])
+        self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_good.py', self.matmul, {'timing': False}),
+                     'correct')
+
+    def test_timeout(self):
+        task = dict(self.matmul, timeout_s=12)
+        self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_hangs.py', task), 'timeout', 'trial 1',
+                     'process group was killed')
+
+    def test_cu_candidate(self):
+        r = self.w.evaluate('matmul_relu.py', 'matmul_relu_kernel.cu', self.matmul)
+        if DEVICE == 'cpu' or not torch.cuda.is_available():
+            self.verdict(r, 'load_error', 'matmul_relu_kernel.cu', 'step compile', 'needs a GPU')
+        else:
+            self.verdict(r, 'correct')
+            self.assertGreater(r['timing']['speedup'], 0)
+
+
+class WireTest(unittest.TestCase):
+    """What a host sends is parsed as JSON plus raw bytes of known dtypes, nothing else."""
+
+    def setUp(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(WORKER)))
+        from kforge_torchworker import wire
+        self.wire = wire
+        self.r, self.w = os.pipe()
+
+    def tearDown(self):
+        os.close(self.r)
+        os.close(self.w)
+
+    def roundtrip(self, data, limit=None):
+        os.write(self.w, data)
+        return self.wire.Reader(self.r, limit).receive(deadline=__import__('time').monotonic() + 5)
+
+    def test_tensors_keep_dtype_and_bits(self):
+        sent = [torch.tensor([1.5, float('nan'), -0.0]), torch.arange(6, dtype=torch.int64).reshape(2, 3),
+                torch.tensor([True, False]), torch.randn(4).to(torch.bfloat16), torch.empty(0, 3)]
+        header, got = self.roundtrip(self.wire.encode({'op': 'x', 'n': 1}, sent))
+        self.assertEqual(header, {'op': 'x', 'n': 1})
+        for a, b in zip(sent, got):
+            self.assertEqual((a.dtype, a.shape), (b.dtype, b.shape))
+            self.assertTrue(torch.equal(a.reshape(-1).view(torch.uint8), b.reshape(-1).view(torch.uint8)))
+
+    def frame(self, header, payload=b''):
+        head = json.dumps(header).encode()
+        return len(head).to_bytes(8, 'little') + head + payload
+
+    def test_forged_messages_are_refused(self):
+        bad = [self.frame({'tensors': [{'dtype': 'object', 'shape': [1], 'nbytes': 8}]}, b'\0' * 8),
+               self.frame({'tensors': [{'dtype': 'f32', 'shape': [4], 'nbytes': 8}]}, b'\0' * 8),
+               self.frame({'tensors': [{'dtype': 'f32', 'shape': [-1], 'nbytes': 0}]}),
+               self.frame({'tensors': 'x'}),
+               (4).to_bytes(8, 'little') + b'\x80\x04K.']
+        for data in bad:
+            with self.assertRaises(self.wire.WireError, msg=data[:60]):
+                self.roundtrip(data)
+            os.close(self.r)
+            os.close(self.w)
+            self.r, self.w = os.pipe()
+        with self.assertRaises(self.wire.WireError):
+            self.roundtrip(self.frame({'tensors': [{'dtype': 'u8', 'shape': [64], 'nbytes': 64}]}, b'\0' * 64), 32)
+
+
+if __name__ == '__main__':
+    WORKER = sys.argv.pop(1)
+    unittest.main()

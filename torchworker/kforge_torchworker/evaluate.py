@@ -1,0 +1,350 @@
+"""One evaluation of a torch task: a fresh reference host and candidate host, verification, timing, the result.
+
+The judge draws the seed, makes every input, receives outputs as plain bytes and compares them itself; the hosts
+only run modules. Result shape: docs/worker-protocol.md "EvalResult" (differences: docs/torch-worker.md)."""
+
+import math
+import os
+import random
+import statistics
+import time
+
+from . import spec
+from .hostproc import HostFailure, HostProcess
+
+SECURE = random.SystemRandom()
+KEEP_ALL_BYTES = 8 << 20  # timed outputs of a batch up to this size are all sent back and compared
+
+
+def stats(samples):
+    ordered = sorted(samples)
+
+    def pct(q):
+        return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))]
+    mean = statistics.fmean(ordered)
+    cv = statistics.pstdev(ordered) / mean if mean > 0 and len(ordered) > 1 else 0.0
+    return {'median_ms': statistics.median(ordered), 'mean_ms': mean, 'min_ms': ordered[0], 'p10_ms': pct(0.1),
+            'p90_ms': pct(0.9), 'cv': cv, 'runs': len(ordered)}
+
+
+def arg_message(args):
+    """The forward arguments as a host request: tensors by index, scalars by value."""
+    header, tensors = [], []
+    for a in args:
+        if hasattr(a, 'dtype') and hasattr(a, 'shape'):
+            header.append({'tensor': len(tensors)})
+            tensors.append(a)
+        else:
+            header.append({'value': a})
+    return header, tensors
+
+
+class Verdict(Exception):
+    def __init__(self, verdict, message, **extra):
+        super().__init__(message)
+        self.verdict, self.message, self.extra = verdict, message, extra
+
+
+class Evaluation:
+    def __init__(self, task, reference, candidate, options, device, setup):
+        self.task, self.options, self.device, self.setup = task, options, device, setup
+        self.reference_path, self.candidate_path = reference, candidate
+        self.cand_name = os.path.basename(candidate)
+        self.ref_name = os.path.basename(reference)
+        seed = options.get('seed')
+        self.seed = int(seed) if seed is not None else int.from_bytes(os.urandom(8), 'little') >> 1
+        trials = options.get('trials', 5)
+        if not isinstance(trials, int) or not 2 <= trials <= 1000:
+            raise ValueError('trials: %r is not an integer within 2..1000' % (trials,))
+        for key in ('warmup', 'min_runs', 'max_runs', 'min_time_ms'):
+            if key in options and (not isinstance(options[key], (int, float)) or options[key] < 0):
+                raise ValueError('%s: %r is not a number >= 0' % (key, options[key]))
+        self.trials = trials
+        self.started = time.monotonic()
+        self.deadline = self.started + 0.8 * task.timeout_s
+        self.flags, self.warnings = [], []
+        self.verification = {'trials': 0, 'elements': 0, 'calls_compared': 0, 'mismatches': 0, 'max_abs_err': 0.0,
+                             'max_rel_err': 0.0, 'nan_count': 0, 'inf_count': 0, 'first_mismatch': None,
+                             'input_mutated': False, 'mutated_inputs': [], 'output_depends_on_inputs': None,
+                             'reference_cached': 0, 'outputs': [], 'reason': '', 'timed_outputs_checked': 0}
+        self.ref = self.cand = None
+
+    # ---- hosts -------------------------------------------------------------------------------------------
+
+    def ask(self, host, header, tensors, phase):
+        answer, out = host.request(header, tensors, self.deadline, phase)
+        if not answer.get('ok'):
+            step = answer.get('step', '?')
+            verdict = 'load_error' if step in ('import', 'lookup', 'get_init_inputs', 'construct',
+                                               'load_state_dict', 'to_device', 'compile', 'load') else 'crashed'
+            who = 'the reference' if host is self.ref else 'the candidate'
+            raise Verdict(verdict, '%s: %s failed at step %s%s: %s' % (
+                host.name, who, step, (' (%s)' % phase) if step in ('forward', 'timing') else '',
+                answer.get('cause', '')), error_code='python_exception', step=step)
+        return answer, out
+
+    def load(self):
+        self.ref = HostProcess('reference', self.reference_path, self.device)
+        self.cand = HostProcess('candidate', self.candidate_path, self.device)
+        info, state = self.ask(self.ref, {'op': 'load', 'path': self.reference_path,
+                                          'seed': spec.splitmix64(self.seed, 1 << 20),
+                                          'init_args': self.task.init_inputs}, [], 'loading the reference')
+        outputs = [dict(o, torch_dtype=str(spec.DTYPES[o['dtype']]).replace('torch.', ''))
+                   for o in self.task.outputs]
+        header = {'op': 'load', 'path': self.candidate_path, 'seed': spec.splitmix64(self.seed, (1 << 20) + 1),
+                  'init_args': info['init_args'], 'state_keys': info['state_keys'],
+                  'param_names': info['param_names'], 'buffer_names': info['buffer_names'], 'outputs': outputs,
+                  'params': self.task.params, 'arg_names': [a['name'] for a in self.task.args]}
+        header.update(self.setup)
+        self.ask(self.cand, header, state, 'loading the candidate')
+
+    def close(self):
+        for host in (self.ref, self.cand):
+            if host is not None:
+                host.close()
+
+    def run_both(self, args, phase):
+        header, tensors = arg_message(args)
+        request = {'op': 'run', 'args': header}
+        ref_ans, ref_out = self.ask(self.ref, request, tensors, 'the reference, ' + phase)
+        # What the candidate may send back in one message: what the reference sent, with room, never gigabytes
+        # that the judge would have to hold.
+        sent = sum(t.numel() * t.element_size() for t in ref_out)
+        self.cand.reader.limit = max(self.cand.reader.limit or 0, (64 << 20) + 4 * sent + KEEP_ALL_BYTES)
+        cand_ans, cand_out = self.ask(self.cand, request, tensors, 'the candidate, ' + phase)
+        return self.split(ref_ans, ref_out, tensors, 'reference', phase), \
+            self.split(cand_ans, cand_out, tensors, 'candidate', phase)
+
+    def split(self, answer, out, inputs, side, phase):
+        kinds = answer.get('outputs', [])
+        n = sum(1 for k in kinds if 'tensor' in k)
+        if len(out) != n + len(inputs):
+            raise Verdict('crashed', '%s: the %s host answered %d tensors for %d outputs and %d inputs (%s)'
+                          % (self.cand_name if side == 'candidate' else self.ref_name, side, len(out), n,
+                             len(inputs), phase))
+        outputs = [out[k['tensor']] if 'tensor' in k else k.get('type', '?') for k in kinds]
+        return outputs, out[n:]
+
+    # ---- verification ------------------------------------------------------------------------------------
+
+    def names(self, count):
+        names = [o['name'] for o in self.task.outputs]
+        return names[:count] + ['out%d' % i for i in range(len(names), count)]
+
+    def check(self, expected, got, phase, trial_seed):
+        """Compares one call; raises Verdict('incorrect') on a mismatch. Returns nothing."""
+        v = self.verification
+        names = self.names(len(expected))
+        for i, e in enumerate(expected):
+            if not hasattr(e, 'dtype'):
+                raise Verdict('load_error', '%s: the reference forward returned a %s as output %d, not a tensor'
+                              % (self.ref_name, e, i))
+        if len(got) != len(expected):
+            v['reason'] = '%s: step forward (%s): %d outputs, the reference has %d' % (
+                self.cand_name, phase, len(got), len(expected))
+            v['mismatches'] += 1
+            raise Verdict('incorrect', v['reason'])
+        v['calls_compared'] += 1
+        for i, (e, g) in enumerate(zip(expected, got)):
+            r = spec.compare(names[i], g, e, self.task.tolerance)
+            if r['problem']:
+                v['mismatches'] += 1
+                v['reason'] = '%s: step forward (%s): %s' % (self.cand_name, phase, r['problem'])
+                raise Verdict('incorrect', v['reason'])
+            for key in ('mismatches', 'nan_count', 'inf_count'):
+                v[key] += r[key]
+            v['max_abs_err'] = max(v['max_abs_err'], r['max_abs_err'])
+            v['max_rel_err'] = max(v['max_rel_err'], r['max_rel_err'])
+            if len(v['outputs']) <= i:
+                v['outputs'].append({'name': names[i], 'mismatches': 0, 'max_abs_err': 0.0, 'max_rel_err': 0.0,
+                                     'nan_count': 0, 'inf_count': 0})
+            o = v['outputs'][i]
+            for key in ('mismatches', 'nan_count', 'inf_count'):
+                o[key] += r[key]
+            o['max_abs_err'] = max(o['max_abs_err'], r['max_abs_err'])
+            o['max_rel_err'] = max(o['max_rel_err'], r['max_rel_err'])
+            if r['first'] is not None:
+                first = dict(r['first'], trial=phase, seed=trial_seed)
+                v['first_mismatch'] = first
+                v['reason'] = '%s: output %s differs at %s (%s): expected %s, got %s; %d mismatches' % (
+                    self.cand_name, names[i], first['coords'], phase, first['expected'], first['got'],
+                    r['mismatches'])
+                raise Verdict('incorrect', v['reason'])
+
+    def mutated(self, before, after):
+        tensor_args = [a for a in self.task.args if 'value' not in a]
+        if len(before) != len(after):
+            return ['(%d tensors back for %d)' % (len(after), len(before))]
+        return [tensor_args[i % len(tensor_args)]['name'] for i, (b, a) in enumerate(zip(before, after))
+                if not spec.identical(b, a)]
+
+    def verify(self):
+        v = self.verification
+        trials = self.trials
+        first_outputs = []
+        for t in range(trials):
+            trial_seed = spec.splitmix64(self.seed, t)
+            args = self.task.make_args(trial_seed)
+            originals = [a.clone() for a in args if hasattr(a, 'dtype')]
+            phase = 'trial %d (seed %d)' % (t + 1, trial_seed)
+            (ref_out, ref_after), (cand_out, cand_after) = self.run_both(args, phase)
+            if self.mutated(originals, ref_after) and 'reference_mutates_inputs' not in self.flags:
+                self.flags.append('reference_mutates_inputs')
+            if t < 2:
+                first_outputs.append(ref_out)
+            v['elements'] = sum(e.numel() for e in ref_out if hasattr(e, 'numel'))
+            self.check(ref_out, cand_out, phase, trial_seed)
+            changed = self.mutated(originals, cand_after)
+            if changed:
+                v['input_mutated'], v['mutated_inputs'] = True, changed
+                v['reason'] = '%s: the candidate changed its input%s %s (%s)' % (
+                    self.cand_name, 's' if len(changed) > 1 else '', ', '.join(changed), phase)
+                raise Verdict('incorrect', v['reason'])
+            v['trials'] = t + 1
+        same = all(spec.identical(a, b) for a, b in zip(first_outputs[0], first_outputs[1]))
+        v['output_depends_on_inputs'] = not same
+        if same or self.task.declared_degenerate:
+            self.flags.append('degenerate_output')
+            self.warnings.append('The reference output does not depend on the inputs: two input sets gave '
+                                 'bitwise identical outputs; a constant-writing candidate passes this task.')
+
+    # ---- timing ------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def times(values, count, host, side):
+        if not isinstance(values, list) or len(values) != count or not all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
+                for x in values):
+            raise Verdict('crashed', '%s: the %s host sent no valid list of %d times' % (host.name, side, count))
+        return [float(x) for x in values]
+
+    def time_both(self):
+        o = self.options
+        warmup, min_runs = int(o.get('warmup', 10)), int(o.get('min_runs', 100))
+        min_time_ms, max_runs = float(o.get('min_time_ms', 1000)), int(o.get('max_runs', 10000))
+        budget_end = self.started + 0.5 * self.task.timeout_s
+        sets, expected = [], []
+        stage = []
+        for i in range(2):
+            set_seed = spec.splitmix64(self.seed, (1 << 30) + i)
+            args = self.task.make_args(set_seed)
+            (ref_out, _), (cand_out, _) = self.run_both(args, 'timing set %d (seed %d)' % (i, set_seed))
+            self.check(ref_out, cand_out, 'timing set %d' % i, set_seed)
+            sets.append(args)
+            expected.append(ref_out)
+            stage.append(arg_message(args))
+        headers, tensors = [], []
+        for h, ts in stage:
+            headers.append([{'tensor': a['tensor'] + len(tensors)} if 'tensor' in a else a for a in h])
+            tensors += ts
+        for host in (self.ref, self.cand):
+            self.ask(host, {'op': 'stage', 'sets': headers}, tensors, 'staging the timing inputs')
+        out_bytes = sum(e.numel() * e.element_size() for e in expected[0])
+        samples = {'reference': [], 'candidate': []}
+        baselines = {'reference': [], 'candidate': []}
+        calls = {'reference': max(1, warmup), 'candidate': max(1, warmup)}
+        per_call = {}
+        for side, host in (('reference', self.ref), ('candidate', self.cand)):
+            ans, _ = self.ask(host, {'op': 'time', 'set': 0, 'calls': calls[side], 'baseline_calls': 0}, [],
+                              'warming up the ' + side)
+            per_call[side] = max(statistics.median(self.times(ans.get('times_ms'), calls[side], host, side)), 1e-4)
+        for side in per_call:  # a batch of about 10 ms, at most 256 calls
+            calls[side] = max(1, min(256, int(math.ceil(10.0 / per_call[side]))))
+        loop_start, rounds, checked = time.monotonic(), 0, 0
+        all_checked = True
+        while True:
+            elapsed_ms = (time.monotonic() - loop_start) * 1000.0
+            done = min(len(samples['reference']), len(samples['candidate']))
+            if rounds >= 5 and ((done >= min_runs and elapsed_ms >= min_time_ms) or done >= max_runs
+                                or time.monotonic() > budget_end):
+                break
+            set_index = rounds % len(sets)
+            order = [('reference', self.ref), ('candidate', self.cand)]
+            SECURE.shuffle(order)
+            for side, host in order:
+                n = calls[side]
+                if side == 'candidate' and out_bytes * n <= KEEP_ALL_BYTES:
+                    keep = list(range(n))
+                elif side == 'candidate':
+                    keep = sorted(SECURE.sample(range(n), min(n, 2)))
+                    all_checked = False
+                else:
+                    keep = []
+                ans, kept = self.ask(host, {'op': 'time', 'set': set_index, 'calls': n, 'keep': keep,
+                                            'baseline_calls': min(n, 5)}, [],
+                                     'timing the %s (round %d)' % (side, rounds + 1))
+                times, base = self.times(ans.get('times_ms'), n, host, side), self.times(
+                    ans.get('baseline_ms'), min(n, 5), host, side)
+                samples[side] += times
+                baselines[side] += base
+                if side == 'candidate':
+                    per = len(expected[set_index])
+                    if len(kept) != per * len(keep):
+                        raise Verdict('incorrect', '%s: timed run outputs missing (%d of %d)' % (
+                            self.cand_name, len(kept), per * len(keep)))
+                    for j, index in enumerate(keep):
+                        self.check(expected[set_index], kept[j * per:(j + 1) * per],
+                                   'timed round %d, call %d' % (rounds + 1, index), None)
+                        checked += 1
+            rounds += 1
+        self.verification['timed_outputs_checked'] = checked
+        _, after = self.ask(self.cand, {'op': 'sets'}, [], 'reading the timing inputs back')
+        originals = [a for s in sets for a in s if hasattr(a, 'dtype')]
+        changed = sorted(set(self.mutated(originals, after)))
+        if changed:
+            v = self.verification
+            v['input_mutated'], v['mutated_inputs'] = True, changed
+            v['reason'] = '%s: the candidate changed its input %s while it was timed' % (
+                self.cand_name, ', '.join(changed))
+            raise Verdict('incorrect', v['reason'])
+        timing = {}
+        for side in samples:
+            base = statistics.median(baselines[side]) if baselines[side] else 0.0
+            timing[side] = stats([max(0.0, s - base) for s in samples[side]])
+            timing[side]['baseline_ms'] = base
+        timing['speedup'] = timing['reference']['median_ms'] / max(timing['candidate']['median_ms'], 1e-9)
+        timing.update({'external': False, 'device': 'cuda' if self.device.startswith('cuda') else 'cpu',
+                       'batches': rounds, 'batch_calls': calls['candidate'],
+                       'reference_batch_calls': calls['reference'], 'all_timed_outputs_checked': all_checked,
+                       'interleaved': True, 'l2_flushed': self.device.startswith('cuda'), 'rotated_sets': True})
+        for side in ('reference', 'candidate'):
+            if timing[side]['cv'] > 0.1 and 'unstable_timing' not in self.flags:
+                self.flags.append('unstable_timing')
+        return timing
+
+    # ---- the whole ---------------------------------------------------------------------------------------
+
+    def run(self):
+        result = {'verdict': 'correct', 'message': '', 'restart_required': False, 'seed': self.seed,
+                  'kind': 'torch', 'device': self.device}
+        try:
+            self.load()
+            self.verify()
+            if self.options.get('timing', True):
+                timing = self.time_both()
+                result['timing'] = timing
+                result['message'] = 'correct: %.2fx (reference %.4g ms, candidate %.4g ms)' % (
+                    timing['speedup'], timing['reference']['median_ms'], timing['candidate']['median_ms'])
+            else:
+                result['message'] = 'correct (verified in %d trials, not timed)' % self.verification['trials']
+        except Verdict as v:
+            result['verdict'], result['message'] = v.verdict, v.message
+            result.update(v.extra)
+            self.verification['reason'] = self.verification['reason'] or v.message
+        except HostFailure as f:
+            result['verdict'], result['message'] = f.verdict, f.message
+            self.verification['reason'] = f.message
+        except Exception as e:  # noqa: BLE001 - e.g. a host answer of the wrong shape: a verdict, never a lost session
+            result['verdict'] = 'error'
+            result['message'] = 'kforge-torch-worker: the evaluation failed: %s: %s' % (type(e).__name__, e)
+            self.verification['reason'] = result['message']
+        finally:
+            self.close()
+            result['stdout'] = self.cand.out.text() if self.cand else ''
+            result['stdout_truncated'] = bool(self.cand and self.cand.out.truncated)
+        result['verification'] = self.verification
+        result['flags'], result['warnings'] = self.flags, self.warnings
+        result['isolation'] = {'candidate': {'process': 'own', 'cwd': 'fresh temporary directory',
+                                             'process_group': True, 'exchange': 'bytes over a private pipe'},
+                               'reference': {'process': 'own'}}
+        return result

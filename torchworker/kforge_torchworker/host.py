@@ -1,0 +1,313 @@
+"""A host process: runs one reference or candidate module for the judge (python3 -m kforge_torchworker.host).
+
+The judge starts it with a private pipe pair, a fresh temporary directory as cwd and its own process group. What
+the module does here (monkey-patching torch, changing global flags, reseeding) stays in this process. The host
+keeps its own references to the clock, events and synchronisation taken before the module is imported, so
+patching torch.cuda.Event or time.perf_counter in the module does not change what the host measures; the
+timing is still measured inside the candidate's process (timing.external false, docs/torch-worker.md)."""
+
+import argparse
+import ctypes
+import importlib.util
+import os
+import sys
+import time
+import traceback
+
+import torch
+
+from . import wire
+
+_perf = time.perf_counter
+_CUDA = torch.cuda.is_available()
+if _CUDA:
+    _EventBase = torch._C._CudaEventBase
+    _record, _elapsed, _ev_sync = _EventBase.record, _EventBase.elapsed_time, _EventBase.synchronize
+    _device_sync = torch._C._cuda_synchronize  # cudaDeviceSynchronize: every stream of the device
+
+
+class Failure(Exception):
+    def __init__(self, step, cause):
+        super().__init__(cause)
+        self.step, self.cause = step, cause
+
+
+def describe(exc, path, whole=False):
+    text = str(exc).strip()
+    text = ' '.join(text.split()) if whole else (text.splitlines()[0] if text else '')
+    text = '%s: %s' % (type(exc).__name__, text)
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
+    if frames:
+        text += ' (at %s line %d)' % (os.path.basename(path), frames[-1].lineno)
+    return text
+
+
+def to_list(result):
+    return list(result) if isinstance(result, (tuple, list)) else [result]
+
+
+class KernelModule:
+    """A KForge .cu candidate: compiled with nvcc here, kf_entry called through ctypes on the forward
+    arguments followed by the module's parameters and buffers (named as in the module)."""
+
+    class Tensor(ctypes.Structure):
+        _fields_ = [('data', ctypes.c_void_p), ('dtype', ctypes.c_int), ('ndim', ctypes.c_int32),
+                    ('shape', ctypes.c_int64 * 8), ('strides', ctypes.c_int64 * 8), ('numel', ctypes.c_int64),
+                    ('name', ctypes.c_char_p)]
+
+    class Param(ctypes.Structure):
+        _fields_ = [('name', ctypes.c_char_p), ('value', ctypes.c_double)]
+
+    class Params(ctypes.Structure):
+        _fields_ = [('items', ctypes.c_void_p), ('count', ctypes.c_int32)]
+
+    KF = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 2, torch.float64: 3, torch.int32: 4,
+          torch.int64: 5, torch.uint8: 6}
+
+    def __init__(self, path, setup, device):
+        if device.type != 'cuda':
+            raise Failure('compile', 'a .cu candidate needs a GPU: this worker evaluates on %s (torch.cuda.'
+                                     'is_available() is %s)' % (device, _CUDA))
+        import subprocess
+        major, minor = torch.cuda.get_device_capability(device)
+        nvcc = setup.get('nvcc') or 'nvcc'
+        so = os.path.abspath('candidate.so')
+        cmd = [nvcc, '-O3', '-lineinfo', '-arch=sm_%d%d' % (major, minor), '-shared', '-Xcompiler', '-fPIC',
+               '-I' + setup.get('abi_include', ''), path, '-o', so] + list(setup.get('nvcc_flags', []))
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise Failure('compile', 'nvcc could not run: %s' % e) from None
+        if done.returncode != 0:
+            raise Failure('compile', 'nvcc exit status %d: %s' % (done.returncode, done.stderr.strip()[-2000:]))
+        try:
+            lib = ctypes.CDLL(so, mode=os.RTLD_NOW | os.RTLD_LOCAL)
+            version = ctypes.c_int.in_dll(lib, 'kf_abi_version').value
+            self.entry = lib.kf_entry
+        except (OSError, ValueError, AttributeError) as e:
+            raise Failure('load', 'the compiled library has no kf_abi_version or kf_entry: %s' % e) from None
+        if version != 1:
+            raise Failure('load', 'kf_abi_version is %d, this worker has 1' % version)
+        self.entry.restype = ctypes.c_int
+        self.device = device
+        self.outputs = setup['outputs']
+        self.extra = []  # (name, tensor): parameters then buffers
+        self.params = setup.get('params', {})
+        self.arg_names = setup.get('arg_names', [])
+
+    def load_state(self, names, tensors, order):
+        by_name = dict(zip(names, tensors))
+        self.extra = [(n, by_name[n].to(self.device)) for n in order if n in by_name]
+
+    def describe(self, name, t):
+        c = self.Tensor()
+        c.data, c.dtype, c.ndim = t.data_ptr(), self.KF[t.dtype], t.dim()
+        for i, d in enumerate(t.shape):
+            c.shape[i], c.strides[i] = d, t.stride(i)
+        c.numel, c.name = t.numel(), name.encode()
+        return c
+
+    def __call__(self, *args):
+        ins, params = [], dict(self.params)
+        for i, a in enumerate(args):
+            name = self.arg_names[i] if i < len(self.arg_names) else 'arg%d' % i
+            if isinstance(a, torch.Tensor):
+                ins.append((name, a.contiguous()))
+            elif isinstance(a, (int, float)):
+                params[name] = float(a)
+        ins += self.extra
+        outs = []
+        for o in self.outputs:
+            t = torch.empty(o['shape'], dtype=getattr(torch, o['torch_dtype']), device=self.device)
+            t.reshape(-1).view(torch.uint8).fill_(0xFF)  # poison: NaN for floats, -1 / 255 for integers
+            outs.append((o['name'], t))
+        cin = (self.Tensor * max(1, len(ins)))(*[self.describe(n, t) for n, t in ins])
+        cout = (self.Tensor * max(1, len(outs)))(*[self.describe(n, t) for n, t in outs])
+        keys = [k.encode() for k in params]
+        items = (self.Param * max(1, len(keys)))(*[self.Param(k, float(v)) for k, v in zip(keys, params.values())])
+        p = self.Params(ctypes.cast(items, ctypes.c_void_p), len(keys))
+        stream = ctypes.c_void_p(torch.cuda.current_stream(self.device).cuda_stream)
+        status = self.entry(cin, len(ins), cout, len(outs), ctypes.byref(p), stream)
+        if status != 0:
+            raise RuntimeError('kf_entry returned %d' % status)
+        return tuple(t for _, t in outs) if len(outs) != 1 else outs[0][1]
+
+
+class Host:
+    def __init__(self, role, device, fd_in, fd_out):
+        self.role, self.fd_out = role, fd_out
+        self.reader = wire.Reader(fd_in)
+        self.device = torch.device(device)
+        self.model = None
+        self.path = ''
+        self.sets = []
+        self.flush = None
+        if self.device.type == 'cuda':
+            torch.cuda.set_device(self.device)
+            props = torch.cuda.get_device_properties(self.device)
+            l2 = getattr(props, 'L2_cache_size', 0) or (64 << 20)
+            self.flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device=self.device)
+            self.events = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
+            self.stream = torch.cuda.current_stream(self.device)
+
+    def reply(self, header, tensors=()):
+        wire.send(self.fd_out, header, tensors)
+
+    def import_module(self, path):
+        self.path = path
+        spec = importlib.util.spec_from_file_location('kforge_%s' % self.role, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException as e:  # noqa: BLE001 - the module's own failure, reported as a verdict
+            raise Failure('import', describe(e, path)) from None
+        return module
+
+    def call(self, step, fn, *args):
+        try:
+            return fn(*args)
+        except Failure:
+            raise
+        except BaseException as e:  # noqa: BLE001
+            raise Failure(step, describe(e, self.path)) from None
+
+    def op_load(self, header, tensors):
+        path = header['path']
+        if path.endswith('.cu'):
+            self.path = path
+            self.model = KernelModule(path, header, self.device)
+            self.model.load_state(header['state_keys'], tensors, header['param_names'] + header['buffer_names'])
+            return {}, []
+        module = self.import_module(path)
+        cls_name = 'Model' if self.role == 'reference' else 'ModelNew'
+        cls = getattr(module, cls_name, None)
+        if cls is None:
+            raise Failure('lookup', '%s defines no class %s' % (os.path.basename(path), cls_name))
+        if self.role == 'reference':
+            if hasattr(module, 'get_init_inputs'):
+                init_args = self.call('get_init_inputs', lambda: list(module.get_init_inputs()))
+            else:
+                init_args = header.get('init_args') or []
+            torch.manual_seed(header['seed'])
+            model = self.call('construct', cls, *init_args)
+            model = self.call('to_device', lambda: model.to(self.device).eval())
+            state = model.state_dict()
+            self.model = model
+            return ({'init_args': init_args, 'state_keys': list(state),
+                     'param_names': [n for n, _ in model.named_parameters()],
+                     'buffer_names': [n for n, _ in model.named_buffers()]}, list(state.values()))
+        torch.manual_seed(header['seed'])
+        model = self.call('construct', cls, *header['init_args'])
+        state = dict(zip(header['state_keys'], tensors))
+        try:
+            result = model.load_state_dict(state, strict=True)
+        except BaseException as e:  # noqa: BLE001
+            raise Failure('load_state_dict', describe(e, path, whole=True)) from None
+        del result
+        self.model = self.call('to_device', lambda: model.to(self.device).eval())
+        return {}, []
+
+    def materialise(self, arg_header, tensors):
+        args = []
+        for a in arg_header:
+            args.append(tensors[a['tensor']].to(self.device) if 'tensor' in a else a['value'])
+        return args
+
+    def forward(self, args):
+        with torch.no_grad():
+            return to_list(self.call('forward', self.model, *args))
+
+    def outputs_for_judge(self, outs):
+        kinds, tensors = [], []
+        for o in outs:
+            if isinstance(o, torch.Tensor) and o.dtype in wire.NAMES:
+                kinds.append({'tensor': len(tensors)})
+                tensors.append(o)
+            else:
+                kinds.append({'type': type(o).__name__ if not isinstance(o, torch.Tensor) else str(o.dtype)})
+        return kinds, tensors
+
+    def op_run(self, header, tensors):
+        args = self.materialise(header['args'], tensors)
+        self.sync()
+        outs = self.forward(args)
+        self.sync()
+        kinds, out_tensors = self.outputs_for_judge(outs)
+        after = [a for a in args if isinstance(a, torch.Tensor)]
+        return {'outputs': kinds}, out_tensors + after
+
+    def op_stage(self, header, tensors):
+        self.sets = [self.materialise(s, tensors) for s in header['sets']]
+        return {}, []
+
+    def op_sets(self, header, tensors):
+        """The staged timing inputs as they are now: the judge compares them with what it sent."""
+        return {}, [a for s in self.sets for a in s if isinstance(a, torch.Tensor)]
+
+    def sync(self):
+        if self.device.type == 'cuda':
+            _device_sync()
+
+    def timed(self, fn):
+        if self.device.type != 'cuda':
+            t0 = _perf()
+            out = fn()
+            return (_perf() - t0) * 1000.0, out
+        self.flush.sum()  # a read sweep of 2 x L2, outside the window
+        _device_sync()
+        _record(self.events[0], self.stream)
+        out = fn()
+        _device_sync()  # device-wide: work the call left on other streams is inside the window
+        _record(self.events[1], self.stream)
+        _ev_sync(self.events[1])
+        return _elapsed(self.events[0], self.events[1]), out
+
+    def op_time(self, header, tensors):
+        args = self.sets[header['set']]
+        keep = set(header.get('keep', []))
+        times, kept = [], []
+        with torch.no_grad():
+            for i in range(header['calls']):
+                ms, out = self.timed(lambda: self.call('timing', self.model, *args))
+                times.append(ms)
+                if i in keep:
+                    kinds, ts = self.outputs_for_judge(to_list(out))
+                    kept += [t.to('cpu') for t in ts]
+                del out
+            baseline = [self.timed(lambda: None)[0] for _ in range(header.get('baseline_calls', 0))]
+        return {'times_ms': times, 'baseline_ms': baseline}, kept
+
+    def serve(self):
+        ops = {'load': self.op_load, 'run': self.op_run, 'stage': self.op_stage, 'time': self.op_time,
+               'sets': self.op_sets}
+        while True:
+            try:
+                header, tensors = self.reader.receive()
+            except wire.WireError:
+                return 0
+            op = header.get('op')
+            if op == 'shutdown':
+                return 0
+            try:
+                out, out_tensors = ops[op](header, tensors)
+                self.reply(dict(out, ok=True), out_tensors)
+            except Failure as f:
+                self.reply({'ok': False, 'step': f.step, 'cause': f.cause})
+            except BaseException as e:  # noqa: BLE001 - the host's own failure, still an answer
+                self.reply({'ok': False, 'step': op, 'cause': describe(e, self.path)})
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--role', choices=('reference', 'candidate'), required=True)
+    parser.add_argument('--device', default='cpu')
+    parser.add_argument('--fd-in', type=int, required=True)
+    parser.add_argument('--fd-out', type=int, required=True)
+    args = parser.parse_args()
+    sys.stdin = open(os.devnull)
+    return Host(args.role, args.device, args.fd_in, args.fd_out).serve()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

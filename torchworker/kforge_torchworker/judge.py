@@ -1,0 +1,209 @@
+"""kforge-torch-worker: the judge process. Serves the kforge-worker JSON-lines protocol (docs/worker-protocol.md)
+for tasks of kind torch; every reference and candidate module runs in a host process of its own
+(docs/torch-worker.md)."""
+
+import argparse
+import base64
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+PROTOCOL = 1
+ABI_VERSION = 1
+VERSION = '0.1.0'
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class RequestError(Exception):
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def abi_include():
+    """kforge/kernel.h for .cu candidates: KFORGE_ABI_INCLUDE, an installed share/kforge/include, or the
+    source tree's core/runtime/include."""
+    candidates = [os.environ.get('KFORGE_ABI_INCLUDE', ''),
+                  os.path.join(os.path.dirname(PACKAGE_ROOT), 'include'),
+                  os.path.join(os.path.dirname(PACKAGE_ROOT), 'core', 'runtime', 'include')]
+    for c in candidates:
+        if c and os.path.isfile(os.path.join(c, 'kforge', 'kernel.h')):
+            return c
+    return candidates[-1]
+
+
+def nvcc():
+    if os.environ.get('KFORGE_NVCC'):
+        return os.environ['KFORGE_NVCC']
+    found = shutil.which('nvcc')
+    if found:
+        return found
+    for home in (os.environ.get('CUDA_HOME'), os.environ.get('CUDA_PATH'), '/usr/local/cuda'):
+        if home and os.path.isfile(os.path.join(home, 'bin', 'nvcc')):
+            return os.path.join(home, 'bin', 'nvcc')
+    return 'nvcc'
+
+
+class Judge:
+    def __init__(self, device, out):
+        self.device_arg, self.out = device, out
+        self.slots = {}
+        self.dir = tempfile.mkdtemp(prefix='kforge-torch-judge-')
+        self._torch = None
+
+    @property
+    def torch(self):
+        if self._torch is None:
+            import torch  # imported on first use: hello answers at once
+            self._torch = torch
+        return self._torch
+
+    def device(self):
+        if self.device_arg == 'cpu':
+            return 'cpu'
+        if not self.torch.cuda.is_available():
+            raise RequestError('no_device', 'no CUDA device: torch.cuda.is_available() is False (torch %s); '
+                                            'start kforge-torch-worker --device cpu to evaluate on the CPU'
+                               % self.torch.__version__)
+        index = int(self.device_arg)
+        if index >= self.torch.cuda.device_count():
+            raise RequestError('no_device', 'no CUDA device: index %d of %d devices'
+                               % (index, self.torch.cuda.device_count()))
+        return 'cuda:%d' % index
+
+    def write(self, obj):
+        self.out.write(json.dumps(obj) + '\n')
+        self.out.flush()
+
+    def op_hello(self, req):
+        if req.get('protocol') != PROTOCOL:
+            raise RequestError('protocol_mismatch', 'the torch worker speaks protocol %d, not %r'
+                               % (PROTOCOL, req.get('protocol')))
+        return {'protocol': PROTOCOL, 'worker_version': VERSION, 'abi_version': ABI_VERSION, 'pid': os.getpid(),
+                'device_index': -1 if self.device_arg == 'cpu' else int(self.device_arg), 'kinds': ['torch']}
+
+    def op_device_info(self, req):
+        device = self.device()
+        torch = self.torch
+        if device == 'cpu':
+            return {'device': {'index': -1, 'name': 'cpu', 'kind': 'cpu', 'torch_version': torch.__version__,
+                               'cpu_count': os.cpu_count()}}
+        index = int(self.device_arg)
+        p = torch.cuda.get_device_properties(index)
+        return {'device': {'index': index, 'name': p.name, 'cc_major': p.major, 'cc_minor': p.minor,
+                           'arch': 'sm_%d%d' % (p.major, p.minor), 'sm_count': p.multi_processor_count,
+                           'memory_bytes': p.total_memory, 'l2_bytes': getattr(p, 'L2_cache_size', 0),
+                           'runtime_version': str(torch.version.cuda), 'torch_version': torch.__version__}}
+
+    def op_load(self, req):
+        slot = req.get('slot')
+        if slot not in ('reference', 'candidate'):
+            raise RequestError('bad_request', 'slot: "reference" or "candidate" is needed')
+        self.slots.pop(slot, None)
+        if isinstance(req.get('source'), str) or isinstance(req.get('source_base64'), str):
+            name = os.path.basename(str(req.get('filename', slot + '.py')))
+            if not name.endswith(('.py', '.cu')):
+                raise RequestError('bad_request', 'filename: a .py or .cu name is needed')
+            folder = tempfile.mkdtemp(prefix=slot + '-', dir=self.dir)
+            path = os.path.join(folder, name)
+            data = req['source'].encode() if 'source' in req else base64.b64decode(req['source_base64'])
+            with open(path, 'wb') as f:
+                f.write(data)
+        elif isinstance(req.get('path'), str):
+            path = os.path.abspath(req['path'])
+        else:
+            raise RequestError('bad_request', 'path: a file path (or source with filename) is needed')
+        if not path.endswith(('.py', '.cu')):
+            raise RequestError('load_failed', '%s: a torch worker loads a .py module (Model / ModelNew) or a '
+                                              'KForge .cu kernel' % path)
+        if slot == 'reference' and path.endswith('.cu'):
+            raise RequestError('load_failed', '%s: the reference of a torch task is a .py module' % path)
+        try:
+            with open(path, 'rb') as f:
+                f.read(1)
+        except OSError as e:
+            raise RequestError('load_failed', '%s: cannot be read: %s' % (path, e.strerror)) from None
+        self.slots[slot] = path
+        return {'abi_version': ABI_VERSION, 'kind': 'cu' if path.endswith('.cu') else 'py'}
+
+    def op_evaluate(self, req):
+        from .evaluate import Evaluation
+        from .spec import TaskError, TorchTask
+        for slot in ('reference', 'candidate'):
+            if slot not in self.slots:
+                raise RequestError('bad_request', 'evaluate: the %s slot is empty (load it first)' % slot)
+        options = req.get('options', {})
+        if not isinstance(options, dict):
+            raise RequestError('bad_request', 'options: an object is needed')
+        try:
+            task = TorchTask(req.get('task'))
+        except TaskError as e:
+            raise RequestError('bad_request', str(e)) from None
+        device = self.device()
+        setup = {'nvcc': nvcc(), 'abi_include': abi_include(),
+                 'nvcc_flags': [str(f) for f in (req.get('task') or {}).get('nvcc_flags', [])]}
+        try:
+            evaluation = Evaluation(task, self.slots['reference'], self.slots['candidate'], options, device, setup)
+            return {'result': evaluation.run()}
+        except (ValueError, TypeError) as e:
+            raise RequestError('bad_request', 'options: %s' % e) from None
+
+    def serve(self, stream):
+        self.write({'event': 'ready', 'protocol': PROTOCOL, 'worker_version': VERSION, 'abi_version': ABI_VERSION,
+                    'pid': os.getpid(), 'kind': 'torch'})
+        ops = {'hello': self.op_hello, 'device_info': self.op_device_info, 'load': self.op_load,
+               'evaluate': self.op_evaluate}
+        for line in stream:
+            if not line.strip():
+                continue
+            try:
+                req = json.loads(line)
+            except ValueError as e:
+                self.write({'id': None, 'ok': False, 'error': {'code': 'bad_request', 'message': 'not JSON: %s' % e}})
+                continue
+            if not isinstance(req, dict):
+                self.write({'id': None, 'ok': False, 'error': {'code': 'bad_request',
+                                                               'message': 'a request is a JSON object'}})
+                continue
+            reply = {'id': req.get('id')}
+            if isinstance(req.get('token'), str):
+                reply['token'] = req['token']
+            op = req.get('op')
+            if op == 'shutdown':
+                self.write(dict(reply, ok=True))
+                return 0
+            try:
+                if op not in ops:
+                    raise RequestError('bad_request', 'unknown op %r' % (op,))
+                self.write(dict(reply, ok=True, **ops[op](req)))
+            except RequestError as e:
+                self.write(dict(reply, ok=False, error={'code': e.code, 'message': e.message}))
+            except Exception as e:  # noqa: BLE001 - the judge's own failure is an answer, never a silent exit
+                self.write(dict(reply, ok=False, error={'code': 'internal', 'message': '%s: %s'
+                                                        % (type(e).__name__, e)}))
+        return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog='kforge-torch-worker', description=__doc__.splitlines()[0])
+    parser.add_argument('--device', default='0', help='CUDA device index, or "cpu" (default 0)')
+    parser.add_argument('--version', action='store_true')
+    args = parser.parse_args(argv)
+    if args.version:
+        print('kforge-torch-worker %s (protocol %d, kernel ABI %d)' % (VERSION, PROTOCOL, ABI_VERSION))
+        return 0
+    if args.device != 'cpu' and not args.device.isdigit():
+        parser.error('--device: an index or "cpu"')
+    out = sys.stdout
+    sys.stdout = sys.stderr  # whatever else prints in this process goes to the log, not the protocol
+    judge = Judge(args.device, out)
+    try:
+        return judge.serve(sys.stdin)
+    finally:
+        shutil.rmtree(judge.dir, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
