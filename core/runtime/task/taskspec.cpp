@@ -326,7 +326,7 @@ TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
     if (const Json *kind = rd.optional(j, "kind")) {
         const std::string k = rd.string(*kind, "kind");
         if (k == "torch")
-            throw Failure{"kind", "a PyTorch task needs the torch worker (this version evaluates CUDA tasks)"};
+            throw Failure{"kind", "a PyTorch task needs the torch worker (kforge-torch-worker, docs/torch-worker.md)"};
         if (k != "cuda")
             throw Failure{"kind", "unknown kind '" + k + "' (known: cuda, torch)"};
     }

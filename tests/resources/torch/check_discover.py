@@ -86,6 +86,21 @@ def main(argv):
         check(tasks.get('level1_04_relu.py', {}).get('flops') == 0, 'relu counts no FLOP')
     check(tasks.get('level1_10_degenerate.py', {}).get('degenerate') is True, 'degenerate problem flagged')
     check(tasks.get('level1_02_softmax_huge.py', {}).get('bytes') == '8*batch_size*dim', 'softmax bytes')
+    # The torch worker (torchworker/, where this tree has it) reads every imported task.
+    worker = os.path.join(ROOT, 'torchworker')
+    if os.path.isdir(os.path.join(worker, 'kforge_torchworker')):
+        reader = ('import json, sys\nsys.path.insert(0, sys.argv[1])\nfrom kforge_torchworker import spec\n'
+                  'for line in sys.stdin:\n'
+                  '    t = json.loads(line)\n'
+                  '    try:\n'
+                  '        spec.TorchTask(t)\n'
+                  '    except Exception as e:\n'
+                  '        print("%s: %s" % (t["name"], e))\n')
+        p = subprocess.run([python, '-c', reader, worker], input=''.join(json.dumps(t) + '\n' for t in tasks.values()),
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0 and not p.stdout.strip(),
+              'the torch worker reads every imported task%s' % (': ' + (p.stdout + p.stderr)[-500:] if p.stdout.strip()
+                                                               or p.returncode else ''))
     print('check_discover: %d failed: %s' % (len(FAILED), '; '.join(FAILED)) if FAILED else 'check_discover: all passed')
     return 1 if FAILED else 0
 
