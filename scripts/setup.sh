@@ -15,6 +15,7 @@ packages=(
   xvfb xauth fonts-dejavu-core fonts-wqy-microhei
   appstream desktop-file-utils
   clang libclang-rt-dev
+  python3-torch  # kforge-cli import runs PyTorch problems on the CPU (tst_torchimport)
 )
 missing=()
 for p in "${packages[@]}"; do

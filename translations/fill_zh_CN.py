@@ -1352,6 +1352,77 @@ CTX.update({
 PLACEHOLDER = re.compile(r'%L?(\d|n)')
 
 
+
+# kforge-cli import (app/cli/cmd_import.cpp)
+T.update({
+'%1: cannot be started':
+    '%1：无法启动',
+'%1: no answer within 120 s':
+    '%1：120 秒内没有应答',
+'%1: cannot import torch':
+    '%1：无法导入 torch',
+"Import PyTorch problems in KernelBench's format (class Model, size constants, get_inputs(), get_init_inputs()) as task folders: reference.py as given and a task.json found by running the module once on meta tensors, where python3 has torch (a CPU is enough).":
+    '将 KernelBench 格式的 PyTorch 问题（class Model、尺寸常量、get_inputs()、get_init_inputs()）导入为任务文件夹：原样保存的 reference.py，以及在装有 torch 的 python3 中用 meta 张量运行一次模块得到的 task.json（有 CPU 即可）。',
+'Problem files (*.py) or folders of them.':
+    '问题文件（*.py）或存放它们的文件夹。',
+'problem.py|folder...':
+    'problem.py|文件夹...',
+'Write one task folder per problem under DIR (default: .).':
+    '在 DIR 下为每个问题写一个任务文件夹（默认：.）。',
+'DIR':
+    'DIR',
+'The python3 that has torch (default: python3, then /usr/bin/python3).':
+    '装有 torch 的 python3（默认：先试 python3，再试 /usr/bin/python3）。',
+'PATH':
+    'PATH',
+'Give up on a problem after S seconds (default: 120).':
+    '一个问题超过 S 秒即放弃（默认：120）。',
+'S':
+    'S',
+'Discover N problems at once (default: the cores, at most 4).':
+    '同时分析 N 个问题（默认：CPU 核数，最多 4）。',
+'Usage: kforge-cli import <problem.py|folder>... [--out DIR] [--python PATH]':
+    '用法：kforge-cli import <problem.py|文件夹>... [--out DIR] [--python PATH]',
+'kforge-cli import: --timeout needs a positive number of seconds':
+    'kforge-cli import：--timeout 需要一个正的秒数',
+'kforge-cli import: --jobs needs a positive number':
+    'kforge-cli import：--jobs 需要一个正数',
+'kforge-cli import: no such file or folder: %1':
+    'kforge-cli import：没有这个文件或文件夹：%1',
+'kforge-cli import: no *.py problem file in %1':
+    'kforge-cli import：%1 中没有 *.py 问题文件',
+'kforge-cli import: cannot find %1 (installed in share/kforge/torch)':
+    'kforge-cli import：找不到 %1（应安装在 share/kforge/torch 中）',
+'kforge-cli import: no python3 with torch (%1); install torch (Debian: python3-torch) or name one with --python':
+    'kforge-cli import：没有装有 torch 的 python3（%1）；请安装 torch（Debian：python3-torch），或用 --python 指定一个',
+'kforge-cli import: cannot create %1':
+    'kforge-cli import：无法创建 %1',
+'Importing %1 problem(s) with %2 (torch %3), %4 at a time, into %5':
+    '正在用 %2（torch %3）导入 %1 个问题，每次 %4 个，导入到 %5',
+'not imported: %1: %2':
+    '未导入：%1：%2',
+'the discovery script gave no task':
+    '分析脚本没有给出任务',
+"task name '%1' is also that of %2":
+    '任务名“%1”与 %2 的相同',
+'cannot read %1 again':
+    '无法再次读取 %1',
+'cannot write %1':
+    '无法写入 %1',
+'imported as %1 (%2 inputs, %3 outputs, flops %4, %5 s)':
+    '已导入为 %1（%2 个输入，%3 个输出，浮点运算量 %4，%5 秒）',
+'[degenerate: the output does not depend on the inputs]':
+    '[退化：输出不依赖于输入]',
+'the discovery process ended without a result (exit status %1): %2':
+    '分析进程结束时没有给出结果（退出状态 %1）：%2',
+'Imported %1 of %2 problem(s) into %3 in %4 s.':
+    '已将 %2 个问题中的 %1 个导入到 %3，用时 %4 秒。',
+'Not imported (%1):':
+    '未导入（%1 个）：',
+'Import PyTorch problems (KernelBench format) as task folders':
+    '将 PyTorch 问题（KernelBench 格式）导入为任务文件夹',
+})
+
 def placeholders(text):
     return sorted(PLACEHOLDER.findall(text or ''))
 

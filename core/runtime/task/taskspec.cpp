@@ -321,6 +321,15 @@ TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
     Reader rd(warnings);
     if (!j.is_object())
         throw Failure{"", "expected a JSON object at the top level, got " + typeName(j)};
+    // "kind": "cuda" (the default) or "torch" (kforge-cli import: reference.py, no reference.cu). A PyTorch
+    // task is refused here rather than half-read as a CUDA one (docs/torch-tasks.md).
+    if (const Json *kind = rd.optional(j, "kind")) {
+        const std::string k = rd.string(*kind, "kind");
+        if (k == "torch")
+            throw Failure{"kind", "a PyTorch task needs the torch worker (kforge-torch-worker, docs/torch-worker.md)"};
+        if (k != "cuda")
+            throw Failure{"kind", "unknown kind '" + k + "' (known: cuda, torch)"};
+    }
     TaskSpec t;
     t.name = rd.string(rd.require(j, "", "name"), "name");
     if (!isTaskName(t.name))
@@ -402,8 +411,8 @@ TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
             t.variants.push_back(parseVariant(rd, (*vs)[i], index("variants", i)));
     }
     rd.warnUnknown(j, "",
-                   {"name", "title", "description", "params", "inputs", "outputs", "tolerance", "flops", "bytes",
-                    "timeout_s", "timing", "degenerate", "nvcc_flags", "variants"});
+                   {"kind", "name", "title", "description", "params", "inputs", "outputs", "tolerance", "flops",
+                    "bytes", "timeout_s", "timing", "degenerate", "nvcc_flags", "variants"});
     return t;
 }
 

@@ -231,6 +231,14 @@ int main()
     broken(variantOf(R"("outputs")", R"("variants": [{"file": "a.cu", "expect": {"min_speedup": 0}}], "outputs")"),
            "variants[0].expect.min_speedup", "must be positive");
 
+    // "kind": a CUDA task may say so; a PyTorch task (kforge-cli import) is refused with a message, never
+    // read as a CUDA task.
+    const TaskSpecResult cuda = parseTaskSpecText(variantOf(R"("name": "t")", R"("kind": "cuda", "name": "t")"));
+    KF_CHECK_MSG(cuda.ok() && cuda.spec->warnings.empty(), cuda.ok() ? "warnings" : cuda.error.message());
+    broken(variantOf(R"("name": "t")", R"("kind": "torch", "name": "t")"), "kind", "a PyTorch task needs the torch worker");
+    broken(variantOf(R"("name": "t")", R"("kind": "jax", "name": "t")"), "kind", "unknown kind 'jax' (known: cuda, torch)");
+    broken(variantOf(R"("name": "t")", R"("kind": 1, "name": "t")"), "kind", "expected a string, got a number");
+
     // The one-line message a user sees.
     const TaskSpecResult r = parseTaskSpecText(variantOf(R"(["N", 2])", R"(["N*K", 2])"), "diag_matmul/task.json");
     KF_CHECK_MSG(r.error.message() == "diag_matmul/task.json: inputs[1].shape[0]: unknown identifier 'K' at column 3",

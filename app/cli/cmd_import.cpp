@@ -1,0 +1,329 @@
+// kforge-cli import: PyTorch problems in KernelBench's format (class Model, module-level size constants,
+// get_inputs(), get_init_inputs()) made into task folders: <out>/<name>/reference.py as given and a task.json
+// ("kind": "torch") that resources/torch/kforge_torch_discover.py writes by running the module once on meta
+// tensors, where python3 has torch (docs/torch-tasks.md). One python process discovers them, each problem in a
+// forked child of its own with a timeout, several at once; one progress line per problem as each finishes, then
+// a summary of what could not be imported and why.
+#include "command.h"
+
+#include "core/version.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QProcess>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QTextStream>
+#include <QThread>
+#include <QTimer>
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge::cli {
+
+namespace {
+
+const QString kScriptName = u"kforge_torch_discover.py"_s;
+
+struct Failure {
+    QString file;
+    QString step; // the script's step (import, lookup, construct, get_inputs, forward, output, repeat, ...)
+    QString cause;
+};
+
+struct ImportCommand {
+    Q_DECLARE_TR_FUNCTIONS(kforge::cli::ImportCommand)
+
+public:
+    static int run(const QStringList &args);
+    // The discovery script: share/kforge/torch next to the executable, the standard data locations, then the
+    // source tree (a build folder).
+    static QString discoverScript();
+    // The first of the candidates that imports torch; its torch version in `version`. Empty with `why` set.
+    static QString findPython(const QStringList &candidates, QString &version, QString &why);
+    // The problem files named: files as given, folders' *.py (not recursive), sorted by name.
+    static QStringList problemFiles(const QStringList &paths, QStringList &missing);
+};
+
+QString ImportCommand::discoverScript()
+{
+    QStringList candidates;
+    const QString appDir = QCoreApplication::applicationDirPath();
+    if (!appDir.isEmpty())
+        candidates << appDir + u"/../share/kforge/torch/"_s + kScriptName;
+    const QString located = QStandardPaths::locate(QStandardPaths::GenericDataLocation, u"kforge/torch/"_s + kScriptName);
+    if (!located.isEmpty())
+        candidates << located;
+    candidates << QStringLiteral(KFORGE_SOURCE_DIR) + u"/resources/torch/"_s + kScriptName;
+    for (const QString &path : std::as_const(candidates))
+        if (QFileInfo(path).isFile())
+            return QDir::cleanPath(path);
+    return {};
+}
+
+QString ImportCommand::findPython(const QStringList &candidates, QString &version, QString &why)
+{
+    QStringList reasons;
+    for (const QString &python : candidates) {
+        QProcess p;
+        p.start(python, {u"-c"_s, u"import sys, torch; sys.stdout.write(torch.__version__)"_s});
+        if (!p.waitForStarted(10000)) {
+            reasons << tr("%1: cannot be started").arg(python);
+            continue;
+        }
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            p.waitForFinished(2000);
+            reasons << tr("%1: no answer within 120 s").arg(python);
+            continue;
+        }
+        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
+            reasons << tr("%1: cannot import torch").arg(python);
+            continue;
+        }
+        version = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+        return python;
+    }
+    why = reasons.join(u"; "_s);
+    return {};
+}
+
+QStringList ImportCommand::problemFiles(const QStringList &paths, QStringList &missing)
+{
+    QStringList files;
+    for (const QString &path : paths) {
+        const QFileInfo fi(path);
+        if (fi.isDir()) {
+            const QDir dir(path);
+            for (const QString &name : dir.entryList({u"*.py"_s}, QDir::Files, QDir::Name))
+                files << dir.filePath(name);
+        } else if (fi.isFile()) {
+            files << path;
+        } else {
+            missing << path;
+        }
+    }
+    return files;
+}
+
+int ImportCommand::run(const QStringList &args)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        tr("Import PyTorch problems in KernelBench's format (class Model, size constants, get_inputs(), "
+           "get_init_inputs()) as task folders: reference.py as given and a task.json found by running the module "
+           "once on meta tensors, where python3 has torch (a CPU is enough)."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(u"problems"_s, tr("Problem files (*.py) or folders of them."), tr("problem.py|folder..."));
+    const QCommandLineOption outOpt(u"out"_s, tr("Write one task folder per problem under DIR (default: .)."),
+                                    tr("DIR"), u"."_s);
+    const QCommandLineOption pythonOpt(u"python"_s,
+                                       tr("The python3 that has torch (default: python3, then /usr/bin/python3)."),
+                                       tr("PATH"));
+    const QCommandLineOption timeoutOpt(u"timeout"_s, tr("Give up on a problem after S seconds (default: 120)."),
+                                        tr("S"), u"120"_s);
+    const QCommandLineOption jobsOpt(u"jobs"_s, tr("Discover N problems at once (default: the cores, at most 4)."), tr("N"));
+    parser.addOptions({outOpt, pythonOpt, timeoutOpt, jobsOpt});
+    parser.process(args);
+
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty()) {
+        err << tr("Usage: kforge-cli import <problem.py|folder>... [--out DIR] [--python PATH]") << '\n';
+        return 2;
+    }
+    bool ok = false;
+    const double timeoutS = parser.value(timeoutOpt).toDouble(&ok);
+    if (!ok || timeoutS <= 0) {
+        err << tr("kforge-cli import: --timeout needs a positive number of seconds") << '\n';
+        return 2;
+    }
+    int jobs = std::clamp(QThread::idealThreadCount(), 1, 4);
+    if (parser.isSet(jobsOpt)) {
+        jobs = parser.value(jobsOpt).toInt(&ok);
+        if (!ok || jobs < 1) {
+            err << tr("kforge-cli import: --jobs needs a positive number") << '\n';
+            return 2;
+        }
+    }
+    QStringList missing;
+    const QStringList files = problemFiles(positional, missing);
+    for (const QString &m : std::as_const(missing))
+        err << tr("kforge-cli import: no such file or folder: %1").arg(m) << '\n';
+    if (!missing.isEmpty())
+        return 2;
+    if (files.isEmpty()) {
+        err << tr("kforge-cli import: no *.py problem file in %1").arg(positional.join(u", "_s)) << '\n';
+        return 1;
+    }
+    const QString script = discoverScript();
+    if (script.isEmpty()) {
+        err << tr("kforge-cli import: cannot find %1 (installed in share/kforge/torch)").arg(kScriptName) << '\n';
+        return 1;
+    }
+    const QStringList candidates = parser.isSet(pythonOpt) ? QStringList{parser.value(pythonOpt)}
+                                                           : QStringList{u"python3"_s, u"/usr/bin/python3"_s};
+    QString torchVersion, why;
+    const QString python = findPython(candidates, torchVersion, why);
+    if (python.isEmpty()) {
+        err << tr("kforge-cli import: no python3 with torch (%1); install torch (Debian: python3-torch) or name "
+                  "one with --python")
+                   .arg(why)
+            << '\n';
+        return 1;
+    }
+    jobs = int(std::min<qsizetype>(jobs, files.size()));
+    QStringList absolutes;
+    for (const QString &f : files)
+        absolutes << QFileInfo(f).absoluteFilePath();
+    const QString outDir = parser.value(outOpt);
+    if (!QDir().mkpath(outDir)) {
+        err << tr("kforge-cli import: cannot create %1").arg(outDir) << '\n';
+        return 1;
+    }
+    out << tr("Importing %1 problem(s) with %2 (torch %3), %4 at a time, into %5")
+               .arg(files.size())
+               .arg(python, torchVersion)
+               .arg(jobs)
+               .arg(QDir::cleanPath(outDir))
+        << '\n';
+    out.flush();
+
+    QElapsedTimer total;
+    total.start();
+    QList<Failure> failures;
+    QMap<QString, QString> names; // task name -> the file it came from
+    QStringList reported;         // absolute paths of the problems with a result line
+    int done = 0;
+
+    // One result line of the script: {"file", "seconds", "task_json"} or {"file", "error": {"step", "cause"}}.
+    const auto finish = [&](const QJsonObject &result) {
+        const QString absolute = result.value(u"file"_s).toString();
+        const qsizetype index = absolutes.indexOf(absolute);
+        const QString file = index >= 0 ? files[index] : absolute;
+        reported << absolute;
+        ++done;
+        const QString prefix = u"[%1/%2] %3: "_s.arg(done).arg(files.size()).arg(QFileInfo(file).fileName());
+        const auto fail = [&](const QString &step, const QString &cause) {
+            failures.append({file, step, cause});
+            out << prefix << tr("not imported: %1: %2").arg(step, cause) << '\n';
+        };
+        const QByteArray text = result.value(u"task_json"_s).toString().toUtf8();
+        const QJsonObject task = QJsonDocument::fromJson(text).object();
+        if (result.contains(u"error"_s)) {
+            const QJsonObject e = result.value(u"error"_s).toObject();
+            fail(e.value(u"step"_s).toString(), e.value(u"cause"_s).toString());
+        } else if (task.value(u"kind"_s).toString() != u"torch"_s) {
+            fail(u"discover"_s, tr("the discovery script gave no task"));
+        } else {
+            const QString name = task.value(u"name"_s).toString();
+            const QString folder = QDir(outDir).filePath(name);
+            QSaveFile json(folder + u"/task.json"_s), reference(folder + u"/reference.py"_s);
+            QFile source(file);
+            if (names.contains(name)) {
+                fail(u"write"_s, tr("task name '%1' is also that of %2").arg(name, names.value(name)));
+            } else if (!source.open(QIODevice::ReadOnly)) {
+                fail(u"write"_s, tr("cannot read %1 again").arg(file));
+            } else if (!QDir().mkpath(folder) || !reference.open(QIODevice::WriteOnly)
+                       || reference.write(source.readAll()) < 0 || !reference.commit()
+                       || !json.open(QIODevice::WriteOnly) || json.write(text) < 0 || !json.commit()) {
+                fail(u"write"_s, tr("cannot write %1").arg(folder));
+            } else {
+                names.insert(name, file);
+                const QJsonValue flops = task.value(u"flops"_s);
+                const QString flopsText = flops.isString()   ? flops.toString()
+                                          : flops.isDouble() ? QString::number(flops.toDouble(), 'g', 6)
+                                                             : tr("unknown");
+                out << prefix
+                    << tr("imported as %1 (%2 inputs, %3 outputs, flops %4, %5 s)")
+                           .arg(name)
+                           .arg(task.value(u"inputs"_s).toArray().size())
+                           .arg(task.value(u"outputs"_s).toArray().size())
+                           .arg(flopsText)
+                           .arg(result.value(u"seconds"_s).toDouble(), 0, 'f', 1);
+                if (task.value(u"degenerate"_s).toBool())
+                    out << ' ' << tr("[degenerate: the output does not depend on the inputs]");
+                out << '\n';
+            }
+        }
+        out.flush();
+    };
+
+    // One python process: torch imported once, one forked child per problem (isolated, killed past the
+    // timeout), `jobs` at a time; a result line per problem as each finishes.
+    QProcess process;
+    QByteArray pendingOut;
+    QEventLoop loop;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"PYTHONDONTWRITEBYTECODE"_s, u"1"_s);
+    process.setProcessEnvironment(env);
+    QObject::connect(&process, &QProcess::readyReadStandardOutput, &loop, [&] {
+        pendingOut += process.readAllStandardOutput();
+        qsizetype newline;
+        while ((newline = pendingOut.indexOf('\n')) >= 0) {
+            const QByteArray line = pendingOut.left(newline);
+            pendingOut.remove(0, newline + 1);
+            const QJsonObject result = QJsonDocument::fromJson(line).object();
+            if (result.contains(u"file"_s))
+                finish(result);
+        }
+    });
+    QObject::connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
+    QObject::connect(&process, &QProcess::errorOccurred, &loop, [&](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            loop.quit();
+    });
+    // A watchdog over the whole run, should the script itself hang: every problem's timeout and a minute.
+    QTimer watchdog;
+    watchdog.setSingleShot(true);
+    QObject::connect(&watchdog, &QTimer::timeout, &loop, [&] { process.kill(); });
+    watchdog.start(int(std::min(2.0e9, (timeoutS * double(files.size()) / jobs + timeoutS + 60) * 1000)));
+    QStringList scriptArgs{script,         u"--each"_s,
+                           u"--jobs"_s,    QString::number(jobs),
+                           u"--timeout"_s, QString::number(timeoutS)};
+    process.start(python, scriptArgs + absolutes);
+    loop.exec();
+    process.waitForFinished(5000);
+    const QString stderrTail = QString::fromUtf8(process.readAllStandardError()).trimmed().section(u'\n', -1);
+    for (qsizetype i = 0; i < files.size(); ++i)
+        if (!reported.contains(absolutes[i]))
+            finish(QJsonObject{{u"file"_s, absolutes[i]},
+                               {u"error"_s, QJsonObject{{u"step"_s, u"discover"_s},
+                                                        {u"cause"_s, tr("the discovery process ended without a "
+                                                                        "result (exit status %1): %2")
+                                                                         .arg(process.exitCode())
+                                                                         .arg(stderrTail)}}}});
+
+    out << tr("Imported %1 of %2 problem(s) into %3 in %4 s.")
+               .arg(files.size() - failures.size())
+               .arg(files.size())
+               .arg(QDir::cleanPath(outDir))
+               .arg(total.elapsed() / 1000.0, 0, 'f', 1)
+        << '\n';
+    if (!failures.isEmpty()) {
+        out << tr("Not imported (%1):").arg(failures.size()) << '\n';
+        for (const Failure &f : std::as_const(failures))
+            out << u"  %1: %2: %3"_s.arg(f.file, f.step, f.cause) << '\n';
+    }
+    return failures.isEmpty() ? 0 : 1;
+}
+
+} // namespace
+
+KFORGE_REGISTER_COMMAND(import, u"import"_s,
+                        QCoreApplication::translate("kforge-cli",
+                                                    "Import PyTorch problems (KernelBench format) as task folders"),
+                        ImportCommand::run)
+
+} // namespace kforge::cli

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""resources/torch/kforge_torch_discover.py on its own, without Qt (the GPU host runs it too):
+
+    python3 tests/resources/torch/check_discover.py [--python PATH]
+
+Single-file mode (one task.json on stdout, even when the problem prints), --each mode over the fixtures, and
+the FLOP formulas FlopCounterMode gives with torch >= 2.1 (null with the reason before). Exit 77 (SKIP) when no
+python3 with torch is found; 1 with the failed checks listed.
+"""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
+SCRIPT = os.path.join(ROOT, 'resources', 'torch', 'kforge_torch_discover.py')
+GOOD = os.path.join(ROOT, 'tests', 'fixtures', 'torch_problems')
+FAILED = []
+
+
+def check(ok, what):
+    print(('ok    ' if ok else 'FAIL  ') + what)
+    if not ok:
+        FAILED.append(what)
+
+
+def torch_python(argv):
+    candidates = [argv[argv.index('--python') + 1]] if '--python' in argv else ['python3', '/usr/bin/python3']
+    for python in candidates:
+        try:
+            p = subprocess.run([python, '-c', 'import sys, torch; sys.stdout.write(torch.__version__)'],
+                               capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if p.returncode == 0:
+            return python, tuple(int(x) for x in p.stdout.split('+')[0].split('.')[:2])
+    return None, None
+
+
+def main(argv):
+    python, version = torch_python(argv)
+    if python is None:
+        print('SKIP: no python3 with torch (tried python3, /usr/bin/python3)')
+        return 77
+    print('torch %d.%d from %s' % (version + (python,)))
+    counts = version >= (2, 1)
+
+    # Single-file mode: the task on stdout although the problem prints.
+    p = subprocess.run([python, SCRIPT, os.path.join(GOOD, 'level1_04_relu.py')], capture_output=True, text=True,
+                       timeout=300)
+    task = json.loads(p.stdout)
+    check(p.returncode == 0 and task['kind'] == 'torch', 'single-file mode prints one task.json')
+    check('relu problem loaded' in p.stderr, "the problem's print went to stderr")
+    p = subprocess.run([python, SCRIPT, os.path.join(ROOT, 'tests', 'fixtures', 'torch_problems_bad', 'no_model.py')],
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 1 and json.loads(p.stdout)['error']['step'] == 'lookup', 'single-file error object')
+
+    # --each over the fixtures: every problem imports; FLOPs as products of params with torch >= 2.1.
+    files = sorted(os.path.join(GOOD, f) for f in os.listdir(GOOD) if f.endswith('.py'))
+    p = subprocess.run([python, SCRIPT, '--each', '--jobs', '4'] + files, capture_output=True, text=True, timeout=600)
+    results = {os.path.basename(r['file']): r for r in map(json.loads, p.stdout.splitlines())}
+    check(sorted(results) == sorted(map(os.path.basename, files)), '--each gives one result per problem')
+    tasks = {}
+    for name, r in sorted(results.items()):
+        check('task_json' in r, '%s imports%s' % (name, '' if 'task_json' in r else ': %s' % r.get('error')))
+        if 'task_json' in r:
+            tasks[name] = json.loads(r['task_json'])
+    expected = {
+        'level1_01_matmul.py': '2*M*K*N',
+        'level1_03_linear_huge.py': '2*batch_size*in_features*out_features',
+        'level2_17_gemm_bias_relu.py': '2*batch_size*in_features*out_features',
+        'level2_19_matmul_scale_residual.py': '2*batch_size*dim*dim',
+    }
+    for name, formula in expected.items():
+        task = tasks.get(name, {})
+        if counts:
+            check(task.get('flops') == formula, '%s flops %r == %r' % (name, task.get('flops'), formula))
+        else:
+            check(task.get('flops') is None and 'unavailable' in task.get('derived', {}).get('flops', ''),
+                  '%s flops null before torch 2.1' % name)
+    conv = tasks.get('level1_11_conv2d.py', {})
+    if counts:
+        # 2 * batch * out_channels * (H-2) * (W-2) * in_channels * 3 * 3: no product of params, so a number.
+        want = 2 * 16 * 64 * 254 * 254 * 3 * 3 * 3
+        check(conv.get('flops') == want, 'conv2d flops %r == %d' % (conv.get('flops'), want))
+        check(tasks.get('level1_04_relu.py', {}).get('flops') == 0, 'relu counts no FLOP')
+    check(tasks.get('level1_10_degenerate.py', {}).get('degenerate') is True, 'degenerate problem flagged')
+    check(tasks.get('level1_02_softmax_huge.py', {}).get('bytes') == '8*batch_size*dim', 'softmax bytes')
+    # The torch worker (torchworker/, where this tree has it) reads every imported task.
+    worker = os.path.join(ROOT, 'torchworker')
+    if os.path.isdir(os.path.join(worker, 'kforge_torchworker')):
+        reader = ('import json, sys\nsys.path.insert(0, sys.argv[1])\nfrom kforge_torchworker import spec\n'
+                  'for line in sys.stdin:\n'
+                  '    t = json.loads(line)\n'
+                  '    try:\n'
+                  '        spec.TorchTask(t)\n'
+                  '    except Exception as e:\n'
+                  '        print("%s: %s" % (t["name"], e))\n')
+        p = subprocess.run([python, '-c', reader, worker], input=''.join(json.dumps(t) + '\n' for t in tasks.values()),
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0 and not p.stdout.strip(),
+              'the torch worker reads every imported task%s' % (': ' + (p.stdout + p.stderr)[-500:] if p.stdout.strip()
+                                                               or p.returncode else ''))
+    print('check_discover: %d failed: %s' % (len(FAILED), '; '.join(FAILED)) if FAILED else 'check_discover: all passed')
+    return 1 if FAILED else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
