@@ -143,6 +143,11 @@
         <source>List the variants held for review, and accept or reject them</source>
         <translation>列出待审核的变体，并接受或拒绝它们</translation>
     </message>
+    <message>
+        <location filename="../app/cli/cmd_import.cpp" line="+325" />
+        <source>Import PyTorch problems (KernelBench format) as task folders</source>
+        <translation>将 PyTorch 问题（KernelBench 格式）导入为任务文件夹</translation>
+    </message>
 </context>
 <context>
     <name>kforge::AssemblyFetcher</name>
@@ -7260,6 +7265,179 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <location line="+7" />
         <source>Add to %1:</source>
         <translation>添加到 %1：</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::cli::ImportCommand</name>
+    <message>
+        <location filename="../app/cli/cmd_import.cpp" line="-244" />
+        <source>%1: cannot be started</source>
+        <translation>%1：无法启动</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>%1: no answer within 120 s</source>
+        <translation>%1：120 秒内没有应答</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>%1: cannot import torch</source>
+        <translation>%1：无法导入 torch</translation>
+    </message>
+    <message>
+        <location line="+34" />
+        <source>Import PyTorch problems in KernelBench's format (class Model, size constants, get_inputs(), get_init_inputs()) as task folders: reference.py as given and a task.json found by running the module once on meta tensors, where python3 has torch (a CPU is enough).</source>
+        <translation>将 KernelBench 格式的 PyTorch 问题（class Model、尺寸常量、get_inputs()、get_init_inputs()）导入为任务文件夹：原样保存的 reference.py，以及在装有 torch 的 python3 中用 meta 张量运行一次模块得到的 task.json（有 CPU 即可）。</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>Problem files (*.py) or folders of them.</source>
+        <translation>问题文件（*.py）或存放它们的文件夹。</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>problem.py|folder...</source>
+        <translation>problem.py|文件夹...</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Write one task folder per problem under DIR (default: .).</source>
+        <translation>在 DIR 下为每个问题写一个任务文件夹（默认：.）。</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>DIR</source>
+        <translation>DIR</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>The python3 that has torch (default: python3, then /usr/bin/python3).</source>
+        <translation>装有 torch 的 python3（默认：先试 python3，再试 /usr/bin/python3）。</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>PATH</source>
+        <translation>PATH</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Give up on a problem after S seconds (default: 120).</source>
+        <translation>一个问题超过 S 秒即放弃（默认：120）。</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>S</source>
+        <translation>S</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Discover N problems at once (default: the cores, at most 4).</source>
+        <translation>同时分析 N 个问题（默认：CPU 核数，最多 4）。</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>Usage: kforge-cli import &lt;problem.py|folder&gt;... [--out DIR] [--python PATH]</source>
+        <translation>用法：kforge-cli import &lt;problem.py|文件夹&gt;... [--out DIR] [--python PATH]</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>kforge-cli import: --timeout needs a positive number of seconds</source>
+        <translation>kforge-cli import：--timeout 需要一个正的秒数</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>kforge-cli import: --jobs needs a positive number</source>
+        <translation>kforge-cli import：--jobs 需要一个正数</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>kforge-cli import: no such file or folder: %1</source>
+        <translation>kforge-cli import：没有这个文件或文件夹：%1</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>kforge-cli import: no *.py problem file in %1</source>
+        <translation>kforge-cli import：%1 中没有 *.py 问题文件</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>kforge-cli import: cannot find %1 (installed in share/kforge/torch)</source>
+        <translation>kforge-cli import：找不到 %1（应安装在 share/kforge/torch 中）</translation>
+    </message>
+    <message>
+        <location line="+8" />
+        <source>kforge-cli import: no python3 with torch (%1); install torch (Debian: python3-torch) or name one with --python</source>
+        <translation>kforge-cli import：没有装有 torch 的 python3（%1）；请安装 torch（Debian：python3-torch），或用 --python 指定一个</translation>
+    </message>
+    <message>
+        <location line="+12" />
+        <source>kforge-cli import: cannot create %1</source>
+        <translation>kforge-cli import：无法创建 %1</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>Importing %1 problem(s) with %2 (torch %3), %4 at a time, into %5</source>
+        <translation>正在用 %2（torch %3）导入 %1 个问题，每次 %4 个，导入到 %5</translation>
+    </message>
+    <message>
+        <location line="+25" />
+        <source>not imported: %1: %2</source>
+        <translation>未导入：%1：%2</translation>
+    </message>
+    <message>
+        <location line="+8" />
+        <source>the discovery script gave no task</source>
+        <translation>分析脚本没有给出任务</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>task name '%1' is also that of %2</source>
+        <translation>任务名“%1”与 %2 的相同</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>cannot read %1 again</source>
+        <translation>无法再次读取 %1</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>imported as %1 (%2 inputs, %3 outputs, flops %4, %5 s)</source>
+        <translation>已导入为 %1（%2 个输入，%3 个输出，浮点运算量 %4，%5 秒）</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>[degenerate: the output does not depend on the inputs]</source>
+        <translation>[退化：输出不依赖于输入]</translation>
+    </message>
+    <message>
+        <location line="+47" />
+        <source>the discovery process ended without a result (exit status %1): %2</source>
+        <translation>分析进程结束时没有给出结果（退出状态 %1）：%2</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>Imported %1 of %2 problem(s) into %3 in %4 s.</source>
+        <translation>已将 %2 个问题中的 %1 个导入到 %3，用时 %4 秒。</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>Not imported (%1):</source>
+        <translation>未导入（%1 个）：</translation>
     </message>
 </context>
 <context>
