@@ -132,7 +132,9 @@ if rows:
         pi, ki, mi, ui, vi = (hdr.index(h) for h in ("Process ID", "Kernel Name", "Metric Name", "Metric Unit", "Metric Value"))
         scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3, "s": 1e6, "second": 1e6}
         for r in rows[1:]:
-            if len(r) > vi and r[mi] == "gpu__time_duration.sum":
+            # The worker's own kernels (the inputs' fill, the L2 flush: a kernel since it is a read sweep) are
+            # not the candidate's.
+            if len(r) > vi and r[mi] == "gpu__time_duration.sum" and not r[ki].startswith(("kforgeHost", "fillKernel")):
                 per_pid.setdefault(r[pi], []).append((r[ki], float(r[vi].replace(",", "")) * scale.get(r[ui], float("nan"))))
     except ValueError:
         pass

@@ -213,19 +213,6 @@ __global__ void diffKernel(const uint32_t *a, const uint32_t *b, int64_t words, 
         atomicAdd(count, local);
 }
 
-__global__ void sweepKernel(const uint4 *buffer, size_t n)
-{
-    unsigned acc = 0;
-    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-        const uint4 v = buffer[i];
-        acc ^= v.x ^ v.y ^ v.z ^ v.w;
-    }
-    // The buffer holds zeros (set once): the loads stay, the store never happens.
-    if (acc == 0x6b666c75u)
-        const_cast<uint4 *>(buffer)[0].x = acc;
-}
-
 __global__ void fmaKernel(float *sink, int iterations)
 {
     float v[kFmaChains];
@@ -331,12 +318,6 @@ cudaError_t countDifferences(const void *a, const void *b, size_t bytes, unsigne
 cudaError_t fmaProbe(float *sink, int blocks, int iterations, cudaStream_t stream)
 {
     fmaKernel<<<blocks, kFmaThreads, 0, stream>>>(sink, iterations);
-    return cudaGetLastError();
-}
-
-cudaError_t sweepL2(const void *buffer, size_t bytes, cudaStream_t stream)
-{
-    sweepKernel<<<1056, 256, 0, stream>>>(static_cast<const uint4 *>(buffer), bytes / sizeof(uint4));
     return cudaGetLastError();
 }
 

@@ -45,11 +45,6 @@ cudaError_t compare(const void *expected, const void *got, int dtype, int64_t n,
 cudaError_t countDifferences(const void *a, const void *b, size_t bytes, unsigned long long *deviceCount,
                              cudaStream_t stream);
 
-// Reads `bytes` (a multiple of 16) from `buffer` once, writing nothing it does not have to: an L2 flush that
-// leaves the cache holding clean lines. Dirty lines (the previous work's outputs) are written back during the
-// sweep, so whatever runs next starts as under ncu's cache control, and does not pay for earlier writes.
-cudaError_t sweepL2(const void *buffer, size_t bytes, cudaStream_t stream);
-
 // Runs `iterations` x 8 independent FMA chains per thread in `blocks` x 256 threads; FLOP = 2 * FMA.
 cudaError_t fmaProbe(float *sink, int blocks, int iterations, cudaStream_t stream);
 constexpr int kFmaChains = 8;

@@ -1,5 +1,6 @@
 #include "core/runtime/worker/gpucontext.h"
 
+#include "core/runtime/host/hostkernels.h"
 #include "core/runtime/worker/devicekernels.h"
 
 #include <algorithm>
@@ -76,7 +77,7 @@ bool GpuContext::ensure()
         return fail(e, "");
     try {
         m_flush = DeviceBuffer(std::max<std::size_t>(2 * m_props.l2Bytes, 32u << 20) / 16 * 16);
-        KF_CUDA(cudaMemset(m_flush.get(), 0, m_flush.bytes())); // sweepL2 reads zeros
+        KF_CUDA(cudaMemset(m_flush.get(), 0, m_flush.bytes())); // the flush kernel reads zeros
     } catch (const CudaFailure &f) {
         return fail(f.code, "");
     }
@@ -88,7 +89,8 @@ void GpuContext::flushL2(cudaStream_t stream)
 {
     // A read sweep, not a memset: a memset leaves the cache full of dirty lines, whose write-back the next
     // timed call would pay (measured on the H200: diag_matmul's good kernel 35% over ncu's figure).
-    KF_CUDA(gpu::sweepL2(m_flush.get(), m_flush.bytes(), stream));
+    // The host's flush kernel (hostkernels.h), the same read sweep the candidate host runs in its trace pass.
+    KF_CUDA(host::gpu::flush(m_flush.get(), m_flush.bytes(), stream));
 }
 
 const DevicePeaks &GpuContext::peaks()

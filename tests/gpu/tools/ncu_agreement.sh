@@ -37,7 +37,7 @@ for line in open(sys.argv[2]):
     p = line.split()
     if len(p) > 5 and p[1] == 'good' and p[2] == 'correct':
         ext[p[0]] = float(p[4])
-worker_kernels = ('fillKernel', 'sweepKernel', 'compareKernel', 'resetKernel', 'diffKernel', 'fmaKernel', 'kforgeHost')
+worker_kernels = ('fillKernel', 'compareKernel', 'resetKernel', 'diffKernel', 'fmaKernel', 'kforgeHost')
 scale = {'ns': 1e-6, 'nsecond': 1e-6, 'us': 1e-3, 'usecond': 1e-3, 'ms': 1.0, 'msecond': 1.0}
 def per_run(f, skip_runs=0):
     rows = list(csv.reader(l for l in open(f) if l.startswith('"')))
