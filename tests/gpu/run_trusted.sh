@@ -50,7 +50,7 @@ if [[ -x $WORKER ]]; then
   stage selftest 180 "$WORKER" --self-test > "$OUT/selftest.txt" 2>&1
   grep -vE "^self-test: " "$OUT/selftest.txt" | tail -30
   if command -v ncu >/dev/null; then
-    stage ncu 150 bash tests/gpu/tools/ncu_agreement.sh "$WORKER" "$OUT/selftest.txt" "$RES/ncu" > "$OUT/ncu.txt" 2>&1
+    stage ncu 280 bash tests/gpu/tools/ncu_agreement.sh "$WORKER" "$OUT/selftest.txt" "$RES/ncu" > "$OUT/ncu.txt" 2>&1
     cat "$OUT/ncu.txt"
   fi
 
