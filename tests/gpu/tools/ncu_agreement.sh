@@ -8,7 +8,7 @@
 # its predecessor left dirty in L2.
 # A third column where KFORGE_NCU_MANY_SETS names tasks (space-separated): back to back over as many sets as
 # the judge's batches use (KFORGE_NCU_SETS, default 128: for a short call, every call of a window has its own
-# buffers), where the TLB holds the translations of only a few of them.
+# buffers), where the TLB holds the translations of only a few of them. KFORGE_NCU_TASKS: only these tasks.
 #   tests/gpu/tools/ncu_agreement.sh WORKER SELFTEST_TXT WORKDIR      (prints one row per task)
 set -u
 ROOT=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -19,10 +19,11 @@ import json, os, sys
 root, worker, res = sys.argv[1:4]
 many = os.environ.get('KFORGE_NCU_MANY_SETS', '').split()
 nsets = int(os.environ.get('KFORGE_NCU_SETS', '128'))
+only = os.environ.get('KFORGE_NCU_TASKS', '').split()  # empty: every built-in task
 for t in sorted(os.listdir(root + '/resources/tasks')):
     tj = json.load(open(f'{root}/resources/tasks/{t}/task.json'))
     v = [x for x in tj.get('variants', []) if x.get('label') == 'good']
-    if not v:
+    if not v or (only and t not in only):
         continue
     so = f'{res}/{t}_good.so'
     flags = ' '.join(tj.get('nvcc_flags', []))
