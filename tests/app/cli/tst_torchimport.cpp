@@ -3,6 +3,7 @@
 // the degenerate flag, FLOPs where torch counts them, huge problems without materialising them) and on the broken
 // ones of tests/fixtures/torch_problems_bad (each fails at its step). Needs a python3 with torch: SKIP without.
 #include "core/task/task.h"
+#include "tests/app/cli/clirun.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -22,26 +23,11 @@ namespace {
 const QString kGood = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/torch_problems");
 const QString kBad = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/torch_problems_bad");
 
-struct Run {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Run = kforge::test::CliRun;
 
 Run cli(const QStringList &args)
 {
-    QProcess p;
-    p.start(QStringLiteral(KFORGE_CLI), QStringList{u"import"_s} + args);
-    Run r;
-    if (!p.waitForFinished(500000)) {
-        p.kill();
-        p.waitForFinished(2000);
-        return r;
-    }
-    r.code = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return kforge::test::runCli(QStringLiteral("import"), args, 500000);
 }
 
 QJsonObject readTask(const QString &folder)
