@@ -240,7 +240,8 @@ QString ReportWriter::html(const ReportInput &r)
         if (!d.design.trimmed().isEmpty())
             h += u"<h4>The model's design</h4>\n<div class=\"md\">%1</div>\n"_s.arg(
                 MarkdownHtml::toHtml(d.design.trimmed()));
-        const auto diff = UnifiedDiff::compute(r.referenceSource, d.source, sourceName(u"reference"_s, r.referenceSource), sourceName(u"variant_%1"_s.arg(v.id), d.source));
+        const auto diff = UnifiedDiff::compute(r.referenceSource, d.source, sourceName(u"reference"_s, r.referenceSource),
+                                               sourceName(u"variant_%1"_s.arg(v.id), d.source));
         h += u"<h4>Changes against the reference <small>(%1 lines removed, %2 added)</small></h4>\n<pre class=\"diff\">"_s
                  .arg(UnifiedDiff::count(diff, UnifiedDiff::Kind::Removed))
                  .arg(UnifiedDiff::count(diff, UnifiedDiff::Kind::Added));
@@ -338,8 +339,9 @@ QString ReportWriter::markdown(const ReportInput &r)
             m += u"#### The model's analysis\n\n"_s + d.analysis.trimmed() + u"\n\n"_s;
         if (!d.design.trimmed().isEmpty())
             m += u"#### The model's design\n\n"_s + d.design.trimmed() + u"\n\n"_s;
-        const QString diff = UnifiedDiff::toText(
-            UnifiedDiff::compute(r.referenceSource, d.source, sourceName(u"reference"_s, r.referenceSource), sourceName(u"variant_%1"_s.arg(v.id), d.source)));
+        const QString diff = UnifiedDiff::toText(UnifiedDiff::compute(r.referenceSource, d.source,
+                                                                      sourceName(u"reference"_s, r.referenceSource),
+                                                                      sourceName(u"variant_%1"_s.arg(v.id), d.source)));
         const QString f = fence(diff);
         m += u"#### Changes against the reference\n\n"_s + f + u"diff\n"_s + diff + f + u"\n\n"_s;
     }

@@ -104,16 +104,17 @@ QVariantList forwardArgs(const QJsonObject &task)
         QString text;
         if (o.contains(QLatin1String("shape")))
             text = QStringLiteral("%1, shape [%2]")
-                       .arg(o.value(QLatin1String("dtype")).toString(), shapeText(o.value(QLatin1String("shape")).toArray()));
+                       .arg(o.value(QLatin1String("dtype")).toString(),
+                            shapeText(o.value(QLatin1String("shape")).toArray()));
         else
-            text = QStringLiteral("%1 = %2")
-                       .arg(o.value(QLatin1String("scalar")).toString(QStringLiteral("scalar")),
-                            o.value(QLatin1String("value")).isDouble()
-                                ? numberText(o.value(QLatin1String("value")).toDouble())
-                                : QString::fromUtf8(QJsonDocument(QJsonArray{o.value(QLatin1String("value"))})
-                                                        .toJson(QJsonDocument::Compact))
-                                      .mid(1)
-                                      .chopped(1));
+            text = QStringLiteral("%1 = %2").arg(
+                o.value(QLatin1String("scalar")).toString(QStringLiteral("scalar")),
+                o.value(QLatin1String("value")).isDouble()
+                    ? numberText(o.value(QLatin1String("value")).toDouble())
+                    : QString::fromUtf8(
+                          QJsonDocument(QJsonArray{o.value(QLatin1String("value"))}).toJson(QJsonDocument::Compact))
+                          .mid(1)
+                          .chopped(1));
         out << QVariantMap{{QStringLiteral("name"), o.value(QLatin1String("name")).toString()},
                            {QStringLiteral("text"), text}};
     }

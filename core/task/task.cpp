@@ -72,8 +72,7 @@ TaskLoadResult Task::load(const QString &folder)
     }
     const QString root = fi.absoluteFilePath();
     if (const auto json = readBytes(root + u"/task.json"_s); json && kindOf(*json) == u"torch")
-        return torchTask(fi.fileName(), root, *json,
-                         [&root](const QString &rel) { return readBytes(root + u'/' + rel); });
+        return torchTask(fi.fileName(), root, *json, [&root](const QString &rel) { return readBytes(root + u'/' + rel); });
     runtime::TaskSpecResult spec = runtime::loadTaskFolder(std::filesystem::path(QFile::encodeName(root).toStdString()));
     if (!spec.ok()) {
         r.error.file = fromStd(spec.error.file);
@@ -140,8 +139,9 @@ TaskLoadResult Task::torchTask(const QString &label, const QString &folder, cons
     QJsonParseError perr{};
     const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
     if (perr.error != QJsonParseError::NoError || !doc.isObject())
-        return fail(jsonFile, {},
-                    QCoreApplication::translate("Task", "invalid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
+        return fail(
+            jsonFile, {},
+            QCoreApplication::translate("Task", "invalid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
     const QJsonObject o = doc.object();
     runtime::TaskSpec t;
     const QString name = o.value("name"_L1).toString();
@@ -175,7 +175,8 @@ TaskLoadResult Task::torchTask(const QString &label, const QString &folder, cons
         spec.file = v.value("file"_L1).toString().toStdString();
         if (spec.file.empty())
             return fail(jsonFile, u"variants[%1].file"_s.arg(i), QCoreApplication::translate("Task", "missing"));
-        spec.label = v.value("label"_L1).toString(QFileInfo(QString::fromStdString(spec.file)).completeBaseName()).toStdString();
+        spec.label =
+            v.value("label"_L1).toString(QFileInfo(QString::fromStdString(spec.file)).completeBaseName()).toStdString();
         if (v.value("expect"_L1).isObject()) {
             const QJsonObject e = v.value("expect"_L1).toObject();
             runtime::VariantExpect expect;

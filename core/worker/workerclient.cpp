@@ -125,10 +125,10 @@ void WorkerClient::startProcess()
         m_lastError = program == u"kforge-torch-worker"
                           ? tr("kforge-torch-worker was not found (beside kforge-worker, in the source tree or on PATH). "
                                "Install KForge's torch worker, or set KFORGE_TORCH_WORKER to its path.")
-                      : program == u"kforge-worker"
-                          ? tr("kforge-worker was not found (next to this program, in the build tree or on PATH). Build it "
-                               "with the CUDA toolkit, or configure a worker command such as 'ssh gpu-host kforge-worker'.")
-                          : tr("The worker command is empty.");
+                      : program == u"kforge-worker" ? tr(
+                            "kforge-worker was not found (next to this program, in the build tree or on PATH). Build it "
+                            "with the CUDA toolkit, or configure a worker command such as 'ssh gpu-host kforge-worker'.")
+                                                    : tr("The worker command is empty.");
         setState(State::Failed);
         Q_EMIT failed(m_lastError);
         failAll(WorkerReply::Unavailable, m_lastError);

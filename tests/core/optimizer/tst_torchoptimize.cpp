@@ -39,7 +39,9 @@ QString fixture(const QString &name)
 QByteArray openAiStream(const QString &text)
 {
     QByteArray out;
-    auto event = [&](const QJsonObject &o) { out += "data: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n"; };
+    auto event = [&](const QJsonObject &o) {
+        out += "data: " + QJsonDocument(o).toJson(QJsonDocument::Compact) + "\n\n";
+    };
     for (qsizetype i = 0; i < text.size(); i += 64)
         event({{u"model"_s, u"test-model"_s},
                {u"choices"_s, QJsonArray{QJsonObject{{u"index"_s, 0},
