@@ -347,8 +347,8 @@ QString ReportWriter::markdown(const ReportInput &r)
     }
     m += u"## The task\n\n"_s + r.taskDescription + u"\n\n"_s;
     const QString f = fence(r.referenceSource);
-    m += u"<details><summary>Reference source</summary>\n\n"_s + f + u"cuda\n"_s + r.referenceSource
-         + (r.referenceSource.endsWith(u'\n') ? QString() : u"\n"_s) + f + u"\n\n</details>\n"_s;
+    m += u"<details><summary>Reference source</summary>\n\n"_s + f + fenceLanguage(sourceLanguage(r.referenceSource)) + u'\n'
+         + r.referenceSource + (r.referenceSource.endsWith(u'\n') ? QString() : u"\n"_s) + f + u"\n\n</details>\n"_s;
     return m;
 }
 
