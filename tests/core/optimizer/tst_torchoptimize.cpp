@@ -130,7 +130,8 @@ private Q_SLOTS:
         const QString session = m_home.filePath(u"relu.kforge"_s);
         const Run r = cli({u"optimize"_s, m_task, u"--rounds"_s, u"2"_s, u"--candidates"_s, u"2"_s, u"--endpoint"_s,
                            server.baseUrl(u"torch"_s), u"--model"_s, u"test-model"_s, u"--session"_s, session,
-                           u"--repair"_s, u"0"_s, u"--worker"_s, u"kforge-worker --device cpu"_s, u"--no-metrics"_s},
+                           u"--repair"_s, u"0"_s, u"--exemplars"_s, u"2"_s, u"--worker"_s,
+                           u"kforge-worker --device cpu"_s, u"--no-metrics"_s},
                           m_home.path(), m_python);
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(server.requests().size(), 4);

@@ -34,7 +34,7 @@ const char *kGoodJson = R"({
 })";
 
 // As kforge-cli import writes it (shortened): shapes over params, a scalar argument, parameters.
-const char *kTorchJson = R"({
+const char *kTorchJson = R"json({
   "kind": "torch", "name": "linear_scale", "title": "Linear then scale", "description": "y = alpha * (W x + b)",
   "reference": "reference.py", "params": {"batch": 8, "features": 16}, "init_inputs": [16],
   "inputs": [{"name": "x", "dtype": "f32", "shape": ["batch", "features"], "init": {"dist": "normal"}},
@@ -45,7 +45,7 @@ const char *kTorchJson = R"({
   "tolerance": {"f32": {"atol": 0.0001, "rtol": 0.0001}}, "flops": null, "bytes": "4*batch*features",
   "degenerate": false, "timeout_s": 30,
   "variants": [{"file": "variants/fused.py", "label": "fused", "expect": {"verdict": "correct"}}]
-})";
+})json";
 
 bool writeFile(const QString &path, const QByteArray &data)
 {
