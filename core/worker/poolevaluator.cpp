@@ -164,8 +164,10 @@ void PoolEvaluator::startTorch(Pending &p)
     // A ModelNew module: nothing to compile here (load_inline builds in the worker's candidate host). The
     // reference measured as a candidate is its Model under the name the worker looks up.
     QString text = source;
-    static const QRegularExpression modelNew(u"^class\\s+ModelNew\\b"_s, QRegularExpression::MultilineOption);
-    if (!modelNew.match(text).hasMatch())
+    static const QRegularExpression modelNew(u"^(class\\s+ModelNew\\b|ModelNew\\s*=)"_s,
+                                             QRegularExpression::MultilineOption);
+    static const QRegularExpression model(u"^class\\s+Model\\s*\\("_s, QRegularExpression::MultilineOption);
+    if (!modelNew.match(text).hasMatch() && model.match(text).hasMatch())
         text += u"\n\nModelNew = Model  # KForge: the reference measured as a candidate\n"_s;
     const QString name = p.request.candidateName.endsWith(u".py"_s) ? p.request.candidateName : u"candidate.py"_s;
     CompileResult candidate;
