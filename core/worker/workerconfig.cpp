@@ -58,8 +58,6 @@ WorkerConfig WorkerConfig::forTorch() const
     static const QRegularExpression worker(u"(^|[\\s/'\"])kforge-worker(?=$|[\\s'\"])"_s);
     WorkerConfig c = *this;
     c.command.replace(worker, u"\\1kforge-torch-worker"_s);
-    if (!c.name.isEmpty() && c.command != command)
-        c.name += u" (torch)"_s;
     return c;
 }
 
