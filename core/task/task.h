@@ -1,7 +1,9 @@
 #pragma once
 // A task (task.json + reference.cu + variants) as the Qt side sees it: a cheap-to-copy value over the
 // Qt-free TaskSpec (core/runtime/task), with loading errors turned into translated messages and a way to
-// find the built-in tasks, wherever KForge runs from.
+// find the built-in tasks, wherever KForge runs from. A task of kind "torch" (kforge-cli import: task.json +
+// reference.py, docs/torch-tasks.md) is read here too: its TaskSpec holds the common fields (name, params,
+// timeout, degenerate, variants) and toJson() is task.json as written, for kforge-torch-worker to judge.
 #include "core/runtime/task/taskspec.h"
 
 #include <QByteArray>
@@ -11,6 +13,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -34,6 +37,9 @@ struct TaskLoadError {
 
 struct TaskLoadResult;
 
+// Which worker evaluates a task: kforge-worker (CUDA reference) or kforge-torch-worker (PyTorch Model).
+enum class TaskKind { Cuda, Torch };
+
 class Task
 {
 public:
@@ -53,6 +59,10 @@ public:
     static QStringList builtinTaskFolders();
 
     bool isValid() const { return bool(m_spec); }
+    TaskKind kind() const { return m_kind; }
+    bool isTorch() const { return m_kind == TaskKind::Torch; }
+    // "reference.cu", or "reference.py" for a torch task.
+    QString referenceFileName() const;
     const runtime::TaskSpec &spec() const { return *m_spec; }
 
     QString name() const;
@@ -73,7 +83,13 @@ public:
     QJsonObject toJson() const;
 
 private:
+    // task.json of kind torch with its reference.py (and variants' sources, by relative path).
+    static TaskLoadResult torchTask(const QString &label, const QString &folder, const QByteArray &json,
+                                    const std::function<std::optional<QByteArray>(const QString &)> &file);
+
     std::shared_ptr<const runtime::TaskSpec> m_spec;
+    TaskKind m_kind = TaskKind::Cuda;
+    QJsonObject m_torchJson; // a torch task's task.json as written
 };
 
 struct TaskLoadResult {
