@@ -47,7 +47,7 @@ KF_ENTRY(in, nin, out, nout, params, stream)
         const int64_t m4 = m / 4;
         const unsigned cols = (unsigned)((m4 + 255) / 256);
         rowscale_vec4<<<dim3(cols, rows), 256, 0, stream>>>(a, reinterpret_cast<const float4 *>(b),
-                                                           reinterpret_cast<float4 *>(c), n, m4);
+                                                            reinterpret_cast<float4 *>(c), n, m4);
     } else {
         const unsigned cols = (unsigned)((m + 255) / 256);
         rowscale_scalar<<<dim3(cols, rows), 256, 0, stream>>>(a, b, c, n, m);

@@ -37,8 +37,8 @@ __global__ void gather_rows_scalar(const int64_t *__restrict__ ids, const float 
 KF_ENTRY(in, nin, out, nout, params, stream)
 {
     (void)params;
-    if (nin != 2 || nout != 1 || in[0].dtype != KF_I64 || in[1].dtype != KF_F32 || in[1].ndim != 2 ||
-        std::strcmp(in[1].name, "table.weight") != 0)
+    if (nin != 2 || nout != 1 || in[0].dtype != KF_I64 || in[1].dtype != KF_F32 || in[1].ndim != 2
+        || std::strcmp(in[1].name, "table.weight") != 0)
         return cudaErrorInvalidValue;
     const int64_t tokens = in[0].numel, rows = in[1].shape[0], dim = in[1].shape[1];
     const unsigned blocks = (unsigned)(tokens < 65535 ? tokens : 65535);

@@ -51,10 +51,22 @@ __global__ __launch_bounds__(256) void linear_gelu_regblock(const float *__restr
             const float4 a1 = *reinterpret_cast<const float4 *>(&xs[kk][trow * TM + 4]);
             const float4 b0 = *reinterpret_cast<const float4 *>(&ws[kk][tcol * TN]);
             const float4 b1 = *reinterpret_cast<const float4 *>(&ws[kk][tcol * TN + 4]);
-            ra[0] = a0.x; ra[1] = a0.y; ra[2] = a0.z; ra[3] = a0.w;
-            ra[4] = a1.x; ra[5] = a1.y; ra[6] = a1.z; ra[7] = a1.w;
-            rb[0] = b0.x; rb[1] = b0.y; rb[2] = b0.z; rb[3] = b0.w;
-            rb[4] = b1.x; rb[5] = b1.y; rb[6] = b1.z; rb[7] = b1.w;
+            ra[0] = a0.x;
+            ra[1] = a0.y;
+            ra[2] = a0.z;
+            ra[3] = a0.w;
+            ra[4] = a1.x;
+            ra[5] = a1.y;
+            ra[6] = a1.z;
+            ra[7] = a1.w;
+            rb[0] = b0.x;
+            rb[1] = b0.y;
+            rb[2] = b0.z;
+            rb[3] = b0.w;
+            rb[4] = b1.x;
+            rb[5] = b1.y;
+            rb[6] = b1.z;
+            rb[7] = b1.w;
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -81,8 +93,7 @@ __global__ __launch_bounds__(256) void linear_gelu_regblock(const float *__restr
 }
 
 __global__ void linear_gelu_simple(const float *__restrict__ x, const float *__restrict__ w,
-                                   const float *__restrict__ bias, float *__restrict__ y, int64_t m, int64_t n,
-                                   int64_t k)
+                                   const float *__restrict__ bias, float *__restrict__ y, int64_t m, int64_t n, int64_t k)
 {
     const int64_t col = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     const int64_t row = blockIdx.y * (int64_t)blockDim.y + threadIdx.y;
@@ -104,14 +115,14 @@ KF_ENTRY(in, nin, out, nout, params, stream)
     const float *w = static_cast<const float *>(in[1].data);
     const float *b = static_cast<const float *>(in[2].data);
     float *y = static_cast<float *>(out[0].data);
-    const bool aligned = ((reinterpret_cast<uintptr_t>(x) | reinterpret_cast<uintptr_t>(w) |
-                           reinterpret_cast<uintptr_t>(y)) & 15) == 0;
+    const bool aligned =
+        ((reinterpret_cast<uintptr_t>(x) | reinterpret_cast<uintptr_t>(w) | reinterpret_cast<uintptr_t>(y)) & 15) == 0;
     if (m % BM == 0 && n % BN == 0 && k % BK == 0 && aligned) {
         linear_gelu_regblock<<<dim3((unsigned)(n / BN), (unsigned)(m / BM)), 256, 0, stream>>>(x, w, b, y, (int)m,
                                                                                                (int)n, (int)k);
     } else {
-        linear_gelu_simple<<<dim3((unsigned)((n + 31) / 32), (unsigned)((m + 7) / 8)), dim3(32, 8), 0, stream>>>(
-            x, w, b, y, m, n, k);
+        linear_gelu_simple<<<dim3((unsigned)((n + 31) / 32), (unsigned)((m + 7) / 8)), dim3(32, 8), 0, stream>>>(x, w, b, y,
+                                                                                                                 m, n, k);
     }
     return cudaGetLastError();
 }

@@ -92,15 +92,19 @@ KF_ENTRY(in, nin, out, nout, params, stream)
     const float eps = (float)kf_param(params, "eps", 1e-5);
     const void *x = in[0].data, *w = in[1].data, *b = in[2].data;
     void *y = out[0].data;
-    const bool aligned = ((reinterpret_cast<uintptr_t>(x) | reinterpret_cast<uintptr_t>(w) |
-                           reinterpret_cast<uintptr_t>(b) | reinterpret_cast<uintptr_t>(y)) & 15) == 0;
+    const bool aligned = ((reinterpret_cast<uintptr_t>(x) | reinterpret_cast<uintptr_t>(w)
+                           | reinterpret_cast<uintptr_t>(b) | reinterpret_cast<uintptr_t>(y))
+                          & 15)
+                         == 0;
     if (aligned && cols % 4 == 0 && cols / 4 <= (int64_t)MAX_VEC * THREADS)
-        layernorm_regs<<<(unsigned)rows, THREADS, 0, stream>>>(
-            static_cast<const float4 *>(x), static_cast<const float4 *>(w), static_cast<const float4 *>(b),
-            static_cast<float4 *>(y), (int)(cols / 4), eps);
+        layernorm_regs<<<(unsigned)rows, THREADS, 0, stream>>>(static_cast<const float4 *>(x),
+                                                               static_cast<const float4 *>(w),
+                                                               static_cast<const float4 *>(b), static_cast<float4 *>(y),
+                                                               (int)(cols / 4), eps);
     else
-        layernorm_scalar<<<(unsigned)rows, THREADS, 0, stream>>>(
-            static_cast<const float *>(x), static_cast<const float *>(w), static_cast<const float *>(b),
-            static_cast<float *>(y), cols, eps);
+        layernorm_scalar<<<(unsigned)rows, THREADS, 0, stream>>>(static_cast<const float *>(x),
+                                                                 static_cast<const float *>(w),
+                                                                 static_cast<const float *>(b), static_cast<float *>(y),
+                                                                 cols, eps);
     return cudaGetLastError();
 }

@@ -5,9 +5,8 @@
 
 constexpr int WARPS_PER_BLOCK = 8;
 
-__global__ __launch_bounds__(WARPS_PER_BLOCK * 32) void row_sum_warp(const float *__restrict__ x,
-                                                                     float *__restrict__ out, int64_t rows,
-                                                                     int64_t cols, bool vec4)
+__global__ __launch_bounds__(WARPS_PER_BLOCK * 32) void row_sum_warp(const float *__restrict__ x, float *__restrict__ out,
+                                                                     int64_t rows, int64_t cols, bool vec4)
 {
     const int64_t row = (int64_t)blockIdx.x * WARPS_PER_BLOCK + threadIdx.x / 32;
     const int lane = threadIdx.x % 32;

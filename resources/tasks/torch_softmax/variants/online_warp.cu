@@ -81,8 +81,7 @@ __global__ __launch_bounds__(THREADS) void softmax_online_vec4(const float4 *__r
     const float inv = 1.0f / t.s;
     for (int64_t c = threadIdx.x; c < cols4; c += blockDim.x) {
         const float4 v = xr[c];
-        yr[c] = make_float4(expf(v.x - t.m) * inv, expf(v.y - t.m) * inv, expf(v.z - t.m) * inv,
-                            expf(v.w - t.m) * inv);
+        yr[c] = make_float4(expf(v.x - t.m) * inv, expf(v.y - t.m) * inv, expf(v.z - t.m) * inv, expf(v.w - t.m) * inv);
     }
 }
 
