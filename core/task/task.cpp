@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
@@ -217,17 +218,39 @@ QString Task::builtinTasksDir()
     return {};
 }
 
-QStringList Task::builtinTaskFolders()
+bool Task::isTorchTaskFolder(const QString &folder)
 {
-    const QString root = builtinTasksDir();
+    QFile f(folder + u"/task.json"_s);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    return QJsonDocument::fromJson(f.readAll()).object().value(u"kind"_s).toString() == u"torch"_s;
+}
+
+namespace {
+QStringList builtinFolders(bool torch)
+{
+    const QString root = Task::builtinTasksDir();
     if (root.isEmpty())
         return {};
     QStringList folders;
     const QDir dir(root);
-    for (const QString &name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-        if (QFileInfo::exists(dir.filePath(name) + u"/task.json"_s))
-            folders.append(dir.filePath(name));
+    for (const QString &name : dir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        const QString folder = dir.filePath(name);
+        if (QFileInfo::exists(folder + u"/task.json"_s) && Task::isTorchTaskFolder(folder) == torch)
+            folders.append(folder);
+    }
     return folders;
+}
+} // namespace
+
+QStringList Task::builtinTaskFolders()
+{
+    return builtinFolders(false);
+}
+
+QStringList Task::builtinTorchTaskFolders()
+{
+    return builtinFolders(true);
 }
 
 QString Task::name() const

@@ -55,8 +55,12 @@ public:
     // The folder holding the built-in tasks: share/kforge/tasks next to the executable, then the
     // standard data locations (kforge/tasks), then the source tree. Empty when none exists.
     static QString builtinTasksDir();
-    // The built-in task folders, sorted by name.
+    // The built-in CUDA task folders (the ones load() reads), sorted by name.
     static QStringList builtinTaskFolders();
+    // The built-in PyTorch task folders ("kind": "torch", reference.py; kforge-torch-worker's), sorted by name.
+    static QStringList builtinTorchTaskFolders();
+    // Whether the folder's task.json says "kind": "torch" (false when it cannot be read).
+    static bool isTorchTaskFolder(const QString &folder);
 
     bool isValid() const { return bool(m_spec); }
     TaskKind kind() const { return m_kind; }

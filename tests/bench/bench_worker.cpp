@@ -365,8 +365,10 @@ Json traced(Bench &bench, const Config &c)
     std::vector<std::string> names = c.tasks;
     if (names.empty()) {
         for (const auto &entry : fs::directory_iterator(c.tasksDir))
-            if (fs::exists(entry.path() / "task.json"))
+            if (fs::exists(entry.path() / "reference.cu")) // CUDA tasks: a torch task has reference.py
                 names.push_back(entry.path().filename().string());
+            else if (fs::exists(entry.path() / "reference.py"))
+                std::printf("%s: a torch task, skipped\n", entry.path().filename().c_str());
         std::sort(names.begin(), names.end());
     }
     std::vector<std::pair<TaskSpec, std::vector<std::size_t>>> wanted;

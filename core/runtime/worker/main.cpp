@@ -50,7 +50,7 @@ void usage(std::FILE *to)
                  "       kforge-worker --candidate-host FD [--device N]\n"
                  "       kforge-worker --version\n\n"
                  "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout.\n"
-                 "--self-test compiles and evaluates every task's variants (default tasks: %s)\n"
+                 "--self-test compiles and evaluates every CUDA task's variants (default tasks: %s; torch tasks are skipped)\n"
                  "and exits 0 when every verdict is as expected, 1 otherwise, 2 when there is no CUDA device.\n"
                  "--adversarial runs the adversarial suite (tests/gpu/adversarial/cases.json; after the built-in\n"
                  "tasks with --self-test), one fresh worker per case; same exit codes.\n"

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -113,6 +114,14 @@ void checkSourceProfile(const Json &sp, const std::string &what, SelfTestRow &ro
         + (hot == lines.end() ? ", no source line: " + sp.value("reason", "")
                               : ", hottest line " + std::filesystem::path(hot->first.first).filename().string() + ":"
                                     + std::to_string(hot->first.second) + " (" + std::to_string(hot->second) + " samples)"));
+}
+
+// A PyTorch task ("kind": "torch", reference.py) is kforge-torch-worker's, not this worker's.
+bool isTorchTask(const fs::path &folder)
+{
+    std::ifstream f(folder / "task.json");
+    const Json j = Json::parse(f, nullptr, false);
+    return j.is_object() && j.contains("kind") && j["kind"].is_string() && j["kind"].get<std::string>() == "torch";
 }
 
 } // namespace
@@ -228,8 +237,21 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
             return std::find(config.onlyTasks.begin(), config.onlyTasks.end(), p.filename().string())
                    == config.onlyTasks.end();
         });
+    std::vector<std::string> torchTasks;
+    std::erase_if(folders, [&](const fs::path &p) {
+        const bool torch = isTorchTask(p);
+        if (torch)
+            torchTasks.push_back(p.filename().string());
+        return torch;
+    });
+    if (!torchTasks.empty()) {
+        std::string names;
+        for (const std::string &n : torchTasks)
+            names += (names.empty() ? "" : ", ") + n;
+        log("skipping " + std::to_string(torchTasks.size()) + " torch task(s), kforge-torch-worker evaluates them: " + names);
+    }
     if (folders.empty()) {
-        report.error = "no tasks in " + tasksDir.string();
+        report.error = "no CUDA tasks in " + tasksDir.string() + (torchTasks.empty() ? "" : " (only torch tasks)");
         return report;
     }
 

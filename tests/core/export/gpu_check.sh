@@ -132,6 +132,10 @@ check_tasks() {
     for dir in "${tasks[@]}"; do
         dir=${dir%/}
         name=$(basename "$dir")
+        if [ ! -f "$dir/reference.cu" ] && [ -f "$dir/reference.py" ]; then
+            echo "skip $name: a torch task (kforge-worker evaluates CUDA tasks only)"
+            continue
+        fi
         names+=("$name")
         # Evaluations one at a time (they share the GPU); each export builds in the background meanwhile.
         if (( $(date +%s) + 60 > deadline )); then

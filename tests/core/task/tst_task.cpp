@@ -97,6 +97,15 @@ void TestTask::builtinTasks()
         QVERIFY(!json.value("inputs"_L1).toArray().isEmpty());
         QVERIFY(!json.value("outputs"_L1).toArray().isEmpty());
     }
+    // The PyTorch tasks are listed apart: this loader refuses them, naming the torch worker.
+    const QStringList torch = Task::builtinTorchTaskFolders();
+    QVERIFY2(torch.size() >= 8, qPrintable(u"%1 built-in torch tasks"_s.arg(torch.size())));
+    for (const QString &folder : torch) {
+        QVERIFY2(!folders.contains(folder), qPrintable(folder));
+        QVERIFY2(QFileInfo::exists(folder + u"/reference.py"_s), qPrintable(folder));
+        const TaskLoadResult r = Task::load(folder);
+        QVERIFY2(!r.ok() && r.error.message().contains(u"torch worker"_s), qPrintable(r.error.message()));
+    }
 }
 
 void TestTask::builtinTasksIncludeTheFamousOnes()

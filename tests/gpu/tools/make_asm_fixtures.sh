@@ -27,5 +27,8 @@ one() {
     rm -f "$d/kernel.so"
 }
 export -f one; export out arch here nvcc
-ls "$here"/resources/tasks/*/reference.cu "$here"/resources/tasks/*/variants/*.cu | xargs -P "$(nproc)" -I{} bash -c 'one "$@"' _ {}
+# CUDA tasks only (those with a reference.cu): a torch task's .cu variants are not kforge-worker's.
+for t in "$here"/resources/tasks/*/; do
+  if [ -f "$t/reference.cu" ]; then ls "$t"reference.cu "$t"variants/*.cu; else echo "skip $(basename "$t"): a torch task" >&2; fi
+done | xargs -P "$(nproc)" -I{} bash -c 'one "$@"' _ {}
 echo "fixtures in $out:"; find "$out" -type f | wc -l; du -sh "$out"

@@ -700,6 +700,15 @@ int main(int argc, char **argv)
             && (only.empty() || std::find(only.begin(), only.end(), e.path().filename().string()) != only.end()))
             dirs.push_back(e.path());
     std::sort(dirs.begin(), dirs.end());
+    // PyTorch tasks (reference.py, no reference.cu) are kforge-torch-worker's: torch_tasks_check.py checks them.
+    std::erase_if(dirs, [](const fs::path &d) {
+        std::ifstream f(d / "task.json");
+        const json j = json::parse(f, nullptr, false);
+        const bool torch = j.is_object() && j.value("kind", std::string("cuda")) == "torch";
+        if (torch)
+            std::printf("skip %s: a torch task (torch_tasks_check.py evaluates it)\n", d.filename().c_str());
+        return torch;
+    });
 
     const size_t flushBytes = std::max<size_t>(static_cast<size_t>(prop.l2CacheSize) * 4, 256u << 20);
     DeviceBuffer flush(flushBytes);

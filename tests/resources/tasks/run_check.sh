@@ -16,6 +16,7 @@ mkdir -p "$out" "$so"
 
 for dir in "$root"/resources/tasks/*/; do
     name=$(basename "$dir")
+    [ -f "$dir/reference.cu" ] || continue # a torch task (reference.py): torch_tasks_check.py, below
     flags=$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1])).get("nvcc_flags", [])))' \
         "$dir/task.json")
     mkdir -p "$so/$name"
@@ -38,6 +39,10 @@ if python3 -c 'import torch' 2>/dev/null; then
     PYTHONUNBUFFERED=1 python3 "$root/tests/resources/tasks/torch_check.py" "$root/resources/tasks" "$so" \
         2>&1 | tee "$out/torch_check.txt"
     grep -q "ALL AS EXPECTED" "$out/torch_check.txt" || status=1
+    # The built-in torch tasks: every ModelNew and .cu variant through kforge-torch-worker on GPU 0.
+    PYTHONUNBUFFERED=1 python3 "$root/tests/resources/tasks/torch_tasks_check.py" evaluate "$root/resources/tasks" \
+        --worker "$root/torchworker/kforge-torch-worker" --device 0 2>&1 | tee "$out/torch_tasks.txt"
+    grep -q "ALL AS EXPECTED" "$out/torch_tasks.txt" || status=1
 else
     echo "SKIP torch_check.py: no PyTorch"
 fi

@@ -1,0 +1,13 @@
+import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    """Softmax written out: subtract the row maximum, exponentiate, divide by the row sum."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        e = torch.exp(x - x.amax(dim=1, keepdim=True))
+        return e / e.sum(dim=1, keepdim=True)
