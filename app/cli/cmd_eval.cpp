@@ -377,7 +377,9 @@ int runEval(const QStringList &args)
             ++notCorrect;
         if (!sessionPath.isEmpty()) {
             if (result.verdict == Verdict::Error) {
-                err << tr("Not recorded in %1: %2 got no verdict.").arg(sessionPath, request.candidateName) << '\n';
+                err << (several ? tr("Not recorded in %1: %2 got no verdict.").arg(sessionPath, request.candidateName)
+                                : tr("Not recorded in %1: the candidate got no verdict.").arg(sessionPath))
+                    << '\n';
             } else {
                 QString error;
                 const qint64 id = recordInSession(queue, sessionPath, positional.at(0), request.candidateSource,
