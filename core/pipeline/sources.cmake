@@ -4,4 +4,6 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/evaluationbatch.h
   ${CMAKE_CURRENT_LIST_DIR}/evaluationqueue.cpp
   ${CMAKE_CURRENT_LIST_DIR}/evaluationqueue.h
+  ${CMAKE_CURRENT_LIST_DIR}/metricspolicy.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/metricspolicy.h
 )
