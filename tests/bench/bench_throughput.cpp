@@ -9,7 +9,7 @@
 // Goals (H200): >= 100 candidates/minute when they pay, >= 40 with metrics always; stability max/min <= 1.03.
 //
 //   bench_throughput [--worker "kforge-worker --device 0"] [--count 40] [--modes when-they-pay,always]
-//                    [--repeat 5] [--out DIR]
+//                    [--repeat 5] [--out DIR] [--list]
 //
 // Needs a GPU: without one (the worker reports no device) it says so and exits 77. Prints figures; exits 0.
 #include "core/compile/compiler.h"
@@ -34,6 +34,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
@@ -86,6 +87,22 @@ QList<Candidate> buildCandidates(int count)
                 variants << Candidate{c.task, c.label + u'@' + QString::number(to), s, c.flags};
     all += variants;
     return all.mid(0, count);
+}
+
+// The stage names of the queue's progress, in the order they come, as the split prints them.
+const QList<std::pair<QString, QString>> &stageNames()
+{
+    static const QList<std::pair<QString, QString>> names{
+        {u"compiling"_s, u"compile (nvcc, and waiting for a compile slot)"_s},
+        {u"queued"_s, u"queueing for the worker"_s},
+        {u"loading"_s, u"load into the worker"_s},
+        {u"verifying"_s, u"verify"_s},
+        {u"timing"_s, u"time"_s},
+        {u"tracing"_s, u"trace (CUPTI)"_s},
+        {u"profiling"_s, u"metrics"_s},
+        {u"metrics follow-up"_s, u"metrics follow-up of the best (a whole evaluation)"_s},
+    };
+    return names;
 }
 
 struct Outcome {
@@ -188,6 +205,7 @@ ModeResult runMode(const QString &mode, const QList<Candidate> &candidates, Pool
                     stabilityMedians->push_back(e.result.candidate.medianMs);
             } else {
                 ++r.candidates;
+                r.wallMs = tracker.now(); // the batch ends with its last candidate, before the stability runs
                 ++r.verdicts[verdictToString(e.result.verdict)];
                 for (const auto &[k, v] : o.stageMs)
                     r.stageMs[k] += v;
@@ -220,7 +238,7 @@ ModeResult runMode(const QString &mode, const QList<Candidate> &candidates, Pool
         // A comment that makes every candidate of every mode a compile-cache miss, as a new candidate is.
         const qint64 id =
             s->store.addVariant(v, {c->source + u"\n// bench_throughput %1 %2\n"_s.arg(mode).arg(index++), {}, {}});
-        const bool stable = c == stability;
+        const bool stable = stability && c == stability;
         // The stability repeats are queued behind the batch; the worker runs one evaluation at a time.
         const int ticket = s->queue->submit(id, options, stable ? 0 : s->roundId);
         if (ticket) {
@@ -230,7 +248,6 @@ ModeResult runMode(const QString &mode, const QList<Candidate> &candidates, Pool
     }
     if (pending)
         loop.exec();
-    r.wallMs = tracker.now();
     out << "  sessions: ";
     for (const auto &[name, s] : sessions)
         out << s->store.path() << ' ';
@@ -252,15 +269,25 @@ int main(int argc, char **argv)
                                       u"when-they-pay,always"_s);
     const QCommandLineOption repeatOpt(u"repeat"_s, u"evaluations of diag_matmul/good for stability"_s, u"n"_s, u"5"_s);
     const QCommandLineOption outOpt(u"out"_s, u"folder for the sessions (default: a temporary one)"_s, u"dir"_s);
-    parser.addOptions({workerOpt, countOpt, modesOpt, repeatOpt, outOpt});
+    const QCommandLineOption listOpt(u"list"_s, u"print the candidates and exit (no GPU needed)"_s);
+    parser.addOptions({workerOpt, countOpt, modesOpt, repeatOpt, outOpt, listOpt});
     parser.process(app);
     QTextStream out(stdout);
 
     const QList<Candidate> candidates = buildCandidates(qMax(1, parser.value(countOpt).toInt()));
-    const Candidate *stability = nullptr;
-    for (const Candidate &c : candidates)
+    if (parser.isSet(listOpt)) {
+        QSet<QString> sources;
+        for (const Candidate &c : candidates) {
+            out << c.label << '\n';
+            sources.insert(c.source);
+        }
+        out << candidates.size() << " candidates, " << sources.size() << " distinct sources\n";
+        return 0;
+    }
+    std::optional<Candidate> stability;
+    for (const Candidate &c : buildCandidates(1 << 20))
         if (c.label == u"diag_matmul/good")
-            stability = &c;
+            stability = c;
 
     QTemporaryDir tmp;
     const QString dir = parser.isSet(outOpt) ? parser.value(outOpt) : tmp.path();
@@ -317,10 +344,11 @@ int main(int argc, char **argv)
         compiler.setCacheDir(modeCache.path());
         out << "== mode " << mode << '\n' << Qt::flush;
         std::vector<double> medians;
-        const ModeResult r = runMode(mode, candidates, evaluator, dir, options, out, &medians, stability, repeat);
+        const ModeResult r = runMode(mode, candidates, evaluator, dir, options, out, &medians,
+                                     stability ? &*stability : nullptr, repeat);
         const double batchMs = r.wallMs;
-        out << u"  %1 candidates in %2 s: %3 candidates/minute (the %4 stability runs included in the wall time)\n"_s
-                   .arg(r.candidates)
+        out << u"  %1 candidates in %2 s: %3 candidates/minute (from the first submit to the last result; %4 stability runs "
+               "queued after them)\n"_s.arg(r.candidates)
                    .arg(batchMs / 1000, 0, 'f', 1)
                    .arg(r.candidates * 60000.0 / batchMs, 0, 'f', 1)
                    .arg(medians.size());
@@ -333,8 +361,11 @@ int main(int argc, char **argv)
         double total = 0;
         for (const auto &[k, v] : r.stageMs)
             total += v;
-        for (const auto &[k, v] : r.stageMs)
-            out << u"    %1 %2 s  %3%\n"_s.arg(k, -20).arg(v / 1000, 8, 'f', 2).arg(100 * v / total, 5, 'f', 1);
+        for (const auto &[key, name] : stageNames())
+            if (const auto it = r.stageMs.find(key); it != r.stageMs.end())
+                out << u"    %1 %2 s  %3%\n"_s.arg(name, -52)
+                           .arg(it->second / 1000, 8, 'f', 2)
+                           .arg(100 * it->second / total, 5, 'f', 1);
         if (!medians.empty()) {
             const auto [mn, mx] = std::minmax_element(medians.begin(), medians.end());
             out << u"  stability: diag_matmul/good x%1, candidate median %2 .. %3 ms, max/min %4 (goal <= 1.03)\n"_s
