@@ -5,9 +5,9 @@
 #      kforge-worker, in the modes when-they-pay and always; candidates/minute, the time split, and the
 #      stability of diag_matmul's good variant (5 evaluations, max/min).
 #   2. eval: `kforge-cli eval` of one task's variants in one call (one worker for all), with its summary.
-# Pack first (any build folder with these programs, e.g. build/ci):
-#   KFORGE_BUNDLE_BINS="app/cli/kforge-cli core/runtime/worker/kforge-worker tests/bench/bench_throughput" \
-#     tests/gpu/bundle/pack.sh build/ci
+# Pack first (any build folder with these programs, e.g. build/ci); kforge-worker is built here (Qt-free tree)
+# when the bundle has none that runs (packing the worker's kforge-noop.so fails in qt-runtime-bundle.sh today):
+#   KFORGE_BUNDLE_BINS="app/cli/kforge-cli tests/bench/bench_throughput" tests/gpu/bundle/pack.sh build/ci
 #   OUT=/some/dir tests/gpu/run_throughput.sh      (KFORGE_THROUGHPUT_DEADLINE_S, default 540)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +24,14 @@ unpack_bundle
 export LC_ALL=C XDG_RUNTIME_DIR=$RES/home/run
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 WORKER=$BIN/kforge-worker
-"$WORKER" --version || { echo "the carried kforge-worker does not run here"; exit 1; }
+if ! "$WORKER" --version 2>/dev/null; then
+  echo "no carried kforge-worker that runs here; building it (KFORGE_GUI=OFF)"
+  stage worker_build 240 bash -c "cmake -S . -B build-gpu -G Ninja -DKFORGE_GUI=OFF -DKFORGE_BUILD_TESTS=OFF \
+    -DCMAKE_BUILD_TYPE=Release > $RES/worker_build.log 2>&1 && cmake --build build-gpu -j16 --target kforge-worker \
+    >> $RES/worker_build.log 2>&1" || { tail -30 "$RES/worker_build.log"; exit 1; }
+  WORKER=$ROOT/build-gpu/core/runtime/worker/kforge-worker
+  "$WORKER" --version || exit 1
+fi
 
 # ---- 1. the benchmark
 stage bench 420 "$BIN/bench_throughput" --worker "$WORKER --device 0" --count 40 --repeat 5 \
