@@ -1441,6 +1441,31 @@ def placeholders(text):
     return sorted(PLACEHOLDER.findall(text or ''))
 
 
+# h/thru
+T.update({
+'%1 candidates in %2 s: %3 per minute, one worker': '%1 个候选用时 %2 秒：每分钟 %3 个，一个工作进程',
+"--metrics expects when-they-pay, always or never, not '%1'": "--metrics 取值为 when-they-pay、always 或 never，而不是“%1”",
+"Also record the candidates and their evaluations as variants of this session (created for the task when the file does not exist), e.g. to export one with 'kforge-cli export'.":
+    '同时把这些候选内核及其评估记录为该会话的变体（文件不存在时为该任务新建会话），例如以便用“kforge-cli export”导出其中之一。',
+"Compiles the task's reference and the candidates, verifies each candidate against the reference on a GPU worker and times both. Several candidates share one warm worker; their compiles run in parallel (one per core) while the ones already compiled are evaluated.\n\nExit status: 0 every candidate is correct; 1 one is not (incorrect, crashed, timed out, does not compile or load); 2 bad input; 3 no verdict (no worker or no GPU) and none was found not correct.":
+    '编译任务的参考实现和各候选内核，在 GPU 工作进程上对照参考实现验证每个候选并为两者计时。多个候选共用一个已预热的工作进程；它们的编译并行进行（每个核心一个），同时评估已编译好的候选。\n\n退出状态：0 所有候选均正确；1 有候选不正确（结果错误、崩溃、超时、无法编译或加载）；2 输入有误；3 没有判定（无工作进程或无 GPU），且未发现不正确的候选。',
+'Not recorded in %1: %2 got no verdict.': '未记录到 %1：%2 没有得到判定。',
+'Print the result as JSON (an array of results for several candidates).': '以 JSON 输出结果（多个候选时为结果数组）。',
+'The candidate kernel sources (one or more).': '候选内核源文件（一个或多个）。',
+"When a round's candidates get the hardware metrics pass: 'when-they-pay' (default: only a correct candidate among the session's 3 fastest is measured again with it; the others say 'not measured'), 'always', or 'never'.":
+    '轮次中的候选何时运行硬件指标采集：“when-they-pay”（默认：只有位列会话最快 3 个之内的正确候选会带指标采集再测一次；其余标为“未测量”）、“always”或“never”。',
+'compile s': '编译 秒',
+'worker s': '工作进程 秒',
+'done at s': '完成于 秒',
+'kforge-cli eval: expected a task folder and one or more candidate sources; see --help': 'kforge-cli eval：需要一个任务文件夹和一个或多个候选源文件；参见 --help',
+"not measured: the metrics pass runs only for the session's best variants (Profile or re-run it to measure)":
+    '未测量：指标采集只为会话中最好的变体运行（可通过性能分析或重新运行来测量）',
+'not measured: the metrics pass was turned off': '未测量：指标采集已关闭',
+'not measured (%1)': '未测量（%1）',
+'cached': '已缓存',
+})
+
+
 def main():
     check = '--check' in sys.argv[1:]
     tree = ET.parse(TS)

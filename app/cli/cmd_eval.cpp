@@ -1,5 +1,6 @@
-// kforge-cli eval: compile a task's reference and a candidate, verify the candidate and time both on a GPU
-// worker, print a table or JSON. Exit status 0 only when the candidate is correct.
+// kforge-cli eval: compile a task's reference and one or more candidates, verify each candidate and time it
+// against the reference on one GPU worker, print a table or JSON per candidate. Exit status 0 only when every
+// candidate is correct.
 #include "command.h"
 #include "headless.h"
 
@@ -8,6 +9,7 @@
 #include "core/eval/kernelname.h"
 #include "core/eval/measurement.h"
 #include "core/log/loghub.h"
+#include "core/pipeline/evaluationbatch.h"
 #include "core/pipeline/evaluationqueue.h"
 #include "core/session/evaluation.h"
 #include "core/session/sessionstore.h"
@@ -156,6 +158,38 @@ void printTable(QTextStream &out, const Task &task, const QString &candidate, co
     row(tr("Turnaround"), tr("%1 s").arg(r.elapsedMs / 1000, 0, 'f', 2));
 }
 
+// After several candidates: how many a minute over the wall time, and where each one's time went (its nvcc
+// time, then from its compile coming back to its result: waiting for the worker and being evaluated).
+void printBatchSummary(QTextStream &out, const EvaluationBatch &batch)
+{
+    out << '\n'
+        << tr("%1 candidates in %2 s: %3 per minute, one worker")
+               .arg(batch.size())
+               .arg(batch.wallMs() / 1000, 0, 'f', 2)
+               .arg(batch.perMinute(), 0, 'f', 1)
+        << '\n';
+    out << u"%1 %2 %3 %4 %5"_s.arg(tr("candidate"), -32)
+               .arg(tr("verdict"), -14)
+               .arg(tr("compile s"), 10)
+               .arg(tr("worker s"), 10)
+               .arg(tr("done at s"), 10)
+        << '\n';
+    for (int i = 0; i < batch.size(); ++i) {
+        const EvaluationBatch::Item &item = batch.item(i);
+        const std::optional<CompileResult> &c = item.evaluated.compiled;
+        const QString compile = !c ? u"-"_s : c->cacheHit ? tr("cached") : QString::number(c->elapsedMs / 1000, 'f', 2);
+        const QString worker = item.compiledAtMs < 0
+                                   ? u"-"_s
+                                   : QString::number((item.finishedAtMs - item.compiledAtMs) / 1000, 'f', 2);
+        out << u"%1 %2 %3 %4 %5"_s.arg(item.request.candidateName.left(32), -32)
+                   .arg(verdictDisplayName(item.evaluated.result.verdict).left(14), -14)
+                   .arg(compile, 10)
+                   .arg(worker, 10)
+                   .arg(item.finishedAtMs / 1000, 10, 'f', 2)
+            << '\n';
+    }
+}
+
 // Adds the candidate as an imported variant (child of the reference) with its evaluation, committed by the
 // queue as it commits a round's; creates the session for the task folder first when it is not open. The new
 // variant's id, or 0.
@@ -183,17 +217,39 @@ qint64 recordInSession(EvaluationQueue &queue, const QString &path, const QStrin
     return id;
 }
 
+// The per-candidate JSON object (the whole output for one candidate, an element of the array for several).
+QJsonObject resultJson(const Task &task, const QString &candidatePath, const EvalRequest &request,
+                       const QueuedEvaluation &evaluated, const DeviceInfo &device)
+{
+    QJsonObject o{{u"task"_s, task.name()},
+                  {u"candidate"_s, QFileInfo(candidatePath).absoluteFilePath()},
+                  {u"options"_s, request.options.toJson()},
+                  {u"result"_s, evaluated.result.toJson()}};
+    if (evaluated.compiled && evaluated.compiled->jobId != 0) {
+        QJsonObject c = evaluated.compiled->toJson();
+        c.remove(u"log"_s);
+        o.insert(u"compile"_s, c);
+    }
+    if (device.canEvaluate()) // a GPU, or a torch worker's CPU
+        o.insert(u"device"_s, device.toJson());
+    return o;
+}
+
 int runEval(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        tr("Compiles the task's reference and the candidate, verifies the candidate against the reference on a "
-           "GPU worker and times both.\n\nExit status: 0 the candidate is correct; 1 it is not (incorrect, "
-           "crashed, timed out, does not compile or load); 2 bad input; 3 no verdict (no worker or no GPU)."));
+        tr("Compiles the task's reference and the candidates, verifies each candidate against the reference on a "
+           "GPU worker and times both. Several candidates share one warm worker; their compiles run in parallel "
+           "(one per core) while the ones already compiled are evaluated.\n\nExit status: 0 every candidate is "
+           "correct; 1 one is not (incorrect, crashed, timed out, does not compile or load); 2 bad input; 3 no "
+           "verdict (no worker or no GPU) and none was found not correct."));
     parser.addHelpOption();
     parser.addPositionalArgument(u"task-folder"_s, tr("A task folder (task.json + reference.cu)."));
-    parser.addPositionalArgument(u"candidate.cu"_s, tr("The candidate kernel source."));
-    const QCommandLineOption jsonOption(u"json"_s, tr("Print the result as JSON."));
+    parser.addPositionalArgument(u"candidate.cu"_s, tr("The candidate kernel sources (one or more)."),
+                                 u"candidate.cu [candidate.cu...]"_s);
+    const QCommandLineOption jsonOption(u"json"_s,
+                                        tr("Print the result as JSON (an array of results for several candidates)."));
     const QCommandLineOption workerOption(
         u"worker"_s, tr("The worker command (default: the first worker in Settings, 'kforge-worker --device 0')."),
         tr("command"));
@@ -206,8 +262,8 @@ int runEval(const QStringList &args)
                                         tr("seed"));
     const QCommandLineOption sessionOption(
         u"session"_s,
-        tr("Also record the candidate and its evaluation as a variant of this session (created for the task when "
-           "the file does not exist), e.g. to export it with 'kforge-cli export'."),
+        tr("Also record the candidates and their evaluations as variants of this session (created for the task "
+           "when the file does not exist), e.g. to export one with 'kforge-cli export'."),
         tr("file.kforge"));
     parser.addOptions({jsonOption, workerOption, archOption, noMetricsOption, seedOption, sessionOption});
     parser.process(args);
@@ -215,8 +271,8 @@ int runEval(const QStringList &args)
     QTextStream out(stdout);
     QTextStream err(stderr);
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2) {
-        err << tr("kforge-cli eval: expected a task folder and a candidate source; see --help") << '\n';
+    if (positional.size() < 2) {
+        err << tr("kforge-cli eval: expected a task folder and one or more candidate sources; see --help") << '\n';
         return kBadInput;
     }
     const TaskLoadResult loaded = Task::load(positional.at(0));
@@ -227,13 +283,16 @@ int runEval(const QStringList &args)
     const Task task = *loaded.task;
     for (const QString &w : task.warnings())
         err << tr("warning: %1").arg(w) << '\n';
-    QFile candidateFile(positional.at(1));
-    if (!candidateFile.open(QIODevice::ReadOnly)) {
-        err << tr("Cannot read the candidate %1: %2").arg(positional.at(1), candidateFile.errorString()) << '\n';
-        return kBadInput;
+    const QStringList candidatePaths = positional.mid(1);
+    QStringList candidateSources;
+    for (const QString &path : candidatePaths) {
+        QFile candidateFile(path);
+        if (!candidateFile.open(QIODevice::ReadOnly)) {
+            err << tr("Cannot read the candidate %1: %2").arg(path, candidateFile.errorString()) << '\n';
+            return kBadInput;
+        }
+        candidateSources << QString::fromUtf8(candidateFile.readAll());
     }
-    const QString candidateSource = QString::fromUtf8(candidateFile.readAll());
-    const QString candidateName = QFileInfo(positional.at(1)).fileName();
 
     // An existing session must be for this task; a new one is only created once there is something to record.
     const QString sessionPath = parser.value(sessionOption);
@@ -265,8 +324,9 @@ int runEval(const QStringList &args)
     }
 
     const bool json = parser.isSet(jsonOption);
+    const bool several = candidatePaths.size() > 1;
 
-    // The compiler and the GPU worker, as the workbench sets them up.
+    // The compiler and the GPU worker, as the workbench sets them up: one worker serves every candidate.
     Settings settings;
     LogHub log;
     echoWorkerLines(log, err);
@@ -276,74 +336,101 @@ int runEval(const QStringList &args)
     const WorkerPool &pool = *workbench.pool();
     EvaluationQueue queue(&store, &evaluator);
 
-    EvalRequest request;
-    request.task = task;
-    request.candidateSource = candidateSource;
-    request.candidateName = candidateName;
-    request.options = workbench.evalOptions();
-    request.options.metrics = !parser.isSet(noMetricsOption);
-    request.options.seed = seed;
-    request.arch = parser.value(archOption);
+    QList<EvalRequest> requests;
+    for (qsizetype i = 0; i < candidatePaths.size(); ++i) {
+        EvalRequest request;
+        request.task = task;
+        request.candidateSource = candidateSources.at(i);
+        request.candidateName = QFileInfo(candidatePaths.at(i)).fileName();
+        request.options = workbench.evalOptions();
+        request.options.metrics = !parser.isSet(noMetricsOption);
+        request.options.seed = seed;
+        request.arch = parser.value(archOption);
+        requests << request;
+    }
 
-    QueuedEvaluation evaluated;
+    EvaluationBatch batch(&queue);
+    QJsonArray results;
+    int printed = 0;    // candidates printed so far, in the order given
+    int notCorrect = 0; // judged and not correct
+    int noVerdict = 0;  // no verdict (no worker, no GPU, cancelled)
+    int recordFailures = 0;
+    const auto label = [&](int i) { return several ? candidatePaths.at(i) + u": "_s : QString(); };
+    const auto report = [&](int i) {
+        const EvalRequest &request = batch.item(i).request;
+        const QueuedEvaluation &evaluated = batch.item(i).evaluated;
+        const EvalResult &result = evaluated.result;
+        const CompileResult compiled = evaluated.compiled.value_or(CompileResult{});
+        if (json) {
+            results.append(resultJson(task, candidatePaths.at(i), request, evaluated, pool.device(0)));
+        } else if (result.verdict == Verdict::CompileError) {
+            // The diagnostics are printed above; the first line of the message is the summary.
+            err << label(i) << verdictDisplayName(result.verdict) << u": "_s << result.message.section(u'\n', 0, 0) << '\n';
+        } else if (result.verdict == Verdict::Error) {
+            err << label(i) << verdictDisplayName(result.verdict) << u": "_s << result.message << '\n';
+        } else {
+            if (i > 0)
+                out << '\n';
+            printTable(out, task, request.candidateName, compiled, result, pool.device(0).name);
+            out.flush();
+        }
+        if (result.verdict == Verdict::Error)
+            ++noVerdict;
+        else if (result.verdict != Verdict::Correct)
+            ++notCorrect;
+        if (!sessionPath.isEmpty()) {
+            if (result.verdict == Verdict::Error) {
+                err << (several ? tr("Not recorded in %1: %2 got no verdict.").arg(sessionPath, request.candidateName)
+                                : tr("Not recorded in %1: the candidate got no verdict.").arg(sessionPath))
+                    << '\n';
+            } else {
+                QString error;
+                const qint64 id = recordInSession(queue, sessionPath, positional.at(0), request.candidateSource,
+                                                  request.candidateName, evaluated, pool.device(0), &error);
+                if (!id) {
+                    err << tr("kforge-cli eval: cannot record the evaluation in %1: %2").arg(sessionPath, error) << '\n';
+                    ++recordFailures;
+                } else {
+                    err << tr("Recorded as variant %1 in %2").arg(id).arg(sessionPath) << '\n';
+                }
+            }
+        }
+    };
+
     QEventLoop loop;
-    QObject::connect(&queue, &EvaluationQueue::progress, &loop, [&err, json](int, const QString &stage) {
+    QObject::connect(&batch, &EvaluationBatch::progress, &loop, [&](int i, const QString &stage) {
         if (!json)
-            err << tr("… %1").arg(stage) << '\n' << Qt::flush;
+            err << tr("… %1").arg(label(i) + stage) << '\n' << Qt::flush;
     });
-    QObject::connect(&queue, &EvaluationQueue::compiled, &loop, [&](int, const CompileResult &c) {
+    QObject::connect(&batch, &EvaluationBatch::compiled, &loop, [&](int, const CompileResult &c) {
         printDiagnostics(err, c);
         err.flush();
     });
-    QObject::connect(&queue, &EvaluationQueue::finished, &loop, [&](const QueuedEvaluation &e) {
-        evaluated = e;
-        loop.quit();
+    QObject::connect(&batch, &EvaluationBatch::candidateFinished, &loop, [&](int, const QueuedEvaluation &) {
+        while (printed < batch.size() && batch.item(printed).done)
+            report(printed++);
     });
-    queue.submitSource(request);
-    loop.exec();
-    const EvalResult &result = evaluated.result;
-    const CompileResult compiled = evaluated.compiled.value_or(CompileResult{});
+    QObject::connect(&batch, &EvaluationBatch::finished, &loop, &QEventLoop::quit);
+    batch.start(requests);
+    if (!batch.isFinished())
+        loop.exec();
 
-    if (json) {
-        QJsonObject o{{u"task"_s, task.name()},
-                      {u"candidate"_s, QFileInfo(positional.at(1)).absoluteFilePath()},
-                      {u"options"_s, request.options.toJson()},
-                      {u"result"_s, result.toJson()}};
-        if (compiled.jobId != 0) {
-            QJsonObject c = compiled.toJson();
-            c.remove(u"log"_s);
-            o.insert(u"compile"_s, c);
-        }
-        if (pool.device(0).canEvaluate()) // a GPU, or a torch worker's CPU
-            o.insert(u"device"_s, pool.device(0).toJson());
-        out << QJsonDocument(o).toJson(QJsonDocument::Indented);
-    } else if (result.verdict == Verdict::CompileError) {
-        // The diagnostics are printed above; the first line of the message is the summary.
-        err << verdictDisplayName(result.verdict) << u": "_s << result.message.section(u'\n', 0, 0) << '\n';
-    } else if (result.verdict == Verdict::Error) {
-        err << verdictDisplayName(result.verdict) << u": "_s << result.message << '\n';
-    } else {
-        printTable(out, task, candidateName, compiled, result, pool.device(0).name);
+    if (json)
+        out << (several ? QJsonDocument(results) : QJsonDocument(results.at(0).toObject())).toJson(QJsonDocument::Indented);
+    else if (several)
+        printBatchSummary(out, batch);
+    if (recordFailures)
+        return kBadInput;
+    if (notCorrect)
+        return kNotCorrect;
+    if (noVerdict) {
+        // A cancelled evaluation was judged by nobody but is no missing worker either.
+        for (int i = 0; i < batch.size(); ++i)
+            if (batch.item(i).evaluated.result.verdict == Verdict::Error && !batch.item(i).evaluated.cancelled())
+                return kNoVerdict;
+        return kNotCorrect;
     }
-    if (!sessionPath.isEmpty()) {
-        if (result.verdict == Verdict::Error) {
-            err << tr("Not recorded in %1: the candidate got no verdict.").arg(sessionPath) << '\n';
-        } else {
-            QString error;
-            const qint64 id = recordInSession(queue, sessionPath, positional.at(0), candidateSource, candidateName,
-                                              evaluated, pool.device(0), &error);
-            if (!id) {
-                err << tr("kforge-cli eval: cannot record the evaluation in %1: %2").arg(sessionPath, error) << '\n';
-                return kBadInput;
-            }
-            err << tr("Recorded as variant %1 in %2").arg(id).arg(sessionPath) << '\n';
-        }
-    }
-    switch (result.verdict) {
-    case Verdict::Correct: return kCorrect;
-    case Verdict::Error: return evaluated.cancelled() ? kNotCorrect : kNoVerdict;
-    default: return kNotCorrect;
-    }
+    return kCorrect;
 }
 
 } // namespace

@@ -238,10 +238,16 @@ int run(const QStringList &args)
         tr("Accept the correct results held for review (those the automatic deep check could not clear), of this run "
            "and of earlier rounds of the session, without review (never one under the speed-of-light floor)."));
     const QCommandLineOption noMetricsOpt(QStringLiteral("no-metrics"), tr("Skip the hardware metrics pass (faster)."));
-    p.addOptions({roundsOpt,       candidatesOpt,  endpointOpt,     modelOpt,     keyEnvOpt,
-                  sessionOpt,      workerOpt,      exemplarsOpt,    strategyOpt,  exemplarModeOpt,
-                  repairOpt,       hintOpt,        maxRequestsOpt,  maxTokensOpt, maxCostOpt,
-                  answerTokensOpt, temperatureOpt, seedVariantsOpt, acceptOpt,    noMetricsOpt});
+    const QCommandLineOption metricsOpt(
+        QStringLiteral("metrics"),
+        tr("When a round's candidates get the hardware metrics pass: 'when-they-pay' (default: only a correct "
+           "candidate among the session's 3 fastest is measured again with it; the others say 'not measured'), "
+           "'always', or 'never'."),
+        tr("mode"), QStringLiteral("when-they-pay"));
+    p.addOptions({roundsOpt,      candidatesOpt, endpointOpt, modelOpt,        keyEnvOpt,      sessionOpt,
+                  workerOpt,      exemplarsOpt,  strategyOpt, exemplarModeOpt, repairOpt,      hintOpt,
+                  maxRequestsOpt, maxTokensOpt,  maxCostOpt,  answerTokensOpt, temperatureOpt, seedVariantsOpt,
+                  acceptOpt,      noMetricsOpt,  metricsOpt});
     QTextStream err(stderr);
     auto fail = [&err](int status, const QString &message) {
         err << tr("kforge-cli optimize: %1").arg(message) << '\n';
@@ -255,6 +261,9 @@ int run(const QStringList &args)
         return fail(kUsage, tr("expected one task folder or session file; see --help"));
     if (!p.isSet(endpointOpt))
         return fail(kUsage, tr("--endpoint is required"));
+    const std::optional<MetricsPolicy::Mode> metricsMode = MetricsPolicy::modeFromString(p.value(metricsOpt));
+    if (!metricsMode)
+        return fail(kUsage, tr("--metrics expects when-they-pay, always or never, not '%1'").arg(p.value(metricsOpt)));
 
     auto intOption = [&](const QCommandLineOption &o, int fallback, int min, bool *ok) {
         if (!p.isSet(o))
@@ -353,6 +362,9 @@ int run(const QStringList &args)
     settings.evalOptions.metrics = !p.isSet(noMetricsOpt);
     EvaluationQueue &queue = *workbench.queue();
     queue.setDefaultOptions(settings.evalOptions);
+    MetricsPolicy metricsPolicy;
+    metricsPolicy.mode = *metricsMode;
+    queue.setMetricsPolicy(metricsPolicy);
     runner.setRequestTemplate(request);
     // The budget covers this run: what the session spent before does not count against it.
     const RoundUsage before = store.sessionUsage();

@@ -36,11 +36,24 @@ const QStringList &knownKeys()
                                   u"restart_required"_s, u"verification"_s,     u"timing"_s,     u"flags"_s,
                                   u"warnings"_s,         u"stdout_truncated"_s, u"trace"_s,      u"metrics"_s,
                                   u"roofline"_s,         u"stdout"_s,           u"exit_code"_s,  u"exit_signal"_s,
-                                  u"worker"_s,           u"device_name"_s,      u"elapsed_ms"_s};
+                                  u"worker"_s,           u"device_name"_s,      u"elapsed_ms"_s, u"metrics_skipped"_s};
     return keys;
 }
 
 } // namespace
+
+QString metricsSkippedText(const QString &code)
+{
+    if (code.isEmpty())
+        return {};
+    if (code == "off"_L1)
+        return QCoreApplication::translate("EvalResult", "not measured: the metrics pass was turned off");
+    if (code == "not_among_best"_L1)
+        return QCoreApplication::translate("EvalResult",
+                                           "not measured: the metrics pass runs only for the session's best variants "
+                                           "(Profile or re-run it to measure)");
+    return QCoreApplication::translate("EvalResult", "not measured (%1)").arg(code);
+}
 
 QString verdictToString(Verdict v)
 {
@@ -240,6 +253,7 @@ EvalResult EvalResult::fromJson(const QJsonObject &o)
     r.stdoutTruncated = o.value("stdout_truncated"_L1).toBool();
     r.trace = o.value("trace"_L1).toObject();
     r.metrics = o.value("metrics"_L1).toObject();
+    r.metricsSkipped = o.value("metrics_skipped"_L1).toString();
     r.roofline = o.value("roofline"_L1).toObject();
     r.stdoutText = o.value("stdout"_L1).toString();
     r.exitCode = int(json::number(o, "exit_code"_L1, -1));
@@ -287,6 +301,8 @@ QJsonObject EvalResult::toJson() const
         o.insert(u"trace"_s, trace);
     if (!metrics.isEmpty())
         o.insert(u"metrics"_s, metrics);
+    if (!metricsSkipped.isEmpty())
+        o.insert(u"metrics_skipped"_s, metricsSkipped);
     if (!roofline.isEmpty())
         o.insert(u"roofline"_s, roofline);
     if (!stdoutText.isEmpty())

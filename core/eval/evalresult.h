@@ -30,6 +30,8 @@ enum class Verdict {
 QString verdictToString(Verdict v); // wire form: "correct", "cuda_error", ...
 std::optional<Verdict> verdictFromString(const QString &s);
 QString verdictDisplayName(Verdict v); // translated
+// EvalResult::metricsSkipped for people: "not measured: ..." (translated); empty for an empty code.
+QString metricsSkippedText(const QString &code);
 
 struct TimingStats {
     static constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
@@ -121,6 +123,10 @@ struct EvalResult {
     QStringList warnings; // sentences for people (e.g. why a degenerate output is no kernel speedup)
     QJsonObject trace;    // CUPTI payloads, kept verbatim
     QJsonObject metrics;
+    // Why the hardware-metrics pass did not run for this evaluation, a code (metricsSkippedText() says it for
+    // people): "off" (the caller turned it off), "not_among_best" (the metrics-when-they-pay policy runs it only
+    // for the session's best variants). Empty when it ran or was asked for.
+    QString metricsSkipped;
     QJsonObject roofline;
     QString stdoutText; // kernel printf output, capped by the worker
     bool stdoutTruncated = false;

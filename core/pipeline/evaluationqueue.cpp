@@ -131,6 +131,8 @@ int EvaluationQueue::enqueue(const EvalRequest &request, qint64 variantId, qint6
     p.ticket = id;
     p.variantId = variantId;
     p.roundId = roundId;
+    if (!request.options.metrics)
+        p.metricsSkipped = u"off"_s;
     if (variantId)
         p.request = request;
     m_pending[id] = std::move(p);
@@ -162,7 +164,12 @@ int EvaluationQueue::submit(qint64 variantId, const EvalOptions &options, qint64
     else
         req.candidateFlags = v->nvccFlags;
     req.options = options;
+    // A round's candidate gets the metrics pass by the policy; the reference's runs once per worker anyway.
+    const bool byPolicy = roundId && v->origin != VariantOrigin::Reference;
+    const QString metricsSkipped = byPolicy ? m_metricsPolicy.firstPass(req.options) : QString();
     const int id = enqueue(req, variantId, roundId);
+    if (byPolicy)
+        m_pending[id].metricsSkipped = metricsSkipped;
     m_store->setStatus(variantId, VariantStatus::Compiling);
     return id;
 }
@@ -259,13 +266,17 @@ void EvaluationQueue::onCompiled(int id, const CompileResult &result)
         Q_EMIT compiled(id, result);
 }
 
-void EvaluationQueue::onFinished(int id, const EvalResult &result)
+void EvaluationQueue::onFinished(int id, const EvalResult &measured)
 {
     const auto it = m_pending.find(id);
     if (it == m_pending.end())
         return;
     const Pending pending = it->second;
     m_pending.erase(it);
+    // What was not measured says so (the panels, the report and the prompt show "not measured", never zeros).
+    EvalResult result = measured;
+    if (!pending.metricsSkipped.isEmpty() && result.metrics.isEmpty() && result.hasTiming())
+        result.metricsSkipped = pending.metricsSkipped;
 
     QueuedEvaluation done;
     done.ticket = pending.ticket;
@@ -275,7 +286,16 @@ void EvaluationQueue::onFinished(int id, const EvalResult &result)
     done.compiled = pending.compiled;
     done.deepChecked = pending.deep;
     done.firstEvaluationId = pending.firstEvaluationId;
-    if (pending.variantId && pending.deep) {
+    done.metricsFollowUp = pending.metricsFollowUp;
+    if (pending.variantId && pending.metricsFollowUp) {
+        if (done.cancelled()) {
+            // The first result stays the latest evaluation, without metrics.
+            m_store->setStatus(pending.variantId, VariantStatus::Done);
+        } else {
+            done.stored = storedResult(result, pending.compiled);
+            done.evaluationId = commit(pending.variantId, result, pending.compiled);
+        }
+    } else if (pending.variantId && pending.deep) {
         done.evaluationId = concludeDeepCheck(pending, done.result);
         if (done.evaluationId)
             done.stored = storedResult(done.result, pending.compiled);
@@ -289,6 +309,11 @@ void EvaluationQueue::onFinished(int id, const EvalResult &result)
             // Too good to be trusted as measured: check it deeper before anyone (a round, the user) relies on it.
             if (done.evaluationId && result.isCorrect() && v && v->suspicious && !v->accepted
                 && startDeepCheck(pending, done.evaluationId))
+                return;
+            // Among the session's best: worth the metrics pass it went without.
+            if (done.evaluationId && result.isCorrect() && result.metricsSkipped == u"not_among_best"
+                && m_metricsPolicy.pays(pending.variantId, result.speedup, m_store->population())
+                && startMetricsFollowUp(pending, done.evaluationId))
                 return;
         }
     }
@@ -312,6 +337,20 @@ bool EvaluationQueue::startDeepCheck(Pending pending, qint64 firstEvaluationId)
     m_pending[id] = std::move(pending);
     m_store->setStatus(variantId, VariantStatus::Verifying, tr("deep check running: %1").arg(reason));
     Q_EMIT deepCheckStarted(ticket, variantId, reason);
+    return true;
+}
+
+bool EvaluationQueue::startMetricsFollowUp(Pending pending, qint64 firstEvaluationId)
+{
+    if (!pending.request || !m_evaluator)
+        return false;
+    pending.metricsFollowUp = true;
+    pending.metricsSkipped.clear();
+    pending.firstEvaluationId = firstEvaluationId;
+    pending.request->options.metrics = true;
+    pending.request->options.sourceProfile = false;
+    const int id = m_evaluator->submit(*pending.request);
+    m_pending[id] = std::move(pending);
     return true;
 }
 

@@ -11,6 +11,7 @@
 #include "core/eval/evaloptions.h"
 #include "core/eval/evalresult.h"
 #include "core/eval/measurement.h"
+#include "core/pipeline/metricspolicy.h"
 #include "core/task/task.h"
 #include "core/worker/evaluator.h"
 #include "core/worker/workerreadiness.h"
@@ -41,6 +42,10 @@ struct QueuedEvaluation {
     // `evaluationId` are the deep check's, and firstEvaluationId the evaluation that triggered it.
     bool deepChecked = false;
     qint64 firstEvaluationId = 0;
+    // Set when a round candidate measured without the metrics pass (MetricsPolicy::WhenTheyPay) landed among the
+    // session's best and was measured again with it: `result`, `stored` and `evaluationId` are that second run's,
+    // firstEvaluationId the first.
+    bool metricsFollowUp = false;
 
     bool cancelled() const { return result.errorCode == QLatin1String("cancelled"); }
 };
@@ -61,6 +66,10 @@ public:
     // For evaluations that bring no options of their own (manual variants, forks, re-runs).
     void setDefaultOptions(const EvalOptions &options) { m_defaultOptions = options; }
     EvalOptions defaultOptions() const { return m_defaultOptions; }
+    // For round candidates (a submit() with a roundId, the reference left out): whether their first evaluation
+    // runs the metrics pass (core/pipeline/metricspolicy.h). Default Always.
+    void setMetricsPolicy(const MetricsPolicy &policy) { m_metricsPolicy = policy; }
+    MetricsPolicy metricsPolicy() const { return m_metricsPolicy; }
     QString errorString() const { return m_error; }
 
     // The open session's task as the evaluator takes it, built from its stored record (in memory, no folder);
@@ -110,10 +119,13 @@ private:
         std::optional<EvalRequest> request; // variants only: what a deep check submits again
         bool deep = false;                  // this is the deep check of an earlier result
         qint64 firstEvaluationId = 0;
-        QString suspicion; // why the first result looked too good
+        QString suspicion;      // why the first result looked too good
+        QString metricsSkipped; // EvalResult::metricsSkipped for this evaluation's result, empty when the pass runs
+        bool metricsFollowUp = false; // this is the metrics pass of a result that turned out among the best
     };
     int enqueue(const EvalRequest &request, qint64 variantId, qint64 roundId);
     bool startDeepCheck(Pending pending, qint64 firstEvaluationId);
+    bool startMetricsFollowUp(Pending pending, qint64 firstEvaluationId);
     // Commits the deep check's result and holds or accepts the variant; the evaluation's id.
     qint64 concludeDeepCheck(const Pending &pending, EvalResult &result);
     std::map<int, Pending>::iterator findTicket(int ticket);
@@ -121,11 +133,12 @@ private:
     qint64 failId(const QString &message);
     void onProgress(int id, const QString &stage);
     void onCompiled(int id, const CompileResult &result);
-    void onFinished(int id, const EvalResult &result);
+    void onFinished(int id, const EvalResult &measured);
 
     QPointer<SessionStore> m_store;
     QPointer<Evaluator> m_evaluator;
     EvalOptions m_defaultOptions;
+    MetricsPolicy m_metricsPolicy;
     QString m_error;
     std::optional<Task> m_task;
     QString m_taskOf;                 // the session the task was built from

@@ -131,9 +131,10 @@ VariantMeasurement VariantMeasurement::fromMeasurement(const Measurement &r, con
     // ---- hardware metrics
     const MetricsSummary &metrics = r.metricsSummary;
     if (!metrics.hasCandidate) {
-        m.metricsProblem = !notMeasured.isEmpty() ? notMeasured
-                           : !metrics.present     ? tr("the evaluation ran without the metrics pass")
-                                                  : tr("the worker sent no metrics for the candidate");
+        m.metricsProblem = !notMeasured.isEmpty()        ? notMeasured
+                           : !r.metricsSkipped.isEmpty() ? metricsSkippedText(r.metricsSkipped)
+                           : !metrics.present            ? tr("the evaluation ran without the metrics pass")
+                                                         : tr("the worker sent no metrics for the candidate");
     } else if (metrics.unavailable) {
         m.metricsProblem = metrics.problem;
         if (m.metricsProblem.isEmpty())

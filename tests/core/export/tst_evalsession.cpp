@@ -54,8 +54,10 @@ private Q_SLOTS:
 #ifndef KFORGE_GPU_EVAL
     void sessionOfAnotherTask();
     void noVerdictRecordsNothing();
+    void severalWithoutVerdictRecordNothing();
 #else
     void recordedAndExportable();
+    void severalRecordedOneWorker();
 #endif
 };
 
@@ -90,6 +92,21 @@ void TestEvalSession::noVerdictRecordsNothing()
         QSKIP("a GPU is here: tst_evalsession_gpu checks the recording");
     QCOMPARE(r.exitCode, 3);
     QVERIFY2(r.err.contains(u"Not recorded in %1: the candidate got no verdict."_s.arg(path)), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(path));
+}
+
+// Several candidates in one call: each one is answered (here: no verdict, named), nothing is recorded.
+void TestEvalSession::severalWithoutVerdictRecordNothing()
+{
+    QTemporaryDir home;
+    const QString path = home.filePath(u"new.kforge"_s);
+    const QString reference = kTask + u"/reference.cu"_s;
+    const Run r = eval({kTask, kCandidate, reference, u"--session"_s, path, u"--no-metrics"_s}, home.path());
+    if (r.exitCode == 0)
+        QSKIP("a GPU is here: tst_evalsession_gpu checks the recording");
+    QCOMPARE(r.exitCode, 3);
+    for (const QString &name : {u"colsum_gemv.cu"_s, u"reference.cu"_s})
+        QVERIFY2(r.err.contains(u"Not recorded in %1: %2 got no verdict."_s.arg(path, name)), qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(path));
 }
 #else
@@ -127,6 +144,28 @@ void TestEvalSession::recordedAndExportable()
     QVERIFY2(in->provenance.arch.startsWith(u"sm_"_s), qPrintable(in->provenance.arch));
     QVERIFY(in->provenance.referenceMedianMs && in->provenance.candidateMedianMs);
     QVERIFY(qAbs(*in->provenance.speedup - *v->eval.speedup) < 1e-9);
+}
+
+// Several candidates in one call: both measured by the one worker, both recorded, and the batch summary printed.
+void TestEvalSession::severalRecordedOneWorker()
+{
+    QTemporaryDir home;
+    const QString path = home.filePath(u"linear_rowsum.kforge"_s);
+    const QString reference = kTask + u"/reference.cu"_s;
+    const Run r = eval({kTask, kCandidate, reference, u"--session"_s, path, u"--no-metrics"_s}, home.path());
+    qInfo().noquote() << r.out << r.err;
+    if (r.exitCode == 3)
+        QSKIP(qPrintable(u"no verdict here (no GPU?): "_s + r.err));
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.err.count(QRegularExpression(u"Recorded as variant \\d+ in "_s)), 2);
+    QVERIFY2(r.out.contains(u"2 candidates in "_s), qPrintable(r.out));
+    SessionStore store;
+    QVERIFY2(store.open(path), qPrintable(store.errorString()));
+    QStringList labels;
+    for (const Variant &v : store.population().variants())
+        if (v.origin == VariantOrigin::Imported && v.isCorrect())
+            labels << v.label;
+    QVERIFY2(labels.contains(u"colsum_gemv"_s) && labels.contains(u"reference"_s), qPrintable(labels.join(u", ")));
 }
 #endif
 
