@@ -92,17 +92,21 @@ std::size_t mergeSassCounts(SourceProfile &profile, const std::string &side, con
             profile.kernels.push_back(std::move(fresh));
             k = profile.kernels.end() - 1;
         }
-        auto pc = std::lower_bound(k->pcs.begin(), k->pcs.end(), c.offset,
-                                   [](const SourcePc &p, uint64_t offset) { return p.offset < offset; });
-        if (pc == k->pcs.end() || pc->offset != c.offset) {
+        auto pc = std::find_if(k->pcs.begin(), k->pcs.end(), [&](const SourcePc &p) { return p.offset == c.offset; });
+        if (pc == k->pcs.end()) {
             SourcePc fresh;
             fresh.offset = c.offset;
-            pc = k->pcs.insert(pc, std::move(fresh));
+            k->pcs.push_back(std::move(fresh));
+            pc = k->pcs.end() - 1;
             ++added;
         }
         pc->executed = c.executed;
         pc->threadsExecuted = c.threadsExecuted;
     }
+    for (SourceKernel &k : profile.kernels)
+        if (k.side == side)
+            std::stable_sort(k.pcs.begin(), k.pcs.end(),
+                             [](const SourcePc &a, const SourcePc &b) { return a.offset < b.offset; });
     return added;
 }
 

@@ -66,8 +66,8 @@ std::vector<SassCount> foldSassRecords(const std::vector<SassRecord> &records, u
 
 // Puts `counts` into the profile's kernels of `side`: a PC that was sampled gets its counts, an
 // executed PC that was not sampled is added with 0 samples (and no line: the caller correlates it), a
-// kernel that was not sampled at all is added with 0 samples. PCs stay sorted by offset. Returns how many
-// PCs were added.
+// kernel that was not sampled at all is added with 0 samples. The PCs of `side` end up sorted by offset. Returns how
+// many PCs were added.
 std::size_t mergeSassCounts(SourceProfile &profile, const std::string &side, const std::vector<SassCount> &counts);
 
 // The entry of "missing" and the reason when the counts are unavailable, for the profile.
