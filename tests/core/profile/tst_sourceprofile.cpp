@@ -284,9 +284,9 @@ void TestSourceProfile::executionCounts()
     QVERIFY(p.executionCountsProblem().isEmpty());
     const QList<SourceProfile::Pc> &pcs = p.kernels.at(0).pcs;
     QCOMPARE(pcs.size(), 8);
-    QCOMPARE(pcs.at(0).offset, 16); // executed, never sampled
-    QCOMPARE(pcs.at(0).samples, 0);
-    QCOMPARE(pcs.at(0).executed, 512);
+    QCOMPARE(pcs.at(1).offset, 16); // executed, never sampled
+    QCOMPARE(pcs.at(1).samples, 0);
+    QCOMPARE(pcs.at(1).executed, 512);
     const auto at = [&pcs](qint64 offset) {
         return *std::find_if(pcs.cbegin(), pcs.cend(),
                              [offset](const SourceProfile::Pc &pc) { return pc.offset == offset; });
@@ -304,17 +304,17 @@ void TestSourceProfile::executionCounts()
     QJsonArray ks = o.value(u"kernels"_s).toArray();
     QJsonObject k0 = ks.at(0).toObject();
     QJsonArray pj = k0.value(u"pcs"_s).toArray();
-    QJsonObject first = pj.at(0).toObject();
+    QJsonObject first = pj.at(1).toObject();
     first.insert(u"executed"_s, 0);
     first.remove(u"threads_executed"_s);
-    pj.replace(0, first);
+    pj.replace(1, first);
     k0.insert(u"pcs"_s, pj);
     ks.replace(0, k0);
     o.insert(u"kernels"_s, ks);
     const SourceProfile zero = SourceProfile::fromJson(o);
-    QCOMPARE(zero.kernels.at(0).pcs.at(0).executed, 0);
-    QCOMPARE(zero.kernels.at(0).pcs.at(0).threadsExecuted, -1);
-    QCOMPARE(zero.kernels.at(0).pcs.at(0).threadEfficiency(), -1.0);
+    QCOMPARE(zero.kernels.at(0).pcs.at(1).executed, 0);
+    QCOMPARE(zero.kernels.at(0).pcs.at(1).threadsExecuted, -1);
+    QCOMPARE(zero.kernels.at(0).pcs.at(1).threadEfficiency(), -1.0);
     QCOMPARE(SourceProfile::fromJson(zero.toJson()), zero);
 
     // Per line: the executed instructions of all its PCs; a line only executed is there with 0 samples,
