@@ -12,8 +12,8 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
-#include <QLocale>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -208,8 +208,7 @@ void TestAssemblyPanel::executedPerInstruction()
     QCOMPARE(m->columnCount(), int(SassModel::ColumnCount));
     QCOMPARE(m->headerData(SassModel::ExecutedColumn, Qt::Horizontal).toString(), u"Executed"_s);
     QCOMPARE(m->headerData(SassModel::EfficiencyColumn, Qt::Horizontal).toString(), u"Threads"_s);
-    QVERIFY(m->headerData(SassModel::ExecutedColumn, Qt::Horizontal, Qt::ToolTipRole).toString().contains(
-        u"smsp__sass_inst_executed"_s));
+    QVERIFY(m->headerData(SassModel::ExecutedColumn, Qt::Horizontal, Qt::ToolTipRole).toString().contains(u"smsp__sass_inst_executed"_s));
     // 0x04d0: sampled and counted, half its threads active.
     const int sts = 0x04d0 / 16;
     QCOMPARE(m->index(sts, SassModel::ExecutedColumn).data().toString(), QLocale().toString(1024));
@@ -217,8 +216,10 @@ void TestAssemblyPanel::executedPerInstruction()
     QCOMPARE(m->index(sts, 0).data(SassModel::ExecutedRole).toLongLong(), 1024);
     QCOMPARE(m->index(sts, 0).data(SassModel::ThreadsExecutedRole).toLongLong(), 16384);
     QCOMPARE(m->index(sts, 0).data(SassModel::EfficiencyRole).toDouble(), 0.5);
-    QVERIFY(m->index(sts, 0).data(Qt::ToolTipRole).toString().contains(
-        u"Executed by %1 warps, %2 threads"_s.arg(QLocale().toString(1024), QLocale().toString(16384))));
+    QVERIFY(m->index(sts, 0)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(u"Executed by %1 warps, %2 threads"_s.arg(QLocale().toString(1024), QLocale().toString(16384))));
     // 0x04f0: executed, never sampled: a count and no samples.
     const int unsampled = 0x04f0 / 16;
     QCOMPARE(m->index(unsampled, SassModel::OffsetColumn).data().toString(), u"04f0"_s);
