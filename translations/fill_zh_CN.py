@@ -1437,6 +1437,28 @@ T.update({
 })
 
 
+# Source-level profile: CUPTI SASS metrics (instruction execution counts).
+T.update({
+'No instruction execution counts: %1': '没有指令执行次数：%1',
+'No instruction execution counts: the worker did not run CUPTI\'s SASS metrics (a worker from before they were added).':
+    '没有指令执行次数：工作进程未运行 CUPTI 的 SASS 指标（该工作进程早于此功能）。',
+'No instruction execution counts: the SASS metrics launch counted no instruction of the candidate\'s kernels.':
+    '没有指令执行次数：SASS 指标启动未统计到候选内核的任何指令。',
+'%1 instructions executed (warp-level)': '执行了 %1 条指令（线程束级）',
+', thread efficiency %1%': '，线程效率 %1%',
+'No samples': '无样本',
+'Executed by %1 warps, %2 threads': '由 %1 个线程束、%2 个线程执行',
+'Executed by %1 warps': '由 %1 个线程束执行',
+'Warp-level executions of the instruction in one launch (CUPTI SASS metrics, smsp__sass_inst_executed)':
+    '一次启动中该指令的线程束级执行次数（CUPTI SASS 指标，smsp__sass_inst_executed）',
+'Thread efficiency: threads executing the instruction / (32 x warps executing it)':
+    '线程效率：执行该指令的线程数 / (32 × 执行该指令的线程束数)',
+})
+CTX.update({
+('kforge::SassModel', 'Executed'): '执行次数',
+('kforge::SassModel', 'Threads'): '线程效率',
+})
+
 def placeholders(text):
     return sorted(PLACEHOLDER.findall(text or ''))
 

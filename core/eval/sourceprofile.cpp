@@ -32,6 +32,45 @@ bool SourceProfile::hasLines(const QString &side) const
     return false;
 }
 
+double SourceProfile::Pc::threadEfficiency() const
+{
+    if (executed <= 0 || threadsExecuted < 0)
+        return -1;
+    return double(threadsExecuted) / (32.0 * double(executed));
+}
+
+bool SourceProfile::hasExecutionCounts(const QString &side) const
+{
+    for (const Kernel &k : kernels) {
+        if (k.side != side)
+            continue;
+        for (const Pc &pc : k.pcs) {
+            if (pc.hasExecuted())
+                return true;
+        }
+    }
+    return false;
+}
+
+QString SourceProfile::executionCountsProblem() const
+{
+    if (status == Status::Absent || hasExecutionCounts())
+        return {};
+    // The worker's SASS metrics sentences come last in its reason, each starting with "SASS metrics".
+    const qsizetype at = reason.indexOf("SASS metrics"_L1);
+    const QString why = at >= 0 ? reason.mid(at) : QString();
+    if (missing.contains(u"sass_metrics"_s) || !why.isEmpty())
+        return QCoreApplication::translate("kforge::SourceProfile", "No instruction execution counts: %1")
+            .arg(why.isEmpty() ? reason : why);
+    if (sassRuns == 0)
+        return QCoreApplication::translate("kforge::SourceProfile",
+                                           "No instruction execution counts: the worker did not run CUPTI's SASS "
+                                           "metrics (a worker from before they were added).");
+    return QCoreApplication::translate("kforge::SourceProfile",
+                                       "No instruction execution counts: the SASS metrics launch counted no "
+                                       "instruction of the candidate's kernels.");
+}
+
 QString SourceProfile::problem() const
 {
     switch (status) {
@@ -106,6 +145,7 @@ SourceProfile SourceProfile::fromJson(const QJsonObject &o)
         p.missing.append(m.toString());
     p.costMs = json::number(o, "cost_ms"_L1);
     p.period = int(json::number(o, "period"_L1));
+    p.sassRuns = int(json::number(o, "sass_runs"_L1));
     for (const QJsonValue &s : o.value("stall_reasons"_L1).toArray())
         p.stallReasons.append(s.toString());
     for (const QJsonValue &kv : o.value("kernels"_L1).toArray()) {
@@ -126,6 +166,10 @@ SourceProfile SourceProfile::fromJson(const QJsonObject &o)
                 pc.stalls.append({it.key(), qint64(it.value().toDouble())});
             pc.file = po.value("file"_L1).toString();
             pc.line = int(json::number(po, "line"_L1));
+            if (po.contains("executed"_L1))
+                pc.executed = qint64(json::number(po, "executed"_L1));
+            if (po.contains("threads_executed"_L1))
+                pc.threadsExecuted = qint64(json::number(po, "threads_executed"_L1));
             sum += pc.samples;
             k.pcs.append(std::move(pc));
         }
@@ -145,6 +189,8 @@ QJsonObject SourceProfile::toJson() const
         o.insert(u"missing"_s, QJsonArray::fromStringList(missing));
     o.insert(u"cost_ms"_s, json::toValue(costMs));
     o.insert(u"period"_s, period);
+    if (sassRuns > 0)
+        o.insert(u"sass_runs"_s, sassRuns);
     o.insert(u"stall_reasons"_s, QJsonArray::fromStringList(stallReasons));
     QJsonArray ks;
     for (const Kernel &k : kernels) {
@@ -158,6 +204,10 @@ QJsonObject SourceProfile::toJson() const
                 po.insert(u"file"_s, pc.file);
             if (pc.line > 0)
                 po.insert(u"line"_s, pc.line);
+            if (pc.executed >= 0)
+                po.insert(u"executed"_s, double(pc.executed));
+            if (pc.threadsExecuted >= 0)
+                po.insert(u"threads_executed"_s, double(pc.threadsExecuted));
             pcs.append(po);
         }
         ks.append(QJsonObject{{u"name"_s, k.name},

@@ -24,6 +24,13 @@ struct SourceProfile {
         QList<std::pair<QString, qint64>> stalls; // short reason name -> samples, as sent
         QString file;                             // empty when the PC has no line info
         int line = 0;
+        // CUPTI SASS metrics: executions of the instruction in the pass's patched launch, warp-level and
+        // thread-level; -1 when not measured. A PC that executed but was never sampled has 0 samples.
+        qint64 executed = -1;
+        qint64 threadsExecuted = -1;
+        bool hasExecuted() const { return executed >= 0; }
+        // threads / (32 * warps) in 0..1, or -1 without both counts.
+        double threadEfficiency() const;
         friend bool operator==(const Pc &, const Pc &) = default;
     };
     struct Kernel {
@@ -40,6 +47,7 @@ struct SourceProfile {
     QStringList missing; // "counters_permission", "line_info", "pc_sampling_unsupported", ...
     double costMs = 0;
     int period = 0;
+    int sassRuns = 0; // launches under CUPTI SASS metrics (0: no execution counts)
     QStringList stallReasons;
     QList<Kernel> kernels;
 
@@ -51,6 +59,11 @@ struct SourceProfile {
     // What the user reads when there is no usable profile: the worker's reason, or what is missing and what
     // would enable it. Empty when the profile is usable.
     QString problem() const;
+    // Whether any PC of `side` has an execution count (SASS metrics).
+    bool hasExecutionCounts(const QString &side = QStringLiteral("candidate")) const;
+    // Why there are no execution counts (the worker's reason for "sass_metrics"); empty when there are
+    // counts or when the profile itself is absent.
+    QString executionCountsProblem() const;
 
     // `evaluation` is a whole evaluate result; its "source_profile" object is read (Absent without one).
     static SourceProfile fromResult(const QJsonObject &evaluation);

@@ -4,6 +4,7 @@
 #include "core/profile/stallreason.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <QMap>
 #include <algorithm>
 
@@ -32,6 +33,7 @@ SourceHeat SourceHeat::of(const SourceProfile &profile, const QString &baseName,
     heat.side = side;
     QMap<int, qint64> samples;
     QMap<int, QHash<QString, qint64>> stalls;
+    QMap<int, std::pair<qint64, qint64>> executed; // warp-level, thread-level; -1: not measured
     QHash<QString, qint64> all;
     for (const SourceProfile::Kernel &k : profile.kernels) {
         if (k.side != side)
@@ -46,6 +48,16 @@ SourceHeat SourceHeat::of(const SourceProfile &profile, const QString &baseName,
                 continue;
             }
             samples[pc.line] += pc.samples;
+            if (pc.hasExecuted() || pc.threadsExecuted >= 0) {
+                auto it = executed.find(pc.line);
+                if (it == executed.end())
+                    it = executed.insert(pc.line, {qint64(-1), qint64(-1)});
+                auto &[warps, threads] = *it;
+                if (pc.hasExecuted())
+                    warps = qMax<qint64>(warps, 0) + pc.executed;
+                if (pc.threadsExecuted >= 0)
+                    threads = qMax<qint64>(threads, 0) + pc.threadsExecuted;
+            }
             QHash<QString, qint64> &mix = stalls[pc.line];
             for (const auto &[name, n] : pc.stalls)
                 mix[name] += n;
@@ -57,10 +69,26 @@ SourceHeat SourceHeat::of(const SourceProfile &profile, const QString &baseName,
         l.samples = it.value();
         l.share = heat.totalSamples > 0 ? double(l.samples) / double(heat.totalSamples) : 0.0;
         l.stalls = sorted(stalls.value(l.line));
+        if (const auto e = executed.constFind(l.line); e != executed.cend()) {
+            l.executed = e->first;
+            l.threadsExecuted = e->second;
+        }
         heat.lines.append(std::move(l));
     }
     heat.stalls = sorted(all);
     return heat;
+}
+
+QString LineHeat::executionText() const
+{
+    if (executed < 0)
+        return {};
+    QString text = QCoreApplication::translate("kforge::SourceHeat", "%1 instructions executed (warp-level)")
+                       .arg(QLocale().toString(executed));
+    if (executed > 0 && threadsExecuted >= 0)
+        text += QCoreApplication::translate("kforge::SourceHeat", ", thread efficiency %1%")
+                    .arg(qRound(100.0 * double(threadsExecuted) / (32.0 * double(executed))));
+    return text;
 }
 
 const LineHeat *SourceHeat::at(int line) const

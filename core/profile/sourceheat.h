@@ -1,6 +1,6 @@
 #pragma once
-// A source profile folded onto source lines: per line of one file, its share of one side's samples and its
-// stall-reason mix. What the editor's heat gutter, the prompt's hot lines and the report show.
+// A source profile folded onto source lines: per line of one file, its share of one side's samples, its
+// stall-reason mix and its executed instructions (SASS metrics, where measured). What the editor's heat gutter, the prompt's hot lines and the report show.
 #include "core/eval/sourceprofile.h"
 
 #include <QHash>
@@ -15,6 +15,12 @@ struct LineHeat {
     qint64 samples = 0;
     double share = 0; // of all samples of the side (0..1), lines in other files and PCs without lines included
     QList<std::pair<QString, qint64>> stalls; // most samples first
+    // CUPTI SASS metrics summed over the line's instructions: warp-level and thread-level executions in
+    // the pass's patched launch; -1 when not measured. A line can be here with 0 samples and a count.
+    qint64 executed = -1;
+    qint64 threadsExecuted = -1;
+    // "262144 instructions executed (warp-level), thread efficiency 100%"; empty when not measured.
+    QString executionText() const;
     QString dominantStall() const { return stalls.isEmpty() ? QString() : stalls.first().first; }
 };
 

@@ -315,6 +315,8 @@ void AssemblyPanel::updateStatus()
         lines.append(m_assembly.ptxError);
     if (m_profile.status != SourceProfile::Status::Absent && !m_profile.problem().isEmpty())
         lines.append(m_profile.problem());
+    else if (!m_profile.executionCountsProblem().isEmpty()) // samples, but no Executed column
+        lines.append(m_profile.executionCountsProblem());
     m_status->setText(lines.join(u'\n'));
     m_status->setVisible(!lines.isEmpty());
 }

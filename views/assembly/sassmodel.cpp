@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <QFontDatabase>
+#include <QLocale>
 
 using namespace Qt::StringLiterals;
 
@@ -117,12 +118,16 @@ QVariant SassModel::data(const QModelIndex &index, int role) const
         case SamplesColumn:
             return pc && pc->samples > 0 ? QVariant(u"%1 (%2%)"_s.arg(pc->samples).arg(100.0 * share, 0, 'f', 1))
                                          : QVariant();
+        case ExecutedColumn: return pc && pc->hasExecuted() ? QVariant(QLocale().toString(pc->executed)) : QVariant();
+        case EfficiencyColumn:
+            return pc && pc->threadEfficiency() >= 0 ? QVariant(u"%1%"_s.arg(qRound(100.0 * pc->threadEfficiency())))
+                                                     : QVariant();
         }
         break;
     case Qt::ToolTipRole: {
-        if (ins.where.isEmpty())
-            return tr("No line information for this instruction.");
         QStringList parts;
+        if (ins.where.isEmpty())
+            parts.append(tr("No line information for this instruction."));
         for (qsizetype i = 0; i < ins.where.size(); ++i)
             parts.append((i == 0 ? QString() : tr("inlined at "))
                          + u"%1:%2"_s.arg(sourceBaseName(ins.where.at(i).file)).arg(ins.where.at(i).line));
@@ -131,6 +136,11 @@ QVariant SassModel::data(const QModelIndex &index, int role) const
             std::sort(stalls.begin(), stalls.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
             parts.append(tr("Stalls: %1").arg(SourceHeat::stallMix(stalls)));
         }
+        if (pc && pc->hasExecuted())
+            parts.append(pc->threadsExecuted >= 0
+                             ? tr("Executed by %1 warps, %2 threads")
+                                   .arg(QLocale().toString(pc->executed), QLocale().toString(pc->threadsExecuted))
+                             : tr("Executed by %1 warps").arg(QLocale().toString(pc->executed)));
         return parts.join(u'\n');
     }
     case Qt::FontRole: return QFontDatabase::systemFont(QFontDatabase::FixedFont);
@@ -146,19 +156,36 @@ QVariant SassModel::data(const QModelIndex &index, int role) const
     case SourceLineRole: return line;
     case ShareRole: return share;
     case HighlightRole: return m_highlight > 0 && line == m_highlight;
+    case ExecutedRole: return pc ? pc->executed : qint64(-1);
+    case ThreadsExecutedRole: return pc ? pc->threadsExecuted : qint64(-1);
+    case EfficiencyRole: return pc ? pc->threadEfficiency() : -1.0;
     }
     return {};
 }
 
 QVariant SassModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case ExecutedColumn:
+            return tr("Warp-level executions of the instruction in one launch (CUPTI SASS metrics, "
+                      "smsp__sass_inst_executed)");
+        case EfficiencyColumn:
+            return tr("Thread efficiency: threads executing the instruction / (32 x warps executing it)");
+        }
+        return {};
+    }
+    if (role != Qt::DisplayRole)
         return {};
     switch (section) {
     case OffsetColumn: return tr("Offset");
     case InstructionColumn: return tr("Instruction");
     case LineColumn: return tr("Line");
     case SamplesColumn: return tr("Samples");
+    case ExecutedColumn: return tr("Executed");
+    case EfficiencyColumn: return tr("Threads");
     }
     return {};
 }

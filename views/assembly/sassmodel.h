@@ -1,6 +1,7 @@
 #pragma once
-// One kernel's SASS as rows (offset, instruction, source line, samples) for the assembly panel: rows of the
-// selected source line are highlighted, and each row's share of the kernel's PC samples tints it.
+// One kernel's SASS as rows (offset, instruction, source line, samples, executions and thread efficiency
+// from CUPTI SASS metrics) for the assembly panel: rows of the selected source line are highlighted, and
+// each row's share of the kernel's PC samples tints it.
 #include "core/eval/sourceprofile.h"
 #include "core/profile/sasslisting.h"
 
@@ -13,14 +14,29 @@ class SassModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { OffsetColumn, InstructionColumn, LineColumn, SamplesColumn, ColumnCount };
-    enum Role { SourceLineRole = Qt::UserRole + 1, ShareRole, HighlightRole };
+    enum Column {
+        OffsetColumn,
+        InstructionColumn,
+        LineColumn,
+        SamplesColumn,
+        ExecutedColumn,   // warp-level executions (smsp__sass_inst_executed)
+        EfficiencyColumn, // threads / (32 * warps) executing it
+        ColumnCount
+    };
+    enum Role {
+        SourceLineRole = Qt::UserRole + 1,
+        ShareRole,
+        HighlightRole,
+        ExecutedRole,        // qint64, -1 when not measured
+        ThreadsExecutedRole, // qint64, -1 when not measured
+        EfficiencyRole,      // 0..1, -1 without both counts
+    };
 
     explicit SassModel(QObject *parent = nullptr);
 
     // `baseName`: the file whose lines count (the editor tab's compile file name).
     void setFunction(const SassFunction &function, const QString &baseName);
-    // The PC samples of this kernel (matched by name); an empty kernel clears them.
+    // The PC samples and execution counts of this kernel (matched by name); an empty kernel clears them.
     void setSamples(const SourceProfile::Kernel &kernel);
     void setHighlightLine(int line); // 0: none
     int highlightLine() const { return m_highlight; }

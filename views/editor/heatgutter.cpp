@@ -77,8 +77,10 @@ QString HeatGutter::marginText(int line) const
 QString HeatGutter::tipForLine(int line) const
 {
     const LineHeat *l = m_model->heat().at(line);
-    if (!l || l->samples <= 0)
+    if (!l || (l->samples <= 0 && l->executed < 0))
         return {};
+    if (l->samples <= 0) // executed (SASS metrics) but never sampled
+        return tr("No samples") + u'\n' + l->executionText();
     QStringList parts{
         tr("%1% of samples (%2 of %3)").arg(100.0 * l->share, 0, 'f', 1).arg(l->samples).arg(m_model->heat().totalSamples)};
     qint64 total = 0;
@@ -87,6 +89,8 @@ QString HeatGutter::tipForLine(int line) const
     for (qsizetype i = 0; i < l->stalls.size() && i < 3 && total > 0; ++i)
         parts.append(u"%1%  %2"_s.arg(qRound(100.0 * l->stalls.at(i).second / double(total)), 3)
                          .arg(StallReason::describe(l->stalls.at(i).first)));
+    if (l->executed >= 0)
+        parts.append(l->executionText());
     return parts.join(u'\n');
 }
 

@@ -26,7 +26,8 @@ public:
     HeatLinesModel *model() const { return m_model; }
     // The margin's text on a 1-based line ("38%"), empty when the line has no samples.
     QString marginText(int line) const;
-    // What the call tip says for a 1-based line; empty when the line has no samples.
+    // What the call tip says for a 1-based line (its samples, stalls and executed instructions); empty when
+    // the line has neither samples nor an execution count.
     QString tipForLine(int line) const;
     void setDarkTheme(bool dark);
 

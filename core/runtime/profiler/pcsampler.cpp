@@ -89,7 +89,46 @@ private:
     CUpti_PCSamplingData m_data{};
 };
 
+// The source line of `pc` of `function` from the first of `tries` that has the function; false when none has it.
+bool correlateOne(const std::vector<const CubinImage *> &tries, const std::string &function, SourcePc &pc)
+{
+    for (const CubinImage *c : tries) {
+        CUpti_GetSassToSourceCorrelationParams sc{};
+        sc.size = CUpti_GetSassToSourceCorrelationParamsSize;
+        sc.cubin = c->bytes.data();
+        sc.cubinSize = c->bytes.size();
+        sc.functionName = function.c_str();
+        sc.pcOffset = pc.offset;
+        if (cuptiGetSassToSourceCorrelation(&sc) != CUPTI_SUCCESS)
+            continue;
+        std::string file = sc.fileName ? sc.fileName : "";
+        const std::string dir = sc.dirName ? sc.dirName : "";
+        std::free(sc.fileName);
+        std::free(sc.dirName);
+        if (sc.lineNumber == 0 || file.empty())
+            return true; // the function is in this cubin, without a line
+        if (file.front() != '/' && !dir.empty())
+            file = dir + (dir.back() == '/' ? "" : "/") + file;
+        pc.file = file;
+        pc.line = sc.lineNumber;
+        return true;
+    }
+    return false;
+}
+
 } // namespace
+
+void correlateUnmappedPcs(SourceProfile &profile, const std::string &side, const std::vector<CubinImage> &cubins)
+{
+    std::vector<const CubinImage *> tries;
+    for (const CubinImage &c : cubins)
+        tries.push_back(&c);
+    for (SourceKernel &k : profile.kernels)
+        if (k.side == side)
+            for (SourcePc &pc : k.pcs)
+                if (pc.line == 0 && pc.samples == 0)
+                    correlateOne(tries, k.name, pc);
+}
 
 std::string missingForCuptiResult(int cuptiResult)
 {
@@ -369,28 +408,7 @@ SourceProfile PcSampler::sample(const std::vector<SampleTarget> &targets, const 
         for (const CubinImage &c : target.cubins)
             if (tries.empty() || tries.front() != &c)
                 tries.push_back(&c);
-        for (const CubinImage *c : tries) {
-            CUpti_GetSassToSourceCorrelationParams sc{};
-            sc.size = CUpti_GetSassToSourceCorrelationParamsSize;
-            sc.cubin = c->bytes.data();
-            sc.cubinSize = c->bytes.size();
-            sc.functionName = key.function.c_str();
-            sc.pcOffset = key.offset;
-            if (cuptiGetSassToSourceCorrelation(&sc) != CUPTI_SUCCESS)
-                continue;
-            std::string file = sc.fileName ? sc.fileName : "";
-            const std::string dir = sc.dirName ? sc.dirName : "";
-            std::free(sc.fileName);
-            std::free(sc.dirName);
-            if (sc.lineNumber == 0 || file.empty())
-                return true; // the function is in this cubin, without a line
-            if (file.front() != '/' && !dir.empty())
-                file = dir + (dir.back() == '/' ? "" : "/") + file;
-            pc.file = file;
-            pc.line = sc.lineNumber;
-            return true;
-        }
-        return false;
+        return correlateOne(tries, key.function, pc);
     };
 
     std::map<std::pair<std::size_t, std::string>, SourceKernel> kernels;

@@ -52,6 +52,10 @@ public:
 // (at most 31). A pure function, for the tests.
 int periodForLaunch(int defaultPeriod, double launchMs, double budgetMs);
 
+// Maps the PCs of `side` that were not sampled and have no line yet (those SASS metrics added) to their
+// source lines on `cubins`, as the sampler maps its own.
+void correlateUnmappedPcs(SourceProfile &profile, const std::string &side, const std::vector<CubinImage> &cubins);
+
 // Which "missing" entry a failed CUPTI call of the pass means (counters_permission, pc_sampling_unsupported,
 // cupti_busy, no_device, cupti_error); a pure function of the result code.
 std::string missingForCuptiResult(int cuptiResult);

@@ -45,6 +45,7 @@ nlohmann::ordered_json SourceProfile::toJson() const
     j["cost_split_ms"] = split;
     j["period"] = period;
     j["runs"] = runs;
+    j["sass_runs"] = sassRuns;
     j["stall_reasons"] = stallReasons;
     nlohmann::ordered_json names = nlohmann::ordered_json::object();
     for (const std::string &s : stallReasons)
@@ -77,6 +78,10 @@ nlohmann::ordered_json SourceProfile::toJson() const
             }
             if (pc.inlinedLine > 0)
                 pj["inlined_from"] = nlohmann::ordered_json{{"file", pc.inlinedFile}, {"line", pc.inlinedLine}};
+            if (pc.executed)
+                pj["executed"] = *pc.executed;
+            if (pc.threadsExecuted)
+                pj["threads_executed"] = *pc.threadsExecuted;
             pcs.push_back(pj);
         }
         kj["pcs"] = pcs;
@@ -107,6 +112,7 @@ bool SourceProfile::fromJson(const nlohmann::ordered_json &j, SourceProfile &out
                 out.costSplitMs.emplace_back(step, ms.get<double>());
         out.period = j.value("period", 0);
         out.runs = j.value("runs", 0);
+        out.sassRuns = j.value("sass_runs", 0);
         out.stallReasons = j.value("stall_reasons", std::vector<std::string>{});
         if (const auto it = j.find("cupti_stall_reasons"); it != j.end() && it->is_object())
             for (const auto &[k, v] : it->items())
@@ -129,6 +135,10 @@ bool SourceProfile::fromJson(const nlohmann::ordered_json &j, SourceProfile &out
                     pc.inlinedFile = in->value("file", "");
                     pc.inlinedLine = in->value("line", 0u);
                 }
+                if (const auto e = pj.find("executed"); e != pj.end())
+                    pc.executed = e->get<uint64_t>();
+                if (const auto e = pj.find("threads_executed"); e != pj.end())
+                    pc.threadsExecuted = e->get<uint64_t>();
                 k.pcs.push_back(std::move(pc));
             }
             out.kernels.push_back(std::move(k));
@@ -163,7 +173,7 @@ std::vector<HotLine> hottestLines(const SourceProfile &profile, const std::strin
         if (k.side != side)
             continue;
         for (const SourcePc &pc : k.pcs) {
-            if (pc.line == 0)
+            if (pc.line == 0 || pc.samples == 0) // a PC only counted by SASS metrics is not hot
                 continue;
             HotLine &h = byLine[{pc.file, pc.line}];
             h.file = pc.file;

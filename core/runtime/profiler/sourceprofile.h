@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +24,11 @@ struct SourcePc {
     // called from the kernel's line); empty/0 when it was not inlined.
     std::string inlinedFile;
     uint32_t inlinedLine = 0;
+    // SASS metrics (sassmetrics.h): executions of the instruction in the pass's patched launch(es),
+    // warp-level and thread-level; empty when not measured. A PC that executed but was never sampled is
+    // listed with 0 samples.
+    std::optional<uint64_t> executed;
+    std::optional<uint64_t> threadsExecuted;
 };
 
 struct SourceKernel {
@@ -45,6 +51,7 @@ struct SourceProfile {
     std::vector<Step> costSplitMs;
     int period = 0;                                // sampling period exponent (2^period cycles); 0 when unknown
     int runs = 0;                                  // launches of each sampled side
+    int sassRuns = 0;                              // launches under SASS metrics (0: no counts)
     std::vector<std::string> stallReasons;         // short names, in CUPTI's order
     std::map<std::string, std::string> cuptiNames; // short -> CUPTI's full name
     std::vector<SourceKernel> kernels;

@@ -43,6 +43,7 @@ Json sourceProfileStub(const std::string &status, const std::string &missing, co
                 {"cost_ms", 0},
                 {"period", 0},
                 {"runs", 0},
+                {"sass_runs", 0},
                 {"stall_reasons", Json::array()},
                 {"cupti_stall_reasons", Json::object()},
                 {"kernels", Json::array()}};

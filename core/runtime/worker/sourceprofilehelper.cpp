@@ -1,6 +1,7 @@
 #include "core/runtime/worker/sourceprofilehelper.h"
 
 #include "core/runtime/profiler/pcsampler.h"
+#include "core/runtime/profiler/sassmetrics.h"
 #include "core/runtime/worker/disassembler.h"
 #include "core/runtime/worker/isolation.h"
 
@@ -72,6 +73,35 @@ void foldInlinedLines(const std::string &side, const InlineTable &table, profile
     }
 }
 
+// After PC sampling (never beside it: the patched kernel would be sampled), one launch under SASS metrics:
+// executions per instruction, merged into the profile's PCs (the ones never sampled added with 0 samples
+// and mapped to their lines on `cubins`). Its time is the step "sass_metrics"; where the counts cannot be
+// had, the profile says so under "missing" and keeps its samples.
+void addSassCounts(const std::string &side, const std::function<void()> &launch,
+                   const std::vector<profiler::CubinImage> &cubins, profiler::SourceProfile &profile)
+{
+    const auto start = Clock::now();
+    profiler::SassMetricsOptions options;
+    for (const auto &[name, ms] : profile.costSplitMs)
+        if (name == "launches" && profile.runs > 0)
+            options.launchMs = ms / profile.runs;
+    profiler::SassMetricsResult r;
+    try {
+        r = profiler::SassMetrics::collect(launch, options);
+    } catch (const std::exception &e) {
+        r = profiler::SassMetricsResult();
+        r.missing = "sass_metrics";
+        r.reason = std::string("SASS metrics: the patched launch failed: ") + e.what() + ".";
+    }
+    if (r.ok) {
+        profiler::mergeSassCounts(profile, side, r.counts);
+        profiler::correlateUnmappedPcs(profile, side, cubins);
+        profile.sassRuns = r.runs;
+    }
+    profiler::addSassMetricsProblem(profile, r);
+    profile.addCost("sass_metrics", msSince(start));
+}
+
 } // namespace
 
 profiler::SourceProfile sampleLibrary(const std::string &side, const std::function<void()> &launch,
@@ -103,8 +133,9 @@ profiler::SourceProfile sampleLibrary(const std::string &side, const std::functi
             targets.back().cubinProblem = t.problem;
         };
         profile = profiler::PcSampler::sample(targets, options); // its own steps, "tools_wait" among them
-        if (tools.valid()) // the sampler returned before it needed them
+        if (tools.valid())                                       // the sampler returned before it needed them
             options.awaitCubins();
+        addSassCounts(side, launch, targets.back().cubins, profile);
         step = Clock::now();
         foldInlinedLines(side, t.inlines, profile);
         profile.addCost("warmup", warmupMs);

@@ -10,7 +10,9 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QTest>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
@@ -37,6 +39,8 @@ private Q_SLOTS:
     void problems_data();
     void problems();
     void optionOnlyWhenAsked();
+    void executionCounts();
+    void executionCountsMissing();
 };
 
 void TestSourceProfile::parsesTheContract()
@@ -268,6 +272,95 @@ void TestSourceProfile::optionOnlyWhenAsked()
     QCOMPARE(StallReason::label(u"long_scoreboard_not_issued"_s), u"long scoreboard"_s);
     QVERIFY(StallReason::meaning(u"no_such_reason"_s).isEmpty());
     QCOMPARE(StallReason::describe(u"no_such_reason"_s), u"no such reason"_s);
+}
+
+void TestSourceProfile::executionCounts()
+{
+    const SourceProfile p = SourceProfile::fromResult(asmJson(u"source_profile_sass_handmade.json"_s));
+    QCOMPARE(p.status, SourceProfile::Status::Ok);
+    QCOMPARE(p.sassRuns, 1);
+    QVERIFY(p.hasExecutionCounts());
+    QVERIFY(!p.hasExecutionCounts(u"reference"_s));
+    QVERIFY(p.executionCountsProblem().isEmpty());
+    const QList<SourceProfile::Pc> &pcs = p.kernels.at(0).pcs;
+    QCOMPARE(pcs.size(), 8);
+    QCOMPARE(pcs.at(1).offset, 16); // executed, never sampled
+    QCOMPARE(pcs.at(1).samples, 0);
+    QCOMPARE(pcs.at(1).executed, 512);
+    const auto at = [&pcs](qint64 offset) {
+        return *std::find_if(pcs.cbegin(), pcs.cend(),
+                             [offset](const SourceProfile::Pc &pc) { return pc.offset == offset; });
+    };
+    QCOMPARE(at(1232).executed, 1024);
+    QCOMPARE(at(1232).threadsExecuted, 16384);
+    QCOMPARE(at(1232).threadEfficiency(), 0.5);
+    QVERIFY(!at(1472).hasExecuted()); // not measured: -1, not 0
+    QCOMPARE(at(1472).threadEfficiency(), -1.0);
+    QCOMPARE(p.totalSamples(), 1250); // the unsampled PCs add no samples
+
+    // Lossless, and a count of 0 stays a count.
+    QCOMPARE(SourceProfile::fromJson(p.toJson()), p);
+    QJsonObject o = p.toJson();
+    QJsonArray ks = o.value(u"kernels"_s).toArray();
+    QJsonObject k0 = ks.at(0).toObject();
+    QJsonArray pj = k0.value(u"pcs"_s).toArray();
+    QJsonObject first = pj.at(1).toObject();
+    first.insert(u"executed"_s, 0);
+    first.remove(u"threads_executed"_s);
+    pj.replace(1, first);
+    k0.insert(u"pcs"_s, pj);
+    ks.replace(0, k0);
+    o.insert(u"kernels"_s, ks);
+    const SourceProfile zero = SourceProfile::fromJson(o);
+    QCOMPARE(zero.kernels.at(0).pcs.at(1).executed, 0);
+    QCOMPARE(zero.kernels.at(0).pcs.at(1).threadsExecuted, -1);
+    QCOMPARE(zero.kernels.at(0).pcs.at(1).threadEfficiency(), -1.0);
+    QCOMPARE(SourceProfile::fromJson(zero.toJson()), zero);
+
+    // Per line: the executed instructions of all its PCs; a line only executed is there with 0 samples,
+    // but never among the hottest.
+    const SourceHeat heat = SourceHeat::of(p, u"smem_tiled.cu"_s);
+    QCOMPARE(heat.totalSamples, 1250);
+    QCOMPARE(heat.at(19)->executed, 2048);
+    QCOMPARE(heat.at(19)->threadsExecuted, 49152);
+    QCOMPARE(heat.at(21)->executed, 4096 + 2048);
+    QCOMPARE(heat.at(21)->samples, 150);
+    QVERIFY(heat.at(14));
+    QCOMPARE(heat.at(14)->samples, 0);
+    QCOMPARE(heat.at(14)->executed, 512);
+    QCOMPARE(heat.at(26)->executed, -1);
+    QVERIFY(heat.at(26)->executionText().isEmpty());
+    QCOMPARE(heat.at(19)->executionText(),
+             u"%1 instructions executed (warp-level), thread efficiency 75%"_s.arg(QLocale().toString(2048)));
+    for (const LineHeat &l : heat.hottest(100))
+        QVERIFY(l.line != 14);
+    QCOMPARE(heat.hottest(100).size(), 4);
+    // The prompt is unchanged by the counts.
+    const SourceProfile plain = SourceProfile::fromResult(asmJson(u"source_profile_handmade.json"_s));
+    QCOMPARE(SourceHeat::promptLines(p, QString()), SourceHeat::promptLines(plain, QString()));
+}
+
+void TestSourceProfile::executionCountsMissing()
+{
+    // A worker that could not count says why, after the PC sampling's own reasons.
+    QJsonObject o = asmJson(u"source_profile_handmade.json"_s).value(u"source_profile"_s).toObject();
+    o.insert(u"missing"_s, QJsonArray{u"sass_metrics"_s, u"counters_permission"_s});
+    o.insert(u"reason"_s, u"CUPTI dropped samples. SASS metrics unavailable: cuptiSassMetricsSetConfig failed: "
+                          "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES."_s);
+    const SourceProfile p = SourceProfile::fromJson(o);
+    QVERIFY(!p.hasExecutionCounts());
+    QCOMPARE(p.executionCountsProblem(),
+             u"No instruction execution counts: SASS metrics unavailable: cuptiSassMetricsSetConfig failed: "
+             "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES."_s);
+    // An older worker: no sass_runs, no counts, no reason.
+    const SourceProfile old = SourceProfile::fromResult(asmJson(u"source_profile_handmade.json"_s));
+    QVERIFY(old.executionCountsProblem().contains(u"did not run CUPTI's SASS metrics"_s));
+    // Ran, but counted nothing of the candidate.
+    QJsonObject ran = asmJson(u"source_profile_handmade.json"_s).value(u"source_profile"_s).toObject();
+    ran.insert(u"sass_runs"_s, 1);
+    QVERIFY(SourceProfile::fromJson(ran).executionCountsProblem().contains(u"counted no instruction"_s));
+    // No profile at all: nothing to say about counts.
+    QVERIFY(SourceProfile{}.executionCountsProblem().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestSourceProfile)

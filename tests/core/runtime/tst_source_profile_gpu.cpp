@@ -1,6 +1,7 @@
 // The source-level profile on a real GPU (label gpu; exits 77 without one): a pointer-chasing kernel's
-// hottest source line is its dependent load with a memory stall, the pass costs nothing when off and is
-// bounded when on, a build without -lineinfo says so, and every built-in task's good candidate gets a
+// hottest source line is its dependent load with a memory stall, its global loads executed exactly
+// (threads / 32) x steps times per warp and threads x steps per thread (SASS metrics), the pass costs
+// nothing when off and is bounded when on, a build without -lineinfo says so, and every built-in task's good candidate gets a
 // profile with source lines. With KFORGE_SOURCE_PROFILE_OUT set, the raw worker replies are written
 // there (fixtures for the client's parsers). Prints a table per task last.
 #include "workertest.h"
@@ -111,6 +112,76 @@ profiler::SourceProfile profileOf(const Json &reply, const char *what)
     return p;
 }
 
+// The SASS offsets of the global loads (LDG) in nvdisasm's listing: "/*0120*/  LDG.E.STRONG.GPU R3, ...".
+std::set<uint64_t> globalLoadOffsets(const std::string &sass)
+{
+    std::set<uint64_t> out;
+    std::istringstream in(sass);
+    std::string line;
+    while (std::getline(in, line)) {
+        const std::size_t open = line.find("/*"), close = line.find("*/");
+        if (open == std::string::npos || close == std::string::npos || close <= open + 2)
+            continue;
+        const std::string after = line.substr(close + 2);
+        const std::size_t op = after.find_first_not_of(" \t");
+        if (op == std::string::npos || after.compare(op, 3, "LDG") != 0)
+            continue;
+        out.insert(std::stoull(line.substr(open + 2, close - open - 2), nullptr, 16));
+    }
+    return out;
+}
+
+// SASS metrics of pointer_chase: every thread runs the HOT line's dependent global load `steps` times,
+// however the compiler unrolled the loop, so the LDGs of the kernel add up to exactly (threads / 32) x
+// steps warp-level and threads x steps thread-level executions in the pass's one patched launch.
+void checkChaseCounts(const profiler::SourceProfile &p, const std::string &sass, const Json &task, int hotLine)
+{
+    const uint64_t threads = task["params"].value("T", 0ull), steps = task["params"].value("S", 0ull);
+    KF_CHECK(threads > 0 && threads % 32 == 0 && steps > 0);
+    if (std::find(p.missing.begin(), p.missing.end(), "sass_metrics") != p.missing.end()) {
+        KF_CHECK_MSG(false, "no SASS metrics: " + p.reason);
+        return;
+    }
+    KF_CHECK_MSG(p.sassRuns == 1, "sass_runs " + std::to_string(p.sassRuns));
+    const std::set<uint64_t> loads = globalLoadOffsets(sass);
+    KF_CHECK_MSG(!loads.empty(), "no LDG in the listing");
+    uint64_t warps = 0, lanes = 0, lineWarps = 0, unsampled = 0, counted = 0;
+    for (const profiler::SourceKernel &k : p.kernels) {
+        if (k.side != "candidate" || k.name.find("chase") == std::string::npos)
+            continue;
+        for (const profiler::SourcePc &pc : k.pcs) {
+            counted += pc.executed ? 1 : 0;
+            unsampled += pc.executed && pc.samples == 0 ? 1 : 0;
+            if (static_cast<int>(pc.line) == hotLine && pc.executed)
+                lineWarps += *pc.executed;
+            if (!loads.count(pc.offset))
+                continue;
+            KF_CHECK_MSG(pc.executed && pc.threadsExecuted, "LDG at " + std::to_string(pc.offset) + " not counted");
+            KF_CHECK_MSG(static_cast<int>(pc.line) == hotLine, "LDG at line " + std::to_string(pc.line));
+            warps += pc.executed.value_or(0);
+            lanes += pc.threadsExecuted.value_or(0);
+        }
+    }
+    KF_CHECK_MSG(warps == threads / 32 * steps, "LDG warp-level executions " + std::to_string(warps) + ", expected "
+                                                    + std::to_string(threads / 32 * steps));
+    KF_CHECK_MSG(lanes == threads * steps, "LDG thread-level executions " + std::to_string(lanes) + ", expected "
+                                               + std::to_string(threads * steps));
+    KF_CHECK(lineWarps >= warps);
+    double sassMs = 0;
+    for (const auto &[step, ms] : p.costSplitMs)
+        if (step == "sass_metrics")
+            sassMs = ms;
+    KF_CHECK_MSG(sassMs > 0, "no cost_split_ms step sass_metrics");
+    std::printf("pointer_chase SASS metrics: %zu LDG(s) at line %d executed %llu times (warp-level, expected %llu), "
+                "%llu thread-level (expected %llu); line %d: %llu; %llu PCs counted, %llu of them never sampled\n",
+                loads.size(), hotLine, static_cast<unsigned long long>(warps),
+                static_cast<unsigned long long>(threads / 32 * steps), static_cast<unsigned long long>(lanes),
+                static_cast<unsigned long long>(threads * steps), hotLine, static_cast<unsigned long long>(lineWarps),
+                static_cast<unsigned long long>(counted), static_cast<unsigned long long>(unsampled));
+    std::printf("pointer_chase pass cost: %.1f ms with the SASS metrics step, %.1f ms without it (sass_metrics %.1f ms)\n",
+                p.costMs, p.costMs - sassMs, sassMs);
+}
+
 struct Row {
     std::string task, variant, status, hot, stall;
     uint64_t samples = 0;
@@ -138,6 +209,7 @@ int main()
     const int hotLine = lineContaining(chaseSrc, "// HOT:");
     KF_CHECK(hotLine > 0);
     std::vector<Row> rows;
+    profiler::SourceProfile chaseProfile; // section 1's pass, checked against the SASS in section 3
 
     // 1. Off: no key, no cost. On: the hottest line is the dependent load, waiting on memory.
     {
@@ -150,6 +222,7 @@ int main()
         save("pointer_chase.evaluate", on);
         KF_CHECK(!on.is_null() && on["result"].value("verdict", "") == "correct" && on["result"].contains("timing"));
         const profiler::SourceProfile p = profileOf(on, "pointer_chase");
+        chaseProfile = p;
         if (p.status == "unavailable"
             && std::find(p.missing.begin(), p.missing.end(), "counters_permission") != p.missing.end())
             skip("PC sampling is not permitted on this host: " + p.reason);
@@ -289,6 +362,7 @@ int main()
             KF_CHECK_MSG(sass.find("_Z5chase") != std::string::npos, "no chase kernel in the cubins " + names);
             KF_CHECK_MSG(sass.find("//## File") != std::string::npos && sass.find("reference.cu") != std::string::npos,
                          "no line info for reference.cu in the cubins " + names);
+            checkChaseCounts(chaseProfile, sass, toJson(chase), hotLine);
         }
     }
 

@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -43,9 +44,9 @@ Assembly transpose()
     return a;
 }
 
-SourceProfile profile()
+SourceProfile profile(const QString &fixture = u"source_profile_handmade.json"_s)
 {
-    return SourceProfile::fromResult(QJsonDocument::fromJson(asmText(u"source_profile_handmade.json"_s).toUtf8()).object());
+    return SourceProfile::fromResult(QJsonDocument::fromJson(asmText(fixture).toUtf8()).object());
 }
 
 } // namespace
@@ -59,6 +60,7 @@ private Q_SLOTS:
     void lineToInstructions();
     void instructionToLine();
     void samplesPerInstruction();
+    void executedPerInstruction();
     void resourcesAndMix();
     void saysWhatIsMissing();
     void referenceBeside();
@@ -194,6 +196,49 @@ void TestAssemblyPanel::samplesPerInstruction()
     QCOMPARE(m->index(sts, 0).data(SassModel::ShareRole).toDouble(), 500.0 / 1250.0);
     QVERIFY(m->index(sts, 0).data(Qt::ToolTipRole).toString().contains(u"long scoreboard 90%"_s));
     QVERIFY(!m->index(1, SassModel::SamplesColumn).data().isValid());
+}
+
+void TestAssemblyPanel::executedPerInstruction()
+{
+    AssemblyPanel panel;
+    QAbstractItemModelTester tester(panel.sassModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.setAssembly(transpose());
+    panel.setSourceProfile(profile(u"source_profile_sass_handmade.json"_s));
+    const SassModel *m = panel.sassModel();
+    QCOMPARE(m->columnCount(), int(SassModel::ColumnCount));
+    QCOMPARE(m->headerData(SassModel::ExecutedColumn, Qt::Horizontal).toString(), u"Executed"_s);
+    QCOMPARE(m->headerData(SassModel::EfficiencyColumn, Qt::Horizontal).toString(), u"Threads"_s);
+    QVERIFY(m->headerData(SassModel::ExecutedColumn, Qt::Horizontal, Qt::ToolTipRole).toString().contains(u"smsp__sass_inst_executed"_s));
+    // 0x04d0: sampled and counted, half its threads active.
+    const int sts = 0x04d0 / 16;
+    QCOMPARE(m->index(sts, SassModel::ExecutedColumn).data().toString(), QLocale().toString(1024));
+    QCOMPARE(m->index(sts, SassModel::EfficiencyColumn).data().toString(), u"50%"_s);
+    QCOMPARE(m->index(sts, 0).data(SassModel::ExecutedRole).toLongLong(), 1024);
+    QCOMPARE(m->index(sts, 0).data(SassModel::ThreadsExecutedRole).toLongLong(), 16384);
+    QCOMPARE(m->index(sts, 0).data(SassModel::EfficiencyRole).toDouble(), 0.5);
+    QVERIFY(m->index(sts, 0)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(u"Executed by %1 warps, %2 threads"_s.arg(QLocale().toString(1024), QLocale().toString(16384))));
+    // 0x04f0: executed, never sampled: a count and no samples.
+    const int unsampled = 0x04f0 / 16;
+    QCOMPARE(m->index(unsampled, SassModel::OffsetColumn).data().toString(), u"04f0"_s);
+    QVERIFY(!m->index(unsampled, SassModel::SamplesColumn).data().isValid());
+    QCOMPARE(m->index(unsampled, SassModel::ExecutedColumn).data().toString(), QLocale().toString(2048));
+    QCOMPARE(m->index(unsampled, SassModel::EfficiencyColumn).data().toString(), u"100%"_s);
+    // 0x05c0: sampled, not counted: empty cells, -1 in the roles.
+    const int uncounted = 0x05c0 / 16;
+    QVERIFY(!m->index(uncounted, SassModel::ExecutedColumn).data().isValid());
+    QVERIFY(!m->index(uncounted, SassModel::EfficiencyColumn).data().isValid());
+    QCOMPARE(m->index(uncounted, 0).data(SassModel::ExecutedRole).toLongLong(), -1);
+    QCOMPARE(m->index(uncounted, 0).data(SassModel::EfficiencyRole).toDouble(), -1.0);
+    // Counts present: the status does not mention them.
+    QVERIFY2(!panel.statusText().contains(u"execution counts"_s), qPrintable(panel.statusText()));
+
+    // Samples without counts: the cells are empty and the status says why.
+    panel.setSourceProfile(profile());
+    QVERIFY(!m->index(sts, SassModel::ExecutedColumn).data().isValid());
+    QVERIFY2(panel.statusText().contains(u"No instruction execution counts"_s), qPrintable(panel.statusText()));
 }
 
 void TestAssemblyPanel::resourcesAndMix()

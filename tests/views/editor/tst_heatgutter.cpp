@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QStandardPaths>
 #include <QTest>
 #include <Qsci/qsciscintilla.h>
@@ -21,10 +22,9 @@ using kforge::test::asmBytes;
 
 namespace {
 
-SourceHeat heat()
+SourceHeat heat(const QString &fixture = u"source_profile_handmade.json"_s)
 {
-    return SourceHeat::of(SourceProfile::fromResult(
-                              QJsonDocument::fromJson(asmBytes(u"source_profile_handmade.json"_s)).object()),
+    return SourceHeat::of(SourceProfile::fromResult(QJsonDocument::fromJson(asmBytes(fixture)).object()),
                           u"smem_tiled.cu"_s);
 }
 
@@ -37,6 +37,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void modelUnderTester();
     void marginAndTips();
+    void executedInTips();
     void hiddenWithoutProfile();
     void screenshot();
 };
@@ -79,6 +80,27 @@ void TestHeatGutter::marginAndTips()
     QVERIFY(tip.contains(u"long scoreboard: waiting on a global or local memory load (L1TEX)"_s));
     QVERIFY(gutter->tipForLine(21).contains(u"barrier: waiting at a block barrier (__syncthreads)"_s));
     QVERIFY(gutter->tipForLine(1).isEmpty());
+}
+
+void TestHeatGutter::executedInTips()
+{
+    KernelTab tab(false);
+    tab.editor()->setText(QString::fromUtf8(asmBytes(u"transpose_smem_tiled/source.cu"_s)));
+    HeatGutter *gutter = HeatGutter::of(tab.editor());
+    gutter->setHeat(heat(u"source_profile_sass_handmade.json"_s));
+    // A sampled line: its samples and stalls first, then its executed instructions (SASS metrics).
+    const QStringList tip = gutter->tipForLine(19).split(u'\n');
+    QVERIFY2(tip.first().startsWith(u"64.0% of samples (800 of 1250)"_s), qPrintable(tip.join(u" | "_s)));
+    QCOMPARE(tip.last(), u"%1 instructions executed (warp-level), thread efficiency 75%"_s.arg(QLocale().toString(2048)));
+    QVERIFY(gutter->tipForLine(21).contains(QLocale().toString(6144)));
+    // A line that executed but was never sampled: no margin text, a tip with its count.
+    QCOMPARE(gutter->marginText(14), QString());
+    QCOMPARE(gutter->tipForLine(14), u"No samples\n512 instructions executed (warp-level), thread efficiency 100%"_s);
+    // A line without counts keeps the tip it had; a line with neither has none.
+    QVERIFY(!gutter->tipForLine(26).contains(u"executed"_s));
+    QVERIFY(gutter->tipForLine(1).isEmpty());
+    // The lines list is the sampled lines only.
+    QCOMPARE(gutter->model()->rowCount(), 4);
 }
 
 void TestHeatGutter::hiddenWithoutProfile()
