@@ -1,6 +1,7 @@
 #include "core/session/sessionstore.h"
 #include "core/session/sessionrows.h"
 #include "core/session/sessionschema.h"
+#include "core/task/task.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -444,7 +445,8 @@ bool SessionStore::importTask(const QString &folder, bool importTaskVariants)
     if (perr.error != QJsonParseError::NoError)
         return fail(
             tr("%1: invalid JSON at offset %2: %3").arg(jsonFile.fileName()).arg(perr.offset).arg(perr.errorString()));
-    QFile refFile(dir.filePath(QStringLiteral("reference.cu")));
+    // reference.cu, or the reference.py a PyTorch task names.
+    QFile refFile(dir.filePath(Task::referenceFileOf(jsonBytes)));
     if (!refFile.open(QIODevice::ReadOnly))
         return fail(tr("Cannot read %1: %2").arg(refFile.fileName(), refFile.errorString()));
     const QString reference = QString::fromUtf8(refFile.readAll());

@@ -6,7 +6,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
@@ -53,6 +55,20 @@ TaskLoadResult Task::load(const QString &folder)
                                                               "and reference.cu)");
         return r;
     }
+    const QDir dir(fi.absoluteFilePath());
+    if (QFile json(dir.filePath(u"task.json"_s)); json.open(QIODevice::ReadOnly)) {
+        const QByteArray text = json.readAll();
+        if (isTorchTaskJson(text))
+            return fromTorchJson(
+                dir.dirName(), text,
+                [&dir](const QString &rel) -> std::optional<QByteArray> {
+                    QFile f(dir.filePath(rel));
+                    if (!f.open(QIODevice::ReadOnly))
+                        return std::nullopt;
+                    return f.readAll();
+                },
+                dir.absolutePath());
+    }
     runtime::TaskSpecResult spec = runtime::loadTaskFolder(
         std::filesystem::path(QFile::encodeName(fi.absoluteFilePath()).toStdString()));
     if (!spec.ok()) {
@@ -77,6 +93,15 @@ TaskLoadResult Task::fromFiles(const QString &label, const QMap<QString, QByteAr
     const auto json = files.constFind(u"task.json"_s);
     if (json == files.cend())
         return fail(u"task.json"_s, {}, QCoreApplication::translate("Task", "missing"));
+    if (isTorchTaskJson(*json))
+        return fromTorchJson(label, *json,
+                             [&files](const QString &rel) -> std::optional<QByteArray> {
+                                 const auto f = files.constFind(rel);
+                                 if (f == files.cend())
+                                     return std::nullopt;
+                                 return *f;
+                             },
+                             {});
     runtime::TaskSpecResult spec = runtime::parseTaskSpecText(json->toStdString(),
                                                               QString(label + u"/task.json"_s).toStdString());
     if (!spec.ok()) {
@@ -98,6 +123,111 @@ TaskLoadResult Task::fromFiles(const QString &label, const QMap<QString, QByteAr
         t.variants[i].source = source->toStdString();
     }
     r.task = Task(std::move(t));
+    return r;
+}
+
+bool Task::isTorchTaskJson(const QByteArray &taskJson)
+{
+    return QJsonDocument::fromJson(taskJson).object().value(u"kind"_s).toString() == u"torch"_s;
+}
+
+QString Task::referenceFileOf(const QByteArray &taskJson)
+{
+    const QJsonObject json = QJsonDocument::fromJson(taskJson).object();
+    if (json.value(u"kind"_s).toString() != u"torch"_s)
+        return u"reference.cu"_s;
+    return json.value(u"reference"_s).toString(u"reference.py"_s);
+}
+
+QString Task::referenceFile() const
+{
+    if (!m_torch)
+        return u"reference.cu"_s;
+    return m_torch->value(u"reference"_s).toString(u"reference.py"_s);
+}
+
+// A torch task.json is checked for what KForge itself reads (name, reference, inputs and outputs present, limits,
+// variants); the shapes and dtypes are the torch worker's to judge, and the task panel shows them as written.
+TaskLoadResult Task::fromTorchJson(const QString &label, const QByteArray &taskJson,
+                                   const std::function<std::optional<QByteArray>(const QString &)> &read,
+                                   const QString &folder)
+{
+    TaskLoadResult r;
+    const auto fail = [&r, &label](const QString &file, const QString &field, const QString &problem) {
+        r.error.file = label + u'/' + file;
+        r.error.field = field;
+        r.error.problem = problem;
+        return r;
+    };
+    QJsonParseError perr;
+    const QJsonDocument doc = QJsonDocument::fromJson(taskJson, &perr);
+    if (perr.error != QJsonParseError::NoError || !doc.isObject())
+        return fail(
+            u"task.json"_s, {},
+            QCoreApplication::translate("Task", "invalid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
+    const QJsonObject j = doc.object();
+    runtime::TaskSpec t;
+    const QString name = j.value(u"name"_s).toString();
+    static const QRegularExpression taskName(u"^[a-z0-9_]+$"_s);
+    if (!taskName.match(name).hasMatch())
+        return fail(u"task.json"_s, u"name"_s,
+                    QCoreApplication::translate("Task", "'%1' must be lower-case letters, digits and '_'").arg(name));
+    t.name = name.toStdString();
+    t.title = j.value(u"title"_s).toString(name).toStdString();
+    t.description = j.value(u"description"_s).toString().toStdString();
+    const QJsonObject params = j.value(u"params"_s).toObject();
+    for (auto p = params.begin(); p != params.end(); ++p)
+        if (p.value().isDouble())
+            t.params.emplace_back(p.key().toStdString(), p.value().toDouble());
+    if (!j.value(u"inputs"_s).isArray())
+        return fail(u"task.json"_s, u"inputs"_s,
+                    QCoreApplication::translate("Task", "expected an array of the forward's arguments"));
+    if (j.value(u"outputs"_s).toArray().isEmpty())
+        return fail(u"task.json"_s, u"outputs"_s, QCoreApplication::translate("Task", "a task needs at least one output"));
+    if (j.contains(u"timeout_s"_s)) {
+        t.timeoutS = j.value(u"timeout_s"_s).toDouble(-1);
+        if (t.timeoutS <= 0)
+            return fail(u"task.json"_s, u"timeout_s"_s, QCoreApplication::translate("Task", "must be positive"));
+    }
+    t.degenerate = j.value(u"degenerate"_s).toBool(false);
+    for (const QJsonValue &f : j.value(u"nvcc_flags"_s).toArray())
+        t.nvccFlags.push_back(f.toString().toStdString());
+    const QString reference = j.value(u"reference"_s).toString(u"reference.py"_s);
+    const std::optional<QByteArray> referenceSource = read(reference);
+    if (!referenceSource)
+        return fail(reference, {}, QCoreApplication::translate("Task", "missing"));
+    t.referenceSource = referenceSource->toStdString();
+    const QJsonArray variants = j.value(u"variants"_s).toArray();
+    for (qsizetype i = 0; i < variants.size(); ++i) {
+        const QJsonObject v = variants.at(i).toObject();
+        runtime::VariantSpec spec;
+        const QString file = v.value(u"file"_s).toString();
+        if (file.isEmpty())
+            return fail(u"task.json"_s, u"variants[%1].file"_s.arg(i), QCoreApplication::translate("Task", "missing"));
+        const std::optional<QByteArray> source = read(file);
+        if (!source)
+            return fail(u"task.json"_s, u"variants[%1].file"_s.arg(i),
+                        QCoreApplication::translate("Task", "%1 is missing").arg(file));
+        spec.file = file.toStdString();
+        spec.label = v.value(u"label"_s).toString(QFileInfo(file).completeBaseName()).toStdString();
+        spec.source = source->toStdString();
+        for (const QJsonValue &f : v.value(u"nvcc_flags"_s).toArray())
+            spec.nvccFlags.push_back(f.toString().toStdString());
+        if (v.value(u"expect"_s).isObject()) {
+            const QJsonObject e = v.value(u"expect"_s).toObject();
+            runtime::VariantExpect expect;
+            expect.verdict = e.value(u"verdict"_s).toString(u"correct"_s).toStdString();
+            if (e.value(u"min_speedup"_s).isDouble())
+                expect.minSpeedup = e.value(u"min_speedup"_s).toDouble();
+            spec.expect = expect;
+        }
+        t.variants.push_back(std::move(spec));
+    }
+    if (!folder.isEmpty())
+        t.folder = std::filesystem::path(QFile::encodeName(folder).toStdString());
+    Task task(std::move(t));
+    task.m_torch = std::make_shared<const QJsonObject>(j);
+    r.task = std::move(task);
     return r;
 }
 
@@ -207,6 +337,8 @@ QStringList Task::warnings() const
 
 QJsonObject Task::toJson() const
 {
+    if (m_torch)
+        return *m_torch;
     if (!m_spec)
         return {};
     const std::string text = runtime::toJson(*m_spec).dump();

@@ -1,7 +1,9 @@
 #pragma once
 // A task (task.json + reference.cu + variants) as the Qt side sees it: a cheap-to-copy value over the
 // Qt-free TaskSpec (core/runtime/task), with loading errors turned into translated messages and a way to
-// find the built-in tasks, wherever KForge runs from.
+// find the built-in tasks, wherever KForge runs from. A PyTorch task ("kind": "torch", reference.py, written by
+// kforge-cli import) is read here too: its spec() holds the name, description, params, limits and variants (the
+// runtime's CUDA parser refuses it), and toJson() gives its task.json as written, what the torch worker reads.
 #include "core/runtime/task/taskspec.h"
 
 #include <QByteArray>
@@ -11,6 +13,7 @@
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -40,7 +43,10 @@ public:
     Task() = default;
     explicit Task(runtime::TaskSpec spec);
 
-    // Reads folder/task.json, reference.cu and every listed variant.
+    enum class Kind { Cuda, Torch };
+
+    // Reads folder/task.json, the reference (reference.cu; a torch task's "reference", reference.py) and every
+    // listed variant.
     static TaskLoadResult load(const QString &folder);
     // The same from files already in memory (a session's copy of its task: relative path -> content, task.json
     // and reference.cu among them), with no folder behind it. `label` names the files in messages.
@@ -60,6 +66,10 @@ public:
     QString description() const;
     QString folder() const;
     QString referenceSource() const;
+    Kind kind() const { return m_torch ? Kind::Torch : Kind::Cuda; }
+    bool isTorch() const { return kind() == Kind::Torch; }
+    // The reference's file name in the task folder: reference.cu, or a torch task's (reference.py).
+    QString referenceFile() const;
     QStringList nvccFlags() const;
     // Task flags followed by the variant's (or only the task's for a candidate of no variant).
     QStringList flagsFor(const TaskVariant *variant = nullptr) const;
@@ -72,8 +82,17 @@ public:
     // task.json as a JSON object, what the worker's evaluate request carries.
     QJsonObject toJson() const;
 
+    // Whether task.json text names a PyTorch task ("kind": "torch"), and which reference file it names.
+    static bool isTorchTaskJson(const QByteArray &taskJson);
+    static QString referenceFileOf(const QByteArray &taskJson);
+
 private:
+    static TaskLoadResult fromTorchJson(const QString &label, const QByteArray &taskJson,
+                                        const std::function<std::optional<QByteArray>(const QString &)> &read,
+                                        const QString &folder);
+
     std::shared_ptr<const runtime::TaskSpec> m_spec;
+    std::shared_ptr<const QJsonObject> m_torch; // a torch task's task.json as written
 };
 
 struct TaskLoadResult {

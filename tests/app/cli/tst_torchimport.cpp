@@ -181,11 +181,19 @@ private slots:
         QCOMPARE(readTask(out.filePath(u"level2_21_conv3d_groupnorm_min"_s)).value(u"degenerate"_s), QJsonValue(true));
         QCOMPARE(readTask(out.filePath(u"level1_04_relu"_s)).value(u"degenerate"_s), QJsonValue(false));
 
-        // The CUDA task loader refuses a PyTorch task with a message, never reads it as a CUDA task.
+        // The runtime's CUDA loader (kforge-worker) refuses a PyTorch task with a message, never reads it as a CUDA
+        // task; the Qt side's Task reads it as a torch task, reference.py as its reference, task.json as written.
+        const kforge::runtime::TaskSpecResult refused = kforge::runtime::loadTaskFolder(
+            std::filesystem::path(QFile::encodeName(mm).toStdString()));
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error.field, std::string("kind"));
+        QVERIFY2(refused.error.problem.find("torch worker") != std::string::npos, refused.error.message().c_str());
         const kforge::TaskLoadResult loaded = kforge::Task::load(mm);
-        QVERIFY(!loaded.ok());
-        QCOMPARE(loaded.error.field, u"kind"_s);
-        QVERIFY2(loaded.error.problem.contains(u"torch worker"_s), qPrintable(loaded.error.message()));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error.message()));
+        QVERIFY(loaded.task->isTorch());
+        QCOMPARE(loaded.task->referenceFile(), u"reference.py"_s);
+        QVERIFY(loaded.task->referenceSource().contains(u"class Model"_s));
+        QCOMPARE(loaded.task->toJson(), readTask(mm));
     }
 
     void reportsEachBrokenProblem()
