@@ -35,14 +35,13 @@ public:
 
     // Starts the import (what the Import button does).
     void startImport();
+    // Cancel: stops a running discovery (its process is killed), then closes.
+    void reject() override;
 
 Q_SIGNALS:
     // The task folder was written; the dialog closes itself.
     void imported(const QString &taskFolder);
     void importFailed(const kforge::TorchImportError &error);
-
-protected:
-    void reject() override;
 
 private:
     void chooseFolder();

@@ -139,6 +139,18 @@ QString Task::referenceFileOf(const QByteArray &taskJson)
     return json.value(u"reference"_s).toString(u"reference.py"_s);
 }
 
+QList<QPair<QString, double>> Task::paramsInFileOrder(const QByteArray &taskJson)
+{
+    QList<QPair<QString, double>> out;
+    const auto json = nlohmann::ordered_json::parse(taskJson.constBegin(), taskJson.constEnd(), nullptr, false);
+    if (json.is_discarded() || !json.is_object() || !json.contains("params") || !json["params"].is_object())
+        return out;
+    for (const auto &[key, value] : json["params"].items())
+        if (value.is_number())
+            out.append({QString::fromStdString(key), value.get<double>()});
+    return out;
+}
+
 QString Task::referenceFile() const
 {
     if (!m_torch)
@@ -175,10 +187,8 @@ TaskLoadResult Task::fromTorchJson(const QString &label, const QByteArray &taskJ
     t.name = name.toStdString();
     t.title = j.value(u"title"_s).toString(name).toStdString();
     t.description = j.value(u"description"_s).toString().toStdString();
-    const QJsonObject params = j.value(u"params"_s).toObject();
-    for (auto p = params.begin(); p != params.end(); ++p)
-        if (p.value().isDouble())
-            t.params.emplace_back(p.key().toStdString(), p.value().toDouble());
+    for (const auto &[key, value] : paramsInFileOrder(taskJson))
+        t.params.emplace_back(key.toStdString(), value);
     if (!j.value(u"inputs"_s).isArray())
         return fail(u"task.json"_s, u"inputs"_s,
                     QCoreApplication::translate("Task", "expected an array of the forward's arguments"));

@@ -2,6 +2,7 @@
 
 #include "core/runtime/task/expression.h"
 #include "core/runtime/task/taskspec.h"
+#include "core/task/task.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -209,7 +210,7 @@ QString derivedText(const QJsonValue &v)
     return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
 }
 
-std::optional<TaskSummary> fromTorch(const QJsonObject &j)
+std::optional<TaskSummary> fromTorch(const QJsonObject &j, const QByteArray &taskJson)
 {
     TaskSummary s;
     s.torch = true;
@@ -217,12 +218,9 @@ std::optional<TaskSummary> fromTorch(const QJsonObject &j)
     s.title = j.value(u"title"_s).toString(s.name);
     s.description = j.value(u"description"_s).toString();
     std::map<std::string, double, std::less<>> symbols;
-    const QJsonObject params = j.value(u"params"_s).toObject();
-    for (auto p = params.begin(); p != params.end(); ++p)
-        if (p.value().isDouble()) {
-            s.params.append({p.key(), p.value().toDouble()});
-            symbols[p.key().toStdString()] = p.value().toDouble();
-        }
+    s.params = Task::paramsInFileOrder(taskJson);
+    for (const auto &[name, value] : std::as_const(s.params))
+        symbols[name.toStdString()] = value;
     const auto list = [&](const QString &key, bool input) {
         QList<TaskTensorInfo> out;
         for (const QJsonValue &v : j.value(key).toArray())
@@ -258,12 +256,16 @@ std::optional<TaskSummary> fromTorch(const QJsonObject &j)
     if (j.value(u"degenerate"_s).isBool())
         s.degenerate = j.value(u"degenerate"_s).toBool();
     s.timeoutS = j.value(u"timeout_s"_s).toDouble(60);
+    // In the order discovery wrote them (QJsonObject would sort them).
     const QJsonObject derived = j.value(u"derived"_s).toObject();
-    for (auto d = derived.begin(); d != derived.end(); ++d) {
-        const QString text = derivedText(d.value());
-        if (!text.isEmpty())
-            s.derived.append({d.key(), text});
-    }
+    const auto ordered = nlohmann::ordered_json::parse(taskJson.constBegin(), taskJson.constEnd(), nullptr, false);
+    if (!ordered.is_discarded() && ordered.contains("derived") && ordered["derived"].is_object())
+        for (const auto &[key, value] : ordered["derived"].items()) {
+            const QString name = QString::fromStdString(key);
+            const QString text = derivedText(derived.value(name));
+            if (!text.isEmpty())
+                s.derived.append({name, text});
+        }
     return s;
 }
 
@@ -315,7 +317,7 @@ std::optional<TaskSummary> TaskSummary::fromTaskJson(const QByteArray &taskJson,
         return std::nullopt;
     }
     if (doc.object().value(u"kind"_s).toString() == u"torch")
-        return fromTorch(doc.object());
+        return fromTorch(doc.object(), taskJson);
     return fromCuda(taskJson, error);
 }
 

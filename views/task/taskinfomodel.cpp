@@ -33,6 +33,10 @@ TaskInfoModel::TaskInfoModel(QObject *parent)
 
 void TaskInfoModel::setTaskJson(const QByteArray &taskJson)
 {
+    // The panel re-renders on every session change; the tree (and what the user expanded) stays for the same task.
+    if (taskJson == m_json && (m_summary || !m_problem.isEmpty() || taskJson.isEmpty()))
+        return;
+    m_json = taskJson;
     beginResetModel();
     m_sections.clear();
     m_problem.clear();
@@ -122,9 +126,10 @@ void TaskInfoModel::build(const TaskSummary &s)
     const auto work = [](const QString &name, const QString &text, const std::optional<double> &value, const QString &unit) {
         Row r;
         r.cells[NameColumn] = name;
-        r.cells[ShapeColumn] = text.isEmpty() ? tr("not given") : text;
-        if (value)
-            r.cells[DetailColumn] = u"%1 %2"_s.arg(count(*value), unit);
+        r.cells[DetailColumn] = text.isEmpty() ? tr("not given")
+                                : value        ? tr("%1 = %2 %3").arg(text, count(*value), unit)
+                                               : text;
+        r.toolTip = r.cells[DetailColumn];
         return r;
     };
     section(tr("Work"),

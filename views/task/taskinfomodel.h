@@ -43,6 +43,7 @@ private:
     };
     void build(const TaskSummary &s);
 
+    QByteArray m_json;
     QList<Section> m_sections;
     std::optional<TaskSummary> m_summary;
     QString m_problem;

@@ -114,8 +114,11 @@ TaskPanel::TaskPanel(SessionStore *store, QWidget *parent)
     m_tree->header()->setStretchLastSection(true);
     connect(m_model, &QAbstractItemModel::modelReset, m_tree, [this] {
         m_tree->expandAll();
-        for (int c = 0; c < TaskInfoModel::DetailColumn; ++c)
+        // Name, dtype and shape as wide as they need, within reason: the details column must stay in view.
+        for (int c = 0; c < TaskInfoModel::DetailColumn; ++c) {
             m_tree->resizeColumnToContents(c);
+            m_tree->setColumnWidth(c, std::min(m_tree->columnWidth(c), 40 * fontMetrics().averageCharWidth() + 24));
+        }
     });
     m_pages = new QTabWidget(this);
     m_pages->setObjectName(QStringLiteral("taskPages"));

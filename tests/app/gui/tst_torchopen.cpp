@@ -129,6 +129,7 @@ private Q_SLOTS:
         if (QDockWidget *dock = w.dockOf(panel)) {
             dock->show();
             dock->raise();
+            w.resizeDocks({dock}, {760}, Qt::Horizontal); // wide enough for the shapes and details in the shot
         }
         QTest::qWait(200);
         test::saveShot(&w, shotDir(), u"torch-task-opened"_s);

@@ -14,7 +14,7 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-const char kTorchTask[] = R"({
+const char kTorchTask[] = R"json({
   "kind": "torch", "name": "pool_scale", "title": "Pool then scale", "description": "MaxPool2d(2), times alpha.",
   "reference": "reference.py",
   "params": {"batch": 8, "C": 3, "H": 33},
@@ -40,7 +40,7 @@ const char kTorchTask[] = R"({
 {
     "torch" : "2.4.0", "outputs" : "meta forward at the given sizes", "notes" : [ "a", "b" ]
 }
-})";
+})json";
 
 QByteArray readFile(const QString &path)
 {
@@ -88,8 +88,8 @@ private Q_SLOTS:
             "  C |  |  | 3\n"
             "  H |  |  | 33\n"
             "Work | 2 item(s)\n"
-            "  FLOPs |  | not given | \n"
-            "  Bytes |  | 2*batch*C*H*16 + batch | 25,352 bytes\n"
+            "  FLOPs |  |  | not given\n"
+            "  Bytes |  |  | 2*batch*C*H*16 + batch = 25,352 bytes\n"
             "Task | Pool then scale\n"
             "  Kind |  |  | torch: a PyTorch Model, evaluated by kforge-torch-worker\n"
             "  Name |  |  | pool_scale\n"
@@ -99,7 +99,7 @@ private Q_SLOTS:
             "  torch |  |  | 2.4.0\n"
             "  outputs |  |  | meta forward at the given sizes\n"
             "  notes |  |  | a; b");
-        QCOMPARE(model.dump(), expected);
+        QCOMPARE(model.dump().split(u'\n'), expected.split(u'\n')); // the first line that differs, if one does
         // Sections hold their rows; rows hold none.
         const QModelIndex inputs = model.index(1, 0);
         QCOMPARE(model.rowCount(inputs), 3);
@@ -124,7 +124,7 @@ private Q_SLOTS:
                  qPrintable(dump));
         QVERIFY2(dump.contains(u"  C | f32 | (N, M) = (4096, 4096) | 16,777,216 elements, 67.1 MB\n"_s), qPrintable(dump));
         QVERIFY2(dump.contains(u"  f32 | f32 |  | atol 1e-05, rtol 1e-05 (from task.json)\n"_s), qPrintable(dump));
-        QVERIFY2(dump.contains(u"  FLOPs |  | N*M | 16,777,216 FLOP\n"_s), qPrintable(dump));
+        QVERIFY2(dump.contains(u"  FLOPs |  |  | N*M = 16,777,216 FLOP\n"_s), qPrintable(dump));
         QVERIFY2(dump.contains(u"  Kind |  |  | cuda: a KForge kernel, evaluated by kforge-worker\n"_s), qPrintable(dump));
     }
 
