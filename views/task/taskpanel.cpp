@@ -117,7 +117,7 @@ TaskPanel::TaskPanel(SessionStore *store, QWidget *parent)
         // Name, dtype and shape as wide as they need, within reason: the details column must stay in view.
         for (int c = 0; c < TaskInfoModel::DetailColumn; ++c) {
             m_tree->resizeColumnToContents(c);
-            m_tree->setColumnWidth(c, std::min(m_tree->columnWidth(c), 40 * fontMetrics().averageCharWidth() + 24));
+            m_tree->setColumnWidth(c, std::min(m_tree->columnWidth(c), 46 * fontMetrics().averageCharWidth() + 24));
         }
     });
     m_pages = new QTabWidget(this);
