@@ -320,11 +320,13 @@ T.update({
 'The request has no message.': '请求中没有消息。',
 "No API key for endpoint '%1'.": "端点“%1”没有 API 密钥。",
 '%1 code blocks define KF_ENTRY; used the one at line %2': '%1 个代码块定义了 KF_ENTRY；使用第 %2 行的那个',
+'%1 code blocks define KF_ENTRY or ModelNew; used the one at line %2': '%1 个代码块定义了 KF_ENTRY 或 ModelNew；使用第 %2 行的那个',
 'the code does not include "kforge/kernel.h"': '代码没有包含“kforge/kernel.h”',
 'the answer was cut off inside its code block (line %1 opens a block that never closes)': '回答在代码块内被截断（第 %1 行开始的代码块没有结束）',
 'the answer is empty': '回答为空',
 'the answer has no code block': '回答中没有代码块',
 'no code block defines KF_ENTRY (%n block(s) in the answer)': '没有代码块定义 KF_ENTRY（回答中共 %n 个代码块）',
+'no code block defines KF_ENTRY or class ModelNew (%n block(s) in the answer)': '没有代码块定义 KF_ENTRY 或 class ModelNew（回答中共 %n 个代码块）',
 'the model stopped at its token limit': '模型在达到令牌上限时停止',
 'no performance analysis': '没有性能分析',
 'no algorithm design': '没有算法设计',
@@ -1497,6 +1499,18 @@ T.update({
 'Tasks and PyTorch problems (task.json *.py);;KForge sessions (*.kforge);;All files (*)':
     '任务和 PyTorch 问题 (task.json *.py);;KForge 会话 (*.kforge);;所有文件 (*)',
 })
+
+# PyTorch tasks in rounds (issue 13): torch task loading, the torch worker, ModelNew answers and exports.
+T.update({
+'invalid JSON at offset %1: %2': '偏移 %1 处的 JSON 无效：%2',
+'expected an array': '应为数组',
+'a task needs at least one output': '任务至少需要一个输出',
+"kforge-torch-worker was not found (beside kforge-worker, in the source tree or on PATH). Install KForge's torch worker, or set KFORGE_TORCH_WORKER to its path.":
+    '未找到 kforge-torch-worker（在 kforge-worker 旁、源码树中和 PATH 中均未找到）。请安装 KForge 的 torch 工作进程，或将 KFORGE_TORCH_WORKER 设为它的路径。',
+'the variant is a PyTorch ModelNew module (Python), and these export formats build a .cu kernel; its source is in the session (kforge-cli report shows it)':
+    '该变体是 PyTorch ModelNew 模块（Python），而这些导出格式生成的是 .cu 内核；它的源码保存在会话中（kforge-cli report 可显示）',
+})
+
 
 def placeholders(text):
     return sorted(PLACEHOLDER.findall(text or ''))

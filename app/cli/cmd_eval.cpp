@@ -70,10 +70,13 @@ void printTable(QTextStream &out, const Task &task, const QString &candidate, co
         out << label.leftJustified(14) << ' ' << value << '\n';
     };
     row(tr("Task"), task.name() + (task.title().isEmpty() ? QString() : u" ("_s + task.title() + u')'));
+    // A torch task's ModelNew module is not compiled here (compiled.jobId 0): no compile note.
     row(tr("Candidate"),
-        candidate + u"  ["_s + compiled.arch
-            + (compiled.cacheHit ? tr(", cached") : tr(", compiled in %1 s").arg(compiled.elapsedMs / 1000, 0, 'f', 1))
-            + u']');
+        compiled.jobId == 0
+            ? candidate
+            : candidate + u"  ["_s + compiled.arch
+                  + (compiled.cacheHit ? tr(", cached") : tr(", compiled in %1 s").arg(compiled.elapsedMs / 1000, 0, 'f', 1))
+                  + u']');
     if (!device.isEmpty())
         row(tr("Worker"), r.workerName.isEmpty() ? device : r.workerName + u": "_s + device);
     row(tr("Verdict"), verdictDisplayName(r.verdict) + (r.message.isEmpty() ? QString() : u" — "_s + r.message));
@@ -173,7 +176,7 @@ qint64 recordInSession(EvaluationQueue &queue, const QString &path, const QStrin
     VariantTexts texts;
     texts.source = source;
     const qint64 id = store.addVariant(v, texts);
-    if (!id || !queue.commit(id, result, evaluated.compiled, device.isValid() ? device.toJson() : QJsonObject())) {
+    if (!id || !queue.commit(id, result, evaluated.compiled, device.canEvaluate() ? device.toJson() : QJsonObject())) {
         *error = store.errorString();
         return 0;
     }
@@ -311,7 +314,7 @@ int runEval(const QStringList &args)
             c.remove(u"log"_s);
             o.insert(u"compile"_s, c);
         }
-        if (pool.device(0).isValid())
+        if (pool.device(0).canEvaluate()) // a GPU, or a torch worker's CPU
             o.insert(u"device"_s, pool.device(0).toJson());
         out << QJsonDocument(o).toJson(QJsonDocument::Indented);
     } else if (result.verdict == Verdict::CompileError) {

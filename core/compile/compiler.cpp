@@ -547,10 +547,11 @@ void Compiler::startNvcc(Job &job)
 void Compiler::startDisassembler(Job &job)
 {
     const QString nvcc = nvccPath();
-    // nvdisasm first: with -g (--print-line-info) it marks every instruction's source line, which the
-    // assembly panel maps to the editor; cuobjdump prints none.
+    // nvdisasm first: --print-line-info-inline marks every instruction's source line and the lines it was
+    // inlined at, which the assembly panel maps to the editor (the kernel's outermost line, as the worker's
+    // source-level pass counts samples); cuobjdump prints none.
     QString tool = CudaToolkit::locateTool(u"nvdisasm"_s, nvcc);
-    QStringList args{u"-c"_s, u"-g"_s, u"kernel.cubin"_s};
+    QStringList args{u"--print-line-info-inline"_s, u"-c"_s, u"kernel.cubin"_s};
     if (tool.isEmpty()) {
         tool = CudaToolkit::locateTool(u"cuobjdump"_s, nvcc);
         args = QStringList{u"-sass"_s, u"kernel.cubin"_s};

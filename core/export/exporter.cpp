@@ -3,6 +3,7 @@
 #include "core/export/cmakeexporter.h"
 #include "core/export/exportcontext.h"
 #include "core/export/torchexporter.h"
+#include "core/task/sourcelanguage.h"
 
 #include <QDir>
 
@@ -25,6 +26,13 @@ QString Exporter::checkIntoSubdir(const QString &subdir)
 
 ExportBundle Exporter::generate(const ExportInput &input, const ExportOptions &options)
 {
+    // The exporters build a .cu kernel; a torch task's ModelNew module is Python and stays what it is.
+    if (sourceLanguage(input.variantSource) == SourceLanguage::Python) {
+        ExportBundle b;
+        b.error = tr("the variant is a PyTorch ModelNew module (Python), and these export formats build a .cu "
+                     "kernel; its source is in the session (kforge-cli report shows it)");
+        return b;
+    }
     const ExportContext ctx(input);
     switch (options.format) {
     case ExportFormat::CMake: return CMakeExporter::generate(ctx, options);

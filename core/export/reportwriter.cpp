@@ -3,6 +3,7 @@
 #include "core/export/exportreadme.h"
 #include "core/export/markdownhtml.h"
 #include "core/export/unifieddiff.h"
+#include "core/task/sourcelanguage.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +13,12 @@ using namespace Qt::StringLiterals;
 namespace kforge {
 
 namespace {
+
+// "variant_12.cu", or "variant_12.py" for a torch task's ModelNew: the diff names each side in its language.
+QString sourceName(const QString &stem, const QString &source)
+{
+    return stem + u'.' + sourceExtension(sourceLanguage(source));
+}
 
 QString esc(QString s)
 {
@@ -233,7 +240,8 @@ QString ReportWriter::html(const ReportInput &r)
         if (!d.design.trimmed().isEmpty())
             h += u"<h4>The model's design</h4>\n<div class=\"md\">%1</div>\n"_s.arg(
                 MarkdownHtml::toHtml(d.design.trimmed()));
-        const auto diff = UnifiedDiff::compute(r.referenceSource, d.source, u"reference.cu"_s, u"variant_%1.cu"_s.arg(v.id));
+        const auto diff = UnifiedDiff::compute(r.referenceSource, d.source, sourceName(u"reference"_s, r.referenceSource),
+                                               sourceName(u"variant_%1"_s.arg(v.id), d.source));
         h += u"<h4>Changes against the reference <small>(%1 lines removed, %2 added)</small></h4>\n<pre class=\"diff\">"_s
                  .arg(UnifiedDiff::count(diff, UnifiedDiff::Kind::Removed))
                  .arg(UnifiedDiff::count(diff, UnifiedDiff::Kind::Added));
@@ -331,15 +339,16 @@ QString ReportWriter::markdown(const ReportInput &r)
             m += u"#### The model's analysis\n\n"_s + d.analysis.trimmed() + u"\n\n"_s;
         if (!d.design.trimmed().isEmpty())
             m += u"#### The model's design\n\n"_s + d.design.trimmed() + u"\n\n"_s;
-        const QString diff = UnifiedDiff::toText(
-            UnifiedDiff::compute(r.referenceSource, d.source, u"reference.cu"_s, u"variant_%1.cu"_s.arg(v.id)));
+        const QString diff = UnifiedDiff::toText(UnifiedDiff::compute(r.referenceSource, d.source,
+                                                                      sourceName(u"reference"_s, r.referenceSource),
+                                                                      sourceName(u"variant_%1"_s.arg(v.id), d.source)));
         const QString f = fence(diff);
         m += u"#### Changes against the reference\n\n"_s + f + u"diff\n"_s + diff + f + u"\n\n"_s;
     }
     m += u"## The task\n\n"_s + r.taskDescription + u"\n\n"_s;
     const QString f = fence(r.referenceSource);
-    m += u"<details><summary>Reference source</summary>\n\n"_s + f + u"cuda\n"_s + r.referenceSource
-         + (r.referenceSource.endsWith(u'\n') ? QString() : u"\n"_s) + f + u"\n\n</details>\n"_s;
+    m += u"<details><summary>Reference source</summary>\n\n"_s + f + fenceLanguage(sourceLanguage(r.referenceSource)) + u'\n'
+         + r.referenceSource + (r.referenceSource.endsWith(u'\n') ? QString() : u"\n"_s) + f + u"\n\n</details>\n"_s;
     return m;
 }
 

@@ -95,7 +95,7 @@ bool CandidatePrompts::store(SessionStore &store, qint64 roundId, const RoundSet
         PromptRecord p;
         p.roundId = roundId;
         p.kind = QStringLiteral("contrastive");
-        p.templateName = s.templateName;
+        p.templateName = PromptBuilder::templateFor(s.templateName, store.task()); // contrastive_torch on a torch task
         p.rendered = prompt.text; // exactly what is sent, edits included
         p.exemplarIds = prompt.exemplars;
         p.hint = s.hint;

@@ -17,7 +17,7 @@ struct ParsedResponse {
     QString analysis;
     QString design;
     QString code;
-    QString codeLanguage;   // the fence's info string: cuda, cpp, c++, or empty
+    QString codeLanguage;   // the fence's info string: cuda, cpp, c++, or empty; "python" for a ModelNew module
     QString reasoning;      // text of <think>...</think> blocks
     int codeBlocks = 0;     // fenced blocks in the answer
     bool ambiguous = false; // several blocks define the entry point; the last complete one was taken

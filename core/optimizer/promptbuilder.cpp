@@ -3,8 +3,10 @@
 #include "core/optimizer/prompttemplate.h"
 #include "core/profile/sourceheat.h"
 #include "core/session/sessionstore.h"
+#include "core/task/sourcelanguage.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <algorithm>
 #include <cmath>
 
@@ -92,7 +94,51 @@ QString deviceOf(const QList<PromptExemplar> &list)
     return QStringLiteral("the GPU");
 }
 
+// A torch task's forward arguments: "f32, shape [M, K]" for a tensor, "int = 3" for a Python scalar.
+QVariantList forwardArgs(const QJsonObject &task)
+{
+    QVariantList out;
+    const QJsonArray args = task.value(QLatin1String("inputs")).toArray();
+    for (const auto &e : args) {
+        const QJsonObject o = e.toObject();
+        QString text;
+        if (o.contains(QLatin1String("shape")))
+            text = QStringLiteral("%1, shape [%2]")
+                       .arg(o.value(QLatin1String("dtype")).toString(),
+                            shapeText(o.value(QLatin1String("shape")).toArray()));
+        else
+            text = QStringLiteral("%1 = %2").arg(
+                o.value(QLatin1String("scalar")).toString(QStringLiteral("scalar")),
+                o.value(QLatin1String("value")).isDouble()
+                    ? numberText(o.value(QLatin1String("value")).toDouble())
+                    : QString::fromUtf8(
+                          QJsonDocument(QJsonArray{o.value(QLatin1String("value"))}).toJson(QJsonDocument::Compact))
+                          .mid(1)
+                          .chopped(1));
+        out << QVariantMap{{QStringLiteral("name"), o.value(QLatin1String("name")).toString()},
+                           {QStringLiteral("text"), text}};
+    }
+    return out;
+}
+
+QString languageOf(const QString &source)
+{
+    return fenceLanguage(sourceLanguage(source));
+}
+
 } // namespace
+
+bool PromptBuilder::isTorch(const TaskRecord &task)
+{
+    return task.json().value(QLatin1String("kind")).toString() == QLatin1String("torch");
+}
+
+QString PromptBuilder::templateFor(const QString &name, const TaskRecord &task)
+{
+    if (isTorch(task) && (name == QLatin1String("contrastive") || name == QLatin1String("repair")))
+        return name + QLatin1String("_torch");
+    return name;
+}
 
 PromptExemplar PromptBuilder::exemplar(const SessionStore &store, qint64 variantId)
 {
@@ -120,8 +166,18 @@ QVariantMap PromptBuilder::taskContext(const TaskRecord &task)
     for (auto it = p.begin(); it != p.end(); ++it)
         params << QVariantMap{{QStringLiteral("name"), it.key()},
                               {QStringLiteral("value"), numberText(it.value().toDouble())}};
+    const QVariantList parameters = tensors(j.value(QLatin1String("parameters")).toArray());
+    const QVariantList buffers = tensors(j.value(QLatin1String("buffers")).toArray());
+    const bool torch = isTorch(task);
     return {
         {QStringLiteral("name"), task.name},
+        {QStringLiteral("is_torch"), torch},
+        {QStringLiteral("reference_language"), torch ? QStringLiteral("python") : QStringLiteral("cuda")},
+        {QStringLiteral("forward_args"), torch ? forwardArgs(j) : QVariantList()},
+        {QStringLiteral("parameters"), parameters},
+        {QStringLiteral("has_parameters"), !parameters.isEmpty()},
+        {QStringLiteral("buffers"), buffers},
+        {QStringLiteral("has_buffers"), !buffers.isEmpty()},
         {QStringLiteral("title"), j.value(QLatin1String("title")).toString(task.name)},
         {QStringLiteral("description"), task.description().trimmed()},
         {QStringLiteral("params"), params},
@@ -169,6 +225,10 @@ QVariantMap PromptBuilder::exemplarContext(const PromptExemplar &e, int index)
         {QStringLiteral("is_reference"), e.isReference},
         {QStringLiteral("speedup"), speedupText(e.speedup ? e.speedup : p.speedup)},
         {QStringLiteral("source"), e.source.trimmed()},
+        // The fence of its code (```cuda or ```python: a torch task's ModelNew) and the form in words.
+        {QStringLiteral("language"), languageOf(e.source)},
+        {QStringLiteral("form"), sourceLanguage(e.source) == SourceLanguage::Python ? QStringLiteral("a ModelNew module")
+                                                                                    : QStringLiteral("a KForge .cu kernel")},
         {QStringLiteral("profile"), profile},
     };
 }
@@ -241,6 +301,7 @@ QVariantMap PromptBuilder::repairContext(const RepairRequest &r)
     return {
         {QStringLiteral("task"), taskContext(r.task)},
         {QStringLiteral("source"), r.source.trimmed()},
+        {QStringLiteral("language"), languageOf(r.source)},
         {QStringLiteral("design"), r.design.trimmed()},
         {QStringLiteral("compile_error"), r.failure == F::CompileError},
         {QStringLiteral("wrong_result"), r.failure == F::WrongResult},
@@ -287,12 +348,12 @@ QString PromptBuilder::contrastive(const ContrastiveRequest &r, QString *error)
             *error = tr("No measured variant to show the model: evaluate the reference first");
         return {};
     }
-    return renderNamed(r.templateName, contrastiveContext(r), error);
+    return renderNamed(templateFor(r.templateName, r.task), contrastiveContext(r), error);
 }
 
 QString PromptBuilder::repair(const RepairRequest &r, QString *error)
 {
-    return renderNamed(r.templateName, repairContext(r), error);
+    return renderNamed(templateFor(r.templateName, r.task), repairContext(r), error);
 }
 
 QString PromptBuilder::compare(const CompareRequest &r, QString *error)

@@ -75,6 +75,10 @@ public:
     static QString compare(const CompareRequest &r, QString *error);
     // The system prompt shared by all three.
     static QString system(QString *error);
+    // The template a request named `name` uses for `task`: on a torch task "contrastive" and "repair" become
+    // "contrastive_torch" and "repair_torch" (PyTorch reference, both answer forms); any other name as it is.
+    static QString templateFor(const QString &name, const TaskRecord &task);
+    static bool isTorch(const TaskRecord &task);
 
     // Human lines about what went wrong in a verification or run ("3 of 16777216 elements differ...").
     static QStringList failureDetails(const Measurement &result);

@@ -101,6 +101,22 @@ bool definesEntry(const QString &code)
     return entry.match(code).hasMatch();
 }
 
+// A torch task's answer in its Python form: a module defining class ModelNew (PyTorch ops, load_inline CUDA,
+// Triton), in a python/py block or an unlabelled one.
+bool definesModelNew(const Fence &f)
+{
+    static const QRegularExpression modelNew(QStringLiteral("^class\\s+ModelNew\\b"), QRegularExpression::MultilineOption);
+    return (f.info.isEmpty() || f.info == QLatin1String("python") || f.info == QLatin1String("py")
+            || f.info == QLatin1String("python3"))
+           && modelNew.match(f.code).hasMatch();
+}
+
+// A block that is a complete candidate: a KForge .cu (KF_ENTRY) or a ModelNew module.
+bool isCandidate(const Fence &f)
+{
+    return definesModelNew(f) || definesEntry(f.code);
+}
+
 // Title words that name a part, matched case-insensitively in a short heading (English ones at the start of
 // a word, so "explanation" is not a "plan"); the earliest wins, so "Analysis of the implementation" is an
 // analysis and "Implementation" is code.
@@ -252,28 +268,34 @@ ParsedResponse ResponseParser::parse(const QString &answer, bool hitTokenLimit)
     const std::vector<Fence> fences = findFences(lines);
     r.codeBlocks = int(fences.size());
 
-    // The code: a complete block that defines the entry point; among several, prefer the ones that include
-    // the ABI header (a complete file), then the last (models revise as they go).
+    // The code: a complete block that defines the entry point (or, for a torch task, class ModelNew); among
+    // several, prefer the ones that are a complete file (the ABI header included, or a ModelNew module), then the
+    // last (models revise as they go).
+    const auto complete = [](const Fence &f) {
+        return definesModelNew(f) || f.code.contains(QLatin1String("kforge/kernel.h"));
+    };
     const Fence *chosen = nullptr;
     int withEntry = 0;
     for (const auto &f : fences) {
-        if (!f.closed() || !definesEntry(f.code))
+        if (!f.closed() || !isCandidate(f))
             continue;
         ++withEntry;
-        const bool full = f.code.contains(QLatin1String("kforge/kernel.h"));
-        if (!chosen || full || !chosen->code.contains(QLatin1String("kforge/kernel.h")))
+        if (!chosen || complete(f) || !complete(*chosen))
             chosen = &f;
     }
     const bool openAtEnd = !fences.empty() && !fences.back().closed();
     r.truncated = openAtEnd || hitTokenLimit;
     if (chosen) {
+        const bool python = definesModelNew(*chosen);
         r.code = chosen->code.trimmed() + QLatin1Char('\n');
-        r.codeLanguage = chosen->info;
+        r.codeLanguage = python ? QStringLiteral("python") : chosen->info;
         if (withEntry > 1) {
             r.ambiguous = true;
-            r.problems << tr("%1 code blocks define KF_ENTRY; used the one at line %2").arg(withEntry).arg(chosen->openLine + 1);
+            r.problems << tr("%1 code blocks define KF_ENTRY or ModelNew; used the one at line %2")
+                              .arg(withEntry)
+                              .arg(chosen->openLine + 1);
         }
-        if (!chosen->code.contains(QLatin1String("kforge/kernel.h")))
+        if (!python && !chosen->code.contains(QLatin1String("kforge/kernel.h")))
             r.problems << tr("the code does not include \"kforge/kernel.h\"");
     } else if (openAtEnd) {
         r.problems << tr("the answer was cut off inside its code block (line %1 opens a block that never closes)")
@@ -281,7 +303,8 @@ ParsedResponse ResponseParser::parse(const QString &answer, bool hitTokenLimit)
     } else if (fences.empty()) {
         r.problems << (body.trimmed().isEmpty() ? tr("the answer is empty") : tr("the answer has no code block"));
     } else {
-        r.problems << tr("no code block defines KF_ENTRY (%n block(s) in the answer)", nullptr, int(fences.size()));
+        r.problems << tr("no code block defines KF_ENTRY or class ModelNew (%n block(s) in the answer)", nullptr,
+                         int(fences.size()));
     }
     if (hitTokenLimit && !openAtEnd)
         r.problems << tr("the model stopped at its token limit");

@@ -769,7 +769,7 @@ void RoundRunner::launchRepair(const RepairJob &job)
     PromptRecord p;
     p.roundId = m_roundId;
     p.kind = QStringLiteral("repair");
-    p.templateName = req.templateName;
+    p.templateName = PromptBuilder::templateFor(req.templateName, req.task);
     p.rendered = prompt;
     p.exemplarIds = {job.variantId};
     const qint64 promptId = m_store->addPrompt(p);

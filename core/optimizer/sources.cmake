@@ -31,5 +31,7 @@ qt_add_resources(kforge_core kforge_prompts
   FILES
     ${_kforge_prompts_dir}/system.md
     ${_kforge_prompts_dir}/contrastive.md
+    ${_kforge_prompts_dir}/contrastive_torch.md
+    ${_kforge_prompts_dir}/repair_torch.md
     ${_kforge_prompts_dir}/repair.md
     ${_kforge_prompts_dir}/compare.md)

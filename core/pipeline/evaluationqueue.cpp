@@ -158,7 +158,7 @@ int EvaluationQueue::submit(qint64 variantId, const EvalOptions &options, qint64
     req.task = *t;
     req.candidateSource = m_store->source(variantId);
     if (v->origin == VariantOrigin::Reference)
-        req.candidateName = u"reference.cu"_s;
+        req.candidateName = t->referenceFileName();
     else
         req.candidateFlags = v->nvccFlags;
     req.options = options;

@@ -46,7 +46,7 @@ QList<int> PtxListing::linesFor(const QString &baseName, int line, const QString
     }
     QList<int> out;
     for (int i = first; i <= last; ++i) {
-        if (lines.at(i).instruction && lineInFile(lines.at(i).where, baseName) == line)
+        if (lines.at(i).instruction && outermostLineInFile(lines.at(i).where, baseName) == line)
             out.append(i);
     }
     return out;

@@ -17,4 +17,13 @@ int lineInFile(const QList<SourceLocation> &chain, const QString &baseName)
     return 0;
 }
 
+int outermostLineInFile(const QList<SourceLocation> &chain, const QString &baseName)
+{
+    for (auto it = chain.crbegin(); it != chain.crend(); ++it) {
+        if (it->line > 0 && sourceBaseName(it->file) == baseName)
+            return it->line;
+    }
+    return 0;
+}
+
 } // namespace kforge

@@ -19,4 +19,9 @@ QString sourceBaseName(const QString &path);
 // The first line of `chain` (innermost first) that lies in a file with base name `baseName`; 0 if none.
 int lineInFile(const QList<SourceLocation> &chain, const QString &baseName);
 
+// The last (outermost) line of `chain` in that file; 0 if none. The line the worker's source-level pass
+// gives a sampled PC (an inlined helper's instruction counts on the line that called it in the kernel), so
+// the heat gutter, the prompt's hot lines and the assembly panel's line column agree.
+int outermostLineInFile(const QList<SourceLocation> &chain, const QString &baseName);
+
 } // namespace kforge

@@ -1,7 +1,6 @@
 #include "core/session/sessionstore.h"
 #include "core/session/sessionrows.h"
 #include "core/session/sessionschema.h"
-#include "core/task/task.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -445,8 +444,10 @@ bool SessionStore::importTask(const QString &folder, bool importTaskVariants)
     if (perr.error != QJsonParseError::NoError)
         return fail(
             tr("%1: invalid JSON at offset %2: %3").arg(jsonFile.fileName()).arg(perr.offset).arg(perr.errorString()));
-    // reference.cu, or the reference.py a PyTorch task names.
-    QFile refFile(dir.filePath(Task::referenceFileOf(jsonBytes)));
+    // A torch task (docs/torch-tasks.md) has its PyTorch Model as reference.py.
+    const bool torch = json.value(QLatin1String("kind")).toString() == QLatin1String("torch");
+    QFile refFile(dir.filePath(torch ? json.value(QLatin1String("reference")).toString(QStringLiteral("reference.py"))
+                                     : QStringLiteral("reference.cu")));
     if (!refFile.open(QIODevice::ReadOnly))
         return fail(tr("Cannot read %1: %2").arg(refFile.fileName(), refFile.errorString()));
     const QString reference = QString::fromUtf8(refFile.readAll());

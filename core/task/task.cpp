@@ -8,7 +8,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 #include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
@@ -29,6 +28,22 @@ QStringList fromStd(const std::vector<std::string> &list)
     for (const auto &s : list)
         out.append(QString::fromStdString(s));
     return out;
+}
+
+// The "kind" of a task.json's text without validating the rest; "cuda" when absent or unreadable (the CUDA
+// loader then names the problem).
+QString kindOf(const QByteArray &json)
+{
+    const QJsonObject o = QJsonDocument::fromJson(json).object();
+    return o.value("kind"_L1).toString(u"cuda"_s);
+}
+
+std::optional<QByteArray> readBytes(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    return f.readAll();
 }
 
 } // namespace
@@ -55,22 +70,10 @@ TaskLoadResult Task::load(const QString &folder)
                                                               "and reference.cu)");
         return r;
     }
-    const QDir dir(fi.absoluteFilePath());
-    if (QFile json(dir.filePath(u"task.json"_s)); json.open(QIODevice::ReadOnly)) {
-        const QByteArray text = json.readAll();
-        if (isTorchTaskJson(text))
-            return fromTorchJson(
-                dir.dirName(), text,
-                [&dir](const QString &rel) -> std::optional<QByteArray> {
-                    QFile f(dir.filePath(rel));
-                    if (!f.open(QIODevice::ReadOnly))
-                        return std::nullopt;
-                    return f.readAll();
-                },
-                dir.absolutePath());
-    }
-    runtime::TaskSpecResult spec = runtime::loadTaskFolder(
-        std::filesystem::path(QFile::encodeName(fi.absoluteFilePath()).toStdString()));
+    const QString root = fi.absoluteFilePath();
+    if (const auto json = readBytes(root + u"/task.json"_s); json && kindOf(*json) == u"torch")
+        return torchTask(fi.fileName(), root, *json, [&root](const QString &rel) { return readBytes(root + u'/' + rel); });
+    runtime::TaskSpecResult spec = runtime::loadTaskFolder(std::filesystem::path(QFile::encodeName(root).toStdString()));
     if (!spec.ok()) {
         r.error.file = fromStd(spec.error.file);
         r.error.field = fromStd(spec.error.field);
@@ -93,15 +96,11 @@ TaskLoadResult Task::fromFiles(const QString &label, const QMap<QString, QByteAr
     const auto json = files.constFind(u"task.json"_s);
     if (json == files.cend())
         return fail(u"task.json"_s, {}, QCoreApplication::translate("Task", "missing"));
-    if (isTorchTaskJson(*json))
-        return fromTorchJson(label, *json,
-                             [&files](const QString &rel) -> std::optional<QByteArray> {
-                                 const auto f = files.constFind(rel);
-                                 if (f == files.cend())
-                                     return std::nullopt;
-                                 return *f;
-                             },
-                             {});
+    if (kindOf(*json) == u"torch")
+        return torchTask(label, {}, *json, [&files](const QString &rel) -> std::optional<QByteArray> {
+            const auto it = files.constFind(rel);
+            return it == files.cend() ? std::nullopt : std::optional<QByteArray>(*it);
+        });
     runtime::TaskSpecResult spec = runtime::parseTaskSpecText(json->toStdString(),
                                                               QString(label + u"/task.json"_s).toStdString());
     if (!spec.ok()) {
@@ -123,6 +122,81 @@ TaskLoadResult Task::fromFiles(const QString &label, const QMap<QString, QByteAr
         t.variants[i].source = source->toStdString();
     }
     r.task = Task(std::move(t));
+    return r;
+}
+
+TaskLoadResult Task::torchTask(const QString &label, const QString &folder, const QByteArray &json,
+                               const std::function<std::optional<QByteArray>(const QString &)> &file)
+{
+    TaskLoadResult r;
+    const QString jsonFile = label + u"/task.json"_s;
+    const auto fail = [&r](const QString &where, const QString &field, const QString &problem) {
+        r.error.file = where;
+        r.error.field = field;
+        r.error.problem = problem;
+        return r;
+    };
+    QJsonParseError perr{};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
+    if (perr.error != QJsonParseError::NoError || !doc.isObject())
+        return fail(
+            jsonFile, {},
+            QCoreApplication::translate("Task", "invalid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
+    const QJsonObject o = doc.object();
+    runtime::TaskSpec t;
+    const QString name = o.value("name"_L1).toString();
+    if (name.isEmpty())
+        return fail(jsonFile, u"name"_s, QCoreApplication::translate("Task", "missing"));
+    t.name = name.toStdString();
+    t.title = o.value("title"_L1).toString(name).toStdString();
+    t.description = o.value("description"_L1).toString().toStdString();
+    for (const auto &[key, value] : paramsInFileOrder(json)) // file order, as a .cu candidate's kf_params
+        t.params.emplace_back(key.toStdString(), value);
+    if (const double timeout = o.value("timeout_s"_L1).toDouble(0); timeout > 0)
+        t.timeoutS = timeout;
+    t.degenerate = o.value("degenerate"_L1).toBool(false);
+    for (const QJsonValue &f : o.value("nvcc_flags"_L1).toArray())
+        t.nvccFlags.push_back(f.toString().toStdString());
+    if (!o.value("inputs"_L1).isArray() && !o.value("forward_args"_L1).isArray())
+        return fail(jsonFile, u"inputs"_s, QCoreApplication::translate("Task", "expected an array"));
+    if (o.value("outputs"_L1).toArray().isEmpty())
+        return fail(jsonFile, u"outputs"_s, QCoreApplication::translate("Task", "a task needs at least one output"));
+    const QString reference = o.value("reference"_L1).toString(u"reference.py"_s);
+    const std::optional<QByteArray> referenceSource = file(reference);
+    if (!referenceSource)
+        return fail(label + u'/' + reference, {}, QCoreApplication::translate("Task", "missing"));
+    t.referenceSource = referenceSource->toStdString();
+    const QJsonArray variants = o.value("variants"_L1).toArray();
+    for (qsizetype i = 0; i < variants.size(); ++i) {
+        const QJsonObject v = variants.at(i).toObject();
+        runtime::VariantSpec spec;
+        spec.file = v.value("file"_L1).toString().toStdString();
+        if (spec.file.empty())
+            return fail(jsonFile, u"variants[%1].file"_s.arg(i), QCoreApplication::translate("Task", "missing"));
+        spec.label =
+            v.value("label"_L1).toString(QFileInfo(QString::fromStdString(spec.file)).completeBaseName()).toStdString();
+        if (v.value("expect"_L1).isObject()) {
+            const QJsonObject e = v.value("expect"_L1).toObject();
+            runtime::VariantExpect expect;
+            expect.verdict = e.value("verdict"_L1).toString(u"correct"_s).toStdString();
+            if (e.value("min_speedup"_L1).isDouble())
+                expect.minSpeedup = e.value("min_speedup"_L1).toDouble();
+            spec.expect = expect;
+        }
+        for (const QJsonValue &f : v.value("nvcc_flags"_L1).toArray())
+            spec.nvccFlags.push_back(f.toString().toStdString());
+        const std::optional<QByteArray> source = file(QString::fromStdString(spec.file));
+        if (!source)
+            return fail(jsonFile, u"variants[%1].file"_s.arg(i),
+                        QCoreApplication::translate("Task", "%1 is missing").arg(QString::fromStdString(spec.file)));
+        spec.source = source->toStdString();
+        t.variants.push_back(std::move(spec));
+    }
+    t.folder = std::filesystem::path(QFile::encodeName(folder).toStdString());
+    Task task(std::move(t));
+    task.m_kind = TaskKind::Torch;
+    task.m_torchJson = o;
+    r.task = task;
     return r;
 }
 
@@ -149,96 +223,6 @@ QList<QPair<QString, double>> Task::paramsInFileOrder(const QByteArray &taskJson
         if (value.is_number())
             out.append({QString::fromStdString(key), value.get<double>()});
     return out;
-}
-
-QString Task::referenceFile() const
-{
-    if (!m_torch)
-        return u"reference.cu"_s;
-    return m_torch->value(u"reference"_s).toString(u"reference.py"_s);
-}
-
-// A torch task.json is checked for what KForge itself reads (name, reference, inputs and outputs present, limits,
-// variants); the shapes and dtypes are the torch worker's to judge, and the task panel shows them as written.
-TaskLoadResult Task::fromTorchJson(const QString &label, const QByteArray &taskJson,
-                                   const std::function<std::optional<QByteArray>(const QString &)> &read,
-                                   const QString &folder)
-{
-    TaskLoadResult r;
-    const auto fail = [&r, &label](const QString &file, const QString &field, const QString &problem) {
-        r.error.file = label + u'/' + file;
-        r.error.field = field;
-        r.error.problem = problem;
-        return r;
-    };
-    QJsonParseError perr;
-    const QJsonDocument doc = QJsonDocument::fromJson(taskJson, &perr);
-    if (perr.error != QJsonParseError::NoError || !doc.isObject())
-        return fail(
-            u"task.json"_s, {},
-            QCoreApplication::translate("Task", "invalid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString()));
-    const QJsonObject j = doc.object();
-    runtime::TaskSpec t;
-    const QString name = j.value(u"name"_s).toString();
-    static const QRegularExpression taskName(u"^[a-z0-9_]+$"_s);
-    if (!taskName.match(name).hasMatch())
-        return fail(u"task.json"_s, u"name"_s,
-                    QCoreApplication::translate("Task", "'%1' must be lower-case letters, digits and '_'").arg(name));
-    t.name = name.toStdString();
-    t.title = j.value(u"title"_s).toString(name).toStdString();
-    t.description = j.value(u"description"_s).toString().toStdString();
-    for (const auto &[key, value] : paramsInFileOrder(taskJson))
-        t.params.emplace_back(key.toStdString(), value);
-    if (!j.value(u"inputs"_s).isArray())
-        return fail(u"task.json"_s, u"inputs"_s,
-                    QCoreApplication::translate("Task", "expected an array of the forward's arguments"));
-    if (j.value(u"outputs"_s).toArray().isEmpty())
-        return fail(u"task.json"_s, u"outputs"_s, QCoreApplication::translate("Task", "a task needs at least one output"));
-    if (j.contains(u"timeout_s"_s)) {
-        t.timeoutS = j.value(u"timeout_s"_s).toDouble(-1);
-        if (t.timeoutS <= 0)
-            return fail(u"task.json"_s, u"timeout_s"_s, QCoreApplication::translate("Task", "must be positive"));
-    }
-    t.degenerate = j.value(u"degenerate"_s).toBool(false);
-    for (const QJsonValue &f : j.value(u"nvcc_flags"_s).toArray())
-        t.nvccFlags.push_back(f.toString().toStdString());
-    const QString reference = j.value(u"reference"_s).toString(u"reference.py"_s);
-    const std::optional<QByteArray> referenceSource = read(reference);
-    if (!referenceSource)
-        return fail(reference, {}, QCoreApplication::translate("Task", "missing"));
-    t.referenceSource = referenceSource->toStdString();
-    const QJsonArray variants = j.value(u"variants"_s).toArray();
-    for (qsizetype i = 0; i < variants.size(); ++i) {
-        const QJsonObject v = variants.at(i).toObject();
-        runtime::VariantSpec spec;
-        const QString file = v.value(u"file"_s).toString();
-        if (file.isEmpty())
-            return fail(u"task.json"_s, u"variants[%1].file"_s.arg(i), QCoreApplication::translate("Task", "missing"));
-        const std::optional<QByteArray> source = read(file);
-        if (!source)
-            return fail(u"task.json"_s, u"variants[%1].file"_s.arg(i),
-                        QCoreApplication::translate("Task", "%1 is missing").arg(file));
-        spec.file = file.toStdString();
-        spec.label = v.value(u"label"_s).toString(QFileInfo(file).completeBaseName()).toStdString();
-        spec.source = source->toStdString();
-        for (const QJsonValue &f : v.value(u"nvcc_flags"_s).toArray())
-            spec.nvccFlags.push_back(f.toString().toStdString());
-        if (v.value(u"expect"_s).isObject()) {
-            const QJsonObject e = v.value(u"expect"_s).toObject();
-            runtime::VariantExpect expect;
-            expect.verdict = e.value(u"verdict"_s).toString(u"correct"_s).toStdString();
-            if (e.value(u"min_speedup"_s).isDouble())
-                expect.minSpeedup = e.value(u"min_speedup"_s).toDouble();
-            spec.expect = expect;
-        }
-        t.variants.push_back(std::move(spec));
-    }
-    if (!folder.isEmpty())
-        t.folder = std::filesystem::path(QFile::encodeName(folder).toStdString());
-    Task task(std::move(t));
-    task.m_torch = std::make_shared<const QJsonObject>(j);
-    r.task = std::move(task);
-    return r;
 }
 
 QString Task::builtinTasksDir()
@@ -291,6 +275,11 @@ QString Task::referenceSource() const
 {
     return m_spec ? fromStd(m_spec->referenceSource) : QString();
 }
+QString Task::referenceFileName() const
+{
+    return isTorch() ? m_torchJson.value("reference"_L1).toString(u"reference.py"_s) : u"reference.cu"_s;
+}
+
 QStringList Task::nvccFlags() const
 {
     return m_spec ? fromStd(m_spec->nvccFlags) : QStringList();
@@ -347,10 +336,10 @@ QStringList Task::warnings() const
 
 QJsonObject Task::toJson() const
 {
-    if (m_torch)
-        return *m_torch;
     if (!m_spec)
         return {};
+    if (isTorch())
+        return m_torchJson;
     const std::string text = runtime::toJson(*m_spec).dump();
     return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
 }

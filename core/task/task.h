@@ -1,9 +1,9 @@
 #pragma once
 // A task (task.json + reference.cu + variants) as the Qt side sees it: a cheap-to-copy value over the
 // Qt-free TaskSpec (core/runtime/task), with loading errors turned into translated messages and a way to
-// find the built-in tasks, wherever KForge runs from. A PyTorch task ("kind": "torch", reference.py, written by
-// kforge-cli import) is read here too: its spec() holds the name, description, params, limits and variants (the
-// runtime's CUDA parser refuses it), and toJson() gives its task.json as written, what the torch worker reads.
+// find the built-in tasks, wherever KForge runs from. A task of kind "torch" (kforge-cli import: task.json +
+// reference.py, docs/torch-tasks.md) is read here too: its TaskSpec holds the common fields (name, params,
+// timeout, degenerate, variants) and toJson() is task.json as written, for kforge-torch-worker to judge.
 #include "core/runtime/task/taskspec.h"
 
 #include <QByteArray>
@@ -38,16 +38,16 @@ struct TaskLoadError {
 
 struct TaskLoadResult;
 
+// Which worker evaluates a task: kforge-worker (CUDA reference) or kforge-torch-worker (PyTorch Model).
+enum class TaskKind { Cuda, Torch };
+
 class Task
 {
 public:
     Task() = default;
     explicit Task(runtime::TaskSpec spec);
 
-    enum class Kind { Cuda, Torch };
-
-    // Reads folder/task.json, the reference (reference.cu; a torch task's "reference", reference.py) and every
-    // listed variant.
+    // Reads folder/task.json, reference.cu and every listed variant.
     static TaskLoadResult load(const QString &folder);
     // The same from files already in memory (a session's copy of its task: relative path -> content, task.json
     // and reference.cu among them), with no folder behind it. `label` names the files in messages.
@@ -60,6 +60,10 @@ public:
     static QStringList builtinTaskFolders();
 
     bool isValid() const { return bool(m_spec); }
+    TaskKind kind() const { return m_kind; }
+    bool isTorch() const { return m_kind == TaskKind::Torch; }
+    // "reference.cu", or "reference.py" for a torch task.
+    QString referenceFileName() const;
     const runtime::TaskSpec &spec() const { return *m_spec; }
 
     QString name() const;
@@ -67,10 +71,6 @@ public:
     QString description() const;
     QString folder() const;
     QString referenceSource() const;
-    Kind kind() const { return m_torch ? Kind::Torch : Kind::Cuda; }
-    bool isTorch() const { return kind() == Kind::Torch; }
-    // The reference's file name in the task folder: reference.cu, or a torch task's (reference.py).
-    QString referenceFile() const;
     QStringList nvccFlags() const;
     // Task flags followed by the variant's (or only the task's for a candidate of no variant).
     QStringList flagsFor(const TaskVariant *variant = nullptr) const;
@@ -91,12 +91,13 @@ public:
     static QList<QPair<QString, double>> paramsInFileOrder(const QByteArray &taskJson);
 
 private:
-    static TaskLoadResult fromTorchJson(const QString &label, const QByteArray &taskJson,
-                                        const std::function<std::optional<QByteArray>(const QString &)> &read,
-                                        const QString &folder);
+    // task.json of kind torch with its reference.py (and variants' sources, by relative path).
+    static TaskLoadResult torchTask(const QString &label, const QString &folder, const QByteArray &json,
+                                    const std::function<std::optional<QByteArray>(const QString &)> &file);
 
     std::shared_ptr<const runtime::TaskSpec> m_spec;
-    std::shared_ptr<const QJsonObject> m_torch; // a torch task's task.json as written
+    TaskKind m_kind = TaskKind::Cuda;
+    QJsonObject m_torchJson; // a torch task's task.json as written
 };
 
 struct TaskLoadResult {

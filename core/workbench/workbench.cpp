@@ -7,6 +7,7 @@
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/pipeline/evaluationqueue.h"
+#include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/worker/poolevaluator.h"
 #include "core/worker/workerpool.h"
@@ -119,6 +120,17 @@ void Workbench::makeEvaluation()
 void Workbench::makeRunner(SessionStore *store, Evaluator *evaluator)
 {
     m_queue = new EvaluationQueue(store, evaluator ? evaluator : static_cast<Evaluator *>(m_evaluator), this);
+    // The pool runs the worker kind of the session's task (kforge-torch-worker for a torch task) from the moment
+    // the task is known, so readiness reports on the workers that will evaluate it.
+    if (store && m_pool) {
+        const auto followTask = [this, store] {
+            const bool torch = store->task().json().value(QLatin1String("kind")).toString() == QLatin1String("torch");
+            m_pool->setTaskKind(torch ? TaskKind::Torch : TaskKind::Cuda);
+        };
+        connect(store, &SessionStore::taskChanged, this, followTask);
+        connect(store, &SessionStore::opened, this, followTask);
+        followTask();
+    }
     m_runner = new RoundRunner(store, m_llm, m_queue, this);
     connect(m_runner, &RoundRunner::errorOccurred, this,
             [this](const QString &message) { m_log.post(LogSource::Model, LogLevel::Error, message); });

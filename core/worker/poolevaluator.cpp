@@ -1,11 +1,41 @@
 #include "core/worker/poolevaluator.h"
 
 #include "core/compile/compiler.h"
+#include "core/task/sourcelanguage.h"
 #include "core/worker/workerpool.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
 
 namespace kforge {
+
+namespace {
+
+// A torch task's module as a file the worker can load: <cache>/torch-sources/<sha-256>/<name>, written once.
+// The same text gets the same path, so a worker that still holds the reference is not asked to load it again.
+QString torchSourceFile(const QString &name, const QByteArray &bytes, QString *error)
+{
+    const QString hash = QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + u"/torch-sources/"_s + hash;
+    const QString path = dir + u'/' + QFileInfo(name).fileName();
+    if (QFileInfo::exists(path))
+        return path;
+    QSaveFile f(path);
+    if (!QDir().mkpath(dir) || !f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size() || !f.commit()) {
+        *error = PoolEvaluator::tr("Cannot write %1: %2").arg(path, f.errorString());
+        return {};
+    }
+    return path;
+}
+
+} // namespace
 
 PoolEvaluator::PoolEvaluator(Compiler *compiler, WorkerPool *pool, QObject *parent)
     : Evaluator(parent)
@@ -37,6 +67,9 @@ int PoolEvaluator::submit(const EvalRequest &request)
     p.id = id;
     p.request = request;
     p.clock.start();
+    // kforge-worker or kforge-torch-worker, by the task's kind (restarts the workers when it changes).
+    if (m_pool && request.task.isValid())
+        m_pool->setTaskKind(request.task.kind());
     // Compile for the worker's GPU: wait for the first device report unless the caller chose the arch.
     p.waitingForDevice = request.arch.isEmpty() && m_pool && m_pool->arch().isEmpty() && !m_pool->devicesSettled();
     QMetaObject::invokeMethod(
@@ -84,6 +117,10 @@ void PoolEvaluator::startCompiles(Pending &p)
     p.arch = !p.request.arch.isEmpty()   ? p.request.arch
              : !m_pool->arch().isEmpty() ? m_pool->arch()
                                          : m_compiler->defaultArch();
+    if (task.isTorch()) {
+        startTorch(p);
+        return;
+    }
     CompileRequest ref;
     ref.source = task.referenceSource();
     ref.fileName = u"reference.cu"_s;
@@ -98,6 +135,50 @@ void PoolEvaluator::startCompiles(Pending &p)
     p.candidateJob = m_compiler->compile(cand);
     m_byCompileJob.insert(p.referenceJob, p.id);
     m_byCompileJob.insert(p.candidateJob, p.id);
+}
+
+void PoolEvaluator::startTorch(Pending &p)
+{
+    const Task &task = p.request.task;
+    QString error;
+    CompileResult reference;
+    reference.ok = true;
+    reference.artifactPath = torchSourceFile(task.referenceFileName(), task.referenceSource().toUtf8(), &error);
+    if (reference.artifactPath.isEmpty()) {
+        finish(p.id, EvalResult::failure(Verdict::Error, error));
+        return;
+    }
+    p.reference = reference;
+    const QString &source = p.request.candidateSource;
+    if (!p.request.candidateName.endsWith(u".py"_s) && sourceLanguage(source) == SourceLanguage::Cuda) {
+        // A KForge .cu: the compiler's diagnostics and cache as for a CUDA task; the worker gets the .so.
+        CompileRequest cand;
+        cand.source = source;
+        cand.fileName = p.request.candidateName;
+        cand.flags = task.nvccFlags() + p.request.candidateFlags;
+        cand.arch = p.arch;
+        p.candidateJob = m_compiler->compile(cand);
+        m_byCompileJob.insert(p.candidateJob, p.id);
+        return;
+    }
+    // A ModelNew module: nothing to compile here (load_inline builds in the worker's candidate host). The
+    // reference measured as a candidate is its Model under the name the worker looks up.
+    QString text = source;
+    static const QRegularExpression modelNew(u"^(class\\s+ModelNew\\b|ModelNew\\s*=)"_s,
+                                             QRegularExpression::MultilineOption);
+    static const QRegularExpression model(u"^class\\s+Model\\s*\\("_s, QRegularExpression::MultilineOption);
+    if (!modelNew.match(text).hasMatch() && model.match(text).hasMatch())
+        text += u"\n\nModelNew = Model  # KForge: the reference measured as a candidate\n"_s;
+    const QString name = p.request.candidateName.endsWith(u".py"_s) ? p.request.candidateName : u"candidate.py"_s;
+    CompileResult candidate;
+    candidate.ok = true;
+    candidate.artifactPath = torchSourceFile(name, text.toUtf8(), &error);
+    if (candidate.artifactPath.isEmpty()) {
+        finish(p.id, EvalResult::failure(Verdict::Error, error));
+        return;
+    }
+    p.candidate = candidate;
+    submitToPool(p);
 }
 
 void PoolEvaluator::onCompiled(int compileJob, const CompileResult &result)
@@ -132,6 +213,12 @@ void PoolEvaluator::onCompiled(int compileJob, const CompileResult &result)
                                                            .arg(p.reference->errorMessage, p.reference->firstError())));
         return;
     }
+    submitToPool(p);
+}
+
+void PoolEvaluator::submitToPool(Pending &p)
+{
+    const int id = p.id;
     Q_EMIT progress(id, u"queued"_s);
     EvalJob job;
     job.referenceSo = p.reference->artifactPath;

@@ -1,6 +1,8 @@
 #pragma once
 // The real Evaluator: compiles the task's reference and the candidate with the Compiler (for the
-// workers' architecture; cached), then runs the evaluation on the WorkerPool.
+// workers' architecture; cached), then runs the evaluation on the WorkerPool. A torch task's reference is its
+// reference.py, and a Python candidate (ModelNew) is not compiled: both go to kforge-torch-worker as files; a
+// .cu candidate on a torch task is compiled like any other and sent as its shared object.
 #include "core/worker/evaluator.h"
 
 #include <QElapsedTimer>
@@ -38,6 +40,8 @@ private:
         QElapsedTimer clock;
     };
     void startCompiles(Pending &p);
+    void startTorch(Pending &p);
+    void submitToPool(Pending &p);
     void startWaiting();
     void onCompiled(int compileJob, const CompileResult &result);
     void onPoolFinished(int poolJob, const EvalResult &result);

@@ -42,6 +42,25 @@ WorkerPool::~WorkerPool()
 
 void WorkerPool::setWorkers(const QList<WorkerConfig> &workers)
 {
+    m_configs = workers;
+    startWorkers();
+}
+
+void WorkerPool::setTaskKind(TaskKind kind)
+{
+    if (kind == m_kind)
+        return;
+    m_kind = kind;
+    if (!m_configs.isEmpty())
+        startWorkers();
+}
+
+void WorkerPool::startWorkers()
+{
+    QList<WorkerConfig> workers = m_configs;
+    if (m_kind == TaskKind::Torch)
+        for (WorkerConfig &w : workers)
+            w = w.forTorch();
     std::vector<std::unique_ptr<Slot>> old;
     old.swap(m_slots);
     m_settledEmitted = false;
@@ -140,7 +159,7 @@ WorkerReadiness WorkerPool::readiness() const
     bool anyStarted = false;
     QStringList details;
     for (const auto &slot : m_slots) {
-        if (slot->device.isValid())
+        if (slot->device.canEvaluate())
             return WorkerReadiness(WorkerReadiness::State::Ready);
         if (!slot->settled) {
             starting = true;

@@ -4,6 +4,7 @@
 // device is asked for once it is ready, so callers can compile for its architecture.
 #include "core/eval/deviceinfo.h"
 #include "core/eval/evalresult.h"
+#include "core/task/task.h"
 #include "core/worker/evaljob.h"
 #include "core/worker/workerconfig.h"
 #include "core/worker/workerreadiness.h"
@@ -28,6 +29,10 @@ public:
 
     // Replaces the workers and starts them. Jobs running on the old ones are answered as cancelled.
     void setWorkers(const QList<WorkerConfig> &workers);
+    // The kind of task the workers serve: torch tasks go to kforge-torch-worker (each worker's command through
+    // WorkerConfig::forTorch), CUDA tasks to kforge-worker. A change restarts the workers (as setWorkers does).
+    void setTaskKind(TaskKind kind);
+    TaskKind taskKind() const { return m_kind; }
     int workerCount() const;
     WorkerClient *worker(int index) const;
     DeviceInfo device(int index) const;   // valid once that worker answered device_info
@@ -65,6 +70,7 @@ private:
     void onFailed(Slot &slot, const QString &message);
     void settle(Slot &slot);
     void updateReadiness();
+    void startWorkers();
     void dispatch();
     void step(Slot &slot);
     void finishJob(Slot &slot, EvalResult result);
@@ -72,6 +78,8 @@ private:
 
     std::vector<std::unique_ptr<Slot>> m_slots;
     std::deque<Job> m_queue;
+    QList<WorkerConfig> m_configs; // as set, for CUDA tasks
+    TaskKind m_kind = TaskKind::Cuda;
     int m_nextId = 1;
     bool m_settledEmitted = false;
     WorkerReadiness m_readiness{WorkerReadiness::State::NoWorker};

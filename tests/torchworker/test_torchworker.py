@@ -271,6 +271,41 @@ class TorchWorkerTest(unittest.TestCase):
             self.verdict(r, 'correct')
             self.assertGreater(r['timing']['speedup'], 0)
 
+    def test_so_candidate(self):
+        """The .so KForge's compiler built from a .cu (what the client sends for a torch task's .cu candidate), by
+        path and inline as so_base64: loaded without nvcc; on the CPU the verdict says a GPU is needed."""
+        import base64
+        import shutil
+        import tempfile
+        folder = tempfile.mkdtemp(prefix='kforge-so-test-')
+        so = os.path.join(folder, 'kernel.so')
+        if DEVICE == 'cpu' or not torch.cuda.is_available():
+            with open(so, 'wb') as f:
+                f.write(b'\x7fELF not really a library')
+        else:
+            major, minor = torch.cuda.get_device_capability(0)
+            nvcc = os.environ.get('KFORGE_NVCC') or shutil.which('nvcc') or '/usr/local/cuda/bin/nvcc'
+            include = os.path.join(os.path.dirname(os.path.dirname(HERE)), 'core', 'runtime', 'include')
+            subprocess.run([nvcc, '-O3', '-arch=sm_%d%d' % (major, minor), '-shared', '-Xcompiler', '-fPIC',
+                            '-I' + include, os.path.join(DATA, 'matmul_relu_kernel.cu'), '-o', so], check=True)
+        with open(so, 'rb') as f:
+            inline = base64.b64encode(f.read()).decode()
+        for load in ({'path': so}, {'so_base64': inline}):
+            r = self.w.ask(op='load', slot='reference', path=os.path.join(DATA, 'matmul_relu.py'))
+            self.assertTrue(r['ok'], r)
+            r = self.w.ask(op='load', slot='candidate', **load)
+            self.assertTrue(r['ok'], r)
+            self.assertEqual(r['result']['kind'] if 'result' in r else r['kind'], 'cu')
+            r = self.w.ask(op='evaluate', task=self.matmul, options=FAST)
+            self.assertTrue(r['ok'], r)
+            if DEVICE == 'cpu' or not torch.cuda.is_available():
+                self.verdict(r['result'], 'load_error', 'step compile', 'needs a GPU')
+            else:
+                self.verdict(r['result'], 'correct')
+        shutil.rmtree(folder, ignore_errors=True)
+        r = self.w.ask(op='load', slot='reference', path=so)
+        self.assertFalse(r['ok'])
+
 
 class WireTest(unittest.TestCase):
     """What a host sends is parsed as JSON plus raw bytes of known dtypes, nothing else."""

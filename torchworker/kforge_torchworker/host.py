@@ -68,18 +68,10 @@ class KernelModule:
         if device.type != 'cuda':
             raise Failure('compile', 'a .cu candidate needs a GPU: this worker evaluates on %s (torch.cuda.'
                                      'is_available() is %s)' % (device, _CUDA))
-        import subprocess
-        major, minor = torch.cuda.get_device_capability(device)
-        nvcc = setup.get('nvcc') or 'nvcc'
-        so = os.path.abspath('candidate.so')
-        cmd = [nvcc, '-O3', '-lineinfo', '-arch=sm_%d%d' % (major, minor), '-shared', '-Xcompiler', '-fPIC',
-               '-I' + setup.get('abi_include', ''), path, '-o', so] + list(setup.get('nvcc_flags', []))
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-        except (OSError, subprocess.TimeoutExpired) as e:
-            raise Failure('compile', 'nvcc could not run: %s' % e) from None
-        if done.returncode != 0:
-            raise Failure('compile', 'nvcc exit status %d: %s' % (done.returncode, done.stderr.strip()[-2000:]))
+        if path.endswith('.so'):
+            so = path  # compiled by KForge's compiler already
+        else:
+            so = self.compile(path, setup, device)
         try:
             lib = ctypes.CDLL(so, mode=os.RTLD_NOW | os.RTLD_LOCAL)
             version = ctypes.c_int.in_dll(lib, 'kf_abi_version').value
@@ -94,6 +86,22 @@ class KernelModule:
         self.extra = []  # (name, tensor): parameters then buffers
         self.params = setup.get('params', {})
         self.arg_names = setup.get('arg_names', [])
+
+    @staticmethod
+    def compile(path, setup, device):
+        import subprocess
+        major, minor = torch.cuda.get_device_capability(device)
+        nvcc = setup.get('nvcc') or 'nvcc'
+        so = os.path.abspath('candidate.so')
+        cmd = [nvcc, '-O3', '-lineinfo', '-arch=sm_%d%d' % (major, minor), '-shared', '-Xcompiler', '-fPIC',
+               '-I' + setup.get('abi_include', ''), path, '-o', so] + list(setup.get('nvcc_flags', []))
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise Failure('compile', 'nvcc could not run: %s' % e) from None
+        if done.returncode != 0:
+            raise Failure('compile', 'nvcc exit status %d: %s' % (done.returncode, done.stderr.strip()[-2000:]))
+        return so
 
     def load_state(self, names, tensors, order):
         by_name = dict(zip(names, tensors))
@@ -174,7 +182,7 @@ class Host:
 
     def op_load(self, header, tensors):
         path = header['path']
-        if path.endswith('.cu'):
+        if path.endswith(('.cu', '.so')):
             self.path = path
             self.model = KernelModule(path, header, self.device)
             self.model.load_state(header['state_keys'], tensors, header['param_names'] + header['buffer_names'])

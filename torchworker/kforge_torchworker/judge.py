@@ -102,10 +102,14 @@ class Judge:
         if slot not in ('reference', 'candidate'):
             raise RequestError('bad_request', 'slot: "reference" or "candidate" is needed')
         self.slots.pop(slot, None)
+        if isinstance(req.get('so_base64'), str):
+            # A .cu candidate KForge compiled already (its compiler, cache and diagnostics), sent as kforge-worker's
+            # clients send shared objects.
+            req = dict(req, source_base64=req['so_base64'], filename='candidate.so')
         if isinstance(req.get('source'), str) or isinstance(req.get('source_base64'), str):
             name = os.path.basename(str(req.get('filename', slot + '.py')))
-            if not name.endswith(('.py', '.cu')):
-                raise RequestError('bad_request', 'filename: a .py or .cu name is needed')
+            if not name.endswith(('.py', '.cu', '.so')):
+                raise RequestError('bad_request', 'filename: a .py, .cu or .so name is needed')
             folder = tempfile.mkdtemp(prefix=slot + '-', dir=self.dir)
             path = os.path.join(folder, name)
             data = req['source'].encode() if 'source' in req else base64.b64decode(req['source_base64'])
@@ -115,10 +119,10 @@ class Judge:
             path = os.path.abspath(req['path'])
         else:
             raise RequestError('bad_request', 'path: a file path (or source with filename) is needed')
-        if not path.endswith(('.py', '.cu')):
-            raise RequestError('load_failed', '%s: a torch worker loads a .py module (Model / ModelNew) or a '
-                                              'KForge .cu kernel' % path)
-        if slot == 'reference' and path.endswith('.cu'):
+        if not path.endswith(('.py', '.cu', '.so')):
+            raise RequestError('load_failed', '%s: a torch worker loads a .py module (Model / ModelNew), a '
+                                              'KForge .cu kernel or its compiled .so' % path)
+        if slot == 'reference' and path.endswith(('.cu', '.so')):
             raise RequestError('load_failed', '%s: the reference of a torch task is a .py module' % path)
         try:
             with open(path, 'rb') as f:
@@ -126,7 +130,7 @@ class Judge:
         except OSError as e:
             raise RequestError('load_failed', '%s: cannot be read: %s' % (path, e.strerror)) from None
         self.slots[slot] = path
-        return {'abi_version': ABI_VERSION, 'kind': 'cu' if path.endswith('.cu') else 'py'}
+        return {'abi_version': ABI_VERSION, 'kind': 'py' if path.endswith('.py') else 'cu'}
 
     def op_evaluate(self, req):
         from .evaluate import Evaluation

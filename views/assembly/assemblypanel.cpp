@@ -324,10 +324,12 @@ void AssemblyPanel::highlightSourceLine(int line)
     m_sass->setHighlightLine(line);
     m_ptx->setHighlightLine(line);
     m_following = true;
-    for (auto [view, rows] :
-         {std::pair{m_sassView, m_sass->rowsOfLine(line)}, std::pair{m_ptxView, m_ptx->rowsOfLine(line)}}) {
-        if (!rows.isEmpty())
-            view->scrollTo(view->model()->index(rows.first(), 0), QAbstractItemView::PositionAtCenter);
+    // SASS: to the line's instruction with most samples (where the time went); PTX: to its first.
+    const QList<int> ptxRows = m_ptx->rowsOfLine(line);
+    for (auto [view, row] : {std::pair{m_sassView, m_sass->hottestRowOfLine(line)},
+                             std::pair{m_ptxView, ptxRows.isEmpty() ? -1 : ptxRows.first()}}) {
+        if (row >= 0)
+            view->scrollTo(view->model()->index(row, 0), QAbstractItemView::PositionAtCenter);
     }
     m_following = false;
 }

@@ -23,7 +23,7 @@ void PtxModel::setListing(const PtxListing &listing, const QString &function, co
         const PtxLine &l = listing.lines.at(i);
         QString text = l.text;
         text.replace(u'\t', QLatin1String("    "));
-        m_rows.append(Row{text, l.instruction ? lineInFile(l.where, baseName) : 0});
+        m_rows.append(Row{text, l.instruction ? outermostLineInFile(l.where, baseName) : 0});
     }
     endResetModel();
 }

@@ -31,7 +31,7 @@ void SassModel::setFunction(const SassFunction &function, const QString &baseNam
     m_function = function;
     m_lines.clear();
     for (const SassInstruction &i : m_function.instructions)
-        m_lines.append(lineInFile(i.where, baseName));
+        m_lines.append(outermostLineInFile(i.where, baseName));
     m_pcByOffset.clear();
     m_kernel = {};
     m_totalSamples = 0;
@@ -68,6 +68,21 @@ QList<int> SassModel::rowsOfLine(int line) const
             rows.append(int(i));
     }
     return rows;
+}
+
+int SassModel::hottestRowOfLine(int line) const
+{
+    int best = -1;
+    qint64 bestSamples = -1;
+    for (int row : rowsOfLine(line)) {
+        const SourceProfile::Pc *pc = m_pcByOffset.value(m_function.instructions.at(row).offset, nullptr);
+        const qint64 samples = pc ? pc->samples : 0;
+        if (samples > bestSamples) {
+            best = row;
+            bestSamples = samples;
+        }
+    }
+    return best;
 }
 
 int SassModel::lineOfRow(int row) const

@@ -25,6 +25,8 @@ public:
     void setHighlightLine(int line); // 0: none
     int highlightLine() const { return m_highlight; }
     QList<int> rowsOfLine(int line) const;
+    // The row of `line` with most samples (the first of the line without samples); -1 if the line has none.
+    int hottestRowOfLine(int line) const;
     int lineOfRow(int row) const;
     QString functionName() const { return m_function.name; }
 

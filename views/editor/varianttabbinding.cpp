@@ -4,6 +4,7 @@
 #include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "core/task/sourcelanguage.h"
 #include "core/task/task.h"
 #include "core/worker/readinesswatch.h"
 #include "views/editor/compileonly.h"
@@ -17,7 +18,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QLocale>
-#include <QRegularExpression>
 
 namespace kforge {
 
@@ -52,11 +52,10 @@ bool VariantTabBinding::isMeasured(const Variant &v)
 
 QString VariantTabBinding::candidateFileName(const QString &source) const
 {
-    // A torch task's candidate is a ModelNew module (Python) or a KForge .cu; the reference module is Python too.
-    static const QRegularExpression module(QStringLiteral("^\\s*class\\s+(ModelNew|Model)\\b"),
-                                           QRegularExpression::MultilineOption);
+    // A torch task's candidate is a ModelNew module (Python) or a KForge .cu (core/task/sourcelanguage).
     const bool torch = m_store && Task::isTorchTaskJson(m_store->task().taskJson.toUtf8());
-    return torch && module.match(source).hasMatch() ? QStringLiteral("candidate.py") : QStringLiteral("candidate.cu");
+    return torch && sourceLanguage(source) == SourceLanguage::Python ? QStringLiteral("candidate.py")
+                                                                     : QStringLiteral("candidate.cu");
 }
 
 void VariantTabBinding::forgetParents()
@@ -69,7 +68,7 @@ void VariantTabBinding::showTask(const Task &task)
     m_editor->clear();
     const QDir folder(task.folder());
     // The reference defines what is correct: shown, never edited here.
-    m_editor->addSource(tr("reference"), task.referenceSource(), folder.filePath(task.referenceFile()), true);
+    m_editor->addSource(tr("reference"), task.referenceSource(), folder.filePath(task.referenceFileName()), true);
     for (const TaskVariant &v : task.variants())
         m_editor->addSource(v.label, v.source, folder.filePath(v.file));
     m_editor->setCurrentIndex(0);

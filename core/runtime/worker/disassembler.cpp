@@ -413,13 +413,13 @@ nlohmann::ordered_json Disassembler::disassemble(const fs::path &library, const 
                 std::ofstream out(file, std::ios::binary);
                 out.write(c.bytes.data(), static_cast<std::streamsize>(c.bytes.size()));
             }
-            const ToolRun run = runTool({m_nvdisasm->string(), "--print-line-info", "-c", file.string()}, dir, cap,
-                                        m_limits.toolTimeoutS);
+            const ToolRun run = runTool({m_nvdisasm->string(), "--print-line-info-inline", "-c", file.string()}, dir,
+                                        cap, m_limits.toolTimeoutS);
             if (!run.ok() && !run.outTruncated) {
                 std::error_code ec;
                 fs::remove_all(dir, ec);
                 throw DisassemblyError{"disassemble_failed",
-                                       "nvdisasm --print-line-info -c " + c.name + " failed"
+                                       "nvdisasm --print-line-info-inline -c " + c.name + " failed"
                                            + (run.timedOut ? std::string(" (timed out)")
                                                            : " (exit status " + std::to_string(run.exitStatus) + ")")
                                            + (run.err.empty() ? std::string() : ": " + firstLines(run.err))};

@@ -1,7 +1,7 @@
 #pragma once
 // SASS of a loaded kernel library, made on the worker's host by the CUDA toolkit's own tools: the cubins
 // are extracted from the .so (`cuobjdump -xelf all`) and disassembled with line info
-// (`nvdisasm --print-line-info -c`); without nvdisasm, `cuobjdump -sass` of the whole .so. The client parses
+// (`nvdisasm --print-line-info-inline -c`: each line with the lines it was inlined at); without nvdisasm, `cuobjdump -sass` of the whole .so. The client parses
 // the raw text (protocol op "disassemble", docs/worker-protocol.md).
 #include <nlohmann/json.hpp>
 

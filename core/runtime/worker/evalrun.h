@@ -79,7 +79,7 @@ struct Evaluator::Run {
     {
         const int k = ofReference ? kRef : kCand;
         const auto base = baselineMs.find(k);
-        const double b = base == baselineMs.end() ? 0 : medianCi(base->second).median;
+        const double b = base == baselineMs.end() ? 0 : median(base->second);
         std::vector<double> out;
         for (double ms : ofReference ? refBatchMs : candBatchMs)
             out.push_back(std::max(0.0, ms - b) / k);

@@ -6,6 +6,18 @@
 
 namespace kforge::runtime {
 
+double median(std::vector<double> samples)
+{
+    if (samples.empty())
+        return 0;
+    const std::size_t n = samples.size(), mid = n / 2;
+    std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid), samples.end());
+    const double upper = samples[mid];
+    if (n % 2)
+        return upper;
+    return 0.5 * (*std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid)) + upper);
+}
+
 MedianCi medianCi(std::vector<double> samples)
 {
     MedianCi ci;

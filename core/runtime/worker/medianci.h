@@ -19,6 +19,8 @@ struct MedianCi {
 };
 
 MedianCi medianCi(std::vector<double> samples);
+// The median alone (the mean of the two middle samples for an even count; 0 for none).
+double median(std::vector<double> samples);
 
 enum class StopReason {
     None,    // run another round

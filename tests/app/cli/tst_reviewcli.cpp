@@ -2,6 +2,7 @@
 // reason), accepts and rejects them, checks every id it is given before it changes anything, and what it decided
 // is what the session holds when it is opened again.
 #include "core/session/sessionstore.h"
+#include "tests/app/cli/clirun.h"
 #include "tests/core/session/sessiontestdata.h"
 
 #include <QProcess>
@@ -16,23 +17,11 @@ namespace {
 
 const QString kTask = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/diag_matmul");
 
-struct Run {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Run = kforge::test::CliRun;
 
 Run review(const QStringList &args)
 {
-    QProcess p;
-    p.start(QStringLiteral(KFORGE_CLI), QStringList{u"review"_s} + args);
-    Run r;
-    if (!p.waitForFinished(30000))
-        return r;
-    r.code = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return kforge::test::runCli(QStringLiteral("review"), args);
 }
 
 // A session with a 2x variant (never held), a 40x one the store holds by its speedup rule, one the deep check

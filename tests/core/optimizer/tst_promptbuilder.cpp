@@ -300,6 +300,70 @@ private Q_SLOTS:
         QVERIFY(!p.contains(QLatin1String("{{")));
     }
 
+    // A torch task (kforge-cli import's task.json, reference.py) gets the PyTorch template: the Model in a
+    // python fence, the forward arguments with a scalar, parameters, both answer forms; a ModelNew exemplar keeps
+    // its python fence, a .cu one its cuda fence.
+    void torchTaskGetsThePyTorchTemplate()
+    {
+        TaskRecord t;
+        t.name = QStringLiteral("gemm_scale");
+        t.taskJson = QStringLiteral(
+            R"({"kind": "torch", "name": "gemm_scale", "title": "Linear then scale", "description": "y = alpha * W x",
+                "reference": "reference.py", "params": {"batch": 64, "features": 128},
+                "inputs": [{"name": "x", "dtype": "f32", "shape": ["batch", "features"]},
+                           {"name": "alpha", "scalar": "float", "value": 0.5}],
+                "parameters": [{"name": "linear.weight", "dtype": "f32", "shape": ["features", "features"]}],
+                "buffers": [], "outputs": [{"name": "out", "dtype": "f32", "shape": ["batch", "features"]}],
+                "tolerance": {"f32": {"atol": 0.0001, "rtol": 0.0001}}, "flops": null, "bytes": "4*batch*features"})");
+        t.referenceSource = QStringLiteral("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                                           "    def forward(self, x, alpha):\n        return self.linear(x) * alpha\n");
+        QCOMPARE(PromptBuilder::templateFor(QStringLiteral("contrastive"), t), QStringLiteral("contrastive_torch"));
+        QCOMPARE(PromptBuilder::templateFor(QStringLiteral("repair"), t), QStringLiteral("repair_torch"));
+        QCOMPARE(PromptBuilder::templateFor(QStringLiteral("contrastive"), fixtureTask()), QStringLiteral("contrastive"));
+        PromptExemplar ref;
+        ref.id = 1;
+        ref.isReference = true;
+        ref.source = t.referenceSource;
+        ref.speedup = 1.0;
+        PromptExemplar python;
+        python.id = 2;
+        python.source = QStringLiteral("import torch\n\n\nclass ModelNew(torch.nn.Module):\n    pass\n");
+        python.speedup = 1.7;
+        PromptExemplar cuda;
+        cuda.id = 3;
+        cuda.source = QStringLiteral("#include \"kforge/kernel.h\"\nKF_ENTRY(i, ni, o, no, p, s) { return cudaSuccess; }\n");
+        cuda.speedup = 2.5;
+        ContrastiveRequest r;
+        r.task = t;
+        r.exemplars = {cuda, ref, python};
+        QString error;
+        const QString p = PromptBuilder::contrastive(r, &error);
+        QVERIFY2(!p.isEmpty(), qPrintable(error));
+        QVERIFY(p.contains(QLatin1String("```python\nimport torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module)")));
+        QVERIFY(p.contains(QLatin1String("- `x`: f32, shape [batch, features]")));
+        QVERIFY(p.contains(QLatin1String("- `alpha`: float = 0.5")));
+        QVERIFY(p.contains(QLatin1String("- `linear.weight`: f32, shape [features, features]")));
+        QVERIFY(p.contains(QLatin1String("A `ModelNew` module")));
+        QVERIFY(p.contains(QLatin1String("A KForge `.cu` kernel")));
+        QVERIFY(p.contains(QLatin1String("Variant B: 1.70x the reference (a ModelNew module)")));
+        QVERIFY(p.contains(QLatin1String("Variant C: 2.50x the reference (a KForge .cu kernel)")));
+        QVERIFY(p.contains(QLatin1String("```python\nimport torch\n\n\nclass ModelNew")));
+        QVERIFY(p.contains(QLatin1String("```cuda\n#include \"kforge/kernel.h\"")));
+        QVERIFY(p.contains(QLatin1String("first explain why Variant C is faster than Variant A")));
+        QVERIFY(p.contains(QLatin1String("atol 0.0001, rtol 0.0001 for f32")));
+        QVERIFY(p.contains(QLatin1String("Unavoidable memory traffic: 4*batch*features bytes.")));
+        QVERIFY(!p.contains(QLatin1String("Work:"))); // flops null: not counted
+        QVERIFY(!p.contains(QLatin1String("{{")));
+
+        RepairRequest repair;
+        repair.task = t;
+        repair.source = python.source;
+        repair.failure = RepairRequest::Failure::WrongResult;
+        const QString rp = PromptBuilder::repair(repair, &error);
+        QVERIFY2(!rp.isEmpty(), qPrintable(error));
+        QVERIFY(rp.contains(QLatin1String("## Your answer\n\n```python\nimport torch")));
+    }
+
     void noExemplarIsAnError()
     {
         ContrastiveRequest r;

@@ -99,7 +99,7 @@ private Q_SLOTS:
 
     void builtInTemplatesAreCompiledIn()
     {
-        for (const char *name : {"system", "contrastive", "repair", "compare"}) {
+        for (const char *name : {"system", "contrastive", "repair", "compare", "contrastive_torch", "repair_torch"}) {
             QString error;
             QVERIFY2(!PromptTemplate::loadBuiltIn(QLatin1String(name), &error).isEmpty(), qPrintable(error));
         }

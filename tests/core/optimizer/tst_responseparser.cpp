@@ -137,6 +137,38 @@ private Q_SLOTS:
         QVERIFY(r.message().contains(QLatin1String("KF_ENTRY")));
         QCOMPARE(r.analysis, QStringLiteral("x"));
     }
+
+    // A torch task's answer in its Python form: a ```python block defining class ModelNew is the code.
+    void pythonModelNewBlock()
+    {
+        const QString answer = QStringLiteral(
+            "## Performance analysis\nOne pass.\n## Algorithm design\nA clamp.\n## Code\n"
+            "```python\nimport torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
+            "    def forward(self, x):\n        return torch.clamp_min(x, 0.0)\n```\n");
+        const ParsedResponse r = ResponseParser::parse(answer);
+        QCOMPARE(r.statusName(), QStringLiteral("ok"));
+        QCOMPARE(r.codeLanguage, QStringLiteral("python"));
+        QVERIFY(r.code.startsWith(QLatin1String("import torch")));
+        QVERIFY(r.code.contains(QLatin1String("class ModelNew(nn.Module)")));
+        QVERIFY2(!r.message().contains(QLatin1String("kforge/kernel.h")), qPrintable(r.message()));
+        QCOMPARE(r.analysis, QStringLiteral("One pass."));
+    }
+
+    // A python block without ModelNew (a usage example) is no candidate; a cuda block with KF_ENTRY beside it
+    // still is, and a ModelNew next to an example prefers the ModelNew.
+    void pythonBlockWithoutModelNewIsNoCandidate()
+    {
+        const ParsedResponse none = ResponseParser::parse(
+            QStringLiteral("## Analysis\nx\n## Design\ny\n## Code\n```python\nprint(model(x))\n```\n"));
+        QCOMPARE(none.statusName(), QStringLiteral("failed"));
+        QVERIFY(none.message().contains(QLatin1String("ModelNew")));
+        const ParsedResponse both = ResponseParser::parse(QStringLiteral(
+            "## Analysis\nx\n## Design\ny\n## Code\n```python\nclass ModelNew(nn.Module):\n    pass\n```\n"
+            "Usage:\n```python\nm = ModelNew()\n```\n"));
+        QCOMPARE(both.statusName(), QStringLiteral("ok"));
+        QVERIFY(both.code.startsWith(QLatin1String("class ModelNew")));
+        QVERIFY(!both.ambiguous);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstResponseParser)

@@ -117,6 +117,10 @@ void TestAsmListing::inlinedAtChains()
     QCOMPARE(at(*scalar, 0x01e0).where.last().line, 95);
     QCOMPARE(at(*scalar, 0x01c0).baseOpcode(), u"LDG"_s);
     QCOMPARE(lineInFile(at(*scalar, 0x01c0).where, u"online_warp.cu"_s), 95);
+    // The kernel's own line, as the source-level pass counts samples: the outermost in the file.
+    QCOMPARE(outermostLineInFile(shfl.where, u"online_warp.cu"_s), 96);
+    QCOMPARE(outermostLineInFile(at(*scalar, 0x01e0).where, u"online_warp.cu"_s), 95);
+    QCOMPARE(outermostLineInFile(shfl.where, u"other.cu"_s), 0);
 }
 
 void TestAsmListing::cuobjdumpFallbackHasNoLines()
@@ -212,7 +216,12 @@ void TestAsmListing::ptxInlinedAt()
     QCOMPARE(next.where.size(), 2);
     QCOMPARE(next.where.at(0).line, 27);
     QCOMPARE(next.where.at(1).line, 74);
-    QVERIFY(!p.linesFor(u"online_warp.cu"_s, 27, u"_Z21softmax_online_scalarPKfPfl"_s).isEmpty());
+    // A source line selects the instructions whose outermost line in the file it is (as the heat gutter counts
+    // samples): add()'s body (line 27) inlined at a call site selects nothing of its own in the vec4 kernel;
+    // the call site (line 74) selects them.
+    const QList<int> call = p.linesFor(u"online_warp.cu"_s, 74, u"_Z19softmax_online_vec4PK6float4PS_l"_s);
+    QVERIFY(call.contains(62));
+    QVERIFY(!p.linesFor(u"online_warp.cu"_s, 27, u"_Z19softmax_online_vec4PK6float4PS_l"_s).contains(62));
 }
 
 void TestAsmListing::realWorkerDisassembleReply()

@@ -14,6 +14,7 @@
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
+using kforge::test::asmBytes;
 using kforge::test::asmJson;
 
 namespace {
@@ -30,6 +31,8 @@ private Q_SLOTS:
     void foldsOntoLines();
     void hottestLinesText();
     void pcsMapToListingOffsets();
+    void h200Profiles_data();
+    void h200Profiles();
     void unavailableSaysWhatIsMissing();
     void problems_data();
     void problems();
@@ -126,6 +129,63 @@ void TestSourceProfile::pcsMapToListingOffsets()
         QVERIFY2(i >= 0, qPrintable(QString::number(pc.offset, 16)));
         QCOMPARE(lineInFile(fn->instructions.at(i).where, u"smem_tiled.cu"_s), pc.line);
     }
+}
+
+// The worker's replies on the H200 (tests/gpu/run_source_profile.sh: the pass and the disassemble op on the
+// built-in tasks' good candidates; tests/fixtures/asm/h200/README.md): every sampled PC is an instruction of the
+// SASS the worker disassembled, at the line the listing gives it, and the hottest line is the one named in the
+// issue's figures, with its stall reason.
+void TestSourceProfile::h200Profiles_data()
+{
+    QTest::addColumn<QString>("task");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("hotLine");
+    QTest::addColumn<QString>("stall");
+    // softmax: the first use of the loaded float4 in the online max/sum (p = add(p, v.x)); layernorm: the sum
+    // of the registers' loaded values; transpose: the global read into the shared tile; diag_matmul: the
+    // product stored from the loaded row (v.w *= s). Each waits on its global load.
+    QTest::newRow("softmax") << u"softmax"_s << u"online_warp.cu"_s << 74 << u"long_scoreboard"_s;
+    QTest::newRow("layernorm") << u"layernorm"_s << u"registers.cu"_s << 39 << u"long_scoreboard"_s;
+    QTest::newRow("transpose") << u"transpose"_s << u"smem_tiled.cu"_s << 19 << u"long_scoreboard"_s;
+    QTest::newRow("diag_matmul") << u"diag_matmul"_s << u"rowscale.cu"_s << 17 << u"long_scoreboard"_s;
+}
+
+void TestSourceProfile::h200Profiles()
+{
+    QFETCH(QString, task);
+    QFETCH(QString, file);
+    QFETCH(int, hotLine);
+    QFETCH(QString, stall);
+    const SourceProfile p = SourceProfile::fromResult(asmJson(u"h200/"_s + task + u".evaluate.json"_s));
+    QCOMPARE(p.status, SourceProfile::Status::Ok);
+    QVERIFY(p.costMs > 0 && p.costMs <= 1500);
+    QCOMPARE(SourceHeat::mainFile(p), file);
+    const SourceHeat heat = SourceHeat::of(p, file);
+    const QList<LineHeat> top = heat.hottest(1);
+    QVERIFY(!top.isEmpty());
+    QCOMPARE(top.first().line, hotLine);
+    QCOMPARE(top.first().dominantStall(), stall);
+
+    const SassListing l = SassListing::parse(QString::fromUtf8(asmBytes(u"h200/"_s + task + u".sass"_s)));
+    QCOMPARE(l.source, SassListing::Source::Nvdisasm);
+    QVERIFY(l.hasLineInfo());
+    int mapped = 0, onHotLine = 0;
+    for (const SourceProfile::Kernel &k : p.kernels) {
+        const SassFunction *fn = l.function(k.name);
+        QVERIFY2(fn, qPrintable(k.name));
+        for (const SourceProfile::Pc &pc : k.pcs) {
+            const int i = fn->indexOfOffset(pc.offset);
+            QVERIFY2(i >= 0, qPrintable(k.name + u" +0x"_s + QString::number(pc.offset, 16)));
+            if (pc.line == 0)
+                continue;
+            // The worker names the outermost line in the kernel's own file (inlined helpers fold onto it).
+            QCOMPARE(outermostLineInFile(fn->instructions.at(i).where, file), pc.line);
+            ++mapped;
+            onHotLine += pc.line == hotLine;
+        }
+    }
+    QVERIFY(mapped > 10);
+    QVERIFY(onHotLine > 0);
 }
 
 void TestSourceProfile::unavailableSaysWhatIsMissing()

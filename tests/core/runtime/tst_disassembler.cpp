@@ -25,7 +25,7 @@ void writeScript(const fs::path &file, const std::string &body)
 }
 
 // Stand-ins with the real tools' command lines: cuobjdump -xelf all X writes X.N.sm_XX.cubin files into
-// the working directory; nvdisasm --print-line-info -c F prints line-info comments and F's text.
+// the working directory; nvdisasm --print-line-info-inline -c F prints line-info comments (an inlined-at chain among them) and F's text.
 void fakeCuobjdump(const fs::path &dir)
 {
     writeScript(dir / "cuobjdump", R"(case "$1" in
@@ -43,8 +43,7 @@ void fakeNvdisasm(const fs::path &dir)
     writeScript(dir / "nvdisasm", R"(case "$1" in
 --version) echo "nvdisasm: NVIDIA (R) CUDA disassembler"; echo "Cuda compilation tools, release 13.0, V13.0.88";;
 --print-line-info-inline) [ "$2" = "-c" ] || exit 3
-       printf '.text._Z1f:\n\t//## File "/h/x.hpp", line 5 inlined at "/k/k.cu", line 9\n\t//## File "/k/k.cu", line 9\n        /*0020*/ FMUL R1, R2, R3 ;\n';;
---print-line-info) [ "$2" = "-c" ] || exit 3
+       printf '.text._Z1f:\n\t//## File "/h/x.hpp", line 5 inlined at "/k/k.cu", line 9\n\t//## File "/k/k.cu", line 9\n        /*0020*/ FMUL R1, R2, R3 ;\n'
        echo "	//## File \"/abs/candidate.cu\", line 12"; cat "$3"; echo
        if grep -q ONE "$3"; then head -c 300000 /dev/zero | tr '\0' 'x'; fi;;
 *) echo "unexpected $*" >&2; exit 2;;

@@ -29,6 +29,8 @@ std::vector<double> range(int n) // 1, 2, ..., n, shuffled
 void knownIntervals()
 {
     // n = 100: j = floor(50 - 9.8) = 40, k = ceil(51 + 9.8) = 61 (the tabulated 95% interval of the median).
+    KF_CHECK(near(median(range(100)), 50.5) && near(median({3, 1, 2}), 2) && median({}) == 0);
+    KF_CHECK(near(median({4, 1, 3, 2}), 2.5));
     MedianCi ci = medianCi(range(100));
     KF_CHECK(ci.n == 100 && ci.bounded);
     KF_CHECK(near(ci.median, 50.5) && near(ci.lowMs, 40) && near(ci.highMs, 61));

@@ -1,10 +1,14 @@
 // Task loading on the Qt side: the built-in tasks, and broken task folders whose messages must name the
-// file, the field and the problem.
+// file, the field and the problem; torch tasks (kind "torch"), a source's language, and the worker command a
+// torch task runs.
+#include "core/task/sourcelanguage.h"
 #include "core/task/task.h"
+#include "core/worker/workerconfig.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -29,6 +33,20 @@ const char *kGoodJson = R"({
                 "expect": {"verdict": "correct", "min_speedup": 1.5}}]
 })";
 
+// As kforge-cli import writes it (shortened): shapes over params, a scalar argument, parameters.
+const char *kTorchJson = R"json({
+  "kind": "torch", "name": "linear_scale", "title": "Linear then scale", "description": "y = alpha * (W x + b)",
+  "reference": "reference.py", "params": {"batch": 8, "features": 16}, "init_inputs": [16],
+  "inputs": [{"name": "x", "dtype": "f32", "shape": ["batch", "features"], "init": {"dist": "normal"}},
+             {"name": "alpha", "scalar": "float", "value": 0.5}],
+  "parameters": [{"name": "linear.weight", "dtype": "f32", "shape": ["features", "features"]},
+                 {"name": "linear.bias", "dtype": "f32", "shape": ["features"]}],
+  "buffers": [], "outputs": [{"name": "out", "dtype": "f32", "shape": ["batch", "features"]}],
+  "tolerance": {"f32": {"atol": 0.0001, "rtol": 0.0001}}, "flops": null, "bytes": "4*batch*features",
+  "degenerate": false, "timeout_s": 30,
+  "variants": [{"file": "variants/fused.py", "label": "fused", "expect": {"verdict": "correct"}}]
+})json";
+
 bool writeFile(const QString &path, const QByteArray &data)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
@@ -50,6 +68,9 @@ private Q_SLOTS:
     void brokenFolders();
     void notAFolder();
     void unknownKeysAreWarnings();
+    void loadsATorchTask();
+    void sourceLanguages();
+    void torchWorkerCommands();
 };
 
 void TestTask::builtinTasks()
@@ -196,6 +217,87 @@ void TestTask::unknownKeysAreWarnings()
     QVERIFY(r.ok());
     QCOMPARE(r.task->warnings().size(), 1);
     QVERIFY(r.task->warnings().at(0).contains(u"colour"));
+}
+
+void TestTask::loadsATorchTask()
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(u"linear_scale"_s);
+    QVERIFY(writeFile(folder + u"/task.json"_s, kTorchJson));
+    QVERIFY(writeFile(folder + u"/reference.py"_s, "import torch\n\n\nclass Model(torch.nn.Module):\n    pass\n"));
+    QVERIFY(writeFile(folder + u"/variants/fused.py"_s, "import torch\n\n\nclass ModelNew(torch.nn.Module):\n    pass\n"));
+    const TaskLoadResult r = Task::load(folder);
+    QVERIFY2(r.ok(), qPrintable(r.error.message()));
+    const Task &t = *r.task;
+    QVERIFY(t.isTorch());
+    QCOMPARE(t.name(), u"linear_scale"_s);
+    QCOMPARE(t.title(), u"Linear then scale"_s);
+    QCOMPARE(t.referenceFileName(), u"reference.py"_s);
+    QVERIFY(t.referenceSource().contains(u"class Model("_s));
+    QCOMPARE(t.timeoutS(), 30.0);
+    QCOMPARE(t.variants().size(), 1);
+    QCOMPARE(t.variants().at(0).label, u"fused"_s);
+    QVERIFY(t.variants().at(0).source.contains(u"class ModelNew"_s));
+    // What the torch worker judges: task.json as written, nothing dropped (a CUDA TaskSpec has no scalars).
+    const QJsonObject json = t.toJson();
+    QCOMPARE(json.value(u"kind"_s).toString(), u"torch"_s);
+    QCOMPARE(json.value(u"inputs"_s).toArray().at(1).toObject().value(u"value"_s).toDouble(), 0.5);
+    QCOMPARE(json.value(u"parameters"_s).toArray().size(), 2);
+
+    // The session's copy: the same from files in memory.
+    QMap<QString, QByteArray> files{{u"task.json"_s, kTorchJson},
+                                    {u"reference.py"_s, "class Model: pass\n"},
+                                    {u"variants/fused.py"_s, "class ModelNew: pass\n"}};
+    const TaskLoadResult copy = Task::fromFiles(u"linear_scale"_s, files);
+    QVERIFY2(copy.ok(), qPrintable(copy.error.message()));
+    QVERIFY(copy.task->isTorch());
+    QCOMPARE(copy.task->referenceSource(), u"class Model: pass\n"_s);
+    files.remove(u"reference.py"_s);
+    const TaskLoadResult missing = Task::fromFiles(u"linear_scale"_s, files);
+    QVERIFY(!missing.ok());
+    QCOMPARE(missing.error.file, u"linear_scale/reference.py"_s);
+    QJsonObject noOutputs = QJsonDocument::fromJson(kTorchJson).object();
+    noOutputs.remove(u"outputs"_s);
+    files.insert(u"reference.py"_s, "class Model: pass\n");
+    files.insert(u"task.json"_s, QJsonDocument(noOutputs).toJson());
+    const TaskLoadResult broken = Task::fromFiles(u"linear_scale"_s, files);
+    QVERIFY(!broken.ok());
+    QCOMPARE(broken.error.field, u"outputs"_s);
+}
+
+void TestTask::sourceLanguages()
+{
+    QCOMPARE(sourceLanguage(u"#include \"kforge/kernel.h\"\nKF_ENTRY(i, ni, o, no, p, s) {}\n"_s), SourceLanguage::Cuda);
+    QCOMPARE(sourceLanguage(u"import torch\nclass ModelNew(torch.nn.Module): pass\n"_s), SourceLanguage::Python);
+    QCOMPARE(sourceLanguage(u"from torch.utils.cpp_extension import load_inline\nsrc = '__global__ void k() {}'\n"_s),
+             SourceLanguage::Python);
+    QCOMPARE(sourceLanguage(u"// import torch in a comment is still CUDA\n__global__ void k() {}\n"_s),
+             SourceLanguage::Cuda);
+    QCOMPARE(sourceExtension(SourceLanguage::Python), u"py"_s);
+    QCOMPARE(fenceLanguage(SourceLanguage::Cuda), u"cuda"_s);
+}
+
+void TestTask::torchWorkerCommands()
+{
+    const auto torch = [](const QString &command) {
+        WorkerConfig c;
+        c.command = command;
+        return c.forTorch().command;
+    };
+    QCOMPARE(torch(u"kforge-worker --device 0"_s), u"kforge-torch-worker --device 0"_s);
+    QCOMPARE(torch(u"ssh gpu-box kforge-worker --device 1"_s), u"ssh gpu-box kforge-torch-worker --device 1"_s);
+    QCOMPARE(torch(u"ssh box /opt/kf/bin/kforge-worker"_s), u"ssh box /opt/kf/bin/kforge-torch-worker"_s);
+    QCOMPARE(torch(u"kforge-torch-worker --device cpu"_s), u"kforge-torch-worker --device cpu"_s);
+    QCOMPARE(torch(u"srun -p gpu my-kforge-worker-wrapper"_s), u"srun -p gpu my-kforge-worker-wrapper"_s);
+    // A bare name resolves to the script (the source tree's, from a build tree) and runs with KFORGE_TORCH_PYTHON.
+    WorkerConfig c;
+    c.command = u"kforge-torch-worker --device cpu"_s;
+    qputenv("KFORGE_TORCH_PYTHON", "/usr/bin/python3");
+    const QStringList resolved = c.resolvedCommand();
+    qunsetenv("KFORGE_TORCH_PYTHON");
+    QCOMPARE(resolved.value(0), u"/usr/bin/python3"_s);
+    QVERIFY2(resolved.value(1).endsWith(u"/kforge-torch-worker"_s), qPrintable(resolved.join(u' ')));
+    QCOMPARE(resolved.mid(2), (QStringList{u"--device"_s, u"cpu"_s}));
 }
 
 QTEST_GUILESS_MAIN(TestTask)

@@ -227,12 +227,24 @@ void TestAssemblyPanel::saysWhatIsMissing()
 
 void TestAssemblyPanel::screenshot()
 {
+    // The H200's own replies (tests/fixtures/asm/h200): transpose's good kernel, its SASS and its PC samples.
     AssemblyPanel panel;
     panel.resize(760, 560);
-    panel.setAssembly(transpose());
-    panel.setSourceProfile(profile());
+    Assembly a = transpose();
+    a.sass = SassListing::parse(asmText(u"h200/transpose.sass"_s));
+    a.sassTool = u"nvdisasm 13.0.85 on the H200"_s;
+    panel.setAssembly(a);
+    panel.setSourceProfile(
+        SourceProfile::fromResult(QJsonDocument::fromJson(asmText(u"h200/transpose.evaluate.json"_s).toUtf8()).object()));
     panel.show();
     panel.highlightSourceLine(19);
+    // The view scrolled to line 19's instruction with most samples: the shared store that waits for the global
+    // load's data (a long-scoreboard stall is counted on the instruction that needs the loaded register).
+    const int hot = panel.sassModel()->hottestRowOfLine(19);
+    QVERIFY(hot >= 0);
+    QVERIFY(!panel.sassModel()->index(hot, SassModel::SamplesColumn).data().toString().isEmpty());
+    QVERIFY2(panel.sassModel()->index(hot, SassModel::InstructionColumn).data().toString().contains(u"STS"_s),
+             qPrintable(panel.sassModel()->index(hot, SassModel::InstructionColumn).data().toString()));
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     const QString dir = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/screenshots");
     QDir().mkpath(dir);
