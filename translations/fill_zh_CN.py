@@ -1425,6 +1425,81 @@ T.update({
     '将 PyTorch 问题（KernelBench 格式）导入为任务文件夹',
 })
 
+# Opening a PyTorch problem in the workbench: the import dialog, the importer's steps, the Task panel's tree.
+T.update({
+'%1: %2: %3': '%1：%2：%3',
+'no such file': '没有这个文件',
+'the import was cancelled': '导入已取消',
+'no python3 with torch (%1); install torch (Debian: python3-torch)':
+    '没有带 torch 的 python3（%1）；请安装 torch（Debian：python3-torch）',
+'Looking for torch in %1…': '正在 %1 中查找 torch…',
+'cannot find %1 (installed in share/kforge/torch)': '找不到 %1（安装在 share/kforge/torch 中）',
+'Running %1 once on meta tensors with %2 (torch %3)…': '正在用 %2（torch %3）在 meta 张量上运行一次 %1…',
+'%1 cannot be started: %2': '无法启动 %1：%2',
+'Writing the task folder…': '正在写入任务文件夹…',
+'invalid JSON at offset %1: %2': '偏移 %1 处的 JSON 无效：%2',
+"'%1' must be lower-case letters, digits and '_'": '“%1”只能由小写字母、数字和“_”组成',
+"expected an array of the forward's arguments": '应为 forward 参数组成的数组',
+'a task needs at least one output': '任务至少需要一个输出',
+'must be positive': '必须为正数',
+'computed by get_inputs()': '由 get_inputs() 计算',
+'task.json: invalid JSON at offset %1: %2': 'task.json：偏移 %1 处的 JSON 无效：%2',
+'scalar': '标量',
+'value %1': '值 %1',
+'%1 elements': '%1 个元素',
+'As written: [%1]': '原文：[%1]',
+'none': '无',
+'%n item(s)': '%n 项',
+'Model.forward': 'Model.forward',
+'KF_ENTRY': 'KF_ENTRY',
+'Model.__init__': 'Model.__init__',
+'no arguments': '无参数',
+'arguments %1': '参数 %1',
+'Signature': '签名',
+'Buffers': '缓冲区',
+'exact': '精确相等',
+'atol %1, rtol %2': 'atol %1，rtol %2',
+'Params': '规模参数',
+'FLOPs': '浮点运算量',
+'bytes': '字节',
+'Kind': '类型',
+'torch: a PyTorch Model, evaluated by kforge-torch-worker': 'torch：PyTorch Model，由 kforge-torch-worker 评估',
+'cuda: a KForge kernel, evaluated by kforge-worker': 'cuda：KForge 内核，由 kforge-worker 评估',
+'Degenerate': '退化',
+'not checked': '未检查',
+'yes: the output does not depend on the inputs': '是：输出不依赖于输入',
+'no': '否',
+'Time limit': '时间限制',
+'Derived by discovery': '分析得出的内容',
+'Details': '详情',
+'Overview': '概览',
+"A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge .cu whose inputs are the forward's arguments followed by the module's parameters and buffers. kforge-torch-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and tolerance, and how discovery derived them.":
+    'PyTorch 任务：参考实现是 reference.py 中的 Model，候选是一个 ModelNew 模块，或一个 KForge .cu（其输入依次为 forward 的参数、模块的参数和缓冲区）。由 kforge-torch-worker 评估。“签名”页列出它的输入、参数、缓冲区、输出和容差，以及分析是如何得出它们的。',
+'Import a PyTorch Problem': '导入 PyTorch 问题',
+"<p><b>%1</b> is a Python file. KForge opens a PyTorch problem in KernelBench's format (<tt>class Model</tt>, size constants, <tt>get_inputs()</tt>, <tt>get_init_inputs()</tt>) as a task.</p><p>The import runs the module once where python3 has torch (a CPU is enough; big tensors stay on the meta device), finds the forward's inputs, the module's parameters and buffers, the outputs with their dtypes and shapes, and writes a task folder: <tt>reference.py</tt> (the file as it is) and <tt>task.json</tt>. The task then opens in a working session. The problem file itself is not changed.</p>":
+    '<p><b>%1</b> 是一个 Python 文件。KForge 可将 KernelBench 格式的 PyTorch 问题（<tt>class Model</tt>、规模常量、<tt>get_inputs()</tt>、<tt>get_init_inputs()</tt>）作为任务打开。</p><p>导入会在带 torch 的 python3 中运行一次该模块（CPU 即可；大张量留在 meta 设备上），找出 forward 的输入、模块的参数和缓冲区、输出及其数据类型和形状，并写入一个任务文件夹：<tt>reference.py</tt>（文件原样）和 <tt>task.json</tt>。随后任务在工作会话中打开。问题文件本身不会被修改。</p>',
+'Choose…': '选择…',
+'Problem:': '问题：',
+'Task folder under:': '任务文件夹位于：',
+'Writes:': '写入：',
+'Import and Open': '导入并打开',
+'Imported into %1.': '已导入到 %1。',
+'Could not import %1.\nStep: %2\nCause: %3\nNothing was written; fix the file and import again.':
+    '无法导入 %1。\n步骤：%2\n原因：%3\n没有写入任何内容；请修正文件后再次导入。',
+'Try Again': '重试',
+'The folder holds a task already: its reference.py and task.json are replaced.':
+    '该文件夹中已有任务：其 reference.py 和 task.json 将被替换。',
+'Task Folder Under': '任务文件夹的上级文件夹',
+'Imported the PyTorch problem as %1': '已将 PyTorch 问题导入为 %1',
+'Could not import %1': '无法导入 %1',
+'&Open File…': '打开文件(&O)…',
+'Open a task.json, a PyTorch problem (*.py, imported as a task) or a session file':
+    '打开 task.json、PyTorch 问题（*.py，作为任务导入）或会话文件',
+'Open File': '打开文件',
+'Tasks and PyTorch problems (task.json *.py);;KForge sessions (*.kforge);;All files (*)':
+    '任务和 PyTorch 问题 (task.json *.py);;KForge 会话 (*.kforge);;所有文件 (*)',
+})
+
 # PyTorch tasks in rounds (issue 13): torch task loading, the torch worker, ModelNew answers and exports.
 T.update({
 'invalid JSON at offset %1: %2': '偏移 %1 处的 JSON 无效：%2',

@@ -6,6 +6,7 @@
 // a summary of what could not be imported and why.
 #include "command.h"
 
+#include "core/task/torchimport.h"
 #include "core/version.h"
 
 #include <QCommandLineParser>
@@ -16,12 +17,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
 #include <QProcess>
-#include <QSaveFile>
-#include <QStandardPaths>
 #include <QTextStream>
 #include <QThread>
 #include <QTimer>
@@ -33,7 +31,7 @@ namespace kforge::cli {
 
 namespace {
 
-const QString kScriptName = u"kforge_torch_discover.py"_s;
+const QString kScriptName = QString::fromLatin1(torchimport::scriptName);
 
 struct Failure {
     QString file;
@@ -46,57 +44,9 @@ struct ImportCommand {
 
 public:
     static int run(const QStringList &args);
-    // The discovery script: share/kforge/torch next to the executable, the standard data locations, then the
-    // source tree (a build folder).
-    static QString discoverScript();
-    // The first of the candidates that imports torch; its torch version in `version`. Empty with `why` set.
-    static QString findPython(const QStringList &candidates, QString &version, QString &why);
     // The problem files named: files as given, folders' *.py (not recursive), sorted by name.
     static QStringList problemFiles(const QStringList &paths, QStringList &missing);
 };
-
-QString ImportCommand::discoverScript()
-{
-    QStringList candidates;
-    const QString appDir = QCoreApplication::applicationDirPath();
-    if (!appDir.isEmpty())
-        candidates << appDir + u"/../share/kforge/torch/"_s + kScriptName;
-    const QString located = QStandardPaths::locate(QStandardPaths::GenericDataLocation, u"kforge/torch/"_s + kScriptName);
-    if (!located.isEmpty())
-        candidates << located;
-    candidates << QStringLiteral(KFORGE_SOURCE_DIR) + u"/resources/torch/"_s + kScriptName;
-    for (const QString &path : std::as_const(candidates))
-        if (QFileInfo(path).isFile())
-            return QDir::cleanPath(path);
-    return {};
-}
-
-QString ImportCommand::findPython(const QStringList &candidates, QString &version, QString &why)
-{
-    QStringList reasons;
-    for (const QString &python : candidates) {
-        QProcess p;
-        p.start(python, {u"-c"_s, u"import sys, torch; sys.stdout.write(torch.__version__)"_s});
-        if (!p.waitForStarted(10000)) {
-            reasons << tr("%1: cannot be started").arg(python);
-            continue;
-        }
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished(2000);
-            reasons << tr("%1: no answer within 120 s").arg(python);
-            continue;
-        }
-        if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-            reasons << tr("%1: cannot import torch").arg(python);
-            continue;
-        }
-        version = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
-        return python;
-    }
-    why = reasons.join(u"; "_s);
-    return {};
-}
 
 QStringList ImportCommand::problemFiles(const QStringList &paths, QStringList &missing)
 {
@@ -167,15 +117,15 @@ int ImportCommand::run(const QStringList &args)
         err << tr("kforge-cli import: no *.py problem file in %1").arg(positional.join(u", "_s)) << '\n';
         return 1;
     }
-    const QString script = discoverScript();
+    const QString script = torchimport::discoverScript();
     if (script.isEmpty()) {
         err << tr("kforge-cli import: cannot find %1 (installed in share/kforge/torch)").arg(kScriptName) << '\n';
         return 1;
     }
     const QStringList candidates = parser.isSet(pythonOpt) ? QStringList{parser.value(pythonOpt)}
-                                                           : QStringList{u"python3"_s, u"/usr/bin/python3"_s};
+                                                           : torchimport::defaultPythons();
     QString torchVersion, why;
-    const QString python = findPython(candidates, torchVersion, why);
+    const QString python = torchimport::findPython(candidates, torchVersion, why);
     if (python.isEmpty()) {
         err << tr("kforge-cli import: no python3 with torch (%1); install torch (Debian: python3-torch) or name "
                   "one with --python")
@@ -207,55 +157,42 @@ int ImportCommand::run(const QStringList &args)
     QStringList reported;         // absolute paths of the problems with a result line
     int done = 0;
 
-    // One result line of the script: {"file", "seconds", "task_json"} or {"file", "error": {"step", "cause"}}.
-    const auto finish = [&](const QJsonObject &result) {
-        const QString absolute = result.value(u"file"_s).toString();
-        const qsizetype index = absolutes.indexOf(absolute);
-        const QString file = index >= 0 ? files[index] : absolute;
-        reported << absolute;
+    // One result line of the script (torchimport::parseResultLine): the task or the step that failed.
+    const auto finish = [&](const TorchDiscovery &result) {
+        const qsizetype index = absolutes.indexOf(result.file);
+        const QString file = index >= 0 ? files[index] : result.file;
+        reported << result.file;
         ++done;
         const QString prefix = u"[%1/%2] %3: "_s.arg(done).arg(files.size()).arg(QFileInfo(file).fileName());
         const auto fail = [&](const QString &step, const QString &cause) {
             failures.append({file, step, cause});
             out << prefix << tr("not imported: %1: %2").arg(step, cause) << '\n';
         };
-        const QByteArray text = result.value(u"task_json"_s).toString().toUtf8();
-        const QJsonObject task = QJsonDocument::fromJson(text).object();
-        if (result.contains(u"error"_s)) {
-            const QJsonObject e = result.value(u"error"_s).toObject();
-            fail(e.value(u"step"_s).toString(), e.value(u"cause"_s).toString());
-        } else if (task.value(u"kind"_s).toString() != u"torch"_s) {
-            fail(u"discover"_s, tr("the discovery script gave no task"));
+        const QJsonObject &task = result.task;
+        const QString name = task.value(u"name"_s).toString();
+        TorchImportError writeError;
+        if (!result.ok()) {
+            fail(result.error.step, result.error.cause);
+        } else if (names.contains(name)) {
+            fail(u"write"_s, tr("task name '%1' is also that of %2").arg(name, names.value(name)));
+        } else if (torchimport::writeTaskFolder(file, result, outDir, writeError).isEmpty()) {
+            fail(writeError.step, writeError.cause);
         } else {
-            const QString name = task.value(u"name"_s).toString();
-            const QString folder = QDir(outDir).filePath(name);
-            QSaveFile json(folder + u"/task.json"_s), reference(folder + u"/reference.py"_s);
-            QFile source(file);
-            if (names.contains(name)) {
-                fail(u"write"_s, tr("task name '%1' is also that of %2").arg(name, names.value(name)));
-            } else if (!source.open(QIODevice::ReadOnly)) {
-                fail(u"write"_s, tr("cannot read %1 again").arg(file));
-            } else if (!QDir().mkpath(folder) || !reference.open(QIODevice::WriteOnly)
-                       || reference.write(source.readAll()) < 0 || !reference.commit()
-                       || !json.open(QIODevice::WriteOnly) || json.write(text) < 0 || !json.commit()) {
-                fail(u"write"_s, tr("cannot write %1").arg(folder));
-            } else {
-                names.insert(name, file);
-                const QJsonValue flops = task.value(u"flops"_s);
-                const QString flopsText = flops.isString()   ? flops.toString()
-                                          : flops.isDouble() ? QString::number(flops.toDouble(), 'g', 6)
-                                                             : tr("unknown");
-                out << prefix
-                    << tr("imported as %1 (%2 inputs, %3 outputs, flops %4, %5 s)")
-                           .arg(name)
-                           .arg(task.value(u"inputs"_s).toArray().size())
-                           .arg(task.value(u"outputs"_s).toArray().size())
-                           .arg(flopsText)
-                           .arg(result.value(u"seconds"_s).toDouble(), 0, 'f', 1);
-                if (task.value(u"degenerate"_s).toBool())
-                    out << ' ' << tr("[degenerate: the output does not depend on the inputs]");
-                out << '\n';
-            }
+            names.insert(name, file);
+            const QJsonValue flops = task.value(u"flops"_s);
+            const QString flopsText = flops.isString()   ? flops.toString()
+                                      : flops.isDouble() ? QString::number(flops.toDouble(), 'g', 6)
+                                                         : tr("unknown");
+            out << prefix
+                << tr("imported as %1 (%2 inputs, %3 outputs, flops %4, %5 s)")
+                       .arg(name)
+                       .arg(task.value(u"inputs"_s).toArray().size())
+                       .arg(task.value(u"outputs"_s).toArray().size())
+                       .arg(flopsText)
+                       .arg(result.seconds, 0, 'f', 1);
+            if (task.value(u"degenerate"_s).toBool())
+                out << ' ' << tr("[degenerate: the output does not depend on the inputs]");
+            out << '\n';
         }
         out.flush();
     };
@@ -274,8 +211,8 @@ int ImportCommand::run(const QStringList &args)
         while ((newline = pendingOut.indexOf('\n')) >= 0) {
             const QByteArray line = pendingOut.left(newline);
             pendingOut.remove(0, newline + 1);
-            const QJsonObject result = QJsonDocument::fromJson(line).object();
-            if (result.contains(u"file"_s))
+            const TorchDiscovery result = torchimport::parseResultLine(line);
+            if (!result.file.isEmpty())
                 finish(result);
         }
     });
@@ -289,21 +226,19 @@ int ImportCommand::run(const QStringList &args)
     watchdog.setSingleShot(true);
     QObject::connect(&watchdog, &QTimer::timeout, &loop, [&] { process.kill(); });
     watchdog.start(int(std::min(2.0e9, (timeoutS * double(files.size()) / jobs + timeoutS + 60) * 1000)));
-    QStringList scriptArgs{script,         u"--each"_s,
-                           u"--jobs"_s,    QString::number(jobs),
-                           u"--timeout"_s, QString::number(timeoutS)};
-    process.start(python, scriptArgs + absolutes);
+    process.start(python, torchimport::scriptArguments(script, absolutes, jobs, timeoutS));
     loop.exec();
     process.waitForFinished(5000);
     const QString stderrTail = QString::fromUtf8(process.readAllStandardError()).trimmed().section(u'\n', -1);
     for (qsizetype i = 0; i < files.size(); ++i)
-        if (!reported.contains(absolutes[i]))
-            finish(QJsonObject{{u"file"_s, absolutes[i]},
-                               {u"error"_s, QJsonObject{{u"step"_s, u"discover"_s},
-                                                        {u"cause"_s, tr("the discovery process ended without a "
-                                                                        "result (exit status %1): %2")
-                                                                         .arg(process.exitCode())
-                                                                         .arg(stderrTail)}}}});
+        if (!reported.contains(absolutes[i])) {
+            TorchDiscovery missing;
+            missing.file = absolutes[i];
+            missing.error = {
+                absolutes[i], u"discover"_s,
+                tr("the discovery process ended without a result (exit status %1): %2").arg(process.exitCode()).arg(stderrTail)};
+            finish(missing);
+        }
 
     out << tr("Imported %1 of %2 problem(s) into %3 in %4 s.")
                .arg(files.size() - failures.size())

@@ -32,6 +32,8 @@ MainActions::MainActions(QWidget *owner)
     openTaskFolder = make(owner, tr("Open &Task Folder…"), QStringLiteral("folder-open"), QStyle::SP_DirOpenIcon,
                           QKeySequence::Open);
     openTaskFolder->setToolTip(tr("Open a task: a folder with task.json and reference.cu"));
+    openFile = make(owner, tr("&Open File…"), QStringLiteral("document-open"), QStyle::SP_DialogOpenButton);
+    openFile->setToolTip(tr("Open a task.json, a PyTorch problem (*.py, imported as a task) or a session file"));
     openSession = make(owner, tr("Open &Session…"), QStringLiteral("document-open"), QStyle::SP_DialogOpenButton);
     openSession->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     openSession->setToolTip(tr("Open a KForge session file (*.kforge)"));
@@ -82,6 +84,7 @@ MainActions::MainActions(QWidget *owner)
     aboutQt->setMenuRole(QAction::AboutQtRole);
 
     for (QAction *a : {openTaskFolder,
+                       openFile,
                        openSession,
                        saveSessionAs,
                        exportVariant,
@@ -110,6 +113,7 @@ void MainActions::buildMenus(QMainWindow *window, const QList<QAction *> &diagno
     QMenuBar *bar = window->menuBar();
     QMenu *file = bar->addMenu(tr("&File"));
     file->addAction(openTaskFolder);
+    file->addAction(openFile);
     file->addAction(openSession);
     recentMenu = file->addMenu(tr("Open &Recent"));
     recentMenu->setIcon(QIcon::fromTheme(QStringLiteral("document-open-recent")));

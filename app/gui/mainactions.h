@@ -26,6 +26,7 @@ public:
     QMenu *recentMenu = nullptr;
 
     QAction *openTaskFolder = nullptr;
+    QAction *openFile = nullptr; // task.json, a PyTorch problem (*.py) or a session
     QAction *openSession = nullptr;
     QAction *saveSessionAs = nullptr;
     QAction *exportVariant = nullptr;

@@ -10,6 +10,7 @@
 #include "app/gui/readinessindicators.h"
 #include "app/gui/sessionactions.h"
 #include "app/gui/sourcelevelview.h"
+#include "app/gui/torchimportdialog.h"
 #include "app/gui/windowgeometry.h"
 #include "core/compile/compiler.h"
 #include "core/log/loghub.h"
@@ -66,6 +67,12 @@ bool isKernelFile(const QString &path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     return suffix == u"cu" || suffix == u"cuh";
+}
+
+// A PyTorch problem in KernelBench's format: opened through the import (TorchImportDialog).
+bool isProblemFile(const QString &path)
+{
+    return QFileInfo(path).suffix().compare(QLatin1String("py"), Qt::CaseInsensitive) == 0;
 }
 } // namespace
 
@@ -339,12 +346,32 @@ void MainWindow::openPath(const QString &path)
     const QFileInfo info(path);
     if (info.isDir())
         openTaskFolder(path);
+    else if (info.isFile() && info.fileName() == QLatin1String("task.json"))
+        openTaskFolder(info.absolutePath());
+    else if (info.isFile() && isProblemFile(path))
+        offerTorchImport(path);
     else if (info.isFile() && isKernelFile(path))
         addVariantFile(path);
     else if (info.isFile())
         openSessionAsync(path);
     else
         reportError(tr("%1 does not exist.").arg(path));
+}
+
+TorchImportDialog *MainWindow::offerTorchImport(const QString &problemFile)
+{
+    auto *dialog = new TorchImportDialog(problemFile, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &TorchImportDialog::imported, this, [this](const QString &folder) {
+        m_log.post(LogSource::App, LogLevel::Info, tr("Imported the PyTorch problem as %1").arg(folder));
+        openTaskFolder(folder);
+    });
+    connect(dialog, &TorchImportDialog::importFailed, this, [this](const TorchImportError &e) {
+        m_log.post(LogSource::App, LogLevel::Error, tr("Could not import %1").arg(e.message()));
+    });
+    Q_EMIT torchImportOffered(dialog);
+    dialog->open();
+    return dialog;
 }
 
 void MainWindow::openTaskFolder(const QString &folder)
@@ -448,7 +475,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
     const bool usable = !urls.isEmpty() && std::all_of(urls.begin(), urls.end(), [](const QUrl &u) {
         const QFileInfo info(u.toLocalFile());
         return u.isLocalFile()
-               && (isKernelFile(info.filePath()) || SessionController::isSessionFile(info.filePath())
+               && (isKernelFile(info.filePath()) || isProblemFile(info.filePath())
+                   || SessionController::isSessionFile(info.filePath())
                    || (info.isDir() && QFileInfo::exists(info.filePath() + QStringLiteral("/task.json"))));
     });
     if (usable)
@@ -457,7 +485,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 
 void MainWindow::dropEvent(QDropEvent *event)
 {
-    // Kernel files become variants; a task folder or a session is opened (the last one wins).
+    // Kernel files become variants; a PyTorch problem is offered the import; a task folder or a session is opened
+    // (the last one wins).
     for (const QUrl &url : event->mimeData()->urls())
         openPath(url.toLocalFile());
     event->acceptProposedAction();

@@ -9,6 +9,8 @@
 
 #include <QMainWindow>
 
+Q_MOC_INCLUDE("app/gui/torchimportdialog.h")
+
 class QDockWidget;
 class QDragEnterEvent;
 class QDropEvent;
@@ -38,6 +40,7 @@ class VariantSelection;
 class VariantTabBinding;
 class VariantsPanel;
 class TaskPanel;
+class TorchImportDialog;
 class Workbench;
 
 class MainWindow : public QMainWindow
@@ -48,8 +51,11 @@ public:
     MainWindow(Settings &settings, LogHub &log, QWidget *parent = nullptr, Evaluator *evaluator = nullptr);
     ~MainWindow() override;
 
-    // A task folder, a *.kforge session file or a kernel file (added as a variant), whichever `path` is.
+    // A task folder (or its task.json), a *.kforge session file, a kernel file (added as a variant) or a PyTorch
+    // problem (*.py: the import is offered), whichever `path` is.
     void openPath(const QString &path);
+    // Shows the import of a PyTorch problem file (TorchImportDialog, window-modal); its success opens the task.
+    TorchImportDialog *offerTorchImport(const QString &problemFile);
     // Loads the task off the GUI thread; taskOpened() or openFailed() follows.
     void openTaskFolder(const QString &folder);
     // Opens a session file. The GUI's own paths load it off the GUI thread (sessionOpened() or openFailed()
@@ -97,6 +103,8 @@ Q_SIGNALS:
     void taskOpened(const QString &folder);
     void sessionOpened(const QString &file);
     void openFailed(const QString &message);
+    // A PyTorch problem's import dialog is about to be shown (tests, screenshots).
+    void torchImportOffered(kforge::TorchImportDialog *dialog);
     void toolchainChecked(const kforge::ToolchainInfo &info);
 
 protected:

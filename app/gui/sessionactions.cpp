@@ -18,6 +18,7 @@ SessionActions::SessionActions(MainActions *actions, SessionController *sessions
     , m_window(window)
 {
     connect(m_actions->openTaskFolder, &QAction::triggered, this, &SessionActions::chooseTaskFolder);
+    connect(m_actions->openFile, &QAction::triggered, this, &SessionActions::chooseFile);
     connect(m_actions->openSession, &QAction::triggered, this, &SessionActions::chooseSession);
     connect(m_actions->saveSessionAs, &QAction::triggered, this, &SessionActions::chooseSaveSessionAs);
     connect(m_actions->clearRecent, &QAction::triggered, &m_settings, &Settings::clearRecentFiles);
@@ -41,6 +42,15 @@ void SessionActions::chooseSession()
                                                       tr("KForge sessions (*.kforge);;All files (*)"));
     if (!file.isEmpty())
         m_sessions->openSessionAsync(file);
+}
+
+void SessionActions::chooseFile()
+{
+    const QString file = QFileDialog::getOpenFileName(
+        m_window, tr("Open File"), m_sessions->taskFolder(),
+        tr("Tasks and PyTorch problems (task.json *.py);;KForge sessions (*.kforge);;All files (*)"));
+    if (!file.isEmpty())
+        Q_EMIT openRequested(file);
 }
 
 void SessionActions::chooseSaveSessionAs()

@@ -1,6 +1,6 @@
 #pragma once
-// The File menu's session half: Open Task Folder, Open Session and Save Session As ask the user for a path and
-// hand it to the SessionController; Open Recent lists the recent files and keeps following them.
+// The File menu's session half: Open Task Folder, Open File, Open Session and Save Session As ask the user for a path
+// and hand it to the SessionController; Open Recent lists the recent files and keeps following them.
 #include <QObject>
 
 class QWidget;
@@ -20,6 +20,8 @@ public:
 
     void chooseTaskFolder();
     void chooseSession();
+    // A task.json, a PyTorch problem (*.py) or a session file, handed on through openRequested().
+    void chooseFile();
     void chooseSaveSessionAs();
 
 Q_SIGNALS:

@@ -64,7 +64,7 @@ public:
     double suspiciousSpeedup() const { return m_suspiciousSpeedup; }
 
     // ---- task
-    // Copies a task folder in (task.json, reference.cu, everything else under it) and adds the reference as a
+    // Copies a task folder in (task.json, reference.cu or a torch task's reference.py, everything else under it) and adds the reference as a
     // variant; with importTaskVariants, also the hand-written variants task.json lists (origin Imported).
     bool importTask(const QString &folder, bool importTaskVariants = false);
     const TaskRecord &task() const { return m_task; }

@@ -151,10 +151,8 @@ TaskLoadResult Task::torchTask(const QString &label, const QString &folder, cons
     t.name = name.toStdString();
     t.title = o.value("title"_L1).toString(name).toStdString();
     t.description = o.value("description"_L1).toString().toStdString();
-    const QJsonObject params = o.value("params"_L1).toObject();
-    for (auto it = params.begin(); it != params.end(); ++it)
-        if (it.value().isDouble())
-            t.params.emplace_back(it.key().toStdString(), it.value().toDouble());
+    for (const auto &[key, value] : paramsInFileOrder(json)) // file order, as a .cu candidate's kf_params
+        t.params.emplace_back(key.toStdString(), value);
     if (const double timeout = o.value("timeout_s"_L1).toDouble(0); timeout > 0)
         t.timeoutS = timeout;
     t.degenerate = o.value("degenerate"_L1).toBool(false);
@@ -201,6 +199,31 @@ TaskLoadResult Task::torchTask(const QString &label, const QString &folder, cons
     task.m_torchJson = o;
     r.task = task;
     return r;
+}
+
+bool Task::isTorchTaskJson(const QByteArray &taskJson)
+{
+    return QJsonDocument::fromJson(taskJson).object().value(u"kind"_s).toString() == u"torch"_s;
+}
+
+QString Task::referenceFileOf(const QByteArray &taskJson)
+{
+    const QJsonObject json = QJsonDocument::fromJson(taskJson).object();
+    if (json.value(u"kind"_s).toString() != u"torch"_s)
+        return u"reference.cu"_s;
+    return json.value(u"reference"_s).toString(u"reference.py"_s);
+}
+
+QList<QPair<QString, double>> Task::paramsInFileOrder(const QByteArray &taskJson)
+{
+    QList<QPair<QString, double>> out;
+    const auto json = nlohmann::ordered_json::parse(taskJson.constBegin(), taskJson.constEnd(), nullptr, false);
+    if (json.is_discarded() || !json.is_object() || !json.contains("params") || !json["params"].is_object())
+        return out;
+    for (const auto &[key, value] : json["params"].items())
+        if (value.is_number())
+            out.append({QString::fromStdString(key), value.get<double>()});
+    return out;
 }
 
 QString Task::builtinTasksDir()

@@ -11,6 +11,7 @@
 #include <QList>
 #include <QMap>
 #include <QMetaType>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -85,6 +86,13 @@ public:
 
     // task.json as a JSON object, what the worker's evaluate request carries.
     QJsonObject toJson() const;
+
+    // Whether task.json text names a PyTorch task ("kind": "torch"), and which reference file it names.
+    static bool isTorchTaskJson(const QByteArray &taskJson);
+    static QString referenceFileOf(const QByteArray &taskJson);
+    // task.json's numeric "params" in file order (QJsonObject sorts its keys; the order is the kernels' kf_param
+    // order and the one the task panel lists).
+    static QList<QPair<QString, double>> paramsInFileOrder(const QByteArray &taskJson);
 
 private:
     // task.json of kind torch with its reference.py (and variants' sources, by relative path).

@@ -2,11 +2,13 @@
 
 #include "views/editor/cudalexer.h"
 
+#include <Qsci/qscilexerpython.h>
 #include <Qsci/qsciscintilla.h>
 
 #include <Qsci/qscistyle.h>
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QPainter>
 #include <QPainterPath>
@@ -62,6 +64,32 @@ void colorLexer(QsciLexer *lexer, const Scheme &s)
     lexer->setFont(font);     // every style
     lexer->setColor(s.text);  // every style
 
+    if (qobject_cast<QsciLexerPython *>(lexer)) {
+        // The same scheme on Python's styles: keywords as C++'s, decorators as the preprocessor, builtins'
+        // second keyword set as CUDA's types.
+        const auto py = [&](int style, const QColor &color, const QFont &f) {
+            lexer->setColor(color, style);
+            lexer->setFont(f, style);
+        };
+        py(QsciLexerPython::Default, s.text, font);
+        py(QsciLexerPython::Identifier, s.text, font);
+        py(QsciLexerPython::Operator, s.op, font);
+        py(QsciLexerPython::Comment, s.comment, italic);
+        py(QsciLexerPython::CommentBlock, s.comment, italic);
+        py(QsciLexerPython::Number, s.number, font);
+        py(QsciLexerPython::Keyword, s.keyword, bold);
+        py(QsciLexerPython::HighlightedIdentifier, s.cudaType, font);
+        for (int style : {QsciLexerPython::DoubleQuotedString, QsciLexerPython::SingleQuotedString,
+                          QsciLexerPython::TripleSingleQuotedString, QsciLexerPython::TripleDoubleQuotedString,
+                          QsciLexerPython::DoubleQuotedFString, QsciLexerPython::SingleQuotedFString,
+                          QsciLexerPython::TripleSingleQuotedFString, QsciLexerPython::TripleDoubleQuotedFString,
+                          QsciLexerPython::UnclosedString})
+            py(style, s.string, font);
+        py(QsciLexerPython::ClassName, s.cudaKeyword, bold);
+        py(QsciLexerPython::FunctionMethodName, s.cudaType, bold);
+        py(QsciLexerPython::Decorator, s.preprocessor, font);
+        return;
+    }
     auto set = [&](int style, const QColor &color, const QFont &f) {
         lexer->setColor(color, style);
         lexer->setFont(f, style);
@@ -269,6 +297,32 @@ void EditorSetup::configure(QsciScintilla *editor, bool dark)
     editor->setScrollWidthTracking(true);
     editor->setScrollWidth(1);
 
+    applyColors(editor, dark);
+}
+
+bool EditorSetup::isPythonFile(const QString &fileName)
+{
+    return QFileInfo(fileName).suffix().compare(QLatin1String("py"), Qt::CaseInsensitive) == 0;
+}
+
+void EditorSetup::setLanguageFor(QsciScintilla *editor, const QString &fileName, bool dark)
+{
+    const bool python = isPythonFile(fileName);
+    QsciLexer *old = editor->lexer();
+    if (python == (qobject_cast<QsciLexerPython *>(old) != nullptr))
+        return;
+    QsciLexer *lexer = nullptr;
+    if (python) {
+        auto *py = new QsciLexerPython(editor);
+        py->setFoldComments(true);
+        py->setIndentationWarning(QsciLexerPython::Inconsistent);
+        lexer = py;
+    } else {
+        lexer = new CudaLexer(editor);
+    }
+    editor->setLexer(lexer);
+    if (old && old->parent() == editor)
+        old->deleteLater();
     applyColors(editor, dark);
 }
 

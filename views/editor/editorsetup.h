@@ -7,6 +7,7 @@
 
 #include <QColor>
 #include <QImage>
+#include <QString>
 
 class QsciScintilla;
 class QWidget;
@@ -18,6 +19,10 @@ class EditorSetup
 public:
     // Gives `editor` a CudaLexer and the KForge look; call once per editor.
     static void configure(QsciScintilla *editor, bool dark);
+    // The lexer for a file: QsciLexerPython for *.py (a torch task's reference and ModelNew candidates), the
+    // CudaLexer for anything else; kept when it is already the right one.
+    static void setLanguageFor(QsciScintilla *editor, const QString &fileName, bool dark);
+    static bool isPythonFile(const QString &fileName);
     // Re-colours an editor configured before (theme switched at run time).
     static void applyColors(QsciScintilla *editor, bool dark);
     // Resolves Theme::System from the application palette.

@@ -113,6 +113,8 @@ int KernelEditor::addSource(const QString &title, const QString &text, const QSt
 {
     auto *page = new KernelTab(m_dark, m_tabs);
     QsciScintilla *editor = page->editor();
+    // Python for a .py file (a torch task's reference, a ModelNew candidate), before the text is styled.
+    EditorSetup::setLanguageFor(editor, filePath, m_dark);
     editor->setText(text);
     editor->setModified(false);
     // Loading the text is not an edit the user can undo.

@@ -51,6 +51,12 @@ KernelTab::KernelTab(bool dark, QWidget *parent)
     });
 }
 
+void KernelTab::setCompileFileName(const QString &fileName)
+{
+    m_compileFileName = fileName;
+    EditorSetup::setLanguageFor(m_editor, fileName, m_dark);
+}
+
 void KernelTab::setReadOnly(bool readOnly)
 {
     m_editor->setReadOnly(readOnly);

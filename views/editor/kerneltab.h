@@ -34,7 +34,8 @@ public:
     qint64 variantId() const { return m_variantId; }
     // The name the compile service hands nvcc for this tab's text (CompileRequest::fileName); empty: any
     // located diagnostic of a .cu file is taken as this text's.
-    void setCompileFileName(const QString &fileName) { m_compileFileName = fileName; }
+    // Also picks the lexer: Python for a *.py name, CUDA otherwise.
+    void setCompileFileName(const QString &fileName);
     QString compileFileName() const { return m_compileFileName; }
     // The reference is not evaluated against itself; an editable text or a variant (again) is.
     bool canEvaluate() const;

@@ -4,6 +4,7 @@
 #include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessioncontroller.h"
 #include "core/session/sessionstore.h"
+#include "core/task/sourcelanguage.h"
 #include "core/task/task.h"
 #include "core/worker/readinesswatch.h"
 #include "views/editor/compileonly.h"
@@ -49,6 +50,14 @@ bool VariantTabBinding::isMeasured(const Variant &v)
            && v.eval.verdict != QLatin1String("error");
 }
 
+QString VariantTabBinding::candidateFileName(const QString &source) const
+{
+    // A torch task's candidate is a ModelNew module (Python) or a KForge .cu (core/task/sourcelanguage).
+    const bool torch = m_store && Task::isTorchTaskJson(m_store->task().taskJson.toUtf8());
+    return torch && sourceLanguage(source) == SourceLanguage::Python ? QStringLiteral("candidate.py")
+                                                                     : QStringLiteral("candidate.cu");
+}
+
 void VariantTabBinding::forgetParents()
 {
     m_tabParents.clear();
@@ -59,7 +68,7 @@ void VariantTabBinding::showTask(const Task &task)
     m_editor->clear();
     const QDir folder(task.folder());
     // The reference defines what is correct: shown, never edited here.
-    m_editor->addSource(tr("reference"), task.referenceSource(), folder.filePath(QStringLiteral("reference.cu")), true);
+    m_editor->addSource(tr("reference"), task.referenceSource(), folder.filePath(task.referenceFileName()), true);
     for (const TaskVariant &v : task.variants())
         m_editor->addSource(v.label, v.source, folder.filePath(v.file));
     m_editor->setCurrentIndex(0);
@@ -96,8 +105,9 @@ int VariantTabBinding::showVariant(qint64 variantId)
         m_editor->setVariantId(index, variantId);
         // The name the evaluator compiles the source under (EvalRequest::candidateName), which nvcc's
         // diagnostics carry.
-        m_editor->setCompileFileName(index, v->origin == VariantOrigin::Reference ? QStringLiteral("reference.cu")
-                                                                                  : QStringLiteral("candidate.cu"));
+        m_editor->setCompileFileName(index, v->origin == VariantOrigin::Reference
+                                                ? Task::referenceFileOf(m_store->task().taskJson.toUtf8())
+                                                : candidateFileName(m_store->source(variantId)));
         if (v->origin == VariantOrigin::Reference)
             m_editor->setReference(index);
         onVariantChanged(variantId);
@@ -116,7 +126,7 @@ int VariantTabBinding::fork(qint64 variantId)
                          : v->label.isEmpty()                  ? QString::number(v->id)
                                                                : v->label;
     const int index = m_editor->addSource(tr("fork of %1").arg(name), m_store->source(variantId), QString(), false);
-    m_editor->setCompileFileName(index, QStringLiteral("candidate.cu"));
+    m_editor->setCompileFileName(index, candidateFileName(m_store->source(variantId)));
     m_tabParents.insert(m_editor->editor(index), {variantId});
     m_editor->setStatus(index, tr("Edit, then Ctrl+Enter compiles and evaluates it as a new variant."));
     m_editor->setCurrentIndex(index);
@@ -190,7 +200,7 @@ qint64 VariantTabBinding::addFile(const QString &file)
     if (const WorkerReadiness readiness = m_readiness->readiness(); readiness.isUnusable()) {
         // Nothing could measure it: an editable tab (Ctrl+Enter compiles it), not a variant that can only fail.
         const int index = m_editor->addSource(QFileInfo(file).completeBaseName(), source, file, false);
-        m_editor->setCompileFileName(index, QStringLiteral("candidate.cu"));
+        m_editor->setCompileFileName(index, candidateFileName(source));
         m_editor->setStatus(index, readiness.explanation());
         m_editor->setCurrentIndex(index);
         m_log.post(LogSource::App, LogLevel::Warning,

@@ -28,6 +28,9 @@ public:
 
     // A finished evaluation (a compile error or a pipeline error is none): what makes a variant's tab read-only.
     static bool isMeasured(const Variant &v);
+    // The name a source is compiled and highlighted under: candidate.py for a torch task's ModelNew module,
+    // candidate.cu otherwise.
+    QString candidateFileName(const QString &source) const;
 
     // The tabs of a task folder shown without a session: the reference (read-only) and the task's variants.
     void showTask(const Task &task);

@@ -2,14 +2,19 @@
 #include "core/optimizer/profilesummary.h"
 #include "core/runtime/task/taskspec.h"
 #include "core/session/sessionstore.h"
+#include "core/task/task.h"
 #include "views/task/taskfloors.h"
+#include "views/task/taskinfomodel.h"
 #include "views/variants/variantmeasurement.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QScrollBar>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTextBrowser>
+#include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
@@ -99,9 +104,30 @@ TaskPanel::TaskPanel(SessionStore *store, QWidget *parent)
     m_view = new QTextBrowser(this);
     m_view->setObjectName(QStringLiteral("taskText"));
     m_view->setOpenLinks(false);
+    m_model = new TaskInfoModel(this);
+    m_tree = new QTreeView(this);
+    m_tree->setObjectName(QStringLiteral("taskTree"));
+    m_tree->setModel(m_model);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setAllColumnsShowFocus(true);
+    m_tree->header()->setStretchLastSection(true);
+    connect(m_model, &QAbstractItemModel::modelReset, m_tree, [this] {
+        m_tree->expandAll();
+        // Name, dtype and shape as wide as they need, within reason: the details column must stay in view.
+        for (int c = 0; c < TaskInfoModel::DetailColumn; ++c) {
+            m_tree->resizeColumnToContents(c);
+            m_tree->setColumnWidth(c, std::min(m_tree->columnWidth(c), 46 * fontMetrics().averageCharWidth() + 24));
+        }
+    });
+    m_pages = new QTabWidget(this);
+    m_pages->setObjectName(QStringLiteral("taskPages"));
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(m_view, tr("Overview"));
+    m_pages->addTab(m_tree, tr("Signature"));
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_empty);
-    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_pages);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_stack);
@@ -170,6 +196,12 @@ void TaskPanel::render()
         m_problem = tr("The open session holds no task.");
     }
     std::optional<runtime::TaskSpec> spec;
+    const QByteArray taskJson = m_problem.isEmpty() ? m_store->task().taskJson.toUtf8() : QByteArray();
+    m_model->setTaskJson(taskJson);
+    if (m_problem.isEmpty() && Task::isTorchTaskJson(taskJson)) {
+        renderTorch();
+        return;
+    }
     if (m_problem.isEmpty()) {
         runtime::TaskSpecResult parsed = runtime::parseTaskSpecText(m_store->task().taskJson.toStdString(), "task.json");
         if (parsed.ok())
@@ -264,9 +296,86 @@ void TaskPanel::render()
                   tr("%1 FLOP/byte").arg(formatMeasure(flops / bytesMoved)).toHtmlEscaped()});
     h += QStringLiteral("</table>");
 
-    h += heading(tr("Floors on this GPU"));
+    h += floorsHtml(t.flops.present(), flops, t.bytes.present(), bytesMoved);
+
+    h += heading(tr("Evaluation"));
+    QStringList notes;
+    notes << tr("Time limit: %1 s per evaluation.").arg(t.timeoutS);
+    if (t.degenerate)
+        notes << tr(
+            "Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.");
+    if (!t.nvccFlags.empty()) {
+        QStringList flags;
+        for (const std::string &f : t.nvccFlags)
+            flags << QString::fromStdString(f);
+        notes << tr("nvcc flags: %1").arg(flags.join(QLatin1Char(' ')));
+    }
+    QStringList escaped;
+    for (const QString &n : std::as_const(notes))
+        escaped << n.toHtmlEscaped();
+    h += QStringLiteral("<p>") + escaped.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
+
+    showHtml(h);
+}
+
+void TaskPanel::showHtml(const QString &h)
+{
+    const int scroll = m_view->verticalScrollBar() ? m_view->verticalScrollBar()->value() : 0;
+    m_view->setHtml(h);
+    m_view->verticalScrollBar()->setValue(scroll);
+    m_stack->setCurrentWidget(m_pages);
+}
+
+// A PyTorch task: the tree (TaskInfoModel) has its signature, tensors and tolerance; the overview keeps the
+// description, the work and the floors.
+void TaskPanel::renderTorch()
+{
+    const std::optional<TaskSummary> &s = m_model->summary();
+    if (!s) {
+        m_problem = tr("The task stored in this session cannot be read: %1").arg(m_model->problem());
+        m_empty->setText(m_problem);
+        m_stack->setCurrentWidget(m_empty);
+        return;
+    }
+    QString h = QStringLiteral("<h3>") + s->title.toHtmlEscaped();
+    if (s->title != s->name)
+        h += QStringLiteral(" <span style=\"font-weight: normal;\">(") + s->name.toHtmlEscaped()
+             + QStringLiteral(")</span>");
+    h += QStringLiteral("</h3><p>")
+         + (s->description.isEmpty() ? tr("The task has no description.") : s->description).toHtmlEscaped()
+         + QStringLiteral("</p><p>")
+         + tr("A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge "
+              ".cu whose inputs are the forward's arguments followed by the module's parameters and buffers. "
+              "kforge-torch-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and "
+              "tolerance, and how discovery derived them.")
+               .toHtmlEscaped()
+         + QStringLiteral("</p>");
+    h += heading(tr("Work"));
+    h += tableStart({tr("Quantity"), tr("Formula"), tr("Value")});
+    h += row({tr("FLOP").toHtmlEscaped(), (s->flopsText.isEmpty() ? tr("not given") : s->flopsText).toHtmlEscaped(),
+              s->flops ? tr("%1 FLOP").arg(count(*s->flops)).toHtmlEscaped() : QString()});
+    h += row({tr("Bytes").toHtmlEscaped(), (s->bytesText.isEmpty() ? tr("not given") : s->bytesText).toHtmlEscaped(),
+              s->bytes ? tr("%1 bytes (%2)").arg(count(*s->bytes), bytes(*s->bytes)).toHtmlEscaped() : QString()});
+    h += QStringLiteral("</table>");
+    h += floorsHtml(s->flops && *s->flops > 0, s->flops.value_or(0), s->bytes && *s->bytes > 0, s->bytes.value_or(0));
+    h += heading(tr("Evaluation"));
+    QStringList notes{tr("Time limit: %1 s per evaluation.").arg(s->timeoutS)};
+    if (s->degenerate.value_or(false))
+        notes << tr(
+            "Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.");
+    QStringList escaped;
+    for (const QString &n : std::as_const(notes))
+        escaped << n.toHtmlEscaped();
+    h += QStringLiteral("<p>") + escaped.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
+    showHtml(h);
+    m_pages->setCurrentWidget(m_tree);
+}
+
+QString TaskPanel::floorsHtml(bool hasFlops, double flops, bool hasBytes, double bytesMoved) const
+{
+    QString h = heading(tr("Floors on this GPU"));
     const Peaks &peaks = m_workerPeaks.valid() ? m_workerPeaks : m_storedPeaks;
-    if (!t.flops.present() && !t.bytes.present()) {
+    if (!hasFlops && !hasBytes) {
         h += QStringLiteral("<p>")
              + tr("The task gives no FLOP or byte formula, so it has no speed-of-light floor.").toHtmlEscaped()
              + QStringLiteral("</p>");
@@ -305,28 +414,7 @@ void TaskPanel::render()
                        .toHtmlEscaped()
                  + QStringLiteral("</b></p>");
     }
-
-    h += heading(tr("Evaluation"));
-    QStringList notes;
-    notes << tr("Time limit: %1 s per evaluation.").arg(t.timeoutS);
-    if (t.degenerate)
-        notes << tr(
-            "Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.");
-    if (!t.nvccFlags.empty()) {
-        QStringList flags;
-        for (const std::string &f : t.nvccFlags)
-            flags << QString::fromStdString(f);
-        notes << tr("nvcc flags: %1").arg(flags.join(QLatin1Char(' ')));
-    }
-    QStringList escaped;
-    for (const QString &n : std::as_const(notes))
-        escaped << n.toHtmlEscaped();
-    h += QStringLiteral("<p>") + escaped.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
-
-    const int scroll = m_view->verticalScrollBar() ? m_view->verticalScrollBar()->value() : 0;
-    m_view->setHtml(h);
-    m_view->verticalScrollBar()->setValue(scroll);
-    m_stack->setCurrentWidget(m_view);
+    return h;
 }
 
 QString TaskPanel::text() const

@@ -3,6 +3,7 @@
 // the description, the parameters, each input and output with dtype and shape (as written and evaluated),
 // the tolerance per dtype, the FLOP and byte formulas with their values, and the speed-of-light floors on
 // the GPU, from the peaks the worker measured (a connected worker's, else those stored with the latest result).
+// A second tab, Signature, is the TaskInfoModel tree; for a PyTorch task it is the one shown first.
 #include "core/eval/deviceinfo.h"
 
 #include <QPointer>
@@ -10,11 +11,14 @@
 
 class QLabel;
 class QStackedWidget;
+class QTabWidget;
 class QTextBrowser;
+class QTreeView;
 
 namespace kforge {
 
 class SessionStore;
+class TaskInfoModel;
 
 class TaskPanel : public QWidget
 {
@@ -29,6 +33,9 @@ public:
     // Why the task cannot be shown (no session, an unreadable task.json); empty when it is shown.
     QString problem() const { return m_problem; }
     QTextBrowser *view() const { return m_view; }
+    // The tree of the task's signature, tensors, tolerance and what discovery derived (any task kind).
+    TaskInfoModel *model() const { return m_model; }
+    QTreeView *tree() const { return m_tree; }
 
 private:
     struct Peaks {
@@ -42,11 +49,17 @@ private:
     void reload();
     void readStoredPeaks();
     void render();
+    void renderTorch();
+    void showHtml(const QString &html);
+    QString floorsHtml(bool hasFlops, double flops, bool hasBytes, double bytesMoved) const;
 
     QPointer<SessionStore> m_store;
     QStackedWidget *m_stack = nullptr;
     QLabel *m_empty = nullptr;
     QTextBrowser *m_view = nullptr;
+    QTabWidget *m_pages = nullptr;
+    QTreeView *m_tree = nullptr;
+    TaskInfoModel *m_model = nullptr;
     Peaks m_workerPeaks;
     Peaks m_storedPeaks;
     qint64 m_storedFrom = 0; // the evaluation the stored peaks were read from
