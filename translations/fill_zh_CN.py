@@ -22,6 +22,9 @@ T = {}
 # (context, source) -> translation, for a source whose wording must differ in one context.
 CTX = {}
 
+# A formula line of the Task panel (name = value unit): nothing to translate but the order, which stays.
+T['%1 = %2 %3'] = '%1 = %2 %3'
+
 T.update({
 'No CUDA compiler (nvcc) was found. Compiling kernels needs a CUDA toolkit on this machine: install one, set CUDA_HOME, or set the path to nvcc in Settings. Without it, configure a GPU worker with a toolkit (Settings → Workers).':
     '未找到 CUDA 编译器（nvcc）。在本机编译内核需要 CUDA 工具包：请安装工具包、设置 CUDA_HOME，或在“设置”中指定 nvcc 的路径。若没有工具包，请配置一个带工具包的 GPU 工作进程（设置 → 工作进程）。',

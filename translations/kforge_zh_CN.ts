@@ -12,7 +12,22 @@
 <context>
     <name>EvalResult</name>
     <message>
-        <location filename="../core/eval/evalresult.cpp" line="+64" />
+        <location filename="../core/eval/evalresult.cpp" line="+50" />
+        <source>not measured: the metrics pass was turned off</source>
+        <translation>未测量：指标采集已关闭</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>not measured: the metrics pass runs only for the session's best variants (Profile or re-run it to measure)</source>
+        <translation>未测量：指标采集只为会话中最好的变体运行（可通过性能分析或重新运行来测量）</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>not measured (%1)</source>
+        <translation>未测量（%1）</translation>
+    </message>
+    <message>
+        <location line="+22" />
         <source>correct</source>
         <translation>正确</translation>
     </message>
@@ -60,7 +75,7 @@
 <context>
     <name>Task</name>
     <message>
-        <location filename="../core/task/task.cpp" line="+37" />
+        <location filename="../core/task/task.cpp" line="+55" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -75,15 +90,34 @@
         <translation>不是任务文件夹（应包含 task.json 和 reference.cu）</translation>
     </message>
     <message>
-        <location line="+27" />
-        <location line="+12" />
+        <location line="+29" />
+        <location line="+17" />
+        <location line="+34" />
+        <location line="+18" />
+        <location line="+8" />
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="-54" />
+        <location line="+70" />
         <source>%1 is missing</source>
         <translation>缺少 %1</translation>
+    </message>
+    <message>
+        <location line="-47" />
+        <source>invalid JSON at offset %1: %2</source>
+        <translation>偏移 %1 处的 JSON 无效：%2</translation>
+    </message>
+    <message>
+        <location line="+17" />
+        <source>expected an array</source>
+        <translation>应为数组</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>a task needs at least one output</source>
+        <translation>任务至少需要一个输出</translation>
     </message>
 </context>
 <context>
@@ -114,7 +148,7 @@
         <translation>从 LLM 端点流式获取一个回答（用于检查端点）</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="+349" />
+        <location filename="../app/cli/cmd_eval.cpp" line="+439" />
         <source>Compile, verify and time a candidate kernel against its task's reference</source>
         <translation>编译候选内核，并对照任务的参考实现进行验证和计时</translation>
     </message>
@@ -129,7 +163,7 @@
         <translation>将会话中的模型回答写为 JSON Lines，用于训练</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="+503" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+515" />
         <source>Run contrastive optimization rounds headless and keep a session</source>
         <translation>以无界面方式运行对比优化轮次，并保存会话</translation>
     </message>
@@ -144,7 +178,7 @@
         <translation>列出待审核的变体，并接受或拒绝它们</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_import.cpp" line="+325" />
+        <location filename="../app/cli/cmd_import.cpp" line="+260" />
         <source>Import PyTorch problems (KernelBench format) as task folders</source>
         <translation>将 PyTorch 问题（KernelBench 格式）导入为任务文件夹</translation>
     </message>
@@ -920,12 +954,12 @@
     <name>kforge::Compiler</name>
     <message>
         <location filename="../core/compile/compiler.cpp" line="+339" />
-        <location line="+327" />
+        <location line="+328" />
         <source>Compilation was cancelled.</source>
         <translation>编译已取消。</translation>
     </message>
     <message>
-        <location line="-272" />
+        <location line="-273" />
         <source>'%1 --version' failed (exit code %2): %3</source>
         <translation>“%1 --version”执行失败（退出码 %2）：%3</translation>
     </message>
@@ -955,7 +989,7 @@
         <translation>无法将内核源代码写入 %1。</translation>
     </message>
     <message>
-        <location line="+63" />
+        <location line="+64" />
         <location line="+42" />
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
@@ -1356,18 +1390,18 @@
     <name>kforge::EvaluationQueue</name>
     <message>
         <location filename="../core/pipeline/evaluationqueue.cpp" line="+112" />
-        <location line="+68" />
+        <location line="+75" />
         <source>Open a session with a task first.</source>
         <translation>请先打开一个包含任务的会话。</translation>
     </message>
     <message>
-        <location line="-63" />
+        <location line="-70" />
         <source>The session's task does not load: %1</source>
         <translation>无法加载会话的任务：%1</translation>
     </message>
     <message>
-        <location line="+33" />
-        <location line="+62" />
+        <location line="+35" />
+        <location line="+67" />
         <source>There is no variant %1.</source>
         <translation>没有变体 %1。</translation>
     </message>
@@ -1392,17 +1426,17 @@
         <translation>变体 %1 已在评测中。</translation>
     </message>
     <message>
-        <location line="+70" />
+        <location line="+83" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
     <message>
-        <location line="+29" />
+        <location line="+34" />
         <source>deep check running: %1</source>
         <translation>深度检查进行中：%1</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+24" />
         <source>The deep check was cancelled.</source>
         <translation>深度检查已取消。</translation>
     </message>
@@ -1872,7 +1906,7 @@ Conflict: %2</source>
 <context>
     <name>kforge::Exporter</name>
     <message>
-        <location filename="../core/export/exporter.cpp" line="+17" />
+        <location filename="../core/export/exporter.cpp" line="+18" />
         <source>choose a subfolder of the project for the kernel (--subdir)</source>
         <translation>请为内核选择项目中的子文件夹（--subdir）</translation>
     </message>
@@ -1885,6 +1919,11 @@ Conflict: %2</source>
         <location line="+3" />
         <source>the subfolder must stay inside the project: %1</source>
         <translation>子文件夹必须位于项目之内：%1</translation>
+    </message>
+    <message>
+        <location line="+9" />
+        <source>the variant is a PyTorch ModelNew module (Python), and these export formats build a .cu kernel; its source is in the session (kforge-cli report shows it)</source>
+        <translation>该变体是 PyTorch ModelNew 模块（Python），而这些导出格式生成的是 .cu 内核；它的源码保存在会话中（kforge-cli report 可显示）</translation>
     </message>
 </context>
 <context>
@@ -2094,6 +2133,11 @@ Conflict: %2</source>
     <name>kforge::HeatGutter</name>
     <message>
         <location filename="../views/editor/heatgutter.cpp" line="+83" />
+        <source>No samples</source>
+        <translation>无样本</translation>
+    </message>
+    <message>
+        <location line="+2" />
         <source>%1% of samples (%2 of %3)</source>
         <translation>占样本的 %1%（%3 个中的 %2 个）</translation>
     </message>
@@ -2256,7 +2300,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>关闭标签页(&amp;C)</translation>
     </message>
     <message>
-        <location line="+77" />
+        <location line="+79" />
         <source>Close Tab</source>
         <translation>关闭标签页</translation>
     </message>
@@ -2672,6 +2716,16 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+1" />
+        <source>&amp;Open File…</source>
+        <translation>打开文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Open a task.json, a PyTorch problem (*.py, imported as a task) or a session file</source>
+        <translation>打开 task.json、PyTorch 问题（*.py，作为任务导入）或会话文件</translation>
+    </message>
+    <message>
+        <location line="+1" />
         <source>Open &amp;Session…</source>
         <translation>打开会话(&amp;S)…</translation>
     </message>
@@ -2806,12 +2860,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>关于 &amp;Qt</translation>
     </message>
     <message>
-        <location line="+30" />
+        <location line="+31" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
@@ -2844,7 +2898,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="+208" />
+        <location filename="../app/gui/mainwindow.cpp" line="+215" />
         <source>Log</source>
         <translation>日志</translation>
     </message>
@@ -2909,12 +2963,22 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>第 %1 轮：%2</translation>
     </message>
     <message>
-        <location line="+18" />
+        <location line="+22" />
         <source>%1 does not exist.</source>
         <translation>%1 不存在。</translation>
     </message>
     <message>
-        <location line="+31" />
+        <location line="+8" />
+        <source>Imported the PyTorch problem as %1</source>
+        <translation>已将 PyTorch 问题导入为 %1</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>Could not import %1</source>
+        <translation>无法导入 %1</translation>
+    </message>
+    <message>
+        <location line="+35" />
         <location line="+21" />
         <source>KForge</source>
         <translation>KForge</translation>
@@ -2925,7 +2989,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 — KForge</translation>
     </message>
     <message>
-        <location line="+79" />
+        <location line="+81" />
         <source>About KForge</source>
         <translation>关于 KForge</translation>
     </message>
@@ -3044,7 +3108,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::PoolEvaluator</name>
     <message>
-        <location filename="../core/worker/poolevaluator.cpp" line="+76" />
+        <location filename="../core/worker/poolevaluator.cpp" line="+32" />
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+77" />
         <source>The evaluator has no compiler or worker pool.</source>
         <translation>评测器没有编译器或工作进程池。</translation>
     </message>
@@ -3054,14 +3123,14 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>评测未指定任务。</translation>
     </message>
     <message>
-        <location line="+50" />
+        <location line="+98" />
         <source>The task's reference does not compile: %1
 %2</source>
         <translation>任务的参考实现无法编译：%1
 %2</translation>
     </message>
     <message>
-        <location line="+44" />
+        <location line="+50" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
@@ -3082,7 +3151,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::PromptBuilder</name>
     <message>
-        <location filename="../core/optimizer/promptbuilder.cpp" line="+274" />
+        <location filename="../core/optimizer/promptbuilder.cpp" line="+335" />
         <source>Prompt template "%1": %2</source>
         <translation>提示词模板“%1”：%2</translation>
     </message>
@@ -3397,12 +3466,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ResponseParser</name>
     <message>
-        <location filename="../core/optimizer/responseparser.cpp" line="+274" />
-        <source>%1 code blocks define KF_ENTRY; used the one at line %2</source>
-        <translation>%1 个代码块定义了 KF_ENTRY；使用第 %2 行的那个</translation>
+        <location filename="../core/optimizer/responseparser.cpp" line="+294" />
+        <source>%1 code blocks define KF_ENTRY or ModelNew; used the one at line %2</source>
+        <translation>%1 个代码块定义了 KF_ENTRY 或 ModelNew；使用第 %2 行的那个</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+5" />
         <source>the code does not include "kforge/kernel.h"</source>
         <translation>代码没有包含“kforge/kernel.h”</translation>
     </message>
@@ -3423,13 +3492,13 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message numerus="yes">
         <location line="+2" />
-        <source>no code block defines KF_ENTRY (%n block(s) in the answer)</source>
+        <source>no code block defines KF_ENTRY or class ModelNew (%n block(s) in the answer)</source>
         <translation>
-            <numerusform>没有代码块定义 KF_ENTRY（回答中共 %n 个代码块）</numerusform>
+            <numerusform>没有代码块定义 KF_ENTRY 或 class ModelNew（回答中共 %n 个代码块）</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>the model stopped at its token limit</source>
         <translation>模型在达到令牌上限时停止</translation>
     </message>
@@ -4148,12 +4217,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SassModel</name>
     <message>
-        <location filename="../views/assembly/sassmodel.cpp" line="+109" />
+        <location filename="../views/assembly/sassmodel.cpp" line="+130" />
         <source>No line information for this instruction.</source>
         <translation>该指令没有行号信息。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+2" />
         <source>inlined at </source>
         <translation>内联于 </translation>
     </message>
@@ -4163,7 +4232,27 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>停顿：%1</translation>
     </message>
     <message>
-        <location line="+26" />
+        <location line="+4" />
+        <source>Executed by %1 warps, %2 threads</source>
+        <translation>由 %1 个线程束、%2 个线程执行</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>Executed by %1 warps</source>
+        <translation>由 %1 个线程束执行</translation>
+    </message>
+    <message>
+        <location line="+30" />
+        <source>Warp-level executions of the instruction in one launch (CUPTI SASS metrics, smsp__sass_inst_executed)</source>
+        <translation>一次启动中该指令的线程束级执行次数（CUPTI SASS 指标，smsp__sass_inst_executed）</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>Thread efficiency: threads executing the instruction / (32 x warps executing it)</source>
+        <translation>线程效率：执行该指令的线程数 / (32 × 执行该指令的线程束数)</translation>
+    </message>
+    <message>
+        <location line="+7" />
         <source>Offset</source>
         <translation>偏移</translation>
     </message>
@@ -4182,6 +4271,16 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <source>Samples</source>
         <translation>样本</translation>
     </message>
+    <message>
+        <location line="+1" />
+        <source>Executed</source>
+        <translation>执行次数</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Threads</source>
+        <translation>线程效率</translation>
+    </message>
 </context>
 <context>
     <name>kforge::ScriptedEvaluator</name>
@@ -4199,7 +4298,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SessionActions</name>
     <message>
-        <location filename="../app/gui/sessionactions.cpp" line="+33" />
+        <location filename="../app/gui/sessionactions.cpp" line="+34" />
         <source>Open Task Folder</source>
         <translation>打开任务文件夹</translation>
     </message>
@@ -4212,6 +4311,16 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <location line="+1" />
         <source>KForge sessions (*.kforge);;All files (*)</source>
         <translation>KForge 会话 (*.kforge);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+8" />
+        <source>Open File</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Tasks and PyTorch problems (task.json *.py);;KForge sessions (*.kforge);;All files (*)</source>
+        <translation>任务和 PyTorch 问题 (task.json *.py);;KForge 会话 (*.kforge);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+7" />
@@ -4460,18 +4569,18 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+4" />
-        <location line="+9" />
+        <location line="+12" />
         <location line="+12" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="-15" />
+        <location line="-18" />
         <source>%1: invalid JSON at offset %2: %3</source>
         <translation>%1：偏移量 %2 处的 JSON 无效：%3</translation>
     </message>
     <message>
-        <location line="+52" />
+        <location line="+55" />
         <source>reference</source>
         <translation>参考实现</translation>
     </message>
@@ -4530,7 +4639,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SourceHeat</name>
     <message>
-        <location filename="../core/profile/sourceheat.cpp" line="+87" />
+        <location filename="../core/profile/sourceheat.cpp" line="+86" />
+        <source>%1 instructions executed (warp-level)</source>
+        <translation>执行了 %1 条指令（线程束级）</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>, thread efficiency %1%</source>
+        <translation>，线程效率 %1%</translation>
+    </message>
+    <message>
+        <location line="+26" />
         <source>line %1, %2% of samples</source>
         <translation>第 %1 行，占样本的 %2%</translation>
     </message>
@@ -4576,7 +4695,22 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SourceProfile</name>
     <message>
-        <location filename="../core/eval/sourceprofile.cpp" line="+39" />
+        <location filename="../core/eval/sourceprofile.cpp" line="+63" />
+        <source>No instruction execution counts: %1</source>
+        <translation>没有指令执行次数：%1</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>No instruction execution counts: the worker did not run CUPTI's SASS metrics (a worker from before they were added).</source>
+        <translation>没有指令执行次数：工作进程未运行 CUPTI 的 SASS 指标（该工作进程早于此功能）。</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>No instruction execution counts: the SASS metrics launch counted no instruction of the candidate's kernels.</source>
+        <translation>没有指令执行次数：SASS 指标启动未统计到候选内核的任何指令。</translation>
+    </message>
+    <message>
+        <location line="+9" />
         <source>No source-level profile: the evaluation ran without the PC-sampling pass. Use "Profile source lines" on the variant to run it.</source>
         <translation>没有源代码级剖析：该评估未运行 PC 采样流程。请对该变体使用“剖析源代码行”来运行它。</translation>
     </message>
@@ -4865,9 +4999,235 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
 </context>
 <context>
+    <name>kforge::TaskInfoModel</name>
+    <message>
+        <location filename="../views/task/taskinfomodel.cpp" line="+64" />
+        <source>scalar</source>
+        <translation>标量</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>value %1</source>
+        <translation>值 %1</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>%1 elements</source>
+        <translation>%1 个元素</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>As written: [%1]</source>
+        <translation>原文：[%1]</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+0" />
+        <source>%n item(s)</source>
+        <translation>
+            <numerusform>%n 项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>Model.forward</source>
+        <translation>Model.forward</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>KF_ENTRY</source>
+        <translation>KF_ENTRY</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>Model.__init__</source>
+        <translation>Model.__init__</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>no arguments</source>
+        <translation>无参数</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>arguments %1</source>
+        <translation>参数 %1</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>Signature</source>
+        <translation>签名</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Buffers</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>exact</source>
+        <translation>精确相等</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>atol %1, rtol %2</source>
+        <translation>atol %1，rtol %2</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>(from task.json)</source>
+        <translation>（来自 task.json）</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>(the default for %1)</source>
+        <translation>（%1 的默认值）</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>Tolerance</source>
+        <translation>容差</translation>
+    </message>
+    <message>
+        <location line="+9" />
+        <source>Params</source>
+        <translation>规模参数</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>not given</source>
+        <translation>未给出</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>%1 = %2 %3</source>
+        <translation>%1 = %2 %3</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>Work</source>
+        <translation>工作量</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>FLOPs</source>
+        <translation>浮点运算量</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>FLOP</source>
+        <translation>FLOP</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <location line="+9" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>torch: a PyTorch Model, evaluated by kforge-torch-worker</source>
+        <translation>torch：PyTorch Model，由 kforge-torch-worker 评估</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>cuda: a KForge kernel, evaluated by kforge-worker</source>
+        <translation>cuda：KForge 内核，由 kforge-worker 评估</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <location line="+78" />
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="-77" />
+        <source>Degenerate</source>
+        <translation>退化</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>not checked</source>
+        <translation>未检查</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>yes: the output does not depend on the inputs</source>
+        <translation>是：输出不依赖于输入</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Time limit</source>
+        <translation>时间限制</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+11" />
+        <source>Derived by discovery</source>
+        <translation>分析得出的内容</translation>
+    </message>
+    <message>
+        <location line="+63" />
+        <source>dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+</context>
+<context>
     <name>kforge::TaskPanel</name>
     <message>
-        <location filename="../views/task/taskpanel.cpp" line="+39" />
+        <location filename="../views/task/taskpanel.cpp" line="+44" />
         <source>%1 TFLOP/s</source>
         <translation>%1 TFLOP/s</translation>
     </message>
@@ -4897,7 +5257,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>常数 %1</translation>
     </message>
     <message>
-        <location line="+65" />
+        <location line="+58" />
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Signature</source>
+        <translation>签名</translation>
+    </message>
+    <message>
+        <location line="+27" />
         <source>measured by the connected worker</source>
         <translation>由已连接的工作进程测得</translation>
     </message>
@@ -4917,17 +5287,19 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>打开的会话中没有任务。</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+15" />
+        <location line="+124" />
         <source>The task stored in this session cannot be read: %1</source>
         <translation>无法读取此会话中保存的任务：%1</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="-109" />
+        <location line="+119" />
         <source>The task has no description.</source>
         <translation>该任务没有描述。</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="-116" />
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
@@ -4945,11 +5317,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     <message>
         <location line="-8" />
         <location line="+51" />
+        <location line="+70" />
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="-43" />
+        <location line="-113" />
         <source>dtype</source>
         <translation>数据类型</translation>
     </message>
@@ -5010,47 +5383,56 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+6" />
+        <location line="+72" />
         <source>Work</source>
         <translation>工作量</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="-69" />
+        <location line="+70" />
         <source>Quantity</source>
         <translation>量</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="-70" />
+        <location line="+70" />
         <source>Formula</source>
         <translation>公式</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="-69" />
+        <location line="+70" />
         <source>FLOP</source>
         <translation>FLOP</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-68" />
         <location line="+5" />
+        <location line="+63" />
+        <location line="+2" />
         <source>not given</source>
         <translation>未给出</translation>
     </message>
     <message>
-        <location line="-4" />
+        <location line="-69" />
+        <location line="+68" />
         <source>%1 FLOP</source>
         <translation>%1 FLOP</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-66" />
+        <location line="+67" />
         <source>Bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="-64" />
+        <location line="+65" />
         <source>%1 bytes (%2)</source>
         <translation>%1 字节（%2）</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-63" />
         <source>Arithmetic intensity</source>
         <translation>算术强度</translation>
     </message>
@@ -5065,7 +5447,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 FLOP/字节</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+51" />
+        <source>A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge .cu whose inputs are the forward's arguments followed by the module's parameters and buffers. kforge-torch-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and tolerance, and how discovery derived them.</source>
+        <translation>PyTorch 任务：参考实现是 reference.py 中的 Model，候选是一个 ModelNew 模块，或一个 KForge .cu（其输入依次为 forward 的参数、模块的参数和缓冲区）。由 kforge-torch-worker 评估。“签名”页列出它的输入、参数、缓冲区、输出和容差，以及分析是如何得出它们的。</translation>
+    </message>
+    <message>
+        <location line="+29" />
         <source>Floors on this GPU</source>
         <translation>此 GPU 上的下限</translation>
     </message>
@@ -5156,24 +5543,64 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>计算</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="-112" />
+        <location line="+60" />
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-58" />
+        <location line="+59" />
         <source>Time limit: %1 s per evaluation.</source>
         <translation>时间限制：每次评估 %1 秒。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-57" />
+        <location line="+59" />
         <source>Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.</source>
         <translation>已标记为退化任务：其输出不依赖输入，因此只写常数的内核也能通过，其加速比说明不了什么。</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="-53" />
         <source>nvcc flags: %1</source>
         <translation>nvcc 参数：%1</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::TaskSummary</name>
+    <message>
+        <location filename="../core/task/tasksummary.cpp" line="+51" />
+        <location line="+16" />
+        <source>normal, mean %1, std %2</source>
+        <translation>正态分布，均值 %1，标准差 %2</translation>
+    </message>
+    <message>
+        <location line="-15" />
+        <location line="+17" />
+        <source>uniform in [%1, %2)</source>
+        <translation>[%1, %2) 内均匀分布</translation>
+    </message>
+    <message>
+        <location line="-16" />
+        <location line="+18" />
+        <source>integers in [%1, %2)</source>
+        <translation>[%1, %2) 内的整数</translation>
+    </message>
+    <message>
+        <location line="-17" />
+        <location line="+19" />
+        <source>constant %1</source>
+        <translation>常数 %1</translation>
+    </message>
+    <message>
+        <location line="-10" />
+        <source>computed by get_inputs()</source>
+        <translation>由 get_inputs() 计算</translation>
+    </message>
+    <message>
+        <location line="+253" />
+        <source>task.json: invalid JSON at offset %1: %2</source>
+        <translation>task.json：偏移 %1 处的 JSON 无效：%2</translation>
     </message>
 </context>
 <context>
@@ -5309,6 +5736,171 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
 </context>
 <context>
+    <name>kforge::TorchImport</name>
+    <message>
+        <location filename="../core/task/torchimport.cpp" line="+36" />
+        <source>%1: %2: %3</source>
+        <translation>%1：%2：%3</translation>
+    </message>
+    <message>
+        <location line="+39" />
+        <source>%1: cannot be started</source>
+        <translation>%1：无法启动</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>%1: no answer within 120 s</source>
+        <translation>%1：120 秒内没有应答</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>%1: cannot import torch</source>
+        <translation>%1：无法导入 torch</translation>
+    </message>
+    <message>
+        <location line="+39" />
+        <source>the discovery script gave no task</source>
+        <translation>分析脚本没有给出任务</translation>
+    </message>
+    <message>
+        <location line="+16" />
+        <source>cannot read %1 again</source>
+        <translation>无法再次读取 %1</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::TorchImportDialog</name>
+    <message>
+        <location filename="../app/gui/torchimportdialog.cpp" line="+23" />
+        <source>Import a PyTorch Problem</source>
+        <translation>导入 PyTorch 问题</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; is a Python file. KForge opens a PyTorch problem in KernelBench's format (&lt;tt&gt;class Model&lt;/tt&gt;, size constants, &lt;tt&gt;get_inputs()&lt;/tt&gt;, &lt;tt&gt;get_init_inputs()&lt;/tt&gt;) as a task.&lt;/p&gt;&lt;p&gt;The import runs the module once where python3 has torch (a CPU is enough; big tensors stay on the meta device), finds the forward's inputs, the module's parameters and buffers, the outputs with their dtypes and shapes, and writes a task folder: &lt;tt&gt;reference.py&lt;/tt&gt; (the file as it is) and &lt;tt&gt;task.json&lt;/tt&gt;. The task then opens in a working session. The problem file itself is not changed.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;%1&lt;/b&gt; 是一个 Python 文件。KForge 可将 KernelBench 格式的 PyTorch 问题（&lt;tt&gt;class Model&lt;/tt&gt;、规模常量、&lt;tt&gt;get_inputs()&lt;/tt&gt;、&lt;tt&gt;get_init_inputs()&lt;/tt&gt;）作为任务打开。&lt;/p&gt;&lt;p&gt;导入会在带 torch 的 python3 中运行一次该模块（CPU 即可；大张量留在 meta 设备上），找出 forward 的输入、模块的参数和缓冲区、输出及其数据类型和形状，并写入一个任务文件夹：&lt;tt&gt;reference.py&lt;/tt&gt;（文件原样）和 &lt;tt&gt;task.json&lt;/tt&gt;。随后任务在工作会话中打开。问题文件本身不会被修改。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+14" />
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location line="+9" />
+        <source>Problem:</source>
+        <translation>问题：</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Task folder under:</source>
+        <translation>任务文件夹位于：</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Writes:</source>
+        <translation>写入：</translation>
+    </message>
+    <message>
+        <location line="+17" />
+        <source>Import and Open</source>
+        <translation>导入并打开</translation>
+    </message>
+    <message>
+        <location line="+20" />
+        <source>Imported into %1.</source>
+        <translation>已导入到 %1。</translation>
+    </message>
+    <message>
+        <location line="+9" />
+        <source>Could not import %1.
+Step: %2
+Cause: %3
+Nothing was written; fix the file and import again.</source>
+        <translation>无法导入 %1。
+步骤：%2
+原因：%3
+没有写入任何内容；请修正文件后再次导入。</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>Try Again</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location line="+32" />
+        <source>The folder holds a task already: its reference.py and task.json are replaced.</source>
+        <translation>该文件夹中已有任务：其 reference.py 和 task.json 将被替换。</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>Task Folder Under</source>
+        <translation>任务文件夹的上级文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::TorchImporter</name>
+    <message>
+        <location filename="../core/task/torchimport.cpp" line="+42" />
+        <source>no such file</source>
+        <translation>没有这个文件</translation>
+    </message>
+    <message>
+        <location line="+12" />
+        <source>the import was cancelled</source>
+        <translation>导入已取消</translation>
+    </message>
+    <message>
+        <location line="+28" />
+        <source>no python3 with torch (%1); install torch (Debian: python3-torch)</source>
+        <translation>没有带 torch 的 python3（%1）；请安装 torch（Debian：python3-torch）</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>Looking for torch in %1…</source>
+        <translation>正在 %1 中查找 torch…</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>%1: cannot be started</source>
+        <translation>%1：无法启动</translation>
+    </message>
+    <message>
+        <location line="+9" />
+        <source>%1: cannot import torch</source>
+        <translation>%1：无法导入 torch</translation>
+    </message>
+    <message>
+        <location line="+16" />
+        <source>cannot find %1 (installed in share/kforge/torch)</source>
+        <translation>找不到 %1（安装在 share/kforge/torch 中）</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>Running %1 once on meta tensors with %2 (torch %3)…</source>
+        <translation>正在用 %2（torch %3）在 meta 张量上运行一次 %1…</translation>
+    </message>
+    <message>
+        <location line="+10" />
+        <source>%1 cannot be started: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+23" />
+        <source>the discovery process ended without a result (exit status %1): %2</source>
+        <translation>分析进程结束时没有给出结果（退出状态 %1）：%2</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>Writing the task folder…</source>
+        <translation>正在写入任务文件夹…</translation>
+    </message>
+</context>
+<context>
     <name>kforge::VariantMeasurement</name>
     <message>
         <location filename="../views/variants/variantmeasurement.cpp" line="+72" />
@@ -5321,7 +5913,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>结果中没有计时数据</translation>
     </message>
     <message>
-        <location line="+48" />
+        <location line="+49" />
         <source>the evaluation ran without the metrics pass</source>
         <translation>评测运行时未进行指标采集</translation>
     </message>
@@ -5354,14 +5946,14 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::VariantTabBinding</name>
     <message>
-        <location filename="../views/editor/varianttabbinding.cpp" line="+62" />
+        <location filename="../views/editor/varianttabbinding.cpp" line="+71" />
         <location line="+28" />
-        <location line="+25" />
+        <location line="+26" />
         <source>reference</source>
         <translation>参考实现</translation>
     </message>
     <message>
-        <location line="-24" />
+        <location line="-25" />
         <source>variant %1</source>
         <translation>变体 %1</translation>
     </message>
@@ -5371,7 +5963,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>#%1 %2</translation>
     </message>
     <message>
-        <location line="+26" />
+        <location line="+27" />
         <source>fork of %1</source>
         <translation>%1 的派生</translation>
     </message>
@@ -5856,12 +6448,12 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::Workbench</name>
     <message>
-        <location filename="../core/workbench/workbench.cpp" line="+237" />
+        <location filename="../core/workbench/workbench.cpp" line="+249" />
         <source>worker %1</source>
         <translation>工作进程 %1</translation>
     </message>
     <message>
-        <location line="-145" />
+        <location line="-156" />
         <source>GPU worker %1: %2 (%3), %4 SMs, copy %5 GB/s, FMA %6 GFLOP/s</source>
         <translation>GPU 工作进程 %1：%2（%3），%4 个 SM，拷贝 %5 GB/s，FMA %6 GFLOP/s</translation>
     </message>
@@ -5871,7 +6463,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>GPU 工作进程 %1：%2</translation>
     </message>
     <message>
-        <location line="+122" />
+        <location line="+133" />
         <source>the environment variable %1 is not set</source>
         <translation>环境变量 %1 未设置</translation>
     </message>
@@ -5919,18 +6511,23 @@ Open a task folder or a session file to see its variants.</source>
         <translation>退出码 %1</translation>
     </message>
     <message>
-        <location line="+97" />
+        <location line="+98" />
+        <source>kforge-torch-worker was not found (beside kforge-worker, in the source tree or on PATH). Install KForge's torch worker, or set KFORGE_TORCH_WORKER to its path.</source>
+        <translation>未找到 kforge-torch-worker（在 kforge-worker 旁、源码树中和 PATH 中均未找到）。请安装 KForge 的 torch 工作进程，或将 KFORGE_TORCH_WORKER 设为它的路径。</translation>
+    </message>
+    <message>
+        <location line="+2" />
         <source>kforge-worker was not found (next to this program, in the build tree or on PATH). Build it with the CUDA toolkit, or configure a worker command such as 'ssh gpu-host kforge-worker'.</source>
         <translation>未找到 kforge-worker（在本程序旁、构建目录中和 PATH 中均未找到）。请用 CUDA 工具包构建它，或配置一条工作进程命令，例如“ssh gpu-host kforge-worker”。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3" />
         <source>The worker command is empty.</source>
         <translation>工作进程命令为空。</translation>
     </message>
     <message>
         <location line="+21" />
-        <location line="+383" />
+        <location line="+388" />
         <source>The worker was stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
@@ -6024,7 +6621,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerPool</name>
     <message>
-        <location filename="../core/worker/workerpool.cpp" line="+67" />
+        <location filename="../core/worker/workerpool.cpp" line="+86" />
         <source>The worker was removed from the pool.</source>
         <translation>工作进程已从池中移除。</translation>
     </message>
@@ -6276,17 +6873,17 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::cli</name>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="-277" />
+        <location filename="../app/cli/cmd_eval.cpp" line="-365" />
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Candidate</source>
         <translation>候选</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+4" />
         <source>, cached</source>
         <translation>，已缓存</translation>
     </message>
@@ -6392,11 +6989,12 @@ Open a task folder or a session file to see its variants.</source>
     </message>
     <message>
         <location line="+0" />
+        <location line="+51" />
         <source>candidate</source>
         <translation>候选</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="-40" />
         <source>Speedup</source>
         <translation>加速比</translation>
     </message>
@@ -6456,32 +7054,13 @@ Open a task folder or a session file to see its variants.</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+34" />
-        <source>Compiles the task's reference and the candidate, verifies the candidate against the reference on a GPU worker and times both.
-
-Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed out, does not compile or load); 2 bad input; 3 no verdict (no worker or no GPU).</source>
-        <translation>编译任务的参考实现和候选内核，在 GPU 工作进程上对照参考实现验证候选内核，并对两者计时。
-
-退出状态：0 候选内核正确；1 不正确（结果错误、崩溃、超时、无法编译或加载）；2 输入有误；3 无判定结果（没有工作进程或没有 GPU）。</translation>
-    </message>
-    <message>
-        <location line="+4" />
+        <location line="+90" />
         <source>A task folder (task.json + reference.cu).</source>
         <translation>任务文件夹（task.json + reference.cu）。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The candidate kernel source.</source>
-        <translation>候选内核源文件。</translation>
-    </message>
-    <message>
-        <location line="+1" />
-        <source>Print the result as JSON.</source>
-        <translation>以 JSON 格式输出结果。</translation>
-    </message>
-    <message>
-        <location line="+2" />
-        <location filename="../app/cli/cmd_optimize.cpp" line="-291" />
+        <location line="+6" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-303" />
         <source>The worker command (default: the first worker in Settings, 'kforge-worker --device 0').</source>
         <translation>工作进程命令（默认：“设置”中的第一个工作进程，“kforge-worker --device 0”）。</translation>
     </message>
@@ -6518,27 +7097,17 @@ Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed 
         <translation>种子</translation>
     </message>
     <message>
-        <location line="+3" />
-        <source>Also record the candidate and its evaluation as a variant of this session (created for the task when the file does not exist), e.g. to export it with 'kforge-cli export'.</source>
-        <translation>同时把候选内核及其评估作为变体记录到此会话中（文件不存在时为该任务新建会话），例如以便用“kforge-cli export”导出。</translation>
-    </message>
-    <message>
-        <location line="+2" />
+        <location line="+5" />
         <source>file.kforge</source>
         <translation>file.kforge</translation>
     </message>
     <message>
-        <location line="+8" />
-        <source>kforge-cli eval: expected a task folder and a candidate source; see --help</source>
-        <translation>kforge-cli eval：需要一个任务文件夹和一个候选源文件；请参阅 --help</translation>
-    </message>
-    <message>
-        <location line="+10" />
+        <location line="+18" />
         <source>warning: %1</source>
         <translation>警告：%1</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+6" />
         <source>Cannot read the candidate %1: %2</source>
         <translation>无法读取候选内核 %1：%2</translation>
     </message>
@@ -6558,17 +7127,81 @@ Exit status: 0 the candidate is correct; 1 it is not (incorrect, crashed, timed 
         <translation>kforge-cli eval：--seed 需要 0 到 9223372036854775807 之间的整数，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+33" />
+        <location line="+85" />
         <source>… %1</source>
         <translation>… %1</translation>
     </message>
     <message>
-        <location line="+38" />
+        <location line="-19" />
         <source>Not recorded in %1: the candidate got no verdict.</source>
         <translation>未记录到 %1：候选内核没有得到判定结果。</translation>
     </message>
     <message>
+        <location line="-218" />
+        <source>%1 candidates in %2 s: %3 per minute, one worker</source>
+        <translation>%1 个候选用时 %2 秒：每分钟 %3 个，一个工作进程</translation>
+    </message>
+    <message>
         <location line="+6" />
+        <source>verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>compile s</source>
+        <translation>编译 秒</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>worker s</source>
+        <translation>工作进程 秒</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>done at s</source>
+        <translation>完成于 秒</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>cached</source>
+        <translation>已缓存</translation>
+    </message>
+    <message>
+        <location line="+62" />
+        <source>Compiles the task's reference and the candidates, verifies each candidate against the reference on a GPU worker and times both. Several candidates share one warm worker; their compiles run in parallel (one per core) while the ones already compiled are evaluated.
+
+Exit status: 0 every candidate is correct; 1 one is not (incorrect, crashed, timed out, does not compile or load); 2 bad input; 3 no verdict (no worker or no GPU) and none was found not correct.</source>
+        <translation>编译任务的参考实现和各候选内核，在 GPU 工作进程上对照参考实现验证每个候选并为两者计时。多个候选共用一个已预热的工作进程；它们的编译并行进行（每个核心一个），同时评估已编译好的候选。
+
+退出状态：0 所有候选均正确；1 有候选不正确（结果错误、崩溃、超时、无法编译或加载）；2 输入有误；3 没有判定（无工作进程或无 GPU），且未发现不正确的候选。</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>The candidate kernel sources (one or more).</source>
+        <translation>候选内核源文件（一个或多个）。</translation>
+    </message>
+    <message>
+        <location line="+3" />
+        <source>Print the result as JSON (an array of results for several candidates).</source>
+        <translation>以 JSON 输出结果（多个候选时为结果数组）。</translation>
+    </message>
+    <message>
+        <location line="+13" />
+        <source>Also record the candidates and their evaluations as variants of this session (created for the task when the file does not exist), e.g. to export one with 'kforge-cli export'.</source>
+        <translation>同时把这些候选内核及其评估记录为该会话的变体（文件不存在时为该任务新建会话），例如以便用“kforge-cli export”导出其中之一。</translation>
+    </message>
+    <message>
+        <location line="+10" />
+        <source>kforge-cli eval: expected a task folder and one or more candidate sources; see --help</source>
+        <translation>kforge-cli eval：需要一个任务文件夹和一个或多个候选源文件；参见 --help</translation>
+    </message>
+    <message>
+        <location line="+108" />
+        <source>Not recorded in %1: %2 got no verdict.</source>
+        <translation>未记录到 %1：%2 没有得到判定。</translation>
+    </message>
+    <message>
+        <location line="+8" />
         <source>kforge-cli eval: cannot record the evaluation in %1: %2</source>
         <translation>kforge-cli eval：无法把评估记录到 %1：%2</translation>
     </message>
@@ -6871,11 +7504,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
     </message>
     <message>
         <location line="+2" />
+        <location line="+25" />
         <source>mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-23" />
         <source>Repair attempts per failed candidate (default 1).</source>
         <translation>每个失败候选的修复尝试次数（默认 1）。</translation>
     </message>
@@ -6931,7 +7565,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>同时将任务中手写的变体导入新会话（测量后即成为示例）。</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+18" />
         <source>kforge-cli optimize: %1</source>
         <translation>kforge-cli optimize：%1</translation>
     </message>
@@ -6947,12 +7581,22 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>必须指定 --endpoint</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="-19" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-25" />
         <source>Accept the correct results held for review (those the automatic deep check could not clear), of this run and of earlier rounds of the session, without review (never one under the speed-of-light floor).</source>
         <translation>无需审核即接受待审核的正确结果（自动深度检查未能确认的结果），包括本次运行和会话中较早轮次的结果（低于光速上限的结果除外）。</translation>
     </message>
     <message>
-        <location line="+38" />
+        <location line="+5" />
+        <source>When a round's candidates get the hardware metrics pass: 'when-they-pay' (default: only a correct candidate among the session's 3 fastest is measured again with it; the others say 'not measured'), 'always', or 'never'.</source>
+        <translation>轮次中的候选何时运行硬件指标采集：“when-they-pay”（默认：只有位列会话最快 3 个之内的正确候选会带指标采集再测一次；其余标为“未测量”）、“always”或“never”。</translation>
+    </message>
+    <message>
+        <location line="+23" />
+        <source>--metrics expects when-they-pay, always or never, not '%1'</source>
+        <translation>--metrics 取值为 when-they-pay、always 或 never，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+19" />
         <source>--rounds, --candidates and --exemplars take a positive number, --repair zero or more</source>
         <translation>--rounds、--candidates 和 --exemplars 需要正数，--repair 需要零或正数</translation>
     </message>
@@ -6999,7 +7643,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         </translation>
     </message>
     <message>
-        <location line="+53" />
+        <location line="+56" />
         <source>Stopping: cancelling the requests and evaluations in flight...</source>
         <translation>正在停止：正在取消进行中的请求和评测...</translation>
     </message>
@@ -7270,22 +7914,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::ImportCommand</name>
     <message>
-        <location filename="../app/cli/cmd_import.cpp" line="-244" />
-        <source>%1: cannot be started</source>
-        <translation>%1：无法启动</translation>
-    </message>
-    <message>
-        <location line="+6" />
-        <source>%1: no answer within 120 s</source>
-        <translation>%1：120 秒内没有应答</translation>
-    </message>
-    <message>
-        <location line="+4" />
-        <source>%1: cannot import torch</source>
-        <translation>%1：无法导入 torch</translation>
-    </message>
-    <message>
-        <location line="+34" />
+        <location filename="../app/cli/cmd_import.cpp" line="-185" />
         <source>Import PyTorch problems in KernelBench's format (class Model, size constants, get_inputs(), get_init_inputs()) as task folders: reference.py as given and a task.json found by running the module once on meta tensors, where python3 has torch (a CPU is enough).</source>
         <translation>将 KernelBench 格式的 PyTorch 问题（class Model、尺寸常量、get_inputs()、get_init_inputs()）导入为任务文件夹：原样保存的 reference.py，以及在装有 torch 的 python3 中用 meta 张量运行一次模块得到的 task.json（有 CPU 即可）。</translation>
     </message>
@@ -7385,32 +8014,17 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>正在用 %2（torch %3）导入 %1 个问题，每次 %4 个，导入到 %5</translation>
     </message>
     <message>
-        <location line="+25" />
+        <location line="+24" />
         <source>not imported: %1: %2</source>
         <translation>未导入：%1：%2</translation>
     </message>
     <message>
         <location line="+8" />
-        <source>the discovery script gave no task</source>
-        <translation>分析脚本没有给出任务</translation>
-    </message>
-    <message>
-        <location line="+7" />
         <source>task name '%1' is also that of %2</source>
         <translation>任务名“%1”与 %2 的相同</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>cannot read %1 again</source>
-        <translation>无法再次读取 %1</translation>
-    </message>
-    <message>
-        <location line="+4" />
-        <source>cannot write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-    <message>
-        <location line="+6" />
+        <location line="+8" />
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -7425,12 +8039,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>[退化：输出不依赖于输入]</translation>
     </message>
     <message>
-        <location line="+47" />
+        <location line="+45" />
         <source>the discovery process ended without a result (exit status %1): %2</source>
         <translation>分析进程结束时没有给出结果（退出状态 %1）：%2</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+4" />
         <source>Imported %1 of %2 problem(s) into %3 in %4 s.</source>
         <translation>已将 %2 个问题中的 %1 个导入到 %3，用时 %4 秒。</translation>
     </message>
@@ -7443,7 +8057,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::Printer</name>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="-411" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-423" />
         <source>round</source>
         <translation>轮次</translation>
     </message>
