@@ -1376,8 +1376,8 @@ T.update({
     '在 DIR 下为每个问题写一个任务文件夹（默认：.）。',
 'DIR':
     'DIR',
-'The python3 that has torch (default: python3, then /usr/bin/python3).':
-    '装有 torch 的 python3（默认：先试 python3，再试 /usr/bin/python3）。',
+'The python3 that has torch (default: $KFORGE_TORCH_PYTHON, python3, then /usr/bin/python3).':
+    '装有 torch 的 python3（默认：依次试 $KFORGE_TORCH_PYTHON、python3、/usr/bin/python3）。',
 'PATH':
     'PATH',
 'Give up on a problem after S seconds (default: 120).':

@@ -5743,7 +5743,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1：%2：%3</translation>
     </message>
     <message>
-        <location line="+39" />
+        <location line="+43" />
         <source>%1: cannot be started</source>
         <translation>%1：无法启动</translation>
     </message>
@@ -7940,8 +7940,8 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
     </message>
     <message>
         <location line="+2" />
-        <source>The python3 that has torch (default: python3, then /usr/bin/python3).</source>
-        <translation>装有 torch 的 python3（默认：先试 python3，再试 /usr/bin/python3）。</translation>
+        <source>The python3 that has torch (default: $KFORGE_TORCH_PYTHON, python3, then /usr/bin/python3).</source>
+        <translation>装有 torch 的 python3（默认：依次试 $KFORGE_TORCH_PYTHON、python3、/usr/bin/python3）。</translation>
     </message>
     <message>
         <location line="+1" />

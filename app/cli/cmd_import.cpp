@@ -79,9 +79,9 @@ int ImportCommand::run(const QStringList &args)
     parser.addPositionalArgument(u"problems"_s, tr("Problem files (*.py) or folders of them."), tr("problem.py|folder..."));
     const QCommandLineOption outOpt(u"out"_s, tr("Write one task folder per problem under DIR (default: .)."),
                                     tr("DIR"), u"."_s);
-    const QCommandLineOption pythonOpt(u"python"_s,
-                                       tr("The python3 that has torch (default: python3, then /usr/bin/python3)."),
-                                       tr("PATH"));
+    const QCommandLineOption pythonOpt(
+        u"python"_s, tr("The python3 that has torch (default: $KFORGE_TORCH_PYTHON, python3, then /usr/bin/python3)."),
+        tr("PATH"));
     const QCommandLineOption timeoutOpt(u"timeout"_s, tr("Give up on a problem after S seconds (default: 120)."),
                                         tr("S"), u"120"_s);
     const QCommandLineOption jobsOpt(u"jobs"_s, tr("Discover N problems at once (default: the cores, at most 4)."), tr("N"));

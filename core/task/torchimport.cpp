@@ -57,7 +57,11 @@ QString discoverScript()
 
 QStringList defaultPythons()
 {
-    return {u"python3"_s, u"/usr/bin/python3"_s};
+    // $KFORGE_TORCH_PYTHON first, as the pool runs kforge-torch-worker with it (core/worker/workerconfig.cpp).
+    QStringList pythons{u"python3"_s, u"/usr/bin/python3"_s};
+    if (const QString chosen = qEnvironmentVariable("KFORGE_TORCH_PYTHON"); !chosen.isEmpty())
+        pythons.prepend(chosen);
+    return pythons;
 }
 
 QStringList probeArguments()

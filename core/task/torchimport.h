@@ -40,7 +40,7 @@ inline constexpr char scriptName[] = "kforge_torch_discover.py";
 // The discovery script: share/kforge/torch next to the executable, the standard data locations, then the source
 // tree (a build folder). Empty when none exists.
 QString discoverScript();
-// Where a python with torch is looked for when none is named: python3, then /usr/bin/python3.
+// Where a python with torch is looked for when none is named: $KFORGE_TORCH_PYTHON, python3, then /usr/bin/python3.
 QStringList defaultPythons();
 // The arguments that ask `python` whether it imports torch (it prints the version).
 QStringList probeArguments();
