@@ -317,11 +317,21 @@ class Evaluation:
     def run(self):
         result = {'verdict': 'correct', 'message': '', 'restart_required': False, 'seed': self.seed,
                   'kind': 'torch', 'device': self.device}
+        phases = result['phases_s'] = {}
+        mark = [time.monotonic()]
+
+        def done(name):  # where an evaluation's wall time goes: hosts started and loaded, verified, timed
+            now = time.monotonic()
+            phases[name] = round(now - mark[0], 3)
+            mark[0] = now
         try:
             self.load()
+            done('load')
             self.verify()
+            done('verify')
             if self.options.get('timing', True):
                 timing = self.time_both()
+                done('timing')
                 result['timing'] = timing
                 result['message'] = 'correct: %.2fx (reference %.4g ms, candidate %.4g ms)' % (
                     timing['speedup'], timing['reference']['median_ms'], timing['candidate']['median_ms'])

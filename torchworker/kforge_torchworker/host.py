@@ -115,7 +115,10 @@ class KernelModule:
         c.numel, c.name = t.numel(), name.encode()
         return c
 
-    def __call__(self, *args):
+    def bind(self, *args):
+        """Everything of one call but the kernel: outputs allocated and poisoned, the argument structs built.
+        The host does this before the L2 flush and the start event, as kforge-worker poisons outputs before
+        its window: a candidate is timed on its own launches, not on the wrapper's 0xFF fill of its outputs."""
         ins, params = [], dict(self.params)
         for i, a in enumerate(args):
             name = self.arg_names[i] if i < len(self.arg_names) else 'arg%d' % i
@@ -135,10 +138,18 @@ class KernelModule:
         items = (self.Param * max(1, len(keys)))(*[self.Param(k, float(v)) for k, v in zip(keys, params.values())])
         p = self.Params(ctypes.cast(items, ctypes.c_void_p), len(keys))
         stream = ctypes.c_void_p(torch.cuda.current_stream(self.device).cuda_stream)
-        status = self.entry(cin, len(ins), cout, len(outs), ctypes.byref(p), stream)
-        if status != 0:
-            raise RuntimeError('kf_entry returned %d' % status)
-        return tuple(t for _, t in outs) if len(outs) != 1 else outs[0][1]
+        keep = (ins, keys, items)  # the tensors and strings the structs point at, alive while launch is
+
+        def launch():
+            assert keep
+            status = self.entry(cin, len(ins), cout, len(outs), ctypes.byref(p), stream)
+            if status != 0:
+                raise RuntimeError('kf_entry returned %d' % status)
+            return tuple(t for _, t in outs) if len(outs) != 1 else outs[0][1]
+        return launch
+
+    def __call__(self, *args):
+        return self.bind(*args)()
 
 
 class Host:
@@ -258,6 +269,8 @@ class Host:
             _device_sync()
 
     def timed(self, fn):
+        """fn() alone inside the window: what a call needs first (a .cu candidate's outputs, bound by
+        KernelModule.bind) is made by the caller before."""
         if self.device.type != 'cuda':
             t0 = _perf()
             out = fn()
@@ -277,7 +290,11 @@ class Host:
         times, kept = [], []
         with torch.no_grad():
             for i in range(header['calls']):
-                ms, out = self.timed(lambda: self.call('timing', self.model, *args))
+                if isinstance(self.model, KernelModule):
+                    bound = self.call('timing', self.model.bind, *args)
+                    ms, out = self.timed(lambda: self.call('timing', bound))
+                else:
+                    ms, out = self.timed(lambda: self.call('timing', self.model, *args))
                 times.append(ms)
                 if i in keep:
                     kinds, ts = self.outputs_for_judge(to_list(out))

@@ -124,12 +124,12 @@ void addSassMetricsProblem(SourceProfile &profile, const SassMetricsResult &resu
 
 SassMetricsResult SassMetrics::collect(const std::function<void()> &launch, const SassMetricsOptions &options)
 {
-    if (options.maxLaunchMs > 0 && options.launchMs > options.maxLaunchMs) {
-        char text[200];
+    if (options.budgetMs > 0 && options.launchMs * options.slowdown > options.budgetMs) {
+        char text[300];
         std::snprintf(text, sizeof text,
-                      "SASS metrics skipped: one launch takes %.0f ms, over the pass's limit of %.0f ms for the "
-                      "patched (several times slower) kernel.",
-                      options.launchMs, options.maxLaunchMs);
+                      "SASS metrics skipped: one launch takes %.1f ms; patched to count instructions it may run up "
+                      "to %.0fx slower (%.0f ms), over the %.0f ms left of the source-level pass's budget.",
+                      options.launchMs, options.slowdown, options.launchMs * options.slowdown, options.budgetMs);
         return failure("sass_metrics", text);
     }
     if (!nvidiaDriverPresent())

@@ -44,11 +44,13 @@ struct SassMetricsResult {
 };
 
 struct SassMetricsOptions {
-    // No SASS metrics when one launch (the PC sampler's launches / runs) took longer than this: the patched
-    // kernel runs many times slower than the plain one (every instruction counted twice), and the pass has
-    // 1.5 s in all. 0: no limit.
-    double maxLaunchMs = 20;
-    double launchMs = 0; // one plain launch, when known
+    // No SASS metrics when the patched launch could overrun what is left of the pass's budget: the patched
+    // kernel runs many times slower than the plain one (every basic block counted; up to ~365x seen on the
+    // H200 for conv3d_groupnorm_min_clamp's fused kernel, 4x for matmul's), so the step is skipped when
+    // launchMs x slowdown exceeds budgetMs. budgetMs <= 0 or launchMs unknown (0): no limit.
+    double launchMs = 0; // one plain launch (the PC sampler's launches / runs), when known
+    double budgetMs = 0; // what is left of the pass's budget (1.5 s) when the step starts
+    double slowdown = 400;
 };
 
 class SassMetrics

@@ -20,6 +20,10 @@ namespace fs = std::filesystem;
 
 using Clock = std::chrono::steady_clock;
 
+// The source-level pass's whole cost, in the helper process, that the optional SASS counts must stay within
+// (issue 15: at most 1.5 s per evaluation when on).
+constexpr double kPassBudgetMs = 1500;
+
 double msSince(Clock::time_point t0)
 {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -78,10 +82,11 @@ void foldInlinedLines(const std::string &side, const InlineTable &table, profile
 // and mapped to their lines on `cubins`). Its time is the step "sass_metrics"; where the counts cannot be
 // had, the profile says so under "missing" and keeps its samples.
 void addSassCounts(const std::string &side, const std::function<void()> &launch,
-                   const std::vector<profiler::CubinImage> &cubins, profiler::SourceProfile &profile)
+                   const std::vector<profiler::CubinImage> &cubins, profiler::SourceProfile &profile, double budgetLeftMs)
 {
     const auto start = Clock::now();
     profiler::SassMetricsOptions options;
+    options.budgetMs = std::max(1.0, budgetLeftMs);
     for (const auto &[name, ms] : profile.costSplitMs)
         if (name == "launches" && profile.runs > 0)
             options.launchMs = ms / profile.runs;
@@ -135,7 +140,8 @@ profiler::SourceProfile sampleLibrary(const std::string &side, const std::functi
         profile = profiler::PcSampler::sample(targets, options); // its own steps, "tools_wait" among them
         if (tools.valid())                                       // the sampler returned before it needed them
             options.awaitCubins();
-        addSassCounts(side, launch, targets.back().cubins, profile);
+        // What is left of the pass's budget, less a margin for folding the lines and replying.
+        addSassCounts(side, launch, targets.back().cubins, profile, kPassBudgetMs - 60 - msSince(t0));
         step = Clock::now();
         foldInlinedLines(side, t.inlines, profile);
         profile.addCost("warmup", warmupMs);

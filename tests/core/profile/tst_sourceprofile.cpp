@@ -145,13 +145,16 @@ void TestSourceProfile::h200Profiles_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("hotLine");
     QTest::addColumn<QString>("stall");
+    QTest::addColumn<bool>("counts"); // SASS execution counts measured (matmul's were skipped: over the budget)
     // softmax: the first use of the loaded float4 in the online max/sum (p = add(p, v.x)); layernorm: the sum
     // of the registers' loaded values; transpose: the global read into the shared tile; diag_matmul: the
     // product stored from the loaded row (v.w *= s). Each waits on its global load.
-    QTest::newRow("softmax") << u"softmax"_s << u"online_warp.cu"_s << 74 << u"long_scoreboard"_s;
-    QTest::newRow("layernorm") << u"layernorm"_s << u"registers.cu"_s << 39 << u"long_scoreboard"_s;
-    QTest::newRow("transpose") << u"transpose"_s << u"smem_tiled.cu"_s << 19 << u"long_scoreboard"_s;
-    QTest::newRow("diag_matmul") << u"diag_matmul"_s << u"rowscale.cu"_s << 17 << u"long_scoreboard"_s;
+    // matmul: the register-blocked FMA loop waiting on its shared-memory operands.
+    QTest::newRow("softmax") << u"softmax"_s << u"online_warp.cu"_s << 74 << u"long_scoreboard"_s << true;
+    QTest::newRow("layernorm") << u"layernorm"_s << u"registers.cu"_s << 39 << u"long_scoreboard"_s << true;
+    QTest::newRow("transpose") << u"transpose"_s << u"smem_tiled.cu"_s << 19 << u"long_scoreboard"_s << true;
+    QTest::newRow("diag_matmul") << u"diag_matmul"_s << u"rowscale.cu"_s << 17 << u"long_scoreboard"_s << true;
+    QTest::newRow("matmul") << u"matmul"_s << u"regblock.cu"_s << 53 << u"short_scoreboard"_s << false;
 }
 
 void TestSourceProfile::h200Profiles()
@@ -160,9 +163,15 @@ void TestSourceProfile::h200Profiles()
     QFETCH(QString, file);
     QFETCH(int, hotLine);
     QFETCH(QString, stall);
+    QFETCH(bool, counts);
     const SourceProfile p = SourceProfile::fromResult(asmJson(u"h200/"_s + task + u".evaluate.json"_s));
     QCOMPARE(p.status, SourceProfile::Status::Ok);
     QVERIFY(p.costMs > 0 && p.costMs <= 1500);
+    // Execution counts where the pass's budget allowed them, and the reason where it did not.
+    QCOMPARE(p.hasExecutionCounts(), counts);
+    QCOMPARE(p.sassRuns, counts ? 1 : 0);
+    if (!counts)
+        QVERIFY2(p.executionCountsProblem().contains(u"SASS metrics skipped"_s), qPrintable(p.executionCountsProblem()));
     QCOMPARE(SourceHeat::mainFile(p), file);
     const SourceHeat heat = SourceHeat::of(p, file);
     const QList<LineHeat> top = heat.hottest(1);
@@ -173,13 +182,17 @@ void TestSourceProfile::h200Profiles()
     const SassListing l = SassListing::parse(QString::fromUtf8(asmBytes(u"h200/"_s + task + u".sass"_s)));
     QCOMPARE(l.source, SassListing::Source::Nvdisasm);
     QVERIFY(l.hasLineInfo());
-    int mapped = 0, onHotLine = 0;
+    int mapped = 0, onHotLine = 0, counted = 0;
     for (const SourceProfile::Kernel &k : p.kernels) {
         const SassFunction *fn = l.function(k.name);
         QVERIFY2(fn, qPrintable(k.name));
         for (const SourceProfile::Pc &pc : k.pcs) {
             const int i = fn->indexOfOffset(pc.offset);
             QVERIFY2(i >= 0, qPrintable(k.name + u" +0x"_s + QString::number(pc.offset, 16)));
+            // Thread-level counts of a warp-level count: at most 32 threads per warp execution.
+            if (pc.hasExecuted())
+                QVERIFY(pc.threadsExecuted >= 0 && pc.threadsExecuted <= 32 * pc.executed);
+            counted += pc.hasExecuted() && pc.executed > 0;
             if (pc.line == 0)
                 continue;
             // The worker names the outermost line in the kernel's own file (inlined helpers fold onto it).
@@ -190,6 +203,7 @@ void TestSourceProfile::h200Profiles()
     }
     QVERIFY(mapped > 10);
     QVERIFY(onHotLine > 0);
+    QCOMPARE(counted > 10, counts);
 }
 
 void TestSourceProfile::unavailableSaysWhatIsMissing()

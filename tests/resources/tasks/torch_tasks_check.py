@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 try:
     import torch
@@ -191,7 +192,8 @@ def check_evaluate(tasks, args):
     work = tempfile.mkdtemp(prefix='kforge-torch-eval-')
     worker = Worker(args.worker, args.device)
     failures, rows = 0, 0
-    print('%-34s %-18s %-14s %-10s %9s  %s' % ('task', 'variant', 'expect', 'verdict', 'speedup', 'ok'))
+    print('%-34s %-18s %-14s %-10s %9s %7s  %s' % ('task', 'variant', 'expect', 'verdict', 'speedup', 'wall_s',
+                                                  'ok'))
     try:
         for name, folder, task in tasks:
             if on_cpu:
@@ -206,15 +208,17 @@ def check_evaluate(tasks, args):
                 want = expect.get('verdict', 'correct')
                 label = v.get('label', os.path.splitext(os.path.basename(v['file']))[0])
                 if on_cpu and v['file'].endswith('.cu'):
-                    print('%-34s %-18s %-14s %-10s %9s  %s' % (name, label, want, '-', '-',
-                                                               'not run (a .cu candidate needs a GPU)'))
+                    print('%-34s %-18s %-14s %-10s %9s %7s  %s' % (name, label, want, '-', '-', '-',
+                                                                    'not run (a .cu candidate needs a GPU)'))
                     continue
                 r = worker.ask(op='load', slot='candidate', path=os.path.join(folder, v['file']))
                 if not r.get('ok'):
                     print('FAIL %s %s: load: %s' % (name, label, r))
                     failures += 1
                     continue
+                started = time.monotonic()
                 r = worker.ask(op='evaluate', task=task, options=CPU_OPTIONS if on_cpu else {})
+                took = time.monotonic() - started
                 result = r.get('result', {}) if r.get('ok') else {'verdict': 'error', 'message': str(r)}
                 verdict = result.get('verdict')
                 speedup = (result.get('timing') or {}).get('speedup')
@@ -229,9 +233,11 @@ def check_evaluate(tasks, args):
                 rows += 1
                 failures += bool(problems)
                 want_text = want + ('>=%gx' % expect['min_speedup'] if 'min_speedup' in expect else '')
-                print('%-34s %-18s %-14s %-10s %9s  %s' % (
-                    name, label, want_text, verdict, '%.2fx' % speedup if speedup is not None else '-',
+                print('%-34s %-18s %-14s %-10s %9s %7.2f  %s' % (
+                    name, label, want_text, verdict, '%.2fx' % speedup if speedup is not None else '-', took,
                     'yes' if not problems else 'NO: ' + '; '.join(problems)))
+                if not on_cpu:
+                    print('    phases %s, batches %s' % (result.get('phases_s'), (result.get('timing') or {}).get('batches')))
     finally:
         worker.close()
         shutil.rmtree(work, ignore_errors=True)

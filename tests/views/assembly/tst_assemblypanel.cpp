@@ -290,6 +290,9 @@ void TestAssemblyPanel::screenshot()
     QVERIFY(!panel.sassModel()->index(hot, SassModel::SamplesColumn).data().toString().isEmpty());
     QVERIFY2(panel.sassModel()->index(hot, SassModel::InstructionColumn).data().toString().contains(u"STS"_s),
              qPrintable(panel.sassModel()->index(hot, SassModel::InstructionColumn).data().toString()));
+    // The H200 reply has SASS execution counts: the hot instruction shows its executions and thread efficiency.
+    QVERIFY(!panel.sassModel()->index(hot, SassModel::ExecutedColumn).data().toString().isEmpty());
+    QVERIFY(!panel.sassModel()->index(hot, SassModel::EfficiencyColumn).data().toString().isEmpty());
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     const QString dir = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/screenshots");
     QDir().mkpath(dir);
