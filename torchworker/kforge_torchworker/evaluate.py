@@ -146,7 +146,8 @@ class Evaluation:
             raise Verdict('incorrect', v['reason'])
         v['calls_compared'] += 1
         for i, (e, g) in enumerate(zip(expected, got)):
-            r = spec.compare(names[i], g, e, self.task.tolerance)
+            r = spec.compare(names[i], g, e, self.task.tolerance,
+                             self.device if self.device.startswith('cuda') else None)
             if r['problem']:
                 v['mismatches'] += 1
                 v['reason'] = '%s: step forward (%s): %s' % (self.cand_name, phase, r['problem'])
