@@ -156,6 +156,40 @@ class TorchWorkerTest(unittest.TestCase):
         self.assertAlmostEqual(t['speedup'], t['reference']['median_ms'] / t['candidate']['median_ms'], places=6)
         self.assertIsInstance(r['seed'], int)
         self.assertNotIn('degenerate_output', r['flags'])
+        a = t['adaptive']  # the stop rule as kforge-worker's: the interval, and why timing ended
+        self.assertEqual(a['target'], 0.01)
+        self.assertIn(a['stopped_by'], ('target', 'max_time', 'max_runs'))
+        self.assertEqual(a['reached'], a['stopped_by'] == 'target')
+        if a['candidate']['half_width'] is not None:
+            self.assertLessEqual(a['candidate']['ci_low_ms'], a['candidate']['ci_high_ms'])
+        # The judge boots the next evaluation's hosts between evaluations: this class's worker has evaluated
+        # before, so both hosts were spares (a fresh process each, booted while the client was busy).
+        w = Worker()
+        try:
+            first = w.evaluate('matmul_relu.py', 'matmul_relu_good.py', self.matmul)
+            second = w.evaluate('matmul_relu.py', 'matmul_relu_good.py', self.matmul)
+        finally:
+            w.close()
+        self.assertTrue(first['isolation']['candidate']['booted_before'])  # started at the reference's load
+        self.assertTrue(second['isolation']['candidate']['booted_before'])
+        self.assertTrue(second['isolation']['reference']['booted_before'])
+        self.assertLess(second['phases_s']['load'], 5.0)
+        exchange = r['isolation']['candidate']['exchange']
+        self.assertIn('CUDA IPC' if DEVICE != 'cpu' else 'private pipe', exchange)
+
+    def test_pipe_exchange_gives_the_same_verdicts(self):
+        # On a CUDA worker the tensors go through the judge's lent buffers; "exchange": "pipe" takes the CPU
+        # workers' path there too. Both must judge alike (on a CPU worker both are the pipe).
+        for options in ({'exchange': 'pipe'}, {}):
+            self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_good.py', self.matmul, options), 'correct')
+            self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_wrong.py', self.matmul, options),
+                         'incorrect', 'differs at')
+
+    def test_fixed_rule_with_ci_target_zero(self):
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_good.py', self.matmul,
+                                         {'ci_target': 0}), 'correct')
+        self.assertEqual(r['timing']['adaptive']['stopped_by'], 'fixed')
+        self.assertFalse(r['timing']['adaptive']['reached'])
 
     def test_seed_is_recorded_and_used(self):
         a = self.w.evaluate('matmul_relu.py', 'matmul_relu_wrong.py', self.matmul, {'seed': 12345, 'timing': False})
@@ -305,6 +339,17 @@ class TorchWorkerTest(unittest.TestCase):
         shutil.rmtree(folder, ignore_errors=True)
         r = self.w.ask(op='load', slot='reference', path=so)
         self.assertFalse(r['ok'])
+
+
+class MedianCiTest(unittest.TestCase):
+    def test_interval(self):
+        sys.path.insert(0, os.path.dirname(WORKER))
+        from kforge_torchworker.evaluate import median_ci
+        self.assertIsNone(median_ci([1.0] * 7)['half_width'])  # unbounded below 8 samples
+        r = median_ci([float(x) for x in range(1, 101)])  # n 100: j 40, k 61 -> [40, 61], median 50.5
+        self.assertEqual((r['ci_low_ms'], r['ci_high_ms']), (40.0, 61.0))
+        self.assertAlmostEqual(r['half_width'], 10.5 / 50.5)
+        self.assertEqual(median_ci([2.0] * 50)['half_width'], 0.0)
 
 
 class WireTest(unittest.TestCase):

@@ -39,6 +39,75 @@ def arg_message(args):
     return header, tensors
 
 
+def median_ci(samples):
+    """The 95% interval of the median from order statistics, as kforge-worker's (core/runtime/worker/medianci):
+    [x_(j), x_(k)], j = floor(n/2 - 1.96*sqrt(n)/2), k = ceil(1 + n/2 + 1.96*sqrt(n)/2); half-width relative to
+    the median, None while unbounded (fewer than 8 samples)."""
+    ordered = sorted(samples)
+    n = len(ordered)
+    if n == 0:
+        return {'ci_low_ms': None, 'ci_high_ms': None, 'half_width': None}
+    med = statistics.median(ordered)
+    j = int(math.floor(n / 2.0 - 1.96 * math.sqrt(n) / 2.0))
+    k = int(math.ceil(1 + n / 2.0 + 1.96 * math.sqrt(n) / 2.0))
+    if j < 1 or k > n or med <= 0:
+        return {'ci_low_ms': None, 'ci_high_ms': None, 'half_width': None}
+    low, high = ordered[j - 1], ordered[k - 1]
+    return {'ci_low_ms': low, 'ci_high_ms': high, 'half_width': (high - low) / 2.0 / med}
+
+
+class Exchange:
+    """The judge's device buffers of one evaluation on a CUDA worker (gpuipc.py): per host, an input buffer per
+    tensor argument of each input set ('v' for the verification trials, 't0', 't1' for timing), output buffers
+    per declared output for the trials and for the kept timed calls. A host is lent its own buffers only."""
+
+    def __init__(self, task, device):
+        from . import gpuipc
+        self.gpuipc, self.task, self.device = gpuipc, task, device
+        gpuipc.ensure_context(device)
+        self.buffers, self.lent = {}, {'reference': [], 'candidate': []}
+        self.inputs = {'reference': {}, 'candidate': {}}
+        self.outputs = {'reference': {}, 'candidate': {}}
+        for side in self.inputs:
+            for name in ('v', 't0', 't1'):
+                self.inputs[side][name] = [None if 'value' in a else self.alloc(side, a['dtype'], a['shape'])
+                                           for a in task.args]
+            self.outputs[side]['v'] = self.output_set(side)
+
+    def alloc(self, side, dtype, shape):
+        key = str(len(self.buffers))
+        self.buffers[key] = self.gpuipc.SharedBuffer(spec.DTYPES[dtype], shape, self.device)
+        self.lent[side].append(key)
+        return key
+
+    def output_set(self, side):
+        return [self.alloc(side, o['dtype'], o['shape']) for o in self.task.outputs]
+
+    def tensor(self, key):
+        return self.buffers[key].tensor
+
+    def lend(self, evaluation, side, host):
+        entries = {k: self.buffers[k].describe(spec.NAMES) for k in self.lent[side]}
+        evaluation.ask(host, {'op': 'map', 'buffers': entries}, [], 'lending the %s its buffers' % side)
+
+    def fill(self, side, set_name, args):
+        for a, key in zip(args, self.inputs[side][set_name]):
+            if key is not None:
+                self.tensor(key).copy_(a)
+
+    def arg_header(self, side, set_name, args):
+        return [{'buf': key} if key is not None else {'value': a}
+                for a, key in zip(args, self.inputs[side][set_name])]
+
+    def staged(self, side, set_name):
+        return [self.tensor(k) for k in self.inputs[side][set_name] if k is not None]
+
+    def free(self):
+        for b in self.buffers.values():
+            b.free()
+        self.buffers = {}
+
+
 class Verdict(Exception):
     def __init__(self, verdict, message, **extra):
         super().__init__(message)
@@ -46,7 +115,7 @@ class Verdict(Exception):
 
 
 class Evaluation:
-    def __init__(self, task, reference, candidate, options, device, setup):
+    def __init__(self, task, reference, candidate, options, device, setup, hosts=None):
         self.task, self.options, self.device, self.setup = task, options, device, setup
         self.reference_path, self.candidate_path = reference, candidate
         self.cand_name = os.path.basename(candidate)
@@ -56,7 +125,7 @@ class Evaluation:
         trials = options.get('trials', 5)
         if not isinstance(trials, int) or not 2 <= trials <= 1000:
             raise ValueError('trials: %r is not an integer within 2..1000' % (trials,))
-        for key in ('warmup', 'min_runs', 'max_runs', 'min_time_ms'):
+        for key in ('warmup', 'min_runs', 'max_runs', 'min_time_ms', 'max_time_ms', 'ci_target'):
             if key in options and (not isinstance(options[key], (int, float)) or options[key] < 0):
                 raise ValueError('%s: %r is not a number >= 0' % (key, options[key]))
         self.trials = trials
@@ -68,6 +137,9 @@ class Evaluation:
                              'input_mutated': False, 'mutated_inputs': [], 'output_depends_on_inputs': None,
                              'reference_cached': 0, 'outputs': [], 'reason': '', 'timed_outputs_checked': 0}
         self.ref = self.cand = None
+        self.hosts = hosts or (lambda role, path, device: HostProcess(role, path, device))
+        self.exchange = None  # Exchange on a CUDA worker (unless options.exchange is "pipe")
+        self.exchange_note = ''
 
     # ---- hosts -------------------------------------------------------------------------------------------
 
@@ -84,8 +156,8 @@ class Evaluation:
         return answer, out
 
     def load(self):
-        self.ref = HostProcess('reference', self.reference_path, self.device)
-        self.cand = HostProcess('candidate', self.candidate_path, self.device)
+        self.ref = self.hosts('reference', self.reference_path, self.device)
+        self.cand = self.hosts('candidate', self.candidate_path, self.device)
         info, state = self.ask(self.ref, {'op': 'load', 'path': self.reference_path,
                                           'seed': spec.splitmix64(self.seed, 1 << 20),
                                           'init_args': self.task.init_inputs}, [], 'loading the reference')
@@ -97,11 +169,55 @@ class Evaluation:
                   'params': self.task.params, 'arg_names': [a['name'] for a in self.task.args]}
         header.update(self.setup)
         self.ask(self.cand, header, state, 'loading the candidate')
+        if self.device.startswith('cuda') and self.options.get('exchange', 'ipc') == 'ipc':
+            from .gpuipc import IpcError
+            try:
+                self.exchange = Exchange(self.task, self.device)
+            except (IpcError, RuntimeError) as e:  # e.g. no driver symbol: the pipes, and the result says why
+                self.exchange_note = 'CUDA IPC unavailable (%s): tensors crossed the pipes' % e
+            if self.exchange is not None:
+                self.exchange.lend(self, 'reference', self.ref)
+                self.exchange.lend(self, 'candidate', self.cand)
+
+    def make_args(self, seed):
+        return self.task.make_args(seed, self.device if self.exchange is not None else 'cpu')
 
     def close(self):
         for host in (self.ref, self.cand):
             if host is not None:
                 host.close()
+        if self.exchange is not None:  # after the hosts: no mapping of a buffer outlives it
+            self.exchange.free()
+
+    def run_both_lent(self, args, set_name, phase, fill=True):
+        """run_both on a CUDA worker: the inputs in each host's own buffers, the outputs into its buffers; the
+        inputs 'after' are the judge's reading of those buffers."""
+        import torch
+        ex = self.exchange
+        if fill:
+            for side in ('reference', 'candidate'):
+                ex.fill(side, set_name, args)
+        torch.cuda.synchronize(self.device)
+        results = []
+        for side, host in (('reference', self.ref), ('candidate', self.cand)):
+            request = {'op': 'run', 'args': ex.arg_header(side, set_name, args), 'out': ex.outputs[side]['v']}
+            ans, out = self.ask(host, request, [], 'the %s, %s' % (side, phase))
+            results.append((self.lent_outputs(ans.get('outputs', []), out, side, phase), ex.staged(side, set_name)))
+        return results[0], results[1]
+
+    def lent_outputs(self, kinds, out, side, phase):
+        outputs = []
+        for k in kinds:
+            if 'buf' in k and str(k['buf']) in self.exchange.buffers:
+                outputs.append(self.exchange.tensor(str(k['buf'])))
+            elif 'tensor' in k and isinstance(k['tensor'], int) and 0 <= k['tensor'] < len(out):
+                outputs.append(out[k['tensor']])
+            elif 'tensor' in k or 'buf' in k:
+                raise Verdict('crashed', '%s: the %s host named an output it did not send (%s)'
+                              % (self.cand_name if side == 'candidate' else self.ref_name, side, phase))
+            else:
+                outputs.append(k.get('type', '?'))
+        return outputs
 
     def run_both(self, args, phase):
         header, tensors = arg_message(args)
@@ -185,14 +301,18 @@ class Evaluation:
         first_outputs = []
         for t in range(trials):
             trial_seed = spec.splitmix64(self.seed, t)
-            args = self.task.make_args(trial_seed)
-            originals = [a.clone() for a in args if hasattr(a, 'dtype')]
+            args = self.make_args(trial_seed)
+            originals = [a.clone() for a in args if hasattr(a, 'dtype')] if self.exchange is None else \
+                [a for a in args if hasattr(a, 'dtype')]  # the judge's own copies: the hosts get buffers
             phase = 'trial %d (seed %d)' % (t + 1, trial_seed)
-            (ref_out, ref_after), (cand_out, cand_after) = self.run_both(args, phase)
+            if self.exchange is not None:
+                (ref_out, ref_after), (cand_out, cand_after) = self.run_both_lent(args, 'v', phase)
+            else:
+                (ref_out, ref_after), (cand_out, cand_after) = self.run_both(args, phase)
             if self.mutated(originals, ref_after) and 'reference_mutates_inputs' not in self.flags:
                 self.flags.append('reference_mutates_inputs')
             if t < 2:
-                first_outputs.append(ref_out)
+                first_outputs.append([e.clone() if hasattr(e, 'clone') else e for e in ref_out])
             v['elements'] = sum(e.numel() for e in ref_out if hasattr(e, 'numel'))
             self.check(ref_out, cand_out, phase, trial_seed)
             changed = self.mutated(originals, cand_after)
@@ -212,6 +332,11 @@ class Evaluation:
     # ---- timing ------------------------------------------------------------------------------------------
 
     @staticmethod
+    def net(samples, baselines):
+        base = statistics.median(baselines) if baselines else 0.0
+        return [max(0.0, x - base) for x in samples]
+
+    @staticmethod
     def times(values, count, host, side):
         if not isinstance(values, list) or len(values) != count or not all(
                 isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
@@ -222,25 +347,53 @@ class Evaluation:
     def time_both(self):
         o = self.options
         warmup, min_runs = int(o.get('warmup', 10)), int(o.get('min_runs', 100))
-        min_time_ms, max_runs = float(o.get('min_time_ms', 1000)), int(o.get('max_runs', 10000))
+        target = float(o.get('ci_target', 0.01))  # adaptive (as kforge-worker's): 0 is the fixed rule
+        if not 0 <= target <= 0.5:
+            raise ValueError('ci_target: %r is not within 0..0.5' % target)
+        min_time_ms = float(o.get('min_time_ms', 100 if target > 0 else 1000))
+        max_time_ms = max(float(o.get('max_time_ms', 5000)), min_time_ms)
+        max_runs = int(o.get('max_runs', 10000))
+        stopped_by = ''
         budget_end = self.started + 0.5 * self.task.timeout_s
         sets, expected = [], []
         stage = []
+        ex = self.exchange
         for i in range(2):
             set_seed = spec.splitmix64(self.seed, (1 << 30) + i)
-            args = self.task.make_args(set_seed)
-            (ref_out, _), (cand_out, _) = self.run_both(args, 'timing set %d (seed %d)' % (i, set_seed))
-            self.check(ref_out, cand_out, 'timing set %d' % i, set_seed)
+            args = self.make_args(set_seed)
+            phase = 'timing set %d (seed %d)' % (i, set_seed)
+            if ex is not None:  # run on the staged buffers themselves, then check they are as the judge made them
+                (ref_out, ref_after), (cand_out, cand_after) = self.run_both_lent(args, 't%d' % i, phase)
+                self.check(ref_out, cand_out, 'timing set %d' % i, set_seed)
+                originals = [a for a in args if hasattr(a, 'dtype')]
+                changed = self.mutated(originals, cand_after)
+                if changed:
+                    v = self.verification
+                    v['input_mutated'], v['mutated_inputs'] = True, changed
+                    v['reason'] = '%s: the candidate changed its input%s %s (%s)' % (
+                        self.cand_name, 's' if len(changed) > 1 else '', ', '.join(changed), phase)
+                    raise Verdict('incorrect', v['reason'])
+                if self.mutated(originals, ref_after):
+                    ex.fill('reference', 't%d' % i, args)
+                ref_out = [e.clone() if hasattr(e, 'clone') else e for e in ref_out]
+            else:
+                (ref_out, _), (cand_out, _) = self.run_both(args, phase)
+                self.check(ref_out, cand_out, 'timing set %d' % i, set_seed)
+                stage.append(arg_message(args))
             sets.append(args)
             expected.append(ref_out)
-            stage.append(arg_message(args))
-        headers, tensors = [], []
-        for h, ts in stage:
-            headers.append([{'tensor': a['tensor'] + len(tensors)} if 'tensor' in a else a for a in h])
-            tensors += ts
-        for host in (self.ref, self.cand):
-            self.ask(host, {'op': 'stage', 'sets': headers}, tensors, 'staging the timing inputs')
-        out_bytes = sum(e.numel() * e.element_size() for e in expected[0])
+        if ex is not None:
+            for side, host in (('reference', self.ref), ('candidate', self.cand)):
+                headers = [ex.arg_header(side, 't%d' % i, args) for i, args in enumerate(sets)]
+                self.ask(host, {'op': 'stage', 'sets': headers}, [], 'staging the timing inputs')
+        else:
+            headers, tensors = [], []
+            for h, ts in stage:
+                headers.append([{'tensor': a['tensor'] + len(tensors)} if 'tensor' in a else a for a in h])
+                tensors += ts
+            for host in (self.ref, self.cand):
+                self.ask(host, {'op': 'stage', 'sets': headers}, tensors, 'staging the timing inputs')
+        out_bytes = sum(e.numel() * e.element_size() for e in expected[0] if hasattr(e, 'numel'))
         samples = {'reference': [], 'candidate': []}
         baselines = {'reference': [], 'candidate': []}
         calls = {'reference': max(1, warmup), 'candidate': max(1, warmup)}
@@ -251,14 +404,31 @@ class Evaluation:
             per_call[side] = max(statistics.median(self.times(ans.get('times_ms'), calls[side], host, side)), 1e-4)
         for side in per_call:  # a batch of about 10 ms, at most 256 calls
             calls[side] = max(1, min(256, int(math.ceil(10.0 / per_call[side]))))
+        keep_sets = []  # large outputs on a CUDA worker: the kept timed calls' outputs into lent buffers
+        if ex is not None and out_bytes * calls['candidate'] > KEEP_ALL_BYTES and ex.task.outputs:
+            keep_sets = [ex.output_set('candidate') for _ in range(min(calls['candidate'], 2))]
+            ex.lend(self, 'candidate', self.cand)
         loop_start, rounds, checked = time.monotonic(), 0, 0
         all_checked = True
         while True:
             elapsed_ms = (time.monotonic() - loop_start) * 1000.0
             done = min(len(samples['reference']), len(samples['candidate']))
-            if rounds >= 5 and ((done >= min_runs and elapsed_ms >= min_time_ms) or done >= max_runs
-                                or time.monotonic() > budget_end):
-                break
+            if rounds >= 5:
+                if done >= max_runs:
+                    stopped_by = 'max_runs'
+                elif time.monotonic() > budget_end:
+                    stopped_by = 'max_time'
+                elif target <= 0 and done >= min_runs and elapsed_ms >= min_time_ms:
+                    stopped_by = 'fixed'
+                elif target > 0 and done >= min_runs and elapsed_ms >= min_time_ms:
+                    widths = [median_ci(self.net(samples[side], baselines[side]))['half_width']
+                              for side in ('reference', 'candidate')] if rounds >= 8 else [None]
+                    if all(w is not None and w <= target for w in widths):
+                        stopped_by = 'target'
+                    elif elapsed_ms >= max_time_ms:
+                        stopped_by = 'max_time'
+                if stopped_by:
+                    break
             set_index = rounds % len(sets)
             order = [('reference', self.ref), ('candidate', self.cand)]
             SECURE.shuffle(order)
@@ -271,14 +441,25 @@ class Evaluation:
                     all_checked = False
                 else:
                     keep = []
-                ans, kept = self.ask(host, {'op': 'time', 'set': set_index, 'calls': n, 'keep': keep,
-                                            'baseline_calls': min(n, 5)}, [],
-                                     'timing the %s (round %d)' % (side, rounds + 1))
+                request = {'op': 'time', 'set': set_index, 'calls': n, 'keep': keep, 'baseline_calls': min(n, 5)}
+                if side == 'candidate' and keep_sets:
+                    request['keep_out'] = keep_sets[:len(keep)]
+                ans, kept = self.ask(host, request, [], 'timing the %s (round %d)' % (side, rounds + 1))
                 times, base = self.times(ans.get('times_ms'), n, host, side), self.times(
                     ans.get('baseline_ms'), min(n, 5), host, side)
                 samples[side] += times
                 baselines[side] += base
-                if side == 'candidate':
+                if side == 'candidate' and keep_sets:
+                    lists = ans.get('kept')
+                    if not isinstance(lists, list) or len(lists) != len(keep) or not all(
+                            isinstance(k, list) for k in lists):
+                        raise Verdict('incorrect', '%s: timed run outputs missing (round %d)' % (
+                            self.cand_name, rounds + 1))
+                    for j, index in enumerate(keep):
+                        self.check(expected[set_index], self.lent_outputs(lists[j], kept, side, 'timing'),
+                                   'timed round %d, call %d' % (rounds + 1, index), None)
+                        checked += 1
+                elif side == 'candidate':
                     per = len(expected[set_index])
                     if len(kept) != per * len(keep):
                         raise Verdict('incorrect', '%s: timed run outputs missing (%d of %d)' % (
@@ -289,7 +470,10 @@ class Evaluation:
                         checked += 1
             rounds += 1
         self.verification['timed_outputs_checked'] = checked
-        _, after = self.ask(self.cand, {'op': 'sets'}, [], 'reading the timing inputs back')
+        if ex is not None:  # the judge reads the candidate's staged buffers itself
+            after = ex.staged('candidate', 't0') + ex.staged('candidate', 't1')
+        else:
+            _, after = self.ask(self.cand, {'op': 'sets'}, [], 'reading the timing inputs back')
         originals = [a for s in sets for a in s if hasattr(a, 'dtype')]
         changed = sorted(set(self.mutated(originals, after)))
         if changed:
@@ -299,10 +483,18 @@ class Evaluation:
                 self.cand_name, ', '.join(changed))
             raise Verdict('incorrect', v['reason'])
         timing = {}
+        adaptive = {'target': target, 'reached': False, 'stopped_by': stopped_by, 'rounds': rounds,
+                    'min_rounds': 8}
         for side in samples:
             base = statistics.median(baselines[side]) if baselines[side] else 0.0
-            timing[side] = stats([max(0.0, s - base) for s in samples[side]])
+            net = self.net(samples[side], baselines[side])
+            timing[side] = stats(net)
             timing[side]['baseline_ms'] = base
+            adaptive[side] = median_ci(net)
+        adaptive['reached'] = target > 0 and all(
+            adaptive[side]['half_width'] is not None and adaptive[side]['half_width'] <= target
+            for side in ('reference', 'candidate'))
+        timing['adaptive'] = adaptive
         timing['speedup'] = timing['reference']['median_ms'] / max(timing['candidate']['median_ms'], 1e-9)
         timing.update({'external': False, 'device': 'cuda' if self.device.startswith('cuda') else 'cpu',
                        'batches': rounds, 'batch_calls': calls['candidate'],
@@ -355,7 +547,12 @@ class Evaluation:
             result['stdout_truncated'] = bool(self.cand and self.cand.out.truncated)
         result['verification'] = self.verification
         result['flags'], result['warnings'] = self.flags, self.warnings
+        exchange = ('its own buffers of the judge\'s device memory (CUDA IPC), the rest over a private pipe'
+                    if self.exchange is not None else 'bytes over a private pipe')
+        if self.exchange_note:
+            self.warnings.append(self.exchange_note)
         result['isolation'] = {'candidate': {'process': 'own', 'cwd': 'fresh temporary directory',
-                                             'process_group': True, 'exchange': 'bytes over a private pipe'},
-                               'reference': {'process': 'own'}}
+                                             'process_group': True, 'exchange': exchange,
+                                             'booted_before': bool(self.cand and self.cand.spare)},
+                               'reference': {'process': 'own', 'booted_before': bool(self.ref and self.ref.spare)}}
         return result

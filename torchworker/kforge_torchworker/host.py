@@ -160,6 +160,7 @@ class Host:
         self.model = None
         self.path = ''
         self.sets = []
+        self.buffers = {}  # id -> gpuipc.Mapping: the judge's buffers lent to this host (CUDA workers)
         self.flush = None
         if self.device.type == 'cuda':
             torch.cuda.set_device(self.device)
@@ -230,8 +231,50 @@ class Host:
     def materialise(self, arg_header, tensors):
         args = []
         for a in arg_header:
-            args.append(tensors[a['tensor']].to(self.device) if 'tensor' in a else a['value'])
+            if 'buf' in a:
+                args.append(self.buffer(a['buf']))
+            else:
+                args.append(tensors[a['tensor']].to(self.device) if 'tensor' in a else a['value'])
         return args
+
+    def buffer(self, key):
+        if str(key) not in self.buffers:
+            raise Failure('exchange', 'the judge named buffer %r, which it did not lend' % (key,))
+        return self.buffers[str(key)].tensor
+
+    def op_map(self, header, tensors):
+        """Maps the judge's buffers (CUDA IPC handles) lent to this host; buffers no longer named are closed."""
+        from . import gpuipc
+        from .spec import DTYPES
+        for key, entry in header.get('buffers', {}).items():
+            if key not in self.buffers:
+                try:
+                    self.buffers[key] = gpuipc.Mapping(entry, DTYPES, self.device)
+                except (gpuipc.IpcError, RuntimeError, ValueError, KeyError) as e:
+                    raise Failure('exchange', 'mapping the judge\'s buffer %s: %s' % (key, e)) from None
+        for key in [k for k in self.buffers if k not in header.get('buffers', {})]:
+            del self.buffers[key]
+        return {}, []
+
+    def into_buffers(self, outs, ids):
+        """The outputs as the judge reads them: a tensor that fits its lent buffer (same dtype and shape) is
+        copied there ({"buf": id}); any other tensor crosses the pipe, as on a CPU worker."""
+        kinds, tensors = [], []
+        for i, o in enumerate(outs):
+            if i < len(ids) and isinstance(o, torch.Tensor) and str(ids[i]) in self.buffers:
+                target = self.buffers[str(ids[i])].tensor
+                if o.dtype == target.dtype and tuple(o.shape) == tuple(target.shape) and o.device == target.device:
+                    target.copy_(o)
+                    kinds.append({'buf': ids[i]})
+                    continue
+            k, t = self.outputs_for_judge([o])
+            if t:
+                kinds.append({'tensor': len(tensors)})
+                tensors += t
+            else:
+                kinds.append(k[0])
+        self.sync()
+        return kinds, tensors
 
     def forward(self, args):
         with torch.no_grad():
@@ -252,6 +295,9 @@ class Host:
         self.sync()
         outs = self.forward(args)
         self.sync()
+        if 'out' in header:  # a CUDA worker: outputs into the judge's buffers, inputs read by the judge there
+            kinds, out_tensors = self.into_buffers(outs, header['out'])
+            return {'outputs': kinds}, out_tensors
         kinds, out_tensors = self.outputs_for_judge(outs)
         after = [a for a in args if isinstance(a, torch.Tensor)]
         return {'outputs': kinds}, out_tensors + after
@@ -286,8 +332,9 @@ class Host:
 
     def op_time(self, header, tensors):
         args = self.sets[header['set']]
-        keep = set(header.get('keep', []))
-        times, kept = [], []
+        keep = list(header.get('keep', []))
+        keep_out = header.get('keep_out')  # per kept call, the ids of its output buffers (CUDA workers)
+        times, kept, kinds_kept = [], [], []
         with torch.no_grad():
             for i in range(header['calls']):
                 if isinstance(self.model, KernelModule):
@@ -296,16 +343,24 @@ class Host:
                 else:
                     ms, out = self.timed(lambda: self.call('timing', self.model, *args))
                 times.append(ms)
-                if i in keep:
+                if i in keep and keep_out is not None:
+                    kinds, ts = self.into_buffers(to_list(out), keep_out[keep.index(i)])
+                    kinds_kept.append([dict(k, tensor=k['tensor'] + len(kept)) if 'tensor' in k else k
+                                       for k in kinds])
+                    kept += [t.to('cpu') for t in ts]
+                elif i in keep:
                     kinds, ts = self.outputs_for_judge(to_list(out))
                     kept += [t.to('cpu') for t in ts]
                 del out
             baseline = [self.timed(lambda: None)[0] for _ in range(header.get('baseline_calls', 0))]
-        return {'times_ms': times, 'baseline_ms': baseline}, kept
+        answer = {'times_ms': times, 'baseline_ms': baseline}
+        if keep_out is not None:
+            answer['kept'] = kinds_kept
+        return answer, kept
 
     def serve(self):
         ops = {'load': self.op_load, 'run': self.op_run, 'stage': self.op_stage, 'time': self.op_time,
-               'sets': self.op_sets}
+               'sets': self.op_sets, 'map': self.op_map}
         while True:
             try:
                 header, tensors = self.reader.receive()

@@ -53,9 +53,14 @@ class Capture(threading.Thread):
 
 
 class HostProcess:
+    """One host process. Started with a path, or as a spare (path None) that boots (imports torch, makes its
+    CUDA context) while the judge waits for the next evaluation, and is given its module by assign(); a spare
+    serves one evaluation only, as a host started for it would."""
+
     def __init__(self, role, path, device):
-        self.role, self.path = role, path
-        self.name = os.path.basename(path)
+        self.role, self.device = role, device
+        self.spare = path is None  # booted before its evaluation
+        self.assign(path)
         self.dir = tempfile.mkdtemp(prefix='kforge-torch-%s-' % role)
         to_host_r, self.to_host = os.pipe()
         self.from_host, from_host_w = os.pipe()
@@ -76,6 +81,13 @@ class HostProcess:
         self.out, self.err = Capture(self.proc.stdout), Capture(self.proc.stderr)
         self.out.start()
         self.err.start()
+
+    def assign(self, path):
+        self.path = path or ''
+        self.name = os.path.basename(path) if path else '(%s host)' % self.role
+
+    def alive(self):
+        return self.proc.poll() is None
 
     def request(self, header, tensors, deadline, phase):
         """Sends one request and waits for its answer; a host that dies, breaks the framing or runs past the

@@ -52,6 +52,35 @@ class Judge:
         self.slots = {}
         self.dir = tempfile.mkdtemp(prefix='kforge-torch-judge-')
         self._torch = None
+        self.spares = {}  # (role, device) -> a booted, unused HostProcess for the next evaluation
+        self.warm = os.environ.get('KFORGE_TORCH_SPARES', '1') != '0'
+
+    def take_host(self, role, path, device):
+        """A host for one evaluation: the spare started after the last one (booted while the client was busy),
+        or a fresh one. Either way a process no other evaluation has used."""
+        from .hostproc import HostProcess
+        spare = self.spares.pop((role, device), None)
+        if spare is not None and spare.alive():
+            spare.assign(path)
+            return spare
+        if spare is not None:
+            spare.close()
+        return HostProcess(role, path, device)
+
+    def start_spares(self, device):
+        """Starts the next evaluation's hosts now, between evaluations (never while one is timed), so that
+        importing torch and making a CUDA context is not on the next evaluation's clock."""
+        if not self.warm:
+            return
+        from .hostproc import HostProcess
+        for role in ('reference', 'candidate'):
+            if (role, device) not in self.spares:
+                self.spares[(role, device)] = HostProcess(role, None, device)
+
+    def close_spares(self):
+        for host in self.spares.values():
+            host.close()
+        self.spares = {}
 
     @property
     def torch(self):
@@ -130,6 +159,11 @@ class Judge:
         except OSError as e:
             raise RequestError('load_failed', '%s: cannot be read: %s' % (path, e.strerror)) from None
         self.slots[slot] = path
+        if slot == 'reference':
+            try:
+                self.start_spares(self.device())
+            except RequestError:
+                pass  # no device: evaluate says so
         return {'abi_version': ABI_VERSION, 'kind': 'py' if path.endswith('.py') else 'cu'}
 
     def op_evaluate(self, req):
@@ -149,10 +183,13 @@ class Judge:
         setup = {'nvcc': nvcc(), 'abi_include': abi_include(),
                  'nvcc_flags': [str(f) for f in (req.get('task') or {}).get('nvcc_flags', [])]}
         try:
-            evaluation = Evaluation(task, self.slots['reference'], self.slots['candidate'], options, device, setup)
-            return {'result': evaluation.run()}
+            evaluation = Evaluation(task, self.slots['reference'], self.slots['candidate'], options, device, setup,
+                                    hosts=self.take_host)
+            result = evaluation.run()
         except (ValueError, TypeError) as e:
             raise RequestError('bad_request', 'options: %s' % e) from None
+        self.start_spares(device)
+        return {'result': result}
 
     def serve(self, stream):
         self.write({'event': 'ready', 'protocol': PROTOCOL, 'worker_version': VERSION, 'abi_version': ABI_VERSION,
@@ -206,6 +243,7 @@ def main(argv=None):
     try:
         return judge.serve(sys.stdin)
     finally:
+        judge.close_spares()
         shutil.rmtree(judge.dir, ignore_errors=True)
 
 

@@ -150,36 +150,38 @@ class TorchTask:
             if dist == 'integers' and not ('low' in init and 'high' in init and init['high'] > init['low']):
                 raise TaskError('%s.init: "low" < "high" are both needed for integers' % field)
 
-    def make_args(self, seed):
+    def make_args(self, seed, device='cpu'):
         """The forward arguments for one input set: tensors drawn with the judge's own generator, in their
-        real dtypes (integers from the declared range, bools 0/1), scalars as declared."""
+        real dtypes (integers from the declared range, bools 0/1), scalars as declared. On a CUDA `device` the
+        judge draws there, with the device's generator (the same seed gives the same inputs on that device)."""
         out = []
         for index, a in enumerate(self.args):
             if 'value' in a:
                 out.append(a['value'])
                 continue
-            gen = torch.Generator()
+            gen = torch.Generator(device=device)
             gen.manual_seed(splitmix64(seed, index))
-            out.append(draw(a, gen))
+            out.append(draw(a, gen, device))
         return out
 
 
-def draw(spec, gen):
+def draw(spec, gen, device='cpu'):
     dtype, shape, init = DTYPES[spec['dtype']], spec['shape'], spec['init'] or {}
     dist = init.get('dist', 'normal')
     if dtype == torch.bool:
-        return torch.randint(0, 2, shape, generator=gen, dtype=torch.int64).to(torch.bool)
+        return torch.randint(0, 2, shape, generator=gen, dtype=torch.int64, device=device).to(torch.bool)
     if dist == 'constant':
-        return torch.full(shape, init.get('value', 0), dtype=dtype)
+        return torch.full(shape, init.get('value', 0), dtype=dtype, device=device)
     if dist == 'integers':
-        t = torch.randint(int(init['low']), int(init['high']), shape, generator=gen, dtype=torch.int64)
+        t = torch.randint(int(init['low']), int(init['high']), shape, generator=gen, dtype=torch.int64,
+                          device=device)
         return t.to(dtype)
     if dist == 'uniform':
         low, high = float(init.get('low', 0.0)), float(init.get('high', 1.0))
-        t = torch.rand(shape, generator=gen, dtype=torch.float64) * (high - low) + low
+        t = torch.rand(shape, generator=gen, dtype=torch.float64, device=device) * (high - low) + low
         return t.to(dtype)
     mean, std = float(init.get('mean', 0.0)), float(init.get('std', 1.0))
-    return (torch.randn(shape, generator=gen, dtype=torch.float64) * std + mean).to(dtype)
+    return (torch.randn(shape, generator=gen, dtype=torch.float64, device=device) * std + mean).to(dtype)
 
 
 def scalar(x):

@@ -216,6 +216,8 @@ def check_evaluate(tasks, args):
                     print('FAIL %s %s: load: %s' % (name, label, r))
                     failures += 1
                     continue
+                if args.settle > 0:  # the client's own time between evaluations (compile, the model's answer),
+                    time.sleep(args.settle)  # in which the worker boots the next hosts; not counted in wall_s
                 started = time.monotonic()
                 r = worker.ask(op='evaluate', task=task, options=CPU_OPTIONS if on_cpu else {})
                 took = time.monotonic() - started
@@ -237,7 +239,14 @@ def check_evaluate(tasks, args):
                     name, label, want_text, verdict, '%.2fx' % speedup if speedup is not None else '-', took,
                     'yes' if not problems else 'NO: ' + '; '.join(problems)))
                 if not on_cpu:
-                    print('    phases %s, batches %s' % (result.get('phases_s'), (result.get('timing') or {}).get('batches')))
+                    timing = result.get('timing') or {}
+                    adaptive = timing.get('adaptive') or {}
+                    exchange = ((result.get('isolation') or {}).get('candidate') or {}).get('exchange', '')
+                    print('    phases %s, batches %s, stopped_by %s (half-widths ref %s cand %s), %s' % (
+                        result.get('phases_s'), timing.get('batches'), adaptive.get('stopped_by'),
+                        (adaptive.get('reference') or {}).get('half_width'),
+                        (adaptive.get('candidate') or {}).get('half_width'),
+                        'ipc' if 'IPC' in exchange else 'pipe'))
     finally:
         worker.close()
         shutil.rmtree(work, ignore_errors=True)
@@ -257,6 +266,8 @@ def main():
     parser.add_argument('--worker', help='kforge-torch-worker, for evaluate')
     parser.add_argument('--device', default='cpu')
     parser.add_argument('--task', action='append', default=[], help='only this task (repeatable)')
+    parser.add_argument('--settle', type=float, default=0.0,
+                        help='seconds to wait before each evaluate, not counted (a client busy between evaluations)')
     args = parser.parse_args()
     tasks = torch_tasks(args.tasks_dir, args.task)
     if not tasks:
