@@ -16,6 +16,7 @@ packages=(
   appstream desktop-file-utils
   clang libclang-rt-dev
   python3-torch  # kforge-cli import runs PyTorch problems on the CPU (tst_torchimport)
+  libtorch-dev pybind11-dev  # torch/extension.h: load_inline candidates build on the CPU (tst_torchworker)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -185,6 +185,39 @@ class TorchWorkerTest(unittest.TestCase):
             self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_wrong.py', self.matmul, options),
                          'incorrect', 'differs at')
 
+    def test_inline_extension_is_built_once(self):
+        import tempfile
+        import torch.utils.cpp_extension as ext
+        try:
+            ext.verify_ninja_availability()
+        except RuntimeError:
+            self.skipTest('no ninja: load_inline cannot build here')
+        if not any(os.path.isfile(os.path.join(p, 'torch', 'extension.h')) for p in ext.include_paths() +
+                   ['/usr/include']):
+            self.skipTest('no torch/extension.h (Debian: libtorch-dev): load_inline cannot build here')
+        cache = tempfile.mkdtemp(prefix='kforge-torch-cache-')
+        old = os.environ.get('KFORGE_TORCH_CACHE')
+        os.environ['KFORGE_TORCH_CACHE'] = cache
+        try:
+            w = Worker()
+        finally:
+            os.environ.pop('KFORGE_TORCH_CACHE') if old is None else os.environ.update(KFORGE_TORCH_CACHE=old)
+        try:
+            first = self.verdict(w.evaluate('matmul_relu.py', 'matmul_relu_inline.py', self.matmul), 'correct')
+            second = self.verdict(w.evaluate('matmul_relu.py', 'matmul_relu_inline.py', self.matmul), 'correct')
+            broken = self.verdict(w.evaluate('matmul_relu.py', 'matmul_relu_inline_broken.py', self.matmul),
+                                  'load_error', 'undeclared_name', 'error', 'kforge_test_broken')
+        finally:
+            w.close()
+        self.assertEqual((first['build_cache']['builds'], first['build_cache']['hits']), (1, 0))
+        self.assertEqual((second['build_cache']['builds'], second['build_cache']['hits']), (0, 1))
+        built, found = first['build_cache']['extensions'][0], second['build_cache']['extensions'][0]
+        self.assertEqual((built['name'], built['key']), (found['name'], found['key']))
+        self.assertLess(found['seconds'], built['seconds'])
+        self.assertNotIn('ninja -v', broken['message'])
+        # Each file has its own directory: the reference's, the good candidate's and the broken one's.
+        self.assertEqual(len(os.listdir(os.path.join(cache, os.listdir(cache)[0]))), 3)
+
     def test_fixed_rule_with_ci_target_zero(self):
         r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_good.py', self.matmul,
                                          {'ci_target': 0}), 'correct')

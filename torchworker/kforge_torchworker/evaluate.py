@@ -138,6 +138,7 @@ class Evaluation:
                              'reference_cached': 0, 'outputs': [], 'reason': '', 'timed_outputs_checked': 0}
         self.ref = self.cand = None
         self.hosts = hosts or (lambda role, path, device: HostProcess(role, path, device))
+        self.build_cache = None  # the candidate's load_inline extensions: built or found (buildcache.py)
         self.exchange = None  # Exchange on a CUDA worker (unless options.exchange is "pipe")
         self.exchange_note = ''
 
@@ -158,9 +159,15 @@ class Evaluation:
     def load(self):
         self.ref = self.hosts('reference', self.reference_path, self.device)
         self.cand = self.hosts('candidate', self.candidate_path, self.device)
+        from . import buildcache
+        import torch
+        kind = 'cuda' if self.device.startswith('cuda') else 'cpu'
         info, state = self.ask(self.ref, {'op': 'load', 'path': self.reference_path,
                                           'seed': spec.splitmix64(self.seed, 1 << 20),
-                                          'init_args': self.task.init_inputs}, [], 'loading the reference')
+                                          'init_args': self.task.init_inputs,
+                                          'build_cache': buildcache.directory_for(self.reference_path,
+                                                                                  torch.__version__, kind)},
+                                 [], 'loading the reference')
         outputs = [dict(o, torch_dtype=str(spec.DTYPES[o['dtype']]).replace('torch.', ''))
                    for o in self.task.outputs]
         header = {'op': 'load', 'path': self.candidate_path, 'seed': spec.splitmix64(self.seed, (1 << 20) + 1),
@@ -168,7 +175,13 @@ class Evaluation:
                   'param_names': info['param_names'], 'buffer_names': info['buffer_names'], 'outputs': outputs,
                   'params': self.task.params, 'arg_names': [a['name'] for a in self.task.args]}
         header.update(self.setup)
-        self.ask(self.cand, header, state, 'loading the candidate')
+        if self.candidate_path.endswith('.py'):
+            header['build_cache'] = buildcache.directory_for(self.candidate_path, torch.__version__, kind)
+        answer, _ = self.ask(self.cand, header, state, 'loading the candidate')
+        builds = answer.get('builds') if isinstance(answer.get('builds'), list) else []
+        self.build_cache = {'extensions': [b for b in builds if isinstance(b, dict)][:16],
+                            'hits': sum(1 for b in builds if isinstance(b, dict) and b.get('hit') is True),
+                            'builds': sum(1 for b in builds if isinstance(b, dict) and b.get('hit') is False)}
         if self.device.startswith('cuda') and self.options.get('exchange', 'ipc') == 'ipc':
             from .gpuipc import IpcError
             try:
@@ -546,6 +559,8 @@ class Evaluation:
             result['stdout'] = self.cand.out.text() if self.cand else ''
             result['stdout_truncated'] = bool(self.cand and self.cand.out.truncated)
         result['verification'] = self.verification
+        if self.build_cache and self.build_cache['extensions']:
+            result['build_cache'] = self.build_cache
         result['flags'], result['warnings'] = self.flags, self.warnings
         exchange = ('its own buffers of the judge\'s device memory (CUDA IPC), the rest over a private pipe'
                     if self.exchange is not None else 'bytes over a private pipe')

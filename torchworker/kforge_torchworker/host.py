@@ -34,7 +34,11 @@ class Failure(Exception):
 
 def describe(exc, path, whole=False):
     text = str(exc).strip()
-    text = ' '.join(text.split()) if whole else (text.splitlines()[0] if text else '')
+    from .buildcache import build_error
+    built = build_error(text)  # a load_inline build: the compiler's error lines, not ninja's command line
+    if built:
+        text = built
+    text = ' '.join(text.split()) if whole or built else (text.splitlines()[0] if text else '')
     text = '%s: %s' % (type(exc).__name__, text)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
     if frames:
@@ -199,6 +203,10 @@ class Host:
             self.model = KernelModule(path, header, self.device)
             self.model.load_state(header['state_keys'], tensors, header['param_names'] + header['buffer_names'])
             return {}, []
+        builds = []
+        if header.get('build_cache'):
+            from . import buildcache
+            buildcache.install(header['build_cache'], builds)
         module = self.import_module(path)
         cls_name = 'Model' if self.role == 'reference' else 'ModelNew'
         cls = getattr(module, cls_name, None)
@@ -216,7 +224,8 @@ class Host:
             self.model = model
             return ({'init_args': init_args, 'state_keys': list(state),
                      'param_names': [n for n, _ in model.named_parameters()],
-                     'buffer_names': [n for n, _ in model.named_buffers()]}, list(state.values()))
+                     'buffer_names': [n for n, _ in model.named_buffers()], 'builds': builds},
+                    list(state.values()))
         torch.manual_seed(header['seed'])
         model = self.call('construct', cls, *header['init_args'])
         state = dict(zip(header['state_keys'], tensors))
@@ -226,7 +235,7 @@ class Host:
             raise Failure('load_state_dict', describe(e, path, whole=True)) from None
         del result
         self.model = self.call('to_device', lambda: model.to(self.device).eval())
-        return {}, []
+        return {'builds': builds}, []
 
     def materialise(self, arg_header, tensors):
         args = []
