@@ -2,8 +2,9 @@
 # The GPU evidence of issue 16 (throughput) in one device call, on a GPU host without Qt, from the programs
 # packed into .bundle/ by tests/gpu/bundle/pack.sh (carried with the working tree):
 #   1. bench_throughput: 40 distinct candidates over the built-in tasks into real sessions through one warm
-#      kforge-worker, in the modes when-they-pay and always; candidates/minute, the time split, and the
-#      stability of diag_matmul's good variant (5 evaluations, max/min).
+#      kforge-worker, in the modes when-they-pay and always; a line per candidate as it finishes (verdict, the
+#      milliseconds of each stage), candidates/minute, the time split, and the stability of diag_matmul's good
+#      variant (5 evaluations, max/min); each mode cut at KFORGE_THROUGHPUT_MODE_S (default 180).
 #   2. eval: `kforge-cli eval` of one task's variants in one call (one worker for all), with its summary.
 # Pack first (any build folder with these programs, e.g. build/ci); kforge-worker is built here (Qt-free tree)
 # when the bundle has none that runs (packing the worker's kforge-noop.so fails in qt-runtime-bundle.sh today):
@@ -33,9 +34,12 @@ if ! "$WORKER" --version 2>/dev/null; then
   "$WORKER" --version || exit 1
 fi
 
-# ---- 1. the benchmark
+# ---- 1. the benchmark: a line per candidate as it finishes; each mode stops queueing at its deadline
+# (KFORGE_THROUGHPUT_MODE_S, default 180 s) and prints figures over what finished ("partial: K of N").
+MODE_S=${KFORGE_THROUGHPUT_MODE_S:-180}
 stage bench 420 "$BIN/bench_throughput" --worker "$WORKER --device 0" --count 40 --repeat 5 \
-  --modes when-they-pay,always --out "$RES/sessions" > "$OUT/bench_throughput.txt" 2>&1
+  --modes when-they-pay,always --deadline-s "$MODE_S,$MODE_S" --grace-s 10 --out "$RES/sessions" \
+  > "$OUT/bench_throughput.txt" 2>&1
 cat "$OUT/bench_throughput.txt"
 
 # ---- 2. several candidates in one kforge-cli eval call
@@ -45,6 +49,7 @@ stage eval 90 "$BIN/kforge-cli" eval "$T" "$T"/variants/*.cu "$T/reference.cu" -
 tail -12 "$OUT/eval_several.txt"
 
 echo "== summary"
-grep -E "^== mode|candidates/minute|stability:|metrics follow-ups" "$OUT/bench_throughput.txt" | tee "$OUT/summary.txt"
+grep -E "^== mode|candidates/minute|partial:|worker busy|stability:|metrics follow-ups" "$OUT/bench_throughput.txt" \
+  | tee "$OUT/summary.txt"
 grep -E "candidates in .* per minute" "$OUT/eval_several.txt" | tee -a "$OUT/summary.txt"
 cat "$RES/stages" 2>/dev/null | tee -a "$OUT/summary.txt"
