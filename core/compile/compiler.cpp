@@ -375,6 +375,33 @@ void Compiler::schedule()
         if (it != m_jobs.end() && !it->second->cancelled)
             startJob(*it->second);
     }
+    answerQueuedHits();
+}
+
+void Compiler::answerQueuedHits()
+{
+    if (m_queue.empty() || m_running < m_maxParallel || m_nvccVersionKey.isEmpty() || nvccPath().isEmpty()
+        || abiIncludeDir().isEmpty())
+        return;
+    // Ids first: answering a job emits finished(), whose receivers may queue more.
+    std::vector<int> ready;
+    for (const int id : m_queue) {
+        const auto it = m_jobs.find(id);
+        if (it == m_jobs.end() || it->second->cancelled || !it->second->request.useCache)
+            continue;
+        const Job &job = *it->second;
+        const QString key = cacheKey(job.request, job.request.arch.isEmpty() ? m_defaultArch : job.request.arch);
+        if (m_inflight.contains(key) || QFileInfo::exists(cacheDir() + u'/' + key + u"/meta.json"_s))
+            ready.push_back(id);
+    }
+    for (const int id : ready) {
+        const auto pos = std::find(m_queue.begin(), m_queue.end(), id);
+        const auto it = m_jobs.find(id);
+        if (pos == m_queue.end() || it == m_jobs.end() || it->second->cancelled)
+            continue;
+        m_queue.erase(pos);
+        startJob(*it->second, false);
+    }
 }
 
 void Compiler::startVersionProbe()
@@ -468,7 +495,7 @@ bool Compiler::loadCacheEntry(const QString &key, const Job &job, CompileResult 
     return true;
 }
 
-void Compiler::startJob(Job &job)
+void Compiler::startJob(Job &job, bool mayRunNvcc)
 {
     static const QRegularExpression archRe(u"^(sm|compute)_\\d+[a-z]?$"_s);
     job.arch = job.request.arch.isEmpty() ? m_defaultArch : job.request.arch;
@@ -486,10 +513,10 @@ void Compiler::startJob(Job &job)
         return;
     }
     job.key = cacheKey(job.request, job.arch);
-    Q_EMIT started(job.id);
     if (job.request.useCache) {
         CompileResult cached;
         if (loadCacheEntry(job.key, job, cached)) {
+            Q_EMIT started(job.id);
             // A use: the least recently used entries are the ones pruning removes.
             QFile meta(cacheDir() + u'/' + job.key + u"/meta.json"_s);
             if (meta.open(QIODevice::ReadWrite))
@@ -499,12 +526,18 @@ void Compiler::startJob(Job &job)
         }
         if (const auto leader = m_inflight.constFind(job.key); leader != m_inflight.cend()) {
             if (const auto it = m_jobs.find(*leader); it != m_jobs.end()) {
+                Q_EMIT started(job.id);
                 it->second->followers.append(job.id);
                 return;
             }
         }
+        if (!mayRunNvcc) {
+            m_queue.push_front(job.id); // the entry went between the look and the load: it waits for a slot
+            return;
+        }
         m_inflight.insert(job.key, job.id);
     }
+    Q_EMIT started(job.id);
     startNvcc(job);
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The compile service: nvcc through event-driven QProcess into a shared object (or PTX/SASS), with a
-// content-addressed cache and a queue that runs up to one job per core. Results arrive as finished(jobId)
-// signals, always asynchronously (cache hits too); diagnostics and per-kernel resources come parsed.
-// A shared object's nvcc steps run through NvccRun, host and device halves at the same time.
+// content-addressed cache and a queue that runs up to one nvcc job per core (a cache hit waits for none).
+// Results arrive as finished(jobId) signals, always asynchronously (cache hits too); diagnostics and
+// per-kernel resources come parsed. A shared object's nvcc steps run through NvccRun, host and device halves
+// at the same time.
 #include "core/compile/compileresult.h"
 #include "core/compile/kernelbuildflags.h"
 #include "core/eval/timingdefaults.h"
@@ -82,7 +83,12 @@ private:
     struct Job;
     void schedule();
     void startVersionProbe();
-    void startJob(Job &job);
+    // mayRunNvcc false: only a cache hit or a follower of a compile in flight starts; anything else goes back
+    // to the front of the queue.
+    void startJob(Job &job, bool mayRunNvcc = true);
+    // Queued jobs that need no nvcc (a cache hit, the key of a compile in flight) are answered at once, not
+    // after the misses queued before them got a slot.
+    void answerQueuedHits();
     void startNvcc(Job &job);
     void startDisassembler(Job &job);
     void onNvccFinished(int jobId);

@@ -113,6 +113,7 @@ private Q_SLOTS:
     void sassOutputOrClearMessage();
     void hitRenamesWarningsFile();
     void parallelQueueAndSharedKey();
+    void hitDoesNotWaitForASlot();
     void cancelQueuedJob();
     void parallelStepsMatchPlainNvcc_data();
     void parallelStepsMatchPlainNvcc();
@@ -481,6 +482,40 @@ void TestCompiler::parallelQueueAndSharedKey()
     QVERIFY(results.value(ids[3]).cacheHit);
     QCOMPARE(results.value(ids[3]).artifactPath, results.value(ids[0]).artifactPath);
     QCOMPARE(started.count(), 4);
+}
+
+// A cache hit, and a job with the key of a compile in flight, queued behind misses that wait for the only slot:
+// answered at once (the first from the cache, the second with its leader), not after the misses ahead of them.
+void TestCompiler::hitDoesNotWaitForASlot()
+{
+    Compiler compiler;
+    compiler.setCacheDir(m_cache->path());
+    compiler.setMaxParallel(1);
+    CompileRequest cached;
+    cached.source = kGoodKernel.arg(300);
+    QVERIFY(run(compiler, cached).ok);
+    QSignalSpy finished(&compiler, &Compiler::finished);
+    CompileRequest a, b;
+    a.source = kGoodKernel.arg(301);
+    b.source = kGoodKernel.arg(302);
+    const int missA = compiler.compile(a);
+    const int missB = compiler.compile(b);
+    const int hit = compiler.compile(cached);
+    const int followerA = compiler.compile(a);
+    while (finished.count() < 4)
+        QVERIFY(finished.wait(60000));
+    QList<int> order;
+    QHash<int, CompileResult> results;
+    for (const auto &args : std::as_const(finished)) {
+        order << args.at(0).toInt();
+        results.insert(args.at(0).toInt(), args.at(1).value<CompileResult>());
+    }
+    QCOMPARE(order.first(), hit); // while missA runs
+    QVERIFY(results.value(hit).cacheHit);
+    QVERIFY2(order.indexOf(followerA) < order.indexOf(missB), "the follower waited for missB's slot");
+    QVERIFY(results.value(followerA).cacheHit);
+    QCOMPARE(results.value(followerA).artifactPath, results.value(missA).artifactPath);
+    QVERIFY(results.value(missB).ok && !results.value(missB).cacheHit);
 }
 
 void TestCompiler::cancelQueuedJob()
