@@ -39,6 +39,42 @@ def arg_message(args):
     return header, tensors
 
 
+class ExternalClock:
+    """The judge's own clock around a host's timed batch (docs/torch-worker.md, "External timing"): per host a
+    pair of interprocess events. The judge records its start event and `go` on a stream of its own, the host's
+    stream waits for `go`, runs the batch and records `done`; the judge's stream waits for `done` and records
+    its end event. So the judge's figure covers the whole batch on the device, measured by events only the judge
+    holds, whatever runs in the host's process."""
+
+    def __init__(self, evaluation, device):
+        import base64
+        import torch
+        self.torch, self.evaluation = torch, evaluation
+        self.stream = torch.cuda.Stream(device)
+        self.sides = {}
+        for side, host in (('reference', evaluation.ref), ('candidate', evaluation.cand)):
+            go = torch.cuda.Event(enable_timing=False, interprocess=True)
+            done = torch.cuda.Event(enable_timing=False, interprocess=True)
+            with torch.cuda.stream(self.stream):
+                go.record(self.stream)  # an event has a handle once recorded
+                done.record(self.stream)
+            self.stream.synchronize()
+            evaluation.ask(host, {'op': 'events', 'go': base64.b64encode(go.ipc_handle()).decode(),
+                                  'done': base64.b64encode(done.ipc_handle()).decode()}, [],
+                           'lending the %s the timing events' % side)
+            self.sides[side] = (go, done, torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+
+    def batch(self, side, host, request, phase):
+        go, done, start, end = self.sides[side]
+        start.record(self.stream)
+        go.record(self.stream)
+        answer, kept = self.evaluation.ask(host, request, [], phase)
+        self.stream.wait_event(done)
+        end.record(self.stream)
+        end.synchronize()
+        return answer, kept, start.elapsed_time(end)
+
+
 def median_ci(samples):
     """The 95% interval of the median from order statistics, as kforge-worker's (core/runtime/worker/medianci):
     [x_(j), x_(k)], j = floor(n/2 - 1.96*sqrt(n)/2), k = ceil(1 + n/2 + 1.96*sqrt(n)/2); half-width relative to
@@ -344,6 +380,33 @@ class Evaluation:
 
     # ---- timing ------------------------------------------------------------------------------------------
 
+    def external_figures(self, timing, ext, ext_base, calls):
+        """Per side, the judge's own per-call figure: (median batch - median frame) / calls, from its events
+        around each batch (ExternalClock). The host's figure (its events around each call) gives the
+        distribution; a host figure below the judge's beyond noise is `timing_mismatch`, and the judge's
+        figure wins."""
+        for side in ('reference', 'candidate'):
+            n = calls[side]
+            if not ext[side] or not ext_base[side]:
+                continue
+            judge_ms = max(0.0, (statistics.median(ext[side]) - statistics.median(ext_base[side])) / n)
+            host_ms = timing[side]['median_ms']
+            t = timing[side]
+            t['external_ms'] = judge_ms
+            t['external_batches'] = len(ext[side])
+            t['host_ms'] = host_ms
+            # Noise: the frame's spread over the calls of a batch, and a relative margin for what differs
+            # between a call's own window and its share of the batch (launch queueing, the event pair).
+            spread = (max(ext_base[side]) - min(ext_base[side])) / n if len(ext_base[side]) > 1 else 0.0
+            if judge_ms > host_ms * 1.10 + spread + 0.005:
+                if 'timing_mismatch' not in self.flags:
+                    self.flags.append('timing_mismatch')
+                self.warnings.append('timing_mismatch: the %s host measured %.4g ms per call, the judge %.4g ms '
+                                     'per call around its batches; the judge\'s figure is used.'
+                                     % (side, host_ms, judge_ms))
+                t['median_ms'] = judge_ms
+        timing['speedup'] = timing['reference']['median_ms'] / max(timing['candidate']['median_ms'], 1e-9)
+
     @staticmethod
     def net(samples, baselines):
         base = statistics.median(baselines) if baselines else 0.0
@@ -421,6 +484,14 @@ class Evaluation:
         if ex is not None and out_bytes * calls['candidate'] > KEEP_ALL_BYTES and ex.task.outputs:
             keep_sets = [ex.output_set('candidate') for _ in range(min(calls['candidate'], 2))]
             ex.lend(self, 'candidate', self.cand)
+        clock = None
+        if ex is not None and self.options.get('external', True) is not False:
+            try:
+                clock = ExternalClock(self, ex.device)
+            except RuntimeError as e:  # no interprocess events here: the hosts' own figures, and a warning
+                self.warnings.append('External timing unavailable (%s): the figures are the hosts\' own.' % e)
+        ext = {'reference': [], 'candidate': []}
+        ext_base = {'reference': [], 'candidate': []}
         loop_start, rounds, checked = time.monotonic(), 0, 0
         all_checked = True
         while True:
@@ -457,7 +528,17 @@ class Evaluation:
                 request = {'op': 'time', 'set': set_index, 'calls': n, 'keep': keep, 'baseline_calls': min(n, 5)}
                 if side == 'candidate' and keep_sets:
                     request['keep_out'] = keep_sets[:len(keep)]
-                ans, kept = self.ask(host, request, [], 'timing the %s (round %d)' % (side, rounds + 1))
+                if clock is not None:
+                    ans, kept, ms = clock.batch(side, host, dict(request, external='calls'),
+                                                'timing the %s (round %d)' % (side, rounds + 1))
+                    ext[side].append(ms)
+                    if rounds % 2 == 1:  # the same batch without the calls: the crossing and the per-call frame
+                        _, _, base_ms = clock.batch(side, host, {'op': 'time', 'set': set_index, 'calls': 0,
+                                                                 'baseline_calls': n, 'external': 'baseline'},
+                                                    'timing the %s\'s frame (round %d)' % (side, rounds + 1))
+                        ext_base[side].append(base_ms)
+                else:
+                    ans, kept = self.ask(host, request, [], 'timing the %s (round %d)' % (side, rounds + 1))
                 times, base = self.times(ans.get('times_ms'), n, host, side), self.times(
                     ans.get('baseline_ms'), min(n, 5), host, side)
                 samples[side] += times
@@ -504,12 +585,14 @@ class Evaluation:
             timing[side] = stats(net)
             timing[side]['baseline_ms'] = base
             adaptive[side] = median_ci(net)
+        if clock is not None:
+            self.external_figures(timing, ext, ext_base, calls)
         adaptive['reached'] = target > 0 and all(
             adaptive[side]['half_width'] is not None and adaptive[side]['half_width'] <= target
             for side in ('reference', 'candidate'))
         timing['adaptive'] = adaptive
         timing['speedup'] = timing['reference']['median_ms'] / max(timing['candidate']['median_ms'], 1e-9)
-        timing.update({'external': False, 'device': 'cuda' if self.device.startswith('cuda') else 'cpu',
+        timing.update({'external': clock is not None, 'device': 'cuda' if self.device.startswith('cuda') else 'cpu',
                        'batches': rounds, 'batch_calls': calls['candidate'],
                        'reference_batch_calls': calls['reference'], 'all_timed_outputs_checked': all_checked,
                        'interleaved': True, 'l2_flushed': self.device.startswith('cuda'), 'rotated_sets': True})

@@ -23,6 +23,7 @@ _CUDA = torch.cuda.is_available()
 if _CUDA:
     _EventBase = torch._C._CudaEventBase
     _record, _elapsed, _ev_sync = _EventBase.record, _EventBase.elapsed_time, _EventBase.synchronize
+    _ev_wait = _EventBase.wait
     _device_sync = torch._C._cuda_synchronize  # cudaDeviceSynchronize: every stream of the device
 
 
@@ -165,6 +166,7 @@ class Host:
         self.path = ''
         self.sets = []
         self.buffers = {}  # id -> gpuipc.Mapping: the judge's buffers lent to this host (CUDA workers)
+        self.go = self.done = None  # the judge's interprocess events around a timed batch (external timing)
         self.flush = None
         if self.device.type == 'cuda':
             torch.cuda.set_device(self.device)
@@ -339,12 +341,25 @@ class Host:
         _ev_sync(self.events[1])
         return _elapsed(self.events[0], self.events[1]), out
 
+    def op_events(self, header, tensors):
+        """Opens the judge's two interprocess events (go, done) for external timing."""
+        import base64
+        try:
+            self.go = torch.cuda.Event.from_ipc_handle(self.device, base64.b64decode(header['go']))
+            self.done = torch.cuda.Event.from_ipc_handle(self.device, base64.b64decode(header['done']))
+        except (RuntimeError, KeyError, ValueError, TypeError) as e:
+            raise Failure('exchange', 'opening the judge\'s events: %s' % e) from None
+        return {}, []
+
     def op_time(self, header, tensors):
         args = self.sets[header['set']]
         keep = list(header.get('keep', []))
         keep_out = header.get('keep_out')  # per kept call, the ids of its output buffers (CUDA workers)
-        times, kept, kinds_kept = [], [], []
+        external = header.get('external') if self.go is not None else None  # 'calls' | 'baseline' | None
+        times, kept, kinds_kept, held = [], [], [], []
         with torch.no_grad():
+            if external:  # the batch starts on the device after the judge's go (its own clock starts before)
+                _ev_wait(self.go, self.stream)
             for i in range(header['calls']):
                 if isinstance(self.model, KernelModule):
                     bound = self.call('timing', self.model.bind, *args)
@@ -352,16 +367,24 @@ class Host:
                 else:
                     ms, out = self.timed(lambda: self.call('timing', self.model, *args))
                 times.append(ms)
-                if i in keep and keep_out is not None:
-                    kinds, ts = self.into_buffers(to_list(out), keep_out[keep.index(i)])
+                if i in keep:
+                    held.append(out)  # read after the batch: nothing but calls between go and done
+                del out
+            if external == 'calls':
+                _record(self.done, self.stream)
+            baseline = [self.timed(lambda: None)[0] for _ in range(header.get('baseline_calls', 0))]
+            if external == 'baseline':
+                _record(self.done, self.stream)
+            for j, out in enumerate(held):
+                if keep_out is not None:
+                    kinds, ts = self.into_buffers(to_list(out), keep_out[j])
                     kinds_kept.append([dict(k, tensor=k['tensor'] + len(kept)) if 'tensor' in k else k
                                        for k in kinds])
                     kept += [t.to('cpu') for t in ts]
-                elif i in keep:
+                else:
                     kinds, ts = self.outputs_for_judge(to_list(out))
                     kept += [t.to('cpu') for t in ts]
-                del out
-            baseline = [self.timed(lambda: None)[0] for _ in range(header.get('baseline_calls', 0))]
+            del held
         answer = {'times_ms': times, 'baseline_ms': baseline}
         if keep_out is not None:
             answer['kept'] = kinds_kept
@@ -369,7 +392,7 @@ class Host:
 
     def serve(self):
         ops = {'load': self.op_load, 'run': self.op_run, 'stage': self.op_stage, 'time': self.op_time,
-               'sets': self.op_sets, 'map': self.op_map}
+               'sets': self.op_sets, 'map': self.op_map, 'events': self.op_events}
         while True:
             try:
                 header, tensors = self.reader.receive()
