@@ -2,6 +2,7 @@
 # diagnostics and ptxas resources.
 target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/compiler.h ${CMAKE_CURRENT_LIST_DIR}/compiler.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/compilercache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compilerequest.h
   ${CMAKE_CURRENT_LIST_DIR}/compileresult.h ${CMAKE_CURRENT_LIST_DIR}/compileresult.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cudatoolkit.h ${CMAKE_CURRENT_LIST_DIR}/cudatoolkit.cpp
