@@ -153,7 +153,7 @@
         <translation>编译候选内核，并对照任务的参考实现进行验证和计时</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_export.cpp" line="+165" />
+        <location filename="../app/cli/cmd_export.cpp" line="+176" />
         <source>Export a variant as a CMake project, a PyTorch extension, or into a project</source>
         <translation>将变体导出为 CMake 项目、PyTorch 扩展，或导出到现有项目中</translation>
     </message>
@@ -954,12 +954,12 @@
     <name>kforge::Compiler</name>
     <message>
         <location filename="../core/compile/compiler.cpp" line="+339" />
-        <location line="+328" />
+        <location line="+361" />
         <source>Compilation was cancelled.</source>
         <translation>编译已取消。</translation>
     </message>
     <message>
-        <location line="-273" />
+        <location line="-279" />
         <source>'%1 --version' failed (exit code %2): %3</source>
         <translation>“%1 --version”执行失败（退出码 %2）：%3</translation>
     </message>
@@ -979,7 +979,7 @@
         <translation>未找到内核 ABI 头文件 kforge/kernel.h；KForge 安装不完整。</translation>
     </message>
     <message>
-        <location line="+34" />
+        <location line="+40" />
         <source>Could not create a work folder in %1: %2</source>
         <translation>无法在 %1 中创建工作文件夹：%2</translation>
     </message>
@@ -1645,7 +1645,7 @@
 <context>
     <name>kforge::ExportDialog</name>
     <message>
-        <location filename="../views/export/exportdialog.cpp" line="+53" />
+        <location filename="../views/export/exportdialog.cpp" line="+54" />
         <source>Choose the folder to export to.</source>
         <translation>请选择导出目标文件夹。</translation>
     </message>
@@ -1685,6 +1685,11 @@
         <translation>变体：</translation>
     </message>
     <message>
+        <location line="+6" />
+        <source>PyTorch ModelNew module, with the reference, a test and a benchmark</source>
+        <translation>PyTorch ModelNew 模块，含参考实现、测试和基准测试</translation>
+    </message>
+    <message>
         <location line="+3" />
         <source>CMake CUDA library project, with test and benchmark</source>
         <translation>CMake CUDA 库项目，含测试和基准测试</translation>
@@ -1700,7 +1705,7 @@
         <translation>导出到现有 CMake 项目</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>&amp;Format:</source>
         <translation>格式(&amp;F)：</translation>
     </message>
@@ -1766,7 +1771,7 @@
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="+61" />
+        <location line="+63" />
         <source>Comparing with the files on disk…</source>
         <translation>正在与磁盘上的文件比较…</translation>
     </message>
@@ -1906,7 +1911,7 @@ Conflict: %2</source>
 <context>
     <name>kforge::Exporter</name>
     <message>
-        <location filename="../core/export/exporter.cpp" line="+18" />
+        <location filename="../core/export/exporter.cpp" line="+20" />
         <source>choose a subfolder of the project for the kernel (--subdir)</source>
         <translation>请为内核选择项目中的子文件夹（--subdir）</translation>
     </message>
@@ -1921,9 +1926,14 @@ Conflict: %2</source>
         <translation>子文件夹必须位于项目之内：%1</translation>
     </message>
     <message>
-        <location line="+9" />
-        <source>the variant is a PyTorch ModelNew module (Python), and these export formats build a .cu kernel; its source is in the session (kforge-cli report shows it)</source>
-        <translation>该变体是 PyTorch ModelNew 模块（Python），而这些导出格式生成的是 .cu 内核；它的源码保存在会话中（kforge-cli report 可显示）</translation>
+        <location line="+11" />
+        <source>variant %1 is a PyTorch ModelNew module (Python): it exports as 'torch' (the module, the task's reference, a test and a benchmark); '%2' builds a .cu kernel</source>
+        <translation>变体 %1 是 PyTorch ModelNew 模块（Python）：它以“torch”格式导出（模块、任务的参考实现、测试和基准测试）；“%2”生成的是 .cu 内核</translation>
+    </message>
+    <message>
+        <location line="+8" />
+        <source>variant %1 is a .cu kernel of a PyTorch task, which does not export yet (a ModelNew variant does, as 'torch'); its source is in the session (kforge-cli report shows it)</source>
+        <translation>变体 %1 是 PyTorch 任务的 .cu 内核，目前还不能导出（ModelNew 变体可以，以“torch”格式）；它的源码保存在会话中（kforge-cli report 可显示）</translation>
     </message>
 </context>
 <context>
@@ -3095,6 +3105,29 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <location line="+2" />
         <source>held for review</source>
         <translation>待审核</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::ModelNewExporter</name>
+    <message>
+        <location filename="../core/export/modelnewexporter.cpp" line="+68" />
+        <source>variant %1 is a PyTorch ModelNew module, but its task is not a PyTorch task (a task.json of kind "torch")</source>
+        <translation>变体 %1 是 PyTorch ModelNew 模块，但它的任务不是 PyTorch 任务（task.json 的 kind 应为 "torch"）</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>the task's task.json cannot be read: %1</source>
+        <translation>无法读取任务的 task.json：%1</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>variant %1 has no source</source>
+        <translation>变体 %1 没有源代码</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>the task %1 has no reference source</source>
+        <translation>任务 %1 没有参考实现源代码</translation>
     </message>
 </context>
 <context>
@@ -4422,7 +4455,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SessionExportSource</name>
     <message>
-        <location filename="../core/export/sessionexportsource.cpp" line="+38" />
+        <location filename="../core/export/sessionexportsource.cpp" line="+39" />
         <source>the session has no correct variant besides the reference</source>
         <translation>除参考实现外，会话中没有正确的变体</translation>
     </message>
@@ -4448,12 +4481,13 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>会话没有任务</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+14" />
+        <location line="+7" />
         <source>the session's task.json does not parse: %1</source>
         <translation>无法解析会话的 task.json：%1</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+14" />
         <source>variant %1 has not been evaluated</source>
         <translation>变体 %1 尚未评测</translation>
     </message>
@@ -4463,7 +4497,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>变体 %1 不正确（最近一次评测结果为%2）；只导出通过验证的内核</translation>
     </message>
     <message>
-        <location line="+41" />
+        <location line="+42" />
         <source>marked for review</source>
         <translation>已标记待审阅</translation>
     </message>
@@ -7776,12 +7810,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::ExportCommand</name>
     <message>
-        <location filename="../app/cli/cmd_export.cpp" line="-128" />
-        <source>Export a variant of a session: a standalone CMake CUDA library (cmake), a PyTorch extension (torch), or files added to an existing CMake project (into).</source>
-        <translation>导出会话中的一个变体：独立的 CMake CUDA 库（cmake）、PyTorch 扩展（torch），或添加到现有 CMake 项目中的文件（into）。</translation>
-    </message>
-    <message>
-        <location line="+3" />
+        <location filename="../app/cli/cmd_export.cpp" line="-132" />
         <source>The session file (*.kforge).</source>
         <translation>会话文件（*.kforge）。</translation>
     </message>
@@ -7796,12 +7825,17 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>id|best</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>cmake, torch or into (default cmake).</source>
-        <translation>cmake、torch 或 into（默认 cmake）。</translation>
+        <location line="-5" />
+        <source>Export a variant of a session: a standalone CMake CUDA library (cmake), a PyTorch extension (torch), or files added to an existing CMake project (into). A ModelNew variant of a PyTorch task exports as torch: the module and the task's reference, with a test and a benchmark.</source>
+        <translation>导出会话中的一个变体：独立的 CMake CUDA 库（cmake）、PyTorch 扩展（torch），或添加到现有 CMake 项目中的文件（into）。PyTorch 任务的 ModelNew 变体以 torch 格式导出：模块和任务的参考实现，附带测试和基准测试。</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+7" />
+        <source>cmake, torch or into (default cmake; torch for a ModelNew variant).</source>
+        <translation>cmake、torch 或 into（默认 cmake；ModelNew 变体默认 torch）。</translation>
+    </message>
+    <message>
+        <location line="+1" />
         <source>format</source>
         <translation>格式</translation>
     </message>
@@ -7851,7 +7885,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>用法：kforge-cli export &lt;session.kforge&gt; --variant &lt;id|best&gt; --format cmake|torch|into --out &lt;dir&gt; [--subdir &lt;path&gt;] [--force] [--license-file &lt;file&gt;] [--dry-run]</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+10" />
         <source>kforge-cli export: unknown format '%1' (cmake, torch or into)</source>
         <translation>kforge-cli export：未知格式“%1”（应为 cmake、torch 或 into）</translation>
     </message>
@@ -7868,7 +7902,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
     <message>
         <location line="+6" />
         <location line="+5" />
-        <location line="+31" />
+        <location line="+33" />
         <location line="+28" />
         <source>kforge-cli export: %1</source>
         <translation>kforge-cli export：%1</translation>

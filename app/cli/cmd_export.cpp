@@ -1,5 +1,6 @@
-// kforge-cli export: writes a variant of a session out as a CMake project, a PyTorch extension, or into an
-// existing CMake project. Refuses to overwrite anything that differs unless --force.
+// kforge-cli export: writes a variant of a session out as a CMake project, a PyTorch extension (a ModelNew variant of
+// a PyTorch task: the module with a test and a benchmark), or into an existing CMake project. Refuses to overwrite
+// anything that differs unless --force.
 #include "command.h"
 
 #include "core/export/cmakeexporter.h"
@@ -8,6 +9,7 @@
 #include "core/export/exportplan.h"
 #include "core/export/sessionexportsource.h"
 #include "core/session/sessionstore.h"
+#include "core/task/sourcelanguage.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -34,12 +36,16 @@ int ExportCommand::run(const QStringList &args)
     QTextStream out(stdout);
     QTextStream err(stderr);
     QCommandLineParser parser;
-    parser.setApplicationDescription(tr("Export a variant of a session: a standalone CMake CUDA library (cmake), a "
-                                        "PyTorch extension (torch), or files added to an existing CMake project (into)."));
+    parser.setApplicationDescription(
+        tr("Export a variant of a session: a standalone CMake CUDA library (cmake), a PyTorch extension (torch), or "
+           "files added to an existing CMake project (into). A ModelNew variant of a PyTorch task exports as torch: the "
+           "module and the task's reference, with a test and a benchmark."));
     parser.addHelpOption();
     parser.addPositionalArgument(u"session"_s, tr("The session file (*.kforge)."));
     const QCommandLineOption variantOpt(u"variant"_s, tr("The variant id, or 'best' (default)."), tr("id|best"), u"best"_s);
-    const QCommandLineOption formatOpt(u"format"_s, tr("cmake, torch or into (default cmake)."), tr("format"), u"cmake"_s);
+    const QCommandLineOption formatOpt(u"format"_s,
+                                       tr("cmake, torch or into (default cmake; torch for a ModelNew variant)."),
+                                       tr("format"));
     const QCommandLineOption outOpt(u"out"_s, tr("The folder to write (for 'into': the root of the CMake project)."),
                                     tr("dir"));
     const QCommandLineOption subdirOpt(u"subdir"_s,
@@ -59,7 +65,10 @@ int ExportCommand::run(const QStringList &args)
             << '\n';
         return 2;
     }
-    const auto format = kforge::exportFormatFromName(parser.value(formatOpt));
+    // Without --format: cmake, or torch for a ModelNew module (known once the variant is read).
+    std::optional<kforge::ExportFormat> format = parser.isSet(formatOpt)
+                                                     ? kforge::exportFormatFromName(parser.value(formatOpt))
+                                                     : kforge::ExportFormat::CMake;
     if (!format) {
         err << tr("kforge-cli export: unknown format '%1' (cmake, torch or into)").arg(parser.value(formatOpt)) << '\n';
         return 2;
@@ -86,6 +95,8 @@ int ExportCommand::run(const QStringList &args)
         return 1;
     }
 
+    if (!parser.isSet(formatOpt) && kforge::sourceLanguage(input->variantSource) == kforge::SourceLanguage::Python)
+        format = kforge::ExportFormat::Torch;
     kforge::ExportOptions options;
     options.format = *format;
     if (parser.isSet(licenseOpt)) {

@@ -2,8 +2,10 @@
 
 #include "core/export/cmakeexporter.h"
 #include "core/export/exportcontext.h"
+#include "core/export/modelnewexporter.h"
 #include "core/export/torchexporter.h"
 #include "core/task/sourcelanguage.h"
+#include "core/task/task.h"
 
 #include <QDir>
 
@@ -26,11 +28,22 @@ QString Exporter::checkIntoSubdir(const QString &subdir)
 
 ExportBundle Exporter::generate(const ExportInput &input, const ExportOptions &options)
 {
-    // The exporters build a .cu kernel; a torch task's ModelNew module is Python and stays what it is.
     if (sourceLanguage(input.variantSource) == SourceLanguage::Python) {
+        // A torch task's ModelNew module stays Python: the `torch` format ships it with a test and a benchmark.
+        if (options.format == ExportFormat::Torch)
+            return ModelNewExporter::generate(input, options);
         ExportBundle b;
-        b.error = tr("the variant is a PyTorch ModelNew module (Python), and these export formats build a .cu "
-                     "kernel; its source is in the session (kforge-cli report shows it)");
+        b.error = tr("variant %1 is a PyTorch ModelNew module (Python): it exports as 'torch' (the module, the task's "
+                     "reference, a test and a benchmark); '%2' builds a .cu kernel")
+                      .arg(input.variantId)
+                      .arg(exportFormatName(options.format));
+        return b;
+    }
+    if (Task::isTorchTaskJson(input.taskJson.toUtf8())) {
+        ExportBundle b;
+        b.error = tr("variant %1 is a .cu kernel of a PyTorch task, which does not export yet (a ModelNew variant does, "
+                     "as 'torch'); its source is in the session (kforge-cli report shows it)")
+                      .arg(input.variantId);
         return b;
     }
     const ExportContext ctx(input);

@@ -41,7 +41,8 @@ struct ExportProvenance {
     std::optional<double> speedOfLightPct; // speedOfLight.percent(), or set by hand where there is no result
     SpeedOfLight speedOfLight;             // the one computation (core/eval/speedoflight.h)
     qint64 timingRuns = 0;
-    QStringList flags;        // the evaluation's warning flags
+    std::optional<qint64> seed; // the evaluation seed (`kforge-cli eval --seed` reproduces the inputs); empty: not recorded
+    QStringList flags;          // the evaluation's warning flags
     QString suspiciousReason; // set when the session holds the result for review and nobody accepted it
     QDateTime variantCreated;
     QDateTime evaluated;

@@ -2,6 +2,8 @@
 
 #include "core/export/codenames.h"
 #include "core/export/templaterenderer.h"
+#include "core/task/sourcelanguage.h"
+#include "core/task/tasksummary.h"
 
 #include <QRegularExpression>
 
@@ -101,6 +103,67 @@ QString formatSection(const ExportContext &ctx, ExportFormat format, const QStri
     return {};
 }
 
+// A ModelNew export: nothing to build; the test, the benchmark, and the module in the user's code.
+QString modelNewSection(const std::optional<TaskSummary> &summary)
+{
+    QStringList args;
+    if (summary)
+        for (const TaskTensorInfo &t : summary->inputs)
+            args << t.name;
+    return u"## Test and benchmark\n\n```sh\n"
+           "python3 test_model_new.py     # exit status 0: ModelNew matches the reference within the task's tolerances\n"
+           "python3 bench_model_new.py    # reference and ModelNew medians and the speedup\n```\n\n"
+           "Needs Python 3 with PyTorch; both run on the GPU when PyTorch sees one, else on the CPU (`--device cpu` or "
+           "`--device cuda:1` to choose). The test builds `Model` and `ModelNew` from `get_init_inputs()`, loads the "
+           "reference's state dict into `ModelNew` (`load_state_dict(strict=True)`), and compares their outputs on "
+           "inputs from `get_inputs()` under a new seed per trial (`--trials`, `--seed`), as KForge's judge did. The "
+           "benchmark times both on the same inputs (`--runs`, `--min-time-ms`, `--warmup`).\n\n"
+           "## Use\n\n```python\nimport torch\nfrom model_new import ModelNew\nfrom reference import Model, "
+           "get_init_inputs\n\n"
+           "# The same constructor and state-dict names as Model: its weights (or yours) load as they are.\n"
+           "model = ModelNew(*get_init_inputs())\nmodel.load_state_dict(Model(*get_init_inputs()).state_dict())\n"
+           "model = model.to(\"cuda\").eval()\nwith torch.no_grad():\n    out = model(%1)\n```\n"_s.arg(args.join(u", "_s));
+}
+
+// The task's tensors for a torch task, from its task.json: forward arguments, the module's parameters and
+// buffers (the state dict the test copies), outputs with their tolerance.
+QString torchTaskTable(const TaskSummary &s)
+{
+    const auto shape = [](const TaskTensorInfo &t) { return t.isScalar() ? QString() : code(t.shapeText()); };
+    QStringList table{u"| Tensor | Role | dtype | Shape | Values |"_s, u"|---|---|---|---|---|"_s};
+    for (const TaskTensorInfo &t : s.inputs)
+        table << (t.isScalar() ? u"| %1 | forward argument | %2 | | %3 |"_s.arg(code(t.name), t.dtype, code(t.scalarValue))
+                               : u"| %1 | forward argument | %2 | %3 | from `get_inputs()` |"_s.arg(code(t.name),
+                                                                                                    t.dtype, shape(t)));
+    for (const TaskTensorInfo &t : s.parameters)
+        table << u"| %1 | parameter | %2 | %3 | the reference's, loaded into ModelNew |"_s.arg(code(t.name), t.dtype,
+                                                                                               shape(t));
+    for (const TaskTensorInfo &t : s.buffers)
+        table << u"| %1 | buffer | %2 | %3 | the reference's, loaded into ModelNew |"_s.arg(code(t.name), t.dtype,
+                                                                                            shape(t));
+    for (const TaskTensorInfo &t : s.outputs) {
+        QString tolerance = u"compared exactly"_s;
+        for (const TaskToleranceInfo &tol : s.tolerance)
+            if (tol.dtype == t.dtype && !tol.exact)
+                tolerance = u"tolerance atol %1, rtol %2"_s.arg(CodeNames::number(tol.atol), CodeNames::number(tol.rtol));
+        table << u"| %1 | output | %2 | %3 | %4 |"_s.arg(code(t.name), t.dtype, shape(t), tolerance);
+    }
+    QString out = table.join(u'\n');
+    if (!s.params.isEmpty()) {
+        QStringList params;
+        for (const auto &[name, value] : s.params)
+            params << code(name + u" = "_s + CodeNames::number(value));
+        out += u"\n\nParameters: "_s + params.join(u", "_s) + u'.';
+    }
+    if (!s.initInputs.isEmpty())
+        out += u"\n\nConstructor arguments (`get_init_inputs()`): `%1`."_s.arg(s.initInputs);
+    if (s.flops || s.bytes)
+        out += u"\n\nWork: %1 FLOP, %2 bytes moved at least."_s.arg(s.flops ? QString::number(*s.flops, 'g', 4) : u"unknown"_s,
+                                                                    s.bytes ? QString::number(*s.bytes, 'g', 4)
+                                                                            : u"unknown"_s);
+    return out;
+}
+
 } // namespace
 
 QString ExportReadme::formatMs(std::optional<double> ms)
@@ -122,6 +185,8 @@ QString ExportReadme::formatSpeedup(std::optional<double> speedup)
 QStringList ExportReadme::provenanceRows(const ExportInput &in)
 {
     const ExportProvenance &p = in.provenance;
+    // A ModelNew module was measured by kforge-torch-worker, on a GPU or the CPU, and never compiled.
+    const bool modelNew = sourceLanguage(in.variantSource) == SourceLanguage::Python;
     QStringList rows;
     const auto row = [&](const QString &key, const QString &value) {
         rows << u"| "_s + key + u" | "_s + cell(value) + u" |"_s;
@@ -136,11 +201,14 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
         gpu += u", compute capability %1.%2"_s.arg(p.ccMajor).arg(p.ccMinor);
     if (!p.arch.isEmpty())
         gpu += u" ("_s + p.arch + u')';
-    row(u"GPU"_s, gpu);
-    row(u"Driver"_s, orNotRecorded(p.driverVersion)
-                         + (p.runtimeVersion.isEmpty() ? QString() : u", CUDA runtime "_s + p.runtimeVersion));
-    row(u"nvcc"_s, orNotRecorded(p.nvccVersion));
-    row(u"nvcc flags"_s, p.nvccFlags.isEmpty() ? u"not recorded"_s : code(p.nvccFlags.join(u' ')));
+    row(modelNew ? u"Device"_s : u"GPU"_s, gpu);
+    if (!modelNew || !p.driverVersion.isEmpty())
+        row(u"Driver"_s, orNotRecorded(p.driverVersion)
+                             + (p.runtimeVersion.isEmpty() ? QString() : u", CUDA runtime "_s + p.runtimeVersion));
+    if (!modelNew) {
+        row(u"nvcc"_s, orNotRecorded(p.nvccVersion));
+        row(u"nvcc flags"_s, p.nvccFlags.isEmpty() ? u"not recorded"_s : code(p.nvccFlags.join(u' ')));
+    }
     const auto withCv = [](std::optional<double> ms, std::optional<double> cv) {
         QString s = formatMs(ms);
         if (ms && cv && std::isfinite(*cv))
@@ -150,11 +218,13 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
         return s;
     };
     row(u"Reference time"_s, withCv(p.referenceMedianMs, p.referenceCv));
-    row(u"Kernel time"_s, withCv(p.candidateMedianMs, p.candidateCv));
+    row(modelNew ? u"ModelNew time"_s : u"Kernel time"_s, withCv(p.candidateMedianMs, p.candidateCv));
     row(u"Speedup"_s, formatSpeedup(p.speedup));
     row(u"Speed of light"_s, speedOfLightReportText(p.speedOfLight, p.speedOfLightPct, u"not recorded"_s));
     if (p.timingRuns > 0)
         row(u"Timed runs"_s, QString::number(p.timingRuns));
+    if (p.seed)
+        row(u"Seed"_s, u"`%1` (`kforge-cli eval --seed %1` draws the same inputs)"_s.arg(*p.seed));
     if (!p.flags.isEmpty())
         row(u"Warnings"_s, p.flags.join(u", "_s));
     if (!p.suspiciousReason.isEmpty())
@@ -175,7 +245,13 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
     const runtime::TaskSpec &task = in.task;
     TemplateRenderer::Values v = ctx.baseValues();
 
-    QString summary = u"The CUDA kernel of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(qs(task.name));
+    const bool modelNew = sourceLanguage(in.variantSource) == SourceLanguage::Python;
+    const std::optional<TaskSummary> torchTask = modelNew ? TaskSummary::fromTaskJson(in.taskJson.toUtf8())
+                                                          : std::optional<TaskSummary>();
+    QString summary =
+        modelNew
+            ? u"The PyTorch module `ModelNew` of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(qs(task.name))
+            : u"The CUDA kernel of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(qs(task.name));
     if (in.provenance.speedup)
         summary += u", measured %1 faster than the task's reference on %2"_s.arg(formatSpeedup(in.provenance.speedup),
                                                                                  orNotRecorded(in.provenance.gpuName));
@@ -185,7 +261,7 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
         summary += u"\n\n**Warning:** the task's output does not depend on its inputs (it is degenerate), so this "
                    "speedup says nothing about kernel quality."_s;
     v[u"summary"_s] = summary;
-    v[u"format_section"_s] = formatSection(ctx, format, cmakeLines);
+    v[u"format_section"_s] = modelNew ? modelNewSection(torchTask) : formatSection(ctx, format, cmakeLines);
     v[u"provenance_rows"_s] = provenanceRows(in).join(u'\n');
 
     QStringList lineage;
@@ -205,7 +281,8 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
         lineage << line;
     }
     v[u"lineage"_s] = lineage.isEmpty() ? u"Not recorded."_s
-                                        : lineage.join(u'\n') + u"\n\nOldest first; the last is this kernel."_s;
+                                        : lineage.join(u'\n') + u"\n\nOldest first; the last is this "_s
+                                              + (modelNew ? u"module."_s : u"kernel."_s);
 
     v[u"task_description"_s] = qs(task.description);
     QStringList table{u"| Tensor | Role | dtype | Shape | Initial values |"_s, u"|---|---|---|---|---|"_s};
@@ -219,18 +296,18 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
                                                                                  shapeCell(t), CodeNames::number(tol.atol),
                                                                                  CodeNames::number(tol.rtol));
     }
-    QString taskTable = table.join(u'\n');
-    if (!task.params.empty()) {
+    QString taskTable = torchTask ? torchTaskTable(*torchTask) : table.join(u'\n');
+    if (!torchTask && !task.params.empty()) {
         QStringList params;
         for (const auto &[name, value] : task.params)
             params << code(qs(name) + u" = "_s + CodeNames::number(value));
         taskTable += u"\n\nParameters: "_s + params.join(u", "_s) + u'.';
     }
-    if (task.flops.present() || task.bytes.present())
+    if (!torchTask && (task.flops.present() || task.bytes.present()))
         taskTable += u"\n\nWork: %1 FLOP, %2 bytes moved at least (`%3`, `%4`)."_s.arg(
             QString::number(task.flops.value, 'g', 4), QString::number(task.bytes.value, 'g', 4), qs(task.flops.text),
             qs(task.bytes.text));
-    if (!ctx.kernelFlags.ignored.isEmpty())
+    if (!modelNew && !ctx.kernelFlags.ignored.isEmpty())
         taskTable += u"\n\nFlags of the measurement this build leaves to itself: `%1`."_s.arg(
             ctx.kernelFlags.ignored.join(u"`, `"_s));
     v[u"task_table"_s] = taskTable;
@@ -240,11 +317,20 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
         files << u"- `%1`: %2"_s.arg(path, role);
     v[u"file_list"_s] = files.join(u'\n');
     static const QRegularExpression abiVersion(u"#define\\s+KF_ABI_VERSION\\s+(\\d+)"_s);
-    v[u"abi_version"_s] = abiVersion.match(QString::fromUtf8(ExportContext::abiHeader())).captured(1);
-    v[u"entry_note"_s] = format == ExportFormat::Torch
-                             ? u"The build renames the entry point (`kf_entry` -> `%1`) with a macro.\n"_s.arg(ctx.entry)
-                             : u"The build renames the entry point (`kf_entry` -> `%1`) with a macro, and `%2::run()` wraps it in a typed "
-                               "function, so nothing of the ABI shows in the public header.\n"_s.arg(ctx.entry, ctx.ns);
+    const QString abi = abiVersion.match(QString::fromUtf8(ExportContext::abiHeader())).captured(1);
+    const QString entryNote =
+        format == ExportFormat::Torch
+            ? u"The build renames the entry point (`kf_entry` -> `%1`) with a macro.\n"_s.arg(ctx.entry)
+            : u"The build renames the entry point (`kf_entry` -> `%1`) with a macro, and `%2::run()` wraps it in a typed "
+              "function, so nothing of the ABI shows in the public header.\n"_s.arg(ctx.entry, ctx.ns);
+    v[u"closing_note"_s] =
+        modelNew
+            ? u"`model_new.py` is PyTorch code as KForge measured it, with nothing of KForge in it: it needs what it "
+              "imports (an inline extension it builds with `torch.utils.cpp_extension.load_inline` needs a compiler "
+              "that PyTorch can use).\n"_s
+            : u"The kernel uses the KForge kernel ABI (`include/kforge/kernel.h`, a plain C header shipped verbatim, ABI\n"
+              "version %1): one `extern \"C\"` entry point that takes tensor descriptors, the task's scalar\n"
+              "parameters and a CUDA stream. %2"_s.arg(abi, entryNote);
 
     QString renderError;
     const QString text = TemplateRenderer::renderResource(u"README.md.in"_s, v, &renderError);

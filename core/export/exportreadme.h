@@ -1,7 +1,9 @@
 #pragma once
 // README.md of an export: how to build and use it, and the provenance of the kernel (task, variant and
-// lineage, GPU, nvcc version and flags, measured times, speedup, percent of speed of light, dates, KForge
-// version). Generated files are English regardless of the UI language: they live in the user's project.
+// lineage, GPU, nvcc version and flags, measured times, speedup, percent of speed of light, seed, dates, KForge
+// version); for a torch task's ModelNew module (read off the variant's source) how to test, time and use it, and
+// the task's tensors from its task.json. Generated files are English regardless of the UI language: they live in
+// the user's project.
 #include "core/export/exportbundle.h"
 #include "core/export/exportcontext.h"
 

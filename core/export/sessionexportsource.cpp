@@ -4,6 +4,7 @@
 #include "core/eval/finite.h"
 #include "core/eval/measurement.h"
 #include "core/session/sessionstore.h"
+#include "core/task/task.h"
 #include "core/version.h"
 
 #include <QFileInfo>
@@ -67,11 +68,23 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
 
     ExportInput in;
     const TaskRecord &task = store.task();
-    const runtime::TaskSpecResult parsed = runtime::parseTaskSpecText(task.taskJson.toStdString(),
-                                                                      task.name.toStdString() + "/task.json");
-    if (!parsed.ok())
-        return fail(tr("the session's task.json does not parse: %1").arg(QString::fromStdString(parsed.error.message())));
-    in.task = *parsed.spec;
+    if (Task::isTorchTaskJson(task.taskJson.toUtf8())) {
+        // A PyTorch task is read as the evaluation queue reads it: the common fields; its tensors stay in taskJson.
+        QMap<QString, QByteArray> files = task.files;
+        files.insert(u"task.json"_s, task.taskJson.toUtf8());
+        files.insert(Task::referenceFileOf(task.taskJson.toUtf8()), task.referenceSource.toUtf8());
+        const TaskLoadResult loaded = Task::fromFiles(task.name, files);
+        if (!loaded.ok())
+            return fail(tr("the session's task.json does not parse: %1").arg(loaded.error.message()));
+        in.task = loaded.task->spec();
+    } else {
+        const runtime::TaskSpecResult parsed = runtime::parseTaskSpecText(task.taskJson.toStdString(),
+                                                                          task.name.toStdString() + "/task.json");
+        if (!parsed.ok())
+            return fail(
+                tr("the session's task.json does not parse: %1").arg(QString::fromStdString(parsed.error.message())));
+        in.task = *parsed.spec;
+    }
     in.task.referenceSource = task.referenceSource.toStdString();
     in.taskJson = task.taskJson;
     in.referenceSource = task.referenceSource;
@@ -122,6 +135,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
     p.candidateCv = finiteOrNone(result.candidate.cv);
     p.speedup = finiteOrNone(result.speedup);
     p.timingRuns = result.candidate.runs;
+    p.seed = result.seed;
     p.speedOfLight = result.speedOfLight;
     p.speedOfLightPct = p.speedOfLight.percent();
     p.flags = result.flags;

@@ -1,4 +1,4 @@
-# Exporters (cmake / torch / into), session report and training-data writer; templates compiled in.
+# Exporters (cmake / torch, with a ModelNew module's own / into), session report and training-data writer; templates compiled in.
 target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/codenames.h ${CMAKE_CURRENT_LIST_DIR}/codenames.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cmakeexporter.h ${CMAKE_CURRENT_LIST_DIR}/cmakeexporter.cpp
@@ -10,6 +10,7 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/exportreadme.h ${CMAKE_CURRENT_LIST_DIR}/exportreadme.cpp
   ${CMAKE_CURRENT_LIST_DIR}/licenseheader.h ${CMAKE_CURRENT_LIST_DIR}/licenseheader.cpp
   ${CMAKE_CURRENT_LIST_DIR}/markdownhtml.h ${CMAKE_CURRENT_LIST_DIR}/markdownhtml.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/modelnewexporter.h ${CMAKE_CURRENT_LIST_DIR}/modelnewexporter.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nvccflags.h ${CMAKE_CURRENT_LIST_DIR}/nvccflags.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reportinput.h ${CMAKE_CURRENT_LIST_DIR}/reportinput.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reportwriter.h ${CMAKE_CURRENT_LIST_DIR}/reportwriter.cpp
@@ -34,7 +35,10 @@ set(_kforge_export_files
   ${_kforge_export_res}/cmake/bench.cpp.in
   ${_kforge_export_res}/torch/setup.py.in
   ${_kforge_export_res}/torch/binding.cpp.in
-  ${_kforge_export_res}/torch/test.py.in)
+  ${_kforge_export_res}/torch/test.py.in
+  ${_kforge_export_res}/modelnew/harness.py.in
+  ${_kforge_export_res}/modelnew/test_model_new.py.in
+  ${_kforge_export_res}/modelnew/bench_model_new.py.in)
 qt_add_resources(kforge_core kforge_export_templates
   PREFIX /kforge/export
   BASE ${_kforge_export_res}

@@ -6,6 +6,7 @@
 #include "core/export/exportreadme.h"
 #include "core/export/sessionexportsource.h"
 #include "core/export/unifieddiff.h"
+#include "core/task/sourcelanguage.h"
 #include "views/export/exportplanmodel.h"
 
 #include <QCheckBox>
@@ -103,10 +104,17 @@ ExportDialog::ExportDialog(const ExportInput &input, QWidget *parent)
         what += tr(", %1 on %2").arg(ExportReadme::formatSpeedup(input.provenance.speedup), input.provenance.gpuName);
     form->addRow(tr("Variant:"), new QLabel(what, this));
 
+    // A ModelNew module (a torch task's Python variant) has one export of its own; the others build a .cu kernel.
+    const bool modelNew = sourceLanguage(input.variantSource) == SourceLanguage::Python;
     m_format = new QComboBox(this);
-    m_format->addItem(tr("CMake CUDA library project, with test and benchmark"), int(ExportFormat::CMake));
-    m_format->addItem(tr("PyTorch C++/CUDA extension, with Python test"), int(ExportFormat::Torch));
-    m_format->addItem(tr("Into an existing CMake project"), int(ExportFormat::Into));
+    if (modelNew) {
+        m_format->addItem(tr("PyTorch ModelNew module, with the reference, a test and a benchmark"),
+                          int(ExportFormat::Torch));
+    } else {
+        m_format->addItem(tr("CMake CUDA library project, with test and benchmark"), int(ExportFormat::CMake));
+        m_format->addItem(tr("PyTorch C++/CUDA extension, with Python test"), int(ExportFormat::Torch));
+        m_format->addItem(tr("Into an existing CMake project"), int(ExportFormat::Into));
+    }
     form->addRow(tr("&Format:"), m_format);
 
     m_folder = new QLineEdit(this);
@@ -213,14 +221,16 @@ ExportDialog::ExportDialog(const ExportInput &input, QWidget *parent)
             QMessageBox::warning(this, tr("License header"), tr("Cannot read %1: %2").arg(file, f.errorString()));
     });
 
-    setFormat(ExportFormat::CMake);
+    setFormat(modelNew ? ExportFormat::Torch : ExportFormat::CMake);
     refresh();
 }
 
 void ExportDialog::setFormat(ExportFormat format)
 {
-    m_format->setCurrentIndex(m_format->findData(int(format)));
-    const bool into = format == ExportFormat::Into;
+    // A format this variant does not export as (cmake for a ModelNew module) leaves the choice as it is.
+    if (const int i = m_format->findData(int(format)); i >= 0)
+        m_format->setCurrentIndex(i);
+    const bool into = ExportFormat(m_format->currentData().toInt()) == ExportFormat::Into;
     m_subdir->setVisible(into);
     m_subdirLabel->setVisible(into);
     m_linesLabel->setVisible(into);

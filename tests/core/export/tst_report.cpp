@@ -158,6 +158,7 @@ private Q_SLOTS:
     void cliReport();
     void cliDataset();
     void cliExport();
+    void cliExportModelNew();
 
 private:
     Run cli(const QStringList &args);
@@ -621,6 +622,54 @@ void TestReport::cliExport()
     QVERIFY2(r.out.contains(u"add_subdirectory(gpu/diag)"_s), qPrintable(r.out));
     QVERIFY(r.out.contains(u"# enable_language(CUDA)"_s)); // already enabled there
     QCOMPARE(cli({u"export"_s, m_session, u"--format"_s, u"zip"_s, u"--out"_s, host}).exitCode, 2);
+}
+
+// A torch session: a ModelNew variant exports as torch without --format (the module, the reference, test, benchmark,
+// README), is refused as cmake; the session's .cu variant is refused with the reason.
+void TestReport::cliExportModelNew()
+{
+#ifndef KFORGE_CLI
+    QSKIP("kforge-cli is not built");
+#endif
+    const QString session = m_dir.filePath(u"torch.kforge"_s);
+    qint64 blocked = 0, cu = 0;
+    QString source;
+    {
+        SessionStore store; // closed before kforge-cli opens the file
+        QString error;
+        QVERIFY2(test::makeSession(store, session, u"torch_row_sum"_s, {{u"blocked"_s, 3.0}, {u"warp_per_row"_s, 5.0}},
+                                   &error),
+                 qPrintable(error));
+        blocked = test::variantByLabel(store, u"blocked"_s);
+        cu = test::variantByLabel(store, u"warp_per_row"_s);
+        source = store.source(blocked);
+    }
+    QVERIFY(blocked > 0 && cu > 0 && source.contains(u"class ModelNew"_s));
+    const QString out = m_dir.filePath(u"cli-modelnew"_s);
+    Run r = cli({u"export"_s, session, u"--variant"_s, QString::number(blocked), u"--out"_s, out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(u"Variant %1 of torch_row_sum as 'torch'"_s.arg(blocked)), qPrintable(r.out));
+    for (const QString &file : {u"model_new.py"_s, u"reference.py"_s, u"test_model_new.py"_s, u"bench_model_new.py"_s,
+                                u"task.json"_s, u"README.md"_s})
+        QVERIFY2(QFileInfo::exists(out + u'/' + file), qPrintable(file));
+    QFile module(out + u"/model_new.py"_s);
+    QVERIFY(module.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(module.readAll()), source);
+    QFile readme(out + u"/README.md"_s);
+    QVERIFY(readme.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(readme.readAll());
+    QVERIFY2(text.contains(u"| Session | `torch.kforge` |"_s), qPrintable(text));
+    QVERIFY(text.contains(u"| Speedup | 3.00x |"_s));
+
+    r = cli({u"export"_s, session, u"--variant"_s, QString::number(blocked), u"--format"_s, u"cmake"_s, u"--out"_s,
+             m_dir.filePath(u"cli-modelnew-cmake"_s)});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(u"exports as 'torch'"_s), qPrintable(r.err));
+    r = cli({u"export"_s, session, u"--variant"_s, QString::number(cu), u"--format"_s, u"torch"_s, u"--out"_s,
+             m_dir.filePath(u"cli-modelnew-cu"_s)});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(u".cu kernel of a PyTorch task"_s), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(m_dir.filePath(u"cli-modelnew-cu"_s)));
 }
 
 QTEST_GUILESS_MAIN(TestReport)

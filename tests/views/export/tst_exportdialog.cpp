@@ -7,6 +7,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QPlainTextEdit>
@@ -46,6 +47,7 @@ private Q_SLOTS:
     void previewConflictsAndWrite();
     void intoShowsLines();
     void missingFolder();
+    void modelNewOffersItsOwnFormat();
 
 private:
     bool waitForPlan(ExportDialog &d, QSignalSpy &spy);
@@ -167,6 +169,32 @@ void TestExportDialog::missingFolder()
     QVERIFY(waitForPlan(d, ready));
     QCOMPARE(d.planModel()->rowCount(), 0);
     QVERIFY(!d.exportButton()->isEnabled());
+}
+
+// A torch task's ModelNew variant: the one format it exports as is offered and chosen; the files are its own.
+void TestExportDialog::modelNewOffersItsOwnFormat()
+{
+    QString error;
+    const auto input = test::inputFromTask(u"torch_row_sum"_s, u"blocked"_s, 3.0, &error);
+    QVERIFY2(input, qPrintable(error));
+    ExportDialog d(*input);
+    QSignalSpy ready(&d, &ExportDialog::planReady);
+    const auto *format = d.findChild<QComboBox *>();
+    QVERIFY(format);
+    QCOMPARE(format->count(), 1);
+    QCOMPARE(ExportFormat(format->currentData().toInt()), ExportFormat::Torch);
+    QCOMPARE(d.options().format, ExportFormat::Torch);
+    d.setFormat(ExportFormat::CMake); // not offered: the choice stays
+    QCOMPARE(d.options().format, ExportFormat::Torch);
+    d.setOutputFolder(m_dir.filePath(u"modelnew"_s));
+    QVERIFY(waitForPlan(d, ready));
+    ExportPlanModel *m = d.planModel();
+    QCOMPARE(m->rowCount(), 6);
+    for (const QString &file : {u"model_new.py"_s, u"reference.py"_s, u"test_model_new.py"_s, u"bench_model_new.py"_s})
+        QCOMPARE(stateOf(m, file), ExportPlan::State::New);
+    QVERIFY(d.exportButton()->isEnabled());
+    d.fileView()->setCurrentIndex(m->index(rowOf(m, u"model_new.py"_s), 0));
+    QCOMPARE(d.preview()->toPlainText(), input->variantSource);
 }
 
 QTEST_MAIN(TestExportDialog)

@@ -1,0 +1,121 @@
+#include "core/export/modelnewexporter.h"
+
+#include "core/eval/timingdefaults.h"
+#include "core/export/codenames.h"
+#include "core/export/exportcontext.h"
+#include "core/export/exportreadme.h"
+#include "core/export/licenseheader.h"
+#include "core/export/templaterenderer.h"
+#include "core/task/task.h"
+#include "core/task/tasksummary.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace kforge {
+
+namespace {
+
+QString pyList(const QStringList &items)
+{
+    QStringList quoted;
+    for (const QString &i : items)
+        quoted << CodeNames::pyString(i);
+    return u"["_s + quoted.join(u", "_s) + u"]"_s;
+}
+
+// One line per floating dtype, "    torch.float32: (atol, rtol),": what task.json gives, else the default, as the
+// judge merges them (torchworker's spec.py); outputs of other dtypes compare exactly.
+QString toleranceItems(const QByteArray &taskJson)
+{
+    const QJsonObject given = QJsonDocument::fromJson(taskJson).object().value(u"tolerance"_s).toObject();
+    QString out;
+    for (const runtime::Dtype d : {runtime::Dtype::F64, runtime::Dtype::F32, runtime::Dtype::F16, runtime::Dtype::BF16}) {
+        runtime::Tolerance t = runtime::defaultTolerance(d);
+        const QJsonObject o = given.value(CodeNames::dtypeName(d)).toObject();
+        t.atol = o.value(u"atol"_s).toDouble(t.atol);
+        t.rtol = o.value(u"rtol"_s).toDouble(t.rtol);
+        out += u"    %1: (%2, %3),\n"_s.arg(CodeNames::torchDtype(d), CodeNames::number(t.atol), CodeNames::number(t.rtol));
+    }
+    return out;
+}
+
+} // namespace
+
+QList<QPair<QString, QString>> ModelNewExporter::fileRoles(const ExportInput &in)
+{
+    return {
+        {u"model_new.py"_s, u"`ModelNew`, variant #%1 as KForge measured it"_s.arg(in.variantId)},
+        {u"reference.py"_s, u"the task's reference (`Model`, `get_inputs`, `get_init_inputs`) as it was imported"_s},
+        {u"test_model_new.py"_s,
+         u"builds both modules, loads the reference's state dict into `ModelNew`, and compares their outputs on fresh "
+         "inputs of several seeds with the task's tolerances; exit status 0 when they match"_s},
+        {u"bench_model_new.py"_s, u"times both on the same inputs and prints the medians and the speedup"_s},
+        {u"task.json"_s, u"the task definition as KForge stored it"_s},
+        {u"README.md"_s, u"this file"_s},
+    };
+}
+
+ExportBundle ModelNewExporter::generate(const ExportInput &in, const ExportOptions &options)
+{
+    ExportBundle bundle;
+    const QByteArray json = in.taskJson.toUtf8();
+    QString problem;
+    const std::optional<TaskSummary> summary = TaskSummary::fromTaskJson(json, &problem);
+    if (!Task::isTorchTaskJson(json))
+        bundle.failWith(tr("variant %1 is a PyTorch ModelNew module, but its task is not a PyTorch task (a task.json of "
+                           "kind \"torch\")")
+                            .arg(in.variantId));
+    else if (!summary)
+        bundle.failWith(tr("the task's task.json cannot be read: %1").arg(problem));
+    else if (in.variantSource.trimmed().isEmpty())
+        bundle.failWith(tr("variant %1 has no source").arg(in.variantId));
+    else if (in.referenceSource.trimmed().isEmpty())
+        bundle.failWith(tr("the task %1 has no reference source").arg(summary->name));
+    if (!bundle.ok())
+        return bundle;
+
+    const ExportContext ctx(in);
+    const QString taskName = summary->name;
+    TemplateRenderer::Values v = ctx.baseValues();
+    v[u"py_task_name"_s] = CodeNames::pyString(taskName);
+    v[u"py_variant"_s] = CodeNames::pyString(
+        in.variantLabel.isEmpty() ? u"variant #%1"_s.arg(in.variantId)
+                                  : u"variant #%1 %2"_s.arg(QString::number(in.variantId), in.variantLabel));
+    QStringList arguments, outputs;
+    for (const TaskTensorInfo &a : summary->inputs)
+        arguments << a.name;
+    for (const TaskTensorInfo &o : summary->outputs)
+        outputs << o.name;
+    v[u"py_arguments"_s] = pyList(arguments);
+    v[u"py_outputs"_s] = pyList(outputs);
+    v[u"tolerance_items"_s] = toleranceItems(json);
+    v[u"trials"_s] = QString::number(TimingDefaults::trials);
+    const ExportProvenance &p = in.provenance;
+    v[u"py_measured"_s] = CodeNames::pyString(
+        p.speedup ? u"%1 on %2"_s.arg(ExportReadme::formatSpeedup(p.speedup),
+                                      p.gpuName.isEmpty() ? u"an unrecorded device"_s : p.gpuName)
+                  : u"no speedup"_s);
+    ExportContext::addTimingValues(v);
+
+    QString error;
+    v[u"harness"_s] = TemplateRenderer::renderResource(u"modelnew/harness.py.in"_s, v, &error);
+    const auto add = [&](const QString &path, const QByteArray &content, bool license) {
+        bundle.files << ExportFile{path, license ? LicenseHeader::apply(path, content, options.licenseText) : content};
+    };
+    // The module is the user's to ship, so it carries their header; reference.py is the problem as they gave it.
+    add(u"model_new.py"_s, in.variantSource.toUtf8(), true);
+    add(u"reference.py"_s, in.referenceSource.toUtf8(), false);
+    add(u"test_model_new.py"_s,
+        TemplateRenderer::renderResource(u"modelnew/test_model_new.py.in"_s, v, &error).toUtf8(), true);
+    add(u"bench_model_new.py"_s,
+        TemplateRenderer::renderResource(u"modelnew/bench_model_new.py.in"_s, v, &error).toUtf8(), true);
+    add(u"task.json"_s, json, false);
+    add(u"README.md"_s, ExportReadme::render(ctx, ExportFormat::Torch, fileRoles(in), {}, &error).toUtf8(), false);
+    bundle.failWith(error);
+    return bundle;
+}
+
+} // namespace kforge

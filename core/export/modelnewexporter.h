@@ -1,0 +1,25 @@
+#pragma once
+// The `torch` export of a PyTorch task's ModelNew variant: the module as KForge measured it, the task's reference,
+// a test that compares the two as kforge-torch-worker's judge does (the reference's state dict loaded into ModelNew,
+// fresh inputs from get_inputs() per seed, the task's tolerance per dtype), a benchmark of both, and the README
+// with the provenance. Plain Python: nothing to build.
+#include "core/export/exportbundle.h"
+#include "core/export/exportinput.h"
+
+#include <QCoreApplication>
+#include <QList>
+#include <QPair>
+
+namespace kforge {
+
+class ModelNewExporter
+{
+    Q_DECLARE_TR_FUNCTIONS(kforge::ModelNewExporter)
+
+public:
+    static ExportBundle generate(const ExportInput &input, const ExportOptions &options);
+    // The files of the export and what each is, for the README.
+    static QList<QPair<QString, QString>> fileRoles(const ExportInput &input);
+};
+
+} // namespace kforge
