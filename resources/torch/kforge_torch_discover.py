@@ -20,6 +20,7 @@ On success stdout holds one JSON object, the task ("kind": "torch"); on a proble
     down) on inputs from two seeds; equal outputs mean the output does not depend on the inputs.
 Works with torch 1.13 and torch 2.x.
 """
+import ast
 import importlib.util
 import inspect
 import json
@@ -30,6 +31,9 @@ import time
 
 sys.dont_write_bytecode = True
 import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kforge_torch_fit import bytes_formula, fit_dim, fit_flops  # noqa: E402 - beside this script
 
 STEP_NAMES = ('python', 'import', 'lookup', 'get_init_inputs', 'construct', 'get_inputs', 'forward', 'output', 'repeat')
 LOW_PRECISION_CPU = "not implemented for '"
@@ -175,6 +179,43 @@ def load_module(path):
     return module
 
 
+def with_constants(module, constants, meta):
+    """The problem module as it is when its file gives these values to its size constants: the file executed
+    again with each top-level `NAME = ...` of a changed constant assigning the new value, so that what the file
+    computes from them (`bias_shape = (out_features,)`, `input_shape = (dim,)`) follows. The module itself when
+    nothing changed; a problem whose file cannot be read again keeps the module with the constants set on it."""
+    changed = {k: v for k, v in constants.items() if getattr(module, k, None) != v or type(getattr(module, k, None))
+               is not type(v)}
+    if not changed:
+        return module
+    fresh = None
+    try:
+        with open(PROBLEM_PATH, encoding='utf-8') as f:
+            tree = ast.parse(f.read(), PROBLEM_PATH)
+    except (OSError, SyntaxError, ValueError):
+        tree = None
+    if tree is not None:
+        for node in tree.body:
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, ast.AnnAssign) and node.value is not None else []
+            if len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id in changed:
+                node.value = ast.copy_location(ast.Constant(changed[targets[0].id]), node.value)
+        fresh = type(module)(module.__name__)
+        fresh.__file__ = PROBLEM_PATH
+        try:
+            with MetaPatch(meta):
+                exec(compile(tree, PROBLEM_PATH, 'exec'), vars(fresh))  # noqa: S102 - the problem file itself
+        except BaseException as e:  # noqa: BLE001
+            raise Problem('import', describe(e)) from None
+        if not (inspect.isclass(getattr(fresh, 'Model', None)) and callable(getattr(fresh, 'get_inputs', None))):
+            fresh = None
+    if fresh is None:
+        fresh = module
+    for key, value in constants.items():
+        setattr(fresh, key, value)
+    return fresh
+
+
 def size_constants(module):
     """Module-level int and float constants, in file order: the task's params."""
     out = {}
@@ -209,8 +250,7 @@ def outputs_of(result):
 
 def run(module, constants, meta, seeds=(1,), flops=False):
     """Set the constants, build the Model and call forward once per seed. Returns a dict of what it saw."""
-    for key, value in constants.items():
-        setattr(module, key, value)
+    module = with_constants(module, constants, meta)
     INIT_OF.clear()
     seen = {}
     patch = MetaPatch(meta)
@@ -282,64 +322,6 @@ def tensor_bytes(seen):
     return total
 
 
-# ---- shapes as expressions over the params --------------------------------------------------------------------
-
-def fmt_linear(a, name, b):
-    text = name if a == 1 else '%d*%s' % (a, name)
-    if b > 0:
-        text += ' + %d' % b
-    elif b < 0:
-        text += ' - %d' % -b
-    return text
-
-
-def fit_one(name, points):
-    """An expression in one param that gives every (value, dim) of points, or None."""
-    (v0, d0), (v1, d1) = points[0], points[1]
-    if v1 == v0:
-        return None
-    candidates = []
-    slope = (d1 - d0) / (v1 - v0)
-    if slope != 0 and abs(slope - round(slope)) < 1e-9:
-        a = int(round(slope))
-        b = d0 - a * v0
-        candidates.append((fmt_linear(a, name, b), lambda v, a=a, b=b: a * v + b))
-    if 0 < slope < 1:
-        # floor((P + c)/k) (pooling, strided convolutions), written "(P + c)/k" with the c that makes the division
-        # exact at the given sizes: the one form that task-format.md's expressions and the torch worker's both read.
-        for k in sorted({int(round(1 / slope)) + j for j in (-1, 0, 1)} - {0, 1}):
-            c = k * d0 - v0
-            text = '%s/%d' % (name if c == 0 else '(%s)' % fmt_linear(1, name, c), k)
-            candidates.append((text, lambda v, c=c, k=k: (v + c) // k))
-    for text, f in candidates:
-        if all(f(v) == d for v, d in points):
-            return text
-    return None
-
-
-def fit_dim(d0, base, observations):
-    """observations: [(param, its value, dim)] from runs where only that param changed."""
-    deps = sorted({p for p, v, d in observations if d != d0})
-    if not deps:
-        return d0
-    if len(deps) == 1:
-        p = deps[0]
-        points = [(base[p], d0)] + [(v, d) for q, v, d in observations if q == p]
-        expr = fit_one(p, points)
-        if expr is not None:
-            return expr
-    if len(deps) == 2:
-        a, b = deps
-        c = d0 / (base[a] * base[b])
-        if c >= 1 and abs(c - round(c)) < 1e-9:
-            c = int(round(c))
-            ok = all(d == c * (v if q == a else base[a]) * (v if q == b else base[b]) for q, v, d in observations
-                     if q in deps)
-            if ok:
-                return ('%d*' % c if c != 1 else '') + '%s*%s' % (a, b)
-    return None
-
-
 def tensors_of(seen):
     """[(key, tensor)] of everything with a shape: inputs, parameters, buffers, outputs."""
     run0 = seen['runs'][0]
@@ -394,55 +376,6 @@ def evaluate(expr, consts):
     if isinstance(expr, int):
         return expr
     return int(eval(expr, {'floor': math.floor}, dict(consts)))  # noqa: S307 - our own expressions
-
-
-# ---- FLOPs ------------------------------------------------------------------------------------------------------
-
-def fit_flops(f0, base, observations):
-    """f = c * product of params^e, checked on every observation; the formula text, or None."""
-    exps = {}
-    for p, v, f in observations:
-        if f == f0 or f <= 0 or f0 <= 0:
-            continue
-        e = math.log(f / f0) / math.log(v / base[p])
-        if abs(e - round(e)) > 0.02 or not 1 <= round(e) <= 4:
-            return None
-        if exps.setdefault(p, int(round(e))) != int(round(e)):
-            return None
-    for p, v, f in observations:
-        expect = f0 * (v / base[p]) ** exps.get(p, 0)
-        if abs(expect - f) > 1e-9 * max(1, f):
-            return None
-    c = f0
-    for p, e in exps.items():
-        c /= base[p] ** e
-    if not exps or c < 0.5 or abs(c - round(c)) > 1e-6:
-        return None
-    factors = [p for p, e in exps.items() for _ in range(e)]
-    return ('%d*' % round(c) if round(c) != 1 else '') + '*'.join(factors)
-
-
-# ---- bytes ------------------------------------------------------------------------------------------------------
-
-def bytes_formula(entries):
-    """entries: [(itemsize, shape)]: the compulsory bytes as a sum of products, like terms merged."""
-    terms = {}
-    for size, shape in entries:
-        coeff, factors = size, []
-        for d in shape:
-            if isinstance(d, int):
-                coeff *= d
-            else:
-                factors.append(d if d.isidentifier() else '(%s)' % d)
-        key = '*'.join(sorted(factors))
-        terms[key] = terms.get(key, 0) + coeff
-    parts = []
-    for key, coeff in terms.items():
-        if not key:
-            parts.append(str(coeff))
-        else:
-            parts.append(key if coeff == 1 else '%d*%s' % (coeff, key))
-    return ' + '.join(parts) if parts else '0'
 
 
 # ---- the task ---------------------------------------------------------------------------------------------------

@@ -11,11 +11,44 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 SCRIPT = os.path.join(ROOT, 'resources', 'torch', 'kforge_torch_discover.py')
 GOOD = os.path.join(ROOT, 'tests', 'fixtures', 'torch_problems')
 FAILED = []
+POOL_BIAS = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, in_channels, out_channels, kernel_size, bias_shape):
+        super().__init__()
+        self.conv = nn.Conv2d(in_channels, out_channels, 1)
+        self.pool = nn.MaxPool2d((kernel_size, 1), stride=(2, 1), padding=(1, 0))
+        self.up = nn.ConvTranspose2d(out_channels, out_channels, (1, kernel_size), stride=(1, 2), padding=(0, 1))
+        self.bias = nn.Parameter(torch.randn(bias_shape))
+
+    def forward(self, x):
+        return self.up(self.pool(self.conv(x))) - self.bias
+
+
+batch_size = 16
+in_channels = 8
+out_channels = 32
+height = 256
+width = 128
+kernel_size = 4
+bias_shape = (out_channels, 1, 1)
+
+
+def get_inputs():
+    return [torch.randn(batch_size, in_channels, height, width)]
+
+
+def get_init_inputs():
+    return [in_channels, out_channels, kernel_size, bias_shape]
+'''
 
 
 def check(ok, what):
@@ -86,6 +119,26 @@ def main(argv):
         check(tasks.get('level1_04_relu.py', {}).get('flops') == 0, 'relu counts no FLOP')
     check(tasks.get('level1_10_degenerate.py', {}).get('degenerate') is True, 'degenerate problem flagged')
     check(tasks.get('level1_02_softmax_huge.py', {}).get('bytes') == '8*batch_size*dim', 'softmax bytes')
+    # A dimension that follows two params as a sum (a pooling's output follows the input and a kernel size of at
+    # least 4, a transposed convolution's too) is an expression, so that the scaled-down real run agrees with it;
+    # a module-level constant computed from a size constant (bias_shape = (out_channels, 1, 1)) follows it when
+    # the constant changes, so that the changed and scaled-down runs work.
+    with tempfile.TemporaryDirectory() as tmp:
+        problem = os.path.join(tmp, 'pool_bias.py')
+        with open(problem, 'w') as f:
+            f.write(POOL_BIAS)
+        p = subprocess.run([python, SCRIPT, problem], capture_output=True, text=True, timeout=300)
+        task = json.loads(p.stdout)
+        check(p.returncode == 0 and 'error' not in task, 'pool_bias imports%s' % (
+            '' if p.returncode == 0 else ': %s' % task.get('error')))
+        if p.returncode == 0:
+            out = task['outputs'][0]['shape']
+            check(out == ['batch_size', 'out_channels', '(height - kernel_size + 4)/2', '2*width + kernel_size - 4'],
+                  'sums of two params: %r' % out)
+            bias = [t['shape'] for t in task['parameters'] if t['name'] == 'bias']
+            check(bias == [['out_channels', 1, 1]], 'bias_shape follows out_channels: %r' % bias)
+            check(task['degenerate'] is False and not task['derived']['notes'],
+                  'real run at scaled sizes, no notes: %r' % task['derived']['notes'])
     # The torch worker (torchworker/, where this tree has it) reads every imported task.
     worker = os.path.join(ROOT, 'torchworker')
     if os.path.isdir(os.path.join(worker, 'kforge_torchworker')):
