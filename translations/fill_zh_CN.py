@@ -1369,8 +1369,8 @@ T.update({
     '%1：无法导入 torch',
 "Import PyTorch problems in KernelBench's format (class Model, size constants, get_inputs(), get_init_inputs()) as task folders: reference.py as given and a task.json found by running the module once on meta tensors, where python3 has torch (a CPU is enough).":
     '将 KernelBench 格式的 PyTorch 问题（class Model、尺寸常量、get_inputs()、get_init_inputs()）导入为任务文件夹：原样保存的 reference.py，以及在装有 torch 的 python3 中用 meta 张量运行一次模块得到的 task.json（有 CPU 即可）。',
-'Problem files (*.py) or folders of them.':
-    '问题文件（*.py）或存放它们的文件夹。',
+'Problem files (*.py), or folders of them (their subfolders too).':
+    '问题文件（*.py），或存放它们的文件夹（含其子文件夹）。',
 'problem.py|folder...':
     'problem.py|文件夹...',
 'Write one task folder per problem under DIR (default: .).':

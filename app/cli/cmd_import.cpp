@@ -12,6 +12,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
@@ -44,7 +45,8 @@ struct ImportCommand {
 
 public:
     static int run(const QStringList &args);
-    // The problem files named: files as given, folders' *.py (not recursive), sorted by name.
+    // The problem files named: files as given; a folder's *.py and those of its subfolders (a KernelBench
+    // checkout's level1/, level2/ ...; hidden folders and __pycache__ left out), sorted by path.
     static QStringList problemFiles(const QStringList &paths, QStringList &missing);
 };
 
@@ -55,8 +57,19 @@ QStringList ImportCommand::problemFiles(const QStringList &paths, QStringList &m
         const QFileInfo fi(path);
         if (fi.isDir()) {
             const QDir dir(path);
-            for (const QString &name : dir.entryList({u"*.py"_s}, QDir::Files, QDir::Name))
-                files << dir.filePath(name);
+            QStringList found;
+            QDirIterator it(path, {u"*.py"_s}, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString file = it.next();
+                const QString relative = dir.relativeFilePath(file);
+                const QStringList parts = relative.split(u'/');
+                if (std::none_of(parts.begin(), parts.end() - 1, [](const QString &part) {
+                        return part.startsWith(u'.') || part == u"__pycache__";
+                    }))
+                    found << dir.filePath(relative);
+            }
+            found.sort();
+            files << found;
         } else if (fi.isFile()) {
             files << path;
         } else {
@@ -76,7 +89,7 @@ int ImportCommand::run(const QStringList &args)
            "get_init_inputs()) as task folders: reference.py as given and a task.json found by running the module "
            "once on meta tensors, where python3 has torch (a CPU is enough)."));
     parser.addHelpOption();
-    parser.addPositionalArgument(u"problems"_s, tr("Problem files (*.py) or folders of them."), tr("problem.py|folder..."));
+    parser.addPositionalArgument(u"problems"_s, tr("Problem files (*.py), or folders of them (their subfolders too)."), tr("problem.py|folder..."));
     const QCommandLineOption outOpt(u"out"_s, tr("Write one task folder per problem under DIR (default: .)."),
                                     tr("DIR"), u"."_s);
     const QCommandLineOption pythonOpt(

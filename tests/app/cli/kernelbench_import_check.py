@@ -76,7 +76,8 @@ def main():
 
     with tempfile.TemporaryDirectory() as out:
         started = time.time()
-        p = subprocess.run([args.cli, 'import'] + folders + ['--out', out, '--python', args.python],
+        # The parent folder: import searches subfolders (level1/, level2/), as a KernelBench checkout has them.
+        p = subprocess.run([args.cli, 'import', FIXTURES, '--out', out, '--python', args.python],
                            capture_output=True, text=True, timeout=900)
         seconds = time.time() - started
         print(p.stdout.rstrip())
