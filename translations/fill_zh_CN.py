@@ -729,12 +729,12 @@ T.update({
 'kforge-cli dataset: cannot write %1: %2': 'kforge-cli dataset：无法写入 %1：%2',
 '%1 of %2 answers written to %3': '已将 %2 个回答中的 %1 个写入 %3',
 'left out: %1 not correct, %2 below the speedup, %3 held for review, %4 degenerate': '未包含：%1 个不正确，%2 个低于加速比要求，%3 个待审阅，%4 个退化',
-"Export a variant of a session: a standalone CMake CUDA library (cmake), a PyTorch extension (torch), or files added to an existing CMake project (into). A ModelNew variant of a PyTorch task exports as torch: the module and the task's reference, with a test and a benchmark.":
-    '导出会话中的一个变体：独立的 CMake CUDA 库（cmake）、PyTorch 扩展（torch），或添加到现有 CMake 项目中的文件（into）。PyTorch 任务的 ModelNew 变体以 torch 格式导出：模块和任务的参考实现，附带测试和基准测试。',
+"Export a variant of a session: a standalone CMake CUDA library (cmake), a PyTorch extension (torch), or files added to an existing CMake project (into). A variant of a PyTorch task exports as torch: a ModelNew module (for a .cu kernel, one that calls it built as a PyTorch extension) and the task's reference, with a test and a benchmark.":
+    '导出会话中的一个变体：独立的 CMake CUDA 库（cmake）、PyTorch 扩展（torch），或添加到现有 CMake 项目中的文件（into）。PyTorch 任务的变体以 torch 格式导出：一个 ModelNew 模块（对于 .cu 内核，是调用将其构建为 PyTorch 扩展的模块）和任务的参考实现，附带测试和基准测试。',
 'The session file (*.kforge).': '会话文件（*.kforge）。',
 "The variant id, or 'best' (default).": '变体 ID，或“best”（默认）。',
 'id|best': 'id|best',
-'cmake, torch or into (default cmake; torch for a ModelNew variant).': 'cmake、torch 或 into（默认 cmake；ModelNew 变体默认 torch）。',
+"cmake, torch or into (default cmake; torch for a PyTorch task's variant).": 'cmake、torch 或 into（默认 cmake；PyTorch 任务的变体默认 torch）。',
 'format': '格式',
 "The folder to write (for 'into': the root of the CMake project).": '要写入的文件夹（对于“into”：CMake 项目的根目录）。',
 'dir': '目录',
@@ -1514,12 +1514,19 @@ T.update({
 # A torch task's ModelNew variant exports as torch (the module, the reference, a test and a benchmark).
 "variant %1 is a PyTorch ModelNew module (Python): it exports as 'torch' (the module, the task's reference, a test and a benchmark); '%2' builds a .cu kernel":
     '变体 %1 是 PyTorch ModelNew 模块（Python）：它以“torch”格式导出（模块、任务的参考实现、测试和基准测试）；“%2”生成的是 .cu 内核',
-"variant %1 is a .cu kernel of a PyTorch task, which does not export yet (a ModelNew variant does, as 'torch'); its source is in the session (kforge-cli report shows it)":
-    '变体 %1 是 PyTorch 任务的 .cu 内核，目前还不能导出（ModelNew 变体可以，以“torch”格式）；它的源码保存在会话中（kforge-cli report 可显示）',
+"variant %1 is a .cu kernel of a PyTorch task: it exports as 'torch' (a PyTorch extension called by a ModelNew module, the task's reference, a test and a benchmark); '%2' needs a CUDA task's reference kernel":
+    '变体 %1 是 PyTorch 任务的 .cu 内核：它以“torch”格式导出（由 ModelNew 模块调用的 PyTorch 扩展、任务的参考实现、测试和基准测试）；“%2”需要 CUDA 任务的参考内核',
+'tensor %1 has dtype %2, which the kernel ABI has no name for (f32, f16, bf16, f64, i32, i64, u8)':
+    '张量 %1 的数据类型为 %2，内核 ABI 中没有对应的类型（f32、f16、bf16、f64、i32、i64、u8）',
+"dimension %1 of %2 (%3) does not evaluate over the task's params: %4": '%2 的第 %1 维（%3）无法用任务的参数求值：%4',
+"the forward argument %1 is a Python %2: the kernel's kf_params take int, float and bool":
+    '前向参数 %1 是 Python %2：内核的 kf_params 只接受 int、float 和 bool',
 'variant %1 is a PyTorch ModelNew module, but its task is not a PyTorch task (a task.json of kind "torch")':
     '变体 %1 是 PyTorch ModelNew 模块，但它的任务不是 PyTorch 任务（task.json 的 kind 应为 "torch"）',
 "the task's task.json cannot be read: %1": '无法读取任务的 task.json：%1',
 'PyTorch ModelNew module, with the reference, a test and a benchmark': 'PyTorch ModelNew 模块，含参考实现、测试和基准测试',
+'PyTorch extension of the kernel, called by a ModelNew module, with the reference, a test and a benchmark':
+    '内核的 PyTorch 扩展，由 ModelNew 模块调用，含参考实现、测试和基准测试',
 })
 
 

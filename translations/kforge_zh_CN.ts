@@ -153,7 +153,7 @@
         <translation>编译候选内核，并对照任务的参考实现进行验证和计时</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_export.cpp" line="+176" />
+        <location filename="../app/cli/cmd_export.cpp" line="+178" />
         <source>Export a variant as a CMake project, a PyTorch extension, or into a project</source>
         <translation>将变体导出为 CMake 项目、PyTorch 扩展，或导出到现有项目中</translation>
     </message>
@@ -178,7 +178,7 @@
         <translation>列出待审核的变体，并接受或拒绝它们</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_import.cpp" line="+260" />
+        <location filename="../app/cli/cmd_import.cpp" line="+273" />
         <source>Import PyTorch problems (KernelBench format) as task folders</source>
         <translation>将 PyTorch 问题（KernelBench 格式）导入为任务文件夹</translation>
     </message>
@@ -953,13 +953,13 @@
 <context>
     <name>kforge::Compiler</name>
     <message>
-        <location filename="../core/compile/compiler.cpp" line="+339" />
-        <location line="+361" />
+        <location filename="../core/compile/compiler.cpp" line="+272" />
+        <location line="+326" />
         <source>Compilation was cancelled.</source>
         <translation>编译已取消。</translation>
     </message>
     <message>
-        <location line="-279" />
+        <location line="-244" />
         <source>'%1 --version' failed (exit code %2): %3</source>
         <translation>“%1 --version”执行失败（退出码 %2）：%3</translation>
     </message>
@@ -969,7 +969,7 @@
         <translation>无法启动 CUDA 编译器 %1：%2</translation>
     </message>
     <message>
-        <location line="+72" />
+        <location line="+37" />
         <source>'%1' is not a GPU architecture nvcc accepts (expected e.g. sm_90).</source>
         <translation>“%1”不是 nvcc 接受的 GPU 架构（应为例如 sm_90）。</translation>
     </message>
@@ -1645,7 +1645,7 @@
 <context>
     <name>kforge::ExportDialog</name>
     <message>
-        <location filename="../views/export/exportdialog.cpp" line="+54" />
+        <location filename="../views/export/exportdialog.cpp" line="+55" />
         <source>Choose the folder to export to.</source>
         <translation>请选择导出目标文件夹。</translation>
     </message>
@@ -1685,12 +1685,17 @@
         <translation>变体：</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+8" />
         <source>PyTorch ModelNew module, with the reference, a test and a benchmark</source>
         <translation>PyTorch ModelNew 模块，含参考实现、测试和基准测试</translation>
     </message>
     <message>
         <location line="+3" />
+        <source>PyTorch extension of the kernel, called by a ModelNew module, with the reference, a test and a benchmark</source>
+        <translation>内核的 PyTorch 扩展，由 ModelNew 模块调用，含参考实现、测试和基准测试</translation>
+    </message>
+    <message>
+        <location line="+4" />
         <source>CMake CUDA library project, with test and benchmark</source>
         <translation>CMake CUDA 库项目，含测试和基准测试</translation>
     </message>
@@ -1911,7 +1916,7 @@ Conflict: %2</source>
 <context>
     <name>kforge::Exporter</name>
     <message>
-        <location filename="../core/export/exporter.cpp" line="+20" />
+        <location filename="../core/export/exporter.cpp" line="+21" />
         <source>choose a subfolder of the project for the kernel (--subdir)</source>
         <translation>请为内核选择项目中的子文件夹（--subdir）</translation>
     </message>
@@ -1931,9 +1936,9 @@ Conflict: %2</source>
         <translation>变体 %1 是 PyTorch ModelNew 模块（Python）：它以“torch”格式导出（模块、任务的参考实现、测试和基准测试）；“%2”生成的是 .cu 内核</translation>
     </message>
     <message>
-        <location line="+8" />
-        <source>variant %1 is a .cu kernel of a PyTorch task, which does not export yet (a ModelNew variant does, as 'torch'); its source is in the session (kforge-cli report shows it)</source>
-        <translation>变体 %1 是 PyTorch 任务的 .cu 内核，目前还不能导出（ModelNew 变体可以，以“torch”格式）；它的源码保存在会话中（kforge-cli report 可显示）</translation>
+        <location line="+12" />
+        <source>variant %1 is a .cu kernel of a PyTorch task: it exports as 'torch' (a PyTorch extension called by a ModelNew module, the task's reference, a test and a benchmark); '%2' needs a CUDA task's reference kernel</source>
+        <translation>变体 %1 是 PyTorch 任务的 .cu 内核：它以“torch”格式导出（由 ModelNew 模块调用的 PyTorch 扩展、任务的参考实现、测试和基准测试）；“%2”需要 CUDA 任务的参考内核</translation>
     </message>
 </context>
 <context>
@@ -3110,12 +3115,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ModelNewExporter</name>
     <message>
-        <location filename="../core/export/modelnewexporter.cpp" line="+68" />
+        <location filename="../core/export/modelnewexporter.cpp" line="+114" />
         <source>variant %1 is a PyTorch ModelNew module, but its task is not a PyTorch task (a task.json of kind "torch")</source>
         <translation>变体 %1 是 PyTorch ModelNew 模块，但它的任务不是 PyTorch 任务（task.json 的 kind 应为 "torch"）</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="-49" />
         <source>the task's task.json cannot be read: %1</source>
         <translation>无法读取任务的 task.json：%1</translation>
     </message>
@@ -5764,7 +5769,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::TorchExporter</name>
     <message>
-        <location filename="../core/export/torchexporter.cpp" line="+219" />
+        <location filename="../core/export/torchexporter.cpp" line="+227" />
         <source>the kernel ABI header is missing from this build</source>
         <translation>此构建中缺少内核 ABI 头文件</translation>
     </message>
@@ -5932,6 +5937,39 @@ Nothing was written; fix the file and import again.</source>
         <location line="+7" />
         <source>Writing the task folder…</source>
         <translation>正在写入任务文件夹…</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::TorchKernelExporter</name>
+    <message>
+        <location filename="../core/export/torchkernelexporter.cpp" line="+169" />
+        <source>the task %1 has no outputs</source>
+        <translation>任务 %1 没有输出</translation>
+    </message>
+    <message>
+        <location line="+22" />
+        <source>the forward argument %1 is a Python %2: the kernel's kf_params take int, float and bool</source>
+        <translation>前向参数 %1 是 Python %2：内核的 kf_params 只接受 int、float 和 bool</translation>
+    </message>
+    <message>
+        <location line="+26" />
+        <source>tensor %1 has dtype %2, which the kernel ABI has no name for (f32, f16, bf16, f64, i32, i64, u8)</source>
+        <translation>张量 %1 的数据类型为 %2，内核 ABI 中没有对应的类型（f32、f16、bf16、f64、i32、i64、u8）</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>tensor %1 has %2 dimensions; the kernel ABI allows %3</source>
+        <translation>张量 %1 有 %2 个维度；内核 ABI 最多允许 %3 个</translation>
+    </message>
+    <message>
+        <location line="+21" />
+        <source>dimension %1 of %2 (%3) does not evaluate over the task's params: %4</source>
+        <translation>%2 的第 %1 维（%3）无法用任务的参数求值：%4</translation>
+    </message>
+    <message>
+        <location line="+149" />
+        <source>the kernel ABI header is missing from this build</source>
+        <translation>此构建中缺少内核 ABI 头文件</translation>
     </message>
 </context>
 <context>
@@ -7810,7 +7848,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::ExportCommand</name>
     <message>
-        <location filename="../app/cli/cmd_export.cpp" line="-132" />
+        <location filename="../app/cli/cmd_export.cpp" line="-133" />
         <source>The session file (*.kforge).</source>
         <translation>会话文件（*.kforge）。</translation>
     </message>
@@ -7825,14 +7863,14 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>id|best</translation>
     </message>
     <message>
-        <location line="-5" />
-        <source>Export a variant of a session: a standalone CMake CUDA library (cmake), a PyTorch extension (torch), or files added to an existing CMake project (into). A ModelNew variant of a PyTorch task exports as torch: the module and the task's reference, with a test and a benchmark.</source>
-        <translation>导出会话中的一个变体：独立的 CMake CUDA 库（cmake）、PyTorch 扩展（torch），或添加到现有 CMake 项目中的文件（into）。PyTorch 任务的 ModelNew 变体以 torch 格式导出：模块和任务的参考实现，附带测试和基准测试。</translation>
+        <location line="-6" />
+        <source>Export a variant of a session: a standalone CMake CUDA library (cmake), a PyTorch extension (torch), or files added to an existing CMake project (into). A variant of a PyTorch task exports as torch: a ModelNew module (for a .cu kernel, one that calls it built as a PyTorch extension) and the task's reference, with a test and a benchmark.</source>
+        <translation>导出会话中的一个变体：独立的 CMake CUDA 库（cmake）、PyTorch 扩展（torch），或添加到现有 CMake 项目中的文件（into）。PyTorch 任务的变体以 torch 格式导出：一个 ModelNew 模块（对于 .cu 内核，是调用将其构建为 PyTorch 扩展的模块）和任务的参考实现，附带测试和基准测试。</translation>
     </message>
     <message>
-        <location line="+7" />
-        <source>cmake, torch or into (default cmake; torch for a ModelNew variant).</source>
-        <translation>cmake、torch 或 into（默认 cmake；ModelNew 变体默认 torch）。</translation>
+        <location line="+8" />
+        <source>cmake, torch or into (default cmake; torch for a PyTorch task's variant).</source>
+        <translation>cmake、torch 或 into（默认 cmake；PyTorch 任务的变体默认 torch）。</translation>
     </message>
     <message>
         <location line="+1" />
@@ -7902,7 +7940,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
     <message>
         <location line="+6" />
         <location line="+5" />
-        <location line="+33" />
+        <location line="+34" />
         <location line="+28" />
         <source>kforge-cli export: %1</source>
         <translation>kforge-cli export：%1</translation>
@@ -7954,13 +7992,13 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
     </message>
     <message>
         <location line="+4" />
-        <source>Problem files (*.py) or folders of them.</source>
-        <translation>问题文件（*.py）或存放它们的文件夹。</translation>
+        <source>problem.py|folder...</source>
+        <translation>problem.py|文件夹...</translation>
     </message>
     <message>
         <location line="+0" />
-        <source>problem.py|folder...</source>
-        <translation>problem.py|文件夹...</translation>
+        <source>Problem files (*.py), or folders of them (their subfolders too).</source>
+        <translation>问题文件（*.py），或存放它们的文件夹（含其子文件夹）。</translation>
     </message>
     <message>
         <location line="+1" />

@@ -1,6 +1,6 @@
-// kforge-cli export: writes a variant of a session out as a CMake project, a PyTorch extension (a ModelNew variant of
-// a PyTorch task: the module with a test and a benchmark), or into an existing CMake project. Refuses to overwrite
-// anything that differs unless --force.
+// kforge-cli export: writes a variant of a session out as a CMake project, a PyTorch extension (a PyTorch task's
+// variant: a ModelNew module, calling the .cu kernel as an extension, with a test and a benchmark), or into an existing
+// CMake project. Refuses to overwrite anything that differs unless --force.
 #include "command.h"
 
 #include "core/export/cmakeexporter.h"
@@ -9,7 +9,7 @@
 #include "core/export/exportplan.h"
 #include "core/export/sessionexportsource.h"
 #include "core/session/sessionstore.h"
-#include "core/task/sourcelanguage.h"
+#include "core/task/task.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -38,13 +38,14 @@ int ExportCommand::run(const QStringList &args)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         tr("Export a variant of a session: a standalone CMake CUDA library (cmake), a PyTorch extension (torch), or "
-           "files added to an existing CMake project (into). A ModelNew variant of a PyTorch task exports as torch: the "
-           "module and the task's reference, with a test and a benchmark."));
+           "files added to an existing CMake project (into). A variant of a PyTorch task exports as torch: a ModelNew "
+           "module (for a .cu kernel, one that calls it built as a PyTorch extension) and the task's reference, with a "
+           "test and a benchmark."));
     parser.addHelpOption();
     parser.addPositionalArgument(u"session"_s, tr("The session file (*.kforge)."));
     const QCommandLineOption variantOpt(u"variant"_s, tr("The variant id, or 'best' (default)."), tr("id|best"), u"best"_s);
     const QCommandLineOption formatOpt(u"format"_s,
-                                       tr("cmake, torch or into (default cmake; torch for a ModelNew variant)."),
+                                       tr("cmake, torch or into (default cmake; torch for a PyTorch task's variant)."),
                                        tr("format"));
     const QCommandLineOption outOpt(u"out"_s, tr("The folder to write (for 'into': the root of the CMake project)."),
                                     tr("dir"));
@@ -65,7 +66,7 @@ int ExportCommand::run(const QStringList &args)
             << '\n';
         return 2;
     }
-    // Without --format: cmake, or torch for a ModelNew module (known once the variant is read).
+    // Without --format: cmake, or torch for a torch task's variant (known once the session is read).
     std::optional<kforge::ExportFormat> format = parser.isSet(formatOpt)
                                                      ? kforge::exportFormatFromName(parser.value(formatOpt))
                                                      : kforge::ExportFormat::CMake;
@@ -95,7 +96,8 @@ int ExportCommand::run(const QStringList &args)
         return 1;
     }
 
-    if (!parser.isSet(formatOpt) && kforge::sourceLanguage(input->variantSource) == kforge::SourceLanguage::Python)
+    // A torch task's variant, a ModelNew module or a .cu kernel, exports as torch only.
+    if (!parser.isSet(formatOpt) && kforge::Task::isTorchTaskJson(input->taskJson.toUtf8()))
         format = kforge::ExportFormat::Torch;
     kforge::ExportOptions options;
     options.format = *format;

@@ -4,6 +4,7 @@
 #include "core/export/exportcontext.h"
 #include "core/export/modelnewexporter.h"
 #include "core/export/torchexporter.h"
+#include "core/export/torchkernelexporter.h"
 #include "core/task/sourcelanguage.h"
 #include "core/task/task.h"
 
@@ -40,10 +41,16 @@ ExportBundle Exporter::generate(const ExportInput &input, const ExportOptions &o
         return b;
     }
     if (Task::isTorchTaskJson(input.taskJson.toUtf8())) {
+        // A torch task's .cu kernel exports as a PyTorch extension wrapped in a ModelNew module, tested against the
+        // reference Model; the CMake formats test against a CUDA task's reference kernel, which it does not have.
+        if (options.format == ExportFormat::Torch)
+            return TorchKernelExporter::generate(input, options);
         ExportBundle b;
-        b.error = tr("variant %1 is a .cu kernel of a PyTorch task, which does not export yet (a ModelNew variant does, "
-                     "as 'torch'); its source is in the session (kforge-cli report shows it)")
-                      .arg(input.variantId);
+        b.error = tr("variant %1 is a .cu kernel of a PyTorch task: it exports as 'torch' (a PyTorch extension called by "
+                     "a ModelNew module, the task's reference, a test and a benchmark); '%2' needs a CUDA task's "
+                     "reference kernel")
+                      .arg(input.variantId)
+                      .arg(exportFormatName(options.format));
         return b;
     }
     const ExportContext ctx(input);

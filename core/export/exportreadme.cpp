@@ -2,6 +2,7 @@
 
 #include "core/export/codenames.h"
 #include "core/export/templaterenderer.h"
+#include "core/export/torchkernelexporter.h"
 #include "core/task/sourcelanguage.h"
 #include "core/task/tasksummary.h"
 
@@ -125,6 +126,44 @@ QString modelNewSection(const std::optional<TaskSummary> &summary)
            "model = model.to(\"cuda\").eval()\nwith torch.no_grad():\n    out = model(%1)\n```\n"_s.arg(args.join(u", "_s));
 }
 
+// A torch task's .cu kernel: the extension to build, the same test and benchmark as a ModelNew module's, the module in
+// the user's code or the extension alone.
+QString torchKernelSection(const ExportContext &ctx, const TaskSummary &summary)
+{
+    QStringList args, kernelArgs;
+    for (const TaskTensorInfo &t : summary.inputs)
+        args << t.name;
+    kernelArgs = args;
+    for (const QList<TaskTensorInfo> *list : {&summary.parameters, &summary.buffers})
+        for (const TaskTensorInfo &t : *list)
+            kernelArgs << TorchKernelExporter::pyAttribute(u"model"_s, t.name);
+    return u"## Build, test, benchmark\n\n```sh\n"
+           "python3 setup.py build_ext --inplace   # builds %1_ext (the kernel and its binding) beside these files\n"
+           "python3 test_model_new.py              # exit status 0: ModelNew matches the reference within the task's "
+           "tolerances\n"
+           "python3 bench_model_new.py             # reference and ModelNew medians and the speedup\n```\n\n"
+           "Needs PyTorch with CUDA, a CUDA toolkit matching it, and a GPU. The architecture defaults to the one the kernel "
+           "was measured on (set `TORCH_CUDA_ARCH_LIST` to change). Without the build step, `model_new.py` builds the "
+           "extension when it is first imported, with `torch.utils.cpp_extension.load()` (which needs `ninja`), into "
+           "`build/jit/`. The test builds `Model` and `ModelNew` from `get_init_inputs()`, loads the reference's state "
+           "dict into `ModelNew` (`load_state_dict(strict=True)`), and compares their outputs on inputs from "
+           "`get_inputs()` under a new seed per trial (`--trials`, `--seed`), as KForge's judge did; on the GPU that "
+           "PyTorch sees first (`--device cuda:1` to choose; the kernel takes CUDA tensors only). The benchmark times "
+           "both on the same inputs (`--runs`, `--min-time-ms`, `--warmup`).\n\n"
+           "## Use\n\n```python\nimport torch\nfrom model_new import ModelNew\nfrom reference import Model, "
+           "get_init_inputs\n\n"
+           "# Model's constructor and state-dict names: its weights (or yours) load as they are.\n"
+           "model = ModelNew(*get_init_inputs())\nmodel.load_state_dict(Model(*get_init_inputs()).state_dict())\n"
+           "model = model.to(\"cuda\").eval()\nwith torch.no_grad():\n    out = model(%2)\n```\n\n"
+           "`ModelNew` is `Model` with `forward()` calling the extension, which takes the forward arguments, then the "
+           "module's parameters and buffers (state-dict order), all CUDA tensors:\n\n```python\nimport %1_ext\n\n"
+           "out = %1_ext.forward(%3)\n```\n\n"
+           "The kernel is given the task's params as `kf_params`, and the scalar forward arguments. A param that a "
+           "dimension of a tensor states alone (`N` of a shape `(N, M)`) is read off the tensors given, so the outputs "
+           "follow the sizes of the inputs (the kernel was measured at the sizes below); the other dimensions must be "
+           "the task's.\n"_s.arg(ctx.ns, args.join(u", "_s), kernelArgs.join(u", "_s));
+}
+
 // The task's tensors for a torch task, from its task.json: forward arguments, the module's parameters and
 // buffers (the state dict the test copies), outputs with their tolerance.
 QString torchTaskTable(const TaskSummary &s)
@@ -246,11 +285,18 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
     TemplateRenderer::Values v = ctx.baseValues();
 
     const bool modelNew = sourceLanguage(in.variantSource) == SourceLanguage::Python;
-    const std::optional<TaskSummary> torchTask = modelNew ? TaskSummary::fromTaskJson(in.taskJson.toUtf8())
-                                                          : std::optional<TaskSummary>();
+    std::optional<TaskSummary> torchTask = TaskSummary::fromTaskJson(in.taskJson.toUtf8());
+    if (torchTask && !torchTask->torch)
+        torchTask.reset();
+    // A torch task's .cu kernel: a PyTorch extension, wrapped in a ModelNew module.
+    const bool torchKernel = torchTask && !modelNew;
     QString summary =
         modelNew
             ? u"The PyTorch module `ModelNew` of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(qs(task.name))
+        : torchKernel
+            ? u"The CUDA kernel of variant #%1 of the KForge PyTorch task `%2`, built as a PyTorch extension that the "
+              "`ModelNew` module here calls"_s.arg(in.variantId)
+                  .arg(qs(task.name))
             : u"The CUDA kernel of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(qs(task.name));
     if (in.provenance.speedup)
         summary += u", measured %1 faster than the task's reference on %2"_s.arg(formatSpeedup(in.provenance.speedup),
@@ -261,7 +307,9 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
         summary += u"\n\n**Warning:** the task's output does not depend on its inputs (it is degenerate), so this "
                    "speedup says nothing about kernel quality."_s;
     v[u"summary"_s] = summary;
-    v[u"format_section"_s] = modelNew ? modelNewSection(torchTask) : formatSection(ctx, format, cmakeLines);
+    v[u"format_section"_s] = modelNew      ? modelNewSection(torchTask)
+                             : torchKernel ? torchKernelSection(ctx, *torchTask)
+                                           : formatSection(ctx, format, cmakeLines);
     v[u"provenance_rows"_s] = provenanceRows(in).join(u'\n');
 
     QStringList lineage;

@@ -7,7 +7,6 @@
 #include "core/export/licenseheader.h"
 #include "core/export/templaterenderer.h"
 #include "core/task/task.h"
-#include "core/task/tasksummary.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -58,40 +57,38 @@ QList<QPair<QString, QString>> ModelNewExporter::fileRoles(const ExportInput &in
     };
 }
 
-ExportBundle ModelNewExporter::generate(const ExportInput &in, const ExportOptions &options)
+std::optional<TaskSummary> ModelNewExporter::checkTorchInput(const ExportInput &in, ExportBundle &bundle)
 {
-    ExportBundle bundle;
-    const QByteArray json = in.taskJson.toUtf8();
     QString problem;
-    const std::optional<TaskSummary> summary = TaskSummary::fromTaskJson(json, &problem);
-    if (!Task::isTorchTaskJson(json))
-        bundle.failWith(tr("variant %1 is a PyTorch ModelNew module, but its task is not a PyTorch task (a task.json of "
-                           "kind \"torch\")")
-                            .arg(in.variantId));
-    else if (!summary)
+    std::optional<TaskSummary> summary = TaskSummary::fromTaskJson(in.taskJson.toUtf8(), &problem);
+    if (!summary)
         bundle.failWith(tr("the task's task.json cannot be read: %1").arg(problem));
     else if (in.variantSource.trimmed().isEmpty())
         bundle.failWith(tr("variant %1 has no source").arg(in.variantId));
     else if (in.referenceSource.trimmed().isEmpty())
         bundle.failWith(tr("the task %1 has no reference source").arg(summary->name));
     if (!bundle.ok())
-        return bundle;
+        return std::nullopt;
+    return summary;
+}
 
+QList<ExportFile> ModelNewExporter::harnessFiles(const ExportInput &in, const TaskSummary &summary,
+                                                 const ExportOptions &options, QString *error)
+{
     const ExportContext ctx(in);
-    const QString taskName = summary->name;
     TemplateRenderer::Values v = ctx.baseValues();
-    v[u"py_task_name"_s] = CodeNames::pyString(taskName);
+    v[u"py_task_name"_s] = CodeNames::pyString(summary.name);
     v[u"py_variant"_s] = CodeNames::pyString(
         in.variantLabel.isEmpty() ? u"variant #%1"_s.arg(in.variantId)
                                   : u"variant #%1 %2"_s.arg(QString::number(in.variantId), in.variantLabel));
     QStringList arguments, outputs;
-    for (const TaskTensorInfo &a : summary->inputs)
+    for (const TaskTensorInfo &a : summary.inputs)
         arguments << a.name;
-    for (const TaskTensorInfo &o : summary->outputs)
+    for (const TaskTensorInfo &o : summary.outputs)
         outputs << o.name;
     v[u"py_arguments"_s] = pyList(arguments);
     v[u"py_outputs"_s] = pyList(outputs);
-    v[u"tolerance_items"_s] = toleranceItems(json);
+    v[u"tolerance_items"_s] = toleranceItems(in.taskJson.toUtf8());
     v[u"trials"_s] = QString::number(TimingDefaults::trials);
     const ExportProvenance &p = in.provenance;
     v[u"py_measured"_s] = CodeNames::pyString(
@@ -99,19 +96,39 @@ ExportBundle ModelNewExporter::generate(const ExportInput &in, const ExportOptio
                                       p.gpuName.isEmpty() ? u"an unrecorded device"_s : p.gpuName)
                   : u"no speedup"_s);
     ExportContext::addTimingValues(v);
+    v[u"harness"_s] = TemplateRenderer::renderResource(u"modelnew/harness.py.in"_s, v, error);
+    QList<ExportFile> files;
+    for (const QString &name : {u"test_model_new.py"_s, u"bench_model_new.py"_s})
+        files << ExportFile{
+            name,
+            LicenseHeader::apply(name, TemplateRenderer::renderResource(u"modelnew/"_s + name + u".in"_s, v, error).toUtf8(),
+                                 options.licenseText)};
+    return files;
+}
 
+ExportBundle ModelNewExporter::generate(const ExportInput &in, const ExportOptions &options)
+{
+    ExportBundle bundle;
+    const QByteArray json = in.taskJson.toUtf8();
+    if (!Task::isTorchTaskJson(json)) {
+        bundle.failWith(tr("variant %1 is a PyTorch ModelNew module, but its task is not a PyTorch task (a task.json of "
+                           "kind \"torch\")")
+                            .arg(in.variantId));
+        return bundle;
+    }
+    const std::optional<TaskSummary> summary = checkTorchInput(in, bundle);
+    if (!summary)
+        return bundle;
+
+    const ExportContext ctx(in);
     QString error;
-    v[u"harness"_s] = TemplateRenderer::renderResource(u"modelnew/harness.py.in"_s, v, &error);
     const auto add = [&](const QString &path, const QByteArray &content, bool license) {
         bundle.files << ExportFile{path, license ? LicenseHeader::apply(path, content, options.licenseText) : content};
     };
     // The module is the user's to ship, so it carries their header; reference.py is the problem as they gave it.
     add(u"model_new.py"_s, in.variantSource.toUtf8(), true);
     add(u"reference.py"_s, in.referenceSource.toUtf8(), false);
-    add(u"test_model_new.py"_s,
-        TemplateRenderer::renderResource(u"modelnew/test_model_new.py.in"_s, v, &error).toUtf8(), true);
-    add(u"bench_model_new.py"_s,
-        TemplateRenderer::renderResource(u"modelnew/bench_model_new.py.in"_s, v, &error).toUtf8(), true);
+    bundle.files << harnessFiles(in, *summary, options, &error);
     add(u"task.json"_s, json, false);
     add(u"README.md"_s, ExportReadme::render(ctx, ExportFormat::Torch, fileRoles(in), {}, &error).toUtf8(), false);
     bundle.failWith(error);

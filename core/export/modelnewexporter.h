@@ -5,6 +5,7 @@
 // with the provenance. Plain Python: nothing to build.
 #include "core/export/exportbundle.h"
 #include "core/export/exportinput.h"
+#include "core/task/tasksummary.h"
 
 #include <QCoreApplication>
 #include <QList>
@@ -20,6 +21,15 @@ public:
     static ExportBundle generate(const ExportInput &input, const ExportOptions &options);
     // The files of the export and what each is, for the README.
     static QList<QPair<QString, QString>> fileRoles(const ExportInput &input);
+
+    // What every export of a torch task's variant needs (a ModelNew module's, a .cu kernel's as TorchKernelExporter
+    // writes it): its task.json read, the variant's and the reference's sources. The task, or nullopt with `bundle`
+    // failed.
+    static std::optional<TaskSummary> checkTorchInput(const ExportInput &input, ExportBundle &bundle);
+    // test_model_new.py and bench_model_new.py, with the license header: they build `ModelNew` from model_new.py and
+    // `Model` from reference.py, whatever model_new.py does inside.
+    static QList<ExportFile> harnessFiles(const ExportInput &input, const TaskSummary &summary,
+                                          const ExportOptions &options, QString *error);
 };
 
 } // namespace kforge

@@ -1,4 +1,4 @@
-# Exporters (cmake / torch, with a ModelNew module's own / into), session report and training-data writer; templates compiled in.
+# Exporters (cmake / torch, with a torch task's ModelNew module's and .cu kernel's own / into), session report and training-data writer; templates compiled in.
 target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/codenames.h ${CMAKE_CURRENT_LIST_DIR}/codenames.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cmakeexporter.h ${CMAKE_CURRENT_LIST_DIR}/cmakeexporter.cpp
@@ -18,6 +18,7 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/speedupchartsvg.h ${CMAKE_CURRENT_LIST_DIR}/speedupchartsvg.cpp
   ${CMAKE_CURRENT_LIST_DIR}/templaterenderer.h ${CMAKE_CURRENT_LIST_DIR}/templaterenderer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/torchexporter.h ${CMAKE_CURRENT_LIST_DIR}/torchexporter.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/torchkernelexporter.h ${CMAKE_CURRENT_LIST_DIR}/torchkernelexporter.cpp
   ${CMAKE_CURRENT_LIST_DIR}/trainingdata.h ${CMAKE_CURRENT_LIST_DIR}/trainingdata.cpp
   ${CMAKE_CURRENT_LIST_DIR}/unifieddiff.h ${CMAKE_CURRENT_LIST_DIR}/unifieddiff.cpp)
 target_link_libraries(kforge_core PRIVATE Dtl::Dtl PkgConfig::Md4cHtml)
@@ -38,7 +39,9 @@ set(_kforge_export_files
   ${_kforge_export_res}/torch/test.py.in
   ${_kforge_export_res}/modelnew/harness.py.in
   ${_kforge_export_res}/modelnew/test_model_new.py.in
-  ${_kforge_export_res}/modelnew/bench_model_new.py.in)
+  ${_kforge_export_res}/modelnew/bench_model_new.py.in
+  ${_kforge_export_res}/modelnew/kernel_model_new.py.in
+  ${_kforge_export_res}/modelnew/kernel_binding.cpp.in)
 qt_add_resources(kforge_core kforge_export_templates
   PREFIX /kforge/export
   BASE ${_kforge_export_res}

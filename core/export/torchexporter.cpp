@@ -84,6 +84,22 @@ QList<QPair<QString, QString>> TorchExporter::fileRoles(const ExportContext &ctx
     return roles;
 }
 
+void TorchExporter::addSetupValues(const ExportContext &ctx, TemplateRenderer::Values &v)
+{
+    const ExportInput &in = ctx.input;
+    QString arch = in.provenance.cudaArchNumber();
+    arch.remove(QRegularExpression(u"[a-z]$"_s)); // TORCH_CUDA_ARCH_LIST speaks "9.0", not "90a"
+    v[u"torch_arch"_s] = arch.size() >= 2 ? arch.left(arch.size() - 1) + u'.' + arch.right(1) : arch;
+    QStringList libraries = ctx.kernelFlags.libraries + ctx.referenceFlags.libraries;
+    libraries.removeDuplicates();
+    v[u"libraries"_s] = pyList(libraries);
+    QStringList kernelNvcc;
+    for (const auto &g : ctx.kernelFlags.compile)
+        kernelNvcc << NvccFlags::joined(g);
+    v[u"kernel_nvcc_flags"_s] = pyList(kernelNvcc);
+    v[u"py_title"_s] = CodeNames::pyString(qs(in.task.title.empty() ? in.task.name : in.task.title));
+}
+
 ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptions &options)
 {
     ExportBundle bundle;
@@ -99,18 +115,11 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     TemplateRenderer::Values v = ctx.baseValues();
 
     // setup.py
-    QString arch = in.provenance.cudaArchNumber();
-    arch.remove(QRegularExpression(u"[a-z]$"_s)); // TORCH_CUDA_ARCH_LIST speaks "9.0", not "90a"
-    v[u"torch_arch"_s] = arch.size() >= 2 ? arch.left(arch.size() - 1) + u'.' + arch.right(1) : arch;
-    QStringList libraries = ctx.kernelFlags.libraries + ctx.referenceFlags.libraries;
-    libraries.removeDuplicates();
-    v[u"libraries"_s] = pyList(libraries);
-    QStringList kernelNvcc, referenceNvcc;
-    for (const auto &g : ctx.kernelFlags.compile)
-        kernelNvcc << NvccFlags::joined(g);
+    addSetupValues(ctx, v);
+    QStringList referenceNvcc;
     for (const auto &g : ctx.referenceFlags.compile)
         referenceNvcc << NvccFlags::joined(g);
-    v[u"kernel_nvcc_flags"_s] = pyList(kernelNvcc);
+    v[u"test_script"_s] = u"test_%1.py"_s.arg(ns);
     v[u"reference_note"_s] =
         withReference ? u"\n# The test compares against the task's reference, built here as %1_reference_ext."_s.arg(ns)
                       : QString();
@@ -120,7 +129,6 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
               "modules.append(extension(\"%1_reference_ext\", \"%1_reference_binding.cpp\", \"reference.cu\", \"%2\", %3))\n"_s
                   .arg(ns, ctx.referenceEntry, pyList(referenceNvcc))
             : QString();
-    v[u"py_title"_s] = CodeNames::pyString(qs(task.title.empty() ? task.name : task.title));
 
     // binding
     QStringList signature, checks, contiguous, allocate, returns, pyArgs;

@@ -15,6 +15,9 @@ public:
     // The PyTorch expression for a built-in task, empty when there is none.
     static QString torchExpression(const QString &taskName);
     static QList<QPair<QString, QString>> fileRoles(const ExportContext &ctx, bool withReference);
+    // setup.py's values for the kernel's extension (torch_arch, libraries, kernel_nvcc_flags, py_title), shared with
+    // the export of a torch task's .cu variant.
+    static void addSetupValues(const ExportContext &ctx, TemplateRenderer::Values &v);
 };
 
 } // namespace kforge

@@ -7,6 +7,7 @@
 #include "core/export/sessionexportsource.h"
 #include "core/export/unifieddiff.h"
 #include "core/task/sourcelanguage.h"
+#include "core/task/task.h"
 #include "views/export/exportplanmodel.h"
 
 #include <QCheckBox>
@@ -104,11 +105,17 @@ ExportDialog::ExportDialog(const ExportInput &input, QWidget *parent)
         what += tr(", %1 on %2").arg(ExportReadme::formatSpeedup(input.provenance.speedup), input.provenance.gpuName);
     form->addRow(tr("Variant:"), new QLabel(what, this));
 
-    // A ModelNew module (a torch task's Python variant) has one export of its own; the others build a .cu kernel.
+    // A torch task's variant (a ModelNew module, or a .cu kernel that one calls as an extension) has one export of its
+    // own; the others build a CUDA task's kernel.
     const bool modelNew = sourceLanguage(input.variantSource) == SourceLanguage::Python;
+    const bool torchTask = Task::isTorchTaskJson(input.taskJson.toUtf8());
     m_format = new QComboBox(this);
     if (modelNew) {
         m_format->addItem(tr("PyTorch ModelNew module, with the reference, a test and a benchmark"),
+                          int(ExportFormat::Torch));
+    } else if (torchTask) {
+        m_format->addItem(tr("PyTorch extension of the kernel, called by a ModelNew module, with the reference, a test "
+                             "and a benchmark"),
                           int(ExportFormat::Torch));
     } else {
         m_format->addItem(tr("CMake CUDA library project, with test and benchmark"), int(ExportFormat::CMake));
@@ -221,7 +228,7 @@ ExportDialog::ExportDialog(const ExportInput &input, QWidget *parent)
             QMessageBox::warning(this, tr("License header"), tr("Cannot read %1: %2").arg(file, f.errorString()));
     });
 
-    setFormat(modelNew ? ExportFormat::Torch : ExportFormat::CMake);
+    setFormat(modelNew || torchTask ? ExportFormat::Torch : ExportFormat::CMake);
     refresh();
 }
 

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QProcess>
+#include <QRegularExpression>
 
 using namespace Qt::StringLiterals;
 
@@ -150,6 +151,16 @@ std::optional<ExportInput> inputFromTask(const QString &task, const QString &lab
     p.evaluated = QDateTime(QDate(2026, 11, 30), QTime(10, 5), Qt::UTC);
     in.kforgeVersion = u"0.1.0-test"_s;
     return in;
+}
+
+QString scaledReference(QString source, const QVariantMap &sizes)
+{
+    for (auto it = sizes.cbegin(); it != sizes.cend(); ++it) {
+        const QRegularExpression line(u"^%1[ \\t]*=[ \\t]*\\d+[ \\t]*$"_s.arg(it.key()),
+                                      QRegularExpression::MultilineOption);
+        source.replace(line, u"%1 = %2"_s.arg(it.key()).arg(it.value().toLongLong()));
+    }
+    return source;
 }
 
 ProcessRun runProcess(const QString &program, const QStringList &args, const QString &workDir, int timeoutMs,

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QString>
+#include <QVariantMap>
 #include <optional>
 
 namespace kforge::test {
@@ -28,6 +29,10 @@ qint64 variantByLabel(const SessionStore &store, const QString &label);
 // An ExportInput built straight from a built-in task folder (no session): the variant `label`'s source,
 // measured on an H200 with `speedup`.
 std::optional<ExportInput> inputFromTask(const QString &task, const QString &label, double speedup, QString *error);
+
+// A KernelBench problem at other sizes: its module-level size constants ("batch_size = 8192") replaced by `sizes`
+// (name -> integer), as tests/resources/tasks/torch_tasks_check.py's scaled_copy does.
+QString scaledReference(QString source, const QVariantMap &sizes);
 
 // A finished tool run (CMake, nm, an exported binary): its exit code, -1 where it crashed or timed out, and its
 // stdout and stderr merged.

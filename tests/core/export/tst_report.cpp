@@ -625,7 +625,7 @@ void TestReport::cliExport()
 }
 
 // A torch session: a ModelNew variant exports as torch without --format (the module, the reference, test, benchmark,
-// README), is refused as cmake; the session's .cu variant is refused with the reason.
+// README), is refused as cmake; so does the session's .cu variant (as a PyTorch extension that ModelNew calls).
 void TestReport::cliExportModelNew()
 {
 #ifndef KFORGE_CLI
@@ -665,11 +665,24 @@ void TestReport::cliExportModelNew()
              m_dir.filePath(u"cli-modelnew-cmake"_s)});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(u"exports as 'torch'"_s), qPrintable(r.err));
-    r = cli({u"export"_s, session, u"--variant"_s, QString::number(cu), u"--format"_s, u"torch"_s, u"--out"_s,
-             m_dir.filePath(u"cli-modelnew-cu"_s)});
+
+    // The .cu variant exports as torch without --format too: the kernel as a PyTorch extension called by ModelNew.
+    const QString kernel = m_dir.filePath(u"cli-torch-kernel"_s);
+    r = cli({u"export"_s, session, u"--variant"_s, QString::number(cu), u"--out"_s, kernel});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(u"Variant %1 of torch_row_sum as 'torch'"_s.arg(cu)), qPrintable(r.out));
+    for (const QString &file : {u"model_new.py"_s, u"setup.py"_s, u"torch_row_sum_binding.cpp"_s,
+                                u"torch_row_sum_kernel.cu"_s, u"include/kforge/kernel.h"_s, u"test_model_new.py"_s,
+                                u"bench_model_new.py"_s, u"reference.py"_s, u"task.json"_s, u"README.md"_s})
+        QVERIFY2(QFileInfo::exists(kernel + u'/' + file), qPrintable(file));
+    QFile kernelReadme(kernel + u"/README.md"_s);
+    QVERIFY(kernelReadme.open(QIODevice::ReadOnly));
+    QVERIFY(QString::fromUtf8(kernelReadme.readAll()).contains(u"| Speedup | 5.00x |"_s));
+    r = cli({u"export"_s, session, u"--variant"_s, QString::number(cu), u"--format"_s, u"cmake"_s, u"--out"_s,
+             m_dir.filePath(u"cli-torch-kernel-cmake"_s)});
     QCOMPARE(r.exitCode, 1);
-    QVERIFY2(r.err.contains(u".cu kernel of a PyTorch task"_s), qPrintable(r.err));
-    QVERIFY(!QFileInfo::exists(m_dir.filePath(u"cli-modelnew-cu"_s)));
+    QVERIFY2(r.err.contains(u".cu kernel of a PyTorch task: it exports as 'torch'"_s), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(m_dir.filePath(u"cli-torch-kernel-cmake"_s)));
 }
 
 QTEST_GUILESS_MAIN(TestReport)

@@ -48,6 +48,7 @@ private Q_SLOTS:
     void intoShowsLines();
     void missingFolder();
     void modelNewOffersItsOwnFormat();
+    void torchKernelOffersItsOwnFormat();
 
 private:
     bool waitForPlan(ExportDialog &d, QSignalSpy &spy);
@@ -194,6 +195,33 @@ void TestExportDialog::modelNewOffersItsOwnFormat()
         QCOMPARE(stateOf(m, file), ExportPlan::State::New);
     QVERIFY(d.exportButton()->isEnabled());
     d.fileView()->setCurrentIndex(m->index(rowOf(m, u"model_new.py"_s), 0));
+    QCOMPARE(d.preview()->toPlainText(), input->variantSource);
+}
+
+// A torch task's .cu variant: the one format it exports as (the extension with a ModelNew module) is offered and chosen.
+void TestExportDialog::torchKernelOffersItsOwnFormat()
+{
+    QString error;
+    const auto input = test::inputFromTask(u"torch_softmax"_s, u"online_warp"_s, 3.0, &error);
+    QVERIFY2(input, qPrintable(error));
+    ExportDialog d(*input);
+    QSignalSpy ready(&d, &ExportDialog::planReady);
+    const auto *format = d.findChild<QComboBox *>();
+    QVERIFY(format);
+    QCOMPARE(format->count(), 1);
+    QVERIFY2(format->currentText().contains(u"ModelNew"_s), qPrintable(format->currentText()));
+    QCOMPARE(d.options().format, ExportFormat::Torch);
+    d.setFormat(ExportFormat::Into); // not offered: the choice stays
+    QCOMPARE(d.options().format, ExportFormat::Torch);
+    d.setOutputFolder(m_dir.filePath(u"torch-kernel"_s));
+    QVERIFY(waitForPlan(d, ready));
+    ExportPlanModel *m = d.planModel();
+    QCOMPARE(m->rowCount(), 10);
+    for (const QString &file : {u"model_new.py"_s, u"setup.py"_s, u"torch_softmax_binding.cpp"_s,
+                                u"torch_softmax_kernel.cu"_s, u"test_model_new.py"_s})
+        QCOMPARE(stateOf(m, file), ExportPlan::State::New);
+    QVERIFY(d.exportButton()->isEnabled());
+    d.fileView()->setCurrentIndex(m->index(rowOf(m, u"torch_softmax_kernel.cu"_s), 0));
     QCOMPARE(d.preview()->toPlainText(), input->variantSource);
 }
 
