@@ -395,10 +395,14 @@ class Evaluation:
             t['external_ms'] = judge_ms
             t['external_batches'] = len(ext[side])
             t['host_ms'] = host_ms
-            # Noise: the frame's spread over the calls of a batch, and a relative margin for what differs
-            # between a call's own window and its share of the batch (launch queueing, the event pair).
+            # The judge's share of a batch holds more than the host's window around a call: the write-back of
+            # the outputs the call left dirty in L2 (paid by the next call's flush) and the host's per-call
+            # Python framing. Measured on the H200: diag_matmul's broadcast ModelNew 0.064 ms by the host, 0.078
+            # by the judge (+22%); rowscale.cu 0.039 and 0.050 (+28%). So a mismatch is a host figure under the
+            # judge's by more than half, plus 20 us and the frame's spread per call: a falsified clock, not the
+            # honest difference (the host-clock cheat: 0.001 ms against 3 ms).
             spread = (max(ext_base[side]) - min(ext_base[side])) / n if len(ext_base[side]) > 1 else 0.0
-            if judge_ms > host_ms * 1.10 + spread + 0.005:
+            if judge_ms > host_ms * 1.5 + spread + 0.02:
                 if 'timing_mismatch' not in self.flags:
                     self.flags.append('timing_mismatch')
                 self.warnings.append('timing_mismatch: the %s host measured %.4g ms per call, the judge %.4g ms '

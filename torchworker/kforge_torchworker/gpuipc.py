@@ -88,7 +88,7 @@ class SharedBuffer:
                   'cuMemAlloc (%d bytes)' % self.nbytes)
             h = Handle()
             check(driver().cuIpcGetMemHandle(ctypes.byref(h), self.ptr), 'cuIpcGetMemHandle')
-            self.handle = base64.b64encode(bytes(h.reserved)).decode()
+            self.handle = base64.b64encode(ctypes.string_at(ctypes.addressof(h), 64)).decode()  # all 64 bytes (a c_char array stops at a NUL)
         self.tensor = wrap(self.ptr.value, self.nbytes, dtype, shape, device, self)
 
     def describe(self, names):
@@ -118,7 +118,7 @@ class Mapping:
             if len(raw) != 64:
                 raise IpcError('an IPC handle has 64 bytes, not %d' % len(raw))
             h = Handle()
-            ctypes.memmove(h.reserved, raw, 64)
+            ctypes.memmove(ctypes.addressof(h), raw, 64)
             check(driver().cuIpcOpenMemHandle_v2(ctypes.byref(self.ptr), h, self.LAZY_ENABLE_PEER_ACCESS),
                   'cuIpcOpenMemHandle')
         self.tensor = wrap(self.ptr.value, nbytes, dtype, shape, device, self)

@@ -247,6 +247,10 @@ def check_evaluate(tasks, args):
                         (adaptive.get('reference') or {}).get('half_width'),
                         (adaptive.get('candidate') or {}).get('half_width'),
                         'ipc' if 'IPC' in exchange else 'pipe'))
+                    cand = timing.get('candidate') or {}
+                    if timing.get('external'):
+                        print('    candidate per call: host %s ms, judge %s ms; flags %s' % (
+                            cand.get('host_ms'), cand.get('external_ms'), result.get('flags')))
     finally:
         worker.close()
         shutil.rmtree(work, ignore_errors=True)
