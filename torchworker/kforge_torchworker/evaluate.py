@@ -642,7 +642,9 @@ class Evaluation:
             result['message'] = 'kforge-torch-worker: the evaluation failed: %s: %s' % (type(e).__name__, e)
             self.verification['reason'] = result['message']
         finally:
+            mark[0] = time.monotonic()
             self.close()
+            done('close')  # the hosts ended (their CUDA contexts torn down) and the judge's buffers freed
             result['stdout'] = self.cand.out.text() if self.cand else ''
             result['stdout_truncated'] = bool(self.cand and self.cand.out.truncated)
         result['verification'] = self.verification
