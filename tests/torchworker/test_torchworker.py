@@ -161,6 +161,10 @@ class TorchWorkerTest(unittest.TestCase):
         self.assertAlmostEqual(t['speedup'], t['reference']['median_ms'] / t['candidate']['median_ms'], places=6)
         self.assertIsInstance(r['seed'], int)
         self.assertNotIn('degenerate_output', r['flags'])
+        for side in ('reference', 'candidate'):  # unstable_timing looks at batches, as kforge-worker's
+            self.assertGreaterEqual(t[side]['batch_cv'], 0.0)
+            self.assertEqual('unstable_timing' in r['flags'],
+                             t['reference']['batch_cv'] > 0.1 or t['candidate']['batch_cv'] > 0.1)
         a = t['adaptive']  # the stop rule as kforge-worker's: the interval, and why timing ended
         self.assertEqual(a['target'], 0.01)
         self.assertIn(a['stopped_by'], ('target', 'max_time', 'max_runs'))
