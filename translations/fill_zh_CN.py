@@ -1345,6 +1345,17 @@ T.update({
     '当参考实现与候选内核各自中位数的 95% 置信区间都落在中位数的该百分比以内（且已达到最少运行次数和最短时间）时停止计时，最迟在达到最多运行次数时停止。设为 0 则关闭：计时持续到达到最少运行次数和最短时间。任务可在 task.json 中设置自己的目标。',
 'Median &confidence target (±%):': '中位数置信区间目标（±%）(&C)：',
 })
+# Settings → Timing: the metrics policy of round candidates (MetricsPolicy, issue 16).
+T.update({
+'Hardware &metrics for round candidates:': '轮次候选的硬件指标(&M)：',
+'Only for the best variants (when they pay)': '仅限最好的变体（值得时）',
+'For every candidate': '每个候选都采集',
+'Never': '从不',
+"The hardware-metrics pass replays each kernel and takes a second or more per candidate. \"When they pay\" runs it only for a correct candidate that lands among the session's three fastest variants.":
+    '硬件指标采集会重放每个内核，每个候选需要一秒或更久。“值得时”只为位列会话最快三个变体之内的正确候选运行。',
+'Skipped metrics show as \"not measured\", never as zeros; Profile and re-runs always measure.':
+    '跳过的指标显示为“未测量”，绝不显示为零；剖析和重新运行总会测量。',
+})
 CTX.update({
 ('kforge::InstructionMix', 'control'): '控制流',
 ('kforge::InstructionMix', 'sync'): '同步',

@@ -5663,7 +5663,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::TimingPage</name>
     <message>
-        <location filename="../views/settings/timingpage.cpp" line="+22"/>
+        <location filename="../views/settings/timingpage.cpp" line="+23"/>
         <source>Each trial verifies the kernel on freshly generated inputs with a new seed.</source>
         <translation>每次试验都用新种子重新生成输入来验证内核。</translation>
     </message>
@@ -5708,6 +5708,31 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>当参考实现与候选内核各自中位数的 95% 置信区间都落在中位数的该百分比以内（且已达到最少运行次数和最短时间）时停止计时，最迟在达到最多运行次数时停止。设为 0 则关闭：计时持续到达到最少运行次数和最短时间。任务可在 task.json 中设置自己的目标。</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>Only for the best variants (when they pay)</source>
+        <translation>仅限最好的变体（值得时）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>For every candidate</source>
+        <translation>每个候选都采集</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The hardware-metrics pass replays each kernel and takes a second or more per candidate. &quot;When they pay&quot; runs it only for a correct candidate that lands among the session&apos;s three fastest variants.</source>
+        <translation>硬件指标采集会重放每个内核，每个候选需要一秒或更久。“值得时”只为位列会话最快三个变体之内的正确候选运行。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Skipped metrics show as &quot;not measured&quot;, never as zeros; Profile and re-runs always measure.</source>
+        <translation>跳过的指标显示为“未测量”，绝不显示为零；剖析和重新运行总会测量。</translation>
+    </message>
+    <message>
         <location line="+6"/>
         <source>The reference and the candidate are timed interleaved, in the same process, on the same inputs, with the L2 cache flushed between runs.</source>
         <translation>参考实现与候选内核在同一进程中、以相同输入交替计时，每次运行之间清空 L2 缓存。</translation>
@@ -5743,7 +5768,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>中位数置信区间目标（±%）(&amp;C)：</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
+        <source>Hardware &amp;metrics for round candidates:</source>
+        <translation>轮次候选的硬件指标(&amp;M)：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Timing</source>
         <translation>计时</translation>
     </message>
@@ -6520,12 +6550,12 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::Workbench</name>
     <message>
-        <location filename="../core/workbench/workbench.cpp" line="+249"/>
+        <location filename="../core/workbench/workbench.cpp" line="+259"/>
         <source>worker %1</source>
         <translation>工作进程 %1</translation>
     </message>
     <message>
-        <location line="-156"/>
+        <location line="-163"/>
         <source>GPU worker %1: %2 (%3), %4 SMs, copy %5 GB/s, FMA %6 GFLOP/s</source>
         <translation>GPU 工作进程 %1：%2（%3），%4 个 SM，拷贝 %5 GB/s，FMA %6 GFLOP/s</translation>
     </message>
@@ -6535,7 +6565,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>GPU 工作进程 %1：%2</translation>
     </message>
     <message>
-        <location line="+133"/>
+        <location line="+140"/>
         <source>the environment variable %1 is not set</source>
         <translation>环境变量 %1 未设置</translation>
     </message>

@@ -23,6 +23,7 @@ constexpr QLatin1String compileFlags("compiler/flags");
 constexpr QLatin1String defaultArch("compiler/defaultArch");
 constexpr QLatin1String workers("workers");
 constexpr QLatin1String timing("timing");
+constexpr QLatin1String metricsPolicy("evaluation/metricsPolicy");
 constexpr QLatin1String candidates("rounds/candidatesPerRound");
 constexpr QLatin1String exemplars("rounds/exemplars");
 constexpr QLatin1String temperature("rounds/temperature");
@@ -329,6 +330,20 @@ void Settings::setTiming(const TimingSetting &timing)
     m_store->setValue(QStringLiteral("ciTargetPercent"), timing.ciTargetPercent);
     m_store->endGroup();
     Q_EMIT timingChanged();
+}
+
+MetricsPolicy::Mode Settings::metricsPolicy() const
+{
+    const QString stored = m_store->value(Key::metricsPolicy).toString();
+    return MetricsPolicy::modeFromString(stored).value_or(Defaults::metricsPolicy());
+}
+
+void Settings::setMetricsPolicy(MetricsPolicy::Mode mode)
+{
+    if (mode == metricsPolicy())
+        return;
+    m_store->setValue(Key::metricsPolicy, MetricsPolicy::toString(mode));
+    Q_EMIT metricsPolicyChanged();
 }
 
 QList<EndpointConfig> Settings::endpoints() const

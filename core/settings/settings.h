@@ -5,6 +5,7 @@
 #include "core/eval/timingdefaults.h"
 #include "core/llm/endpointconfig.h"
 #include "core/llm/pricetable.h"
+#include "core/pipeline/metricspolicy.h"
 #include "core/worker/workerconfig.h"
 
 #include <QByteArray>
@@ -54,6 +55,7 @@ public:
             return {local};
         }
         static TimingSetting timing() { return {}; }
+        static MetricsPolicy::Mode metricsPolicy() { return MetricsPolicy::Mode::WhenTheyPay; }
         static QList<EndpointConfig> endpoints() { return {}; } // see EndpointPresets for starting points
         static constexpr int candidatesPerRound = 4;
         static constexpr int exemplars = 2;
@@ -95,6 +97,10 @@ public:
 
     TimingSetting timing() const;
     void setTiming(const TimingSetting &timing);
+    // When a round's candidates get the hardware-metrics pass (MetricsPolicy, issue 16); stored as
+    // MetricsPolicy::toString() writes it, the same words as `kforge-cli optimize --metrics`.
+    MetricsPolicy::Mode metricsPolicy() const;
+    void setMetricsPolicy(MetricsPolicy::Mode mode);
 
     // Stored as EndpointConfig::saveAll() writes them, so kforge-cli reads the same list. No keys here:
     // those go to the keychain (Credentials).
@@ -126,6 +132,7 @@ Q_SIGNALS:
     void compilerChanged();
     void workersChanged();
     void timingChanged();
+    void metricsPolicyChanged();
     void endpointsChanged();
     void pricesChanged();
     void roundDefaultsChanged();

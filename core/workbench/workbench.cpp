@@ -29,6 +29,9 @@ Workbench::Workbench(SessionStore *store, Settings &settings, LogHub &log, Evalu
     // After every connection is made: starting the workers may announce a readiness at once.
     applyCompiler();
     applyTiming();
+    applyMetricsPolicy();
+    // Only the GUI's: kforge-cli optimize decides with --metrics.
+    connect(&m_settings, &Settings::metricsPolicyChanged, this, &Workbench::applyMetricsPolicy);
     applyPrices();
     applyWorkers();
 }
@@ -158,6 +161,13 @@ void Workbench::applyCompiler()
 void Workbench::applyTiming()
 {
     m_queue->setDefaultOptions(evalOptions());
+}
+
+void Workbench::applyMetricsPolicy()
+{
+    MetricsPolicy policy = m_queue->metricsPolicy();
+    policy.mode = m_settings.metricsPolicy();
+    m_queue->setMetricsPolicy(policy);
 }
 
 void Workbench::applyPrices()

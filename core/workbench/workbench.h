@@ -106,6 +106,7 @@ private:
     void applyCompiler();
     void applyWorkers();
     void applyTiming();
+    void applyMetricsPolicy(); // the GUI's flavour only
     void applyPrices();
 
     Settings &m_settings;

@@ -1,5 +1,6 @@
 #include "views/settings/timingpage.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -34,6 +35,17 @@ TimingPage::TimingPage(QWidget *parent)
                               "candidate's median is within this many percent of it, after the minimum runs and "
                               "time, at the latest at the maximum runs. 0 turns it off: timing runs until the "
                               "minimum runs and the minimum time. A task can set its own target in task.json."));
+    m_metrics = new QComboBox(this);
+    m_metrics->addItem(tr("Only for the best variants (when they pay)"), int(MetricsPolicy::Mode::WhenTheyPay));
+    m_metrics->addItem(tr("For every candidate"), int(MetricsPolicy::Mode::Always));
+    m_metrics->addItem(tr("Never"), int(MetricsPolicy::Mode::Never));
+    m_metrics->setToolTip(tr("The hardware-metrics pass replays each kernel and takes a second or more per "
+                             "candidate. \"When they pay\" runs it only for a correct candidate that lands among "
+                             "the session's three fastest variants."));
+    auto *metricsNote = new QLabel(tr("Skipped metrics show as \"not measured\", never as zeros; Profile and "
+                                      "re-runs always measure."),
+                                   this);
+    metricsNote->setWordWrap(true);
     connect(m_minRuns, &QSpinBox::valueChanged, m_maxRuns, [this](int v) { m_maxRuns->setMinimum(v); });
 
     auto *intro = new QLabel(tr("The reference and the candidate are timed interleaved, in the same process, on the "
@@ -48,6 +60,8 @@ TimingPage::TimingPage(QWidget *parent)
     form->addRow(tr("Ma&ximum runs:"), m_maxRuns);
     form->addRow(tr("&Warm-up runs:"), m_warmup);
     form->addRow(tr("Median &confidence target (±%):"), m_ciTarget);
+    form->addRow(tr("Hardware &metrics for round candidates:"), m_metrics);
+    form->addRow(metricsNote);
 }
 
 QString TimingPage::title() const
@@ -63,16 +77,19 @@ QIcon TimingPage::icon() const
 void TimingPage::load(const Settings &settings)
 {
     setTiming(settings.timing());
+    setMetricsPolicy(settings.metricsPolicy());
 }
 
 void TimingPage::apply(Settings &settings)
 {
     settings.setTiming(timing());
+    settings.setMetricsPolicy(metricsPolicy());
 }
 
 void TimingPage::restoreDefaults()
 {
     setTiming(Settings::Defaults::timing());
+    setMetricsPolicy(Settings::Defaults::metricsPolicy());
 }
 
 TimingSetting TimingPage::timing() const
@@ -95,6 +112,16 @@ void TimingPage::setTiming(const TimingSetting &t)
     m_maxRuns->setValue(t.maxRuns);
     m_warmup->setValue(t.warmup);
     m_ciTarget->setValue(t.ciTargetPercent);
+}
+
+MetricsPolicy::Mode TimingPage::metricsPolicy() const
+{
+    return MetricsPolicy::Mode(m_metrics->currentData().toInt());
+}
+
+void TimingPage::setMetricsPolicy(MetricsPolicy::Mode mode)
+{
+    m_metrics->setCurrentIndex(m_metrics->findData(int(mode)));
 }
 
 } // namespace kforge

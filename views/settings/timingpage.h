@@ -1,8 +1,10 @@
 #pragma once
-// Settings → Timing: how hard each evaluation measures (verification trials, timed runs, warm-up).
+// Settings → Timing: how hard each evaluation measures (verification trials, timed runs, warm-up), and when a
+// round's candidates get the hardware-metrics pass.
 #include "core/settings/settings.h"
 #include "views/settings/settingspage.h"
 
+class QComboBox;
 class QDoubleSpinBox;
 class QSpinBox;
 
@@ -22,6 +24,9 @@ public:
 
     TimingSetting timing() const;
     void setTiming(const TimingSetting &timing);
+    QComboBox *metricsBox() const { return m_metrics; } // data: int(MetricsPolicy::Mode)
+    MetricsPolicy::Mode metricsPolicy() const;
+    void setMetricsPolicy(MetricsPolicy::Mode mode);
 
 private:
     QSpinBox *m_trials = nullptr;
@@ -30,6 +35,7 @@ private:
     QSpinBox *m_maxRuns = nullptr;
     QSpinBox *m_warmup = nullptr;
     QDoubleSpinBox *m_ciTarget = nullptr;
+    QComboBox *m_metrics = nullptr;
 };
 
 } // namespace kforge

@@ -67,6 +67,7 @@ private Q_SLOTS:
         QCOMPARE(s.timing(), TimingSetting{});
         QCOMPARE(s.timing().trials, 5);
         QCOMPARE(s.timing().ciTargetPercent, 1.0); // ±1%: the adaptive timing's default
+        QCOMPARE(s.metricsPolicy(), MetricsPolicy::Mode::WhenTheyPay);
         QVERIFY(s.endpoints().isEmpty());
         QCOMPARE(s.candidatesPerRound(), Settings::Defaults::candidatesPerRound);
         QCOMPARE(s.exemplars(), Settings::Defaults::exemplars);
@@ -175,6 +176,8 @@ private Q_SLOTS:
             << QStringLiteral("ui/language") << QVariant(QStringLiteral("klingon"));
         QTest::newRow("unknown theme, today's key") << QStringLiteral("ui/theme") << QVariant(QStringLiteral("purple"));
         QTest::newRow("negative candidates") << QStringLiteral("rounds/candidatesPerRound") << QVariant(-4);
+        QTest::newRow("unknown metrics policy")
+            << QStringLiteral("evaluation/metricsPolicy") << QVariant(QStringLiteral("sometimes"));
     }
 
     void invalidValuesFallBack()
@@ -191,6 +194,7 @@ private Q_SLOTS:
         QCOMPARE(s.language(), QStringLiteral("system"));
         QCOMPARE(s.theme(), Theme::System);
         QVERIFY(s.candidatesPerRound() >= 1);
+        QCOMPARE(s.metricsPolicy(), Settings::Defaults::metricsPolicy());
     }
 
     void signalsOnlyOnChange()

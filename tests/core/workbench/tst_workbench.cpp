@@ -84,6 +84,8 @@ private Q_SLOTS:
         QCOMPARE(bench.compiler()->defaultArch(), u"sm_90"_s);
         QCOMPARE(bench.queue()->defaultOptions(), EvalOptions::fromSettings(timing));
         QCOMPARE(bench.queue()->defaultOptions().trials, 3);
+        // Hardware metrics for round candidates: "when they pay" unless Settings → Timing says otherwise.
+        QCOMPARE(bench.queue()->metricsPolicy().mode, MetricsPolicy::Mode::WhenTheyPay);
         QCOMPARE(bench.runner()->priceTable().prices(), settings.prices().prices());
         QVERIFY(bench.runner()->priceTable().find(u"gpt-4.1"_s));
 
@@ -122,6 +124,12 @@ private Q_SLOTS:
         QCOMPARE(bench.queue()->defaultOptions().minTimeMs, 250);
         QCOMPARE(bench.queue()->defaultOptions().maxRuns, 500);
         QCOMPARE(bench.evalOptions(), bench.queue()->defaultOptions());
+
+        settings.setMetricsPolicy(MetricsPolicy::Mode::Never);
+        QCOMPARE(bench.queue()->metricsPolicy().mode, MetricsPolicy::Mode::Never);
+        settings.setMetricsPolicy(MetricsPolicy::Mode::Always);
+        QCOMPARE(bench.queue()->metricsPolicy().mode, MetricsPolicy::Mode::Always);
+        QCOMPARE(bench.queue()->metricsPolicy().best, MetricsPolicy().best);
 
         settings.setPrices(PriceTable::fromJson(R"({"deepseek-*": {"input": 0.5, "output": 2.0}})"));
         const auto price = bench.runner()->priceTable().find(u"deepseek-chat"_s);
@@ -173,6 +181,9 @@ private Q_SLOTS:
         QCOMPARE(bench.runner()->evaluator(), static_cast<Evaluator *>(bench.evaluator()));
         QVERIFY(bench.runner()->priceTable().find(u"m"_s));
         QCOMPARE(bench.queue()->defaultOptions(), bench.evalOptions());
+        // kforge-cli optimize sets the metrics policy from --metrics; the GUI's setting does not reach it.
+        settings.setMetricsPolicy(MetricsPolicy::Mode::Never);
+        QCOMPARE(bench.queue()->metricsPolicy().mode, MetricsPolicy().mode);
     }
 
     void headlessWorkerFromCommandLine()

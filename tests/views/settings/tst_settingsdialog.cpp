@@ -64,6 +64,11 @@ private Q_SLOTS:
         t.minTimeMs = 250;
         t.ciTargetPercent = 2.5;
         timing->setTiming(t);
+        // Hardware metrics for round candidates: "when they pay" until the user picks another.
+        QCOMPARE(timing->metricsBox()->count(), 3);
+        QCOMPARE(timing->metricsBox()->currentData().toInt(), int(MetricsPolicy::Mode::WhenTheyPay));
+        QCOMPARE(timing->metricsPolicy(), Settings::Defaults::metricsPolicy());
+        timing->metricsBox()->setCurrentIndex(timing->metricsBox()->findData(int(MetricsPolicy::Mode::Never)));
 
         auto *endpoints = static_cast<EndpointsPage *>(dialog.page(SettingsDialog::Models));
         QCOMPARE(endpoints->list()->count(), 0);
@@ -74,6 +79,7 @@ private Q_SLOTS:
 
         QSignalSpy theme(&settings, &Settings::themeChanged);
         QSignalSpy language(&settings, &Settings::languageChanged);
+        QSignalSpy metrics(&settings, &Settings::metricsPolicyChanged);
         dialog.buttons()->button(QDialogButtonBox::Ok)->click();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
         QCOMPARE(theme.count(), 1);
@@ -91,6 +97,17 @@ private Q_SLOTS:
         QCOMPARE(settings.timing().trials, 9);
         QCOMPARE(settings.timing().minTimeMs, 250);
         QCOMPARE(settings.timing().ciTargetPercent, 2.5); // the median confidence target, in percent
+        QCOMPARE(metrics.count(), 1);
+        QCOMPARE(settings.metricsPolicy(), MetricsPolicy::Mode::Never);
+        {
+            // Persisted: a new Settings on the same file reads it back, and a new dialog shows it.
+            Settings reread(m_dir.filePath(QStringLiteral("dialog.ini")));
+            settings.sync();
+            QCOMPARE(reread.metricsPolicy(), MetricsPolicy::Mode::Never);
+            SettingsDialog again(reread);
+            QCOMPARE(static_cast<TimingPage *>(again.page(SettingsDialog::Timing))->metricsPolicy(),
+                     MetricsPolicy::Mode::Never);
+        }
         const QList<EndpointConfig> saved = settings.endpoints();
         QCOMPARE(saved.size(), 2);
         QStringList ids{saved[0].id, saved[1].id};
@@ -132,13 +149,18 @@ private Q_SLOTS:
         TimingSetting t;
         t.trials = 2;
         settings.setTiming(t);
+        settings.setMetricsPolicy(MetricsPolicy::Mode::Always);
         SettingsDialog dialog(settings);
         dialog.showPage(SettingsDialog::Timing);
         dialog.buttons()->button(QDialogButtonBox::RestoreDefaults)->click();
         QCOMPARE(static_cast<TimingPage *>(dialog.page(SettingsDialog::Timing))->timing(), Settings::Defaults::timing());
         QCOMPARE(settings.timing().trials, 2); // only shown until applied
+        QCOMPARE(static_cast<TimingPage *>(dialog.page(SettingsDialog::Timing))->metricsPolicy(),
+                 MetricsPolicy::Mode::WhenTheyPay);
+        QCOMPARE(settings.metricsPolicy(), MetricsPolicy::Mode::Always);
         dialog.apply();
         QCOMPARE(settings.timing(), Settings::Defaults::timing());
+        QCOMPARE(settings.metricsPolicy(), MetricsPolicy::Mode::WhenTheyPay);
     }
 
     void compilerDetection()
