@@ -1,0 +1,20 @@
+# kforge_torch_python(<var>): used by tests/torchworker, tests/app/cli and tests/resources/tasks.
+# The python that the torch tests run with: the first of KFORGE_TORCH_PYTHON, the Python3 found by CMake and
+# /usr/bin/python3 that imports torch; none: the Python3 found (the scripts then print SKIP and exit 77).
+set(KFORGE_TORCH_PYTHON "" CACHE FILEPATH "python3 with torch for the torch tests")
+find_package(Python3 COMPONENTS Interpreter)
+function(kforge_torch_python out)
+  set(found "")
+  foreach(candidate ${KFORGE_TORCH_PYTHON} ${Python3_EXECUTABLE} /usr/bin/python3)
+    if(NOT found AND EXISTS "${candidate}")
+      execute_process(COMMAND "${candidate}" -c "import torch" RESULT_VARIABLE status OUTPUT_QUIET ERROR_QUIET)
+      if(status EQUAL 0)
+        set(found "${candidate}")
+      endif()
+    endif()
+  endforeach()
+  if(NOT found)
+    set(found "${Python3_EXECUTABLE}")
+  endif()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
