@@ -45,9 +45,15 @@ QString toleranceItems(const QByteArray &taskJson)
 
 QList<QPair<QString, QString>> ModelNewExporter::fileRoles(const ExportInput &in)
 {
-    return {
+    return QList<QPair<QString, QString>>{
         {u"model_new.py"_s, u"`ModelNew`, variant #%1 as KForge measured it"_s.arg(in.variantId)},
         {u"reference.py"_s, u"the task's reference (`Model`, `get_inputs`, `get_init_inputs`) as it was imported"_s},
+    } + harnessRoles();
+}
+
+QList<QPair<QString, QString>> ModelNewExporter::harnessRoles()
+{
+    return {
         {u"test_model_new.py"_s,
          u"builds both modules, loads the reference's state dict into `ModelNew`, and compares their outputs on fresh "
          "inputs of several seeds with the task's tolerances; exit status 0 when they match"_s},

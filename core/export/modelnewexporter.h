@@ -30,6 +30,8 @@ public:
     // `Model` from reference.py, whatever model_new.py does inside.
     static QList<ExportFile> harnessFiles(const ExportInput &input, const TaskSummary &summary,
                                           const ExportOptions &options, QString *error);
+    // The README rows of those two files, task.json and the README itself: the end of every torch export's roles.
+    static QList<QPair<QString, QString>> harnessRoles();
 };
 
 } // namespace kforge

@@ -139,7 +139,7 @@ QString TorchKernelExporter::cppExpression(const QString &text, const QHash<QStr
 QList<QPair<QString, QString>> TorchKernelExporter::fileRoles(const ExportInput &in)
 {
     const QString ns = ExportContext(in).ns;
-    return {
+    return QList<QPair<QString, QString>>{
         {u"model_new.py"_s, u"`ModelNew`: the reference `Model` with `forward()` calling the kernel through `%1_ext` (builds it on first "
                             "import when it is not built)"_s.arg(ns)},
         {u"reference.py"_s, u"the task's reference (`Model`, `get_inputs`, `get_init_inputs`) as it was imported"_s},
@@ -149,13 +149,7 @@ QList<QPair<QString, QString>> TorchKernelExporter::fileRoles(const ExportInput 
          "kernel on the current stream"_s},
         {u"%1_kernel.cu"_s.arg(ns), u"the exported kernel, variant #%1 as KForge measured it"_s.arg(in.variantId)},
         {u"include/kforge/kernel.h"_s, u"the KForge kernel ABI the kernel source is written against"_s},
-        {u"test_model_new.py"_s,
-         u"builds both modules, loads the reference's state dict into `ModelNew`, and compares their outputs on fresh "
-         "inputs of several seeds with the task's tolerances; exit status 0 when they match"_s},
-        {u"bench_model_new.py"_s, u"times both on the same inputs and prints the medians and the speedup"_s},
-        {u"task.json"_s, u"the task definition as KForge stored it"_s},
-        {u"README.md"_s, u"this file"_s},
-    };
+    } + ModelNewExporter::harnessRoles();
 }
 
 ExportBundle TorchKernelExporter::generate(const ExportInput &in, const ExportOptions &options)

@@ -78,15 +78,19 @@ class Reader:
         self.limit = limit
         self.buffer = bytearray()
 
+    def _wait(self, deadline):
+        """Until the pipe has bytes to read; Deadline past the deadline (None: the read blocks)."""
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Deadline()
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if not ready:
+                raise Deadline()
+
     def _fill(self, count, deadline):
         while len(self.buffer) < count:
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise Deadline()
-                ready, _, _ = select.select([self.fd], [], [], left)
-                if not ready:
-                    raise Deadline()
+            self._wait(deadline)
             chunk = os.read(self.fd, min(1 << 22, max(count - len(self.buffer), 65536)))
             if not chunk:
                 raise WireError('end of file')
@@ -106,13 +110,7 @@ class Reader:
         view[:have] = self.buffer[:have]
         del self.buffer[:have]
         while have < count:
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise Deadline()
-                ready, _, _ = select.select([self.fd], [], [], left)
-                if not ready:
-                    raise Deadline()
+            self._wait(deadline)
             n = _readv(self.fd, [view[have:]])
             if not n:
                 raise WireError('end of file')
