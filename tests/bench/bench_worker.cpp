@@ -308,6 +308,8 @@ Json stability(Bench &bench, const Config &c)
                     100 * t["candidate"].value("cv", 0.0), e.wallS);
         if (t.contains("adaptive"))
             std::printf("     adaptive: %s\n", t["adaptive"].dump().c_str());
+        if (e.result.contains("phases_s"))
+            std::printf("     phases_s: %s\n", e.result["phases_s"].dump().c_str());
         evals.push_back(Json{{"reference_ms", ref},
                              {"candidate_ms", cand},
                              {"speedup", speedups.back()},
@@ -516,6 +518,9 @@ Json overhead(Bench &bench, const Config &c)
             std::printf("%-8s %4d %8.3f %10.5f %10.4f %12.5f %12.1f %12.1f %7d%s\n", m.name, r, e.wallS,
                         t["candidate"].value("median_ms", 0.0), t["reference"].value("median_ms", 0.0), tracedEv,
                         candMs, refMs, m.metrics ? passes[m.name] : 0, r == 0 ? "  (rotation 0: not counted)" : "");
+            if (e.result.contains("phases_s"))
+                std::printf("         phases_s %s, batches %d\n", e.result["phases_s"].dump().c_str(),
+                            t.value("batches", 0));
             if (r == 0) {
                 if (std::string(m.name) == "metrics") {
                     firstMetricsWall = e.wallS;

@@ -128,6 +128,24 @@ class TorchWorkerTest(unittest.TestCase):
         self.assertTrue(info['ok'], info)
         self.assertIn('name', info['device'])
 
+    def test_trace_pass(self):
+        # A CUDA worker traces a few more runs of each side with the injection library in the hosts; a CPU
+        # worker has nothing to trace and says nothing about it.
+        r = self.w.evaluate('matmul_relu.py', 'matmul_relu_good.py', self.matmul)
+        self.verdict(r, 'correct')
+        if DEVICE == 'cpu':
+            self.assertNotIn('trace', r)
+            return
+        trace = r['trace']
+        self.assertTrue(trace['available'], trace)
+        for side in ('candidate', 'reference'):
+            self.assertEqual(trace[side]['runs'], 10)
+            self.assertGreaterEqual(trace[side]['launches_per_run'], 1)
+            self.assertTrue(trace[side]['kernels'])
+            # the kernels ran within the runs' windows, so their time is at most the windows' time
+            self.assertLessEqual(trace[side]['kernel_time_ms']['median'], trace[side]['event_time_ms']['median'])
+        self.assertIn('trace', r['phases_s'])
+
     def test_evaluate_needs_both_slots(self):
         w = Worker()
         try:
@@ -183,7 +201,10 @@ class TorchWorkerTest(unittest.TestCase):
         self.assertTrue(second['isolation']['candidate']['booted_before'])
         self.assertTrue(second['isolation']['reference']['booted_before'])
         self.assertLess(second['phases_s']['load'], 5.0)
-        self.assertGreaterEqual(second['phases_s']['close'], 0.0)  # where the rest of the wall clock goes
+        # The first evaluation's hosts end after its reply; the second waits for that before it starts.
+        self.assertNotIn('close', second['phases_s'])
+        self.assertGreaterEqual(second['phases_s']['previous_close'], 0.0)
+        self.assertEqual(set(second['load_parts_s']), {'hosts', 'reference', 'candidate', 'lend'})
         exchange = r['isolation']['candidate']['exchange']
         self.assertIn('CUDA IPC' if DEVICE != 'cpu' else 'private pipe', exchange)
 
@@ -411,6 +432,44 @@ class MedianCiTest(unittest.TestCase):
         self.assertEqual((r['ci_low_ms'], r['ci_high_ms']), (40.0, 61.0))
         self.assertAlmostEqual(r['half_width'], 10.5 / 50.5)
         self.assertEqual(median_ci([2.0] * 50)['half_width'], 0.0)
+
+
+class TracePassTest(unittest.TestCase):
+    """The trace pass's summary from the injection library's JSON lines (tracepass.py): items by run window."""
+
+    def test_kernels_by_run_window(self):
+        sys.path.insert(0, os.path.dirname(WORKER))
+        from kforge_torchworker import tracepass
+
+        def kernel(name, start, dur, stream=7):
+            return {'type': 'kernel', 'name': name, 'mangled': '_Z' + name, 'start_ns': start, 'end_ns': start + dur,
+                    'duration_ns': dur, 'stream': stream, 'grid': [4, 1, 1], 'block': [256, 1, 1], 'registers': 30,
+                    'static_smem': 0, 'dynamic_smem': 0}
+        lines = [{'type': 'header', 'format': 'kforge-trace'},
+                 kernel('flush', 0, 500),  # before run 1's window: not counted
+                 kernel('gemm', 1000, 3000), kernel('bias', 4200, 400, stream=9),
+                 kernel('flush', 6000, 500),
+                 kernel('gemm', 7000, 3200), kernel('bias', 10300, 600, stream=9),
+                 {'type': 'memset', 'copy_kind': '', 'bytes': 64, 'start_ns': 10000, 'end_ns': 10100},
+                 {'type': 'summary', 'records': 7, 'dropped': 0}]
+        side, counts = tracepass.summarize(lines, [(900, 5000), (6900, 11000)])
+        self.assertEqual(side['runs'], 2)
+        self.assertEqual(side['launches_per_run'], 2)
+        self.assertEqual(counts['untimed_ignored'], 2)
+        self.assertEqual([k['name'] for k in side['kernels']], ['gemm', 'bias'])  # largest total first
+        self.assertEqual(side['kernels'][0]['per_run'], 1.0)
+        self.assertAlmostEqual(side['kernel_time_ms']['median'], (3.4e-3 + 3.8e-3) / 2)
+        self.assertAlmostEqual(side['kernel_time_ms']['min'], 3.4e-3)
+        # busy: run 2's memset overlaps its gemm, so busy < kernels + memory
+        self.assertAlmostEqual(side['gpu_time_ms']['max'], 3.9e-3)
+        self.assertAlmostEqual(side['busy_time_ms']['max'], 3.8e-3)
+        self.assertEqual(side['streams'], [7, 9])
+        self.assertEqual(side['memory'][0]['count'], 1)
+        combined = tracepass.combine({'side': side, 'counts': counts}, {'problem': 'CUPTI busy'})
+        self.assertEqual(combined, {'available': False, 'problem': 'CUPTI busy'})
+        combined = tracepass.combine({'side': side, 'counts': counts}, {'side': side, 'counts': counts})
+        self.assertTrue(combined['available'])
+        self.assertEqual(combined['kernels_seen'], 8)
 
 
 class WireTest(unittest.TestCase):

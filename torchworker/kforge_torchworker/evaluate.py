@@ -177,6 +177,8 @@ class Evaluation:
         self.build_cache = None  # the candidate's load_inline extensions: built or found (buildcache.py)
         self.exchange = None  # Exchange on a CUDA worker (unless options.exchange is "pipe")
         self.exchange_note = ''
+        self.load_parts = {}
+        self.defer_close = None  # the judge's: close() after the reply (judge.py), else at the end of run()
 
     # ---- hosts -------------------------------------------------------------------------------------------
 
@@ -193,8 +195,17 @@ class Evaluation:
         return answer, out
 
     def load(self):
+        started = time.monotonic()
+        parts = self.load_parts = {}
+
+        def part(name):  # the load phase's parts: hosts taken (booted unless spares), each side loaded, lent
+            nonlocal started
+            now = time.monotonic()
+            parts[name] = round(now - started, 3)
+            started = now
         self.ref = self.hosts('reference', self.reference_path, self.device)
         self.cand = self.hosts('candidate', self.candidate_path, self.device)
+        part('hosts')
         from . import buildcache
         import torch
         kind = 'cuda' if self.device.startswith('cuda') else 'cpu'
@@ -204,6 +215,7 @@ class Evaluation:
                                           'build_cache': buildcache.directory_for(self.reference_path,
                                                                                   torch.__version__, kind)},
                                  [], 'loading the reference')
+        part('reference')
         outputs = [dict(o, torch_dtype=str(spec.DTYPES[o['dtype']]).replace('torch.', ''))
                    for o in self.task.outputs]
         header = {'op': 'load', 'path': self.candidate_path, 'seed': spec.splitmix64(self.seed, (1 << 20) + 1),
@@ -214,6 +226,7 @@ class Evaluation:
         if self.candidate_path.endswith('.py'):
             header['build_cache'] = buildcache.directory_for(self.candidate_path, torch.__version__, kind)
         answer, _ = self.ask(self.cand, header, state, 'loading the candidate')
+        part('candidate')
         builds = answer.get('builds') if isinstance(answer.get('builds'), list) else []
         self.build_cache = {'extensions': [b for b in builds if isinstance(b, dict)][:16],
                             'hits': sum(1 for b in builds if isinstance(b, dict) and b.get('hit') is True),
@@ -227,6 +240,7 @@ class Evaluation:
             if self.exchange is not None:
                 self.exchange.lend(self, 'reference', self.ref)
                 self.exchange.lend(self, 'candidate', self.cand)
+            part('lend')
 
     def make_args(self, seed):
         return self.task.make_args(seed, self.device if self.exchange is not None else 'cpu')
@@ -502,6 +516,9 @@ class Evaluation:
         while True:
             elapsed_ms = (time.monotonic() - loop_start) * 1000.0
             done = min(len(samples['reference']), len(samples['candidate']))
+            # adaptive: min_runs counts the side with more calls, as kforge-worker's (the interval is over
+            # batches, so a long reference's few calls per batch need no more rounds than the short side's)
+            most = max(len(samples['reference']), len(samples['candidate']))
             if rounds >= 5:
                 if done >= max_runs:
                     stopped_by = 'max_runs'
@@ -509,7 +526,7 @@ class Evaluation:
                     stopped_by = 'max_time'
                 elif target <= 0 and done >= min_runs and elapsed_ms >= min_time_ms:
                     stopped_by = 'fixed'
-                elif target > 0 and done >= min_runs and elapsed_ms >= min_time_ms:
+                elif target > 0 and most >= min_runs and elapsed_ms >= min_time_ms:
                     widths = [median_ci(self.net(samples[side], baselines[side]))['half_width']
                               for side in ('reference', 'candidate')] if rounds >= 8 else [None]
                     if all(w is not None and w <= target for w in widths):
@@ -614,6 +631,26 @@ class Evaluation:
                 self.flags.append('unstable_timing')
         return timing
 
+    def trace_pass(self):
+        """CUPTI's record of the kernels of a few more runs on each side (tracepass.py); never a verdict."""
+        from . import tracepass
+        library = tracepass.find_library()
+        if not library:
+            return {'available': False, 'problem': '%s not found (set KFORGE_INJECT_LIB, or install KForge\'s '
+                                                   'lib/kforge/)' % tracepass.LIBRARY}
+        runs = int(self.options.get('trace_runs', 10))
+        answers = {}
+        for side, host in (('candidate', self.cand), ('reference', self.ref)):
+            try:
+                answers[side], _ = host.request({'op': 'trace', 'library': library, 'runs': runs, 'set': 0}, [],
+                                                self.deadline, 'tracing the ' + side)
+            except HostFailure as f:  # the pass runs the candidate once more: its failure costs the trace only
+                answers[side] = {'problem': 'the %s\'s process ended in the trace pass (%s): %s' % (
+                    side, f.verdict, f.message)}
+            if not answers[side].get('ok', True) and 'problem' not in answers[side]:
+                answers[side] = {'problem': '%s: %s' % (answers[side].get('step'), answers[side].get('cause'))}
+        return tracepass.combine(answers['candidate'], answers['reference'])
+
     # ---- the whole ---------------------------------------------------------------------------------------
 
     def run(self):
@@ -629,12 +666,16 @@ class Evaluation:
         try:
             self.load()
             done('load')
+            result['load_parts_s'] = self.load_parts
             self.verify()
             done('verify')
             if self.options.get('timing', True):
                 timing = self.time_both()
                 done('timing')
                 result['timing'] = timing
+                if self.options.get('trace', True) and self.device.startswith('cuda'):
+                    result['trace'] = self.trace_pass()
+                    done('trace')
                 result['message'] = 'correct: %.2fx (reference %.4g ms, candidate %.4g ms)' % (
                     timing['speedup'], timing['reference']['median_ms'], timing['candidate']['median_ms'])
             else:
@@ -652,10 +693,13 @@ class Evaluation:
             self.verification['reason'] = result['message']
         finally:
             mark[0] = time.monotonic()
-            self.close()
-            done('close')  # the hosts ended (their CUDA contexts torn down) and the judge's buffers freed
             result['stdout'] = self.cand.out.text() if self.cand else ''
             result['stdout_truncated'] = bool(self.cand and self.cand.out.truncated)
+            if self.defer_close is not None:  # the judge ends the hosts after the reply, before its next evaluation
+                self.defer_close(self.close)
+            else:
+                self.close()
+                done('close')  # the hosts ended (their CUDA contexts torn down) and the judge's buffers freed
         result['verification'] = self.verification
         if self.build_cache and self.build_cache['extensions']:
             result['build_cache'] = self.build_cache

@@ -394,9 +394,45 @@ class Host:
             answer['kept'] = kinds_kept
         return answer, kept
 
+    def op_trace(self, header, tensors):
+        """The trace pass (tracepass.py): the injection library started in this process, `runs` calls on
+        timing set 0, each after an L2 flush and bracketed on CUPTI's clock, then the records summarised."""
+        from . import tracepass
+        if self.device.type != 'cuda':
+            return {'problem': 'no CUDA device in this host'}, []
+        try:
+            lib = ctypes.CDLL(header['library'], mode=os.RTLD_NOW | os.RTLD_LOCAL)
+            lib.kforge_inject_timestamp.restype = ctypes.c_ulonglong
+            lib.kforge_inject_write.argtypes = [ctypes.c_char_p]
+        except (OSError, AttributeError, KeyError) as e:
+            return {'problem': 'the injection library could not be loaded: %s' % e}, []
+        lib.InitializeInjection()
+        stamp = lib.kforge_inject_timestamp
+        args = self.sets[header.get('set', 0)]
+        windows = []
+        with torch.no_grad():
+            for _ in range(max(1, int(header.get('runs', 10)))):
+                call = (self.model.bind(*args) if isinstance(self.model, KernelModule)
+                        else (lambda: self.model(*args)))
+                self.flush.sum()
+                _device_sync()
+                t0 = stamp()
+                self.call('trace', call)
+                _device_sync()
+                windows.append((t0, stamp()))
+        path = os.path.abspath('kforge-trace.jsonl')
+        rc = lib.kforge_inject_write(path.encode())
+        if rc == 1:
+            return {'problem': 'CUPTI tracing did not start in the %s\'s process (another libcupti, or CUPTI '
+                               'busy: see its stderr)' % self.role}, []
+        if rc != 0:
+            return {'problem': 'the trace records could not be written to %s' % path}, []
+        side, counts = tracepass.summarize(tracepass.read_lines(path), windows)
+        return {'side': side, 'counts': counts}, []
+
     def serve(self):
         ops = {'load': self.op_load, 'run': self.op_run, 'stage': self.op_stage, 'time': self.op_time,
-               'sets': self.op_sets, 'map': self.op_map, 'events': self.op_events}
+               'sets': self.op_sets, 'map': self.op_map, 'events': self.op_events, 'trace': self.op_trace}
         while True:
             try:
                 header, tensors = self.reader.receive()

@@ -54,6 +54,25 @@ class Judge:
         self._torch = None
         self.spares = {}  # (role, device) -> a booted, unused HostProcess for the next evaluation
         self.warm = os.environ.get('KFORGE_TORCH_SPARES', '1') != '0'
+        self.closing = None  # the last evaluation's close (its hosts ended, its buffers freed), after its reply
+
+    def defer_close(self, close):
+        """The evaluation's hosts end after its reply: tearing down two CUDA contexts takes most of a second,
+        which the client's own time between evaluations absorbs. The next evaluation waits for it first, so it
+        never overlaps a measurement."""
+        import threading
+        self.closing = threading.Thread(target=close, name='kforge-close', daemon=True)
+        self.closing.start()
+
+    def join_closing(self):
+        """Seconds waited for the last evaluation's close."""
+        import time
+        if self.closing is None:
+            return 0.0
+        started = time.monotonic()
+        self.closing.join()
+        self.closing = None
+        return time.monotonic() - started
 
     def take_host(self, role, path, device):
         """A host for one evaluation: the spare started after the last one (booted while the client was busy),
@@ -78,6 +97,7 @@ class Judge:
                 self.spares[(role, device)] = HostProcess(role, None, device)
 
     def close_spares(self):
+        self.join_closing()
         for host in self.spares.values():
             host.close()
         self.spares = {}
@@ -180,12 +200,15 @@ class Judge:
         except TaskError as e:
             raise RequestError('bad_request', str(e)) from None
         device = self.device()
+        waited = self.join_closing()
         setup = {'nvcc': nvcc(), 'abi_include': abi_include(),
                  'nvcc_flags': [str(f) for f in (req.get('task') or {}).get('nvcc_flags', [])]}
         try:
             evaluation = Evaluation(task, self.slots['reference'], self.slots['candidate'], options, device, setup,
                                     hosts=self.take_host)
+            evaluation.defer_close = self.defer_close
             result = evaluation.run()
+            result['phases_s']['previous_close'] = round(waited, 3)
         except (ValueError, TypeError) as e:
             raise RequestError('bad_request', 'options: %s' % e) from None
         self.start_spares(device)

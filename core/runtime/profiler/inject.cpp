@@ -24,6 +24,7 @@ namespace {
 using kforge::runtime::profiler::ActivityTracer;
 
 ActivityTracer *g_tracer = nullptr; // lives until exit on purpose: atexit needs it
+std::atomic<bool> g_written{false}; // kforge_inject_write wrote the records: nothing left for atexit
 
 std::string commandLine()
 {
@@ -37,9 +38,32 @@ std::string commandLine()
     return raw;
 }
 
+// 0 written, 2 the file could not be written (the summary went to stderr instead).
+int writeRecords(const char *path)
+{
+    g_tracer->flush();
+    kforge::runtime::profiler::TraceRecords records = g_tracer->takeRecords();
+    kforge::runtime::profiler::JsonLinesHeader header;
+    header.pid = static_cast<int>(getpid());
+    cuptiGetVersion(&header.cuptiVersion);
+    header.command = commandLine();
+    if (path && *path) {
+        std::ofstream out(path, std::ios::trunc);
+        if (out) {
+            kforge::runtime::profiler::writeTraceJsonLines(out, header, records);
+            if (out.flush())
+                return 0;
+        }
+        std::fprintf(stderr, "kforge_inject: cannot write %s\n", path);
+    }
+    std::fprintf(stderr, "kforge_inject: pid %d traced %zu kernels, %zu memory operations, %zu records dropped\n",
+                 header.pid, records.kernels.size(), records.memoryOps.size(), records.dropped);
+    return 2;
+}
+
 void writeAtExit()
 {
-    if (!g_tracer)
+    if (!g_tracer || g_written.load())
         return;
     g_tracer->flush();
     kforge::runtime::profiler::TraceRecords records = g_tracer->takeRecords();
@@ -90,4 +114,24 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
     }
     std::atexit(writeAtExit);
     return 1;
+}
+
+// For a process that loads this library itself (dlopen, after its CUDA context exists) instead of through
+// CUDA_INJECTION64_PATH: kforge-torch-worker's hosts trace their last runs this way (docs/torch-worker.md).
+//   InitializeInjection()        starts the tracer (as the driver would)
+//   kforge_inject_timestamp()    CUPTI's clock, the records' time base (ns), for bracketing runs
+//   kforge_inject_write(path)    flushes and writes the records so far as JSON lines: 0 written, 1 not
+//                                tracing, 2 not written; after it the process's exit writes nothing
+extern "C" __attribute__((visibility("default"))) unsigned long long kforge_inject_timestamp(void)
+{
+    uint64_t ts = 0;
+    return cuptiGetTimestamp(&ts) == CUPTI_SUCCESS ? ts : 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int kforge_inject_write(const char *path)
+{
+    if (!g_tracer)
+        return 1;
+    g_written.store(true);
+    return writeRecords(path);
 }

@@ -43,6 +43,7 @@ struct Evaluator::Run {
     int gateTimeouts = 0;
     int k0 = kMinBatch, kRef = kMinBatch, kCand = kMinBatch;
     int fullRounds = 0, timedRounds = 0;
+    double refPerCallMs = 0; // the reference's per-call estimate from round 2 (bounds the checks' recompute)
     // Per round, external ms of each batch, by side and K.
     std::map<int, std::vector<double>> baselineMs; // K -> batch ms
     std::vector<double> refBatchMs, candBatchMs;
@@ -51,6 +52,18 @@ struct Evaluator::Run {
     double refWallMs = 0, candWallMs = 0, baselineWallMs = 0; // of the sampled batches (the boundary's cost)
     int setsUsed = 0;
     std::string phase = "setting up";
+    // Where the evaluation's wall time goes (the result's phases_s): mark(next) ends the current part and
+    // starts `next`. Parts: setup, verify, edge, timing, checks, sanitizer, trace, metrics, source_profile, close.
+    std::map<std::string, double> partS;
+    std::string part = "setup";
+    std::chrono::steady_clock::time_point partMark = start;
+    void mark(const std::string &next)
+    {
+        const auto now = std::chrono::steady_clock::now();
+        partS[part] += std::chrono::duration<double>(now - partMark).count();
+        partMark = now;
+        part = next;
+    }
     std::optional<RunStats> reference, candidate;
     // Why timing stopped, and both medians' intervals then (the result's timing.adaptive).
     StopReason stop = StopReason::None;

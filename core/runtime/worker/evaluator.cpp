@@ -154,6 +154,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         const auto perCall = [&](Side s) { return std::max(times[s].ms - b, 1e-4) / run.k0; };
         run.kRef = chooseBatch(perCall(Side::Reference));
         run.kCand = chooseBatch(perCall(Side::Candidate));
+        run.refPerCallMs = perCall(Side::Reference);
     }
     if (isFirst) {
         if (bt.sets() >= 2)
@@ -187,10 +188,28 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
             }
         }
     }
+    const std::string timedPart = run.part;
+    run.mark("checks");
     std::vector<int> missing;
     for (int j : slots)
         if ((j - first + bt.sets()) % bt.sets() >= refSets)
             missing.push_back(j);
+    // Outside the deep check, the reference recomputes outputs for the candidate's calls for a bounded time
+    // per round: the outputs its own batch covered are all compared, and of the rest a random choice of what
+    // fits kCheckBudgetMs (a full round) or a quarter of it (a sampled one), at least 2. A 2.7 ms reference
+    // would otherwise spend 0.7 s on each full round of a 256-call candidate batch.
+    if (!run.options.deep && run.refPerCallMs > 0) {
+        const double budget = fullCheck ? kCheckBudgetMs : kCheckBudgetMs / 4;
+        const auto cap = static_cast<std::size_t>(std::max(2.0, std::floor(budget / run.refPerCallMs)));
+        if (missing.size() > cap) {
+            std::shuffle(missing.begin(), missing.end(), m_random);
+            const std::vector<int> dropped(missing.begin() + static_cast<std::ptrdiff_t>(cap), missing.end());
+            missing.resize(cap);
+            slots.erase(std::remove_if(slots.begin(), slots.end(),
+                                       [&](int j) { return std::find(dropped.begin(), dropped.end(), j) != dropped.end(); }),
+                        slots.end());
+        }
+    }
     if (!missing.empty()) {
         run.phase = "the reference's outputs for the candidate's calls, " + name;
         const BatchTimer::Finish f = bt.expected(*run.hosts.reference, seed, missing, run.waitS(), run.phase);
@@ -202,6 +221,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     }
     run.phase = "comparing, " + name;
     run.verifier->compare(slots, name, seed, run.v);
+    run.mark(timedPart);
     if (fullCheck)
         ++run.v.trials;
     if (!run.v.failed && !run.v.mutatedInputs.empty()) {
@@ -326,6 +346,7 @@ void Evaluator::sanitizerRound(Run &run)
         san["reason"] = "this worker cannot start a host under compute-sanitizer";
         return;
     }
+    run.mark("sanitizer");
     if (run.progress)
         run.progress("sanitizer");
     run.phase = "starting the candidate's process under compute-sanitizer";
@@ -446,9 +467,13 @@ void Evaluator::rounds(Run &run)
     }
 
     run.k0 = kMinBatch;
+    run.mark("verify");
     round(run, 0, true, false);
-    if (!run.v.failed)
+    if (!run.v.failed) {
+        run.mark("edge");
         edgeRounds(run);
+        run.mark("verify");
+    }
     const int fullRounds = run.options.fullCheckRounds();
     if (run.v.failed || !run.options.timing) {
         for (int r = 1; r < fullRounds && !run.v.failed; ++r)
@@ -457,6 +482,7 @@ void Evaluator::rounds(Run &run)
     }
     if (run.progress)
         run.progress("timing");
+    run.mark("timing");
     // Warm-up rounds (not sampled) for options.warmup_ms, then sampled rounds until the stop rule
     // (medianci.h) says so; options.trials of all rounds compare every output.
     std::bernoulli_distribution full(0.3);
@@ -480,6 +506,7 @@ void Evaluator::rounds(Run &run)
         StopState state;
         state.rounds = run.timedRounds;
         state.calls = static_cast<long long>(run.timedRounds) * std::min(run.kCand, run.kRef); // of the side with fewer
+        state.callsMost = static_cast<long long>(run.timedRounds) * std::max(run.kCand, run.kRef);
         state.timingMs = now - timingStart;
         state.elapsedMs = now;
         state.candidate = run.candidateCi = medianCi(run.perCallMs(false));
@@ -517,6 +544,7 @@ void Evaluator::profilePasses(Run &run)
         return Json{{"op", host::kOpProfile}, {"kind", kind}, {"call", bt.callJson(side, 0)}};
     };
     if (o.trace) {
+        run.mark("trace");
         if (run.progress)
             run.progress("tracing");
         for (Side side : {Side::Candidate, Side::Reference}) {
@@ -537,6 +565,7 @@ void Evaluator::profilePasses(Run &run)
         }
     }
     if (o.metrics) {
+        run.mark("metrics");
         if (run.progress)
             run.progress("profiling");
         const DevicePeaks &pk = m_gpu.peaks();
@@ -571,6 +600,7 @@ void Evaluator::profilePasses(Run &run)
         }
     }
     if (o.sourceProfile) {
+        run.mark("source_profile");
         if (run.progress)
             run.progress("source_profile");
         for (Side side : {Side::Candidate, Side::Reference}) {
@@ -685,6 +715,7 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
                  + ", at " + f.where + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : ""));
     }
     // The hosts close their IPC mappings before the judge frees the memory behind them.
+    run.mark("close");
     if (run.batches) {
         for (host::HostClient *h : {hosts.reference, hosts.candidate, hosts.baseline}) {
             if (!h->alive())
@@ -709,7 +740,14 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
         (void)run.verifier.release(); // its cudaFree would wait for the blocked stream too
     run.verifier.reset();
     run.batches.reset(); // the judge's memory goes back before the reply
-    return report(run, result);
+    run.mark("");
+    Json out = report(run, result);
+    Json parts = Json::object();
+    for (const auto &[name, s] : run.partS)
+        if (!name.empty())
+            parts[name] = std::round(s * 1000) / 1000;
+    out["phases_s"] = parts;
+    return out;
 }
 
 } // namespace kforge::runtime

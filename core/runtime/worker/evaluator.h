@@ -38,6 +38,8 @@ public:
     static constexpr int kMinBatch = 3;
     static constexpr int kMaxBatch = 256;
     static constexpr double kBatchTargetMs = 5;
+    // The reference's recompute for the candidate's outputs in one full-check round, outside the deep check.
+    static constexpr double kCheckBudgetMs = 40;
 
     struct Hosts {
         host::HostClient *reference = nullptr;

@@ -62,7 +62,10 @@ StopReason stopReason(const StopRule &rule, const StopState &s)
         const bool enoughTime = s.timingMs >= rule.minTimeMs || s.elapsedMs > rule.softEndMs;
         return s.rounds >= 5 && minimum && enoughTime ? StopReason::Fixed : StopReason::None;
     }
-    if (minimum && s.rounds >= rule.minRounds && s.timingMs >= rule.minTimeMs && s.candidate.halfWidth <= rule.ciTarget
+    // Adaptive: min_runs counts the side with more calls. The interval is over rounds (each batch's per-call
+    // figure), so a long kernel's few calls per batch need no more rounds than the short side's.
+    if (s.callsMost >= rule.minRuns && s.rounds >= rule.minRounds && s.timingMs >= rule.minTimeMs
+        && s.candidate.halfWidth <= rule.ciTarget
         && s.reference.halfWidth <= rule.ciTarget)
         return StopReason::Target;
     if (s.rounds >= 5 && minimum && (s.timingMs >= std::max(rule.maxTimeMs, rule.minTimeMs) || s.elapsedMs > rule.softEndMs))

@@ -44,7 +44,8 @@ struct StopRule {
 
 struct StopState {
     int rounds = 0;       // sampled rounds
-    long long calls = 0;  // calls of the side with fewer over them
+    long long calls = 0;  // calls of the side with fewer over them (max_runs; the fixed rule's min_runs)
+    long long callsMost = 0; // calls of the side with more (the adaptive rule's min_runs)
     double timingMs = 0;  // since timing started
     double elapsedMs = 0; // since the evaluation started
     MedianCi candidate, reference;

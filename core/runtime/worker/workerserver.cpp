@@ -10,6 +10,8 @@
 #include "core/runtime/worker/requestreader.h"
 #include "core/runtime/worker/selftest.h"
 
+#include <chrono>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -313,6 +315,7 @@ Json WorkerServer::opEvaluate(const Json &request)
     if (!m_candidate)
         throw ProtocolError{protocol::kBadRequest, "no candidate loaded (op load, slot candidate)"};
 
+    const auto hostsStart = std::chrono::steady_clock::now();
     ensureHost(*m_reference);
     ensureHost(*m_candidate);
     if (!m_baseline) {
@@ -328,6 +331,8 @@ Json WorkerServer::opEvaluate(const Json &request)
         m_baseline->bytes = bytes.str();
     }
     ensureHost(*m_baseline);
+    // Hosts a previous evaluation's profile passes ended start again here: their time is this evaluation's.
+    const double hostsS = std::chrono::duration<double>(std::chrono::steady_clock::now() - hostsStart).count();
 
     Evaluator evaluator(m_gpu, m_referenceMetrics);
     const Json id = m_currentId;
@@ -354,6 +359,8 @@ Json WorkerServer::opEvaluate(const Json &request)
     Json result = evaluator.evaluate(*task.spec, options, hosts, [this, &id](const char *stage) {
         send(Json{{"id", id}, {"event", "progress"}, {"stage", stage}});
     });
+    if (result.contains("phases_s") && result["phases_s"].is_object())
+        result["phases_s"]["hosts"] = std::round(hostsS * 1000) / 1000;
     if (evaluator.restartRequired()) {
         m_exit = true;
         m_exitStatus = protocol::kExitRestartRequired;
