@@ -144,6 +144,20 @@ class Exchange:
         self.buffers = {}
 
 
+class WarmReference:
+    """A reference host kept by the judge between evaluations of the same reference (judge.py): its module
+    loaded, its load answer (init args, state dict) kept, every buffer of the last evaluation unmapped. Only a
+    host CUPTI never traced is kept; the judge keeps the reference's trace itself (judge.reference_traces)."""
+
+    def __init__(self, host, digest, device, task_key, info, state, seed):
+        self.host, self.digest, self.device, self.task_key = host, digest, device, task_key
+        self.info, self.state, self.seed = info, state, seed
+        self.evaluations = 0
+
+    def fits(self, digest, device, task_key):
+        return (self.digest, self.device, self.task_key) == (digest, device, task_key) and self.host.alive()
+
+
 class Verdict(Exception):
     def __init__(self, verdict, message, **extra):
         super().__init__(message)
@@ -178,6 +192,16 @@ class Evaluation:
         self.exchange = None  # Exchange on a CUDA worker (unless options.exchange is "pipe")
         self.exchange_note = ''
         self.load_parts = {}
+        # The judge's warm reference for this reference (WarmReference) or None; keep_reference: this
+        # evaluation's reference host may serve the next one (set at the end of run()).
+        self.warm = None
+        self.ref_trace = None  # the reference side of this evaluation's trace pass (the judge keeps it)
+        self.ref_trace_cached = None  # the judge's: the same reference's trace from an earlier evaluation
+        self.keep_reference = False
+        self.ref_failed = False
+        self.ref_traced = False
+        self.reference_seed = None
+        self.ref_info = self.ref_state = None
         self.defer_close = None  # the judge's: close() after the reply (judge.py), else at the end of run()
 
     # ---- hosts -------------------------------------------------------------------------------------------
@@ -203,18 +227,24 @@ class Evaluation:
             now = time.monotonic()
             parts[name] = round(now - started, 3)
             started = now
-        self.ref = self.hosts('reference', self.reference_path, self.device)
+        warm = self.warm
+        self.ref = warm.host if warm is not None else self.hosts('reference', self.reference_path, self.device)
         self.cand = self.hosts('candidate', self.candidate_path, self.device)
         part('hosts')
         from . import buildcache
         import torch
         kind = 'cuda' if self.device.startswith('cuda') else 'cpu'
-        info, state = self.ask(self.ref, {'op': 'load', 'path': self.reference_path,
-                                          'seed': spec.splitmix64(self.seed, 1 << 20),
-                                          'init_args': self.task.init_inputs,
-                                          'build_cache': buildcache.directory_for(self.reference_path,
-                                                                                  torch.__version__, kind)},
-                                 [], 'loading the reference')
+        if warm is not None:  # loaded by an earlier evaluation: the same module, weights and state dict
+            info, state, self.reference_seed = warm.info, warm.state, warm.seed
+        else:
+            self.reference_seed = spec.splitmix64(self.seed, 1 << 20)
+            info, state = self.ask(self.ref, {'op': 'load', 'path': self.reference_path,
+                                              'seed': self.reference_seed,
+                                              'init_args': self.task.init_inputs,
+                                              'build_cache': buildcache.directory_for(self.reference_path,
+                                                                                      torch.__version__, kind)},
+                                     [], 'loading the reference')
+            self.ref_info, self.ref_state = info, state
         part('reference')
         outputs = [dict(o, torch_dtype=str(spec.DTYPES[o['dtype']]).replace('torch.', ''))
                    for o in self.task.outputs]
@@ -246,8 +276,13 @@ class Evaluation:
         return self.task.make_args(seed, self.device if self.exchange is not None else 'cpu')
 
     def close(self):
+        if self.keep_reference and self.ref is not None:
+            try:  # nothing of this evaluation's memory stays mapped in the host that lives on
+                self.ref.request({'op': 'map', 'buffers': {}}, [], time.monotonic() + 5, 'unmapping the reference')
+            except HostFailure:
+                self.keep_reference = False
         for host in (self.ref, self.cand):
-            if host is not None:
+            if host is not None and not (host is self.ref and self.keep_reference):
                 host.close()
         if self.exchange is not None:  # after the hosts: no mapping of a buffer outlives it
             self.exchange.free()
@@ -640,7 +675,13 @@ class Evaluation:
                                                    'lib/kforge/)' % tracepass.LIBRARY}
         runs = int(self.options.get('trace_runs', 10))
         answers = {}
+        if self.ref_trace_cached is not None:
+            answers['reference'] = dict(self.ref_trace_cached, reused=True)
         for side, host in (('candidate', self.cand), ('reference', self.ref)):
+            if side in answers:
+                continue
+            if side == 'reference':
+                self.ref_traced = True  # CUPTI stays in a process once enabled: this host is not kept
             try:
                 answers[side], _ = host.request({'op': 'trace', 'library': library, 'runs': runs, 'set': 0}, [],
                                                 self.deadline, 'tracing the ' + side)
@@ -649,7 +690,12 @@ class Evaluation:
                     side, f.verdict, f.message)}
             if not answers[side].get('ok', True) and 'problem' not in answers[side]:
                 answers[side] = {'problem': '%s: %s' % (answers[side].get('step'), answers[side].get('cause'))}
-        return tracepass.combine(answers['candidate'], answers['reference'])
+        if answers['reference'].get('side') is not None:
+            self.ref_trace = {k: v for k, v in answers['reference'].items() if k != 'reused'}
+        combined = tracepass.combine(answers['candidate'], answers['reference'])
+        if combined.get('available'):
+            combined['reference_reused'] = bool(answers['reference'].get('reused'))
+        return combined
 
     # ---- the whole ---------------------------------------------------------------------------------------
 
@@ -693,6 +739,11 @@ class Evaluation:
             self.verification['reason'] = result['message']
         finally:
             mark[0] = time.monotonic()
+            # The reference host serves the next evaluation of the same reference unless it failed, ended or
+            # was traced (judge.py keeps it); a CPU worker's too.
+            self.keep_reference = (self.ref is not None and self.ref.alive() and not self.ref_traced
+                                   and result['verdict'] not in ('timeout', 'error')
+                                   and (self.warm is not None or self.ref_info is not None))
             result['stdout'] = self.cand.out.text() if self.cand else ''
             result['stdout_truncated'] = bool(self.cand and self.cand.out.truncated)
             if self.defer_close is not None:  # the judge ends the hosts after the reply, before its next evaluation
@@ -711,5 +762,8 @@ class Evaluation:
         result['isolation'] = {'candidate': {'process': 'own', 'cwd': 'fresh temporary directory',
                                              'process_group': True, 'exchange': exchange,
                                              'booted_before': bool(self.cand and self.cand.spare)},
-                               'reference': {'process': 'own', 'booted_before': bool(self.ref and self.ref.spare)}}
+                               'reference': {'process': 'own', 'booted_before': bool(self.ref and self.ref.spare),
+                                             'reused': self.warm is not None,
+                                             'evaluations_before': self.warm.evaluations if self.warm else 0}}
+        result['reference_seed'] = self.reference_seed
         return result

@@ -4,6 +4,7 @@ for tasks of kind torch; every reference and candidate module runs in a host pro
 
 import argparse
 import base64
+import hashlib
 import json
 import os
 import shutil
@@ -50,11 +51,17 @@ class Judge:
     def __init__(self, device, out):
         self.device_arg, self.out = device, out
         self.slots = {}
+        self.digests = {}
         self.dir = tempfile.mkdtemp(prefix='kforge-torch-judge-')
         self._torch = None
         self.spares = {}  # (role, device) -> a booted, unused HostProcess for the next evaluation
         self.warm = os.environ.get('KFORGE_TORCH_SPARES', '1') != '0'
         self.closing = None  # the last evaluation's close (its hosts ended, its buffers freed), after its reply
+        self.warm_reference = None  # evaluate.WarmReference: the reference host the next evaluation may reuse
+        self.reuse = os.environ.get('KFORGE_TORCH_REUSE_REFERENCE', '1') != '0'
+        # (reference digest, device, task) -> the reference side of its trace pass: traced once, as
+        # kforge-worker measures a reference's metrics once (its host is then not kept: CUPTI stays in it)
+        self.reference_traces = {}
 
     def defer_close(self, close):
         """The evaluation's hosts end after its reply: tearing down two CUDA contexts takes most of a second,
@@ -63,6 +70,25 @@ class Judge:
         import threading
         self.closing = threading.Thread(target=close, name='kforge-close', daemon=True)
         self.closing.start()
+
+    def keep(self, evaluation, warm, device, key):
+        """After an evaluation: its reference host becomes (or stays) the warm reference when it may."""
+        from .evaluate import WarmReference
+        if evaluation.ref_trace is not None:
+            self.reference_traces[(self.digests['reference'], device, key)] = evaluation.ref_trace
+        if not (self.reuse and evaluation.keep_reference):
+            if warm is not None and evaluation.ref is not warm.host:
+                self.drop(warm)
+            return
+        if warm is None:
+            warm = WarmReference(evaluation.ref, self.digests['reference'], device, key, evaluation.ref_info,
+                                 evaluation.ref_state, evaluation.reference_seed)
+        warm.evaluations += 1
+        self.warm_reference = warm
+
+    def drop(self, warm):
+        self.join_closing()
+        warm.host.close()
 
     def join_closing(self):
         """Seconds waited for the last evaluation's close."""
@@ -93,11 +119,16 @@ class Judge:
             return
         from .hostproc import HostProcess
         for role in ('reference', 'candidate'):
+            if role == 'reference' and self.warm_reference is not None:
+                continue  # the next evaluation of this reference reuses its host
             if (role, device) not in self.spares:
                 self.spares[(role, device)] = HostProcess(role, None, device)
 
     def close_spares(self):
         self.join_closing()
+        if self.warm_reference is not None:
+            self.warm_reference.host.close()
+            self.warm_reference = None
         for host in self.spares.values():
             host.close()
         self.spares = {}
@@ -175,10 +206,11 @@ class Judge:
             raise RequestError('load_failed', '%s: the reference of a torch task is a .py module' % path)
         try:
             with open(path, 'rb') as f:
-                f.read(1)
+                digest = hashlib.sha256(f.read()).hexdigest()
         except OSError as e:
             raise RequestError('load_failed', '%s: cannot be read: %s' % (path, e.strerror)) from None
         self.slots[slot] = path
+        self.digests[slot] = digest  # a warm reference serves only the same bytes (judge.keep)
         if slot == 'reference':
             try:
                 self.start_spares(self.device())
@@ -207,8 +239,16 @@ class Judge:
             evaluation = Evaluation(task, self.slots['reference'], self.slots['candidate'], options, device, setup,
                                     hosts=self.take_host)
             evaluation.defer_close = self.defer_close
+            key = json.dumps(req.get('task'), sort_keys=True)
+            warm, self.warm_reference = self.warm_reference, None
+            evaluation.ref_trace_cached = self.reference_traces.get((self.digests['reference'], device, key))
+            if warm is not None and warm.fits(self.digests['reference'], device, key):
+                evaluation.warm = warm
+            elif warm is not None:
+                self.drop(warm)
             result = evaluation.run()
             result['phases_s']['previous_close'] = round(waited, 3)
+            self.keep(evaluation, warm if evaluation.warm is warm else None, device, key)
         except (ValueError, TypeError) as e:
             raise RequestError('bad_request', 'options: %s' % e) from None
         self.start_spares(device)

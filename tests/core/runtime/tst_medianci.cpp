@@ -68,13 +68,14 @@ struct Outcome {
 // The evaluator's loop on synthetic per-call figures: one sample per side per round, `roundMs` of timing each,
 // `k` calls per round; the decision before every round, as in Evaluator::rounds.
 Outcome simulate(const StopRule &rule, const std::function<double()> &cand, const std::function<double()> &ref, int k,
-                 double roundMs)
+                 double roundMs, int kMost = 0)
 {
     std::vector<double> c, r;
     for (int round = 0; round < 1000000; ++round) {
         StopState s;
         s.rounds = static_cast<int>(c.size());
         s.calls = static_cast<long long>(s.rounds) * k;
+        s.callsMost = static_cast<long long>(s.rounds) * std::max(k, kMost);
         s.timingMs = s.rounds * roundMs;
         s.elapsedMs = 500 + s.timingMs; // verification and warm-up before timing
         s.candidate = medianCi(c);
@@ -123,6 +124,14 @@ void stopRule()
     bare.minRuns = 100;
     o = simulate(bare, constant(1), constant(2), 3, 1);
     KF_CHECK_MSG(o.reason == StopReason::Target && o.state.rounds == 34, std::to_string(o.state.rounds));
+    // ...of the side with more calls: a 3-call reference beside a 256-call candidate needs only the 8 rounds.
+    o = simulate(bare, constant(1), constant(2), 3, 1, 256);
+    KF_CHECK_MSG(o.reason == StopReason::Target && o.state.rounds == 8, std::to_string(o.state.rounds));
+    // The fixed rule keeps counting the side with fewer.
+    StopRule fixedFew = bare;
+    fixedFew.ciTarget = 0;
+    o = simulate(fixedFew, constant(1), constant(2), 3, 1, 256);
+    KF_CHECK_MSG(o.reason == StopReason::Fixed && o.state.rounds == 34, std::to_string(o.state.rounds));
     // A looser target stops the heavy noise where the interval narrows to it: about ±1.2 / sqrt(n) at sigma 0.5
     // (±20%: some 40 rounds), well before the cap.
     StopRule loose = rule;

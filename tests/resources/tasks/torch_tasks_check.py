@@ -247,6 +247,14 @@ def check_evaluate(tasks, args):
                         (adaptive.get('reference') or {}).get('half_width'),
                         (adaptive.get('candidate') or {}).get('half_width'),
                         'ipc' if 'IPC' in exchange else 'pipe'))
+                    trace = result.get('trace') or {}
+                    print('    load_parts %s, reference reused %s; trace: %s' % (
+                        result.get('load_parts_s'), ((result.get('isolation') or {}).get('reference') or {}).get(
+                            'reused'), 'candidate kernels %.4f ms per run (%s launches), reference %.4f ms%s' % (
+                            trace['candidate']['kernel_time_ms']['median'], trace['candidate']['launches_per_run'],
+                            trace['reference']['kernel_time_ms']['median'],
+                            ' (kept)' if trace.get('reference_reused') else '')
+                        if trace.get('available') else trace.get('problem')))
                     cand = timing.get('candidate') or {}
                     if timing.get('external'):
                         print('    candidate per call: host %s ms, judge %s ms; flags %s' % (

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Turnaround of kforge-torch-worker (issue 13), warm worker: the client's wall time of one `evaluate`, from the
+request to the result, per candidate form, with the client's own time between evaluations (--settle, in which
+the judge boots spare hosts and ends the last evaluation's) left out. Prints figures; not a pass/fail test.
+
+  torch_turnaround.py [--device 0] [--settle 3] [--reps 3]
+
+Forms: a ModelNew without inline CUDA (torch_diag_matmul broadcast.py); a KForge .cu on a compile miss (rowscale.cu
+with a new comment each time: the host's nvcc runs); a load_inline ModelNew (tests/torchworker/data's
+matmul_relu_inline.py) on a build miss (a fresh cache directory) and then on hits. Each row: wall s, the
+evaluation's phases_s and load_parts_s, whether the reference host was reused."""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WORKER = os.path.join(ROOT, 'torchworker', 'kforge-torch-worker')
+
+
+class Worker:
+    def __init__(self, device, env):
+        self.p = subprocess.Popen([sys.executable, WORKER, '--device', device], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, env=env)
+        self.p.stdout.readline()
+
+    def ask(self, **r):
+        self.p.stdin.write(json.dumps(r) + '\n')
+        self.p.stdin.flush()
+        return json.loads(self.p.stdout.readline())
+
+    def close(self):
+        self.ask(op='shutdown')
+        self.p.wait(30)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--device', default='0')
+    ap.add_argument('--settle', type=float, default=3.0)
+    ap.add_argument('--reps', type=int, default=3)
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix='kforge-turnaround-')
+    env = dict(os.environ, KFORGE_TORCH_CACHE=os.path.join(work, 'cache'))
+    w = Worker(a.device, env)
+    diag = os.path.join(ROOT, 'resources', 'tasks', 'torch_diag_matmul')
+    data = os.path.join(ROOT, 'tests', 'torchworker', 'data')
+    sys.path.insert(0, os.path.join(ROOT, 'tests', 'torchworker'))
+    diag_task = json.load(open(os.path.join(diag, 'task.json')))
+    rowscale = open(os.path.join(diag, 'variants', 'rowscale.cu')).read()
+    print('%-28s %4s %7s  %s' % ('form', 'rep', 'wall s', 'phases_s / load_parts_s / reference reused'))
+
+    def run(form, rep, ref, cand, task):
+        w.ask(op='load', slot='reference', path=ref)
+        w.ask(op='load', slot='candidate', path=cand)
+        time.sleep(a.settle)
+        t0 = time.monotonic()
+        r = w.ask(op='evaluate', task=task, options={})
+        wall = time.monotonic() - t0
+        res = r.get('result', {})
+        print('%-28s %4d %7.2f  %s %s; %s / %s / %s%s' % (
+            form, rep, wall, res.get('verdict'), '%.2fx' % res['timing']['speedup'] if res.get('timing') else '',
+            res.get('phases_s'), res.get('load_parts_s'), (res.get('isolation') or {}).get('reference', {}).get(
+                'reused'), (' build_cache %s' % {k: v for k, v in res['build_cache'].items() if k != 'extensions'})
+            if res.get('build_cache') else ''), flush=True)
+        return wall
+
+    try:
+        run('warm-up (ModelNew)', 0, os.path.join(diag, 'reference.py'),
+            os.path.join(diag, 'variants', 'broadcast.py'), diag_task)
+        for i in range(a.reps):
+            run('ModelNew broadcast.py', i + 1, os.path.join(diag, 'reference.py'),
+                os.path.join(diag, 'variants', 'broadcast.py'), diag_task)
+        for i in range(a.reps):
+            path = os.path.join(work, 'rowscale_%d.cu' % i)
+            with open(path, 'w') as f:
+                f.write('// turnaround %d %f\n' % (i, time.time()) + rowscale)
+            run('.cu rowscale (nvcc miss)', i + 1, os.path.join(diag, 'reference.py'), path, diag_task)
+        from test_torchworker import task_for  # the worker test's own task of matmul_relu.py
+        spec = task_for('matmul_relu')
+        for i in range(a.reps + 1):
+            run('load_inline ' + ('(build miss)' if i == 0 else '(build hit)'), i,
+                os.path.join(data, 'matmul_relu.py'), os.path.join(data, 'matmul_relu_inline.py'), spec)
+    finally:
+        w.close()
+
+
+if __name__ == '__main__':
+    main()
