@@ -245,6 +245,7 @@ class Evaluation:
                                                                                       torch.__version__, kind)},
                                      [], 'loading the reference')
             self.ref_info, self.ref_state = info, state
+            self.boot_wait('reference', info, started)
         part('reference')
         outputs = [dict(o, torch_dtype=str(spec.DTYPES[o['dtype']]).replace('torch.', ''))
                    for o in self.task.outputs]
@@ -255,7 +256,9 @@ class Evaluation:
         header.update(self.setup)
         if self.candidate_path.endswith('.py'):
             header['build_cache'] = buildcache.directory_for(self.candidate_path, torch.__version__, kind)
+        sent = time.monotonic()
         answer, _ = self.ask(self.cand, header, state, 'loading the candidate')
+        self.boot_wait('candidate', answer, sent)
         part('candidate')
         builds = answer.get('builds') if isinstance(answer.get('builds'), list) else []
         self.build_cache = {'extensions': [b for b in builds if isinstance(b, dict)][:16],
@@ -271,6 +274,15 @@ class Evaluation:
                 self.exchange.lend(self, 'reference', self.ref)
                 self.exchange.lend(self, 'candidate', self.cand)
             part('lend')
+
+    def boot_wait(self, side, answer, sent):
+        """From a host's load answer: how long the judge waited for the host to finish booting (a spare started
+        too late), and the load's own time in the host."""
+        ready = answer.get('ready_at')
+        if isinstance(ready, (int, float)):
+            self.load_parts[side + '_boot_wait'] = round(max(0.0, ready - sent), 3)
+        if isinstance(answer.get('load_s'), (int, float)):
+            self.load_parts[side + '_in_host'] = round(answer['load_s'], 3)
 
     def make_args(self, seed):
         return self.task.make_args(seed, self.device if self.exchange is not None else 'cpu')

@@ -168,6 +168,7 @@ class Host:
         self.buffers = {}  # id -> gpuipc.Mapping: the judge's buffers lent to this host (CUDA workers)
         self.go = self.done = None  # the judge's interprocess events around a timed batch (external timing)
         self.flush = None
+        self.ready_at = None  # time.monotonic() (system-wide) once this host could serve: the judge's boot wait
         if self.device.type == 'cuda':
             torch.cuda.set_device(self.device)
             props = torch.cuda.get_device_properties(self.device)
@@ -175,6 +176,11 @@ class Host:
             self.flush = torch.empty(2 * l2 // 4, dtype=torch.float32, device=self.device)
             self.events = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
             self.stream = torch.cuda.current_stream(self.device)
+
+    def loaded(self, answer, started):
+        """A load answer with when this host became ready and how long the load itself took."""
+        answer['ready_at'], answer['load_s'] = self.ready_at, time.monotonic() - started
+        return answer
 
     def reply(self, header, tensors=()):
         wire.send(self.fd_out, header, tensors)
@@ -199,12 +205,13 @@ class Host:
             raise Failure(step, describe(e, self.path)) from None
 
     def op_load(self, header, tensors):
+        started = time.monotonic()
         path = header['path']
         if path.endswith(('.cu', '.so')):
             self.path = path
             self.model = KernelModule(path, header, self.device)
             self.model.load_state(header['state_keys'], tensors, header['param_names'] + header['buffer_names'])
-            return {}, []
+            return self.loaded({}, started), []
         builds = []
         if header.get('build_cache'):
             from . import buildcache
@@ -224,9 +231,9 @@ class Host:
             model = self.call('to_device', lambda: model.to(self.device).eval())
             state = model.state_dict()
             self.model = model
-            return ({'init_args': init_args, 'state_keys': list(state),
-                     'param_names': [n for n, _ in model.named_parameters()],
-                     'buffer_names': [n for n, _ in model.named_buffers()], 'builds': builds},
+            return (self.loaded({'init_args': init_args, 'state_keys': list(state),
+                                 'param_names': [n for n, _ in model.named_parameters()],
+                                 'buffer_names': [n for n, _ in model.named_buffers()], 'builds': builds}, started),
                     list(state.values()))
         torch.manual_seed(header['seed'])
         model = self.call('construct', cls, *header['init_args'])
@@ -237,7 +244,7 @@ class Host:
             raise Failure('load_state_dict', describe(e, path, whole=True)) from None
         del result
         self.model = self.call('to_device', lambda: model.to(self.device).eval())
-        return {'builds': builds}, []
+        return self.loaded({'builds': builds}, started), []
 
     def materialise(self, arg_header, tensors):
         args = []
@@ -458,7 +465,9 @@ def main():
     parser.add_argument('--fd-out', type=int, required=True)
     args = parser.parse_args()
     sys.stdin = open(os.devnull)
-    return Host(args.role, args.device, args.fd_in, args.fd_out).serve()
+    host = Host(args.role, args.device, args.fd_in, args.fd_out)
+    host.ready_at = time.monotonic()
+    return host.serve()
 
 
 if __name__ == '__main__':

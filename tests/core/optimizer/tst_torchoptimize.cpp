@@ -1,7 +1,7 @@
 // Rounds on a PyTorch task, end to end on the CPU: `kforge-cli import` of a KernelBench-format problem, then
 // `kforge-cli optimize` for two rounds against the LLM tests' replay server on loopback, whose answers are
 // ```python ModelNew modules (two correct, one wrong) and one ```cuda kernel, evaluated by kforge-torch-worker
-// on the CPU (started through the worker command `kforge-worker --device cpu`, which a torch task turns into
+// on the CPU, or on GPU $KFORGE_TORCH_DEVICE (started through the worker command `kforge-worker --device cpu`, which a torch task turns into
 // kforge-torch-worker); and `kforge-cli eval` of a ModelNew file on the imported task. Needs a python3 with
 // torch (KFORGE_TORCH_PYTHON, python3 or /usr/bin/python3): SKIP without.
 #include "core/session/sessionstore.h"
@@ -72,12 +72,31 @@ Run cli(const QStringList &args, const QString &home, const QString &python)
     env.insert(u"KFORGE_TORCH_PYTHON"_s, python);
     p.setProcessEnvironment(env);
     QSignalSpy finished(&p, &QProcess::finished);
-    p.start(QStringLiteral(KFORGE_CLI), args);
+    // $KFORGE_CLI: the bundle's kforge-cli on a GPU host (tests/gpu), else the one built beside this test.
+    p.start(qEnvironmentVariable("KFORGE_CLI", QStringLiteral(KFORGE_CLI)), args);
     if (!p.waitForStarted() || !finished.wait(540000))
         qFatal("kforge-cli %s did not finish", qPrintable(args.value(0)));
     const Run r{p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
     qInfo().noquote() << "kforge-cli" << args.join(u' ') << "output:\n" << r.out << r.err;
     return r;
+}
+
+// The torch worker's device: KFORGE_TORCH_DEVICE (as the torch worker's own tests), a GPU index on the H200
+// (tests/gpu), else the CPU.
+QString torchDevice()
+{
+    const QString d = qEnvironmentVariable("KFORGE_TORCH_DEVICE");
+    return d.isEmpty() ? u"cpu"_s : d;
+}
+
+QString workerCommand()
+{
+    return u"kforge-worker --device "_s + torchDevice();
+}
+
+bool onGpu()
+{
+    return torchDevice() != u"cpu";
 }
 
 } // namespace
@@ -131,7 +150,7 @@ private Q_SLOTS:
         const Run r = cli({u"optimize"_s, m_task, u"--rounds"_s, u"2"_s, u"--candidates"_s, u"2"_s, u"--endpoint"_s,
                            server.baseUrl(u"torch"_s), u"--model"_s, u"test-model"_s, u"--session"_s, session,
                            u"--repair"_s, u"0"_s, u"--exemplars"_s, u"2"_s, u"--worker"_s,
-                           u"kforge-worker --device cpu"_s, u"--no-metrics"_s},
+                           workerCommand(), u"--no-metrics"_s},
                           m_home.path(), m_python);
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(server.requests().size(), 4);
@@ -182,7 +201,9 @@ private Q_SLOTS:
             std::sort(verdicts[round].begin(), verdicts[round].end());
         }
         QCOMPARE(verdicts[0], (QStringList{u"correct"_s, u"incorrect"_s}));
-        QCOMPARE(verdicts[1], (QStringList{u"correct"_s, u"load_error"_s}));
+        // On a GPU worker the .cu kernel (compiled by kforge-cli's compiler, its .so sent) is measured too.
+        QCOMPARE(verdicts[1], onGpu() ? (QStringList{u"correct"_s, u"correct"_s})
+                                      : (QStringList{u"correct"_s, u"load_error"_s}));
         QVERIFY(r.out.contains(u"Session: "_s + store.path()));
     }
 
@@ -201,14 +222,14 @@ private Q_SLOTS:
         QFETCH(QString, file);
         QFETCH(int, exitCode);
         QFETCH(QString, verdict);
-        const Run r = cli({u"eval"_s, m_task, kFixtures + file, u"--worker"_s, u"kforge-worker --device cpu"_s,
+        const Run r = cli({u"eval"_s, m_task, kFixtures + file, u"--worker"_s, workerCommand(),
                            u"--no-metrics"_s, u"--json"_s},
                           m_home.path(), m_python);
         QCOMPARE(r.exitCode, exitCode);
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         const QJsonObject result = o.value(u"result"_s).toObject();
         QCOMPARE(result.value(u"verdict"_s).toString(), verdict);
-        QCOMPARE(o.value(u"device"_s).toObject().value(u"kind"_s).toString(), u"cpu"_s);
+        QCOMPARE(o.value(u"device"_s).toObject().value(u"kind"_s).toString() == u"cpu"_s, !onGpu());
         if (verdict == u"correct")
             QVERIFY(result.value(u"timing"_s).toObject().contains(u"speedup"_s));
     }
