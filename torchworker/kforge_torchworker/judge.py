@@ -54,8 +54,15 @@ class Judge:
         self.digests = {}
         self.dir = tempfile.mkdtemp(prefix='kforge-torch-judge-')
         self._torch = None
-        self.spares = {}  # (role, device) -> a booted, unused HostProcess for the next evaluation
-        self.warm = os.environ.get('KFORGE_TORCH_SPARES', '1') != '0'
+        self.spares = {}  # (role, device) -> booted, unused HostProcesses for the next evaluations, oldest first
+        # Candidate hosts kept booting ahead (KFORGE_TORCH_SPARES, default 2; 0: none). A host's boot (import
+        # torch, a CUDA context) takes 1.5-3 s on the H200 host, longer than a warm evaluation: with one spare
+        # the next evaluation of a round waited up to 1.4 s for it (session 7); two stay ahead of the client.
+        try:
+            self.depth = max(0, min(4, int(os.environ.get('KFORGE_TORCH_SPARES', '2'))))
+        except ValueError:
+            self.depth = 2
+        self.warm = self.depth > 0
         self.closing = None  # the last evaluation's close (its hosts ended, its buffers freed), after its reply
         self.warm_reference = None  # evaluate.WarmReference: the reference host the next evaluation may reuse
         self.reuse = os.environ.get('KFORGE_TORCH_REUSE_REFERENCE', '1') != '0'
@@ -104,11 +111,12 @@ class Judge:
         """A host for one evaluation: the spare started after the last one (booted while the client was busy),
         or a fresh one. Either way a process no other evaluation has used."""
         from .hostproc import HostProcess
-        spare = self.spares.pop((role, device), None)
-        if spare is not None and spare.alive():
-            spare.assign(path)
-            return spare
-        if spare is not None:
+        queue = self.spares.get((role, device), [])
+        while queue:
+            spare = queue.pop(0)
+            if spare.alive():
+                spare.assign(path)
+                return spare
             spare.close()
         return HostProcess(role, path, device)
 
@@ -121,16 +129,18 @@ class Judge:
         for role in ('reference', 'candidate'):
             if role == 'reference' and self.warm_reference is not None:
                 continue  # the next evaluation of this reference reuses its host
-            if (role, device) not in self.spares:
-                self.spares[(role, device)] = HostProcess(role, None, device)
+            queue = self.spares.setdefault((role, device), [])
+            while len(queue) < (self.depth if role == 'candidate' else 1):
+                queue.append(HostProcess(role, None, device))
 
     def close_spares(self):
         self.join_closing()
         if self.warm_reference is not None:
             self.warm_reference.host.close()
             self.warm_reference = None
-        for host in self.spares.values():
-            host.close()
+        for queue in self.spares.values():
+            for host in queue:
+                host.close()
         self.spares = {}
 
     @property
