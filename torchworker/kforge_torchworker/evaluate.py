@@ -75,17 +75,20 @@ class ExternalClock:
         return answer, kept, start.elapsed_time(end)
 
 
-BATCH_WALL_MS = 4.0  # a timed batch's wall clock in the host, calls and everything around them
+BATCH_DEVICE_MS = 5.0  # a timed batch: about this much of the calls' own device time (as kforge-worker's K)...
+BATCH_WALL_MS = 20.0   # ...and at most this much of the host's wall clock, calls and everything around them
 
 
-def batch_calls(wall_per_call_ms):
-    """Calls per timed batch, from a warm-up call's wall clock in the host (the flush, the synchronisations and
-    the Python framing around the call included, which dominate a short call): about BATCH_WALL_MS of the host's
-    time, 1..256 calls. Sized by the device time alone (10 ms of a 10 us kernel: 256 calls of 0.3 ms wall each),
-    a short task spent 2-3 s in timing on the H200 (session 7). A batch of 4 ms still leaves the judge's crossing
-    (about 0.29 ms, stable to a few percent) under 0.3% of the batch; the interval is over calls, and rounds go
-    on until `min_runs` calls (docs/worker-protocol.md, the adaptive rule)."""
-    return max(1, min(256, int(math.ceil(BATCH_WALL_MS / max(wall_per_call_ms, 1e-3)))))
+def batch_calls(device_per_call_ms, wall_per_call_ms):
+    """Calls per timed batch, 1..256: about BATCH_DEVICE_MS of the calls' device time (the host's events), but no
+    more than BATCH_WALL_MS of the host's wall clock per call (the flush, the synchronisations and the Python
+    framing, which dominate a short call: 10 ms of a 10 us kernel were 256 calls of 0.3 ms each, 2-3 s of timing
+    on the H200 in session 7). Not smaller: batches of 4 ms of wall clock (16 calls of a 60 us kernel) left the
+    medians' intervals wide on the H200 (the first calls after a batch's gap are slower, a larger share of a
+    short batch), and timing ran to max_time_ms."""
+    by_device = math.ceil(BATCH_DEVICE_MS / max(device_per_call_ms, 1e-4))
+    by_wall = math.ceil(BATCH_WALL_MS / max(wall_per_call_ms, 1e-3))
+    return max(1, min(256, int(by_device), int(by_wall)))
 
 
 def median_ci(samples):
@@ -551,7 +554,7 @@ class Evaluation:
         samples = {'reference': [], 'candidate': []}
         baselines = {'reference': [], 'candidate': []}
         calls = {'reference': max(1, warmup), 'candidate': max(1, warmup)}
-        wall_per_call = {}
+        wall_per_call, device_per_call = {}, {}
         for side, host in (('reference', self.ref), ('candidate', self.cand)):
             asked = time.monotonic()
             ans, _ = self.ask(host, {'op': 'time', 'set': 0, 'calls': calls[side], 'baseline_calls': 0}, [],
@@ -561,8 +564,9 @@ class Evaluation:
             # less the calls' excess over their median: a first call's lazy set-up does not shrink the batches
             excess = sum(times) - len(times) * statistics.median(times)
             wall_per_call[side] = max((wall_ms - excess) / calls[side], 1e-3)
+            device_per_call[side] = max(statistics.median(times), 1e-4)
         for side in wall_per_call:
-            calls[side] = batch_calls(wall_per_call[side])
+            calls[side] = batch_calls(device_per_call[side], wall_per_call[side])
         keep_sets = []  # large outputs on a CUDA worker: the kept timed calls' outputs into lent buffers
         if ex is not None and out_bytes * calls['candidate'] > KEEP_ALL_BYTES and ex.task.outputs:
             keep_sets = [ex.output_set('candidate') for _ in range(min(calls['candidate'], 2))]
@@ -616,9 +620,16 @@ class Evaluation:
                 if side == 'candidate' and keep_sets:
                     request['keep_out'] = keep_sets[:len(keep)]
                 if clock is not None:
-                    ans, kept, ms = clock.batch(side, host, dict(request, external='calls'),
-                                                'timing the %s (round %d)' % (side, rounds + 1))
+                    ans, _, ms = clock.batch(side, host, dict(request, external='calls', defer_kept=True),
+                                             'timing the %s (round %d)' % (side, rounds + 1))
                     ext[side].append(ms)
+                    if keep:  # outside the judge's window, as the frame has no outputs to send
+                        kept_ans, kept = self.ask(host, {'op': 'kept'}, [], 'reading the %s\'s timed outputs '
+                                                  '(round %d)' % (side, rounds + 1))
+                        if 'kept' in kept_ans:
+                            ans = dict(ans, kept=kept_ans['kept'])
+                    else:
+                        kept = []
                     if rounds % 2 == 1:  # the same batch without the calls: the crossing and the per-call frame
                         _, _, base_ms = clock.batch(side, host, {'op': 'time', 'set': set_index, 'calls': 0,
                                                                  'baseline_calls': n, 'external': 'baseline'},

@@ -363,7 +363,7 @@ class Host:
         keep = list(header.get('keep', []))
         keep_out = header.get('keep_out')  # per kept call, the ids of its output buffers (CUDA workers)
         external = header.get('external') if self.go is not None else None  # 'calls' | 'baseline' | None
-        times, kept, kinds_kept, held = [], [], [], []
+        times, held = [], []
         with torch.no_grad():
             if external:  # the batch starts on the device after the judge's go (its own clock starts before)
                 _ev_wait(self.go, self.stream)
@@ -386,17 +386,29 @@ class Host:
                 baseline.append(self.timed(lambda: None)[0])
             if external == 'baseline':
                 _record(self.done, self.stream)
-            for j, out in enumerate(held):
-                if keep_out is not None:
-                    kinds, ts = self.into_buffers(to_list(out), keep_out[j])
-                    kinds_kept.append([dict(k, tensor=k['tensor'] + len(kept)) if 'tensor' in k else k
-                                       for k in kinds])
-                    kept += [t.to('cpu') for t in ts]
-                else:
-                    kinds, ts = self.outputs_for_judge(to_list(out))
-                    kept += [t.to('cpu') for t in ts]
-            del held
-        answer = {'times_ms': times, 'baseline_ms': baseline}
+            if header.get('defer_kept'):
+                # The judge's window ends when this reply reaches it: the kept outputs' copies and their bytes
+                # on the pipe come with the next request ('kept'), outside it, as the frame has none of them.
+                self.held = (held, keep_out)
+                return {'times_ms': times, 'baseline_ms': baseline}, []
+            return self.kept_answer({'times_ms': times, 'baseline_ms': baseline}, held, keep_out)
+
+    def op_kept(self, header, tensors):
+        held, keep_out = getattr(self, 'held', None) or ([], None)
+        self.held = None
+        with torch.no_grad():
+            return self.kept_answer({}, held, keep_out)
+
+    def kept_answer(self, answer, held, keep_out):
+        """The kept calls' outputs for the judge: into its lent buffers (keep_out, a CUDA worker) or copied."""
+        kept, kinds_kept = [], []
+        for j, out in enumerate(held):
+            if keep_out is not None:
+                kinds, ts = self.into_buffers(to_list(out), keep_out[j])
+                kinds_kept.append([dict(k, tensor=k['tensor'] + len(kept)) if 'tensor' in k else k for k in kinds])
+            else:
+                kinds, ts = self.outputs_for_judge(to_list(out))
+            kept += [t.to('cpu') for t in ts]
         if keep_out is not None:
             answer['kept'] = kinds_kept
         return answer, kept
@@ -439,7 +451,8 @@ class Host:
 
     def serve(self):
         ops = {'load': self.op_load, 'run': self.op_run, 'stage': self.op_stage, 'time': self.op_time,
-               'sets': self.op_sets, 'map': self.op_map, 'events': self.op_events, 'trace': self.op_trace}
+               'sets': self.op_sets, 'map': self.op_map, 'events': self.op_events, 'trace': self.op_trace,
+               'kept': self.op_kept}
         while True:
             try:
                 header, tensors = self.reader.receive()
