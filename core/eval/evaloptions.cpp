@@ -47,6 +47,7 @@ EvalOptions EvalOptions::fromJson(const QJsonObject &o)
     e.trace = o.value("trace"_L1).toBool(e.trace);
     e.traceRuns = int(json::number(o, "trace_runs"_L1, e.traceRuns));
     e.metrics = o.value("metrics"_L1).toBool(e.metrics);
+    e.metricsMinSpeedup = json::number(o, "metrics_min_speedup"_L1, e.metricsMinSpeedup);
     for (const QJsonValue &v : o.value("metric_names"_L1).toArray())
         e.metricNames.append(v.toString());
     e.samples = o.value("samples"_L1).toBool(e.samples);
@@ -75,6 +76,8 @@ QJsonObject EvalOptions::toJson() const
         o.insert(u"source_profile_period"_s, sourceProfilePeriod);
     if (deep)
         o.insert(u"deep"_s, true);
+    if (metrics && metricsMinSpeedup > 0)
+        o.insert(u"metrics_min_speedup"_s, metricsMinSpeedup);
     return o;
 }
 

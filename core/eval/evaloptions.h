@@ -31,7 +31,10 @@ struct EvalOptions {
     std::optional<qint64> seed;
     bool trace = true; // CUPTI activity trace of traceRuns extra runs per side
     int traceRuns = TimingDefaults::traceRuns;
-    bool metrics = true;     // CUPTI metrics pass (kernel replay; slower)
+    bool metrics = true;     // CUPTI metrics pass (kernel replay; slower)...
+    // ...only for a correct candidate at least this fast (0: any). MetricsPolicy::firstPass sets it to the
+    // speedup a round's candidate needs to be among the session's best: the worker decides after timing.
+    double metricsMinSpeedup = 0;
     QStringList metricNames; // empty: the profiler's default set
     bool samples = false;    // every run's time in the result (samples_ms)
     // CUPTI PC sampling after timing and metrics: stall reasons per source line ("source_profile"). Off in

@@ -166,7 +166,9 @@ int EvaluationQueue::submit(qint64 variantId, const EvalOptions &options, qint64
     req.options = options;
     // A round's candidate gets the metrics pass by the policy; the reference's runs once per worker anyway.
     const bool byPolicy = roundId && v->origin != VariantOrigin::Reference;
-    const QString metricsSkipped = byPolicy ? m_metricsPolicy.firstPass(req.options) : QString();
+    const QString metricsSkipped =
+        byPolicy ? m_metricsPolicy.firstPass(req.options, m_metricsPolicy.minSpeedupAmongBest(variantId, m_store->population()))
+                 : QString();
     const int id = enqueue(req, variantId, roundId);
     if (byPolicy)
         m_pending[id].metricsSkipped = metricsSkipped;

@@ -3,7 +3,9 @@
 #include "core/eval/evaloptions.h"
 #include "core/session/population.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 using namespace Qt::StringLiterals;
 
@@ -27,16 +29,37 @@ std::optional<MetricsPolicy::Mode> MetricsPolicy::modeFromString(const QString &
     return std::nullopt;
 }
 
-QString MetricsPolicy::firstPass(EvalOptions &options) const
+QString MetricsPolicy::firstPass(EvalOptions &options, double needed) const
 {
     if (!options.metrics)
         return u"off"_s;
     switch (mode) {
     case Mode::Always: return {};
     case Mode::Never: options.metrics = false; return u"off"_s;
-    case Mode::WhenTheyPay: options.metrics = false; return u"not_among_best"_s;
+    case Mode::WhenTheyPay: options.metricsMinSpeedup = std::isfinite(needed) && needed > 0 ? needed : 0; return {};
     }
     return {};
+}
+
+double MetricsPolicy::minSpeedupAmongBest(const QList<double> &others) const
+{
+    QList<double> finite;
+    for (double s : others)
+        if (std::isfinite(s))
+            finite << s;
+    if (best <= 0 || finite.size() < best)
+        return 0;
+    std::sort(finite.begin(), finite.end(), std::greater<>());
+    return finite.at(best - 1);
+}
+
+double MetricsPolicy::minSpeedupAmongBest(qint64 variantId, const Population &population) const
+{
+    QList<double> others;
+    for (const Variant &v : population.variants())
+        if (v.id != variantId && v.origin != VariantOrigin::Reference && v.usableAsExemplar() && v.eval.speedup)
+            others << *v.eval.speedup;
+    return minSpeedupAmongBest(others);
 }
 
 bool MetricsPolicy::amongBest(double speedup, const QList<double> &others) const

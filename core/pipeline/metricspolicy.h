@@ -24,9 +24,16 @@ struct MetricsPolicy {
     static std::optional<Mode> modeFromString(const QString &s);
 
     // Sets options.metrics (and EvalResult's skip reason, returned) for a round candidate's first evaluation:
-    // Always leaves the options; Never and WhenTheyPay turn the pass off and return why ("off",
-    // "not_among_best"); empty when the pass runs. Options that ask for no pass stay so ("off").
-    QString firstPass(EvalOptions &options) const;
+    // Always leaves the options; Never turns the pass off and returns why ("off"); WhenTheyPay asks for the
+    // pass with options.metricsMinSpeedup = `needed` (minSpeedupAmongBest), so the worker runs it after timing
+    // only for a candidate that lands among the best, in the same evaluation, and says "not_among_best" in its
+    // result otherwise. Empty when the pass may run. Options that ask for no pass stay so ("off").
+    QString firstPass(EvalOptions &options, double needed = 0) const;
+    // The speedup a variant needs to be among the `best` fastest beside `others`: the best-th fastest of them
+    // (a tie is not faster), 0 when there are fewer than `best`.
+    double minSpeedupAmongBest(const QList<double> &others) const;
+    // The same over the session: the other correct, usable variants of `population` (as pays()).
+    double minSpeedupAmongBest(qint64 variantId, const Population &population) const;
     // WhenTheyPay: whether a correct result of `speedup` for variant `variantId` is among the best, counting
     // the other correct, usable variants of `population` (their latest speedups; the variant itself left out).
     bool pays(qint64 variantId, double speedup, const Population &population) const;

@@ -281,9 +281,9 @@ QString policyText(const MetricsPolicy &policy, const EvalOptions &o)
     case MetricsPolicy::Mode::Always: return u"metrics pass on every candidate's evaluation"_s;
     case MetricsPolicy::Mode::Never: return u"metrics pass never"_s;
     case MetricsPolicy::Mode::WhenTheyPay:
-        return u"metrics pass off on a candidate's evaluation; a correct one among its session's %1 fastest is "
-               "evaluated again in whole with it (the metrics follow-up: compile hit, load, verify, time, trace, "
-               "metrics)"_s.arg(policy.best);
+        return u"metrics pass decided by the worker after timing: a correct candidate at least as fast as its "
+               "session's %1-th fastest so far gets it in the same evaluation (metrics_min_speedup); one the session "
+               "passed meanwhile is evaluated again with it (the metrics follow-up)"_s.arg(policy.best);
     }
     return {};
 }

@@ -57,6 +57,13 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
         }
         out.ciTarget = it->get<double>();
     }
+    if (const auto it = j.find("metrics_min_speedup"); it != j.end() && !it->is_null()) {
+        if (!it->is_number() || !(it->get<double>() >= 0) || !std::isfinite(it->get<double>())) {
+            error = "options.metrics_min_speedup: expected a number >= 0 (0: the metrics pass whatever the speedup)";
+            return false;
+        }
+        out.metricsMinSpeedup = it->get<double>();
+    }
     if (const auto it = j.find("source_profile_period"); it != j.end() && !it->is_null()) {
         // CUPTI takes the exponent (2^N cycles), 5..31; 0 leaves CUPTI's default for the device.
         if (!it->is_number() || std::floor(it->get<double>()) != it->get<double>()
@@ -127,6 +134,7 @@ nlohmann::ordered_json EvalOptions::toJson() const
     j["trace"] = trace;
     j["trace_runs"] = traceRuns;
     j["metrics"] = metrics;
+    j["metrics_min_speedup"] = metricsMinSpeedup;
     j["samples"] = samples;
     j["metric_names"] = metricNames;
     j["source_profile"] = sourceProfile;

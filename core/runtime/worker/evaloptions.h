@@ -34,7 +34,11 @@ struct EvalOptions {
     bool timing = true;          // false: verify only
     bool trace = true;           // CUPTI activity trace of extra runs after timing (when a profiler is attached)
     int traceRuns = 10;          // runs of each kernel in the trace pass
-    bool metrics = true;         // CUPTI metrics pass (when a profiler is attached)
+    bool metrics = true;         // CUPTI metrics pass (when a profiler is attached)...
+    // ...for a correct candidate at least this fast against the reference (0: whatever its speedup). A round's
+    // client sends the speedup a variant needs to be among its session's best ("metrics when they pay"), so
+    // the worker decides after timing, in the same evaluation, instead of a second evaluation with the pass.
+    double metricsMinSpeedup = 0;
     bool samples = false;        // add every run's time ("samples_ms") to the timing result
     bool sourceProfile = false;  // CUPTI PC-sampling pass after timing and metrics ("source_profile")
     int sourceProfilePeriod = 0; // 2^N cycles between samples, 5..31; 0: CUPTI's default

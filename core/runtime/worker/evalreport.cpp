@@ -196,6 +196,10 @@ Json Evaluator::report(Run &run, Json result)
     }
     if (run.metrics.is_object() && !run.metrics.empty())
         result["metrics"] = run.metrics;
+    if (!run.metricsSkipped.empty()) {
+        result["metrics_skipped"] = run.metricsSkipped;
+        result["metrics_min_speedup"] = options.metricsMinSpeedup;
+    }
     if (run.sourceProfile.is_object())
         result["source_profile"] = run.sourceProfile;
     else if (options.sourceProfile) {

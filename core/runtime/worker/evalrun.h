@@ -70,6 +70,7 @@ struct Evaluator::Run {
     MedianCi referenceCi, candidateCi;
     double crossingMs = 0;
     nlohmann::ordered_json trace, metrics, sourceProfile, roofProfile;
+    std::string metricsSkipped; // why the metrics pass did not run though asked for ("not_among_best")
     std::vector<double> selfMs;
     nlohmann::ordered_json outside;
     std::size_t stdoutStart = 0;

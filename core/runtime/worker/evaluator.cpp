@@ -538,7 +538,17 @@ Json profileRequest(Evaluator::Hosts, host::HostClient &h, const Json &request, 
 void Evaluator::profilePasses(Run &run)
 {
     const EvalOptions &o = run.options;
-    if (!o.trace && !o.metrics && !o.sourceProfile)
+    bool metrics = o.metrics;
+    if (metrics && o.metricsMinSpeedup > 0 && run.reference && run.candidate) {
+        // Metrics when they pay, decided here after timing: a candidate slower than the session's best needs
+        // no pass (the client's threshold), and none waits for a second evaluation to get it.
+        const double speedup = run.reference->medianMs / std::max(run.candidate->medianMs, 1e-12);
+        if (!(speedup >= o.metricsMinSpeedup)) {
+            metrics = false;
+            run.metricsSkipped = "not_among_best";
+        }
+    }
+    if (!o.trace && !metrics && !o.sourceProfile)
         return;
     BatchTimer &bt = *run.batches;
     const uint64_t seed = deriveSeed(run.options.seed, seedstream::trial(0));
@@ -567,7 +577,7 @@ void Evaluator::profilePasses(Run &run)
             }
         }
     }
-    if (o.metrics) {
+    if (metrics) {
         run.mark("metrics");
         if (run.progress)
             run.progress("profiling");

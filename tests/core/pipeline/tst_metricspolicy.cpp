@@ -1,7 +1,9 @@
-// Metrics when they pay: a round's candidate is measured without the hardware-metrics pass first; only a
-// correct one among the session's best is measured again with it (its ticket finishes after that), and every
-// result that went without says why in the stored evaluation ("metrics_skipped"), which the panels show as
-// "not measured", never as zeros. On a real SQLite session with ScriptedEvaluator (the one allowed fake).
+// Metrics when they pay: a round's candidate asks for the hardware-metrics pass with the speedup it needs to be
+// among the session's best (metrics_min_speedup); the worker runs the pass after timing only when it gets there,
+// in the same evaluation. A result that went without says why ("metrics_skipped"), which the panels show as
+// "not measured", never as zeros; one the session passed while it was measured is evaluated again with the pass
+// (the follow-up). On a real SQLite session with ScriptedEvaluator (the one allowed fake), which decides the
+// pass as kforge-worker does (Evaluator::profilePasses).
 #include "core/eval/evaloptions.h"
 #include "core/pipeline/evaluationqueue.h"
 #include "core/pipeline/metricspolicy.h"
@@ -33,7 +35,9 @@ EvalResult script(const EvalRequest &req)
     r.reference.runs = r.candidate.runs = 100;
     r.speedup = speedup;
     r.verification.trials = 5;
-    if (req.options.metrics)
+    if (req.options.metrics && req.options.metricsMinSpeedup > 0 && speedup < req.options.metricsMinSpeedup)
+        r.metricsSkipped = u"not_among_best"_s;
+    else if (req.options.metrics)
         r.metrics = QJsonObject{
             {u"candidate"_s,
              QJsonObject{{u"available"_s, true},
@@ -118,21 +122,31 @@ private Q_SLOTS:
         QVERIFY(p.amongBest(1.0, {}));
         QVERIFY(!p.amongBest(std::numeric_limits<double>::quiet_NaN(), {}));
 
+        QCOMPARE(p.minSpeedupAmongBest({1.0, 2.0, 5.0}), 2.0); // the 2nd fastest: 2.0 and up are among the best
+        QCOMPARE(p.minSpeedupAmongBest({7.0}), 0.0);           // fewer than 2 others: any speedup is
+        QCOMPARE(p.minSpeedupAmongBest({std::numeric_limits<double>::quiet_NaN(), 3.0}), 0.0);
+
         EvalOptions o;
         p.mode = MetricsPolicy::Mode::Always;
-        QCOMPARE(p.firstPass(o), QString());
+        QCOMPARE(p.firstPass(o, 2.0), QString());
         QVERIFY(o.metrics);
+        QCOMPARE(o.metricsMinSpeedup, 0.0);
         p.mode = MetricsPolicy::Mode::WhenTheyPay;
-        QCOMPARE(p.firstPass(o), u"not_among_best"_s);
-        QVERIFY(!o.metrics);
-        QCOMPARE(p.firstPass(o), u"off"_s); // asked for no pass: stays off, and says so
+        QCOMPARE(p.firstPass(o, 2.0), QString()); // the worker decides, with the speedup needed
+        QVERIFY(o.metrics);
+        QCOMPARE(o.metricsMinSpeedup, 2.0);
+        QCOMPARE(o.toJson().value(u"metrics_min_speedup"_s).toDouble(), 2.0);
+        QCOMPARE(EvalOptions::fromJson(o.toJson()).metricsMinSpeedup, 2.0);
+        o.metrics = false;
+        QCOMPARE(p.firstPass(o, 2.0), u"off"_s); // asked for no pass: stays off, and says so
+        QVERIFY(!o.toJson().contains(u"metrics_min_speedup"_s));
         o.metrics = true;
         p.mode = MetricsPolicy::Mode::Never;
         QCOMPARE(p.firstPass(o), u"off"_s);
         QVERIFY(!o.metrics);
     }
 
-    // The best so far gets the pass after its first measurement; a slower one does not and says why.
+    // The best so far gets the pass in its one evaluation; a slower one does not and says why.
     void onlyTheBestAreProfiled()
     {
         Session s;
@@ -140,21 +154,20 @@ private Q_SLOTS:
         const qint64 fast = s.add(4.0), slow = s.add(2.0), faster = s.add(8.0);
 
         const QueuedEvaluation first = s.evaluate(fast);
-        QVERIFY(first.metricsFollowUp);
-        QVERIFY(first.firstEvaluationId && first.evaluationId && first.firstEvaluationId != first.evaluationId);
-        QCOMPARE(s.requestsFor(fast), std::make_pair(2, 1));
+        QVERIFY(!first.metricsFollowUp); // no second evaluation: the pass ran in the first
+        QCOMPARE(s.requestsFor(fast), std::make_pair(1, 1));
+        QCOMPARE(s.evaluator.submitted().constLast().options.metricsMinSpeedup, 0.0); // nothing to beat yet
         QVERIFY(!first.result.metrics.isEmpty());
         QVERIFY(first.result.metricsSkipped.isEmpty());
         const Evaluation latest = *s.store.latestEvaluation(fast);
         QVERIFY(!latest.result.contains(u"metrics_skipped"_s));
         QVERIFY(VariantMeasurement::fromEvaluation(latest).hasHardwareMetrics());
-        // The first evaluation (without the pass) says why it has no metrics.
-        QCOMPARE(s.store.evaluation(first.firstEvaluationId)->result.value(u"metrics_skipped"_s).toString(),
-                 u"not_among_best"_s);
 
         const QueuedEvaluation second = s.evaluate(slow);
         QVERIFY(!second.metricsFollowUp);
-        QCOMPARE(s.requestsFor(slow), std::make_pair(1, 0));
+        QCOMPARE(s.requestsFor(slow), std::make_pair(1, 1));
+        QCOMPARE(s.evaluator.submitted().constLast().options.metricsMinSpeedup, 4.0);
+        QVERIFY(second.result.metrics.isEmpty());
         QCOMPARE(second.result.metricsSkipped, u"not_among_best"_s);
         const Measurement stored = Measurement::fromJson(s.store.latestEvaluation(slow)->result);
         QCOMPARE(stored.metricsSkipped, u"not_among_best"_s);
@@ -163,8 +176,10 @@ private Q_SLOTS:
         QCOMPARE(shown.metricsProblem, metricsSkippedText(u"not_among_best"_s));
         QVERIFY(!shown.achievedOccupancyPct && !shown.dramThroughputPct); // not measured is not zero
 
-        QVERIFY(s.evaluate(faster).metricsFollowUp); // a new best is profiled
-        QCOMPARE(s.requestsFor(faster), std::make_pair(2, 1));
+        const QueuedEvaluation third = s.evaluate(faster); // a new best is profiled, in its one evaluation
+        QVERIFY(!third.metricsFollowUp);
+        QVERIFY(!third.result.metrics.isEmpty());
+        QCOMPARE(s.requestsFor(faster), std::make_pair(1, 1));
     }
 
     void alwaysAndNever()
