@@ -67,6 +67,14 @@ def main():
             res.get('phases_s'), res.get('load_parts_s'), (res.get('isolation') or {}).get('reference', {}).get(
                 'reused'), (' build_cache %s' % {k: v for k, v in res['build_cache'].items() if k != 'extensions'})
             if res.get('build_cache') else ''), flush=True)
+        t = res.get('timing') or {}
+        if t:  # what the speedup rests on: each side's median, the host's and the judge's figures, the flags
+            print('    %s; batches %s of %s/%s calls, stopped_by %s; flags %s' % (
+                '; '.join('%s median %.4g ms (host %s, judge %s)' % (
+                    side, t[side]['median_ms'], t[side].get('host_ms'), t[side].get('external_ms'))
+                    for side in ('reference', 'candidate') if side in t),
+                t.get('batches'), t.get('reference_batch_calls'), t.get('batch_calls'),
+                (t.get('adaptive') or {}).get('stopped_by'), res.get('flags')), flush=True)
         return wall
 
     try:

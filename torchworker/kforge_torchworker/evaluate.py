@@ -75,20 +75,16 @@ class ExternalClock:
         return answer, kept, start.elapsed_time(end)
 
 
-BATCH_DEVICE_MS = 5.0  # a timed batch: about this much of the calls' own device time (as kforge-worker's K)...
-BATCH_WALL_MS = 20.0   # ...and at most this much of the host's wall clock, calls and everything around them
+BATCH_DEVICE_MS = 10.0  # a timed batch: about this much of the calls' own device time (the host's events)
 
 
-def batch_calls(device_per_call_ms, wall_per_call_ms):
-    """Calls per timed batch, 1..256: about BATCH_DEVICE_MS of the calls' device time (the host's events), but no
-    more than BATCH_WALL_MS of the host's wall clock per call (the flush, the synchronisations and the Python
-    framing, which dominate a short call: 10 ms of a 10 us kernel were 256 calls of 0.3 ms each, 2-3 s of timing
-    on the H200 in session 7). Not smaller: batches of 4 ms of wall clock (16 calls of a 60 us kernel) left the
-    medians' intervals wide on the H200 (the first calls after a batch's gap are slower, a larger share of a
-    short batch), and timing ran to max_time_ms."""
-    by_device = math.ceil(BATCH_DEVICE_MS / max(device_per_call_ms, 1e-4))
-    by_wall = math.ceil(BATCH_WALL_MS / max(wall_per_call_ms, 1e-3))
-    return max(1, min(256, int(by_device), int(by_wall)))
+def batch_calls(device_per_call_ms):
+    """Calls per timed batch, 1..256: about BATCH_DEVICE_MS of the calls' device time. Two shorter choices were
+    measured on the H200 and are worse (session 8): 4 ms of the host's wall clock (16 calls of a 60 us kernel)
+    and 5 ms of device time capped at 20 ms of wall clock both left the medians' intervals wide (the first calls
+    after a batch's gap are slower, a larger share of a short batch), so timing ran longer, to max_time_ms on
+    the smallest tasks, and a ModelNew's warm turnaround went from 0.96 s to 1.28 s."""
+    return max(1, min(256, int(math.ceil(BATCH_DEVICE_MS / max(device_per_call_ms, 1e-4)))))
 
 
 def median_ci(samples):
@@ -566,7 +562,7 @@ class Evaluation:
             wall_per_call[side] = max((wall_ms - excess) / calls[side], 1e-3)
             device_per_call[side] = max(statistics.median(times), 1e-4)
         for side in wall_per_call:
-            calls[side] = batch_calls(device_per_call[side], wall_per_call[side])
+            calls[side] = batch_calls(device_per_call[side])
         keep_sets = []  # large outputs on a CUDA worker: the kept timed calls' outputs into lent buffers
         if ex is not None and out_bytes * calls['candidate'] > KEEP_ALL_BYTES and ex.task.outputs:
             keep_sets = [ex.output_set('candidate') for _ in range(min(calls['candidate'], 2))]

@@ -63,11 +63,12 @@ int Evaluator::chooseBatch(double perCallMs)
 {
     if (!(perCallMs > 0))
         return kMaxBatch;
-    // To the nearest power of two (on a log scale): the estimate's noise must not change K from one evaluation
-    // of a kernel to the next (the per-call figure of short kernels depends a little on K: each call's fresh
-    // buffers).
-    const double k = std::clamp(kBatchTargetMs / perCallMs, 1.0, static_cast<double>(kMaxBatch));
-    const int p = 1 << static_cast<int>(std::lround(std::log2(k)));
+    // Rounded up to a power of two: the estimate's noise must not change K from one evaluation of a kernel to
+    // the next (the per-call figure of short kernels depends a little on K: each call's fresh buffers).
+    const double k = std::clamp(std::ceil(kBatchTargetMs / perCallMs), 1.0, static_cast<double>(kMaxBatch));
+    int p = 1;
+    while (p < k)
+        p *= 2;
     return std::clamp(p, kMinBatch, kMaxBatch);
 }
 
@@ -151,12 +152,8 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     if (index == 1 || (isFirst && !run.options.timing)) {
         const double b = base[kRef];
         const auto perCall = [&](Side s) { return std::max(times[s].ms - b, 1e-4) / run.k0; };
-        // K from a call's whole share of the batch (the call and its frame: the flush, the inputs' generation),
-        // so a batch lasts about kBatchTargetMs on the device. Sized by the call alone, a 20 us kernel with a
-        // 50 us frame got 256 calls: 18 ms batches, 4 a round, 90 ms a round (session 7, softmax on the H200).
-        const auto gross = [&](Side s) { return std::max(times[s].ms, 1e-4) / run.k0; };
-        run.kRef = chooseBatch(gross(Side::Reference));
-        run.kCand = chooseBatch(gross(Side::Candidate));
+        run.kRef = chooseBatch(perCall(Side::Reference));
+        run.kCand = chooseBatch(perCall(Side::Candidate));
         run.refPerCallMs = perCall(Side::Reference);
     }
     if (isFirst) {

@@ -66,8 +66,8 @@ public:
     bool restartRequired() const { return m_restartRequired; }
 
     static RunStats summarize(const std::vector<float> &samplesMs);
-    // K for a side whose calls take `perCallMs` of the batch (each call with its frame): about kBatchTargetMs,
-    // to the nearest power of two, within [kMinBatch, kMaxBatch].
+    // K for a side whose calls take `perCallMs`: enough calls for kBatchTargetMs, within [kMinBatch,
+    // kMaxBatch].
     static int chooseBatch(double perCallMs);
     // The result's "roofline" object for a timed candidate (speedoflight.h, the one computation), its flag and
     // warning appended to `flags` / `warnings` when it has one.

@@ -135,11 +135,9 @@ void rooflineFromTheFunction()
 void batchSize()
 {
     KF_CHECK(Evaluator::chooseBatch(0.001) == Evaluator::kMaxBatch); // 1 us: 5000 calls, capped
-    KF_CHECK(Evaluator::chooseBatch(0.04) == 128);                   // 125 -> 128
-    KF_CHECK(Evaluator::chooseBatch(0.033) == 128);                  // 151.5 -> 128 (log2 7.24)
-    KF_CHECK(Evaluator::chooseBatch(0.0275) == 256);                 // 181.8 -> 256 (log2 7.51)
-    KF_CHECK(Evaluator::chooseBatch(0.07) == 64);                    // 71.4 -> 64
-    KF_CHECK(Evaluator::chooseBatch(3.0) == Evaluator::kMinBatch);   // long calls: 2 -> 3
+    KF_CHECK(Evaluator::chooseBatch(0.04) == 128);                   // ceil(125) -> 128
+    KF_CHECK(Evaluator::chooseBatch(0.033) == 256);                  // ceil(151.5) -> 256
+    KF_CHECK(Evaluator::chooseBatch(3.0) == Evaluator::kMinBatch);   // long calls: 3
     KF_CHECK(Evaluator::chooseBatch(0.0) == Evaluator::kMaxBatch);
 }
 
