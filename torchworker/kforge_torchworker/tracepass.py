@@ -69,21 +69,20 @@ def summarize(lines, windows):
                 return i
         return None
 
-    per_run_kernels = [[] for _ in windows]
-    per_run_memory = [[] for _ in windows]
     ignored = 0
-    for k in kernels:
-        i = run_of(k)
-        if i is None:
-            ignored += 1
-        else:
-            per_run_kernels[i].append(k)
-    for m in memory:
-        i = run_of(m)
-        if i is None:
-            ignored += 1
-        else:
-            per_run_memory[i].append(m)
+
+    def by_run(records):
+        nonlocal ignored
+        runs = [[] for _ in windows]
+        for r in records:
+            i = run_of(r)
+            if i is None:
+                ignored += 1
+            else:
+                runs[i].append(r)
+        return runs
+
+    per_run_kernels, per_run_memory = by_run(kernels), by_run(memory)
     runs = len(windows)
     groups = {}
     for ks in per_run_kernels:

@@ -38,7 +38,7 @@ std::string commandLine()
     return raw;
 }
 
-// 0 written, 2 the file could not be written (the summary went to stderr instead).
+// 0 written, 2 the file could not be written or no path was given (the summary went to stderr instead).
 int writeRecords(const char *path)
 {
     g_tracer->flush();
@@ -65,23 +65,7 @@ void writeAtExit()
 {
     if (!g_tracer || g_written.load())
         return;
-    g_tracer->flush();
-    kforge::runtime::profiler::TraceRecords records = g_tracer->takeRecords();
-    kforge::runtime::profiler::JsonLinesHeader header;
-    header.pid = static_cast<int>(getpid());
-    cuptiGetVersion(&header.cuptiVersion);
-    header.command = commandLine();
-    const char *path = std::getenv("KFORGE_INJECT_OUT");
-    if (path && *path) {
-        std::ofstream out(path, std::ios::trunc);
-        if (out) {
-            kforge::runtime::profiler::writeTraceJsonLines(out, header, records);
-            return;
-        }
-        std::fprintf(stderr, "kforge_inject: cannot write %s\n", path);
-    }
-    std::fprintf(stderr, "kforge_inject: pid %d traced %zu kernels, %zu memory operations, %zu records dropped\n",
-                 header.pid, records.kernels.size(), records.memoryOps.size(), records.dropped);
+    writeRecords(std::getenv("KFORGE_INJECT_OUT"));
 }
 
 } // namespace
