@@ -53,13 +53,23 @@ double MetricsPolicy::minSpeedupAmongBest(const QList<double> &others) const
     return finite.at(best - 1);
 }
 
-double MetricsPolicy::minSpeedupAmongBest(qint64 variantId, const Population &population) const
+namespace {
+
+// The latest speedups of the session's other correct, usable variants: what a variant is ranked against.
+QList<double> otherSpeedups(qint64 variantId, const Population &population)
 {
     QList<double> others;
     for (const Variant &v : population.variants())
         if (v.id != variantId && v.origin != VariantOrigin::Reference && v.usableAsExemplar() && v.eval.speedup)
             others << *v.eval.speedup;
-    return minSpeedupAmongBest(others);
+    return others;
+}
+
+} // namespace
+
+double MetricsPolicy::minSpeedupAmongBest(qint64 variantId, const Population &population) const
+{
+    return minSpeedupAmongBest(otherSpeedups(variantId, population));
 }
 
 bool MetricsPolicy::amongBest(double speedup, const QList<double> &others) const
@@ -75,11 +85,7 @@ bool MetricsPolicy::amongBest(double speedup, const QList<double> &others) const
 
 bool MetricsPolicy::pays(qint64 variantId, double speedup, const Population &population) const
 {
-    QList<double> others;
-    for (const Variant &v : population.variants())
-        if (v.id != variantId && v.origin != VariantOrigin::Reference && v.usableAsExemplar() && v.eval.speedup)
-            others << *v.eval.speedup;
-    return amongBest(speedup, others);
+    return amongBest(speedup, otherSpeedups(variantId, population));
 }
 
 } // namespace kforge

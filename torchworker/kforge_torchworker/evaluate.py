@@ -475,19 +475,10 @@ class Evaluation:
         samples = {'reference': [], 'candidate': []}
         baselines = {'reference': [], 'candidate': []}
         calls = {'reference': max(1, warmup), 'candidate': max(1, warmup)}
-        wall_per_call, device_per_call = {}, {}
         for side, host in (('reference', self.ref), ('candidate', self.cand)):
-            asked = time.monotonic()
             ans, _ = self.ask(host, {'op': 'time', 'set': 0, 'calls': calls[side], 'baseline_calls': 0}, [],
                               'warming up the ' + side)
-            wall_ms = (time.monotonic() - asked) * 1000.0
-            times = self.times(ans.get('times_ms'), calls[side], host, side)
-            # less the calls' excess over their median: a first call's lazy set-up does not shrink the batches
-            excess = sum(times) - len(times) * statistics.median(times)
-            wall_per_call[side] = max((wall_ms - excess) / calls[side], 1e-3)
-            device_per_call[side] = max(statistics.median(times), 1e-4)
-        for side in wall_per_call:
-            calls[side] = batch_calls(device_per_call[side])
+            calls[side] = batch_calls(statistics.median(self.times(ans.get('times_ms'), calls[side], host, side)))
         keep_sets = []  # large outputs on a CUDA worker: the kept timed calls' outputs into lent buffers
         if ex is not None and out_bytes * calls['candidate'] > KEEP_ALL_BYTES and ex.task.outputs:
             keep_sets = [ex.output_set('candidate') for _ in range(min(calls['candidate'], 2))]
@@ -604,7 +595,6 @@ class Evaluation:
             net = self.net(samples[side], baselines[side])
             timing[side] = stats(net)
             timing[side]['baseline_ms'] = base
-            timing[side]['warmup_wall_ms_per_call'] = wall_per_call[side]  # what sized its batches
             # unstable_timing as kforge-worker's: the CV over batches (each batch's per-call figure), not over
             # single calls, where a few outliers (a page fault, a context switch) inflate it while the median
             # stays within its interval.

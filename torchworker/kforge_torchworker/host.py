@@ -167,6 +167,7 @@ class Host:
         self.sets = []
         self.buffers = {}  # id -> gpuipc.Mapping: the judge's buffers lent to this host (CUDA workers)
         self.go = self.done = None  # the judge's interprocess events around a timed batch (external timing)
+        self.held = None  # (outputs, keep_out) of the last timed batch's kept calls until the judge asks ('kept')
         self.flush = None
         self.ready_at = None  # time.monotonic() (system-wide) once this host could serve: the judge's boot wait
         if self.device.type == 'cuda':
@@ -394,7 +395,7 @@ class Host:
             return self.kept_answer({'times_ms': times, 'baseline_ms': baseline}, held, keep_out)
 
     def op_kept(self, header, tensors):
-        held, keep_out = getattr(self, 'held', None) or ([], None)
+        held, keep_out = self.held or ([], None)
         self.held = None
         with torch.no_grad():
             return self.kept_answer({}, held, keep_out)
