@@ -7,7 +7,8 @@ the judge boots spare hosts and ends the last evaluation's) left out. Prints fig
 
 Forms: a ModelNew without inline CUDA (torch_diag_matmul broadcast.py); a KForge .cu on a compile miss (rowscale.cu
 with a new comment each time: the host's nvcc runs); a load_inline ModelNew (tests/torchworker/data's
-matmul_relu_inline.py) on a build miss (a fresh cache directory) and then on hits. Each row: wall s, the
+matmul_relu_inline.py, and diag_rowscale_inline.py on the diag task) on a build miss (a fresh cache directory) and
+then on hits. Each row: wall s, the
 evaluation's phases_s and load_parts_s, whether the reference host was reused."""
 
 import argparse
@@ -24,7 +25,10 @@ WORKER = os.path.join(ROOT, 'torchworker', 'kforge-torch-worker')
 
 class Worker:
     def __init__(self, device, env):
-        self.p = subprocess.Popen([sys.executable, WORKER, '--device', device], stdin=subprocess.PIPE,
+        # KFORGE_TURNAROUND_PROFILE=FILE: the judge runs under cProfile, its statistics written to FILE at the end
+        profile = os.environ.get('KFORGE_TURNAROUND_PROFILE')
+        prefix = [sys.executable, '-m', 'cProfile', '-o', profile] if profile else [sys.executable]
+        self.p = subprocess.Popen(prefix + [WORKER, '--device', device], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True, env=env)
         self.p.stdout.readline()
 
@@ -69,12 +73,12 @@ def main():
             if res.get('build_cache') else ''), flush=True)
         t = res.get('timing') or {}
         if t:  # what the speedup rests on: each side's median, the host's and the judge's figures, the flags
-            print('    %s; batches %s of %s/%s calls, stopped_by %s; flags %s' % (
+            print('    %s; batches %s of %s/%s calls, stopped_by %s; parts_s %s; flags %s' % (
                 '; '.join('%s median %.4g ms (host %s, judge %s)' % (
                     side, t[side]['median_ms'], t[side].get('host_ms'), t[side].get('external_ms'))
                     for side in ('reference', 'candidate') if side in t),
                 t.get('batches'), t.get('reference_batch_calls'), t.get('batch_calls'),
-                (t.get('adaptive') or {}).get('stopped_by'), res.get('flags')), flush=True)
+                (t.get('adaptive') or {}).get('stopped_by'), t.get('parts_s'), res.get('flags')), flush=True)
         return wall
 
     try:
@@ -88,11 +92,27 @@ def main():
             with open(path, 'w') as f:
                 f.write('// turnaround %d %f\n' % (i, time.time()) + rowscale)
             run('.cu rowscale (nvcc miss)', i + 1, os.path.join(diag, 'reference.py'), path, diag_task)
+        # The product's path for a .cu: KForge's compiler (the workbench, kforge-cli) builds the .so on the client
+        # and sends it; here plain nvcc builds it before the request, its time printed apart from the evaluation's.
+        inc = os.path.join(ROOT, 'core', 'runtime', 'include')
+        for i in range(a.reps):
+            src, so = os.path.join(work, 'rowscale_so_%d.cu' % i), os.path.join(work, 'rowscale_%d.so' % i)
+            with open(src, 'w') as f:
+                f.write('// turnaround %d %f\n' % (i, time.time()) + rowscale)
+            t0 = time.monotonic()
+            subprocess.run(['nvcc', '-O3', '-lineinfo', '-arch=sm_90', '-shared', '-Xcompiler', '-fPIC', '-I' + inc,
+                            src, '-o', so], check=True)
+            print('    (plain nvcc of the .so: %.2f s, not in the row below)' % (time.monotonic() - t0))
+            run('.so rowscale (compiled)', i + 1, os.path.join(diag, 'reference.py'), so, diag_task)
         from test_torchworker import task_for  # the worker test's own task of matmul_relu.py
         spec = task_for('matmul_relu')
         for i in range(a.reps + 1):
             run('load_inline ' + ('(build miss)' if i == 0 else '(build hit)'), i,
                 os.path.join(data, 'matmul_relu.py'), os.path.join(data, 'matmul_relu_inline.py'), spec)
+        # inline CUDA on the diag task: a kernel of 0.04 ms, where the timing is not the tiny task's 14-26 batches
+        for i in range(a.reps + 1):
+            run('diag load_inline ' + ('(build miss)' if i == 0 else '(build hit)'), i,
+                os.path.join(diag, 'reference.py'), os.path.join(data, 'diag_rowscale_inline.py'), diag_task)
     finally:
         w.close()
 

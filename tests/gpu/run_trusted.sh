@@ -93,18 +93,19 @@ try:
 except OSError:
     pass
 print("diag_matmul good, 5 evaluations (%s s for the session):" % sys.argv[2])
-print("%-4s %-9s %9s %11s %11s %5s %5s %8s %11s  %s" % ("#", "verdict", "speedup", "ref_ms", "cand_ms", "K", "Kref", "batches",
-      "crossing_ms", "flags"))
+print("%-4s %-9s %9s %11s %11s %5s %5s %8s %11s %11s %7s  %s" % ("#", "verdict", "speedup", "ref_ms", "cand_ms", "K", "Kref",
+      "batches", "crossing_ms", "boundary_ms", "eval_s", "flags"))
 sp = []
 for i, r in enumerate(rows):
     t = r.get("timing", {})
     s = t.get("speedup", 0)
     if s:
         sp.append(s)
-    print("%-4d %-9s %9.2f %11.4f %11.4f %5s %5s %8s %11.4f  %s" % (i + 1, r.get("verdict"), s,
+    print("%-4d %-9s %9.2f %11.4f %11.4f %5s %5s %8s %11.4f %11.1f %7.2f  %s" % (i + 1, r.get("verdict"), s,
           t.get("reference", {}).get("median_ms", 0), t.get("candidate", {}).get("median_ms", 0),
           t.get("batch_calls", "-"), t.get("reference_batch_calls", "-"), t.get("batches", "-"),
-          t.get("crossing_ms", 0), ",".join(r.get("flags", []))))
+          t.get("crossing_ms", 0), t.get("boundary_ms", 0), sum(r.get("phases_s", {}).values()),
+          ",".join(r.get("flags", []))))
 if sp:
     print("max/min speedup %.4f (issue bar <= 1.03)" % (max(sp) / min(sp)))
 if rows:

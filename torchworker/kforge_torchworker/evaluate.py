@@ -436,6 +436,10 @@ class Evaluation:
         sets, expected = [], []
         stage = []
         ex = self.exchange
+        # where the timing's wall time goes (timing.parts_s): the timing sets checked and staged, the warm-up,
+        # the timed batches, their frames, the kept outputs read and compared, the rest of the rounds' loop
+        parts = dict.fromkeys(('sets', 'warmup', 'batches', 'frames', 'kept', 'checks'), 0.0)
+        part_start = time.monotonic()
         for i in range(2):
             set_seed = spec.splitmix64(self.seed, (1 << 30) + i)
             args = self.make_args(set_seed)
@@ -472,6 +476,8 @@ class Evaluation:
             for host in (self.ref, self.cand):
                 self.ask(host, {'op': 'stage', 'sets': headers}, tensors, 'staging the timing inputs')
         out_bytes = sum(e.numel() * e.element_size() for e in expected[0] if hasattr(e, 'numel'))
+        parts['sets'] = time.monotonic() - part_start
+        part_start = time.monotonic()
         samples = {'reference': [], 'candidate': []}
         baselines = {'reference': [], 'candidate': []}
         calls = {'reference': max(1, warmup), 'candidate': max(1, warmup)}
@@ -479,6 +485,7 @@ class Evaluation:
             ans, _ = self.ask(host, {'op': 'time', 'set': 0, 'calls': calls[side], 'baseline_calls': 0}, [],
                               'warming up the ' + side)
             calls[side] = batch_calls(statistics.median(self.times(ans.get('times_ms'), calls[side], host, side)))
+        parts['warmup'] = time.monotonic() - part_start
         keep_sets = []  # large outputs on a CUDA worker: the kept timed calls' outputs into lent buffers
         if ex is not None and out_bytes * calls['candidate'] > KEEP_ALL_BYTES and ex.task.outputs:
             keep_sets = [ex.output_set('candidate') for _ in range(min(calls['candidate'], 2))]
@@ -532,9 +539,12 @@ class Evaluation:
                 if side == 'candidate' and keep_sets:
                     request['keep_out'] = keep_sets[:len(keep)]
                 if clock is not None:
+                    t_part = time.monotonic()
                     ans, _, ms = clock.batch(side, host, dict(request, external='calls', defer_kept=True),
                                              'timing the %s (round %d)' % (side, rounds + 1))
                     ext[side].append(ms)
+                    parts['batches'] += time.monotonic() - t_part
+                    t_part = time.monotonic()
                     if keep:  # outside the judge's window, as the frame has no outputs to send
                         kept_ans, kept = self.ask(host, {'op': 'kept'}, [], 'reading the %s\'s timed outputs '
                                                   '(round %d)' % (side, rounds + 1))
@@ -542,13 +552,19 @@ class Evaluation:
                             ans = dict(ans, kept=kept_ans['kept'])
                     else:
                         kept = []
+                    parts['kept'] += time.monotonic() - t_part
+                    t_part = time.monotonic()
                     if rounds % 2 == 1:  # the same batch without the calls: the crossing and the per-call frame
                         _, _, base_ms = clock.batch(side, host, {'op': 'time', 'set': set_index, 'calls': 0,
                                                                  'baseline_calls': n, 'external': 'baseline'},
                                                     'timing the %s\'s frame (round %d)' % (side, rounds + 1))
                         ext_base[side].append(base_ms)
+                    parts['frames'] += time.monotonic() - t_part
                 else:
+                    t_part = time.monotonic()
                     ans, kept = self.ask(host, request, [], 'timing the %s (round %d)' % (side, rounds + 1))
+                    parts['batches'] += time.monotonic() - t_part
+                t_part = time.monotonic()
                 times, base = self.times(ans.get('times_ms'), n, host, side), self.times(
                     ans.get('baseline_ms'), min(n, 5), host, side)
                 samples[side] += times
@@ -573,6 +589,7 @@ class Evaluation:
                         self.check(expected[set_index], kept[j * per:(j + 1) * per],
                                    'timed round %d, call %d' % (rounds + 1, index), None)
                         checked += 1
+                parts['checks'] += time.monotonic() - t_part
             rounds += 1
         self.verification['timed_outputs_checked'] = checked
         if ex is not None:  # the judge reads the candidate's staged buffers itself
@@ -609,6 +626,8 @@ class Evaluation:
             adaptive[side]['half_width'] is not None and adaptive[side]['half_width'] <= target
             for side in ('reference', 'candidate'))
         timing['adaptive'] = adaptive
+        parts['loop'] = time.monotonic() - loop_start - sum(parts[k] for k in ('batches', 'frames', 'kept', 'checks'))
+        timing['parts_s'] = {k: round(v, 4) for k, v in parts.items()}
         timing['speedup'] = timing['reference']['median_ms'] / max(timing['candidate']['median_ms'], 1e-9)
         timing.update({'external': clock is not None, 'device': 'cuda' if self.device.startswith('cuda') else 'cpu',
                        'batches': rounds, 'batch_calls': calls['candidate'],
@@ -643,7 +662,8 @@ class Evaluation:
                     side, f.verdict, f.message)}
             if not answers[side].get('ok', True) and 'problem' not in answers[side]:
                 answers[side] = {'problem': '%s: %s' % (answers[side].get('step'), answers[side].get('cause'))}
-        if answers['reference'].get('side') is not None:
+        if not answers['reference'].get('reused'):  # kept even when it failed: the next evaluations reuse the
+            # reference's host instead of tracing (and so ending) it again
             self.ref_trace = {k: v for k, v in answers['reference'].items() if k != 'reused'}
         combined = tracepass.combine(answers['candidate'], answers['reference'])
         if combined.get('available'):

@@ -249,7 +249,7 @@ void BatchTimer::waitEvent(cudaEvent_t e, double timeoutS, const std::string &wh
 }
 
 BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t roundSeed, bool gated, bool snapshot,
-                          double timeoutS, const std::string &phase, int first)
+                          double timeoutS, const std::string &phase, int first, bool generate)
 {
     const cudaStream_t s = m_gpu.stream();
     const int used = std::min(calls, m_sets);
@@ -272,7 +272,7 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
     // of different processes do not run at once, so GPU time another process takes while the judge
     // prepares (a candidate working on the inputs before its calls) lengthens it against the baseline.
     KF_CUDA(cudaEventRecord(m_eg, s));
-    for (int c = 0; c < used; ++c)
+    for (int c = 0; generate && c < used; ++c)
         generateInto(input(setOf(c), 0), roundSeed, setOf(c));
     m_gpu.flushL2(s);
     KF_CUDA(cudaEventRecord(m_e0, s));

@@ -61,8 +61,11 @@ public:
     // `host`. `gated`: hold the
     // judge's stream until the host has enqueued every call. `snapshot`: copy the output slots to the
     // snapshot arena right after done (the early comparison). Throws HostFailure, CudaFailure.
+    // `generate` false (the baseline's batches but for its preparation yardstick): the sets are not regenerated
+    // before the flush. The no-op library reads nothing, the flush leaves the cache as after generation, so the
+    // crossing is the same; the judge saves the generation's wall time (the boundary's largest part).
     BatchTime run(host::HostClient &host, Side side, int calls, uint64_t roundSeed, bool gated, bool snapshot,
-                  double timeoutS, const std::string &phase, int first = 0);
+                  double timeoutS, const std::string &phase, int first = 0, bool generate = true);
     // The host's finish: its device synchronized, the calls' return codes. Throws HostFailure.
     using Finish = BatchFinish;
     Finish finish(host::HostClient &host, double timeoutS, const std::string &phase);

@@ -24,6 +24,10 @@ struct EvalOptions {
     double minTimeMs = kAdaptiveMinTimeMs; // ...and until the timing loop has run this long (wall clock)...
     int maxRuns = 10000;                   // ...but never more than this
     double maxTimeMs = 5000;               // adaptive rule: timing ends by then (at the latest at minTimeMs)
+    // The baseline's batches (the crossing subtracted from every batch) in every Nth sampled round, each K's
+    // first kMinBaselineSamples always (1: every round). Warm-up rounds run none. The process boundary's cost.
+    int baselineEvery = 2;
+    static constexpr std::size_t kMinBaselineSamples = 3;
     int warmup = 10;                       // untimed runs of each kernel first...
     double warmupMs = 100;                 // ...and for at least this long, so clocks settle before timing
     // The evaluation's seed (core/runtime/worker/seeds.h): the request's "seed" where it gives one, else drawn

@@ -50,6 +50,12 @@ struct Evaluator::Run {
     // The judge's preparation (Eg..E0) of the candidate's batches and of the baseline's of the same K.
     std::vector<double> candPrepMs, basePrepMs;
     double refWallMs = 0, candWallMs = 0, baselineWallMs = 0; // of the sampled batches (the boundary's cost)
+    // The baseline's preparation is measured (its sets regenerated) in this many sampled rounds.
+    static constexpr std::size_t kPrepYardstick = 3;
+    // The process boundary's whole cost in this evaluation: the wall clock of every baseline batch (all
+    // rounds), and the reference's and candidate's batches of those rounds, each of which pays one crossing.
+    double boundaryWallMs = 0; // the crossings added once timing is done (timing.boundary_ms)
+    std::map<int, int> crossedBatches; // K -> batches of that K
     int setsUsed = 0;
     std::string phase = "setting up";
     // Where the evaluation's wall time goes (the result's phases_s): mark(next) ends the current part and

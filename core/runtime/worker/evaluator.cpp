@@ -89,10 +89,24 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         Side side;
         int calls;
     };
-    std::vector<Batch> order{{Side::Baseline, kRef}, {Side::Reference, kRef}, {Side::Candidate, kCand}};
+    // The baseline for a K runs in the probe rounds (K is chosen from round 1's), and of the sampled rounds in
+    // every options.baseline_every-th, each K's first kMinBaselineSamples always; never in a warm-up round,
+    // whose figures nobody uses. Its median per K is what every sampled batch of that K is less.
+    const auto baselineFor = [&](int k) {
+        if (probe)
+            return true;
+        if (!sample)
+            return false;
+        const auto it = run.baselineMs.find(k);
+        return it == run.baselineMs.end() || it->second.size() < EvalOptions::kMinBaselineSamples
+               || run.timedRounds % run.options.baselineEvery == 0;
+    };
+    std::vector<Batch> order{{Side::Reference, kRef}, {Side::Candidate, kCand}};
+    if (baselineFor(kRef))
+        order.insert(order.begin(), Batch{Side::Baseline, kRef});
     if (!isFirst) {
-        if (kCand != kRef)
-            order.insert(order.begin() + 2, Batch{Side::Baseline, kCand});
+        if (kCand != kRef && baselineFor(kCand))
+            order.push_back(Batch{Side::Baseline, kCand});
         std::shuffle(order.begin(), order.end(), m_random);
     }
     // Where the round's sets start: with fewer calls than sets, timed rounds rotate through all of them
@@ -111,8 +125,12 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         host::HostClient &h = run.host(b.side);
         // The first round is not gated: it also loads what the calls need on their first run (a kernel's
         // first launch may wait for its own context), which a gate would hold up until its timeout.
+        // The baseline regenerates the sets only while its preparation yardstick (prep_ms) is short of
+        // kPrepYardstick rounds: nothing it runs reads them, and every other batch makes its own.
+        const bool yardstick = b.side == Side::Baseline && b.calls == kCand && sample
+                               && run.basePrepMs.size() < Run::kPrepYardstick;
         const BatchTime t = bt.run(h, b.side, b.calls, seed, run.gated && !isFirst, b.side == Side::Candidate,
-                                   run.waitS(), run.phase, first);
+                                   run.waitS(), run.phase, first, b.side != Side::Baseline || yardstick);
         const BatchFinish &f = t.finish;
         if (b.side != Side::Baseline) {
             for (int rc : f.rc)
@@ -134,15 +152,18 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         }
         if (t.gateTimedOut)
             sample = false;
-        if (b.side == Side::Baseline && b.calls == kCand)
+        if (yardstick)
             prep[0] = t.prepMs;
         else if (b.side == Side::Candidate)
             prep[1] = t.prepMs;
         if (b.side == Side::Baseline) {
             base[b.calls] = t.ms;
             baseWall += t.wallMs;
-        } else
+            run.boundaryWallMs += t.wallMs;
+        } else {
             times[b.side] = t;
+            ++run.crossedBatches[b.calls];
+        }
         if (isFirst && b.side == Side::Reference) {
             const std::vector<unsigned long long> changed = bt.inputChanges(seed, 0);
             for (unsigned long long c : changed)
@@ -237,7 +258,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
             run.baselineMs[k].push_back(ms);
         run.refBatchMs.push_back(times[Side::Reference].ms);
         run.candBatchMs.push_back(times[Side::Candidate].ms);
-        if (prep[0] >= 0 && prep[1] >= 0) {
+        if (prep[0] >= 0 && prep[1] >= 0) { // pairs: the yardstick's rounds
             run.basePrepMs.push_back(prep[0]);
             run.candPrepMs.push_back(prep[1]);
         }
@@ -686,6 +707,9 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
             run.reference->runs = run.timedRounds * run.kRef;
             run.candidate->runs = run.timedRounds * run.kCand;
             run.crossingMs = medianCi(run.baselineMs[run.kCand]).median;
+            for (const auto &[k, n] : run.crossedBatches) // each batch pays its own K's crossing
+                if (const auto it = run.baselineMs.find(k); it != run.baselineMs.end() && !it->second.empty())
+                    run.boundaryWallMs += medianCi(it->second).median * n;
         }
         // Deep: the sanitizer's round after the timing, so the tool's process does not share the GPU with it.
         if (!run.v.failed && options.deep)
