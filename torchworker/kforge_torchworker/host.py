@@ -480,6 +480,11 @@ def main():
     args = parser.parse_args()
     sys.stdin = open(os.devnull)
     host = Host(args.role, args.device, args.fd_in, args.fd_out)
+    if args.role == 'candidate':
+        try:  # what a ModelNew's load imports (the build cache's hook, load_inline): 0.3 s, paid while booting
+            import torch.utils.cpp_extension  # noqa: F401
+        except Exception:  # noqa: BLE001 - the load reports it, if a candidate needs it
+            pass
     host.ready_at = time.monotonic()
     return host.serve()
 

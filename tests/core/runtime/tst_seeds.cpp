@@ -115,6 +115,15 @@ void adaptiveOptions()
     }
     KF_CHECK(!EvalOptions::fromJson(Json{{"max_time_ms", -1}}, o, error));
     KF_CHECK_CONTAINS(error, "options.max_time_ms");
+    // baseline_every: the baseline's batches in every Nth sampled round (default 2), 1..16, kept by the round trip
+    EvalOptions every;
+    KF_CHECK(EvalOptions::fromJson(Json::object(), every, error) && every.baselineEvery == 2);
+    KF_CHECK(EvalOptions::fromJson(Json{{"baseline_every", 1}}, every, error) && every.baselineEvery == 1);
+    KF_CHECK(EvalOptions::fromJson(every.toJson(), back, error) && back.baselineEvery == 1);
+    for (const Json &bad : {Json{{"baseline_every", 0}}, Json{{"baseline_every", 17}}, Json{{"baseline_every", "2"}}}) {
+        KF_CHECK_MSG(!EvalOptions::fromJson(bad, o, error), bad.dump());
+        KF_CHECK_CONTAINS(error, "options.baseline_every");
+    }
 }
 
 } // namespace
