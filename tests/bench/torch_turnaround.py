@@ -48,7 +48,9 @@ def main():
     ap.add_argument('--settle', type=float, default=3.0)
     ap.add_argument('--reps', type=int, default=3)
     ap.add_argument('--skip-tiny', action='store_true', help='leave out the load_inline rows of the tiny matmul_relu')
+    ap.add_argument('--forms', default='modelnew,cu,so,tiny,inline', help='the forms to run (comma-separated)')
     a = ap.parse_args()
+    forms = set(a.forms.split(','))
     work = tempfile.mkdtemp(prefix='kforge-turnaround-')
     env = dict(os.environ, KFORGE_TORCH_CACHE=os.path.join(work, 'cache'))
     w = Worker(a.device, env)
@@ -80,15 +82,20 @@ def main():
                     for side in ('reference', 'candidate') if side in t),
                 t.get('batches'), t.get('reference_batch_calls'), t.get('batch_calls'),
                 (t.get('adaptive') or {}).get('stopped_by'), t.get('parts_s'), res.get('flags')), flush=True)
+            ad = t.get('adaptive') or {}
+            print('    half-widths: reference %s, candidate %s; per-call spread (p90/p10): reference %s, candidate %s' % (
+                (ad.get('reference') or {}).get('half_width'), (ad.get('candidate') or {}).get('half_width'),
+                *['%.4f' % (t[x]['p90_ms'] / t[x]['p10_ms']) if t[x].get('p10_ms') else None
+                  for x in ('reference', 'candidate')]), flush=True)
         return wall
 
     try:
         run('warm-up (ModelNew)', 0, os.path.join(diag, 'reference.py'),
             os.path.join(diag, 'variants', 'broadcast.py'), diag_task)
-        for i in range(a.reps):
+        for i in range(a.reps if 'modelnew' in forms else 0):
             run('ModelNew broadcast.py', i + 1, os.path.join(diag, 'reference.py'),
                 os.path.join(diag, 'variants', 'broadcast.py'), diag_task)
-        for i in range(a.reps):
+        for i in range(a.reps if 'cu' in forms else 0):
             path = os.path.join(work, 'rowscale_%d.cu' % i)
             with open(path, 'w') as f:
                 f.write('// turnaround %d %f\n' % (i, time.time()) + rowscale)
@@ -96,7 +103,7 @@ def main():
         # The product's path for a .cu: KForge's compiler (the workbench, kforge-cli) builds the .so on the client
         # and sends it; here plain nvcc builds it before the request, its time printed apart from the evaluation's.
         inc = os.path.join(ROOT, 'core', 'runtime', 'include')
-        for i in range(a.reps):
+        for i in range(a.reps if 'so' in forms else 0):
             src, so = os.path.join(work, 'rowscale_so_%d.cu' % i), os.path.join(work, 'rowscale_%d.so' % i)
             with open(src, 'w') as f:
                 f.write('// turnaround %d %f\n' % (i, time.time()) + rowscale)
@@ -107,13 +114,13 @@ def main():
             run('.so rowscale (compiled)', i + 1, os.path.join(diag, 'reference.py'), so, diag_task)
         from test_torchworker import task_for  # the worker test's own task of matmul_relu.py
         spec = task_for('matmul_relu')
-        for i in range(0 if a.skip_tiny else a.reps + 1):
+        for i in range(0 if a.skip_tiny or 'tiny' not in forms else a.reps + 1):
             run('load_inline ' + ('(build miss)' if i == 0 else '(build hit)'), i,
                 os.path.join(data, 'matmul_relu.py'), os.path.join(data, 'matmul_relu_inline.py'), spec)
         # inline CUDA on the diag task: a kernel of 0.04 ms, where the timing is not the tiny task's 14-26 batches
         # (nvcc over torch's headers: the build miss needs more than the task's timeout)
         long_task = dict(diag_task, timeout_s=max(300, diag_task.get('timeout_s', 0)))
-        for i in range(a.reps + 1):
+        for i in range(a.reps + 1 if 'inline' in forms else 0):
             run('diag load_inline ' + ('(build miss)' if i == 0 else '(build hit)'), i,
                 os.path.join(diag, 'reference.py'), os.path.join(data, 'diag_rowscale_inline.py'),
                 long_task)  # one task for all rows: the hits reuse the miss's reference host
