@@ -150,6 +150,12 @@ int main()
         KF_CHECK(t.value("external", false) && t.value("batch_calls", 0) >= Evaluator::kMinBatch
                  && t.value("batch_calls", 0) <= Evaluator::kMaxBatch);
         KF_CHECK(t.value("crossing_ms", 0.0) > 0 && t.value("batches", 0) >= 5);
+        // The boundary's whole cost: at least the crossings of the sampled rounds' batches, and the baseline
+        // regenerated inputs only for its preparation yardstick (prep_ms beside baseline_prep_ms).
+        std::printf("boundary_ms %.1f (per round %.2f), prep_ms %.3f, baseline_prep_ms %.3f\n", t.value("boundary_ms", 0.0),
+                    t.value("boundary_ms_per_round", 0.0), t.value("prep_ms", 0.0), t.value("baseline_prep_ms", 0.0));
+        KF_CHECK_MSG(t.value("boundary_ms", 0.0) >= t.value("crossing_ms", 0.0) * t.value("batches", 0), t.dump());
+        KF_CHECK_MSG(t.contains("prep_ms") && t.contains("baseline_prep_ms"), t.dump());
         KF_CHECK(r.contains("isolation") && r["isolation"]["candidate"].value("own_process_group", false));
         KF_CHECK(r["isolation"]["candidate"].value("host_pid", 0) != r["isolation"]["reference"].value("host_pid", 0));
         // The second evaluation against the same reference: its process is kept, still correct.
