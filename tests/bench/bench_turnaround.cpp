@@ -240,8 +240,19 @@ int main(int argc, char **argv)
                        .arg(s.totalMs - s.compileMs, 9, 'f', 1)
                        .arg(verdictToString(s.result.verdict) + (s.cacheHit == hit ? QString() : u"!"_s), -10)
                        .arg(std::isfinite(s.result.speedup) ? QString::number(s.result.speedup, 'f', 2) : u"-"_s, 8)
-                << '\n'
-                << Qt::flush;
+                << '\n';
+            // Where the worker's part went: its phases (and a torch worker's load parts), the timing's rounds.
+            const QJsonObject phases = s.result.extra.value(u"phases_s"_s).toObject();
+            const QJsonObject load = s.result.extra.value(u"load_parts_s"_s).toObject();
+            if (!phases.isEmpty())
+                out << u"       phases_s %1%2; %3 rounds, stopped by %4\n"_s
+                           .arg(QString::fromUtf8(QJsonDocument(phases).toJson(QJsonDocument::Compact)),
+                                load.isEmpty() ? QString()
+                                               : u", load_parts_s "_s
+                                                     + QString::fromUtf8(QJsonDocument(load).toJson(QJsonDocument::Compact)))
+                           .arg(s.result.adaptive.rounds)
+                           .arg(s.result.adaptive.stoppedBy.isEmpty() ? u"-"_s : s.result.adaptive.stoppedBy);
+            out << Qt::flush;
         }
     }
     out << '\n';
