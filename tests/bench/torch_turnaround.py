@@ -47,7 +47,6 @@ def main():
     ap.add_argument('--device', default='0')
     ap.add_argument('--settle', type=float, default=3.0)
     ap.add_argument('--reps', type=int, default=3)
-    ap.add_argument('--skip-tiny', action='store_true', help='leave out the load_inline rows of the tiny matmul_relu')
     ap.add_argument('--forms', default='modelnew,cu,so,tiny,inline', help='the forms to run (comma-separated)')
     a = ap.parse_args()
     forms = set(a.forms.split(','))
@@ -114,7 +113,7 @@ def main():
             run('.so rowscale (compiled)', i + 1, os.path.join(diag, 'reference.py'), so, diag_task)
         from test_torchworker import task_for  # the worker test's own task of matmul_relu.py
         spec = task_for('matmul_relu')
-        for i in range(0 if a.skip_tiny or 'tiny' not in forms else a.reps + 1):
+        for i in range(a.reps + 1 if 'tiny' in forms else 0):
             run('load_inline ' + ('(build miss)' if i == 0 else '(build hit)'), i,
                 os.path.join(data, 'matmul_relu.py'), os.path.join(data, 'matmul_relu_inline.py'), spec)
         # inline CUDA on the diag task: a kernel of 0.04 ms, where the timing is not the tiny task's 14-26 batches

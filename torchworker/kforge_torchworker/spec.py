@@ -223,12 +223,12 @@ def compare(name, got, expected, tolerance, device=None):
         nan_g = torch.isnan(g)
         finite = torch.isfinite(g) & torch.isfinite(e)
         # errors only over pairs of finite numbers (0 elsewhere: the maxima are over those pairs, 0 if none)
-        diff = torch.where(finite, (g - e).abs(), torch.zeros((), dtype=g.dtype, device=g.device))
+        zero = g.new_zeros(())
+        diff = torch.where(finite, (g - e).abs(), zero)
         ok_finite = finite & (diff <= atol + rtol * e.abs())
         bad = ~((nan_g & torch.isnan(e)) | (torch.isinf(e) & (g == e)) | ok_finite)
         nz = finite & (e != 0)
-        rel = torch.where(nz, diff / torch.where(nz, e.abs(), torch.ones((), dtype=e.dtype, device=e.device)),
-                          torch.zeros((), dtype=g.dtype, device=g.device))
+        rel = torch.where(nz, diff / e.abs(), zero)  # the division's inf/NaN where e == 0 are masked out
         if g.numel():  # every figure in one transfer: one synchronisation per output instead of six
             figures = torch.stack([nan_g.sum().double(), torch.isinf(g).sum().double(), diff.max(), rel.max(),
                                    bad.sum().double()]).tolist()

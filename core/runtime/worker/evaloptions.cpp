@@ -43,7 +43,8 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
     double warmupTime = out.warmupMs;
     if (!integer("trials", out.trials, 2, 1000) || !integer("min_runs", out.minRuns, 1, 1000000)
         || !integer("max_runs", out.maxRuns, 1, 1000000) || !integer("warmup", out.warmup, 0, 100000)
-        || !integer("trace_runs", out.traceRuns, 1, 10000) || !integer("baseline_every", out.baselineEvery, 1, 16) || !integer("min_time_ms", minTime, 0, 3600000)
+        || !integer("trace_runs", out.traceRuns, 1, 10000) || !integer("baseline_every", out.baselineEvery, 1, 16)
+        || !integer("min_time_ms", minTime, 0, 3600000)
         || !integer("max_time_ms", maxTime, 0, 3600000) || !integer("warmup_ms", warmupTime, 0, 3600000)
         || !boolean("timing", out.timing) || !boolean("trace", out.trace) || !boolean("metrics", out.metrics)
         || !boolean("samples", out.samples) || !boolean("source_profile", out.sourceProfile)
