@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -101,6 +102,7 @@ public:
     Json handle(const Json &request, bool &exit);
 
 private:
+    Json opBoot();
     Json opInit(const Json &request);
     Json opMap(const Json &request);
     Json opBatch(const Json &request);
@@ -123,7 +125,9 @@ private:
     int m_device;
     HostProfiler *m_profiler;
     bool m_reference = false;
+    bool m_booted = false;
     bool m_hasDevice = false;
+    double m_bootMs = 0;
     cudaStream_t m_stream = nullptr;
     std::unique_ptr<KernelLibrary> m_library;
     std::optional<TaskSpec> m_task;
@@ -147,6 +151,8 @@ private:
 Json Host::handle(const Json &request, bool &exit)
 {
     const std::string op = request.at("op").get<std::string>();
+    if (op == kOpBoot)
+        return opBoot();
     if (op == kOpInit)
         return opInit(request);
     if (op == kOpMap)
@@ -164,25 +170,47 @@ Json Host::handle(const Json &request, bool &exit)
     throw Refusal{"bad_request", "unknown op '" + op + "'"};
 }
 
-Json Host::opInit(const Json &request)
+Json Host::opBoot()
 {
-    if (m_library)
-        throw Refusal{"bad_request", "init twice"};
-    m_reference = request.value("slot", std::string("candidate")) == "reference";
+    if (m_booted)
+        throw Refusal{"bad_request", "boot twice"};
+    const auto t0 = std::chrono::steady_clock::now();
     // Without a device the library is still loaded and checked (a load needs no GPU); map then refuses.
     m_hasDevice = cudaSetDevice(m_device) == cudaSuccess && cudaFree(nullptr) == cudaSuccess
                   && cudaStreamCreateWithFlags(&m_stream, cudaStreamNonBlocking) == cudaSuccess;
     if (!m_hasDevice)
         cudaGetLastError();
+    m_booted = true;
+    m_bootMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return Json{{"ok", true}, {"device", m_hasDevice}, {"context_ms", m_bootMs}};
+}
+
+Json Host::opInit(const Json &request)
+{
+    if (m_library)
+        throw Refusal{"bad_request", "init twice"};
+    m_reference = request.value("slot", std::string("candidate")) == "reference";
+    if (!m_booted)
+        (void)opBoot();
+    const auto msSince = [](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+    };
+    auto t = std::chrono::steady_clock::now();
     // After the context exists (the driver opens /dev/nvidia* and reads /proc, /sys): Landlock, then seccomp.
     const Protections applied = applyHostRestrictions(
         HostRestrictions::fromJson(request.value("restrictions", Json::object())));
     const Json protections = applied.toJson();
+    const double restrictMs = msSince(t);
+    t = std::chrono::steady_clock::now();
     LoadFailure failure;
     m_library = KernelLibrary::open(request.at("library").get<std::string>(), failure);
     if (!m_library)
         throw Refusal{failure.code, failure.message};
-    return Json{{"ok", true}, {"abi", m_library->abiVersion()}, {"device", m_hasDevice}, {"protections", protections}};
+    return Json{{"ok", true},
+                {"abi", m_library->abiVersion()},
+                {"device", m_hasDevice},
+                {"protections", protections},
+                {"init_ms", Json{{"context", m_bootMs}, {"restrictions", restrictMs}, {"library", msSince(t)}}}};
 }
 
 void Host::unmap()

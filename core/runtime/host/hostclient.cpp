@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 
 extern char **environ;
 
@@ -56,7 +57,7 @@ std::string describeStatus(int status)
 
 HostClient::~HostClient()
 {
-    if (m_process && !m_dead) {
+    if (m_process && !m_dead && m_bootNonce.empty()) { // a spare still booting is just ended
         try {
             request(Json{{"op", kOpExit}}, 2, "exit");
         } catch (const HostFailure &) {
@@ -165,6 +166,14 @@ void HostClient::died(const std::string &phase)
 
 Json HostClient::request(const Json &req, double timeoutS, const std::string &phase)
 {
+    if (!m_bootNonce.empty() && !settle(timeoutS))
+        throw HostFailure{"crashed", "the " + m_slot + "'s process failed to boot (" + phase + ")"};
+    const std::string nonce = send(req, phase);
+    return await(nonce, timeoutS, phase);
+}
+
+std::string HostClient::send(const Json &req, const std::string &phase)
+{
     if (m_dead)
         throw HostFailure{"crashed", "the " + m_slot + "'s process is gone (" + phase + ")"};
     const int fd = m_process->channelFd();
@@ -183,6 +192,14 @@ Json HostClient::request(const Json &req, double timeoutS, const std::string &ph
             died(phase);
         sent += static_cast<std::size_t>(n);
     }
+    return nonce;
+}
+
+Json HostClient::await(const std::string &nonce, double timeoutS, const std::string &phase)
+{
+    if (m_dead)
+        throw HostFailure{"crashed", "the " + m_slot + "'s process is gone (" + phase + ")"};
+    const int fd = m_process->channelFd();
     const auto deadline = Clock::now()
                           + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutS));
     for (;;) {
@@ -235,7 +252,7 @@ Json HostClient::request(const Json &req, double timeoutS, const std::string &ph
     }
 }
 
-std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string &code, std::string &message)
+std::unique_ptr<HostClient> HostClient::spawn(const HostStart &how, std::string &error)
 {
     std::unique_ptr<HostClient> client(new HostClient);
     client->m_slot = how.slot;
@@ -250,12 +267,67 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
     // HOME is set by the host to its private directory (the sandbox's cwd, which also sets TMPDIR there).
     options.tempParent = how.tempParent;
     options.outputCapBytes = how.outputCapBytes;
-    std::string error;
     client->m_process = SandboxedProcess::spawn(options, error);
-    if (!client->m_process) {
-        code = "internal";
-        message = "cannot start the " + how.slot + "'s process: " + error;
+    if (!client->m_process)
         return nullptr;
+    return client;
+}
+
+std::unique_ptr<HostClient> HostClient::spawnSpare(const HostStart &how, std::string &error)
+{
+    const auto t0 = Clock::now();
+    HostStart spare = how;
+    spare.slot = "spare";
+    std::unique_ptr<HostClient> client = spawn(spare, error);
+    if (!client)
+        return nullptr;
+    client->m_startMs["spawn"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    try {
+        client->m_bootNonce = client->send(Json{{"op", kOpBoot}}, "booting a spare host");
+    } catch (const HostFailure &f) {
+        error = f.message;
+        return nullptr;
+    }
+    return client;
+}
+
+bool HostClient::settle(double timeoutS)
+{
+    if (m_bootNonce.empty())
+        return !m_dead;
+    const std::string nonce = std::exchange(m_bootNonce, std::string());
+    const auto t0 = Clock::now();
+    try {
+        m_bootReply = await(nonce, timeoutS, "booting a spare host");
+    } catch (const HostFailure &) {
+        kill();
+        return false;
+    }
+    m_startMs["boot_wait"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (!m_bootReply.value("ok", false)) {
+        kill();
+        return false;
+    }
+    return true;
+}
+
+std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string &code, std::string &message,
+                                              std::unique_ptr<HostClient> spare)
+{
+    std::unique_ptr<HostClient> client;
+    if (spare && how.wrapper.empty() && spare->settle(how.initTimeoutS)) {
+        client = std::move(spare);
+        client->m_slot = how.slot;
+    } else {
+        const auto t0 = Clock::now();
+        std::string error;
+        client = spawn(how, error);
+        if (!client) {
+            code = "internal";
+            message = "cannot start the " + how.slot + "'s process: " + error;
+            return nullptr;
+        }
+        client->m_startMs["spawn"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     }
     const std::filesystem::path library = client->m_process->tempDir() / "library.so";
     {
@@ -283,6 +355,9 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
         }
         client->m_hostProtections = reply.value("protections", Json::object());
         client->m_abi = reply.value("abi", 0);
+        const Json initMs = reply.value("init_ms", Json::object()); // a temporary would not outlive the loop
+        for (const auto &[k, v] : initMs.items())
+            client->m_startMs[k] = v;
     } catch (const HostFailure &f) {
         code = f.verdict;
         message = f.message;

@@ -44,8 +44,21 @@ public:
     HostClient &operator=(const HostClient &) = delete;
 
     // Spawns the host and sends init. On failure returns nullptr with `code` (load_failed, abi_mismatch,
-    // missing_entry, out_of_memory, crashed, timeout, internal) and `message`.
-    static std::unique_ptr<HostClient> start(const HostStart &how, std::string &code, std::string &message);
+    // missing_entry, out_of_memory, crashed, timeout, internal) and `message`. With `spare` (from spawnSpare,
+    // of the same executable, device and temporary parent, no wrapper), that host is used instead of a new
+    // one: its boot's answer is awaited and it gets the library; a spare that died is replaced by a new host.
+    static std::unique_ptr<HostClient> start(const HostStart &how, std::string &code, std::string &message,
+                                             std::unique_ptr<HostClient> spare = nullptr);
+    // A spare host: spawned and asked to boot (create its CUDA context) without waiting for its answer, so
+    // the boot overlaps what the judge does meanwhile. `how.slot` and `how.library` are not used. nullptr
+    // (with `error`) when it cannot be spawned.
+    static std::unique_ptr<HostClient> spawnSpare(const HostStart &how, std::string &error);
+    // A spare whose boot has not been answered yet: waits for that answer (at most `timeoutS`); false when the
+    // spare died or failed to boot (it is killed then). True at once for a host that is not booting.
+    bool settle(double timeoutS);
+    // How long the start took, by step (ms): spawn, boot_wait (a spare's remaining boot), and the host's
+    // own context, restrictions and library load.
+    const nlohmann::ordered_json &startMs() const { return m_startMs; }
 
     // Sends `request` and waits at most `timeoutS` for its one-line answer. Throws HostFailure when the host
     // dies or stays silent (it is killed then); a refusal ({"ok": false, ...}) is returned as it is.
@@ -70,6 +83,10 @@ public:
 private:
     HostClient() = default;
     [[noreturn]] void died(const std::string &phase);
+    // request() in two halves: send returns the nonce the answer must carry.
+    std::string send(const nlohmann::ordered_json &request, const std::string &phase);
+    nlohmann::ordered_json await(const std::string &nonce, double timeoutS, const std::string &phase);
+    static std::unique_ptr<HostClient> spawn(const HostStart &how, std::string &error);
 
     std::unique_ptr<SandboxedProcess> m_process;
     std::string m_slot;
@@ -77,6 +94,9 @@ private:
     nlohmann::ordered_json m_hostProtections = nlohmann::ordered_json::object();
     bool m_dead = false;
     int m_abi = 0;
+    std::string m_bootNonce; // a spare's boot request, not answered yet
+    nlohmann::ordered_json m_bootReply;
+    nlohmann::ordered_json m_startMs = nlohmann::ordered_json::object();
     std::mt19937_64 m_random{std::random_device{}()}; // the requests' nonces
 };
 

@@ -12,6 +12,9 @@
 
 namespace kforge::runtime::host {
 
+// A spare host's first request, before the judge knows what it will run: its CUDA context and stream.
+// init, which follows, does the rest (an init without a boot does both).
+inline constexpr const char *kOpBoot = "boot";
 inline constexpr const char *kOpInit = "init";
 inline constexpr const char *kOpMap = "map";
 inline constexpr const char *kOpBatch = "batch";

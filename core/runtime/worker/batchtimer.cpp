@@ -281,7 +281,14 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
         volatile int *flag;
         ~Release() { flag[0] = 1; }
     } release{flag};
+    const auto msSince = [](Clock::time_point from) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - from).count();
+    };
+    BatchTime t;
+    t.enqueueWallMs = msSince(t0);
+    auto step = Clock::now();
     const Json reply = host.request(request, timeoutS, phase);
+    t.hostWallMs = msSince(step);
     if (!reply["ok"].get<bool>())
         throw host::HostFailure{"crashed", "the " + host.slot() + "'s process refused the batch in " + phase + ": "
                                                + reply.value("message", std::string())};
@@ -296,13 +303,16 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
                                         cudaMemcpyDeviceToDevice, s));
     }
     flag[0] = 1;
-    BatchTime t;
     // The host synchronizes its own device first: a kernel that faulted there reports it instead of leaving
     // the judge waiting for a done event that never comes.
+    step = Clock::now();
     t.finish = finish(host, timeoutS, phase);
+    t.finishWallMs = msSince(step);
     if (!t.finish.cudaError.empty())
         return t;
+    step = Clock::now();
     waitEvent(m_e1, timeoutS, phase);
+    t.waitWallMs = msSince(step);
     float ms = 0;
     KF_CUDA(cudaEventElapsedTime(&ms, m_e0, m_e1));
     t.ms = ms;

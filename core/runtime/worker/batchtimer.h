@@ -33,6 +33,9 @@ struct BatchTime {
     BatchFinish finish;        // the host's finish, asked right after the gate was released
     bool gateTimedOut = false; // the host took longer than the gate's timeout to enqueue: ms includes that
     double wallMs = 0;         // the judge's wall clock for the whole batch (request to E1)
+    // Where that wall clock went: enqueueing the preparation, the host's answer to the batch (its
+    // enqueueing), its finish (its device synchronized), and the wait for E1 after it.
+    double enqueueWallMs = 0, hostWallMs = 0, finishWallMs = 0, waitWallMs = 0;
 };
 
 class BatchTimer

@@ -123,6 +123,7 @@ Json Evaluator::report(Run &run, Json result)
         t["batches"] = run.timedRounds;
         t["crossing_ms"] = run.crossingMs;
         t["gated"] = run.gated;
+        t["warmup"] = Json{{"ms", run.warmupMs}, {"device_warm", run.deviceWarm}};
         t["rotated_sets"] = run.setsUsed < std::max(run.kCand, run.kRef);
         // The process boundary's cost: the baseline's batches, per sampled round, in wall-clock time.
         t["boundary_ms_per_round"] = run.baselineWallMs / std::max(1, run.timedRounds);

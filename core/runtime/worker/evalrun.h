@@ -57,6 +57,8 @@ struct Evaluator::Run {
     double boundaryWallMs = 0; // the crossings added once timing is done (timing.boundary_ms)
     std::map<int, int> crossedBatches; // K -> batches of that K
     int setsUsed = 0;
+    double warmupMs = 0;     // the warm-up time this evaluation used (0 when the device was warm)
+    bool deviceWarm = false; // Evaluator::setDeviceWarm
     std::string phase = "setting up";
     // Where the evaluation's wall time goes (the result's phases_s): mark(next) ends the current part and
     // starts `next`. Parts: setup, verify, edge, timing, checks, sanitizer, trace, metrics, source_profile, close.
@@ -69,6 +71,14 @@ struct Evaluator::Run {
         partS[part] += std::chrono::duration<double>(now - partMark).count();
         partMark = now;
         part = next;
+    }
+    // Where the rounds' wall time goes, in ms summed over every round (the result's round_parts_ms): each
+    // batch's steps (BatchTime), its GPU preparation and window, the poison, the input checks, the
+    // reference's recompute for the checks and the comparisons. Diagnostics for the throughput work.
+    std::map<std::string, double> roundMs;
+    void addRoundMs(const std::string &what, std::chrono::steady_clock::time_point since)
+    {
+        roundMs[what] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
     }
     std::optional<RunStats> reference, candidate;
     // Why timing stopped, and both medians' intervals then (the result's timing.adaptive).

@@ -114,8 +114,11 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     const int first = probe || std::max(kCand, kRef) >= bt.sets()
                           ? 0
                           : std::uniform_int_distribution<int>(0, bt.sets() - 1)(m_random);
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point since = Clock::now();
     bt.poison(Side::Candidate, std::min(kCand, bt.sets()), m_random(), first);
     bt.poison(Side::Reference, std::min(kRef, bt.sets()), m_random(), first);
+    run.addRoundMs("poison", since);
     std::map<Side, BatchTime> times;
     std::map<int, double> base;
     double prep[2] = {-1, -1}; // the baseline's (same K as the candidate) and the candidate's preparation
@@ -132,6 +135,14 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         const BatchTime t = bt.run(h, b.side, b.calls, seed, run.gated && !isFirst, b.side == Side::Candidate,
                                    run.waitS(), run.phase, first, b.side != Side::Baseline || yardstick);
         const BatchFinish &f = t.finish;
+        const std::string who = sideName(b.side);
+        run.roundMs[who + ".batch_wall"] += t.wallMs;
+        run.roundMs[who + ".enqueue"] += t.enqueueWallMs;
+        run.roundMs[who + ".host"] += t.hostWallMs;
+        run.roundMs[who + ".finish"] += t.finishWallMs;
+        run.roundMs[who + ".wait"] += t.waitWallMs;
+        run.roundMs[who + ".prep_gpu"] += t.prepMs;
+        run.roundMs[who + ".window_gpu"] += t.ms;
         if (b.side != Side::Baseline) {
             for (int rc : f.rc)
                 if (rc != 0)
@@ -165,7 +176,9 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
             ++run.crossedBatches[b.calls];
         }
         if (isFirst && b.side == Side::Reference) {
+            since = Clock::now();
             const std::vector<unsigned long long> changed = bt.inputChanges(seed, 0);
+            run.addRoundMs("input_check", since);
             for (unsigned long long c : changed)
                 run.v.referenceMutates = run.v.referenceMutates || c != 0;
         }
@@ -198,6 +211,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         slots = all;
     }
     const bool candidateLast = order.back().side == Side::Candidate;
+    since = Clock::now();
     if (candidateLast) { // nothing regenerated the inputs since the candidate's batch
         for (int j : slots) {
             const std::vector<unsigned long long> changed = bt.inputChanges(seed, j);
@@ -209,6 +223,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
             }
         }
     }
+    run.addRoundMs("input_check", since);
     const std::string timedPart = run.part;
     run.mark("checks");
     std::vector<int> missing;
@@ -231,6 +246,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
                         slots.end());
         }
     }
+    since = Clock::now();
     if (!missing.empty()) {
         run.phase = "the reference's outputs for the candidate's calls, " + name;
         const BatchTimer::Finish f = bt.expected(*run.hosts.reference, seed, missing, run.waitS(), run.phase);
@@ -240,8 +256,12 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         if (!f.cudaError.empty())
             throw EntryFailure{Side::Reference, 0, f.cudaError, run.phase};
     }
+    run.addRoundMs("expected", since);
+    since = Clock::now();
     run.phase = "comparing, " + name;
     run.verifier->compare(slots, name, seed, run.v);
+    run.addRoundMs("compare", since);
+    run.roundMs["rounds"] += 1;
     run.mark(timedPart);
     if (fullCheck)
         ++run.v.trials;
@@ -503,11 +523,17 @@ void Evaluator::rounds(Run &run)
     }
     if (run.progress)
         run.progress("timing");
+    if (run.hosts.quiet) {
+        run.mark("spare_boot");
+        run.hosts.quiet();
+    }
     run.mark("timing");
     // Warm-up rounds (not sampled) for options.warmup_ms, then sampled rounds until the stop rule
     // (medianci.h) says so; options.trials of all rounds compare every output.
     std::bernoulli_distribution full(0.3);
-    const double warmupEnd = run.elapsedMs() + std::max(0.0, run.options.warmupMs);
+    run.warmupMs = m_deviceWarm ? 0.0 : std::max(0.0, run.options.warmupMs);
+    run.deviceWarm = m_deviceWarm;
+    const double warmupEnd = run.elapsedMs() + run.warmupMs;
     const double timingStart = run.elapsedMs();
     // Timing stops by 40% of the task's timeout whatever min_time_ms says, and at 50% even with fewer
     // than 5 sampled rounds: the passes after it and the reply must fit in the client's watchdog.
@@ -781,6 +807,10 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
         if (!name.empty())
             parts[name] = std::round(s * 1000) / 1000;
     out["phases_s"] = parts;
+    Json roundParts = Json::object();
+    for (const auto &[name, ms] : run.roundMs)
+        roundParts[name] = std::round(ms * 10) / 10;
+    out["round_parts_ms"] = roundParts;
     return out;
 }
 

@@ -51,6 +51,9 @@ public:
         // A fresh host of the candidate run under `wrapper` (compute-sanitizer's command line before the host's
         // own, options.deep); nullptr when it cannot start, with the reason in `error`.
         std::function<std::unique_ptr<host::HostClient>(const std::vector<std::string> &wrapper, std::string &error)> wrapped;
+        // Called before the timing rounds: the server's spare host, if one is booting, finishes its boot, so
+        // no context is being created while batches are timed. May be empty.
+        std::function<void()> quiet;
     };
 
     // `gpu` must be ready. `referenceMetrics` keeps the reference's metrics across evaluations (by task
@@ -64,6 +67,10 @@ public:
                                     const Progress &progress = {});
     // The judge's own CUDA context is unusable after this evaluation: the worker must exit after replying.
     bool restartRequired() const { return m_restartRequired; }
+    // The device ran an evaluation's batches moments ago (the server knows): its clocks are up, so the
+    // warm-up time (options.warmup_ms) is skipped; the probe rounds before sampling still run.
+    void setDeviceWarm(bool warm) { m_deviceWarm = warm; }
+    static constexpr double kWarmDeviceS = 1.0; // "moments ago": the previous evaluation ended this recently
 
     static RunStats summarize(const std::vector<float> &samplesMs);
     // K for a side whose calls take `perCallMs`: enough calls for kBatchTargetMs, within [kMinBatch,
@@ -89,6 +96,7 @@ private:
     GpuContext &m_gpu;
     std::map<std::string, nlohmann::ordered_json> &m_referenceMetrics;
     bool m_restartRequired = false;
+    bool m_deviceWarm = false;
     std::mt19937_64 m_random;
 };
 

@@ -41,7 +41,7 @@ namespace {
 void usage(std::FILE *to)
 {
     std::fprintf(to,
-                 "Usage: kforge-worker [--device N]\n"
+                 "Usage: kforge-worker [--device N] [--no-spare-host]\n"
                  "       kforge-worker --self-test [TASKS_DIR] [--device N] [--task NAME]... [--min-time-ms MS]\n"
                  "                     [--min-runs N] [--trials N] [--json] [--adversarial [CASES_JSON] [--case FILE]...]\n"
                  "       kforge-worker --adversarial [CASES_JSON] [--case FILE]... [--device N] [--json]\n"
@@ -49,7 +49,9 @@ void usage(std::FILE *to)
                  "                     [--sets N] [--keep-pool] [--device N]\n"
                  "       kforge-worker --candidate-host FD [--device N]\n"
                  "       kforge-worker --version\n\n"
-                 "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout.\n"
+                 "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout;\n"
+                 "it keeps one candidate host booted ahead (its CUDA context made) for the next load, unless\n"
+                 "--no-spare-host.\n"
                  "--self-test compiles and evaluates every CUDA task's variants (default tasks: %s; torch tasks are skipped)\n"
                  "and exits 0 when every verdict is as expected, 1 otherwise, 2 when there is no CUDA device.\n"
                  "--adversarial runs the adversarial suite (tests/gpu/adversarial/cases.json; after the built-in\n"
@@ -207,6 +209,7 @@ int main(int argc, char **argv)
     bool selfTest = false;
     bool launch = false;
     bool json = false;
+    bool noSpareHost = false;
     int candidateHostFd = -1;
     LaunchConfig launchConfig;
     kforge::runtime::SelfTestConfig config;
@@ -271,6 +274,8 @@ int main(int argc, char **argv)
             config.options.trials = static_cast<int>(value(2, 1000));
         } else if (a == "--json") {
             json = true;
+        } else if (a == "--no-spare-host") {
+            noSpareHost = true;
         } else if (a == "--candidate-host") {
             candidateHostFd = static_cast<int>(value(0, 1023));
         } else {
@@ -366,6 +371,7 @@ int main(int argc, char **argv)
     // Kernels run in their own processes (core/runtime/host), never here: the judge's fd 1 is /dev/null.
     kforge::runtime::host::becomeSubreaper();
     kforge::runtime::WorkerServer server(channel, device);
+    server.setSpareHosts(!noSpareHost);
     const int status = server.run();
     std::exit(status); // runs the atexit handler that removes the temporary directory
 }

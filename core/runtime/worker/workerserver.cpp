@@ -1,5 +1,6 @@
 #include "core/runtime/worker/workerserver.h"
 
+#include "core/runtime/host/hostprotocol.h"
 #include "core/runtime/task/taskspec.h"
 #include "core/runtime/worker/disassembler.h"
 #include "core/runtime/worker/evaloptions.h"
@@ -93,15 +94,30 @@ std::filesystem::path noopLibrary()
 
 } // namespace
 
-bool WorkerServer::startHost(Loaded &loaded, std::string &code, std::string &message)
+host::HostStart WorkerServer::hostStart(const std::string &slot) const
 {
     host::HostStart how;
     how.executable = selfExecutable();
     how.device = m_gpu.index();
-    how.slot = loaded.slot;
+    how.slot = slot;
     how.tempParent = workDir();
+    return how;
+}
+
+void WorkerServer::bootSpare()
+{
+    if (!m_spares || m_spare)
+        return;
+    std::string error;
+    m_spare = host::HostClient::spawnSpare(hostStart("spare"), error); // nullptr: the next start spawns its own
+}
+
+bool WorkerServer::startHost(Loaded &loaded, std::string &code, std::string &message)
+{
+    host::HostStart how = hostStart(loaded.slot);
     how.library = loaded.bytes;
-    loaded.host = host::HostClient::start(how, code, message);
+    loaded.host = host::HostClient::start(how, code, message, std::move(m_spare));
+    bootSpare();
     return loaded.host != nullptr;
 }
 
@@ -128,6 +144,7 @@ int WorkerServer::run()
 {
     RequestReader requests(m_channel);
     requests.start();
+    bootSpare();
     send(readyEvent());
     while (!m_exit) {
         const std::optional<std::string> line = requests.next();
@@ -142,6 +159,7 @@ int WorkerServer::run()
     m_candidate.reset();
     m_reference.reset();
     m_baseline.reset();
+    m_spare.reset();
     return m_exitStatus;
 }
 
@@ -293,8 +311,11 @@ Json WorkerServer::opLoad(const Json &request)
     if (isReference)
         m_referenceMetrics.clear();
     const int abi = loaded->host->abi();
+    Json startMs = Json::object();
+    for (const auto &[k, v] : loaded->host->startMs().items())
+        startMs[k] = std::round(v.get<double>() * 10) / 10;
     target = std::move(loaded);
-    return Json{{"abi_version", abi}};
+    return Json{{"abi_version", abi}, {"start_ms", startMs}};
 }
 
 Json WorkerServer::opEvaluate(const Json &request)
@@ -335,6 +356,9 @@ Json WorkerServer::opEvaluate(const Json &request)
     const double hostsS = std::chrono::duration<double>(std::chrono::steady_clock::now() - hostsStart).count();
 
     Evaluator evaluator(m_gpu, m_referenceMetrics);
+    evaluator.setDeviceWarm(m_lastEvaluationEnd.time_since_epoch().count() != 0
+                            && std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastEvaluationEnd).count()
+                                   < Evaluator::kWarmDeviceS);
     const Json id = m_currentId;
     Evaluator::Hosts hosts{m_reference->host.get(), m_candidate->host.get(), m_baseline->host.get(), {}};
     hosts.fresh = [this](bool reference) -> std::unique_ptr<host::HostClient> {
@@ -343,6 +367,10 @@ Json WorkerServer::opEvaluate(const Json &request)
         copy.bytes = (reference ? m_reference : m_candidate)->bytes;
         std::string code, message;
         return startHost(copy, code, message) ? std::move(copy.host) : nullptr;
+    };
+    hosts.quiet = [this] {
+        if (m_spare && !m_spare->settle(host::kInitTimeoutS))
+            m_spare.reset(); // it failed to boot: the next start spawns its own
     };
     hosts.wrapped = [this](const std::vector<std::string> &wrapper, std::string &error) -> std::unique_ptr<host::HostClient> {
         host::HostStart how;
@@ -361,6 +389,8 @@ Json WorkerServer::opEvaluate(const Json &request)
     });
     if (result.contains("phases_s") && result["phases_s"].is_object())
         result["phases_s"]["hosts"] = std::round(hostsS * 1000) / 1000;
+    if (result.contains("timing"))
+        m_lastEvaluationEnd = std::chrono::steady_clock::now();
     if (evaluator.restartRequired()) {
         m_exit = true;
         m_exitStatus = protocol::kExitRestartRequired;

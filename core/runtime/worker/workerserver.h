@@ -5,6 +5,7 @@
 #include "core/runtime/worker/gpucontext.h"
 #include "core/runtime/worker/isolation.h"
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -20,6 +21,7 @@ public:
     WorkerServer(ProtocolChannel &channel, int device);
     // The command line of a child worker, for self_test (default: this executable, same --device).
     void setSelfTestWorker(std::vector<std::string> argv) { m_selfTestWorker = std::move(argv); }
+    void setSpareHosts(bool on) { m_spares = on; }
 
     // Serves until shutdown or end of input; returns the process exit status. Requests are read on a
     // thread of their own (RequestReader): a client that goes away mid-request ends the process at once.
@@ -55,11 +57,18 @@ private:
     bool startHost(Loaded &loaded, std::string &code, std::string &message);
     // A host that died or was killed in an earlier evaluation is started afresh. Throws ProtocolError.
     void ensureHost(Loaded &loaded);
+    // The spare host (HostClient::spawnSpare): booted ahead, so a load does not wait for a CUDA context.
+    // Every start takes it and boots the next; none with --no-spare-host.
+    void bootSpare();
+    host::HostStart hostStart(const std::string &slot) const;
 
     GpuContext m_gpu;
     std::unique_ptr<Loaded> m_reference;
     std::unique_ptr<Loaded> m_candidate;
     std::unique_ptr<Loaded> m_baseline; // the no-op library (libkforge-noop.so), started at the first evaluate
+    std::unique_ptr<host::HostClient> m_spare;
+    std::chrono::steady_clock::time_point m_lastEvaluationEnd{}; // of the last evaluation that timed (warm device)
+    bool m_spares = true;
     std::map<std::string, nlohmann::ordered_json> m_referenceMetrics;
     std::vector<std::string> m_selfTestWorker;
     nlohmann::ordered_json m_currentId;

@@ -130,6 +130,46 @@ int main()
             KF_CHECK(processGone(pid));
         }
     }
+    // A spare host: spawned and booting before it knows its library; a start that takes it gives the same
+    // host as a fresh one (its boot answered first), with the boot's wait and the host's steps in startMs.
+    {
+        std::string error;
+        auto spare = host::HostClient::spawnSpare(startOf(so.at("good"), dir.path()), error);
+        KF_CHECK_MSG(spare != nullptr, error);
+        const pid_t sparePid = spare ? spare->pid() : -1;
+        auto h = host::HostClient::start(startOf(so.at("good"), dir.path()), code, message, std::move(spare));
+        KF_CHECK_MSG(h != nullptr, code + ": " + message);
+        if (h) {
+            KF_CHECK(h->pid() == sparePid && h->abi() == KF_ABI_VERSION && h->slot() == "candidate");
+            const Json ms = h->startMs();
+            KF_CHECK_MSG(ms.contains("spawn") && ms.contains("boot_wait") && ms.contains("context")
+                             && ms.contains("library"),
+                         ms.dump());
+            const Json p = h->protections();
+            KF_CHECK_MSG(p.value("own_process_group", false) && p.value("no_inherited_fds", false), p.dump());
+            h.reset();
+            KF_CHECK(processGone(sparePid));
+        }
+        // A spare that died before it was taken: the start spawns a host of its own.
+        spare = host::HostClient::spawnSpare(startOf(so.at("good"), dir.path()), error);
+        KF_CHECK_MSG(spare != nullptr, error);
+        if (spare) {
+            const pid_t dead = spare->pid();
+            ::kill(dead, SIGKILL);
+            h = host::HostClient::start(startOf(so.at("good"), dir.path()), code, message, std::move(spare));
+            KF_CHECK_MSG(h != nullptr, code + ": " + message);
+            KF_CHECK(h && h->pid() != dead && h->abi() == KF_ABI_VERSION && !h->startMs().contains("boot_wait"));
+        }
+        // A spare dropped while it boots ends at once with its tree.
+        spare = host::HostClient::spawnSpare(startOf(so.at("good"), dir.path()), error);
+        if (spare) {
+            const pid_t p = spare->pid();
+            const auto t0 = std::chrono::steady_clock::now();
+            spare.reset();
+            KF_CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 2);
+            KF_CHECK(processGone(p));
+        }
+    }
     // Load errors: the host's own checks, with the worker's codes.
     {
         KF_CHECK(!host::HostClient::start(startOf(so.at("wrong_abi"), dir.path()), code, message));

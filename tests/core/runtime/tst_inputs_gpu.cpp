@@ -1,6 +1,7 @@
 // Edge inputs on a real GPU (label gpu; exits 77 without one): TensorSet::generate in every InputRange is
 // reproducible from its seed, Scaled widens the spread by the factor, Special mixes in about 1 element in 32
-// of the dtype's special values, and no range breaks what the task declares (an index input stays in its
+// of the dtype's special values, a declared normal has the normal's mean, spread and tail with the two
+// elements of each Box-Muller pair uncorrelated, and no range breaks what the task declares (an index input stays in its
 // bounds, a positive input positive, no input becomes NaN or Inf).
 #include "check.h"
 #include "core/runtime/worker/cudacheck.h"
@@ -84,6 +85,22 @@ void run(cudaStream_t stream)
     KF_CHECK(download(a, 0) != download(b, 0));
     const double declaredStd = stddev(values<float>(download(a, 0)));
     KF_CHECK_MSG(std::fabs(declaredStd - 1) < 0.01, std::to_string(declaredStd));
+    // The float path makes each pair of elements from one Box-Muller draw: mean 0, the normal's tail share
+    // (|z| > 3: 0.27%), and the two elements of a pair uncorrelated; the f16 tensor the same.
+    for (const std::vector<double> &z : {values<float>(download(a, 0)), values<__half>(download(a, 4))}) {
+        double sum = 0, pair = 0;
+        int64_t tail = 0;
+        for (std::size_t i = 0; i < z.size(); ++i) {
+            sum += z[i];
+            tail += std::fabs(z[i]) > 3;
+            if (i % 2 == 1)
+                pair += z[i - 1] * z[i];
+        }
+        const double n = static_cast<double>(z.size());
+        KF_CHECK_MSG(std::fabs(sum / n) < 0.005, "mean " + std::to_string(sum / n));
+        KF_CHECK_MSG(tail > n * 0.0022 && tail < n * 0.0032, "share beyond 3 sigma " + std::to_string(tail / n));
+        KF_CHECK_MSG(std::fabs(pair / (n / 2)) < 0.01, "pair correlation " + std::to_string(pair / (n / 2)));
+    }
 
     // Scaled x16: sigma 16, the positive uniform [8, 24], integer inputs as declared.
     b.generate(7, stream, InputRange::Scaled, 16);

@@ -118,6 +118,11 @@ void loadErrors(WorkerClient &w, const ScratchDir &dir)
                  b64.message.dump());
     const auto ref = w.request(Json{{"op", "load"}, {"slot", "reference"}, {"path", so.at("reference")}}, 30);
     KF_CHECK_MSG(ref.ok() && ref.message.value("ok", false), ref.message.dump());
+    // Each load took the worker's spare host (booted ahead: its reply says how long the load waited for it).
+    for (const auto *r : {&b64, &ref}) {
+        const Json ms = r->message.value("start_ms", Json::object());
+        KF_CHECK_MSG(ms.contains("spawn") && ms.contains("boot_wait") && ms.contains("library"), ms.dump());
+    }
 }
 
 } // namespace

@@ -1,5 +1,5 @@
 // Class 3 (predictable inputs): knows its inputs in advance. On its first call it regenerates matmul's
-// inputs for seeds 1..10 with the generator documented in the worker (SplitMix64 per element, uniform
+// inputs for seeds 1..10 with the generator documented in the worker (SplitMix64 per pair of elements, uniform
 // [-1, 1) as task.json declares), computes their products with cuBLAS once and keeps them. Each call then
 // compares the first elements of A and B with those ten sets on the device: on a match it copies the cached C
 // (a 64 MiB copy instead of 137 GFLOP); otherwise it falls back to a slow, honest tiled SGEMM.
@@ -21,10 +21,12 @@ __device__ __forceinline__ uint64_t mix64(uint64_t z)
 __global__ void gen_uniform(float *data, int64_t n, uint64_t seed, uint32_t tensor, double lo, double hi)
 {
     const uint64_t key = seed * 0xd1342543de82ef95ull + (static_cast<uint64_t>(tensor) + 1) * 0x2545f4914f6cdd1dull;
+    // As the worker's float path: one hash per pair of elements, two 24-bit uniforms, float arithmetic.
+    const float l = static_cast<float>(lo), h = static_cast<float>(hi), top = nextafterf(h, l);
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
-        const uint64_t bits = mix64(key + 2 * static_cast<uint64_t>(i));
-        const double u = (static_cast<double>(bits >> 11) + 0.5) * (1.0 / 9007199254740992.0);
-        data[i] = static_cast<float>(lo + (hi - lo) * u);
+        const uint64_t bits = mix64(key + 2 * static_cast<uint64_t>(i / 2));
+        const uint32_t u24 = i % 2 == 0 ? static_cast<uint32_t>(bits >> 40) : static_cast<uint32_t>(bits >> 16) & 0xffffffu;
+        data[i] = fminf(fmaf(h - l, (static_cast<float>(u24) + 0.5f) * 0x1.0p-24f, l), top);
     }
 }
 
