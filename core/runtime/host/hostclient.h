@@ -56,6 +56,9 @@ public:
     // A spare whose boot has not been answered yet: waits for that answer (at most `timeoutS`); false when the
     // spare died or failed to boot (it is killed then). True at once for a host that is not booting.
     bool settle(double timeoutS);
+    // A settled spare whose boot found no CUDA device (none on this machine, or no memory left for a
+    // context while another process held it all).
+    bool bootedWithoutDevice() const { return m_bootReply.is_object() && !m_bootReply.value("device", true); }
     // How long the start took, by step (ms): spawn, boot_wait (a spare's remaining boot), and the host's
     // own context, restrictions and library load.
     const nlohmann::ordered_json &startMs() const { return m_startMs; }

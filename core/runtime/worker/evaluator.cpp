@@ -564,6 +564,8 @@ void Evaluator::rounds(Run &run)
         const bool check = run.stop != StopReason::None ? true : full(m_random);
         round(run, index++, check && run.v.trials < fullRounds, warm);
     }
+    if (run.hosts.timed)
+        run.hosts.timed();
 }
 
 namespace {

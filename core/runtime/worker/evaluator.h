@@ -54,6 +54,9 @@ public:
         // Called before the timing rounds: the server's spare host, if one is booting, finishes its boot, so
         // no context is being created while batches are timed. May be empty.
         std::function<void()> quiet;
+        // Called when the timing rounds are over: the server may boot spare hosts now (they overlap the
+        // passes after timing, the reply and the client's next load, not the next evaluation's timing).
+        std::function<void()> timed;
     };
 
     // `gpu` must be ready. `referenceMetrics` keeps the reference's metrics across evaluations (by task

@@ -104,20 +104,32 @@ host::HostStart WorkerServer::hostStart(const std::string &slot) const
     return how;
 }
 
-void WorkerServer::bootSpare()
+void WorkerServer::bootSpares(std::size_t upTo)
 {
-    if (!m_spares || m_spare)
-        return;
-    std::string error;
-    m_spare = host::HostClient::spawnSpare(hostStart("spare"), error); // nullptr: the next start spawns its own
+    while (m_spares && m_spare.size() < upTo) {
+        std::string error;
+        auto spare = host::HostClient::spawnSpare(hostStart("spare"), error);
+        if (!spare)
+            return; // the next start spawns its own
+        m_spare.push_back(std::move(spare));
+    }
 }
 
 bool WorkerServer::startHost(Loaded &loaded, std::string &code, std::string &message)
 {
     host::HostStart how = hostStart(loaded.slot);
     how.library = loaded.bytes;
-    loaded.host = host::HostClient::start(how, code, message, std::move(m_spare));
-    bootSpare();
+    std::unique_ptr<host::HostClient> spare;
+    if (!m_spare.empty()) {
+        spare = std::move(m_spare.front());
+        m_spare.pop_front();
+    }
+    // A spare that booted without a device while the worker has one (a context it could not make then, e.g.
+    // while a kernel held all device memory) would refuse the batches: a fresh host instead.
+    if (spare && spare->settle(host::kInitTimeoutS) && spare->bootedWithoutDevice() && m_gpu.ensure())
+        spare.reset();
+    loaded.host = host::HostClient::start(how, code, message, std::move(spare));
+    bootSpares(1);
     return loaded.host != nullptr;
 }
 
@@ -144,7 +156,7 @@ int WorkerServer::run()
 {
     RequestReader requests(m_channel);
     requests.start();
-    bootSpare();
+    bootSpares(kSpares);
     send(readyEvent());
     while (!m_exit) {
         const std::optional<std::string> line = requests.next();
@@ -159,7 +171,7 @@ int WorkerServer::run()
     m_candidate.reset();
     m_reference.reset();
     m_baseline.reset();
-    m_spare.reset();
+    m_spare.clear();
     return m_exitStatus;
 }
 
@@ -369,9 +381,10 @@ Json WorkerServer::opEvaluate(const Json &request)
         return startHost(copy, code, message) ? std::move(copy.host) : nullptr;
     };
     hosts.quiet = [this] {
-        if (m_spare && !m_spare->settle(host::kInitTimeoutS))
-            m_spare.reset(); // it failed to boot: the next start spawns its own
+        for (auto it = m_spare.begin(); it != m_spare.end();)
+            it = (*it)->settle(host::kInitTimeoutS) ? it + 1 : m_spare.erase(it); // failed: dropped
     };
+    hosts.timed = [this] { bootSpares(kSpares); };
     hosts.wrapped = [this](const std::vector<std::string> &wrapper, std::string &error) -> std::unique_ptr<host::HostClient> {
         host::HostStart how;
         how.executable = selfExecutable();

@@ -6,6 +6,7 @@
 #include "core/runtime/worker/isolation.h"
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -57,16 +58,20 @@ private:
     bool startHost(Loaded &loaded, std::string &code, std::string &message);
     // A host that died or was killed in an earlier evaluation is started afresh. Throws ProtocolError.
     void ensureHost(Loaded &loaded);
-    // The spare host (HostClient::spawnSpare): booted ahead, so a load does not wait for a CUDA context.
-    // Every start takes it and boots the next; none with --no-spare-host.
-    void bootSpare();
+    // Spare hosts (HostClient::spawnSpare): booted ahead, so a load does not wait for a CUDA context. A
+    // start takes the oldest; the pool is filled to kSpares when a worker starts and when an evaluation's
+    // timing ends (so a boot has the passes after it, the reply and the next load to finish in, and the
+    // next load takes a spare booted an evaluation earlier); a start that empties it boots one at once.
+    // None with --no-spare-host.
+    static constexpr std::size_t kSpares = 2;
+    void bootSpares(std::size_t upTo);
     host::HostStart hostStart(const std::string &slot) const;
 
     GpuContext m_gpu;
     std::unique_ptr<Loaded> m_reference;
     std::unique_ptr<Loaded> m_candidate;
     std::unique_ptr<Loaded> m_baseline; // the no-op library (libkforge-noop.so), started at the first evaluate
-    std::unique_ptr<host::HostClient> m_spare;
+    std::deque<std::unique_ptr<host::HostClient>> m_spare;
     std::chrono::steady_clock::time_point m_lastEvaluationEnd{}; // of the last evaluation that timed (warm device)
     bool m_spares = true;
     std::map<std::string, nlohmann::ordered_json> m_referenceMetrics;
