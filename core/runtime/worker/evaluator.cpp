@@ -628,7 +628,7 @@ void Evaluator::profilePasses(Run &run)
         if (run.progress)
             run.progress("profiling");
         const DevicePeaks &pk = m_gpu.peaks();
-        std::string cacheKey = run.taskJson.dump();
+        std::string cacheKey = m_referenceKey + "|" + run.taskJson.dump();
         for (const std::string &name : o.metricNames)
             cacheKey += "|" + name;
         for (Side side : {Side::Candidate, Side::Reference}) {
@@ -648,8 +648,11 @@ void Evaluator::profilePasses(Run &run)
                 r["bytes"] = run.task.bytes.present() ? run.task.bytes.value : -1.0;
                 r["median_ms"] = stats.medianMs;
                 reply = profileRequest(run.hosts, run.host(side), r, run.waitS(), run.phase);
-                if (ref && reply.contains("metrics") && reply["metrics"].value("available", false))
+                if (ref && reply.contains("metrics") && reply["metrics"].value("available", false)) {
+                    if (m_referenceMetrics.size() >= kReferenceMetricsKept)
+                        m_referenceMetrics.clear();
                     m_referenceMetrics[cacheKey] = reply;
+                }
             }
             if (!reply.contains("metrics"))
                 continue;

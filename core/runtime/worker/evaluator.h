@@ -60,7 +60,7 @@ public:
     };
 
     // `gpu` must be ready. `referenceMetrics` keeps the reference's metrics across evaluations (by task
-    // shape and metric set); the server clears it when the reference changes.
+    // shape and metric set); keyed by the reference library too (setReferenceKey), at most kReferenceMetricsKept.
     Evaluator(GpuContext &gpu, std::map<std::string, nlohmann::ordered_json> &referenceMetrics);
     ~Evaluator();
     Evaluator(const Evaluator &) = delete;
@@ -73,7 +73,12 @@ public:
     // The device ran an evaluation's batches moments ago (the server knows): its clocks are up, so the
     // warm-up time (options.warmup_ms) is skipped; the probe rounds before sampling still run.
     void setDeviceWarm(bool warm) { m_deviceWarm = warm; }
-    static constexpr double kWarmDeviceS = 1.0; // "moments ago": the previous evaluation ended this recently
+    // What identifies the loaded reference library (its bytes' size and hash): part of the reference
+    // metrics cache's key, so the cache survives a reference loaded again (candidates of several tasks
+    // through one worker) and never serves another library's figures.
+    void setReferenceKey(std::string key) { m_referenceKey = std::move(key); }
+    static constexpr double kWarmDeviceS = 1.0;
+    static constexpr std::size_t kReferenceMetricsKept = 64; // references' metrics the server keeps // "moments ago": the previous evaluation ended this recently
 
     static RunStats summarize(const std::vector<float> &samplesMs);
     // K for a side whose calls take `perCallMs`: enough calls for kBatchTargetMs, within [kMinBatch,
@@ -100,6 +105,7 @@ private:
     std::map<std::string, nlohmann::ordered_json> &m_referenceMetrics;
     bool m_restartRequired = false;
     bool m_deviceWarm = false;
+    std::string m_referenceKey;
     std::mt19937_64 m_random;
 };
 

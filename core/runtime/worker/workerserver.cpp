@@ -320,8 +320,6 @@ Json WorkerServer::opLoad(const Json &request)
     std::string code, message;
     if (!startHost(*loaded, code, message))
         throw ProtocolError{code == "crashed" || code == "timeout" ? std::string(protocol::kLoadFailed) : code, message};
-    if (isReference)
-        m_referenceMetrics.clear();
     const int abi = loaded->host->abi();
     Json startMs = Json::object();
     for (const auto &[k, v] : loaded->host->startMs().items())
@@ -368,6 +366,8 @@ Json WorkerServer::opEvaluate(const Json &request)
     const double hostsS = std::chrono::duration<double>(std::chrono::steady_clock::now() - hostsStart).count();
 
     Evaluator evaluator(m_gpu, m_referenceMetrics);
+    evaluator.setReferenceKey(std::to_string(m_reference->bytes.size()) + ":"
+                              + std::to_string(std::hash<std::string>{}(m_reference->bytes)));
     evaluator.setDeviceWarm(m_lastEvaluationEnd.time_since_epoch().count() != 0
                             && std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastEvaluationEnd).count()
                                    < Evaluator::kWarmDeviceS);
