@@ -1,0 +1,163 @@
+// The passes after timing (evaluator.h): the CUPTI trace, the metrics pass (the reference's from the
+// server's cache), the source-level PC sampling. Split from evaluator.cpp, which times and verifies.
+#include "core/runtime/worker/evaluator.h"
+
+#include "core/runtime/host/hostprotocol.h"
+#include "core/runtime/worker/evalrun.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+
+namespace kforge::runtime {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+} // namespace
+
+namespace {
+
+// One profile request to `host` on the call of set 0; its refusal becomes {"available": false, "reason": ...}.
+Json profileRequest(Evaluator::Hosts, host::HostClient &h, const Json &request, double waitS, const std::string &phase)
+{
+    const Json reply = h.request(request, waitS, phase);
+    if (!reply["ok"].get<bool>())
+        return Json{{"available", false}, {"reason", reply.value("message", std::string("refused"))}};
+    return reply;
+}
+
+} // namespace
+
+void Evaluator::profilePasses(Run &run)
+{
+    const EvalOptions &o = run.options;
+    bool metrics = o.metrics;
+    if (metrics && o.metricsMinSpeedup > 0 && run.reference && run.candidate) {
+        // Metrics when they pay, decided here after timing: a candidate slower than the session's best needs
+        // no pass (the client's threshold), and none waits for a second evaluation to get it.
+        const double speedup = run.reference->medianMs / std::max(run.candidate->medianMs, 1e-12);
+        if (!(speedup >= o.metricsMinSpeedup)) {
+            metrics = false;
+            run.metricsSkipped = "not_among_best";
+        }
+    }
+    if (!o.trace && !metrics && !o.sourceProfile)
+        return;
+    BatchTimer &bt = *run.batches;
+    const uint64_t seed = deriveSeed(run.options.seed, seedstream::trial(0));
+    bt.generate(seed, 0, 1);
+    const auto request = [&](Side side, const char *kind) {
+        return Json{{"op", host::kOpProfile}, {"kind", kind}, {"call", bt.callJson(side, 0)}};
+    };
+    if (o.trace) {
+        run.mark("trace");
+        if (run.progress)
+            run.progress("tracing");
+        for (Side side : {Side::Candidate, Side::Reference}) {
+            run.phase = std::string("tracing the ") + sideName(side);
+            Json r = request(side, "trace");
+            r["runs"] = o.traceRuns;
+            const Json reply = profileRequest(run.hosts, run.host(side), r, run.waitS(), run.phase);
+            if (!reply.contains("trace"))
+                continue;
+            if (side == Side::Candidate) {
+                run.trace = reply["trace"];
+                run.outside = reply.value("outside", Json(nullptr));
+                for (const auto &ms : reply.value("self_ms", Json::array()))
+                    run.selfMs.push_back(ms.get<double>());
+            } else if (run.trace.is_object() && reply["trace"].contains("reference")) {
+                run.trace["reference"] = reply["trace"]["reference"];
+            }
+        }
+    }
+    if (metrics) {
+        run.mark("metrics");
+        if (run.progress)
+            run.progress("profiling");
+        const DevicePeaks &pk = m_gpu.peaks();
+        std::string cacheKey = m_referenceKey + "|" + run.taskJson.dump();
+        for (const std::string &name : o.metricNames)
+            cacheKey += "|" + name;
+        for (Side side : {Side::Candidate, Side::Reference}) {
+            const bool ref = side == Side::Reference;
+            const RunStats &stats = ref ? *run.reference : *run.candidate;
+            Json reply;
+            if (const auto cached = m_referenceMetrics.find(cacheKey); ref && cached != m_referenceMetrics.end()) {
+                reply = cached->second;
+                reply["metrics"]["cached"] = true;
+            } else {
+                run.phase = std::string("profiling the ") + sideName(side);
+                Json r = request(side, "metrics");
+                r["metrics"] = o.metricNames;
+                r["peak_copy_gbps"] = pk.copyGbps;
+                r["peak_fma_gflops"] = pk.fmaGflops;
+                r["flops"] = run.task.flops.present() ? run.task.flops.value : -1.0;
+                r["bytes"] = run.task.bytes.present() ? run.task.bytes.value : -1.0;
+                r["median_ms"] = stats.medianMs;
+                reply = profileRequest(run.hosts, run.host(side), r, run.waitS(), run.phase);
+                if (ref && reply.contains("metrics") && reply["metrics"].value("available", false)) {
+                    if (m_referenceMetrics.size() >= kReferenceMetricsKept)
+                        m_referenceMetrics.clear();
+                    m_referenceMetrics[cacheKey] = reply;
+                }
+            }
+            if (!reply.contains("metrics"))
+                continue;
+            run.metrics[sideName(side)] = reply["metrics"];
+            if (reply.contains("roofline"))
+                run.roofProfile[sideName(side)] = reply["roofline"];
+        }
+    }
+    if (o.sourceProfile) {
+        run.mark("source_profile");
+        if (run.progress)
+            run.progress("source_profile");
+        for (Side side : {Side::Candidate, Side::Reference}) {
+            if (side == Side::Reference && !o.sourceProfileReference)
+                continue;
+            run.phase = std::string("PC sampling the ") + sideName(side);
+            Json r = request(side, "source_profile");
+            r["period"] = o.sourceProfilePeriod;
+            std::unique_ptr<host::HostClient> fresh = run.hosts.fresh ? run.hosts.fresh(side == Side::Reference) : nullptr;
+            if (fresh) {
+                const Json mapped = fresh->request(bt.mapRequest(side, run.taskJson), run.waitS(), run.phase);
+                if (!mapped["ok"].get<bool>())
+                    fresh.reset();
+            }
+            Json reply;
+            try {
+                reply = profileRequest(run.hosts, fresh ? *fresh : run.host(side), r, run.waitS(), run.phase);
+            } catch (const host::HostFailure &f) {
+                // The pass runs the candidate's code once more: whatever it does there (crash, hang, exit)
+                // costs the profile only. The verdict and the timing were settled before.
+                reply = Json{{"source_profile",
+                              sourceProfileStub("failed", "helper_failed",
+                                                "The source-level pass's process of the " + std::string(sideName(side))
+                                                    + " ended (" + f.verdict + "): " + f.message
+                                                    + ". The evaluation's verdict and timing are not affected.")}};
+            }
+            fresh.reset(); // exits, closing its mappings
+            if (!reply.contains("source_profile"))
+                continue;
+            if (side == Side::Candidate) {
+                run.sourceProfile = reply["source_profile"];
+            } else if (run.sourceProfile.is_object()) {
+                for (const auto &k : reply["source_profile"].value("kernels", Json::array()))
+                    run.sourceProfile["kernels"].push_back(k);
+                run.sourceProfile["cost_ms"] = run.sourceProfile.value("cost_ms", 0.0)
+                                               + reply["source_profile"].value("cost_ms", 0.0);
+            }
+        }
+    }
+    // CUPTI, once enabled in a process, stays in it and changes how its later calls run (measured on the H200:
+    // diag_matmul's good kernel 0.043 ms per call before a trace pass in its host, 0.038 ms after). The hosts
+    // that ran the trace or metrics pass go; the next evaluation times in fresh ones, as the first did.
+    if (o.trace || o.metrics)
+        for (Side side : {Side::Candidate, Side::Reference})
+            run.host(side).kill();
+}
+
+} // namespace kforge::runtime
