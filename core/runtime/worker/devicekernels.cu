@@ -315,6 +315,18 @@ __global__ void fmaKernel(float *sink, int iterations)
         sink[0] = s;
 }
 
+// Calls `launch` with a value of the element type of an f32, f16 or bf16 dtype code.
+template <typename Launch>
+void byFloatDtype(int dtype, Launch launch)
+{
+    if (dtype == F32)
+        launch(float{});
+    else if (dtype == F16)
+        launch(__half{});
+    else
+        launch(__nv_bfloat16{});
+}
+
 } // namespace
 
 cudaError_t fill(void *data, int dtype, int64_t n, int dist, double a, double b, uint64_t seed, uint32_t tensor,
@@ -326,26 +338,18 @@ cudaError_t fill(void *data, int dtype, int64_t n, int dist, double a, double b,
         return cudaErrorInvalidValue;
     const uint64_t key = seed * 0xd1342543de82ef95ull + (static_cast<uint64_t>(tensor) + 1) * 0x2545f4914f6cdd1dull;
     if (dist == Normal && (dtype == F32 || dtype == F16 || dtype == BF16) && std::fabs(a) < 1e37 && std::fabs(b) < 1e37) {
-        const unsigned grid = gridFor((n + 1) / 2);
-        const auto m = static_cast<float>(a), sd = static_cast<float>(b);
-        if (dtype == F32)
-            fillNormalFloatKernel<float><<<grid, kThreads, 0, stream>>>(data, n, m, sd, key, specials);
-        else if (dtype == F16)
-            fillNormalFloatKernel<__half><<<grid, kThreads, 0, stream>>>(data, n, m, sd, key, specials);
-        else
-            fillNormalFloatKernel<__nv_bfloat16><<<grid, kThreads, 0, stream>>>(data, n, m, sd, key, specials);
+        byFloatDtype(dtype, [&](auto tag) {
+            fillNormalFloatKernel<decltype(tag)><<<gridFor((n + 1) / 2), kThreads, 0, stream>>>(
+                data, n, static_cast<float>(a), static_cast<float>(b), key, specials);
+        });
         return cudaGetLastError();
     }
     if (dist == Uniform && (dtype == F32 || dtype == F16 || dtype == BF16) && std::fabs(a) < 1e37 && std::fabs(b) < 1e37
         && b > a) {
-        const unsigned grid = gridFor((n + 1) / 2);
-        const auto lo = static_cast<float>(a), hi = static_cast<float>(b);
-        if (dtype == F32)
-            fillUniformFloatKernel<float><<<grid, kThreads, 0, stream>>>(data, n, lo, hi, key, specials);
-        else if (dtype == F16)
-            fillUniformFloatKernel<__half><<<grid, kThreads, 0, stream>>>(data, n, lo, hi, key, specials);
-        else
-            fillUniformFloatKernel<__nv_bfloat16><<<grid, kThreads, 0, stream>>>(data, n, lo, hi, key, specials);
+        byFloatDtype(dtype, [&](auto tag) {
+            fillUniformFloatKernel<decltype(tag)><<<gridFor((n + 1) / 2), kThreads, 0, stream>>>(
+                data, n, static_cast<float>(a), static_cast<float>(b), key, specials);
+        });
         return cudaGetLastError();
     }
     fillKernel<<<gridFor(n), kThreads, 0, stream>>>(data, dtype, n, dist, a, b, key, specials);

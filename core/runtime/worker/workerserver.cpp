@@ -106,7 +106,7 @@ host::HostStart WorkerServer::hostStart(const std::string &slot) const
 
 void WorkerServer::bootSpares(std::size_t upTo)
 {
-    while (m_spares && m_spare.size() < upTo) {
+    while (m_sparesOn && m_spare.size() < upTo) {
         std::string error;
         auto spare = host::HostClient::spawnSpare(hostStart("spare"), error);
         if (!spare)
@@ -309,6 +309,7 @@ Json WorkerServer::opLoad(const Json &request)
     auto loaded = std::make_unique<Loaded>();
     loaded->slot = slot->get<std::string>();
     loaded->bytes = std::move(bytes);
+    loaded->key = std::to_string(loaded->bytes.size()) + ":" + std::to_string(std::hash<std::string>{}(loaded->bytes));
     loaded->file = workDir() / (loaded->slot + "-" + std::to_string(++m_loads) + ".so");
     {
         std::ofstream out(loaded->file, std::ios::binary | std::ios::trunc);
@@ -366,8 +367,7 @@ Json WorkerServer::opEvaluate(const Json &request)
     const double hostsS = std::chrono::duration<double>(std::chrono::steady_clock::now() - hostsStart).count();
 
     Evaluator evaluator(m_gpu, m_referenceMetrics);
-    evaluator.setReferenceKey(std::to_string(m_reference->bytes.size()) + ":"
-                              + std::to_string(std::hash<std::string>{}(m_reference->bytes)));
+    evaluator.setReferenceKey(m_reference->key);
     evaluator.setDeviceWarm(m_lastEvaluationEnd.time_since_epoch().count() != 0
                             && std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastEvaluationEnd).count()
                                    < Evaluator::kWarmDeviceS);
@@ -386,11 +386,7 @@ Json WorkerServer::opEvaluate(const Json &request)
     };
     hosts.timed = [this] { bootSpares(kSpares); };
     hosts.wrapped = [this](const std::vector<std::string> &wrapper, std::string &error) -> std::unique_ptr<host::HostClient> {
-        host::HostStart how;
-        how.executable = selfExecutable();
-        how.device = m_gpu.index();
-        how.slot = "candidate";
-        how.tempParent = workDir();
+        host::HostStart how = hostStart("candidate");
         how.library = m_candidate->bytes;
         how.wrapper = wrapper;
         how.initTimeoutS = 180; // the tool's own start and instrumentation

@@ -22,7 +22,7 @@ public:
     WorkerServer(ProtocolChannel &channel, int device);
     // The command line of a child worker, for self_test (default: this executable, same --device).
     void setSelfTestWorker(std::vector<std::string> argv) { m_selfTestWorker = std::move(argv); }
-    void setSpareHosts(bool on) { m_spares = on; }
+    void setSpareHosts(bool on) { m_sparesOn = on; }
 
     // Serves until shutdown or end of input; returns the process exit status. Requests are read on a
     // thread of their own (RequestReader): a client that goes away mid-request ends the process at once.
@@ -50,6 +50,7 @@ private:
         std::string slot;
         std::string bytes;
         std::filesystem::path file;
+        std::string key; // the bytes' size and hash (the reference metrics cache's key)
         int abi = 0;
         std::unique_ptr<host::HostClient> host;
         ~Loaded();
@@ -73,7 +74,7 @@ private:
     std::unique_ptr<Loaded> m_baseline; // the no-op library (libkforge-noop.so), started at the first evaluate
     std::deque<std::unique_ptr<host::HostClient>> m_spare;
     std::chrono::steady_clock::time_point m_lastEvaluationEnd{}; // of the last evaluation that timed (warm device)
-    bool m_spares = true;
+    bool m_sparesOn = true;
     std::map<std::string, nlohmann::ordered_json> m_referenceMetrics;
     std::vector<std::string> m_selfTestWorker;
     nlohmann::ordered_json m_currentId;
