@@ -368,12 +368,15 @@ MetricsResult MetricsCollector::collect(const std::function<void()> &launch, con
     const double t0 = nowMs();
     if (CuptiDiagnosis d = ensureReady(); !d.ok())
         return MetricsResult::unavailable(d);
+    const double t1 = nowMs();
     State &s = *m_state;
     const MetricConfig &cfg = configFor(metrics.empty() ? m_options.metrics : metrics);
     if (!cfg.problem.ok())
         return MetricsResult::unavailable(cfg.problem);
 
     MetricsResult out;
+    out.initMs = t1 - t0;
+    out.configMs = nowMs() - t1;
     out.chip = s.chip;
     out.passes = cfg.passes;
     out.metrics = cfg.metrics;
@@ -403,6 +406,13 @@ MetricsResult MetricsCollector::collect(const std::function<void()> &launch, con
     std::vector<std::string> rangeNames;
 
     const double s0 = nowMs();
+    double mark = s0;
+    const auto part = [&](const char *name) {
+        const double now = nowMs();
+        out.sessionParts.emplace_back(name, now - mark);
+        mark = now;
+    };
+    out.sessionParts.emplace_back("tracer", s0 - t1 - out.configMs);
     CUpti_RangeProfiler_Enable_Params en{};
     en.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE;
     en.ctx = s.ctx;
@@ -415,6 +425,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()> &launch, con
         problem = explainCuptiError(r, "cuptiRangeProfilerEnable", holder);
     } else {
         CUpti_RangeProfiler_Object *obj = en.pRangeProfilerObject;
+        part("enable");
         problem = [&]() -> CuptiDiagnosis {
 #define KF_CUPTI(call, name)                          \
     if (CUptiResult rr = (call); rr != CUPTI_SUCCESS) \
@@ -450,6 +461,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()> &launch, con
             sc.passIndex = 0;
             sc.targetNestingLevel = 1; // as NVIDIA's range_profiling sample; measured working on H200
             KF_CUPTI(cuptiRangeProfilerSetConfig(&sc), "cuptiRangeProfilerSetConfig")
+            part("set_config");
 
             // With kernel replay every pass is replayed inside the launch: one iteration submits all.
             bool allSubmitted = false;
@@ -469,6 +481,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()> &launch, con
                 return makeDiagnosis("replay_incomplete", "cuptiRangeProfilerStop",
                                      "The range profiler still wanted passes after 64 iterations.");
 
+            part("replay");
             CUpti_RangeProfiler_DecodeData_Params dd{};
             dd.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE;
             dd.pRangeProfilerObject = obj;
@@ -481,6 +494,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()> &launch, con
             gi.counterDataImageSize = counterData.size();
             KF_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&gi), "cuptiRangeProfilerGetCounterDataInfo")
 
+            part("decode");
             HostObject host(s.chip, s.availability);
             if (host.status != CUPTI_SUCCESS)
                 return explainCuptiError(host.status, "cuptiProfilerHostInitialize");
@@ -517,6 +531,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()> &launch, con
                 }
                 rangeValues.push_back(std::move(vals));
             }
+            part("evaluate");
             return {};
 #undef KF_CUPTI
         }();
@@ -527,6 +542,7 @@ MetricsResult MetricsCollector::collect(const std::function<void()> &launch, con
         if (problem.ok() && dr != CUPTI_SUCCESS)
             problem = explainCuptiError(dr, "cuptiRangeProfilerDisable");
     }
+    part("disable");
     out.sessionMs = nowMs() - s0;
 
     // Kernel records of the replays: one correlation id per launch, several records (one per pass).

@@ -149,11 +149,17 @@ void to_json(json &j, const MetricsResult &m)
             j["chip"] = m.chip;
         return;
     }
+    json sessionParts = json::object();
+    for (const auto &[name, ms] : m.sessionParts)
+        sessionParts[name] = jsonNumber(ms);
     j = json{{"available", true},
              {"chip", m.chip},
              {"passes", m.passes},
              {"session_ms", jsonNumber(m.sessionMs)},
              {"total_ms", jsonNumber(m.totalMs)},
+             {"init_ms", jsonNumber(m.initMs)},
+             {"config_ms", jsonNumber(m.configMs)},
+             {"session_parts_ms", sessionParts},
              {"metrics", m.metrics},
              {"invalid_metrics", m.invalidMetrics},
              {"ranges_dropped", m.rangesDropped},

@@ -145,6 +145,38 @@ __global__ void fillNormalFloatKernel(void *data, int64_t n, float mean, float s
     }
 }
 
+// Normal samples for f64, one hash for each pair of elements (two 32-bit uniforms) and Box-Muller's two
+// outputs from one log, sqrt and sincospi in double, where fillKernel spends two hashes, a log, a sqrt and a
+// cospi on every element (measured on the H200: row_sum's 256 MiB input took most of a round's GPU time).
+// The values are full doubles (not floats widened); the 32-bit uniforms bound |z| by 6.7.
+__global__ void fillNormalDoubleKernel(double *data, int64_t n, double mean, double std, uint64_t key, FillSpecials specials)
+{
+    const uint64_t specialKey = mix64(key ^ 0xe7037ed1a0b428dbull);
+    const int64_t pairs = (n + 1) / 2;
+    for (int64_t p = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; p < pairs;
+         p += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+        const uint64_t h = mix64(key + 2 * static_cast<uint64_t>(p));
+        const double u1 = (static_cast<double>(h >> 32) + 0.5) * 0x1.0p-32;
+        const double u2 = (static_cast<double>(h & 0xffffffffu) + 0.5) * 0x1.0p-32;
+        const double r = sqrt(-2.0 * log(u1));
+        double sn, cs;
+        sincospi(2.0 * u2, &sn, &cs);
+        const double v[2] = {mean + std * r * cs, mean + std * r * sn};
+        for (int k = 0; k < 2; ++k) {
+            const int64_t i = 2 * p + k;
+            if (i >= n)
+                break;
+            double out = v[k];
+            if (specials.count > 0) {
+                const uint64_t hs = mix64(specialKey + static_cast<uint64_t>(i));
+                if ((hs & 31u) == 0)
+                    out = specials.values[(hs >> 32) % static_cast<uint64_t>(specials.count)];
+            }
+            data[i] = out;
+        }
+    }
+}
+
 // Uniform samples in [a, b) for a 16- or 32-bit float dtype, in float arithmetic: two 24-bit uniforms from
 // each hash (elements 2p and 2p + 1), where the double path hashes every element and converts in double.
 template <typename T>
@@ -350,6 +382,11 @@ cudaError_t fill(void *data, int dtype, int64_t n, int dist, double a, double b,
             fillUniformFloatKernel<decltype(tag)><<<gridFor((n + 1) / 2), kThreads, 0, stream>>>(
                 data, n, static_cast<float>(a), static_cast<float>(b), key, specials);
         });
+        return cudaGetLastError();
+    }
+    if (dist == Normal && dtype == F64) {
+        fillNormalDoubleKernel<<<gridFor((n + 1) / 2), kThreads, 0, stream>>>(static_cast<double *>(data), n, a, b,
+                                                                               key, specials);
         return cudaGetLastError();
     }
     fillKernel<<<gridFor(n), kThreads, 0, stream>>>(data, dtype, n, dist, a, b, key, specials);

@@ -19,9 +19,9 @@ using Clock = std::chrono::steady_clock;
 
 } // namespace
 
-Evaluator::Evaluator(GpuContext &gpu, std::map<std::string, Json> &referenceMetrics)
+Evaluator::Evaluator(GpuContext &gpu, std::map<std::string, Json> &referenceProfiles)
     : m_gpu(gpu)
-    , m_referenceMetrics(referenceMetrics)
+    , m_referenceProfiles(referenceProfiles)
     , m_random(std::random_device{}())
 {
 }

@@ -59,9 +59,10 @@ public:
         std::function<void()> timed;
     };
 
-    // `gpu` must be ready. `referenceMetrics` keeps the reference's metrics across evaluations (by task
-    // shape and metric set); keyed by the reference library too (setReferenceKey), at most kReferenceMetricsKept.
-    Evaluator(GpuContext &gpu, std::map<std::string, nlohmann::ordered_json> &referenceMetrics);
+    // `gpu` must be ready. `referenceProfiles` keeps the reference's trace and metrics replies across
+    // evaluations (by pass, task and metric set); keyed by the reference library too (setReferenceKey), at most
+    // kReferenceProfilesKept.
+    Evaluator(GpuContext &gpu, std::map<std::string, nlohmann::ordered_json> &referenceProfiles);
     ~Evaluator();
     Evaluator(const Evaluator &) = delete;
     Evaluator &operator=(const Evaluator &) = delete;
@@ -77,8 +78,8 @@ public:
     // metrics cache's key, so the cache survives a reference loaded again (candidates of several tasks
     // through one worker) and never serves another library's figures.
     void setReferenceKey(std::string key) { m_referenceKey = std::move(key); }
-    static constexpr double kWarmDeviceS = 1.0;
-    static constexpr std::size_t kReferenceMetricsKept = 64; // references' metrics the server keeps // "moments ago": the previous evaluation ended this recently
+    static constexpr double kWarmDeviceS = 1.0; // "moments ago": the previous evaluation ended this recently
+    static constexpr std::size_t kReferenceProfilesKept = 128; // references' trace and metrics replies the server keeps
 
     static RunStats summarize(const std::vector<float> &samplesMs);
     // K for a side whose calls take `perCallMs`: enough calls for kBatchTargetMs, within [kMinBatch,
@@ -102,7 +103,7 @@ private:
     nlohmann::ordered_json report(Run &run, nlohmann::ordered_json result);
 
     GpuContext &m_gpu;
-    std::map<std::string, nlohmann::ordered_json> &m_referenceMetrics;
+    std::map<std::string, nlohmann::ordered_json> &m_referenceProfiles;
     bool m_restartRequired = false;
     bool m_deviceWarm = false;
     std::string m_referenceKey;

@@ -52,15 +52,57 @@ void Evaluator::profilePasses(Run &run)
     const auto request = [&](Side side, const char *kind) {
         return Json{{"op", host::kOpProfile}, {"kind", kind}, {"call", bt.callJson(side, 0)}};
     };
+    // The reference's trace and metrics run in a process of their own, started at most once per evaluation
+    // and only when no kept reply serves (the server keeps them by reference library, task and pass): CUPTI
+    // stays in a process once enabled, and the reference's own host times every evaluation, so it never runs
+    // a pass. Before, the passes ran in it and it was ended after each evaluation; the next one started it
+    // again (measured on the H200: cuBLAS's first calls then cost 1.7-2.6 s of every evaluation's verification).
+    const std::string refKey = m_referenceKey + "|" + run.taskJson.dump();
+    std::unique_ptr<host::HostClient> refProfiler;
+    bool refProfilerTried = false, referencePassed = false;
+    const auto referenceHost = [&]() -> host::HostClient & {
+        if (!refProfilerTried) {
+            refProfilerTried = true;
+            run.phase = "starting the reference's profiling process";
+            refProfiler = run.hosts.fresh ? run.hosts.fresh(true) : nullptr;
+            if (refProfiler) {
+                const Json mapped = refProfiler->request(bt.mapRequest(Side::Reference, run.taskJson), run.waitS(), run.phase);
+                if (!mapped["ok"].get<bool>())
+                    refProfiler.reset();
+            }
+        }
+        if (refProfiler)
+            return *refProfiler;
+        referencePassed = true; // no process of its own: the reference's host runs it, and goes after
+        return run.host(Side::Reference);
+    };
+    const auto keep = [&](const std::string &key, const Json &reply) {
+        if (m_referenceProfiles.size() >= kReferenceProfilesKept)
+            m_referenceProfiles.clear();
+        m_referenceProfiles[key] = reply;
+    };
+    const auto kept = [&](const std::string &key) -> const Json * {
+        const auto it = m_referenceProfiles.find(key);
+        return it == m_referenceProfiles.end() ? nullptr : &it->second;
+    };
     if (o.trace) {
         run.mark("trace");
         if (run.progress)
             run.progress("tracing");
+        const std::string traceKey = "trace|" + std::to_string(o.traceRuns) + "|" + refKey;
         for (Side side : {Side::Candidate, Side::Reference}) {
-            run.phase = std::string("tracing the ") + sideName(side);
-            Json r = request(side, "trace");
-            r["runs"] = o.traceRuns;
-            const Json reply = profileRequest(run.hosts, run.host(side), r, run.waitS(), run.phase);
+            Json reply;
+            if (const Json *k = side == Side::Reference ? kept(traceKey) : nullptr) {
+                reply = *k;
+            } else {
+                run.phase = std::string("tracing the ") + sideName(side);
+                Json r = request(side, "trace");
+                r["runs"] = o.traceRuns;
+                reply = profileRequest(run.hosts, side == Side::Reference ? referenceHost() : run.host(side), r,
+                                       run.waitS(), run.phase);
+                if (side == Side::Reference && reply.contains("trace") && reply["trace"].contains("reference"))
+                    keep(traceKey, reply);
+            }
             if (!reply.contains("trace"))
                 continue;
             if (side == Side::Candidate) {
@@ -78,15 +120,15 @@ void Evaluator::profilePasses(Run &run)
         if (run.progress)
             run.progress("profiling");
         const DevicePeaks &pk = m_gpu.peaks();
-        std::string cacheKey = m_referenceKey + "|" + run.taskJson.dump();
+        std::string metricsKey = "metrics|" + refKey;
         for (const std::string &name : o.metricNames)
-            cacheKey += "|" + name;
+            metricsKey += "|" + name;
         for (Side side : {Side::Candidate, Side::Reference}) {
             const bool ref = side == Side::Reference;
             const RunStats &stats = ref ? *run.reference : *run.candidate;
             Json reply;
-            if (const auto cached = m_referenceMetrics.find(cacheKey); ref && cached != m_referenceMetrics.end()) {
-                reply = cached->second;
+            if (const Json *k = ref ? kept(metricsKey) : nullptr) {
+                reply = *k;
                 reply["metrics"]["cached"] = true;
             } else {
                 run.phase = std::string("profiling the ") + sideName(side);
@@ -97,12 +139,9 @@ void Evaluator::profilePasses(Run &run)
                 r["flops"] = run.task.flops.present() ? run.task.flops.value : -1.0;
                 r["bytes"] = run.task.bytes.present() ? run.task.bytes.value : -1.0;
                 r["median_ms"] = stats.medianMs;
-                reply = profileRequest(run.hosts, run.host(side), r, run.waitS(), run.phase);
-                if (ref && reply.contains("metrics") && reply["metrics"].value("available", false)) {
-                    if (m_referenceMetrics.size() >= kReferenceMetricsKept)
-                        m_referenceMetrics.clear();
-                    m_referenceMetrics[cacheKey] = reply;
-                }
+                reply = profileRequest(run.hosts, ref ? referenceHost() : run.host(side), r, run.waitS(), run.phase);
+                if (ref && reply.contains("metrics") && reply["metrics"].value("available", false))
+                    keep(metricsKey, reply);
             }
             if (!reply.contains("metrics"))
                 continue;
@@ -111,6 +150,7 @@ void Evaluator::profilePasses(Run &run)
                 run.roofProfile[sideName(side)] = reply["roofline"];
         }
     }
+    refProfiler.reset(); // exits, closing its mappings before the judge frees the memory behind them
     if (o.sourceProfile) {
         run.mark("source_profile");
         if (run.progress)
@@ -153,11 +193,13 @@ void Evaluator::profilePasses(Run &run)
         }
     }
     // CUPTI, once enabled in a process, stays in it and changes how its later calls run (measured on the H200:
-    // diag_matmul's good kernel 0.043 ms per call before a trace pass in its host, 0.038 ms after). The hosts
-    // that ran the trace or metrics pass go; the next evaluation times in fresh ones, as the first did.
-    if (o.trace || o.metrics)
-        for (Side side : {Side::Candidate, Side::Reference})
-            run.host(side).kill();
+    // diag_matmul's good kernel 0.043 ms per call before a trace pass in its host, 0.038 ms after). A host that
+    // ran the trace or metrics pass goes (the candidate's; the reference's only when its own process could not
+    // start); the next evaluation times in a fresh one, as the first did.
+    if (o.trace || metrics)
+        run.host(Side::Candidate).kill();
+    if (referencePassed)
+        run.host(Side::Reference).kill();
 }
 
 } // namespace kforge::runtime

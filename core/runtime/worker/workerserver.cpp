@@ -170,6 +170,7 @@ int WorkerServer::run()
     // destructors of locals): a candidate's descendants must not outlive the worker.
     m_candidate.reset();
     m_reference.reset();
+    m_keptReferences.clear();
     m_baseline.reset();
     m_spare.clear();
     return m_exitStatus;
@@ -288,7 +289,14 @@ Json WorkerServer::opLoad(const Json &request)
         throw ProtocolError{protocol::kBadRequest, "load needs \"slot\": \"reference\" or \"candidate\""};
     const bool isReference = slot->get<std::string>() == "reference";
     std::unique_ptr<Loaded> &target = isReference ? m_reference : m_candidate;
-    target.reset(); // a failed load must not leave the previous kernel (or its process) in place
+    // A failed load must not leave the previous kernel in the slot. A reference's process is kept a while
+    // (m_keptReferences); a candidate's goes.
+    if (isReference && target && target->host && target->host->alive()) {
+        m_keptReferences.push_front(std::move(target));
+        while (m_keptReferences.size() > kKeptReferences)
+            m_keptReferences.pop_back();
+    }
+    target.reset();
 
     std::string bytes;
     if (const auto path = request.find("path"); path != request.end()) {
@@ -306,6 +314,17 @@ Json WorkerServer::opLoad(const Json &request)
     } else {
         throw ProtocolError{protocol::kBadRequest, "load needs \"path\" or \"so_base64\""};
     }
+    if (isReference)
+        for (auto it = m_keptReferences.begin(); it != m_keptReferences.end(); ++it) {
+            if ((*it)->bytes != bytes)
+                continue;
+            std::unique_ptr<Loaded> kept = std::move(*it);
+            m_keptReferences.erase(it);
+            if (!kept->host || !kept->host->alive())
+                break; // ended meanwhile: loaded afresh below
+            target = std::move(kept);
+            return Json{{"abi_version", target->host->abi()}, {"start_ms", Json::object()}, {"kept", true}};
+        }
     auto loaded = std::make_unique<Loaded>();
     loaded->slot = slot->get<std::string>();
     loaded->bytes = std::move(bytes);
@@ -366,7 +385,7 @@ Json WorkerServer::opEvaluate(const Json &request)
     // Hosts a previous evaluation's profile passes ended start again here: their time is this evaluation's.
     const double hostsS = std::chrono::duration<double>(std::chrono::steady_clock::now() - hostsStart).count();
 
-    Evaluator evaluator(m_gpu, m_referenceMetrics);
+    Evaluator evaluator(m_gpu, m_referenceProfiles);
     evaluator.setReferenceKey(m_reference->key);
     evaluator.setDeviceWarm(m_lastEvaluationEnd.time_since_epoch().count() != 0
                             && std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastEvaluationEnd).count()

@@ -34,7 +34,8 @@ const std::vector<TensorSpec> kInputs{spec("x", Dtype::F32, InitSpec::Kind::Norm
                                       spec("w", Dtype::BF16, InitSpec::Kind::Uniform, 0.5, 1.5),
                                       spec("idx", Dtype::I32, InitSpec::Kind::Integers, -100, 100),
                                       spec("bytes", Dtype::U8, InitSpec::Kind::Integers, 0, 256),
-                                      spec("h", Dtype::F16, InitSpec::Kind::Normal, 0, 1)};
+                                      spec("h", Dtype::F16, InitSpec::Kind::Normal, 0, 1),
+                                      spec("d", Dtype::F64, InitSpec::Kind::Normal, 0, 1)};
 
 std::vector<unsigned char> download(const TensorSet &s, std::size_t i)
 {
@@ -86,8 +87,10 @@ void run(cudaStream_t stream)
     const double declaredStd = stddev(values<float>(download(a, 0)));
     KF_CHECK_MSG(std::fabs(declaredStd - 1) < 0.01, std::to_string(declaredStd));
     // The float path makes each pair of elements from one Box-Muller draw: mean 0, the normal's tail share
-    // (|z| > 3: 0.27%), and the two elements of a pair uncorrelated; the f16 tensor the same.
-    for (const std::vector<double> &z : {values<float>(download(a, 0)), values<__half>(download(a, 4))}) {
+    // (|z| > 3: 0.27%), and the two elements of a pair uncorrelated; the f16 and f64 tensors the same (f64: its
+    // own pair path in double).
+    for (const std::vector<double> &z :
+         {values<float>(download(a, 0)), values<__half>(download(a, 4)), values<double>(download(a, 5))}) {
         double sum = 0, pair = 0;
         int64_t tail = 0;
         for (std::size_t i = 0; i < z.size(); ++i) {
@@ -101,6 +104,11 @@ void run(cudaStream_t stream)
         KF_CHECK_MSG(tail > n * 0.0022 && tail < n * 0.0032, "share beyond 3 sigma " + std::to_string(tail / n));
         KF_CHECK_MSG(std::fabs(pair / (n / 2)) < 0.01, "pair correlation " + std::to_string(pair / (n / 2)));
     }
+    // The f64 values are full doubles, not floats widened (a kernel must not get away with float arithmetic).
+    int64_t widened = 0;
+    for (double d : values<double>(download(a, 5)))
+        widened += static_cast<double>(static_cast<float>(d)) == d;
+    KF_CHECK_MSG(widened < kN / 1000, std::to_string(widened) + " f64 inputs are exact floats");
 
     // Scaled x16: sigma 16, the positive uniform [8, 24], integer inputs as declared.
     b.generate(7, stream, InputRange::Scaled, 16);

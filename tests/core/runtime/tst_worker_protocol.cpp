@@ -123,6 +123,21 @@ void loadErrors(WorkerClient &w, const ScratchDir &dir)
         const Json ms = r->message.value("start_ms", Json::object());
         KF_CHECK_MSG(ms.contains("spawn") && ms.contains("boot_wait") && ms.contains("library"), ms.dump());
     }
+    KF_CHECK(!ref.message.value("kept", false));
+    // Switching references keeps the previous one's process: loading it again takes it back (same bytes only).
+    const auto other = w.request(Json{{"op", "load"}, {"slot", "reference"}, {"path", so.at("good")}}, 30);
+    KF_CHECK_MSG(other.ok() && other.message.value("ok", false) && !other.message.value("kept", false),
+                 other.message.dump());
+    const auto back = w.request(Json{{"op", "load"}, {"slot", "reference"}, {"path", so.at("reference")}}, 30);
+    KF_CHECK_MSG(back.ok() && back.message.value("ok", false) && back.message.value("kept", false)
+                     && back.message.value("abi_version", 0) == KF_ABI_VERSION,
+                 back.message.dump());
+    // A failed reference load empties the slot but keeps the process before it, which comes back as well.
+    const auto broken =
+        w.request(Json{{"op", "load"}, {"slot", "reference"}, {"so_base64", encodeBase64("not an ELF file")}}, 30);
+    KF_CHECK_MSG(errorCode(broken) == "load_failed", broken.message.dump());
+    const auto again = w.request(Json{{"op", "load"}, {"slot", "reference"}, {"so_base64", encodeBase64(bytes.str())}}, 30);
+    KF_CHECK_MSG(again.ok() && again.message.value("kept", false), again.message.dump());
 }
 
 } // namespace
