@@ -92,12 +92,17 @@ public:
     void setAtolScale(std::vector<double> scale) { m_atolScale = std::move(scale); }
 
 private:
-    std::vector<gpu::CompareStats> compareSlot(int slot, bool early);
+    // The early (snapshot) and late comparisons of every slot in `slots`, all enqueued before one
+    // synchronize: per slot, nout early stats then nout late ones.
+    std::vector<gpu::CompareStats> compareSlots(const std::vector<int> &slots);
 
     GpuContext &m_gpu;
     const TaskSpec &m_task;
     BatchTimer &m_batches;
     DeviceBuffer m_device;
+    DeviceBuffer m_slotStats; // compareSlots: kSlotsPerSync slots' stats
+    void *m_slotStatsHost = nullptr;
+    static constexpr std::size_t kSlotsPerSync = 64;
     DeviceBuffer m_zeros; // the largest output's size of zeros (the reference's magnitude), made when needed
     void *m_host = nullptr;
     std::vector<double> m_atolScale;

@@ -2,9 +2,12 @@
 // reproducible from its seed, Scaled widens the spread by the factor, Special mixes in about 1 element in 32
 // of the dtype's special values, a declared normal has the normal's mean, spread and tail with the two
 // elements of each Box-Muller pair uncorrelated, and no range breaks what the task declares (an index input stays in its
-// bounds, a positive input positive, no input becomes NaN or Inf).
+// bounds, a positive input positive, no input becomes NaN or Inf). Also the judge's comparison kernel
+// (gpu::compare): its 16-byte path and its element path (a tensor that is not 16-byte aligned, the tail past
+// the last whole vector) count the same mismatches and find the same first one, for every dtype width.
 #include "check.h"
 #include "core/runtime/worker/cudacheck.h"
+#include "core/runtime/worker/devicekernels.h"
 #include "core/runtime/worker/tensorset.h"
 
 #include <cuda_bf16.h>
@@ -172,6 +175,50 @@ void run(cudaStream_t stream)
         KF_CHECK(std::isfinite(h));
 }
 
+// `n` elements of `bytes` each, the second copy differing at `bad` (each index changed in its low byte, which
+// every dtype here tells apart with atol = rtol = 0), compared from offset `shift` elements.
+void compareCase(int dtype, std::size_t bytes, int64_t n, int64_t shift, cudaStream_t stream)
+{
+    const std::vector<int64_t> bad{3, 5, n / 2 + 1, n - 1};
+    std::vector<unsigned char> a(static_cast<std::size_t>(n + shift) * bytes);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        a[i] = static_cast<unsigned char>((i * 2654435761u) >> 13) | 0x10; // no NaN patterns: 0x10 in every byte
+    if (dtype == gpu::F32 || dtype == gpu::F64 || dtype == gpu::F16 || dtype == gpu::BF16)
+        for (int64_t i = 0; i < n + shift; ++i)
+            a[static_cast<std::size_t>(i) * bytes + bytes - 1] = 0x3c; // a small exponent: finite, no NaN or Inf
+    std::vector<unsigned char> b = a;
+    for (int64_t i : bad)
+        b[static_cast<std::size_t>(i + shift) * bytes] ^= 0x01;
+    void *da = nullptr, *db = nullptr;
+    KF_CUDA(cudaMalloc(&da, a.size()));
+    KF_CUDA(cudaMalloc(&db, b.size()));
+    KF_CUDA(cudaMemcpy(da, a.data(), a.size(), cudaMemcpyHostToDevice));
+    KF_CUDA(cudaMemcpy(db, b.data(), b.size(), cudaMemcpyHostToDevice));
+    gpu::CompareStats *stats = nullptr;
+    KF_CUDA(cudaMalloc(&stats, sizeof *stats));
+    KF_CUDA(gpu::resetCompareStats(stats, stream));
+    KF_CUDA(gpu::compare(static_cast<char *>(da) + shift * bytes, static_cast<char *>(db) + shift * bytes, dtype, n, 0, 0,
+                         stats, stream));
+    gpu::CompareStats h{};
+    KF_CUDA(cudaMemcpyAsync(&h, stats, sizeof h, cudaMemcpyDeviceToHost, stream));
+    KF_CUDA(cudaStreamSynchronize(stream));
+    const std::string what = "dtype " + std::to_string(dtype) + " shift " + std::to_string(shift) + ": "
+                             + std::to_string(h.mismatches) + " mismatches, first " + std::to_string(h.firstIndex);
+    KF_CHECK_MSG(h.mismatches == bad.size() && h.firstIndex == 3 && h.nanCount == 0 && h.infCount == 0, what);
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(stats);
+}
+
+void compareChecks(cudaStream_t stream)
+{
+    const std::vector<std::pair<int, std::size_t>> dtypes{{gpu::F32, 4}, {gpu::F64, 8}, {gpu::F16, 2},
+                                                          {gpu::BF16, 2}, {gpu::I32, 4}, {gpu::U8, 1}};
+    for (const auto &[dtype, bytes] : dtypes)
+        for (int64_t shift : {0, 1})
+            compareCase(dtype, bytes, 1000003, shift, stream);
+}
+
 } // namespace
 
 int main()
@@ -183,6 +230,7 @@ int main()
     KF_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     try {
         run(stream);
+        compareChecks(stream);
     } catch (const CudaFailure &e) {
         KF_CHECK_MSG(false, e.where + ": " + cudaErrorText(e.code));
     }
