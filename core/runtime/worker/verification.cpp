@@ -249,10 +249,18 @@ Verifier::~Verifier()
         cudaFreeHost(m_slotStatsHost);
 }
 
+Tolerance Verifier::toleranceOf(std::size_t output) const
+{
+    Tolerance tol = m_task.toleranceFor(m_task.outputs[output].dtype);
+    if (output < m_atolScale.size())
+        tol.atol *= m_atolScale[output];
+    return tol;
+}
+
 std::vector<gpu::CompareStats> Verifier::compareSlots(const std::vector<int> &slots)
 {
-    // One synchronize for up to kSlotsPerSync slots instead of two per slot (measured on the H200: a round's
-    // comparisons took 11-33 ms for kernels of 0.2-0.45 ms, the rest the synchronizes between them).
+    // One synchronize for up to kSlotsPerSync slots instead of two per slot (on the H200 most of a round's
+    // comparison time was the kernels themselves, made faster in devicekernels.cu; this removes the rest).
     const cudaStream_t s = m_gpu.stream();
     const std::size_t nout = m_task.outputs.size();
     std::vector<gpu::CompareStats> out;
@@ -264,9 +272,7 @@ std::vector<gpu::CompareStats> Verifier::compareSlots(const std::vector<int> &sl
             for (int early = 1; early >= 0; --early)
                 for (std::size_t k = 0; k < nout; ++k) {
                     const int slot = slots[start + i];
-                    Tolerance tol = m_task.toleranceFor(m_task.outputs[k].dtype);
-                    if (k < m_atolScale.size())
-                        tol.atol *= m_atolScale[k];
+                    const Tolerance tol = toleranceOf(k);
                     gpu::CompareStats *stats = dev + (i * 2 + (early ? 0 : 1)) * nout + k;
                     KF_CUDA(gpu::resetCompareStats(stats, s));
                     const void *got = early ? m_batches.snapshot(slot, k) : m_batches.output(Side::Candidate, slot, k);
@@ -402,9 +408,7 @@ void Verifier::compare(const std::vector<int> &slots, const std::string &round, 
         v.firstMismatch = Json{{"output", spec.name},   {"index", index},   {"coords", coords},
                                {"expected", number(e)}, {"got", number(g)}, {"poison", poisoned},
                                {"trial", round},        {"call", slot},     {"seed", setSeed}};
-        Tolerance tol = m_task.toleranceFor(spec.dtype);
-        if (k < m_atolScale.size())
-            tol.atol *= m_atolScale[k];
+        const Tolerance tol = toleranceOf(k);
         std::string why = spec.name + ": " + std::to_string(late[k].mismatches) + " of " + std::to_string(spec.numel())
                           + " elements differ from the reference";
         if (isFloating(spec.dtype))

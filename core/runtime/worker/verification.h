@@ -95,6 +95,8 @@ private:
     // The early (snapshot) and late comparisons of every slot in `slots`, all enqueued before one
     // synchronize: per slot, nout early stats then nout late ones.
     std::vector<gpu::CompareStats> compareSlots(const std::vector<int> &slots);
+    // Output `output`'s tolerance: the task's for its dtype, atol scaled as setAtolScale said.
+    Tolerance toleranceOf(std::size_t output) const;
 
     GpuContext &m_gpu;
     const TaskSpec &m_task;
