@@ -48,7 +48,11 @@ def main():
     ap.add_argument('--settle', type=float, default=3.0)
     ap.add_argument('--reps', type=int, default=3)
     ap.add_argument('--forms', default='modelnew,cu,so,tiny,inline', help='the forms to run (comma-separated)')
+    ap.add_argument('--tasks', default='', help='built-in torch tasks (comma-separated, or "all"): each task\'s '
+                    '.cu variant (compiled apart, as the .so row) and its ModelNew variants, instead of --forms')
+    ap.add_argument('--options', default='{}', help='evaluation options (JSON), e.g. \'{"trace": false}\'')
     a = ap.parse_args()
+    options = json.loads(a.options)
     forms = set(a.forms.split(','))
     work = tempfile.mkdtemp(prefix='kforge-turnaround-')
     env = dict(os.environ, KFORGE_TORCH_CACHE=os.path.join(work, 'cache'))
@@ -65,9 +69,10 @@ def main():
         w.ask(op='load', slot='candidate', path=cand)
         time.sleep(a.settle)
         t0 = time.monotonic()
-        r = w.ask(op='evaluate', task=task, options={})
+        r = w.ask(op='evaluate', task=task, options=options)
         wall = time.monotonic() - t0
         res = r.get('result', {})
+        summary.setdefault(form, []).append(wall)
         print('%-28s %4d %7.2f  %s %s; %s / %s / %s%s' % (
             form, rep, wall, res.get('verdict'), '%.2fx' % res['timing']['speedup'] if res.get('timing') else '',
             res.get('phases_s'), res.get('load_parts_s'), (res.get('isolation') or {}).get('reference', {}).get(
@@ -88,6 +93,13 @@ def main():
                   for x in ('reference', 'candidate')]), flush=True)
         return wall
 
+    summary = {}
+    if a.tasks:
+        try:
+            run_tasks(a, run, work, summary)
+        finally:
+            w.close()
+        return
     try:
         run('warm-up (ModelNew)', 0, os.path.join(diag, 'reference.py'),
             os.path.join(diag, 'variants', 'broadcast.py'), diag_task)
@@ -125,6 +137,48 @@ def main():
                 long_task)  # one task for all rows: the hits reuse the miss's reference host
     finally:
         w.close()
+
+
+def compile_so(src, so):
+    """Plain nvcc of a .cu candidate into the .so the product's client would send (its time printed apart)."""
+    inc = os.path.join(ROOT, 'core', 'runtime', 'include')
+    t0 = time.monotonic()
+    subprocess.run(['nvcc', '-O3', '-lineinfo', '-arch=sm_90', '-shared', '-Xcompiler', '-fPIC', '-I' + inc,
+                    src, '-o', so], check=True)
+    return time.monotonic() - t0
+
+
+def run_tasks(a, run, work, summary):
+    """--tasks: per built-in torch task, its .cu variant as a compiled .so (a fresh source each rep) and each
+    ModelNew variant, a.reps times after one warm-up evaluation; a summary of the median wall per row last."""
+    tasks_dir = os.path.join(ROOT, 'resources', 'tasks')
+    names = sorted(n for n in os.listdir(tasks_dir) if n.startswith('torch_')) if a.tasks == 'all' else \
+        a.tasks.split(',')
+    for name in names:
+        folder = os.path.join(tasks_dir, name)
+        task = json.load(open(os.path.join(folder, 'task.json')))
+        ref = os.path.join(folder, 'reference.py')
+        variants = sorted(os.listdir(os.path.join(folder, 'variants')))
+        cus = [v for v in variants if v.endswith('.cu')]
+        pys = [v for v in variants if v.endswith('.py')]
+        if pys:
+            run('%s warm-up' % name, 0, ref, os.path.join(folder, 'variants', pys[0]), task)
+        for v in cus:
+            source = open(os.path.join(folder, 'variants', v)).read()
+            for i in range(a.reps):
+                src, so = os.path.join(work, '%s_%d.cu' % (name, i)), os.path.join(work, '%s_%d.so' % (name, i))
+                with open(src, 'w') as f:
+                    f.write('// turnaround %d %f\n' % (i, time.time()) + source)
+                print('    (plain nvcc of the .so: %.2f s, not in the row below)' % compile_so(src, so))
+                run('%s %s' % (name, v), i + 1, ref, so, task)
+        for v in pys:
+            for i in range(a.reps):
+                run('%s %s' % (name, v), i + 1, ref, os.path.join(folder, 'variants', v), task)
+    print('\nmedian wall s per row (reps):')
+    for form, walls in summary.items():
+        if 'warm-up' not in form:
+            print('  %-52s %6.2f  (%s)' % (form, sorted(walls)[len(walls) // 2],
+                                           ' '.join('%.2f' % x for x in walls)))
 
 
 if __name__ == '__main__':

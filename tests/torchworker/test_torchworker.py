@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import unittest
 
 try:
@@ -55,6 +56,34 @@ def task_for(problem, inits=None, **extra):
             'tolerance': {'f32': {'atol': 1e-5, 'rtol': 1e-5}}, 'timeout_s': 60}
     task.update(extra)
     return task
+
+
+def descendants(pid):
+    """Every process below pid (by parent links in /proc)."""
+    parents = {}
+    for name in os.listdir('/proc'):
+        if name.isdigit():
+            try:
+                with open('/proc/%s/stat' % name) as f:
+                    parents[int(name)] = int(f.read().rsplit(')', 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    found, frontier = [], [pid]
+    while frontier:
+        p = frontier.pop()
+        kids = [c for c, pp in parents.items() if pp == p]
+        found += kids
+        frontier += kids
+    return found
+
+
+def alive(pid):
+    """True while pid exists and is not a zombie."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except OSError:
+        return False
 
 
 class Worker:
@@ -377,6 +406,66 @@ class TorchWorkerTest(unittest.TestCase):
         r = self.w.ask(op='evaluate', task=task)
         self.assertEqual(r['error']['code'], 'bad_request')
         self.assertIn('task.inputs[0].init', r['error']['message'])
+
+    def probe_process(self, worker):
+        """The probe candidate's report of its host: (descriptors, session leader, cwd, forked)."""
+        r = self.verdict(worker.evaluate('matmul_relu.py', 'matmul_relu_probe.py', self.matmul, {'timing': False}),
+                         'correct')
+        lines = dict(line.split(' ', 2)[1:] for line in r['stdout'].splitlines() if line.startswith('probe '))
+        import ast
+        return dict(ast.literal_eval(lines['fds'])), lines['session_leader'], lines['cwd'], \
+            r['isolation']['candidate']['forked']
+
+    def check_host_hygiene(self, fds, leader, cwd):
+        pipes = [t for t in fds.values() if t.startswith('pipe:')]
+        self.assertEqual(len(pipes), 4, fds)  # stdout, stderr and the two protocol pipes, nothing else
+        self.assertFalse([t for t in fds.values() if t.startswith('socket:')], fds)  # no zygote socket
+        self.assertEqual(fds.get(0), '/dev/null', fds)
+        self.assertEqual(leader, 'True')
+        self.assertIn('kforge-torch-candidate-', cwd)
+
+    def test_hosts_forked_from_the_zygote(self):
+        # The zygote imports torch while the first evaluations spawn their hosts; later hosts are forked from it
+        deadline = time.monotonic() + 60
+        while True:
+            fds, leader, cwd, forked = self.probe_process(self.w)
+            if forked or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        self.assertTrue(forked, 'no host was forked from the zygote within 60 s')
+        self.check_host_hygiene(fds, leader, cwd)
+        self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_exits.py', self.matmul), 'crashed',
+                     'exit status 3')  # a forked host's exit status comes back through the zygote
+
+    def test_spawned_hosts_without_the_zygote(self):
+        os.environ['KFORGE_TORCH_ZYGOTE'] = '0'
+        try:
+            w = Worker()
+        finally:
+            del os.environ['KFORGE_TORCH_ZYGOTE']
+        try:
+            fds, leader, cwd, forked = self.probe_process(w)
+            self.assertFalse(forked)
+            self.check_host_hygiene(fds, leader, cwd)
+        finally:
+            w.close()
+
+    def test_killed_judge_leaves_no_process(self):
+        w = Worker()
+        w.evaluate('matmul_relu.py', 'matmul_relu_good.py', self.matmul, {'timing': False})
+        deadline = time.monotonic() + 60
+        while not self.probe_process(w)[3] and time.monotonic() < deadline:
+            time.sleep(0.5)
+        family = descendants(w.proc.pid)
+        self.assertGreaterEqual(len(family), 2, family)  # the zygote and the spare hosts at least
+        w.proc.kill()
+        w.proc.wait(10)
+        w.proc.stdin.close()
+        w.proc.stdout.close()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and [p for p in family if alive(p)]:
+            time.sleep(0.1)
+        self.assertEqual([p for p in family if alive(p)], [], 'processes outlived the killed judge')
 
     def test_exit_is_crashed_and_worker_goes_on(self):
         r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_exits.py', self.matmul), 'crashed',

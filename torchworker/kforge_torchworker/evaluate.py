@@ -112,7 +112,7 @@ class Evaluation:
         trials = options.get('trials', 5)
         if not isinstance(trials, int) or not 2 <= trials <= 1000:
             raise ValueError('trials: %r is not an integer within 2..1000' % (trials,))
-        for key in ('warmup', 'min_runs', 'max_runs', 'min_time_ms', 'max_time_ms', 'ci_target'):
+        for key in ('warmup', 'min_runs', 'max_runs', 'min_time_ms', 'max_time_ms', 'ci_target', 'min_batch_calls'):
             if key in options and (not isinstance(options[key], (int, float)) or options[key] < 0):
                 raise ValueError('%s: %r is not a number >= 0' % (key, options[key]))
         self.trials = trials
@@ -431,6 +431,7 @@ class Evaluation:
         min_time_ms = float(o.get('min_time_ms', 100 if target > 0 else 1000))
         max_time_ms = max(float(o.get('max_time_ms', 5000)), min_time_ms)
         max_runs = int(o.get('max_runs', 10000))
+        min_batch = min(256, max(1, int(o.get('min_batch_calls', 1))))
         stopped_by = ''
         budget_end = self.started + 0.5 * self.task.timeout_s
         sets, expected = [], []
@@ -484,7 +485,8 @@ class Evaluation:
         for side, host in (('reference', self.ref), ('candidate', self.cand)):
             ans, _ = self.ask(host, {'op': 'time', 'set': 0, 'calls': calls[side], 'baseline_calls': 0}, [],
                               'warming up the ' + side)
-            calls[side] = batch_calls(statistics.median(self.times(ans.get('times_ms'), calls[side], host, side)))
+            calls[side] = max(min_batch, batch_calls(statistics.median(self.times(ans.get('times_ms'),
+                                                                                    calls[side], host, side))))
         parts['warmup'] = time.monotonic() - part_start
         keep_sets = []  # large outputs on a CUDA worker: the kept timed calls' outputs into lent buffers
         if ex is not None and out_bytes * calls['candidate'] > KEEP_ALL_BYTES and ex.task.outputs:
@@ -734,8 +736,10 @@ class Evaluation:
             self.warnings.append(self.exchange_note)
         result['isolation'] = {'candidate': {'process': 'own', 'cwd': 'fresh temporary directory',
                                              'process_group': True, 'exchange': exchange,
-                                             'booted_before': bool(self.cand and self.cand.spare)},
+                                             'booted_before': bool(self.cand and self.cand.spare),
+                                             'forked': bool(self.cand and getattr(self.cand, 'forked', False))},
                                'reference': {'process': 'own', 'booted_before': bool(self.ref and self.ref.spare),
+                                             'forked': bool(self.ref and getattr(self.ref, 'forked', False)),
                                              'reused': self.warm is not None,
                                              'evaluations_before': self.warm.evaluations if self.warm else 0}}
         result['reference_seed'] = self.reference_seed

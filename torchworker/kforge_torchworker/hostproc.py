@@ -2,9 +2,11 @@
 of its own; its stdout and stderr captured with a cap; killed with its group when the evaluation ends."""
 
 import ctypes
+import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -52,12 +54,128 @@ class Capture(threading.Thread):
         return self.data.decode('utf-8', 'replace')
 
 
+def host_env():
+    """The environment of a host (and of the zygote its forked hosts come from): this package importable."""
+    env = dict(os.environ)
+    env['PYTHONPATH'] = PACKAGE_ROOT + (os.pathsep + env['PYTHONPATH'] if env.get('PYTHONPATH') else '')
+    env['PYTHONDONTWRITEBYTECODE'] = '1'
+    return env
+
+
+class Zygote:
+    """The judge's handle on its zygote (zygote.py): a process that imported torch once and forks hosts from that
+    state on request. Their exits come back on the same socket. fork() answers None whenever the zygote cannot
+    serve (still importing torch, refused, ended): the caller then spawns the host as before."""
+
+    REPLY_WAIT_S = 10.0
+
+    def __init__(self):
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock = mine
+        self.proc = subprocess.Popen(
+            [sys.executable, '-m', 'kforge_torchworker.zygote', '--fd', str(theirs.fileno())],
+            env=host_env(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, pass_fds=(theirs.fileno(),),
+            preexec_fn=_die_with_parent)
+        theirs.close()
+        self.cond = threading.Condition()
+        self.ready = None  # None while booting, then True, or False with why
+        self.why = ''
+        self.import_s = None
+        self.replies, self.exits, self.pids, self.next_id = {}, {}, set(), 0
+        threading.Thread(target=self._read, name='kforge-zygote', daemon=True).start()
+
+    def _read(self):
+        while True:
+            try:
+                data = self.sock.recv(1 << 16)
+                msg = json.loads(data) if data else None
+            except (OSError, ValueError):
+                msg = None
+            if not isinstance(msg, dict):
+                break
+            with self.cond:
+                if 'ready' in msg:
+                    self.ready, self.why, self.import_s = bool(msg['ready']), str(msg.get('why', '')), \
+                        msg.get('import_s')
+                elif 'exited' in msg:
+                    self.exits[msg['exited']] = msg.get('status', -1)
+                elif 'id' in msg:
+                    self.replies[msg['id']] = msg
+                self.cond.notify_all()
+        with self.cond:  # the zygote ended: its hosts were killed with it (PR_SET_PDEATHSIG)
+            self.ready, self.why = False, self.why or 'the zygote ended'
+            for pid in self.pids:
+                self.exits.setdefault(pid, -signal.SIGKILL)
+            self.cond.notify_all()
+
+    def fork(self, role, device, cwd, fds):
+        """The pid of a host forked with fds (its request pipe's read end, answer pipe's write end, stdout and
+        stderr), or None."""
+        with self.cond:
+            if not self.ready:  # still importing torch (a spawned host takes as long), or unusable
+                return None
+            self.next_id += 1
+            rid = self.next_id
+        try:
+            socket.send_fds(self.sock, [json.dumps({'op': 'fork', 'id': rid, 'role': role, 'device': device,
+                                                    'cwd': cwd}).encode()], list(fds))
+        except OSError:
+            return None
+        with self.cond:
+            self.cond.wait_for(lambda: rid in self.replies or self.ready is False, self.REPLY_WAIT_S)
+            reply = self.replies.pop(rid, None)
+            if reply is None or not isinstance(reply.get('pid'), int):
+                if reply is not None:
+                    self.why = str(reply.get('error', ''))
+                return None
+            self.pids.add(reply['pid'])
+            return reply['pid']
+
+    def wait_ready(self, timeout):
+        """True once the zygote can fork (for tests and the first evaluation's hosts)."""
+        with self.cond:
+            self.cond.wait_for(lambda: self.ready is not None, timeout)
+            return bool(self.ready)
+
+    def close(self):
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.sock.close()
+
+
+class Forked:
+    """A host the zygote forked: what HostProcess uses of Popen (pid, poll, wait, returncode)."""
+
+    def __init__(self, zygote, pid):
+        self.zygote, self.pid, self.returncode = zygote, pid, None
+
+    def poll(self):
+        with self.zygote.cond:
+            self.returncode = self.zygote.exits.get(self.pid, self.returncode)
+        return self.returncode
+
+    def wait(self, timeout=None):
+        z = self.zygote
+        with z.cond:
+            if not z.cond.wait_for(lambda: self.pid in z.exits, timeout):
+                raise subprocess.TimeoutExpired('kforge host %d' % self.pid, timeout)
+            self.returncode = z.exits[self.pid]
+        return self.returncode
+
+
 class HostProcess:
     """One host process. Started with a path, or as a spare (path None) that boots (imports torch, makes its
     CUDA context) while the judge waits for the next evaluation, and is given its module by assign(); a spare
-    serves one evaluation only, as a host started for it would."""
+    serves one evaluation only, as a host started for it would. With a zygote the host is forked from it (torch
+    already imported: `forked`), else spawned."""
 
-    def __init__(self, role, path, device):
+    def __init__(self, role, path, device, zygote=None):
         self.role, self.device = role, device
         self.spare = path is None  # booted before its evaluation
         self.assign(path)
@@ -66,19 +184,24 @@ class HostProcess:
         self.from_host, from_host_w = os.pipe()
         wire.widen(self.to_host)  # 1 MiB instead of 64 KiB: tensors cross in fewer context switches
         wire.widen(from_host_w)
-        env = dict(os.environ)
-        env['PYTHONPATH'] = PACKAGE_ROOT + (os.pathsep + env['PYTHONPATH'] if env.get('PYTHONPATH') else '')
-        env['PYTHONDONTWRITEBYTECODE'] = '1'
-        self.proc = subprocess.Popen(
-            [sys.executable, '-m', 'kforge_torchworker.host', '--role', role, '--device', device,
-             '--fd-in', str(to_host_r), '--fd-out', str(from_host_w)],
-            cwd=self.dir, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            pass_fds=(to_host_r, from_host_w), preexec_fn=_die_with_parent)
-        os.close(to_host_r)
-        os.close(from_host_w)
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        pid = zygote.fork(role, device, self.dir, (to_host_r, from_host_w, out_w, err_w)) if zygote else None
+        self.forked = pid is not None
+        if self.forked:
+            self.proc = Forked(zygote, pid)
+        else:
+            self.proc = subprocess.Popen(
+                [sys.executable, '-m', 'kforge_torchworker.host', '--role', role, '--device', device,
+                 '--fd-in', str(to_host_r), '--fd-out', str(from_host_w)],
+                cwd=self.dir, env=host_env(), stdin=subprocess.DEVNULL, stdout=out_w, stderr=err_w,
+                pass_fds=(to_host_r, from_host_w), preexec_fn=_die_with_parent)
+        for fd in (to_host_r, from_host_w, out_w, err_w):
+            os.close(fd)
         os.set_blocking(self.to_host, False)
         self.reader = wire.Reader(self.from_host, limit=(256 << 20) if role == 'candidate' else None)
-        self.out, self.err = Capture(self.proc.stdout), Capture(self.proc.stderr)
+        self.out = Capture(os.fdopen(out_r, 'rb', buffering=0))
+        self.err = Capture(os.fdopen(err_r, 'rb', buffering=0))
         self.out.start()
         self.err.start()
 
@@ -152,6 +275,8 @@ class HostProcess:
                 os.close(fd)
             except OSError:
                 pass
-        self.out.join(1.0)
-        self.err.join(1.0)
+        for capture in (self.out, self.err):
+            capture.join(1.0)
+            if not capture.is_alive():
+                capture.stream.close()
         shutil.rmtree(self.dir, ignore_errors=True)

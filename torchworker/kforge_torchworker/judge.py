@@ -69,6 +69,15 @@ class Judge:
         # (reference digest, device, task) -> the reference side of its trace pass: traced once, as
         # kforge-worker measures a reference's metrics once (its host is then not kept: CUPTI stays in it)
         self.reference_traces = {}
+        # Hosts forked from a zygote that imported torch once (zygote.py; KFORGE_TORCH_ZYGOTE=0: every host
+        # spawned and importing torch itself, as before)
+        self.zygote = None
+        if os.environ.get('KFORGE_TORCH_ZYGOTE', '1') != '0':
+            from .hostproc import Zygote
+            try:
+                self.zygote = Zygote()
+            except OSError as e:
+                print('kforge-torch-worker: no host zygote (%s): hosts are spawned' % e, file=sys.stderr)
 
     def defer_close(self, close):
         """The evaluation's hosts end after its reply: tearing down two CUDA contexts takes most of a second,
@@ -131,7 +140,7 @@ class Judge:
                 continue  # the next evaluation of this reference reuses its host
             queue = self.spares.setdefault((role, device), [])
             while len(queue) < (self.depth if role == 'candidate' else 1):
-                queue.append(HostProcess(role, None, device))
+                queue.append(HostProcess(role, None, device, self.zygote))
 
     def close_spares(self):
         self.join_closing()
@@ -317,6 +326,8 @@ def main(argv=None):
         return judge.serve(sys.stdin)
     finally:
         judge.close_spares()
+        if judge.zygote is not None:
+            judge.zygote.close()
         shutil.rmtree(judge.dir, ignore_errors=True)
 
 

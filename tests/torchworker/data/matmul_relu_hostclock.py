@@ -5,14 +5,14 @@ import torch
 import torch.nn as nn
 
 # Tampering below the torch API: the host's own captured clock functions are globals of the host module
-# (run as __main__), which code in the same process can rebind. Every call then "takes" 1 us by the host's
-# clock; only a clock outside this process (the judge's events around the batch) still sees 3 ms per call.
-host = sys.modules.get('__main__')
-for name in ('_elapsed',):
-    if hasattr(host, name):
-        setattr(host, name, lambda a, b: 0.001)
-if hasattr(host, '_perf'):
-    host._perf = lambda: 0.0
+# (run as __main__ by a spawned host, imported as kforge_torchworker.host by one forked from the zygote), which
+# code in the same process can rebind. Every call then "takes" 1 us by the host's clock; only a clock outside
+# this process (the judge's events around the batch) still sees 3 ms per call.
+for host in (sys.modules.get('__main__'), sys.modules.get('kforge_torchworker.host')):
+    if hasattr(host, '_elapsed'):
+        host._elapsed = lambda a, b: 0.001
+    if hasattr(host, '_perf'):
+        host._perf = lambda: 0.0
 
 
 class ModelNew(nn.Module):
