@@ -13,9 +13,9 @@ B=${KFORGE_GPU_BUILD_DIR:-build-gpu}
 export PATH="$PATH:/usr/local/cuda/bin" PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 python3 -c 'import torch; print("torch", torch.__version__)'
-if ! { cmake -S . -B "$B" -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release > "$OUT/build.log" 2>&1 &&
-       cmake --build "$B" -j"$(nproc)" --target kforge_inject >> "$OUT/build.log" 2>&1; }; then
-  tail -30 "$OUT/build.log"; exit 1
+if ! { cmake -S . -B "$B" -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release > /tmp/kforge-torch-build.log 2>&1 &&
+       cmake --build "$B" -j"$(nproc)" --target kforge_inject >> /tmp/kforge-torch-build.log 2>&1; }; then
+  tail -30 /tmp/kforge-torch-build.log; exit 1
 fi
 export KFORGE_INJECT_LIB=$PWD/$B/core/runtime/profiler/libkforge_inject.so
 export LD_LIBRARY_PATH=/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
