@@ -140,6 +140,9 @@ class Evaluation:
         self.reference_seed = None
         self.ref_info = self.ref_state = None
         self.defer_close = None  # the judge's: close() after the reply (judge.py), else at the end of run()
+        # the judge's: waits, before timing, for what must not overlap it (the last evaluation's close, spares
+        # still booting); returns those waits as phases_s entries
+        self.before_timing = None
 
     # ---- hosts -------------------------------------------------------------------------------------------
 
@@ -224,12 +227,17 @@ class Evaluation:
     def make_args(self, seed):
         return self.task.make_args(seed, self.device if self.exchange is not None else 'cpu')
 
-    def close(self):
+    def release(self):
+        """Before the reply: nothing of this evaluation's memory stays mapped in a reference host that lives on
+        (the next evaluation may use it while close() still runs)."""
         if self.keep_reference and self.ref is not None:
-            try:  # nothing of this evaluation's memory stays mapped in the host that lives on
+            try:
                 self.ref.request({'op': 'map', 'buffers': {}}, [], time.monotonic() + 5, 'unmapping the reference')
             except HostFailure:
                 self.keep_reference = False
+
+    def close(self):
+        """The hosts ended (a kept reference host excepted), then the judge's buffers freed."""
         for host in (self.ref, self.cand):
             if host is not None and not (host is self.ref and self.keep_reference):
                 host.close()
@@ -691,6 +699,9 @@ class Evaluation:
             self.verify()
             done('verify')
             if self.options.get('timing', True):
+                if self.before_timing is not None:  # the last evaluation's hosts ended, the spares booted
+                    phases.update(self.before_timing())
+                    mark[0] = time.monotonic()
                 timing = self.time_both()
                 done('timing')
                 result['timing'] = timing
@@ -721,7 +732,8 @@ class Evaluation:
                                    and (self.warm is not None or self.ref_info is not None))
             result['stdout'] = self.cand.out.text() if self.cand else ''
             result['stdout_truncated'] = bool(self.cand and self.cand.out.truncated)
-            if self.defer_close is not None:  # the judge ends the hosts after the reply, before its next evaluation
+            self.release()
+            if self.defer_close is not None:  # the judge ends the hosts after the reply, before the next timing
                 self.defer_close(self.close)
             else:
                 self.close()

@@ -453,7 +453,7 @@ class Host:
     def serve(self):
         ops = {'load': self.op_load, 'run': self.op_run, 'stage': self.op_stage, 'time': self.op_time,
                'sets': self.op_sets, 'map': self.op_map, 'events': self.op_events, 'trace': self.op_trace,
-               'kept': self.op_kept}
+               'kept': self.op_kept, 'ping': lambda header, tensors: ({'ready_at': self.ready_at}, [])}
         while True:
             try:
                 header, tensors = self.reader.receive()

@@ -178,6 +178,7 @@ class HostProcess:
     def __init__(self, role, path, device, zygote=None):
         self.role, self.device = role, device
         self.spare = path is None  # booted before its evaluation
+        self.booted = False  # known to have booted (wait_booted)
         self.assign(path)
         self.dir = tempfile.mkdtemp(prefix='kforge-torch-%s-' % role)
         to_host_r, self.to_host = os.pipe()
@@ -204,6 +205,12 @@ class HostProcess:
         self.err = Capture(os.fdopen(err_r, 'rb', buffering=0))
         self.out.start()
         self.err.start()
+
+    def wait_booted(self, deadline):
+        """Returns once the host has booted (it answers a ping only then); HostFailure if it cannot."""
+        if not self.booted:
+            self.request({'op': 'ping'}, [], deadline, 'waiting for a spare host to boot')
+            self.booted = True
 
     def assign(self, path):
         self.path = path or ''
