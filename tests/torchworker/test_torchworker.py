@@ -309,6 +309,14 @@ class TorchWorkerTest(unittest.TestCase):
         self.assertEqual(len(first['coords']), 2)
         self.assertNotIn('timing', r)
 
+    def test_wrong_only_when_timed(self):
+        # The timed calls' outputs are compared stacked per batch; a wrong call among them is still named
+        r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_wrong_when_timed.py', self.matmul),
+                         'incorrect', 'timed round 1, call ')
+        first = r['verification']['first_mismatch']
+        self.assertEqual(first['coords'], [0, 0])
+        self.assertIn('timed round 1, call ', first['trial'])
+
     def test_wrong_dtype(self):
         r = self.verdict(self.w.evaluate('matmul_relu.py', 'matmul_relu_dtype.py', self.matmul), 'incorrect',
                          'matmul_relu_dtype.py', 'dtype f64', 'the reference f32')
