@@ -36,6 +36,8 @@ if [ -n "${KFORGE_PRODUCT_CASES:-}" ]; then
     done
   )
 fi
+echo "=== host boot, forked against spawned"
+python3 tests/bench/torch_host_boot.py --device cuda:0 --reps 5 2>&1 | tee "$OUT/host_boot.log"
 n=0 args=()
 run_group() {
   n=$((n + 1))
