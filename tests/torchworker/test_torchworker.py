@@ -458,6 +458,30 @@ class TorchWorkerTest(unittest.TestCase):
         finally:
             w.close()
 
+    def test_zygote_turned_off_when_a_forked_host_cannot_boot(self):
+        sys.path.insert(0, os.path.dirname(os.path.realpath(WORKER)))
+        from kforge_torchworker.hostproc import HostProcess
+        from kforge_torchworker.judge import Judge
+        judge = Judge('cpu', sys.stderr)
+        try:
+            self.assertTrue(judge.zygote.wait_ready(60), judge.zygote.why)
+            host = HostProcess('candidate', None, 'cpu', judge.zygote)
+            self.assertTrue(host.forked)
+            host.kill()  # dies before it could answer: as a fork that CUDA refused would
+            self.assertFalse(judge.booted_if_forked(host))
+            host.close()
+            self.assertFalse(judge.zygote.ready)
+            self.assertIn('could not boot', judge.zygote.why)
+            spawned = judge.take_host('candidate', os.path.join(DATA, 'matmul_relu_good.py'), 'cpu')
+            self.assertFalse(spawned.forked)
+            spawned.wait_booted(time.monotonic() + 60)
+            spawned.close()
+        finally:
+            judge.close_spares()
+            judge.zygote.close()
+            import shutil
+            shutil.rmtree(judge.dir, ignore_errors=True)
+
     def test_killed_judge_leaves_no_process(self):
         w = Worker()
         w.evaluate('matmul_relu.py', 'matmul_relu_good.py', self.matmul, {'timing': False})

@@ -131,6 +131,11 @@ class Zygote:
             self.pids.add(reply['pid'])
             return reply['pid']
 
+    def disable(self, why):
+        """No more forks (the judge spawns from now on)."""
+        with self.cond:
+            self.ready, self.why = False, why
+
     def wait_ready(self, timeout):
         """True once the zygote can fork (for tests and the first evaluation's hosts)."""
         with self.cond:

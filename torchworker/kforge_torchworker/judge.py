@@ -123,11 +123,30 @@ class Judge:
         queue = self.spares.get((role, device), [])
         while queue:
             spare = queue.pop(0)
-            if spare.alive():
+            if spare.alive() and self.booted_if_forked(spare):
                 spare.assign(path)
                 return spare
             spare.close()
-        return HostProcess(role, path, device)
+        host = HostProcess(role, path, device, self.zygote)
+        if not self.booted_if_forked(host):
+            host.close()
+            host = HostProcess(role, path, device)  # the zygote is off now: spawned
+        return host
+
+    def booted_if_forked(self, host):
+        """False for a forked host that could not boot: the zygote is then turned off and hosts are spawned, as
+        before it existed (a fork that CUDA refuses must cost one host, not every evaluation)."""
+        import time
+        from .hostproc import HostFailure
+        if not host.forked:
+            return True
+        try:
+            host.wait_booted(time.monotonic() + 60)
+            return True
+        except HostFailure as f:
+            self.zygote.disable('a host forked from it could not boot: %s' % f.message)
+            print('kforge-torch-worker: zygote off, hosts are spawned: %s' % self.zygote.why, file=sys.stderr)
+            return False
 
     def start_spares(self, device):
         """Starts the next evaluation's hosts now, between evaluations (never while one is timed), so that
