@@ -162,17 +162,17 @@ class Judge:
                 queue.append(HostProcess(role, None, device, self.zygote))
 
     def settle_spares(self, device):
-        """Seconds waited for this device's spare hosts to finish booting: a host's CUDA context is made while
-        nothing is timed (a spare that cannot boot is dropped; the next start_spares replaces it)."""
+        """Seconds waited for this device's forked spare hosts to finish booting (their CUDA contexts), so that
+        none is made while the evaluation is timed. A forked boot is its CUDA context alone; a spawned one
+        (importing torch, 3-4 s on the H100 host) is not waited for, as before the zygote. A forked spare that
+        cannot boot is dropped and turns the zygote off."""
         import time
         started = time.monotonic()
         for key, queue in self.spares.items():
             if key[1] != device:
                 continue
-            for host in list(queue):
-                try:
-                    host.wait_booted(started + 60)
-                except Exception:  # noqa: BLE001 - HostFailure: it ended or hung; never this evaluation's failure
+            for host in [h for h in queue if h.forked]:
+                if not (host.alive() and self.booted_if_forked(host)):
                     queue.remove(host)
                     host.close()
         return round(time.monotonic() - started, 3)

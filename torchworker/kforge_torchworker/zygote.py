@@ -3,9 +3,10 @@
 A host's boot was mostly `import torch` (and `torch.utils.cpp_extension`): 1.5-3 s on the H200 host, longer than
 a warm evaluation, so the judge's spare hosts fell behind a client that evaluates back to back (an evaluation
 then waited for its spare's boot). Forked from here, a host starts with torch imported and pays only its own
-CUDA context. The zygote never touches CUDA: it checks that the driver library is not even mapped before each
-fork (a process forked after CUDA's initialisation cannot use CUDA), and the judge spawns hosts as before when it
-is (`docs/torch-worker.md`, "Processes").
+CUDA context. The zygote never touches CUDA: before each fork it checks that torch has not initialised CUDA here
+and that it runs one thread (a process forked after CUDA's initialisation cannot use CUDA); a forked host checks
+torch's own bad-fork mark again and ends with status 86 if it is set, and the judge, seeing a forked host that
+cannot boot, spawns every host from then on (`docs/torch-worker.md`, "Processes").
 
 What a forked host gets is what a spawned one got: a new session (its own process group, killed whole by the
 judge), `PR_SET_PDEATHSIG` (the zygote has it too, so a judge's death ends both), stdin on /dev/null, its
@@ -34,12 +35,25 @@ MAX_MESSAGE = 1 << 16
 
 
 def cuda_mapped():
-    """True when the NVIDIA driver library is mapped into this process (CUDA may have been initialised)."""
+    """True when the NVIDIA driver library is mapped into this process: torch 2.x links it, so its import loads
+    it (seen on the H100 host with torch 2.11). Loaded is not initialised: a process forked before CUDA's
+    initialisation (cuInit, which torch runs lazily) can use CUDA, as a fork after it cannot."""
     try:
         with open('/proc/self/maps') as f:
             return any('libcuda.so' in line for line in f)
     except OSError:
-        return True  # cannot tell: do not fork
+        return False
+
+
+def unsafe_to_fork():
+    """Why forking a host from here would be unsafe, or ''."""
+    import torch
+    if torch.cuda.is_initialized() or torch.cuda._is_in_bad_fork():
+        return 'CUDA is initialised in the zygote'
+    threads = len(os.listdir('/proc/self/task'))
+    if threads != 1:
+        return 'the zygote runs %d threads' % threads
+    return ''
 
 
 def status_of(wait_status):
@@ -66,6 +80,10 @@ def keep_only(keep):
                 pass
 
 
+def err_fd(fds):
+    return fds[3] if len(fds) == 4 else 2
+
+
 def child(req, fds, zygote_pid):
     """In the forked host: its descriptors, session and directory set up as a spawned host's, then the host's
     main(). Never returns."""
@@ -76,6 +94,10 @@ def child(req, fds, zygote_pid):
         _die_with_parent()  # setsid and PR_SET_PDEATHSIG, as for a spawned host
         if os.getppid() != zygote_pid:  # the zygote ended before the death signal was armed
             os._exit(1)
+        import torch
+        if torch.cuda._is_in_bad_fork():  # torch saw CUDA initialised before the fork: this host cannot use it
+            os.write(err_fd(fds), b'kforge host: forked after CUDA was initialised in the zygote\n')
+            os._exit(86)
         to_host_r, from_host_w, out_w, err_w = fds
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
@@ -133,11 +155,9 @@ def serve(sock):
                 raise ValueError('a request is a JSON object')
             if len(fds) != 4 or req.get('op') != 'fork':
                 raise ValueError('a fork request with 4 descriptors is needed (got %d)' % len(fds))
-            if cuda_mapped():
-                raise ValueError('the NVIDIA driver library is mapped into the zygote: forking is unsafe')
-            threads = len(os.listdir('/proc/self/task'))
-            if threads != 1:
-                raise ValueError('the zygote runs %d threads: forking is unsafe' % threads)
+            why = unsafe_to_fork()
+            if why:
+                raise ValueError(why + ': forking is unsafe')
             sys.stdout.flush()
             sys.stderr.flush()
             pid = os.fork()
@@ -168,10 +188,12 @@ def main():
     except BaseException as e:  # noqa: BLE001 - the judge spawns its hosts instead
         send(sock, {'ready': False, 'why': 'import failed: %s: %s' % (type(e).__name__, e)})
         return 1
-    if cuda_mapped():
-        send(sock, {'ready': False, 'why': 'importing torch mapped the NVIDIA driver library'})
+    why = unsafe_to_fork()
+    if why:
+        send(sock, {'ready': False, 'why': why})
         return 1
-    send(sock, {'ready': True, 'pid': os.getpid(), 'import_s': round(time.monotonic() - started, 3)})
+    send(sock, {'ready': True, 'pid': os.getpid(), 'import_s': round(time.monotonic() - started, 3),
+                'driver_mapped': cuda_mapped()})
     return serve(sock)
 
 
