@@ -160,17 +160,22 @@ class Forked:
     def __init__(self, zygote, pid):
         self.zygote, self.pid, self.returncode = zygote, pid, None
 
+    def _collect(self):  # under the zygote's lock: the exit status, once reported, moves here
+        z = self.zygote
+        if self.returncode is None and self.pid in z.exits:
+            self.returncode = z.exits.pop(self.pid)
+            z.pids.discard(self.pid)
+        return self.returncode is not None
+
     def poll(self):
         with self.zygote.cond:
-            self.returncode = self.zygote.exits.get(self.pid, self.returncode)
+            self._collect()
         return self.returncode
 
     def wait(self, timeout=None):
-        z = self.zygote
-        with z.cond:
-            if not z.cond.wait_for(lambda: self.pid in z.exits, timeout):
+        with self.zygote.cond:
+            if not self.zygote.cond.wait_for(self._collect, timeout):
                 raise subprocess.TimeoutExpired('kforge host %d' % self.pid, timeout)
-            self.returncode = z.exits[self.pid]
         return self.returncode
 
 

@@ -292,12 +292,8 @@ class Judge:
             evaluation = Evaluation(task, self.slots['reference'], self.slots['candidate'], options, device, setup,
                                     hosts=self.take_host)
             evaluation.defer_close = self.defer_close
-            waits = {'previous_close': 0.0}
-
-            def before_timing():
-                waits['previous_close'] = round(self.join_closing(), 3)
-                return {'previous_close': waits['previous_close'], 'spare_boot': self.settle_spares(device)}
-            evaluation.before_timing = before_timing
+            evaluation.before_timing = lambda: {'previous_close': round(self.join_closing(), 3),
+                                                'spare_boot': self.settle_spares(device)}
             key = json.dumps(req.get('task'), sort_keys=True)
             warm, self.warm_reference = self.warm_reference, None
             evaluation.ref_trace_cached = self.reference_traces.get((self.digests['reference'], device, key))
