@@ -39,18 +39,7 @@ class Checks:
                 v['mismatches'] += 1
                 v['reason'] = '%s: step forward (%s): %s' % (self.cand_name, phase, r['problem'])
                 raise Verdict('incorrect', v['reason'])
-            for key in ('mismatches', 'nan_count', 'inf_count'):
-                v[key] += r[key]
-            v['max_abs_err'] = max(v['max_abs_err'], r['max_abs_err'])
-            v['max_rel_err'] = max(v['max_rel_err'], r['max_rel_err'])
-            if len(v['outputs']) <= i:
-                v['outputs'].append({'name': names[i], 'mismatches': 0, 'max_abs_err': 0.0, 'max_rel_err': 0.0,
-                                     'nan_count': 0, 'inf_count': 0})
-            o = v['outputs'][i]
-            for key in ('mismatches', 'nan_count', 'inf_count'):
-                o[key] += r[key]
-            o['max_abs_err'] = max(o['max_abs_err'], r['max_abs_err'])
-            o['max_rel_err'] = max(o['max_rel_err'], r['max_rel_err'])
+            self.add_figures(i, names[i], r)
             if r['first'] is not None:
                 first = dict(r['first'], trial=phase, seed=trial_seed)
                 v['first_mismatch'] = first
@@ -87,18 +76,19 @@ class Checks:
             return
         v['calls_compared'] += len(calls)
         for i, r in enumerate(reports):
-            for key in ('nan_count', 'inf_count'):
-                v[key] += r[key]
-            v['max_abs_err'] = max(v['max_abs_err'], r['max_abs_err'])
-            v['max_rel_err'] = max(v['max_rel_err'], r['max_rel_err'])
-            if len(v['outputs']) <= i:
-                v['outputs'].append({'name': r['name'], 'mismatches': 0, 'max_abs_err': 0.0, 'max_rel_err': 0.0,
-                                     'nan_count': 0, 'inf_count': 0})
-            o = v['outputs'][i]
-            for key in ('nan_count', 'inf_count'):
-                o[key] += r[key]
-            o['max_abs_err'] = max(o['max_abs_err'], r['max_abs_err'])
-            o['max_rel_err'] = max(o['max_rel_err'], r['max_rel_err'])
+            self.add_figures(i, r['name'], r)
+
+    def add_figures(self, i, name, report):
+        """One comparison's figures (spec.compare) added to the evaluation's and to output i's."""
+        v = self.verification
+        if len(v['outputs']) <= i:
+            v['outputs'].append({'name': name, 'mismatches': 0, 'max_abs_err': 0.0, 'max_rel_err': 0.0,
+                                 'nan_count': 0, 'inf_count': 0})
+        for figures in (v, v['outputs'][i]):
+            for key in ('mismatches', 'nan_count', 'inf_count'):
+                figures[key] += report[key]
+            figures['max_abs_err'] = max(figures['max_abs_err'], report['max_abs_err'])
+            figures['max_rel_err'] = max(figures['max_rel_err'], report['max_rel_err'])
 
     def mutated(self, before, after):
         tensor_args = [a for a in self.task.args if 'value' not in a]

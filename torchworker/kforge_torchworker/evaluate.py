@@ -676,7 +676,8 @@ class Evaluation(Checks):
             result['stdout_truncated'] = bool(self.cand and self.cand.out.truncated)
             self.release()
             if self.defer_close is not None:  # the judge ends the hosts after the reply, before the next timing
-                self.defer_close(self.close)
+                # (returns its wait for the last evaluation's close, if this one never reached its timing)
+                phases.setdefault('previous_close', round(self.defer_close(self.close), 3))
             else:
                 self.close()
                 done('close')  # the hosts ended (their CUDA contexts torn down) and the judge's buffers freed

@@ -81,11 +81,13 @@ class Judge:
 
     def defer_close(self, close):
         """The evaluation's hosts end after its reply: tearing down two CUDA contexts takes most of a second,
-        which the client's own time between evaluations absorbs. The next evaluation waits for it first, so it
-        never overlaps a measurement."""
+        which the client's own time between evaluations absorbs. The next evaluation waits for it before its
+        timing (or, never timed, before its own close), so it never overlaps a measurement. Returns that wait."""
         import threading
+        waited = self.join_closing()  # the last one's, when this evaluation never reached its timing
         self.closing = threading.Thread(target=close, name='kforge-close', daemon=True)
         self.closing.start()
+        return waited
 
     def keep(self, evaluation, warm, device, key):
         """After an evaluation: its reference host becomes (or stays) the warm reference when it may."""
@@ -302,8 +304,6 @@ class Judge:
             elif warm is not None:
                 self.drop(warm)
             result = evaluation.run()
-            if 'previous_close' not in result['phases_s']:  # not timed: the close may still be running
-                result['phases_s']['previous_close'] = round(self.join_closing(), 3)
             self.keep(evaluation, warm if evaluation.warm is warm else None, device, key)
         except (ValueError, TypeError) as e:
             raise RequestError('bad_request', 'options: %s' % e) from None
