@@ -462,13 +462,25 @@ class TorchWorkerTest(unittest.TestCase):
         sys.path.insert(0, os.path.dirname(os.path.realpath(WORKER)))
         from kforge_torchworker.hostproc import HostProcess
         from kforge_torchworker.judge import Judge
-        judge = Judge('cpu', sys.stderr)
+        # data/badfork/sitecustomize.py, loaded by the zygote, makes torch report a bad fork in every process
+        # forked from it: the forked host ends with status 86 before it answers, as it would where CUDA had been
+        # initialised in the zygote
+        saved = os.environ.get('PYTHONPATH')
+        os.environ['PYTHONPATH'] = os.path.join(DATA, 'badfork') + (os.pathsep + saved if saved else '')
+        try:
+            judge = Judge('cpu', sys.stderr)
+        finally:
+            if saved is None:
+                del os.environ['PYTHONPATH']
+            else:
+                os.environ['PYTHONPATH'] = saved
         try:
             self.assertTrue(judge.zygote.wait_ready(60), judge.zygote.why)
             host = HostProcess('candidate', None, 'cpu', judge.zygote)
             self.assertTrue(host.forked)
-            host.kill()  # dies before it could answer: as a fork that CUDA refused would
             self.assertFalse(judge.booted_if_forked(host))
+            self.assertEqual(host.proc.wait(5), 86)
+            self.assertIn('forked after CUDA was initialised', host.stderr_tail())
             host.close()
             self.assertFalse(judge.zygote.ready)
             self.assertIn('could not boot', judge.zygote.why)
