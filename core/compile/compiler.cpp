@@ -464,6 +464,8 @@ void Compiler::startNvcc(Job &job)
     // Only a shared object has a host side to compile beside the device code.
     run->setParallel(m_parallelSteps && job.request.output == CompileOutput::SharedObject);
     run->setModuleIdSeed(job.key);
+    if (m_hostPch)
+        run->setHostPchDir(cacheDir() + u"/host-pch"_s);
     const int id = job.id;
     connect(run, &NvccRun::finished, this, [this, id] { onNvccFinished(id); });
     auto *timer = new QTimer(run);

@@ -62,6 +62,11 @@ public:
     // Off runs plain nvcc. The result is the same either way; only the wall time differs.
     void setParallelSteps(bool on);
     bool parallelSteps() const { return m_parallelSteps; }
+    // With parallel steps: the host compile includes a precompiled header of the CUDA headers' part of
+    // cudafe++'s output (HostPch, kept in cacheDir()/host-pch); default on, off with KFORGE_HOST_PCH=0.
+    // The object is the same either way.
+    void setHostPch(bool on) { m_hostPch = on; }
+    bool hostPch() const { return m_hostPch; }
     // Optimisation and debug-info flags that come before everything else; default "-O3 -lineinfo".
     void setBaseFlags(const QStringList &flags);
     QStringList baseFlags() const { return m_baseFlags; }
@@ -114,6 +119,7 @@ private:
     int m_maxParallel;
     int m_timeoutMs = TimingDefaults::compileMs;
     bool m_parallelSteps = true;
+    bool m_hostPch = qEnvironmentVariable("KFORGE_HOST_PCH") != QLatin1String("0");
     QStringList m_baseFlags = KernelBuildFlags::defaults();
     QString m_nvccVersion;       // short form
     QByteArray m_nvccVersionKey; // full `nvcc --version` text, part of the cache key

@@ -73,6 +73,20 @@ QString unquoted(const QString &value)
 
 } // namespace
 
+bool NvccPlan::shellWords(const QString &command, QStringList *words)
+{
+    return splitWords(command, words);
+}
+
+QString NvccPlan::shellCommand(const QStringList &words)
+{
+    QStringList quoted;
+    quoted.reserve(words.size());
+    for (QString w : words)
+        quoted << u'\'' + w.replace(u"'"_s, u"'\\''"_s) + u'\'';
+    return quoted.join(u' ');
+}
+
 QString NvccPlan::stepName(const QString &command)
 {
     QStringList words;
@@ -186,6 +200,11 @@ std::optional<NvccPlan> NvccPlan::fromDryrun(const QString &dryrun, QString *why
     plan.steps[frontEnd].command.replace(gen, QString());
     for (qsizetype i = 0; i < plan.steps.size(); ++i)
         plan.steps[i].track = i <= frontEnd ? Track::Host : i <= fatbin ? Track::Device : Track::Tail;
+    for (qsizetype i = fatbin + 1; i < plan.steps.size() && plan.hostCompile < 0; ++i)
+        if (words.at(i).contains(u"-c"_s) && words.at(i).contains(hostOutput))
+            plan.hostCompile = i;
+    plan.hostSource = hostOutput;
+    plan.sourceName = optionValue(fe, u"--orig_src_file_name"_s);
     return plan;
 }
 

@@ -24,6 +24,11 @@ struct NvccPlan {
     QList<Step> steps;                              // in nvcc's order; Host and Device steps may overlap
     QString moduleIdFile;                           // as the commands name it (relative to the work folder)
     QString messages;                               // what nvcc itself printed (its warnings), for the log
+    // The host compile: the tail step that compiles what cudafe++ wrote (hostSource, relative to the work
+    // folder) into an object (-1 where the plan has none), and the source's name as cudafe++ was told it.
+    qsizetype hostCompile = -1;
+    QString hostSource;
+    QString sourceName;
 
     // Parses `nvcc --dryrun` output (its stderr). Empty, with the reason in *whyNot, when the steps do not
     // have the shape above (another nvcc, -t with redirected output, no host compile...): run plain nvcc then.
@@ -34,6 +39,11 @@ struct NvccPlan {
 
     // "gcc (preprocessing)", "cudafe++", "$CICC_PATH/cicc" -> "cicc"...: a short name for a command line.
     static QString stepName(const QString &command);
+
+    // The words of a command nvcc printed, split as sh would (quotes, backslashes); false where the line uses
+    // more of the shell than that. shellCommand() is the inverse: each word quoted for sh.
+    static bool shellWords(const QString &command, QStringList *words);
+    static QString shellCommand(const QStringList &words);
 };
 
 } // namespace kforge

@@ -1,5 +1,7 @@
 #include "core/compile/nvccrun.h"
 
+#include "core/compile/hostpch.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -230,7 +232,10 @@ void NvccRun::runNext(int track)
         advance();
         return;
     }
-    const NvccPlan::Step &step = m_plan->steps.at(t.steps.at(t.next++));
+    const int index = t.steps.at(t.next++);
+    const NvccPlan::Step &step = m_plan->steps.at(index);
+    if (index == m_plan->hostCompile)
+        prepareHostCompile();
     QProcess *p = newProcess();
     t.process = p;
     p->setProcessEnvironment(m_environment);
@@ -259,8 +264,25 @@ void NvccRun::onStepFinished(int track)
         return;
     t.process = nullptr;
     p->deleteLater();
-    const NvccPlan::Step &step = m_plan->steps.at(t.steps.at(t.next - 1));
+    const int index = t.steps.at(t.next - 1);
+    const NvccPlan::Step &step = m_plan->steps.at(index);
+    const bool withHeader = index == m_plan->hostCompile && !m_hostSourceText.isNull();
+    if (withHeader && (p->exitStatus() != QProcess::NormalExit || p->exitCode() != 0) && !m_killed) {
+        // The header must never turn a compile that works into one that fails: the same compile again on
+        // cudafe++'s own text decides, and where that one works the header is not used again.
+        if (retryHostCompileWithoutHeader()) {
+            --t.next;
+            runNext(track);
+            return;
+        }
+    }
+    if (index == m_plan->hostCompile && m_retriedWithoutHeader && p->exitStatus() == QProcess::NormalExit
+        && p->exitCode() == 0)
+        HostPch::markBroken(m_hostPchEntry);
+    m_hostSourceText = QByteArray();
     QString name = trackPrefix(track) + step.name;
+    if (withHeader)
+        name = step.name.section(u" ("_s, 0, 0) + u" (compiling, precompiled header)"_s;
     const auto same = std::count_if(m_phases.cbegin(), m_phases.cend(), [&name](const CompilePhase &p) {
         return p.name == name || p.name.startsWith(name + u" #"_s);
     });
@@ -280,6 +302,43 @@ void NvccRun::onStepFinished(int track)
         return;
     }
     runNext(track);
+}
+
+void NvccRun::prepareHostCompile()
+{
+    m_hostSourceText = QByteArray();
+    if (m_hostPchDir.isEmpty() || !m_hostPchUse.isEmpty())
+        return; // off, or this is the compile again without it
+    const QString source = QDir(m_workDir).absoluteFilePath(m_plan->hostSource);
+    QFile original(source);
+    const QByteArray text = original.open(QIODevice::ReadOnly) ? original.readAll() : QByteArray();
+    QString why;
+    HostPch pch(m_hostPchDir);
+    const HostPch::Use use = pch.prepare(m_workDir, *m_plan, m_environment, &why);
+    m_hostPchEntry = pch.entry();
+    switch (use) {
+    case HostPch::Use::Used:
+        m_hostPchUse = u"used"_s;
+        m_hostSourceText = text;
+        break;
+    case HostPch::Use::Building:
+        m_hostPchUse = u"building"_s;
+        break;
+    case HostPch::Use::None:
+        m_hostPchUse = u"none: "_s + why;
+        break;
+    }
+}
+
+bool NvccRun::retryHostCompileWithoutHeader()
+{
+    QFile source(QDir(m_workDir).absoluteFilePath(m_plan->hostSource));
+    if (!source.open(QIODevice::WriteOnly | QIODevice::Truncate) || source.write(m_hostSourceText) < 0)
+        return false;
+    m_retriedWithoutHeader = true;
+    m_hostSourceText = QByteArray();
+    m_hostPchUse = u"none: the compile with the header failed"_s;
+    return true;
 }
 
 void NvccRun::advance()

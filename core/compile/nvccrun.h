@@ -30,6 +30,8 @@ public:
     void setParallel(bool on) { m_parallel = on; } // default true
     // Hex digits for the module id (the cache key makes builds of the same source reproducible).
     void setModuleIdSeed(const QString &hex) { m_seed = hex; }
+    // Where precompiled headers for the host compile are kept (HostPch); empty (the default): none.
+    void setHostPchDir(const QString &dir) { m_hostPchDir = dir; }
 
     void start();
     void kill(); // finished() follows, with crashed()
@@ -41,6 +43,8 @@ public:
     int exitCode() const { return m_exitCode; }
     QString log() const { return m_log; } // stdout and stderr of nvcc and its tools, in nvcc's order
     bool ranParallel() const { return m_plan.has_value(); }
+    // "used", "building" (none was ready: one is built for the next compile) or "none", with why.
+    QString hostPch() const { return m_hostPchUse; }
     QList<CompilePhase> phases() const { return m_phases; }
 
 Q_SIGNALS:
@@ -66,12 +70,19 @@ private:
     void advance();
     void finish(int exitCode, bool crashed, const QString &log);
     bool anyRunning() const;
+    void prepareHostCompile();
+    bool retryHostCompileWithoutHeader();
 
     QString m_nvcc;
     QStringList m_arguments;
     QString m_workDir;
     QString m_keepDir;
     QString m_seed;
+    QString m_hostPchDir;
+    QString m_hostPchUse;
+    QByteArray m_hostSourceText; // what cudafe++ wrote, while the host compile runs with a header
+    QString m_hostPchEntry;
+    bool m_retriedWithoutHeader = false;
     bool m_parallel = true;
     QProcessEnvironment m_environment;
     std::optional<NvccPlan> m_plan;

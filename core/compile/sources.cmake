@@ -9,6 +9,7 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/diagnostic.h ${CMAKE_CURRENT_LIST_DIR}/diagnostic.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diagnosticparser.h ${CMAKE_CURRENT_LIST_DIR}/diagnosticparser.cpp
   ${CMAKE_CURRENT_LIST_DIR}/executablefile.h
+  ${CMAKE_CURRENT_LIST_DIR}/hostpch.h ${CMAKE_CURRENT_LIST_DIR}/hostpch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kernelbuildflags.h ${CMAKE_CURRENT_LIST_DIR}/kernelbuildflags.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nvccplan.h ${CMAKE_CURRENT_LIST_DIR}/nvccplan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nvccrun.h ${CMAKE_CURRENT_LIST_DIR}/nvccrun.cpp

@@ -1,5 +1,6 @@
 // NvccPlan on recorded `nvcc --dryrun --keep --keep-dir .nvcc-steps` output of nvcc 13.0 (data/dryrun_*.txt):
 // which steps overlap, what cudafe++ is told, and which plans it refuses so that plain nvcc runs instead.
+#include "core/compile/hostpch.h"
 #include "core/compile/nvccplan.h"
 
 #include <QFile>
@@ -76,6 +77,72 @@ private Q_SLOTS:
         QVERIFY(cicc);
         QVERIFY(plan->steps.last().command.contains(u"-lcublas"_s));
         QVERIFY(plan->messages.isEmpty());
+        // The host compile (HostPch's step): cudafe++'s output compiled to an object, not the link stub's.
+        QCOMPARE(plan->hostCompile, 7);
+        QCOMPARE(plan->hostSource, u".nvcc-steps/candidate.cudafe1.cpp"_s);
+        QCOMPARE(plan->sourceName, u"candidate.cu"_s);
+    }
+
+    void shellWordsRoundTrip_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QStringList>("words");
+        QTest::newRow("plain") << u"gcc -c a.cpp"_s << QStringList{u"gcc"_s, u"-c"_s, u"a.cpp"_s};
+        QTest::newRow("quoted") << u"gcc -DX=\"\\\"a b\\\"\" 'it''s' \"-I/x y\""_s
+                                << QStringList{u"gcc"_s, u"-DX=\"a b\""_s, u"its"_s, u"-I/x y"_s};
+        QTest::newRow("single quote inside") << u"echo \"it's\""_s << QStringList{u"echo"_s, u"it's"_s};
+    }
+
+    void shellWordsRoundTrip()
+    {
+        QFETCH(QString, command);
+        QFETCH(QStringList, words);
+        QStringList split;
+        QVERIFY(NvccPlan::shellWords(command, &split));
+        QCOMPARE(split, words);
+        QStringList again;
+        QVERIFY(NvccPlan::shellWords(NvccPlan::shellCommand(split), &again));
+        QCOMPARE(again, words);
+    }
+
+    void hostPchPrefixEndsAtTheSourcesFirstLine_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<int>("end"); // -1: none
+        const QByteArray head = "# 1 \"candidate.cu\"\n#pragma GCC diagnostic push\n# 1\nstatic int a;\n# 72\nint b;\n";
+        QTest::newRow("headers then source") << head + "# 5 \"candidate.cu\"\nint c;\n" << int(head.size());
+        QTest::newRow("another file's marker is not the end")
+            << head + "# 5 \"candidate.cuh\"\nint d;\n# 9 \"candidate.cu\" 2\nint c;\n"
+            << int(head.size() + QByteArray("# 5 \"candidate.cuh\"\nint d;\n").size());
+        QTest::newRow("no return to the source") << head << -1;
+        QTest::newRow("first line is not the source") << QByteArray("# 1 \"other.cu\"\nint a;\n# 2 \"candidate.cu\"\n") << -1;
+        QTest::newRow("no newline") << QByteArray("# 1 \"candidate.cu\"") << -1;
+    }
+
+    void hostPchPrefixEndsAtTheSourcesFirstLine()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(int, end);
+        const auto found = HostPch::prefixEnd(text, "candidate.cu");
+        QCOMPARE(found ? int(*found) : -1, end);
+    }
+
+    void hostPchHeaderCommandKeepsEveryFlag()
+    {
+        const QStringList compile{u"gcc"_s, u"-D__CUDA_ARCH__=900"_s, u"-c"_s, u"-x"_s, u"c++"_s, u"-fPIC"_s, u"-O3"_s,
+                                  u"-I/inc"_s, u"-m64"_s, u".nvcc-steps/c.cudafe1.cpp"_s, u"-o"_s, u".nvcc-steps/c.o"_s};
+        QCOMPARE(HostPch::headerCommand(compile, u".nvcc-steps/c.cudafe1.cpp"_s, u"/p/prefix.h"_s, u"/p/x.gch"_s),
+                 (QStringList{u"gcc"_s, u"-D__CUDA_ARCH__=900"_s, u"-x"_s, u"c++-header"_s, u"-fPIC"_s, u"-O3"_s,
+                              u"-I/inc"_s, u"-m64"_s, u"/p/prefix.h"_s, u"-o"_s, u"/p/x.gch"_s}));
+        // Shapes it does not know give no command: no header is built.
+        QStringList twoInputs = compile;
+        twoInputs << u".nvcc-steps/c.cudafe1.cpp"_s;
+        QVERIFY(HostPch::headerCommand(twoInputs, u".nvcc-steps/c.cudafe1.cpp"_s, u"h"_s, u"o"_s).isEmpty());
+        QStringList otherLanguage = compile;
+        otherLanguage[4] = u"c"_s;
+        QVERIFY(HostPch::headerCommand(otherLanguage, u".nvcc-steps/c.cudafe1.cpp"_s, u"h"_s, u"o"_s).isEmpty());
+        QStringList noOutput = compile.mid(0, compile.size() - 2);
+        QVERIFY(HostPch::headerCommand(noOutput, u".nvcc-steps/c.cudafe1.cpp"_s, u"h"_s, u"o"_s).isEmpty());
     }
 
     void nvccWarningsAreKept()
