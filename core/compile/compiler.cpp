@@ -466,6 +466,7 @@ void Compiler::startNvcc(Job &job)
     run->setModuleIdSeed(job.key);
     if (m_hostPch)
         run->setHostPchDir(cacheDir() + u"/host-pch"_s);
+    run->setLeanLink(m_leanLink);
     const int id = job.id;
     connect(run, &NvccRun::finished, this, [this, id] { onNvccFinished(id); });
     auto *timer = new QTimer(run);

@@ -67,6 +67,10 @@ public:
     // The object is the same either way.
     void setHostPch(bool on) { m_hostPch = on; }
     bool hostPch() const { return m_hostPch; }
+    // With parallel steps: no device link where no code is relocatable, the final link through gold where
+    // the host has it (NvccRun::setLeanLink); default on, off with KFORGE_LEAN_LINK=0.
+    void setLeanLink(bool on) { m_leanLink = on; }
+    bool leanLink() const { return m_leanLink; }
     // Optimisation and debug-info flags that come before everything else; default "-O3 -lineinfo".
     void setBaseFlags(const QStringList &flags);
     QStringList baseFlags() const { return m_baseFlags; }
@@ -120,6 +124,7 @@ private:
     int m_timeoutMs = TimingDefaults::compileMs;
     bool m_parallelSteps = true;
     bool m_hostPch = qEnvironmentVariable("KFORGE_HOST_PCH") != QLatin1String("0");
+    bool m_leanLink = qEnvironmentVariable("KFORGE_LEAN_LINK") != QLatin1String("0");
     QStringList m_baseFlags = KernelBuildFlags::defaults();
     QString m_nvccVersion;       // short form
     QByteArray m_nvccVersionKey; // full `nvcc --version` text, part of the cache key

@@ -4,6 +4,8 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace kforge {
@@ -85,6 +87,91 @@ QString NvccPlan::shellCommand(const QStringList &words)
     for (QString w : words)
         quoted << u'\'' + w.replace(u"'"_s, u"'\\''"_s) + u'\'';
     return quoted.join(u' ');
+}
+
+namespace {
+
+// The value after "-o" (or empty).
+QString outputOf(const QStringList &words)
+{
+    return optionValue(words, u"-o"_s);
+}
+
+} // namespace
+
+bool NvccPlan::dropDeviceLink(QString *whyNot)
+{
+    auto refuse = [whyNot](const QString &why) {
+        if (whyNot)
+            *whyNot = why;
+        return false;
+    };
+    if (hostCompile < 0)
+        return refuse(u"no host compile"_s);
+    QList<QStringList> words;
+    for (const Step &step : std::as_const(steps)) {
+        QStringList w;
+        if (!step.command.isEmpty() && !splitWords(step.command, &w))
+            return refuse(u"a step is not plain words"_s);
+        if (w.contains(u"--device-c"_s) || w.contains(u"-dc"_s) || w.contains(u"-rdc=true"_s))
+            return refuse(u"relocatable device code: the device link is needed"_s);
+        words.append(w);
+    }
+    const QString hostObject = outputOf(words.at(hostCompile));
+    qsizetype nvlink = -1, fatbin = -1, stub = -1;
+    for (qsizetype i = hostCompile + 1; i < steps.size(); ++i) {
+        const QString &name = steps.at(i).name;
+        if (name == u"nvlink" && nvlink < 0)
+            nvlink = i;
+        else if (name == u"fatbinary" && nvlink >= 0 && fatbin < 0 && words.at(i).contains(u"-link"_s))
+            fatbin = i;
+        else if (fatbin >= 0 && stub < 0 && words.at(i).contains(u"-c"_s)
+                 && std::any_of(words.at(i).cbegin(), words.at(i).cend(),
+                                [](const QString &w) { return w.startsWith(u"-DFATBINFILE="_s); }))
+            stub = i;
+    }
+    qsizetype link = steps.size() - 1;
+    while (link > 0 && steps.at(link).command.isEmpty())
+        --link; // rm steps
+    if (nvlink < 0 || fatbin < 0 || stub < 0 || link <= stub || !steps.at(link).name.endsWith(u"(linking)"_s))
+        return refuse(u"no device link of the expected shape"_s);
+    // nvlink must link the host object alone: anything else may hold relocatable device code.
+    const QStringList objects = [&] {
+        QStringList o;
+        for (const QString &w : words.at(nvlink))
+            if (w.endsWith(u".o"_s) || w.endsWith(u".a"_s) || w.endsWith(u".obj"_s))
+                o << w;
+        return o;
+    }();
+    if (objects != QStringList{hostObject})
+        return refuse(u"the device link reads more than the host object"_s);
+    const QString linkObject = outputOf(words.at(stub));
+    QStringList linkWords = words.at(link);
+    if (linkObject.isEmpty() || linkWords.count(linkObject) != 1 || steps.at(link).command.contains(u'$'))
+        return refuse(u"the final link does not read the device link's object once"_s);
+    linkWords.removeOne(linkObject);
+    steps[link].command = shellCommand(linkWords);
+    for (qsizetype i : {stub, fatbin, nvlink})
+        steps.removeAt(i);
+    return true;
+}
+
+bool NvccPlan::useLinker(const QString &linker)
+{
+    for (qsizetype i = steps.size() - 1; i >= 0; --i) {
+        Step &step = steps[i];
+        if (step.command.isEmpty())
+            continue;
+        QStringList w;
+        if (!step.name.endsWith(u"(linking)"_s) || !splitWords(step.command, &w) || step.command.contains(u'$')
+            || std::any_of(w.cbegin(), w.cend(), [](const QString &x) { return x.startsWith(u"-fuse-ld="_s); }))
+            return false;
+        w.insert(1, u"-fuse-ld="_s + linker);
+        step.fallback = step.command;
+        step.command = shellCommand(w);
+        return true;
+    }
+    return false;
 }
 
 QString NvccPlan::stepName(const QString &command)

@@ -17,6 +17,7 @@ struct NvccPlan {
         QString command;    // one shell command as nvcc prints it (run with /bin/sh -c, as nvcc does)
         QStringList remove; // instead of a command: files nvcc deletes itself ("rm" lines)
         QString name;       // "cudafe++", "cicc", "gcc (compiling)"...
+        QString fallback;   // run instead when `command` fails: the step as nvcc would run it (useLinker)
         Track track = Track::Tail;
     };
 
@@ -36,6 +37,15 @@ struct NvccPlan {
 
     // The id cudafe++ would generate for `sourceFileName` ("_8hex_<length>_<name>_8hex"), from `seed` hex.
     static QString moduleIdText(const QString &sourceFileName, const QString &seed);
+
+    // Without relocatable device code (-rdc) there is no device code to link: nvcc's device link (nvlink, a
+    // fatbinary of its empty image, a stub compiled around it) adds an empty module to the shared object and
+    // about 20 ms to the compile. Removes those steps and their object from the final link; false, with the
+    // plan unchanged, where the plan is not of that shape (rdc, other objects, no such steps).
+    bool dropDeviceLink(QString *whyNot = nullptr);
+    // The final link through another linker of the host compiler (-fuse-ld=gold: half of bfd's 55 ms); where
+    // it fails, the step runs again as nvcc wrote it, so that errors read as nvcc's.
+    bool useLinker(const QString &linker);
 
     // "gcc (preprocessing)", "cudafe++", "$CICC_PATH/cicc" -> "cicc"...: a short name for a command line.
     static QString stepName(const QString &command);

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QLoggingCategory>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QUuid>
 
 #include <algorithm>
@@ -207,6 +208,14 @@ void NvccRun::onDryrunFinished()
     }
     id.close();
 
+    if (m_leanLink) {
+        QString why;
+        if (!plan->dropDeviceLink(&why))
+            qCInfo(lcNvccRun) << "keeping nvcc's device link:" << why;
+        static const bool gold = !QStandardPaths::findExecutable(u"ld.gold"_s).isEmpty();
+        if (gold)
+            plan->useLinker(u"gold"_s);
+    }
     m_environment = QProcessEnvironment::systemEnvironment();
     for (const auto &[name, value] : std::as_const(plan->environment))
         m_environment.insert(name, value);
@@ -253,7 +262,7 @@ void NvccRun::runNext(int track)
         advance();
     });
     t.clock.start();
-    p->start(u"/bin/sh"_s, {u"-c"_s, step.command});
+    p->start(u"/bin/sh"_s, {u"-c"_s, index == m_fallbackStep ? step.fallback : step.command});
 }
 
 void NvccRun::onStepFinished(int track)
@@ -266,6 +275,13 @@ void NvccRun::onStepFinished(int track)
     p->deleteLater();
     const int index = t.steps.at(t.next - 1);
     const NvccPlan::Step &step = m_plan->steps.at(index);
+    const bool failed = p->exitStatus() != QProcess::NormalExit || p->exitCode() != 0;
+    if (failed && !m_killed && !step.fallback.isEmpty() && m_fallbackStep != index) {
+        m_fallbackStep = index; // as nvcc would have run it, for nvcc's own messages
+        --t.next;
+        runNext(track);
+        return;
+    }
     const bool withHeader = index == m_plan->hostCompile && !m_hostSourceText.isNull();
     if (withHeader && (p->exitStatus() != QProcess::NormalExit || p->exitCode() != 0) && !m_killed) {
         // The header must never turn a compile that works into one that fails: the same compile again on

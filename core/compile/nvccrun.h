@@ -32,6 +32,9 @@ public:
     void setModuleIdSeed(const QString &hex) { m_seed = hex; }
     // Where precompiled headers for the host compile are kept (HostPch); empty (the default): none.
     void setHostPchDir(const QString &dir) { m_hostPchDir = dir; }
+    // No device link where there is no relocatable device code, and the final link through gold where the
+    // host has it (NvccPlan::dropDeviceLink, useLinker); default off.
+    void setLeanLink(bool on) { m_leanLink = on; }
 
     void start();
     void kill(); // finished() follows, with crashed()
@@ -83,6 +86,8 @@ private:
     QByteArray m_hostSourceText; // what cudafe++ wrote, while the host compile runs with a header
     QString m_hostPchEntry;
     bool m_retriedWithoutHeader = false;
+    bool m_leanLink = false;
+    int m_fallbackStep = -1; // the step now running its fallback command
     bool m_parallel = true;
     QProcessEnvironment m_environment;
     std::optional<NvccPlan> m_plan;

@@ -83,6 +83,58 @@ private Q_SLOTS:
         QCOMPARE(plan->sourceName, u"candidate.cu"_s);
     }
 
+    void deviceLinkDroppedWithoutRelocatableCode()
+    {
+        auto plan = NvccPlan::fromDryrun(dryrun(u"dryrun_shared.txt"_s));
+        QVERIFY(plan);
+        const QString link = plan->steps.last().command;
+        QString why;
+        QVERIFY2(plan->dropDeviceLink(&why), qPrintable(why));
+        QCOMPARE(dump(*plan), u"host: rm\n"
+                              "host: gcc (preprocessing)\n"
+                              "host: cudafe++\n"
+                              "device: gcc (preprocessing)\n"
+                              "device: cicc\n"
+                              "device: ptxas\n"
+                              "device: fatbinary\n"
+                              "tail: gcc (compiling)\n"
+                              "tail: g++ (linking)"_s);
+        QCOMPARE(plan->hostCompile, 7);
+        QStringList before, after;
+        QVERIFY(NvccPlan::shellWords(link, &before));
+        QVERIFY(NvccPlan::shellWords(plan->steps.last().command, &after));
+        before.removeOne(u".nvcc-steps/kernel_dlink.o"_s);
+        QCOMPARE(after, before); // the same link, less the device link's object
+        QVERIFY(after.contains(u".nvcc-steps/candidate.o"_s));
+
+        QVERIFY(plan->useLinker(u"gold"_s));
+        QVERIFY(plan->steps.last().command.startsWith(u"'g++' '-fuse-ld=gold' "_s));
+        QStringList fallback;
+        QVERIFY(NvccPlan::shellWords(plan->steps.last().fallback, &fallback));
+        QCOMPARE(fallback, after); // where gold fails, the link as before
+        QVERIFY(!plan->useLinker(u"gold"_s)); // once
+    }
+
+    void deviceLinkKeptForRelocatableCode()
+    {
+        QString text = dryrun(u"dryrun_shared.txt"_s);
+        text.replace(u"\"$CICC_PATH/cicc\" "_s, u"\"$CICC_PATH/cicc\" --device-c "_s);
+        auto plan = NvccPlan::fromDryrun(text);
+        QVERIFY(plan);
+        const QString before = dump(*plan);
+        QString why;
+        QVERIFY(!plan->dropDeviceLink(&why));
+        QVERIFY2(why.contains(u"relocatable"_s), qPrintable(why));
+        QCOMPARE(dump(*plan), before);
+        // nvlink reading another object (a library's relocatable code): kept too
+        text = dryrun(u"dryrun_shared.txt"_s);
+        text.replace(u"-cpu-arch=X86_64 "_s, u"-cpu-arch=X86_64 \"/opt/lib/other.o\" "_s);
+        plan = NvccPlan::fromDryrun(text);
+        QVERIFY(plan);
+        QVERIFY(!plan->dropDeviceLink(&why));
+        QVERIFY2(why.contains(u"more than the host object"_s), qPrintable(why));
+    }
+
     void shellWordsRoundTrip_data()
     {
         QTest::addColumn<QString>("command");
