@@ -125,6 +125,8 @@ HostPch::Use HostPch::prepare(const QString &workDir, const NvccPlan &plan, cons
     hash.addData(flags.join(QChar(0)).toUtf8());
     hash.addData(QByteArrayView("\0", 1));
     hash.addData(QByteArrayView(text).first(*end));
+    if (m_dir.contains(u'"') || m_dir.contains(u'\\') || m_dir.contains(u'\n'))
+        return none(u"the cache folder's path cannot be written in an #include"_s);
     const QString entry = m_dir + u'/' + QString::fromLatin1(hash.result().toHex());
     const QString header = entry + u'/' + kHeader;
     m_entry = entry;
