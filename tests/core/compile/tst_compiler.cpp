@@ -580,6 +580,8 @@ void TestCompiler::parallelStepsMatchPlainNvcc_data()
     QTest::newRow("two archs, fast math")
         << kGoodKernel.arg(301) << QStringList{u"-gencode"_s, u"arch=compute_80,code=sm_80"_s, u"-use_fast_math"_s}
         << true;
+    // relocatable device code keeps nvcc's device link (NvccPlan::dropDeviceLink)
+    QTest::newRow("rdc") << kGoodKernel.arg(303) << QStringList{u"-rdc=true"_s} << true;
     QTest::newRow("host and device errors") << kBrokenKernel << QStringList() << false;
     QTest::newRow("device-only error") << uR"(#include "kforge/kernel.h"
 __global__ void k(float *x) { x[threadIdx.x] = __no_such_intrinsic(1.0f); }
@@ -642,6 +644,8 @@ void TestCompiler::parallelStepsMatchPlainNvcc()
         for (const CompilePhase &p : b.phases)
             names << p.name;
         QVERIFY2(names.contains(u"host: cudafe++"_s) && names.contains(u"device: cicc"_s), qPrintable(names.join(u", ")));
+        // the device link runs only where there is relocatable device code to link
+        QCOMPARE(names.contains(u"nvlink"_s), flags.contains(u"-rdc=true"_s));
         QVERIFY(std::all_of(b.phases.cbegin(), b.phases.cend(), [](const CompilePhase &p) { return p.ms > 0; }));
         QCOMPARE(a.phases.size(), 1);
         QCOMPARE(a.phases.first().name, u"nvcc"_s);
