@@ -118,12 +118,13 @@ bool NvccPlan::dropDeviceLink(QString *whyNot)
         words.append(w);
     }
     const QString hostObject = outputOf(words.at(hostCompile));
-    qsizetype nvlink = -1, fatbin = -1, stub = -1;
+    QList<qsizetype> nvlinks; // one per real architecture
+    qsizetype fatbin = -1, stub = -1;
     for (qsizetype i = hostCompile + 1; i < steps.size(); ++i) {
         const QString &name = steps.at(i).name;
-        if (name == u"nvlink" && nvlink < 0)
-            nvlink = i;
-        else if (name == u"fatbinary" && nvlink >= 0 && fatbin < 0 && words.at(i).contains(u"-link"_s))
+        if (name == u"nvlink" && fatbin < 0)
+            nvlinks << i;
+        else if (name == u"fatbinary" && !nvlinks.isEmpty() && fatbin < 0 && words.at(i).contains(u"-link"_s))
             fatbin = i;
         else if (fatbin >= 0 && stub < 0 && words.at(i).contains(u"-c"_s)
                  && std::any_of(words.at(i).cbegin(), words.at(i).cend(),
@@ -133,26 +134,28 @@ bool NvccPlan::dropDeviceLink(QString *whyNot)
     qsizetype link = steps.size() - 1;
     while (link > 0 && steps.at(link).command.isEmpty())
         --link; // rm steps
-    if (nvlink < 0 || fatbin < 0 || stub < 0 || link <= stub || !steps.at(link).name.endsWith(u"(linking)"_s))
+    if (nvlinks.isEmpty() || fatbin < 0 || stub < 0 || link <= stub
+        || !steps.at(link).name.endsWith(u"(linking)"_s))
         return refuse(u"no device link of the expected shape"_s);
     // nvlink must link the host object alone: anything else may hold relocatable device code.
-    const QStringList objects = [&] {
-        QStringList o;
+    for (qsizetype nvlink : std::as_const(nvlinks)) {
+        QStringList objects;
         for (const QString &w : words.at(nvlink))
             if (w.endsWith(u".o"_s) || w.endsWith(u".a"_s) || w.endsWith(u".obj"_s))
-                o << w;
-        return o;
-    }();
-    if (objects != QStringList{hostObject})
-        return refuse(u"the device link reads more than the host object"_s);
+                objects << w;
+        if (objects != QStringList{hostObject})
+            return refuse(u"the device link reads more than the host object"_s);
+    }
     const QString linkObject = outputOf(words.at(stub));
     QStringList linkWords = words.at(link);
     if (linkObject.isEmpty() || linkWords.count(linkObject) != 1 || steps.at(link).command.contains(u'$'))
         return refuse(u"the final link does not read the device link's object once"_s);
     linkWords.removeOne(linkObject);
     steps[link].command = shellCommand(linkWords);
-    for (qsizetype i : {stub, fatbin, nvlink})
-        steps.removeAt(i);
+    steps.removeAt(stub);
+    steps.removeAt(fatbin);
+    for (auto i = nvlinks.crbegin(); i != nvlinks.crend(); ++i)
+        steps.removeAt(*i);
     return true;
 }
 

@@ -115,6 +115,19 @@ private Q_SLOTS:
         QVERIFY(!plan->useLinker(u"gold"_s)); // once
     }
 
+    void deviceLinkDroppedForEveryArchitecture()
+    {
+        // -arch=sm_90 -gencode arch=compute_80,code=sm_80: one nvlink per architecture, all of them dropped
+        auto plan = NvccPlan::fromDryrun(dryrun(u"dryrun_two_archs.txt"_s));
+        QVERIFY(plan);
+        QCOMPARE(dump(*plan).count(u"nvlink"_s), 2);
+        QString why;
+        QVERIFY2(plan->dropDeviceLink(&why), qPrintable(why));
+        QVERIFY2(!dump(*plan).contains(u"nvlink"_s), qPrintable(dump(*plan)));
+        QVERIFY(!plan->steps.last().command.contains(u"kernel_dlink.o"_s));
+        QCOMPARE(plan->steps.at(plan->hostCompile).name, u"gcc (compiling)"_s);
+    }
+
     void deviceLinkKeptForRelocatableCode()
     {
         QString text = dryrun(u"dryrun_shared.txt"_s);
