@@ -89,6 +89,22 @@ QStringList HostPch::headerCommand(const QStringList &words, const QString &inpu
     return command;
 }
 
+QString HostPch::entryFor(const QStringList &words, const QString &hostSource, QByteArrayView prefix) const
+{
+    // The prefix and every flag of the compile, not its file names.
+    QStringList flags = words;
+    flags.removeOne(hostSource);
+    if (const qsizetype o = flags.indexOf(u"-o"_s); o >= 0 && o + 1 < flags.size())
+        flags.remove(o, 2);
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(QByteArrayView(kFormat.data(), kFormat.size()));
+    hash.addData(QByteArrayView("\0", 1));
+    hash.addData(flags.join(QChar(0)).toUtf8());
+    hash.addData(QByteArrayView("\0", 1));
+    hash.addData(prefix);
+    return m_dir + u'/' + QString::fromLatin1(hash.result().toHex());
+}
+
 HostPch::Use HostPch::prepare(const QString &workDir, const NvccPlan &plan, const QProcessEnvironment &environment,
                               QString *why)
 {
@@ -99,6 +115,8 @@ HostPch::Use HostPch::prepare(const QString &workDir, const NvccPlan &plan, cons
     };
     if (plan.hostCompile < 0 || m_dir.isEmpty())
         return none(u"no host compile"_s);
+    if (m_dir.contains(u'"') || m_dir.contains(u'\\') || m_dir.contains(u'\n'))
+        return none(u"the cache folder's path cannot be written in an #include"_s);
     QStringList words;
     const QString &command = plan.steps.at(plan.hostCompile).command;
     if (!NvccPlan::shellWords(command, &words) || command.contains(u'$'))
@@ -113,26 +131,12 @@ HostPch::Use HostPch::prepare(const QString &workDir, const NvccPlan &plan, cons
     const auto end = prefixEnd(text, plan.sourceName.toUtf8());
     if (!end || *end < kMinPrefixBytes)
         return none(u"no header prefix worth precompiling"_s);
+    const QByteArrayView prefix = QByteArrayView(text).first(*end);
+    m_entry = entryFor(words, plan.hostSource, prefix);
+    const QString header = m_entry + u'/' + kHeader;
 
-    // The key: the prefix and every flag of the compile, not its file names.
-    QStringList flags = words;
-    flags.removeOne(plan.hostSource);
-    if (const qsizetype o = flags.indexOf(u"-o"_s); o >= 0 && o + 1 < flags.size())
-        flags.remove(o, 2);
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(QByteArrayView(kFormat.data(), kFormat.size()));
-    hash.addData(QByteArrayView("\0", 1));
-    hash.addData(flags.join(QChar(0)).toUtf8());
-    hash.addData(QByteArrayView("\0", 1));
-    hash.addData(QByteArrayView(text).first(*end));
-    if (m_dir.contains(u'"') || m_dir.contains(u'\\') || m_dir.contains(u'\n'))
-        return none(u"the cache folder's path cannot be written in an #include"_s);
-    const QString entry = m_dir + u'/' + QString::fromLatin1(hash.result().toHex());
-    const QString header = entry + u'/' + kHeader;
-    m_entry = entry;
-
-    if (QFileInfo::exists(entry + u'/' + kCompiled) && QFileInfo::exists(header)) {
-        QFile compiled(entry + u'/' + kCompiled);
+    if (QFileInfo::exists(m_entry + u'/' + kCompiled) && QFileInfo::exists(header)) {
+        QFile compiled(m_entry + u'/' + kCompiled);
         if (compiled.open(QIODevice::ReadWrite)) // its time is its last use (prune)
             compiled.setFileTime(QDateTime::currentDateTimeUtc(), QFileDevice::FileModificationTime);
         QSaveFile rewritten(sourcePath);
@@ -144,30 +148,38 @@ HostPch::Use HostPch::prepare(const QString &workDir, const NvccPlan &plan, cons
             return none(u"cannot rewrite "_s + sourcePath);
         return Use::Used;
     }
-    if (QFileInfo::exists(entry + u'/' + kFailed))
-        return none(u"the header of this prefix could not be built: "_s + entry + u"/build.log"_s);
-    if (buildRunning(entry))
+    if (QFileInfo::exists(m_entry + u'/' + kFailed))
+        return none(u"the header of this prefix could not be built: "_s + m_entry + u"/build.log"_s);
+    if (buildRunning(m_entry))
         return Use::Building;
-
-    prune(entry);
-    if (!QDir().mkpath(entry))
-        return none(u"cannot make "_s + entry);
-    QFile::remove(entry + u'/' + kBuilding);
-    QFile lock(entry + u'/' + kBuilding);
-    if (!lock.open(QIODevice::WriteOnly | QIODevice::NewOnly))
-        return Use::Building; // another compile started it just now
-    lock.close();
-    QSaveFile prefix(header);
-    if (!prefix.open(QIODevice::WriteOnly) || prefix.write(QByteArrayView(text).first(*end).toByteArray()) < 0
-        || !prefix.commit()) {
-        QFile::remove(entry + u'/' + kBuilding);
-        return none(u"cannot write "_s + header);
-    }
-    const QString temporary = entry + u"/prefix.h.gch.tmp"_s;
-    const QStringList build = headerCommand(words, plan.hostSource, header, temporary);
-    if (build.isEmpty()) {
-        QFile::remove(entry + u'/' + kBuilding);
+    const QStringList build = headerCommand(words, plan.hostSource, header, m_entry + u"/prefix.h.gch.tmp"_s);
+    if (build.isEmpty())
         return none(u"the host compile's flags do not have the expected shape"_s);
+    QString failure;
+    if (!startBuild(prefix, build, environment, &failure))
+        return none(failure);
+    return Use::Building;
+}
+
+bool HostPch::startBuild(QByteArrayView prefix, const QStringList &build, const QProcessEnvironment &environment,
+                         QString *why)
+{
+    prune(m_entry);
+    if (!QDir().mkpath(m_entry)) {
+        *why = u"cannot make "_s + m_entry;
+        return false;
+    }
+    const QString lockPath = m_entry + u'/' + kBuilding;
+    QFile::remove(lockPath); // a dead build's (buildRunning said none runs)
+    QFile lock(lockPath);
+    if (!lock.open(QIODevice::WriteOnly | QIODevice::NewOnly))
+        return true; // another compile started it just now
+    lock.close();
+    QSaveFile text(m_entry + u'/' + kHeader);
+    if (!text.open(QIODevice::WriteOnly) || text.write(prefix.toByteArray()) < 0 || !text.commit()) {
+        QFile::remove(lockPath);
+        *why = u"cannot write "_s + text.fileName();
+        return false;
     }
     // The header appears under its name only once complete; a failed build is remembered, not retried.
     const QString script = NvccPlan::shellCommand(build) + u" >build.log 2>&1 && mv -f prefix.h.gch.tmp "_s
@@ -176,16 +188,17 @@ HostPch::Use HostPch::prepare(const QString &workDir, const NvccPlan &plan, cons
     QProcess process;
     process.setProgram(u"/bin/sh"_s);
     process.setArguments({u"-c"_s, script});
-    process.setWorkingDirectory(entry);
+    process.setWorkingDirectory(m_entry);
     process.setProcessEnvironment(environment);
     process.setStandardInputFile(QProcess::nullDevice());
     process.setStandardOutputFile(QProcess::nullDevice());
     process.setStandardErrorFile(QProcess::nullDevice());
     if (!process.startDetached()) {
-        QFile::remove(entry + u'/' + kBuilding);
-        return none(u"cannot start /bin/sh"_s);
+        QFile::remove(lockPath);
+        *why = u"cannot start /bin/sh"_s;
+        return false;
     }
-    return Use::Building;
+    return true;
 }
 
 void HostPch::markBroken(const QString &entry)

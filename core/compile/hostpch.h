@@ -57,6 +57,10 @@ public:
     static constexpr int kBuildDeadAfterS = 300;
 
 private:
+    QString entryFor(const QStringList &words, const QString &hostSource, QByteArrayView prefix) const;
+    // Writes the prefix's text into the entry and starts the detached build of its header.
+    bool startBuild(QByteArrayView prefix, const QStringList &build, const QProcessEnvironment &environment,
+                    QString *why);
     void prune(const QString &keep) const;
 
     QString m_dir;
