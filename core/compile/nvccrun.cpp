@@ -283,7 +283,7 @@ void NvccRun::onStepFinished(int track)
         return;
     }
     const bool withHeader = index == m_plan->hostCompile && !m_hostSourceText.isNull();
-    if (withHeader && (p->exitStatus() != QProcess::NormalExit || p->exitCode() != 0) && !m_killed) {
+    if (withHeader && failed && !m_killed) {
         // The header must never turn a compile that works into one that fails: the same compile again on
         // cudafe++'s own text decides, and where that one works the header is not used again.
         if (retryHostCompileWithoutHeader()) {
@@ -292,8 +292,7 @@ void NvccRun::onStepFinished(int track)
             return;
         }
     }
-    if (index == m_plan->hostCompile && m_retriedWithoutHeader && p->exitStatus() == QProcess::NormalExit
-        && p->exitCode() == 0)
+    if (index == m_plan->hostCompile && m_retriedWithoutHeader && !failed)
         HostPch::markBroken(m_hostPchEntry);
     m_hostSourceText = QByteArray();
     QString name = trackPrefix(track) + step.name;

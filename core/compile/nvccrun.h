@@ -46,8 +46,6 @@ public:
     int exitCode() const { return m_exitCode; }
     QString log() const { return m_log; } // stdout and stderr of nvcc and its tools, in nvcc's order
     bool ranParallel() const { return m_plan.has_value(); }
-    // "used", "building" (none was ready: one is built for the next compile) or "none", with why.
-    QString hostPch() const { return m_hostPchUse; }
     QList<CompilePhase> phases() const { return m_phases; }
 
 Q_SIGNALS:
@@ -82,7 +80,7 @@ private:
     QString m_keepDir;
     QString m_seed;
     QString m_hostPchDir;
-    QString m_hostPchUse;
+    QString m_hostPchUse; // once prepared: "used", "building" (for the next compile) or "none: why"
     QByteArray m_hostSourceText; // what cudafe++ wrote, while the host compile runs with a header
     QString m_hostPchEntry;
     bool m_retriedWithoutHeader = false;
