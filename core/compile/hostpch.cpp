@@ -105,8 +105,8 @@ QString HostPch::entryFor(const QStringList &words, const QString &hostSource, Q
     return m_dir + u'/' + QString::fromLatin1(hash.result().toHex());
 }
 
-HostPch::Use HostPch::prepare(const QString &workDir, const NvccPlan &plan, const QProcessEnvironment &environment,
-                              QString *why)
+HostPch::Use HostPch::prepare(const QString &sourcePath, const QByteArray &text, const NvccPlan &plan,
+                              const QProcessEnvironment &environment, QString *why)
 {
     auto none = [why](const QString &reason) {
         if (why)
@@ -122,12 +122,6 @@ HostPch::Use HostPch::prepare(const QString &workDir, const NvccPlan &plan, cons
     if (!NvccPlan::shellWords(command, &words) || command.contains(u'$'))
         return none(u"the host compile's command line is not plain words"_s);
 
-    const QString sourcePath = QDir(workDir).absoluteFilePath(plan.hostSource);
-    QFile source(sourcePath);
-    if (!source.open(QIODevice::ReadOnly))
-        return none(u"cannot read "_s + sourcePath);
-    const QByteArray text = source.readAll();
-    source.close();
     const auto end = prefixEnd(text, plan.sourceName.toUtf8());
     if (!end || *end < kMinPrefixBytes)
         return none(u"no header prefix worth precompiling"_s);

@@ -28,10 +28,11 @@ public:
 
     explicit HostPch(QString dir) : m_dir(std::move(dir)) {}
 
-    // Before the plan's host compile runs in workDir: rewrites its input to include the prefix's header when
-    // one is ready, else starts building one (a detached process: it outlives this compile and this program).
-    Use prepare(const QString &workDir, const NvccPlan &plan, const QProcessEnvironment &environment,
-                QString *why = nullptr);
+    // Before the plan's host compile runs: rewrites its input (at sourcePath, holding text) to include the
+    // prefix's header when one is ready, else starts building one (a detached process: it outlives this
+    // compile and this program).
+    Use prepare(const QString &sourcePath, const QByteArray &text, const NvccPlan &plan,
+                const QProcessEnvironment &environment, QString *why = nullptr);
 
     // The folder of the header prepare() looked for (empty before).
     QString entry() const { return m_entry; }

@@ -322,27 +322,23 @@ void NvccRun::onStepFinished(int track)
 void NvccRun::prepareHostCompile()
 {
     m_hostSourceText = QByteArray();
-    if (m_hostPchDir.isEmpty() || !m_hostPchUse.isEmpty())
+    if (m_hostPchDir.isEmpty() || m_hostPchTried)
         return; // off, or this is the compile again without it
+    m_hostPchTried = true;
     const QString source = QDir(m_workDir).absoluteFilePath(m_plan->hostSource);
     QFile original(source);
-    const QByteArray text = original.open(QIODevice::ReadOnly) ? original.readAll() : QByteArray();
+    if (!original.open(QIODevice::ReadOnly))
+        return; // the compile itself reports it
+    const QByteArray text = original.readAll();
+    original.close();
     QString why;
     HostPch pch(m_hostPchDir);
-    const HostPch::Use use = pch.prepare(m_workDir, *m_plan, m_environment, &why);
+    const HostPch::Use use = pch.prepare(source, text, *m_plan, m_environment, &why);
     m_hostPchEntry = pch.entry();
-    switch (use) {
-    case HostPch::Use::Used:
-        m_hostPchUse = u"used"_s;
+    if (use == HostPch::Use::Used)
         m_hostSourceText = text;
-        break;
-    case HostPch::Use::Building:
-        m_hostPchUse = u"building"_s;
-        break;
-    case HostPch::Use::None:
-        m_hostPchUse = u"none: "_s + why;
-        break;
-    }
+    else if (use == HostPch::Use::None)
+        qCInfo(lcNvccRun) << "host compile without a precompiled header:" << why;
 }
 
 bool NvccRun::retryHostCompileWithoutHeader()
@@ -352,7 +348,6 @@ bool NvccRun::retryHostCompileWithoutHeader()
         return false;
     m_retriedWithoutHeader = true;
     m_hostSourceText = QByteArray();
-    m_hostPchUse = u"none: the compile with the header failed"_s;
     return true;
 }
 

@@ -80,7 +80,7 @@ private:
     QString m_keepDir;
     QString m_seed;
     QString m_hostPchDir;
-    QString m_hostPchUse; // once prepared: "used", "building" (for the next compile) or "none: why"
+    bool m_hostPchTried = false; // the host compile was prepared (at most once: a retry runs without)
     QByteArray m_hostSourceText; // what cudafe++ wrote, while the host compile runs with a header
     QString m_hostPchEntry;
     bool m_retriedWithoutHeader = false;

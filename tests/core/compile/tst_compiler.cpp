@@ -2,6 +2,7 @@
 // resources, PTX/SASS, the queue, cancellation and the missing-toolkit message.
 #include "core/compile/compiler.h"
 #include "core/compile/cudatoolkit.h"
+#include "compilerun.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -16,6 +17,8 @@
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
+using kforge::test::phaseNames;
+using kforge::test::run;
 
 namespace {
 
@@ -96,7 +99,6 @@ class TestCompiler : public QObject
 {
     Q_OBJECT
 private:
-    CompileResult run(Compiler &compiler, const CompileRequest &request);
     std::unique_ptr<QTemporaryDir> m_cache;
 
 private Q_SLOTS:
@@ -121,20 +123,6 @@ private Q_SLOTS:
     void badArch();
     void missingNvcc();
 };
-
-CompileResult TestCompiler::run(Compiler &compiler, const CompileRequest &request)
-{
-    QSignalSpy spy(&compiler, &Compiler::finished);
-    const int id = compiler.compile(request);
-    for (int waited = 0; waited < 40; ++waited) {
-        for (const auto &args : std::as_const(spy))
-            if (args.at(0).toInt() == id)
-                return args.at(1).value<CompileResult>();
-        spy.wait(5000);
-    }
-    qWarning("compile job %d did not finish", id);
-    return {};
-}
 
 void TestCompiler::initTestCase()
 {
@@ -640,9 +628,7 @@ void TestCompiler::parallelStepsMatchPlainNvcc()
     QCOMPARE(lb.replace(noise, QString()), la.replace(noise, QString()));
     if (ok) {
         QVERIFY(QFileInfo(b.artifactPath).size() > 0);
-        QStringList names;
-        for (const CompilePhase &p : b.phases)
-            names << p.name;
+        const QStringList names = phaseNames(b);
         QVERIFY2(names.contains(u"host: cudafe++"_s) && names.contains(u"device: cicc"_s), qPrintable(names.join(u", ")));
         // the device link runs only where there is relocatable device code to link
         QCOMPARE(names.contains(u"nvlink"_s), flags.contains(u"-rdc=true"_s));
@@ -665,9 +651,7 @@ void TestCompiler::unknownPlanRunsPlainNvcc()
     const CompileResult r = run(compiler, req);
     QVERIFY2(r.ok, qPrintable(r.errorMessage + u'\n' + r.log));
     QCOMPARE(r.resources.size(), 1);
-    QStringList names;
-    for (const CompilePhase &p : r.phases)
-        names << p.name;
+    const QStringList names = phaseNames(r);
     QCOMPARE(names, (QStringList{u"nvcc --dryrun"_s, u"nvcc"_s})); // the plan was looked at, then nvcc ran
     // Cache hits carry no phases: nothing ran.
     const CompileResult hit = run(compiler, req);

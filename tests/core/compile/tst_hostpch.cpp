@@ -2,6 +2,7 @@
 // a later one includes it and gets the same host code, and a header that breaks a compile is dropped.
 #include "core/compile/compiler.h"
 #include "core/compile/cudatoolkit.h"
+#include "compilerun.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -15,6 +16,8 @@
 
 using namespace Qt::StringLiterals;
 using namespace kforge;
+using kforge::test::phaseNames;
+using kforge::test::run;
 
 namespace {
 
@@ -33,28 +36,6 @@ KF_ENTRY(in, nin, out, nout, params, stream)
     return (int)cudaGetLastError();
 }
 )"_s;
-
-CompileResult run(Compiler &compiler, const CompileRequest &request)
-{
-    QSignalSpy spy(&compiler, &Compiler::finished);
-    const int id = compiler.compile(request);
-    for (int waited = 0; waited < 40; ++waited) {
-        for (const auto &args : std::as_const(spy))
-            if (args.at(0).toInt() == id)
-                return args.at(1).value<CompileResult>();
-        spy.wait(5000);
-    }
-    qWarning("compile job %d did not finish", id);
-    return {};
-}
-
-QStringList phaseNames(const CompileResult &r)
-{
-    QStringList names;
-    for (const CompilePhase &p : r.phases)
-        names << p.name;
-    return names;
-}
 
 // The host code of a shared object as objdump disassembles it (its first lines name the file).
 QString hostDisassembly(const QString &path)
