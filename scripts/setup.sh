@@ -8,6 +8,7 @@ preset=${1:-release}
 
 packages=(
   build-essential cmake ninja-build pkg-config git python3
+  ccache mold  # a compiler cache kept between runs on one machine and a fast linker: the build uses both where present
   qt6-base-dev qt6-tools-dev qt6-l10n-tools qt6-tools-dev-tools libqt6svg6-dev libqt6sql6-sqlite
   qt6-translations-l10n  # qtbase_zh_CN.qm: Qt's own dialogs and buttons in Chinese
   libqscintilla2-qt6-dev libqcustomplot-dev libcurl4-openssl-dev qtkeychain-qt6-dev

@@ -13,11 +13,6 @@ namespace kforge {
 
 namespace {
 
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
 QString distName(const runtime::InitSpec &init)
 {
     switch (init.kind) {
@@ -63,7 +58,7 @@ QString tensorTable(const char *name, const std::vector<runtime::TensorSpec> &te
         const double a = outputs ? 0 : t.init.a;
         const double b = outputs ? 0 : t.init.b;
         out += u"    {%1, %2, %3, %4, %5, %6, %7, %8, %9},\n"_s
-                   .arg(CodeNames::cString(qs(t.name)), CodeNames::kfDtype(t.dtype))
+                   .arg(CodeNames::cString(QString::fromStdString(t.name)), CodeNames::kfDtype(t.dtype))
                    .arg(t.shape.size())
                    .arg(ExportContext::shapeInitializer(t), dist, CodeNames::number(a), CodeNames::number(b),
                         CodeNames::number(outputs ? tol.atol : 0), CodeNames::number(outputs ? tol.rtol : 0));
@@ -77,7 +72,7 @@ QString paramsTable(const runtime::TaskSpec &task)
         return u"inline const kf_params kParams = {nullptr, 0};\n"_s;
     QString out = u"inline const kf_param_value kParamItems[] = {\n"_s;
     for (const auto &[name, value] : task.params)
-        out += u"    {%1, %2},\n"_s.arg(CodeNames::cString(qs(name)), CodeNames::number(double(value)));
+        out += u"    {%1, %2},\n"_s.arg(CodeNames::cString(QString::fromStdString(name)), CodeNames::number(double(value)));
     out += u"};\ninline const kf_params kParams = {kParamItems, %1};\n"_s.arg(task.params.size());
     return out;
 }
@@ -182,7 +177,7 @@ ExportBundle CMakeExporter::generate(const ExportContext &ctx, const ExportOptio
             callArgs << u"static_cast<%1%2 *>(%3[%4])"_s
                             .arg(isInput ? u"const "_s : QString(), CodeNames::cppType(t.dtype), isInput ? u"in"_s : u"out"_s)
                             .arg(i);
-            describe << u"describe(%1, %2, %3, %4)"_s.arg(id, CodeNames::kfDtype(t.dtype), CodeNames::cString(qs(t.name)),
+            describe << u"describe(%1, %2, %3, %4)"_s.arg(id, CodeNames::kfDtype(t.dtype), CodeNames::cString(QString::fromStdString(t.name)),
                                                           ExportContext::shapeInitializer(t));
         }
     };

@@ -13,11 +13,6 @@ namespace kforge {
 
 namespace {
 
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
 constexpr int kMaxDims = 8; // KF_MAX_DIMS
 
 } // namespace
@@ -25,38 +20,38 @@ constexpr int kMaxDims = 8; // KF_MAX_DIMS
 ExportContext::ExportContext(const ExportInput &in)
     : input(in)
 {
-    ns = CodeNames::identifier(qs(in.task.name).toLower());
+    ns = CodeNames::identifier(QString::fromStdString(in.task.name).toLower());
     nsUpper = ns.toUpper();
     entry = ns + u"_entry"_s;
     referenceEntry = ns + u"_reference_entry"_s;
 
     QSet<QString> taken{ns};
     for (const auto &t : in.task.inputs)
-        inputIds << CodeNames::identifier(qs(t.name), &taken);
+        inputIds << CodeNames::identifier(QString::fromStdString(t.name), &taken);
     for (const auto &t : in.task.outputs)
-        outputIds << CodeNames::identifier(qs(t.name), &taken);
+        outputIds << CodeNames::identifier(QString::fromStdString(t.name), &taken);
     QSet<QString> paramTaken{ns};
     for (const auto &p : in.task.params)
-        paramIds << CodeNames::identifier(qs(p.first), &paramTaken);
+        paramIds << CodeNames::identifier(QString::fromStdString(p.first), &paramTaken);
 
     kernelFlags = NvccFlags::translate(in.buildFlags());
     QStringList taskFlags;
     for (const auto &f : in.task.nvccFlags)
-        taskFlags << qs(f);
+        taskFlags << QString::fromStdString(f);
     referenceFlags = NvccFlags::translate(taskFlags);
 
     if (in.task.name.empty())
         error = tr("the task has no name");
     else if (in.task.outputs.empty())
-        error = tr("the task %1 has no outputs").arg(qs(in.task.name));
+        error = tr("the task %1 has no outputs").arg(QString::fromStdString(in.task.name));
     else if (in.variantSource.trimmed().isEmpty())
         error = tr("variant %1 has no source").arg(in.variantId);
     else if (in.referenceSource.trimmed().isEmpty())
-        error = tr("the task %1 has no reference source").arg(qs(in.task.name));
+        error = tr("the task %1 has no reference source").arg(QString::fromStdString(in.task.name));
     for (const auto *list : {&in.task.inputs, &in.task.outputs})
         for (const auto &t : *list)
             if (error.isEmpty() && (t.shape.size() > size_t(kMaxDims)))
-                error = tr("tensor %1 has %2 dimensions; the kernel ABI allows %3").arg(qs(t.name)).arg(t.shape.size()).arg(kMaxDims);
+                error = tr("tensor %1 has %2 dimensions; the kernel ABI allows %3").arg(QString::fromStdString(t.name)).arg(t.shape.size()).arg(kMaxDims);
 }
 
 bool ExportContext::usesHalf() const
@@ -99,7 +94,7 @@ QString ExportContext::paramsItems(const runtime::TaskSpec &task)
         return u"    const kf_params params = {nullptr, 0};"_s;
     QString out = u"    static const kf_param_value items[] = {\n"_s;
     for (const auto &[name, value] : task.params)
-        out += u"        {%1, %2},\n"_s.arg(CodeNames::cString(qs(name)), CodeNames::number(double(value)));
+        out += u"        {%1, %2},\n"_s.arg(CodeNames::cString(QString::fromStdString(name)), CodeNames::number(double(value)));
     out += u"    };\n    const kf_params params = {items, %1};"_s.arg(task.params.size());
     return out;
 }
@@ -109,8 +104,8 @@ TemplateRenderer::Values ExportContext::baseValues() const
     TemplateRenderer::Values v;
     v[u"ns"_s] = ns;
     v[u"NS"_s] = nsUpper;
-    v[u"task_name"_s] = qs(input.task.name);
-    v[u"title"_s] = input.task.title.empty() ? qs(input.task.name) : qs(input.task.title);
+    v[u"task_name"_s] = QString::fromStdString(input.task.name);
+    v[u"title"_s] = input.task.title.empty() ? QString::fromStdString(input.task.name) : QString::fromStdString(input.task.title);
     v[u"variant_id"_s] = QString::number(input.variantId);
     v[u"variant_label"_s] = input.variantLabel;
     v[u"entry"_s] = entry;
@@ -123,7 +118,7 @@ TemplateRenderer::Values ExportContext::baseValues() const
 QString ExportContext::descriptionComment(int width) const
 {
     QString out;
-    for (const QString &paragraph : qs(input.task.description).split(u'\n')) {
+    for (const QString &paragraph : QString::fromStdString(input.task.description).split(u'\n')) {
         QString line;
         for (const QString &word : paragraph.split(u' ', Qt::SkipEmptyParts)) {
             if (!line.isEmpty() && line.size() + 1 + word.size() > width - 3) {
@@ -149,7 +144,7 @@ QString ExportContext::shapeText(const runtime::TensorSpec &t)
 {
     QStringList dims;
     for (const auto &d : t.shape)
-        dims << qs(d.text);
+        dims << QString::fromStdString(d.text);
     return dims.isEmpty() ? u"scalar"_s : dims.join(u" x "_s);
 }
 

@@ -17,11 +17,6 @@ namespace kforge {
 
 namespace {
 
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
 QString orNotRecorded(const QString &s)
 {
     return s.trimmed().isEmpty() ? u"not recorded"_s : s;
@@ -230,7 +225,7 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
     const auto row = [&](const QString &key, const QString &value) {
         rows << u"| "_s + key + u" | "_s + cell(value) + u" |"_s;
     };
-    row(u"Task"_s, code(qs(in.task.name)) + (in.task.title.empty() ? QString() : u" — "_s + qs(in.task.title)));
+    row(u"Task"_s, code(QString::fromStdString(in.task.name)) + (in.task.title.empty() ? QString() : u" — "_s + QString::fromStdString(in.task.title)));
     row(u"Variant"_s,
         u"#%1"_s.arg(in.variantId) + (in.variantLabel.isEmpty() ? QString() : u" "_s + code(in.variantLabel)));
     if (!p.model.isEmpty())
@@ -292,12 +287,12 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
     const bool torchKernel = torchTask && !modelNew;
     QString summary =
         modelNew
-            ? u"The PyTorch module `ModelNew` of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(qs(task.name))
+            ? u"The PyTorch module `ModelNew` of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(QString::fromStdString(task.name))
         : torchKernel
             ? u"The CUDA kernel of variant #%1 of the KForge PyTorch task `%2`, built as a PyTorch extension that the "
               "`ModelNew` module here calls"_s.arg(in.variantId)
-                  .arg(qs(task.name))
-            : u"The CUDA kernel of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(qs(task.name));
+                  .arg(QString::fromStdString(task.name))
+            : u"The CUDA kernel of variant #%1 of the KForge task `%2`"_s.arg(in.variantId).arg(QString::fromStdString(task.name));
     if (in.provenance.speedup)
         summary += u", measured %1 faster than the task's reference on %2"_s.arg(formatSpeedup(in.provenance.speedup),
                                                                                  orNotRecorded(in.provenance.gpuName));
@@ -332,14 +327,14 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
                                         : lineage.join(u'\n') + u"\n\nOldest first; the last is this "_s
                                               + (modelNew ? u"module."_s : u"kernel."_s);
 
-    v[u"task_description"_s] = qs(task.description);
+    v[u"task_description"_s] = QString::fromStdString(task.description);
     QStringList table{u"| Tensor | Role | dtype | Shape | Initial values |"_s, u"|---|---|---|---|---|"_s};
     for (const auto &t : task.inputs)
-        table << u"| %1 | input | %2 | %3 | %4 |"_s.arg(code(qs(t.name)), CodeNames::dtypeName(t.dtype), shapeCell(t),
+        table << u"| %1 | input | %2 | %3 | %4 |"_s.arg(code(QString::fromStdString(t.name)), CodeNames::dtypeName(t.dtype), shapeCell(t),
                                                         initText(t));
     for (const auto &t : task.outputs) {
         const runtime::Tolerance tol = task.toleranceFor(t.dtype);
-        table << u"| %1 | output | %2 | %3 | tolerance atol %4, rtol %5 |"_s.arg(code(qs(t.name)),
+        table << u"| %1 | output | %2 | %3 | tolerance atol %4, rtol %5 |"_s.arg(code(QString::fromStdString(t.name)),
                                                                                  CodeNames::dtypeName(t.dtype),
                                                                                  shapeCell(t), CodeNames::number(tol.atol),
                                                                                  CodeNames::number(tol.rtol));
@@ -348,13 +343,13 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
     if (!torchTask && !task.params.empty()) {
         QStringList params;
         for (const auto &[name, value] : task.params)
-            params << code(qs(name) + u" = "_s + CodeNames::number(value));
+            params << code(QString::fromStdString(name) + u" = "_s + CodeNames::number(value));
         taskTable += u"\n\nParameters: "_s + params.join(u", "_s) + u'.';
     }
     if (!torchTask && (task.flops.present() || task.bytes.present()))
         taskTable += u"\n\nWork: %1 FLOP, %2 bytes moved at least (`%3`, `%4`)."_s.arg(
-            QString::number(task.flops.value, 'g', 4), QString::number(task.bytes.value, 'g', 4), qs(task.flops.text),
-            qs(task.bytes.text));
+            QString::number(task.flops.value, 'g', 4), QString::number(task.bytes.value, 'g', 4), QString::fromStdString(task.flops.text),
+            QString::fromStdString(task.bytes.text));
     if (!modelNew && !ctx.kernelFlags.ignored.isEmpty())
         taskTable += u"\n\nFlags of the measurement this build leaves to itself: `%1`."_s.arg(
             ctx.kernelFlags.ignored.join(u"`, `"_s));

@@ -20,9 +20,10 @@ QString sourceName(const QString &stem, const QString &source)
     return stem + u'.' + sourceExtension(sourceLanguage(source));
 }
 
-QString esc(QString s)
+// &, <, > and " as entities (QString::toHtmlEscaped).
+QString esc(const QString &s)
 {
-    return s.replace(u'&', u"&amp;"_s).replace(u'<', u"&lt;"_s).replace(u'>', u"&gt;"_s).replace(u'"', u"&quot;"_s);
+    return s.toHtmlEscaped();
 }
 
 QString date(const QDateTime &t)

@@ -11,11 +11,6 @@ namespace kforge {
 
 namespace {
 
-QString esc(QString s)
-{
-    return s.replace(u'&', u"&amp;"_s).replace(u'<', u"&lt;"_s).replace(u'>', u"&gt;"_s).replace(u'"', u"&quot;"_s);
-}
-
 QString num(double v)
 {
     return QString::number(v, 'f', 1);
@@ -160,7 +155,7 @@ QString SpeedupChartSvg::svg(const QList<ChartPoint> &points, int width, int hei
         if (p.state == ChartPoint::State::Failed || !p.speedup || !(*p.speedup > 0)) {
             const double y = top + plotH - failStrip / 2;
             s += u"<g class=\"failed\"><title>%1: failed</title><path d=\"M%2 %3 l6 6 m0 -6 l-6 6\" stroke=\"#d33\" "
-                 "stroke-width=\"1.5\"/></g>\n"_s.arg(esc(title), num(x - 3), num(y - 3));
+                 "stroke-width=\"1.5\"/></g>\n"_s.arg(title.toHtmlEscaped(), num(x - 3), num(y - 3));
             continue;
         }
         const double y = yOf(*p.speedup);
@@ -169,7 +164,7 @@ QString SpeedupChartSvg::svg(const QList<ChartPoint> &points, int width, int hei
                                                                      : u"#2f6fd6"_s;
         const QString note = p.state == ChartPoint::State::Held ? u", held for review"_s : QString();
         s += u"<circle class=\"%1\" cx=\"%2\" cy=\"%3\" r=\"4\" fill=\"%4\" fill-opacity=\"0.85\"><title>%5: %6x%7</title></circle>\n"_s
-                 .arg(p.state == ChartPoint::State::Held ? u"held"_s : u"correct"_s, num(x), num(y), fill, esc(title))
+                 .arg(p.state == ChartPoint::State::Held ? u"held"_s : u"correct"_s, num(x), num(y), fill, title.toHtmlEscaped())
                  .arg(*p.speedup, 0, 'f', *p.speedup < 10 ? 2 : 1)
                  .arg(note);
     }

@@ -16,11 +16,6 @@ namespace kforge {
 
 namespace {
 
-QString qs(const std::string &s)
-{
-    return QString::fromStdString(s);
-}
-
 QString pyList(const QStringList &items)
 {
     QStringList quoted;
@@ -97,7 +92,7 @@ void TorchExporter::addSetupValues(const ExportContext &ctx, TemplateRenderer::V
     for (const auto &g : ctx.kernelFlags.compile)
         kernelNvcc << NvccFlags::joined(g);
     v[u"kernel_nvcc_flags"_s] = pyList(kernelNvcc);
-    v[u"py_title"_s] = CodeNames::pyString(qs(in.task.title.empty() ? in.task.name : in.task.title));
+    v[u"py_title"_s] = CodeNames::pyString(QString::fromStdString(in.task.title.empty() ? in.task.name : in.task.title));
 }
 
 ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptions &options)
@@ -109,7 +104,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     const ExportInput &in = ctx.input;
     const runtime::TaskSpec &task = in.task;
     const QString &ns = ctx.ns;
-    const QString expr = torchExpression(qs(task.name));
+    const QString expr = torchExpression(QString::fromStdString(task.name));
     const bool withReference = expr.isEmpty();
     QString error;
     TemplateRenderer::Values v = ctx.baseValues();
@@ -137,10 +132,10 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
         const runtime::TensorSpec &t = task.inputs[i];
         const QString &id = ctx.inputIds[qsizetype(i)];
         signature << u"torch::Tensor "_s + id;
-        checks << u"    check(%1, %2, %3, %4);"_s.arg(id, CodeNames::cString(qs(t.name)), CodeNames::atScalarType(t.dtype),
+        checks << u"    check(%1, %2, %3, %4);"_s.arg(id, CodeNames::cString(QString::fromStdString(t.name)), CodeNames::atScalarType(t.dtype),
                                                       ExportContext::shapeInitializer(t));
         contiguous << u"    %1 = %1.contiguous();"_s.arg(id);
-        inDescribe << u"describe(%1, %2, %3)"_s.arg(id, CodeNames::kfDtype(t.dtype), CodeNames::cString(qs(t.name)));
+        inDescribe << u"describe(%1, %2, %3)"_s.arg(id, CodeNames::kfDtype(t.dtype), CodeNames::cString(QString::fromStdString(t.name)));
         pyArgs << u"py::arg(%1)"_s.arg(CodeNames::pyString(id));
     }
     const QString options0 = task.inputs.empty()
@@ -151,7 +146,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
         const QString &id = ctx.outputIds[qsizetype(i)];
         allocate << u"    torch::Tensor %1 = torch::empty(%2, %3.dtype(%4));"_s.arg(
             id, ExportContext::shapeInitializer(t), options0, CodeNames::atScalarType(t.dtype));
-        outDescribe << u"describe(%1, %2, %3)"_s.arg(id, CodeNames::kfDtype(t.dtype), CodeNames::cString(qs(t.name)));
+        outDescribe << u"describe(%1, %2, %3)"_s.arg(id, CodeNames::kfDtype(t.dtype), CodeNames::cString(QString::fromStdString(t.name)));
         returns << id;
     }
     QString describe;
@@ -171,24 +166,24 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
     v[u"num_outputs"_s] = QString::number(task.outputs.size());
     v[u"return_type"_s] = returns.size() == 1 ? u"torch::Tensor"_s : u"std::vector<torch::Tensor>"_s;
     v[u"return_value"_s] = returns.size() == 1 ? returns.front() : u"{"_s + returns.join(u", "_s) + u"}"_s;
-    v[u"doc"_s] = CodeNames::cString(qs(task.title.empty() ? task.name : task.title));
+    v[u"doc"_s] = CodeNames::cString(QString::fromStdString(task.title.empty() ? task.name : task.title));
     v[u"py_args"_s] = pyArgs.isEmpty() ? QString() : u", "_s + pyArgs.join(u", "_s);
 
     // test
     QStringList params, inputs, outputs;
     for (const auto &[name, value] : task.params)
-        params << CodeNames::pyString(qs(name)) + u": "_s
+        params << CodeNames::pyString(QString::fromStdString(name)) + u": "_s
                       + (CodeNames::isIntegral(value) ? QString::number(qint64(value)) : QString::number(value, 'g', 17));
     for (const auto &t : task.inputs)
         inputs << u"    (%1, %2, %3, %4, %5, %6),"_s
-                      .arg(CodeNames::pyString(qs(t.name)), CodeNames::torchDtype(t.dtype), pyShape(t),
+                      .arg(CodeNames::pyString(QString::fromStdString(t.name)), CodeNames::torchDtype(t.dtype), pyShape(t),
                            CodeNames::pyString(initName(t.init.kind)))
                       .arg(t.init.a, 0, 'g', 17)
                       .arg(t.init.b, 0, 'g', 17);
     for (const auto &t : task.outputs) {
         const runtime::Tolerance tol = task.toleranceFor(t.dtype);
         outputs << u"    (%1, %2, %3, %4, %5),"_s
-                       .arg(CodeNames::pyString(qs(t.name)), CodeNames::torchDtype(t.dtype), pyShape(t))
+                       .arg(CodeNames::pyString(QString::fromStdString(t.name)), CodeNames::torchDtype(t.dtype), pyShape(t))
                        .arg(tol.atol, 0, 'g', 17)
                        .arg(tol.rtol, 0, 'g', 17);
     }

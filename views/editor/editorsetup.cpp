@@ -15,6 +15,8 @@
 #include <QPalette>
 #include <QWidget>
 
+#include <algorithm>
+
 namespace kforge {
 
 namespace {
@@ -42,11 +44,7 @@ Scheme schemeFor(bool dark)
 
 QFont editorFont()
 {
-    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    font.setStyleHint(QFont::Monospace);
-    if (font.pointSizeF() < 10)
-        font.setPointSizeF(10);
-    return font;
+    return EditorSetup::font();
 }
 
 void colorLexer(QsciLexer *lexer, const Scheme &s)
@@ -265,6 +263,20 @@ bool EditorSetup::isDark(Theme theme)
     case Theme::System: break;
     }
     return QApplication::palette().color(QPalette::Window).lightness() < 128;
+}
+
+QString EditorSetup::fontFamily()
+{
+    return QStringLiteral("DejaVu Sans Mono");
+}
+
+QFont EditorSetup::font()
+{
+    const QFont system = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    QFont font = QFontDatabase::hasFamily(fontFamily()) ? QFont(fontFamily()) : system;
+    font.setStyleHint(QFont::Monospace);
+    font.setPointSizeF(std::max(10.0, system.pointSizeF()));
+    return font;
 }
 
 void EditorSetup::configure(QsciScintilla *editor, bool dark)

@@ -6,6 +6,7 @@
 #include "core/settings/settings.h"
 
 #include <QColor>
+#include <QFont>
 #include <QImage>
 #include <QString>
 
@@ -27,6 +28,12 @@ public:
     static void applyColors(QsciScintilla *editor, bool dark);
     // Resolves Theme::System from the application palette.
     static bool isDark(Theme theme);
+    // The editor's font, the same on every machine: DejaVu Sans Mono (the package depends on
+    // fonts-dejavu-core), at the system fixed font's size and at least 10 pt. Where the family is missing,
+    // the system's fixed-pitch font. Whichever monospace font fontconfig prefers (Noto Mono, Liberation Mono...)
+    // would change how many lines the editor shows.
+    static QFont font();
+    static QString fontFamily();
 
     static constexpr int lineNumberMargin = 0;
     // The symbol margin for compiler diagnostics; always shown, so the text does not shift when a compile

@@ -32,9 +32,11 @@ std::string adminOnlySetting()
     std::ifstream in("/proc/driver/nvidia/params");
     std::string line;
     while (std::getline(in, line))
-        if (line.rfind("RmProfilingAdminOnly", 0) == 0)
-            return line;
-    return {};
+        if (line.starts_with("RmProfilingAdminOnly"))
+            break;
+    if (!line.starts_with("RmProfilingAdminOnly"))
+        line.clear();
+    return line;
 }
 
 std::string reasonFor(int result, const char *call)
@@ -44,8 +46,10 @@ std::string reasonFor(int result, const char *call)
     if (result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || result == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES) {
         // ERR_NVGPUCTRPERM is what NVIDIA's tools print for the same condition.
         const std::string setting = adminOnlySetting();
-        text = "ERR_NVGPUCTRPERM: PC sampling needs the GPU performance counters, which are admin-only on this host"
-               + (setting.empty() ? std::string() : " (" + setting + ")") + "; " + call + " returned " + d.error + ".";
+        text = "ERR_NVGPUCTRPERM: PC sampling needs the GPU performance counters, which are admin-only on this host";
+        if (!setting.empty())
+            text.append(" (").append(setting).append(")");
+        text.append("; ").append(call).append(" returned ").append(d.error).append(".");
     } else if (!d.reason.empty()) {
         text += ". " + d.reason;
     }

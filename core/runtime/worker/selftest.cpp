@@ -31,13 +31,6 @@ std::string firstLines(const std::string &text, int lines)
     return out;
 }
 
-std::string fixed(double v, int precision)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", precision, v);
-    return buf;
-}
-
 // A child worker that is restarted whenever it is gone; remembers which reference it has loaded.
 class Child
 {
@@ -110,7 +103,7 @@ void checkSourceProfile(const Json &sp, const std::string &what, SelfTestRow &ro
                     lines[{pc.value("file", ""), pc.value("line", 0)}] += pc.value("samples", uint64_t(0));
     const auto hot = std::max_element(lines.begin(), lines.end(),
                                       [](const auto &a, const auto &b) { return a.second < b.second; });
-    log("source profile of " + what + ": ok in " + fixed(sp.value("cost_ms", 0.0), 0) + " ms"
+    log("source profile of " + what + ": ok in " + fixedDecimals(sp.value("cost_ms", 0.0), 0) + " ms"
         + (hot == lines.end() ? ", no source line: " + sp.value("reason", "")
                               : ", hottest line " + std::filesystem::path(hot->first.first).filename().string() + ":"
                                     + std::to_string(hot->first.second) + " (" + std::to_string(hot->second) + " samples)"));
@@ -125,6 +118,13 @@ bool isTorchTask(const fs::path &folder)
 }
 
 } // namespace
+
+std::string fixedDecimals(double v, int precision)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", precision, v);
+    return buf;
+}
 
 std::string defaultTasksDir()
 {
@@ -168,7 +168,7 @@ std::string formatTable(const std::vector<SelfTestRow> &rows)
         const bool timed = r.referenceMs > 0;
         std::string expected = r.expectVerdict;
         if (r.minSpeedup)
-            expected += " >=" + fixed(*r.minSpeedup, 1) + "x";
+            expected += " >=" + fixedDecimals(*r.minSpeedup, 1) + "x";
         std::string result = r.ok ? "ok" : "UNEXPECTED";
         if (!r.flags.empty()) {
             std::string f;
@@ -176,9 +176,9 @@ std::string formatTable(const std::vector<SelfTestRow> &rows)
                 f += (f.empty() ? "" : ",") + x;
             result += " [" + f + "]";
         }
-        cells.push_back({r.task, r.variant, r.verdict, timed ? fixed(r.referenceMs, 4) : "-",
-                         timed ? fixed(r.candidateMs, 4) : "-", timed ? fixed(r.speedup, 2) + "x" : "-",
-                         timed ? fixed(100 * r.cv, 1) + "%" : "-", expected, result});
+        cells.push_back({r.task, r.variant, r.verdict, timed ? fixedDecimals(r.referenceMs, 4) : "-",
+                         timed ? fixedDecimals(r.candidateMs, 4) : "-", timed ? fixedDecimals(r.speedup, 2) + "x" : "-",
+                         timed ? fixedDecimals(100 * r.cv, 1) + "%" : "-", expected, result});
     }
     std::string out = textTable(cells, 3, 6);
     for (const SelfTestRow &r : rows)
@@ -313,7 +313,7 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
     log("compiling " + std::to_string(jobs.size()) + " kernels for " + arch + " with " + findNvcc());
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<NvccResult> compiled = compileKernels(jobs, arch, config.parallelCompiles);
-    log("compiled in " + fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1) + " s");
+    log("compiled in " + fixedDecimals(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 1) + " s");
 
     Json options = config.options.toJson();
     options["trace"] = false; // the self-test checks verdicts and speed, not profiles
@@ -375,7 +375,7 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
                     const WorkerClient::Reply reply = c.request(request, item.task.timeoutS);
                     if (reply.status == WorkerClient::Reply::Status::Timeout) {
                         row.verdict = "timeout";
-                        row.message = "no result within the task's timeout_s = " + fixed(item.task.timeoutS, 0) + " s";
+                        row.message = "no result within the task's timeout_s = " + fixedDecimals(item.task.timeoutS, 0) + " s";
                         child.drop();
                     } else if (reply.status == WorkerClient::Reply::Status::Died) {
                         row.verdict = "crashed";
@@ -410,11 +410,11 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
                 row.problem = "expected " + row.expectVerdict + ", got " + row.verdict + ": " + row.message;
             else if (!profileFailed && row.minSpeedup && row.verdict == "correct" && row.speedup < *row.minSpeedup) {
                 row.ok = false;
-                row.problem = "speedup " + fixed(row.speedup, 2) + "x is below the expected "
-                              + fixed(*row.minSpeedup, 2) + "x";
+                row.problem = "speedup " + fixedDecimals(row.speedup, 2) + "x is below the expected "
+                              + fixedDecimals(*row.minSpeedup, 2) + "x";
             }
             log(row.task + "/" + row.variant + ": " + row.verdict
-                + (row.speedup > 0 ? " " + fixed(row.speedup, 2) + "x" : "") + (row.ok ? "" : "  UNEXPECTED"));
+                + (row.speedup > 0 ? " " + fixedDecimals(row.speedup, 2) + "x" : "") + (row.ok ? "" : "  UNEXPECTED"));
             report.rows.push_back(std::move(row));
         }
     }

@@ -51,6 +51,8 @@ struct SelfTestReport {
 std::string defaultTasksDir();
 SelfTestReport runSelfTest(const SelfTestConfig &config);
 std::string formatTable(const std::vector<SelfTestRow> &rows);
+// `v` with `precision` decimals ("%.*f"), for the tables.
+std::string fixedDecimals(double v, int precision);
 // Rows of cells as aligned text, a dashed line under the first (the header); columns in [rightFrom, rightTo]
 // right-aligned (none when rightFrom > rightTo).
 std::string textTable(const std::vector<std::vector<std::string>> &cells, std::size_t rightFrom = 1,

@@ -64,13 +64,6 @@ bool has(const std::vector<std::string> &v, const std::string &x)
     return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-std::string fixed(double v, int precision)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", precision, v);
-    return buf;
-}
-
 std::string readText(const fs::path &p, std::size_t limit = 1 << 16)
 {
     std::ifstream in(p, std::ios::binary);
@@ -170,7 +163,7 @@ std::string describeAdversarialExpectation(const Json &e)
     if (e.contains("flag"))
         parts.push_back("caught:" + joined(names(e["flag"]), "|"));
     if (e.contains("max_speedup"))
-        parts.push_back("<=" + fixed(e["max_speedup"].get<double>(), 1) + "x");
+        parts.push_back("<=" + fixedDecimals(e["max_speedup"].get<double>(), 1) + "x");
     if (e.contains("require_flags"))
         parts.push_back("+" + joined(names(e["require_flags"]), "+"));
     if (e.contains("mentions"))
@@ -202,10 +195,10 @@ std::string checkAdversarialExpectation(const Json &e, const AdversarialOutcome 
         const bool caught = std::any_of(wanted.begin(), wanted.end(),
                                         [&](const std::string &f) { return has(o.flags, f); });
         if (!caught && !(limited && o.speedup <= limit))
-            return "not caught: correct at " + fixed(o.speedup, 2) + "x without " + joined(wanted, " or ")
-                   + (limited ? " and faster than the honest " + fixed(limit, 2) + "x" : "");
+            return "not caught: correct at " + fixedDecimals(o.speedup, 2) + "x without " + joined(wanted, " or ")
+                   + (limited ? " and faster than the honest " + fixedDecimals(limit, 2) + "x" : "");
     } else if (correct && limited && o.speedup > limit) {
-        return "correct at " + fixed(o.speedup, 2) + "x, above the honest " + fixed(limit, 2) + "x";
+        return "correct at " + fixedDecimals(o.speedup, 2) + "x, above the honest " + fixedDecimals(limit, 2) + "x";
     }
     for (const std::string &f : names(e.value("require_flags", Json::array())))
         if (!has(o.flags, f))
@@ -393,7 +386,7 @@ std::string formatAdversarialTable(const std::vector<AdversarialRow> &rows)
     std::vector<std::vector<std::string>> cells;
     cells.push_back({"case", "class", "verdict", "speedup", "flags", "expected", "ok"});
     for (const AdversarialRow &r : rows)
-        cells.push_back({r.file, r.klass, r.outcome.verdict, r.outcome.speedup > 0 ? fixed(r.outcome.speedup, 2) + "x" : "-",
+        cells.push_back({r.file, r.klass, r.outcome.verdict, r.outcome.speedup > 0 ? fixedDecimals(r.outcome.speedup, 2) + "x" : "-",
                          r.outcome.flags.empty() ? "-" : joined(r.outcome.flags, ","),
                          describeAdversarialExpectation(r.expect), r.ok ? "ok" : "WRONG"});
     std::string out = textTable(cells);
@@ -532,7 +525,7 @@ AdversarialReport runAdversarial(const AdversarialConfig &config)
                     ::kill(pid, SIGKILL);
             }
         }
-        log(row.file + ": " + row.outcome.verdict + (row.outcome.speedup > 0 ? " " + fixed(row.outcome.speedup, 2) + "x" : "")
+        log(row.file + ": " + row.outcome.verdict + (row.outcome.speedup > 0 ? " " + fixedDecimals(row.outcome.speedup, 2) + "x" : "")
             + (row.ok ? "" : "  WRONG: " + row.problem));
         report.rows.push_back(std::move(row));
         for (AdversarialRow &x : extra) {

@@ -4,6 +4,8 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QFont>
+#include <QFontDatabase>
 #include <QGuiApplication>
 #include <QMainWindow>
 #include <QStandardPaths>
@@ -13,10 +15,27 @@
 
 namespace kforge::test {
 
-// Settings in test mode, a usable scratch folder and every file the suite reads: empty, or what is missing.
+// The suites measure the window in one font, not in whichever sans-serif font fontconfig prefers on the machine
+// that runs them: DejaVu Sans 9 pt (fonts-dejavu-core, which scripts/setup.sh installs) for the interface. The
+// editor pins its own (EditorSetup::font()). Empty, or what is missing.
+inline QString pinInterfaceFont()
+{
+    const QString family = QStringLiteral("DejaVu Sans");
+    if (!QFontDatabase::hasFamily(family))
+        return QStringLiteral("the font %1 is not installed (scripts/setup.sh installs fonts-dejavu-core)").arg(family);
+    QFont font(family);
+    font.setPointSizeF(9);
+    QGuiApplication::setFont(font);
+    return {};
+}
+
+// Settings in test mode, the interface font pinned, a usable scratch folder and every file the suite reads:
+// empty, or what is missing.
 inline QString guiTestSetUp(const QTemporaryDir &dir, const QStringList &needed = {})
 {
     QStandardPaths::setTestModeEnabled(true);
+    if (const QString font = pinInterfaceFont(); !font.isEmpty())
+        return font;
     if (!dir.isValid())
         return QStringLiteral("no scratch folder: ") + dir.errorString();
     for (const QString &file : needed)

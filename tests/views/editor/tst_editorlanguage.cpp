@@ -8,6 +8,8 @@
 #include <Qsci/qscilexerpython.h>
 #include <Qsci/qsciscintilla.h>
 
+#include <QFontDatabase>
+#include <QFontInfo>
 #include <QTest>
 
 using namespace kforge;
@@ -75,6 +77,33 @@ private Q_SLOTS:
         editor.setDarkTheme(true);
         QVERIFY(qobject_cast<QsciLexerPython *>(editor.editor(i)->lexer()));
         QVERIFY(editor.editor(i)->lexer()->paper(QsciLexerPython::Default).lightness() < 128);
+    }
+
+    // The editor draws in the font it chose, not whichever monospace font fontconfig prefers on this machine
+    // (scripts/setup.sh and the package bring fonts-dejavu-core): every style of both lexers, light and dark.
+    void fontIsTheSameOnEveryMachine()
+    {
+        QVERIFY2(QFontDatabase::hasFamily(EditorSetup::fontFamily()),
+                 "DejaVu Sans Mono is not installed (scripts/setup.sh installs fonts-dejavu-core)");
+        const QFont font = EditorSetup::font();
+        QCOMPARE(QFontInfo(font).family(), EditorSetup::fontFamily());
+        QVERIFY(QFontInfo(font).fixedPitch());
+        QVERIFY(font.pointSizeF() >= 10);
+        KernelEditor editor;
+        const int cu = editor.addSource(u"kernel"_s, kKernel, u"k.cu"_s);
+        const int py = editor.addSource(u"module"_s, kModule, u"m.py"_s);
+        for (bool dark : {false, true}) {
+            editor.setDarkTheme(dark);
+            for (int i : {cu, py}) {
+                QsciLexer *lexer = editor.editor(i)->lexer();
+                for (int style = 0; style < 128; ++style) {
+                    if (lexer->description(style).isEmpty())
+                        continue;
+                    QVERIFY2(lexer->font(style).family() == EditorSetup::fontFamily(),
+                             qPrintable(u"%1 style %2: %3"_s.arg(QLatin1String(lexer->language())).arg(style).arg(lexer->font(style).family())));
+                }
+            }
+        }
     }
 };
 
