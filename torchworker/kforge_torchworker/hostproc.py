@@ -4,6 +4,7 @@ of its own; its stdout and stderr captured with a cap; killed with its group whe
 import ctypes
 import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -36,22 +37,46 @@ def _die_with_parent():
 
 
 class Capture(threading.Thread):
+    """A host's stdout or stderr, read as it comes, up to OUTPUT_CAP. text() first takes whatever the pipe holds
+    (the host flushes both before each answer), so what a host printed before its answer is there whether or not
+    this thread has run since: the judge's reading does not depend on the scheduler."""
+
     def __init__(self, stream):
         super().__init__(daemon=True)
-        self.stream, self.data, self.truncated = stream, bytearray(), False
+        self.stream, self.data, self.truncated, self.ended = stream, bytearray(), False, False
+        self.lock = threading.Lock()
+        os.set_blocking(stream.fileno(), False)
 
     def run(self):
-        while True:
-            chunk = self.stream.read(65536)
-            if not chunk:
+        while not self.ended:
+            try:
+                select.select([self.stream], [], [])
+            except (OSError, ValueError):  # closed under us: the host is gone
                 return
-            room = OUTPUT_CAP - len(self.data)
-            if len(chunk) > room:
-                self.truncated = True
-            self.data += chunk[:max(0, room)]
+            self.drain()
+
+    def drain(self):
+        with self.lock:
+            while not self.ended:
+                try:
+                    chunk = os.read(self.stream.fileno(), 65536)
+                except BlockingIOError:
+                    return
+                except (OSError, ValueError):
+                    self.ended = True
+                    return
+                if not chunk:
+                    self.ended = True
+                    return
+                room = OUTPUT_CAP - len(self.data)
+                if len(chunk) > room:
+                    self.truncated = True
+                self.data += chunk[:max(0, room)]
 
     def text(self):
-        return self.data.decode('utf-8', 'replace')
+        self.drain()
+        with self.lock:
+            return self.data.decode('utf-8', 'replace')
 
 
 def host_env():
