@@ -1589,6 +1589,15 @@ T.update({
 'not measured: the metrics pass was turned off': '未测量：指标采集已关闭',
 'not measured (%1)': '未测量（%1）',
 'cached': '已缓存',
+# A ModelNew tab checked by python3 where nothing can evaluate it (CompileOnly, PythonSyntaxCheck).
+"Checking the module's Python syntax only (%1)…": '仅检查模块的 Python 语法（%1）…',
+'Not checked (%1); not evaluated and not added to the session: %2.': '未检查（%1）；未评估，也未加入会话：%2。',
+'Python syntax checked: no errors; not evaluated and not added to the session: %1.':
+    'Python 语法检查无错误；未评估，也未加入会话：%1。',
+'Python syntax error on line %1: %2; not added to the session: %3.': '第 %1 行有 Python 语法错误：%2；未加入会话：%3。',
+"no python3 found to check the module's syntax": '未找到可检查模块语法的 python3',
+'%1 could not check the module: %2': '%1 无法检查该模块：%2',
+'%1 could not be started: %2': '%1 无法启动：%2',
 })
 
 

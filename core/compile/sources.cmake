@@ -1,5 +1,5 @@
 # The compile service: nvcc through QProcess (host and device steps in parallel), content-addressed cache,
-# diagnostics and ptxas resources.
+# diagnostics and ptxas resources; the syntax check of a ModelNew module where nothing can evaluate it.
 target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/compiler.h ${CMAKE_CURRENT_LIST_DIR}/compiler.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compilercache.cpp
@@ -13,4 +13,5 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/kernelbuildflags.h ${CMAKE_CURRENT_LIST_DIR}/kernelbuildflags.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nvccplan.h ${CMAKE_CURRENT_LIST_DIR}/nvccplan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nvccrun.h ${CMAKE_CURRENT_LIST_DIR}/nvccrun.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/ptxasresourceparser.h ${CMAKE_CURRENT_LIST_DIR}/ptxasresourceparser.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/ptxasresourceparser.h ${CMAKE_CURRENT_LIST_DIR}/ptxasresourceparser.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/pythonsyntaxcheck.h ${CMAKE_CURRENT_LIST_DIR}/pythonsyntaxcheck.cpp)

@@ -1,6 +1,7 @@
 #pragma once
 // Ctrl+Enter while no GPU worker is usable: the tab's source is compiled alone (the same nvcc, flags and file
-// name an evaluation uses), its errors shown as markers and its status line says why it was not measured.
+// name an evaluation uses), its errors shown as markers and its status line says why it was not measured. A torch
+// task's ModelNew module (a .py tab) is not C++: python3 checks its syntax instead (PythonSyntaxCheck).
 // Nothing is added to the session: a variant that cannot be evaluated would only be a failure in it.
 #include <QHash>
 #include <QObject>
@@ -10,7 +11,9 @@ namespace kforge {
 
 class Compiler;
 class KernelEditor;
+class PythonSyntaxCheck;
 struct CompileResult;
+struct PythonSyntaxResult;
 struct TaskRecord;
 
 class CompileOnly : public QObject
@@ -19,7 +22,8 @@ class CompileOnly : public QObject
 public:
     CompileOnly(Compiler *compiler, KernelEditor *editor, QObject *parent = nullptr);
 
-    // Compiles tab `index` against `task`'s nvcc flags; `why` (the readiness summary) goes into its status.
+    // Compiles tab `index` against `task`'s nvcc flags, or checks a .py tab's Python syntax; `why` (the readiness
+    // summary) goes into its status.
     void compile(int index, const TaskRecord &task, const QString &why);
 
 Q_SIGNALS:
@@ -27,14 +31,19 @@ Q_SIGNALS:
 
 private:
     void onFinished(int job, const CompileResult &result);
-
-    QPointer<Compiler> m_compiler;
-    KernelEditor *m_editor = nullptr;
+    void onPythonChecked(int job, const PythonSyntaxResult &result);
     struct Pending {
         QPointer<QObject> tab; // the tab's editor widget: tabs may close or move meanwhile
         QString why;
     };
+    // The tab a pending job was for (-1: closed meanwhile, or no such job); the job is forgotten.
+    static int takeTab(QHash<int, Pending> &jobs, int job, const KernelEditor *editor, Pending *pending);
+
+    QPointer<Compiler> m_compiler;
+    PythonSyntaxCheck *m_python = nullptr;
+    KernelEditor *m_editor = nullptr;
     QHash<int, Pending> m_jobs;
+    QHash<int, Pending> m_pythonJobs;
 };
 
 } // namespace kforge

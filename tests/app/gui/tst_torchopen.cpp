@@ -10,6 +10,7 @@
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/task/torchimport.h"
+#include "core/worker/readinesswatch.h"
 #include "guitesthelpers.h"
 #include "views/editor/kerneleditor.h"
 #include "views/task/taskinfomodel.h"
@@ -133,6 +134,29 @@ private Q_SLOTS:
         }
         QTest::qWait(200);
         test::saveShot(&w, shotDir(), u"torch-task-opened"_s);
+
+        // No worker can evaluate it here: Ctrl+Enter on a ModelNew tab checks its Python syntax (python3), it is not
+        // handed to nvcc (which marked correct Python with C++ errors), and nothing enters the session.
+        settings.setWorkers({});
+        QVERIFY(w.readiness()->readiness().isUnusable());
+        const qint64 ref = w.session()->population().reference()->id;
+        const int fork = w.forkVariant(ref);
+        QVERIFY(fork >= 0);
+        QsciScintilla *module = w.editor()->editor(fork);
+        QVERIFY(qobject_cast<QsciLexerPython *>(module->lexer()));
+        module->setText(module->text().replace(u"class Model(nn.Module)"_s, u"class ModelNew(nn.Module)"_s));
+        const qsizetype variants = w.session()->population().size();
+        module->setFocus();
+        QTest::keyClick(module, Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(w.editor()->status(fork).startsWith(u"Python syntax checked: no errors"_s), 20000);
+        QVERIFY(w.editor()->diagnostics(fork).isEmpty());
+        QCOMPARE(w.session()->population().size(), variants);
+        module->setText(module->text().replace(u"def forward(self, x"_s, u"def forward(self x"_s));
+        QTest::keyClick(module, Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(w.editor()->status(fork).startsWith(u"Python syntax error on line"_s), 20000);
+        QCOMPARE(w.editor()->diagnostics(fork).size(), 1);
+        QCOMPARE(w.editor()->diagnostics(fork).constFirst().tool, u"python3"_s);
+        test::saveShot(&w, shotDir(), u"torch-modelnew-without-worker"_s);
     }
 
     // A problem whose forward raises: the dialog names the file, the step and the cause, stays open, and nothing

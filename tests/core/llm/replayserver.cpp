@@ -406,4 +406,13 @@ QByteArray ReplayServer::synthesize(const QString &protocol, int tokens)
     return out;
 }
 
+int ReplayServer::pacedMs(const QString &scenario) const
+{
+    int total = 0;
+    for (const ReplayResponse &r : m_scenarios.value(scenario).responses)
+        if (r.chunkBytes > 0 && r.delayMs > 0)
+            total += int((r.body.size() + r.chunkBytes - 1) / r.chunkBytes) * r.delayMs;
+    return total;
+}
+
 } // namespace kforge::test

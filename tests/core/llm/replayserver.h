@@ -60,6 +60,9 @@ public:
     QString baseUrl(const QString &scenario) const; // http(s)://127.0.0.1:<port>/s/<scenario>/v1
 
     int hits(const QString &scenario) const { return m_hits.value(scenario); }
+    // How long the scenario's pacing alone takes (chunks × delay, every response): what a test's upper bound on
+    // the time taken must leave room for, stretched by however loaded the machine is.
+    int pacedMs(const QString &scenario) const;
     const QList<ReceivedRequest> &requests() const { return m_requests; }
     int peakConcurrent() const { return m_peak; }
     void reset();

@@ -301,6 +301,50 @@ private Q_SLOTS:
         QCOMPARE(b.editor.variantId(b.editor.currentIndex()), id);
     }
 
+    // A torch task's ModelNew tab while nothing can evaluate it: python3 checks its syntax; nvcc never sees it (it
+    // used to mark correct Python with C++ errors). A syntax error gets its marker on its line.
+    void withoutAWorkerAModelNewTabIsCheckedAsPython()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("python3")).isEmpty())
+            QSKIP("no python3 on PATH");
+        Bench b;
+        QVERIFY(b.make(/*workers*/ false));
+        b.fixture.measureReference();
+        b.tabs->showSession();
+        const qsizetype variants = b.store().population().size();
+        const int fork = b.tabs->fork(b.fixture.reference());
+        auto *compileOnly = b.tabs->findChild<CompileOnly *>();
+        QVERIFY(compileOnly);
+        QSignalSpy compiled(compileOnly, &CompileOnly::compiled);
+        QSignalSpy nvcc(&b.compiler, &Compiler::finished);
+        b.editor.setCompileFileName(fork, QStringLiteral("candidate.py"));
+        b.editor.editor(fork)->setText(QStringLiteral("import torch\n\nclass ModelNew(torch.nn.Module):\n"
+                                                      "    def forward(self, a, b):\n        return a.unsqueeze(1) * b\n"));
+        QVERIFY(!b.tabs->evaluate(fork));
+        QVERIFY(b.editor.status(fork).startsWith(QLatin1String("Checking the module's Python syntax only")));
+        QVERIFY(compiled.wait(20000));
+        QCOMPARE(compiled.at(0).at(1).toBool(), true);
+        QVERIFY(b.editor.diagnostics(fork).isEmpty());
+        QVERIFY2(b.editor.status(fork).startsWith(QLatin1String("Python syntax checked: no errors; not evaluated")),
+                 qPrintable(b.editor.status(fork)));
+        QVERIFY(b.editor.status(fork).contains(b.readiness->readiness().summary()));
+
+        b.editor.editor(fork)->setText(QStringLiteral("import torch\n\nclass ModelNew(torch.nn.Module):\n"
+                                                      "    def forward(self, a, b)\n        return a * b\n"));
+        QVERIFY(!b.tabs->evaluate(fork));
+        QVERIFY(compiled.wait(20000));
+        QCOMPARE(compiled.at(1).at(1).toBool(), false);
+        const QList<Diagnostic> errors = b.editor.diagnostics(fork);
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.constFirst().line, 4);
+        QCOMPARE(errors.constFirst().tool, QStringLiteral("python3"));
+        QVERIFY2(b.editor.status(fork).startsWith(QLatin1String("Python syntax error on line 4: expected ':'")),
+                 qPrintable(b.editor.status(fork)));
+        QTest::qWait(50);
+        QCOMPARE(nvcc.count(), 0);
+        QCOMPARE(b.store().population().size(), variants);
+    }
+
     void withoutASessionItSaysSo()
     {
         Bench b;
