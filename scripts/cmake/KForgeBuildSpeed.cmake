@@ -10,7 +10,7 @@
 #    files of one library then cannot both define a helper of the same name in an anonymous namespace.
 option(KFORGE_CCACHE "Compile through ccache when it is installed" ON)
 option(KFORGE_MOLD "Link with mold when it is installed" ON)
-option(KFORGE_PCH "Precompiled Qt headers for the Qt targets" ON)
+option(KFORGE_PCH "Precompiled headers (Qt, JSON, std) for the libraries and the test suites" ON)
 option(KFORGE_UNITY "Compile the libraries as unity builds (batches of 8 sources)" OFF)
 
 find_program(KFORGE_CCACHE_PROGRAM ccache)
@@ -41,10 +41,10 @@ if(KFORGE_MOLD AND KFORGE_MOLD_PROGRAM AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU"
 endif()
 add_feature_info(mold KFORGE_USING_MOLD "executables and libraries linked by mold")
 
-# Headers parsed by nearly every Qt translation unit. Only system headers: a change to our own never
-# rebuilds the precompiled one.
+# The header sets. Only system headers: a change to our own never rebuilds a precompiled one.
 # The Qt-free runtime: the JSON library is most of what its translation units parse.
 set(KFORGE_PCH_RUNTIME <algorithm> <chrono> <map> <memory> <optional> <string> <vector> <nlohmann/json.hpp>)
+# What nearly every Qt translation unit parses; the Widgets set adds the panels' usual headers.
 set(KFORGE_PCH_CORE
   <algorithm> <cmath> <functional> <map> <memory> <optional> <string> <utility> <vector>
   <QByteArray> <QCoreApplication> <QDateTime> <QDir> <QFile> <QFileInfo> <QHash> <QJsonArray> <QJsonDocument>

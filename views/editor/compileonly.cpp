@@ -45,15 +45,15 @@ void CompileOnly::compile(int index, const TaskRecord &task, const QString &why)
     m_editor->setStatus(index, tr("Compiling only (%1)…").arg(why));
 }
 
-int CompileOnly::takeTab(QHash<int, Pending> &jobs, int job, const KernelEditor *editor, Pending *pending)
+int CompileOnly::takeTab(QHash<int, Pending> &jobs, int job, Pending *pending) const
 {
     const auto it = jobs.constFind(job);
     if (it == jobs.cend())
         return -1;
     *pending = *it;
     jobs.erase(it);
-    for (int i = 0; i < editor->count(); ++i)
-        if (static_cast<QObject *>(editor->editor(i)) == pending->tab.data())
+    for (int i = 0; i < m_editor->count(); ++i)
+        if (static_cast<QObject *>(m_editor->editor(i)) == pending->tab.data())
             return i;
     return -1;
 }
@@ -61,7 +61,7 @@ int CompileOnly::takeTab(QHash<int, Pending> &jobs, int job, const KernelEditor 
 void CompileOnly::onPythonChecked(int job, const PythonSyntaxResult &result)
 {
     Pending pending;
-    const int index = takeTab(m_pythonJobs, job, m_editor, &pending);
+    const int index = takeTab(m_pythonJobs, job, &pending);
     if (index < 0)
         return;
     m_editor->setDiagnostics(index, result.diagnostics);
@@ -83,7 +83,7 @@ void CompileOnly::onPythonChecked(int job, const PythonSyntaxResult &result)
 void CompileOnly::onFinished(int job, const CompileResult &result)
 {
     Pending pending;
-    const int index = takeTab(m_jobs, job, m_editor, &pending);
+    const int index = takeTab(m_jobs, job, &pending);
     if (index < 0 || result.cancelled)
         return;
     m_editor->setDiagnostics(index, result.diagnostics);

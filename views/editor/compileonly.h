@@ -37,7 +37,7 @@ private:
         QString why;
     };
     // The tab a pending job was for (-1: closed meanwhile, or no such job); the job is forgotten.
-    static int takeTab(QHash<int, Pending> &jobs, int job, const KernelEditor *editor, Pending *pending);
+    int takeTab(QHash<int, Pending> &jobs, int job, Pending *pending) const;
 
     QPointer<Compiler> m_compiler;
     PythonSyntaxCheck *m_python = nullptr;
