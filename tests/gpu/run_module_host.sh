@@ -7,7 +7,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-DEADLINE=${DEADLINE:-540}
+DEADLINE=${DEADLINE:-580}
 source tests/gpu/lib.sh
 start_run /tmp/kforge-module-host kforge-module-host module_host.log
 B=${KFORGE_GPU_BUILD_DIR:-build-gpu}
@@ -19,10 +19,16 @@ build() {
   cmake --build "$B" -j"$(nproc)" --target tst_module_host kforge_hostguard >> "$RES/build.log" 2>&1 ||
   { tail -30 "$RES/build.log"; return 1; }
 }
-stage build 300 build
-stage sandbox 90 "$B/tests/core/runtime/tst_module_host"
-stage protocol 150 env KFORGE_TORCH_DEVICE=0 python3 tests/torchworker/test_modulehost.py torchworker/kforge-module-host
-stage torchworker 240 bash -c 'cd tests/torchworker && KFORGE_TORCH_DEVICE=0 python3 test_torchworker.py "$PWD/../../torchworker/kforge-torch-worker"'
+export -f build
+export B RES
+# STAGES picks some (default all): build sandbox protocol torchworker.
+want() { [[ " ${STAGES:-build sandbox protocol torchworker} " == *" $1 "* ]]; }
+want build && stage build 300 bash -c build
+want sandbox && stage sandbox 90 "$B/tests/core/runtime/tst_module_host"
+want protocol && stage protocol 200 env KFORGE_TORCH_DEVICE=0 python3 tests/torchworker/test_modulehost.py \
+  torchworker/kforge-module-host
+want torchworker && stage torchworker 420 bash -c 'cd tests/torchworker &&
+  KFORGE_TORCH_DEVICE=0 python3 test_torchworker.py "$PWD/../../torchworker/kforge-torch-worker" -v'
 echo
 echo "=== summary (at $(elapsed)s)"
 printf '%-12s %s\n' stage rc
