@@ -104,7 +104,7 @@ GettingStarted::GettingStarted(QWidget *parent)
     m_openExample->setEnabled(haveExample);
     m_openExample->setToolTip(haveExample ? exampleSession() : tr("The example session is not installed."));
     QPushButton *task = buttons->addButton(tr("Open &Task Folder…"), QDialogButtonBox::ActionRole);
-    QPushButton *workers = buttons->addButton(tr("GPU &Workers…"), QDialogButtonBox::ActionRole);
+    QPushButton *workers = buttons->addButton(tr("Settings → &Workers…"), QDialogButtonBox::ActionRole);
     connect(m_openExample, &QPushButton::clicked, this, &GettingStarted::openExample);
     connect(task, &QPushButton::clicked, this, [this] {
         accept();
