@@ -74,8 +74,7 @@ MainActions::MainActions(QWidget *owner)
         settings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     settings->setMenuRole(QAction::PreferencesRole);
     // The page's one name, as every message and the docs say it (not a second name for the same page).
-    configureWorkers =
-        make(owner, tr("Settings → &Workers…"), QStringLiteral("network-server"), QStyle::SP_CustomBase);
+    configureWorkers = make(owner, tr("Settings → &Workers…"), QStringLiteral("network-server"), QStyle::SP_CustomBase);
     configureWorkers->setToolTip(tr("Add, change or test the GPU workers that evaluate kernels"));
     gettingStarted = make(owner, tr("&Getting Started"), QStringLiteral("help-contents"), QStyle::SP_DialogHelpButton,
                           QKeySequence::HelpContents);

@@ -45,10 +45,10 @@ struct EndpointConfig {
     QString reasoningEffort;                               // low / medium / high, empty = not sent
     QString maxTokensField = QStringLiteral("max_tokens"); // OpenAI's newer models want max_completion_tokens
     QString reasoningEffortField = QStringLiteral("reasoning_effort"); // dotted path: OpenRouter uses reasoning.effort
-    QString apiKeyEnv;     // environment variable holding the key, e.g. OPENAI_API_KEY
-    QString keychainEntry; // key name under the "KForge" service in the system keychain
+    QString apiKeyEnv;        // environment variable holding the key, e.g. OPENAI_API_KEY
+    QString keychainEntry;    // key name under the "KForge" service in the system keychain
     bool requiresKey = false; // a remote service that refuses requests without a key; see needsKey()
-    QString caBundle; // PEM file with extra CA certificates; TLS verification itself is always on
+    QString caBundle;         // PEM file with extra CA certificates; TLS verification itself is always on
     LlmLimits limits;
 
     // A server on this machine (localhost, 127.0.0.1, ::1) or one of the presets for local servers (vLLM, Ollama,

@@ -79,8 +79,9 @@ EndpointsPage::EndpointsPage(QWidget *parent)
     m_problem->setFrameShape(QFrame::StyledPanel);
     // The notice bar's warm "attention" colours, on light and dark palettes alike.
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
-    m_problem->setStyleSheet(dark ? QStringLiteral("QFrame#keyProblem { background: #5c4a1a; border: 1px solid #8a702a; }")
-                                  : QStringLiteral("QFrame#keyProblem { background: #fff4ce; border: 1px solid #e6c25a; }"));
+    m_problem->setStyleSheet(
+        dark ? QStringLiteral("QFrame#keyProblem { background: #5c4a1a; border: 1px solid #8a702a; }")
+             : QStringLiteral("QFrame#keyProblem { background: #fff4ce; border: 1px solid #e6c25a; }"));
     auto *problemIcon = new QLabel(m_problem);
     const int iconSize = style()->pixelMetric(QStyle::PM_MessageBoxIconSize);
     problemIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
@@ -193,7 +194,8 @@ void EndpointsPage::apply(Settings &settings)
                     showKeyProblem(*e, error);
             }
             // Answered from the event loop, as a keychain store is.
-            QMetaObject::invokeMethod(this, [this, entry, error] { Q_EMIT keyStored(entry, error); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, entry, error] { Q_EMIT keyStored(entry, error); }, Qt::QueuedConnection);
             continue;
         }
         ++m_writesPending;
@@ -366,9 +368,9 @@ void EndpointsPage::updateKeyStatus()
     QString status;
     QString placeholder;
     if (m_pendingKeys.contains(entry)) {
-        status = toFile ? tr("The key you typed goes into %1 (readable only by you, not encrypted) when you apply.")
-                              .arg(file)
-                        : tr("The key you typed goes into the system keychain when you apply.");
+        status = toFile
+                     ? tr("The key you typed goes into %1 (readable only by you, not encrypted) when you apply.").arg(file)
+                     : tr("The key you typed goes into the system keychain when you apply.");
     } else if (const QString env = Credentials::fromEnvironment(e.apiKeyEnv); !env.isEmpty()) {
         status = tr("The key comes from the environment variable %1, which comes before a stored key.").arg(e.apiKeyEnv);
         placeholder = tr("Unchanged (from the environment variable %1)").arg(e.apiKeyEnv);
@@ -376,8 +378,7 @@ void EndpointsPage::updateKeyStatus()
         status = tr("Kept in %1, readable only by you (not encrypted).").arg(file);
         placeholder = tr("Unchanged (kept in a file readable only by you)");
     } else if (!Credentials::keychainAvailable() || entry.isEmpty()) {
-        status = e.isLocal() ? tr("No key stored: none is needed for a server on this machine.")
-                             : tr("No key stored.");
+        status = e.isLocal() ? tr("No key stored: none is needed for a server on this machine.") : tr("No key stored.");
     } else if (m_checking.contains(entry) || !m_keychainRead.contains(entry)) {
         if (!m_checking.contains(entry))
             checkKeychain(entry);

@@ -71,8 +71,8 @@ private:
     QString uniqueId(const QString &base) const;
 
     QList<EndpointConfig> m_endpoints;
-    QMap<QString, QString> m_pendingKeys; // keychain entry -> key typed in this dialog
-    QSet<QString> m_toFile;               // entries whose next key goes into the key file
+    QMap<QString, QString> m_pendingKeys;   // keychain entry -> key typed in this dialog
+    QSet<QString> m_toFile;                 // entries whose next key goes into the key file
     QHash<QString, QString> m_keychainRead; // entry -> empty when the keychain holds a key, else why not
     QSet<QString> m_checking;               // entries being read from the keychain
     QString m_failedEntry, m_failedKey;     // the store that failed, kept for "keep it in a file"

@@ -19,7 +19,7 @@ namespace {
 enum Column { NameColumn, CommandColumn, TransferColumn, StatusColumn, ColumnCount };
 constexpr int kRowKeyRole = Qt::UserRole + 1; // on the name item: which row a running Test belongs to
 constexpr int kStatusRole = Qt::UserRole + 2; // on the status item: the WorkerStatus shown
-}
+} // namespace
 
 WorkersPage::WorkersPage(QWidget *parent)
     : SettingsPage(parent)

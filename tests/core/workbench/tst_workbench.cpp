@@ -267,8 +267,9 @@ private Q_SLOTS:
         LogHub log;
         Workbench bench(settings, log);
         const bool local = QByteArray(QTest::currentDataTag()) == "local server";
-        EndpointConfig endpoint = EndpointPresets::forUrl(
-            local ? u"http://localhost:1/v1"_s : u"https://llm.example.invalid/v1"_s, LlmProtocol::OpenAi);
+        EndpointConfig endpoint = EndpointPresets::forUrl(local ? u"http://localhost:1/v1"_s
+                                                                : u"https://llm.example.invalid/v1"_s,
+                                                          LlmProtocol::OpenAi);
         endpoint.apiKeyEnv = endpointVariable;
         endpoint.keychainEntry.clear();
         endpoint.requiresKey = requiresKey;

@@ -29,9 +29,9 @@ void TestWorkerProbe::answer_data()
 
     QTest::addRow("working worker") << scriptedWorker(u"normal"_s) << int(WorkerStatus::State::Connected)
                                     << u"Connected: Scripted GPU, sm_80"_s << QString();
-    QTest::addRow("host unknown to ssh")
-        << unreachableHost() << int(WorkerStatus::State::Failed)
-        << u"Failed: ssh: Could not resolve hostname gpu-box: Name or service not known"_s << u"~/.ssh/config"_s;
+    QTest::addRow("host unknown to ssh") << unreachableHost() << int(WorkerStatus::State::Failed)
+                                         << u"Failed: ssh: Could not resolve hostname gpu-box: Name or service not known"_s
+                                         << u"~/.ssh/config"_s;
     QTest::addRow("no GPU there") << scriptedWorker(u"nodevice"_s) << int(WorkerStatus::State::NoGpu)
                                   << u"No usable GPU: CUDA driver version is insufficient for CUDA runtime version"_s
                                   << u"no usable NVIDIA GPU"_s;
@@ -42,8 +42,7 @@ void TestWorkerProbe::answer_data()
                                     << u"Failed: The worker speaks protocol version 99; this KForge speaks version 1. "
                                        "Install matching versions of KForge and kforge-worker."_s
                                     << u"same KForge version"_s;
-    QTest::addRow("program missing") << u"/nonexistent/bin/kforge-worker --device 0"_s
-                                     << int(WorkerStatus::State::Failed)
+    QTest::addRow("program missing") << u"/nonexistent/bin/kforge-worker --device 0"_s << int(WorkerStatus::State::Failed)
                                      << u"Failed: Could not start the worker '/nonexistent/bin/kforge-worker --device 0': "
                                         "execve: No such file or directory"_s
                                      << u"full path"_s;
