@@ -2,6 +2,7 @@
 #include "core/optimizer/parsedresponse.h"
 #include "core/optimizer/profilesummary.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/session/sessionhistory.h"
 #include "core/session/sessionstore.h"
 #include "views/variants/variantsmodel.h"
 
@@ -53,14 +54,45 @@ void RoundProgressModel::startRound(qint64 roundId)
     Q_EMIT progressChanged();
 }
 
+void RoundProgressModel::showRound(qint64 roundId, const QList<HistoryAnswer> &answers)
+{
+    beginResetModel();
+    m_round = roundId;
+    m_rows.clear();
+    m_dirty.clear();
+    const bool live = m_runner && m_runner->isRunning();
+    for (const HistoryAnswer &a : answers) {
+        Row r;
+        r.responseId = a.responseId;
+        r.repair = a.kind == QLatin1String("repair");
+        r.promptId = a.promptId;
+        r.title = r.repair ? (a.exemplarIds.isEmpty() ? tr("repair") : tr("repair of #%1").arg(a.exemplarIds.constFirst()))
+                           : tr("answer %1").arg(a.position);
+        r.streaming = live && a.finishStatus == QLatin1String("streaming");
+        r.chars = a.characters;
+        r.variantId = a.variantId;
+        r.tokens = a.tokens;
+        r.problem = r.variantId ? QString() : (a.error.isEmpty() ? a.parseMessage : a.error);
+        if (!r.streaming && !r.variantId && r.problem.isEmpty() && a.finishStatus == QLatin1String("streaming"))
+            r.problem = tr("the answer was interrupted");
+        if (!r.repair) {
+            r.exemplars = a.exemplarIds;
+            r.exemplarText = exemplarText(m_store, r.exemplars);
+        }
+        m_rows << r;
+    }
+    endResetModel();
+    Q_EMIT progressChanged();
+}
+
 void RoundProgressModel::onRequestStarted(qint64 responseId)
 {
     if (!m_store || !m_round)
         return;
     const auto response = m_store->response(responseId);
     const auto prompt = response ? m_store->prompt(response->promptId) : std::nullopt;
-    if (!prompt || prompt->roundId != m_round)
-        return; // a question about a pair, or another round's repair
+    if (!prompt || prompt->roundId != m_round || rowOfResponse(responseId) >= 0)
+        return; // a question about a pair, another round's repair, or one the history already showed
     Row r;
     r.responseId = responseId;
     int answers = 0;
