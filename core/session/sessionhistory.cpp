@@ -178,13 +178,20 @@ void SessionHistoryWatch::load()
     m_again = false;
     QtConcurrent::run([path = m_store->path()] { return SessionHistory::read(path); })
         .then(this, [this, job](const SessionHistory &h) {
-            if (job != m_job)
-                return; // superseded by a newer read, or the session changed
-            m_reading = false;
-            m_history = h;
-            Q_EMIT changed();
-            if (std::exchange(m_again, false))
-                schedule();
+            // Always from the event loop: a read that is done before then() attaches would run this at once, inside
+            // the opened() that started it, before the panels have forgotten the session before.
+            QMetaObject::invokeMethod(
+                this,
+                [this, job, h] {
+                    if (job != m_job)
+                        return; // superseded by a newer read, or the session changed
+                    m_reading = false;
+                    m_history = h;
+                    Q_EMIT changed();
+                    if (std::exchange(m_again, false))
+                        schedule();
+                },
+                Qt::QueuedConnection);
         });
 }
 

@@ -229,7 +229,7 @@ void ComparePanel::updateStored()
     for (const auto &[pair, info] : items)
         m_stored->addItem(tr("Why #%1 beats #%2 · answers: %3").arg(pair.first).arg(pair.second).arg(info.first),
                           QVariantList{pair.first, pair.second});
-    m_stored->setCurrentIndex(-1);
+    m_stored->setCurrentIndex(m_stored->findData(QVariantList{m_a, m_b}));
     m_stored->setPlaceholderText(tr("Pairs with stored answers: %1 — choose one").arg(items.size()));
     m_storedRow->setVisible(!items.isEmpty());
     m_empty->setText(items.isEmpty()
@@ -259,6 +259,7 @@ void ComparePanel::setPair(qint64 a, qint64 b)
     m_b = b;
     m_pending = 0;
     m_status->clear();
+    m_stored->setCurrentIndex(m_stored->findData(QVariantList{a, b})); // the stored pair shown, if it is one
     reload();
 }
 

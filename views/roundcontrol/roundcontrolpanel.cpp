@@ -146,6 +146,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
 
     // ---- actions
     m_preview = new QPushButton(tr("Preview Prompt"), this);
+    m_preview->setObjectName(QStringLiteral("preview"));
     m_start = new QPushButton(tr("Start Round"), this);
     m_start->setObjectName(QStringLiteral("start"));
     m_start->setDefault(true);
@@ -714,8 +715,8 @@ void RoundControlPanel::forgetSession()
     // A prompt of the session before (its task, its exemplars) must not be read as this one's.
     m_promptView->clear();
     m_roundsPage->setSummary({});
-    if (m_store && m_store->isOpen() && m_store->path() != m_historyOf)
-        m_historyOf.clear(); // the Rounds page is chosen again once this session's history is in
+    m_pages->setTabText(PageRounds, tr("Rounds"));
+    m_historyOf.clear(); // the page is chosen again once this session's history is in
 }
 
 void RoundControlPanel::showPage(Page page)
@@ -754,6 +755,7 @@ bool RoundControlPanel::showRound(qint64 roundId)
         setStatus(r->message.isEmpty() ? tr("Round %1 %2.").arg(r->number).arg(finishText(r->state))
                                        : tr("Round %1 %2: %3").arg(r->number).arg(finishText(r->state), r->message));
     updateProgress();
+    updateUsage(); // "this round" is the one shown
     return true;
 }
 
@@ -769,18 +771,18 @@ void RoundControlPanel::onHistoryChanged()
                                                  : m_rounds->summary());
     if (!h.error.isEmpty())
         m_roundsPage->setSummary(h.error);
-    if (h.rounds.isEmpty())
-        return;
-    // The round shown: the running one, else the one chosen, else the last.
-    qint64 round = m_progress->round();
-    if (!round || !h.round(round))
-        round = h.rounds.constLast().id;
-    showRound(round);
+    if (!h.rounds.isEmpty()) {
+        // The round shown: the running one, else the one chosen, else the last.
+        qint64 round = m_progress->round();
+        if (!round || !h.round(round))
+            round = h.rounds.constLast().id;
+        showRound(round);
+    }
     if (m_historyOf != h.path) {
-        // A session with a history opens on it; the settings are a tab away.
+        // A session with a history opens on it, a new one on its settings.
         m_historyOf = h.path;
-        if (!m_promptView->isAwaitingApproval())
-            showPage(PageRounds);
+        if (!m_promptView->isAwaitingApproval() && currentPage() != PagePrompt)
+            showPage(h.rounds.isEmpty() ? PageSetup : PageRounds);
     }
 }
 

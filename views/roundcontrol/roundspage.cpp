@@ -39,9 +39,9 @@ RoundsPage::RoundsPage(RoundHistoryModel *rounds, RoundProgressModel *progress, 
     m_roundsView->horizontalHeader()->setStretchLastSection(true);
     m_roundsView->setToolTip(tr("Choose a round to see its candidates"));
     m_candidatesView = makeTable(progress, this);
+    // Short columns as wide as their contents, so the exemplars fit beside them in the dock; the stage takes the rest.
+    m_candidatesView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_candidatesView->horizontalHeader()->setSectionResizeMode(RoundProgressModel::Stage, QHeaderView::Stretch);
-    m_candidatesView->horizontalHeader()->setSectionResizeMode(RoundProgressModel::Exemplars,
-                                                               QHeaderView::ResizeToContents);
     m_candidatesView->setToolTip(tr("Choose a candidate to load the prompt it received; double-click it to read it"));
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_roundsView);

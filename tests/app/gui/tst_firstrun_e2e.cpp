@@ -152,7 +152,7 @@ int secondStart(const QString &settingsFile)
         return 2;
     // As main() does without a path: the session the first start had open comes back.
     QSignalSpy reopened(&w, &MainWindow::sessionOpened);
-    if (w.reopenLastSession() && !reopened.wait(20000))
+    if (w.reopenLastSession() && !QTest::qWaitFor([&] { return reopened.count() > 0; }, 20000))
         return 3;
     QTest::qWait(200);
     QStringList recent;
