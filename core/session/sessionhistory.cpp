@@ -177,16 +177,16 @@ void SessionHistoryWatch::load()
     m_reading = true;
     m_again = false;
     QtConcurrent::run([path = m_store->path()] { return SessionHistory::read(path); })
-        .then(this, [this, job](const SessionHistory &h) {
+        .then(this, [this, job](SessionHistory h) {
             // Always from the event loop: a read that is done before then() attaches would run this at once, inside
             // the opened() that started it, before the panels have forgotten the session before.
             QMetaObject::invokeMethod(
                 this,
-                [this, job, h] {
+                [this, job, h = std::move(h)]() mutable {
                     if (job != m_job)
                         return; // superseded by a newer read, or the session changed
                     m_reading = false;
-                    m_history = h;
+                    m_history = std::move(h);
                     Q_EMIT changed();
                     if (std::exchange(m_again, false))
                         schedule();

@@ -15,6 +15,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QListView>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
@@ -76,6 +77,8 @@ ReasoningPanel::ReasoningPanel(SessionStore *store, VariantSelection *selection,
     m_entries->setModel(m_model);
     m_entries->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_entries->setMinimumContentsLength(12); // the row must fit the default layout's column next to the editor
+    if (auto *list = qobject_cast<QListView *>(m_entries->view()))
+        list->setUniformItemSizes(true); // a session's thousands of answers are laid out without measuring each
     m_entries->setPlaceholderText(tr("No answer yet"));
     m_entries->setToolTip(tr("Every answer of the session: the rounds' answers, their repairs and the questions about "
                              "pairs, oldest first"));
@@ -182,8 +185,9 @@ ReasoningPanel::ReasoningPanel(SessionStore *store, VariantSelection *selection,
                     onResponseFinished(responseId, variantId);
                 });
     }
-    if (m_history)
-        connect(m_history, &SessionHistoryWatch::changed, this, &ReasoningPanel::listHistory);
+    if (m_history) // an event of its own: Round Control's share of a large history is delivered in another
+        connect(m_history, &SessionHistoryWatch::changed, this,
+                [this] { QTimer::singleShot(0, this, &ReasoningPanel::listHistory); });
     setReasoningExpanded(false);
     listHistory();
     render();

@@ -7,6 +7,7 @@
 #include "views/variants/variantsmodel.h"
 
 #include <QColor>
+#include <QHash>
 #include <QLocale>
 
 namespace kforge {
@@ -61,13 +62,13 @@ void RoundProgressModel::showRound(qint64 roundId, const QList<HistoryAnswer> &a
     m_rows.clear();
     m_dirty.clear();
     const bool live = m_runner && m_runner->isRunning();
+    QHash<QList<qint64>, QString> exemplarTexts; // a round's prompts mostly show the same exemplars
     for (const HistoryAnswer &a : answers) {
         Row r;
         r.responseId = a.responseId;
         r.repair = a.kind == QLatin1String("repair");
         r.promptId = a.promptId;
-        r.title = r.repair ? (a.exemplarIds.isEmpty() ? tr("repair") : tr("repair of #%1").arg(a.exemplarIds.constFirst()))
-                           : tr("answer %1").arg(a.position);
+        r.position = a.position;
         r.streaming = live && a.finishStatus == QLatin1String("streaming");
         r.chars = a.characters;
         r.variantId = a.variantId;
@@ -75,9 +76,14 @@ void RoundProgressModel::showRound(qint64 roundId, const QList<HistoryAnswer> &a
         r.problem = r.variantId ? QString() : (a.error.isEmpty() ? a.parseMessage : a.error);
         if (!r.streaming && !r.variantId && r.problem.isEmpty() && a.finishStatus == QLatin1String("streaming"))
             r.problem = tr("the answer was interrupted");
-        if (!r.repair) {
+        if (r.repair) {
+            r.repairOf = a.exemplarIds.value(0);
+        } else {
             r.exemplars = a.exemplarIds;
-            r.exemplarText = exemplarText(m_store, r.exemplars);
+            auto text = exemplarTexts.constFind(r.exemplars);
+            if (text == exemplarTexts.constEnd())
+                text = exemplarTexts.insert(r.exemplars, exemplarText(m_store, r.exemplars));
+            r.exemplarText = *text;
         }
         m_rows << r;
     }
@@ -190,6 +196,15 @@ int RoundProgressModel::finishedCount() const
     return n;
 }
 
+QString RoundProgressModel::titleOf(const Row &r)
+{
+    if (!r.title.isEmpty())
+        return r.title;
+    if (r.repair)
+        return r.repairOf ? tr("repair of #%1").arg(r.repairOf) : tr("repair");
+    return tr("answer %1").arg(r.position);
+}
+
 QString RoundProgressModel::stageText(const Row &r) const
 {
     if (r.streaming)
@@ -219,7 +234,7 @@ QVariant RoundProgressModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (Column(index.column())) {
-        case Candidate: return r.title;
+        case Candidate: return titleOf(r);
         case Stage: return stageText(r);
         case Variant: return r.variantId ? QVariant(QStringLiteral("#%1").arg(r.variantId)) : QVariant();
         case Speedup:

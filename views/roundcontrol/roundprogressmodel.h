@@ -45,7 +45,9 @@ Q_SIGNALS:
 private:
     struct Row {
         qint64 responseId = 0;
-        QString title;
+        QString title; // empty for a row of the history: titleOf() makes it when it is shown
+        int position = 0;
+        qint64 repairOf = 0;
         bool streaming = true;
         qint64 chars = 0;
         qint64 variantId = 0;
@@ -64,6 +66,7 @@ private:
     void flush();
     bool isFinished(const Row &r) const;
     QString stageText(const Row &r) const;
+    static QString titleOf(const Row &r);
 
     QPointer<SessionStore> m_store;
     QPointer<RoundRunner> m_runner;

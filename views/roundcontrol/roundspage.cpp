@@ -22,6 +22,8 @@ QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setWordWrap(false);
+    // Columns sized to the rows on screen: a round of thousands of answers must not be measured row by row.
+    view->horizontalHeader()->setResizeContentsPrecision(0);
     return view;
 }
 
