@@ -8,13 +8,17 @@
 #include <QUuid>
 #include <QtConcurrent>
 
+#include <algorithm>
+#include <tuple>
+
 namespace kforge {
 
 using namespace sessionrows;
 
 namespace {
 
-// Ordered as the round sent them (prompt by prompt), so `position` counts as Reasoning's titles always did.
+// Answers whose id is over the first value, or among the JSON array of the second: a later read asks only for what
+// is new and what may have changed since (still streaming, or no variant yet).
 const char *const kAnswersSql =
     "SELECT r.id, r.prompt_id, COALESCE(p.round_id, 0), p.kind, p.exemplar_ids, r.finish_status, r.parse_status, "
     "r.parse_message, r.error, r.prompt_tokens + r.completion_tokens, length(r.raw_text), r.created, "
@@ -22,9 +26,14 @@ const char *const kAnswersSql =
     "FROM responses r JOIN prompts p ON p.id = r.prompt_id "
     "LEFT JOIN (SELECT response_id, MIN(id) AS variant_id FROM variants WHERE response_id IS NOT NULL "
     "GROUP BY response_id) v ON v.response_id = r.id "
-    "ORDER BY COALESCE(p.round_id, 0), p.id, r.id";
+    "WHERE r.id > ? OR r.id IN (SELECT value FROM json_each(?))";
 
-QString readInto(const QSqlDatabase &db, SessionHistory &h)
+bool settled(const HistoryAnswer &a)
+{
+    return a.variantId && a.finishStatus != QLatin1String("streaming");
+}
+
+QString readInto(const QSqlDatabase &db, SessionHistory &h, const SessionHistory *base)
 {
     QSqlQuery q(db);
     q.setForwardOnly(true);
@@ -35,15 +44,27 @@ QString readInto(const QSqlDatabase &db, SessionHistory &h)
         h.rounds << roundOf(q);
         numbers.insert(h.rounds.constLast().id, h.rounds.constLast().number);
     }
-    if (!q.exec(QLatin1String(kAnswersSql)))
+    // What an earlier read of this file found and cannot change any more is kept; the texts' sizes are not read again.
+    qint64 after = 0;
+    QList<qint64> again;
+    if (base && base->path == h.path && base->error.isEmpty())
+        for (const HistoryAnswer &a : base->answers) {
+            after = std::max(after, a.responseId);
+            if (settled(a))
+                h.answers << a;
+            else
+                again << a.responseId;
+        }
+    q.prepare(QLatin1String(kAnswersSql));
+    q.addBindValue(after);
+    q.addBindValue(jsonText(again));
+    if (!q.exec())
         return sqlError(q);
-    QHash<std::pair<qint64, QString>, int> counts; // answers so far per round and kind
     while (q.next()) {
         HistoryAnswer a;
         a.responseId = q.value(0).toLongLong();
         a.promptId = q.value(1).toLongLong();
         a.roundId = q.value(2).toLongLong();
-        a.roundNumber = numbers.value(a.roundId);
         a.kind = q.value(3).toString();
         a.exemplarIds = idsOf(q.value(4));
         a.finishStatus = q.value(5).toString();
@@ -54,8 +75,16 @@ QString readInto(const QSqlDatabase &db, SessionHistory &h)
         a.characters = q.value(10).toLongLong();
         a.created = parseStamp(q.value(11));
         a.variantId = q.value(12).toLongLong();
-        a.position = ++counts[{a.roundId, a.kind}];
         h.answers << a;
+    }
+    // Positions as the round sent them (prompt by prompt), as Reasoning's titles always counted; then by id.
+    std::sort(h.answers.begin(), h.answers.end(), [](const HistoryAnswer &x, const HistoryAnswer &y) {
+        return std::tie(x.roundId, x.promptId, x.responseId) < std::tie(y.roundId, y.promptId, y.responseId);
+    });
+    QHash<std::pair<qint64, QString>, int> counts; // answers so far per round and kind
+    for (HistoryAnswer &a : h.answers) {
+        a.roundNumber = numbers.value(a.roundId);
+        a.position = ++counts[{a.roundId, a.kind}];
     }
     std::sort(h.answers.begin(), h.answers.end(),
               [](const HistoryAnswer &x, const HistoryAnswer &y) { return x.responseId < y.responseId; });
@@ -71,7 +100,7 @@ QString readInto(const QSqlDatabase &db, SessionHistory &h)
 
 } // namespace
 
-SessionHistory SessionHistory::read(const QString &path)
+SessionHistory SessionHistory::read(const QString &path, const SessionHistory *base)
 {
     SessionHistory h;
     h.path = path;
@@ -81,7 +110,7 @@ SessionHistory SessionHistory::read(const QString &path)
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), connection);
         db.setDatabaseName(path);
         db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000"));
-        const QString error = db.open() ? readInto(db, h) : db.lastError().text();
+        const QString error = db.open() ? readInto(db, h, base) : db.lastError().text();
         if (!error.isEmpty()) {
             h = SessionHistory{};
             h.path = path;
@@ -176,7 +205,10 @@ void SessionHistoryWatch::load()
     const quint64 job = ++m_job;
     m_reading = true;
     m_again = false;
-    QtConcurrent::run([path = m_store->path()] { return SessionHistory::read(path); })
+    // The history so far goes along (shared, not copied): only what is new or may have changed is read again.
+    QtConcurrent::run([path = m_store->path(), base = isCurrent() ? m_history : SessionHistory{}] {
+        return SessionHistory::read(path, &base);
+    })
         .then(this, [this, job](SessionHistory h) {
             // Always from the event loop: a read that is done before then() attaches would run this at once, inside
             // the opened() that started it, before the panels have forgotten the session before.

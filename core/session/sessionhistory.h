@@ -42,8 +42,10 @@ struct SessionHistory {
     QList<PairAnalysis> analyses;  // oldest first
     QString error;                 // a tr() message when the file could not be read
 
-    // Reads the session file at `path` through a read-only connection of the calling thread (any thread).
-    static SessionHistory read(const QString &path);
+    // Reads the session file at `path` through a read-only connection of the calling thread (any thread). With `base`,
+    // an earlier read of the same file, its answers that have their variant and finished are taken from it, and only
+    // the others and newer ones are read.
+    static SessionHistory read(const QString &path, const SessionHistory *base = nullptr);
     // The answers of one round, in the order the round sent them.
     QList<HistoryAnswer> answersOfRound(qint64 roundId) const;
     const RoundRecord *round(qint64 roundId) const;

@@ -62,6 +62,51 @@ private Q_SLOTS:
         QVERIFY(missing.rounds.isEmpty());
     }
 
+    void readsAgainOnlyWhatChanged()
+    {
+        SessionStore store;
+        QVERIFY(store.open(copy(QStringLiteral("again"))));
+        const SessionHistory first = SessionHistory::read(store.path());
+        QCOMPARE(first.answers.size(), 7);
+        // Round 2 gets a repair answer that is still streaming, then a variant for it.
+        PromptRecord p;
+        p.roundId = first.rounds[1].id;
+        p.kind = QStringLiteral("repair");
+        p.templateName = QStringLiteral("repair");
+        p.rendered = QStringLiteral("fix #7");
+        p.exemplarIds = {7};
+        const qint64 prompt = store.addPrompt(p);
+        ResponseRecord r;
+        r.promptId = prompt;
+        r.rawText = QStringLiteral("partial");
+        r.finishStatus = QStringLiteral("streaming");
+        const qint64 response = store.addResponse(r);
+        const SessionHistory second = SessionHistory::read(store.path(), &first);
+        QCOMPARE(second.answers.size(), 8);
+        QCOMPARE(second.answers.last().responseId, response);
+        QCOMPARE(second.answers.last().roundNumber, 2);
+        QCOMPARE(second.answers.last().position, 1); // the round's first repair
+        QCOMPARE(second.answers.last().finishStatus, QStringLiteral("streaming"));
+        QCOMPARE(second.answers[3].position, 1); // round 2's answers keep their places
+        r.id = response;
+        r.rawText = QStringLiteral("the whole answer");
+        r.finishStatus = QStringLiteral("stop");
+        QVERIFY(store.updateResponse(r));
+        const SessionHistory third = SessionHistory::read(store.path(), &second);
+        QCOMPARE(third.answers.size(), 8);
+        QCOMPARE(third.answers.last().finishStatus, QStringLiteral("stop"));
+        QCOMPARE(third.answers.last().characters, qint64(16));
+        // The same as reading it all again.
+        const SessionHistory whole = SessionHistory::read(store.path());
+        QCOMPARE(whole.answers.size(), third.answers.size());
+        for (int i = 0; i < whole.answers.size(); ++i) {
+            QCOMPARE(third.answers[i].responseId, whole.answers[i].responseId);
+            QCOMPARE(third.answers[i].position, whole.answers[i].position);
+            QCOMPARE(third.answers[i].variantId, whole.answers[i].variantId);
+            QCOMPARE(third.answers[i].characters, whole.answers[i].characters);
+        }
+    }
+
     void watchFollowsTheStore()
     {
         SessionStore store;
