@@ -913,11 +913,11 @@ T.update({
 'Could not make the folder %1 for a copy of the example.': '无法为示例副本创建文件夹 %1。',
 'Could not copy the example session to %1.': '无法将示例会话复制到 %1。',
 'Getting Started with KForge': 'KForge 入门',
-"<h2>Getting started</h2><p>KForge makes a CUDA kernel faster with a language model in the loop. Each round the model is shown earlier variants with their <i>measured</i> speedups and profiles, explains why the faster ones are faster, and writes new candidates; KForge compiles, verifies and times every one of them on a GPU.</p><ol><li><b>Open a task</b> (File → Open Task Folder…): a folder with <tt>task.json</tt> and <tt>reference.cu</tt>. KForge ships examples; the reference opens in the editor and a working session keeps every result.</li><li><b>Add a GPU worker</b> (Tools → GPU Workers…). Only the worker runs kernels. Without a GPU here, run it on a machine that has one: <tt>ssh gpu-box kforge-worker</tt>. Without any worker, kernels are still compiled and their errors shown, but nothing is measured.</li><li><b>Add a model</b> (Tools → Settings… → Models): an OpenAI-compatible or Anthropic endpoint and its API key.</li><li><b>Run a round</b> (Round Control → Start Round) and watch the answers arrive in Reasoning.</li><li><b>See why A beats B</b> in Variants, Charts, Compare and Diff; pin exemplars, or fork a variant, edit it and press Ctrl+Enter to measure your own idea.</li><li><b>Take the winner home</b>: File → Export Variant… makes a CMake or PyTorch project with a test and a benchmark; File → Save Report… writes one HTML file to share.</li></ol><p><b>No GPU yet?</b> Open the example session: a real session measured on an NVIDIA H200 (diag_matmul), with its rounds, variants, profiles and the model's analyses. It opens as a copy, so the example itself stays as installed.</p>":
-    "<h2>入门</h2><p>KForge 借助语言模型让 CUDA 内核更快。每一轮中，模型会看到先前的变体及其<i>实测</i>加速比和性能分析，解释较快的变体为何更快，并写出新的候选；KForge 在 GPU 上编译、验证并计时每一个候选。</p><ol><li><b>打开任务</b>（文件 → 打开任务文件夹…）：一个包含 <tt>task.json</tt> 和 <tt>reference.cu</tt> 的文件夹。KForge 自带示例；参考实现会在编辑器中打开，工作会话会保存每个结果。</li><li><b>添加 GPU 工作进程</b>（工具 → GPU 工作进程…）。只有工作进程运行内核。本机没有 GPU 时，请在有 GPU 的机器上运行它：<tt>ssh gpu-box kforge-worker</tt>。没有任何工作进程时，内核仍会被编译并显示错误，但不会进行任何测量。</li><li><b>添加模型</b>（工具 → 设置… → 模型）：一个兼容 OpenAI 或 Anthropic 的端点及其 API 密钥。</li><li><b>运行一轮</b>（轮次控制 → 开始轮次），在“推理”中查看陆续到达的回答。</li><li>在“变体”“图表”“对比”和“差异”中<b>查看 A 为何胜过 B</b>；固定示例，或派生一个变体、编辑后按 Ctrl+Enter 测量你自己的想法。</li><li><b>带走优胜者</b>：文件 → 导出变体… 会生成带测试和基准测试的 CMake 或 PyTorch 项目；文件 → 保存报告… 会写出一个可分享的 HTML 文件。</li></ol><p><b>还没有 GPU？</b>打开示例会话：一个在 NVIDIA H200 上实测的真实会话（diag_matmul），包含其轮次、变体、性能分析和模型的分析。它以副本形式打开，已安装的示例本身保持不变。</p>",
+"<h2>Getting started</h2><p>KForge makes a CUDA kernel faster with a language model in the loop. Each round the model is shown earlier variants with their <i>measured</i> speedups and profiles, explains why the faster ones are faster, and writes new candidates; KForge compiles, verifies and times every one of them on a GPU.</p><ol><li><b>Open a task</b> (File → Open Task Folder…): a folder with <tt>task.json</tt> and <tt>reference.cu</tt>. KForge ships examples; the reference opens in the editor and a working session keeps every result.</li><li><b>Add a GPU worker</b> (Settings → Workers, in the Tools menu). Only the worker runs kernels. Without a GPU here, run it on a machine that has one: <tt>ssh gpu-box kforge-worker</tt>. Without any worker, kernels are still compiled and their errors shown, but nothing is measured.</li><li><b>Add a model</b> (Settings → Models): an OpenAI-compatible or Anthropic endpoint and its API key.</li><li><b>Run a round</b> (Round Control → Start Round) and watch the answers arrive in Reasoning.</li><li><b>See why A beats B</b> in Variants, Charts, Compare and Diff; pin exemplars, or fork a variant, edit it and press Ctrl+Enter to measure your own idea.</li><li><b>Take the winner home</b>: File → Export Variant… makes a CMake or PyTorch project with a test and a benchmark; File → Save Report… writes one HTML file to share.</li></ol><p><b>No GPU yet?</b> Open the example session: a real session measured on an NVIDIA H200 (diag_matmul), with its rounds, variants, profiles and the model's analyses. It opens as a copy, so the example itself stays as installed.</p>":
+    "<h2>入门</h2><p>KForge 借助语言模型让 CUDA 内核更快。每一轮中，模型会看到先前的变体及其<i>实测</i>加速比和性能分析，解释较快的变体为何更快，并写出新的候选；KForge 在 GPU 上编译、验证并计时每一个候选。</p><ol><li><b>打开任务</b>（文件 → 打开任务文件夹…）：一个包含 <tt>task.json</tt> 和 <tt>reference.cu</tt> 的文件夹。KForge 自带示例；参考实现会在编辑器中打开，工作会话会保存每个结果。</li><li><b>添加 GPU 工作进程</b>（“设置 → 工作进程”，在“工具”菜单中）。只有工作进程运行内核。本机没有 GPU 时，请在有 GPU 的机器上运行它：<tt>ssh gpu-box kforge-worker</tt>。没有任何工作进程时，内核仍会被编译并显示错误，但不会进行任何测量。</li><li><b>添加模型</b>（设置 → 模型）：一个兼容 OpenAI 或 Anthropic 的端点及其 API 密钥。</li><li><b>运行一轮</b>（轮次控制 → 开始轮次），在“推理”中查看陆续到达的回答。</li><li>在“变体”“图表”“对比”和“差异”中<b>查看 A 为何胜过 B</b>；固定示例，或派生一个变体、编辑后按 Ctrl+Enter 测量你自己的想法。</li><li><b>带走优胜者</b>：文件 → 导出变体… 会生成带测试和基准测试的 CMake 或 PyTorch 项目；文件 → 保存报告… 会写出一个可分享的 HTML 文件。</li></ol><p><b>还没有 GPU？</b>打开示例会话：一个在 NVIDIA H200 上实测的真实会话（diag_matmul），包含其轮次、变体、性能分析和模型的分析。它以副本形式打开，已安装的示例本身保持不变。</p>",
 'Open &Example Session': '打开示例会话(&E)',
 'The example session is not installed.': '未安装示例会话。',
-'GPU &Workers…': 'GPU 工作进程(&W)…',
+'Settings → &Workers…': '设置 → 工作进程(&W)…',
 'Open &Task Folder…': '打开任务文件夹(&T)…',
 # Menus
 '&Export Variant…': '导出变体(&E)…',
@@ -926,7 +926,7 @@ T.update({
 'Save a report of the session as one self-contained HTML file': '将会话报告保存为一个自包含的 HTML 文件',
 'Export &Training Data…': '导出训练数据(&T)…',
 "Save the model's answers of the session as JSON lines for training": '将本会话中模型的回答保存为用于训练的 JSON 行',
-'Add or change the GPU workers that evaluate kernels (Settings → Workers)': '添加或更改评估内核的 GPU 工作进程（设置 → 工作进程）',
+'Add, change or test the GPU workers that evaluate kernels': '添加、更改或测试评估内核的 GPU 工作进程',
 '&Getting Started': '入门(&G)',
 'A short guide, and an example session measured on an H200 to look around in': '简短指南，以及一个在 H200 上实测、可供浏览的示例会话',
 ' — <a href="workers">Settings → Workers</a>': ' — <a href="workers">设置 → 工作进程</a>',
@@ -942,10 +942,12 @@ T.update({
 'The GPU workers are starting: evaluations can begin once one has reported its GPU.': 'GPU 工作进程正在启动：一旦有工作进程报告其 GPU，即可开始评估。',
 'No GPU worker is configured, so kernels are compiled here but not measured. Add one in Settings → Workers, e.g. a GPU host: ssh gpu-box kforge-worker':
     '未配置 GPU 工作进程，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中添加一个，例如一台 GPU 主机：ssh gpu-box kforge-worker',
-'No configured GPU worker could be started, so kernels are compiled here but not measured. Check its command in Settings → Workers, or add a GPU host: ssh gpu-box kforge-worker':
-    '已配置的 GPU 工作进程均无法启动，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中检查其命令，或添加一台 GPU 主机：ssh gpu-box kforge-worker',
-'No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but not measured. Run the worker on a GPU host instead: Settings → Workers, e.g. ssh gpu-box kforge-worker':
-    '没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在 GPU 主机上运行工作进程：设置 → 工作进程，例如 ssh gpu-box kforge-worker',
+"No configured GPU worker could be started (%1), so kernels are compiled here but not measured. Settings → Workers shows each worker's error and what to do; Test tries a command again.":
+    '已配置的 GPU 工作进程均无法启动（%1），因此内核只在此编译，不做测量。“设置 → 工作进程”会显示每个工作进程的错误及处理办法；“测试”可再次尝试其命令。',
+"No configured GPU worker could be started, so kernels are compiled here but not measured. Settings → Workers shows each worker's error and what to do; Test tries a command again.":
+    '已配置的 GPU 工作进程均无法启动，因此内核只在此编译，不做测量。“设置 → 工作进程”会显示每个工作进程的错误及处理办法；“测试”可再次尝试其命令。',
+'No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but not measured. Run the worker on a machine with an NVIDIA GPU instead (Settings → Workers, a command such as ssh <host> kforge-worker; Test shows its answer).':
+    '没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在有 NVIDIA GPU 的机器上运行工作进程（设置 → 工作进程，命令例如 ssh <host> kforge-worker；“测试”会显示其应答）。',
 })
 
 # h/gui-panels
@@ -1028,8 +1030,8 @@ T.update({
 '%1 FLOP/byte': '%1 FLOP/字节',
 'Floors on this GPU': '此 GPU 上的下限',
 'The task gives no FLOP or byte formula, so it has no speed-of-light floor.': '该任务没有给出 FLOP 或字节公式，因此没有光速上限所定的下限时间。',
-'No device peaks are known yet: the floors need the bandwidth and FLOP rate a worker measures on its GPU. Connect a worker (Tools → Settings → Workers) or open a session with measured results.':
-    '尚不知道设备峰值：下限需要工作进程在其 GPU 上测得的带宽和 FLOP 速率。请连接一个工作进程（工具 → 设置 → 工作进程），或打开一个含有测量结果的会话。',
+'No device peaks are known yet: the floors need the bandwidth and FLOP rate a worker measures on its GPU. Connect a worker (Settings → Workers) or open a session with measured results.':
+    '尚不知道设备峰值：下限需要工作进程在其 GPU 上测得的带宽和 FLOP 速率。请连接一个工作进程（设置 → 工作进程），或打开一个含有测量结果的会话。',
 '%1 GB/s copy bandwidth': '%1 GB/s 复制带宽',
 '%1 FP32 FMA': '%1 FP32 FMA',
 '%1: %2 (%3).': '%1：%2（%3）。',
@@ -1158,11 +1160,11 @@ T.update({
 'No SASS: %1': '没有 SASS：%1',
 '%1 (local)': '%1（本机）',
 'No SASS: the kernel does not compile: %1': '没有 SASS：内核无法编译：%1',
-"No SASS: this machine's CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no worker is running to disassemble on its GPU host. Start a worker (Settings > Workers) or install the toolkit's nvdisasm here.":
-    '没有 SASS：本机的 CUDA 工具包（%1）既没有 nvdisasm 也没有 cuobjdump，且没有正在运行的工作进程可在其 GPU 主机上反汇编。请启动一个工作进程（设置 > 工作进程），或在本机安装工具包的 nvdisasm。',
+"No SASS: this machine's CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no worker is running to disassemble on its GPU host. Start a worker (Settings → Workers) or install the toolkit's nvdisasm here.":
+    '没有 SASS：本机的 CUDA 工具包（%1）既没有 nvdisasm 也没有 cuobjdump，且没有正在运行的工作进程可在其 GPU 主机上反汇编。请启动一个工作进程（设置 → 工作进程），或在本机安装工具包的 nvdisasm。',
 'no nvcc found': '未找到 nvcc',
-"No SASS: this machine's CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no worker is configured to disassemble on a GPU host. Add a worker (Settings > Workers) or install the toolkit's nvdisasm here (package cuda-nvdisasm).":
-    '没有 SASS：本机的 CUDA 工具包（%1）既没有 nvdisasm 也没有 cuobjdump，且未配置可在 GPU 主机上反汇编的工作进程。请添加一个工作进程（设置 > 工作进程），或在本机安装工具包的 nvdisasm（软件包 cuda-nvdisasm）。',
+"No SASS: this machine's CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no worker is configured to disassemble on a GPU host. Add a worker (Settings → Workers) or install the toolkit's nvdisasm here (package cuda-nvdisasm).":
+    '没有 SASS：本机的 CUDA 工具包（%1）既没有 nvdisasm 也没有 cuobjdump，且未配置可在 GPU 主机上反汇编的工作进程。请添加一个工作进程（设置 → 工作进程），或在本机安装工具包的 nvdisasm（软件包 cuda-nvdisasm）。',
 "No SASS: the worker host has no disassembler (%1). Install the CUDA toolkit's nvdisasm or cuobjdump there, or put its bin folder on the worker's PATH.":
     '没有 SASS：工作进程主机上没有反汇编器（%1）。请在该主机上安装 CUDA 工具包的 nvdisasm 或 cuobjdump，或把其 bin 目录加入工作进程的 PATH。',
 'No SASS: worker %1 does not know the disassemble request (%2); update kforge-worker on its host.':
@@ -1561,6 +1563,82 @@ T.update({
 CTX.update({
 ('kforge::SassModel', 'Executed'): '执行次数',
 ('kforge::SassModel', 'Threads'): '线程效率',
+})
+
+# Issue 37, items 1, 2 and 9: API keys without a keychain service, the Workers page's status and Test, one name for
+# the page, Ctrl+Enter on the reference and on a measured variant.
+T.update({
+'could not create the folder %1': '无法创建文件夹 %1',
+'could not write %1: %2': '无法写入 %1：%2',
+'could not write %1': '无法写入 %1',
+'could not read the key file %1: %2': '无法读取密钥文件 %1：%2',
+'the key file %1 is empty': '密钥文件 %1 为空',
+'System keychain': '系统密钥环',
+'A file readable only by you': '仅你可读的文件',
+'Where a key typed here is kept when you apply. The file (mode 0600) is not encrypted: anyone who can read your files as you, or your backups, can read the key. Use it where no keychain service runs (headless machines, VNC, WSL, many tiling desktops).':
+    '应用时在此输入的密钥保存在哪里。该文件（权限 0600）未加密：任何能以你的身份读取你的文件或备份的人都能读到密钥。请在没有密钥环服务的环境中使用它（无图形界面的机器、VNC、WSL、许多平铺式桌面）。',
+'Keep It in That &File': '保存到该文件(&F)',
+'empty': '为空',
+'The key you typed goes into %1 (readable only by you, not encrypted) when you apply.': '应用时，你输入的密钥将写入 %1（仅你可读，未加密）。',
+'The key you typed goes into the system keychain when you apply.': '应用时，你输入的密钥将存入系统密钥环。',
+'The key comes from the environment variable %1, which comes before a stored key.': '密钥来自环境变量 %1，它优先于已保存的密钥。',
+'Unchanged (from the environment variable %1)': '未更改（来自环境变量 %1）',
+'Kept in %1, readable only by you (not encrypted).': '保存在 %1 中，仅你可读（未加密）。',
+'Unchanged (kept in a file readable only by you)': '未更改（保存在仅你可读的文件中）',
+'No key stored: none is needed for a server on this machine.': '未保存密钥：本机上的服务器不需要密钥。',
+'No key stored.': '未保存密钥。',
+'Checking the system keychain…': '正在检查系统密钥环…',
+'Kept in the system keychain.': '保存在系统密钥环中。',
+'No key in the system keychain (%1).': '系统密钥环中没有密钥（%1）。',
+'None is needed for a server on this machine.': '本机上的服务器不需要密钥。',
+'Optional for a server on this machine': '本机上的服务器可不填',
+'Not stored: type the key': '未保存：请输入密钥',
+'The API key of %1 was not stored: %2. It is not saved anywhere yet; is a keychain service running? Headless machines, VNC, WSL and many tiling desktops have none.\nEither set the environment variable %3 to the key before you start KForge (and enter that name under Key variable), or keep the key in %4, a file only you can read. That file is not encrypted: anyone who can read your files as you, or your backups, can read the key.':
+    '%1 的 API 密钥未能保存：%2。它目前没有保存在任何地方；密钥环服务是否在运行？无图形界面的机器、VNC、WSL 和许多平铺式桌面都没有。\n可以在启动 KForge 之前把环境变量 %3 设为该密钥（并在“密钥变量”中填写这个名称），或者把密钥保存在 %4，一个只有你能读取的文件中。该文件未加密：任何能以你的身份读取你的文件或备份的人都能读到密钥。',
+'Keep &it in:': '保存位置(&I)：',
+'the reference': '参考实现',
+'Evaluating %1': '正在评估%1',
+'Measuring again as evaluation %1; evaluation %2 (%3) stays in the session…': '作为第 %1 次评估重新测量；第 %2 次评估（%3）保留在会话中…',
+'Measuring %1 again as a new evaluation (%2 so far, the last: %3); the earlier results stay in the session':
+    '将%1作为一次新的评估重新测量（此前 %2 次，最近一次：%3）；之前的结果保留在会话中',
+'correct, %1×': '正确，%1×',
+'no result': '无结果',
+' (evaluation %1; before: %2)': '（第 %1 次评估；上一次：%2）',
+'The worker reported no usable device.': '工作进程报告没有可用的设备。',
+"The host name in the command is unknown here: check its spelling or add it to ~/.ssh/config. In a terminal, 'ssh <host> true' must work without asking anything.":
+    '此处无法识别命令中的主机名：请检查拼写，或将其加入 ~/.ssh/config。在终端中，“ssh <host> true”必须无需任何询问即可成功。',
+"ssh could not log in without asking: install your key on that host (ssh-copy-id) and accept its host key once in a terminal, so that 'ssh <host> true' works without a prompt.":
+    'ssh 无法在不询问的情况下登录：请把你的密钥安装到该主机（ssh-copy-id），并在终端中接受一次其主机密钥，使“ssh <host> true”无需提示即可成功。',
+"The host does not accept the connection: check that it is up, reachable from here and runs an ssh server (try 'ssh <host> true' in a terminal).":
+    '该主机不接受连接：请确认它已开机、从此处可达并运行着 ssh 服务器（可在终端中尝试“ssh <host> true”）。',
+'The program was not found where the command runs: install kforge-worker there, or give its full path in the command (a non-interactive shell may not read the PATH set in your login files).':
+    '在命令运行的位置找不到该程序：请在那里安装 kforge-worker，或在命令中写出它的完整路径（非交互式 shell 可能不会读取你在登录文件中设置的 PATH）。',
+'Install the same KForge version on both sides.': '请在两端安装相同版本的 KForge。',
+'The worker runs but finds no usable NVIDIA GPU on its machine. Run it on a machine with an NVIDIA GPU and driver (for example over ssh), or update the driver there.':
+    '工作进程在运行，但在其所在机器上找不到可用的 NVIDIA GPU。请在有 NVIDIA GPU 和驱动的机器上运行它（例如通过 ssh），或更新那里的驱动。',
+'The command started but never answered: run it in a terminal; it must print one line starting with {"event":"ready" within the start timeout.':
+    '命令已启动但始终没有应答：请在终端中运行它；它必须在启动超时之前输出一行以 {"event":"ready" 开头的内容。',
+'Run the command in a terminal to see what it prints: a worker answers with one line starting with {"event":"ready".':
+    '请在终端中运行该命令，看看它输出了什么：工作进程会以一行以 {"event":"ready" 开头的内容应答。',
+'Not tested: press Test': '未测试：请按“测试”',
+'Connected: CPU only (torch tasks)': '已连接：仅 CPU（torch 任务）',
+'Connected: %1, %2': '已连接：%1，%2',
+'No usable GPU: %1': '没有可用的 GPU：%1',
+'Failed: %1': '失败：%1',
+'Connected: no GPU, evaluates torch tasks on the CPU': '已连接：没有 GPU，在 CPU 上评估 torch 任务',
+'Connected: %1 (compute capability %2.%3, %4)': '已连接：%1（计算能力 %2.%3，%4）',
+'Memory: %1': '显存：%1',
+'CUDA driver %1, runtime %2': 'CUDA 驱动 %1，运行时 %2',
+'The worker started but has no usable GPU:': '工作进程已启动，但没有可用的 GPU：',
+'The worker failed:': '工作进程失败：',
+'What to do: %1': '处理办法：%1',
+'Worker %1, protocol %2, kernel ABI %3': '工作进程 %1，协议 %2，内核 ABI %3',
+"What the running workers say, or the answer of the last Test; the selected worker's in full below the table":
+    '正在运行的工作进程报告的状态，或最近一次测试的应答；选中工作进程的完整信息显示在表格下方',
+'&Test': '测试(&T)',
+"Start the selected workers' commands (all of them when none is selected) as KForge does, and show what each answers: its GPU, driver and versions, or the exact error":
+    '像 KForge 那样启动选中工作进程的命令（未选中时启动全部），并显示每个的应答：其 GPU、驱动和版本，或确切的错误',
+'Select a worker to see its status in full.': '选择一个工作进程以查看其完整状态。',
 })
 
 def placeholders(text):

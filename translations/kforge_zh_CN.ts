@@ -212,8 +212,8 @@
     </message>
     <message>
         <location line="+13"/>
-        <source>No SASS: this machine&apos;s CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no worker is running to disassemble on its GPU host. Start a worker (Settings &gt; Workers) or install the toolkit&apos;s nvdisasm here.</source>
-        <translation>没有 SASS：本机的 CUDA 工具包（%1）既没有 nvdisasm 也没有 cuobjdump，且没有正在运行的工作进程可在其 GPU 主机上反汇编。请启动一个工作进程（设置 &gt; 工作进程），或在本机安装工具包的 nvdisasm。</translation>
+        <source>No SASS: this machine&apos;s CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no worker is running to disassemble on its GPU host. Start a worker (Settings → Workers) or install the toolkit&apos;s nvdisasm here.</source>
+        <translation>没有 SASS：本机的 CUDA 工具包（%1）既没有 nvdisasm 也没有 cuobjdump，且没有正在运行的工作进程可在其 GPU 主机上反汇编。请启动一个工作进程（设置 → 工作进程），或在本机安装工具包的 nvdisasm。</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -223,8 +223,8 @@
     </message>
     <message>
         <location line="-3"/>
-        <source>No SASS: this machine&apos;s CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no worker is configured to disassemble on a GPU host. Add a worker (Settings &gt; Workers) or install the toolkit&apos;s nvdisasm here (package cuda-nvdisasm).</source>
-        <translation>没有 SASS：本机的 CUDA 工具包（%1）既没有 nvdisasm 也没有 cuobjdump，且未配置可在 GPU 主机上反汇编的工作进程。请添加一个工作进程（设置 &gt; 工作进程），或在本机安装工具包的 nvdisasm（软件包 cuda-nvdisasm）。</translation>
+        <source>No SASS: this machine&apos;s CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no worker is configured to disassemble on a GPU host. Add a worker (Settings → Workers) or install the toolkit&apos;s nvdisasm here (package cuda-nvdisasm).</source>
+        <translation>没有 SASS：本机的 CUDA 工具包（%1）既没有 nvdisasm 也没有 cuobjdump，且未配置可在 GPU 主机上反汇编的工作进程。请添加一个工作进程（设置 → 工作进程），或在本机安装工具包的 nvdisasm（软件包 cuda-nvdisasm）。</translation>
     </message>
     <message>
         <location line="+33"/>
@@ -1139,7 +1139,7 @@
 <context>
     <name>kforge::Credentials</name>
     <message>
-        <location filename="../core/llm/credentials.cpp" line="+16"/>
+        <location filename="../core/llm/credentials.cpp" line="+20"/>
         <source>KForge was built without keychain support (QtKeychain); use an environment variable for the API key.</source>
         <translation>KForge 构建时未启用密钥环支持（QtKeychain）；请用环境变量提供 API 密钥。</translation>
     </message>
@@ -1164,7 +1164,33 @@
         <translation>密钥环错误：%1</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+43"/>
+        <source>could not create the folder %1</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+6"/>
+        <source>could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>could not write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>could not read the key file %1: %2</source>
+        <translation>无法读取密钥文件 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the key file %1 is empty</source>
+        <translation>密钥文件 %1 为空</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>no API key: the endpoint names neither an environment variable nor a keychain entry</source>
         <translation>没有 API 密钥：端点既未指定环境变量，也未指定密钥环条目</translation>
     </message>
@@ -1174,7 +1200,7 @@
         <translation>没有 API 密钥：环境变量 %1 未设置</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+18"/>
         <source>no API key: the environment variable %1 is not set and %2</source>
         <translation>没有 API 密钥：环境变量 %1 未设置，且%2</translation>
     </message>
@@ -1327,7 +1353,7 @@
 <context>
     <name>kforge::EndpointsPage</name>
     <message>
-        <location filename="../views/settings/endpointspage.cpp" line="+29"/>
+        <location filename="../views/settings/endpointspage.cpp" line="+32"/>
         <source>&amp;Add</source>
         <translation>添加(&amp;A)</translation>
     </message>
@@ -1353,21 +1379,113 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>System keychain</source>
+        <translation>系统密钥环</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A file readable only by you</source>
+        <translation>仅你可读的文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Where a key typed here is kept when you apply. The file (mode 0600) is not encrypted: anyone who can read your files as you, or your backups, can read the key. Use it where no keychain service runs (headless machines, VNC, WSL, many tiling desktops).</source>
+        <translation>应用时在此输入的密钥保存在哪里。该文件（权限 0600）未加密：任何能以你的身份读取你的文件或备份的人都能读到密钥。请在没有密钥环服务的环境中使用它（无图形界面的机器、VNC、WSL、许多平铺式桌面）。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Keep It in That &amp;File</source>
+        <translation>保存到该文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+258"/>
+        <source>empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The key you typed goes into %1 (readable only by you, not encrypted) when you apply.</source>
+        <translation>应用时，你输入的密钥将写入 %1（仅你可读，未加密）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The key you typed goes into the system keychain when you apply.</source>
+        <translation>应用时，你输入的密钥将存入系统密钥环。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The key comes from the environment variable %1, which comes before a stored key.</source>
+        <translation>密钥来自环境变量 %1，它优先于已保存的密钥。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unchanged (from the environment variable %1)</source>
+        <translation>未更改（来自环境变量 %1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Kept in %1, readable only by you (not encrypted).</source>
+        <translation>保存在 %1 中，仅你可读（未加密）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unchanged (kept in a file readable only by you)</source>
+        <translation>未更改（保存在仅你可读的文件中）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No key stored: none is needed for a server on this machine.</source>
+        <translation>未保存密钥：本机上的服务器不需要密钥。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No key stored.</source>
+        <translation>未保存密钥。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Checking the system keychain…</source>
+        <translation>正在检查系统密钥环…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Kept in the system keychain.</source>
+        <translation>保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Unchanged (kept in the system keychain)</source>
         <translation>未更改（保存在系统密钥环中）</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Stored in the system keychain when you apply, never in KForge&apos;s settings file.</source>
-        <translation>应用时保存到系统密钥环，绝不写入 KForge 的设置文件。</translation>
+        <location line="+2"/>
+        <source>No key in the system keychain (%1).</source>
+        <translation>系统密钥环中没有密钥（%1）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>None is needed for a server on this machine.</source>
+        <translation>本机上的服务器不需要密钥。</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>No keychain support: use the environment variable</source>
-        <translation>不支持密钥环：请使用环境变量</translation>
+        <source>Optional for a server on this machine</source>
+        <translation>本机上的服务器可不填</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+0"/>
+        <source>Not stored: type the key</source>
+        <translation>未保存：请输入密钥</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>The API key of %1 was not stored: %2. It is not saved anywhere yet; is a keychain service running? Headless machines, VNC, WSL and many tiling desktops have none.
+Either set the environment variable %3 to the key before you start KForge (and enter that name under Key variable), or keep the key in %4, a file only you can read. That file is not encrypted: anyone who can read your files as you, or your backups, can read the key.</source>
+        <translation>%1 的 API 密钥未能保存：%2。它目前没有保存在任何地方；密钥环服务是否在运行？无图形界面的机器、VNC、WSL 和许多平铺式桌面都没有。
+可以在启动 KForge 之前把环境变量 %3 设为该密钥（并在“密钥变量”中填写这个名称），或者把密钥保存在 %4，一个只有你能读取的文件中。该文件未加密：任何能以你的身份读取你的文件或备份的人都能读到密钥。</translation>
+    </message>
+    <message>
+        <location line="-309"/>
         <source>&amp;Name:</source>
         <translation>名称(&amp;N)：</translation>
     </message>
@@ -1397,7 +1515,12 @@
         <translation>API 密钥(&amp;K)：</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+1"/>
+        <source>Keep &amp;it in:</source>
+        <translation>保存位置(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>New rounds</source>
         <translation>新一轮的默认值</translation>
     </message>
@@ -1427,7 +1550,7 @@
         <translation>温度(&amp;T)：</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
@@ -2116,8 +2239,8 @@ Conflict: %2</source>
     </message>
     <message>
         <location line="+5"/>
-        <source>&lt;h2&gt;Getting started&lt;/h2&gt;&lt;p&gt;KForge makes a CUDA kernel faster with a language model in the loop. Each round the model is shown earlier variants with their &lt;i&gt;measured&lt;/i&gt; speedups and profiles, explains why the faster ones are faster, and writes new candidates; KForge compiles, verifies and times every one of them on a GPU.&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Open a task&lt;/b&gt; (File → Open Task Folder…): a folder with &lt;tt&gt;task.json&lt;/tt&gt; and &lt;tt&gt;reference.cu&lt;/tt&gt;. KForge ships examples; the reference opens in the editor and a working session keeps every result.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add a GPU worker&lt;/b&gt; (Tools → GPU Workers…). Only the worker runs kernels. Without a GPU here, run it on a machine that has one: &lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;. Without any worker, kernels are still compiled and their errors shown, but nothing is measured.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add a model&lt;/b&gt; (Tools → Settings… → Models): an OpenAI-compatible or Anthropic endpoint and its API key.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Run a round&lt;/b&gt; (Round Control → Start Round) and watch the answers arrive in Reasoning.&lt;/li&gt;&lt;li&gt;&lt;b&gt;See why A beats B&lt;/b&gt; in Variants, Charts, Compare and Diff; pin exemplars, or fork a variant, edit it and press Ctrl+Enter to measure your own idea.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Take the winner home&lt;/b&gt;: File → Export Variant… makes a CMake or PyTorch project with a test and a benchmark; File → Save Report… writes one HTML file to share.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;&lt;b&gt;No GPU yet?&lt;/b&gt; Open the example session: a real session measured on an NVIDIA H200 (diag_matmul), with its rounds, variants, profiles and the model&apos;s analyses. It opens as a copy, so the example itself stays as installed.&lt;/p&gt;</source>
-        <translation>&lt;h2&gt;入门&lt;/h2&gt;&lt;p&gt;KForge 借助语言模型让 CUDA 内核更快。每一轮中，模型会看到先前的变体及其&lt;i&gt;实测&lt;/i&gt;加速比和性能分析，解释较快的变体为何更快，并写出新的候选；KForge 在 GPU 上编译、验证并计时每一个候选。&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;打开任务&lt;/b&gt;（文件 → 打开任务文件夹…）：一个包含 &lt;tt&gt;task.json&lt;/tt&gt; 和 &lt;tt&gt;reference.cu&lt;/tt&gt; 的文件夹。KForge 自带示例；参考实现会在编辑器中打开，工作会话会保存每个结果。&lt;/li&gt;&lt;li&gt;&lt;b&gt;添加 GPU 工作进程&lt;/b&gt;（工具 → GPU 工作进程…）。只有工作进程运行内核。本机没有 GPU 时，请在有 GPU 的机器上运行它：&lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;。没有任何工作进程时，内核仍会被编译并显示错误，但不会进行任何测量。&lt;/li&gt;&lt;li&gt;&lt;b&gt;添加模型&lt;/b&gt;（工具 → 设置… → 模型）：一个兼容 OpenAI 或 Anthropic 的端点及其 API 密钥。&lt;/li&gt;&lt;li&gt;&lt;b&gt;运行一轮&lt;/b&gt;（轮次控制 → 开始轮次），在“推理”中查看陆续到达的回答。&lt;/li&gt;&lt;li&gt;在“变体”“图表”“对比”和“差异”中&lt;b&gt;查看 A 为何胜过 B&lt;/b&gt;；固定示例，或派生一个变体、编辑后按 Ctrl+Enter 测量你自己的想法。&lt;/li&gt;&lt;li&gt;&lt;b&gt;带走优胜者&lt;/b&gt;：文件 → 导出变体… 会生成带测试和基准测试的 CMake 或 PyTorch 项目；文件 → 保存报告… 会写出一个可分享的 HTML 文件。&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;&lt;b&gt;还没有 GPU？&lt;/b&gt;打开示例会话：一个在 NVIDIA H200 上实测的真实会话（diag_matmul），包含其轮次、变体、性能分析和模型的分析。它以副本形式打开，已安装的示例本身保持不变。&lt;/p&gt;</translation>
+        <source>&lt;h2&gt;Getting started&lt;/h2&gt;&lt;p&gt;KForge makes a CUDA kernel faster with a language model in the loop. Each round the model is shown earlier variants with their &lt;i&gt;measured&lt;/i&gt; speedups and profiles, explains why the faster ones are faster, and writes new candidates; KForge compiles, verifies and times every one of them on a GPU.&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;Open a task&lt;/b&gt; (File → Open Task Folder…): a folder with &lt;tt&gt;task.json&lt;/tt&gt; and &lt;tt&gt;reference.cu&lt;/tt&gt;. KForge ships examples; the reference opens in the editor and a working session keeps every result.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add a GPU worker&lt;/b&gt; (Settings → Workers, in the Tools menu). Only the worker runs kernels. Without a GPU here, run it on a machine that has one: &lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;. Without any worker, kernels are still compiled and their errors shown, but nothing is measured.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Add a model&lt;/b&gt; (Settings → Models): an OpenAI-compatible or Anthropic endpoint and its API key.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Run a round&lt;/b&gt; (Round Control → Start Round) and watch the answers arrive in Reasoning.&lt;/li&gt;&lt;li&gt;&lt;b&gt;See why A beats B&lt;/b&gt; in Variants, Charts, Compare and Diff; pin exemplars, or fork a variant, edit it and press Ctrl+Enter to measure your own idea.&lt;/li&gt;&lt;li&gt;&lt;b&gt;Take the winner home&lt;/b&gt;: File → Export Variant… makes a CMake or PyTorch project with a test and a benchmark; File → Save Report… writes one HTML file to share.&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;&lt;b&gt;No GPU yet?&lt;/b&gt; Open the example session: a real session measured on an NVIDIA H200 (diag_matmul), with its rounds, variants, profiles and the model&apos;s analyses. It opens as a copy, so the example itself stays as installed.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;入门&lt;/h2&gt;&lt;p&gt;KForge 借助语言模型让 CUDA 内核更快。每一轮中，模型会看到先前的变体及其&lt;i&gt;实测&lt;/i&gt;加速比和性能分析，解释较快的变体为何更快，并写出新的候选；KForge 在 GPU 上编译、验证并计时每一个候选。&lt;/p&gt;&lt;ol&gt;&lt;li&gt;&lt;b&gt;打开任务&lt;/b&gt;（文件 → 打开任务文件夹…）：一个包含 &lt;tt&gt;task.json&lt;/tt&gt; 和 &lt;tt&gt;reference.cu&lt;/tt&gt; 的文件夹。KForge 自带示例；参考实现会在编辑器中打开，工作会话会保存每个结果。&lt;/li&gt;&lt;li&gt;&lt;b&gt;添加 GPU 工作进程&lt;/b&gt;（“设置 → 工作进程”，在“工具”菜单中）。只有工作进程运行内核。本机没有 GPU 时，请在有 GPU 的机器上运行它：&lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;。没有任何工作进程时，内核仍会被编译并显示错误，但不会进行任何测量。&lt;/li&gt;&lt;li&gt;&lt;b&gt;添加模型&lt;/b&gt;（设置 → 模型）：一个兼容 OpenAI 或 Anthropic 的端点及其 API 密钥。&lt;/li&gt;&lt;li&gt;&lt;b&gt;运行一轮&lt;/b&gt;（轮次控制 → 开始轮次），在“推理”中查看陆续到达的回答。&lt;/li&gt;&lt;li&gt;在“变体”“图表”“对比”和“差异”中&lt;b&gt;查看 A 为何胜过 B&lt;/b&gt;；固定示例，或派生一个变体、编辑后按 Ctrl+Enter 测量你自己的想法。&lt;/li&gt;&lt;li&gt;&lt;b&gt;带走优胜者&lt;/b&gt;：文件 → 导出变体… 会生成带测试和基准测试的 CMake 或 PyTorch 项目；文件 → 保存报告… 会写出一个可分享的 HTML 文件。&lt;/li&gt;&lt;/ol&gt;&lt;p&gt;&lt;b&gt;还没有 GPU？&lt;/b&gt;打开示例会话：一个在 NVIDIA H200 上实测的真实会话（diag_matmul），包含其轮次、变体、性能分析和模型的分析。它以副本形式打开，已安装的示例本身保持不变。&lt;/p&gt;</translation>
     </message>
     <message>
         <location line="+24"/>
@@ -2136,8 +2259,8 @@ Conflict: %2</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>GPU &amp;Workers…</source>
-        <translation>GPU 工作进程(&amp;W)…</translation>
+        <source>Settings → &amp;Workers…</source>
+        <translation>设置 → 工作进程(&amp;W)…</translation>
     </message>
     <message>
         <location line="+22"/>
@@ -2891,14 +3014,14 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>GPU &amp;Workers…</source>
-        <translation>GPU 工作进程(&amp;W)…</translation>
+        <location line="+7"/>
+        <source>Settings → &amp;Workers…</source>
+        <translation>设置 → 工作进程(&amp;W)…</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Add or change the GPU workers that evaluate kernels (Settings → Workers)</source>
-        <translation>添加或更改评估内核的 GPU 工作进程（设置 → 工作进程）</translation>
+        <source>Add, change or test the GPU workers that evaluate kernels</source>
+        <translation>添加、更改或测试评估内核的 GPU 工作进程</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2959,7 +3082,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="+215"/>
+        <location filename="../app/gui/mainwindow.cpp" line="+216"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
@@ -3060,7 +3183,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 — KForge</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+94"/>
         <source>About KForge</source>
         <translation>关于 KForge</translation>
     </message>
@@ -4941,7 +5064,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>设置</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+49"/>
         <source>Show the defaults of this page</source>
         <translation>显示本页的默认值</translation>
     </message>
@@ -5773,8 +5896,8 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+4"/>
-        <source>No device peaks are known yet: the floors need the bandwidth and FLOP rate a worker measures on its GPU. Connect a worker (Tools → Settings → Workers) or open a session with measured results.</source>
-        <translation>尚不知道设备峰值：下限需要工作进程在其 GPU 上测得的带宽和 FLOP 速率。请连接一个工作进程（工具 → 设置 → 工作进程），或打开一个含有测量结果的会话。</translation>
+        <source>No device peaks are known yet: the floors need the bandwidth and FLOP rate a worker measures on its GPU. Connect a worker (Settings → Workers) or open a session with measured results.</source>
+        <translation>尚不知道设备峰值：下限需要工作进程在其 GPU 上测得的带宽和 FLOP 速率。请连接一个工作进程（设置 → 工作进程），或打开一个含有测量结果的会话。</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -6351,12 +6474,37 @@ Nothing was written; fix the file and import again.</source>
         <translation>请先打开任务文件夹或会话：评估结果保存在会话中。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
+        <source>the reference</source>
+        <translation>参考实现</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>variant #%1</source>
+        <translation>变体 #%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Queued for evaluation…</source>
         <translation>已排队等待评估……</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+1"/>
+        <source>Evaluating %1</source>
+        <translation>正在评估%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Measuring again as evaluation %1; evaluation %2 (%3) stays in the session…</source>
+        <translation>作为第 %1 次评估重新测量；第 %2 次评估（%3）保留在会话中…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Measuring %1 again as a new evaluation (%2 so far, the last: %3); the earlier results stay in the session</source>
+        <translation>将%1作为一次新的评估重新测量（此前 %2 次，最近一次：%3）；之前的结果保留在会话中</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Variant #%1 queued for evaluation…</source>
         <translation>变体 #%1 已排队等待评估……</translation>
     </message>
@@ -6391,7 +6539,17 @@ Nothing was written; fix the file and import again.</source>
         <translation>已将 %1 添加为变体 #%2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+8"/>
+        <source>correct, %1×</source>
+        <translation>正确，%1×</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no result</source>
+        <translation>无结果</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>correct: %1× the reference, %2 ms median</source>
         <translation>正确：参考实现的 %1×，中位数 %2 ms</translation>
     </message>
@@ -6399,6 +6557,11 @@ Nothing was written; fix the file and import again.</source>
         <location line="+4"/>
         <source> — %1</source>
         <translation> —— %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> (evaluation %1; before: %2)</source>
+        <translation>（第 %1 次评估；上一次：%2）</translation>
     </message>
 </context>
 <context>
@@ -6999,7 +7162,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>工作进程已从池中移除。</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+105"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -7020,9 +7183,17 @@ Open a task folder or a session file to see its variants.</source>
     </message>
 </context>
 <context>
+    <name>kforge::WorkerProbe</name>
+    <message>
+        <location filename="../core/worker/workerprobe.cpp" line="+48"/>
+        <source>The worker reported no usable device.</source>
+        <translation>工作进程报告没有可用的设备。</translation>
+    </message>
+</context>
+<context>
     <name>kforge::WorkerReadiness</name>
     <message>
-        <location filename="../core/worker/workerreadiness.cpp" line="+8"/>
+        <location filename="../core/worker/workerreadiness.cpp" line="+10"/>
         <source>GPU worker ready</source>
         <translation>GPU 工作进程就绪</translation>
     </message>
@@ -7057,14 +7228,19 @@ Open a task folder or a session file to see its variants.</source>
         <translation>未配置 GPU 工作进程，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中添加一个，例如一台 GPU 主机：ssh gpu-box kforge-worker</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>No configured GPU worker could be started, so kernels are compiled here but not measured. Check its command in Settings → Workers, or add a GPU host: ssh gpu-box kforge-worker</source>
-        <translation>已配置的 GPU 工作进程均无法启动，因此内核只在此编译，不做测量。请在“设置 → 工作进程”中检查其命令，或添加一台 GPU 主机：ssh gpu-box kforge-worker</translation>
+        <location line="+6"/>
+        <source>No configured GPU worker could be started (%1), so kernels are compiled here but not measured. Settings → Workers shows each worker&apos;s error and what to do; Test tries a command again.</source>
+        <translation>已配置的 GPU 工作进程均无法启动（%1），因此内核只在此编译，不做测量。“设置 → 工作进程”会显示每个工作进程的错误及处理办法；“测试”可再次尝试其命令。</translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but not measured. Run the worker on a GPU host instead: Settings → Workers, e.g. ssh gpu-box kforge-worker</source>
-        <translation>没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在 GPU 主机上运行工作进程：设置 → 工作进程，例如 ssh gpu-box kforge-worker</translation>
+        <source>No configured GPU worker could be started, so kernels are compiled here but not measured. Settings → Workers shows each worker&apos;s error and what to do; Test tries a command again.</source>
+        <translation>已配置的 GPU 工作进程均无法启动，因此内核只在此编译，不做测量。“设置 → 工作进程”会显示每个工作进程的错误及处理办法；“测试”可再次尝试其命令。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but not measured. Run the worker on a machine with an NVIDIA GPU instead (Settings → Workers, a command such as ssh &lt;host&gt; kforge-worker; Test shows its answer).</source>
+        <translation>没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在有 NVIDIA GPU 的机器上运行工作进程（设置 → 工作进程，命令例如 ssh &lt;host&gt; kforge-worker；“测试”会显示其应答）。</translation>
     </message>
 </context>
 <context>
@@ -7166,9 +7342,128 @@ Open a task folder or a session file to see its variants.</source>
     </message>
 </context>
 <context>
+    <name>kforge::WorkerStatus</name>
+    <message>
+        <location filename="../core/worker/workerstatus.cpp" line="+25"/>
+        <source>The host name in the command is unknown here: check its spelling or add it to ~/.ssh/config. In a terminal, &apos;ssh &lt;host&gt; true&apos; must work without asking anything.</source>
+        <translation>此处无法识别命令中的主机名：请检查拼写，或将其加入 ~/.ssh/config。在终端中，“ssh &lt;host&gt; true”必须无需任何询问即可成功。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>ssh could not log in without asking: install your key on that host (ssh-copy-id) and accept its host key once in a terminal, so that &apos;ssh &lt;host&gt; true&apos; works without a prompt.</source>
+        <translation>ssh 无法在不询问的情况下登录：请把你的密钥安装到该主机（ssh-copy-id），并在终端中接受一次其主机密钥，使“ssh &lt;host&gt; true”无需提示即可成功。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The host does not accept the connection: check that it is up, reachable from here and runs an ssh server (try &apos;ssh &lt;host&gt; true&apos; in a terminal).</source>
+        <translation>该主机不接受连接：请确认它已开机、从此处可达并运行着 ssh 服务器（可在终端中尝试“ssh &lt;host&gt; true”）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The program was not found where the command runs: install kforge-worker there, or give its full path in the command (a non-interactive shell may not read the PATH set in your login files).</source>
+        <translation>在命令运行的位置找不到该程序：请在那里安装 kforge-worker，或在命令中写出它的完整路径（非交互式 shell 可能不会读取你在登录文件中设置的 PATH）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Install the same KForge version on both sides.</source>
+        <translation>请在两端安装相同版本的 KForge。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The worker runs but finds no usable NVIDIA GPU on its machine. Run it on a machine with an NVIDIA GPU and driver (for example over ssh), or update the driver there.</source>
+        <translation>工作进程在运行，但在其所在机器上找不到可用的 NVIDIA GPU。请在有 NVIDIA GPU 和驱动的机器上运行它（例如通过 ssh），或更新那里的驱动。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The command started but never answered: run it in a terminal; it must print one line starting with {&quot;event&quot;:&quot;ready&quot; within the start timeout.</source>
+        <translation>命令已启动但始终没有应答：请在终端中运行它；它必须在启动超时之前输出一行以 {&quot;event&quot;:&quot;ready&quot; 开头的内容。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run the command in a terminal to see what it prints: a worker answers with one line starting with {&quot;event&quot;:&quot;ready&quot;.</source>
+        <translation>请在终端中运行该命令，看看它输出了什么：工作进程会以一行以 {&quot;event&quot;:&quot;ready&quot; 开头的内容应答。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Not tested: press Test</source>
+        <translation>未测试：请按“测试”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connected: CPU only (torch tasks)</source>
+        <translation>已连接：仅 CPU（torch 任务）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connected: %1, %2</source>
+        <translation>已连接：%1，%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No usable GPU: %1</source>
+        <translation>没有可用的 GPU：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Connected: no GPU, evaluates torch tasks on the CPU</source>
+        <translation>已连接：没有 GPU，在 CPU 上评估 torch 任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connected: %1 (compute capability %2.%3, %4)</source>
+        <translation>已连接：%1（计算能力 %2.%3，%4）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Memory: %1</source>
+        <translation>显存：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CUDA driver %1, runtime %2</source>
+        <translation>CUDA 驱动 %1，运行时 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The worker started but has no usable GPU:</source>
+        <translation>工作进程已启动，但没有可用的 GPU：</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The worker failed:</source>
+        <translation>工作进程失败：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>What to do: %1</source>
+        <translation>处理办法：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Worker %1, protocol %2, kernel ABI %3</source>
+        <translation>工作进程 %1，协议 %2，内核 ABI %3</translation>
+    </message>
+</context>
+<context>
     <name>kforge::WorkersPage</name>
     <message>
-        <location filename="../views/settings/workerspage.cpp" line="+23"/>
+        <location filename="../views/settings/workerspage.cpp" line="+27"/>
         <source>A worker is a command that starts kforge-worker, which runs the kernels on one GPU. Examples: &lt;tt&gt;kforge-worker --device 0&lt;/tt&gt;, &lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;, &lt;tt&gt;srun --gpus=1 kforge-worker&lt;/tt&gt;. Several workers evaluate in parallel.</source>
         <translation>工作进程是一条启动 kforge-worker 的命令，它在一块 GPU 上运行内核。例如：&lt;tt&gt;kforge-worker --device 0&lt;/tt&gt;、&lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;、&lt;tt&gt;srun --gpus=1 kforge-worker&lt;/tt&gt;。多个工作进程可并行评测。</translation>
     </message>
@@ -7188,7 +7483,17 @@ Open a task folder or a session file to see its variants.</source>
         <translation>内核传输方式</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+0"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>What the running workers say, or the answer of the last Test; the selected worker&apos;s in full below the table</source>
+        <translation>正在运行的工作进程报告的状态，或最近一次测试的应答；选中工作进程的完整信息显示在表格下方</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>&amp;Add</source>
         <translation>添加(&amp;A)</translation>
     </message>
@@ -7198,7 +7503,17 @@ Open a task folder or a session file to see its variants.</source>
         <translation>移除(&amp;R)</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+1"/>
+        <source>&amp;Test</source>
+        <translation>测试(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Start the selected workers&apos; commands (all of them when none is selected) as KForge does, and show what each answers: its GPU, driver and versions, or the exact error</source>
+        <translation>像 KForge 那样启动选中工作进程的命令（未选中时启动全部），并显示每个的应答：其 GPU、驱动和版本，或确切的错误</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Kernel transfer: how a compiled kernel reaches the worker. File path: the worker reads the file KForge wrote, which needs the same machine or a shared folder. Inline: the kernel is sent in the request itself, for a worker on another host. Automatic: inline when the command starts with ssh, srun or another remote launcher, the file path otherwise.</source>
         <translation>内核传输方式：编译好的内核如何送达工作进程。文件路径：工作进程读取 KForge 写出的文件，需要在同一台机器上或使用共享文件夹。内联：内核随请求本身发送，适用于另一台主机上的工作进程。自动：命令以 ssh、srun 或其他远程启动器开头时使用内联，否则使用文件路径。</translation>
     </message>
@@ -7208,7 +7523,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>工作进程</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+68"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
@@ -7238,9 +7553,14 @@ Open a task folder or a session file to see its variants.</source>
         <translation>编译好的内核随请求一起发送（适用于另一台主机上的工作进程）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>GPU %1</source>
         <translation>GPU %1</translation>
+    </message>
+    <message>
+        <location line="+76"/>
+        <source>Select a worker to see its status in full.</source>
+        <translation>选择一个工作进程以查看其完整状态。</translation>
     </message>
 </context>
 <context>

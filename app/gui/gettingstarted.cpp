@@ -81,10 +81,10 @@ GettingStarted::GettingStarted(QWidget *parent)
            "<li><b>Open a task</b> (File → Open Task Folder…): a folder with <tt>task.json</tt> and "
            "<tt>reference.cu</tt>. KForge ships examples; the reference opens in the editor and a working session "
            "keeps every result.</li>"
-           "<li><b>Add a GPU worker</b> (Tools → GPU Workers…). Only the worker runs kernels. Without a GPU here, run "
-           "it on a machine that has one: <tt>ssh gpu-box kforge-worker</tt>. Without any worker, kernels are still "
-           "compiled and their errors shown, but nothing is measured.</li>"
-           "<li><b>Add a model</b> (Tools → Settings… → Models): an OpenAI-compatible or Anthropic endpoint and its "
+           "<li><b>Add a GPU worker</b> (Settings → Workers, in the Tools menu). Only the worker runs kernels. "
+           "Without a GPU here, run it on a machine that has one: <tt>ssh gpu-box kforge-worker</tt>. Without any "
+           "worker, kernels are still compiled and their errors shown, but nothing is measured.</li>"
+           "<li><b>Add a model</b> (Settings → Models): an OpenAI-compatible or Anthropic endpoint and its "
            "API key.</li>"
            "<li><b>Run a round</b> (Round Control → Start Round) and watch the answers arrive in Reasoning.</li>"
            "<li><b>See why A beats B</b> in Variants, Charts, Compare and Diff; pin exemplars, or fork a variant, edit "
@@ -104,7 +104,7 @@ GettingStarted::GettingStarted(QWidget *parent)
     m_openExample->setEnabled(haveExample);
     m_openExample->setToolTip(haveExample ? exampleSession() : tr("The example session is not installed."));
     QPushButton *task = buttons->addButton(tr("Open &Task Folder…"), QDialogButtonBox::ActionRole);
-    QPushButton *workers = buttons->addButton(tr("GPU &Workers…"), QDialogButtonBox::ActionRole);
+    QPushButton *workers = buttons->addButton(tr("Settings → &Workers…"), QDialogButtonBox::ActionRole);
     connect(m_openExample, &QPushButton::clicked, this, &GettingStarted::openExample);
     connect(task, &QPushButton::clicked, this, [this] {
         accept();

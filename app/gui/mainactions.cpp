@@ -73,8 +73,9 @@ MainActions::MainActions(QWidget *owner)
     if (settings->shortcuts().isEmpty())
         settings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     settings->setMenuRole(QAction::PreferencesRole);
-    configureWorkers = make(owner, tr("GPU &Workers…"), QStringLiteral("network-server"), QStyle::SP_CustomBase);
-    configureWorkers->setToolTip(tr("Add or change the GPU workers that evaluate kernels (Settings → Workers)"));
+    // The page's one name, as every message and the docs say it (not a second name for the same page).
+    configureWorkers = make(owner, tr("Settings → &Workers…"), QStringLiteral("network-server"), QStyle::SP_CustomBase);
+    configureWorkers->setToolTip(tr("Add, change or test the GPU workers that evaluate kernels"));
     gettingStarted = make(owner, tr("&Getting Started"), QStringLiteral("help-contents"), QStyle::SP_DialogHelpButton,
                           QKeySequence::HelpContents);
     gettingStarted->setToolTip(tr("A short guide, and an example session measured on an H200 to look around in"));

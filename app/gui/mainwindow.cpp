@@ -33,6 +33,7 @@
 #include "views/reasoning/reasoningpanel.h"
 #include "views/roundcontrol/roundcontrolpanel.h"
 #include "views/settings/settingsdialog.h"
+#include "views/settings/workerspage.h"
 #include "views/task/taskpanel.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantspanel.h"
@@ -493,6 +494,19 @@ void MainWindow::showSettingsPage(const QString &page)
 {
     auto *dialog = new SettingsDialog(m_settings, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Settings → Workers shows what the running workers say, and follows them while it is open.
+    if (WorkerPool *pool = m_workbench->pool()) {
+        auto showLive = [this, pool, page = dialog->workers()] {
+            QHash<QString, WorkerStatus> live;
+            const QList<WorkerConfig> configs = m_workbench->workers();
+            for (int i = 0; i < pool->workerCount(); ++i)
+                live.insert(configs.value(i).command.trimmed(), pool->status(i));
+            page->setLiveStatus(live);
+        };
+        showLive();
+        connect(pool, &WorkerPool::deviceReported, dialog, showLive);
+        connect(pool, &WorkerPool::deviceFailed, dialog, showLive);
+    }
     if (page == u"workers")
         dialog->showPage(SettingsDialog::Workers);
     else if (page == u"endpoints")

@@ -1,7 +1,10 @@
 #include "core/llm/endpointconfig.h"
 
+#include "core/llm/endpointpresets.h"
+
 #include <QJsonDocument>
 #include <QSettings>
+#include <QUrl>
 
 namespace kforge {
 
@@ -18,6 +21,14 @@ std::optional<LlmProtocol> protocolFromString(const QString &name)
     if (n == QLatin1String("anthropic"))
         return LlmProtocol::Anthropic;
     return std::nullopt;
+}
+
+bool EndpointConfig::isLocal() const
+{
+    if (EndpointPresets::isLocalPreset(presetId))
+        return true;
+    const QString host = QUrl(baseUrl.trimmed()).host().toLower();
+    return host == u"localhost" || host == u"127.0.0.1" || host == u"::1" || host == u"[::1]";
 }
 
 void EndpointConfig::save(QSettings &s) const

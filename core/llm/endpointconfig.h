@@ -45,11 +45,17 @@ struct EndpointConfig {
     QString reasoningEffort;                               // low / medium / high, empty = not sent
     QString maxTokensField = QStringLiteral("max_tokens"); // OpenAI's newer models want max_completion_tokens
     QString reasoningEffortField = QStringLiteral("reasoning_effort"); // dotted path: OpenRouter uses reasoning.effort
-    QString apiKeyEnv;     // environment variable holding the key, e.g. OPENAI_API_KEY
-    QString keychainEntry; // key name under the "KForge" service in the system keychain
-    bool requiresKey = false;
-    QString caBundle; // PEM file with extra CA certificates; TLS verification itself is always on
+    QString apiKeyEnv;        // environment variable holding the key, e.g. OPENAI_API_KEY
+    QString keychainEntry;    // key name under the "KForge" service in the system keychain
+    bool requiresKey = false; // a remote service that refuses requests without a key; see needsKey()
+    QString caBundle;         // PEM file with extra CA certificates; TLS verification itself is always on
     LlmLimits limits;
+
+    // A server on this machine (localhost, 127.0.0.1, ::1) or one of the presets for local servers (vLLM, Ollama,
+    // llama.cpp): a key is sent when there is one, never demanded.
+    bool isLocal() const;
+    // Whether a request cannot go without a key.
+    bool needsKey() const { return requiresKey && !isLocal(); }
 
     // Writes/reads the members under the current group of settings.
     void save(QSettings &settings) const;

@@ -70,6 +70,14 @@ std::optional<EndpointConfig> EndpointPresets::find(const QString &presetId)
     return std::nullopt;
 }
 
+bool EndpointPresets::isLocalPreset(const QString &presetId)
+{
+    for (const char *local : {"vllm", "ollama", "llamacpp"})
+        if (presetId.compare(QLatin1String(local), Qt::CaseInsensitive) == 0)
+            return true;
+    return false;
+}
+
 EndpointConfig EndpointPresets::forUrl(const QString &baseUrl, LlmProtocol protocol)
 {
     EndpointConfig c = *find(QStringLiteral("custom"));

@@ -168,7 +168,7 @@ QString RequestBuilder::validate(const LlmRequest &r)
             .arg(r.endpoint.displayName.isEmpty() ? r.endpoint.id : r.endpoint.displayName);
     if (r.messages.isEmpty())
         return QCoreApplication::translate("kforge::RequestBuilder", "The request has no message.");
-    if (r.endpoint.requiresKey && r.apiKey.trimmed().isEmpty())
+    if (r.endpoint.needsKey() && r.apiKey.trimmed().isEmpty())
         return QCoreApplication::translate("kforge::RequestBuilder", "No API key for endpoint '%1'.")
             .arg(r.endpoint.displayName.isEmpty() ? r.endpoint.id : r.endpoint.displayName);
     return {};

@@ -171,11 +171,11 @@ void AssemblyFetcher::askWorker(Job &job, const QString &soPath)
         const QString nvcc = m_compiler ? m_compiler->nvccPath() : QString();
         sassFailed(job, m_pool && m_pool->workerCount() > 0
                             ? tr("No SASS: this machine's CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no "
-                                 "worker is running to disassemble on its GPU host. Start a worker (Settings > "
+                                 "worker is running to disassemble on its GPU host. Start a worker (Settings → "
                                  "Workers) or install the toolkit's nvdisasm here.")
                                   .arg(nvcc.isEmpty() ? tr("no nvcc found") : nvcc)
                             : tr("No SASS: this machine's CUDA toolkit (%1) has neither nvdisasm nor cuobjdump, and no "
-                                 "worker is configured to disassemble on a GPU host. Add a worker (Settings > Workers) "
+                                 "worker is configured to disassemble on a GPU host. Add a worker (Settings → Workers) "
                                  "or install the toolkit's nvdisasm here (package cuda-nvdisasm).")
                                   .arg(nvcc.isEmpty() ? tr("no nvcc found") : nvcc));
         return;

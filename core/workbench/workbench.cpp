@@ -227,7 +227,7 @@ void Workbench::lookupKey(EndpointConfig &endpoint, const QString &keyVariable, 
                           std::function<void(const ApiKeyLookup &)> done)
 {
     if (keyVariable.isEmpty()) {
-        const bool required = endpoint.requiresKey;
+        const bool required = endpoint.needsKey();
         m_credentials->lookup(endpoint, context, [done = std::move(done), required](const ApiKeyLookup &found) {
             ApiKeyLookup r = found;
             if (!required && !r.found())

@@ -8,5 +8,7 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/workerclient.h ${CMAKE_CURRENT_LIST_DIR}/workerclient.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workerconfig.h ${CMAKE_CURRENT_LIST_DIR}/workerconfig.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workerpool.h ${CMAKE_CURRENT_LIST_DIR}/workerpool.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/workerprobe.h ${CMAKE_CURRENT_LIST_DIR}/workerprobe.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workerreadiness.h ${CMAKE_CURRENT_LIST_DIR}/workerreadiness.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/workerreply.h ${CMAKE_CURRENT_LIST_DIR}/workerreply.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/workerreply.h ${CMAKE_CURRENT_LIST_DIR}/workerreply.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/workerstatus.h ${CMAKE_CURRENT_LIST_DIR}/workerstatus.cpp)

@@ -117,6 +117,28 @@ QString WorkerPool::deviceError(int index) const
     return index >= 0 && index < workerCount() ? m_slots[size_t(index)]->deviceError : QString();
 }
 
+WorkerStatus WorkerPool::status(int index) const
+{
+    WorkerStatus s;
+    if (index < 0 || index >= workerCount())
+        return s;
+    const Slot &slot = *m_slots[size_t(index)];
+    const QJsonObject ready = slot.client->readyEvent();
+    s.workerVersion = ready.value("worker_version"_L1).toString();
+    s.protocol = ready.value("protocol"_L1).toInt();
+    s.abiVersion = ready.value("abi_version"_L1).toInt();
+    s.device = slot.device;
+    if (slot.device.canEvaluate())
+        s.state = WorkerStatus::State::Connected;
+    else if (!slot.settled)
+        s.state = WorkerStatus::State::Starting;
+    else
+        s.state = slot.startFailed ? WorkerStatus::State::Failed : WorkerStatus::State::NoGpu;
+    if (s.state == WorkerStatus::State::Failed || s.state == WorkerStatus::State::NoGpu)
+        s.error = slot.deviceError;
+    return s;
+}
+
 QString WorkerPool::arch() const
 {
     for (const auto &slot : m_slots)

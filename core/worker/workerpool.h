@@ -9,6 +9,7 @@
 #include "core/worker/workerconfig.h"
 #include "core/worker/workerreadiness.h"
 #include "core/worker/workerreply.h"
+#include "core/worker/workerstatus.h"
 
 #include <QList>
 #include <QObject>
@@ -37,6 +38,8 @@ public:
     WorkerClient *worker(int index) const;
     DeviceInfo device(int index) const;   // valid once that worker answered device_info
     QString deviceError(int index) const; // e.g. the worker's "no CUDA device" message
+    // What worker `index` is doing, as Settings → Workers shows it.
+    WorkerStatus status(int index) const;
     // The arch ("sm_90") of the first worker that reported its device; empty while none has.
     QString arch() const;
     // True once every worker has reported its device or failed to.

@@ -1,5 +1,7 @@
 #include "core/worker/workerreadiness.h"
 
+#include "core/worker/workerstatus.h"
+
 namespace kforge {
 
 QString WorkerReadiness::summary() const
@@ -26,11 +28,18 @@ QString WorkerReadiness::explanation() const
         return tr("No GPU worker is configured, so kernels are compiled here but not measured. Add one in "
                   "Settings → Workers, e.g. a GPU host: ssh gpu-box kforge-worker");
     case State::CannotStart:
+        // Never the example command here: it may be exactly the one that just failed. The worker's own words and
+        // the page that tests each worker instead.
+        if (!m_details.isEmpty())
+            return tr("No configured GPU worker could be started (%1), so kernels are compiled here but not measured. "
+                      "Settings → Workers shows each worker's error and what to do; Test tries a command again.")
+                .arg(WorkerStatus::keyLine(m_details.first()));
         return tr("No configured GPU worker could be started, so kernels are compiled here but not measured. "
-                  "Check its command in Settings → Workers, or add a GPU host: ssh gpu-box kforge-worker");
+                  "Settings → Workers shows each worker's error and what to do; Test tries a command again.");
     case State::NoGpu:
         return tr("No usable GPU: the worker finds no NVIDIA GPU on its machine, so kernels are compiled here but "
-                  "not measured. Run the worker on a GPU host instead: Settings → Workers, e.g. ssh gpu-box kforge-worker");
+                  "not measured. Run the worker on a machine with an NVIDIA GPU instead (Settings → Workers, a command "
+                  "such as ssh <host> kforge-worker; Test shows its answer).");
     }
     return {};
 }

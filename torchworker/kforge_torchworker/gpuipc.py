@@ -114,7 +114,8 @@ class Mapping:
             raise IpcError('a buffer entry needs dtype, shape and nbytes')
         self.ptr = ctypes.c_uint64(0)
         if nbytes:
-            raw = base64.b64decode(entry['handle'])
+            raw = (bytes.fromhex(entry['handle_hex']) if 'handle_hex' in entry  # kforge-worker's (toHex)
+                   else base64.b64decode(entry['handle']))
             if len(raw) != 64:
                 raise IpcError('an IPC handle has 64 bytes, not %d' % len(raw))
             h = Handle()

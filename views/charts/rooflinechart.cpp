@@ -90,6 +90,9 @@ void RooflineChart::clearOverlays()
     for (QCPAbstractItem *item : std::as_const(m_overlays))
         removeItem(item);
     m_overlays.clear();
+    for (QCPAbstractItem *item : std::as_const(m_fanItems))
+        removeItem(item);
+    m_fanItems.clear();
     m_memoryRoofText = m_computeRoofText = m_hoverText = nullptr;
     m_hovered = -1;
     m_points.clear();
@@ -285,63 +288,93 @@ void RooflineChart::rebuild()
 
 void RooflineChart::layoutOverlays()
 {
-    // Fan out markers that would cover each other: greedy clusters in pixel space, each member moved onto a
-    // small circle around the cluster's centre. The tool tip and the labels still give the measured values.
+    // Every marker stays at its measured coordinates: on a log-log roofline a sideways move of a few pixels is a
+    // quarter of the intensity at a wide view, the axis that carries the meaning. Markers that would cover each
+    // other (greedy clusters in pixel space) are told apart instead: each after the first gets a ring of its
+    // colour around the same spot, one size larger per member, and their labels spread around the cluster with a
+    // leader line to the spot. The tool tip lists every point under the cursor with its figures.
+    for (QCPAbstractItem *item : std::as_const(m_fanItems))
+        removeItem(item);
+    m_fanItems.clear();
     const int n = int(m_points.size());
     std::vector<QPointF> px;
     px.reserve(std::size_t(n));
-    for (const Point &p : std::as_const(m_points))
+    for (Point &p : m_points) {
+        p.shownX = p.x;
+        p.shownY = p.y;
         px.emplace_back(xAxis->coordToPixel(p.x), yAxis->coordToPixel(p.y));
-    // Start with one cluster per point; merge two clusters while their fanned-out circles (radius by size) would
-    // come closer than a marker. A handful of points: the quadratic loop is nothing.
-    struct Cluster {
-        std::vector<int> members;
-        QPointF centre;
-        double radius = 0;
-    };
-    auto radiusFor = [](std::size_t size) { return size > 1 ? kCoincideRadius * (0.8 + 0.25 * double(size)) : 0.0; };
-    std::vector<Cluster> clusters;
-    for (int i = 0; i < n; ++i)
-        clusters.push_back({{i}, px[std::size_t(i)], 0.0});
-    for (bool merged = true; merged;) {
-        merged = false;
-        for (std::size_t a = 0; a < clusters.size() && !merged; ++a)
-            for (std::size_t b = a + 1; b < clusters.size() && !merged; ++b) {
-                if (QLineF(clusters[a].centre, clusters[b].centre).length()
-                    >= clusters[a].radius + clusters[b].radius + kCoincideRadius)
-                    continue;
-                Cluster &c = clusters[a];
-                c.members.insert(c.members.end(), clusters[b].members.begin(), clusters[b].members.end());
-                c.centre = {};
-                for (int i : c.members)
-                    c.centre += px[std::size_t(i)];
-                c.centre /= double(c.members.size());
-                c.radius = radiusFor(c.members.size());
-                clusters.erase(clusters.begin() + std::ptrdiff_t(b));
-                merged = true;
-            }
     }
-    for (const Cluster &c : clusters) {
-        // In measured order around the circle, starting at the top.
-        std::vector<int> members = c.members;
-        std::sort(members.begin(), members.end());
-        for (std::size_t k = 0; k < members.size(); ++k) {
-            Point &p = m_points[members[k]];
-            QPointF shown = px[std::size_t(members[k])];
-            bool leftSide = false;
-            if (members.size() > 1) {
-                const double angle = -std::numbers::pi / 2 + 2 * std::numbers::pi * double(k) / double(members.size());
-                shown = c.centre + QPointF(c.radius * std::cos(angle), c.radius * std::sin(angle));
-                leftSide = std::cos(angle) < -0.01; // labels point away from the cluster, so they do not cross
+    std::vector<std::vector<int>> clusters;
+    for (int i = 0; i < n; ++i) {
+        std::vector<int> *home = nullptr;
+        for (auto &c : clusters)
+            for (int j : c)
+                if (!home && QLineF(px[std::size_t(i)], px[std::size_t(j)]).length() < kCoincideRadius)
+                    home = &c;
+        if (home)
+            home->push_back(i);
+        else
+            clusters.push_back({i});
+    }
+    // Rings, and where each label wants to be: beside its point, or for a shared spot in a column right of it.
+    struct Label {
+        int point;
+        QPointF at;
+    };
+    std::vector<Label> labels;
+    constexpr double kLine = 15.0; // a label's height, pixels
+    for (const std::vector<int> &members : clusters) {
+        QPointF centre;
+        for (int i : members)
+            centre += px[std::size_t(i)];
+        centre /= double(members.size());
+        int labelled = 0;
+        for (int i : members)
+            labelled += m_points[i].labelItem ? 1 : 0;
+        int ring = 0, row = 0;
+        for (int i : members) { // in measured order
+            Point &p = m_points[i];
+            if (ring++ > 0) {
+                auto *circle = new QCPItemEllipse(this);
+                const double r = 5.0 + 4.0 * ring;
+                for (QCPItemPosition *corner : {circle->topLeft, circle->bottomRight})
+                    corner->setType(QCPItemPosition::ptAbsolute);
+                circle->topLeft->setCoords(px[std::size_t(i)] - QPointF(r, r));
+                circle->bottomRight->setCoords(px[std::size_t(i)] + QPointF(r, r));
+                circle->setPen(QPen(p.graph->scatterStyle().pen().color(), 1.5));
+                circle->setSelectable(false);
+                m_fanItems << circle;
             }
-            p.shownX = xAxis->pixelToCoord(shown.x());
-            p.shownY = yAxis->pixelToCoord(shown.y());
-            if (p.labelItem) {
-                p.labelItem->position->setCoords(p.shownX, p.shownY);
-                p.labelItem->setPositionAlignment((leftSide ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
-                p.labelItem->setPadding(leftSide ? QMargins(0, 0, 7, 0) : QMargins(7, 0, 0, 0));
-            }
+            if (!p.labelItem)
+                continue;
+            const double right = 9.0 + 4.0 * double(members.size());
+            labels.push_back({i, labelled < 2 ? px[std::size_t(i)] + QPointF(right, 0)
+                                              : centre + QPointF(right + 8, (row++ - (labelled - 1) / 2.0) * kLine)});
         }
+    }
+    // No two labels on top of each other: top to bottom, one that would overlap the one above moves down.
+    std::sort(labels.begin(), labels.end(), [](const Label &a, const Label &b) { return a.at.y() < b.at.y(); });
+    for (std::size_t k = 0; k < labels.size(); ++k)
+        for (std::size_t j = 0; j < k; ++j)
+            if (std::abs(labels[k].at.x() - labels[j].at.x()) < 110 && labels[k].at.y() - labels[j].at.y() < kLine)
+                labels[k].at.setY(labels[j].at.y() + kLine);
+    for (const Label &l : labels) {
+        Point &p = m_points[l.point];
+        p.labelItem->position->setType(QCPItemPosition::ptAbsolute);
+        p.labelItem->position->setCoords(l.at);
+        p.labelItem->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        p.labelItem->setPadding(QMargins(2, 0, 0, 0));
+        const QPointF spot = px[std::size_t(l.point)];
+        if (std::abs(l.at.y() - spot.y()) < 4) // beside its own point: no line needed
+            continue;
+        auto *leader = new QCPItemLine(this);
+        leader->start->setType(QCPItemPosition::ptAbsolute);
+        leader->end->setType(QCPItemPosition::ptAbsolute);
+        leader->start->setCoords(l.at);
+        leader->end->setCoords(spot);
+        leader->setPen(QPen(p.graph->scatterStyle().pen().color().lighter(130), 1));
+        leader->setSelectable(false);
+        m_fanItems << leader;
     }
     // Every graph's data is its points where they are drawn, and the clickable spots follow them.
     QHash<QCPGraph *, std::pair<QList<double>, QList<double>>> data;
@@ -379,6 +412,31 @@ void RooflineChart::placeHoverText()
 {
     const Point &p = m_points[m_hovered];
     m_hoverText->position->setCoords(xAxis->coordToPixel(p.shownX) + 6, yAxis->coordToPixel(p.shownY) - 6);
+}
+
+QList<QPointF> RooflineChart::measuredPixels() const
+{
+    QList<QPointF> out;
+    for (const Point &p : m_points)
+        out << QPointF(xAxis->coordToPixel(p.x), yAxis->coordToPixel(p.y));
+    return out;
+}
+
+QList<QPointF> RooflineChart::labelPixels() const
+{
+    QList<QPointF> out;
+    for (const Point &p : m_points)
+        if (p.labelItem)
+            out << p.labelItem->position->pixelPosition();
+    return out;
+}
+
+int RooflineChart::ringCount() const
+{
+    int rings = 0;
+    for (const QCPAbstractItem *item : m_fanItems)
+        rings += qobject_cast<const QCPItemEllipse *>(item) ? 1 : 0;
+    return rings;
 }
 
 QList<QPointF> RooflineChart::drawnPixels() const

@@ -2,8 +2,9 @@
 // The roofline of the measuring device (log-log: FLOP per byte against GFLOP/s; the memory roof from the
 // measured copy bandwidth, the compute roof from the measured FP32 FMA rate, each marked with its measured
 // figure) with the selected variants' kernels as points, and each variant's whole-task point from the task's
-// FLOP and byte formulas. Points that would cover each other are fanned out by a few pixels at every zoom;
-// hovering shows what lies under the cursor, the selected variants' points carry labels; the wheel zooms, a
+// FLOP and byte formulas. Every point is drawn at its measured coordinates; points that would cover each other
+// get rings of their colour around the spot and labels spread around it with leader lines; hovering shows what
+// lies under the cursor, the selected variants' points carry labels; the wheel zooms, a
 // drag pans and a double-click fits the view again.
 #include "core/eval/deviceinfo.h"
 #include "views/charts/chartbase.h"
@@ -31,8 +32,12 @@ public:
     QStringList pointLabels() const;
     // What hovering at `pos` shows: every point within a few pixels, one line each; empty over nothing.
     QString toolTipAt(const QPoint &pos) const;
-    // Where a point is drawn, in pixels (after coincident points were fanned out); index in plotting order.
+    // Where a point is drawn, in pixels; index in plotting order. Always where it was measured (measuredPixels).
     QList<QPointF> drawnPixels() const;
+    QList<QPointF> measuredPixels() const;
+    // Where the labels are anchored, in pixels, and how many rings mark points that share a spot with another.
+    QList<QPointF> labelPixels() const;
+    int ringCount() const;
     // True after the user zoomed or panned; a rebuild then keeps the view.
     bool isZoomed() const { return m_userRange; }
     // Fits the view to the points and roofs again (double-click).
@@ -66,6 +71,7 @@ private:
     QHash<qint64, std::pair<qint64, VariantMeasurement>> m_cache;
     QList<Point> m_points;
     QList<QCPAbstractItem *> m_overlays; // labels and roof texts, removed on every rebuild
+    QList<QCPAbstractItem *> m_fanItems; // rings and leader lines of coincident points, redone on every layout
     QCPItemText *m_memoryRoofText = nullptr;
     QCPItemText *m_computeRoofText = nullptr;
     QCPItemText *m_hoverText = nullptr;

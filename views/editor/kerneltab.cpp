@@ -81,7 +81,9 @@ void KernelTab::setVariantId(qint64 id)
 
 bool KernelTab::canEvaluate() const
 {
-    return !m_reference && (!isReadOnly() || m_variantId != 0);
+    // The reference of a session can be measured (its tab is read-only but belongs to a variant); a task folder's
+    // reference without a session cannot.
+    return !isReadOnly() || m_variantId != 0;
 }
 
 void KernelTab::setDiagnostics(const QList<Diagnostic> &diagnostics)

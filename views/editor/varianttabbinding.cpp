@@ -151,14 +151,34 @@ bool VariantTabBinding::evaluate(int index)
     const QString source = editor->text();
     const qint64 shown = m_editor->variantId(index);
     if (shown && m_store->population().contains(shown) && m_store->source(shown) == source) {
-        // The same source again: a new measurement of the same variant.
+        // The same source again (the reference, or a measured variant): a new measurement of the same variant. Its
+        // earlier results stay in the session; the tab and the log say that this is another evaluation, so the
+        // new result line does not silently take the old one's place.
+        const Variant *v = m_store->population().find(shown);
+        const QList<EvaluationSummary> before = m_store->evaluations(shown);
         if (!m_queue->reevaluate(shown)) {
             m_log.post(LogSource::App, LogLevel::Warning, m_queue->errorString());
             m_editor->setStatus(index, m_queue->errorString());
             return false;
         }
         m_editor->clearDiagnostics(index);
-        m_editor->setStatus(index, tr("Queued for evaluation…"));
+        const QString name = v->origin == VariantOrigin::Reference ? tr("the reference") : tr("variant #%1").arg(shown);
+        if (before.isEmpty()) {
+            m_editor->setStatus(index, tr("Queued for evaluation…"));
+            m_log.post(LogSource::App, LogLevel::Info, tr("Evaluating %1").arg(name));
+        } else {
+            const QString previous = resultWords(before.constLast());
+            m_editor->setStatus(index, tr("Measuring again as evaluation %1; evaluation %2 (%3) stays in the session…")
+                                           .arg(before.size() + 1)
+                                           .arg(before.size())
+                                           .arg(previous));
+            m_log.post(LogSource::App, LogLevel::Info,
+                       tr("Measuring %1 again as a new evaluation (%2 so far, the last: %3); the earlier results stay "
+                          "in the session")
+                           .arg(name)
+                           .arg(before.size())
+                           .arg(previous));
+        }
         return true;
     }
     QList<qint64> parents = m_tabParents.value(editor);
@@ -217,6 +237,13 @@ qint64 VariantTabBinding::addFile(const QString &file)
     return id;
 }
 
+QString VariantTabBinding::resultWords(const EvaluationSummary &e)
+{
+    if (e.isCorrect() && e.speedup)
+        return tr("correct, %1×").arg(QLocale().toString(*e.speedup, 'f', 2));
+    return e.verdict.isEmpty() ? tr("no result") : e.verdict;
+}
+
 void VariantTabBinding::onVariantChanged(qint64 variantId)
 {
     const int index = m_editor->indexOfVariant(variantId);
@@ -233,6 +260,11 @@ void VariantTabBinding::onVariantChanged(qint64 variantId)
         const QStringList flags = VariantsModel::flagTexts(*v);
         if (!flags.isEmpty())
             text += tr(" — %1").arg(flags.join(QStringLiteral(", ")));
+    }
+    if (v->status == VariantStatus::Done || v->status == VariantStatus::Failed) {
+        // Measured more than once: which measurement this line is, and the one before it.
+        if (const QList<EvaluationSummary> all = m_store->evaluations(variantId); all.size() > 1)
+            text += tr(" (evaluation %1; before: %2)").arg(all.size()).arg(resultWords(all.at(all.size() - 2)));
     }
     m_editor->setStatus(index, text);
 }

@@ -17,6 +17,7 @@ class ReadinessWatch;
 class EvaluationQueue;
 class SessionStore;
 class Task;
+struct EvaluationSummary;
 struct Variant;
 
 class VariantTabBinding : public QObject
@@ -40,9 +41,10 @@ public:
     int showVariant(qint64 variantId);
     // Opens an editable copy of a variant's source in a new tab ("fork to edit"); returns the tab's index.
     int fork(qint64 variantId);
-    // Ctrl+Enter on tab `index`: a new or edited source becomes a manual variant of the session; an evaluated
-    // variant is evaluated again; while no GPU worker is usable the tab is only compiled. False with the reason
-    // logged (or reported through errorOccurred()).
+    // Ctrl+Enter on tab `index`: a new or edited source becomes a manual variant of the session; the reference and
+    // an evaluated variant are measured (again: a new evaluation, said in the tab and the log, the earlier ones
+    // kept); while no GPU worker is usable the tab is only compiled. False with the reason logged (or reported
+    // through errorOccurred()).
     bool evaluate(int index);
     // Adds a .cu file as a manual variant of the open session (and evaluates it); returns its id, 0 on failure.
     qint64 addFile(const QString &file);
@@ -54,6 +56,8 @@ Q_SIGNALS:
     void errorOccurred(const QString &message);
 
 private:
+    // "correct, 1.95×" or the verdict: one evaluation in a few words.
+    static QString resultWords(const EvaluationSummary &e);
     void onVariantChanged(qint64 variantId);
     void onEvaluationAdded(qint64 variantId);
 

@@ -529,7 +529,7 @@ void RoundControlPanel::applyRequestTemplate(std::function<void(bool ok)> then)
     m_credentials->lookup(*ep, this, [this, job, ep = *ep, then = std::move(then)](const ApiKeyLookup &key) {
         if (job != m_keyJob)
             return; // a newer lookup replaced this one and delivers instead
-        if (!key.found() && ep.requiresKey) {
+        if (!key.found() && ep.needsKey()) {
             setStatus(tr("No API key for %1: %2").arg(ep.displayName.isEmpty() ? ep.id : ep.displayName, key.error));
             if (then)
                 then(false);

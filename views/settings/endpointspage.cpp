@@ -5,10 +5,13 @@
 #include "core/settings/settings.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QFrame>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -55,13 +58,45 @@ EndpointsPage::EndpointsPage(QWidget *parent)
     m_key = new QLineEdit(m_form);
     m_key->setEchoMode(QLineEdit::Password);
     m_key->setClearButtonEnabled(true);
-    if (Credentials::keychainAvailable()) {
-        m_key->setPlaceholderText(tr("Unchanged (kept in the system keychain)"));
-        m_key->setToolTip(tr("Stored in the system keychain when you apply, never in KForge's settings file."));
-    } else {
-        m_key->setEnabled(false);
-        m_key->setPlaceholderText(tr("No keychain support: use the environment variable"));
+    m_keyStore = new QComboBox(m_form);
+    m_keyStore->addItem(tr("System keychain"), false);
+    m_keyStore->addItem(tr("A file readable only by you"), true);
+    m_keyStore->setToolTip(tr("Where a key typed here is kept when you apply. The file (mode 0600) is not encrypted: "
+                              "anyone who can read your files as you, or your backups, can read the key. Use it where "
+                              "no keychain service runs (headless machines, VNC, WSL, many tiling desktops)."));
+    if (!Credentials::keychainAvailable()) {
+        m_keyStore->setCurrentIndex(1);
+        m_keyStore->setEnabled(false);
     }
+    m_keyStatus = new QLabel(m_form);
+    m_keyStatus->setObjectName(QStringLiteral("keyStatus"));
+    m_keyStatus->setWordWrap(true);
+    m_keyStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    // A failed store, said where the user pressed Apply, with the two ways out.
+    m_problem = new QFrame(this);
+    m_problem->setObjectName(QStringLiteral("keyProblem"));
+    m_problem->setFrameShape(QFrame::StyledPanel);
+    // The notice bar's warm "attention" colours, on light and dark palettes alike.
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    m_problem->setStyleSheet(
+        dark ? QStringLiteral("QFrame#keyProblem { background: #5c4a1a; border: 1px solid #8a702a; }")
+             : QStringLiteral("QFrame#keyProblem { background: #fff4ce; border: 1px solid #e6c25a; }"));
+    auto *problemIcon = new QLabel(m_problem);
+    const int iconSize = style()->pixelMetric(QStyle::PM_MessageBoxIconSize);
+    problemIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
+    problemIcon->setAlignment(Qt::AlignTop);
+    m_problemText = new QLabel(m_problem);
+    m_problemText->setWordWrap(true);
+    m_problemText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_keepInFile = new QPushButton(tr("Keep It in That &File"), m_problem);
+    auto *problemRight = new QVBoxLayout;
+    problemRight->addWidget(m_problemText);
+    problemRight->addWidget(m_keepInFile, 0, Qt::AlignLeft);
+    auto *problemLayout = new QHBoxLayout(m_problem);
+    problemLayout->addWidget(problemIcon, 0, Qt::AlignTop);
+    problemLayout->addLayout(problemRight, 1);
+    m_problem->hide();
     auto *form = new QFormLayout(m_form);
     form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("&Name:"), m_name);
@@ -70,6 +105,8 @@ EndpointsPage::EndpointsPage(QWidget *parent)
     form->addRow(tr("&Model:"), m_model);
     form->addRow(tr("Key &variable:"), m_keyEnv);
     form->addRow(tr("API &key:"), m_key);
+    form->addRow(tr("Keep &it in:"), m_keyStore);
+    form->addRow(QString(), m_keyStatus);
 
     auto *top = new QHBoxLayout;
     top->addLayout(left);
@@ -93,6 +130,7 @@ EndpointsPage::EndpointsPage(QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top, 1);
+    layout->addWidget(m_problem); // the page's full width: the message must be read whole
     layout->addWidget(rounds);
 
     connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
@@ -103,6 +141,8 @@ EndpointsPage::EndpointsPage(QWidget *parent)
     for (QLineEdit *edit : {m_name, m_url, m_model, m_keyEnv, m_key})
         connect(edit, &QLineEdit::textEdited, this, &EndpointsPage::storeForm);
     connect(m_protocol, &QComboBox::currentIndexChanged, this, &EndpointsPage::storeForm);
+    connect(m_keyStore, &QComboBox::currentIndexChanged, this, &EndpointsPage::storeForm);
+    connect(m_keepInFile, &QPushButton::clicked, this, &EndpointsPage::keepFailedKeyInFile);
     showCurrent();
 }
 
@@ -120,6 +160,9 @@ void EndpointsPage::load(const Settings &settings)
 {
     m_endpoints = settings.endpoints();
     m_pendingKeys.clear();
+    m_toFile.clear();
+    m_keychainRead.clear();
+    m_checking.clear();
     m_list->clear();
     for (const EndpointConfig &e : std::as_const(m_endpoints))
         m_list->addItem(e.displayName.isEmpty() ? e.id : e.displayName);
@@ -136,12 +179,51 @@ void EndpointsPage::apply(Settings &settings)
     settings.setCandidatesPerRound(m_candidates->value());
     settings.setExemplars(m_exemplars->value());
     settings.setTemperature(m_temperature->value());
+    m_applyFailed = false;
     for (auto it = m_pendingKeys.cbegin(); it != m_pendingKeys.cend(); ++it) {
         const QString entry = it.key();
-        m_credentials->writeKey(entry, it.value(), this,
-                                [this, entry](const QString &error) { Q_EMIT keyStored(entry, error); });
+        const QString key = it.value();
+        m_keychainRead.remove(entry);
+        if (m_toFile.contains(entry) || !Credentials::keychainAvailable()) {
+            const QString error = Credentials::writeKeyFile(entry, key);
+            if (!error.isEmpty()) {
+                m_applyFailed = true;
+                m_failedEntry = entry;
+                m_failedKey = key;
+                if (const EndpointConfig *e = endpointOfEntry(entry))
+                    showKeyProblem(*e, error);
+            }
+            // Answered from the event loop, as a keychain store is.
+            QMetaObject::invokeMethod(
+                this, [this, entry, error] { Q_EMIT keyStored(entry, error); }, Qt::QueuedConnection);
+            continue;
+        }
+        ++m_writesPending;
+        m_credentials->writeKey(entry, key, this, [this, entry, key](const QString &error) {
+            --m_writesPending;
+            if (!error.isEmpty()) {
+                m_applyFailed = true;
+                // Kept (in memory only) so that "keep it in a file" needs no retyping.
+                m_failedEntry = entry;
+                m_failedKey = key;
+                m_keychainRead.insert(entry, error);
+                if (const EndpointConfig *e = endpointOfEntry(entry)) {
+                    m_list->setCurrentRow(int(e - m_endpoints.constData()));
+                    showKeyProblem(*e, error);
+                }
+            } else {
+                m_keychainRead.insert(entry, QString());
+            }
+            updateKeyStatus();
+            Q_EMIT keyStored(entry, error);
+        });
     }
     m_pendingKeys.clear();
+    // The field shows where the key went (its placeholder), not the typed key still waiting to be stored again.
+    m_showing = true;
+    m_key->clear();
+    m_showing = false;
+    updateKeyStatus();
 }
 
 void EndpointsPage::restoreDefaults()
@@ -203,11 +285,16 @@ void EndpointsPage::showCurrent()
         m_model->setText(e.defaultModel);
         m_keyEnv->setText(e.apiKeyEnv);
         m_key->setText(m_pendingKeys.value(e.keychainEntry));
+        const bool toFile = !Credentials::keychainAvailable() || m_toFile.contains(e.keychainEntry)
+                            || (!m_pendingKeys.contains(e.keychainEntry) && Credentials::hasKeyFile(e.keychainEntry));
+        m_keyStore->setCurrentIndex(toFile ? 1 : 0);
     } else {
         for (QLineEdit *edit : {m_name, m_url, m_model, m_keyEnv, m_key})
             edit->clear();
     }
+    m_problem->setVisible(valid && m_endpoints[m_current].keychainEntry == m_failedEntry && !m_failedEntry.isEmpty());
     m_showing = false;
+    updateKeyStatus();
 }
 
 void EndpointsPage::storeForm()
@@ -224,12 +311,134 @@ void EndpointsPage::storeForm()
         e.keychainEntry = e.id;
     if (!m_key->text().isEmpty()) {
         m_pendingKeys.insert(e.keychainEntry, m_key->text());
-        e.requiresKey = true;
+        e.requiresKey = true; // demanded only from a remote service (EndpointConfig::needsKey)
     } else {
         m_pendingKeys.remove(e.keychainEntry);
     }
+    if (m_keyStore->currentData().toBool())
+        m_toFile.insert(e.keychainEntry);
+    else
+        m_toFile.remove(e.keychainEntry);
     if (QListWidgetItem *item = m_list->item(m_current))
         item->setText(e.displayName.isEmpty() ? e.id : e.displayName);
+    updateKeyStatus();
+}
+
+const EndpointConfig *EndpointsPage::endpointOfEntry(const QString &entry) const
+{
+    for (const EndpointConfig &e : m_endpoints)
+        if (e.keychainEntry == entry)
+            return &e;
+    return nullptr;
+}
+
+QString EndpointsPage::keyStatus() const
+{
+    return m_keyStatus->text();
+}
+
+QString EndpointsPage::keyProblem() const
+{
+    return m_problem->isHidden() ? QString() : m_problemText->text();
+}
+
+void EndpointsPage::checkKeychain(const QString &entry)
+{
+    // Whether the keychain really holds the key: after a failed store (or none) it must not be claimed.
+    m_checking.insert(entry);
+    m_credentials->readKey(entry, this, [this, entry](const ApiKeyLookup &found) {
+        m_checking.remove(entry);
+        m_keychainRead.insert(entry, found.found() ? QString() : found.error.isEmpty() ? tr("empty") : found.error);
+        updateKeyStatus();
+    });
+}
+
+void EndpointsPage::updateKeyStatus()
+{
+    const bool valid = m_current >= 0 && m_current < m_endpoints.size();
+    if (!valid) {
+        m_keyStatus->clear();
+        m_key->setPlaceholderText(QString());
+        return;
+    }
+    const EndpointConfig &e = m_endpoints[m_current];
+    const QString entry = e.keychainEntry;
+    const QString file = QDir::toNativeSeparators(Credentials::keyFilePath(entry));
+    const bool toFile = m_keyStore->currentData().toBool();
+    QString status;
+    QString placeholder;
+    if (m_pendingKeys.contains(entry)) {
+        status = toFile
+                     ? tr("The key you typed goes into %1 (readable only by you, not encrypted) when you apply.").arg(file)
+                     : tr("The key you typed goes into the system keychain when you apply.");
+    } else if (const QString env = Credentials::fromEnvironment(e.apiKeyEnv); !env.isEmpty()) {
+        status = tr("The key comes from the environment variable %1, which comes before a stored key.").arg(e.apiKeyEnv);
+        placeholder = tr("Unchanged (from the environment variable %1)").arg(e.apiKeyEnv);
+    } else if (Credentials::hasKeyFile(entry)) {
+        status = tr("Kept in %1, readable only by you (not encrypted).").arg(file);
+        placeholder = tr("Unchanged (kept in a file readable only by you)");
+    } else if (!Credentials::keychainAvailable() || entry.isEmpty()) {
+        status = e.isLocal() ? tr("No key stored: none is needed for a server on this machine.") : tr("No key stored.");
+    } else if (m_checking.contains(entry) || !m_keychainRead.contains(entry)) {
+        if (!m_checking.contains(entry))
+            checkKeychain(entry);
+        status = tr("Checking the system keychain…");
+    } else if (const QString why = m_keychainRead.value(entry); why.isEmpty()) {
+        status = tr("Kept in the system keychain.");
+        placeholder = tr("Unchanged (kept in the system keychain)");
+    } else {
+        status = tr("No key in the system keychain (%1).").arg(why);
+        if (e.isLocal())
+            status += u' ' + tr("None is needed for a server on this machine.");
+    }
+    if (placeholder.isEmpty())
+        placeholder = e.isLocal() ? tr("Optional for a server on this machine") : tr("Not stored: type the key");
+    m_keyStatus->setText(status);
+    // The failure's message below says it all, and the form keeps its height.
+    m_keyStatus->setVisible(m_problem->isHidden());
+    m_key->setPlaceholderText(placeholder);
+}
+
+void EndpointsPage::showKeyProblem(const EndpointConfig &e, const QString &error)
+{
+    const QString name = e.displayName.isEmpty() ? e.id : e.displayName;
+    QString variable = e.apiKeyEnv;
+    if (variable.isEmpty()) {
+        variable = e.id.toUpper() + QStringLiteral("_API_KEY");
+        variable.replace(u'-', u'_');
+    }
+    m_problemText->setText(
+        tr("The API key of %1 was not stored: %2. It is not saved anywhere yet; is a keychain service running? "
+           "Headless machines, VNC, WSL and many tiling desktops have none.\n"
+           "Either set the environment variable %3 to the key before you start KForge (and enter that name under Key "
+           "variable), or keep the key in %4, a file only you can read. That file is not encrypted: anyone who can "
+           "read your files as you, or your backups, can read the key.")
+            .arg(name, error, variable, QDir::toNativeSeparators(Credentials::keyFilePath(e.keychainEntry))));
+    m_problem->show();
+    m_keyStatus->hide();
+}
+
+void EndpointsPage::keepFailedKeyInFile()
+{
+    if (m_failedEntry.isEmpty())
+        return;
+    const QString entry = m_failedEntry;
+    const QString error = Credentials::writeKeyFile(entry, m_failedKey);
+    if (!error.isEmpty()) {
+        if (const EndpointConfig *e = endpointOfEntry(entry))
+            showKeyProblem(*e, error);
+        Q_EMIT keyStored(entry, error);
+        return;
+    }
+    m_problem->hide();
+    m_failedEntry.clear();
+    m_failedKey.clear();
+    m_toFile.insert(entry);
+    m_problem->hide();
+    if (m_current >= 0 && m_current < m_endpoints.size() && m_endpoints[m_current].keychainEntry == entry)
+        m_keyStore->setCurrentIndex(1);
+    updateKeyStatus();
+    Q_EMIT keyStored(entry, QString());
 }
 
 } // namespace kforge

@@ -42,7 +42,26 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
                                      this);
     connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
         apply();
+        // A key still on its way to the keychain may fail: the dialog stays until it is stored, so a failure is
+        // said here, with its fallbacks, and not lost with a closed dialog.
+        if (models()->keyWritesPending() > 0) {
+            m_acceptWhenStored = true;
+            return;
+        }
+        if (models()->lastApplyFailed()) {
+            showPage(Models);
+            return;
+        }
         accept();
+    });
+    connect(models(), &EndpointsPage::keyStored, this, [this](const QString &, const QString &error) {
+        if (!error.isEmpty()) {
+            m_acceptWhenStored = false;
+            showPage(Models);
+            return;
+        }
+        if (m_acceptWhenStored && models()->keyWritesPending() == 0 && !models()->lastApplyFailed())
+            accept();
     });
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_buttons->button(QDialogButtonBox::Apply), &QPushButton::clicked, this, &SettingsDialog::apply);
@@ -58,12 +77,22 @@ SettingsDialog::SettingsDialog(Settings &settings, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top, 1);
     layout->addWidget(m_buttons);
-    resize(760, 520);
+    resize(800, 560);
 }
 
 void SettingsDialog::showPage(Page page)
 {
     m_nav->setCurrentRow(int(page));
+}
+
+EndpointsPage *SettingsDialog::models() const
+{
+    return static_cast<EndpointsPage *>(m_pages.at(Models));
+}
+
+WorkersPage *SettingsDialog::workers() const
+{
+    return static_cast<WorkersPage *>(m_pages.at(Workers));
 }
 
 void SettingsDialog::apply()

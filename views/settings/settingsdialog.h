@@ -1,6 +1,7 @@
 #pragma once
 // The settings dialog: one page per concern, written to Settings on OK/Apply. Whoever cares about a value
-// listens to Settings' signals, not to this dialog.
+// listens to Settings' signals, not to this dialog. OK closes it once the API keys typed in it are stored; a failed
+// store keeps it open on Models, which says why and offers the fallbacks.
 #include <QDialog>
 #include <QList>
 
@@ -10,8 +11,10 @@ class QStackedWidget;
 
 namespace kforge {
 
+class EndpointsPage;
 class Settings;
 class SettingsPage;
+class WorkersPage;
 
 class SettingsDialog : public QDialog
 {
@@ -25,6 +28,8 @@ public:
     SettingsPage *page(Page page) const { return m_pages.value(int(page)); }
     int pageCount() const { return int(m_pages.size()); }
     QDialogButtonBox *buttons() const { return m_buttons; }
+    EndpointsPage *models() const;
+    WorkersPage *workers() const;
 
     // Writes every page to Settings.
     void apply();
@@ -35,6 +40,7 @@ private:
     QStackedWidget *m_stack = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
     QList<SettingsPage *> m_pages;
+    bool m_acceptWhenStored = false; // OK was pressed while a key was being stored
 };
 
 } // namespace kforge

@@ -1,11 +1,13 @@
 #include "views/settings/workerspage.h"
 
 #include "core/settings/settings.h"
+#include "core/worker/workerprobe.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStyle>
 #include <QTableWidget>
@@ -14,8 +16,10 @@
 namespace kforge {
 
 namespace {
-enum Column { NameColumn, CommandColumn, TransferColumn, ColumnCount };
-}
+enum Column { NameColumn, CommandColumn, TransferColumn, StatusColumn, ColumnCount };
+constexpr int kRowKeyRole = Qt::UserRole + 1; // on the name item: which row a running Test belongs to
+constexpr int kStatusRole = Qt::UserRole + 2; // on the status item: the WorkerStatus shown
+} // namespace
 
 WorkersPage::WorkersPage(QWidget *parent)
     : SettingsPage(parent)
@@ -31,33 +35,57 @@ WorkersPage::WorkersPage(QWidget *parent)
     transferNote->setWordWrap(true);
 
     m_table = new QTableWidget(0, ColumnCount, this);
-    m_table->setHorizontalHeaderLabels({tr("Name"), tr("Command"), tr("Kernel transfer")});
+    m_table->setHorizontalHeaderLabels({tr("Name"), tr("Command"), tr("Kernel transfer"), tr("Status")});
     m_table->horizontalHeaderItem(TransferColumn)->setToolTip(transferHelp());
     m_table->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Interactive);
-    m_table->horizontalHeader()->resizeSection(NameColumn, 140);
-    m_table->horizontalHeader()->setSectionResizeMode(CommandColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->resizeSection(NameColumn, 110);
+    m_table->horizontalHeader()->setSectionResizeMode(CommandColumn, QHeaderView::Interactive);
+    m_table->horizontalHeader()->resizeSection(CommandColumn, 200);
     m_table->horizontalHeader()->setSectionResizeMode(TransferColumn, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(StatusColumn, QHeaderView::Stretch);
+    m_table->horizontalHeaderItem(StatusColumn)
+        ->setToolTip(tr("What the running workers say, or the answer of the last Test; the selected worker's in full "
+                        "below the table"));
     m_table->verticalHeader()->hide();
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
                              | QAbstractItemView::AnyKeyPressed);
 
+    // The selected worker's status in full: an error can be several lines (the launcher's own words, then what to
+    // do), and it is copied into a terminal or a bug report.
+    m_details = new QPlainTextEdit(this);
+    m_details->setObjectName(QStringLiteral("workerDetails"));
+    m_details->setReadOnly(true);
+    m_details->setMinimumHeight(m_details->fontMetrics().lineSpacing() * 6 + 12);
+
     auto *add = new QPushButton(tr("&Add"), this);
     m_remove = new QPushButton(tr("&Remove"), this);
+    m_test = new QPushButton(tr("&Test"), this);
+    m_test->setToolTip(tr("Start the selected workers' commands (all of them when none is selected) as KForge does, "
+                          "and show what each answers: its GPU, driver and versions, or the exact error"));
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(add);
     buttons->addWidget(m_remove);
+    buttons->addWidget(m_test);
     buttons->addStretch(1);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
-    layout->addWidget(m_table, 1);
-    layout->addWidget(transferNote);
+    layout->addWidget(m_table, 2);
+    layout->addWidget(m_details, 3);
     layout->addLayout(buttons);
+    layout->addWidget(transferNote);
 
     connect(add, &QPushButton::clicked, this, &WorkersPage::addWorker);
     connect(m_remove, &QPushButton::clicked, this, &WorkersPage::removeSelected);
+    connect(m_test, &QPushButton::clicked, this, &WorkersPage::testSelected);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &WorkersPage::updateButtons);
+    connect(m_table, &QTableWidget::currentCellChanged, this, &WorkersPage::updateDetails);
+    connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
+        // Another command is another worker: what was said about the old one no longer holds.
+        if (item->column() == CommandColumn)
+            setStatus(item->row(), m_live.value(item->text().trimmed()));
+    });
     updateButtons();
 }
 
@@ -96,6 +124,8 @@ void WorkersPage::restoreDefaults()
 
 void WorkersPage::setWorkers(const QList<WorkerConfig> &workers)
 {
+    qDeleteAll(m_probes);
+    m_probes.clear();
     m_table->setRowCount(0);
     for (const WorkerConfig &w : workers)
         addRow(w);
@@ -106,23 +136,33 @@ QList<WorkerConfig> WorkersPage::workers() const
 {
     QList<WorkerConfig> out;
     for (int row = 0; row < m_table->rowCount(); ++row) {
-        WorkerConfig w;
-        w.name = m_table->item(row, NameColumn)->text().trimmed();
-        w.command = m_table->item(row, CommandColumn)->text().trimmed();
-        if (w.command.isEmpty())
-            continue; // a row without a command cannot start anything
-        const auto *transfer = static_cast<QComboBox *>(m_table->cellWidget(row, TransferColumn));
-        w.transfer = WorkerConfig::Transfer(transfer->currentData().toInt());
-        out.append(w);
+        const WorkerConfig w = rowConfig(row);
+        if (!w.command.isEmpty()) // a row without a command cannot start anything
+            out.append(w);
     }
     return out;
+}
+
+WorkerConfig WorkersPage::rowConfig(int row) const
+{
+    WorkerConfig w;
+    w.name = m_table->item(row, NameColumn)->text().trimmed();
+    w.command = m_table->item(row, CommandColumn)->text().trimmed();
+    const auto *transfer = static_cast<QComboBox *>(m_table->cellWidget(row, TransferColumn));
+    w.transfer = WorkerConfig::Transfer(transfer->currentData().toInt());
+    return w;
 }
 
 void WorkersPage::addRow(const WorkerConfig &worker)
 {
     const int row = m_table->rowCount();
     m_table->insertRow(row);
-    m_table->setItem(row, NameColumn, new QTableWidgetItem(worker.name));
+    auto *name = new QTableWidgetItem(worker.name);
+    name->setData(kRowKeyRole, m_nextKey++);
+    m_table->setItem(row, NameColumn, name);
+    auto *status = new QTableWidgetItem;
+    status->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    m_table->setItem(row, StatusColumn, status);
     auto *command = new QTableWidgetItem(worker.command);
     command->setFont(QFont(QStringLiteral("monospace")));
     m_table->setItem(row, CommandColumn, command);
@@ -143,6 +183,7 @@ void WorkersPage::addRow(const WorkerConfig &worker)
     transfer->setToolTip(transferHelp());
     transfer->setCurrentIndex(std::max(0, transfer->findData(int(worker.transfer))));
     m_table->setCellWidget(row, TransferColumn, transfer);
+    setStatus(row, m_live.value(worker.command.trimmed()));
 }
 
 void WorkersPage::addWorker()
@@ -164,14 +205,129 @@ void WorkersPage::removeSelected()
     for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
         rows << index.row();
     std::sort(rows.begin(), rows.end(), std::greater<>());
-    for (int row : rows)
+    for (int row : rows) {
+        delete m_probes.take(m_table->item(row, NameColumn)->data(kRowKeyRole).toInt());
         m_table->removeRow(row);
+    }
     updateButtons();
 }
 
 void WorkersPage::updateButtons()
 {
     m_remove->setEnabled(m_table->selectionModel()->hasSelection());
+    m_test->setEnabled(m_table->rowCount() > 0);
+    updateDetails();
+}
+
+void WorkersPage::setLiveStatus(const QHash<QString, WorkerStatus> &byCommand)
+{
+    m_live = byCommand;
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        if (const WorkerStatus::State s = status(row).state;
+            s == WorkerStatus::State::Unknown || (s == WorkerStatus::State::Starting && !isTesting(row)))
+            setStatus(row, m_live.value(m_table->item(row, CommandColumn)->text().trimmed()));
+    // A failing worker's error in full at once, without a click.
+    if (m_table->currentRow() < 0)
+        for (int row = 0; row < m_table->rowCount(); ++row)
+            if (status(row).state == WorkerStatus::State::Failed || status(row).state == WorkerStatus::State::NoGpu) {
+                m_table->setCurrentCell(row, NameColumn);
+                break;
+            }
+}
+
+WorkerStatus WorkersPage::status(int row) const
+{
+    const QTableWidgetItem *item = m_table->item(row, StatusColumn);
+    return item ? item->data(kStatusRole).value<WorkerStatus>() : WorkerStatus{};
+}
+
+void WorkersPage::setStatus(int row, const WorkerStatus &status)
+{
+    QTableWidgetItem *item = m_table->item(row, StatusColumn);
+    if (!item)
+        return;
+    item->setData(kStatusRole, QVariant::fromValue(status));
+    item->setText(status.summary());
+    item->setToolTip(status.details());
+    QStyle::StandardPixmap icon = QStyle::SP_CustomBase;
+    switch (status.state) {
+    case WorkerStatus::State::Connected: icon = QStyle::SP_DialogApplyButton; break;
+    case WorkerStatus::State::NoGpu: icon = QStyle::SP_MessageBoxWarning; break;
+    case WorkerStatus::State::Failed: icon = QStyle::SP_MessageBoxCritical; break;
+    case WorkerStatus::State::Starting: icon = QStyle::SP_BrowserReload; break;
+    case WorkerStatus::State::Unknown: break;
+    }
+    item->setIcon(icon == QStyle::SP_CustomBase ? QIcon() : style()->standardIcon(icon));
+    if (row == m_table->currentRow())
+        updateDetails();
+}
+
+void WorkersPage::updateDetails()
+{
+    const int row = m_table->currentRow();
+    if (row < 0 || row >= m_table->rowCount()) {
+        m_details->setPlainText(m_table->rowCount() > 0 ? tr("Select a worker to see its status in full.") : QString());
+        return;
+    }
+    const WorkerConfig w = rowConfig(row);
+    m_details->setPlainText(w.displayName() + u'\n' + status(row).details());
+}
+
+QString WorkersPage::detailsText() const
+{
+    return m_details->toPlainText();
+}
+
+bool WorkersPage::isTesting(int row) const
+{
+    return m_probes.contains(m_table->item(row, NameColumn)->data(kRowKeyRole).toInt());
+}
+
+int WorkersPage::rowOfKey(int key) const
+{
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        if (m_table->item(row, NameColumn)->data(kRowKeyRole).toInt() == key)
+            return row;
+    return -1;
+}
+
+void WorkersPage::testSelected()
+{
+    QList<int> rows;
+    for (const QModelIndex &index : m_table->selectionModel()->selectedRows())
+        rows << index.row();
+    if (rows.isEmpty())
+        for (int row = 0; row < m_table->rowCount(); ++row)
+            rows << row;
+    for (int row : std::as_const(rows))
+        testRow(row);
+}
+
+void WorkersPage::testRow(int row)
+{
+    if (row < 0 || row >= m_table->rowCount())
+        return;
+    const WorkerConfig config = rowConfig(row);
+    if (config.command.isEmpty())
+        return;
+    const int key = m_table->item(row, NameColumn)->data(kRowKeyRole).toInt();
+    delete m_probes.take(key); // a Test of the same row again: the newer one answers
+    auto *probe = new WorkerProbe(config, this);
+    m_probes.insert(key, probe);
+    WorkerStatus starting;
+    starting.state = WorkerStatus::State::Starting;
+    setStatus(row, starting);
+    connect(probe, &WorkerProbe::finished, this, [this, key, probe](const WorkerStatus &answer) {
+        m_probes.remove(key);
+        probe->deleteLater();
+        const int now = rowOfKey(key);
+        // A row removed, or its command changed meanwhile: the answer is about something no longer shown.
+        if (now < 0 || rowConfig(now).command != probe->config().command)
+            return;
+        setStatus(now, answer);
+        Q_EMIT tested(now, answer);
+    });
+    probe->start();
 }
 
 } // namespace kforge

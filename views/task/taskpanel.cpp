@@ -382,7 +382,7 @@ QString TaskPanel::floorsHtml(bool hasFlops, double flops, bool hasBytes, double
     } else if (!peaks.valid()) {
         h += QStringLiteral("<p>")
              + tr("No device peaks are known yet: the floors need the bandwidth and FLOP rate a worker measures on its "
-                  "GPU. Connect a worker (Tools → Settings → Workers) or open a session with measured results.")
+                  "GPU. Connect a worker (Settings → Workers) or open a session with measured results.")
                    .toHtmlEscaped()
              + QStringLiteral("</p>");
     } else {

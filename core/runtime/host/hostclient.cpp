@@ -260,9 +260,17 @@ std::unique_ptr<HostClient> HostClient::spawn(const HostStart &how, std::string 
     std::error_code ec;
     const std::filesystem::path exe = std::filesystem::absolute(how.executable, ec);
     options.argv = how.wrapper;
-    for (const std::string &a : {exe.string(), std::string("--candidate-host"), std::string("3"),
-                                 std::string("--device"), std::to_string(how.device)})
-        options.argv.push_back(a);
+    if (how.kind == HostKind::Module) {
+        // -I: no user site-packages, no PYTHON* variables, not the script's directory on sys.path (nothing read
+        // from a place a candidate can write); -B: no bytecode written.
+        for (const std::string &a : {how.module.python, std::string("-I"), std::string("-B"), how.module.script,
+                                     std::string("--device"), std::to_string(how.device)})
+            options.argv.push_back(a);
+    } else {
+        for (const std::string &a : {exe.string(), std::string("--candidate-host"), std::string("3"),
+                                     std::string("--device"), std::to_string(how.device)})
+            options.argv.push_back(a);
+    }
     options.env = hostEnvironment();
     // HOME is set by the host to its private directory (the sandbox's cwd, which also sets TMPDIR there).
     options.tempParent = how.tempParent;
@@ -329,7 +337,10 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
         }
         client->m_startMs["spawn"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     }
-    const std::filesystem::path library = client->m_process->tempDir() / "library.so";
+    const bool module = how.kind == HostKind::Module;
+    const std::filesystem::path library
+        = client->m_process->tempDir()
+          / (module ? std::filesystem::path(how.module.fileName).filename() : std::filesystem::path("library.so"));
     {
         std::ofstream out(library, std::ios::binary | std::ios::trunc);
         out.write(how.library.data(), static_cast<std::streamsize>(how.library.size()));
@@ -342,17 +353,23 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
     HostRestrictions restrictions;
     restrictions.writableDir = client->m_process->tempDir();
     try {
-        const Json reply = client->request(Json{{"op", kOpInit},
-                                                {"device", how.device},
-                                                {"slot", how.slot},
-                                                {"library", library.string()},
-                                                {"restrictions", restrictions.toJson()}},
-                                           how.initTimeoutS, "loading the library");
+        Json init{{"op", kOpInit},
+                  {"device", how.device},
+                  {"slot", how.slot},
+                  {"library", library.string()},
+                  {"restrictions", restrictions.toJson()}};
+        if (module) {
+            init["guard"] = how.module.guardLibrary;
+            for (const auto &[k, v] : how.module.init.items())
+                init[k] = v;
+        }
+        const Json reply = client->request(init, how.initTimeoutS, module ? "loading the module" : "loading the library");
         if (!reply["ok"].get<bool>()) {
             code = reply.value("code", std::string("load_failed"));
             message = reply.value("message", std::string("the host refused the library"));
             return nullptr;
         }
+        client->m_initReply = reply;
         client->m_hostProtections = reply.value("protections", Json::object());
         client->m_abi = reply.value("abi", 0);
         const Json initMs = reply.value("init_ms", Json::object()); // a temporary would not outlive the loop

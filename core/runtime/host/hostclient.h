@@ -24,12 +24,27 @@ struct HostFailure {
     std::string message;
 };
 
+// What a host runs: the native host (this kforge-worker with --candidate-host) on a kernel's shared object, or
+// the module host (torchworker/kforge-module-host under `python3 -I -B`) on a PyTorch module, a torch task's
+// Model or ModelNew. Both speak the same protocol (hostprotocol.h) in the same sandbox.
+enum class HostKind { Native, Module };
+
+struct ModuleHostStart {
+    std::string python;       // an interpreter with torch
+    std::string script;       // kforge-module-host
+    std::string guardLibrary; // libkforge_hostguard.so: the Landlock and seccomp rules the native host applies
+    std::string fileName = "module.py"; // the module's file name in the host's directory (messages name it)
+    nlohmann::ordered_json init = nlohmann::ordered_json::object(); // class, init_args, seed, mode
+};
+
 struct HostStart {
+    HostKind kind = HostKind::Native;
+    ModuleHostStart module; // kind Module: the interpreter, the host script and the init's module fields
     std::string executable; // this kforge-worker
     int device = 0;
     std::string slot; // reference | candidate | baseline
     std::filesystem::path tempParent;
-    std::string library; // the shared object's bytes, written into the host's private directory
+    std::string library; // the shared object's (kind Module: the module's) bytes, written into the host's directory
     std::size_t outputCapBytes = 1 << 20;
     double initTimeoutS = 60; // the watchdog of init (its CUDA context and the library's load)
     // A command line the host runs under (compute-sanitizer and its options, the deep check); empty: none.
@@ -62,6 +77,8 @@ public:
     // How long the start took, by step (ms): spawn, boot_wait (a spare's remaining boot), and the host's
     // own context, restrictions and library load.
     const nlohmann::ordered_json &startMs() const { return m_startMs; }
+    // The host's answer to init (a module host's: the init arguments, the state-dict entries, the forward's names).
+    const nlohmann::ordered_json &initReply() const { return m_initReply; }
 
     // Sends `request` and waits at most `timeoutS` for its one-line answer. Throws HostFailure when the host
     // dies or stays silent (it is killed then); a refusal ({"ok": false, ...}) is returned as it is.
@@ -100,6 +117,7 @@ private:
     std::string m_bootNonce; // a spare's boot request, not answered yet
     nlohmann::ordered_json m_bootReply;
     nlohmann::ordered_json m_startMs = nlohmann::ordered_json::object();
+    nlohmann::ordered_json m_initReply = nlohmann::ordered_json::object();
     std::mt19937_64 m_random{std::random_device{}()}; // the requests' nonces
 };
 

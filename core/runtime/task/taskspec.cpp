@@ -316,21 +316,109 @@ VariantSpec parseVariant(Reader &rd, const Json &j, const std::string &path)
     return v;
 }
 
+// A torch task's forward argument given as a value ({"name", "value"}, the import may add "scalar": its type).
+ScalarArg parseScalarArg(Reader &rd, const Json &j, const std::string &path, std::size_t position,
+                         std::set<std::string> &names)
+{
+    ScalarArg a;
+    a.name = rd.string(rd.require(j, path, "name"), join(path, "name"));
+    if (!isIdentifier(a.name))
+        throw Failure{join(path, "name"), "'" + a.name + "' is not an identifier"};
+    if (!names.insert(a.name).second)
+        throw Failure{join(path, "name"), "duplicate argument name '" + a.name + "'"};
+    a.position = position;
+    a.value = j.at("value");
+    rd.warnUnknown(j, path, {"name", "value", "scalar"});
+    return a;
+}
+
+// A torch task's integer tensor needs the range it is drawn from: a forward that indexes with it (embedding,
+// gather) is only meaningful for values it accepts, and the judge does not guess them. (bool, i16 and i8, which
+// the torch worker takes, are not Dtypes yet: the one judge's evaluator adds them with its torch path.)
+void requireIntegerRange(const Json &j, const TensorSpec &t, const std::string &path)
+{
+    const bool integer = t.dtype == Dtype::I32 || t.dtype == Dtype::I64 || t.dtype == Dtype::U8;
+    if (integer && (!j.contains("init") || t.init.kind != InitSpec::Kind::Integers))
+        throw Failure{join(path, "init"), "an integer input needs the range it is drawn from: "
+                                          "{\"dist\": \"integers\", \"low\": L, \"high\": H}"};
+}
+
+// A parameter or buffer of a torch task's module: its state_dict name (dotted), dtype and shape over the params.
+TensorSpec parseStateTensor(Reader &rd, const Json &j, const TaskSpec &task, const std::string &path,
+                            std::set<std::string> &names)
+{
+    rd.object(j, path);
+    TensorSpec t;
+    t.name = rd.string(rd.require(j, path, "name"), join(path, "name"));
+    std::size_t start = 0;
+    for (;;) { // every dotted part an identifier or an index ("layers.0.weight")
+        const std::size_t dot = t.name.find('.', start);
+        const std::string part = t.name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        if (!isIdentifier(part) && (part.empty() || part.find_first_not_of("0123456789") != std::string::npos))
+            throw Failure{join(path, "name"), "'" + t.name + "' is not a state_dict name"};
+        if (dot == std::string::npos)
+            break;
+        start = dot + 1;
+    }
+    if (!names.insert(t.name).second)
+        throw Failure{join(path, "name"), "duplicate state entry '" + t.name + "'"};
+    const std::string dt = rd.string(rd.require(j, path, "dtype"), join(path, "dtype"));
+    const auto dtype = dtypeFromName(dt);
+    if (!dtype)
+        throw Failure{join(path, "dtype"), "unknown dtype '" + dt + "' (known: " + dtypeNameList() + ")"};
+    t.dtype = *dtype;
+    const std::string shapePath = join(path, "shape");
+    const Json &shape = rd.array(rd.require(j, path, "shape"), shapePath);
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        t.shape.push_back(parseDim(rd, shape[i], task, index(shapePath, i)));
+    rd.warnUnknown(j, path, {"name", "dtype", "shape"});
+    return t;
+}
+
+// The fields only a torch task has: reference, init_inputs, parameters, buffers, mode, derived.
+void parseModuleFields(Reader &rd, const Json &j, TaskSpec &t)
+{
+    t.reference = "reference.py";
+    if (const Json *r = rd.optional(j, "reference"))
+        t.reference = rd.string(*r, "reference");
+    if (t.reference.empty() || t.reference.find("..") != std::string::npos || t.reference.front() == '/')
+        throw Failure{"reference", "'" + t.reference + "' must be a file in the task's folder"};
+    if (const Json *init = rd.optional(j, "init_inputs"))
+        t.initInputs = rd.array(*init, "init_inputs");
+    std::set<std::string> state;
+    for (const auto &[key, list] : {std::pair{"parameters", &t.parameters}, std::pair{"buffers", &t.buffers}}) {
+        if (const Json *a = rd.optional(j, key)) {
+            rd.array(*a, key);
+            for (std::size_t i = 0; i < a->size(); ++i)
+                list->push_back(parseStateTensor(rd, (*a)[i], t, index(key, i), state));
+        }
+    }
+    if (const Json *m = rd.optional(j, "mode")) {
+        const std::string mode = rd.string(*m, "mode");
+        if (mode != "eval" && mode != "train")
+            throw Failure{"mode", "'" + mode + "': expected \"eval\" (the default) or \"train\""};
+        t.trainingMode = mode == "train";
+    }
+    if (const Json *d = rd.optional(j, "derived"))
+        t.derived = *d;
+}
+
 TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
 {
     Reader rd(warnings);
     if (!j.is_object())
         throw Failure{"", "expected a JSON object at the top level, got " + typeName(j)};
-    // "kind": "cuda" (the default) or "torch" (kforge-cli import: reference.py, no reference.cu). A PyTorch
-    // task is refused here rather than half-read as a CUDA one (docs/torch-tasks.md).
+    // "kind": "cuda" (the default) or "torch" (kforge-cli import: reference.py, no reference.cu; the same
+    // grammar, and the module's fields: docs/torch-tasks.md).
+    TaskSpec t;
     if (const Json *kind = rd.optional(j, "kind")) {
         const std::string k = rd.string(*kind, "kind");
         if (k == "torch")
-            throw Failure{"kind", "a PyTorch task needs the torch worker (kforge-torch-worker, docs/torch-worker.md)"};
-        if (k != "cuda")
+            t.kind = TaskKind::Torch;
+        else if (k != "cuda")
             throw Failure{"kind", "unknown kind '" + k + "' (known: cuda, torch)"};
     }
-    TaskSpec t;
+    const bool torch = t.kind == TaskKind::Torch;
     t.name = rd.string(rd.require(j, "", "name"), "name");
     if (!isTaskName(t.name))
         throw Failure{"name", "'" + t.name + "' must be lower-case letters, digits and '_'"};
@@ -350,9 +438,18 @@ TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
     }
 
     std::set<std::string> names;
-    const Json &inputs = rd.array(rd.require(j, "", "inputs"), "inputs");
-    for (std::size_t i = 0; i < inputs.size(); ++i)
-        t.inputs.push_back(parseTensor(rd, inputs[i], t, index("inputs", i), true, names));
+    // A torch task may call them "forward_args" (an earlier import's name) and may list values among them.
+    const char *inputsKey = torch && !j.contains("inputs") && j.contains("forward_args") ? "forward_args" : "inputs";
+    const Json &inputs = rd.array(rd.require(j, "", inputsKey), inputsKey);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (torch && inputs[i].is_object() && inputs[i].contains("value")) {
+            t.scalarArgs.push_back(parseScalarArg(rd, inputs[i], index(inputsKey, i), i, names));
+            continue;
+        }
+        t.inputs.push_back(parseTensor(rd, inputs[i], t, index(inputsKey, i), true, names));
+        if (torch)
+            requireIntegerRange(inputs[i], t.inputs.back(), index(inputsKey, i));
+    }
     const Json &outputs = rd.array(rd.require(j, "", "outputs"), "outputs");
     if (outputs.empty())
         throw Failure{"outputs", "a task needs at least one output"};
@@ -380,9 +477,10 @@ TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
             t.tolerance[*dtype] = tt;
         }
     }
-    if (const Json *f = rd.optional(j, "flops"))
+    // null: the import could not derive it (docs/torch-tasks.md says why in "derived").
+    if (const Json *f = rd.optional(j, "flops"); f && !(torch && f->is_null()))
         t.flops = parseFormula(rd, *f, t, "flops");
-    if (const Json *b = rd.optional(j, "bytes"))
+    if (const Json *b = rd.optional(j, "bytes"); b && !(torch && b->is_null()))
         t.bytes = parseFormula(rd, *b, t, "bytes");
     if (const Json *ts = rd.optional(j, "timeout_s")) {
         t.timeoutS = rd.number(*ts, "timeout_s");
@@ -409,6 +507,14 @@ TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
         rd.array(*vs, "variants");
         for (std::size_t i = 0; i < vs->size(); ++i)
             t.variants.push_back(parseVariant(rd, (*vs)[i], index("variants", i)));
+    }
+    if (torch) {
+        parseModuleFields(rd, j, t);
+        rd.warnUnknown(j, "",
+                       {"kind", "name", "title", "description", "params", "inputs", "forward_args", "outputs",
+                        "tolerance", "flops", "bytes", "timeout_s", "timing", "degenerate", "nvcc_flags", "variants",
+                        "reference", "init_inputs", "parameters", "buffers", "mode", "derived"});
+        return t;
     }
     rd.warnUnknown(j, "",
                    {"kind", "name", "title", "description", "params", "inputs", "outputs", "tolerance", "flops",
@@ -566,9 +672,9 @@ TaskSpecResult loadTaskFolder(const std::filesystem::path &folder)
         return r;
     TaskSpec &t = *r.spec;
     t.folder = folder;
-    const auto ref = readFile(folder / "reference.cu");
+    const auto ref = readFile(folder / t.reference);
     if (!ref) {
-        r.error = {label + "/reference.cu", "", "cannot read " + (folder / "reference.cu").string()};
+        r.error = {label + "/" + t.reference, "", "cannot read " + (folder / t.reference).string()};
         r.spec.reset();
         return r;
     }
@@ -588,6 +694,8 @@ TaskSpecResult loadTaskFolder(const std::filesystem::path &folder)
 nlohmann::ordered_json toJson(const TaskSpec &t)
 {
     Json j;
+    if (t.kind == TaskKind::Torch)
+        j["kind"] = "torch";
     j["name"] = t.name;
     j["title"] = t.title;
     j["description"] = t.description;
@@ -623,7 +731,11 @@ nlohmann::ordered_json toJson(const TaskSpec &t)
         }
         return a;
     };
-    j["inputs"] = tensors(t.inputs, true);
+    Json inputs = tensors(t.inputs, true);
+    for (const ScalarArg &a : t.scalarArgs) // in position order, so each lands where it was
+        inputs.insert(inputs.begin() + static_cast<std::ptrdiff_t>(std::min(a.position, inputs.size())),
+                      Json{{"name", a.name}, {"value", a.value}});
+    j["inputs"] = inputs;
     j["outputs"] = tensors(t.outputs, false);
     Json tol = Json::object();
     for (const auto &[dtype, tt] : t.tolerance)
@@ -655,6 +767,15 @@ nlohmann::ordered_json toJson(const TaskSpec &t)
         variants.push_back(o);
     }
     j["variants"] = variants;
+    if (t.kind == TaskKind::Torch) {
+        j["reference"] = t.reference;
+        j["init_inputs"] = t.initInputs;
+        j["parameters"] = tensors(t.parameters, false);
+        j["buffers"] = tensors(t.buffers, false);
+        j["mode"] = t.trainingMode ? "train" : "eval";
+        if (!t.derived.is_null())
+            j["derived"] = t.derived;
+    }
     return j;
 }
 

@@ -69,7 +69,21 @@ struct VariantSpec {
     friend bool operator==(const VariantSpec &, const VariantSpec &) = default;
 };
 
+// "kind" of task.json: a CUDA task (reference.cu, kernels with kf_entry) or a PyTorch task (a KernelBench-style
+// reference.py with class Model, candidates ModelNew modules or kernels; docs/torch-tasks.md).
+enum class TaskKind { Cuda, Torch };
+
+// A torch task's forward argument that is not a tensor: passed to forward() as written, at `position` among
+// the forward's arguments (the tensors, in `inputs`, fill the other positions in order).
+struct ScalarArg {
+    std::string name;
+    std::size_t position = 0;
+    nlohmann::ordered_json value;
+    friend bool operator==(const ScalarArg &, const ScalarArg &) = default;
+};
+
 struct TaskSpec {
+    TaskKind kind = TaskKind::Cuda;
     std::string name;
     std::string title;
     std::string description;
@@ -86,6 +100,18 @@ struct TaskSpec {
     bool degenerate = false;
     std::vector<std::string> nvccFlags;
     std::vector<VariantSpec> variants;
+    // The reference's file in the task folder: reference.cu, or a torch task's "reference" (reference.py).
+    std::string reference = "reference.cu";
+
+    // Torch tasks only. The module's constructor arguments, its state (parameters and buffers: names as in
+    // its state_dict, the shapes over the params), and the mode it is judged in ("mode": "eval", the default,
+    // or "train"); the import's notes on how it derived the fields ("derived"), kept for the Task panel.
+    std::vector<ScalarArg> scalarArgs;
+    nlohmann::ordered_json initInputs = nlohmann::ordered_json::array();
+    std::vector<TensorSpec> parameters;
+    std::vector<TensorSpec> buffers;
+    bool trainingMode = false;
+    nlohmann::ordered_json derived;
 
     // Filled by loadTaskFolder():
     std::filesystem::path folder;
@@ -115,7 +141,7 @@ struct TaskSpecResult {
 
 TaskSpecResult parseTaskSpec(const nlohmann::ordered_json &json, std::string_view file = "task.json");
 TaskSpecResult parseTaskSpecText(std::string_view text, std::string_view file = "task.json");
-// task.json + reference.cu + every listed variant's source.
+// task.json + the reference (reference.cu, or a torch task's reference.py) + every listed variant's source.
 TaskSpecResult loadTaskFolder(const std::filesystem::path &folder);
 
 // The task as task.json (without folder, sources and warnings); parseTaskSpec(toJson(t)) == t.

@@ -99,6 +99,11 @@ int runLaunch(const LaunchConfig &config)
         return 1;
     }
     const kforge::runtime::TaskSpec &task = *loaded.spec;
+    if (task.kind == kforge::runtime::TaskKind::Torch) {
+        std::fprintf(stderr, "kforge-worker --launch: %s is a PyTorch task (kforge-torch-worker evaluates it)\n",
+                     config.taskDir.c_str());
+        return 1;
+    }
     // The pid tells this process's records apart when a profiler follows several launches.
     std::fprintf(stderr, "launch: pid %d, task %s, kernel %s\n", static_cast<int>(::getpid()), task.name.c_str(),
                  config.kernel.c_str());

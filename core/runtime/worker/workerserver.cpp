@@ -356,6 +356,9 @@ Json WorkerServer::opEvaluate(const Json &request)
     const TaskSpecResult task = parseTaskSpec(*taskJson, "task");
     if (!task.ok())
         throw ProtocolError{protocol::kBadRequest, task.error.message()};
+    if (task.spec->kind == TaskKind::Torch) // until the evaluator starts module hosts (issue 34)
+        throw ProtocolError{protocol::kBadRequest, "task: kind: a PyTorch task needs the torch worker "
+                                                   "(kforge-torch-worker, docs/torch-worker.md)"};
     EvalOptions options;
     std::string error;
     if (!EvalOptions::fromJson(request.contains("options") ? request["options"] : Json(nullptr), options, error))

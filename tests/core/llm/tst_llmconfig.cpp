@@ -9,6 +9,7 @@
 #include "core/llm/retrypolicy.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,6 +21,7 @@
 #include <QTimeZone>
 
 using namespace kforge;
+using namespace Qt::StringLiterals;
 
 namespace {
 const QString kKey = QStringLiteral("sk-test-4f9aQ2x7LmN0pR8sT1uVwxyz");
@@ -63,6 +65,9 @@ private Q_SLOTS:
     void everyErrorHasASpecificMessage();
     void prices();
     void keyFromEnvironment();
+    void localEndpoints_data();
+    void localEndpoints();
+    void keyFile();
     void keychainRoundTrip();
 };
 
@@ -459,6 +464,103 @@ void TestLlmConfig::keyFromEnvironment()
     });
     QTRY_VERIFY(called);
     QVERIFY(got.error.isEmpty());
+}
+
+void TestLlmConfig::localEndpoints_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("url"); // empty: the preset's
+    QTest::addColumn<bool>("local");
+    QTest::addRow("OpenAI") << u"openai"_s << QString() << false;
+    QTest::addRow("vLLM preset") << u"vllm"_s << QString() << true;
+    QTest::addRow("vLLM preset on another host") << u"vllm"_s << u"http://gpu-box:8000/v1"_s << true;
+    QTest::addRow("Ollama preset") << u"ollama"_s << QString() << true;
+    QTest::addRow("llama.cpp preset") << u"llamacpp"_s << QString() << true;
+    QTest::addRow("custom on localhost") << u"custom"_s << u"http://localhost:9000/v1"_s << true;
+    QTest::addRow("custom on 127.0.0.1") << u"custom"_s << u"http://127.0.0.1:8000/v1"_s << true;
+    QTest::addRow("custom on ::1") << u"custom"_s << u"http://[::1]:8000/v1"_s << true;
+    QTest::addRow("custom remote") << u"custom"_s << u"https://llm.example.com/v1"_s << false;
+}
+
+void TestLlmConfig::localEndpoints()
+{
+    QFETCH(QString, preset);
+    QFETCH(QString, url);
+    QFETCH(bool, local);
+    EndpointConfig e = *EndpointPresets::find(preset);
+    if (!url.isEmpty())
+        e.baseUrl = url;
+    e.requiresKey = true; // as after a key was typed for it: still optional where the server is local
+    QCOMPARE(e.isLocal(), local);
+    QCOMPARE(e.needsKey(), !local);
+    LlmRequest r;
+    r.endpoint = e;
+    r.model = u"m"_s;
+    r.messages = {{u"user"_s, u"hi"_s}};
+    QCOMPARE(RequestBuilder::validate(r).contains(u"No API key"_s), !local);
+}
+
+void TestLlmConfig::keyFile()
+{
+    // The fallback where no keychain service runs: a file only the user can read, found by the lookup.
+    QStandardPaths::setTestModeEnabled(true);
+    const QString entry = u"kforge-test-../odd name"_s;
+    const QString path = Credentials::keyFilePath(entry);
+    QCOMPARE(QFileInfo(path).fileName(), u"kforge-test-.._odd_name"_s); // no way out of the folder
+    QVERIFY(QFileInfo(path).absolutePath().endsWith(u"/keys"_s));
+    Credentials::removeKeyFile(entry);
+    QVERIFY(!Credentials::hasKeyFile(entry));
+    QCOMPARE(Credentials::writeKeyFile(entry, u"  sk-file-key \n"_s), QString());
+    QVERIFY(Credentials::hasKeyFile(entry));
+    QCOMPARE(QFile::permissions(path) & ~(QFileDevice::ReadUser | QFileDevice::WriteUser),
+             QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    QCOMPARE(QFile::permissions(QFileInfo(path).absolutePath())
+                 & ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser),
+             QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    QCOMPARE(Credentials::readKeyFile(entry).key, u"sk-file-key"_s);
+    QCOMPARE(Credentials::writeKeyFile(entry, u"sk-second"_s), QString()); // replaced, still 0600
+    QCOMPARE(Credentials::readKeyFile(entry).key, u"sk-second"_s);
+
+    Credentials creds;
+    EndpointConfig e = *EndpointPresets::find(u"openai"_s);
+    e.apiKeyEnv = u"KFORGE_TEST_LLM_KEY_FILE"_s;
+    e.keychainEntry = entry;
+    ApiKeyLookup got;
+    bool called = false;
+    creds.lookup(e, this, [&](const ApiKeyLookup &r) {
+        got = r;
+        called = true;
+    });
+    QVERIFY(!called);
+    QTRY_VERIFY(called);
+    QCOMPARE(got.source, ApiKeyLookup::File);
+    QCOMPARE(got.key, u"sk-second"_s);
+    // The environment variable still comes first.
+    qputenv("KFORGE_TEST_LLM_KEY_FILE", "sk-env");
+    called = false;
+    creds.lookup(e, this, [&](const ApiKeyLookup &r) {
+        got = r;
+        called = true;
+    });
+    QTRY_VERIFY(called);
+    QCOMPARE(got.source, ApiKeyLookup::Environment);
+    qunsetenv("KFORGE_TEST_LLM_KEY_FILE");
+    Credentials::removeKeyFile(entry);
+    QVERIFY(!Credentials::hasKeyFile(entry));
+
+    // A local server whose keychain entry holds nothing (or whose keychain cannot be read): no key, no error.
+    EndpointConfig local = *EndpointPresets::find(u"vllm"_s);
+    local.apiKeyEnv = u"KFORGE_TEST_UNSET_VARIABLE"_s;
+    local.keychainEntry = u"kforge-test-absent-entry"_s;
+    local.requiresKey = true;
+    called = false;
+    creds.lookup(local, this, [&](const ApiKeyLookup &r) {
+        got = r;
+        called = true;
+    });
+    QTRY_VERIFY_WITH_TIMEOUT(called, 30000);
+    QVERIFY(!got.found());
+    QVERIFY2(got.error.isEmpty(), qPrintable(got.error));
 }
 
 void TestLlmConfig::keychainRoundTrip()

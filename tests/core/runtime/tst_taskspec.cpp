@@ -126,6 +126,73 @@ void missingFiles()
     fs::remove_all(dir);
 }
 
+const char *kTorchTask = R"({
+  "kind": "torch", "name": "t", "description": "d", "params": {"B": 4, "D": 8, "alpha": 0.5},
+  "inputs": [
+    {"name": "x", "dtype": "f32", "shape": ["B", "D"]},
+    {"name": "alpha", "value": 0.5, "scalar": "float"},
+    {"name": "idx", "dtype": "i64", "shape": ["B"], "init": {"dist": "integers", "low": 0, "high": 8}}
+  ],
+  "outputs": [{"name": "out", "dtype": "f32", "shape": ["B", "D"]}],
+  "init_inputs": [8, 0.1],
+  "parameters": [{"name": "layers.0.weight", "dtype": "f32", "shape": ["D", "D"]}],
+  "buffers": [{"name": "norm.running_var", "dtype": "f32", "shape": ["D"]},
+              {"name": "norm.num_batches_tracked", "dtype": "i64", "shape": []}],
+  "flops": null, "bytes": "4*B*D",
+  "derived": {"flops": "unavailable"}
+})";
+
+void torchTasks()
+{
+    const TaskSpecResult r = parseTaskSpecText(kTorchTask);
+    KF_CHECK_MSG(r.ok(), r.error.message());
+    if (!r.ok())
+        return;
+    const TaskSpec &t = *r.spec;
+    KF_CHECK(t.kind == TaskKind::Torch && t.reference == "reference.py" && !t.trainingMode);
+    KF_CHECK(t.inputs.size() == 2 && t.inputs[1].name == "idx" && t.inputs[1].init.kind == InitSpec::Kind::Integers
+             && t.inputs[1].init.b == 8);
+    KF_CHECK(t.scalarArgs.size() == 1 && t.scalarArgs[0].name == "alpha" && t.scalarArgs[0].position == 1
+             && t.scalarArgs[0].value == 0.5);
+    KF_CHECK(t.parameters.size() == 1 && t.parameters[0].numel() == 64);
+    KF_CHECK(t.buffers.size() == 2 && t.buffers[1].shape.empty() && t.buffers[1].numel() == 1);
+    KF_CHECK(t.initInputs == nlohmann::ordered_json::array({8, 0.1}));
+    KF_CHECK(!t.flops.present() && t.bytes.value == 128);
+    KF_CHECK_MSG(t.warnings.empty(), t.warnings.empty() ? "" : t.warnings.front());
+    const nlohmann::ordered_json j = toJson(t);
+    KF_CHECK(j["kind"] == "torch" && j["inputs"][1]["name"] == "alpha" && j["inputs"][2]["name"] == "idx");
+    const TaskSpecResult again = parseTaskSpec(j);
+    KF_CHECK_MSG(again.ok() && *again.spec == t, again.ok() ? "differs after toJson" : again.error.message());
+
+    const auto torchBroken = [](const std::string &from, const std::string &to, const std::string &field,
+                                const std::string &words) {
+        std::string text = kTorchTask;
+        const std::size_t at = text.find(from);
+        KF_CHECK_MSG(at != std::string::npos, from);
+        if (at == std::string::npos)
+            return;
+        text.replace(at, from.size(), to);
+        const TaskSpecResult b = parseTaskSpecText(text);
+        KF_CHECK_MSG(!b.ok() && b.error.field == field && b.error.problem.find(words) != std::string::npos,
+                     b.ok() ? "parsed: " + from : b.error.message());
+    };
+    torchBroken(R"("init": {"dist": "integers", "low": 0, "high": 8})", R"("init": {"dist": "normal"})",
+                "inputs[2].init", "an integer input needs the range it is drawn from");
+    torchBroken(R"("name": "layers.0.weight")", R"("name": "layers..weight")", "parameters[0].name",
+                "not a state_dict name");
+    torchBroken(R"(["D", "D"])", R"(["D", "Q"])", "parameters[0].shape[1]", "unknown identifier 'Q'");
+    torchBroken(R"("derived")", R"("mode": "inference", "derived")", "mode", "expected \"eval\"");
+    torchBroken(R"("derived")", R"("reference": "../x.py", "derived")", "reference", "must be a file in the task's folder");
+    torchBroken(R"({"name": "alpha", "value": 0.5, "scalar": "float"})", R"({"name": "x", "value": 1})", "inputs[1].name",
+                "duplicate argument name 'x'");
+    // "forward_args" (an earlier import's name for the inputs) is read the same.
+    std::string older = kTorchTask;
+    older.replace(older.find(R"("inputs")"), 8, R"("forward_args")");
+    const TaskSpecResult o = parseTaskSpecText(older);
+    KF_CHECK_MSG(o.ok() && o.spec->inputs == t.inputs && o.spec->scalarArgs == t.scalarArgs,
+                 o.ok() ? "differs" : o.error.message());
+}
+
 void builtInTasks()
 {
     // Every task shipped in resources/tasks parses, with its reference and variants present.
@@ -137,11 +204,17 @@ void builtInTasks()
         if (!fs::exists(entry.path() / "task.json"))
             continue;
         const TaskSpecResult r = loadTaskFolder(entry.path());
-        if (fs::exists(entry.path() / "reference.py") && !fs::exists(entry.path() / "reference.cu")) {
-            // A torch task: refused here, naming the torch worker, not half-read as a CUDA task.
-            KF_CHECK_MSG(!r.ok() && r.error.field == "kind" && r.error.message().find("torch worker") != std::string::npos,
-                         entry.path().string() + ": " + (r.ok() ? "loaded" : r.error.message()));
+        if (r.ok() && r.spec->kind == TaskKind::Torch) {
+            // A torch task: the same grammar, its module's fields, and a round trip through toJson.
             ++torch;
+            KF_CHECK_MSG(r.spec->warnings.empty(), r.spec->name + ": " + (r.spec->warnings.empty() ? "" : r.spec->warnings.front()));
+            KF_CHECK(r.spec->reference == "reference.py" && r.spec->referenceSource.find("class Model") != std::string::npos);
+            KF_CHECK(!r.spec->inputs.empty() && !r.spec->outputs.empty());
+            const TaskSpecResult again = parseTaskSpec(toJson(*r.spec));
+            KF_CHECK_MSG(again.ok() && again.spec->inputs == r.spec->inputs && again.spec->scalarArgs == r.spec->scalarArgs
+                             && again.spec->parameters == r.spec->parameters && again.spec->buffers == r.spec->buffers
+                             && again.spec->initInputs == r.spec->initInputs,
+                         r.spec->name + ": " + (again.ok() ? "differs after toJson" : again.error.message()));
             continue;
         }
         ++count;
@@ -152,7 +225,8 @@ void builtInTasks()
                          r.spec->name + ": " + (r.spec->warnings.empty() ? "" : r.spec->warnings.front()));
         }
     }
-    std::printf("built-in tasks parsed: %d CUDA, %d torch (refused by this loader)\n", count, torch);
+    KF_CHECK(torch >= 8);
+    std::printf("built-in tasks parsed: %d CUDA, %d torch\n", count, torch);
 }
 
 } // namespace
@@ -162,6 +236,7 @@ int main()
     goodFolder();
     missingFiles();
     builtInTasks();
+    torchTasks();
 
     const TaskSpecResult minimal = parseTaskSpecText(kMinimal);
     KF_CHECK_MSG(minimal.ok(), minimal.error.message());
@@ -238,11 +313,10 @@ int main()
     broken(variantOf(R"("outputs")", R"("variants": [{"file": "a.cu", "expect": {"min_speedup": 0}}], "outputs")"),
            "variants[0].expect.min_speedup", "must be positive");
 
-    // "kind": a CUDA task may say so; a PyTorch task (kforge-cli import) is refused with a message, never
-    // read as a CUDA task.
+    // "kind": a CUDA task may say so; a PyTorch task (kforge-cli import) is read with its module's fields.
     const TaskSpecResult cuda = parseTaskSpecText(variantOf(R"("name": "t")", R"("kind": "cuda", "name": "t")"));
     KF_CHECK_MSG(cuda.ok() && cuda.spec->warnings.empty(), cuda.ok() ? "warnings" : cuda.error.message());
-    broken(variantOf(R"("name": "t")", R"("kind": "torch", "name": "t")"), "kind", "a PyTorch task needs the torch worker");
+    KF_CHECK(cuda.ok() && cuda.spec->kind == TaskKind::Cuda && cuda.spec->reference == "reference.cu");
     broken(variantOf(R"("name": "t")", R"("kind": "jax", "name": "t")"), "kind", "unknown kind 'jax' (known: cuda, torch)");
     broken(variantOf(R"("name": "t")", R"("kind": 1, "name": "t")"), "kind", "expected a string, got a number");
 

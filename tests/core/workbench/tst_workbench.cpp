@@ -250,6 +250,8 @@ private Q_SLOTS:
             << QString() << u"KFORGE_TST_WB_UNSET"_s << true << QString()
             << u"no API key: the environment variable KFORGE_TST_WB_UNSET is not set"_s;
         QTest::newRow("no key needed") << QString() << u"KFORGE_TST_WB_UNSET"_s << false << QString() << QString();
+        // A server on this machine never demands a key, even one marked as needing it (issue 37).
+        QTest::newRow("local server") << QString() << u"KFORGE_TST_WB_UNSET"_s << true << QString() << QString();
     }
 
     void lookupKey()
@@ -264,7 +266,10 @@ private Q_SLOTS:
         Settings settings(m_dir.filePath(u"keys.ini"_s));
         LogHub log;
         Workbench bench(settings, log);
-        EndpointConfig endpoint = EndpointPresets::forUrl(u"http://localhost:1/v1"_s, LlmProtocol::OpenAi);
+        const bool local = QByteArray(QTest::currentDataTag()) == "local server";
+        EndpointConfig endpoint = EndpointPresets::forUrl(local ? u"http://localhost:1/v1"_s
+                                                                : u"https://llm.example.invalid/v1"_s,
+                                                          LlmProtocol::OpenAi);
         endpoint.apiKeyEnv = endpointVariable;
         endpoint.keychainEntry.clear();
         endpoint.requiresKey = requiresKey;

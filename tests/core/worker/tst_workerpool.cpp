@@ -21,6 +21,7 @@ using namespace Qt::StringLiterals;
 using namespace kforge;
 using kforge::test::realWorker;
 using kforge::test::scriptedWorker;
+using kforge::test::unreachableHost;
 
 namespace {
 
@@ -394,6 +395,7 @@ void TestWorkerPool::readiness_data()
     QTest::addRow("none") << QString() << int(WorkerReadiness::State::NoWorker);
     QTest::addRow("command not found") << u"/nonexistent/bin/kforge-worker"_s << int(WorkerReadiness::State::CannotStart);
     QTest::addRow("dies at start") << scriptedWorker(u"die"_s) << int(WorkerReadiness::State::CannotStart);
+    QTest::addRow("host unknown to ssh") << unreachableHost() << int(WorkerReadiness::State::CannotStart);
     QTest::addRow("no GPU") << scriptedWorker(u"nodevice"_s) << int(WorkerReadiness::State::NoGpu);
     QTest::addRow("ready") << scriptedWorker(u"normal"_s) << int(WorkerReadiness::State::Ready);
 }
@@ -422,7 +424,13 @@ void TestWorkerPool::readiness()
     if (r.isUnusable()) {
         // Plain and pointing the right way: what to do, never "update your driver".
         QVERIFY2(r.explanation().contains(u"Settings → Workers"_s), qPrintable(r.explanation()));
-        QVERIFY(r.explanation().contains(u"ssh gpu-box kforge-worker"_s));
+        // The example command only while nothing failed: it could be exactly the one that just did.
+        QCOMPARE(r.explanation().contains(u"ssh gpu-box kforge-worker"_s), state == int(WorkerReadiness::State::NoWorker));
+        if (state == int(WorkerReadiness::State::CannotStart)) // the cause, in the launcher's own words
+            QVERIFY2(r.explanation().contains(WorkerStatus::keyLine(r.details().value(0))), qPrintable(r.explanation()));
+        if (command == unreachableHost())
+            QVERIFY2(r.explanation().contains(u"(ssh: Could not resolve hostname gpu-box: Name or service not known)"_s),
+                     qPrintable(r.explanation()));
         QVERIFY2(!r.explanation().contains(u"driver"_s, Qt::CaseInsensitive), qPrintable(r.explanation()));
     } else {
         QVERIFY(r.explanation().isEmpty());

@@ -14,6 +14,12 @@ inline QString scriptedWorker(const QString &mode)
     return QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/fixtures/workers/scripted-worker.sh\" ") + mode;
 }
 
+// What `ssh gpu-box kforge-worker` does when gpu-box cannot be resolved (prints ssh's message, exits 255).
+inline QString unreachableHost()
+{
+    return QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/fixtures/workers/unreachable-host.sh\" gpu-box");
+}
+
 // The real kforge-worker (CTest sets KFORGE_WORKER when the target is built); empty when not built.
 inline QString realWorker()
 {

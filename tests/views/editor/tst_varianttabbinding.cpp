@@ -190,12 +190,16 @@ private Q_SLOTS:
         QTRY_VERIFY(b.editor.isReadOnly(fork));
         QVERIFY2(b.editor.status(fork).startsWith(QStringLiteral("correct: 3.00×")), qPrintable(b.editor.status(fork)));
 
-        // Ctrl+Enter on the same source again: a new measurement of the same variant, no new variant.
+        // Ctrl+Enter on the same source again: a new measurement of the same variant, no new variant, said as such
+        // (the first result is not silently replaced: issue 37).
         const qsizetype variants = b.store().population().size();
         QVERIFY(b.tabs->evaluate(fork));
-        QCOMPARE(b.editor.status(fork), QStringLiteral("Queued for evaluation…"));
+        QCOMPARE(b.editor.status(fork),
+                 QStringLiteral("Measuring again as evaluation 2; evaluation 1 (correct, 3.00×) stays in the session…"));
         QTRY_VERIFY_WITH_TIMEOUT(b.evaluations(id) == 2, 10000);
         QCOMPARE(b.store().population().size(), variants);
+        QTRY_VERIFY2(b.editor.status(fork).endsWith(QStringLiteral(" (evaluation 2; before: correct, 3.00×)")),
+                     qPrintable(b.editor.status(fork)));
     }
 
     void fixedCompileErrorIsTheSameAttempt()
