@@ -1679,6 +1679,48 @@ T.update({
 })
 
 
+# Issue 37, items 5 and 10: Round Control's pages and history, Reasoning's every answer, Compare's stored answers,
+# the last session reopened at start.
+T.update({
+'Setup': '设置',
+'Rounds': '轮次',
+'Rounds (%1)': '轮次（%1）',
+'No round yet: Start Round sends the first prompt.': '还没有轮次：“开始轮次”会发送第一个提示词。',
+'round %1, %2': '第 %1 轮，%2',
+'Choose a round to see its candidates': '选择一个轮次以查看其候选',
+'Choose a candidate to load the prompt it received; double-click it to read it': '选择一个候选以载入它收到的提示词；双击即可阅读',
+'Open in Window': '在窗口中打开',
+'Read the prompt in a window of its own, as large as you like': '在单独的窗口中阅读提示词，大小随意',
+'No prompt shown. Preview Prompt renders the one a round would send; choosing a candidate in Rounds shows the one it received.':
+    '未显示提示词。“预览提示词”会生成一个轮次将要发送的提示词；在“轮次”中选择一个候选可查看它收到的提示词。',
+'Prompt — %1': '提示词 — %1',
+'Outcome': '结果',
+'Answers': '回答',
+'Correct': '正确',
+'Best': '最佳',
+'Started': '开始时间',
+'Rounds: %1 · answers: %2 · correct variants: %3': '轮次：%1 · 回答：%2 · 正确变体：%3',
+'best %1× (#%2, round %3)': '最佳 %1×（#%2，第 %3 轮）',
+'%1× (#%2)': '%1×（#%2）',
+'%1 answers, then %2 answers to repair requests': '%1 个回答，之后有 %2 个针对修复请求的回答',
+'Variants of this round measured correct, of those its answers produced': '本轮回答产生的变体中经测量正确的数量',
+'The fastest correct variant of this round': '本轮最快的正确变体',
+'the answer was interrupted': '回答被中断',
+"Every answer of the session: the rounds' answers, their repairs and the questions about pairs, oldest first":
+    '会话中的所有回答：各轮次的回答、修复回答以及关于变体对的提问，按时间先后排列',
+'Answers in this session: %1 — choose one': '本会话中的回答：%1 — 请选择一个',
+'Pairs the model was asked about in this session: choose one to read its answers': '本会话中向模型提问过的变体对：选择一对以阅读其回答',
+'Stored answers:': '已保存的回答：',
+'Why #%1 beats #%2 · answers: %3': '为什么 #%1 胜过 #%2 · 回答：%3',
+'Pairs with stored answers: %1 — choose one': '有已保存回答的变体对：%1 — 请选择一对',
+'Select two variants in the Variants panel and choose “Compare the Two Selected”, or choose a stored answer above.':
+    '在“变体”面板中选择两个变体并选择“比较所选的两个”，或在上方选择一个已保存的回答。',
+'Cannot read the history of %1: %2': '无法读取 %1 的历史：%2',
+'The last session, %1, no longer exists: open a task folder or a session to go on.': '上次的会话 %1 已不存在：请打开任务文件夹或会话以继续。',
+'The last session could not be reopened: %1': '无法重新打开上次的会话：%1',
+})
+
+
 def main():
     check = '--check' in sys.argv[1:]
     tree = ET.parse(TS)

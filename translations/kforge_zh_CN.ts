@@ -605,7 +605,7 @@
     </message>
     <message>
         <location line="-27"/>
-        <location filename="../views/compare/comparepanel.cpp" line="+351"/>
+        <location filename="../views/compare/comparepanel.cpp" line="+415"/>
         <source>differs</source>
         <translation>不同</translation>
     </message>
@@ -700,7 +700,7 @@
 <context>
     <name>kforge::ComparePanel</name>
     <message>
-        <location filename="../views/compare/comparepanel.cpp" line="-304"/>
+        <location filename="../views/compare/comparepanel.cpp" line="-365"/>
         <source>*No analysis is stored for %1: the model did not write it, or it was written by hand.*</source>
         <translation>*%1 没有保存分析：模型没有写，或它是手写的。*</translation>
     </message>
@@ -715,7 +715,7 @@
         <translation>设计</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Swap</source>
         <translation>交换</translation>
     </message>
@@ -746,11 +746,37 @@
     </message>
     <message>
         <location line="+20"/>
+        <location line="+86"/>
         <source>Select two variants in the Variants panel and choose “Compare the Two Selected”.</source>
         <translation>在“变体”面板中选择两个变体，然后选择“比较所选的两个”。</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="-74"/>
+        <source>Pairs the model was asked about in this session: choose one to read its answers</source>
+        <translation>本会话中向模型提问过的变体对：选择一对以阅读其回答</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stored answers:</source>
+        <translation>已保存的回答：</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>Why #%1 beats #%2 · answers: %3</source>
+        <translation>为什么 #%1 胜过 #%2 · 回答：%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pairs with stored answers: %1 — choose one</source>
+        <translation>有已保存回答的变体对：%1 — 请选择一对</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Select two variants in the Variants panel and choose “Compare the Two Selected”, or choose a stored answer above.</source>
+        <translation>在“变体”面板中选择两个变体并选择“比较所选的两个”，或在上方选择一个已保存的回答。</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>#%1</source>
         <translation>#%1</translation>
     </message>
@@ -3111,7 +3137,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>新语言将在下次启动 KForge 时生效。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+69"/>
         <source>Round %1 finished.</source>
         <translation>第 %1 轮已完成。</translation>
     </message>
@@ -3136,7 +3162,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法导入 %1</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
+        <source>The last session, %1, no longer exists: open a task folder or a session to go on.</source>
+        <translation>上次的会话 %1 已不存在：请打开任务文件夹或会话以继续。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The last session could not be reopened: %1</source>
+        <translation>无法重新打开上次的会话：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <location line="+21"/>
         <source>KForge</source>
         <translation>KForge</translation>
@@ -3391,6 +3427,59 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
 </context>
 <context>
+    <name>kforge::PromptView</name>
+    <message>
+        <location filename="../views/roundcontrol/promptview.cpp" line="+23"/>
+        <source>Open in Window</source>
+        <translation>在窗口中打开</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read the prompt in a window of its own, as large as you like</source>
+        <translation>在单独的窗口中阅读提示词，大小随意</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Each candidate has its own prompt: choose which one to read</source>
+        <translation>每个候选都有自己的提示词：选择要查看的那一个</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Preview the prompt, or turn on review to edit it before a round sends it.</source>
+        <translation>预览提示词，或开启审阅以便在轮次发送前编辑它。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Discard</source>
+        <translation>丢弃</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>No prompt shown. Preview Prompt renders the one a round would send; choosing a candidate in Rounds shows the one it received.</source>
+        <translation>未显示提示词。“预览提示词”会生成一个轮次将要发送的提示词；在“轮次”中选择一个候选可查看它收到的提示词。</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Prompt — %1</source>
+        <translation>提示词 — %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
     <name>kforge::PtxModel</name>
     <message>
         <location filename="../views/assembly/ptxmodel.cpp" line="+88"/>
@@ -3475,7 +3564,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ReasoningEntriesModel</name>
     <message>
-        <location filename="../views/reasoning/reasoningentriesmodel.cpp" line="+21"/>
+        <location filename="../views/reasoning/reasoningentriesmodel.cpp" line="+24"/>
         <source>streaming, %1 characters</source>
         <translation>正在流式接收，%1 个字符</translation>
     </message>
@@ -3503,17 +3592,18 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ReasoningPanel</name>
     <message>
-        <location filename="../views/reasoning/reasoningpanel.cpp" line="+77"/>
+        <location filename="../views/reasoning/reasoningpanel.cpp" line="+79"/>
+        <location line="+186"/>
         <source>No answer yet</source>
         <translation>尚无回答</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Answers streamed while KForge runs, and those you opened</source>
-        <translation>KForge 运行期间流式接收的回答，以及你打开的回答</translation>
+        <location line="-185"/>
+        <source>Every answer of the session: the rounds&apos; answers, their repairs and the questions about pairs, oldest first</source>
+        <translation>会话中的所有回答：各轮次的回答、修复回答以及关于变体对的提问，按时间先后排列</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Follow live</source>
         <translation>实时跟随</translation>
     </message>
@@ -3548,33 +3638,43 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>轮次流式进行时，或选择某个变体时，模型的分析和设计会显示在这里。</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+87"/>
         <location line="+23"/>
+        <location line="+10"/>
         <source>Answer %1</source>
         <translation>回答 %1</translation>
     </message>
     <message>
-        <location line="-21"/>
+        <location line="-31"/>
+        <location line="+27"/>
         <source>Why #%1 beats #%2</source>
         <translation>#%1 为何胜过 #%2</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-24"/>
+        <location line="+26"/>
         <source>Round %1 · repair</source>
         <translation>第 %1 轮 · 修复</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-25"/>
+        <location line="+26"/>
         <source>Round %1 · repair of #%2</source>
         <translation>第 %1 轮 · 修复 #%2</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="-9"/>
+        <location line="+10"/>
         <source>Round %1 · answer %2</source>
         <translation>第 %1 轮 · 回答 %2</translation>
     </message>
     <message>
-        <location line="+168"/>
+        <location line="+34"/>
+        <source>Answers in this session: %1 — choose one</source>
+        <translation>本会话中的回答：%1 — 请选择一个</translation>
+    </message>
+    <message>
+        <location line="+171"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
@@ -3828,7 +3928,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::RoundControlPanel</name>
     <message>
-        <location filename="../views/roundcontrol/roundcontrolpanel.cpp" line="+39"/>
+        <location filename="../views/roundcontrol/roundcontrolpanel.cpp" line="+43"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -3899,7 +3999,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>$%1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>The service that answers (Settings → Models)</source>
         <translation>提供回答的服务（设置 → 模型）</translation>
     </message>
@@ -4034,18 +4134,18 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>预览提示词</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Start Round</source>
         <translation>开始轮次</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+316"/>
+        <location line="+291"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="-315"/>
+        <location line="-290"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
@@ -4060,57 +4160,56 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>继续之前的 KForge 未完成的轮次</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+41"/>
+        <source>Setup</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+520"/>
+        <location line="+51"/>
+        <source>Rounds</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <location line="-570"/>
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Each candidate has its own prompt: choose which one to read</source>
-        <translation>每个候选都有自己的提示词：选择要查看的那一个</translation>
+        <location line="+570"/>
+        <source>Rounds (%1)</source>
+        <translation>轮次（%1）</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>Preview the prompt, or turn on review to edit it before a round sends it.</source>
-        <translation>预览提示词，或开启审阅以便在轮次发送前编辑它。</translation>
+        <location line="+1"/>
+        <source>No round yet: Start Round sends the first prompt.</source>
+        <translation>还没有轮次：“开始轮次”会发送第一个提示词。</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Send</source>
-        <translation>发送</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Discard</source>
-        <translation>丢弃</translation>
-    </message>
-    <message>
-        <location line="+19"/>
+        <location line="-597"/>
         <source>%v of %m candidates done</source>
         <translation>已完成 %v / %m 个候选</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Choose a candidate to read the prompt it received</source>
-        <translation>选择一个候选，查看它收到的提示词</translation>
-    </message>
-    <message>
-        <location line="+70"/>
+        <location line="+77"/>
         <source>No interrupted round is left to resume.</source>
         <translation>没有可恢复的中断轮次。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
+        <location line="+473"/>
         <source>Round %1 %2.</source>
         <translation>第 %1 轮%2。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-472"/>
+        <location line="+473"/>
         <source>Round %1 %2: %3</source>
         <translation>第 %1 轮%2：%3</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="-389"/>
         <source>No session is open — open a task folder or a session file to run rounds.</source>
         <translation>没有打开的会话——请打开任务文件夹或会话文件以运行轮次。</translation>
     </message>
@@ -4200,7 +4299,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>提示词渲染失败：%1</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+19"/>
+        <source>round %1, %2</source>
+        <translation>第 %1 轮，%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>The prompt %1 received</source>
         <translation>%1 收到的提示词</translation>
     </message>
@@ -4210,12 +4314,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 收到的提示词；示例 %2</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+8"/>
         <source>Candidate %1 of %2: exemplars %3</source>
         <translation>候选 %1/%2：示例 %3</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+25"/>
         <source>Review the prompts (one per candidate); edit any of them if you like, then Send.</source>
         <translation>请审阅提示词（每个候选一个）；可按需编辑其中任意一个，然后点击“发送”。</translation>
     </message>
@@ -4225,7 +4329,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>请审阅提示词；可按需编辑，然后点击“发送”。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+13"/>
         <source>Sent prompt</source>
         <translation>已发送的提示词</translation>
     </message>
@@ -4236,24 +4340,135 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
 </context>
 <context>
+    <name>kforge::RoundHistoryModel</name>
+    <message>
+        <location filename="../views/roundcontrol/roundhistorymodel.cpp" line="+16"/>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location line="+134"/>
+        <source>Rounds: %1 · answers: %2 · correct variants: %3</source>
+        <translation>轮次：%1 · 回答：%2 · 正确变体：%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>best %1× (#%2, round %3)</source>
+        <translation>最佳 %1×（#%2，第 %3 轮）</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1× (#%2)</source>
+        <translation>%1×（#%2）</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 answers, then %2 answers to repair requests</source>
+        <translation>%1 个回答，之后有 %2 个针对修复请求的回答</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Variants of this round measured correct, of those its answers produced</source>
+        <translation>本轮回答产生的变体中经测量正确的数量</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The fastest correct variant of this round</source>
+        <translation>本轮最快的正确变体</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Answers</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Best</source>
+        <translation>最佳</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>令牌</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+</context>
+<context>
     <name>kforge::RoundProgressModel</name>
     <message>
-        <location filename="../views/roundcontrol/roundprogressmodel.cpp" line="+75"/>
+        <location filename="../views/roundcontrol/roundprogressmodel.cpp" line="+69"/>
+        <location line="+38"/>
         <source>repair</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-38"/>
+        <location line="+39"/>
         <source>repair of #%1</source>
         <translation>修复 #%1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-38"/>
+        <location line="+39"/>
         <source>answer %1</source>
         <translation>回答 %1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="-32"/>
+        <source>the answer was interrupted</source>
+        <translation>回答被中断</translation>
+    </message>
+    <message>
+        <location line="+84"/>
         <source>#%1 (%2×)</source>
         <translation>#%1（%2×）</translation>
     </message>
@@ -4414,6 +4629,19 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
 </context>
 <context>
+    <name>kforge::RoundsPage</name>
+    <message>
+        <location filename="../views/roundcontrol/roundspage.cpp" line="+40"/>
+        <source>Choose a round to see its candidates</source>
+        <translation>选择一个轮次以查看其候选</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Choose a candidate to load the prompt it received; double-click it to read it</source>
+        <translation>选择一个候选以载入它收到的提示词；双击即可阅读</translation>
+    </message>
+</context>
+<context>
     <name>kforge::SassModel</name>
     <message>
         <location filename="../views/assembly/sassmodel.cpp" line="+130"/>
@@ -4536,27 +4764,27 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     <name>kforge::SessionController</name>
     <message>
         <location filename="../core/session/sessioncontroller.cpp" line="+49"/>
-        <location line="+113"/>
+        <location line="+115"/>
         <source>Could not open the session %1:
 %2</source>
         <translation>无法打开会话 %1：
 %2</translation>
     </message>
     <message>
-        <location line="-60"/>
-        <location line="+74"/>
+        <location line="-62"/>
+        <location line="+76"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="-68"/>
+        <location line="-70"/>
         <source>Could not open the task folder %1:
 %2</source>
         <translation>无法打开任务文件夹 %1：
 %2</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Opened task %1 (%2)</source>
         <translation>已打开任务 %1（%2）</translation>
     </message>
@@ -4571,12 +4799,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法为 %1 创建工作会话：%2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Working session %1 (File → Save Session As keeps it under another name)</source>
         <translation>工作会话 %1（文件 → 会话另存为 可以用其他名称保存）</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Opened session %1</source>
         <translation>已打开会话 %1</translation>
     </message>
@@ -4613,7 +4841,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 %2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Saved session %1</source>
         <translation>已保存会话 %1</translation>
     </message>
@@ -4821,6 +5049,11 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <location line="+49"/>
         <source>No round %1 in this session</source>
         <translation>此会话中没有第 %1 轮</translation>
+    </message>
+    <message>
+        <location filename="../core/session/sessionhistory.cpp" line="+88"/>
+        <source>Cannot read the history of %1: %2</source>
+        <translation>无法读取 %1 的历史：%2</translation>
     </message>
 </context>
 <context>

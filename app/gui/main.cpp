@@ -44,5 +44,7 @@ int main(int argc, char **argv)
     window.show();
     if (!parser.positionalArguments().isEmpty())
         window.openPath(parser.positionalArguments().constFirst());
+    else
+        window.reopenLastSession(); // where the user left off
     return app.exec();
 }

@@ -317,6 +317,7 @@ void MainWindow::connectServices()
     });
     connect(m_sessions, &SessionController::failed, this, &MainWindow::reportError);
     connect(m_sessions, &SessionController::replacing, m_tabs, &VariantTabBinding::forgetParents);
+    connect(m_sessions, &SessionController::replacing, this, [this] { m_reopening = false; });
     connect(m_sessions, &SessionController::taskShown, m_tabs, &VariantTabBinding::showTask);
     connect(m_sessions, &SessionController::sessionShown, this, [this] {
         m_selection->clear();
@@ -327,7 +328,10 @@ void MainWindow::connectServices()
         updateTitle();
     });
     connect(m_sessions, &SessionController::taskOpened, this, &MainWindow::taskOpened);
-    connect(m_sessions, &SessionController::sessionOpened, this, &MainWindow::sessionOpened);
+    connect(m_sessions, &SessionController::sessionOpened, this, [this](const QString &file) {
+        m_reopening = false;
+        Q_EMIT sessionOpened(file);
+    });
 
     // A round the user starts is one they want to watch: the Reasoning dock follows its answers again.
     connect(m_workbench->runner(), &RoundRunner::roundStarted, m_reasoning, [this] { m_reasoning->setFollowLive(true); });
@@ -395,6 +399,26 @@ bool MainWindow::saveSessionAs(const QString &file)
     return m_sessions->saveSessionAs(file);
 }
 
+bool MainWindow::reopenLastSession()
+{
+    const QString last = m_settings.lastSession();
+    if (last.isEmpty())
+        return false;
+    if (!QFileInfo::exists(last)) {
+        m_settings.setLastSession({});
+        m_settings.removeRecentFile(last);
+        const QString message =
+            tr("The last session, %1, no longer exists: open a task folder or a session to go on.")
+                .arg(SessionController::displayPath(last));
+        m_log.post(LogSource::App, LogLevel::Warning, message);
+        statusBar()->showMessage(message, 20000);
+        return false;
+    }
+    openSessionAsync(last);
+    m_reopening = true; // after its own replacing(): any later opening is the user's
+    return true;
+}
+
 QString MainWindow::taskFolder() const
 {
     return m_sessions->taskFolder();
@@ -402,6 +426,13 @@ QString MainWindow::taskFolder() const
 
 void MainWindow::reportError(const QString &message)
 {
+    if (std::exchange(m_reopening, false)) {
+        // Reopening the last session at start was KForge's idea, not the user's: say why it did not, no dialog.
+        m_log.post(LogSource::App, LogLevel::Warning, message);
+        statusBar()->showMessage(tr("The last session could not be reopened: %1").arg(message.simplified()), 20000);
+        Q_EMIT openFailed(message);
+        return;
+    }
     m_log.post(LogSource::App, LogLevel::Error, message);
     QMessageBox *box = new QMessageBox(QMessageBox::Warning, tr("KForge"), message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);

@@ -64,6 +64,10 @@ public:
     bool openSession(const QString &file);
     // Saves the open session under a new name, or makes a session of the open task folder.
     bool saveSessionAs(const QString &file);
+    // At a start without a path: opens the session open when KForge last had one (off the GUI thread). When it is
+    // gone, or cannot be opened, the status bar and the log say so (no dialog: nothing was asked for). False when
+    // there is nothing to reopen.
+    bool reopenLastSession();
 
     MainActions *actions() const { return m_actions; }
     ExportActions *exports() const { return m_exports; }
@@ -148,6 +152,7 @@ private:
     QDockWidget *m_roundDock = nullptr;
     bool m_defaultDockSizes = false; // no saved layout: size the docks at the first show
     bool m_shownOnce = false;
+    bool m_reopening = false; // the last session is being reopened: a failure is told, not put in a dialog
     QRect m_chosenGeometry; // restored or default, fitted into the screen
     VariantSelection *m_selection = nullptr;
     VariantsPanel *m_variants = nullptr;

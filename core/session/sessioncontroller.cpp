@@ -118,6 +118,7 @@ void SessionController::openTaskFolder(const QString &folder)
             m_store->close();
             m_task = *result.task; // shown read-only; rounds need a session
             m_taskFolder = cleanFolder;
+            m_settings.setLastSession({});
             Q_EMIT taskShown(m_task);
             Q_EMIT changed();
         }
@@ -146,6 +147,7 @@ bool SessionController::createWorkingSession(const QString &taskFolder)
     }
     m_task = Task();
     m_taskFolder = taskFolder;
+    m_settings.setLastSession(path);
     Q_EMIT sessionShown();
     Q_EMIT changed();
     m_log.post(LogSource::App, LogLevel::Info,
@@ -182,6 +184,7 @@ void SessionController::adoptOpenedSession(const QString &file)
     m_task = Task();
     m_taskFolder.clear();
     m_settings.addRecentFile(file);
+    m_settings.setLastSession(m_store->path());
     Q_EMIT sessionShown();
     Q_EMIT changed();
     m_log.post(LogSource::App, LogLevel::Info, tr("Opened session %1").arg(m_store->path()));
@@ -226,6 +229,7 @@ bool SessionController::saveSessionAs(const QString &file)
     m_task = Task();
     m_taskFolder.clear();
     m_settings.addRecentFile(target);
+    m_settings.setLastSession(target);
     Q_EMIT sessionShown();
     Q_EMIT changed();
     m_log.post(LogSource::App, LogLevel::Info, tr("Saved session %1").arg(target));

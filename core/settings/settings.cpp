@@ -16,6 +16,7 @@ namespace Key {
 constexpr QLatin1String language("ui/language");
 constexpr QLatin1String theme("ui/theme");
 constexpr QLatin1String recentFiles("ui/recentFiles");
+constexpr QLatin1String lastSession("ui/lastSession");
 constexpr QLatin1String windowGeometry("window/geometry");
 constexpr QLatin1String windowState("window/state");
 constexpr QLatin1String nvccPath("compiler/nvccPath");
@@ -200,6 +201,19 @@ void Settings::clearRecentFiles()
         return;
     m_store->remove(Key::recentFiles);
     Q_EMIT recentFilesChanged();
+}
+
+QString Settings::lastSession() const
+{
+    return m_store->value(Key::lastSession).toString();
+}
+
+void Settings::setLastSession(const QString &path)
+{
+    if (path.isEmpty())
+        m_store->remove(Key::lastSession);
+    else
+        m_store->setValue(Key::lastSession, normalizedPath(path));
 }
 
 QByteArray Settings::windowGeometry() const

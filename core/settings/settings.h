@@ -79,6 +79,10 @@ public:
     void addRecentFile(const QString &path);
     void removeRecentFile(const QString &path);
     void clearRecentFiles();
+    // The session file open when KForge last had one (a working session of a task folder included), reopened at the
+    // next start without a path; empty when the last thing shown was none.
+    QString lastSession() const;
+    void setLastSession(const QString &path);
 
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray &geometry);

@@ -8,8 +8,10 @@
 #include "views/charts/chartspanel.h"
 #include "views/charts/speedupchart.h"
 #include "views/compare/comparepanel.h"
+#include "views/reasoning/reasoningentriesmodel.h"
 #include "views/reasoning/reasoningpanel.h"
 #include "views/roundcontrol/roundcontrolpanel.h"
+#include "views/roundcontrol/roundhistorymodel.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsmodel.h"
 #include "views/variants/variantspanel.h"
@@ -188,10 +190,8 @@ struct Workbench {
         dock(variants, Qt::BottomDockWidgetArea);
         dock(reasoning, Qt::RightDockWidgetArea);
         dock(compare, Qt::RightDockWidgetArea);
-        if (runner) {
-            control = new RoundControlPanel(store, runner, settings);
-            dock(control, Qt::LeftDockWidgetArea);
-        }
+        control = new RoundControlPanel(store, runner, settings); // without a runner: the session's history only
+        dock(control, Qt::LeftDockWidgetArea);
         window.resize(1600, 1000);
         window.show();
     }
@@ -251,10 +251,32 @@ void benchOpen(int count)
         }
         const qint64 ref = store.population().reference()->id;
         const qint64 round = store.addRound({});
+        // Every variant is a model's answer, as in a long optimization: the panels list the session's history
+        // (Round Control's candidates, Reasoning's answers) read off the GUI thread.
+        const QString answer = QStringLiteral("## Analysis\n") + QString(2000, u'x');
+        qint64 prompt = 0;
         for (int i = 0; i < count; ++i) {
+            if (i % 8 == 0) {
+                PromptRecord p;
+                p.roundId = round;
+                p.kind = QStringLiteral("contrastive");
+                p.templateName = QStringLiteral("contrastive");
+                p.rendered = QStringLiteral("prompt %1").arg(i);
+                p.exemplarIds = {ref};
+                prompt = store.addPrompt(p);
+            }
+            ResponseRecord r;
+            r.promptId = prompt;
+            r.rawText = answer;
+            r.parseStatus = QStringLiteral("ok");
+            r.finishStatus = QStringLiteral("stop");
+            r.promptTokens = 1000;
+            r.completionTokens = 700;
             Variant v;
             v.origin = VariantOrigin::Model;
             v.roundId = round;
+            v.promptId = prompt;
+            v.responseId = store.addResponse(r);
             v.parentIds = {ref};
             v.label = QStringLiteral("v%1").arg(i);
             const qint64 id = store.addVariant(v, {QStringLiteral("// variant %1\n").arg(i), QStringLiteral("analysis"),
@@ -266,7 +288,10 @@ void benchOpen(int count)
             store.addEvaluation(Evaluation::fromResult(id, workerResult(spec), h200Device()));
             store.setStatus(id, spec.verdict == QLatin1String("correct") ? VariantStatus::Done : VariantStatus::Failed);
         }
-        std::printf("created a session of %d variants with evaluations in %lld ms (not measured below)\n", count,
+        store.setRoundState(round, RoundState::Finished);
+        std::printf("created a session of %d variants (each a model's answer) with evaluations in %lld ms (not measured "
+                    "below)\n",
+                    count,
                     t.elapsed());
         // close() stays on the calling thread, and openAsync() starts with it when a session is open.
         QElapsedTimer c;
@@ -308,6 +333,10 @@ void benchOpen(int count)
         callMs = openClock.nsecsElapsed() / 1e6;
     });
     runUntil([&] { return finished && (!ok || wb.variants->model()->rowCount() == count + 1); }, 60000);
+    // The history (read off the GUI thread) listed: every answer in Reasoning, the round in Round Control.
+    const bool historyIn = runUntil(
+        [&] { return wb.reasoning->model()->rowCount() == count && wb.control->roundsModel()->rowCount() == 1; }, 60000);
+    const double historyMs = openClock.nsecsElapsed() / 1e6;
     if (!ok) {
         meter.stop();
         return;
@@ -319,6 +348,8 @@ void benchOpen(int count)
     meter.stop();
     const double adoptionMs = app->watchedMs(); // the one event that delivers the loaded session
     const double panelsMs = finishedMs - loadedMs;
+    std::printf("  the session's history (%d answers) listed in Reasoning and Round Control after %.0f ms%s\n", count,
+                historyMs, historyIn ? "" : " (unfinished)");
     std::printf("opening %d variants with SessionStore::openAsync(): the call %.1f ms; read on the loader thread and "
                 "announced (opened()) after %.0f ms; rows in the table after %.0f ms; every row's details read in the "
                 "background after %.0f ms%s; %d points in the speedup chart\n",

@@ -1,6 +1,7 @@
 #include "views/compare/comparepanel.h"
 #include "core/optimizer/profilesummary.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/session/sessionhistory.h"
 #include "core/session/sessionstore.h"
 #include "views/compare/comparemetricsmodel.h"
 #include "views/compare/heatcompareview.h"
@@ -10,7 +11,9 @@
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsmodel.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
+#include <QMap>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -63,6 +66,7 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
     , m_store(store)
     , m_selection(selection)
     , m_runner(runner)
+    , m_history(SessionHistoryWatch::of(store))
     , m_metrics(new CompareMetricsModel(this))
     , m_kernelsA(new KernelListModel(this))
     , m_kernelsB(new KernelListModel(this))
@@ -143,15 +147,33 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
     pageLayout->addWidget(m_status);
     pageLayout->addWidget(splitter, 1);
 
-    auto *empty = new QLabel(tr("Select two variants in the Variants panel and choose “Compare the Two Selected”."), this);
-    empty->setAlignment(Qt::AlignCenter);
-    empty->setWordWrap(true);
+    m_empty = new QLabel(tr("Select two variants in the Variants panel and choose “Compare the Two Selected”."), this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
     m_stack = new QStackedWidget(this);
-    m_stack->addWidget(empty);
+    m_stack->addWidget(m_empty);
     m_stack->addWidget(page);
+    // The session's stored answers about pairs, found without remembering which two variants were asked about.
+    m_storedRow = new QWidget(this);
+    m_stored = new QComboBox(m_storedRow);
+    m_stored->setObjectName(QStringLiteral("storedAnalyses"));
+    m_stored->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_stored->setMinimumContentsLength(16);
+    m_stored->setToolTip(tr("Pairs the model was asked about in this session: choose one to read its answers"));
+    auto *storedLabel = new QLabel(tr("Stored answers:"), m_storedRow);
+    storedLabel->setBuddy(m_stored);
+    auto *storedLayout = new QHBoxLayout(m_storedRow);
+    storedLayout->setContentsMargins(0, 0, 0, 0);
+    storedLayout->addWidget(storedLabel);
+    storedLayout->addWidget(m_stored, 1);
+    m_storedRow->hide();
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_stack);
+    layout->addWidget(m_storedRow);
+    layout->addWidget(m_stack, 1);
+    connect(m_stored, &QComboBox::activated, this, &ComparePanel::showStored);
+    if (m_history)
+        connect(m_history, &SessionHistoryWatch::changed, this, &ComparePanel::updateStored);
 
     connect(m_swap, &QToolButton::clicked, this, [this] {
         if (m_selection)
@@ -184,9 +206,50 @@ ComparePanel::ComparePanel(SessionStore *store, VariantSelection *selection, Rou
         connect(m_runner, &RoundRunner::stateChanged, this, &ComparePanel::updateAskButton);
     }
     reload();
+    updateStored();
 }
 
 ComparePanel::~ComparePanel() = default;
+
+void ComparePanel::updateStored()
+{
+    // One item per pair as asked (faster first), the newest pair first.
+    QMap<std::pair<qint64, qint64>, std::pair<int, qint64>> pairs; // pair -> answers, newest id
+    if (m_history && m_history->isCurrent())
+        for (const PairAnalysis &p : m_history->history().analyses) {
+            auto &[count, newest] = pairs[{p.variantA, p.variantB}];
+            ++count;
+            newest = std::max(newest, p.id);
+        }
+    QList<std::pair<std::pair<qint64, qint64>, std::pair<int, qint64>>> items;
+    for (auto it = pairs.cbegin(); it != pairs.cend(); ++it)
+        items.append({it.key(), it.value()});
+    std::sort(items.begin(), items.end(), [](const auto &x, const auto &y) { return x.second.second > y.second.second; });
+    m_stored->clear();
+    for (const auto &[pair, info] : items)
+        m_stored->addItem(tr("Why #%1 beats #%2 · answers: %3").arg(pair.first).arg(pair.second).arg(info.first),
+                          QVariantList{pair.first, pair.second});
+    m_stored->setCurrentIndex(m_stored->findData(QVariantList{m_a, m_b}));
+    m_stored->setPlaceholderText(tr("Pairs with stored answers: %1 — choose one").arg(items.size()));
+    m_storedRow->setVisible(!items.isEmpty());
+    m_empty->setText(items.isEmpty()
+                         ? tr("Select two variants in the Variants panel and choose “Compare the Two Selected”.")
+                         : tr("Select two variants in the Variants panel and choose “Compare the Two Selected”, or "
+                              "choose a stored answer above."));
+}
+
+void ComparePanel::showStored(int index)
+{
+    const QVariantList pair = m_stored->itemData(index).toList();
+    if (pair.size() != 2)
+        return;
+    const qint64 a = pair[0].toLongLong(), b = pair[1].toLongLong();
+    if (m_selection)
+        m_selection->setComparePair(a, b);
+    else
+        setPair(a, b);
+    m_texts->setCurrentWidget(m_answers);
+}
 
 void ComparePanel::setPair(qint64 a, qint64 b)
 {
@@ -196,6 +259,7 @@ void ComparePanel::setPair(qint64 a, qint64 b)
     m_b = b;
     m_pending = 0;
     m_status->clear();
+    m_stored->setCurrentIndex(m_stored->findData(QVariantList{a, b})); // the stored pair shown, if it is one
     reload();
 }
 

@@ -3,10 +3,12 @@
 // interval from each side's spread) and what differs most, then the two measurements side by side with deltas, the bound
 // of each, their kernel lists and launch configurations, the model's stored analysis of each, the stored
 // answers about the pair, and a button that asks the model why the faster one is faster (through
-// RoundRunner::askWhyFaster, so the answer streams into the Reasoning panel and is stored with the pair).
+// RoundRunner::askWhyFaster, so the answer streams into the Reasoning panel and is stored with the pair). Every pair
+// the session holds an answer about is offered above, so a stored analysis is one choice away.
 #include <QPointer>
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
@@ -21,6 +23,7 @@ class CompareMetricsModel;
 class HeatCompareView;
 class KernelListModel;
 class RoundRunner;
+class SessionHistoryWatch;
 class SessionStore;
 class VariantSelection;
 
@@ -52,6 +55,10 @@ public:
     // The headline: the time ratio ("within noise" when it is) and the metrics that differ most.
     QString headlineText() const;
     QString pairAnswersText() const;
+    // The pairs with stored answers, one item each (the pair in the item's data); hidden while there is none.
+    QComboBox *storedBox() const { return m_stored; }
+    // Shows the stored pair of the box's item `index` with its answers.
+    void showStored(int index);
 
 Q_SIGNALS:
     void errorOccurred(const QString &message);
@@ -65,11 +72,13 @@ private:
     void updatePairAnswers();
     void updateAskButton();
     void onPairAnswered(qint64 analysisId);
+    void updateStored();
     QString describe(qint64 id) const;
 
     QPointer<SessionStore> m_store;
     QPointer<VariantSelection> m_selection;
     QPointer<RoundRunner> m_runner;
+    QPointer<SessionHistoryWatch> m_history;
     qint64 m_a = 0;
     qint64 m_b = 0;
     qint64 m_pending = 0;
@@ -77,6 +86,9 @@ private:
     KernelListModel *m_kernelsA = nullptr;
     KernelListModel *m_kernelsB = nullptr;
     QStackedWidget *m_stack = nullptr;
+    QWidget *m_storedRow = nullptr;
+    QComboBox *m_stored = nullptr;
+    QLabel *m_empty = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_headline = nullptr;
     QLabel *m_notice = nullptr;

@@ -1,6 +1,9 @@
 #include "views/reasoning/reasoningentriesmodel.h"
 
+#include <QHash>
 #include <QLocale>
+
+#include <algorithm>
 
 namespace kforge {
 
@@ -16,7 +19,7 @@ int ReasoningEntriesModel::rowCount(const QModelIndex &parent) const
 
 QString ReasoningEntriesModel::stateText(const ReasoningEntry &e)
 {
-    const QString size = QLocale().toString(qint64(e.text.size()));
+    const QString size = QLocale().toString(e.loaded ? qint64(e.text.size()) : e.characters);
     if (e.live)
         return tr("streaming, %1 characters").arg(size);
     if (!e.error.isEmpty())
@@ -64,30 +67,67 @@ ReasoningEntry *ReasoningEntriesModel::find(qint64 responseId)
 
 int ReasoningEntriesModel::upsert(const ReasoningEntry &e, qint64 keep)
 {
-    if (const int row = rowOf(e.responseId); row >= 0) {
+    int row = rowOf(e.responseId);
+    if (row >= 0) {
         m_entries[row] = e;
         Q_EMIT dataChanged(index(row), index(row));
+    } else {
+        row = int(std::lower_bound(m_entries.cbegin(), m_entries.cend(), e.responseId,
+                                   [](const ReasoningEntry &x, qint64 id) { return x.responseId < id; })
+                  - m_entries.cbegin());
+        beginInsertRows({}, row, row);
+        m_entries.insert(row, e);
+        endInsertRows();
+    }
+    if (!e.loaded)
         return row;
+    // Keep the texts of the last kMaxLoaded answers looked at; the oldest others are read again when shown.
+    qsizetype loaded = std::count_if(m_entries.cbegin(), m_entries.cend(), [](const ReasoningEntry &x) { return x.loaded; });
+    for (int i = 0; i < m_entries.size() && loaded > kMaxLoaded; ++i) {
+        ReasoningEntry &x = m_entries[i];
+        if (!x.loaded || x.live || x.responseId == keep || x.responseId == e.responseId)
+            continue;
+        x.characters = x.text.size();
+        x.text.clear();
+        x.reasoning.clear();
+        x.loaded = false;
+        --loaded;
     }
-    // Make room first: the oldest finished entries go (they are in the store).
-    while (m_entries.size() >= kMaxEntries) {
-        int drop = -1;
-        for (int i = 0; i < m_entries.size(); ++i)
-            if (!m_entries[i].live && m_entries[i].responseId != keep) {
-                drop = i;
-                break;
-            }
-        if (drop < 0)
-            break;
-        beginRemoveRows({}, drop, drop);
-        m_entries.removeAt(drop);
-        endRemoveRows();
-    }
-    const int row = int(m_entries.size());
-    beginInsertRows({}, row, row);
-    m_entries.append(e);
-    endInsertRows();
     return row;
+}
+
+void ReasoningEntriesModel::merge(const QList<ReasoningEntry> &entries)
+{
+    QHash<qint64, int> rows;
+    rows.reserve(m_entries.size());
+    for (int i = 0; i < m_entries.size(); ++i)
+        rows.insert(m_entries[i].responseId, i);
+    QList<ReasoningEntry> added;
+    for (const ReasoningEntry &e : entries) {
+        const int row = rows.value(e.responseId, -1);
+        if (row < 0) {
+            added << e;
+        } else if (!m_entries[row].loaded) {
+            m_entries[row] = e;
+            Q_EMIT dataChanged(index(row), index(row));
+        }
+    }
+    if (added.isEmpty())
+        return;
+    const auto byId = [](const ReasoningEntry &x, const ReasoningEntry &y) { return x.responseId < y.responseId; };
+    std::sort(added.begin(), added.end(), byId);
+    if (m_entries.isEmpty() || added.constFirst().responseId > m_entries.constLast().responseId) {
+        // The usual case (a session just opened, or new answers): one insertion at the end.
+        const int first = int(m_entries.size());
+        beginInsertRows({}, first, first + int(added.size()) - 1);
+        m_entries.append(added);
+        endInsertRows();
+        return;
+    }
+    beginResetModel();
+    m_entries.append(added);
+    std::sort(m_entries.begin(), m_entries.end(), byId);
+    endResetModel();
 }
 
 void ReasoningEntriesModel::touch(qint64 responseId)

@@ -1,5 +1,6 @@
 #include "views/reasoning/reasoningpanel.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/session/sessionhistory.h"
 #include "core/session/sessionstore.h"
 #include "views/reasoning/reasoningentriesmodel.h"
 #include "views/variants/variantselection.h"
@@ -14,6 +15,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QListView>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollBar>
@@ -68,14 +70,18 @@ ReasoningPanel::ReasoningPanel(SessionStore *store, VariantSelection *selection,
     , m_store(store)
     , m_selection(selection)
     , m_runner(runner)
+    , m_history(SessionHistoryWatch::of(store))
     , m_model(new ReasoningEntriesModel(this))
 {
     m_entries = new QComboBox(this);
     m_entries->setModel(m_model);
     m_entries->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_entries->setMinimumContentsLength(12); // the row must fit the default layout's column next to the editor
+    if (auto *list = qobject_cast<QListView *>(m_entries->view()))
+        list->setUniformItemSizes(true); // a session's thousands of answers are laid out without measuring each
     m_entries->setPlaceholderText(tr("No answer yet"));
-    m_entries->setToolTip(tr("Answers streamed while KForge runs, and those you opened"));
+    m_entries->setToolTip(tr("Every answer of the session: the rounds' answers, their repairs and the questions about "
+                             "pairs, oldest first"));
     m_follow = new QCheckBox(tr("Follow live"), this);
     m_follow->setChecked(true);
     m_follow->setToolTip(tr("Show each new answer as it starts streaming"));
@@ -161,6 +167,7 @@ ReasoningPanel::ReasoningPanel(SessionStore *store, VariantSelection *selection,
             m_shown = 0;
             m_shownVariant = 0;
             render();
+            updatePlaceholder();
         };
         connect(m_store, &SessionStore::opened, this, reset);
         connect(m_store, &SessionStore::closed, this, reset);
@@ -178,7 +185,11 @@ ReasoningPanel::ReasoningPanel(SessionStore *store, VariantSelection *selection,
                     onResponseFinished(responseId, variantId);
                 });
     }
+    if (m_history) // an event of its own: Round Control's share of a large history is delivered in another
+        connect(m_history, &SessionHistoryWatch::changed, this,
+                [this] { QTimer::singleShot(0, this, &ReasoningPanel::listHistory); });
     setReasoningExpanded(false);
+    listHistory();
     render();
 }
 
@@ -212,6 +223,50 @@ QString ReasoningPanel::titleOf(qint64 promptId, qint64 responseId) const
             break;
     }
     return round ? tr("Round %1 · answer %2").arg(round).arg(n) : tr("Answer %1").arg(n);
+}
+
+QString ReasoningPanel::titleOf(const HistoryAnswer &a)
+{
+    if (a.kind == QLatin1String("compare") && a.exemplarIds.size() == 2)
+        return tr("Why #%1 beats #%2").arg(a.exemplarIds[0]).arg(a.exemplarIds[1]);
+    if (a.kind == QLatin1String("repair"))
+        return a.exemplarIds.isEmpty() ? tr("Round %1 · repair").arg(a.roundNumber)
+                                       : tr("Round %1 · repair of #%2").arg(a.roundNumber).arg(a.exemplarIds.constFirst());
+    return a.roundNumber ? tr("Round %1 · answer %2").arg(a.roundNumber).arg(a.position) : tr("Answer %1").arg(a.position);
+}
+
+void ReasoningPanel::listHistory()
+{
+    if (!m_history || !m_history->isCurrent())
+        return;
+    QList<ReasoningEntry> entries;
+    entries.reserve(m_history->history().answers.size());
+    for (const HistoryAnswer &a : m_history->history().answers) {
+        ReasoningEntry e;
+        e.responseId = a.responseId;
+        e.promptId = a.promptId;
+        e.variantId = a.variantId;
+        e.kind = a.kind;
+        e.title = titleOf(a);
+        e.finish = a.finishStatus;
+        e.error = a.error;
+        e.loaded = false;
+        e.characters = a.characters;
+        // One still streaming in the file but not in this process was cut off when its process ended.
+        e.live = false;
+        entries << e;
+    }
+    m_updatingCombo = true;
+    m_model->merge(entries);
+    m_entries->setCurrentIndex(m_shown ? m_model->rowOf(m_shown) : -1);
+    m_updatingCombo = false;
+    updatePlaceholder();
+}
+
+void ReasoningPanel::updatePlaceholder()
+{
+    const int n = m_model->rowCount();
+    m_entries->setPlaceholderText(n ? tr("Answers in this session: %1 — choose one").arg(n) : tr("No answer yet"));
 }
 
 ReasoningEntry ReasoningPanel::entryFromStore(qint64 responseId) const
@@ -287,17 +342,20 @@ void ReasoningPanel::onResponseFinished(qint64 responseId, qint64 variantId)
 
 bool ReasoningPanel::showResponse(qint64 responseId)
 {
-    if (!m_model->find(responseId)) {
+    if (const ReasoningEntry *listed = m_model->find(responseId); !listed || !listed->loaded) {
         ReasoningEntry e = entryFromStore(responseId);
         if (!e.promptId)
             return false;
-        if (m_store)
+        if (listed && listed->variantId)
+            e.variantId = listed->variantId;
+        else if (m_store)
             for (const auto &v : m_store->population().variants())
                 if (v.responseId == responseId) {
                     e.variantId = v.id;
                     break;
                 }
         m_model->upsert(e, m_shown);
+        updatePlaceholder();
     }
     m_shown = responseId;
     m_shownVariant = m_model->find(responseId)->variantId;

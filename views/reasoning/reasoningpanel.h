@@ -1,9 +1,10 @@
 #pragma once
 // The Reasoning dock: the model's answer rendered as Markdown, live while it streams (deltas appended,
 // re-rendered at most a few times a second), its separate reasoning ("thinking") text in a collapsible
-// section, linked to the variant it produced and the exact prompt it answered. It follows the round as it
-// streams, shows the current variant's answer when the user picks one, and switches to a "why is A faster
-// than B" answer as soon as it is asked.
+// section, linked to the variant it produced and the exact prompt it answered. Its list holds every answer of the
+// session (from the session's history, read off the GUI thread). It follows the round as it streams, shows the
+// current variant's answer when the user picks one, and switches to a "why is A faster than B" answer as soon as
+// it is asked.
 #include <QPointer>
 #include <QWidget>
 
@@ -20,6 +21,8 @@ namespace kforge {
 
 class ReasoningEntriesModel;
 class RoundRunner;
+class SessionHistoryWatch;
+struct HistoryAnswer;
 class SessionStore;
 class VariantSelection;
 struct ParsedResponse;
@@ -68,10 +71,15 @@ private:
     void render();
     void updateHeader();
     void onComboActivated(int row);
+    // Lists the answers of the session's history the list does not hold yet.
+    void listHistory();
+    static QString titleOf(const HistoryAnswer &a);
+    void updatePlaceholder();
 
     QPointer<SessionStore> m_store;
     QPointer<VariantSelection> m_selection;
     QPointer<RoundRunner> m_runner;
+    QPointer<SessionHistoryWatch> m_history;
     ReasoningEntriesModel *m_model = nullptr;
     QComboBox *m_entries = nullptr;
     QCheckBox *m_follow = nullptr;

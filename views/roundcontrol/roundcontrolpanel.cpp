@@ -4,16 +4,19 @@
 #include "core/optimizer/exemplarsampler.h"
 #include "core/optimizer/promptbuilder.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/session/sessionhistory.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/worker/evaluator.h"
 #include "core/worker/readinesswatch.h"
+#include "views/roundcontrol/promptview.h"
+#include "views/roundcontrol/roundhistorymodel.h"
 #include "views/roundcontrol/roundprogressmodel.h"
+#include "views/roundcontrol/roundspage.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -24,8 +27,9 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
-#include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -73,7 +77,9 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     , m_store(store)
     , m_runner(runner)
     , m_settings(settings)
+    , m_history(SessionHistoryWatch::of(store))
     , m_progress(new RoundProgressModel(store, runner, this))
+    , m_rounds(new RoundHistoryModel(store, m_history, this))
 {
     m_notice = new QLabel(this);
     m_notice->setObjectName(QStringLiteral("notice"));
@@ -140,6 +146,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
 
     // ---- actions
     m_preview = new QPushButton(tr("Preview Prompt"), this);
+    m_preview->setObjectName(QStringLiteral("preview"));
     m_start = new QPushButton(tr("Start Round"), this);
     m_start->setObjectName(QStringLiteral("start"));
     m_start->setDefault(true);
@@ -156,76 +163,48 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     buttons->addWidget(m_stopButton);
 
     // ---- prompt
-    m_promptLabel = new QLabel(tr("Prompt"), this);
-    m_promptLabel->setWordWrap(true);
-    m_promptChoice = new QComboBox(this);
-    m_promptChoice->setToolTip(tr("Each candidate has its own prompt: choose which one to read"));
-    m_promptChoice->hide();
-    m_prompt = new QPlainTextEdit(this);
-    m_prompt->setReadOnly(true);
-    m_prompt->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_prompt->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    m_prompt->setPlaceholderText(tr("Preview the prompt, or turn on review to edit it before a round sends it."));
-    m_approval = new QWidget(this);
-    auto *send = new QPushButton(tr("Send"), m_approval);
-    send->setObjectName(QStringLiteral("send"));
-    auto *discard = new QPushButton(tr("Discard"), m_approval);
-    auto *approvalLayout = new QHBoxLayout(m_approval);
-    approvalLayout->setContentsMargins(0, 0, 0, 0);
-    approvalLayout->addStretch(1);
-    approvalLayout->addWidget(discard);
-    approvalLayout->addWidget(send);
-    m_approval->hide();
-    auto *promptBox = new QWidget(this);
-    auto *promptLayout = new QVBoxLayout(promptBox);
-    promptLayout->setContentsMargins(0, 0, 0, 0);
-    promptLayout->addWidget(m_promptLabel);
-    promptLayout->addWidget(m_promptChoice);
-    promptLayout->addWidget(m_prompt, 1);
-    promptLayout->addWidget(m_approval);
+    m_promptView = new PromptView(this);
 
-    // ---- progress
+    // ---- progress and history
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // wraps to the dock, never widens it
     m_roundBar = new QProgressBar(this);
     m_roundBar->setFormat(tr("%v of %m candidates done"));
-    m_progressView = new QTableView(this);
-    m_progressView->setModel(m_progress);
-    m_progressView->verticalHeader()->hide();
-    m_progressView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_progressView->verticalHeader()->setDefaultSectionSize(m_progressView->fontMetrics().height() + 6);
-    m_progressView->horizontalHeader()->setSectionResizeMode(RoundProgressModel::Stage, QHeaderView::Stretch);
-    m_progressView->horizontalHeader()->setSectionResizeMode(RoundProgressModel::Exemplars, QHeaderView::ResizeToContents);
-    m_progressView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_progressView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_progressView->setToolTip(tr("Choose a candidate to read the prompt it received"));
+    m_roundsPage = new RoundsPage(m_rounds, m_progress, this);
+    m_progressView = m_roundsPage->candidatesView();
     m_usage = new QLabel(this);
     m_usage->setWordWrap(true); // a long line of counts must not widen the dock (and the window)
-    auto *progressBox = new QWidget(this);
-    auto *progressLayout = new QVBoxLayout(progressBox);
-    progressLayout->setContentsMargins(0, 0, 0, 0);
-    progressLayout->addWidget(m_status);
-    progressLayout->addWidget(m_roundBar);
-    progressLayout->addWidget(m_progressView, 1);
-    progressLayout->addWidget(m_usage);
-
+    m_usage->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     // One above the other: side by side, the two boxes would make the dock (and the window) at least as wide
-    // as both, which the default layout's column next to the editor is not.
-    auto *settingsRow = new QVBoxLayout;
-    settingsRow->addWidget(modelBox);
-    settingsRow->addWidget(roundBox);
-    m_splitter = new QSplitter(Qt::Vertical, this);
-    m_splitter->addWidget(progressBox);
-    m_splitter->addWidget(promptBox);
-    m_splitter->setStretchFactor(0, 2);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setChildrenCollapsible(false);
+    // as both, which the default layout's column next to the editor is not. They scroll when the dock is short.
+    auto *setupPage = new QWidget(this);
+    auto *setupLayout = new QVBoxLayout(setupPage);
+    setupLayout->setContentsMargins(2, 2, 2, 2);
+    setupLayout->addWidget(modelBox);
+    setupLayout->addWidget(roundBox);
+    setupLayout->addStretch(1);
+    auto *setupScroll = new QScrollArea(this);
+    setupScroll->setWidget(setupPage);
+    setupScroll->setWidgetResizable(true);
+    setupScroll->setFrameShape(QFrame::NoFrame);
+    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    // Pages rather than one column: at 1280×800 a column of settings, candidates and prompt left the prompt no
+    // height at all. Each page gets the dock's whole height; the buttons and the round's progress stay above them.
+    m_pages = new QTabWidget(this);
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(setupScroll, tr("Setup"));
+    m_pages->addTab(m_roundsPage, tr("Rounds"));
+    m_pages->addTab(m_promptView, tr("Prompt"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_notice);
-    layout->addLayout(settingsRow);
     layout->addLayout(buttons);
-    layout->addWidget(m_splitter, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(m_roundBar);
+    layout->addWidget(m_pages, 1);
+    layout->addWidget(m_usage);
 
     if (m_settings) {
         m_candidates->setValue(m_settings->candidatesPerRound());
@@ -252,8 +231,8 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     connect(m_start, &QPushButton::clicked, this, &RoundControlPanel::start);
     connect(m_pause, &QPushButton::clicked, this, &RoundControlPanel::pauseOrResume);
     connect(m_stopButton, &QPushButton::clicked, this, &RoundControlPanel::stop);
-    connect(send, &QPushButton::clicked, this, &RoundControlPanel::sendPrompt);
-    connect(discard, &QPushButton::clicked, this, &RoundControlPanel::discardPrompt);
+    connect(m_promptView, &PromptView::sendRequested, this, &RoundControlPanel::sendPrompt);
+    connect(m_promptView, &PromptView::discardRequested, this, &RoundControlPanel::discardPrompt);
     connect(m_resume, &QPushButton::clicked, this, [this] {
         if (!m_store || !m_runner || m_store->interruptedRounds().isEmpty())
             return;
@@ -272,12 +251,14 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
         });
     });
     connect(m_progress, &RoundProgressModel::progressChanged, this, &RoundControlPanel::updateProgress);
-    connect(m_progressView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) {
-                if (current.isValid())
-                    showCandidatePrompt(current.row());
-            });
-    connect(m_promptChoice, &QComboBox::currentIndexChanged, this, &RoundControlPanel::onPromptChosen);
+    connect(m_roundsPage, &RoundsPage::candidateChosen, this, &RoundControlPanel::showCandidatePrompt);
+    connect(m_roundsPage, &RoundsPage::candidateActivated, this, [this](int row) {
+        if (showCandidatePrompt(row))
+            showPage(PagePrompt);
+    });
+    connect(m_roundsPage, &RoundsPage::roundChosen, this, &RoundControlPanel::showRound);
+    if (m_history)
+        connect(m_history, &SessionHistoryWatch::changed, this, &RoundControlPanel::onHistoryChanged);
 
     setReadinessWatch(new ReadinessWatch(m_runner ? m_runner->evaluator() : nullptr, m_settings, this));
     if (m_runner) {
@@ -288,15 +269,15 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
         connect(m_runner, &RoundRunner::promptReady, this, &RoundControlPanel::onPromptReady);
         connect(m_runner, &RoundRunner::roundStarted, this, [this](qint64) {
             m_starting = false;
+            if (!m_promptView->isAwaitingApproval())
+                showPage(PageRounds);
             updateButtons();
             updateProgress();
             updateUsage();
         });
         connect(m_runner, &RoundRunner::roundFinished, this,
                 [this](qint64 roundId, RoundState state, const QString &message) {
-                    m_approval->hide();
-                    m_prompt->setReadOnly(true);
-                    m_choiceEditable = false;
+                    m_promptView->setAwaitingApproval(false);
                     const int number = m_store ? m_store->round(roundId).value_or(RoundRecord{}).number : 0;
                     setStatus(message.isEmpty() ? tr("Round %1 %2.").arg(number).arg(finishText(state))
                                                 : tr("Round %1 %2: %3").arg(number).arg(finishText(state), message));
@@ -311,6 +292,7 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     if (m_store) {
         for (auto signal : {&SessionStore::opened, &SessionStore::closed, &SessionStore::taskChanged})
             connect(m_store, signal, this, [this] {
+                forgetSession();
                 updateNotices();
                 updateButtons();
                 updateUsage();
@@ -492,8 +474,8 @@ void RoundControlPanel::updateProgress()
     if (m_store && round)
         if (const auto r = m_store->round(round))
             total = std::max(total, r->settings.value(QLatin1String("candidates")).toInt());
-    if (!round)
-        total = m_candidates->value();
+    // No round chosen or run yet: nothing is done or to be done.
+    m_roundBar->setVisible(round != 0);
     m_roundBar->setMaximum(std::max(total, 1));
     m_roundBar->setValue(round ? m_progress->finishedCount() : 0);
 }
@@ -648,61 +630,49 @@ bool RoundControlPanel::previewPrompt()
         setStatus(tr("The prompt did not render: %1").arg(error));
         return false;
     }
-    if (!m_approval->isVisible()) {
-        showPrompts(prompts, false);
-        m_promptLabel->setText(note);
+    if (!m_promptView->isAwaitingApproval()) {
+        showPrompts(prompts, false, note);
+        showPage(PagePrompt);
     }
     return true;
 }
 
 bool RoundControlPanel::showCandidatePrompt(int row)
 {
-    if (!m_store || m_approval->isVisible() || row < 0 || row >= m_progress->rowCount())
+    if (!m_store || m_promptView->isAwaitingApproval() || row < 0 || row >= m_progress->rowCount())
         return false;
     const QModelIndex index = m_progress->index(row, RoundProgressModel::Candidate);
     const auto prompt = m_store->prompt(index.data(RoundProgressModel::PromptIdRole).toLongLong());
     if (!prompt)
         return false;
-    showPrompts({CandidatePrompts::Prompt{prompt->exemplarIds, prompt->rendered, prompt->id}}, false);
+    const int number = m_store->round(prompt->roundId).value_or(RoundRecord{}).number;
+    const QString who = tr("round %1, %2").arg(number).arg(index.data().toString());
     const QString exemplars = RoundProgressModel::exemplarText(m_store, prompt->exemplarIds);
-    m_promptLabel->setText(prompt->kind == QLatin1String("repair")
-                               ? tr("The prompt %1 received").arg(index.data().toString())
-                               : tr("The prompt %1 received; exemplars %2").arg(index.data().toString(), exemplars));
+    showPrompts({CandidatePrompts::Prompt{prompt->exemplarIds, prompt->rendered, prompt->id}}, false,
+                prompt->kind == QLatin1String("repair") ? tr("The prompt %1 received").arg(who)
+                                                        : tr("The prompt %1 received; exemplars %2").arg(who, exemplars));
     return true;
 }
 
-void RoundControlPanel::showPrompts(const QList<CandidatePrompts::Prompt> &prompts, bool editable)
+void RoundControlPanel::showPrompts(const QList<CandidatePrompts::Prompt> &prompts, bool editable, const QString &label)
 {
-    m_choiceTexts.clear();
-    m_choiceShown = -1;
-    m_choiceEditable = editable;
-    {
-        const QSignalBlocker block(m_promptChoice);
-        m_promptChoice->clear();
-        for (int i = 0; i < prompts.size(); ++i) {
-            m_choiceTexts << prompts[i].text;
-            m_promptChoice->addItem(tr("Candidate %1 of %2: exemplars %3")
-                                        .arg(i + 1)
-                                        .arg(prompts.size())
-                                        .arg(RoundProgressModel::exemplarText(m_store, prompts[i].exemplars)));
-        }
-    }
-    m_promptChoice->setVisible(prompts.size() > 1);
-    m_prompt->setReadOnly(!editable);
-    if (!prompts.isEmpty()) {
-        m_choiceShown = 0;
-        m_prompt->setPlainText(prompts.constFirst().text);
-    }
+    QStringList choices;
+    for (int i = 0; i < prompts.size(); ++i)
+        choices << tr("Candidate %1 of %2: exemplars %3")
+                       .arg(i + 1)
+                       .arg(prompts.size())
+                       .arg(RoundProgressModel::exemplarText(m_store, prompts[i].exemplars));
+    m_promptView->showPrompts(prompts, choices, editable, label);
 }
 
-void RoundControlPanel::onPromptChosen(int index)
+QComboBox *RoundControlPanel::promptChoiceBox() const
 {
-    if (index < 0 || index >= m_choiceTexts.size() || index == m_choiceShown)
-        return;
-    if (m_choiceEditable && m_choiceShown >= 0)
-        m_choiceTexts[m_choiceShown] = m_prompt->toPlainText(); // an edit survives looking at another prompt
-    m_choiceShown = index;
-    m_prompt->setPlainText(m_choiceTexts[index]);
+    return m_promptView->choiceBox();
+}
+
+QPlainTextEdit *RoundControlPanel::promptEdit() const
+{
+    return m_promptView->edit();
 }
 
 void RoundControlPanel::onPromptReady(qint64, const QString &prompt)
@@ -711,39 +681,109 @@ void RoundControlPanel::onPromptReady(qint64, const QString &prompt)
                                                        : QList<CandidatePrompts::Prompt>{};
     if (prompts.isEmpty())
         prompts << CandidatePrompts::Prompt{{}, prompt, 0};
-    showPrompts(prompts, true);
-    m_promptLabel->setText(prompts.size() > 1
-                               ? tr("Review the prompts (one per candidate); edit any of them if you like, then Send.")
-                               : tr("Review the prompt; edit it if you like, then Send."));
-    m_approval->show();
-    // The prompt is what needs reading now: give it most of the room.
-    const int total = m_splitter->height();
-    m_splitter->setSizes({total / 4, total - total / 4});
-    m_prompt->setFocus();
+    showPrompts(prompts, true,
+                prompts.size() > 1
+                    ? tr("Review the prompts (one per candidate); edit any of them if you like, then Send.")
+                    : tr("Review the prompt; edit it if you like, then Send."));
+    m_promptView->setAwaitingApproval(true);
+    // The prompt is what needs reading now.
+    showPage(PagePrompt);
+    promptEdit()->setFocus();
 }
 
 void RoundControlPanel::sendPrompt()
 {
     if (!m_runner || m_runner->state() != RoundRunner::State::AwaitingApproval)
         return;
-    m_approval->hide();
-    m_prompt->setReadOnly(true);
-    m_promptLabel->setText(m_choiceTexts.size() > 1 ? tr("Sent prompts") : tr("Sent prompt"));
-    const int total = m_splitter->height();
-    m_splitter->setSizes({total * 2 / 3, total - total * 2 / 3});
-    if (m_choiceShown >= 0 && m_choiceShown < m_choiceTexts.size())
-        m_choiceTexts[m_choiceShown] = m_prompt->toPlainText();
-    m_choiceEditable = false;
-    m_runner->approvePrompts(m_choiceTexts);
+    const QStringList texts = m_promptView->texts();
+    m_promptView->setAwaitingApproval(false);
+    m_promptView->setLabel(texts.size() > 1 ? tr("Sent prompts") : tr("Sent prompt"));
+    showPage(PageRounds); // the answers come in there
+    m_runner->approvePrompts(texts);
 }
 
 void RoundControlPanel::discardPrompt()
 {
     if (!m_runner || m_runner->state() != RoundRunner::State::AwaitingApproval)
         return;
-    m_approval->hide();
-    m_prompt->setReadOnly(true);
+    m_promptView->setAwaitingApproval(false);
     m_runner->rejectPrompt();
+}
+
+void RoundControlPanel::forgetSession()
+{
+    // A prompt of the session before (its task, its exemplars) must not be read as this one's.
+    m_promptView->clear();
+    m_roundsPage->setSummary({});
+    m_pages->setTabText(PageRounds, tr("Rounds"));
+    m_historyOf.clear(); // the page is chosen again once this session's history is in
+}
+
+void RoundControlPanel::showPage(Page page)
+{
+    m_pages->setCurrentIndex(int(page));
+}
+
+RoundControlPanel::Page RoundControlPanel::currentPage() const
+{
+    return Page(m_pages->currentIndex());
+}
+
+QTableView *RoundControlPanel::roundsView() const
+{
+    return m_roundsPage->roundsView();
+}
+
+QString RoundControlPanel::historyText() const
+{
+    return m_roundsPage->summary();
+}
+
+bool RoundControlPanel::showRound(qint64 roundId)
+{
+    if (!m_history || !m_history->isCurrent() || !m_history->history().round(roundId))
+        return false;
+    if (roundId != m_progress->round()) {
+        // The running round keeps its live rows; any other is read from the history.
+        const bool live = m_runner && m_runner->isRunning() && m_runner->currentRound() == roundId;
+        if (!live || m_progress->rowCount() == 0)
+            m_progress->showRound(roundId, m_history->history().answersOfRound(roundId));
+    }
+    m_roundsPage->selectRound(roundId);
+    const bool live = m_runner && m_runner->isRunning() && m_runner->currentRound() == roundId;
+    if (const RoundRecord *r = m_history->history().round(roundId); r && !live)
+        setStatus(r->message.isEmpty() ? tr("Round %1 %2.").arg(r->number).arg(finishText(r->state))
+                                       : tr("Round %1 %2: %3").arg(r->number).arg(finishText(r->state), r->message));
+    updateProgress();
+    updateUsage(); // "this round" is the one shown
+    return true;
+}
+
+void RoundControlPanel::onHistoryChanged()
+{
+    if (!m_history || !m_history->isCurrent()) {
+        m_roundsPage->setSummary({});
+        return;
+    }
+    const SessionHistory &h = m_history->history();
+    m_pages->setTabText(PageRounds, h.rounds.isEmpty() ? tr("Rounds") : tr("Rounds (%1)").arg(h.rounds.size()));
+    m_roundsPage->setSummary(h.rounds.isEmpty() ? tr("No round yet: Start Round sends the first prompt.")
+                                                 : m_rounds->summary());
+    if (!h.error.isEmpty())
+        m_roundsPage->setSummary(h.error);
+    if (!h.rounds.isEmpty()) {
+        // The round shown: the running one, else the one chosen, else the last.
+        qint64 round = m_progress->round();
+        if (!round || !h.round(round))
+            round = h.rounds.constLast().id;
+        showRound(round);
+    }
+    if (m_historyOf != h.path) {
+        // A session with a history opens on it, a new one on its settings.
+        m_historyOf = h.path;
+        if (!m_promptView->isAwaitingApproval() && currentPage() != PagePrompt)
+            showPage(h.rounds.isEmpty() ? PageSetup : PageRounds);
+    }
 }
 
 } // namespace kforge

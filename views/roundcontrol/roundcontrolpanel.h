@@ -1,8 +1,10 @@
 #pragma once
-// The Round control dock: which endpoint and model answer, how many candidates per round, how many
-// exemplars, temperature, repair attempts and a hint; a preview of the prompt and, when review is on, the
-// rendered prompt to edit before it is sent; start, pause and stop; progress per candidate (with the
-// exemplars each candidate saw; choosing one shows the prompt it received) and per round; tokens and cost so far. Says plainly what is missing ("no GPU worker configured — Settings → Workers").
+// The Round control dock: start, pause and stop above three pages. Setup: which endpoint and model answer, how many
+// candidates per round, how many exemplars, temperature, repair attempts and a hint. Rounds: the session's history,
+// every round with its outcome and, for the chosen one (the running one while a round runs), its candidates with
+// their stage, variant, speedup and the exemplars each saw. Prompt: the preview of the prompt and, when review is
+// on, the rendered prompt to edit before it is sent; choosing a candidate shows the prompt it received. Tokens and
+// cost so far. Says plainly what is missing ("no GPU worker configured — Settings → Workers").
 #include "core/llm/endpointconfig.h"
 #include "core/optimizer/candidateprompts.h"
 #include "core/worker/workerreadiness.h"
@@ -20,15 +22,19 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QSplitter;
+class QTabWidget;
 class QTableView;
 
 namespace kforge {
 
 class Credentials;
 class ReadinessWatch;
+class PromptView;
+class RoundHistoryModel;
 class RoundProgressModel;
 class RoundRunner;
+class RoundsPage;
+class SessionHistoryWatch;
 class SessionStore;
 class Settings;
 struct RoundSettings;
@@ -55,6 +61,8 @@ public:
     bool previewPrompt();
     // Shows the prompt the candidate in row `row` of the progress list received.
     bool showCandidatePrompt(int row);
+    // Shows a round of the session's history (its candidates in the progress list) on the Rounds page.
+    bool showRound(qint64 roundId);
     // While the runner waits for approval: send the (edited) prompt, or drop the round.
     void sendPrompt();
     void discardPrompt();
@@ -62,7 +70,15 @@ public:
     RoundSettings roundSettings() const;
     std::optional<EndpointConfig> selectedEndpoint() const;
 
+    enum Page { PageSetup, PageRounds, PagePrompt };
+    void showPage(Page page);
+    Page currentPage() const;
+
     RoundProgressModel *progressModel() const { return m_progress; }
+    RoundHistoryModel *roundsModel() const { return m_rounds; }
+    QTableView *roundsView() const;
+    QString historyText() const;
+    PromptView *promptView() const { return m_promptView; }
     QComboBox *endpointBox() const { return m_endpoint; }
     QComboBox *modelBox() const { return m_model; }
     QSpinBox *candidatesBox() const { return m_candidates; }
@@ -72,9 +88,9 @@ public:
     QPlainTextEdit *hintEdit() const { return m_hint; }
     QCheckBox *reviewBox() const { return m_review; }
     QComboBox *exemplarModeBox() const { return m_exemplarMode; }
-    QComboBox *promptChoiceBox() const { return m_promptChoice; }
+    QComboBox *promptChoiceBox() const;
     QTableView *progressView() const { return m_progressView; }
-    QPlainTextEdit *promptEdit() const { return m_prompt; }
+    QPlainTextEdit *promptEdit() const;
     QPushButton *startButton() const { return m_start; }
     QPushButton *pauseButton() const { return m_pause; }
     QPushButton *stopButton() const { return m_stopButton; }
@@ -98,9 +114,11 @@ private:
     void updateUsage();
     void applyRequestTemplate(std::function<void(bool ok)> then = {});
     void onPromptReady(qint64 roundId, const QString &prompt);
-    // Fills the prompt box and, for several prompts, the chooser; editable while a round waits for review.
-    void showPrompts(const QList<CandidatePrompts::Prompt> &prompts, bool editable);
-    void onPromptChosen(int index);
+    // Fills the prompt page and, for several prompts, the chooser; editable while a round waits for review.
+    void showPrompts(const QList<CandidatePrompts::Prompt> &prompts, bool editable, const QString &label);
+    // A session or task change: no prompt, preview or review of the one before survives it.
+    void forgetSession();
+    void onHistoryChanged();
     void setStatus(const QString &text);
     void saveDefaults();
 
@@ -109,7 +127,9 @@ private:
     QPointer<Settings> m_settings;
     QPointer<ReadinessWatch> m_readiness;
     QPointer<Credentials> m_credentials;
+    QPointer<SessionHistoryWatch> m_history;
     RoundProgressModel *m_progress = nullptr;
+    RoundHistoryModel *m_rounds = nullptr;
     QLabel *m_notice = nullptr;
     QComboBox *m_endpoint = nullptr;
     QComboBox *m_model = nullptr;
@@ -126,17 +146,13 @@ private:
     QPushButton *m_pause = nullptr;
     QPushButton *m_stopButton = nullptr;
     QPushButton *m_resume = nullptr;
-    QLabel *m_promptLabel = nullptr;
-    QComboBox *m_promptChoice = nullptr;
-    QStringList m_choiceTexts; // the prompts the chooser offers, edits included
-    int m_choiceShown = -1;
-    bool m_choiceEditable = false;
-    QPlainTextEdit *m_prompt = nullptr;
-    QWidget *m_approval = nullptr;
-    QSplitter *m_splitter = nullptr;
+    QTabWidget *m_pages = nullptr;
+    PromptView *m_promptView = nullptr;
     QLabel *m_status = nullptr;
     QProgressBar *m_roundBar = nullptr;
+    RoundsPage *m_roundsPage = nullptr;
     QTableView *m_progressView = nullptr;
+    QString m_historyOf; // the session whose history the Rounds page has shown (the page is chosen once per session)
     QLabel *m_usage = nullptr;
     quint64 m_keyJob = 0; // a key lookup that finishes after a newer one is dropped
     bool m_starting = false;

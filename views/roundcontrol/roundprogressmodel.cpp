@@ -2,10 +2,12 @@
 #include "core/optimizer/parsedresponse.h"
 #include "core/optimizer/profilesummary.h"
 #include "core/optimizer/roundrunner.h"
+#include "core/session/sessionhistory.h"
 #include "core/session/sessionstore.h"
 #include "views/variants/variantsmodel.h"
 
 #include <QColor>
+#include <QHash>
 #include <QLocale>
 
 namespace kforge {
@@ -53,14 +55,50 @@ void RoundProgressModel::startRound(qint64 roundId)
     Q_EMIT progressChanged();
 }
 
+void RoundProgressModel::showRound(qint64 roundId, const QList<HistoryAnswer> &answers)
+{
+    beginResetModel();
+    m_round = roundId;
+    m_rows.clear();
+    m_dirty.clear();
+    const bool live = m_runner && m_runner->isRunning();
+    QHash<QList<qint64>, QString> exemplarTexts; // a round's prompts mostly show the same exemplars
+    for (const HistoryAnswer &a : answers) {
+        Row r;
+        r.responseId = a.responseId;
+        r.repair = a.kind == QLatin1String("repair");
+        r.promptId = a.promptId;
+        r.position = a.position;
+        r.streaming = live && a.finishStatus == QLatin1String("streaming");
+        r.chars = a.characters;
+        r.variantId = a.variantId;
+        r.tokens = a.tokens;
+        r.problem = r.variantId ? QString() : (a.error.isEmpty() ? a.parseMessage : a.error);
+        if (!r.streaming && !r.variantId && r.problem.isEmpty() && a.finishStatus == QLatin1String("streaming"))
+            r.problem = tr("the answer was interrupted");
+        if (r.repair) {
+            r.repairOf = a.exemplarIds.value(0);
+        } else {
+            r.exemplars = a.exemplarIds;
+            auto text = exemplarTexts.constFind(r.exemplars);
+            if (text == exemplarTexts.constEnd())
+                text = exemplarTexts.insert(r.exemplars, exemplarText(m_store, r.exemplars));
+            r.exemplarText = *text;
+        }
+        m_rows << r;
+    }
+    endResetModel();
+    Q_EMIT progressChanged();
+}
+
 void RoundProgressModel::onRequestStarted(qint64 responseId)
 {
     if (!m_store || !m_round)
         return;
     const auto response = m_store->response(responseId);
     const auto prompt = response ? m_store->prompt(response->promptId) : std::nullopt;
-    if (!prompt || prompt->roundId != m_round)
-        return; // a question about a pair, or another round's repair
+    if (!prompt || prompt->roundId != m_round || rowOfResponse(responseId) >= 0)
+        return; // a question about a pair, another round's repair, or one the history already showed
     Row r;
     r.responseId = responseId;
     int answers = 0;
@@ -158,6 +196,15 @@ int RoundProgressModel::finishedCount() const
     return n;
 }
 
+QString RoundProgressModel::titleOf(const Row &r)
+{
+    if (!r.title.isEmpty())
+        return r.title;
+    if (r.repair)
+        return r.repairOf ? tr("repair of #%1").arg(r.repairOf) : tr("repair");
+    return tr("answer %1").arg(r.position);
+}
+
 QString RoundProgressModel::stageText(const Row &r) const
 {
     if (r.streaming)
@@ -187,7 +234,7 @@ QVariant RoundProgressModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (Column(index.column())) {
-        case Candidate: return r.title;
+        case Candidate: return titleOf(r);
         case Stage: return stageText(r);
         case Variant: return r.variantId ? QVariant(QStringLiteral("#%1").arg(r.variantId)) : QVariant();
         case Speedup:

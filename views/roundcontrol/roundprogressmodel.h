@@ -2,7 +2,8 @@
 // Where each answer of the running round stands: generating (characters so far), then the stages of the
 // variant it produced (compiling, verifying, timing, profiling), done with its speedup or failed with the
 // reason; and which exemplars its prompt showed (each candidate may have drawn its own). Fed by RoundRunner's signals
-// and the store's; streaming updates are batched into one repaint per interval.
+// and the store's; streaming updates are batched into one repaint per interval. A round of the session's history
+// is shown from its stored answers (showRound()).
 #include <QAbstractTableModel>
 #include <QPointer>
 #include <QSet>
@@ -10,6 +11,7 @@
 
 namespace kforge {
 
+struct HistoryAnswer;
 class RoundRunner;
 class SessionStore;
 
@@ -23,6 +25,9 @@ public:
     RoundProgressModel(SessionStore *store, RoundRunner *runner, QObject *parent = nullptr);
 
     qint64 round() const { return m_round; }
+    // Shows a round of the history by its stored answers (SessionHistory::answersOfRound()); the running round's
+    // answers that start later are added as they start.
+    void showRound(qint64 roundId, const QList<HistoryAnswer> &answers);
     // Rows whose answer is in and whose variant (if any) is no longer in flight.
     int finishedCount() const;
     int rowOfResponse(qint64 responseId) const;
@@ -40,7 +45,9 @@ Q_SIGNALS:
 private:
     struct Row {
         qint64 responseId = 0;
-        QString title;
+        QString title; // empty for a row of the history: titleOf() makes it when it is shown
+        int position = 0;
+        qint64 repairOf = 0;
         bool streaming = true;
         qint64 chars = 0;
         qint64 variantId = 0;
@@ -59,6 +66,7 @@ private:
     void flush();
     bool isFinished(const Row &r) const;
     QString stageText(const Row &r) const;
+    static QString titleOf(const Row &r);
 
     QPointer<SessionStore> m_store;
     QPointer<RoundRunner> m_runner;

@@ -28,7 +28,7 @@ QString esc(const std::string &s)
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
-QString count(double v)
+QString countText(double v)
 {
     return QLocale().toString(qint64(std::llround(v)));
 }
@@ -245,7 +245,7 @@ void TaskPanel::render()
         for (const runtime::TensorSpec &x : list) {
             QStringList cells{esc(x.name),
                               QString::fromUtf8(dtypeName(x.dtype).data(), qsizetype(dtypeName(x.dtype).size())),
-                              shapeText(x).toHtmlEscaped(), count(double(x.numel())),
+                              shapeText(x).toHtmlEscaped(), countText(double(x.numel())),
                               bytes(double(x.sizeBytes())).toHtmlEscaped()};
             if (inputs)
                 cells << initText(x.init).toHtmlEscaped();
@@ -285,12 +285,12 @@ void TaskPanel::render()
     h += row({tr("FLOP").toHtmlEscaped(),
               t.flops.present() ? QStringLiteral("<code>") + esc(t.flops.text) + QStringLiteral("</code>")
                                 : tr("not given").toHtmlEscaped(),
-              t.flops.present() ? tr("%1 FLOP").arg(count(flops)).toHtmlEscaped() : QString()});
+              t.flops.present() ? tr("%1 FLOP").arg(countText(flops)).toHtmlEscaped() : QString()});
     h += row(
         {tr("Bytes").toHtmlEscaped(),
          t.bytes.present() ? QStringLiteral("<code>") + esc(t.bytes.text) + QStringLiteral("</code>")
                            : tr("not given").toHtmlEscaped(),
-         t.bytes.present() ? tr("%1 bytes (%2)").arg(count(bytesMoved), bytes(bytesMoved)).toHtmlEscaped() : QString()});
+         t.bytes.present() ? tr("%1 bytes (%2)").arg(countText(bytesMoved), bytes(bytesMoved)).toHtmlEscaped() : QString()});
     if (flops > 0 && bytesMoved > 0)
         h += row({tr("Arithmetic intensity").toHtmlEscaped(), tr("FLOP / bytes").toHtmlEscaped(),
                   tr("%1 FLOP/byte").arg(formatMeasure(flops / bytesMoved)).toHtmlEscaped()});
@@ -353,9 +353,9 @@ void TaskPanel::renderTorch()
     h += heading(tr("Work"));
     h += tableStart({tr("Quantity"), tr("Formula"), tr("Value")});
     h += row({tr("FLOP").toHtmlEscaped(), (s->flopsText.isEmpty() ? tr("not given") : s->flopsText).toHtmlEscaped(),
-              s->flops ? tr("%1 FLOP").arg(count(*s->flops)).toHtmlEscaped() : QString()});
+              s->flops ? tr("%1 FLOP").arg(countText(*s->flops)).toHtmlEscaped() : QString()});
     h += row({tr("Bytes").toHtmlEscaped(), (s->bytesText.isEmpty() ? tr("not given") : s->bytesText).toHtmlEscaped(),
-              s->bytes ? tr("%1 bytes (%2)").arg(count(*s->bytes), bytes(*s->bytes)).toHtmlEscaped() : QString()});
+              s->bytes ? tr("%1 bytes (%2)").arg(countText(*s->bytes), bytes(*s->bytes)).toHtmlEscaped() : QString()});
     h += QStringLiteral("</table>");
     h += floorsHtml(s->flops && *s->flops > 0, s->flops.value_or(0), s->bytes && *s->bytes > 0, s->bytes.value_or(0));
     h += heading(tr("Evaluation"));
@@ -404,7 +404,7 @@ QString TaskPanel::floorsHtml(bool hasFlops, double flops, bool hasBytes, double
                       tr("%1 at %2 GB/s").arg(bytes(bytesMoved), formatMeasure(peaks.gbps)).toHtmlEscaped()});
         if (f.computeMs)
             h += row({tr("Compute").toHtmlEscaped(), tr("%1 ms").arg(formatMeasure(*f.computeMs)).toHtmlEscaped(),
-                      tr("%1 FLOP at %2").arg(count(flops), flopRate(peaks.gflops)).toHtmlEscaped()});
+                      tr("%1 FLOP at %2").arg(countText(flops), flopRate(peaks.gflops)).toHtmlEscaped()});
         h += QStringLiteral("</table>");
         if (const auto floor = f.floorMs())
             h += QStringLiteral("<p><b>")

@@ -4,7 +4,8 @@
 // the session; the H200 session opens; two variants are compared; File → Export Variant… writes the best as
 // a CMake project; File → Save Report… writes the report; Chinese and the dark theme are chosen in Settings,
 // the window moved and closed. A second process (this binary with --second-start) then starts from the same
-// settings file and reports what came back: the language, the theme, the recent files and the geometry.
+// settings file and reports what came back: the language, the theme, the recent files, the session open when the
+// first closed (reopened as main() does) and the geometry.
 #include "app/gui/exportactions.h"
 #include "app/gui/mainactions.h"
 #include "app/gui/mainwindow.h"
@@ -149,6 +150,10 @@ int secondStart(const QString &settingsFile)
     w.show();
     if (!QTest::qWaitForWindowExposed(&w))
         return 2;
+    // As main() does without a path: the session the first start had open comes back.
+    QSignalSpy reopened(&w, &MainWindow::sessionOpened);
+    if (w.reopenLastSession() && !QTest::qWaitFor([&] { return reopened.count() > 0; }, 20000))
+        return 3;
     QTest::qWait(200);
     QStringList recent;
     for (QAction *a : w.recentMenu()->actions())
@@ -159,7 +164,8 @@ int secondStart(const QString &settingsFile)
     out << QStringLiteral("language=") + settings.language() << QStringLiteral("menus=") + menuTitles(w)
         << QStringLiteral("theme=") + Settings::themeName(settings.theme())
         << QStringLiteral("windowLightness=%1").arg(w.palette().color(QPalette::Window).lightness())
-        << QStringLiteral("recent=") + recent.join(u'|') << QStringLiteral("geometry=") + rectText(w.geometry())
+        << QStringLiteral("recent=") + recent.join(u'|') << QStringLiteral("session=") + w.session()->path()
+        << QStringLiteral("geometry=") + rectText(w.geometry())
         << QStringLiteral("frame=") + rectText(w.frameGeometry())
         << QStringLiteral("available=") + (screen ? rectText(screen->availableGeometry()) : QString());
     shot(&w, QStringLiteral("8-second-start"));
@@ -429,6 +435,9 @@ private Q_SLOTS:
         QVERIFY2(recent.size() >= 2, qPrintable(restored.value(QStringLiteral("recent"))));
         QCOMPARE(QFileInfo(recent[0]).canonicalFilePath(), QFileInfo(sessionCopy).canonicalFilePath()); // most recent first
         QCOMPARE(QFileInfo(recent[1]).canonicalFilePath(), QFileInfo(taskFolder).canonicalFilePath());
+        // The session open when the first start closed is open again.
+        QCOMPARE(QFileInfo(restored.value(QStringLiteral("session"))).canonicalFilePath(),
+                 QFileInfo(sessionCopy).canonicalFilePath());
         const QRect geometry = parseRect(restored.value(QStringLiteral("geometry")));
         const QRect available = parseRect(restored.value(QStringLiteral("available")));
         QCOMPARE(geometry, left);

@@ -21,8 +21,10 @@
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffview.h"
 #include "views/editor/kerneleditor.h"
+#include "views/reasoning/reasoningentriesmodel.h"
 #include "views/reasoning/reasoningpanel.h"
 #include "views/roundcontrol/roundcontrolpanel.h"
+#include "views/roundcontrol/roundhistorymodel.h"
 #include "views/roundcontrol/roundprogressmodel.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsfiltermodel.h"
@@ -148,6 +150,12 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(store->rounds().size(), 2);
+        // The history follows: both rounds in Round Control, the last one's candidates shown, all six answers listed
+        // in Reasoning.
+        QTRY_COMPARE(control->roundsModel()->rowCount(), 2);
+        QCOMPARE(control->progressModel()->round(), store->rounds().last().id);
+        QCOMPARE(control->roundsView()->currentIndex().row(), 1);
+        QTRY_COMPARE(reasoning->model()->rowCount(), 6);
 
         // ---- the table and the chart filled in: 6 answers on top of the reference and the task's variants
         int model = 0, done = 0, failed = 0;

@@ -9,6 +9,7 @@
 #include "views/variants/variantselection.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
@@ -358,6 +359,36 @@ private Q_SLOTS:
 
         f.store().close();
         QCOMPARE(panel.metricsModel()->rowCount(), 0);
+    }
+
+    // Issue 37: the session's stored answers about pairs are offered, with or without a pair chosen.
+    void offersStoredAnalyses()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("gui.kforge"));
+        QVERIFY(QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul-gui.kforge"), file));
+        QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner);
+        SessionStore store;
+        VariantSelection selection;
+        ComparePanel panel(&store, &selection, nullptr);
+        panel.resize(700, 600);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(!panel.storedBox()->isVisible());
+        QVERIFY(store.open(file));
+        QTRY_COMPARE(panel.storedBox()->count(), 1);
+        QVERIFY(panel.storedBox()->isVisible());
+        QCOMPARE(panel.storedBox()->itemText(0), QStringLiteral("Why #6 beats #8 · answers: 1"));
+        QCOMPARE(panel.variantA(), qint64(0)); // nothing chosen yet: the empty page says where to look
+        panel.showStored(0);
+        QCOMPARE(selection.comparePair(), std::make_pair(qint64(6), qint64(8)));
+        QCOMPARE(panel.variantA(), qint64(6));
+        QCOMPARE(panel.variantB(), qint64(8));
+        QVERIFY2(panel.pairAnswersText().contains(QLatin1String("#6 against #8")), qPrintable(panel.pairAnswersText()));
+        QVERIFY(panel.pairAnswersText().size() > 500);
+        saveScreenshot(&panel, QStringLiteral("compare-stored"));
+        store.close();
+        QVERIFY(!panel.storedBox()->isVisibleTo(&panel));
     }
 };
 

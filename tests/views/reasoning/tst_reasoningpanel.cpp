@@ -7,7 +7,9 @@
 #include "views/variants/variantselection.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QDialog>
+#include <QFile>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -160,6 +162,51 @@ private Q_SLOTS:
         QVERIFY2(panel.headerText().contains(QStringLiteral("Round 1 · answer 2")), qPrintable(panel.headerText()));
         QVERIFY(panel.promptText().contains(QLatin1String("diag")));
         saveScreenshot(&panel, QStringLiteral("reasoning"));
+    }
+
+    // Issue 37: the list holds every answer of the session, not only those already looked at.
+    void listsEveryAnswerOfAStoredSession()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("gui.kforge"));
+        QVERIFY(QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul-gui.kforge"), file));
+        QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner);
+        SessionStore store;
+        VariantSelection selection;
+        ReasoningPanel panel(&store, &selection, nullptr);
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(store.open(file));
+        // Looked at before the history is in: that answer is listed once, in its place.
+        QVERIFY(panel.showResponse(5));
+        QTRY_COMPARE(panel.model()->rowCount(), 7);
+        QStringList rows;
+        for (int r = 0; r < panel.model()->rowCount(); ++r)
+            rows << panel.model()->index(r, 0).data().toString();
+        QCOMPARE(rows.join(u'\n'), QStringLiteral("Round 1 · answer 1 — 2,579 characters\n"
+                                                  "Round 1 · answer 2 — 1,137 characters\n"
+                                                  "Round 1 · answer 3 — 861 characters\n"
+                                                  "Round 2 · answer 1 — 2,309 characters\n"
+                                                  "Round 2 · answer 2 — 1,338 characters\n"
+                                                  "Round 2 · answer 3 — 2,740 characters\n"
+                                                  "Why #6 beats #8 — 1,056 characters"));
+        QCOMPARE(panel.shownResponse(), qint64(5));
+        auto *combo = panel.findChild<QComboBox *>();
+        QVERIFY(combo);
+        QCOMPARE(combo->currentIndex(), 4);
+        // A listed answer's text is read when it is chosen, with the variant it made.
+        const auto *listed = panel.model()->entry(0);
+        QVERIFY(listed && !listed->loaded && listed->text.isEmpty());
+        QVERIFY(panel.showResponse(1));
+        QCOMPARE(panel.shownVariant(), qint64(6));
+        QVERIFY(panel.model()->entry(0)->loaded);
+        QVERIFY2(panel.headerText().contains(QStringLiteral("Round 1 · answer 1")), qPrintable(panel.headerText()));
+        QVERIFY(!panel.answerText().isEmpty());
+        QVERIFY(panel.showResponse(7));
+        QVERIFY2(panel.headerText().startsWith(QLatin1String("Why #6 beats #8")), qPrintable(panel.headerText()));
+        QCOMPARE(panel.model()->rowCount(), 7);
+        // Another session: its answers only.
+        store.close();
+        QCOMPARE(panel.model()->rowCount(), 0);
     }
 };
 
