@@ -138,7 +138,8 @@ WorkerStatus WorkerPool::status(int index) const
     else
         s.state = slot.startFailed ? WorkerStatus::State::Failed : WorkerStatus::State::NoGpu;
     if (s.state == WorkerStatus::State::Failed || s.state == WorkerStatus::State::NoGpu)
-        s.error = slot.deviceError;
+        s.error = m_kind == TaskKind::Torch ? TorchWorkerDiagnosis::of(slot.deviceErrorCode, slot.deviceError).cause
+                                            : slot.deviceError; // a torch worker's in one line, with its fix
     return s;
 }
 
