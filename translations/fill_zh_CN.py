@@ -1641,6 +1641,46 @@ T.update({
 'Select a worker to see its status in full.': '选择一个工作进程以查看其完整状态。',
 })
 
+# Issue 37, items 4 and 6: the torch worker's readiness (the missing piece and the fix), the FLOP count and the
+# tolerance of an imported torch task.
+T.update({
+'Torch worker ready': 'Torch 工作进程就绪',
+'Torch worker: starting…': 'Torch 工作进程：正在启动…',
+'The torch worker could not be started': '无法启动 torch 工作进程',
+'Torch worker: no CUDA': 'Torch 工作进程：无 CUDA',
+'Torch worker: no python3': 'Torch 工作进程：无 python3',
+'Torch worker: no torch': 'Torch 工作进程：无 torch',
+'The torch worker is starting (python3 imports torch): evaluations can begin once it has reported its device.':
+    'torch 工作进程正在启动（python3 正在导入 torch）：报告其设备后即可开始评估。',
+"No GPU worker is configured, so this PyTorch task's candidates are not evaluated: Ctrl+Enter only checks a ModelNew's Python syntax (a .cu kernel is compiled). Add a worker in Settings → Workers, e.g. ssh gpu-box kforge-worker: for a torch task it runs kforge-torch-worker there.":
+    '未配置 GPU 工作进程，因此不会评估此 PyTorch 任务的候选：Ctrl+Enter 只检查 ModelNew 的 Python 语法（.cu 内核会被编译）。请在“设置 → 工作进程”中添加一个，例如 ssh gpu-box kforge-worker：对 torch 任务，它会在那台机器上运行 kforge-torch-worker。',
+'The torch worker (kforge-torch-worker, run for this PyTorch task in place of kforge-worker) could not be started: %1':
+    '无法启动 torch 工作进程（kforge-torch-worker，为此 PyTorch 任务代替 kforge-worker 运行）：%1',
+'The torch worker needs python3 and cannot run one: %1. Install Python 3 with PyTorch where the worker runs, or set KFORGE_TORCH_PYTHON to a python3 that has torch.':
+    'torch 工作进程需要 python3，但无法运行：%1。请在工作进程所在机器上安装带 PyTorch 的 Python 3，或将 KFORGE_TORCH_PYTHON 设为一个装有 torch 的 python3。',
+"The torch worker's Python has no torch: %1": 'torch 工作进程的 Python 没有 torch：%1',
+"The torch worker runs, but its torch has no usable CUDA GPU (%1): a CPU-only torch build (such as Debian's python3-torch) or no NVIDIA driver. Run the worker on a GPU host with a CUDA build of PyTorch (Settings → Workers, e.g. ssh gpu-box kforge-worker); kforge-torch-worker --check there says what is missing.":
+    'torch 工作进程已运行，但其 torch 没有可用的 CUDA GPU（%1）：torch 是仅 CPU 的版本（例如 Debian 的 python3-torch），或没有 NVIDIA 驱动。请在装有 CUDA 版 PyTorch 的 GPU 主机上运行工作进程（设置 → 工作进程，例如 ssh gpu-box kforge-worker）；在那台机器上运行 kforge-torch-worker --check 可查看缺少什么。',
+'%1. Install PyTorch for the python3 that runs kforge-torch-worker, or set KFORGE_TORCH_PYTHON to one that has it (kforge-torch-worker --check says which python it runs with)':
+    '%1。请为运行 kforge-torch-worker 的 python3 安装 PyTorch，或将 KFORGE_TORCH_PYTHON 设为装有 torch 的 python3（kforge-torch-worker --check 会显示它使用哪个 python）',
+'KFORGE_TORCH_PYTHON=%1 is not an executable file': 'KFORGE_TORCH_PYTHON=%1 不是可执行文件',
+'FLOPs unknown. Without a FLOP count the task has no compute floor, so its speed of light is the memory floor alone: for a compute-bound problem (a matrix product, a convolution) that floor is far too low, %-of-speed-of-light figures read low and a result faster than the true limit is not flagged. Write "flops" in task.json (a number or an expression over the params) to give it one.':
+    'FLOP 数未知。没有 FLOP 数，任务就没有计算下限，其光速上限只由访存下限决定：对计算受限的问题（矩阵乘、卷积）该下限远远偏低，光速上限百分比会偏低，快于真实极限的结果也不会被标记。请在 task.json 中写入 "flops"（一个数或关于参数的表达式）来给出它。',
+'No FLOPs counted (no matrix product or convolution): the memory floor alone sets the speed of light, as it should for a memory-bound problem.':
+    '未计入 FLOP（没有矩阵乘或卷积）：光速上限只由访存下限决定，这对访存受限的问题是合适的。',
+'How discovery found the FLOPs: %1.': '发现过程如何得到 FLOP 数：%1。',
+'%1: exact': '%1：精确比较',
+'%1: atol %2, rtol %3 %4': '%1：atol %2，rtol %3 %4',
+'No output to compare.': '没有可比较的输出。',
+'Where it came from: %1.': '来源：%1。',
+'Stricter than KernelBench, which checks every problem with atol = rtol = 1e-2: a candidate KernelBench accepts can be judged incorrect here. To judge as KernelBench does, set "tolerance" in task.json, e.g. {"f32": {"atol": 0.01, "rtol": 0.01}}.':
+    '比 KernelBench 更严格（KernelBench 对所有问题都用 atol = rtol = 1e-2 检查）：KernelBench 接受的候选在这里可能被判为不正确。若要与 KernelBench 一样判定，请在 task.json 中设置 "tolerance"，例如 {"f32": {"atol": 0.01, "rtol": 0.01}}。',
+'flops: %1': 'flops：%1',
+'Tolerance: f32 outputs are compared with atol = rtol = 1e-4 (the import\'s default; f16 1e-2, bf16 2e-2), stricter than KernelBench\'s 1e-2 for every dtype. Set "tolerance" in a task.json to judge as KernelBench does (docs/torch-tasks.md).':
+    '容差：f32 输出按 atol = rtol = 1e-4 比较（导入的默认值；f16 为 1e-2，bf16 为 2e-2），比 KernelBench 对所有数据类型使用的 1e-2 更严格。若要与 KernelBench 一样判定，请在 task.json 中设置 "tolerance"（见 docs/torch-tasks.md）。',
+})
+
+
 def placeholders(text):
     return sorted(PLACEHOLDER.findall(text or ''))
 

@@ -169,6 +169,7 @@ int ImportCommand::run(const QStringList &args)
     QMap<QString, QString> names; // task name -> the file it came from
     QStringList reported;         // absolute paths of the problems with a result line
     int done = 0;
+    bool strictF32 = false; // an imported task judges f32 outputs more strictly than KernelBench
 
     // One result line of the script (torchimport::parseResultLine): the task or the step that failed.
     const auto finish = [&](const TorchDiscovery &result) {
@@ -206,6 +207,12 @@ int ImportCommand::run(const QStringList &args)
             if (task.value(u"degenerate"_s).toBool())
                 out << ' ' << tr("[degenerate: the output does not depend on the inputs]");
             out << '\n';
+            if (flops.isNull())
+                out << u"    "_s
+                    << tr("flops: %1").arg(task.value(u"derived"_s).toObject().value(u"flops"_s).toString()) << '\n';
+            const QJsonObject f32 = task.value(u"tolerance"_s).toObject().value(u"f32"_s).toObject();
+            if (!f32.isEmpty())
+                strictF32 = f32.value(u"atol"_s).toDouble() < 1e-2 || f32.value(u"rtol"_s).toDouble() < 1e-2;
         }
         out.flush();
     };
@@ -259,6 +266,11 @@ int ImportCommand::run(const QStringList &args)
                .arg(QDir::cleanPath(outDir))
                .arg(total.elapsed() / 1000.0, 0, 'f', 1)
         << '\n';
+    if (strictF32)
+        out << tr("Tolerance: f32 outputs are compared with atol = rtol = 1e-4 (the import's default; f16 1e-2, bf16 "
+                  "2e-2), stricter than KernelBench's 1e-2 for every dtype. Set \"tolerance\" in a task.json to judge "
+                  "as KernelBench does (docs/torch-tasks.md).")
+            << '\n';
     if (!failures.isEmpty()) {
         out << tr("Not imported (%1):").arg(failures.size()) << '\n';
         for (const Failure &f : std::as_const(failures))

@@ -249,6 +249,14 @@ QString CodeNames::cString(const QString &text)
     return out + u'"';
 }
 
+QString CodeNames::pyList(const QStringList &items)
+{
+    QStringList quoted;
+    for (const QString &i : items)
+        quoted << pyString(i);
+    return u"["_s + quoted.join(u", "_s) + u"]"_s;
+}
+
 QString CodeNames::pyString(const QString &text)
 {
     QString out = u"\""_s;

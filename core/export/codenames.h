@@ -26,6 +26,8 @@ public:
     static QString cString(const QString &text);
     // A Python string literal for `text` (quotes included).
     static QString pyString(const QString &text);
+    // A Python list of string literals: ["a", "b"].
+    static QString pyList(const QStringList &items);
     // A number as C++/Python source: integers without a fraction, others with full precision.
     static QString number(double v);
     static bool isIntegral(double v);

@@ -17,14 +17,6 @@ namespace kforge {
 
 namespace {
 
-QString pyList(const QStringList &items)
-{
-    QStringList quoted;
-    for (const QString &i : items)
-        quoted << CodeNames::pyString(i);
-    return u"["_s + quoted.join(u", "_s) + u"]"_s;
-}
-
 // One line per floating dtype, "    torch.float32: (atol, rtol),": what task.json gives, else the default, as the
 // judge merges them (torchworker's spec.py); outputs of other dtypes compare exactly.
 QString toleranceItems(const QByteArray &taskJson)
@@ -92,8 +84,8 @@ QList<ExportFile> ModelNewExporter::harnessFiles(const ExportInput &in, const Ta
         arguments << a.name;
     for (const TaskTensorInfo &o : summary.outputs)
         outputs << o.name;
-    v[u"py_arguments"_s] = pyList(arguments);
-    v[u"py_outputs"_s] = pyList(outputs);
+    v[u"py_arguments"_s] = CodeNames::pyList(arguments);
+    v[u"py_outputs"_s] = CodeNames::pyList(outputs);
     v[u"tolerance_items"_s] = toleranceItems(in.taskJson.toUtf8());
     v[u"trials"_s] = QString::number(TimingDefaults::trials);
     const ExportProvenance &p = in.provenance;

@@ -16,14 +16,6 @@ namespace kforge {
 
 namespace {
 
-QString pyStrings(const QStringList &items)
-{
-    QStringList quoted;
-    for (const auto &i : items)
-        quoted << CodeNames::pyString(i);
-    return u"["_s + quoted.join(u", "_s) + u"]"_s;
-}
-
 QString pyShape(const runtime::TensorSpec &t)
 {
     QStringList dims;
@@ -87,11 +79,11 @@ void TorchExporter::addSetupValues(const ExportContext &ctx, TemplateRenderer::V
     v[u"torch_arch"_s] = arch.size() >= 2 ? arch.left(arch.size() - 1) + u'.' + arch.right(1) : arch;
     QStringList libraries = ctx.kernelFlags.libraries + ctx.referenceFlags.libraries;
     libraries.removeDuplicates();
-    v[u"libraries"_s] = pyStrings(libraries);
+    v[u"libraries"_s] = CodeNames::pyList(libraries);
     QStringList kernelNvcc;
     for (const auto &g : ctx.kernelFlags.compile)
         kernelNvcc << NvccFlags::joined(g);
-    v[u"kernel_nvcc_flags"_s] = pyStrings(kernelNvcc);
+    v[u"kernel_nvcc_flags"_s] = CodeNames::pyList(kernelNvcc);
     v[u"py_title"_s] = CodeNames::pyString(QString::fromStdString(in.task.title.empty() ? in.task.name : in.task.title));
 }
 
@@ -122,7 +114,7 @@ ExportBundle TorchExporter::generate(const ExportContext &ctx, const ExportOptio
         withReference
             ? u"# The task's reference as a module of its own, so its symbols cannot clash with the kernel's.\n"
               "modules.append(extension(\"%1_reference_ext\", \"%1_reference_binding.cpp\", \"reference.cu\", \"%2\", %3))\n"_s
-                  .arg(ns, ctx.referenceEntry, pyStrings(referenceNvcc))
+                  .arg(ns, ctx.referenceEntry, CodeNames::pyList(referenceNvcc))
             : QString();
 
     // binding

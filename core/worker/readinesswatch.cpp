@@ -19,8 +19,9 @@ ReadinessWatch::ReadinessWatch(Evaluator *evaluator, Settings *settings, QObject
 
 WorkerReadiness ReadinessWatch::readiness() const
 {
-    if (m_settings && m_settings->workers().isEmpty())
-        return WorkerReadiness(WorkerReadiness::State::NoWorker);
+    if (m_settings && m_settings->workers().isEmpty()) // in the wording of the task kind the evaluator serves
+        return WorkerReadiness(WorkerReadiness::State::NoWorker, {},
+                               m_evaluator ? m_evaluator->readiness().taskKind() : TaskKind::Cuda);
     return m_evaluator ? m_evaluator->readiness() : WorkerReadiness(WorkerReadiness::State::NoWorker);
 }
 

@@ -1,5 +1,6 @@
 #include "core/worker/workerpool.h"
 
+#include "core/worker/torchworkerdiagnosis.h"
 #include "core/worker/workerclient.h"
 
 #include <QElapsedTimer>
@@ -16,6 +17,7 @@ struct WorkerPool::Slot {
     WorkerClient *client = nullptr; // child of the pool
     DeviceInfo device;
     QString deviceError;
+    QString deviceErrorCode; // the worker's ("no_device", "no_torch") or WorkerReply::Unavailable
     bool settled = false;
     bool startFailed = false; // the worker never got as far as device_info
     int deviceRequest = 0;
@@ -53,6 +55,7 @@ void WorkerPool::setTaskKind(TaskKind kind)
     m_kind = kind;
     if (!m_configs.isEmpty())
         startWorkers();
+    updateReadiness(); // the wording follows the kind even without workers
 }
 
 void WorkerPool::startWorkers()
@@ -135,7 +138,8 @@ WorkerStatus WorkerPool::status(int index) const
     else
         s.state = slot.startFailed ? WorkerStatus::State::Failed : WorkerStatus::State::NoGpu;
     if (s.state == WorkerStatus::State::Failed || s.state == WorkerStatus::State::NoGpu)
-        s.error = slot.deviceError;
+        s.error = m_kind == TaskKind::Torch ? TorchWorkerDiagnosis::of(slot.deviceErrorCode, slot.deviceError).cause
+                                            : slot.deviceError; // a torch worker's in one line, with its fix
     return s;
 }
 
@@ -176,23 +180,35 @@ void WorkerPool::settle(Slot &slot)
 WorkerReadiness WorkerPool::readiness() const
 {
     if (m_slots.empty())
-        return WorkerReadiness(WorkerReadiness::State::NoWorker);
+        return WorkerReadiness(WorkerReadiness::State::NoWorker, {}, m_kind);
     bool starting = false;
     bool anyStarted = false;
     QStringList details;
+    std::optional<TorchWorkerDiagnosis> torch; // the first failed torch worker's missing piece
     for (const auto &slot : m_slots) {
         if (slot->device.canEvaluate())
-            return WorkerReadiness(WorkerReadiness::State::Ready);
+            return WorkerReadiness(WorkerReadiness::State::Ready, {}, m_kind);
         if (!slot->settled) {
             starting = true;
             continue;
         }
         anyStarted = anyStarted || !slot->startFailed;
-        details << tr("%1: %2").arg(slot->client->config().displayName(), slot->deviceError);
+        if (m_kind == TaskKind::Torch) {
+            const TorchWorkerDiagnosis d = TorchWorkerDiagnosis::of(slot->deviceErrorCode, slot->deviceError);
+            if (!torch || (torch->missing == TorchWorkerDiagnosis::Missing::Nothing
+                           && d.missing != TorchWorkerDiagnosis::Missing::Nothing))
+                torch = d;
+            details << tr("%1: %2").arg(slot->client->config().displayName(), d.cause);
+        } else {
+            details << tr("%1: %2").arg(slot->client->config().displayName(), slot->deviceError);
+        }
     }
     if (starting)
-        return WorkerReadiness(WorkerReadiness::State::Starting, details);
-    return WorkerReadiness(anyStarted ? WorkerReadiness::State::NoGpu : WorkerReadiness::State::CannotStart, details);
+        return WorkerReadiness(WorkerReadiness::State::Starting, details, m_kind);
+    const WorkerReadiness::State state = anyStarted ? WorkerReadiness::State::NoGpu : WorkerReadiness::State::CannotStart;
+    if (torch)
+        return WorkerReadiness(torch->state(state), details, m_kind, torch->cause);
+    return WorkerReadiness(state, details);
 }
 
 void WorkerPool::updateReadiness()
@@ -215,6 +231,7 @@ void WorkerPool::onFailed(Slot &slot, const QString &message)
 {
     if (!slot.settled) {
         slot.deviceError = message;
+        slot.deviceErrorCode = WorkerReply::Unavailable;
         slot.startFailed = true;
         Q_EMIT deviceFailed(slot.index, message);
         settle(slot);
@@ -321,9 +338,11 @@ void WorkerPool::onReplied(Slot &slot, int requestId, const WorkerReply &reply)
         if (reply.ok) {
             slot.device = DeviceInfo::fromJson(reply.body.value("device"_L1).toObject());
             slot.deviceError.clear();
+            slot.deviceErrorCode.clear();
             Q_EMIT deviceReported(slot.index, slot.device);
         } else {
             slot.deviceError = reply.errorMessage;
+            slot.deviceErrorCode = reply.errorCode;
             Q_EMIT deviceFailed(slot.index, reply.errorMessage);
         }
         settle(slot);
@@ -335,7 +354,7 @@ void WorkerPool::onReplied(Slot &slot, int requestId, const WorkerReply &reply)
     if (!reply.ok) {
         EvalResult r = reply.toEvalResult();
         if (slot.step == Slot::Step::LoadReference && reply.errorCode != WorkerReply::Unavailable
-            && reply.errorCode != "no_device"_L1) {
+            && reply.errorCode != "no_device"_L1 && reply.errorCode != "no_torch"_L1) {
             // Not the candidate's fault: no verdict about it.
             r.verdict = Verdict::Error;
             r.message = tr("The reference kernel could not be loaded: %1").arg(reply.errorMessage);
@@ -354,6 +373,15 @@ void WorkerPool::finishJob(Slot &slot, EvalResult result)
 {
     const int id = slot.job->id;
     result.workerName = slot.client->config().displayName();
+    if (m_kind == TaskKind::Torch && result.verdict == Verdict::Error) {
+        // What the torch worker lacks, in one line (kforge-cli eval prints it as is), never its traceback.
+        const TorchWorkerDiagnosis d = TorchWorkerDiagnosis::of(result.errorCode, result.message);
+        const WorkerReadiness why(d.state(WorkerReadiness::State::CannotStart), {}, m_kind, d.cause);
+        if (d.missing != TorchWorkerDiagnosis::Missing::Nothing)
+            result.message = why.explanation();
+        else if (result.errorCode == WorkerReply::Unavailable || result.errorCode == WorkerReply::Crashed)
+            result.message = d.cause;
+    }
     if (result.deviceName.isEmpty())
         result.deviceName = slot.device.name;
     slot.job.reset();

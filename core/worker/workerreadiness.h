@@ -2,6 +2,8 @@
 // Whether evaluations can run now and, when not, why and what to do, in the one wording every view shows
 // (status bar, notice bar, Round Control's Start, the editor's Ctrl+Enter). WorkerPool works it out from its
 // workers; the Evaluator in use passes it on, and views observe it through the window's one ReadinessWatch.
+#include "core/task/task.h"
+
 #include <QCoreApplication>
 #include <QMetaType>
 #include <QString>
@@ -20,17 +22,26 @@ public:
         Starting,    // workers are starting; none has answered yet
         NoWorker,    // none is configured
         CannotStart, // every configured worker failed to start or to shake hands
-        NoGpu,       // the workers run, but none found a usable GPU (e.g. "CUDA driver version is insufficient")
+        NoGpu,       // the workers run, but none found a usable GPU (e.g. "CUDA driver version is insufficient"; for a
+                     // torch task: its torch has no CUDA)
+        NoPython,    // torch task: the torch worker finds no python3 to run it
+        NoTorch,     // torch task: the torch worker's python cannot import torch
     };
 
     WorkerReadiness() = default;
-    explicit WorkerReadiness(State state, QStringList details = {})
+    // `kind`: the task kind the workers serve (a torch task's wording names kforge-torch-worker and its pieces);
+    // `cause`: the first failed worker's cause in one line (TorchWorkerDiagnosis), shown in the explanation.
+    explicit WorkerReadiness(State state, QStringList details = {}, TaskKind kind = TaskKind::Cuda, QString cause = {})
         : m_state(state)
         , m_details(std::move(details))
+        , m_kind(kind)
+        , m_cause(std::move(cause))
     {
     }
 
     State state() const { return m_state; }
+    TaskKind taskKind() const { return m_kind; }
+    QString cause() const { return m_cause; }
     bool canEvaluate() const { return m_state == State::Ready; }
     // Nothing submitted now would ever be measured: no worker, or every one of them failed.
     bool isUnusable() const { return m_state != State::Ready && m_state != State::Starting; }
@@ -45,8 +56,12 @@ public:
     bool operator==(const WorkerReadiness &other) const = default;
 
 private:
+    QString torchExplanation() const;
+
     State m_state = State::Ready;
     QStringList m_details;
+    TaskKind m_kind = TaskKind::Cuda;
+    QString m_cause;
 };
 
 } // namespace kforge

@@ -14,8 +14,9 @@ On success stdout holds one JSON object, the task ("kind": "torch"); on a proble
   - a shape dimension is written as an expression over the size constants (the task's params) when re-running
     on meta with one constant changed at a time (to 1/2 and 1/4 of it) shows which constant it follows;
   - where the meta forward fails, the outputs come from real CPU runs with the size constants scaled down;
-  - FLOPs: torch.utils.flop_counter.FlopCounterMode on the meta forward (torch >= 2.1; otherwise null with the
-    reason), written as a product of params when the counts at the changed constants fit one;
+  - FLOPs: counted at torch's dispatcher on the meta forward (kforge_torch_flops.py: matmul, linear, bmm, einsum,
+    convolutions; the same count on torch 1.13 and 2.x), written as a product of params when the counts at the
+    changed constants fit one; null with the reason when the count is unknown;
   - degenerate: the Model is run twice for real (at full size when it is small, else with the constants scaled
     down) on inputs from two seeds; equal outputs mean the output does not depend on the inputs.
 Works with torch 1.13 and torch 2.x.
@@ -34,6 +35,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kforge_torch_fit import bytes_formula, fit_dim, fit_flops  # noqa: E402 - beside this script
+from kforge_torch_flops import FlopCount  # noqa: E402
 
 STEP_NAMES = ('python', 'import', 'lookup', 'get_init_inputs', 'construct', 'get_inputs', 'forward', 'output', 'repeat')
 LOW_PRECISION_CPU = "not implemented for '"
@@ -71,6 +73,15 @@ DTYPES = {
     torch.bool: 'bool', torch.complex64: 'c64', torch.complex128: 'c128',
 }
 TOLERANCE = {'f64': (1e-8, 1e-8), 'f32': (1e-4, 1e-4), 'f16': (1e-2, 1e-2), 'bf16': (2e-2, 2e-2)}
+
+
+def tolerance_how(tolerance):
+    """Where the task's tolerance came from, and KernelBench's for comparison."""
+    if not tolerance:
+        return 'no floating-point output: compared exactly'
+    parts = ['%s atol %g, rtol %g' % (d, t['atol'], t['rtol']) for d, t in tolerance.items()]
+    return ("the import's default per output dtype: %s (KernelBench checks every dtype with atol = rtol = 1e-2: "
+            'set "tolerance" in task.json to judge as it does)' % '; '.join(parts))
 
 
 def dtype_name(dt):
@@ -272,10 +283,7 @@ def run(module, constants, meta, seeds=(1,), flops=False):
             if seen.get('upcast'):
                 inputs = [x.float() if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
             inits = [INIT_OF[id(x)][1] if id(x) in INIT_OF and INIT_OF[id(x)][0] is x else None for x in inputs]
-            counter = None
-            if flops:
-                from torch.utils.flop_counter import FlopCounterMode
-                counter = FlopCounterMode(display=False)
+            counter = FlopCount() if flops else None
             try:
                 with torch.no_grad():
                     if counter is not None:
@@ -306,7 +314,9 @@ def run(module, constants, meta, seeds=(1,), flops=False):
                 continue
             outs = outputs_of(result)
             seen['runs'].append({'inputs': inputs, 'inits': inits, 'outputs': outs,
-                                 'flops': counter.get_total_flops() if counter is not None else None})
+                                 'flops': counter.get_total_flops() if counter is not None else None,
+                                 'flops_by_op': dict(counter.by_op) if counter is not None else None,
+                                 'uncounted': sorted(counter.uncounted) if counter is not None else []})
     finally:
         patch.__exit__(None, None, None)
     return seen
@@ -418,6 +428,40 @@ def scaled_constants(module, base, limit, notes):
     return None
 
 
+UNKNOWN_FLOPS = ('so the task has no compute floor: its speed of light is the memory floor alone, which a '
+                 'compute-bound kernel never reaches, and % of speed of light reads low')
+
+
+def count_flops(module, base, meta_forward):
+    """(flops, how): the count on the meta forward at the given sizes (kforge_torch_flops.FlopCount), as a product
+    of params where the counts with one param changed at a time fit one; (None, why) when it is unknown."""
+    if not meta_forward:
+        return None, 'unknown: the forward does not run on meta tensors, %s' % UNKNOWN_FLOPS
+    first = run(module, base, True, flops=True)['runs'][0]
+    if first['uncounted']:
+        return None, 'unknown: the forward calls %s, which the count does not cover, %s' % (
+            ', '.join('aten.' + n for n in first['uncounted']), UNKNOWN_FLOPS)
+    f0 = first['flops']
+    how = 'counted on the meta forward at the aten level (%s)' % (
+        ', '.join('%s %d' % (op, n) for op, n in sorted(first['flops_by_op'].items())) if f0 else
+        'no matmul, linear, bmm, einsum or convolution: 0, so the memory floor alone sets speed of light; '
+        'elementwise ops, reductions and norms are not counted')
+    if f0 == 0:
+        return 0, how
+    observations = []
+    for p, w in perturbations(base):
+        changed = dict(base)
+        changed[p] = w
+        try:
+            observations.append((p, w, run(module, changed, True, flops=True)['runs'][0]['flops']))
+        except Problem:
+            continue
+    formula = fit_flops(f0, base, observations)
+    how += ', written as a product of params that fits the counts with each param changed' if formula else \
+        ', at the given sizes (no product of params fits the counts)'
+    return (formula if formula is not None else int(f0)), how
+
+
 def discover(path, real_limit):
     started = time.time()
     module = load_module(path)
@@ -497,33 +541,7 @@ def discover(path, real_limit):
             degenerate_how = 'two real CPU runs at %s on inputs of seeds 1 and 2: outputs %s' % (
                 real_text, 'equal (the output does not depend on the inputs)' if degenerate else 'differ')
 
-    # FLOPs on meta at the given sizes, as a product of params where the changed-param counts fit one.
-    flops, flops_how = None, None
-    try:
-        from torch.utils.flop_counter import FlopCounterMode  # noqa: F401
-        has_counter = True
-    except ImportError:
-        has_counter = False
-        flops_how = 'unavailable: torch %s has no torch.utils.flop_counter (torch >= 2.1)' % torch.__version__
-    if has_counter and not meta_forward:
-        flops_how = 'unavailable: the forward does not run on meta tensors'
-    elif has_counter:
-        f0 = run(module, base, True, flops=True)['runs'][0]['flops']
-        observations = []
-        for p, w in perturbations(base):
-            changed = dict(base)
-            changed[p] = w
-            try:
-                observations.append((p, w, run(module, changed, True, flops=True)['runs'][0]['flops']))
-            except Problem:
-                continue
-        formula = fit_flops(f0, base, observations)
-        flops = formula if formula is not None else int(f0)
-        flops_how = 'torch.utils.flop_counter.FlopCounterMode on the meta forward' + (
-            ', written as a product of params that fits the counts with each param changed' if formula else
-            ' at the given sizes (no product of params fits the counts)')
-        if f0 == 0:
-            flops_how += ' (no counted op: matmul, convolution and attention are what it counts)'
+    flops, flops_how = count_flops(module, base, meta_forward)
 
     names = forward_names(module.Model, len(seen['runs'][0]['inputs']))
     inputs = []
@@ -561,7 +579,7 @@ def discover(path, real_limit):
 
     doc = inspect.getdoc(module.Model) or ''
     title = doc.strip().splitlines()[0] if doc.strip() else task_name(path)
-    derived.update({'flops': flops_how, 'bytes': 'every input, parameter, buffer and output read or written once',
+    derived.update({'flops': flops_how, 'tolerance': tolerance_how(tolerance), 'bytes': 'every input, parameter, buffer and output read or written once',
                     'degenerate': degenerate_how, 'notes': notes, 'seconds': round(time.time() - started, 3)})
     task = {
         'kind': 'torch',

@@ -352,12 +352,14 @@ void TaskPanel::renderTorch()
          + QStringLiteral("</p>");
     h += heading(tr("Work"));
     h += tableStart({tr("Quantity"), tr("Formula"), tr("Value")});
-    h += row({tr("FLOP").toHtmlEscaped(), (s->flopsText.isEmpty() ? tr("not given") : s->flopsText).toHtmlEscaped(),
+    h += row({tr("FLOP").toHtmlEscaped(), (s->flopsText.isEmpty() ? tr("unknown") : s->flopsText).toHtmlEscaped(),
               s->flops ? tr("%1 FLOP").arg(countText(*s->flops)).toHtmlEscaped() : QString()});
     h += row({tr("Bytes").toHtmlEscaped(), (s->bytesText.isEmpty() ? tr("not given") : s->bytesText).toHtmlEscaped(),
               s->bytes ? tr("%1 bytes (%2)").arg(countText(*s->bytes), bytes(*s->bytes)).toHtmlEscaped() : QString()});
     h += QStringLiteral("</table>");
+    h += torchWorkHtml(*s);
     h += floorsHtml(s->flops && *s->flops > 0, s->flops.value_or(0), s->bytes && *s->bytes > 0, s->bytes.value_or(0));
+    h += torchToleranceHtml(*s);
     h += heading(tr("Evaluation"));
     QStringList notes{tr("Time limit: %1 s per evaluation.").arg(s->timeoutS)};
     if (s->degenerate.value_or(false))
@@ -369,6 +371,74 @@ void TaskPanel::renderTorch()
     h += QStringLiteral("<p>") + escaped.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
     showHtml(h);
     m_pages->setCurrentWidget(m_tree);
+}
+
+namespace {
+QString derivedText(const TaskSummary &s, const QString &key)
+{
+    for (const auto &[name, how] : s.derived)
+        if (name == key)
+            return how;
+    return {};
+}
+
+QString paragraph(const QString &text, bool bold = false)
+{
+    return (bold ? QStringLiteral("<p><b>") : QStringLiteral("<p>")) + text.toHtmlEscaped()
+           + (bold ? QStringLiteral("</b></p>") : QStringLiteral("</p>"));
+}
+} // namespace
+
+// How the FLOPs were found and, when they are unknown or zero, what that means for the floors: in the page's text,
+// not in a tooltip (the reason is a sentence, and the floors below depend on it).
+QString TaskPanel::torchWorkHtml(const TaskSummary &s) const
+{
+    const QString how = derivedText(s, QStringLiteral("flops"));
+    QString h;
+    if (!s.flops) {
+        h += paragraph(tr("FLOPs unknown. Without a FLOP count the task has no compute floor, so its speed of light is "
+                          "the memory floor alone: for a compute-bound problem (a matrix product, a convolution) that "
+                          "floor is far too low, %-of-speed-of-light figures read low and a result faster than the true "
+                          "limit is not flagged. Write \"flops\" in task.json (a number or an expression over the "
+                          "params) to give it one."),
+                       true);
+    } else if (*s.flops == 0) {
+        h += paragraph(tr("No FLOPs counted (no matrix product or convolution): the memory floor alone sets the speed "
+                          "of light, as it should for a memory-bound problem."));
+    }
+    if (!how.isEmpty())
+        h += paragraph(tr("How discovery found the FLOPs: %1.").arg(how));
+    return h;
+}
+
+// The tolerance a candidate is judged with, where it came from, and how it compares with KernelBench's 1e-2.
+QString TaskPanel::torchToleranceHtml(const TaskSummary &s) const
+{
+    QString h = heading(tr("Tolerance"));
+    QStringList lines;
+    bool stricter = false;
+    for (const TaskToleranceInfo &t : s.tolerance) {
+        lines << (t.exact ? tr("%1: exact").arg(t.dtype)
+                          : tr("%1: atol %2, rtol %3 %4")
+                                .arg(t.dtype)
+                                .arg(t.atol)
+                                .arg(t.rtol)
+                                .arg(t.fromTask ? tr("(from task.json)") : tr("(the default for %1)").arg(t.dtype)));
+        stricter = stricter || (!t.exact && (t.atol < 1e-2 || t.rtol < 1e-2));
+    }
+    if (lines.isEmpty())
+        lines << tr("No output to compare.");
+    QStringList escaped;
+    for (const QString &l : std::as_const(lines))
+        escaped << l.toHtmlEscaped();
+    h += QStringLiteral("<p>") + escaped.join(QStringLiteral("<br>")) + QStringLiteral("</p>");
+    if (const QString how = derivedText(s, QStringLiteral("tolerance")); !how.isEmpty())
+        h += paragraph(tr("Where it came from: %1.").arg(how));
+    if (stricter)
+        h += paragraph(tr("Stricter than KernelBench, which checks every problem with atol = rtol = 1e-2: a candidate "
+                          "KernelBench accepts can be judged incorrect here. To judge as KernelBench does, set "
+                          "\"tolerance\" in task.json, e.g. {\"f32\": {\"atol\": 0.01, \"rtol\": 0.01}}."));
+    return h;
 }
 
 QString TaskPanel::floorsHtml(bool hasFlops, double flops, bool hasBytes, double bytesMoved) const

@@ -19,6 +19,7 @@ namespace kforge {
 
 class SessionStore;
 class TaskInfoModel;
+struct TaskSummary;
 
 class TaskPanel : public QWidget
 {
@@ -52,6 +53,8 @@ private:
     void renderTorch();
     void showHtml(const QString &html);
     QString floorsHtml(bool hasFlops, double flops, bool hasBytes, double bytesMoved) const;
+    QString torchWorkHtml(const TaskSummary &s) const;
+    QString torchToleranceHtml(const TaskSummary &s) const;
 
     QPointer<SessionStore> m_store;
     QStackedWidget *m_stack = nullptr;

@@ -5,8 +5,8 @@
       every torch task's task.json is what `kforge-cli import` writes today from its reference.py: the
       reference is imported again (as <task>.py, so the name comes out the same) into a temporary folder and
       every field is compared, except "variants" (added by hand after the import) and derived.seconds.
-      "flops" and derived.torch/derived.flops are compared only when this torch counts FLOPs the same way as
-      the one that wrote the task (torch.utils.flop_counter exists in both or in neither).
+      "flops" and derived.flops are compared on every torch (kforge_torch_flops.py counts the same way on torch
+      1.13 and 2.x); derived.torch is not.
   torch_tasks_check.py evaluate TASKS_DIR --worker KFORGE_TORCH_WORKER --device cpu|N [--task NAME]...
       every variant through kforge-torch-worker against its task's reference: the verdict must be
       expect.verdict and, on a GPU, the speedup at least expect.min_speedup; a degenerate task must be flagged
@@ -62,14 +62,6 @@ def torch_tasks(tasks_dir, only=()):
     return found
 
 
-def has_flop_counter():
-    try:
-        import torch.utils.flop_counter  # noqa: F401
-        return True
-    except ImportError:
-        return False
-
-
 def check_import(tasks, args):
     work = tempfile.mkdtemp(prefix='kforge-torch-tasks-')
     try:
@@ -93,7 +85,6 @@ def check_import(tasks, args):
                 done = subprocess.run([sys.executable, args.discover, os.path.join(src, name + '.py')],
                                       capture_output=True, text=True, timeout=300)
                 fresh[name] = json.loads(done.stdout) if done.returncode == 0 else {'error': done.stderr}
-        same_flops = None
         failures = 0
         for name, folder, task in tasks:
             new = fresh[name]
@@ -106,16 +97,8 @@ def check_import(tasks, args):
             new_derived = dict(new.pop('derived', {}))
             for d in (old_derived, new_derived):
                 d.pop('seconds', None)
-            same_flops = old_derived.get('flops', '').startswith('unavailable') != has_flop_counter()
-            if not same_flops:
-                for d in (old_derived, new_derived):
-                    d.pop('torch', None)
-                    d.pop('flops', None)
-                recorded.pop('flops', None)
-                new.pop('flops', None)
-            else:
-                old_derived.pop('torch', None)  # 1.13.0a0 vs 1.13.1 count the same way
-                new_derived.pop('torch', None)
+            old_derived.pop('torch', None)  # 1.13.0a0 vs 2.x count the same way
+            new_derived.pop('torch', None)
             recorded['derived'], new['derived'] = old_derived, new_derived
             diffs = sorted(k for k in set(recorded) | set(new) if recorded.get(k) != new.get(k))
             if diffs:
@@ -124,8 +107,7 @@ def check_import(tasks, args):
                     print('FAIL %s: %s: task.json has %s, kforge-cli import writes %s'
                           % (name, k, json.dumps(recorded.get(k)), json.dumps(new.get(k))))
             else:
-                print('ok   %s: task.json is what the import writes (flops %s)'
-                      % (name, 'compared' if same_flops else 'not compared: other torch'))
+                print('ok   %s: task.json is what the import writes (flops %s)' % (name, json.dumps(new.get('flops'))))
         return 1 if failures else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -3,9 +3,10 @@
 
     python3 tests/resources/torch/check_discover.py [--python PATH]
 
-Single-file mode (one task.json on stdout, even when the problem prints), --each mode over the fixtures, and
-the FLOP formulas FlopCounterMode gives with torch >= 2.1 (null with the reason before). Exit 77 (SKIP) when no
-python3 with torch is found; 1 with the failed checks listed.
+Single-file mode (one task.json on stdout, even when the problem prints), --each mode over the fixtures, the
+FLOP counts (kforge_torch_flops.py, the same on torch 1.13 and 2.x: GEMMs 2*M*N*K, convolutions, a count that is
+unknown says so) and the tolerance's provenance. Exit 77 (SKIP) when no python3 with torch is found; 1 with the
+failed checks listed.
 """
 import json
 import os
@@ -70,13 +71,78 @@ def torch_python(argv):
     return None, None
 
 
+FFT = '''import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.fft.rfft(x).abs()
+
+
+n = 4096
+
+
+def get_inputs():
+    return [torch.randn(8, n)]
+'''
+
+
+def discover(python, path):
+    p = subprocess.run([python, SCRIPT, path], capture_output=True, text=True, timeout=300)
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        return {'error': p.stderr[-500:]}
+
+
+def check_kernelbench_flops(python):
+    """Every counted op of tests/fixtures/kernelbench/level1 against its formula: 2*M*N*K per product (a matmul with
+    a long K, bmm, a 3-D tensor times a matrix, a matrix-vector product) and 2 * batch * output positions * weight
+    elements per convolution (strided, depthwise, transposed 1-D)."""
+    level1 = os.path.join(ROOT, 'tests', 'fixtures', 'kernelbench', 'level1')
+    want = {
+        '1_Matmul_long_K.py': '2*M*N*K',
+        '2_Batched_matmul_bmm.py': '2*batch_size*m*k*n',
+        '3_Tensor3d_times_matrix.py': '2*N*M*K*L',
+        '22_Matrix_vector_product.py': '2*M*K',
+        # 16 images, 128 x 64 x 3 x 3 weights, a 256 x 256 output (stride 2, padding 1)
+        '4_Conv2d_strided_padded.py': 2 * 16 * 256 * 256 * 128 * 64 * 3 * 3,
+        # groups = channels: the weight is 96 x 1 x 7 x 7, the output 256 x 256 (padding 3)
+        '5_Depthwise_conv2d_k7.py': 2 * 32 * 256 * 256 * 96 * 7 * 7,
+        # transposed: the input's positions times the 32 x 64 x 5 weight, a product of params
+        '6_ConvTranspose1d_dilated.py': '2*batch_size*in_channels*out_channels*kernel_size*length',
+    }
+    for name, flops in want.items():
+        task = discover(python, os.path.join(level1, name))
+        got = task.get('flops')
+        if isinstance(flops, str) and isinstance(got, str):
+            # the same product, whatever the order of its factors
+            ok = sorted(got.split('*')) == sorted(flops.split('*'))
+        else:
+            ok = got == flops
+        check(ok, 'kernelbench %s flops %r == %r (%s)' % (name, got, flops, task.get('derived', {}).get('flops')))
+
+
+def check_unknown_flops(python):
+    """A forward with an op the count does not cover (an FFT) gets null, the op named and what it means."""
+    with tempfile.TemporaryDirectory() as tmp:
+        problem = os.path.join(tmp, 'fft_abs.py')
+        with open(problem, 'w') as f:
+            f.write(FFT)
+        task = discover(python, problem)
+        how = task.get('derived', {}).get('flops', '')
+        check('flops' in task and task['flops'] is None and how.startswith('unknown') and 'fft' in how
+              and 'no compute floor' in how and 'memory floor alone' in how,
+              'an FFT makes the count unknown and says what that means: %r' % how)
+
+
 def main(argv):
     python, version = torch_python(argv)
     if python is None:
         print('SKIP: no python3 with torch (tried python3, /usr/bin/python3)')
         return 77
     print('torch %d.%d from %s' % (version + (python,)))
-    counts = version >= (2, 1)
 
     # Single-file mode: the task on stdout although the problem prints.
     p = subprocess.run([python, SCRIPT, os.path.join(GOOD, 'level1_04_relu.py')], capture_output=True, text=True,
@@ -106,17 +172,19 @@ def main(argv):
     }
     for name, formula in expected.items():
         task = tasks.get(name, {})
-        if counts:
-            check(task.get('flops') == formula, '%s flops %r == %r' % (name, task.get('flops'), formula))
-        else:
-            check(task.get('flops') is None and 'unavailable' in task.get('derived', {}).get('flops', ''),
-                  '%s flops null before torch 2.1' % name)
+        check(task.get('flops') == formula, '%s flops %r == %r' % (name, task.get('flops'), formula))
     conv = tasks.get('level1_11_conv2d.py', {})
-    if counts:
-        # 2 * batch * out_channels * (H-2) * (W-2) * in_channels * 3 * 3: no product of params, so a number.
-        want = 2 * 16 * 64 * 254 * 254 * 3 * 3 * 3
-        check(conv.get('flops') == want, 'conv2d flops %r == %d' % (conv.get('flops'), want))
-        check(tasks.get('level1_04_relu.py', {}).get('flops') == 0, 'relu counts no FLOP')
+    # 2 * batch * out_channels * (H-2) * (W-2) * in_channels * 3 * 3: no product of params, so a number.
+    want = 2 * 16 * 64 * 254 * 254 * 3 * 3 * 3
+    check(conv.get('flops') == want, 'conv2d flops %r == %d' % (conv.get('flops'), want))
+    relu = tasks.get('level1_04_relu.py', {})
+    check(relu.get('flops') == 0 and 'memory floor alone' in relu.get('derived', {}).get('flops', ''),
+          'relu counts no FLOP and says the memory floor alone binds')
+    tol = tasks.get('level1_01_matmul.py', {}).get('derived', {}).get('tolerance', '')
+    check('f32 atol 0.0001' in tol and 'KernelBench' in tol and '1e-2' in tol,
+          "the tolerance says where it came from and KernelBench's 1e-2: %r" % tol)
+    check_kernelbench_flops(python)
+    check_unknown_flops(python)
     check(tasks.get('level1_10_degenerate.py', {}).get('degenerate') is True, 'degenerate problem flagged')
     check(tasks.get('level1_02_softmax_huge.py', {}).get('bytes') == '8*batch_size*dim', 'softmax bytes')
     # A dimension that follows two params as a sum (a pooling's output follows the input and a kernel size of at

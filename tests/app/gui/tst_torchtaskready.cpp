@@ -1,0 +1,164 @@
+// A torch task in the real window tells the truth about its worker and its numbers (issue 37, items 4 and 6):
+// - the notice bar names what the torch worker lacks and the fix: the real kforge-torch-worker, run with a python3
+//   that cannot see torch (`python3 -I -S` in a wrapper named by KFORGE_TORCH_PYTHON), says "no torch" with the
+//   pythons tried and KFORGE_TORCH_PYTHON, not "check its command"; without a worker it speaks of PyTorch
+//   candidates, not of kernels compiled here;
+// - the Task panel's overview shows how the FLOPs were counted (torch_matmul: 2*M*K*N, a compute floor), what an
+//   unknown count means for the floors, and the tolerance with where it came from and KernelBench's 1e-2.
+// Screenshots: test-artifacts/torch-task-no-torch.png, torch-task-unknown-flops.png.
+#include "app/gui/mainwindow.h"
+#include "app/gui/noticebar.h"
+#include "core/log/loghub.h"
+#include "core/session/sessionstore.h"
+#include "core/settings/settings.h"
+#include "core/worker/readinesswatch.h"
+#include "guitesthelpers.h"
+#include "views/task/taskinfomodel.h"
+#include "views/task/taskpanel.h"
+
+#include <QDockWidget>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTextBrowser>
+
+using namespace kforge;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+const QString kMatmul = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/resources/tasks/torch_matmul");
+
+bool copyFolder(const QString &from, const QString &to)
+{
+    QDir().mkpath(to);
+    for (const QString &name : QDir(from).entryList(QDir::Files))
+        if (!QFile::copy(from + u'/' + name, to + u'/' + name))
+            return false;
+    return true;
+}
+
+// Shows the panel's overview (the Work, floors and tolerance), wide enough to read in the shot.
+void showOverview(MainWindow &w)
+{
+    TaskPanel *panel = w.taskPanel();
+    panel->findChild<QTabWidget *>(u"taskPages"_s)->setCurrentWidget(panel->view());
+    if (QDockWidget *dock = w.dockOf(panel)) {
+        dock->show();
+        dock->raise();
+        w.resizeDocks({dock}, {760}, Qt::Horizontal);
+    }
+    QTest::qWait(200);
+}
+
+} // namespace
+
+class TestTorchTaskReady : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_noTorch;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString missing = test::guiTestSetUp(m_dir, {kMatmul + u"/task.json"_s});
+        QVERIFY2(missing.isEmpty(), qPrintable(missing));
+        const QString python = QStandardPaths::findExecutable(u"python3"_s);
+        if (python.isEmpty())
+            QSKIP("no python3 to run kforge-torch-worker with");
+        m_noTorch = m_dir.filePath(u"python3-without-torch"_s);
+        QFile f(m_noTorch);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("#!/bin/sh\nexec " + python.toLocal8Bit() + " -I -S \"$@\"\n");
+        f.close();
+        QVERIFY(f.setPermissions(f.permissions() | QFile::ExeOwner));
+        qputenv("KFORGE_TORCH_PYTHON", m_noTorch.toLocal8Bit()); // read when the pool starts the torch worker
+    }
+
+    void cleanupTestCase() { qunsetenv("KFORGE_TORCH_PYTHON"); }
+
+    void aTorchWorkerWithoutTorchSaysSo()
+    {
+        Settings settings(m_dir.filePath(u"notorch.ini"_s));
+        WorkerConfig worker;
+        worker.command = u"kforge-worker --device cpu"_s;
+        settings.setWorkers({worker});
+        LogHub log;
+        MainWindow w(settings, log);
+        QVERIFY(test::showAt(w, QSize(1400, 860)));
+        QSignalSpy opened(&w, &MainWindow::taskOpened);
+        w.openTaskFolder(kMatmul);
+        QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 30000); // the load may finish before a wait() would start
+        QCOMPARE(w.session()->task().name, u"torch_matmul"_s);
+
+        QTRY_COMPARE_WITH_TIMEOUT(w.readiness()->readiness().state(), WorkerReadiness::State::NoTorch, 60000);
+        QTRY_VERIFY(w.notice()->isVisible());
+        const QString banner = w.notice()->text();
+        QVERIFY2(banner.contains(u"The torch worker's Python has no torch"_s), qPrintable(banner));
+        QVERIFY2(banner.contains(u"No module named 'torch'"_s), qPrintable(banner));
+        QVERIFY2(banner.contains(u"KFORGE_TORCH_PYTHON"_s), qPrintable(banner));
+        QVERIFY2(!banner.contains(u"Check its command"_s) && !banner.contains(u"compiled here"_s), qPrintable(banner));
+
+        // The overview: the GEMM's FLOPs counted without torch.utils.flop_counter, and the tolerance's origin.
+        TaskPanel *panel = w.taskPanel();
+        QTRY_VERIFY(panel->model()->summary().has_value());
+        const QString text = panel->view()->toPlainText();
+        QVERIFY2(text.contains(u"2*M*K*N"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"How discovery found the FLOPs: counted on the meta forward"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"f32: atol 0.0001, rtol 0.0001 (from task.json)"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"Where it came from: the import's default per output dtype"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"Stricter than KernelBench"_s) && text.contains(u"1e-2"_s), qPrintable(text));
+        QVERIFY2(!text.contains(u"FLOPs unknown"_s), qPrintable(text));
+        showOverview(w);
+        test::saveShot(&w, QStringLiteral(KFORGE_TEST_ARTIFACT_DIR), u"torch-task-no-torch"_s);
+
+        // No worker at all: the torch wording, which speaks of candidates and the torch worker, not of nvcc.
+        settings.setWorkers({});
+        QTRY_COMPARE(w.readiness()->readiness().state(), WorkerReadiness::State::NoWorker);
+        QTRY_VERIFY(w.notice()->text().contains(u"PyTorch task"_s));
+        QVERIFY2(!w.notice()->text().contains(u"kernels are compiled here"_s), qPrintable(w.notice()->text()));
+        test::saveShot(&w, QStringLiteral(KFORGE_TEST_ARTIFACT_DIR), u"torch-task-no-worker"_s);
+    }
+
+    // A task whose FLOP count is unknown (what the import writes when the forward calls an op it cannot count)
+    // says what that means for the floors, in the page, not in a tooltip.
+    void anUnknownCountSaysWhatItMeans()
+    {
+        const QString folder = m_dir.filePath(u"unknown_flops"_s);
+        QVERIFY(copyFolder(kMatmul, folder));
+        QFile file(folder + u"/task.json"_s);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject task = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        task.insert(u"flops"_s, QJsonValue::Null);
+        QJsonObject derived = task.value(u"derived"_s).toObject();
+        derived.insert(u"flops"_s, u"unknown: the forward calls aten._fft_r2c, which the count does not cover"_s);
+        task.insert(u"derived"_s, derived);
+        task.remove(u"variants"_s);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QJsonDocument(task).toJson());
+        file.close();
+
+        Settings settings(m_dir.filePath(u"unknown.ini"_s));
+        settings.setWorkers({});
+        LogHub log;
+        MainWindow w(settings, log);
+        QVERIFY(test::showAt(w, QSize(1400, 860)));
+        QSignalSpy opened(&w, &MainWindow::taskOpened);
+        w.openTaskFolder(folder);
+        QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 30000);
+        TaskPanel *panel = w.taskPanel();
+        QTRY_VERIFY(panel->model()->summary().has_value());
+        const QString text = panel->view()->toPlainText();
+        QVERIFY2(text.contains(u"FLOPs unknown. Without a FLOP count the task has no compute floor"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"aten._fft_r2c"_s), qPrintable(text));
+        showOverview(w);
+        test::saveShot(&w, QStringLiteral(KFORGE_TEST_ARTIFACT_DIR), u"torch-task-unknown-flops"_s);
+    }
+};
+
+QTEST_MAIN(TestTorchTaskReady)
+#include "tst_torchtaskready.moc"
