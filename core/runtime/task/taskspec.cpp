@@ -222,16 +222,9 @@ InitSpec parseInit(Reader &rd, const Json &j, Dtype dtype, const std::string &pa
     return s;
 }
 
-TensorSpec parseTensor(Reader &rd, const Json &j, const TaskSpec &task, const std::string &path, bool input,
-                       std::set<std::string> &names)
+// A tensor's "dtype" and "shape" (at most 8 dimensions over the params, under 1 TB).
+void parseDtypeAndShape(Reader &rd, const Json &j, const TaskSpec &task, const std::string &path, TensorSpec &t)
 {
-    rd.object(j, path);
-    TensorSpec t;
-    t.name = rd.string(rd.require(j, path, "name"), join(path, "name"));
-    if (!isIdentifier(t.name))
-        throw Failure{join(path, "name"), "'" + t.name + "' is not an identifier"};
-    if (!names.insert(t.name).second)
-        throw Failure{join(path, "name"), "duplicate tensor name '" + t.name + "'"};
     const std::string dt = rd.string(rd.require(j, path, "dtype"), join(path, "dtype"));
     const auto dtype = dtypeFromName(dt);
     if (!dtype)
@@ -248,6 +241,19 @@ TensorSpec parseTensor(Reader &rd, const Json &j, const TaskSpec &task, const st
     }
     if (numel * static_cast<double>(dtypeSize(t.dtype)) > 1.0e12)
         throw Failure{shapePath, "tensor larger than 1 TB"};
+}
+
+TensorSpec parseTensor(Reader &rd, const Json &j, const TaskSpec &task, const std::string &path, bool input,
+                       std::set<std::string> &names)
+{
+    rd.object(j, path);
+    TensorSpec t;
+    t.name = rd.string(rd.require(j, path, "name"), join(path, "name"));
+    if (!isIdentifier(t.name))
+        throw Failure{join(path, "name"), "'" + t.name + "' is not an identifier"};
+    if (!names.insert(t.name).second)
+        throw Failure{join(path, "name"), "duplicate tensor name '" + t.name + "'"};
+    parseDtypeAndShape(rd, j, task, path, t);
     if (input) {
         if (const Json *init = rd.optional(j, "init"))
             t.init = parseInit(rd, *init, t.dtype, join(path, "init"));
@@ -362,15 +368,7 @@ TensorSpec parseStateTensor(Reader &rd, const Json &j, const TaskSpec &task, con
     }
     if (!names.insert(t.name).second)
         throw Failure{join(path, "name"), "duplicate state entry '" + t.name + "'"};
-    const std::string dt = rd.string(rd.require(j, path, "dtype"), join(path, "dtype"));
-    const auto dtype = dtypeFromName(dt);
-    if (!dtype)
-        throw Failure{join(path, "dtype"), "unknown dtype '" + dt + "' (known: " + dtypeNameList() + ")"};
-    t.dtype = *dtype;
-    const std::string shapePath = join(path, "shape");
-    const Json &shape = rd.array(rd.require(j, path, "shape"), shapePath);
-    for (std::size_t i = 0; i < shape.size(); ++i)
-        t.shape.push_back(parseDim(rd, shape[i], task, index(shapePath, i)));
+    parseDtypeAndShape(rd, j, task, path, t);
     rd.warnUnknown(j, path, {"name", "dtype", "shape"});
     return t;
 }
