@@ -260,7 +260,12 @@ void TestReport::htmlReport()
     QVERIFY(html.contains(u"materialising an N x N diagonal matrix"_s));
     QVERIFY(html.contains(u"Scale each row of B by A[i]"_s));
     QVERIFY(html.contains(u"test-model-7b"_s));
-    QVERIFY(html.contains(u"6 (2 correct, 2 failed, 2 not evaluated)"_s));
+    // Counted as the window counts them: every row of the Variants table, the reference included.
+    QVERIFY(html.contains(u"7: the reference and 6 candidates (2 correct, 2 failed, 2 not evaluated)"_s));
+    // The two times by the names every panel uses, in the one unit policy.
+    QVERIFY(html.contains(u"<td>Event time (median), reference</td>"_s));
+    QVERIFY(html.contains(u"<td>Event time (median), this variant</td>"_s));
+    QVERIFY(!html.contains(u"<td>Kernel time</td>"_s));
     QVERIFY(html.contains(u"5 requests, 5000 prompt + 4000 completion tokens"_s));
     // Well formed enough: every opened block closes.
     for (const QString &tag : {u"article"_s, u"section"_s, u"table"_s, u"pre"_s, u"details"_s, u"div"_s})
