@@ -12,6 +12,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -540,7 +541,22 @@ void TestReport::cliReport()
     QVERIFY(htmlText.contains("<svg") && htmlText.contains("<pre class=\"diff\">"));
     QVERIFY(m.readAll().contains("```diff"));
     QCOMPARE(cli({u"report"_s, m_dir.filePath(u"missing.kforge"_s), u"--out"_s, html}).exitCode, 1);
-    QCOMPARE(cli({u"report"_s, m_session}).exitCode, 2);
+    QCOMPARE(cli({u"report"_s, m_session, m_session}).exitCode, 2);
+
+    // Without --out: <session>-report.html beside the session, and where it went.
+    const QFileInfo session(m_session);
+    const QString beside = session.dir().filePath(session.completeBaseName() + u"-report.html"_s);
+    QFile::remove(beside);
+    const Run plain = cli({u"report"_s, m_session});
+    QVERIFY2(plain.exitCode == 0, qPrintable(plain.out + plain.err));
+    QVERIFY2(plain.out.contains(QDir::toNativeSeparators(beside)), qPrintable(plain.out));
+    QFile b(beside);
+    QVERIFY(b.open(QIODevice::ReadOnly));
+    QVERIFY(b.readAll().contains("<svg"));
+    // Markdown alone writes no HTML.
+    QFile::remove(beside);
+    QVERIFY(cli({u"report"_s, m_session, u"--markdown"_s, md}).exitCode == 0);
+    QVERIFY(!QFile::exists(beside));
 }
 
 void TestReport::cliDataset()
