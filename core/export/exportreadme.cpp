@@ -240,7 +240,7 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
                              + (p.runtimeVersion.isEmpty() ? QString() : u", CUDA runtime "_s + p.runtimeVersion));
     if (!modelNew) {
         row(u"nvcc"_s, orNotRecorded(p.nvccVersion));
-        row(u"nvcc flags"_s, p.nvccFlags.isEmpty() ? u"not recorded"_s : code(p.nvccFlags.join(u' ')));
+        row(u"nvcc flags"_s, p.nvccFlags.isEmpty() ? u"not recorded"_s : code(NvccFlags::portable(p.nvccFlags).join(u' ')));
     }
     const auto withCv = [](std::optional<double> ms, std::optional<double> cv) {
         QString s = formatMs(ms);
@@ -354,7 +354,7 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
             QString::fromStdString(task.bytes.text));
     if (!modelNew && !ctx.kernelFlags.ignored.isEmpty())
         taskTable += u"\n\nFlags of the measurement this build leaves to itself: `%1`."_s.arg(
-            ctx.kernelFlags.ignored.join(u"`, `"_s));
+            NvccFlags::portable(ctx.kernelFlags.ignored).join(u"`, `"_s));
     v[u"task_table"_s] = taskTable;
 
     QStringList files;

@@ -3,6 +3,7 @@
 #include "core/eval/measureformat.h"
 #include "core/export/exportreadme.h"
 #include "core/export/markdownhtml.h"
+#include "core/export/nvccflags.h"
 #include "core/export/unifieddiff.h"
 #include "core/task/sourcelanguage.h"
 
@@ -47,9 +48,9 @@ QString variantName(const ReportVariant &v)
     return v.label.isEmpty() ? u"#%1"_s.arg(v.id) : u"#%1 %2"_s.arg(v.id).arg(v.label);
 }
 
-struct Counts {
 // Variants as the window counts them: every row of the Variants table, the reference included (it is variant
 // #1 of every session, measured like the others); correct, failed and not evaluated are said of the candidates.
+struct Counts {
     int total = 0, candidates = 0, correct = 0, failed = 0, held = 0, pending = 0;
 };
 
@@ -57,8 +58,8 @@ Counts counts(const ReportInput &r)
 {
     Counts c;
     for (const auto &v : r.variants) {
-        if (v.isReference())
         ++c.total;
+        if (v.isReference())
             continue;
         ++c.candidates;
         if (v.verdict.isEmpty())
@@ -73,7 +74,6 @@ Counts counts(const ReportInput &r)
     return c;
 }
 
-QString usageText(const RoundUsage &u)
 // "7: the reference and 6 candidates (4 correct, 2 failed)".
 QString variantsText(const Counts &c)
 {
@@ -97,6 +97,7 @@ QList<QPair<QString, QString>> timeRows(const ReportDetail &d)
     return rows;
 }
 
+QString usageText(const RoundUsage &u)
 {
     QString s = u"%1 requests, %2 prompt + %3 completion tokens"_s.arg(u.requests).arg(u.promptTokens).arg(u.completionTokens);
     if (u.cost > 0)
@@ -256,8 +257,8 @@ QString ReportWriter::html(const ReportInput &r)
         }
         if (!d.flags.isEmpty())
             row(u"Warnings"_s, esc(d.flags.join(u", "_s)));
-        row(u"Compiled with"_s,
-            esc((d.nvccVersion.isEmpty() ? u"nvcc"_s : u"nvcc "_s + d.nvccVersion) + u' ' + d.nvccFlags.join(u' ')));
+        row(u"Compiled with"_s, esc((d.nvccVersion.isEmpty() ? u"nvcc"_s : u"nvcc "_s + d.nvccVersion) + u": "_s
+                                    + NvccFlags::portable(d.nvccFlags).join(u' ')));
         row(u"Measured"_s, date(d.evaluated));
         h += u"</table>\n"_s;
         if (!d.analysis.trimmed().isEmpty())
