@@ -132,7 +132,7 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         r.missingB = b.metricsProblem;
         m_rows << r;
     }
-    add("kernel_time", tr("Kernel time per run (CUPTI)"), Kind::Ms, Better::Lower, a.kernelTimeMs, b.kernelTimeMs,
+    add("kernel_time", TimeNames::kernelTime(), Kind::Ms, Better::Lower, a.kernelTimeMs, b.kernelTimeMs,
         a.traceProblem, b.traceProblem);
     m_rows.last().nameTip = TimeNames::kernelTimeTip();
     add("launches", tr("Kernel launches per run"), Kind::Count, Better::Neither, a.launchesPerRun, b.launchesPerRun,

@@ -319,6 +319,9 @@ private Q_SLOTS:
 
         selection.setComparePair(fast, slow);
         const CompareMetricsModel &m = *panel.metricsModel();
+        // The two times by the names of the report and the exports; both sides of a row in the larger one's unit.
+        QCOMPARE(value(m, "time", CompareMetricsModel::Metric), QStringLiteral("Event time (median)"));
+        QCOMPARE(value(m, "kernel_time", CompareMetricsModel::Metric), QStringLiteral("Kernel time (CUPTI)"));
         QCOMPARE(value(m, "time", CompareMetricsModel::A), QStringLiteral("0.281 ms"));
         QCOMPARE(value(m, "time", CompareMetricsModel::B), QStringLiteral("62.1 ms"));
         QCOMPARE(value(m, "time", CompareMetricsModel::Delta), QStringLiteral("221× faster"));
