@@ -29,6 +29,7 @@ T['%1 = %2 %3'] = '%1 = %2 %3'
 # The two times of a measurement (core/eval/measureformat.h), one name each everywhere.
 T.update({
 'Event time (median)': '事件时间（中位数）',
+'Event time': '事件时间',  # the Variants column; its tooltip names it in full
 'Kernel time (CUPTI)': '内核时间（CUPTI）',
 'One call of the kernel as CUDA events around it saw it, the median over the timed runs. Speedups and the speed of light come from it.':
     '用 CUDA 事件包围内核的一次调用所测得的时间，取各次计时运行的中位数。加速比和光速上限都由它得出。',

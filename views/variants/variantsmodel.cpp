@@ -453,7 +453,8 @@ QVariant VariantsModel::headerData(int section, Qt::Orientation orientation, int
     case Origin: return tr("Origin");
     case Status: return tr("Status");
     case Speedup: return tr("Speedup");
-    case Time: return TimeNames::eventTime();
+    // The event time (median), short enough that the main columns fit at 1280×800; the tooltip names it in full.
+    case Time: return tr("Event time");
     case SpeedOfLight: return tr("% SOL");
     case Bound: return tr("Bound");
     case Registers: return tr("Registers");
