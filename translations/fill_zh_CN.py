@@ -17,13 +17,28 @@ TS = Path(__file__).resolve().parent / 'kforge_zh_CN.ts'
 
 # Terms: kernel 内核, speedup 加速比, variant 变体, reference 参考实现, worker 工作进程, endpoint 端点, round 轮次,
 # session 会话, profiling 性能分析, occupancy 占用率, throughput 吞吐量, speed of light 光速上限, roofline 屋顶线模型,
-# token 令牌, exemplar 示例, prompt 提示词, verdict 判定.
+# token 令牌, exemplar 示例, prompt 提示词, verdict 判定; event time (median) 事件时间（中位数）, kernel time (CUPTI)
+# 内核时间（CUPTI）(docs/profiling.md, "The two times").
 T = {}
 # (context, source) -> translation, for a source whose wording must differ in one context.
 CTX = {}
 
 # A formula line of the Task panel (name = value unit): nothing to translate but the order, which stays.
 T['%1 = %2 %3'] = '%1 = %2 %3'
+
+# The two times of a measurement (core/eval/measureformat.h), one name each everywhere.
+T.update({
+'Event time (median)': '事件时间（中位数）',
+'Event time': '事件时间',  # the Variants column; its tooltip names it in full
+'Kernel time (CUPTI)': '内核时间（CUPTI）',
+'One call of the kernel as CUDA events around it saw it, the median over the timed runs. Speedups and the speed of light come from it.':
+    '用 CUDA 事件包围内核的一次调用所测得的时间，取各次计时运行的中位数。加速比和光速上限都由它得出。',
+"The GPU time of the kernels one call launched, summed per run from CUPTI's trace of extra runs after timing. Launch gaps and host work are not in it.":
+    '一次调用所启动内核的 GPU 时间，按每次运行累加，取自计时后额外运行的 CUPTI 跟踪。不含启动间隙和主机端工作。',
+"The task's speed-of-light floor as a percentage of the event time (median)": '任务的光速上限（理论极限）占事件时间（中位数）的百分比',
+'GPU worker %1 finds no usable NVIDIA GPU on its machine (it says: %2). Kernels are compiled here but not measured; to measure them, run the worker on a machine with an NVIDIA GPU (Settings → Workers).':
+    'GPU 工作进程 %1 在其所在机器上找不到可用的 NVIDIA GPU（它报告：%2）。内核会在本机编译，但不会被测量；如需测量，请在装有 NVIDIA GPU 的机器上运行工作进程（设置 → 工作进程）。',
+})
 
 T.update({
 'No CUDA compiler (nvcc) was found. Compiling kernels needs a CUDA toolkit on this machine: install one, set CUDA_HOME, or set the path to nvcc in Settings. Without it, configure a GPU worker with a toolkit (Settings → Workers).':
@@ -229,12 +244,13 @@ T.update({
 'Kernel': '内核',
 'Launches/run': '启动次数/运行',
 'Mean': '平均值',
-'Time/run': '时间/运行',
+'Kernel time/run': '内核时间/运行',
+"One launch's mean duration in CUPTI's trace": 'CUPTI 跟踪中单次启动的平均时长',
 'Grid': '网格',
 'Block': '线程块',
 'Registers': '寄存器',
 'Shared mem': '共享内存',
-'Time per run (ms)': '每次运行时间（ms）',
+'%1 per run (%2)': '%1，每次运行（%2）',
 'No session is open': '没有打开的会话',
 'Select variants to see their kernels': '选择变体以查看其内核',
 '#%1: not evaluated': '#%1：未评测',
@@ -506,7 +522,7 @@ T.update({
 'manual': '手动',
 'model': '模型',
 'imported': '已导入',
-'generated': '已生成',
+'not measured yet': '尚未测量',
 'compiling': '正在编译',
 'verifying': '正在验证',
 'timing': '正在计时',
@@ -524,7 +540,7 @@ T.update({
 'pinned': '已固定',
 'excluded': '已排除',
 'Suspicious: %1': '可疑：%1',
-"Reference median time divided by this variant's median time": '参考实现的中位时间除以此变体的中位时间',
+"The reference's event time (median) divided by this variant's": '参考实现的事件时间（中位数）除以此变体的事件时间（中位数）',
 "The task's speed-of-light floor as a percentage of the measured time": '任务的光速上限（理论极限）占实测时间的百分比',
 'What limits the kernels, from the roofline': '根据屋顶线模型得出的内核瓶颈',
 'Registers per thread of the longest-running kernel': '运行时间最长的内核的每线程寄存器数',
@@ -534,7 +550,7 @@ T.update({
 'Origin': '来源',
 'Status': '状态',
 'Time': '时间',
-'% SOL': '% 光速',
+'% SOL': '% 光速上限',  # the glossary's term, as the Compare row and the Task panel say it
 'Flags': '标记',
 'Exemplar': '示例',
 'Tags': '标签',
@@ -600,7 +616,9 @@ T.update({
 '%1 NaN, %2 Inf': '%1 个 NaN，%2 个 Inf',
 'the candidate modified an input': '候选内核修改了输入',
 'warning: the output does not depend on the inputs': '警告：输出不依赖于输入',
-'median ms': '中位数 ms',
+'median': '中位数',
+'event time, ms': '事件时间，ms',
+'event time': '事件时间',
 'mean': '平均值',
 'min': '最小值',
 'p10': 'p10',
@@ -769,13 +787,13 @@ T.update({
 '; %1 request(s), %2 tokens': '；%1 次请求，%2 个令牌',
 ', %1 s': '，%1 秒',
 "Write a report of a session: one self-contained HTML file with the speedup chart, the best variants, their diffs against the reference, metrics and the model's analyses.": '生成会话报告：一个独立的 HTML 文件，包含加速比图表、最佳变体、它们相对参考实现的差异、各项指标以及模型的分析。',
-'The HTML file to write.': '要写入的 HTML 文件。',
+'The HTML file to write (default: <session>-report.html beside the session).': '要写入的 HTML 文件（默认：会话旁的 <会话>-report.html）。',
 'report.html': 'report.html',
 'Also write the report as Markdown to this file.': '同时将报告以 Markdown 格式写入此文件。',
 'report.md': 'report.md',
 'How many of the best variants to show in full (default 5).': '完整展示的最佳变体数量（默认 5）。',
 'n': 'n',
-'Usage: kforge-cli report <session.kforge> --out report.html [--markdown report.md] [--top N]': '用法：kforge-cli report <session.kforge> --out report.html [--markdown report.md] [--top N]',
+'Usage: kforge-cli report <session.kforge> [--out report.html] [--markdown report.md] [--top N]': '用法：kforge-cli report <session.kforge> [--out report.html] [--markdown report.md] [--top N]',
 "kforge-cli report: --top takes a number, not '%1'": "kforge-cli report：--top 需要数字，而不是“%1”",
 'kforge-cli report: no session file %1': 'kforge-cli report：没有会话文件 %1',
 'kforge-cli report: %1: %2': 'kforge-cli report：%1：%2',
@@ -806,16 +824,16 @@ T.update({
 'impossible': '不可能',
 "No speed of light: the task has no FLOP or byte formula, or the device's peaks were not measured":
     '无光速上限：任务没有 FLOP 或字节数公式，或未测得设备峰值',
-"%1% of the task's speed-of-light floor (%2 ms)": '达到任务光速上限的 %1%（下限时间 %2 ms）',
+"%1% of the task's speed-of-light floor (%2)": '达到任务光速上限的 %1%（下限时间 %2）',
 "%1% of the task's speed-of-light floor": '达到任务光速上限的 %1%',
-"Faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms. Either work is skipped or the task's flops formula counts avoidable work, such as an algebraic rewrite.":
-    '快于任务声明的计算量所允许的速度：%1 ms 低于 FLOP 下限 %2 ms。要么跳过了部分工作，要么任务的 flops 公式计入了可以避免的计算（例如可用代数变换省去的计算）。',
-"Impossible: %1 ms is under the %2 ms needed to move the task's bytes at the measured copy bandwidth; the variant cannot have done all the work the task describes.":
-    '不可能：%1 ms 低于以实测拷贝带宽搬运任务字节数所需的 %2 ms；该变体不可能完成了任务描述的全部工作。',
-"Byte floor %1 ms (the task's bytes at the measured copy bandwidth)": '字节下限 %1 ms（以实测拷贝带宽搬运任务的字节数）',
-"FLOP floor %1 ms (the task's FLOPs at the measured FP32 FMA rate)": 'FLOP 下限 %1 ms（以实测 FP32 FMA 速率完成任务的 FLOP）',
+"Faster than the task's declared arithmetic allows: %1 is under the FLOP floor of %2. Either work is skipped or the task's flops formula counts avoidable work, such as an algebraic rewrite.":
+    '快于任务声明的计算量所允许的速度：%1 低于 FLOP 下限 %2。要么跳过了部分工作，要么任务的 flops 公式计入了可以避免的计算（例如可用代数变换省去的计算）。',
+"Impossible: %1 is under the %2 needed to move the task's bytes at the measured copy bandwidth; the variant cannot have done all the work the task describes.":
+    '不可能：%1 低于以实测拷贝带宽搬运任务字节数所需的 %2；该变体不可能完成了任务描述的全部工作。',
+"Byte floor %1 (the task's bytes at the measured copy bandwidth)": '字节下限 %1（以实测拷贝带宽搬运任务的字节数）',
+"FLOP floor %1 (the task's FLOPs at the measured FP32 FMA rate)": 'FLOP 下限 %1（以实测 FP32 FMA 速率完成任务的 FLOP）',
 'Tensor cores can beat this floor too: it is set by the FP32 FMA rate.': 'Tensor Core 也能突破此下限：它按 FP32 FMA 速率计算。',
-"FLOP floor %1 ms (the task's FLOPs at the measured %2 peak)": 'FLOP 下限 %1 ms（以实测 %2 峰值完成任务的 FLOP）',
+"FLOP floor %1 (the task's FLOPs at the measured %2 peak)": 'FLOP 下限 %1（以实测 %2 峰值完成任务的 FLOP）',
 'Inputs from seed %1 (kforge-cli eval --seed %1 reproduces them)': '输入由种子 %1 生成（kforge-cli eval --seed %1 可复现）',
 'Generate the inputs from this evaluation seed (0 to 9223372036854775807) instead of a fresh one, to reproduce an evaluation: every result prints the seed it used.':
     '用此评估种子（0 到 9223372036854775807）生成输入，而不是新抽取的种子，以复现一次评估：每个结果都会打印其所用的种子。',
@@ -952,10 +970,10 @@ T.update({
 
 # h/gui-panels
 T.update({
-'%1–%2 ms': '%1–%2 ms',
-'Time, 10th–90th percentile': '时间（第 10–90 百分位）',
+'%1–%2 %3': '%1–%2 %3',
+'Event time, 10th–90th percentile': '事件时间（第 10–90 百分位）',
 'the result keeps no percentiles of the timed runs': '该结果未保存计时运行的百分位数',
-'Spread of the time (CV)': '时间离散度（变异系数）',
+'Spread of the event time (CV)': '事件时间离散度（变异系数）',
 'Timed runs': '计时运行次数',
 '%1, within noise': '%1，在噪声范围内',
 "A's time over B's: %1, with an 80% interval of %2 to %3 (%4). %5": 'A 的时间 / B 的时间：%1，80% 区间为 %2 至 %3（%4）。%5',
@@ -1042,8 +1060,8 @@ T.update({
 '%1 at %2 GB/s': '%1，按 %2 GB/s',
 'Compute': '计算',
 '%1 FLOP at %2': '%1 FLOP，按 %2',
-'Speed of light: %1 ms, %2-bound. No correct kernel can be faster on this GPU; a result under 90% of it is flagged.':
-    '光速上限：%1 ms，%2 受限。在此 GPU 上没有正确的内核能更快；低于其 90% 的结果会被标记。',
+'Speed of light: %1, %2-bound. No correct kernel can be faster on this GPU; a result under 90% of it is flagged.':
+    '光速上限：%1，%2 受限。在此 GPU 上没有正确的内核能更快；低于其 90% 的结果会被标记。',
 'memory': '内存',
 'compute': '计算',
 'latency': '延迟',
@@ -1132,7 +1150,7 @@ T.update({
 'Could not read %1: %2': '无法读取 %1：%2',
 'Could not add %1 as a variant: %2': '无法将 %1 添加为变体：%2',
 'Added %1 as variant #%2': '已将 %1 添加为变体 #%2',
-'correct: %1× the reference, %2 ms median': '正确：参考实现的 %1×，中位数 %2 ms',
+'correct: %1× the reference, %2 %3': '正确：参考实现的 %1×，%2 %3',
 })
 CTX.update({
 ('kforge::DiffDock', '#%1 %2'): '#%1 %2',

@@ -148,7 +148,7 @@
         <translation>从 LLM 端点流式获取一个回答（用于检查端点）</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="+439" />
+        <location filename="../app/cli/cmd_eval.cpp" line="+440" />
         <source>Compile, verify and time a candidate kernel against its task's reference</source>
         <translation>编译候选内核，并对照任务的参考实现进行验证和计时</translation>
     </message>
@@ -163,12 +163,12 @@
         <translation>将会话中的模型回答写为 JSON Lines，用于训练</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="+515" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+514" />
         <source>Run contrastive optimization rounds headless and keep a session</source>
         <translation>以无界面方式运行对比优化轮次，并保存会话</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_report.cpp" line="+106" />
+        <location filename="../app/cli/cmd_report.cpp" line="+119" />
         <source>Write an HTML (and Markdown) report of a session</source>
         <translation>生成会话的 HTML（及 Markdown）报告</translation>
     </message>
@@ -459,32 +459,12 @@
         <translation>未保存编译器报告的资源用量</translation>
     </message>
     <message>
-        <location line="+3" />
-        <source>Median time</source>
-        <translation>中位时间</translation>
-    </message>
-    <message>
-        <location line="+4" />
-        <source>%1–%2 ms</source>
-        <translation>%1–%2 ms</translation>
-    </message>
-    <message>
-        <location line="+4" />
-        <source>Time, 10th–90th percentile</source>
-        <translation>时间（第 10–90 百分位）</translation>
-    </message>
-    <message>
-        <location line="+4" />
+        <location line="+20" />
         <source>the result keeps no percentiles of the timed runs</source>
         <translation>该结果未保存计时运行的百分位数</translation>
     </message>
     <message>
-        <location line="+6" />
-        <source>Spread of the time (CV)</source>
-        <translation>时间离散度（变异系数）</translation>
-    </message>
-    <message>
-        <location line="+2" />
+        <location line="+8" />
         <source>Timed runs</source>
         <translation>计时运行次数</translation>
     </message>
@@ -510,12 +490,7 @@
         <translation>瓶颈</translation>
     </message>
     <message>
-        <location line="+8" />
-        <source>Kernel time per run (CUPTI)</source>
-        <translation>每次运行的内核时间（CUPTI）</translation>
-    </message>
-    <message>
-        <location line="+2" />
+        <location line="+11" />
         <source>Kernel launches per run</source>
         <translation>每次运行的内核启动次数</translation>
     </message>
@@ -575,12 +550,7 @@
         <translation>每线程块共享内存</translation>
     </message>
     <message>
-        <location line="+67" />
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <location line="+2" />
+        <location line="+70" />
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
@@ -631,7 +601,22 @@
         <translation>比值 %1</translation>
     </message>
     <message>
-        <location line="-2" />
+        <location line="-199" />
+        <source>%1–%2 %3</source>
+        <translation>%1–%2 %3</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>Event time, 10th–90th percentile</source>
+        <translation>事件时间（第 10–90 百分位）</translation>
+    </message>
+    <message>
+        <location line="+10" />
+        <source>Spread of the event time (CV)</source>
+        <translation>事件时间离散度（变异系数）</translation>
+    </message>
+    <message>
+        <location line="+180" />
         <source>%1, within noise</source>
         <translation>%1，在噪声范围内</translation>
     </message>
@@ -661,7 +646,7 @@
         <translation>区间不包含 1：差异是真实的。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+4" />
         <location line="+2" />
         <source>Not measured: %1</source>
         <translation>未测量：%1</translation>
@@ -2562,7 +2547,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::KernelListModel</name>
     <message numerus="yes">
-        <location filename="../views/compare/kernellistmodel.cpp" line="+52" />
+        <location filename="../views/compare/kernellistmodel.cpp" line="+53" />
         <source>%1
 %n launch(es) in the timed runs</source>
         <translation>
@@ -2571,17 +2556,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         </translation>
     </message>
     <message>
-        <location line="+9" />
-        <source>%1 µs</source>
-        <translation>%1 µs</translation>
-    </message>
-    <message>
-        <location line="+3" />
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
-    </message>
-    <message>
-        <location line="+19" />
+        <location line="+35" />
         <source>Kernel</source>
         <translation>内核</translation>
     </message>
@@ -2596,9 +2571,14 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>平均值</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>Time/run</source>
-        <translation>时间/运行</translation>
+        <location line="-6" />
+        <source>One launch's mean duration in CUPTI's trace</source>
+        <translation>CUPTI 跟踪中单次启动的平均时长</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>Kernel time/run</source>
+        <translation>内核时间/运行</translation>
     </message>
     <message>
         <location line="+1" />
@@ -2624,12 +2604,13 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::KernelTimeChart</name>
     <message>
-        <location filename="../views/charts/kerneltimechart.cpp" line="+23" />
-        <source>Time per run (ms)</source>
-        <translation>每次运行时间（ms）</translation>
+        <location filename="../views/charts/kerneltimechart.cpp" line="+24" />
+        <location line="+75" />
+        <source>%1 per run (%2)</source>
+        <translation>%1，每次运行（%2）</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="-59" />
         <source>No session is open</source>
         <translation>没有打开的会话</translation>
     </message>
@@ -2639,7 +2620,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>选择变体以查看其内核</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+17" />
         <source>#%1: not evaluated</source>
         <translation>#%1：未评测</translation>
     </message>
@@ -3536,7 +3517,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ReadinessIndicators</name>
     <message>
-        <location filename="../app/gui/readinessindicators.cpp" line="+44" />
+        <location filename="../app/gui/readinessindicators.cpp" line="+46" />
         <source>Looking for nvcc…</source>
         <translation>正在查找 nvcc…</translation>
     </message>
@@ -4891,7 +4872,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>变体 %1 不正确（最近一次评测结果为%2）；只导出通过验证的内核</translation>
     </message>
     <message>
-        <location line="+42" />
+        <location line="+43" />
         <source>marked for review</source>
         <translation>已标记待审阅</translation>
     </message>
@@ -5196,7 +5177,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SpeedOfLight</name>
     <message>
-        <location filename="../core/eval/speedoflight.cpp" line="+238" />
+        <location filename="../core/eval/speedoflight.cpp" line="+239" />
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
@@ -5217,43 +5198,43 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+2" />
-        <source>%1% of the task's speed-of-light floor (%2 ms)</source>
-        <translation>达到任务光速上限的 %1%（下限时间 %2 ms）</translation>
+        <source>%1% of the task's speed-of-light floor (%2)</source>
+        <translation>达到任务光速上限的 %1%（下限时间 %2）</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>Faster than the task's declared arithmetic allows: %1 is under the FLOP floor of %2. Either work is skipped or the task's flops formula counts avoidable work, such as an algebraic rewrite.</source>
+        <translation>快于任务声明的计算量所允许的速度：%1 低于 FLOP 下限 %2。要么跳过了部分工作，要么任务的 flops 公式计入了可以避免的计算（例如可用代数变换省去的计算）。</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>Impossible: %1 is under the %2 needed to move the task's bytes at the measured copy bandwidth; the variant cannot have done all the work the task describes.</source>
+        <translation>不可能：%1 低于以实测拷贝带宽搬运任务字节数所需的 %2；该变体不可能完成了任务描述的全部工作。</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>Byte floor %1 (the task's bytes at the measured copy bandwidth)</source>
+        <translation>字节下限 %1（以实测拷贝带宽搬运任务的字节数）</translation>
     </message>
     <message>
         <location line="+2" />
+        <source>FLOP floor %1 (the task's FLOPs at the measured FP32 FMA rate)</source>
+        <translation>FLOP 下限 %1（以实测 FP32 FMA 速率完成任务的 FLOP）</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>FLOP floor %1 (the task's FLOPs at the measured %2 peak)</source>
+        <translation>FLOP 下限 %1（以实测 %2 峰值完成任务的 FLOP）</translation>
+    </message>
+    <message>
+        <location line="-20" />
         <source>%1% of the task's speed-of-light floor</source>
         <translation>达到任务光速上限的 %1%</translation>
     </message>
     <message>
-        <location line="+3" />
-        <source>Faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms. Either work is skipped or the task's flops formula counts avoidable work, such as an algebraic rewrite.</source>
-        <translation>快于任务声明的计算量所允许的速度：%1 ms 低于 FLOP 下限 %2 ms。要么跳过了部分工作，要么任务的 flops 公式计入了可以避免的计算（例如可用代数变换省去的计算）。</translation>
-    </message>
-    <message>
-        <location line="+4" />
+        <location line="+7" />
         <source>Tensor cores can beat this floor too: it is set by the FP32 FMA rate.</source>
         <translation>Tensor Core 也能突破此下限：它按 FP32 FMA 速率计算。</translation>
-    </message>
-    <message>
-        <location line="+3" />
-        <source>Impossible: %1 ms is under the %2 ms needed to move the task's bytes at the measured copy bandwidth; the variant cannot have done all the work the task describes.</source>
-        <translation>不可能：%1 ms 低于以实测拷贝带宽搬运任务字节数所需的 %2 ms；该变体不可能完成了任务描述的全部工作。</translation>
-    </message>
-    <message>
-        <location line="+6" />
-        <source>Byte floor %1 ms (the task's bytes at the measured copy bandwidth)</source>
-        <translation>字节下限 %1 ms（以实测拷贝带宽搬运任务的字节数）</translation>
-    </message>
-    <message>
-        <location line="+2" />
-        <source>FLOP floor %1 ms (the task's FLOPs at the measured FP32 FMA rate)</source>
-        <translation>FLOP 下限 %1 ms（以实测 FP32 FMA 速率完成任务的 FLOP）</translation>
-    </message>
-    <message>
-        <location line="+2" />
-        <source>FLOP floor %1 ms (the task's FLOPs at the measured %2 peak)</source>
-        <translation>FLOP 下限 %1 ms（以实测 %2 峰值完成任务的 FLOP）</translation>
     </message>
 </context>
 <context>
@@ -5987,13 +5968,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>内存</translation>
     </message>
     <message>
-        <location line="+0" />
-        <location line="+3" />
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
+        <location line="+8" />
+        <source>Speed of light: %1, %2-bound. No correct kernel can be faster on this GPU; a result under 90% of it is flagged.</source>
+        <translation>光速上限：%1，%2 受限。在此 GPU 上没有正确的内核能更快；低于其 90% 的结果会被标记。</translation>
     </message>
     <message>
-        <location line="-2" />
+        <location line="-7" />
         <source>%1 at %2 GB/s</source>
         <translation>%1，按 %2 GB/s</translation>
     </message>
@@ -6008,12 +5988,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 FLOP，按 %2</translation>
     </message>
     <message>
-        <location line="+4" />
-        <source>Speed of light: %1 ms, %2-bound. No correct kernel can be faster on this GPU; a result under 90% of it is flagged.</source>
-        <translation>光速上限：%1 ms，%2 受限。在此 GPU 上没有正确的内核能更快；低于其 90% 的结果会被标记。</translation>
-    </message>
-    <message>
-        <location line="+2" />
+        <location line="+6" />
         <source>memory</source>
         <translation>内存</translation>
     </message>
@@ -6099,6 +6074,29 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <location line="+21" />
         <source>Export template %1: %2</source>
         <translation>导出模板 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>kforge::TimeNames</name>
+    <message>
+        <location filename="../core/eval/measureformat.cpp" line="+46" />
+        <source>Event time (median)</source>
+        <translation>事件时间（中位数）</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Kernel time (CUPTI)</source>
+        <translation>内核时间（CUPTI）</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>One call of the kernel as CUDA events around it saw it, the median over the timed runs. Speedups and the speed of light come from it.</source>
+        <translation>用 CUDA 事件包围内核的一次调用所测得的时间，取各次计时运行的中位数。加速比和光速上限都由它得出。</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>The GPU time of the kernels one call launched, summed per run from CUPTI's trace of extra runs after timing. Launch gaps and host work are not in it.</source>
+        <translation>一次调用所启动内核的 GPU 时间，按每次运行累加，取自计时后额外运行的 CUPTI 跟踪。不含启动间隙和主机端工作。</translation>
     </message>
 </context>
 <context>
@@ -6240,7 +6238,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::TorchExporter</name>
     <message>
-        <location filename="../core/export/torchexporter.cpp" line="+222" />
+        <location filename="../core/export/torchexporter.cpp" line="+214" />
         <source>the kernel ABI header is missing from this build</source>
         <translation>此构建中缺少内核 ABI 头文件</translation>
     </message>
@@ -6502,7 +6500,7 @@ Nothing was written; fix the file and import again.</source>
 <context>
     <name>kforge::VariantTabBinding</name>
     <message>
-        <location filename="../views/editor/varianttabbinding.cpp" line="+71" />
+        <location filename="../views/editor/varianttabbinding.cpp" line="+72" />
         <location line="+28" />
         <location line="+26" />
         <source>reference</source>
@@ -6610,11 +6608,11 @@ Nothing was written; fix the file and import again.</source>
     </message>
     <message>
         <location line="+14" />
-        <source>correct: %1× the reference, %2 ms median</source>
-        <translation>正确：参考实现的 %1×，中位数 %2 ms</translation>
+        <source>correct: %1× the reference, %2 %3</source>
+        <translation>正确：参考实现的 %1×，%2 %3</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+5" />
         <source> — %1</source>
         <translation> —— %1</translation>
     </message>
@@ -6647,9 +6645,9 @@ Nothing was written; fix the file and import again.</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location line="+8" />
-        <source>generated</source>
-        <translation>已生成</translation>
+        <location line="+9" />
+        <source>not measured yet</source>
+        <translation>尚未测量</translation>
     </message>
     <message>
         <location line="+1" />
@@ -6707,12 +6705,22 @@ Nothing was written; fix the file and import again.</source>
         <translation>已接受</translation>
     </message>
     <message>
-        <location line="+85" />
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
+        <location line="+251" />
+        <source>The reference's event time (median) divided by this variant's</source>
+        <translation>参考实现的事件时间（中位数）除以此变体的事件时间（中位数）</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+2" />
+        <source>The task's speed-of-light floor as a percentage of the event time (median)</source>
+        <translation>任务的光速上限（理论极限）占事件时间（中位数）的百分比</translation>
+    </message>
+    <message>
+        <location line="+17" />
+        <source>Event time</source>
+        <translation>事件时间</translation>
+    </message>
+    <message>
+        <location line="-174" />
         <source>%1 (spills %2 B)</source>
         <translation>%1（溢出 %2 B）</translation>
     </message>
@@ -6752,17 +6760,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>输入由种子 %1 生成（kforge-cli eval --seed %1 可复现）</translation>
     </message>
     <message>
-        <location line="+56" />
-        <source>Reference median time divided by this variant's median time</source>
-        <translation>参考实现的中位时间除以此变体的中位时间</translation>
-    </message>
-    <message>
-        <location line="+1" />
-        <source>The task's speed-of-light floor as a percentage of the measured time</source>
-        <translation>任务的光速上限（理论极限）占实测时间的百分比</translation>
-    </message>
-    <message>
-        <location line="+1" />
+        <location line="+59" />
         <source>What limits the kernels, from the roofline</source>
         <translation>根据屋顶线模型得出的内核瓶颈</translation>
     </message>
@@ -6807,12 +6805,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>加速比</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>Time</source>
-        <translation>时间</translation>
-    </message>
-    <message>
-        <location line="+1" />
+        <location line="+3" />
         <source>% SOL</source>
         <translation>% 光速</translation>
     </message>
@@ -7044,17 +7037,22 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::Workbench</name>
     <message>
-        <location filename="../core/workbench/workbench.cpp" line="+259" />
+        <location filename="../core/workbench/workbench.cpp" line="+269" />
         <source>worker %1</source>
         <translation>工作进程 %1</translation>
     </message>
     <message>
-        <location line="-163" />
+        <location line="-172" />
         <source>GPU worker %1: %2 (%3), %4 SMs, copy %5 GB/s, FMA %6 GFLOP/s</source>
         <translation>GPU 工作进程 %1：%2（%3），%4 个 SM，拷贝 %5 GB/s，FMA %6 GFLOP/s</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+13" />
+        <source>GPU worker %1 finds no usable NVIDIA GPU on its machine (it says: %2). Kernels are compiled here but not measured; to measure them, run the worker on a machine with an NVIDIA GPU (Settings → Workers).</source>
+        <translation>GPU 工作进程 %1 在其所在机器上找不到可用的 NVIDIA GPU（它报告：%2）。内核会在本机编译，但不会被测量；如需测量，请在装有 NVIDIA GPU 的机器上运行工作进程（设置 → 工作进程）。</translation>
+    </message>
+    <message>
+        <location line="+5" />
         <source>GPU worker %1: %2</source>
         <translation>GPU 工作进程 %1：%2</translation>
     </message>
@@ -7466,7 +7464,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerStatus</name>
     <message>
-        <location filename="../core/worker/workerstatus.cpp" line="+25" />
+        <location filename="../core/worker/workerstatus.cpp" line="+34" />
         <source>The host name in the command is unknown here: check its spelling or add it to ~/.ssh/config. In a terminal, 'ssh &lt;host&gt; true' must work without asking anything.</source>
         <translation>此处无法识别命令中的主机名：请检查拼写，或将其加入 ~/.ssh/config。在终端中，“ssh &lt;host&gt; true”必须无需任何询问即可成功。</translation>
     </message>
@@ -7688,7 +7686,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::cli</name>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="-365" />
+        <location filename="../app/cli/cmd_eval.cpp" line="-366" />
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -7763,12 +7761,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>警告：输出不依赖于输入</translation>
     </message>
     <message>
-        <location line="+7" />
-        <source>median ms</source>
-        <translation>中位数 ms</translation>
-    </message>
-    <message>
-        <location line="+1" />
+        <location line="+9" />
         <source>mean</source>
         <translation>平均值</translation>
     </message>
@@ -7952,7 +7945,17 @@ Open a task folder or a session file to see its variants.</source>
         <translation>未记录到 %1：候选内核没有得到判定结果。</translation>
     </message>
     <message>
-        <location line="-218" />
+        <location line="-273" />
+        <source>event time, ms</source>
+        <translation>事件时间，ms</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <location line="+54" />
         <source>%1 candidates in %2 s: %3 per minute, one worker</source>
         <translation>%1 个候选用时 %2 秒：每分钟 %3 个，一个工作进程</translation>
     </message>
@@ -8882,7 +8885,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::Printer</name>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="-423" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-421" />
         <source>round</source>
         <translation>轮次</translation>
     </message>
@@ -8904,8 +8907,8 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
     </message>
     <message>
         <location line="+1" />
-        <source>median ms</source>
-        <translation>中位数 ms</translation>
+        <source>event time</source>
+        <translation>事件时间</translation>
     </message>
     <message>
         <location line="+1" />
@@ -8933,7 +8936,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>待审阅：%1</translation>
     </message>
     <message>
-        <location line="+26" />
+        <location line="+24" />
         <source>answer #%1</source>
         <translation>回答 #%1</translation>
     </message>
@@ -8971,7 +8974,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::ReportCommand</name>
     <message>
-        <location filename="../app/cli/cmd_report.cpp" line="-70" />
+        <location filename="../app/cli/cmd_report.cpp" line="-74" />
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -8986,12 +8989,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>会话文件（*.kforge）。</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>The HTML file to write.</source>
-        <translation>要写入的 HTML 文件。</translation>
+        <location line="+2" />
+        <source>The HTML file to write (default: &lt;session&gt;-report.html beside the session).</source>
+        <translation>要写入的 HTML 文件（默认：会话旁的 &lt;会话&gt;-report.html）。</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+1" />
         <source>report.html</source>
         <translation>report.html</translation>
     </message>
@@ -9017,8 +9020,8 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
     </message>
     <message>
         <location line="+7" />
-        <source>Usage: kforge-cli report &lt;session.kforge&gt; --out report.html [--markdown report.md] [--top N]</source>
-        <translation>用法：kforge-cli report &lt;session.kforge&gt; --out report.html [--markdown report.md] [--top N]</translation>
+        <source>Usage: kforge-cli report &lt;session.kforge&gt; [--out report.html] [--markdown report.md] [--top N]</source>
+        <translation>用法：kforge-cli report &lt;session.kforge&gt; [--out report.html] [--markdown report.md] [--top N]</translation>
     </message>
     <message>
         <location line="+6" />
@@ -9037,7 +9040,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
     </message>
     <message>
         <location line="+6" />
-        <location line="+5" />
+        <location line="+7" />
         <location line="+7" />
         <source>kforge-cli report: %1</source>
         <translation>kforge-cli report：%1</translation>

@@ -108,8 +108,9 @@ void printTable(QTextStream &out, const Task &task, const QString &candidate, co
     }
     if (r.hasTiming()) {
         out << '\n'
-            << u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(QString(), -14)
-                   .arg(tr("median ms"), 10)
+            // The event times of both sides in one unit, a column each (core/eval/measureformat.h names them).
+            << u"%1 %2 %3 %4 %5 %6 %7 %8"_s.arg(tr("event time, ms"), -14)
+                   .arg(tr("median"), 10)
                    .arg(tr("mean"), 10)
                    .arg(tr("min"), 10)
                    .arg(tr("p10"), 10)

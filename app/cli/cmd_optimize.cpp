@@ -4,6 +4,7 @@
 #include "command.h"
 #include "headless.h"
 
+#include "core/eval/measureformat.h"
 #include "core/llm/requestbuilder.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
@@ -86,7 +87,7 @@ public:
                      .arg(tr("variant"), -14)
                      .arg(tr("verdict"), -14)
                      .arg(tr("speedup"), 9)
-                     .arg(tr("median ms"), 10)
+                     .arg(tr("event time"), 10)
                      .arg(tr("notes"))
               << '\n'
               << Qt::flush;
@@ -115,9 +116,7 @@ public:
                      .arg(name, -14)
                      .arg(v->eval.verdict.isEmpty() ? toString(v->status) : v->eval.verdict, -14)
                      .arg(speedupText(*v), 9)
-                     .arg(v->eval.candidateMedianMs ? QString::number(*v->eval.candidateMedianMs, 'f', 4)
-                                                    : QStringLiteral("-"),
-                          10)
+                     .arg(v->eval.candidateMedianMs ? formatDuration(*v->eval.candidateMedianMs) : QStringLiteral("-"), 10)
                      .arg(notes.join(QLatin1String("; ")))
               << '\n'
               << Qt::flush;

@@ -26,7 +26,16 @@ struct ReportCommand {
 public:
     static int run(const QStringList &args);
     static bool write(const QString &path, const QString &text, QString *error);
+    // Where the HTML goes without --out: beside the session, named after it ("runs/gemm.kforge" ->
+    // "runs/gemm-report.html"), as the window's Export Report proposes.
+    static QString defaultHtmlPath(const QString &sessionPath);
 };
+
+QString ReportCommand::defaultHtmlPath(const QString &sessionPath)
+{
+    const QFileInfo session(sessionPath);
+    return session.dir().filePath(session.completeBaseName() + u"-report.html"_s);
+}
 
 bool ReportCommand::write(const QString &path, const QString &text, QString *error)
 {
@@ -49,7 +58,9 @@ int ReportCommand::run(const QStringList &args)
            "the best variants, their diffs against the reference, metrics and the model's analyses."));
     parser.addHelpOption();
     parser.addPositionalArgument(u"session"_s, tr("The session file (*.kforge)."));
-    const QCommandLineOption outOpt(u"out"_s, tr("The HTML file to write."), tr("report.html"));
+    const QCommandLineOption outOpt(u"out"_s,
+                                    tr("The HTML file to write (default: <session>-report.html beside the session)."),
+                                    tr("report.html"));
     const QCommandLineOption mdOpt(u"markdown"_s, tr("Also write the report as Markdown to this file."), tr("report.md"));
     const QCommandLineOption topOpt(u"top"_s, tr("How many of the best variants to show in full (default 5)."), tr("n"),
                                     u"5"_s);
@@ -57,8 +68,8 @@ int ReportCommand::run(const QStringList &args)
     parser.process(args);
 
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 1 || (!parser.isSet(outOpt) && !parser.isSet(mdOpt))) {
-        err << tr("Usage: kforge-cli report <session.kforge> --out report.html [--markdown report.md] [--top N]") << '\n';
+    if (positional.size() != 1) {
+        err << tr("Usage: kforge-cli report <session.kforge> [--out report.html] [--markdown report.md] [--top N]") << '\n';
         return 2;
     }
     bool ok = false;
@@ -83,12 +94,14 @@ int ReportCommand::run(const QStringList &args)
         err << tr("kforge-cli report: %1").arg(error) << '\n';
         return 1;
     }
-    if (parser.isSet(outOpt)) {
-        if (!write(parser.value(outOpt), kforge::ReportWriter::html(*report), &error)) {
+    // HTML unless only Markdown was asked for.
+    if (parser.isSet(outOpt) || !parser.isSet(mdOpt)) {
+        const QString htmlPath = parser.isSet(outOpt) ? parser.value(outOpt) : defaultHtmlPath(sessionPath);
+        if (!write(htmlPath, kforge::ReportWriter::html(*report), &error)) {
             err << tr("kforge-cli report: %1").arg(error) << '\n';
             return 1;
         }
-        out << tr("Wrote %1").arg(QDir::toNativeSeparators(parser.value(outOpt))) << '\n';
+        out << tr("Wrote %1").arg(QDir::toNativeSeparators(htmlPath)) << '\n';
     }
     if (parser.isSet(mdOpt)) {
         if (!write(parser.value(mdOpt), kforge::ReportWriter::markdown(*report), &error)) {

@@ -33,8 +33,10 @@ ReadinessIndicators::ReadinessIndicators(QStatusBar *statusBar, NoticeBar *notic
     connect(&m_settings, &Settings::workersChanged, this, &ReadinessIndicators::updateWorkerStatus);
     connect(m_workbench, &Workbench::statusChanged, this, &ReadinessIndicators::updateWorkerStatus);
     connect(m_readiness, &ReadinessWatch::changed, this, [this](const WorkerReadiness &now) {
+        // No GPU on the machine is said calmly (the notice bar explains it); a worker that fails is a warning.
         if (now.isUnusable())
-            m_log.post(LogSource::Worker, LogLevel::Warning, now.explanation());
+            m_log.post(LogSource::Worker, now.state() == WorkerReadiness::State::NoGpu ? LogLevel::Info : LogLevel::Warning,
+                       now.explanation());
         updateNotice();
     });
 }

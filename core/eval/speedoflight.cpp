@@ -192,22 +192,24 @@ QString SpeedOfLight::promptLine() const
     case State::WithinFloors: {
         QString line = u"%1% of speed of light"_s.arg(speedOfLightFigure(*percent()));
         if (floorMs)
-            line += u" (the task's floor is %1 ms)"_s.arg(formatMeasure(*floorMs));
+            line += u" (the task's floor is %1)"_s.arg(formatDuration(*floorMs));
         return line;
     }
     case State::BeatsFlopFloor: {
-        QString line = u"faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms "
+        QString line = u"faster than the task's declared arithmetic allows: %1 is under the FLOP floor of %2 "
                        "(the task's flops at the measured %3 peak); either work is skipped or the task's `flops` "
-                       "counts avoidable work, such as an algebraic rewrite"_s.arg(
-                           formatMeasure(*timeMs), formatMeasure(*flopFloorMs), fp32Peak() ? u"FP32 FMA"_s : flopsPeakKind);
+                       "counts avoidable work, such as an algebraic rewrite"_s.arg(formatDuration(*timeMs),
+                                                                                   formatDuration(*flopFloorMs),
+                                                                                   fp32Peak() ? u"FP32 FMA"_s
+                                                                                              : flopsPeakKind);
         if (const auto pct = bytePct())
-            line += u"; %1% of the byte floor (%2 ms)"_s.arg(speedOfLightFigure(*pct), formatMeasure(*byteFloorMs));
+            line += u"; %1% of the byte floor (%2)"_s.arg(speedOfLightFigure(*pct), formatDuration(*byteFloorMs));
         return line;
     }
     case State::BelowByteFloor:
-        return u"below the task's byte floor: %1 ms is under the %2 ms needed to move the task's bytes at the measured "
+        return u"below the task's byte floor: %1 is under the %2 needed to move the task's bytes at the measured "
                "copy bandwidth, which is impossible: it cannot have done all the work the task describes"_s.arg(
-                   formatMeasure(*timeMs), formatMeasure(*byteFloorMs));
+                   formatDuration(*timeMs), formatDuration(*byteFloorMs));
     }
     return {};
 }
@@ -219,14 +221,13 @@ QString SpeedOfLight::reportText() const
     case State::WithinFloors: return u"%1% of the roofline bound"_s.arg(speedOfLightFigure(*percent()));
     case State::BeatsFlopFloor:
         return bytePct()
-                   ? u"beats the task's FLOP floor (%1 ms < %2 ms: work is skipped or the task's flops count "
-                     "avoidable work); %3% of the byte floor"_s.arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs),
+                   ? u"beats the task's FLOP floor (%1 < %2: work is skipped or the task's flops count "
+                     "avoidable work); %3% of the byte floor"_s.arg(formatDuration(*timeMs), formatDuration(*flopFloorMs),
                                                                     speedOfLightFigure(*bytePct()))
-                   : u"beats the task's FLOP floor (%1 ms < %2 ms: work is skipped or the task's flops count "
-                     "avoidable work)"_s.arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs));
+                   : u"beats the task's FLOP floor (%1 < %2: work is skipped or the task's flops count "
+                     "avoidable work)"_s.arg(formatDuration(*timeMs), formatDuration(*flopFloorMs));
     case State::BelowByteFloor:
-        return u"below the byte floor (%1 ms < %2 ms): impossible"_s.arg(formatMeasure(*timeMs),
-                                                                         formatMeasure(*byteFloorMs));
+        return u"below the byte floor (%1 < %2): impossible"_s.arg(formatDuration(*timeMs), formatDuration(*byteFloorMs));
     }
     return {};
 }
@@ -249,29 +250,29 @@ QString SpeedOfLight::explanation() const
     case State::Unknown:
         return tr("No speed of light: the task has no FLOP or byte formula, or the device's peaks were not measured");
     case State::WithinFloors:
-        parts << (floorMs ? tr("%1% of the task's speed-of-light floor (%2 ms)")
-                                .arg(speedOfLightFigure(*percent()), formatMeasure(*floorMs))
+        parts << (floorMs ? tr("%1% of the task's speed-of-light floor (%2)")
+                                .arg(speedOfLightFigure(*percent()), formatDuration(*floorMs))
                           : tr("%1% of the task's speed-of-light floor").arg(speedOfLightFigure(*percent())));
         break;
     case State::BeatsFlopFloor:
-        parts << tr("Faster than the task's declared arithmetic allows: %1 ms is under the FLOP floor of %2 ms. Either "
+        parts << tr("Faster than the task's declared arithmetic allows: %1 is under the FLOP floor of %2. Either "
                     "work is skipped or the task's flops formula counts avoidable work, such as an algebraic rewrite.")
-                     .arg(formatMeasure(*timeMs), formatMeasure(*flopFloorMs));
+                     .arg(formatDuration(*timeMs), formatDuration(*flopFloorMs));
         if (fp32Peak())
             parts << tr("Tensor cores can beat this floor too: it is set by the FP32 FMA rate.");
         break;
     case State::BelowByteFloor:
-        parts << tr("Impossible: %1 ms is under the %2 ms needed to move the task's bytes at the measured copy "
+        parts << tr("Impossible: %1 is under the %2 needed to move the task's bytes at the measured copy "
                     "bandwidth; the variant cannot have done all the work the task describes.")
-                     .arg(formatMeasure(*timeMs), formatMeasure(*byteFloorMs));
+                     .arg(formatDuration(*timeMs), formatDuration(*byteFloorMs));
         break;
     }
     if (byteFloorMs)
-        parts << tr("Byte floor %1 ms (the task's bytes at the measured copy bandwidth)").arg(formatMeasure(*byteFloorMs));
+        parts << tr("Byte floor %1 (the task's bytes at the measured copy bandwidth)").arg(formatDuration(*byteFloorMs));
     if (flopFloorMs && fp32Peak())
-        parts << tr("FLOP floor %1 ms (the task's FLOPs at the measured FP32 FMA rate)").arg(formatMeasure(*flopFloorMs));
+        parts << tr("FLOP floor %1 (the task's FLOPs at the measured FP32 FMA rate)").arg(formatDuration(*flopFloorMs));
     else if (flopFloorMs)
-        parts << tr("FLOP floor %1 ms (the task's FLOPs at the measured %2 peak)").arg(formatMeasure(*flopFloorMs), flopsPeakKind);
+        parts << tr("FLOP floor %1 (the task's FLOPs at the measured %2 peak)").arg(formatDuration(*flopFloorMs), flopsPeakKind);
     return parts.join(u'\n');
 }
 

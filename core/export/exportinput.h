@@ -37,6 +37,7 @@ struct ExportProvenance {
     std::optional<double> candidateMedianMs;
     std::optional<double> referenceCv;
     std::optional<double> candidateCv;
+    std::optional<double> candidateKernelMs; // the kernel time (CUPTI) per run, when the evaluation traced it
     std::optional<double> speedup;
     std::optional<double> speedOfLightPct; // speedOfLight.percent(), or set by hand where there is no result
     SpeedOfLight speedOfLight;             // the one computation (core/eval/speedoflight.h)

@@ -1,5 +1,6 @@
 #include "core/export/exportreadme.h"
 
+#include "core/eval/measureformat.h"
 #include "core/export/codenames.h"
 #include "core/export/templaterenderer.h"
 #include "core/export/torchkernelexporter.h"
@@ -204,9 +205,7 @@ QString ExportReadme::formatMs(std::optional<double> ms)
 {
     if (!ms || !std::isfinite(*ms))
         return u"not recorded"_s;
-    if (*ms < 1.0)
-        return u"%1 µs"_s.arg(*ms * 1000.0, 0, 'f', *ms < 0.01 ? 2 : 1);
-    return u"%1 ms"_s.arg(*ms, 0, 'f', *ms < 100 ? 3 : 1);
+    return formatDuration(*ms);
 }
 
 QString ExportReadme::formatSpeedup(std::optional<double> speedup)
@@ -241,18 +240,21 @@ QStringList ExportReadme::provenanceRows(const ExportInput &in)
                              + (p.runtimeVersion.isEmpty() ? QString() : u", CUDA runtime "_s + p.runtimeVersion));
     if (!modelNew) {
         row(u"nvcc"_s, orNotRecorded(p.nvccVersion));
-        row(u"nvcc flags"_s, p.nvccFlags.isEmpty() ? u"not recorded"_s : code(p.nvccFlags.join(u' ')));
+        row(u"nvcc flags"_s, p.nvccFlags.isEmpty() ? u"not recorded"_s : code(NvccFlags::portable(p.nvccFlags).join(u' ')));
     }
     const auto withCv = [](std::optional<double> ms, std::optional<double> cv) {
         QString s = formatMs(ms);
         if (ms && cv && std::isfinite(*cv))
-            s += u" (median; cv %1%)"_s.arg(*cv * 100.0, 0, 'f', 1);
-        else if (ms)
-            s += u" (median)"_s;
+            s += u" (cv %1%)"_s.arg(*cv * 100.0, 0, 'f', 1);
         return s;
     };
-    row(u"Reference time"_s, withCv(p.referenceMedianMs, p.referenceCv));
-    row(modelNew ? u"ModelNew time"_s : u"Kernel time"_s, withCv(p.candidateMedianMs, p.candidateCv));
+    // The two times by their names in KForge's panels and report (core/eval/measureformat.h).
+    row(TimeNames::eventTimeEnglish() + u", reference"_s, withCv(p.referenceMedianMs, p.referenceCv));
+    row(TimeNames::eventTimeEnglish() + (modelNew ? u", ModelNew"_s : u", this kernel"_s),
+        withCv(p.candidateMedianMs, p.candidateCv));
+    if (p.candidateKernelMs)
+        row(TimeNames::kernelTimeEnglish() + (modelNew ? u", ModelNew"_s : u", this kernel"_s),
+            formatMs(p.candidateKernelMs));
     row(u"Speedup"_s, formatSpeedup(p.speedup));
     row(u"Speed of light"_s, speedOfLightReportText(p.speedOfLight, p.speedOfLightPct, u"not recorded"_s));
     if (p.timingRuns > 0)
@@ -352,7 +354,7 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
             QString::fromStdString(task.bytes.text));
     if (!modelNew && !ctx.kernelFlags.ignored.isEmpty())
         taskTable += u"\n\nFlags of the measurement this build leaves to itself: `%1`."_s.arg(
-            ctx.kernelFlags.ignored.join(u"`, `"_s));
+            NvccFlags::portable(ctx.kernelFlags.ignored).join(u"`, `"_s));
     v[u"task_table"_s] = taskTable;
 
     QStringList files;

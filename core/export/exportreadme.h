@@ -20,7 +20,7 @@ public:
 
     // The provenance as Markdown table rows ("| Task | ... |"), shared with the session report.
     static QStringList provenanceRows(const ExportInput &input);
-    // "3.21 ms", "412 µs"; "not recorded" when absent.
+    // "3.21 ms", "412 µs" (formatDuration, core/eval/measureformat.h); "not recorded" when absent.
     static QString formatMs(std::optional<double> ms);
     static QString formatSpeedup(std::optional<double> speedup);
 };

@@ -1,5 +1,6 @@
 #include "core/export/nvccflags.h"
 
+#include <QFileInfo>
 #include <QSet>
 
 using namespace Qt::StringLiterals;
@@ -161,6 +162,47 @@ QString NvccFlags::joined(const QStringList &group)
         return name + group.at(1);
     // nvcc takes every option that has a value in the --option=value form too.
     return name + u'=' + group.at(1);
+}
+
+QStringList NvccFlags::portable(const QStringList &command)
+{
+    QString toolkit; // "/usr/local/cuda" of "/usr/local/cuda/bin/nvcc"
+    if (!command.isEmpty() && command.front().startsWith(u'/') && command.front().endsWith(u"/bin/nvcc"_s))
+        toolkit = command.front().chopped(int(qsizetype(sizeof("/bin/nvcc") - 1)));
+    const auto path = [&toolkit](const QString &p) -> QString {
+        if (!p.startsWith(u'/'))
+            return p;
+        if (!toolkit.isEmpty() && (p == toolkit || p.startsWith(toolkit + u'/')))
+            return u"$CUDA_HOME"_s + p.mid(toolkit.size());
+        // KForge's kernel ABI headers (core/runtime/include, or where an installation keeps kforge/kernel.h).
+        if (p.endsWith(u"/core/runtime/include"_s) || QFileInfo::exists(p + u"/kforge/kernel.h"_s))
+            return u"include"_s;
+        return u"…/"_s + QFileInfo(p).fileName();
+    };
+    static const QStringList joinedPrefixes = {u"-I"_s,
+                                               u"-L"_s,
+                                               u"-isystem"_s,
+                                               u"-rpath="_s,
+                                               u"-ccbin="_s,
+                                               u"--compiler-bindir="_s,
+                                               u"--include-path="_s,
+                                               u"--library-path="_s};
+    QStringList out;
+    for (qsizetype i = 0; i < command.size(); ++i) {
+        const QString &token = command.at(i);
+        if (i == 0 && token.endsWith(u"/nvcc"_s)) {
+            out << u"nvcc"_s;
+            continue;
+        }
+        QString mapped = path(token);
+        for (const QString &prefix : joinedPrefixes)
+            if (token.size() > prefix.size() && token.startsWith(prefix)) {
+                mapped = prefix + path(token.mid(prefix.size()));
+                break;
+            }
+        out << mapped;
+    }
+    return out;
 }
 
 QString NvccFlags::cmakeCudaOption(const QStringList &group)

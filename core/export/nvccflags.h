@@ -25,6 +25,10 @@ public:
     static QString joined(const QStringList &group);
     // One compile group as a quoted CMake argument that applies to CUDA sources only.
     static QString cmakeCudaOption(const QStringList &group);
+    // A command line or flag list as shared documents show it, without the measuring machine's paths: the
+    // compiler as `nvcc`, its toolkit's folder as `$CUDA_HOME`, KForge's ABI header folder as `include` (where
+    // an export ships kforge/kernel.h), any other absolute path as `…/` and its last component.
+    static QStringList portable(const QStringList &command);
 };
 
 } // namespace kforge

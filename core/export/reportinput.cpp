@@ -106,6 +106,7 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
             d.referenceMs = finiteOrNone(result.reference.medianMs);
             d.candidateMs = finiteOrNone(result.candidate.medianMs);
             d.candidateCv = finiteOrNone(result.candidate.cv);
+            d.candidateKernelMs = result.traceSummary.candidate.kernelTimeMs;
             d.speedOfLight = result.speedOfLight;
             d.speedOfLightPct = d.speedOfLight.percent();
             d.profile = ProfileSummary::fromMeasurement(result).lines();

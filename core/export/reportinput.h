@@ -45,6 +45,7 @@ struct ReportDetail {
     std::optional<double> referenceMs;
     std::optional<double> candidateMs;
     std::optional<double> candidateCv;
+    std::optional<double> candidateKernelMs; // the kernel time (CUPTI), when the evaluation traced it
     std::optional<double> speedOfLightPct; // speedOfLight.percent()
     SpeedOfLight speedOfLight;
     QStringList profile;  // compact profile lines (bound, achieved bandwidth, occupancy, registers...)

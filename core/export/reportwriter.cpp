@@ -1,7 +1,9 @@
 #include "core/export/reportwriter.h"
 
+#include "core/eval/measureformat.h"
 #include "core/export/exportreadme.h"
 #include "core/export/markdownhtml.h"
+#include "core/export/nvccflags.h"
 #include "core/export/unifieddiff.h"
 #include "core/task/sourcelanguage.h"
 
@@ -46,17 +48,20 @@ QString variantName(const ReportVariant &v)
     return v.label.isEmpty() ? u"#%1"_s.arg(v.id) : u"#%1 %2"_s.arg(v.id).arg(v.label);
 }
 
+// Variants as the window counts them: every row of the Variants table, the reference included (it is variant
+// #1 of every session, measured like the others); correct, failed and not evaluated are said of the candidates.
 struct Counts {
-    int total = 0, correct = 0, failed = 0, held = 0, pending = 0;
+    int total = 0, candidates = 0, correct = 0, failed = 0, held = 0, pending = 0;
 };
 
 Counts counts(const ReportInput &r)
 {
     Counts c;
     for (const auto &v : r.variants) {
+        ++c.total;
         if (v.isReference())
             continue;
-        ++c.total;
+        ++c.candidates;
         if (v.verdict.isEmpty())
             ++c.pending;
         else if (v.isCorrect())
@@ -67,6 +72,29 @@ Counts counts(const ReportInput &r)
             ++c.held;
     }
     return c;
+}
+
+// "7: the reference and 6 candidates (4 correct, 2 failed)".
+QString variantsText(const Counts &c)
+{
+    QString s = c.total == c.candidates ? u"%1 candidates"_s.arg(c.candidates)
+                                        : u"%1: the reference and %2 candidates"_s.arg(c.total).arg(c.candidates);
+    if (c.candidates > 0)
+        s += u" (%1 correct, %2 failed%3)"_s.arg(c.correct).arg(c.failed).arg(
+            c.pending ? u", %1 not evaluated"_s.arg(c.pending) : QString());
+    return s;
+}
+
+// The time rows of a variant, by the names every panel uses (core/eval/measureformat.h).
+QList<QPair<QString, QString>> timeRows(const ReportDetail &d)
+{
+    QList<QPair<QString, QString>> rows;
+    rows.append({TimeNames::eventTimeEnglish() + u", reference"_s, ms(d.referenceMs)});
+    rows.append({TimeNames::eventTimeEnglish() + u", this variant"_s,
+                 ms(d.candidateMs) + (d.candidateCv ? u" (cv %1%)"_s.arg(*d.candidateCv * 100, 0, 'f', 1) : QString())});
+    if (d.candidateKernelMs)
+        rows.append({TimeNames::kernelTimeEnglish() + u", this variant"_s, ms(d.candidateKernelMs)});
+    return rows;
 }
 
 QString usageText(const RoundUsage &u)
@@ -167,8 +195,7 @@ QString ReportWriter::html(const ReportInput &r)
 
     h += u"<section id=\"summary\">\n<h2>Summary</h2>\n<table class=\"figures\">\n"_s;
     const auto row = [&](const QString &k, const QString &v) { h += u"<tr><td>%1</td><td>%2</td></tr>\n"_s.arg(k, v); };
-    row(u"Variants"_s, u"%1 (%2 correct, %3 failed%4)"_s.arg(c.total).arg(c.correct).arg(c.failed).arg(
-                           c.pending ? u", %1 not evaluated"_s.arg(c.pending) : QString()));
+    row(u"Variants"_s, esc(variantsText(c)));
     if (c.held)
         row(u"Held for review"_s, QString::number(c.held));
     if (!r.best.isEmpty()) {
@@ -217,9 +244,8 @@ QString ReportWriter::html(const ReportInput &r)
                           : u"#%1"_s.arg(id));
         }
         row(u"Lineage"_s, lineage.join(u" → "_s));
-        row(u"Reference time"_s, ms(d.referenceMs));
-        row(u"Kernel time"_s,
-            ms(d.candidateMs) + (d.candidateCv ? u" (cv %1%)"_s.arg(*d.candidateCv * 100, 0, 'f', 1) : QString()));
+        for (const auto &[name, value] : timeRows(d))
+            row(esc(name), esc(value));
         row(u"Speed of light"_s, esc(speedOfLightText(d)));
         if (!d.profile.isEmpty())
             row(u"Profile"_s, esc(d.profile.join(u"; "_s)));
@@ -231,8 +257,8 @@ QString ReportWriter::html(const ReportInput &r)
         }
         if (!d.flags.isEmpty())
             row(u"Warnings"_s, esc(d.flags.join(u", "_s)));
-        row(u"Compiled with"_s,
-            esc((d.nvccVersion.isEmpty() ? u"nvcc"_s : u"nvcc "_s + d.nvccVersion) + u' ' + d.nvccFlags.join(u' ')));
+        row(u"Compiled with"_s, esc((d.nvccVersion.isEmpty() ? u"nvcc"_s : u"nvcc "_s + d.nvccVersion) + u": "_s
+                                    + NvccFlags::portable(d.nvccFlags).join(u' ')));
         row(u"Measured"_s, date(d.evaluated));
         h += u"</table>\n"_s;
         if (!d.analysis.trimmed().isEmpty())
@@ -264,7 +290,7 @@ QString ReportWriter::html(const ReportInput &r)
     h += u"<section id=\"task\">\n<h2>The task</h2>\n<div class=\"text\">%1</div>\n"
          "<details><summary>Reference source</summary>\n<pre>%2</pre>\n</details>\n</section>\n"_s.arg(
              esc(r.taskDescription), esc(r.referenceSource));
-    h += u"<footer>Made by KForge %1 from %2. Speedups are reference median time over variant median time, measured in "
+    h += u"<footer>Made by KForge %1 from %2. Speedups are the reference's event time (median) over the variant's, measured in "
          "one process on the same inputs with the L2 cache flushed between runs.</footer>\n</body>\n</html>\n"_s.arg(
              esc(r.kforgeVersion), esc(r.sessionFile));
     return h;
@@ -281,8 +307,7 @@ QString ReportWriter::markdown(const ReportInput &r)
     if (r.taskDegenerate)
         m += u"> **Degenerate task:** its output does not depend on its inputs, so its speedups say nothing about kernel quality.\n\n"_s;
     m += u"## Summary\n\n| | |\n|---|---|\n"_s;
-    m += u"| Variants | %1 (%2 correct, %3 failed%4) |\n"_s.arg(c.total).arg(c.correct).arg(c.failed).arg(
-        c.pending ? u", %1 not evaluated"_s.arg(c.pending) : QString());
+    m += u"| Variants | %1 |\n"_s.arg(mdCell(variantsText(c)));
     if (c.held)
         m += u"| Held for review | %1 |\n"_s.arg(c.held);
     if (!r.best.isEmpty())
@@ -327,7 +352,8 @@ QString ReportWriter::markdown(const ReportInput &r)
         m += u"| Origin | %1 |\n"_s.arg(mdCell(v.origin + (v.round > 0 ? u", round %1"_s.arg(v.round) : QString())
                                                + (d.model.isEmpty() ? QString() : u", written by "_s + d.model)));
         m += u"| Lineage | %1 |\n"_s.arg(mdCell(lineage.join(u" → "_s)));
-        m += u"| Reference time | %1 |\n| Kernel time | %2 |\n"_s.arg(ms(d.referenceMs), ms(d.candidateMs));
+        for (const auto &[name, value] : timeRows(d))
+            m += u"| %1 | %2 |\n"_s.arg(mdCell(name), mdCell(value));
         m += u"| Speed of light | %1 |\n"_s.arg(mdCell(speedOfLightText(d)));
         if (!d.profile.isEmpty())
             m += u"| Profile | %1 |\n"_s.arg(mdCell(d.profile.join(u"; "_s)));

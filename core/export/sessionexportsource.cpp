@@ -133,6 +133,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
     p.candidateMedianMs = finiteOrNone(result.candidate.medianMs);
     p.referenceCv = finiteOrNone(result.reference.cv);
     p.candidateCv = finiteOrNone(result.candidate.cv);
+    p.candidateKernelMs = result.traceSummary.candidate.kernelTimeMs;
     p.speedup = finiteOrNone(result.speedup);
     p.timingRuns = result.candidate.runs;
     p.seed = result.seed;

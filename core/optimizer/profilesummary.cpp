@@ -110,7 +110,8 @@ QStringList ProfileSummary::lines() const
     // These lines are model input, not interface text: they stay English like the templates around them.
     QStringList out;
     if (medianMs)
-        out << QStringLiteral("median time %1 ms").arg(formatMeasure(*medianMs));
+        // The event time by its name in the panels and the report (core/eval/measureformat.h), in its unit.
+        out << TimeNames::eventTimeEnglish().toLower() + QLatin1Char(' ') + formatDuration(*medianMs);
     if (speedOfLight.isKnown())
         out << speedOfLight.promptLine();
     if (!bound.isEmpty())

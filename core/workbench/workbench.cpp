@@ -11,6 +11,7 @@
 #include "core/settings/settings.h"
 #include "core/worker/poolevaluator.h"
 #include "core/worker/workerpool.h"
+#include "core/worker/workerstatus.h"
 
 #include <QTimer>
 
@@ -102,7 +103,16 @@ void Workbench::makeEvaluation()
         Q_EMIT statusChanged();
     });
     connect(m_pool, &WorkerPool::deviceFailed, this, [this](int worker, const QString &message) {
-        m_log.post(LogSource::Worker, LogLevel::Error, tr("GPU worker %1: %2").arg(workerName(worker), message));
+        // A machine without an NVIDIA GPU or driver is a fact to explain, not an error: the first start of a
+        // laptop would otherwise open on a red "CUDA driver version is insufficient" (issue 37).
+        if (WorkerStatus::meansNoGpu(message))
+            m_log.post(LogSource::Worker, LogLevel::Info,
+                       tr("GPU worker %1 finds no usable NVIDIA GPU on its machine (it says: %2). Kernels are compiled "
+                          "here but not measured; to measure them, run the worker on a machine with an NVIDIA GPU "
+                          "(Settings → Workers).")
+                           .arg(workerName(worker), WorkerStatus::keyLine(message)));
+        else
+            m_log.post(LogSource::Worker, LogLevel::Error, tr("GPU worker %1: %2").arg(workerName(worker), message));
         Q_EMIT statusChanged();
     });
     connect(m_pool, &WorkerPool::jobStarted, this, &Workbench::statusChanged);

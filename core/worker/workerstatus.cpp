@@ -18,6 +18,15 @@ QString WorkerStatus::keyLine(const QString &error)
     return lines.value(0).trimmed();
 }
 
+bool WorkerStatus::meansNoGpu(const QString &error)
+{
+    for (const char *text : {"CUDA driver", "no CUDA device", "no_device", "cudaErrorNoDevice",
+                             "cudaErrorInsufficientDriver", "NVIDIA driver"})
+        if (error.contains(QLatin1String(text), Qt::CaseInsensitive))
+            return true;
+    return false;
+}
+
 QString WorkerStatus::advice(const QString &error)
 {
     const auto has = [&error](const char *text) { return error.contains(QLatin1String(text), Qt::CaseInsensitive); };
@@ -36,7 +45,7 @@ QString WorkerStatus::advice(const QString &error)
                   "path in the command (a non-interactive shell may not read the PATH set in your login files).");
     if (has("protocol version"))
         return tr("Install the same KForge version on both sides.");
-    if (has("CUDA driver") || has("no CUDA device") || has("no_device") || has("cudaErrorNoDevice"))
+    if (meansNoGpu(error))
         return tr("The worker runs but finds no usable NVIDIA GPU on its machine. Run it on a machine with an NVIDIA "
                   "GPU and driver (for example over ssh), or update the driver there.");
     if (has("did not report ready"))

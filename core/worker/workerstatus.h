@@ -37,6 +37,9 @@ public:
     // KForge's framing of it.
     static QString keyLine(const QString &error);
     // What to do about an error, by what it says; empty when there is nothing better than the error itself.
+    // True when the error says the worker runs but its machine has no usable NVIDIA GPU or driver ("CUDA driver
+    // version is insufficient...", "no CUDA device"): a fact about the machine, not a failure to fix here.
+    static bool meansNoGpu(const QString &error);
     static QString advice(const QString &error);
 
     friend bool operator==(const WorkerStatus &, const WorkerStatus &) = default;

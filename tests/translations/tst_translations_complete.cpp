@@ -244,6 +244,34 @@ private slots:
         QVERIFY2(found.isEmpty(), qPrintable(u"names shown in English inside Chinese text:\n"_s + found.join(u'\n')));
     }
 
+    void speedOfLightIsOneTerm()
+    {
+        // The glossary of translations/fill_zh_CN.py: speed of light is 光速上限, whether the English says "speed of
+        // light", "speed-of-light" or the column's "SOL"; never a bare 光速 (issue 37).
+        QFile ts(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/translations/kforge_zh_CN.ts"));
+        QVERIFY2(ts.open(QIODevice::ReadOnly), qPrintable(ts.errorString()));
+        QXmlStreamReader xml(&ts);
+        QString source;
+        QStringList found;
+        static const QRegularExpression english(u"speed.of.light|\\bSOL\\b"_s, QRegularExpression::CaseInsensitiveOption);
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (!xml.isStartElement())
+                continue;
+            if (xml.name() == "source"_L1)
+                source = xml.readElementText();
+            else if (xml.name() == "translation"_L1) {
+                const QString t = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+                if (t.isEmpty())
+                    continue;
+                const bool bare = t.count(u"光速"_s) > t.count(u"光速上限"_s);
+                if (bare || (english.match(source).hasMatch() && !t.contains(u"光速上限"_s)))
+                    found << source + u" -> "_s + t;
+            }
+        }
+        QVERIFY2(found.isEmpty(), qPrintable(u"speed of light not as 光速上限:\n"_s + found.join(u'\n')));
+    }
+
     void zhCnIsComplete()
     {
         QFile ts(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/translations/kforge_zh_CN.ts"));

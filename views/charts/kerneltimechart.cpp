@@ -1,5 +1,6 @@
 #include "views/charts/kerneltimechart.h"
 #include "core/eval/kernelname.h"
+#include "core/eval/measureformat.h"
 #include "core/session/sessionstore.h"
 #include "views/variants/variantselection.h"
 
@@ -20,7 +21,7 @@ KernelTimeChart::KernelTimeChart(SessionStore *store, VariantSelection *selectio
     : ChartBase(store, selection, parent)
 {
     yAxis->setRangeReversed(true); // first variant on top
-    xAxis->setLabel(tr("Time per run (ms)"));
+    xAxis->setLabel(tr("%1 per run (%2)").arg(TimeNames::kernelTime(), timeUnitSymbol(TimeUnit::Ms)));
     yAxis->setTickLength(0, 0);
     yAxis->setSubTicks(false);
     legend->setVisible(true);
@@ -49,6 +50,12 @@ void KernelTimeChart::rebuild()
     double position = 0;
     double maxMs = 0;
     QStringList missing;
+    struct Placed {
+        QCPBars *bars;
+        double position, ms;
+        qint64 variantId;
+    };
+    QList<Placed> placed;
     for (int i = 0; i < ids.size(); ++i) {
         const Variant *v = store()->population().find(ids[i]);
         if (!v)
@@ -79,19 +86,25 @@ void KernelTimeChart::rebuild()
             if (shown++ >= kMaxKernelsEach)
                 break;
             const double ms = k.msPerRun(m.traceRuns).value_or(0);
-            bars->addData(position, ms);
+            placed.append({bars, position, ms, v->id});
             ticker->addTick(position, QStringLiteral("#%1 %2").arg(v->id).arg(shortName(k.name)));
-            addHit(yAxis, xAxis, position, ms, v->id, 0.35);
             maxMs = std::max(maxMs, ms);
             ++m_bars;
             position += 1;
         }
         position += 0.6; // a gap between variants
     }
+    // One unit for the axis, picked by the longest bar as every time is (core/eval/measureformat.h).
+    const TimeUnit unit = timeUnitFor(maxMs);
+    xAxis->setLabel(tr("%1 per run (%2)").arg(TimeNames::kernelTime(), timeUnitSymbol(unit)));
+    for (const Placed &p : placed) {
+        p.bars->addData(p.position, inTimeUnit(p.ms, unit));
+        addHit(yAxis, xAxis, p.position, inTimeUnit(p.ms, unit), p.variantId, 0.35);
+    }
     setMessage(missing.isEmpty() ? QString() : missing.join(QLatin1Char('\n')), position > 0);
     if (position > 0) {
         yAxis->setRange(-0.7, position - 0.3);
-        xAxis->setRange(0, maxMs > 0 ? maxMs * 1.15 : 1);
+        xAxis->setRange(0, maxMs > 0 ? inTimeUnit(maxMs, unit) * 1.15 : 1);
     }
 }
 

@@ -70,15 +70,20 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
     const QString noCompile = tr("no resource usage from the compiler was stored");
 
     m_ratio = kforge::timeRatio(a, b);
-    add("time", tr("Median time"), Kind::Ms, Better::Lower, a.medianMs, b.medianMs, a.timingProblem, b.timingProblem);
+    add("time", TimeNames::eventTime(), Kind::Ms, Better::Lower, a.medianMs, b.medianMs, a.timingProblem, b.timingProblem);
+    m_rows.last().nameTip = TimeNames::eventTimeTip();
     {
-        // The spread of each time: the 10th to 90th percentile of the timed runs, in the time's unit.
-        auto band = [](const VariantMeasurement &m) {
-            return m.p10Ms && m.p90Ms ? tr("%1–%2 ms").arg(formatMeasure(*m.p10Ms), formatMeasure(*m.p90Ms)) : QString();
+        // The spread of each time: the 10th to 90th percentile of the timed runs, both sides in one unit.
+        const TimeUnit unit = timeUnitFor(std::max(a.p90Ms.value_or(0), b.p90Ms.value_or(0)));
+        auto band = [unit](const VariantMeasurement &m) {
+            return m.p10Ms && m.p90Ms ? tr("%1–%2 %3")
+                                            .arg(formatMeasure(inTimeUnit(*m.p10Ms, unit)),
+                                                 formatMeasure(inTimeUnit(*m.p90Ms, unit)), timeUnitSymbol(unit))
+                                      : QString();
         };
         Row r;
         r.key = QStringLiteral("time_band");
-        r.name = tr("Time, 10th–90th percentile");
+        r.name = tr("Event time, 10th–90th percentile");
         r.kind = Kind::Text;
         r.textA = band(a);
         r.textB = band(b);
@@ -88,7 +93,7 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         m_rows << r;
     }
     auto pct = [](std::optional<double> cv) { return cv ? std::optional<double>(100.0 * *cv) : std::nullopt; };
-    add("cv", tr("Spread of the time (CV)"), Kind::Percent, Better::Lower, pct(a.cv), pct(b.cv), a.timingProblem,
+    add("cv", tr("Spread of the event time (CV)"), Kind::Percent, Better::Lower, pct(a.cv), pct(b.cv), a.timingProblem,
         b.timingProblem);
     add("runs", tr("Timed runs"), Kind::Count, Better::Neither, a.runs, b.runs, a.timingProblem, b.timingProblem);
     add("speedup", tr("Speedup over the reference"), Kind::Times, Better::Higher, a.speedup, b.speedup, a.timingProblem,
@@ -127,8 +132,9 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
         r.missingB = b.metricsProblem;
         m_rows << r;
     }
-    add("kernel_time", tr("Kernel time per run (CUPTI)"), Kind::Ms, Better::Lower, a.kernelTimeMs, b.kernelTimeMs,
+    add("kernel_time", TimeNames::kernelTime(), Kind::Ms, Better::Lower, a.kernelTimeMs, b.kernelTimeMs,
         a.traceProblem, b.traceProblem);
+    m_rows.last().nameTip = TimeNames::kernelTimeTip();
     add("launches", tr("Kernel launches per run"), Kind::Count, Better::Neither, a.launchesPerRun, b.launchesPerRun,
         a.traceProblem, b.traceProblem);
     add("dram_bytes", tr("DRAM traffic"), Kind::Bytes, Better::Lower, a.dramBytes, b.dramBytes, a.metricsProblem,
@@ -218,7 +224,8 @@ QString CompareMetricsModel::format(const Row &r, bool sideA) const
     if (!v)
         return {};
     switch (r.kind) {
-    case Kind::Ms: return tr("%1 ms").arg(formatMeasure(*v));
+    case Kind::Ms:
+        return formatDuration(*v, timeUnitFor(std::max(std::abs(r.a.value_or(0)), std::abs(r.b.value_or(0)))));
     case Kind::Times: return formatMeasure(*v) + QStringLiteral("×");
     case Kind::Percent: return tr("%1%").arg(formatMeasure(*v));
     case Kind::Bytes: return bytesText(*v, bytesPower(std::max(std::abs(r.a.value_or(0)), std::abs(r.b.value_or(0)))));
@@ -309,6 +316,8 @@ QVariant CompareMetricsModel::data(const QModelIndex &index, int role) const
                          : tr("from each side's coefficient of variation; the result keeps no percentiles"),
                      m_ratio->withinNoise() ? tr("The interval holds 1: the difference is within noise.")
                                             : tr("The interval excludes 1: the difference is real."));
+        if (index.column() == Metric && !r.nameTip.isEmpty())
+            return r.nameTip;
         if (index.column() == A && format(r, true).isEmpty() && !r.missingA.isEmpty())
             return tr("Not measured: %1").arg(r.missingA);
         if (index.column() == B && format(r, false).isEmpty() && !r.missingB.isEmpty())

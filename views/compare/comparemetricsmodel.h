@@ -49,6 +49,7 @@ private:
         std::optional<double> a, b;
         QString textA, textB;       // Kind::Text, or words in place of a number ("beats FLOP floor")
         QString tipA, tipB;         // what a value means, for the tooltip
+        QString nameTip;            // what the metric is, for the name's tooltip
         QString missingA, missingB; // why a value is absent
         double difference = 0;      // see DifferenceRole
         bool timing = false;        // the time and what follows from it: always first, never "differs most"

@@ -1,5 +1,6 @@
 #include "views/compare/kernellistmodel.h"
 #include "core/eval/kernelname.h"
+#include "core/eval/measureformat.h"
 #include "core/optimizer/profilesummary.h"
 
 #include <QLocale>
@@ -58,10 +59,10 @@ QVariant KernelListModel::data(const QModelIndex &index, int role) const
     switch (Column(index.column())) {
     case Name: return kernelDisplayName(k.name);
     case PerRun: return k.perRun ? QVariant(formatMeasure(*k.perRun)) : QVariant(k.count);
-    case MeanUs: return k.meanUs ? QVariant(tr("%1 µs").arg(formatMeasure(*k.meanUs))) : QVariant();
+    case MeanUs: return k.meanUs ? QVariant(formatDuration(*k.meanUs / 1000.0)) : QVariant();
     case MsPerRun:
         if (const auto ms = k.msPerRun(m_runs))
-            return tr("%1 ms").arg(formatMeasure(*ms));
+            return formatDuration(*ms);
         return {};
     case Grid: return dims(k.grid);
     case Block: return dims(k.block);
@@ -77,13 +78,17 @@ QVariant KernelListModel::data(const QModelIndex &index, int role) const
 
 QVariant KernelListModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == MsPerRun)
+        return TimeNames::kernelTimeTip();
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == MeanUs)
+        return tr("One launch's mean duration in CUPTI's trace");
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (Column(section)) {
     case Name: return tr("Kernel");
     case PerRun: return tr("Launches/run");
     case MeanUs: return tr("Mean");
-    case MsPerRun: return tr("Time/run");
+    case MsPerRun: return tr("Kernel time/run");
     case Grid: return tr("Grid");
     case Block: return tr("Block");
     case Registers: return tr("Registers");

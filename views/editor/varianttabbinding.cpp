@@ -1,5 +1,6 @@
 #include "views/editor/varianttabbinding.h"
 
+#include "core/eval/measureformat.h"
 #include "core/log/loghub.h"
 #include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessioncontroller.h"
@@ -255,8 +256,9 @@ void VariantTabBinding::onVariantChanged(qint64 variantId)
     QString text = VariantsModel::statusText(*v);
     if (v->status == VariantStatus::Done && v->eval.speedup && v->eval.candidateMedianMs) {
         const QLocale locale;
-        text = tr("correct: %1× the reference, %2 ms median")
-                   .arg(locale.toString(*v->eval.speedup, 'f', 2), locale.toString(*v->eval.candidateMedianMs, 'g', 4));
+        text = tr("correct: %1× the reference, %2 %3")
+                   .arg(locale.toString(*v->eval.speedup, 'f', 2), TimeNames::eventTime().toLower(),
+                        formatDuration(*v->eval.candidateMedianMs));
         const QStringList flags = VariantsModel::flagTexts(*v);
         if (!flags.isEmpty())
             text += tr(" — %1").arg(flags.join(QStringLiteral(", ")));

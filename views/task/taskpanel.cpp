@@ -470,17 +470,17 @@ QString TaskPanel::floorsHtml(bool hasFlops, double flops, bool hasBytes, double
              + QStringLiteral("</p>");
         h += tableStart({tr("Floor"), tr("Time"), tr("From")});
         if (f.memoryMs)
-            h += row({tr("Memory").toHtmlEscaped(), tr("%1 ms").arg(formatMeasure(*f.memoryMs)).toHtmlEscaped(),
+            h += row({tr("Memory").toHtmlEscaped(), formatDuration(*f.memoryMs).toHtmlEscaped(),
                       tr("%1 at %2 GB/s").arg(bytes(bytesMoved), formatMeasure(peaks.gbps)).toHtmlEscaped()});
         if (f.computeMs)
-            h += row({tr("Compute").toHtmlEscaped(), tr("%1 ms").arg(formatMeasure(*f.computeMs)).toHtmlEscaped(),
+            h += row({tr("Compute").toHtmlEscaped(), formatDuration(*f.computeMs).toHtmlEscaped(),
                       tr("%1 FLOP at %2").arg(countText(flops), flopRate(peaks.gflops)).toHtmlEscaped()});
         h += QStringLiteral("</table>");
         if (const auto floor = f.floorMs())
             h += QStringLiteral("<p><b>")
-                 + tr("Speed of light: %1 ms, %2-bound. No correct kernel can be faster on this GPU; a result under 90% "
+                 + tr("Speed of light: %1, %2-bound. No correct kernel can be faster on this GPU; a result under 90% "
                       "of it is flagged.")
-                       .arg(formatMeasure(*floor), f.memoryLimited() ? tr("memory") : tr("compute"))
+                       .arg(formatDuration(*floor), f.memoryLimited() ? tr("memory") : tr("compute"))
                        .toHtmlEscaped()
                  + QStringLiteral("</b></p>");
     }

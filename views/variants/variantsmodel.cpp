@@ -155,7 +155,8 @@ QString VariantsModel::originText(VariantOrigin origin)
 QString VariantsModel::statusText(const Variant &v)
 {
     switch (v.status) {
-    case VariantStatus::Generated: return tr("generated");
+    // Written by the model or by hand and not evaluated yet (a round's candidate waits for a compile slot).
+    case VariantStatus::Generated: return tr("not measured yet");
     case VariantStatus::Compiling: return tr("compiling");
     case VariantStatus::Verifying: return tr("verifying");
     case VariantStatus::Timing: return tr("timing");
@@ -267,8 +268,7 @@ QVariant VariantsModel::display(const Variant &v, int column) const
     case Origin: return originText(v.origin);
     case Status: return statusText(v);
     case Speedup: return v.eval.speedup ? QVariant(formatTimes(*v.eval.speedup)) : QVariant();
-    case Time:
-        return v.eval.candidateMedianMs ? QVariant(tr("%1 ms").arg(formatMeasure(*v.eval.candidateMedianMs))) : QVariant();
+    case Time: return v.eval.candidateMedianMs ? QVariant(formatDuration(*v.eval.candidateMedianMs)) : QVariant();
     case SpeedOfLight:
         if (const Details *d = details(v); d && d->speedOfLight.isKnown())
             return d->speedOfLight.cellText();
@@ -435,8 +435,9 @@ QVariant VariantsModel::headerData(int section, Qt::Orientation orientation, int
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::ToolTipRole) {
         switch (Column(section)) {
-        case Speedup: return tr("Reference median time divided by this variant's median time");
-        case SpeedOfLight: return tr("The task's speed-of-light floor as a percentage of the measured time");
+        case Speedup: return tr("The reference's event time (median) divided by this variant's");
+        case Time: return QString(TimeNames::eventTime() + QLatin1String(": ") + TimeNames::eventTimeTip());
+        case SpeedOfLight: return tr("The task's speed-of-light floor as a percentage of the event time (median)");
         case Bound: return tr("What limits the kernels, from the roofline");
         case Registers: return tr("Registers per thread of the longest-running kernel");
         case Exemplar: return tr("Pinned variants are always shown to the model; excluded ones never");
@@ -452,7 +453,8 @@ QVariant VariantsModel::headerData(int section, Qt::Orientation orientation, int
     case Origin: return tr("Origin");
     case Status: return tr("Status");
     case Speedup: return tr("Speedup");
-    case Time: return tr("Time");
+    // The event time (median), short enough that the main columns fit at 1280×800; the tooltip names it in full.
+    case Time: return tr("Event time");
     case SpeedOfLight: return tr("% SOL");
     case Bound: return tr("Bound");
     case Registers: return tr("Registers");

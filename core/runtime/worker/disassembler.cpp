@@ -1,6 +1,7 @@
 #include "core/runtime/worker/disassembler.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -111,8 +112,34 @@ std::optional<fs::path> ToolSearch::find(const std::string &name) const
 
 std::string ToolSearch::describe() const
 {
-    std::string text = "PATH=" + (path.empty() ? std::string("(unset)") : path)
-                       + ", CUDA_HOME=" + (cudaHome.empty() ? std::string("(unset)") : cudaHome);
+    // A long PATH is noise in a message (often hundreds of characters of unrelated folders): its size and the
+    // entries that name CUDA say where a toolkit was looked for; the CUDA variables and fixed folders follow.
+    std::size_t entries = 0;
+    std::string cudaEntries;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t colon = path.find(':', start);
+        const std::string entry = path.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+        if (!entry.empty()) {
+            ++entries;
+            std::string lower = entry;
+            std::transform(lower.begin(), lower.end(), lower.begin(),
+                           [](unsigned char c) { return char(std::tolower(c)); });
+            if (lower.find("cuda") != std::string::npos)
+                cudaEntries += (cudaEntries.empty() ? "" : ", ") + entry;
+        }
+        if (colon == std::string::npos)
+            break;
+        start = colon + 1;
+    }
+    constexpr std::size_t kShortPath = 80; // a PATH this short is read at a glance: shown as it is
+    std::string text = path.empty() ? std::string("PATH=(unset)")
+                       : path.size() <= kShortPath
+                           ? "PATH=" + path
+                           : "PATH (" + std::to_string(entries) + " folders"
+                                 + (cudaEntries.empty() ? std::string(", none of them CUDA's") : ", CUDA's: " + cudaEntries)
+                                 + ")";
+    text += ", CUDA_HOME=" + (cudaHome.empty() ? std::string("(unset)") : cudaHome);
     if (!cudaPath.empty())
         text += ", CUDA_PATH=" + cudaPath;
     for (const fs::path &d : extraDirs)

@@ -26,7 +26,8 @@ struct ToolSearch {
     std::vector<std::filesystem::path> directories() const;
     // The first executable regular file named `name` in directories(); nullopt when there is none.
     std::optional<std::filesystem::path> find(const std::string &name) const;
-    // "PATH=..., CUDA_HOME=..." for messages that say where nothing was found.
+    // Where nothing was found, for messages: "PATH (9 folders, none of them CUDA's), CUDA_HOME=(unset),
+    // /usr/local/cuda/bin": a long PATH by its size and its entries that name CUDA, never in full.
     std::string describe() const;
 };
 

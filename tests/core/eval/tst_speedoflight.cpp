@@ -109,7 +109,7 @@ private Q_SLOTS:
         QVERIFY(near(*stored.percent(), *s.percent(), 1e-9));
         QVERIFY(near(*stored.byteFloorMs, *s.byteFloorMs) && near(*stored.flopFloorMs, *s.flopFloorMs));
         QCOMPARE(stored.promptLine(), s.promptLine());
-        QCOMPARE(stored.promptLine(), u"%1% of speed of light (the task's floor is 0.0318 ms)"_s.arg(figure));
+        QCOMPARE(stored.promptLine(), u"%1% of speed of light (the task's floor is 31.8 µs)"_s.arg(figure));
         QJsonObject profileOnly = r;
         profileOnly.insert(u"roofline"_s,
                            QJsonObject{{u"profile"_s, r.value(u"roofline"_s).toObject().value(u"profile"_s)}});
@@ -201,9 +201,9 @@ private Q_SLOTS:
         QVERIFY(!s.flopPct());
         QCOMPARE(speedOfLightFigure(*s.percent()), u"75.1"_s); // of the byte floor, which still binds
         QCOMPARE(s.promptLine(),
-                 u"faster than the task's declared arithmetic allows: 0.0423 ms is under the FLOP floor of 2.19 ms (the "
+                 u"faster than the task's declared arithmetic allows: 42.3 µs is under the FLOP floor of 2.19 ms (the "
                  "task's flops at the measured FP32 FMA peak); either work is skipped or the task's `flops` counts "
-                 "avoidable work, such as an algebraic rewrite; 75.1% of the byte floor (0.0318 ms)"_s);
+                 "avoidable work, such as an algebraic rewrite; 75.1% of the byte floor (31.8 µs)"_s);
         QCOMPARE(s.cellText(), u"beats FLOP floor"_s);
         for (double pct : percentages(s))
             QVERIFY2(pct <= 100, qPrintable(s.promptLine()));
@@ -255,7 +255,7 @@ private Q_SLOTS:
         const SpeedOfLight impossible = SpeedOfLight::fromResult(result(2.0, true));
         QCOMPARE(impossible.state, SpeedOfLight::State::BelowByteFloor);
         QCOMPARE(*impossible.byteFloorMs, 0.04);
-        QVERIFY(impossible.promptLine().startsWith(u"below the task's byte floor: 0.0200 ms is under the 0.0400 ms"_s));
+        QVERIFY(impossible.promptLine().startsWith(u"below the task's byte floor: 20 µs is under the 40 µs"_s));
     }
 
     void flopPeakOfTheTaskDtype()

@@ -63,6 +63,9 @@ private Q_SLOTS:
     void licenseHeader();
     void nvccFlags_data();
     void nvccFlags();
+    void portableFlags_data();
+    void portableFlags();
+    void readmeIsPortable();
     void templateUnknownKey();
     void sessionInput();
     void sessionRefusesIncorrect();
@@ -161,6 +164,63 @@ void TestExport::nvccFlags()
     QCOMPARE(NvccFlags::cmakeLibrary(u"mylib"_s), u"mylib"_s);
     QCOMPARE(NvccFlags::cmakeCudaOption({u"-Xptxas"_s, u"-v,-dlcm=ca"_s}),
              u"\"$<$<COMPILE_LANGUAGE:CUDA>:-Xptxas=-v$<COMMA>-dlcm=ca>\""_s);
+}
+
+void TestExport::portableFlags_data()
+{
+    QTest::addColumn<QStringList>("command");
+    QTest::addColumn<QStringList>("shown");
+    // As a session stores it (docs/h200-diag_matmul.kforge): the toolkit, the rpath and KForge's ABI headers.
+    QTest::newRow("stored command")
+        << QStringList{u"/usr/local/cuda/bin/nvcc"_s,
+                       u"-O3"_s,
+                       u"-arch=sm_90"_s,
+                       u"-Xlinker"_s,
+                       u"-rpath=/usr/local/cuda/lib64"_s,
+                       u"-I/work/main/core/runtime/include"_s,
+                       u"-lcublas"_s,
+                       u"-o"_s,
+                       u"kernel.so"_s,
+                       u"candidate.cu"_s}
+        << QStringList{u"nvcc"_s,      u"-O3"_s,      u"-arch=sm_90"_s, u"-Xlinker"_s,  u"-rpath=$CUDA_HOME/lib64"_s,
+                       u"-Iinclude"_s, u"-lcublas"_s, u"-o"_s,          u"kernel.so"_s, u"candidate.cu"_s};
+    QTest::newRow("other machine paths") << QStringList{u"/opt/cuda-13/bin/nvcc"_s, u"-I"_s, u"/home/ana/cutlass/include"_s,
+                                                        u"-L/opt/cuda-13/lib64"_s, u"-ccbin=/home/ana/gcc-13/bin/g++"_s}
+                                         << QStringList{u"nvcc"_s, u"-I"_s, u"…/include"_s, u"-L$CUDA_HOME/lib64"_s,
+                                                        u"-ccbin=…/g++"_s};
+    QTest::newRow("flags alone") << QStringList{u"-lcublas"_s, u"--use_fast_math"_s}
+                                 << QStringList{u"-lcublas"_s, u"--use_fast_math"_s};
+}
+
+void TestExport::portableFlags()
+{
+    QFETCH(QStringList, command);
+    QFETCH(QStringList, shown);
+    QCOMPARE(NvccFlags::portable(command), shown);
+}
+
+void TestExport::readmeIsPortable()
+{
+    // The README and the report travel with the kernel: nothing of the measuring machine's folders in them.
+    QString error;
+    auto in = test::inputFromTask(u"diag_matmul"_s, u"good"_s, 41.0, &error);
+    QVERIFY2(in, qPrintable(error));
+    in->provenance.nvccFlags = QStringList{u"/usr/local/cuda/bin/nvcc"_s,
+                                           u"-O3"_s,
+                                           u"-Xlinker"_s,
+                                           u"-rpath=/usr/local/cuda/lib64"_s,
+                                           u"-I/work/main/core/runtime/include"_s,
+                                           u"-lcublas"_s,
+                                           u"-o"_s,
+                                           u"kernel.so"_s,
+                                           u"candidate.cu"_s};
+    const ExportBundle b = Exporter::generate(*in, ExportOptions());
+    QVERIFY2(b.ok(), qPrintable(b.error));
+    const QString readme = text(b, u"README.md"_s);
+    QVERIFY2(readme.contains(u"| nvcc flags | `nvcc -O3 -Xlinker -rpath=$CUDA_HOME/lib64 -Iinclude -lcublas -o kernel.so "
+                             "candidate.cu` |"_s),
+             qPrintable(readme));
+    QVERIFY2(!readme.contains(u"/work/"_s) && !readme.contains(u"/usr/local/cuda"_s), qPrintable(readme));
 }
 
 void TestExport::templateUnknownKey()

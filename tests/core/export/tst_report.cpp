@@ -12,6 +12,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -260,7 +261,12 @@ void TestReport::htmlReport()
     QVERIFY(html.contains(u"materialising an N x N diagonal matrix"_s));
     QVERIFY(html.contains(u"Scale each row of B by A[i]"_s));
     QVERIFY(html.contains(u"test-model-7b"_s));
-    QVERIFY(html.contains(u"6 (2 correct, 2 failed, 2 not evaluated)"_s));
+    // Counted as the window counts them: every row of the Variants table, the reference included.
+    QVERIFY(html.contains(u"7: the reference and 6 candidates (2 correct, 2 failed, 2 not evaluated)"_s));
+    // The two times by the names every panel uses, in the one unit policy.
+    QVERIFY(html.contains(u"<td>Event time (median), reference</td>"_s));
+    QVERIFY(html.contains(u"<td>Event time (median), this variant</td>"_s));
+    QVERIFY(!html.contains(u"<td>Kernel time</td>"_s));
     QVERIFY(html.contains(u"5 requests, 5000 prompt + 4000 completion tokens"_s));
     // Well formed enough: every opened block closes.
     for (const QString &tag : {u"article"_s, u"section"_s, u"table"_s, u"pre"_s, u"details"_s, u"div"_s})
@@ -535,7 +541,22 @@ void TestReport::cliReport()
     QVERIFY(htmlText.contains("<svg") && htmlText.contains("<pre class=\"diff\">"));
     QVERIFY(m.readAll().contains("```diff"));
     QCOMPARE(cli({u"report"_s, m_dir.filePath(u"missing.kforge"_s), u"--out"_s, html}).exitCode, 1);
-    QCOMPARE(cli({u"report"_s, m_session}).exitCode, 2);
+    QCOMPARE(cli({u"report"_s, m_session, m_session}).exitCode, 2);
+
+    // Without --out: <session>-report.html beside the session, and where it went.
+    const QFileInfo session(m_session);
+    const QString beside = session.dir().filePath(session.completeBaseName() + u"-report.html"_s);
+    QFile::remove(beside);
+    const Run plain = cli({u"report"_s, m_session});
+    QVERIFY2(plain.exitCode == 0, qPrintable(plain.out + plain.err));
+    QVERIFY2(plain.out.contains(QDir::toNativeSeparators(beside)), qPrintable(plain.out));
+    QFile b(beside);
+    QVERIFY(b.open(QIODevice::ReadOnly));
+    QVERIFY(b.readAll().contains("<svg"));
+    // Markdown alone writes no HTML.
+    QFile::remove(beside);
+    QVERIFY(cli({u"report"_s, m_session, u"--markdown"_s, md}).exitCode == 0);
+    QVERIFY(!QFile::exists(beside));
 }
 
 void TestReport::cliDataset()

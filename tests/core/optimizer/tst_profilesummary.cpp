@@ -40,8 +40,8 @@ private Q_SLOTS:
         // R1.1, one float4 kernel: memory-bound at 91% of the bandwidth roof.
         QTest::newRow("candidate, one kernel")
             << QStringLiteral("h200_diag_matmul_r1_1") << QStringLiteral("memory")
-            << QStringLiteral("median time 0.0423 ms\n"
-                              "75.1% of speed of light (the task's floor is 0.0318 ms)\n"
+            << QStringLiteral("event time (median) 42.3 µs\n"
+                              "75.1% of speed of light (the task's floor is 31.8 µs)\n"
                               "memory-bound\n"
                               "3847 GB/s achieved DRAM bandwidth\n"
                               "489 GFLOP/s\n"
@@ -55,8 +55,8 @@ private Q_SLOTS:
         // compute-bound; its short scatter kernel is latency-bound. The GEMM takes the time, so it comes first.
         QTest::newRow("reference, two kernels")
             << QStringLiteral("h200_diag_matmul_reference") << QStringLiteral("compute")
-            << QStringLiteral("median time 2.70 ms\n"
-                              "1.18% of speed of light (the task's floor is 0.0318 ms)\n"
+            << QStringLiteral("event time (median) 2.70 ms\n"
+                              "1.18% of speed of light (the task's floor is 31.8 µs)\n"
                               "compute-bound\n"
                               "154 GB/s achieved DRAM bandwidth\n"
                               "51368 GFLOP/s\n"

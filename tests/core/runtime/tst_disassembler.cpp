@@ -68,9 +68,15 @@ void testSearch(const fs::path &root)
     const std::vector<fs::path> dirs = s.directories();
     KF_CHECK_MSG((dirs == std::vector<fs::path>{"/a", "/b", "/cuda/bin", "/b/../bin", "/usr/local/cuda/bin"}),
                  std::to_string(dirs.size()));
-    KF_CHECK_CONTAINS(s.describe(), "PATH=/a::/b:/a");
-    KF_CHECK_CONTAINS(s.describe(), "CUDA_HOME=/cuda");
-    KF_CHECK_CONTAINS(ToolSearch{}.describe(), "CUDA_HOME=(unset)");
+    // The message says where a toolkit was looked for, never the whole PATH.
+    KF_CHECK_CONTAINS(s.describe(), "PATH=/a::/b:/a, CUDA_HOME=/cuda, CUDA_PATH=/b/..");
+    KF_CHECK_CONTAINS(ToolSearch{}.describe(), "PATH=(unset), CUDA_HOME=(unset), /usr/local/cuda/bin");
+    ToolSearch long_;
+    long_.path = "/home/u/.local/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/opt/CUDA-12.4/bin:/snap/bin";
+    KF_CHECK_CONTAINS(long_.describe(), "PATH (9 folders, CUDA's: /opt/CUDA-12.4/bin), CUDA_HOME=(unset)");
+    long_.path.replace(long_.path.find("/opt/CUDA-12.4/bin"), 18, "/opt/tools/bin");
+    KF_CHECK_CONTAINS(long_.describe(), "PATH (9 folders, none of them CUDA's)");
+    KF_CHECK(long_.describe().find("/snap/bin") == std::string::npos);
 
     // The first directory has a file that is not executable and a folder with the tool's name: both skipped.
     const fs::path first = root / "first", second = root / "second", home = root / "home";

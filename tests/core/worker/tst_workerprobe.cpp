@@ -71,6 +71,8 @@ void TestWorkerProbe::answer()
     else // the system's words for a missing program vary between Qt versions
         QVERIFY2(status.summary().startsWith(summary.left(summary.indexOf(u"': "_s) + 3)), qPrintable(status.summary()));
     QCOMPARE(WorkerStatus::advice(status.error).contains(advice), true);
+    // Only a machine without a GPU reads as "no GPU", which the Log says calmly instead of as an error.
+    QCOMPARE(WorkerStatus::meansNoGpu(status.error), state == int(WorkerStatus::State::NoGpu));
     if (state == int(WorkerStatus::State::Connected)) {
         QCOMPARE(status.workerVersion, u"0.0.0-scripted"_s);
         QCOMPARE(status.protocol, 1);

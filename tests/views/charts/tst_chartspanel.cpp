@@ -164,6 +164,9 @@ private Q_SLOTS:
         c.selection.setSelected({c.f.reference(), c.p.r2a, c.p.r1fail});
         bars->refreshNow();
         QCOMPARE(bars->barCount(), 3); // the reference's two kernels and r2a's one; the failure has none
+        // The axis names the time it shows and takes the unit its longest bar picks (core/eval/measureformat.h).
+        QVERIFY2(bars->xAxis->label().startsWith(QStringLiteral("Kernel time (CUPTI) per run (")),
+                 qPrintable(bars->xAxis->label()));
         bars->replot();
         QSignalSpy clicked(&c.panel, &ChartsPanel::variantClicked);
         QTest::mouseClick(bars, Qt::LeftButton, {}, bars->pixelOf(c.p.r2a).toPoint() - QPoint(3, 0));

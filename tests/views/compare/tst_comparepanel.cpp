@@ -174,8 +174,8 @@ private Q_SLOTS:
         // #6 (65.2x) against #8 (63.4x): 2.7% apart, inside each other's run-to-run spread.
         selection.setComparePair(6, 8);
         QVERIFY2(panel.headlineText().startsWith(
-                     QStringLiteral("#6 and #8 take the same time within noise: 0.0414 ms "
-                                    "against 0.0425 ms; the 80% interval of the ratio, 0.981× to 1.07×, holds 1.")),
+                     QStringLiteral("#6 and #8 take the same time within noise: 41.4 µs "
+                                    "against 42.5 µs; the 80% interval of the ratio, 0.981× to 1.07×, holds 1.")),
                  qPrintable(panel.headlineText()));
         QCOMPARE(value(m, "time", CompareMetricsModel::Delta), QStringLiteral("1.03× faster, within noise"));
         QVERIFY(m.index(m.rowOf(QStringLiteral("time")), CompareMetricsModel::Delta)
@@ -183,7 +183,7 @@ private Q_SLOTS:
                     .toString()
                     .contains(QLatin1String("within noise")));
         // The spread of each time, with its runs.
-        QCOMPARE(value(m, "time_band", CompareMetricsModel::A), QStringLiteral("0.0409–0.0427 ms"));
+        QCOMPARE(value(m, "time_band", CompareMetricsModel::A), QStringLiteral("40.9–42.7 µs"));
         QCOMPARE(value(m, "cv", CompareMetricsModel::A), QStringLiteral("1.73%"));
         QCOMPARE(value(m, "runs", CompareMetricsModel::A), QStringLiteral("355"));
         QCOMPARE(value(m, "runs", CompareMetricsModel::B), QStringLiteral("354"));
@@ -222,7 +222,7 @@ private Q_SLOTS:
         // #6 against #9 (58.7x): 10% apart and the bands do not meet.
         selection.setComparePair(6, 9);
         QVERIFY2(panel.headlineText().startsWith(
-                     QStringLiteral("#6 is 1.11× faster than #9 (0.0414 ms against 0.0460 ms); the "
+                     QStringLiteral("#6 is 1.11× faster than #9 (41.4 µs against 46.0 µs); the "
                                     "80% interval of the ratio is 1.06× to 1.16×, so the gap is real.")),
                  qPrintable(panel.headlineText()));
         QCOMPARE(value(m, "time", CompareMetricsModel::Delta), QStringLiteral("1.11× faster"));
@@ -320,6 +320,9 @@ private Q_SLOTS:
 
         selection.setComparePair(fast, slow);
         const CompareMetricsModel &m = *panel.metricsModel();
+        // The two times by the names of the report and the exports; both sides of a row in the larger one's unit.
+        QCOMPARE(value(m, "time", CompareMetricsModel::Metric), QStringLiteral("Event time (median)"));
+        QCOMPARE(value(m, "kernel_time", CompareMetricsModel::Metric), QStringLiteral("Kernel time (CUPTI)"));
         QCOMPARE(value(m, "time", CompareMetricsModel::A), QStringLiteral("0.281 ms"));
         QCOMPARE(value(m, "time", CompareMetricsModel::B), QStringLiteral("62.1 ms"));
         QCOMPARE(value(m, "time", CompareMetricsModel::Delta), QStringLiteral("221× faster"));

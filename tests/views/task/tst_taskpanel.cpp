@@ -105,9 +105,9 @@ private Q_SLOTS:
             // The floors from the peaks the worker measured, stored with the newest result (#9's).
             QStringLiteral("NVIDIA H200: 4219 GB/s copy bandwidth, 62.9 TFLOP/s FP32 FMA (measured by the worker, stored "
                            "with the result of #9)."),
-            QStringLiteral("Memory\n0.0318 ms\n134.2 MB at 4219 GB/s"),
-            QStringLiteral("Compute\n0.000267 ms\n16777216 FLOP at 62.9 TFLOP/s"),
-            QStringLiteral("Speed of light: 0.0318 ms, memory-bound."),
+            QStringLiteral("Memory\n31.8 µs\n134.2 MB at 4219 GB/s"),
+            QStringLiteral("Compute\n0.267 µs\n16777216 FLOP at 62.9 TFLOP/s"),
+            QStringLiteral("Speed of light: 31.8 µs, memory-bound."),
             QStringLiteral("Time limit: 60 s per evaluation."),
             QStringLiteral("nvcc flags: -lcublas"),
         };
@@ -132,7 +132,7 @@ private Q_SLOTS:
         QVERIFY2(panel.text().contains(QLatin1String("NVIDIA H100 80GB HBM3: 2900 GB/s copy bandwidth, 51 TFLOP/s FP32 FMA "
                                                      "(measured by the connected worker).")),
                  qPrintable(panel.text()));
-        QVERIFY(panel.text().contains(QLatin1String("Speed of light: 0.0463 ms, memory-bound.")));
+        QVERIFY(panel.text().contains(QStringLiteral("Speed of light: 46.3 µs, memory-bound.")));
 
         store.close();
         QVERIFY(panel.text().startsWith(QLatin1String("No session is open.")));
