@@ -6807,7 +6807,7 @@ Nothing was written; fix the file and import again.</source>
     <message>
         <location line="+3" />
         <source>% SOL</source>
-        <translation>% 光速</translation>
+        <translation>% 光速上限</translation>
     </message>
     <message>
         <location line="+1" />
