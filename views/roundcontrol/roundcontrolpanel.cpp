@@ -786,4 +786,14 @@ void RoundControlPanel::onHistoryChanged()
     }
 }
 
+void RoundControlPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::PaletteChange || !m_notice)
+        return;
+    const QString style = m_notice->styleSheet(); // its palette(alternate-base) is resolved when polished
+    m_notice->setStyleSheet(QString());
+    m_notice->setStyleSheet(style);
+}
+
 } // namespace kforge

@@ -103,6 +103,10 @@ Q_SIGNALS:
     void settingsRequested(const QString &page);
     void errorOccurred(const QString &message);
 
+protected:
+    // A theme switched at run time: the notice's style sheet takes its colours from the palette when polished.
+    void changeEvent(QEvent *event) override;
+
 private:
     void reloadEndpoints();
     void updateModels();

@@ -6,6 +6,7 @@
 #include "views/roundcontrol/roundprogressmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
@@ -68,6 +69,37 @@ private Q_SLOTS:
         RoundControlPanel ready(&f.store(), &runner2, &settings);
         QVERIFY(ready.noticeText().isEmpty());
         QVERIFY(ready.startButton()->isEnabled());
+    }
+
+    void noticeFollowsThePaletteAfterATheme()
+    {
+        // Switching to the dark theme at run time (Settings → General) must not leave the notice box light: its
+        // style sheet's palette(alternate-base) is resolved when it is polished, so the panel polishes it again.
+        QTemporaryDir dir;
+        Settings settings(dir.filePath(QStringLiteral("k.ini")));
+        settings.setWorkers({});
+        SessionStore store;
+        LlmClient llm;
+        ScriptedEvaluator evaluator(&scriptedResult);
+        RoundRunner runner(&store, &llm, &evaluator);
+        RoundControlPanel panel(&store, &runner, &settings);
+        panel.resize(820, 640);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *label = panel.findChild<QLabel *>(QStringLiteral("notice"));
+        QVERIFY(label && label->isVisible());
+        const QPalette light = QApplication::palette();
+        QPalette dark = light;
+        for (const auto role : {QPalette::Window, QPalette::Base, QPalette::AlternateBase, QPalette::Button})
+            dark.setColor(role, QColor(0x2b, 0x2b, 0x2b));
+        for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+            dark.setColor(role, QColor(0xe0, 0xe0, 0xe0));
+        QApplication::setPalette(dark);
+        QApplication::processEvents();
+        const QImage shot = label->grab().toImage();
+        const QColor inside = shot.pixelColor(shot.width() / 2, 2); // padding, above the text
+        QApplication::setPalette(light);
+        QVERIFY2(inside.lightness() < 100, qPrintable(inside.name()));
     }
 
     void runsARoundFromThePanel()
