@@ -6,6 +6,7 @@
 // - the Task panel's overview shows how the FLOPs were counted (torch_matmul: 2*M*K*N, a compute floor), what an
 //   unknown count means for the floors, and the tolerance with where it came from and KernelBench's 1e-2.
 // Screenshots: test-artifacts/torch-task-no-torch.png, torch-task-unknown-flops.png.
+#include "tests/core/worker/workertesthelpers.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/noticebar.h"
 #include "core/log/loghub.h"
@@ -66,15 +67,10 @@ private Q_SLOTS:
     {
         const QString missing = test::guiTestSetUp(m_dir, {kMatmul + u"/task.json"_s});
         QVERIFY2(missing.isEmpty(), qPrintable(missing));
-        const QString python = QStandardPaths::findExecutable(u"python3"_s);
-        if (python.isEmpty())
+        if (QStandardPaths::findExecutable(u"python3"_s).isEmpty())
             QSKIP("no python3 to run kforge-torch-worker with");
-        m_noTorch = m_dir.filePath(u"python3-without-torch"_s);
-        QFile f(m_noTorch);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("#!/bin/sh\nexec " + python.toLocal8Bit() + " -I -S \"$@\"\n");
-        f.close();
-        QVERIFY(f.setPermissions(f.permissions() | QFile::ExeOwner));
+        m_noTorch = kforge::test::pythonWithoutTorch(m_dir.path());
+        QVERIFY(!m_noTorch.isEmpty());
         qputenv("KFORGE_TORCH_PYTHON", m_noTorch.toLocal8Bit()); // read when the pool starts the torch worker
     }
 

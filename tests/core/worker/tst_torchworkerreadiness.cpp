@@ -3,6 +3,7 @@
 // python3 that cannot see torch (`python3 -I -S` in a wrapper named by KFORGE_TORCH_PYTHON), a KFORGE_TORCH_PYTHON
 // that does not exist, and a PATH without python3 (the script's `#!/usr/bin/env python3` fails). Also the
 // wording without a worker, and a worker message made one line (a traceback becomes its exception line).
+#include "tests/core/worker/workertesthelpers.h"
 #include "core/worker/torchworkerdiagnosis.h"
 #include "core/worker/workerpool.h"
 
@@ -64,15 +65,10 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
-        const QString python = QStandardPaths::findExecutable(u"python3"_s);
-        if (python.isEmpty())
+        if (QStandardPaths::findExecutable(u"python3"_s).isEmpty())
             QSKIP("no python3 to run kforge-torch-worker with");
-        m_noTorch = m_dir.filePath(u"python3-without-torch"_s);
-        QFile f(m_noTorch);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("#!/bin/sh\n# -I -S: no site-packages, so no torch\nexec " + python.toLocal8Bit() + " -I -S \"$@\"\n");
-        f.close();
-        QVERIFY(f.setPermissions(f.permissions() | QFile::ExeOwner));
+        m_noTorch = kforge::test::pythonWithoutTorch(m_dir.path());
+        QVERIFY(!m_noTorch.isEmpty());
     }
 
     void oneLine_data()

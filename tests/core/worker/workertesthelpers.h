@@ -3,7 +3,9 @@
 // one reply.
 #include "core/worker/workerclient.h"
 
+#include <QFile>
 #include <QFileInfo>
+#include <QStandardPaths>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -18,6 +20,21 @@ inline QString scriptedWorker(const QString &mode)
 inline QString unreachableHost()
 {
     return QStringLiteral("\"" KFORGE_TEST_SOURCE_DIR "/tests/fixtures/workers/unreachable-host.sh\" gpu-box");
+}
+
+// A python3 that cannot see torch (-I -S: no site-packages), written into `dir`; empty when there is no python3.
+inline QString pythonWithoutTorch(const QString &dir)
+{
+    const QString python = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    if (python.isEmpty())
+        return {};
+    const QString path = dir + QStringLiteral("/python3-without-torch");
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write("#!/bin/sh\n# -I -S: no site-packages, so no torch\nexec " + python.toLocal8Bit() + " -I -S \"$@\"\n");
+    f.close();
+    return f.setPermissions(f.permissions() | QFile::ExeOwner) ? path : QString();
 }
 
 // The real kforge-worker (CTest sets KFORGE_WORKER when the target is built); empty when not built.
