@@ -316,10 +316,12 @@ class ModuleHostTest(unittest.TestCase):
         self.assertIn('"linear.bias" is f32 [16] here, the reference\'s is f32 [17]', r['message'])
 
     def test_forward_failures_named_per_call(self):
-        cases = {'matmul_relu_raises.py': ("RuntimeError: kernel not written yet (at matmul_relu_raises.py line",),
-                 'matmul_relu_dtype.py': ('output 0 has dtype f64, the task declares f32',),
-                 'matmul_relu_shape.py': ('output 0 has shape [16, 32], the task declares [32, 16]',)}
-        for path, words in cases.items():
+        # step: forward where the module raised, output where it returned what the task does not declare
+        # (the judge's verdict: crashed or incorrect).
+        cases = {'matmul_relu_raises.py': ('forward', "RuntimeError: kernel not written yet (at matmul_relu_raises.py line"),
+                 'matmul_relu_dtype.py': ('output', 'output 0 has dtype f64, the task declares f32'),
+                 'matmul_relu_shape.py': ('output', 'output 0 has shape [16, 32], the task declares [32, 16]')}
+        for path, (step, *words) in cases.items():
             with self.subTest(path):
                 e = Evaluation(self, path)
                 self.assertTrue(e.map(e.cand, 'cand')['ok'])
@@ -327,7 +329,7 @@ class ModuleHostTest(unittest.TestCase):
                 fin, outs = e.run(e.cand, 'cand', self.inputs(3))
                 self.assertEqual(fin['rc'], [1, 2, 2], fin)  # the first fails, the rest are not run
                 self.assertEqual(fin['errors'][0]['call'], 0)
-                self.assertEqual(fin['errors'][0]['step'], 'forward')
+                self.assertEqual(fin['errors'][0]['step'], step)
                 for w in words:
                     self.assertIn(w, fin['errors'][0]['message'])
                 self.assertTrue(torch.isnan(outs[0]).all(), 'a failed call leaves its output untouched')
@@ -386,6 +388,13 @@ class ModuleHostTest(unittest.TestCase):
         self.assertEqual(r['code'], 'bad_request')
         r = host.ask(op='state', direction='sideways', entries=[])
         self.assertEqual(r['code'], 'bad_request')
+        # The CUPTI passes are not the module host's yet: refused in words (the judge reports them unavailable).
+        r = host.ask(op='profile', kind='trace', call={})
+        self.assertEqual(r['code'], 'unsupported')
+        self.assertIn('no CUPTI passes', r['message'])
+        # The judge closes its mappings with an empty map (no signature); a batch then has no mapping.
+        self.assertTrue(host.ask(op='map', exchange=('fd' if DEVICE == 'cpu' else 'ipc'), buffers=[], events=[])['ok'])
+        self.assertEqual(host.ask(op='batch', go=0, done=1, calls=[])['code'], 'bad_request')
         # A line without the request's nonce is written by nobody but the candidate: the driver would see it.
         host.send({'op': 'finish'})
         self.assertTrue(host.read()['nonce'].startswith('n'))

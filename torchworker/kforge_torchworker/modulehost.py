@@ -244,6 +244,8 @@ class Host:
                                                                                   bytes.fromhex(entry['handle']))
         else:
             raise Refusal('bad_request', 'unknown exchange %r' % exchange)
+        if not entries and req.get('signature') is None:
+            return {'ok': True, 'buffers': 0, 'events': 0}  # the judge closing its mappings
         self.signature = self.read_signature(req.get('signature'))
         return {'ok': True, 'buffers': len(self.buffers), 'events': len(self.events)}
 
@@ -431,8 +433,9 @@ class Host:
             except BaseException as e:
                 failed = True
                 self.rc.append(1)
-                self.errors.append({'call': i, 'step': 'forward', 'message': describe(e, self.path)
-                                    if not isinstance(e, OutputMismatch) else str(e)})
+                mismatch = isinstance(e, OutputMismatch)
+                self.errors.append({'call': i, 'step': 'output' if mismatch else 'forward',
+                                    'message': str(e) if mismatch else describe(e, self.path)})
 
     def check(self, results, outs):
         if len(results) != len(outs):
@@ -478,6 +481,8 @@ def serve(channel, host):
                 reply = host.batch(req)
             elif op == 'finish':
                 reply = host.finish()
+            elif op == 'profile':
+                raise Refusal('unsupported', 'the module host has no CUPTI passes yet (trace, metrics, source profile)')
             elif op == 'exit':
                 reply, leave = {'ok': True}, True
             else:

@@ -256,6 +256,7 @@ std::unique_ptr<HostClient> HostClient::spawn(const HostStart &how, std::string 
 {
     std::unique_ptr<HostClient> client(new HostClient);
     client->m_slot = how.slot;
+    client->m_kind = how.kind;
     SandboxOptions options;
     std::error_code ec;
     const std::filesystem::path exe = std::filesystem::absolute(how.executable, ec);

@@ -85,6 +85,7 @@ public:
     nlohmann::ordered_json request(const nlohmann::ordered_json &request, double timeoutS, const std::string &phase);
 
     bool alive() const { return !m_dead; }
+    HostKind kind() const { return m_kind; }
     int abi() const { return m_abi; } // kf_abi_version, as the host read it
     pid_t pid() const;
     const std::string &slot() const { return m_slot; }
@@ -110,6 +111,7 @@ private:
 
     std::unique_ptr<SandboxedProcess> m_process;
     std::string m_slot;
+    HostKind m_kind = HostKind::Native;
     std::string m_buffer;
     nlohmann::ordered_json m_hostProtections = nlohmann::ordered_json::object();
     bool m_dead = false;

@@ -171,6 +171,8 @@ Json BatchTimer::callJson(Side side, int set) const
     host::CallSpec c;
     for (std::size_t i = 0; i < m_task.inputs.size(); ++i)
         c.inputs.push_back({0, static_cast<uint64_t>(set) * m_inStride + m_inOffsets[i]});
+    for (const auto &[buffer, offset] : m_extraInputs[static_cast<int>(side)])
+        c.inputs.push_back({buffer, offset});
     for (std::size_t i = 0; i < m_task.outputs.size(); ++i)
         c.outputs.push_back({outputArena(side), static_cast<uint64_t>(set) * m_outStride + m_outOffsets[i]});
     return host::toJson(c);
@@ -373,6 +375,13 @@ BatchTimer::Finish BatchTimer::finish(host::HostClient &host, double timeoutS, c
         f.rc.push_back(rc.is_number_integer() ? rc.get<int>() : -1);
     if (reply.contains("cuda_error") && reply["cuda_error"].is_string())
         f.cudaError = reply["cuda_error"].get<std::string>();
+    if (const Json errors = reply.value("errors", Json::array());
+        errors.is_array() && !errors.empty() && errors[0].is_object()) {
+        const Json &e = errors[0];
+        f.outputMismatch = e.value("step", std::string()) == "output";
+        f.error = "call " + std::to_string(e.value("call", -1) + 1) + ", step " + e.value("step", std::string("?"))
+                  + ": " + e.value("message", std::string());
+    }
     return f;
 }
 

@@ -24,6 +24,9 @@ const char *sideName(Side s);
 struct BatchFinish {
     std::vector<int> rc;   // of each call
     std::string cudaError; // empty when none
+    // A module host's first error of the batch ("call 3, step forward: cand.py: ..."); empty for a kernel's.
+    std::string error;
+    bool outputMismatch = false; // that error is an output of another count, dtype, shape or device
 };
 
 struct BatchTime {
@@ -105,8 +108,15 @@ public:
     void *input(int set, std::size_t tensor) const;
     void *output(Side side, int slot, std::size_t tensor) const; // Reference / Candidate
     void *snapshot(int slot, std::size_t tensor) const;
-    // The host call of set `set` for `side`, as the host protocol names it.
+    // The host call of set `set` for `side`, as the host protocol names it: the set's inputs, then the side's
+    // extra inputs (setExtraInputs), then its outputs.
     nlohmann::ordered_json callJson(Side side, int set) const;
+    // Tensors every call of `side` gets after the set's inputs, the same for every call: a kernel of a torch
+    // task reads the module's parameters and buffers there (the judge's weights, modulejudge.h).
+    void setExtraInputs(Side side, std::vector<std::pair<int, uint64_t>> refs)
+    {
+        m_extraInputs[static_cast<int>(side)] = std::move(refs);
+    }
 
 private:
     struct Arena {
@@ -129,6 +139,7 @@ private:
     DeviceBuffer m_counts;
     unsigned long long *m_hostCounts = nullptr;
     std::vector<unsigned char> m_poison[3];
+    std::vector<std::pair<int, uint64_t>> m_extraInputs[3]; // by Side
     cudaEvent_t m_go = nullptr, m_done = nullptr, m_eg = nullptr, m_e0 = nullptr, m_e1 = nullptr;
     std::string m_goHandle, m_doneHandle;
     int *m_flag = nullptr; // mapped host memory: [0] gate release, [1] gate timed out

@@ -68,6 +68,8 @@ Json Evaluator::report(Run &run, Json result)
     std::vector<std::string> flags, warnings;
     result["restart_required"] = m_restartRequired;
     result["seed"] = options.seed;
+    if (run.weightsReport.is_object()) // a torch task's: how the judge moved the module's weights
+        result["weights"] = run.weightsReport;
     result["verification"] = v.toJson(task);
     if (result["verdict"] == "correct" && v.failed) {
         result["verdict"] = "incorrect";

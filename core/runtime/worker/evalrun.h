@@ -4,6 +4,7 @@
 #include "core/runtime/worker/batchtimer.h"
 #include "core/runtime/worker/evaluator.h"
 #include "core/runtime/worker/medianci.h"
+#include "core/runtime/worker/modulejudge.h"
 #include "core/runtime/worker/verification.h"
 
 #include <algorithm>
@@ -22,6 +23,7 @@ struct EntryFailure {
     int rc; // 0 when the failure is `cudaError`
     std::string cudaError;
     std::string phase;
+    std::string message = {}; // a module host's named error ("cand.py: ... at step forward: ...")
 };
 
 // The judge itself ran out of device memory for the batches.
@@ -34,6 +36,12 @@ struct Evaluator::Run {
     const EvalOptions &options;
     Hosts hosts;
     nlohmann::ordered_json taskJson;
+    // The task as the candidate's host is mapped with: taskJson, or for a kernel of a torch task its view
+    // (modulejudge.h, kernelView: the parameters and buffers as inputs).
+    nlohmann::ordered_json candidateTaskJson;
+    std::unique_ptr<JudgeWeights> weights; // a torch task's (modulejudge.h)
+    bool weightsMoved = false;
+    nlohmann::ordered_json weightsReport; // the result's "weights"
     std::unique_ptr<BatchTimer> batches;
     std::unique_ptr<Verifier> verifier;
     Verification v;

@@ -146,7 +146,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         if (b.side != Side::Baseline) {
             for (int rc : f.rc)
                 if (rc != 0)
-                    throw EntryFailure{b.side, rc, "", run.phase};
+                    throw EntryFailure{b.side, rc, "", run.phase, f.error};
             if (!f.cudaError.empty())
                 throw EntryFailure{b.side, 0, f.cudaError, run.phase};
         }
@@ -252,7 +252,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         const BatchTimer::Finish f = bt.expected(*run.hosts.reference, seed, missing, run.waitS(), run.phase);
         for (int rc : f.rc)
             if (rc != 0)
-                throw EntryFailure{Side::Reference, rc, "", run.phase};
+                throw EntryFailure{Side::Reference, rc, "", run.phase, f.error};
         if (!f.cudaError.empty())
             throw EntryFailure{Side::Reference, 0, f.cudaError, run.phase};
     }
@@ -353,7 +353,7 @@ void Evaluator::edgeRounds(Run &run)
                                       run.phase);
         for (int rc : cand.finish.rc)
             if (rc != 0)
-                throw EntryFailure{Side::Candidate, rc, "", run.phase};
+                throw EntryFailure{Side::Candidate, rc, "", run.phase, cand.finish.error};
         if (!cand.finish.cudaError.empty())
             throw EntryFailure{Side::Candidate, 0, cand.finish.cudaError, run.phase};
         run.phase = "comparing, " + name;
@@ -407,15 +407,12 @@ void Evaluator::sanitizerRound(Run &run)
     std::string failure; // why the round could not decide
     bool cudaFailed = false;
     try {
-        run.phase = "mapping the batches into the sanitized candidate's process";
-        const Json mapped = h->request(bt.mapRequest(Side::Candidate, run.taskJson), run.waitS(), run.phase);
-        if (!mapped["ok"].get<bool>())
-            throw host::HostFailure{"crashed", "the mapping was refused: " + mapped.value("message", std::string())};
+        mapHost(run, *h, Side::Candidate);
         run.phase = "the reference's outputs, " + name;
         const BatchTimer::Finish rf = bt.expected(*run.hosts.reference, seed, slots, run.waitS(), run.phase);
         for (int rc : rf.rc)
             if (rc != 0)
-                throw EntryFailure{Side::Reference, rc, "", run.phase};
+                throw EntryFailure{Side::Reference, rc, "", run.phase, rf.error};
         if (!rf.cudaError.empty())
             throw EntryFailure{Side::Reference, 0, rf.cudaError, run.phase};
         bt.poison(Side::Candidate, static_cast<int>(slots.size()), m_random());
@@ -495,17 +492,11 @@ void Evaluator::rounds(Run &run)
         throw JudgeOutOfMemory{"the judge could not allocate " + std::to_string(sets) + " sets of " + mib(perSet)
                                + " for the batches (" + mib(freeBytes) + " were free)"};
     }
-    for (Side s : {Side::Reference, Side::Candidate, Side::Baseline}) {
-        run.phase = std::string("mapping the batches into the ") + sideName(s) + "'s process";
-        const Json reply = run.host(s).request(run.batches->mapRequest(s, run.taskJson), run.waitS(), run.phase);
-        if (!reply["ok"].get<bool>()) {
-            const std::string code = reply.value("code", std::string());
-            if (code == "out_of_memory")
-                throw EntryFailure{s, static_cast<int>(cudaErrorMemoryAllocation), "", run.phase};
-            throw host::HostFailure{"crashed", "the " + std::string(sideName(s)) + "'s process refused the mapping: "
-                                                   + reply.value("message", std::string())};
-        }
-    }
+    if (run.task.kind == TaskKind::Torch)
+        prepareWeights(run);
+    for (Side s : {Side::Reference, Side::Candidate, Side::Baseline})
+        mapHost(run, run.host(s), s);
+    judgeWeights(run);
 
     run.k0 = kMinBatch;
     run.mark("verify");
@@ -573,6 +564,9 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
     m_restartRequired = false;
     Run run{task, options, hosts};
     run.taskJson = toJson(task);
+    run.candidateTaskJson = task.kind == TaskKind::Torch && hosts.candidate->kind() == host::HostKind::Native
+                                ? toJson(kernelView(task))
+                                : run.taskJson;
     run.budgetS = task.timeoutS > 0 ? task.timeoutS : 60;
     run.progress = progress;
     bool unused = false;
@@ -611,22 +605,37 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
     } catch (const EntryFailure &f) {
         host::HostClient &h = run.host(f.side);
         const std::string who = f.side == Side::Reference ? "the reference's kf_entry" : "kf_entry";
-        const bool oom = f.rc == static_cast<int>(cudaErrorMemoryAllocation) || f.cudaError == "cudaErrorMemoryAllocation";
+        const bool oom = f.rc == static_cast<int>(cudaErrorMemoryAllocation) || f.cudaError == "cudaErrorMemoryAllocation"
+                         || f.message.find("CUDA out of memory") != std::string::npos;
         std::string what;
-        if (f.rc > 0) {
-            const auto code = static_cast<cudaError_t>(f.rc);
-            what = who + " returned " + std::to_string(f.rc) + " (" + cudaGetErrorName(code) + ": "
-                   + cudaGetErrorString(code) + ")";
-            result["cuda_error"] = cudaGetErrorName(code);
-        } else if (f.rc < 0) {
-            what = who + " returned " + std::to_string(f.rc) + (f.rc == -1 ? " or threw a C++ exception" : "");
-            result["cuda_error"] = "kf_entry_failed";
+        const bool module = h.kind() == host::HostKind::Module && !f.message.empty();
+        const bool moduleCuda = module
+                                && (f.message.find("CUDA error") != std::string::npos
+                                    || f.message.find("AcceleratorError") != std::string::npos);
+        if (module && !oom && !moduleCuda) {
+            // A module's call raised (its forward, or an output the task does not declare: never converted), in
+            // its own words; its host lives on (the failed batch's state ends with its finish).
+            fail(f.message.find(", step output: ") != std::string::npos ? "incorrect" : "crashed",
+                 "the " + std::string(sideName(f.side)) + "'s module failed in " + f.phase + ", " + f.message);
         } else {
-            what = "the " + std::string(sideName(f.side)) + "'s work failed with " + f.cudaError;
-            result["cuda_error"] = f.cudaError;
+            if (module) {
+                what = "the " + std::string(sideName(f.side)) + "'s module failed, " + f.message;
+                result["cuda_error"] = "module_cuda_error";
+            } else if (f.rc > 0) {
+                const auto code = static_cast<cudaError_t>(f.rc);
+                what = who + " returned " + std::to_string(f.rc) + " (" + cudaGetErrorName(code) + ": "
+                       + cudaGetErrorString(code) + ")";
+                result["cuda_error"] = cudaGetErrorName(code);
+            } else if (f.rc < 0) {
+                what = who + " returned " + std::to_string(f.rc) + (f.rc == -1 ? " or threw a C++ exception" : "");
+                result["cuda_error"] = "kf_entry_failed";
+            } else {
+                what = "the " + std::string(sideName(f.side)) + "'s work failed with " + f.cudaError;
+                result["cuda_error"] = f.cudaError;
+            }
+            fail(oom ? "out_of_memory" : "cuda_error", what + " in " + f.phase);
+            h.kill(); // its context may be broken; the server starts a fresh host for the next evaluation
         }
-        fail(oom ? "out_of_memory" : "cuda_error", what + " in " + f.phase);
-        h.kill(); // its context may be broken; the server starts a fresh host for the next evaluation
     } catch (const JudgeOutOfMemory &f) {
         fail("out_of_memory", f.message + "; the candidate's process was ended, so the next evaluation starts afresh");
         hosts.candidate->kill();

@@ -57,6 +57,9 @@ public:
         // Called when the timing rounds are over: the server may boot spare hosts now (they overlap the
         // passes after timing, the reply and the client's next load, not the next evaluation's timing).
         std::function<void()> timed;
+        // A torch task: the reference module's own state (its host's first export), kept by the server with
+        // the reference's host; empty until the first evaluation exports it. nullptr for a CUDA task.
+        std::string *referenceState = nullptr;
     };
 
     // `gpu` must be ready. `referenceProfiles` keeps the reference's trace and metrics replies across
@@ -100,6 +103,16 @@ private:
     // options.deep: one verification batch of the candidate in a host run under compute-sanitizer memcheck.
     void sanitizerRound(Run &run);
     void profilePasses(Run &run);
+    // Lends the batches (and for a torch task the judge's weights) to `h`, a host of `side`; a module host of
+    // the reference or candidate then loads the weights, once they are moved (evaluatorhosts.cpp). Throws
+    // HostFailure, EntryFailure (out of memory).
+    void mapHost(Run &run, host::HostClient &h, Side side);
+    // A torch task, after every host is mapped: the reference's own state (exported once per reference
+    // host), moved with the evaluation's seed, loaded into the reference's and the candidate's modules.
+    void judgeWeights(Run &run);
+    // A torch task, before the hosts are mapped: the weights' buffer laid out from the reference's state, and
+    // for a kernel candidate its extra inputs there.
+    void prepareWeights(Run &run);
     nlohmann::ordered_json report(Run &run, nlohmann::ordered_json result);
 
     GpuContext &m_gpu;

@@ -66,9 +66,13 @@ void Evaluator::profilePasses(Run &run)
             run.phase = "starting the reference's profiling process";
             refProfiler = run.hosts.fresh ? run.hosts.fresh(true) : nullptr;
             if (refProfiler) {
-                const Json mapped = refProfiler->request(bt.mapRequest(Side::Reference, run.taskJson), run.waitS(), run.phase);
-                if (!mapped["ok"].get<bool>())
+                try {
+                    mapHost(run, *refProfiler, Side::Reference);
+                } catch (const host::HostFailure &) {
                     refProfiler.reset();
+                } catch (const EntryFailure &) {
+                    refProfiler.reset();
+                }
             }
         }
         if (refProfiler)
@@ -163,9 +167,13 @@ void Evaluator::profilePasses(Run &run)
             r["period"] = o.sourceProfilePeriod;
             std::unique_ptr<host::HostClient> fresh = run.hosts.fresh ? run.hosts.fresh(side == Side::Reference) : nullptr;
             if (fresh) {
-                const Json mapped = fresh->request(bt.mapRequest(side, run.taskJson), run.waitS(), run.phase);
-                if (!mapped["ok"].get<bool>())
+                try {
+                    mapHost(run, *fresh, side);
+                } catch (const host::HostFailure &) {
                     fresh.reset();
+                } catch (const EntryFailure &) {
+                    fresh.reset();
+                }
             }
             Json reply;
             try {

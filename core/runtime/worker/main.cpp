@@ -41,7 +41,7 @@ namespace {
 void usage(std::FILE *to)
 {
     std::fprintf(to,
-                 "Usage: kforge-worker [--device N] [--no-spare-host]\n"
+                 "Usage: kforge-worker [--device N] [--no-spare-host] [--torch-python PYTHON]\n"
                  "       kforge-worker --self-test [TASKS_DIR] [--device N] [--task NAME]... [--min-time-ms MS]\n"
                  "                     [--min-runs N] [--trials N] [--json] [--adversarial [CASES_JSON] [--case FILE]...]\n"
                  "       kforge-worker --adversarial [CASES_JSON] [--case FILE]... [--device N] [--json]\n"
@@ -51,7 +51,8 @@ void usage(std::FILE *to)
                  "       kforge-worker --version\n\n"
                  "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout;\n"
                  "it keeps one candidate host booted ahead (its CUDA context made) for the next load, unless\n"
-                 "--no-spare-host.\n"
+                 "--no-spare-host. A torch task's modules run in module hosts under PYTHON (default\n"
+                 "$KFORGE_TORCH_PYTHON, else python3 on PATH), which needs torch.\n"
                  "--self-test compiles and evaluates every CUDA task's variants (default tasks: %s; torch tasks are skipped)\n"
                  "and exits 0 when every verdict is as expected, 1 otherwise, 2 when there is no CUDA device.\n"
                  "--adversarial runs the adversarial suite (tests/gpu/adversarial/cases.json; after the built-in\n"
@@ -215,6 +216,7 @@ int main(int argc, char **argv)
     bool launch = false;
     bool json = false;
     bool noSpareHost = false;
+    std::string torchPython;
     int candidateHostFd = -1;
     LaunchConfig launchConfig;
     kforge::runtime::SelfTestConfig config;
@@ -281,6 +283,8 @@ int main(int argc, char **argv)
             json = true;
         } else if (a == "--no-spare-host") {
             noSpareHost = true;
+        } else if (a == "--torch-python" && i + 1 < argc) {
+            torchPython = argv[++i];
         } else if (a == "--candidate-host") {
             candidateHostFd = static_cast<int>(value(0, 1023));
         } else {
@@ -377,6 +381,8 @@ int main(int argc, char **argv)
     kforge::runtime::host::becomeSubreaper();
     kforge::runtime::WorkerServer server(channel, device);
     server.setSpareHosts(!noSpareHost);
+    if (!torchPython.empty())
+        server.setTorchPython(torchPython);
     const int status = server.run();
     std::exit(status); // runs the atexit handler that removes the temporary directory
 }

@@ -6,6 +6,7 @@
 #include "core/runtime/worker/evaloptions.h"
 #include "core/runtime/worker/evaluator.h"
 #include "core/runtime/worker/kernellibrary.h"
+#include "core/runtime/worker/modulejudge.h"
 #include "core/runtime/worker/nvcc.h"
 #include "core/runtime/worker/protocol.h"
 #include "core/runtime/worker/requestreader.h"
@@ -13,6 +14,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
@@ -55,10 +57,32 @@ Json readyEvent()
     return j;
 }
 
+namespace {
+
+// An executable named `name` on PATH, as an absolute path; empty when none.
+std::string findOnPath(const std::string &name)
+{
+    const char *path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    std::size_t from = 0;
+    while (from <= dirs.size()) {
+        const std::size_t to = std::min(dirs.find(':', from), dirs.size());
+        const std::filesystem::path candidate = std::filesystem::path(dirs.substr(from, to - from)) / name;
+        if (to > from && ::access(candidate.c_str(), X_OK) == 0)
+            return candidate.string();
+        from = to + 1;
+    }
+    return {};
+}
+
+} // namespace
+
 WorkerServer::WorkerServer(ProtocolChannel &channel, int device)
     : m_channel(channel)
     , m_gpu(device)
 {
+    const char *python = std::getenv("KFORGE_TORCH_PYTHON");
+    m_torchPython = python && *python ? std::string(python) : findOnPath("python3");
 }
 
 WorkerServer::Loaded::~Loaded()
@@ -92,7 +116,98 @@ std::filesystem::path noopLibrary()
     return {};
 }
 
+// The first of `candidates` that is a regular file; empty when none is.
+std::filesystem::path firstFile(std::initializer_list<std::filesystem::path> candidates)
+{
+    for (const std::filesystem::path &p : candidates) {
+        std::error_code ec;
+        if (!p.empty() && std::filesystem::is_regular_file(p, ec))
+            return p;
+    }
+    return {};
+}
+
+// The module host's script: $KFORGE_MODULE_HOST, where `install` puts it (<prefix>/share/kforge/torchworker),
+// or the source tree's (a build tree's worker).
+std::filesystem::path moduleHostScript()
+{
+    const char *env = std::getenv("KFORGE_MODULE_HOST");
+    const std::filesystem::path prefix = std::filesystem::path(selfExecutable()).parent_path().parent_path();
+    return firstFile({env ? std::filesystem::path(env) : std::filesystem::path(),
+                      prefix / "share" / "kforge" / "torchworker" / "kforge-module-host",
+                      std::filesystem::path(KFORGE_SOURCE_MODULE_HOST)});
+}
+
+// libkforge_hostguard.so: installed beside kforge-noop.so, or the build tree's.
+std::filesystem::path hostGuardLibrary()
+{
+    const std::filesystem::path prefix = std::filesystem::path(selfExecutable()).parent_path().parent_path();
+    return firstFile({prefix / KFORGE_INSTALL_LIBDIR / "kforge" / "libkforge_hostguard.so",
+                      prefix / "lib" / "kforge" / "libkforge_hostguard.so", std::filesystem::path(KFORGE_BUILD_HOSTGUARD)});
+}
+
+bool isElf(const std::string &bytes)
+{
+    return bytes.size() >= 4
+           && bytes.compare(0, 4,
+                            "\x7f"
+                            "ELF")
+                  == 0;
+}
+
 } // namespace
+
+host::HostStart WorkerServer::moduleStart(const std::string &slot) const
+{
+    host::HostStart how = hostStart(slot);
+    how.kind = host::HostKind::Module;
+    how.module.python = m_torchPython;
+    how.module.script = moduleHostScript().string();
+    how.module.guardLibrary = hostGuardLibrary().string();
+    if (how.module.python.empty())
+        throw ProtocolError{protocol::kInternal, "no python3 on the worker's PATH for the module hosts of a torch task "
+                                                 "(give one with --torch-python or KFORGE_TORCH_PYTHON)"};
+    if (how.module.script.empty())
+        throw ProtocolError{protocol::kInternal, "the module host kforge-module-host is not installed beside "
+                                                     + selfExecutable() + " (../share/kforge/torchworker)"};
+    if (how.module.guardLibrary.empty())
+        throw ProtocolError{protocol::kInternal, "libkforge_hostguard.so (the module hosts' Landlock and seccomp "
+                                                 "rules) is not installed beside "
+                                                     + selfExecutable()};
+    return how;
+}
+
+void WorkerServer::bootModuleSpares(std::size_t upTo)
+{
+    if (!m_sparesOn || !m_torchServed)
+        return;
+    while (m_moduleSpare.size() < upTo) {
+        std::string error;
+        std::unique_ptr<host::HostClient> spare;
+        try {
+            spare = host::HostClient::spawnSpare(moduleStart("spare"), error);
+        } catch (const ProtocolError &) {
+            return;
+        }
+        if (!spare)
+            return;
+        m_moduleSpare.push_back(std::move(spare));
+    }
+}
+
+void WorkerServer::ensureModuleHost(Loaded &loaded, const Json &init, double timeoutS)
+{
+    if (loaded.host && loaded.host->alive() && loaded.init == init)
+        return;
+    loaded.host.reset();
+    loaded.initialState.clear();
+    loaded.init = init;
+    loaded.initTimeoutS = timeoutS;
+    std::string code, message;
+    if (!startHost(loaded, code, message))
+        throw ProtocolError{code == "internal" ? std::string(protocol::kInternal) : std::string(protocol::kLoadFailed),
+                            message};
+}
 
 host::HostStart WorkerServer::hostStart(const std::string &slot) const
 {
@@ -117,19 +232,28 @@ void WorkerServer::bootSpares(std::size_t upTo)
 
 bool WorkerServer::startHost(Loaded &loaded, std::string &code, std::string &message)
 {
-    host::HostStart how = hostStart(loaded.slot);
+    host::HostStart how = loaded.module ? moduleStart(loaded.slot) : hostStart(loaded.slot);
     how.library = loaded.bytes;
+    std::deque<std::unique_ptr<host::HostClient>> &spares = loaded.module ? m_moduleSpare : m_spare;
+    if (loaded.module) {
+        how.module.fileName = loaded.fileName;
+        how.module.init = loaded.init;
+        how.initTimeoutS = loaded.initTimeoutS;
+    }
     std::unique_ptr<host::HostClient> spare;
-    if (!m_spare.empty()) {
-        spare = std::move(m_spare.front());
-        m_spare.pop_front();
+    if (!spares.empty()) {
+        spare = std::move(spares.front());
+        spares.pop_front();
     }
     // A spare that booted without a device while the worker has one (a context it could not make then, e.g.
     // while a kernel held all device memory) would refuse the batches: a fresh host instead.
     if (spare && spare->settle(host::kInitTimeoutS) && spare->bootedWithoutDevice() && m_gpu.ensure())
         spare.reset();
     loaded.host = host::HostClient::start(how, code, message, std::move(spare));
-    bootSpares(1);
+    if (loaded.module)
+        bootModuleSpares(1);
+    else
+        bootSpares(1);
     return loaded.host != nullptr;
 }
 
@@ -138,6 +262,7 @@ void WorkerServer::ensureHost(Loaded &loaded)
     if (loaded.host && loaded.host->alive())
         return;
     loaded.host.reset();
+    loaded.initialState.clear();
     std::string code, message;
     if (!startHost(loaded, code, message))
         throw ProtocolError{protocol::kInternal, "restarting the " + loaded.slot + "'s process failed: " + message};
@@ -173,6 +298,7 @@ int WorkerServer::run()
     m_keptReferences.clear();
     m_baseline.reset();
     m_spare.clear();
+    m_moduleSpare.clear();
     return m_exitStatus;
 }
 
@@ -278,7 +404,48 @@ void WorkerServer::requireDevice()
 Json WorkerServer::opDeviceInfo()
 {
     requireDevice();
-    return Json{{"device", m_gpu.deviceInfo()}};
+    if (m_torchProbe.is_null())
+        m_torchProbe = torchProbe();
+    return Json{{"device", m_gpu.deviceInfo()}, {"torch", m_torchProbe}};
+}
+
+// What the module hosts would run with: {"python", "version" (torch's) | null, "error" | null, "module_host",
+// "guard"}. One run of the interpreter (importing torch takes a second or two), once per worker.
+Json WorkerServer::torchProbe() const
+{
+    Json probe{{"python", m_torchPython},
+               {"version", nullptr},
+               {"error", nullptr},
+               {"module_host", moduleHostScript().string()},
+               {"guard", hostGuardLibrary().string()}};
+    if (m_torchPython.empty()) {
+        probe["error"] = "no python3 on the worker's PATH (give one with --torch-python or KFORGE_TORCH_PYTHON)";
+        return probe;
+    }
+    std::string quoted = "'";
+    for (char c : m_torchPython)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    quoted += "'";
+    const std::string command = quoted + " -I -c 'import torch; print(torch.__version__)' 2>&1";
+    std::string out;
+    if (FILE *p = ::popen(command.c_str(), "r")) {
+        char buffer[4096];
+        std::size_t n;
+        while ((n = std::fread(buffer, 1, sizeof buffer, p)) > 0 && out.size() < (1u << 16))
+            out.append(buffer, n);
+        const int status = ::pclose(p);
+        while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
+            out.pop_back();
+        if (status == 0 && out.find('\n') == std::string::npos && !out.empty()) {
+            probe["version"] = out;
+            return probe;
+        }
+    }
+    // The last line of the interpreter's answer names the cause ("ModuleNotFoundError: No module named 'torch'").
+    const std::size_t last = out.rfind('\n');
+    probe["error"] = out.empty() ? std::string("cannot run ") + m_torchPython
+                                 : out.substr(last == std::string::npos ? 0 : last + 1);
+    return probe;
 }
 
 Json WorkerServer::opLoad(const Json &request)
@@ -311,8 +478,23 @@ Json WorkerServer::opLoad(const Json &request)
     } else if (const auto b64 = request.find("so_base64"); b64 != request.end()) {
         if (!b64->is_string() || !decodeBase64(b64->get<std::string>(), bytes))
             throw ProtocolError{protocol::kBadRequest, "\"so_base64\" is not valid base64"};
+    } else if (const auto src = request.find("source_base64"); src != request.end()) {
+        if (!src->is_string() || !decodeBase64(src->get<std::string>(), bytes))
+            throw ProtocolError{protocol::kBadRequest, "\"source_base64\" is not valid base64"};
     } else {
-        throw ProtocolError{protocol::kBadRequest, "load needs \"path\" or \"so_base64\""};
+        throw ProtocolError{protocol::kBadRequest, "load needs \"path\", \"so_base64\" or \"source_base64\""};
+    }
+    // A Python module (a torch task's Model or ModelNew): a path ending in .py, or a source with its file name.
+    std::string moduleName;
+    if (const auto src = request.find("source_base64"); src != request.end()) {
+        const auto name = request.find("filename");
+        moduleName = name != request.end() && name->is_string() ? name->get<std::string>() : std::string();
+        if (!moduleName.ends_with(".py"))
+            throw ProtocolError{protocol::kBadRequest, "\"source_base64\" is a Python module's source, with "
+                                                       "\"filename\" ending in .py (a kernel comes compiled, as "
+                                                       "\"so_base64\" or \"path\")"};
+    } else if (const auto path = request.find("path"); path != request.end() && path->get<std::string>().ends_with(".py")) {
+        moduleName = path->get<std::string>();
     }
     if (isReference)
         for (auto it = m_keptReferences.begin(); it != m_keptReferences.end(); ++it) {
@@ -329,6 +511,17 @@ Json WorkerServer::opLoad(const Json &request)
     loaded->slot = slot->get<std::string>();
     loaded->bytes = std::move(bytes);
     loaded->key = std::to_string(loaded->bytes.size()) + ":" + std::to_string(std::hash<std::string>{}(loaded->bytes));
+    loaded->module = !moduleName.empty();
+    if (loaded->module) {
+        // A Python module: its host starts at the evaluation, which names the task (its init arguments, mode).
+        if (isElf(loaded->bytes))
+            throw ProtocolError{protocol::kLoadFailed, moduleName + " is a shared object, not a Python module"};
+        loaded->fileName = std::filesystem::path(moduleName).filename().string();
+        if (loaded->fileName.size() <= 3)
+            loaded->fileName = loaded->slot + ".py";
+        target = std::move(loaded);
+        return Json{{"module", true}, {"start_ms", Json::object()}};
+    }
     loaded->file = workDir() / (loaded->slot + "-" + std::to_string(++m_loads) + ".so");
     {
         std::ofstream out(loaded->file, std::ios::binary | std::ios::trunc);
@@ -356,13 +549,19 @@ Json WorkerServer::opEvaluate(const Json &request)
     const TaskSpecResult task = parseTaskSpec(*taskJson, "task");
     if (!task.ok())
         throw ProtocolError{protocol::kBadRequest, task.error.message()};
-    if (task.spec->kind == TaskKind::Torch) // until the evaluator starts module hosts (issue 34)
-        throw ProtocolError{protocol::kBadRequest, "task: kind: a PyTorch task needs the torch worker "
-                                                   "(kforge-torch-worker, docs/torch-worker.md)"};
     EvalOptions options;
     std::string error;
     if (!EvalOptions::fromJson(request.contains("options") ? request["options"] : Json(nullptr), options, error))
         throw ProtocolError{protocol::kBadRequest, error};
+    // What was loaded must fit the task's kind (checked without a GPU).
+    const bool torch = task.spec->kind == TaskKind::Torch;
+    if (torch && m_reference && !m_reference->module)
+        throw ProtocolError{protocol::kBadRequest, "a PyTorch task's reference is its module (the task's "
+                                                       + task.spec->reference + "), not a kernel library"};
+    for (const Loaded *l : {m_reference.get(), m_candidate.get()})
+        if (!torch && l && l->module)
+            throw ProtocolError{protocol::kBadRequest, "the " + l->slot + " is a Python module (" + l->fileName
+                                                           + "), and a CUDA task's kernels are libraries (kf_entry)"};
     requireDevice();
     if (!m_reference)
         throw ProtocolError{protocol::kBadRequest, "no reference loaded (op load, slot reference)"};
@@ -370,8 +569,21 @@ Json WorkerServer::opEvaluate(const Json &request)
         throw ProtocolError{protocol::kBadRequest, "no candidate loaded (op load, slot candidate)"};
 
     const auto hostsStart = std::chrono::steady_clock::now();
-    ensureHost(*m_reference);
-    ensureHost(*m_candidate);
+    if (torch) {
+        // The module hosts' init: the import, builds the module starts (load_inline), the construction.
+        const double initS = std::max(30.0, 0.8 * (task.spec->timeoutS > 0 ? task.spec->timeoutS : 60));
+        m_torchServed = true;
+        ensureModuleHost(*m_reference, moduleInit(*task.spec, true, nullptr), initS);
+        if (m_candidate->module)
+            ensureModuleHost(*m_candidate,
+                             moduleInit(*task.spec, false, m_reference->host->initReply().value("init_args", Json::array())),
+                             initS);
+        else
+            ensureHost(*m_candidate);
+    } else {
+        ensureHost(*m_reference);
+        ensureHost(*m_candidate);
+    }
     if (!m_baseline) {
         const std::filesystem::path noop = noopLibrary();
         std::ifstream in(noop, std::ios::binary);
@@ -395,21 +607,43 @@ Json WorkerServer::opEvaluate(const Json &request)
                                    < Evaluator::kWarmDeviceS);
     const Json id = m_currentId;
     Evaluator::Hosts hosts{m_reference->host.get(), m_candidate->host.get(), m_baseline->host.get(), {}};
+    hosts.referenceState = torch ? &m_reference->initialState : nullptr;
     hosts.fresh = [this](bool reference) -> std::unique_ptr<host::HostClient> {
+        const Loaded &of = *(reference ? m_reference : m_candidate);
         Loaded copy;
         copy.slot = reference ? "reference" : "candidate";
-        copy.bytes = (reference ? m_reference : m_candidate)->bytes;
+        copy.bytes = of.bytes;
+        copy.module = of.module;
+        copy.fileName = of.fileName;
+        copy.init = of.init;
+        copy.initTimeoutS = of.initTimeoutS;
         std::string code, message;
-        return startHost(copy, code, message) ? std::move(copy.host) : nullptr;
+        try {
+            return startHost(copy, code, message) ? std::move(copy.host) : nullptr;
+        } catch (const ProtocolError &) {
+            return nullptr;
+        }
     };
     hosts.quiet = [this] {
-        for (auto it = m_spare.begin(); it != m_spare.end();)
-            it = (*it)->settle(host::kInitTimeoutS) ? it + 1 : m_spare.erase(it); // failed: dropped
+        for (auto *spares : {&m_spare, &m_moduleSpare})
+            for (auto it = spares->begin(); it != spares->end();)
+                it = (*it)->settle(host::kInitTimeoutS) ? it + 1 : spares->erase(it); // failed: dropped
     };
-    hosts.timed = [this] { bootSpares(kSpares); };
+    hosts.timed = [this] {
+        bootSpares(kSpares);
+        bootModuleSpares(kSpares);
+    };
     hosts.wrapped = [this](const std::vector<std::string> &wrapper, std::string &error) -> std::unique_ptr<host::HostClient> {
-        host::HostStart how = hostStart("candidate");
+        host::HostStart how;
+        try {
+            how = m_candidate->module ? moduleStart("candidate") : hostStart("candidate");
+        } catch (const ProtocolError &e) {
+            error = e.message;
+            return nullptr;
+        }
         how.library = m_candidate->bytes;
+        how.module.fileName = m_candidate->fileName;
+        how.module.init = m_candidate->init;
         how.wrapper = wrapper;
         how.initTimeoutS = 180; // the tool's own start and instrumentation
         std::string code;
@@ -462,6 +696,11 @@ Json WorkerServer::opDisassemble(const Json &request)
         if (!loaded)
             throw ProtocolError{protocol::kBadRequest, "no " + slot->get<std::string>() + " loaded (op load, slot "
                                                            + slot->get<std::string>() + ")"};
+        if (loaded->module)
+            throw ProtocolError{protocol::kBadRequest, "the " + slot->get<std::string>() + " is a Python module ("
+                                                           + loaded->fileName
+                                                           + "): it has no machine code of its own "
+                                                             "to disassemble"};
         library = loaded->file;
     }
     const auto cleanup = [&scratch] {

@@ -23,6 +23,9 @@ public:
     // The command line of a child worker, for self_test (default: this executable, same --device).
     void setSelfTestWorker(std::vector<std::string> argv) { m_selfTestWorker = std::move(argv); }
     void setSpareHosts(bool on) { m_sparesOn = on; }
+    // The Python with torch the module hosts run under (--torch-python; default $KFORGE_TORCH_PYTHON, else
+    // python3 on PATH).
+    void setTorchPython(std::string python) { m_torchPython = std::move(python); }
 
     // Serves until shutdown or end of input; returns the process exit status. Requests are read on a
     // thread of their own (RequestReader): a client that goes away mid-request ends the process at once.
@@ -36,6 +39,7 @@ private:
     nlohmann::ordered_json handle(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opHello(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opDeviceInfo();
+    nlohmann::ordered_json torchProbe() const;
     nlohmann::ordered_json opLoad(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opEvaluate(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opSelfTest(const nlohmann::ordered_json &request);
@@ -49,6 +53,16 @@ private:
     struct Loaded {
         std::string slot;
         std::string bytes;
+        // A Python module (a torch task's Model or ModelNew: bytes that are not an ELF file), run in a module
+        // host. Its host starts at the first evaluate, which knows the task: `init` is what it was started with
+        // (moduleInit), `fileName` the module's name in messages.
+        bool module = false;
+        std::string fileName;
+        nlohmann::ordered_json init;
+        // The reference module's own state as its host exported it before any load (the judge's weights are
+        // moved from it in every evaluation); empty until the first evaluation with this host.
+        std::string initialState;
+        double initTimeoutS = 60; // a module host's init: the import, its own builds, the construction
         std::filesystem::path file;
         std::string key; // the bytes' size and hash (the reference metrics cache's key)
         int abi = 0;
@@ -67,12 +81,24 @@ private:
     static constexpr std::size_t kSpares = 2;
     void bootSpares(std::size_t upTo);
     host::HostStart hostStart(const std::string &slot) const;
+    // A module host's start (its interpreter, script and guard library); throws ProtocolError when one of them
+    // cannot be found.
+    host::HostStart moduleStart(const std::string &slot) const;
+    // The module host of `loaded` started with `init` (an alive one started with the same init is kept).
+    // Throws ProtocolError (load_failed with the host's named step and cause).
+    void ensureModuleHost(Loaded &loaded, const nlohmann::ordered_json &init, double timeoutS);
+    // Module spares, like the native ones, once the worker has served a torch task.
+    void bootModuleSpares(std::size_t upTo);
 
     GpuContext m_gpu;
     std::unique_ptr<Loaded> m_reference;
     std::unique_ptr<Loaded> m_candidate;
     std::unique_ptr<Loaded> m_baseline; // the no-op library (libkforge-noop.so), started at the first evaluate
     std::deque<std::unique_ptr<host::HostClient>> m_spare;
+    std::deque<std::unique_ptr<host::HostClient>> m_moduleSpare;
+    bool m_torchServed = false;
+    std::string m_torchPython;
+    nlohmann::ordered_json m_torchProbe; // device_info's "torch", probed once
     // References loaded before the current one, with their hosts still running (newest first, at most
     // kKeptReferences): a client that switches between tasks loads each task's reference again, and a kept one
     // with the same bytes is taken back instead of started anew (its process, context, library, and the

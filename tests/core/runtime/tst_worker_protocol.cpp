@@ -140,6 +140,57 @@ void loadErrors(WorkerClient &w, const ScratchDir &dir)
     KF_CHECK_MSG(again.ok() && again.message.value("kept", false), again.message.dump());
 }
 
+// A torch task's modules (issue 34): a .py path or a source with its file name loads as a module (its host
+// starts at the evaluation, which names the task); one that is a shared object, or a source without a .py name,
+// is refused; a module for a CUDA task, or a kernel as a torch task's reference, is refused before any GPU work;
+// a module has nothing to disassemble; and without a GPU a torch task's evaluation answers no_device.
+void modules(WorkerClient &w, const ScratchDir &dir, bool haveGpu)
+{
+    const fs::path ref = dir.path() / "reference.py";
+    std::ofstream(ref) << "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x * 2\n";
+    const auto loaded = w.request(Json{{"op", "load"}, {"slot", "reference"}, {"path", ref.string()}}, 30);
+    KF_CHECK_MSG(loaded.ok() && loaded.message.value("ok", false) && loaded.message.value("module", false),
+                 loaded.message.dump());
+    const std::string cand = "import torch\nclass ModelNew(torch.nn.Module):\n    def forward(self, x):\n        return x + x\n";
+    const auto inlined = w.request(
+        Json{{"op", "load"}, {"slot", "candidate"}, {"source_base64", encodeBase64(cand)}, {"filename", "mine.py"}}, 30);
+    KF_CHECK_MSG(inlined.ok() && inlined.message.value("module", false), inlined.message.dump());
+    const auto noName = w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"source_base64", encodeBase64(cand)}}, 30);
+    KF_CHECK_MSG(errorCode(noName) == "bad_request", noName.message.dump());
+    KF_CHECK_CONTAINS(errorMessage(noName), "filename");
+    const auto again = w.request(
+        Json{{"op", "load"}, {"slot", "candidate"}, {"source_base64", encodeBase64(cand)}, {"filename", "mine.py"}}, 30);
+    KF_CHECK(again.ok() && again.message.value("module", false));
+
+    const auto cudaTask = w.request(Json{{"op", "evaluate"}, {"task", toJson(fixtureTask("scale"))}}, 60);
+    KF_CHECK_MSG(errorCode(cudaTask) == "bad_request", cudaTask.message.dump());
+    KF_CHECK_CONTAINS(errorMessage(cudaTask), "Python module (reference.py)");
+    const auto dis = w.request(Json{{"op", "disassemble"}, {"slot", "candidate"}}, 30);
+    KF_CHECK_MSG(errorCode(dis) == "bad_request", dis.message.dump());
+    KF_CHECK_CONTAINS(errorMessage(dis), "mine.py");
+
+    Json torch = Json::parse(R"({"kind": "torch", "name": "double", "title": "t", "description": "d",
+        "reference": "reference.py", "params": {"N": 16},
+        "inputs": [{"name": "x", "dtype": "f32", "shape": ["N"], "init": {"dist": "normal", "mean": 0, "std": 1}}],
+        "outputs": [{"name": "out", "dtype": "f32", "shape": ["N"]}]})");
+    if (!haveGpu) {
+        const auto eval = w.request(Json{{"op", "evaluate"}, {"task", torch}}, 60);
+        KF_CHECK_MSG(errorCode(eval) == "no_device", eval.message.dump());
+    }
+    // A torch task's reference is its module, never a kernel library.
+    const auto so = compileFixtures({{"good", "kernels/scale_good.cu"}}, dir.path(), "sm_80");
+    const auto kernelRef = w.request(Json{{"op", "load"}, {"slot", "reference"}, {"path", so.at("good")}}, 30);
+    KF_CHECK_MSG(kernelRef.ok() && kernelRef.message.value("ok", false), kernelRef.message.dump());
+    const auto wrongRef = w.request(Json{{"op", "evaluate"}, {"task", torch}}, 60);
+    KF_CHECK_MSG(errorCode(wrongRef) == "bad_request", wrongRef.message.dump());
+    KF_CHECK_CONTAINS(errorMessage(wrongRef), "its module");
+    // A shared object named .py is not taken for a module.
+    const fs::path disguised = dir.path() / "disguised.py";
+    fs::copy_file(so.at("good"), disguised);
+    const auto elf = w.request(Json{{"op", "load"}, {"slot", "candidate"}, {"path", disguised.string()}}, 30);
+    KF_CHECK_MSG(errorCode(elf) == "load_failed", elf.message.dump());
+}
+
 } // namespace
 
 int main()
@@ -186,6 +237,7 @@ int main()
 
     ScratchDir dir;
     loadErrors(w, dir);
+    modules(w, dir, haveGpu);
     if (!haveGpu) {
         const auto eval = w.request(Json{{"op", "evaluate"}, {"task", toJson(fixtureTask("scale"))}}, 60);
         KF_CHECK_MSG(errorCode(eval) == "no_device", eval.message.dump());
