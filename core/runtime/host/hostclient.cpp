@@ -364,7 +364,9 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
             for (const auto &[k, v] : how.module.init.items())
                 init[k] = v;
         }
+        const auto sent = Clock::now();
         const Json reply = client->request(init, how.initTimeoutS, module ? "loading the module" : "loading the library");
+        client->m_startMs["init_wall"] = std::chrono::duration<double, std::milli>(Clock::now() - sent).count();
         if (!reply["ok"].get<bool>()) {
             code = reply.value("code", std::string("load_failed"));
             message = reply.value("message", std::string("the host refused the library"));

@@ -520,6 +520,10 @@ Json WorkerServer::opLoad(const Json &request)
         if (loaded->fileName.size() <= 3)
             loaded->fileName = loaded->slot + ".py";
         target = std::move(loaded);
+        // A torch session: module spares boot now (the interpreter, torch and a context, ~3 s on the H100),
+        // while the client sends the rest.
+        m_torchServed = true;
+        bootModuleSpares(kSpares);
         return Json{{"module", true}, {"start_ms", Json::object()}};
     }
     loaded->file = workDir() / (loaded->slot + "-" + std::to_string(++m_loads) + ".so");
@@ -569,11 +573,13 @@ Json WorkerServer::opEvaluate(const Json &request)
         throw ProtocolError{protocol::kBadRequest, "no candidate loaded (op load, slot candidate)"};
 
     const auto hostsStart = std::chrono::steady_clock::now();
+    bool candidateStarted = false;
     if (torch) {
         // The module hosts' init: the import, builds the module starts (load_inline), the construction.
         const double initS = std::max(30.0, 0.8 * (task.spec->timeoutS > 0 ? task.spec->timeoutS : 60));
         m_torchServed = true;
         ensureModuleHost(*m_reference, moduleInit(*task.spec, true, nullptr), initS);
+        candidateStarted = m_candidate->module && !(m_candidate->host && m_candidate->host->alive());
         if (m_candidate->module)
             ensureModuleHost(*m_candidate,
                              moduleInit(*task.spec, false, m_reference->host->initReply().value("init_args", Json::array())),
@@ -654,6 +660,12 @@ Json WorkerServer::opEvaluate(const Json &request)
     });
     if (result.contains("phases_s") && result["phases_s"].is_object())
         result["phases_s"]["hosts"] = std::round(hostsS * 1000) / 1000;
+    if (candidateStarted && m_candidate->host) { // a module host started by this evaluation: where its start went
+        Json startMs = Json::object();
+        for (const auto &[k, v] : m_candidate->host->startMs().items())
+            startMs[k] = std::round(v.get<double>() * 10) / 10;
+        result["candidate_start_ms"] = startMs;
+    }
     if (result.contains("timing"))
         m_lastEvaluationEnd = std::chrono::steady_clock::now();
     if (evaluator.restartRequired()) {
