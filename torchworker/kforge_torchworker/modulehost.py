@@ -8,7 +8,7 @@ timing comes from the judge's events around a batch, the verdict from the judge'
 Requests (one JSON line each, answered by one line that echoes the request's "nonce"):
   boot                      the CUDA context and the host's stream (a spare host's first request; init does it too)
   init   slot, library (the .py), class, init_args (null: the module's get_init_inputs()), seed, mode,
-         restrictions, guard (the judge's libkforge_hostguard.so: Landlock and seccomp, applied before the
+         profiler (libkforge_moduleprofile.so or empty), restrictions, guard (the judge's libkforge_hostguard.so: Landlock and seccomp, applied before the
          module is imported)
          -> init_args (what the module was built with), state (name, dtype, shape, kind of every state-dict
             entry), forward (the argument names)
@@ -21,6 +21,9 @@ Requests (one JSON line each, answered by one line that echoes the request's "no
          on the host's stream, record(done); answered once enqueued
   finish the device synchronised; rc per call since the last finish (0 ok), errors [{call, step, message}],
          cuda_error
+  profile kind "trace" or "metrics", call, and the pass's fields: the judge's CUPTI pass on that call, run by
+         libkforge_moduleprofile.so (init's "profiler", loaded before the restrictions); the source-level pass
+         is refused (a module has no machine code of its own to map)
   exit
 
 A module's failure is a refusal naming the step and the cause ("cand.py: the candidate failed at step
@@ -146,6 +149,7 @@ class Host:
         self.events = {}
         self.signature = None
         self.rc, self.errors = [], []
+        self.profiler, self.profiler_error = None, ''
 
     # -- ops ------------------------------------------------------------------------------------------------
     def boot(self):
@@ -172,6 +176,7 @@ class Host:
             self.boot()
         self.slot = req.get('slot', 'candidate')
         t0 = time.perf_counter()
+        self.load_profiler(req.get('profiler'))  # before the restrictions: it and CUPTI load from the worker's tree
         protections = self.restrict(req.get('guard'), req.get('restrictions', {}))
         restrict_ms = (time.perf_counter() - t0) * 1e3
         t0 = time.perf_counter()
@@ -304,6 +309,47 @@ class Host:
             self.run(calls)
         return {'ok': True, 'enqueued': len(calls)}
 
+    def profile(self, req):
+        """The judge's trace or metrics pass on one call (libkforge_moduleprofile.so: the native host's CUPTI code,
+        which flushes the L2, bounds the call's window with its own kernels and reads CUPTI); this host only runs
+        the module's call on its stream when the library asks."""
+        self.require_init()
+        if self.signature is None:
+            raise Refusal('bad_request', 'no mapping (op map)')
+        if not self.has_device:
+            raise Refusal('no_device', 'the host has no CUDA device')
+        if self.profiler is None:
+            raise Refusal('no_profiler', 'this worker has no CUPTI profiler for module hosts'
+                          + (' (%s)' % self.profiler_error if self.profiler_error else ''))
+        kind = req.get('kind')
+        if kind not in ('trace', 'metrics'):
+            raise Refusal('unsupported', 'the %s pass maps a kernel library\'s own machine code to its source lines; '
+                          'a module\'s kernels come from torch, Triton or its extensions' % kind)
+        args, outs = self.bind(req.get('call', {}))
+        failures = []
+
+        def one(_context):
+            try:
+                with torch.cuda.stream(self.stream):
+                    self.call_once(args, outs)
+                return 0
+            except BaseException as e:  # noqa: BLE001 - reported through the library's answer
+                failures.append(str(e) if isinstance(e, OutputMismatch) else describe(e, self.path))
+                return 1
+        callback = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p)(one)
+        out = ctypes.create_string_buffer(64 << 20)
+        rc = self.profiler.kforge_module_profile(json.dumps(req).encode(), callback, None,
+                                                 ctypes.c_void_p(self.stream.cuda_stream), self.device_index,
+                                                 1 if self.slot == 'reference' else 0, out, len(out))
+        if rc != 0:
+            message = json.loads(out.value.decode()).get('message', '') if rc == 1 else 'the pass\'s answer is too long'
+            if failures:
+                message += ': ' + failures[0]
+            raise Refusal('kernel_failed', message)
+        body = json.loads(out.value.decode())
+        body['ok'] = True
+        return body
+
     def finish(self):
         self.require_init()
         cuda_error = None
@@ -331,6 +377,22 @@ class Host:
         if lib.kforge_host_restrict(json.dumps(restrictions).encode(), out, len(out)) != 0:
             raise Refusal('internal', 'the guard library failed: ' + out.value.decode(errors='replace'))
         return json.loads(out.value.decode())
+
+    def load_profiler(self, path):
+        self.profiler, self.profiler_error = None, ''
+        if not path:
+            self.profiler_error = 'the judge gave no profiler library'
+            return
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            self.profiler_error = str(e)
+            return
+        lib.kforge_module_profile.argtypes = [ctypes.c_char_p, ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p),
+                                              ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+                                              ctypes.c_char_p, ctypes.c_size_t]
+        lib.kforge_module_profile.restype = ctypes.c_int
+        self.profiler = lib
 
     def import_module(self):
         spec = importlib.util.spec_from_file_location('kforge_' + self.slot, self.path)
@@ -423,12 +485,7 @@ class Host:
                 continue
             i = len(self.rc)
             try:
-                with _no_grad():
-                    result = self.model(*args)
-                    results = list(result) if isinstance(result, (tuple, list)) else [result]
-                    self.check(results, outs)
-                    for dst, got in zip(outs, results):
-                        dst.copy_(got)
+                self.call_once(args, outs)
                 self.rc.append(0)
             except BaseException as e:
                 failed = True
@@ -436,6 +493,14 @@ class Host:
                 mismatch = isinstance(e, OutputMismatch)
                 self.errors.append({'call': i, 'step': 'output' if mismatch else 'forward',
                                     'message': str(e) if mismatch else describe(e, self.path)})
+
+    def call_once(self, args, outs):
+        with _no_grad():
+            result = self.model(*args)
+            results = list(result) if isinstance(result, (tuple, list)) else [result]
+            self.check(results, outs)
+            for dst, got in zip(outs, results):
+                dst.copy_(got)
 
     def check(self, results, outs):
         if len(results) != len(outs):
@@ -482,7 +547,7 @@ def serve(channel, host):
             elif op == 'finish':
                 reply = host.finish()
             elif op == 'profile':
-                raise Refusal('unsupported', 'the module host has no CUPTI passes yet (trace, metrics, source profile)')
+                reply = host.profile(req)
             elif op == 'exit':
                 reply, leave = {'ok': True}, True
             else:

@@ -240,8 +240,6 @@ Json Evaluator::report(Run &run, Json result)
                                {"reference", run.hosts.reference->protections()}};
 
     result["flags"] = flags;
-    if (!run.passesUnavailable.empty())
-        warnings.push_back(run.passesUnavailable);
     result["warnings"] = warnings;
     if (result["verdict"] == "correct") {
         std::string msg = "correct";

@@ -95,7 +95,6 @@ struct Evaluator::Run {
     double crossingMs = 0;
     nlohmann::ordered_json trace, metrics, sourceProfile, roofProfile;
     std::string metricsSkipped; // why the metrics pass did not run though asked for ("not_among_best")
-    std::string passesUnavailable; // why no pass ran for this candidate (a module host), a warning
     std::vector<double> selfMs;
     nlohmann::ordered_json outside;
     std::size_t stdoutStart = 0;

@@ -46,13 +46,6 @@ void Evaluator::profilePasses(Run &run)
     }
     if (!o.trace && !metrics && !o.sourceProfile)
         return;
-    if (run.hosts.candidate->kind() == host::HostKind::Module) {
-        // The module host has no CUPTI passes yet (issue 34): said in the result, no process started for them.
-        run.passesUnavailable = "The trace, metrics and source-level passes do not run for a PyTorch module yet "
-                                "(the module host has no CUPTI passes): the timing and the verdict are the judge's "
-                                "as for a kernel, but no kernel list, roofline counters or heat map come with it.";
-        return;
-    }
     BatchTimer &bt = *run.batches;
     const uint64_t seed = deriveSeed(run.options.seed, seedstream::trial(0));
     bt.generate(seed, 0, 1);

@@ -146,6 +146,20 @@ std::filesystem::path hostGuardLibrary()
                       prefix / "lib" / "kforge" / "libkforge_hostguard.so", std::filesystem::path(KFORGE_BUILD_HOSTGUARD)});
 }
 
+// libkforge_moduleprofile.so (the module hosts' trace and metrics passes): installed beside kforge-noop.so, or
+// the build tree's; empty for a worker built without the profiler.
+std::filesystem::path moduleProfileLibrary()
+{
+#ifdef KFORGE_BUILD_MODULEPROFILE
+    const std::filesystem::path prefix = std::filesystem::path(selfExecutable()).parent_path().parent_path();
+    return firstFile({prefix / KFORGE_INSTALL_LIBDIR / "kforge" / "libkforge_moduleprofile.so",
+                      prefix / "lib" / "kforge" / "libkforge_moduleprofile.so",
+                      std::filesystem::path(KFORGE_BUILD_MODULEPROFILE)});
+#else
+    return {};
+#endif
+}
+
 bool isElf(const std::string &bytes)
 {
     return bytes.size() >= 4
@@ -238,6 +252,7 @@ bool WorkerServer::startHost(Loaded &loaded, std::string &code, std::string &mes
     if (loaded.module) {
         how.module.fileName = loaded.fileName;
         how.module.init = loaded.init;
+        how.module.init["profiler"] = moduleProfileLibrary().string();
         how.initTimeoutS = loaded.initTimeoutS;
     }
     std::unique_ptr<host::HostClient> spare;
@@ -650,6 +665,7 @@ Json WorkerServer::opEvaluate(const Json &request)
         how.library = m_candidate->bytes;
         how.module.fileName = m_candidate->fileName;
         how.module.init = m_candidate->init;
+        how.module.init["profiler"] = moduleProfileLibrary().string();
         how.wrapper = wrapper;
         how.initTimeoutS = 180; // the tool's own start and instrumentation
         std::string code;
