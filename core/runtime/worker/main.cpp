@@ -53,7 +53,8 @@ void usage(std::FILE *to)
                  "it keeps one candidate host booted ahead (its CUDA context made) for the next load, unless\n"
                  "--no-spare-host. A torch task's modules run in module hosts under PYTHON (default\n"
                  "$KFORGE_TORCH_PYTHON, else python3 on PATH), which needs torch.\n"
-                 "--self-test compiles and evaluates every CUDA task's variants (default tasks: %s; torch tasks are skipped)\n"
+                 "--self-test compiles and evaluates every task's variants (default tasks: %s; a torch task's modules are\n"
+                 "loaded as they are, its .cu variants compiled)\n"
                  "and exits 0 when every verdict is as expected, 1 otherwise, 2 when there is no CUDA device.\n"
                  "--adversarial runs the adversarial suite (tests/gpu/adversarial/cases.json; after the built-in\n"
                  "tasks with --self-test), one fresh worker per case; same exit codes.\n"
@@ -101,7 +102,7 @@ int runLaunch(const LaunchConfig &config)
     }
     const kforge::runtime::TaskSpec &task = *loaded.spec;
     if (task.kind == kforge::runtime::TaskKind::Torch) {
-        std::fprintf(stderr, "kforge-worker --launch: %s is a PyTorch task (kforge-torch-worker evaluates it)\n",
+        std::fprintf(stderr, "kforge-worker --launch: %s is a PyTorch task: --launch runs a kernel on a CUDA task's inputs (evaluate a torch task through the worker protocol)\n",
                      config.taskDir.c_str());
         return 1;
     }

@@ -109,14 +109,6 @@ void checkSourceProfile(const Json &sp, const std::string &what, SelfTestRow &ro
                                     + std::to_string(hot->first.second) + " (" + std::to_string(hot->second) + " samples)"));
 }
 
-// A PyTorch task ("kind": "torch", reference.py) is kforge-torch-worker's, not this worker's.
-bool isTorchTask(const fs::path &folder)
-{
-    std::ifstream f(folder / "task.json");
-    const Json j = Json::parse(f, nullptr, false);
-    return j.is_object() && j.contains("kind") && j["kind"].is_string() && j["kind"].get<std::string>() == "torch";
-}
-
 } // namespace
 
 std::string fixedDecimals(double v, int precision)
@@ -237,21 +229,8 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
             return std::find(config.onlyTasks.begin(), config.onlyTasks.end(), p.filename().string())
                    == config.onlyTasks.end();
         });
-    std::vector<std::string> torchTasks;
-    std::erase_if(folders, [&](const fs::path &p) {
-        const bool torch = isTorchTask(p);
-        if (torch)
-            torchTasks.push_back(p.filename().string());
-        return torch;
-    });
-    if (!torchTasks.empty()) {
-        std::string names;
-        for (const std::string &n : torchTasks)
-            names += (names.empty() ? "" : ", ") + n;
-        log("skipping " + std::to_string(torchTasks.size()) + " torch task(s), kforge-torch-worker evaluates them: " + names);
-    }
     if (folders.empty()) {
-        report.error = "no CUDA tasks in " + tasksDir.string() + (torchTasks.empty() ? "" : " (only torch tasks)");
+        report.error = "no tasks in " + tasksDir.string();
         return report;
     }
 
@@ -277,10 +256,13 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
     log("device: " + report.device);
 
     // Load every task, then compile every kernel at once.
+    // A torch task's modules (its reference.py, a .py variant) are loaded as they are; every .cu is compiled.
+    constexpr std::size_t kModule = static_cast<std::size_t>(-1);
     struct Item {
         TaskSpec task;
         std::size_t refJob = 0;
         std::vector<std::size_t> variantJobs;
+        std::vector<fs::path> modules; // by variant; the reference's last
     };
     std::vector<Item> items;
     std::vector<NvccJob> jobs;
@@ -296,18 +278,27 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
             report.rows.push_back(row);
             continue;
         }
-        Item item{std::move(*r.spec), 0, {}};
+        Item item{std::move(*r.spec), 0, {}, {}};
         const fs::path out = buildDir / item.task.name;
         fs::create_directories(out, ec);
-        item.refJob = jobs.size();
-        jobs.push_back({fs::absolute(folder / "reference.cu"), out / "reference.so", item.task.nvccFlags});
+        const bool torch = item.task.kind == TaskKind::Torch;
         for (std::size_t v = 0; v < item.task.variants.size(); ++v) {
             const VariantSpec &var = item.task.variants[v];
+            if (fs::path(var.file).extension() == ".py") {
+                item.variantJobs.push_back(kModule);
+                item.modules.push_back(fs::absolute(folder / var.file));
+                continue;
+            }
             std::vector<std::string> flags = item.task.nvccFlags;
             flags.insert(flags.end(), var.nvccFlags.begin(), var.nvccFlags.end());
             item.variantJobs.push_back(jobs.size());
+            item.modules.emplace_back();
             jobs.push_back({fs::absolute(folder / var.file), out / ("variant-" + std::to_string(v) + ".so"), flags});
         }
+        item.modules.push_back(torch ? fs::absolute(folder / item.task.reference) : fs::path());
+        item.refJob = torch ? kModule : jobs.size();
+        if (!torch)
+            jobs.push_back({fs::absolute(folder / "reference.cu"), out / "reference.so", item.task.nvccFlags});
         items.push_back(std::move(item));
     }
     log("compiling " + std::to_string(jobs.size()) + " kernels for " + arch + " with " + findNvcc());
@@ -320,8 +311,10 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
     options["metrics"] = false;
     bool profiled = false; // one source-level check, on the first "good" variant
 
+    const NvccResult moduleBuild{true, {}, 0};
+    const auto built = [&](std::size_t job) -> const NvccResult & { return job == kModule ? moduleBuild : compiled[job]; };
     for (const Item &item : items) {
-        const std::string refPath = jobs[item.refJob].output.string();
+        const std::string refPath = item.refJob == kModule ? item.modules.back().string() : jobs[item.refJob].output.string();
         for (std::size_t v = 0; v < item.task.variants.size(); ++v) {
             const VariantSpec &var = item.task.variants[v];
             SelfTestRow row;
@@ -331,8 +324,10 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
                 row.expectVerdict = var.expect->verdict;
                 row.minSpeedup = var.expect->minSpeedup;
             }
-            const NvccResult &refBuild = compiled[item.refJob];
-            const NvccResult &build = compiled[item.variantJobs[v]];
+            const NvccResult &refBuild = built(item.refJob);
+            const NvccResult &build = built(item.variantJobs[v]);
+            const std::string candidatePath = item.variantJobs[v] == kModule ? item.modules[v].string()
+                                                                             : jobs[item.variantJobs[v]].output.string();
             if (!refBuild.ok) {
                 row.verdict = "load_error";
                 row.message = "reference does not compile: " + firstLines(refBuild.log, 6);
@@ -354,9 +349,7 @@ SelfTestReport runSelfTest(const SelfTestConfig &config)
                     load.message = Json{{"ok", true}};
                 }
                 if (load.ok() && load.message.value("ok", false))
-                    load = c.request(
-                        Json{{"op", "load"}, {"slot", "candidate"}, {"path", jobs[item.variantJobs[v]].output.string()}},
-                        60);
+                    load = c.request(Json{{"op", "load"}, {"slot", "candidate"}, {"path", candidatePath}}, 60);
                 if (!load.ok()) {
                     row.verdict = "crashed";
                     row.message = "the worker died loading the kernel: " + load.detail;
