@@ -132,6 +132,7 @@ private:
     std::unique_ptr<KernelLibrary> m_library;
     std::optional<TaskSpec> m_task;
     std::vector<kf_param_value> m_params;
+    std::vector<TensorSpec> m_inputs; // what kf_entry gets as inputs (a torch task's: with its state)
     struct Buffer {
         void *ptr = nullptr;
         uint64_t bytes = 0;
@@ -237,6 +238,18 @@ Json Host::opMap(const Json &request)
     m_params.clear();
     for (const auto &[name, value] : m_task->params)
         m_params.push_back({name.c_str(), value});
+    // A kernel of a torch task: the forward's tensors, then the module's parameters and buffers (named as in its
+    // state dict, "linear.weight"), and the scalar forward arguments among the params (booleans as 0/1), as
+    // the torch export's binding passes them.
+    m_inputs = m_task->inputs;
+    if (m_task->kind == TaskKind::Torch) {
+        m_inputs.insert(m_inputs.end(), m_task->parameters.begin(), m_task->parameters.end());
+        m_inputs.insert(m_inputs.end(), m_task->buffers.begin(), m_task->buffers.end());
+        for (const ScalarArg &a : m_task->scalarArgs)
+            if (a.value.is_number() || a.value.is_boolean())
+                m_params.push_back({a.name.c_str(), a.value.is_boolean() ? (a.value.get<bool>() ? 1.0 : 0.0)
+                                                                         : a.value.get<double>()});
+    }
     for (const auto &b : request.at("buffers")) {
         cudaIpcMemHandle_t h;
         if (!fromHex(b.at("handle").get<std::string>(), &h, sizeof h))
@@ -292,7 +305,7 @@ Host::Descriptors Host::descriptorsOf(const CallSpec &call) const
             out.push_back(t);
         }
     };
-    build(m_task->inputs, call.inputs, d.inputs);
+    build(m_inputs, call.inputs, d.inputs);
     build(m_task->outputs, call.outputs, d.outputs);
     return d;
 }
@@ -337,7 +350,7 @@ Json Host::opBatch(const Json &request)
                 touch.bytes[touch.count++] = specs[i].sizeBytes();
             }
         };
-        add(d.inputs, m_task->inputs);
+        add(d.inputs, m_inputs);
         add(d.outputs, m_task->outputs);
         check(gpu::touch(touch, m_stream), "the TLB touch before a call");
         m_rc.push_back(invoke(d));
@@ -364,7 +377,7 @@ void Host::privatize(Descriptors &d, std::vector<std::pair<void *, const kf_tens
         return judge;
     };
     for (std::size_t i = 0; i < d.inputs.size(); ++i)
-        own(d.inputs[i], m_task->inputs[i].sizeBytes());
+        own(d.inputs[i], m_inputs[i].sizeBytes());
     for (std::size_t i = 0; i < d.outputs.size(); ++i)
         copyBack.emplace_back(own(d.outputs[i], m_task->outputs[i].sizeBytes()), &d.outputs[i]);
 }

@@ -62,18 +62,19 @@ const char *sideName(Side s)
     return "?";
 }
 
-std::size_t BatchTimer::bytesPerSet(const TaskSpec &task)
+std::size_t BatchTimer::bytesPerSet(const TaskSpec &task, bool baselineOutputs)
 {
     std::size_t in = 0, out = 0;
     layout(task.inputs, in);
     layout(task.outputs, out);
-    return in + 3 * out;
+    return in + (baselineOutputs ? 4 : 3) * out;
 }
 
-BatchTimer::BatchTimer(GpuContext &gpu, const TaskSpec &task, int sets)
+BatchTimer::BatchTimer(GpuContext &gpu, const TaskSpec &task, int sets, bool baselineOutputs)
     : m_gpu(gpu)
     , m_task(task)
     , m_sets(sets)
+    , m_baselineOutputs(baselineOutputs)
 {
     m_inOffsets = layout(task.inputs, m_inStride);
     m_outOffsets = layout(task.outputs, m_outStride);
@@ -84,7 +85,9 @@ BatchTimer::BatchTimer(GpuContext &gpu, const TaskSpec &task, int sets)
     m_snapshot = DeviceBuffer(m_outStride * n);
     m_scratch = DeviceBuffer(m_inStride);
     m_counts = DeviceBuffer(sizeof(unsigned long long) * std::max<std::size_t>(task.inputs.size(), 1));
-    for (int i = 0; i < 3; ++i) {
+    if (baselineOutputs)
+        m_arenas[3].buffer = DeviceBuffer(m_outStride * n);
+    for (int i = 0; i < (baselineOutputs ? 4 : 3); ++i) {
         m_arenas[i].id = i;
         m_arenas[i].handle = memHandle(m_arenas[i].buffer.get());
         m_poison[i].assign(n, 0);
@@ -124,6 +127,7 @@ BatchTimer::~BatchTimer()
         m_arenas[0].buffer.release();
         m_arenas[1].buffer.release();
         m_arenas[2].buffer.release();
+        m_arenas[3].buffer.release();
         m_snapshot.release();
         m_scratch.release();
         m_counts.release();

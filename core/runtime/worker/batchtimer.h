@@ -45,13 +45,15 @@ class BatchTimer
 {
 public:
     // Allocates `sets` input sets and output slots (plain cudaMalloc: IPC needs it). Throws CudaFailure.
-    BatchTimer(GpuContext &gpu, const TaskSpec &task, int sets);
+    // `baselineOutputs`: the baseline writes its outputs (a module host's baseline returns tensors that its host
+    // copies), into an arena of its own, so the candidate's slots keep what the candidate wrote.
+    BatchTimer(GpuContext &gpu, const TaskSpec &task, int sets, bool baselineOutputs = false);
     ~BatchTimer();
     BatchTimer(const BatchTimer &) = delete;
     BatchTimer &operator=(const BatchTimer &) = delete;
 
-    // Bytes one set needs (inputs + the three output slots), for the memory budget.
-    static std::size_t bytesPerSet(const TaskSpec &task);
+    // Bytes one set needs (inputs + the three output slots, four with `baselineOutputs`), for the memory budget.
+    static std::size_t bytesPerSet(const TaskSpec &task, bool baselineOutputs = false);
     int sets() const { return m_sets; }
 
     // The map request for a host of `side`: the input arena, the side's output arena (the baseline gets the
@@ -125,7 +127,10 @@ private:
         int id = 0;
     };
     void generateInto(void *base, uint64_t roundSeed, int set);
-    int outputArena(Side side) const { return side == Side::Reference ? 1 : 2; }
+    int outputArena(Side side) const
+    {
+        return side == Side::Reference ? 1 : side == Side::Baseline && m_baselineOutputs ? 3 : 2;
+    }
     void waitEvent(cudaEvent_t e, double timeoutS, const std::string &what);
 
     GpuContext &m_gpu;
@@ -133,12 +138,13 @@ private:
     int m_sets;
     std::vector<std::size_t> m_inOffsets, m_outOffsets; // of each tensor within a set
     std::size_t m_inStride = 0, m_outStride = 0;
-    Arena m_arenas[3]; // inputs, reference outputs, candidate outputs
+    Arena m_arenas[4]; // inputs, reference outputs, candidate outputs, baseline outputs (m_baselineOutputs)
+    bool m_baselineOutputs = false;
     DeviceBuffer m_snapshot;
     DeviceBuffer m_scratch; // one input set (inputChanges)
     DeviceBuffer m_counts;
     unsigned long long *m_hostCounts = nullptr;
-    std::vector<unsigned char> m_poison[3];
+    std::vector<unsigned char> m_poison[4];
     std::vector<std::pair<int, uint64_t>> m_extraInputs[3]; // by Side
     cudaEvent_t m_go = nullptr, m_done = nullptr, m_eg = nullptr, m_e0 = nullptr, m_e1 = nullptr;
     std::string m_goHandle, m_doneHandle;

@@ -36,9 +36,6 @@ struct Evaluator::Run {
     const EvalOptions &options;
     Hosts hosts;
     nlohmann::ordered_json taskJson;
-    // The task as the candidate's host is mapped with: taskJson, or for a kernel of a torch task its view
-    // (modulejudge.h, kernelView: the parameters and buffers as inputs).
-    nlohmann::ordered_json candidateTaskJson;
     std::unique_ptr<JudgeWeights> weights; // a torch task's (modulejudge.h)
     bool weightsMoved = false;
     nlohmann::ordered_json weightsReport; // the result's "weights"

@@ -472,7 +472,8 @@ void Evaluator::rounds(Run &run)
     // The batches' memory: a quarter of what is free, at most kMaxBatch sets.
     std::size_t freeBytes = 0, totalBytes = 0;
     KF_CUDA(cudaMemGetInfo(&freeBytes, &totalBytes));
-    const std::size_t perSet = BatchTimer::bytesPerSet(run.task);
+    const bool baselineOutputs = run.hosts.baseline->kind() == host::HostKind::Module;
+    const std::size_t perSet = BatchTimer::bytesPerSet(run.task, baselineOutputs);
     int sets = static_cast<int>(std::min<std::size_t>(kMaxBatch, freeBytes / 4 / std::max<std::size_t>(perSet, 1)));
     if (sets < 1 && perSet < freeBytes / 10 * 9)
         sets = 1;
@@ -482,7 +483,7 @@ void Evaluator::rounds(Run &run)
                                + " of device memory for one call's inputs and outputs, " + mib(freeBytes) + " are free"};
     run.phase = "allocating the batches (" + std::to_string(sets) + " sets of " + mib(perSet) + ")";
     try {
-        run.batches = std::make_unique<BatchTimer>(m_gpu, run.task, sets);
+        run.batches = std::make_unique<BatchTimer>(m_gpu, run.task, sets, baselineOutputs);
         run.verifier = std::make_unique<Verifier>(m_gpu, run.task, *run.batches);
         run.setsUsed = sets;
     } catch (const CudaFailure &f) {
@@ -564,9 +565,6 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
     m_restartRequired = false;
     Run run{task, options, hosts};
     run.taskJson = toJson(task);
-    run.candidateTaskJson = task.kind == TaskKind::Torch && hosts.candidate->kind() == host::HostKind::Native
-                                ? toJson(kernelView(task))
-                                : run.taskJson;
     run.budgetS = task.timeoutS > 0 ? task.timeoutS : 60;
     run.progress = progress;
     bool unused = false;

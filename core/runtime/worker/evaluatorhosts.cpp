@@ -50,7 +50,7 @@ void Evaluator::prepareWeights(Run &run)
 void Evaluator::mapHost(Run &run, host::HostClient &h, Side side)
 {
     run.phase = std::string("mapping the batches into the ") + sideName(side) + "'s process";
-    Json request = run.batches->mapRequest(side, side == Side::Candidate ? run.candidateTaskJson : run.taskJson);
+    Json request = run.batches->mapRequest(side, run.taskJson);
     const bool module = h.kind() == host::HostKind::Module;
     if (module)
         request["signature"] = moduleSignature(run.task);

@@ -6,7 +6,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <cctype>
 #include <cstring>
 #include <stdexcept>
 
@@ -116,44 +115,6 @@ Json moduleInit(const TaskSpec &task, bool reference, const Json &referenceInitA
     else
         init["init_args"] = referenceInitArgs.is_array() ? referenceInitArgs : Json::array();
     return init;
-}
-
-TaskSpec kernelView(const TaskSpec &task)
-{
-    TaskSpec k = task;
-    k.kind = TaskKind::Cuda;
-    k.reference = "reference.cu";
-    // A state-dict name ("norm.weight") as a tensor name: "norm_weight", made unique among the task's names.
-    const auto taken = [&k](const std::string &name) {
-        for (const std::vector<TensorSpec> *list : {&k.inputs, &k.outputs})
-            for (const TensorSpec &t : *list)
-                if (t.name == name)
-                    return true;
-        return false;
-    };
-    for (const std::vector<TensorSpec> *list : {&task.parameters, &task.buffers})
-        for (TensorSpec t : *list) {
-            for (char &c : t.name)
-                if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
-                    c = '_';
-            if (t.name.empty() || std::isdigit(static_cast<unsigned char>(t.name.front())))
-                t.name = "w_" + t.name;
-            const std::string base = t.name;
-            for (int n = 2; taken(t.name); ++n)
-                t.name = base + "_" + std::to_string(n);
-            k.inputs.push_back(std::move(t));
-        }
-    for (const ScalarArg &s : task.scalarArgs)
-        if (s.value.is_number() || s.value.is_boolean())
-            k.params.emplace_back(s.name, s.value.is_boolean() ? (s.value.get<bool>() ? 1.0 : 0.0) : s.value.get<double>());
-    k.scalarArgs.clear();
-    k.parameters.clear();
-    k.buffers.clear();
-    k.initInputs = Json::array();
-    k.trainingMode = false;
-    k.derived = nullptr;
-    k.variants.clear();
-    return k;
 }
 
 JudgeWeights::JudgeWeights(const Json &state, bool allocate)

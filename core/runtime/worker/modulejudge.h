@@ -1,7 +1,8 @@
 #pragma once
 // What the judge adds for a torch task (docs/worker-protocol.md, "Module host"; issue 34): the forward's
-// signature the module hosts bind the lent buffers with, each side's init, the view a kernel of a torch task
-// gets (its inputs: the forward's tensors, then the module's parameters and buffers), and the judge's weights.
+// signature the module hosts bind the lent buffers with, each side's init, and the judge's weights (a kernel of a
+// torch task reads them after the forward's tensors: the native host's inputs are then the forward's tensors, the
+// module's parameters and its buffers).
 //
 // The weights: the reference host's state is exported once per reference host (its initial values), moved
 // away from them with the evaluation's seed (moduleweights.h), and the same values go to every side: a module
@@ -30,16 +31,10 @@ nlohmann::ordered_json moduleSignature(const TaskSpec &task);
 // draws); mode eval or train.
 nlohmann::ordered_json moduleInit(const TaskSpec &task, bool reference, const nlohmann::ordered_json &referenceInitArgs);
 
-// The task a kernel of a torch task is mapped with in the native host: its inputs the forward's tensors, then
-// the parameters and buffers in the task's order (named as identifiers: "norm.weight" is "norm_weight"); its
-// params the task's params, then the scalar arguments (booleans as 0/1), as the torch export's binding passes
-// them.
-TaskSpec kernelView(const TaskSpec &task);
-
 class JudgeWeights
 {
 public:
-    static constexpr int kBufferId = 3;
+    static constexpr int kBufferId = 4; // after the batches' arenas (batchtimer.h)
 
     // `state`: the reference host's init reply's "state" ([{name, dtype, shape, kind}]). Allocates the buffer
     // unless `allocate` is false (the layout alone: tests without a GPU); throws CudaFailure, and

@@ -160,6 +160,30 @@ std::filesystem::path moduleProfileLibrary()
 #endif
 }
 
+// The module of a torch task's timing baseline (WorkerServer::m_moduleBaseline): built with the outputs' dtypes
+// and shapes, it returns fresh tensors of them and computes nothing.
+constexpr const char *kBaselineModule = R"py("""KForge's timing baseline for a torch task's modules (kforge-worker): returns tensors
+of the task's outputs without computing them, so its batches measure what a module host adds to every call (the
+crossing, the outputs' copy into the judge's buffers); the judge subtracts it from both sides' batches."""
+import torch
+
+DTYPES = {'f32': torch.float32, 'f16': torch.float16, 'bf16': torch.bfloat16, 'f64': torch.float64,
+          'i32': torch.int32, 'i64': torch.int64, 'u8': torch.uint8}
+
+
+class Model(torch.nn.Module):
+    def __init__(self, *outputs):
+        super().__init__()
+        self.specs = [(DTYPES[dtype], list(shape)) for dtype, shape in outputs]
+
+    def forward(self, *args):
+        device = next((a.device for a in args if isinstance(a, torch.Tensor)), None)
+        if device is None:
+            device = torch.device('cuda', torch.cuda.current_device()) if torch.cuda.is_available() else 'cpu'
+        out = [torch.empty(shape, dtype=dtype, device=device) for dtype, shape in self.specs]
+        return out[0] if len(out) == 1 else tuple(out)
+)py";
+
 bool isElf(const std::string &bytes)
 {
     return bytes.size() >= 4
@@ -312,6 +336,7 @@ int WorkerServer::run()
     m_reference.reset();
     m_keptReferences.clear();
     m_baseline.reset();
+    m_moduleBaseline.reset();
     m_spare.clear();
     m_moduleSpare.clear();
     return m_exitStatus;
@@ -601,6 +626,20 @@ Json WorkerServer::opEvaluate(const Json &request)
                              initS);
         else
             ensureHost(*m_candidate);
+        if (m_candidate->module) {
+            if (!m_moduleBaseline) {
+                m_moduleBaseline = std::make_unique<Loaded>();
+                m_moduleBaseline->slot = "baseline";
+                m_moduleBaseline->module = true;
+                m_moduleBaseline->fileName = "kforge_baseline.py";
+                m_moduleBaseline->bytes = kBaselineModule;
+            }
+            Json outputs = Json::array();
+            for (const TensorSpec &t : task.spec->outputs)
+                outputs.push_back(Json::array({std::string(dtypeName(t.dtype)), t.dims()}));
+            ensureModuleHost(*m_moduleBaseline, Json{{"class", "Model"}, {"init_args", outputs}, {"seed", 0}, {"mode", "eval"}},
+                             initS);
+        }
     } else {
         ensureHost(*m_reference);
         ensureHost(*m_candidate);
@@ -627,7 +666,8 @@ Json WorkerServer::opEvaluate(const Json &request)
                             && std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastEvaluationEnd).count()
                                    < Evaluator::kWarmDeviceS);
     const Json id = m_currentId;
-    Evaluator::Hosts hosts{m_reference->host.get(), m_candidate->host.get(), m_baseline->host.get(), {}};
+    host::HostClient *baseline = torch && m_candidate->module ? m_moduleBaseline->host.get() : m_baseline->host.get();
+    Evaluator::Hosts hosts{m_reference->host.get(), m_candidate->host.get(), baseline, {}};
     hosts.referenceState = torch ? &m_reference->initialState : nullptr;
     hosts.fresh = [this](bool reference) -> std::unique_ptr<host::HostClient> {
         const Loaded &of = *(reference ? m_reference : m_candidate);

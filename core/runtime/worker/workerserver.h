@@ -94,6 +94,10 @@ private:
     std::unique_ptr<Loaded> m_reference;
     std::unique_ptr<Loaded> m_candidate;
     std::unique_ptr<Loaded> m_baseline; // the no-op library (libkforge-noop.so), started at the first evaluate
+    // A torch task's baseline when the candidate is a module: a module host whose module returns tensors of the
+    // outputs' shapes without computing them (what a module host adds to every call: the crossing and the
+    // outputs' copy into the judge's buffers, which the reference's and the candidate's batches pay too).
+    std::unique_ptr<Loaded> m_moduleBaseline;
     std::deque<std::unique_ptr<host::HostClient>> m_spare;
     std::deque<std::unique_ptr<host::HostClient>> m_moduleSpare;
     bool m_torchServed = false;
