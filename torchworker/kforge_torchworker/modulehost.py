@@ -8,7 +8,8 @@ timing comes from the judge's events around a batch, the verdict from the judge'
 Requests (one JSON line each, answered by one line that echoes the request's "nonce"):
   boot                      the CUDA context and the host's stream (a spare host's first request; init does it too)
   init   slot, library (the .py), class, init_args (null: the module's get_init_inputs()), seed, mode,
-         profiler (libkforge_moduleprofile.so or empty), restrictions, guard (the judge's libkforge_hostguard.so: Landlock and seccomp, applied before the
+         profiler (libkforge_moduleprofile.so or empty), extensions (a folder in the host's directory where
+         load_inline builds, holding copies of the module's earlier builds), restrictions, guard (the judge's libkforge_hostguard.so: Landlock and seccomp, applied before the
          module is imported)
          -> init_args (what the module was built with), state (name, dtype, shape, kind of every state-dict
             entry), forward (the argument names)
@@ -182,6 +183,12 @@ class Host:
         t0 = time.perf_counter()
         self.path = os.path.abspath(req['library'])
         cls_name = req.get('class') or ('Model' if self.slot == 'reference' else 'ModelNew')
+        builds = []
+        if req.get('extensions'):
+            # load_inline builds into the judge's folder for this module: its earlier builds (the judge lent
+            # copies of them) are imported instead of compiled, new ones are kept by the judge after init.
+            from .buildcache import install
+            install(req['extensions'], builds)
         module = self.step('import', self.import_module)
         cls = getattr(module, cls_name, None)
         if not isinstance(cls, type) or not issubclass(cls, torch.nn.Module):
@@ -214,7 +221,7 @@ class Host:
         except (TypeError, ValueError):
             forward = []
         return {'ok': True, 'abi': ABI, 'device': self.has_device, 'protections': protections,
-                'init_args': args, 'state': state, 'forward': forward,
+                'init_args': args, 'state': state, 'forward': forward, 'builds': builds,
                 'init_ms': {'context': self.boot_ms, 'restrictions': restrict_ms,
                             'library': (time.perf_counter() - t0) * 1e3}}
 

@@ -18,7 +18,21 @@
 extern char **environ;
 
 namespace kforge::runtime::host {
+
 namespace {
+
+// The file buildcache.py writes into a finished build's folder (torchworker/kforge_torchworker/buildcache.py).
+constexpr const char *kBuildMarker = "kforge-built";
+// A build is copied without its symbolic links (a host's link to a file it cannot read must not become a copy
+// of that file in the judge's cache).
+constexpr auto kCopyBuild = std::filesystem::copy_options::recursive | std::filesystem::copy_options::skip_symlinks;
+
+bool isBuild(const std::filesystem::directory_entry &entry)
+{
+    std::error_code ec;
+    return entry.symlink_status(ec).type() == std::filesystem::file_type::directory
+           && std::filesystem::symlink_status(entry.path() / kBuildMarker, ec).type() == std::filesystem::file_type::regular;
+}
 
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
@@ -351,6 +365,15 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
             return nullptr;
         }
     }
+    // A module's earlier extension builds, lent as copies (the host may write its own directory only).
+    const std::filesystem::path builds = client->m_process->tempDir() / "extensions";
+    if (module && !how.module.extensions.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(builds, ec);
+        for (const auto &entry : std::filesystem::directory_iterator(how.module.extensions, ec))
+            if (isBuild(entry))
+                std::filesystem::copy(entry.path(), builds / entry.path().filename(), kCopyBuild, ec);
+    }
     HostRestrictions restrictions;
     restrictions.writableDir = client->m_process->tempDir();
     try {
@@ -363,6 +386,8 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
             init["guard"] = how.module.guardLibrary;
             for (const auto &[k, v] : how.module.init.items())
                 init[k] = v;
+            if (!how.module.extensions.empty())
+                init["extensions"] = builds.string();
         }
         const auto sent = Clock::now();
         const Json reply = client->request(init, how.initTimeoutS, module ? "loading the module" : "loading the library");
@@ -373,6 +398,19 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
             return nullptr;
         }
         client->m_initReply = reply;
+        if (module && !how.module.extensions.empty()) {
+            // The builds this init made, kept for the next host of the same module (never over an earlier one).
+            std::error_code ec;
+            for (const auto &entry : std::filesystem::directory_iterator(builds, ec)) {
+                const std::filesystem::path kept = how.module.extensions / entry.path().filename();
+                if (isBuild(entry) && !std::filesystem::exists(kept, ec)) {
+                    std::filesystem::copy(entry.path(), kept.string() + ".part", kCopyBuild, ec);
+                    if (!ec)
+                        std::filesystem::rename(kept.string() + ".part", kept, ec);
+                    std::filesystem::remove_all(kept.string() + ".part", ec);
+                }
+            }
+        }
         client->m_hostProtections = reply.value("protections", Json::object());
         client->m_abi = reply.value("abi", 0);
         const Json initMs = reply.value("init_ms", Json::object()); // a temporary would not outlive the loop

@@ -35,6 +35,11 @@ struct ModuleHostStart {
     std::string guardLibrary; // libkforge_hostguard.so: the Landlock and seccomp rules the native host applies
     std::string fileName = "module.py"; // the module's file name in the host's directory (messages name it)
     nlohmann::ordered_json init = nlohmann::ordered_json::object(); // class, init_args, seed, mode
+    // The judge's cache of this module's own extension builds (load_inline), or empty: its builds are copied
+    // into the host's directory before init (where the host's load_inline finds them instead of compiling), and
+    // the builds the host made during init are copied back after it. Only the judge writes the cache; a
+    // folder serves one module's bytes (WorkerServer checks them).
+    std::filesystem::path extensions;
 };
 
 struct HostStart {

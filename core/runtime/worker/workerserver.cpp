@@ -12,6 +12,7 @@
 #include "core/runtime/worker/requestreader.h"
 #include "core/runtime/worker/selftest.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -184,6 +185,56 @@ class Model(torch.nn.Module):
         return out[0] if len(out) == 1 else tuple(out)
 )py";
 
+// The judge's cache of modules' own extension builds (HostStart::module.extensions): $KFORGE_EXTENSION_CACHE,
+// else $XDG_CACHE_HOME/kforge/module-extensions, else ~/.cache/kforge/module-extensions.
+std::filesystem::path extensionCacheRoot()
+{
+    if (const char *env = std::getenv("KFORGE_EXTENSION_CACHE"); env && *env)
+        return env;
+    if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::filesystem::path(xdg) / "kforge" / "module-extensions";
+    const char *home = std::getenv("HOME");
+    return home && *home ? std::filesystem::path(home) / ".cache" / "kforge" / "module-extensions" : std::filesystem::path();
+}
+
+// The cache folder of one module's builds under one interpreter: named by a hash of both, and holding the module's
+// bytes (module.py), which must equal `bytes` exactly before anything in it is lent; empty when there is no cache
+// (or a different module took the name). The most recently used kModulesKept folders are kept.
+std::filesystem::path extensionFolder(const std::string &python, const std::string &bytes)
+{
+    constexpr std::size_t kModulesKept = 64;
+    const std::filesystem::path root = extensionCacheRoot();
+    if (root.empty())
+        return {};
+    std::error_code ec;
+    const std::filesystem::path top = root / std::to_string(std::hash<std::string>{}(python));
+    const std::filesystem::path dir = top / (std::to_string(std::hash<std::string>{}(bytes)) + "-" + std::to_string(bytes.size()));
+    const std::filesystem::path copy = dir / "module.py";
+    if (std::filesystem::exists(copy, ec)) {
+        std::ifstream in(copy, std::ios::binary);
+        std::ostringstream was;
+        was << in.rdbuf();
+        if (was.str() != bytes)
+            return {};
+    } else {
+        std::filesystem::create_directories(dir, ec);
+        std::ofstream out(copy, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        if (!out)
+            return {};
+    }
+    std::filesystem::last_write_time(dir, std::filesystem::file_time_type::clock::now(), ec);
+    std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> folders;
+    for (const auto &e : std::filesystem::directory_iterator(top, ec))
+        folders.emplace_back(e.last_write_time(ec), e.path());
+    if (folders.size() > kModulesKept) {
+        std::sort(folders.begin(), folders.end());
+        for (std::size_t i = 0; i + kModulesKept < folders.size(); ++i)
+            std::filesystem::remove_all(folders[i].second, ec);
+    }
+    return dir;
+}
+
 bool isElf(const std::string &bytes)
 {
     return bytes.size() >= 4
@@ -277,6 +328,7 @@ bool WorkerServer::startHost(Loaded &loaded, std::string &code, std::string &mes
         how.module.fileName = loaded.fileName;
         how.module.init = loaded.init;
         how.module.init["profiler"] = moduleProfileLibrary().string();
+        how.module.extensions = extensionFolder(m_torchPython, loaded.bytes);
         how.initTimeoutS = loaded.initTimeoutS;
     }
     std::unique_ptr<host::HostClient> spare;

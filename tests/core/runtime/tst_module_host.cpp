@@ -238,6 +238,53 @@ void testFailuresNamed()
     KF_CHECK_CONTAINS(message, "exited with status 7");
 }
 
+// The judge's cache of a module's own builds (HostStart::module.extensions): a load_inline build is made once; a
+// second host of the same module imports the copy the judge lent it instead of compiling; a symbolic link the
+// host left in its build folder (to a file it may not read) never reaches the cache.
+void testExtensionCache()
+{
+    const std::string canBuild = std::string("'") + KFORGE_TORCH_PYTHON
+                                 + "' -c 'import os, sys, torch.utils.cpp_extension as e; e.verify_ninja_availability(); "
+                                   "sys.exit(0 if any(os.path.isfile(os.path.join(p, \"torch\", \"extension.h\")) "
+                                   "for p in e.include_paths() + [\"/usr/include\"]) else 1)' >/dev/null 2>&1";
+    if (std::system(canBuild.c_str()) != 0) {
+        std::printf("extension cache: skipped (no ninja or torch/extension.h for load_inline)\n");
+        return;
+    }
+    const std::string source = "import os, torch\n"
+                               "from torch.utils.cpp_extension import load_inline\n"
+                               "_ext = load_inline(name='kforge_cache_probe', functions=['twice'],\n"
+                               "    cpp_sources=['torch::Tensor twice(torch::Tensor x) { return x * 2; }'])\n"
+                               "os.symlink('/etc/hostname', os.path.join(os.path.dirname(_ext.__file__), 'leak'))\n"
+                               "class ModelNew(torch.nn.Module):\n"
+                               "    def forward(self, x):\n"
+                               "        return _ext.twice(x)\n";
+    const fs::path cache = g_scratch / "extensions-cache";
+    fs::create_directories(cache);
+    Json builds[2];
+    for (Json &b : builds) {
+        host::HostStart how = startOf("inline.py", source);
+        how.module.extensions = cache;
+        how.initTimeoutS = 170;
+        std::string code, message;
+        auto client = host::HostClient::start(how, code, message);
+        KF_CHECK_MSG(client != nullptr, code + ": " + message);
+        if (!client)
+            return;
+        b = client->initReply().value("builds", Json::array());
+    }
+    KF_CHECK_MSG(builds[0].size() == 1 && !builds[0][0].value("hit", true), builds[0].dump());
+    KF_CHECK_MSG(builds[1].size() == 1 && builds[1][0].value("hit", false), builds[1].dump());
+    std::size_t kept = 0;
+    for (const auto &e : fs::recursive_directory_iterator(cache)) {
+        kept += e.path().filename() == "kforge-built" ? 1 : 0;
+        KF_CHECK_MSG(e.path().filename() != "leak", "a host's symbolic link reached the judge's cache: " + e.path().string());
+    }
+    KF_CHECK_MSG(kept == 1, std::to_string(kept) + " builds kept");
+    std::printf("extension cache: built in %.1f s, imported from the judge's copy in %.2f s\n",
+                builds[0][0].value("seconds", 0.0), builds[1][0].value("seconds", 0.0));
+}
+
 } // namespace
 
 int main()
@@ -252,6 +299,7 @@ int main()
     g_scratch = pattern;
     testHostileModule();
     testFailuresNamed();
+    testExtensionCache();
     std::error_code ec;
     fs::remove_all(g_scratch, ec);
     return test::finish("tst_module_host");
