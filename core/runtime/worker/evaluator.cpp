@@ -186,8 +186,10 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     if (index == 1 || (isFirst && !run.options.timing)) {
         const double b = base[kRef];
         const auto perCall = [&](Side s) { return std::max(times[s].ms - b, 1e-4) / run.k0; };
-        run.kRef = chooseBatch(perCall(Side::Reference));
-        run.kCand = chooseBatch(perCall(Side::Candidate));
+        // Never more calls than input sets: a batch that came back to a set would give a repeated call the
+        // same inputs and output slot, which a cache can answer without computing (fewer sets, shorter batches).
+        run.kRef = std::min(chooseBatch(perCall(Side::Reference)), bt.sets());
+        run.kCand = std::min(chooseBatch(perCall(Side::Candidate)), bt.sets());
         run.refPerCallMs = perCall(Side::Reference);
     }
     if (isFirst) {
@@ -302,7 +304,7 @@ void Evaluator::edgeRounds(Run &run)
     std::vector<double> declaredMax;
     const std::vector<NonFinite> declared = run.verifier->referenceNonFinite(slots, &declaredMax);
     // Deep: every input set the memory allows in each edge round (at most 16), else round 1's K.
-    const int calls = run.options.deep ? std::max(run.k0, std::min(bt.sets(), 16)) : run.k0;
+    const int calls = std::min(run.options.deep ? std::max(run.k0, 16) : run.k0, bt.sets());
     const int checked = std::min(calls, bt.sets());
     slots.clear();
     for (int j = 0; j < checked; ++j)
@@ -499,7 +501,7 @@ void Evaluator::rounds(Run &run)
         mapHost(run, run.host(s), s);
     judgeWeights(run);
 
-    run.k0 = kMinBatch;
+    run.k0 = std::min(kMinBatch, run.batches->sets());
     run.mark("verify");
     round(run, 0, true, false);
     if (!run.v.failed) {
