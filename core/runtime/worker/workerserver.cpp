@@ -667,8 +667,11 @@ Json WorkerServer::opEvaluate(const Json &request)
     const auto hostsStart = std::chrono::steady_clock::now();
     bool candidateStarted = false;
     if (torch) {
-        // The module hosts' init: the import, builds the module starts (load_inline), the construction.
-        const double initS = std::max(30.0, 0.8 * (task.spec->timeoutS > 0 ? task.spec->timeoutS : 60));
+        // The module hosts' init: the import, builds the module starts (load_inline: 30-90 s for a CUDA
+        // extension the first time, kept in the judge's cache after), the construction. The task's timeout_s
+        // is the evaluation's, which starts once the hosts are up (the client's watchdog restarts at the
+        // evaluation's first progress event, "verifying").
+        const double initS = std::max(kModuleInitS, 0.8 * (task.spec->timeoutS > 0 ? task.spec->timeoutS : 60));
         m_torchServed = true;
         ensureModuleHost(*m_reference, moduleInit(*task.spec, true, nullptr), initS);
         candidateStarted = m_candidate->module && !(m_candidate->host && m_candidate->host->alive());

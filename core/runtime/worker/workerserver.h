@@ -79,6 +79,8 @@ private:
     // next load takes a spare booted an evaluation earlier); a start that empties it boots one at once.
     // None with --no-spare-host.
     static constexpr std::size_t kSpares = 2;
+    // How long a module host's init may take (its import and its own extension builds), at least.
+    static constexpr double kModuleInitS = 300;
     void bootSpares(std::size_t upTo);
     host::HostStart hostStart(const std::string &slot) const;
     // A module host's start (its interpreter, script and guard library); throws ProtocolError when one of them
