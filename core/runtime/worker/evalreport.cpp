@@ -124,7 +124,8 @@ Json Evaluator::report(Run &run, Json result)
         t["reference_batch_calls"] = run.kRef;
         t["batches"] = run.timedRounds;
         t["crossing_ms"] = run.crossingMs;
-        t["gated"] = run.gated;
+        t["gated"] = run.gated[0] && run.gated[1];
+        t["gated_sides"] = Json{{"reference", run.gated[0]}, {"candidate", run.gated[1]}};
         t["warmup"] = Json{{"ms", run.warmupMs}, {"device_warm", run.deviceWarm}};
         t["rotated_sets"] = run.setsUsed < std::max(run.kCand, run.kRef);
         // The process boundary's cost: the baseline's batches, per sampled round, in wall-clock time.
@@ -161,10 +162,12 @@ Json Evaluator::report(Run &run, Json result)
             result["timing"]["prep_ms"] = cm;
             result["timing"]["baseline_prep_ms"] = bm;
         }
-        if (!run.gated)
-            warnings.push_back("kf_entry waited for its own GPU work while the batch was being enqueued (a synchronize "
-                               "inside the call), so the batches were timed without the gate: the figures include the "
-                               "host's enqueue time.");
+        for (Side side : {Side::Reference, Side::Candidate})
+            if (!run.gatedSide(side))
+                warnings.push_back("The " + std::string(sideName(side)) + "'s calls waited for their own GPU work while "
+                                   "the batch was being enqueued (a synchronize inside the call), so its batches were "
+                                   "timed without the gate: its figure includes its host's enqueue time (the other "
+                                   "side kept its gate).");
         // The host's own events of the trace pass against the external figure: a cross-check only.
         if (!run.selfMs.empty()) {
             std::vector<double> self = run.selfMs;

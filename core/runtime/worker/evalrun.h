@@ -44,8 +44,13 @@ struct Evaluator::Run {
     Verification v;
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
     double budgetS = 60; // the evaluation ends its timing by then (the task's timeout_s, less room)
-    bool gated = true;
-    int gateTimeouts = 0;
+    // The gate, per side (reference, candidate): a side whose calls wait for their own work while they enqueue
+    // (a synchronize inside the call) times out the gate; after two such batches that side alone is timed
+    // without it (its figure then includes its enqueueing), never the other: a candidate that synchronises
+    // must not have the reference's host overhead counted in the reference's figure. The baseline is gated.
+    bool gated[2] = {true, true};
+    int gateTimeouts[2] = {0, 0};
+    bool gatedSide(Side s) const { return s == Side::Baseline || gated[s == Side::Candidate ? 1 : 0]; }
     int k0 = kMinBatch, kRef = kMinBatch, kCand = kMinBatch;
     int fullRounds = 0, timedRounds = 0;
     double refPerCallMs = 0; // the reference's per-call estimate from round 2 (bounds the checks' recompute)

@@ -132,7 +132,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         // kPrepYardstick rounds: nothing it runs reads them, and every other batch makes its own.
         const bool yardstick = b.side == Side::Baseline && b.calls == kCand && sample
                                && run.basePrepMs.size() < Run::kPrepYardstick;
-        const BatchTime t = bt.run(h, b.side, b.calls, seed, run.gated && !isFirst, b.side == Side::Candidate,
+        const BatchTime t = bt.run(h, b.side, b.calls, seed, run.gatedSide(b.side) && !isFirst, b.side == Side::Candidate,
                                    run.waitS(), run.phase, first, b.side != Side::Baseline || yardstick);
         const BatchFinish &f = t.finish;
         const std::string who = sideName(b.side);
@@ -150,11 +150,12 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
             if (!f.cudaError.empty())
                 throw EntryFailure{b.side, 0, f.cudaError, run.phase};
         }
-        if (t.gateTimedOut && run.gated && ++run.gateTimeouts >= 2) {
-            // The host's calls wait for their own work while they enqueue (a synchronize inside kf_entry):
-            // a gate cannot hold the window. Every side is timed without it from here on, afresh.
-            run.gated = false;
-            run.baselineMs.clear();
+        const int g = b.side == Side::Candidate ? 1 : 0;
+        if (t.gateTimedOut && b.side != Side::Baseline && run.gated[g] && ++run.gateTimeouts[g] >= 2) {
+            // The host's calls wait for their own work while they enqueue (a synchronize inside the call): a
+            // gate cannot hold this side's window. This side is timed without it from here on, the sampling
+            // starts afresh; the other side keeps its gate.
+            run.gated[g] = false;
             run.refBatchMs.clear();
             run.candBatchMs.clear();
             run.timedRounds = 0;
@@ -327,7 +328,7 @@ void Evaluator::edgeRounds(Run &run)
         bt.poison(Side::Reference, checked, m_random());
         bt.poison(Side::Candidate, checked, m_random());
         run.phase = "the reference's batch of " + std::to_string(calls) + " calls, " + name;
-        const BatchTime ref = bt.run(*run.hosts.reference, Side::Reference, calls, seed, run.gated, false, run.waitS(),
+        const BatchTime ref = bt.run(*run.hosts.reference, Side::Reference, calls, seed, run.gatedSide(Side::Reference), false, run.waitS(),
                                      run.phase);
         if (!ref.finish.cudaError.empty())
             throw EntryFailure{Side::Reference, 0, ref.finish.cudaError, run.phase};
@@ -351,7 +352,7 @@ void Evaluator::edgeRounds(Run &run)
             atolScale.push_back(declaredMax[k] > 0 && edgeMax[k] > declaredMax[k] ? edgeMax[k] / declaredMax[k] : 1.0);
         run.verifier->setAtolScale(atolScale);
         run.phase = "the candidate's batch of " + std::to_string(calls) + " calls, " + name;
-        const BatchTime cand = bt.run(*run.hosts.candidate, Side::Candidate, calls, seed, run.gated, true, run.waitS(),
+        const BatchTime cand = bt.run(*run.hosts.candidate, Side::Candidate, calls, seed, run.gatedSide(Side::Candidate), true, run.waitS(),
                                       run.phase);
         for (int rc : cand.finish.rc)
             if (rc != 0)
