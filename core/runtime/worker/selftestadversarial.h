@@ -1,9 +1,10 @@
 #pragma once
-// The adversarial suite (issue 19; tests/gpu/adversarial): kernels that try to cheat the measurement, and
-// honest ones that must stay clean, listed with what KForge must report in cases.json. runAdversarial()
-// compiles every case with nvcc (the task's flags), evaluates each in a fresh worker through the protocol
-// and checks the result against the case's "expect" (docs/adversarial.md). `kforge-worker --adversarial`
-// runs it, and `--self-test --adversarial` after the built-in tasks.
+// The adversarial suite (issue 19; tests/gpu/adversarial): kernels and PyTorch modules (issue 34) that try to
+// cheat the measurement, and honest ones that must stay clean, listed with what KForge must report in cases.json.
+// runAdversarial() compiles every .cu it needs with nvcc (the task's flags; a torch task's reference and .py cases
+// are loaded by path), evaluates each case in a fresh worker through the protocol and checks the result against
+// the case's "expect", no_survivor and no_file (docs/adversarial.md). `kforge-worker --adversarial` runs it, and
+// `--self-test --adversarial` after the built-in tasks. The manifest's reading: adversarialmanifest.h.
 #include "core/runtime/worker/evaloptions.h"
 
 #include <nlohmann/json.hpp>
@@ -24,7 +25,7 @@ struct AdversarialConfig {
     std::string manifest;                // empty: defaultAdversarialManifest()
     std::string tasksDir;                // empty: defaultTasksDir()
     std::vector<std::string> workerArgv; // the worker's command line (one fresh worker per case)
-    std::vector<std::string> onlyCases;  // file names; empty: all
+    std::vector<std::string> onlyCases;  // file names (only these and their followups are built); empty: all
     EvalOptions options;
     unsigned parallelCompiles = 0;
     std::function<void(const std::string &)> log;
@@ -64,7 +65,8 @@ inline constexpr const char *kForgedMarker = "kfadv-forged";
 // tests/gpu/adversarial/cases.json of the source tree (the suite is not installed).
 std::string defaultAdversarialManifest();
 // Problems of a manifest: unreadable, a case naming a missing file, task or class, an unknown expect key,
-// a kernel of the folder not listed, a class without a case, a kernel without its header comment.
+// a kernel or module of the folder not listed, a class without a case, a file without its header comment, a
+// module on a CUDA task or without ModelNew, a no_file pattern the runner may not remove.
 std::vector<std::string> validateAdversarialManifest(const std::filesystem::path &manifest,
                                                      const std::filesystem::path &tasksDir);
 // Empty when `outcome` meets `expect`, else why not.

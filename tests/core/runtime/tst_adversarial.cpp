@@ -1,11 +1,14 @@
-// The adversarial suite (tests/gpu/adversarial, issue 19). Modes:
-//   (none)         the manifest is complete and valid, the validator and the expectation checks can fail;
-//   --compile      every case and every reference it needs compiles with nvcc for sm_90 (77 without nvcc);
+// The adversarial suite (tests/gpu/adversarial, issue 19; its torch cases, issue 34). Modes:
+//   (none)         the manifest is complete and valid, the validator and the expectation checks can fail, no_file
+//                  patterns expand and match;
+//   --compile      every .cu case and every CUDA reference it needs compiles with nvcc for sm_90 (77 without nvcc;
+//                  a torch task's reference and its .py cases are Python, checked by check_adversarial_modules.py);
 //   --forged-load  no GPU needed: a candidate whose constructor writes forged replies to every descriptor is
 //                  loaded; no reply the client reads may carry the marker (77 when loading needs a device);
 //   --gpu          runs the whole suite against the real worker and checks every row (77 without a GPU).
 #include "check.h"
 #include "core/runtime/task/taskspec.h"
+#include "core/runtime/worker/adversarialmanifest.h"
 #include "core/runtime/worker/isolation.h"
 #include "core/runtime/worker/nvcc.h"
 #include "core/runtime/worker/selftestadversarial.h"
@@ -60,8 +63,15 @@ void checkManifest()
     for (const Json &c : j["cases"])
         classes.insert(c["class"].get<std::string>());
     for (const char *k : {"address_space", "timed_vs_verification", "predictable_inputs", "arithmetic_floor",
-                          "trace_evasion", "cleanup_floods", "unstable_numerics", "honest"})
+                          "trace_evasion", "cleanup_floods", "unstable_numerics", "host_tampering", "ignored_weights",
+                          "precision", "output_contract", "constant_output", "input_mutation", "sandbox_escape", "honest"})
         KF_CHECK_MSG(classes.count(k), std::string("no case of class ") + k);
+    // Issue 34: the torch tasks have honest modules and cheats of their own, and at least one .cu of each kind.
+    std::set<std::string> torchKinds;
+    for (const Json &c : j["cases"])
+        if (c["task"].get<std::string>().rfind("torch_", 0) == 0)
+            torchKinds.insert(c["class"].get<std::string>() == "honest" ? "honest" : "cheat");
+    KF_CHECK_MSG(torchKinds.size() == 2, "honest and cheating torch cases");
 
     // The validator itself catches what it claims to: a copy with a class dropped, an unknown key and a
     // kernel that is not listed.
@@ -75,13 +85,60 @@ void checkManifest()
         if (c["class"] != "unstable_numerics")
             kept.push_back(c);
     kept[0]["expect"]["verdcit"] = "correct";
+    // A module on a CUDA task, a module without ModelNew, no_file patterns the runner must not remove.
+    kept.push_back(Json{{"file", "t_zero_inputs.py"},
+                        {"task", "diag_matmul"},
+                        {"class", "input_mutation"},
+                        {"expect", {{"not_verdict", "correct"}}}});
+    std::ofstream(tmp / "t_no_class.py") << "# Class input_mutation: no class here\nimport torch\n";
+    kept.push_back(Json{{"file", "t_no_class.py"},
+                        {"task", "torch_diag_matmul"},
+                        {"class", "input_mutation"},
+                        {"expect", {{"not_verdict", "correct"}}}});
+    kept.push_back(Json{{"file", "th_rowscale_kernel.cu"},
+                        {"task", "torch_diag_matmul"},
+                        {"class", "honest"},
+                        {"no_file", Json::array({"~/.bashrc", "relative/kfadv-x", "/tmp/kfadv-ok-*"})},
+                        {"expect", {{"verdict", "correct"}, {"no_flags", true}}}});
     broken["cases"] = kept;
     std::ofstream(tmp / "cases.json") << broken.dump(1);
     const std::vector<std::string> found = validateAdversarialManifest(tmp / "cases.json", kTasks);
-    KF_CHECK(anyContains(found, "class 'unstable_numerics' has no case"));
+    std::string all2;
+    for (const std::string &p : found)
+        all2 += p + "\n";
+    KF_CHECK_MSG(anyContains(found, "class 'unstable_numerics' has no case"), all2);
     KF_CHECK(anyContains(found, "unknown expect key 'verdcit'"));
     KF_CHECK(anyContains(found, "a7_softmax_without_max.cu: not listed"));
+    KF_CHECK(anyContains(found, "t_zero_inputs.py: a Python module needs a torch task"));
+    KF_CHECK(anyContains(found, "t_no_class.py: defines no class ModelNew"));
+    KF_CHECK(anyContains(found, "no_file '~/.bashrc' must name a file starting with \"kfadv\""));
+    KF_CHECK(anyContains(found, "no_file 'relative/kfadv-x' is not an absolute path"));
+    KF_CHECK(!anyContains(found, "/tmp/kfadv-ok-*"));
+    KF_CHECK(anyContains(found, "th_rowscale_kernel.cu: listed twice"));
     fs::remove_all(tmp);
+}
+
+// no_file: ~ and $HOME expand to the home folder, then the pattern globs.
+void checkNoFile()
+{
+    const char *home = std::getenv("HOME");
+    const std::string h = home ? home : "";
+    if (!h.empty()) {
+        KF_CHECK(adversarial::expandHome("~/kfadv-x") == h + "/kfadv-x");
+        KF_CHECK(adversarial::expandHome("$HOME/a/kfadv-x") == h + "/a/kfadv-x");
+        KF_CHECK(adversarial::expandHome("${HOME}/kfadv-x") == h + "/kfadv-x");
+    }
+    KF_CHECK(adversarial::expandHome("/tmp/~/kfadv-x") == "/tmp/~/kfadv-x");
+    KF_CHECK(adversarial::expandHome("~user/kfadv-x") == "~user/kfadv-x");
+    const fs::path dir = fs::temp_directory_path() / ("kforge-adv-nofile-" + std::to_string(::getpid()));
+    fs::create_directories(dir / "python3.11" / "site-packages");
+    const std::string pattern = (dir / "python3*" / "site-packages" / "kfadv_escape.pth").string();
+    KF_CHECK(adversarial::existingPaths(pattern).empty());
+    std::ofstream(dir / "python3.11" / "site-packages" / "kfadv_escape.pth") << "import os\n";
+    const std::vector<fs::path> found = adversarial::existingPaths(pattern);
+    KF_CHECK(found.size() == 1);
+    KF_CHECK(adversarial::noFileProblem(pattern).empty());
+    fs::remove_all(dir);
 }
 
 void checkExpectations()
@@ -128,11 +185,13 @@ std::vector<NvccJob> compileJobs(const fs::path &out)
         const std::string task = c["task"].get<std::string>();
         const TaskSpecResult r = loadTaskFolder(kTasks / task);
         if (!r.ok())
-            continue; // checkManifest reports it
-        if (references.insert(task).second)
+            continue;                                       // checkManifest reports it
+        const bool torch = r.spec->kind == TaskKind::Torch; // its reference is a .py, loaded as it is
+        if (!torch && references.insert(task).second)
             jobs.push_back({kTasks / task / "reference.cu", out / (task + "-reference.so"), r.spec->nvccFlags});
         const fs::path file = c["file"].get<std::string>();
-        jobs.push_back({kDir / file, out / (file.stem().string() + ".so"), r.spec->nvccFlags});
+        if (file.extension() == ".cu")
+            jobs.push_back({kDir / file, out / (file.stem().string() + ".so"), r.spec->nvccFlags});
     }
     return jobs;
 }
@@ -142,7 +201,10 @@ void checkCompiles()
     const fs::path out = fs::temp_directory_path() / ("kforge-adv-build-" + std::to_string(::getpid()));
     fs::create_directories(out);
     const std::vector<NvccJob> jobs = compileJobs(out);
-    KF_CHECK_MSG(jobs.size() > readJson(kManifest)["cases"].size(), "every case and at least one reference");
+    std::size_t kernels = 0;
+    for (const Json &c : readJson(kManifest)["cases"])
+        kernels += fs::path(c["file"].get<std::string>()).extension() == ".cu";
+    KF_CHECK_MSG(jobs.size() > kernels, "every .cu case and at least one reference");
     const std::vector<NvccResult> built = compileKernels(jobs, "sm_90", 2);
     for (std::size_t i = 0; i < jobs.size(); ++i)
         KF_CHECK_MSG(built[i].ok, jobs[i].source.filename().string() + ":\n" + built[i].log);
@@ -230,6 +292,7 @@ int main(int argc, char **argv)
     } else {
         checkManifest();
         checkExpectations();
+        checkNoFile();
     }
     return finish(("tst_adversarial " + mode).c_str());
 }
