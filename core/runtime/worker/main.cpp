@@ -286,6 +286,7 @@ int main(int argc, char **argv)
             noSpareHost = true;
         } else if (a == "--torch-python" && i + 1 < argc) {
             torchPython = argv[++i];
+            ::setenv("KFORGE_TORCH_PYTHON", torchPython.c_str(), 1); // for the workers --self-test starts too
         } else if (a == "--candidate-host") {
             candidateHostFd = static_cast<int>(value(0, 1023));
         } else {

@@ -6,6 +6,7 @@
 #include "core/runtime/worker/nvcc.h"
 #include "core/runtime/worker/selftest.h"
 #include "core/runtime/worker/workerclient.h"
+#include "core/runtime/worker/workerserver.h"
 
 #include <algorithm>
 #include <chrono>
@@ -112,7 +113,10 @@ AdversarialOutcome evaluateCase(WorkerClient &client, const Prepared &p, const E
             o.verdict = "worker_died";
             o.message = "the worker died during " + what + ": " + r.detail;
         } else if (!r.message.value("ok", false)) {
-            o.verdict = what == "evaluate" ? "protocol_error" : "load_error";
+            // A module's host starts at the evaluation: its load failure (import, constructor, state dict) is
+            // the evaluate request's load_failed.
+            const std::string code = r.message.value("error", Json::object()).value("code", std::string());
+            o.verdict = what == "evaluate" && code != "load_failed" ? "protocol_error" : "load_error";
             o.message = what + ": " + r.message.value("error", Json::object()).dump();
         } else {
             return false;
@@ -129,7 +133,8 @@ AdversarialOutcome evaluateCase(WorkerClient &client, const Prepared &p, const E
     Json task = toJson(p.task);
     task["timeout_s"] = timeoutS;
     const WorkerClient::Reply reply =
-        client.request(Json{{"op", "evaluate"}, {"task", task}, {"options", options.toJson()}}, timeoutS + 60);
+        client.request(Json{{"op", "evaluate"}, {"task", task}, {"options", options.toJson()}},
+                       timeoutS + 60 + (p.task.kind == TaskKind::Torch ? WorkerServer::kModuleInitS : 0.0));
     if (failed(reply, "evaluate"))
         return o;
     forged = forged || carriesMarker(reply);

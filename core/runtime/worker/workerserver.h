@@ -15,6 +15,13 @@
 namespace kforge::runtime {
 
 struct EvalOptions;
+struct TaskSpec;
+
+// A request refused with one of the protocol's error codes (the reply's "error": code and message).
+struct ProtocolError {
+    std::string code;
+    std::string message;
+};
 
 class WorkerServer
 {
@@ -23,6 +30,8 @@ public:
     // The command line of a child worker, for self_test (default: this executable, same --device).
     void setSelfTestWorker(std::vector<std::string> argv) { m_selfTestWorker = std::move(argv); }
     void setSpareHosts(bool on) { m_sparesOn = on; }
+    // How long a module host's init may take (its import and its own extension builds), at least.
+    static constexpr double kModuleInitS = 300;
     // The Python with torch the module hosts run under (--torch-python; default $KFORGE_TORCH_PYTHON, else
     // python3 on PATH).
     void setTorchPython(std::string python) { m_torchPython = std::move(python); }
@@ -79,13 +88,17 @@ private:
     // next load takes a spare booted an evaluation earlier); a start that empties it boots one at once.
     // None with --no-spare-host.
     static constexpr std::size_t kSpares = 2;
-    // How long a module host's init may take (its import and its own extension builds), at least.
-    static constexpr double kModuleInitS = 300;
+
     void bootSpares(std::size_t upTo);
     host::HostStart hostStart(const std::string &slot) const;
     // A module host's start (its interpreter, script and guard library); throws ProtocolError when one of them
-    // cannot be found.
-    host::HostStart moduleStart(const std::string &slot) const;
+    // cannot be found. moduleStart: the same for `loaded`, with its module, init, profiler and build cache.
+    host::HostStart moduleHostStart(const std::string &slot) const;
+    host::HostStart moduleStart(const Loaded &loaded) const;
+    // A torch task's baseline host for a module candidate (m_moduleBaseline), started with the task's outputs.
+    void ensureModuleBaseline(const TaskSpec &task, double initS);
+    // $KFORGE_TORCH_PYTHON, else python3 on PATH.
+    static std::string defaultTorchPython();
     // The module host of `loaded` started with `init` (an alive one started with the same init is kept).
     // Throws ProtocolError (load_failed with the host's named step and cause).
     void ensureModuleHost(Loaded &loaded, const nlohmann::ordered_json &init, double timeoutS);
