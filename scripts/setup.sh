@@ -17,7 +17,7 @@ packages=(
   appstream desktop-file-utils
   clang libclang-rt-dev
   python3-torch  # kforge-cli import runs PyTorch problems on the CPU (tst_torchimport)
-  libtorch-dev pybind11-dev  # torch/extension.h: load_inline candidates build on the CPU (tst_torchworker)
+  libtorch-dev pybind11-dev  # torch/extension.h: a torch .cu export's binding is checked against it (tst_exportmodelnew)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1498,7 +1498,6 @@ T.update({
 'FLOPs': '浮点运算量',
 'bytes': '字节',
 'Kind': '类型',
-'torch: a PyTorch Model, evaluated by kforge-torch-worker': 'torch：PyTorch Model，由 kforge-torch-worker 评估',
 'cuda: a KForge kernel, evaluated by kforge-worker': 'cuda：KForge 内核，由 kforge-worker 评估',
 'Degenerate': '退化',
 'not checked': '未检查',
@@ -1508,8 +1507,6 @@ T.update({
 'Derived by discovery': '分析得出的内容',
 'Details': '详情',
 'Overview': '概览',
-"A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge .cu whose inputs are the forward's arguments followed by the module's parameters and buffers. kforge-torch-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and tolerance, and how discovery derived them.":
-    'PyTorch 任务：参考实现是 reference.py 中的 Model，候选是一个 ModelNew 模块，或一个 KForge .cu（其输入依次为 forward 的参数、模块的参数和缓冲区）。由 kforge-torch-worker 评估。“签名”页列出它的输入、参数、缓冲区、输出和容差，以及分析是如何得出它们的。',
 'Import a PyTorch Problem': '导入 PyTorch 问题',
 "<p><b>%1</b> is a Python file. KForge opens a PyTorch problem in KernelBench's format (<tt>class Model</tt>, size constants, <tt>get_inputs()</tt>, <tt>get_init_inputs()</tt>) as a task.</p><p>The import runs the module once where python3 has torch (a CPU is enough; big tensors stay on the meta device), finds the forward's inputs, the module's parameters and buffers, the outputs with their dtypes and shapes, and writes a task folder: <tt>reference.py</tt> (the file as it is) and <tt>task.json</tt>. The task then opens in a working session. The problem file itself is not changed.</p>":
     '<p><b>%1</b> 是一个 Python 文件。KForge 可将 KernelBench 格式的 PyTorch 问题（<tt>class Model</tt>、规模常量、<tt>get_inputs()</tt>、<tt>get_init_inputs()</tt>）作为任务打开。</p><p>导入会在带 torch 的 python3 中运行一次该模块（CPU 即可；大张量留在 meta 设备上），找出 forward 的输入、模块的参数和缓冲区、输出及其数据类型和形状，并写入一个任务文件夹：<tt>reference.py</tt>（文件原样）和 <tt>task.json</tt>。随后任务在工作会话中打开。问题文件本身不会被修改。</p>',
@@ -1535,13 +1532,11 @@ T.update({
     '任务和 PyTorch 问题 (task.json *.py);;KForge 会话 (*.kforge);;所有文件 (*)',
 })
 
-# PyTorch tasks in rounds (issue 13): torch task loading, the torch worker, ModelNew answers and exports.
+# PyTorch tasks in rounds (issue 13): torch task loading, ModelNew answers and exports.
 T.update({
 'invalid JSON at offset %1: %2': '偏移 %1 处的 JSON 无效：%2',
 'expected an array': '应为数组',
 'a task needs at least one output': '任务至少需要一个输出',
-"kforge-torch-worker was not found (beside kforge-worker, in the source tree or on PATH). Install KForge's torch worker, or set KFORGE_TORCH_WORKER to its path.":
-    '未找到 kforge-torch-worker（在 kforge-worker 旁、源码树中和 PATH 中均未找到）。请安装 KForge 的 torch 工作进程，或将 KFORGE_TORCH_WORKER 设为它的路径。',
 # A torch task's ModelNew variant exports as torch (the module, the reference, a test and a benchmark).
 "variant %1 is a PyTorch ModelNew module (Python): it exports as 'torch' (the module, the task's reference, a test and a benchmark); '%2' builds a .cu kernel":
     '变体 %1 是 PyTorch ModelNew 模块（Python）：它以“torch”格式导出（模块、任务的参考实现、测试和基准测试）；“%2”生成的是 .cu 内核',
@@ -1639,11 +1634,9 @@ T.update({
 'Run the command in a terminal to see what it prints: a worker answers with one line starting with {"event":"ready".':
     '请在终端中运行该命令，看看它输出了什么：工作进程会以一行以 {"event":"ready" 开头的内容应答。',
 'Not tested: press Test': '未测试：请按“测试”',
-'Connected: CPU only (torch tasks)': '已连接：仅 CPU（torch 任务）',
 'Connected: %1, %2': '已连接：%1，%2',
 'No usable GPU: %1': '没有可用的 GPU：%1',
 'Failed: %1': '失败：%1',
-'Connected: no GPU, evaluates torch tasks on the CPU': '已连接：没有 GPU，在 CPU 上评估 torch 任务',
 'Connected: %1 (compute capability %2.%3, %4)': '已连接：%1（计算能力 %2.%3，%4）',
 'Memory: %1': '显存：%1',
 'CUDA driver %1, runtime %2': 'CUDA 驱动 %1，运行时 %2',
@@ -1659,29 +1652,8 @@ T.update({
 'Select a worker to see its status in full.': '选择一个工作进程以查看其完整状态。',
 })
 
-# Issue 37, items 4 and 6: the torch worker's readiness (the missing piece and the fix), the FLOP count and the
-# tolerance of an imported torch task.
+# Issue 37, items 4 and 6: the FLOP count and the tolerance of an imported torch task.
 T.update({
-'Torch worker ready': 'Torch 工作进程就绪',
-'Torch worker: starting…': 'Torch 工作进程：正在启动…',
-'The torch worker could not be started': '无法启动 torch 工作进程',
-'Torch worker: no CUDA': 'Torch 工作进程：无 CUDA',
-'Torch worker: no python3': 'Torch 工作进程：无 python3',
-'Torch worker: no torch': 'Torch 工作进程：无 torch',
-'The torch worker is starting (python3 imports torch): evaluations can begin once it has reported its device.':
-    'torch 工作进程正在启动（python3 正在导入 torch）：报告其设备后即可开始评估。',
-"No GPU worker is configured, so this PyTorch task's candidates are not evaluated: Ctrl+Enter only checks a ModelNew's Python syntax (a .cu kernel is compiled). Add a worker in Settings → Workers, e.g. ssh gpu-box kforge-worker: for a torch task it runs kforge-torch-worker there.":
-    '未配置 GPU 工作进程，因此不会评估此 PyTorch 任务的候选：Ctrl+Enter 只检查 ModelNew 的 Python 语法（.cu 内核会被编译）。请在“设置 → 工作进程”中添加一个，例如 ssh gpu-box kforge-worker：对 torch 任务，它会在那台机器上运行 kforge-torch-worker。',
-'The torch worker (kforge-torch-worker, run for this PyTorch task in place of kforge-worker) could not be started: %1':
-    '无法启动 torch 工作进程（kforge-torch-worker，为此 PyTorch 任务代替 kforge-worker 运行）：%1',
-'The torch worker needs python3 and cannot run one: %1. Install Python 3 with PyTorch where the worker runs, or set KFORGE_TORCH_PYTHON to a python3 that has torch.':
-    'torch 工作进程需要 python3，但无法运行：%1。请在工作进程所在机器上安装带 PyTorch 的 Python 3，或将 KFORGE_TORCH_PYTHON 设为一个装有 torch 的 python3。',
-"The torch worker's Python has no torch: %1": 'torch 工作进程的 Python 没有 torch：%1',
-"The torch worker runs, but its torch has no usable CUDA GPU (%1): a CPU-only torch build (such as Debian's python3-torch) or no NVIDIA driver. Run the worker on a GPU host with a CUDA build of PyTorch (Settings → Workers, e.g. ssh gpu-box kforge-worker); kforge-torch-worker --check there says what is missing.":
-    'torch 工作进程已运行，但其 torch 没有可用的 CUDA GPU（%1）：torch 是仅 CPU 的版本（例如 Debian 的 python3-torch），或没有 NVIDIA 驱动。请在装有 CUDA 版 PyTorch 的 GPU 主机上运行工作进程（设置 → 工作进程，例如 ssh gpu-box kforge-worker）；在那台机器上运行 kforge-torch-worker --check 可查看缺少什么。',
-'%1. Install PyTorch for the python3 that runs kforge-torch-worker, or set KFORGE_TORCH_PYTHON to one that has it (kforge-torch-worker --check says which python it runs with)':
-    '%1。请为运行 kforge-torch-worker 的 python3 安装 PyTorch，或将 KFORGE_TORCH_PYTHON 设为装有 torch 的 python3（kforge-torch-worker --check 会显示它使用哪个 python）',
-'KFORGE_TORCH_PYTHON=%1 is not an executable file': 'KFORGE_TORCH_PYTHON=%1 不是可执行文件',
 'FLOPs unknown. Without a FLOP count the task has no compute floor, so its speed of light is the memory floor alone: for a compute-bound problem (a matrix product, a convolution) that floor is far too low, %-of-speed-of-light figures read low and a result faster than the true limit is not flagged. Write "flops" in task.json (a number or an expression over the params) to give it one.':
     'FLOP 数未知。没有 FLOP 数，任务就没有计算下限，其光速上限只由访存下限决定：对计算受限的问题（矩阵乘、卷积）该下限远远偏低，光速上限百分比会偏低，快于真实极限的结果也不会被标记。请在 task.json 中写入 "flops"（一个数或关于参数的表达式）来给出它。',
 'No FLOPs counted (no matrix product or convolution): the memory floor alone sets the speed of light, as it should for a memory-bound problem.':
@@ -1696,6 +1668,33 @@ T.update({
 'flops: %1': 'flops：%1',
 'Tolerance: f32 outputs are compared with atol = rtol = 1e-4 (the import\'s default; f16 1e-2, bf16 2e-2), stricter than KernelBench\'s 1e-2 for every dtype. Set "tolerance" in a task.json to judge as KernelBench does (docs/torch-tasks.md).':
     '容差：f32 输出按 atol = rtol = 1e-4 比较（导入的默认值；f16 为 1e-2，bf16 为 2e-2），比 KernelBench 对所有数据类型使用的 1e-2 更严格。若要与 KernelBench 一样判定，请在 task.json 中设置 "tolerance"（见 docs/torch-tasks.md）。',
+})
+
+
+# Issue 34, one judge: kforge-worker judges torch tasks; what it lacks for one (its GPU, its python, torch).
+T.update({
+'torch: a PyTorch Model, evaluated by kforge-worker': 'torch：PyTorch Model，由 kforge-worker 评估',
+"A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge .cu whose inputs are the forward's arguments followed by the module's parameters and buffers. kforge-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and tolerance, and how discovery derived them.":
+    'PyTorch 任务：参考实现是 reference.py 中的 Model，候选是一个 ModelNew 模块，或一个 KForge .cu（其输入依次为 forward 的参数、模块的参数和缓冲区）。由 kforge-worker 评估。“签名”页列出它的输入、参数、缓冲区、输出和容差，以及分析是如何得出它们的。',
+"this kforge-worker does not say which Python runs a torch task's modules (a version from before it judged torch tasks); install this KForge's kforge-worker where it runs":
+    '这个 kforge-worker 没有说明用哪个 Python 运行 torch 任务的模块（它的版本早于对 torch 任务的评判）；请在它运行的机器上安装本 KForge 的 kforge-worker',
+'GPU worker: no python3 for torch': 'GPU 工作进程：没有用于 torch 的 python3',
+'GPU worker: no torch': 'GPU 工作进程：没有 torch',
+"The GPU workers are starting: this PyTorch task's candidates can be evaluated once one has reported its GPU and its Python with torch.":
+    'GPU 工作进程正在启动：一旦有工作进程报告其 GPU 和带 torch 的 Python，即可评估此 PyTorch 任务的候选。',
+"No GPU worker is configured, so this PyTorch task's candidates are not evaluated: Ctrl+Enter only checks a ModelNew's Python syntax (a .cu kernel is compiled). Add a worker in Settings → Workers, e.g. ssh gpu-box kforge-worker, on a machine with an NVIDIA GPU and PyTorch.":
+    '未配置 GPU 工作进程，因此不会评估此 PyTorch 任务的候选：Ctrl+Enter 只检查 ModelNew 的 Python 语法（.cu 内核会被编译）。请在“设置 → 工作进程”中添加一个，例如在装有 NVIDIA GPU 和 PyTorch 的机器上：ssh gpu-box kforge-worker。',
+"No configured GPU worker could be started (%1), so this PyTorch task's candidates are not evaluated. Settings → Workers shows each worker's error and what to do; Test tries a command again.":
+    '已配置的 GPU 工作进程均无法启动（%1），因此不会评估此 PyTorch 任务的候选。“设置 → 工作进程”会显示每个工作进程的错误及处理办法；“测试”可再次尝试其命令。',
+"kforge-worker cannot run the Python for this PyTorch task's modules: %1. Install Python 3 with PyTorch where the worker runs, or name one that has torch: KFORGE_TORCH_PYTHON=/path/to/python3 in the worker's environment, or kforge-worker --torch-python /path/to/python3 as its command (Settings → Workers).":
+    'kforge-worker 无法运行用于此 PyTorch 任务模块的 Python：%1。请在工作进程所在机器上安装带 PyTorch 的 Python 3，或指定一个装有 torch 的 Python：在工作进程的环境中设置 KFORGE_TORCH_PYTHON=/path/to/python3，或把它的命令设为 kforge-worker --torch-python /path/to/python3（设置 → 工作进程）。',
+"kforge-worker's Python has no torch, so this PyTorch task's candidates are not evaluated: %1. Install PyTorch for it (pip install torch), or name a python3 that has torch: KFORGE_TORCH_PYTHON=/path/to/python3 in the worker's environment, or kforge-worker --torch-python /path/to/python3 as its command (Settings → Workers).":
+    'kforge-worker 的 Python 没有 torch，因此不会评估此 PyTorch 任务的候选：%1。请为它安装 PyTorch（pip install torch），或指定一个装有 torch 的 python3：在工作进程的环境中设置 KFORGE_TORCH_PYTHON=/path/to/python3，或把它的命令设为 kforge-worker --torch-python /path/to/python3（设置 → 工作进程）。',
+"No usable GPU: kforge-worker finds no NVIDIA GPU on its machine (%1), and a PyTorch task's candidates are measured on one. Run the worker on a machine with an NVIDIA GPU and PyTorch (Settings → Workers, e.g. ssh gpu-box kforge-worker; Test shows its answer).":
+    '没有可用的 GPU：kforge-worker 在其所在机器上找不到 NVIDIA GPU（%1），而 PyTorch 任务的候选要在 GPU 上测量。请在装有 NVIDIA GPU 和 PyTorch 的机器上运行工作进程（设置 → 工作进程，例如 ssh gpu-box kforge-worker；“测试”会显示其应答）。',
+"The task's reference module could not be loaded: %1": '无法加载任务的参考模块：%1',
+'PyTorch tasks: torch %1 (%2)': 'PyTorch 任务：torch %1（%2）',
+'PyTorch tasks: not judged here, %1 has no torch (%2)': 'PyTorch 任务：不在此评判，%1 没有 torch（%2）',
 })
 
 

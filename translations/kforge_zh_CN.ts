@@ -3537,7 +3537,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>没有 CUDA 编译器</translation>
     </message>
     <message>
-        <location line="+23" />
+        <location line="+24" />
         <source>Compiling and evaluating need a CUDA toolkit (nvcc) or a configured GPU worker — Settings → Workers.</source>
         <translation>编译和评测需要 CUDA 工具包（nvcc）或已配置的 GPU 工作进程——设置 → 工作进程。</translation>
     </message>
@@ -5568,8 +5568,8 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+0" />
-        <source>torch: a PyTorch Model, evaluated by kforge-torch-worker</source>
-        <translation>torch：PyTorch Model，由 kforge-torch-worker 评估</translation>
+        <source>torch: a PyTorch Model, evaluated by kforge-worker</source>
+        <translation>torch：PyTorch Model，由 kforge-worker 评估</translation>
     </message>
     <message>
         <location line="+1" />
@@ -5863,12 +5863,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 FLOP/字节</translation>
     </message>
     <message>
-        <location line="+51" />
-        <source>A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge .cu whose inputs are the forward's arguments followed by the module's parameters and buffers. kforge-torch-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and tolerance, and how discovery derived them.</source>
-        <translation>PyTorch 任务：参考实现是 reference.py 中的 Model，候选是一个 ModelNew 模块，或一个 KForge .cu（其输入依次为 forward 的参数、模块的参数和缓冲区）。由 kforge-torch-worker 评估。“签名”页列出它的输入、参数、缓冲区、输出和容差，以及分析是如何得出它们的。</translation>
-    </message>
-    <message>
-        <location line="+8" />
+        <location line="+59" />
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -5978,7 +5973,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1，按 %2 GB/s</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-127" />
+        <source>A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge .cu whose inputs are the forward's arguments followed by the module's parameters and buffers. kforge-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and tolerance, and how discovery derived them.</source>
+        <translation>PyTorch 任务：参考实现是 reference.py 中的 Model，候选是一个 ModelNew 模块，或一个 KForge .cu（其输入依次为 forward 的参数、模块的参数和缓冲区）。由 kforge-worker 评估。“签名”页列出它的输入、参数、缓冲区、输出和容差，以及分析是如何得出它们的。</translation>
+    </message>
+    <message>
+        <location line="+129" />
         <source>Compute</source>
         <translation>计算</translation>
     </message>
@@ -6236,6 +6236,19 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
 </context>
 <context>
+    <name>kforge::TorchDiagnosis</name>
+    <message>
+        <location filename="../core/worker/torchdiagnosis.cpp" line="+72" />
+        <source>this kforge-worker does not say which Python runs a torch task's modules (a version from before it judged torch tasks); install this KForge's kforge-worker where it runs</source>
+        <translation>这个 kforge-worker 没有说明用哪个 Python 运行 torch 任务的模块（它的版本早于对 torch 任务的评判）；请在它运行的机器上安装本 KForge 的 kforge-worker</translation>
+    </message>
+    <message>
+        <location line="+7" />
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>kforge::TorchExporter</name>
     <message>
         <location filename="../core/export/torchexporter.cpp" line="+214" />
@@ -6439,19 +6452,6 @@ Nothing was written; fix the file and import again.</source>
         <location line="+149" />
         <source>the kernel ABI header is missing from this build</source>
         <translation>此构建中缺少内核 ABI 头文件</translation>
-    </message>
-</context>
-<context>
-    <name>kforge::TorchWorkerDiagnosis</name>
-    <message>
-        <location filename="../core/worker/torchworkerdiagnosis.cpp" line="+56" />
-        <source>%1. Install PyTorch for the python3 that runs kforge-torch-worker, or set KFORGE_TORCH_PYTHON to one that has it (kforge-torch-worker --check says which python it runs with)</source>
-        <translation>%1。请为运行 kforge-torch-worker 的 python3 安装 PyTorch，或将 KFORGE_TORCH_PYTHON 设为装有 torch 的 python3（kforge-torch-worker --check 会显示它使用哪个 python）</translation>
-    </message>
-    <message>
-        <location line="+5" />
-        <source>KFORGE_TORCH_PYTHON=%1 is not an executable file</source>
-        <translation>KFORGE_TORCH_PYTHON=%1 不是可执行文件</translation>
     </message>
 </context>
 <context>
@@ -7106,11 +7106,6 @@ Open a task folder or a session file to see its variants.</source>
     </message>
     <message>
         <location line="+98" />
-        <source>kforge-torch-worker was not found (beside kforge-worker, in the source tree or on PATH). Install KForge's torch worker, or set KFORGE_TORCH_WORKER to its path.</source>
-        <translation>未找到 kforge-torch-worker（在 kforge-worker 旁、源码树中和 PATH 中均未找到）。请安装 KForge 的 torch 工作进程，或将 KFORGE_TORCH_WORKER 设为它的路径。</translation>
-    </message>
-    <message>
-        <location line="+2" />
         <source>kforge-worker was not found (next to this program, in the build tree or on PATH). Build it with the CUDA toolkit, or configure a worker command such as 'ssh gpu-host kforge-worker'.</source>
         <translation>未找到 kforge-worker（在本程序旁、构建目录中和 PATH 中均未找到）。请用 CUDA 工具包构建它，或配置一条工作进程命令，例如“ssh gpu-host kforge-worker”。</translation>
     </message>
@@ -7121,7 +7116,7 @@ Open a task folder or a session file to see its variants.</source>
     </message>
     <message>
         <location line="+21" />
-        <location line="+388" />
+        <location line="+389" />
         <source>The worker was stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
@@ -7215,12 +7210,12 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerPool</name>
     <message>
-        <location filename="../core/worker/workerpool.cpp" line="+89" />
+        <location filename="../core/worker/workerpool.cpp" line="+85" />
         <source>The worker was removed from the pool.</source>
         <translation>工作进程已从池中移除。</translation>
     </message>
     <message>
-        <location line="+112" />
+        <location line="+120" />
         <location line="+2" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
@@ -7236,7 +7231,12 @@ Open a task folder or a session file to see its variants.</source>
         <translation>未配置 GPU 工作进程。</translation>
     </message>
     <message>
-        <location line="+85" />
+        <location line="+87" />
+        <source>The task's reference module could not be loaded: %1</source>
+        <translation>无法加载任务的参考模块：%1</translation>
+    </message>
+    <message>
+        <location line="+1" />
         <source>The reference kernel could not be loaded: %1</source>
         <translation>无法加载参考实现内核：%1</translation>
     </message>
@@ -7244,7 +7244,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerProbe</name>
     <message>
-        <location filename="../core/worker/workerprobe.cpp" line="+48" />
+        <location filename="../core/worker/workerprobe.cpp" line="+49" />
         <source>The worker reported no usable device.</source>
         <translation>工作进程报告没有可用的设备。</translation>
     </message>
@@ -7252,7 +7252,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerReadiness</name>
     <message>
-        <location filename="../core/worker/workerreadiness.cpp" line="+22" />
+        <location filename="../core/worker/workerreadiness.cpp" line="+15" />
         <source>GPU worker ready</source>
         <translation>GPU 工作进程就绪</translation>
     </message>
@@ -7262,43 +7262,22 @@ Open a task folder or a session file to see its variants.</source>
         <translation>GPU 工作进程：正在启动…</translation>
     </message>
     <message>
-        <location line="-10" />
-        <location line="+11" />
+        <location line="+1" />
         <source>No GPU worker configured</source>
         <translation>未配置 GPU 工作进程</translation>
     </message>
     <message>
-        <location line="-13" />
-        <source>Torch worker ready</source>
-        <translation>Torch 工作进程就绪</translation>
-    </message>
-    <message>
-        <location line="+1" />
-        <source>Torch worker: starting…</source>
-        <translation>Torch 工作进程：正在启动…</translation>
+        <location line="-6" />
+        <source>GPU worker: no python3 for torch</source>
+        <translation>GPU 工作进程：没有用于 torch 的 python3</translation>
     </message>
     <message>
         <location line="+2" />
-        <source>The torch worker could not be started</source>
-        <translation>无法启动 torch 工作进程</translation>
+        <source>GPU worker: no torch</source>
+        <translation>GPU 工作进程：没有 torch</translation>
     </message>
     <message>
-        <location line="+1" />
-        <source>Torch worker: no CUDA</source>
-        <translation>Torch 工作进程：无 CUDA</translation>
-    </message>
-    <message>
-        <location line="+1" />
-        <source>Torch worker: no python3</source>
-        <translation>Torch 工作进程：无 python3</translation>
-    </message>
-    <message>
-        <location line="+1" />
-        <source>Torch worker: no torch</source>
-        <translation>Torch 工作进程：无 torch</translation>
-    </message>
-    <message>
-        <location line="+8" />
+        <location line="+5" />
         <source>No GPU worker could be started</source>
         <translation>没有可启动的 GPU 工作进程</translation>
     </message>
@@ -7333,34 +7312,34 @@ Open a task folder or a session file to see its variants.</source>
         <translation>没有可用的 GPU：工作进程在其所在机器上找不到 NVIDIA GPU，因此内核只在此编译，不做测量。请改在有 NVIDIA GPU 的机器上运行工作进程（设置 → 工作进程，命令例如 ssh &lt;host&gt; kforge-worker；“测试”会显示其应答）。</translation>
     </message>
     <message>
-        <location line="+15" />
-        <source>The torch worker is starting (python3 imports torch): evaluations can begin once it has reported its device.</source>
-        <translation>torch 工作进程正在启动（python3 正在导入 torch）：报告其设备后即可开始评估。</translation>
+        <location line="+16" />
+        <source>The GPU workers are starting: this PyTorch task's candidates can be evaluated once one has reported its GPU and its Python with torch.</source>
+        <translation>GPU 工作进程正在启动：一旦有工作进程报告其 GPU 和带 torch 的 Python，即可评估此 PyTorch 任务的候选。</translation>
     </message>
     <message>
         <location line="+3" />
-        <source>No GPU worker is configured, so this PyTorch task's candidates are not evaluated: Ctrl+Enter only checks a ModelNew's Python syntax (a .cu kernel is compiled). Add a worker in Settings → Workers, e.g. ssh gpu-box kforge-worker: for a torch task it runs kforge-torch-worker there.</source>
-        <translation>未配置 GPU 工作进程，因此不会评估此 PyTorch 任务的候选：Ctrl+Enter 只检查 ModelNew 的 Python 语法（.cu 内核会被编译）。请在“设置 → 工作进程”中添加一个，例如 ssh gpu-box kforge-worker：对 torch 任务，它会在那台机器上运行 kforge-torch-worker。</translation>
+        <source>No GPU worker is configured, so this PyTorch task's candidates are not evaluated: Ctrl+Enter only checks a ModelNew's Python syntax (a .cu kernel is compiled). Add a worker in Settings → Workers, e.g. ssh gpu-box kforge-worker, on a machine with an NVIDIA GPU and PyTorch.</source>
+        <translation>未配置 GPU 工作进程，因此不会评估此 PyTorch 任务的候选：Ctrl+Enter 只检查 ModelNew 的 Python 语法（.cu 内核会被编译）。请在“设置 → 工作进程”中添加一个，例如在装有 NVIDIA GPU 和 PyTorch 的机器上：ssh gpu-box kforge-worker。</translation>
     </message>
     <message>
         <location line="+4" />
-        <source>The torch worker (kforge-torch-worker, run for this PyTorch task in place of kforge-worker) could not be started: %1</source>
-        <translation>无法启动 torch 工作进程（kforge-torch-worker，为此 PyTorch 任务代替 kforge-worker 运行）：%1</translation>
+        <source>No configured GPU worker could be started (%1), so this PyTorch task's candidates are not evaluated. Settings → Workers shows each worker's error and what to do; Test tries a command again.</source>
+        <translation>已配置的 GPU 工作进程均无法启动（%1），因此不会评估此 PyTorch 任务的候选。“设置 → 工作进程”会显示每个工作进程的错误及处理办法；“测试”可再次尝试其命令。</translation>
     </message>
     <message>
         <location line="+4" />
-        <source>The torch worker needs python3 and cannot run one: %1. Install Python 3 with PyTorch where the worker runs, or set KFORGE_TORCH_PYTHON to a python3 that has torch.</source>
-        <translation>torch 工作进程需要 python3，但无法运行：%1。请在工作进程所在机器上安装带 PyTorch 的 Python 3，或将 KFORGE_TORCH_PYTHON 设为一个装有 torch 的 python3。</translation>
+        <source>kforge-worker cannot run the Python for this PyTorch task's modules: %1. Install Python 3 with PyTorch where the worker runs, or name one that has torch: KFORGE_TORCH_PYTHON=/path/to/python3 in the worker's environment, or kforge-worker --torch-python /path/to/python3 as its command (Settings → Workers).</source>
+        <translation>kforge-worker 无法运行用于此 PyTorch 任务模块的 Python：%1。请在工作进程所在机器上安装带 PyTorch 的 Python 3，或指定一个装有 torch 的 Python：在工作进程的环境中设置 KFORGE_TORCH_PYTHON=/path/to/python3，或把它的命令设为 kforge-worker --torch-python /path/to/python3（设置 → 工作进程）。</translation>
     </message>
     <message>
-        <location line="+3" />
-        <source>The torch worker's Python has no torch: %1</source>
-        <translation>torch 工作进程的 Python 没有 torch：%1</translation>
+        <location line="+6" />
+        <source>kforge-worker's Python has no torch, so this PyTorch task's candidates are not evaluated: %1. Install PyTorch for it (pip install torch), or name a python3 that has torch: KFORGE_TORCH_PYTHON=/path/to/python3 in the worker's environment, or kforge-worker --torch-python /path/to/python3 as its command (Settings → Workers).</source>
+        <translation>kforge-worker 的 Python 没有 torch，因此不会评估此 PyTorch 任务的候选：%1。请为它安装 PyTorch（pip install torch），或指定一个装有 torch 的 python3：在工作进程的环境中设置 KFORGE_TORCH_PYTHON=/path/to/python3，或把它的命令设为 kforge-worker --torch-python /path/to/python3（设置 → 工作进程）。</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>The torch worker runs, but its torch has no usable CUDA GPU (%1): a CPU-only torch build (such as Debian's python3-torch) or no NVIDIA driver. Run the worker on a GPU host with a CUDA build of PyTorch (Settings → Workers, e.g. ssh gpu-box kforge-worker); kforge-torch-worker --check there says what is missing.</source>
-        <translation>torch 工作进程已运行，但其 torch 没有可用的 CUDA GPU（%1）：torch 是仅 CPU 的版本（例如 Debian 的 python3-torch），或没有 NVIDIA 驱动。请在装有 CUDA 版 PyTorch 的 GPU 主机上运行工作进程（设置 → 工作进程，例如 ssh gpu-box kforge-worker）；在那台机器上运行 kforge-torch-worker --check 可查看缺少什么。</translation>
+        <location line="+6" />
+        <source>No usable GPU: kforge-worker finds no NVIDIA GPU on its machine (%1), and a PyTorch task's candidates are measured on one. Run the worker on a machine with an NVIDIA GPU and PyTorch (Settings → Workers, e.g. ssh gpu-box kforge-worker; Test shows its answer).</source>
+        <translation>没有可用的 GPU：kforge-worker 在其所在机器上找不到 NVIDIA GPU（%1），而 PyTorch 任务的候选要在 GPU 上测量。请在装有 NVIDIA GPU 和 PyTorch 的机器上运行工作进程（设置 → 工作进程，例如 ssh gpu-box kforge-worker；“测试”会显示其应答）。</translation>
     </message>
 </context>
 <context>
@@ -7515,11 +7494,6 @@ Open a task folder or a session file to see its variants.</source>
     </message>
     <message>
         <location line="+2" />
-        <source>Connected: CPU only (torch tasks)</source>
-        <translation>已连接：仅 CPU（torch 任务）</translation>
-    </message>
-    <message>
-        <location line="+1" />
         <source>Connected: %1, %2</source>
         <translation>已连接：%1，%2</translation>
     </message>
@@ -7535,11 +7509,6 @@ Open a task folder or a session file to see its variants.</source>
     </message>
     <message>
         <location line="+11" />
-        <source>Connected: no GPU, evaluates torch tasks on the CPU</source>
-        <translation>已连接：没有 GPU，在 CPU 上评估 torch 任务</translation>
-    </message>
-    <message>
-        <location line="+1" />
         <source>Connected: %1 (compute capability %2.%3, %4)</source>
         <translation>已连接：%1（计算能力 %2.%3，%4）</translation>
     </message>
@@ -7560,7 +7529,17 @@ Open a task folder or a session file to see its variants.</source>
         <translation>未知</translation>
     </message>
     <message>
+        <location line="+3" />
+        <source>PyTorch tasks: torch %1 (%2)</source>
+        <translation>PyTorch 任务：torch %1（%2）</translation>
+    </message>
+    <message>
         <location line="+2" />
+        <source>PyTorch tasks: not judged here, %1 has no torch (%2)</source>
+        <translation>PyTorch 任务：不在此评判，%1 没有 torch（%2）</translation>
+    </message>
+    <message>
+        <location line="+3" />
         <source>The worker started but has no usable GPU:</source>
         <translation>工作进程已启动，但没有可用的 GPU：</translation>
     </message>

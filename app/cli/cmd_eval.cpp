@@ -211,7 +211,7 @@ qint64 recordInSession(EvaluationQueue &queue, const QString &path, const QStrin
     VariantTexts texts;
     texts.source = source;
     const qint64 id = store.addVariant(v, texts);
-    if (!id || !queue.commit(id, result, evaluated.compiled, device.canEvaluate() ? device.toJson() : QJsonObject())) {
+    if (!id || !queue.commit(id, result, evaluated.compiled, device.isValid() ? device.toJson() : QJsonObject())) {
         *error = store.errorString();
         return 0;
     }
@@ -231,7 +231,7 @@ QJsonObject resultJson(const Task &task, const QString &candidatePath, const Eva
         c.remove(u"log"_s);
         o.insert(u"compile"_s, c);
     }
-    if (device.canEvaluate()) // a GPU, or a torch worker's CPU
+    if (device.isValid())
         o.insert(u"device"_s, device.toJson());
     return o;
 }

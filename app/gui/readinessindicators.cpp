@@ -75,7 +75,8 @@ void ReadinessIndicators::updateNotice()
     if (!m_toolchain)
         return; // wait for the probe: no flash of a wrong message
     const WorkerReadiness readiness = m_readiness->readiness();
-    // A torch task's ModelNew needs no nvcc: what it lacks is the torch worker, in readiness's torch wording.
+    // A torch task's ModelNew needs no nvcc: what it lacks is a worker with a GPU and torch, in readiness's torch
+    // wording.
     const bool torch = readiness.taskKind() == TaskKind::Torch;
     if (!m_toolchain->found && !torch) {
         m_notice->showNotice(tr("Compiling and evaluating need a CUDA toolkit (nvcc) or a configured GPU worker — "

@@ -20,7 +20,6 @@ DeviceInfo DeviceInfo::fromJson(const QJsonObject &o)
     DeviceInfo d;
     d.index = int(json::number(o, "index"_L1, -1));
     d.name = o.value("name"_L1).toString();
-    d.cpu = o.value("kind"_L1).toString() == u"cpu";
     d.ccMajor = int(json::number(o, "cc_major"_L1));
     d.ccMinor = int(json::number(o, "cc_minor"_L1));
     d.arch = o.value("arch"_L1).toString();
@@ -38,7 +37,7 @@ DeviceInfo DeviceInfo::fromJson(const QJsonObject &o)
 
 QJsonObject DeviceInfo::toJson() const
 {
-    QJsonObject o{
+    return QJsonObject{
         {u"index"_s, index},
         {u"name"_s, name},
         {u"cc_major"_s, ccMajor},
@@ -54,9 +53,6 @@ QJsonObject DeviceInfo::toJson() const
         {u"peak_copy_gbps"_s, json::toValue(peakCopyGbps)},
         {u"peak_fma_gflops"_s, json::toValue(peakFmaGflops)},
     };
-    if (cpu)
-        o.insert(u"kind"_s, u"cpu"_s);
-    return o;
 }
 
 } // namespace kforge

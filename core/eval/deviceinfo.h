@@ -24,10 +24,6 @@ struct DeviceInfo {
     double peakFmaGflops = 0;
 
     bool isValid() const { return ccMajor > 0; }
-    // "kind": "cpu" from a kforge-torch-worker started with --device cpu: no GPU, but it evaluates torch tasks
-    // (timed with the CPU clock), so a pool of such workers can run them.
-    bool cpu = false;
-    bool canEvaluate() const { return isValid() || cpu; }
     // "sm_XY" from arch, else from the compute capability; empty when unknown.
     QString smArch() const;
 

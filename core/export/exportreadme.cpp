@@ -218,7 +218,7 @@ QString ExportReadme::formatSpeedup(std::optional<double> speedup)
 QStringList ExportReadme::provenanceRows(const ExportInput &in)
 {
     const ExportProvenance &p = in.provenance;
-    // A ModelNew module was measured by kforge-torch-worker, on a GPU or the CPU, and never compiled.
+    // A ModelNew module was measured by kforge-worker in its module host, and never compiled.
     const bool modelNew = sourceLanguage(in.variantSource) == SourceLanguage::Python;
     QStringList rows;
     const auto row = [&](const QString &key, const QString &value) {

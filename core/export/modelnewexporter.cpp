@@ -18,7 +18,7 @@ namespace kforge {
 namespace {
 
 // One line per floating dtype, "    torch.float32: (atol, rtol),": what task.json gives, else the default, as the
-// judge merges them (torchworker's spec.py); outputs of other dtypes compare exactly.
+// judge merges them (the defaults of docs/task-format.md); outputs of other dtypes compare exactly.
 QString toleranceItems(const QByteArray &taskJson)
 {
     const QJsonObject given = QJsonDocument::fromJson(taskJson).object().value(u"tolerance"_s).toObject();

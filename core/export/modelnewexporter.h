@@ -1,6 +1,6 @@
 #pragma once
 // The `torch` export of a PyTorch task's ModelNew variant: the module as KForge measured it, the task's reference,
-// a test that compares the two as kforge-torch-worker's judge does (the reference's state dict loaded into ModelNew,
+// a test that compares the two as kforge-worker does (the reference's state dict loaded into ModelNew,
 // fresh inputs from get_inputs() per seed, the task's tolerance per dtype), a benchmark of both, and the README
 // with the provenance. Plain Python: nothing to build.
 #include "core/export/exportbundle.h"

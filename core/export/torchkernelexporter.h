@@ -2,7 +2,7 @@
 // The `torch` export of a PyTorch task's .cu variant (KF_ENTRY): the kernel as stored, a binding that builds it as a
 // PyTorch extension (setup.py as the CUDA tasks' torch export has, or torch.utils.cpp_extension.load() on first
 // import) whose forward() takes the module's forward arguments, then its parameters and buffers, as
-// kforge-torch-worker called the kernel; model_new.py, the reference Model with forward() calling it (the same
+// kforge-worker called the kernel; model_new.py, the reference Model with forward() calling it (the same
 // constructor and state dict); the ModelNew export's test and benchmark, reference.py, task.json and the README.
 #include "core/export/exportbundle.h"
 #include "core/export/exportinput.h"

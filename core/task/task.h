@@ -3,7 +3,7 @@
 // Qt-free TaskSpec (core/runtime/task), with loading errors turned into translated messages and a way to
 // find the built-in tasks, wherever KForge runs from. A task of kind "torch" (kforge-cli import: task.json +
 // reference.py, docs/torch-tasks.md) is read here too: its TaskSpec holds the common fields (name, params,
-// timeout, degenerate, variants) and toJson() is task.json as written, for kforge-torch-worker to judge.
+// timeout, degenerate, variants) and toJson() is task.json as written, for kforge-worker to judge.
 #include "core/runtime/task/taskspec.h"
 
 #include <QByteArray>
@@ -38,7 +38,7 @@ struct TaskLoadError {
 
 struct TaskLoadResult;
 
-// Which worker evaluates a task: kforge-worker (CUDA reference) or kforge-torch-worker (PyTorch Model).
+// What a task's reference is: a CUDA kernel, or a PyTorch Model (its modules run in kforge-worker's module hosts).
 enum class TaskKind { Cuda, Torch };
 
 class Task
@@ -58,7 +58,7 @@ public:
     static QString builtinTasksDir();
     // The built-in CUDA task folders (the ones load() reads), sorted by name.
     static QStringList builtinTaskFolders();
-    // The built-in PyTorch task folders ("kind": "torch", reference.py; kforge-torch-worker's), sorted by name.
+    // The built-in PyTorch task folders ("kind": "torch", reference.py), sorted by name.
     static QStringList builtinTorchTaskFolders();
     // Whether the folder's task.json says "kind": "torch" (false when it cannot be read).
     static bool isTorchTaskFolder(const QString &folder);

@@ -57,7 +57,7 @@ QString discoverScript()
 
 QStringList defaultPythons()
 {
-    // $KFORGE_TORCH_PYTHON first, as the pool runs kforge-torch-worker with it (core/worker/workerconfig.cpp).
+    // $KFORGE_TORCH_PYTHON first, as a local kforge-worker runs a torch task's modules with it.
     QStringList pythons{u"python3"_s, u"/usr/bin/python3"_s};
     if (const QString chosen = qEnvironmentVariable("KFORGE_TORCH_PYTHON"); !chosen.isEmpty())
         pythons.prepend(chosen);

@@ -133,8 +133,8 @@ void Workbench::makeEvaluation()
 void Workbench::makeRunner(SessionStore *store, Evaluator *evaluator)
 {
     m_queue = new EvaluationQueue(store, evaluator ? evaluator : static_cast<Evaluator *>(m_evaluator), this);
-    // The pool runs the worker kind of the session's task (kforge-torch-worker for a torch task) from the moment
-    // the task is known, so readiness reports on the workers that will evaluate it.
+    // The pool knows the kind of the session's task from the moment the task is known, so that readiness says
+    // what a torch task needs beyond the GPU (kforge-worker's Python with torch).
     if (store && m_pool) {
         const auto followTask = [this, store] {
             const bool torch = store->task().json().value(QLatin1String("kind")).toString() == QLatin1String("torch");

@@ -67,7 +67,7 @@ int PoolEvaluator::submit(const EvalRequest &request)
     p.id = id;
     p.request = request;
     p.clock.start();
-    // kforge-worker or kforge-torch-worker, by the task's kind (restarts the workers when it changes).
+    // The same workers judge every kind; a torch task's readiness also asks for their Python with torch.
     if (m_pool && request.task.isValid())
         m_pool->setTaskKind(request.task.kind());
     // Compile for the worker's GPU: wait for the first device report unless the caller chose the arch.

@@ -1,8 +1,8 @@
 #pragma once
 // The real Evaluator: compiles the task's reference and the candidate with the Compiler (for the
 // workers' architecture; cached), then runs the evaluation on the WorkerPool. A torch task's reference is its
-// reference.py, and a Python candidate (ModelNew) is not compiled: both go to kforge-torch-worker as files; a
-// .cu candidate on a torch task is compiled like any other and sent as its shared object.
+// reference.py, and a Python candidate (ModelNew) is not compiled: both go to kforge-worker as files, which it runs
+// in its module hosts; a .cu candidate on a torch task is compiled like any other and sent as its shared object.
 #include "core/worker/evaluator.h"
 
 #include <QElapsedTimer>

@@ -5,7 +5,8 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/poolevaluator.h ${CMAKE_CURRENT_LIST_DIR}/poolevaluator.cpp
   ${CMAKE_CURRENT_LIST_DIR}/readinesswatch.h ${CMAKE_CURRENT_LIST_DIR}/readinesswatch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scriptedevaluator.h ${CMAKE_CURRENT_LIST_DIR}/scriptedevaluator.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/torchworkerdiagnosis.h ${CMAKE_CURRENT_LIST_DIR}/torchworkerdiagnosis.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/torchdiagnosis.h ${CMAKE_CURRENT_LIST_DIR}/torchdiagnosis.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/torchprobe.h ${CMAKE_CURRENT_LIST_DIR}/torchprobe.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workerclient.h ${CMAKE_CURRENT_LIST_DIR}/workerclient.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workerconfig.h ${CMAKE_CURRENT_LIST_DIR}/workerconfig.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workerpool.h ${CMAKE_CURRENT_LIST_DIR}/workerpool.cpp

@@ -122,13 +122,11 @@ void WorkerClient::startProcess()
     const QStringList cmd = m_config.resolvedCommand();
     if (cmd.isEmpty()) {
         const QString program = QProcess::splitCommand(m_config.command).value(0);
-        m_lastError = program == u"kforge-torch-worker"
-                          ? tr("kforge-torch-worker was not found (beside kforge-worker, in the source tree or on PATH). "
-                               "Install KForge's torch worker, or set KFORGE_TORCH_WORKER to its path.")
-                      : program == u"kforge-worker" ? tr(
-                            "kforge-worker was not found (next to this program, in the build tree or on PATH). Build it "
-                            "with the CUDA toolkit, or configure a worker command such as 'ssh gpu-host kforge-worker'.")
-                                                    : tr("The worker command is empty.");
+        m_lastError = program == u"kforge-worker"
+                          ? tr("kforge-worker was not found (next to this program, in the build tree or on PATH). Build "
+                               "it with the CUDA toolkit, or configure a worker command such as 'ssh gpu-host "
+                               "kforge-worker'.")
+                          : tr("The worker command is empty.");
         setState(State::Failed);
         Q_EMIT failed(m_lastError);
         failAll(WorkerReply::Unavailable, m_lastError);
@@ -241,8 +239,9 @@ QJsonObject WorkerClient::soArgs(const QString &path) const
     if (m_config.sendsInline()) {
         QFile f(path);
         if (f.open(QIODevice::ReadOnly)) {
-            // A torch task's module or kernel source (kforge-torch-worker): the file itself, with its name.
-            if (path.endsWith(u".py"_s) || path.endsWith(u".cu"_s))
+            // A torch task's module is its source with its file name (the worker takes a .py for a module); a kernel
+            // goes compiled.
+            if (path.endsWith(u".py"_s))
                 return {{u"source_base64"_s, QString::fromLatin1(f.readAll().toBase64())},
                         {u"filename"_s, QFileInfo(path).fileName()}};
             return {{u"so_base64"_s, QString::fromLatin1(f.readAll().toBase64())}};

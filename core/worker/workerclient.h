@@ -107,7 +107,7 @@ private:
     QList<WorkerReply> takeQueued(const QString &code, const QString &message);
     void startProcess();
     int enqueue(Request r);
-    QJsonObject soArgs(const QString &absolutePath) const; // {"path"} or {"so_base64"}
+    QJsonObject soArgs(const QString &absolutePath) const; // {"path"}, {"so_base64"} or a module's {"source_base64", "filename"}
 
     WorkerConfig m_config;
     QProcess *m_process = nullptr;

@@ -1,13 +1,11 @@
 #include "core/worker/workerconfig.h"
 
 #include "core/compile/executablefile.h"
-#include "core/version.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QStandardPaths>
 
 using namespace Qt::StringLiterals;
@@ -33,34 +31,6 @@ QString WorkerConfig::locateWorkerBinary()
     return QStandardPaths::findExecutable(u"kforge-worker"_s);
 }
 
-QString WorkerConfig::locateTorchWorkerBinary()
-{
-    static const QString kName = u"kforge-torch-worker"_s;
-    const QString fromEnv = qEnvironmentVariable("KFORGE_TORCH_WORKER");
-    if (!fromEnv.isEmpty() && isExecutableFile(fromEnv))
-        return QFileInfo(fromEnv).absoluteFilePath();
-    QStringList candidates;
-    if (const QString worker = locateWorkerBinary(); !worker.isEmpty())
-        candidates << QFileInfo(worker).absolutePath() + u'/' + kName;
-    if (const QString appDir = QCoreApplication::applicationDirPath(); !appDir.isEmpty())
-        candidates << appDir + u'/' + kName << appDir + u"/../bin/"_s + kName;
-    // A build tree: the script is not copied, it runs from the sources (it finds its package beside it).
-    candidates << QStringLiteral(KFORGE_SOURCE_DIR) + u"/torchworker/"_s + kName;
-    for (const QString &c : std::as_const(candidates))
-        if (isExecutableFile(c))
-            return QDir::cleanPath(QFileInfo(c).absoluteFilePath());
-    return QStandardPaths::findExecutable(kName);
-}
-
-WorkerConfig WorkerConfig::forTorch() const
-{
-    // The program name as a word of its own, bare or at the end of a path: "ssh box /opt/kf/bin/kforge-worker".
-    static const QRegularExpression worker(u"(^|[\\s/'\"])kforge-worker(?=$|[\\s'\"])"_s);
-    WorkerConfig c = *this;
-    c.command.replace(worker, u"\\1kforge-torch-worker"_s);
-    return c;
-}
-
 QStringList WorkerConfig::resolvedCommand() const
 {
     QStringList parts = QProcess::splitCommand(command);
@@ -71,16 +41,6 @@ QStringList WorkerConfig::resolvedCommand() const
         if (binary.isEmpty())
             return {};
         parts.first() = binary;
-    }
-    if (QFileInfo(parts.first()).fileName() == u"kforge-torch-worker") {
-        if (parts.first() == u"kforge-torch-worker") {
-            const QString script = locateTorchWorkerBinary();
-            if (script.isEmpty())
-                return {};
-            parts.first() = script;
-        }
-        if (const QString python = qEnvironmentVariable("KFORGE_TORCH_PYTHON"); !python.isEmpty())
-            parts.prepend(python);
     }
     return parts;
 }

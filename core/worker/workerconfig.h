@@ -20,21 +20,12 @@ struct WorkerConfig {
 
     QString displayName() const { return name.isEmpty() ? command : name; }
     // The command split into program and arguments, `kforge-worker` resolved to the built or installed
-    // binary: $KFORGE_WORKER, next to this executable, the build tree, then PATH. Empty when unusable.
-    // `kforge-torch-worker` likewise (locateTorchWorkerBinary), run with $KFORGE_TORCH_PYTHON when that is set
-    // (the python3 that has torch, when the script's `python3` has none).
+    // binary: $KFORGE_WORKER, next to this executable, the build tree, then PATH. Empty when unusable. A local
+    // worker inherits this process's environment, $KFORGE_TORCH_PYTHON (its python for torch tasks) included.
     QStringList resolvedCommand() const;
     bool sendsInline() const;
     // Where a bare `kforge-worker` resolves to (empty when not found).
     static QString locateWorkerBinary();
-
-    // The same worker for a task of kind torch: `kforge-worker` in the command (run here, or the program ssh
-    // and the other launchers start) becomes `kforge-torch-worker`, same arguments; a command that names no
-    // kforge-worker is kept as it is.
-    WorkerConfig forTorch() const;
-    // Where a bare `kforge-torch-worker` resolves to: $KFORGE_TORCH_WORKER, beside kforge-worker (installed
-    // bin/), the source tree's torchworker/ seen from a build tree, then PATH. Empty when not found.
-    static QString locateTorchWorkerBinary();
 };
 
 } // namespace kforge

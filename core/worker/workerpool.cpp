@@ -1,6 +1,6 @@
 #include "core/worker/workerpool.h"
 
-#include "core/worker/torchworkerdiagnosis.h"
+#include "core/worker/torchdiagnosis.h"
 #include "core/worker/workerclient.h"
 
 #include <QElapsedTimer>
@@ -16,8 +16,9 @@ struct WorkerPool::Slot {
     int index = 0;
     WorkerClient *client = nullptr; // child of the pool
     DeviceInfo device;
+    TorchProbe torch; // device_info's "torch": the Python a torch task's modules run with
     QString deviceError;
-    QString deviceErrorCode; // the worker's ("no_device", "no_torch") or WorkerReply::Unavailable
+    QString deviceErrorCode; // the worker's ("no_device") or WorkerReply::Unavailable
     bool settled = false;
     bool startFailed = false; // the worker never got as far as device_info
     int deviceRequest = 0;
@@ -52,18 +53,13 @@ void WorkerPool::setTaskKind(TaskKind kind)
 {
     if (kind == m_kind)
         return;
-    m_kind = kind;
-    if (!m_configs.isEmpty())
-        startWorkers();
-    updateReadiness(); // the wording follows the kind even without workers
+    m_kind = kind; // the workers stay: one kforge-worker judges every kind
+    updateReadiness();
 }
 
 void WorkerPool::startWorkers()
 {
-    QList<WorkerConfig> workers = m_configs;
-    if (m_kind == TaskKind::Torch)
-        for (WorkerConfig &w : workers)
-            w = w.forTorch();
+    const QList<WorkerConfig> &workers = m_configs;
     std::vector<std::unique_ptr<Slot>> old;
     old.swap(m_slots);
     m_settledEmitted = false;
@@ -115,6 +111,11 @@ DeviceInfo WorkerPool::device(int index) const
     return index >= 0 && index < workerCount() ? m_slots[size_t(index)]->device : DeviceInfo();
 }
 
+TorchProbe WorkerPool::torch(int index) const
+{
+    return index >= 0 && index < workerCount() ? m_slots[size_t(index)]->torch : TorchProbe();
+}
+
 QString WorkerPool::deviceError(int index) const
 {
     return index >= 0 && index < workerCount() ? m_slots[size_t(index)]->deviceError : QString();
@@ -131,15 +132,15 @@ WorkerStatus WorkerPool::status(int index) const
     s.protocol = ready.value("protocol"_L1).toInt();
     s.abiVersion = ready.value("abi_version"_L1).toInt();
     s.device = slot.device;
-    if (slot.device.canEvaluate())
+    s.torch = slot.torch;
+    if (slot.device.isValid())
         s.state = WorkerStatus::State::Connected;
     else if (!slot.settled)
         s.state = WorkerStatus::State::Starting;
     else
         s.state = slot.startFailed ? WorkerStatus::State::Failed : WorkerStatus::State::NoGpu;
     if (s.state == WorkerStatus::State::Failed || s.state == WorkerStatus::State::NoGpu)
-        s.error = m_kind == TaskKind::Torch ? TorchWorkerDiagnosis::of(slot.deviceErrorCode, slot.deviceError).cause
-                                            : slot.deviceError; // a torch worker's in one line, with its fix
+        s.error = slot.deviceError;
     return s;
 }
 
@@ -170,6 +171,8 @@ int WorkerPool::pendingJobs() const
 void WorkerPool::settle(Slot &slot)
 {
     slot.settled = true;
+    if (m_kind == TaskKind::Torch && !m_queue.empty())
+        QMetaObject::invokeMethod(this, &WorkerPool::dispatch, Qt::QueuedConnection);
     if (!m_settledEmitted && devicesSettled()) {
         m_settledEmitted = true;
         Q_EMIT devicesSettledChanged();
@@ -181,22 +184,25 @@ WorkerReadiness WorkerPool::readiness() const
 {
     if (m_slots.empty())
         return WorkerReadiness(WorkerReadiness::State::NoWorker, {}, m_kind);
+    const bool torchTask = m_kind == TaskKind::Torch;
     bool starting = false;
     bool anyStarted = false;
     QStringList details;
-    std::optional<TorchWorkerDiagnosis> torch; // the first failed torch worker's missing piece
+    std::optional<TorchDiagnosis> torch; // the first failed worker's missing piece, for a torch task
     for (const auto &slot : m_slots) {
-        if (slot->device.canEvaluate())
-            return WorkerReadiness(WorkerReadiness::State::Ready, {}, m_kind);
         if (!slot->settled) {
             starting = true;
             continue;
         }
+        if (slot->device.isValid() && (!torchTask || slot->torch.hasTorch()))
+            return WorkerReadiness(WorkerReadiness::State::Ready, {}, m_kind);
         anyStarted = anyStarted || !slot->startFailed;
-        if (m_kind == TaskKind::Torch) {
-            const TorchWorkerDiagnosis d = TorchWorkerDiagnosis::of(slot->deviceErrorCode, slot->deviceError);
-            if (!torch || (torch->missing == TorchWorkerDiagnosis::Missing::Nothing
-                           && d.missing != TorchWorkerDiagnosis::Missing::Nothing))
+        if (torchTask) {
+            const TorchDiagnosis d = TorchDiagnosis::ofWorker(slot->deviceErrorCode, slot->deviceError, slot->torch);
+            // A worker that has its GPU but lacks torch says more than one without a GPU.
+            if (!torch || torch->missing == TorchDiagnosis::Missing::Nothing
+                || (torch->missing == TorchDiagnosis::Missing::Cuda && d.missing != TorchDiagnosis::Missing::Cuda
+                    && d.missing != TorchDiagnosis::Missing::Nothing))
                 torch = d;
             details << tr("%1: %2").arg(slot->client->config().displayName(), d.cause);
         } else {
@@ -281,7 +287,9 @@ void WorkerPool::dispatch()
         // A free worker, preferring one that still holds this job's reference.
         Slot *best = nullptr;
         for (auto &slot : m_slots) {
-            if (slot->job)
+            // A torch job waits for the worker's device_info: whether its python has torch decides what a failure
+            // of the job means (settle() dispatches again).
+            if (slot->job || (m_kind == TaskKind::Torch && !slot->settled))
                 continue;
             if (!best || slot->client->loaded(u"reference"_s) == m_queue.front().job.referenceSo)
                 best = slot.get();
@@ -335,6 +343,7 @@ void WorkerPool::onReplied(Slot &slot, int requestId, const WorkerReply &reply)
 {
     if (requestId == slot.deviceRequest) {
         slot.deviceRequest = 0;
+        slot.torch = TorchProbe::fromReply(reply.body);
         if (reply.ok) {
             slot.device = DeviceInfo::fromJson(reply.body.value("device"_L1).toObject());
             slot.deviceError.clear();
@@ -354,10 +363,12 @@ void WorkerPool::onReplied(Slot &slot, int requestId, const WorkerReply &reply)
     if (!reply.ok) {
         EvalResult r = reply.toEvalResult();
         if (slot.step == Slot::Step::LoadReference && reply.errorCode != WorkerReply::Unavailable
-            && reply.errorCode != "no_device"_L1 && reply.errorCode != "no_torch"_L1) {
+            && reply.errorCode != "no_device"_L1) {
             // Not the candidate's fault: no verdict about it.
             r.verdict = Verdict::Error;
-            r.message = tr("The reference kernel could not be loaded: %1").arg(reply.errorMessage);
+            r.message = m_kind == TaskKind::Torch
+                            ? tr("The task's reference module could not be loaded: %1").arg(reply.errorMessage)
+                            : tr("The reference kernel could not be loaded: %1").arg(reply.errorMessage);
         }
         finishJob(slot, r);
         return;
@@ -373,14 +384,21 @@ void WorkerPool::finishJob(Slot &slot, EvalResult result)
 {
     const int id = slot.job->id;
     result.workerName = slot.client->config().displayName();
-    if (m_kind == TaskKind::Torch && result.verdict == Verdict::Error) {
-        // What the torch worker lacks, in one line (kforge-cli eval prints it as is), never its traceback.
-        const TorchWorkerDiagnosis d = TorchWorkerDiagnosis::of(result.errorCode, result.message);
-        const WorkerReadiness why(d.state(WorkerReadiness::State::CannotStart), {}, m_kind, d.cause);
-        if (d.missing != TorchWorkerDiagnosis::Missing::Nothing)
-            result.message = why.explanation();
-        else if (result.errorCode == WorkerReply::Unavailable || result.errorCode == WorkerReply::Crashed)
+    if (m_kind == TaskKind::Torch && (result.verdict == Verdict::Error || result.verdict == Verdict::LoadError)) {
+        // What the worker lacks for a torch task (its GPU, its python, torch), from its device_info, else from the
+        // result: then nothing was judged, and the message says what and the fix (kforge-cli eval prints it as is)
+        // rather than how the module host failed, never with a traceback.
+        TorchDiagnosis d = slot.settled ? TorchDiagnosis::ofWorker(slot.deviceErrorCode, slot.deviceError, slot.torch)
+                                        : TorchDiagnosis();
+        if (d.missing == TorchDiagnosis::Missing::Nothing && result.verdict == Verdict::Error)
+            d = TorchDiagnosis::ofResult(result.errorCode, result.message);
+        if (d.missing != TorchDiagnosis::Missing::Nothing) {
+            result.verdict = Verdict::Error;
+            result.message = WorkerReadiness(d.state(WorkerReadiness::State::CannotStart), {}, m_kind, d.cause)
+                                 .explanation();
+        } else if (result.errorCode == WorkerReply::Unavailable || result.errorCode == WorkerReply::Crashed) {
             result.message = d.cause;
+        }
     }
     if (result.deviceName.isEmpty())
         result.deviceName = slot.device.name;

@@ -6,6 +6,7 @@
 #include "core/eval/evalresult.h"
 #include "core/task/task.h"
 #include "core/worker/evaljob.h"
+#include "core/worker/torchprobe.h"
 #include "core/worker/workerconfig.h"
 #include "core/worker/workerreadiness.h"
 #include "core/worker/workerreply.h"
@@ -30,13 +31,14 @@ public:
 
     // Replaces the workers and starts them. Jobs running on the old ones are answered as cancelled.
     void setWorkers(const QList<WorkerConfig> &workers);
-    // The kind of task the workers serve: torch tasks go to kforge-torch-worker (each worker's command through
-    // WorkerConfig::forTorch), CUDA tasks to kforge-worker. A change restarts the workers (as setWorkers does).
+    // The kind of task the jobs are: the same kforge-worker judges both, but a torch task also needs its Python
+    // with torch (device_info's "torch" probe), and readiness and failed jobs say so in a torch task's words.
     void setTaskKind(TaskKind kind);
     TaskKind taskKind() const { return m_kind; }
     int workerCount() const;
     WorkerClient *worker(int index) const;
     DeviceInfo device(int index) const;   // valid once that worker answered device_info
+    TorchProbe torch(int index) const;    // that worker's Python for torch tasks, from the same answer
     QString deviceError(int index) const; // e.g. the worker's "no CUDA device" message
     // What worker `index` is doing, as Settings → Workers shows it.
     WorkerStatus status(int index) const;
@@ -81,7 +83,7 @@ private:
 
     std::vector<std::unique_ptr<Slot>> m_slots;
     std::deque<Job> m_queue;
-    QList<WorkerConfig> m_configs; // as set, for CUDA tasks
+    QList<WorkerConfig> m_configs;
     TaskKind m_kind = TaskKind::Cuda;
     int m_nextId = 1;
     bool m_settledEmitted = false;

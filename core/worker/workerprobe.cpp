@@ -37,6 +37,7 @@ void WorkerProbe::start()
     connect(m_client, &WorkerClient::replied, this, [this](int id, const WorkerReply &reply) {
         if (id != m_deviceRequest)
             return;
+        m_status.torch = TorchProbe::fromReply(reply.body);
         if (!reply.ok) {
             // no_device: the worker runs, the machine has no usable GPU; anything else is the worker failing.
             finish(reply.errorCode == "no_device"_L1 ? WorkerStatus::State::NoGpu : WorkerStatus::State::Failed,
@@ -44,8 +45,8 @@ void WorkerProbe::start()
             return;
         }
         m_status.device = DeviceInfo::fromJson(reply.body.value("device"_L1).toObject());
-        finish(m_status.device.canEvaluate() ? WorkerStatus::State::Connected : WorkerStatus::State::NoGpu,
-               m_status.device.canEvaluate() ? QString() : tr("The worker reported no usable device."));
+        finish(m_status.device.isValid() ? WorkerStatus::State::Connected : WorkerStatus::State::NoGpu,
+               m_status.device.isValid() ? QString() : tr("The worker reported no usable device."));
     });
     // Started from the event loop: finished() must never come inside start(), even for an empty command.
     QMetaObject::invokeMethod(m_client, &WorkerClient::start, Qt::QueuedConnection);

@@ -6,18 +6,11 @@ namespace kforge {
 
 QString WorkerReadiness::summary() const
 {
-    if (m_kind == TaskKind::Torch) {
-        switch (m_state) {
-        case State::Ready: return tr("Torch worker ready");
-        case State::Starting: return tr("Torch worker: starting…");
-        case State::NoWorker: return tr("No GPU worker configured");
-        case State::CannotStart: return tr("The torch worker could not be started");
-        case State::NoGpu: return tr("Torch worker: no CUDA");
-        case State::NoPython: return tr("Torch worker: no python3");
-        case State::NoTorch: return tr("Torch worker: no torch");
-        }
-        return {};
-    }
+    // A torch task names what kforge-worker's Python lacks; the rest reads as for a CUDA task.
+    if (m_kind == TaskKind::Torch && m_state == State::NoPython)
+        return tr("GPU worker: no python3 for torch");
+    if (m_kind == TaskKind::Torch && m_state == State::NoTorch)
+        return tr("GPU worker: no torch");
     switch (m_state) {
     case State::Ready: return tr("GPU worker ready");
     case State::Starting: return tr("GPU workers: starting…");
@@ -62,34 +55,41 @@ QString WorkerReadiness::explanation() const
     return {};
 }
 
-// A torch task is evaluated by kforge-torch-worker (python3 + torch + CUDA), started from each worker command with
-// kforge-worker replaced: the wording names that program and the piece it lacks, never nvcc or compiled kernels.
+// A torch task is judged by kforge-worker too, its modules run by a python3 with torch on the worker's machine
+// (--torch-python, $KFORGE_TORCH_PYTHON there, else python3): the wording names that python and the piece it lacks,
+// never nvcc or compiled kernels.
 QString WorkerReadiness::torchExplanation() const
 {
     const QString cause = m_cause.isEmpty() ? m_details.value(0) : m_cause;
     switch (m_state) {
     case State::Ready: return {};
     case State::Starting:
-        return tr("The torch worker is starting (python3 imports torch): evaluations can begin once it has reported "
-                  "its device.");
+        return tr("The GPU workers are starting: this PyTorch task's candidates can be evaluated once one has reported "
+                  "its GPU and its Python with torch.");
     case State::NoWorker:
         return tr("No GPU worker is configured, so this PyTorch task's candidates are not evaluated: Ctrl+Enter only "
                   "checks a ModelNew's Python syntax (a .cu kernel is compiled). Add a worker in Settings → Workers, "
-                  "e.g. ssh gpu-box kforge-worker: for a torch task it runs kforge-torch-worker there.");
+                  "e.g. ssh gpu-box kforge-worker, on a machine with an NVIDIA GPU and PyTorch.");
     case State::CannotStart:
-        return tr("The torch worker (kforge-torch-worker, run for this PyTorch task in place of kforge-worker) could "
-                  "not be started: %1")
+        return tr("No configured GPU worker could be started (%1), so this PyTorch task's candidates are not "
+                  "evaluated. Settings → Workers shows each worker's error and what to do; Test tries a command again.")
             .arg(cause);
     case State::NoPython:
-        return tr("The torch worker needs python3 and cannot run one: %1. Install Python 3 with PyTorch where the "
-                  "worker runs, or set KFORGE_TORCH_PYTHON to a python3 that has torch.")
+        return tr("kforge-worker cannot run the Python for this PyTorch task's modules: %1. Install Python 3 with "
+                  "PyTorch where the worker runs, or name one that has torch: KFORGE_TORCH_PYTHON=/path/to/python3 "
+                  "in the worker's environment, or kforge-worker --torch-python /path/to/python3 as its command "
+                  "(Settings → Workers).")
             .arg(cause);
-    case State::NoTorch: return tr("The torch worker's Python has no torch: %1").arg(cause);
+    case State::NoTorch:
+        return tr("kforge-worker's Python has no torch, so this PyTorch task's candidates are not evaluated: %1. "
+                  "Install PyTorch for it (pip install torch), or name a python3 that has torch: "
+                  "KFORGE_TORCH_PYTHON=/path/to/python3 in the worker's environment, or kforge-worker --torch-python "
+                  "/path/to/python3 as its command (Settings → Workers).")
+            .arg(cause);
     case State::NoGpu:
-        return tr("The torch worker runs, but its torch has no usable CUDA GPU (%1): a CPU-only torch build (such as "
-                  "Debian's python3-torch) or no NVIDIA driver. Run the worker on a GPU host with a CUDA build of "
-                  "PyTorch (Settings → Workers, e.g. ssh gpu-box kforge-worker); kforge-torch-worker --check there "
-                  "says what is missing.")
+        return tr("No usable GPU: kforge-worker finds no NVIDIA GPU on its machine (%1), and a PyTorch task's "
+                  "candidates are measured on one. Run the worker on a machine with an NVIDIA GPU and PyTorch "
+                  "(Settings → Workers, e.g. ssh gpu-box kforge-worker; Test shows its answer).")
             .arg(cause);
     }
     return {};

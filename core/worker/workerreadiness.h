@@ -22,15 +22,14 @@ public:
         Starting,    // workers are starting; none has answered yet
         NoWorker,    // none is configured
         CannotStart, // every configured worker failed to start or to shake hands
-        NoGpu,       // the workers run, but none found a usable GPU (e.g. "CUDA driver version is insufficient"; for a
-                     // torch task: its torch has no CUDA)
-        NoPython,    // torch task: the torch worker finds no python3 to run it
-        NoTorch,     // torch task: the torch worker's python cannot import torch
+        NoGpu,       // the workers run, but none found a usable GPU (e.g. "CUDA driver version is insufficient")
+        NoPython,    // torch task: kforge-worker cannot run the python it was given for a torch task's modules
+        NoTorch,     // torch task: kforge-worker's python cannot import torch
     };
 
     WorkerReadiness() = default;
-    // `kind`: the task kind the workers serve (a torch task's wording names kforge-torch-worker and its pieces);
-    // `cause`: the first failed worker's cause in one line (TorchWorkerDiagnosis), shown in the explanation.
+    // `kind`: the task kind the workers serve (a torch task's wording names kforge-worker's Python and torch);
+    // `cause`: the first failed worker's cause in one line (TorchDiagnosis), shown in the explanation.
     explicit WorkerReadiness(State state, QStringList details = {}, TaskKind kind = TaskKind::Cuda, QString cause = {})
         : m_state(state)
         , m_details(std::move(details))

@@ -61,8 +61,7 @@ QString WorkerStatus::summary() const
     case State::Unknown: return tr("Not tested: press Test");
     case State::Starting: return tr("Starting…");
     case State::Connected:
-        return device.cpu ? tr("Connected: CPU only (torch tasks)")
-                          : tr("Connected: %1, %2").arg(device.name, device.smArch());
+        return tr("Connected: %1, %2").arg(device.name, device.smArch());
     case State::NoGpu: return tr("No usable GPU: %1").arg(keyLine(error));
     case State::Failed: return tr("Failed: %1").arg(keyLine(error));
     }
@@ -75,18 +74,23 @@ QString WorkerStatus::details() const
     if (state == State::Unknown || state == State::Starting)
         return summary();
     if (state == State::Connected) {
-        lines << (device.cpu ? tr("Connected: no GPU, evaluates torch tasks on the CPU")
-                             : tr("Connected: %1 (compute capability %2.%3, %4)")
-                                   .arg(device.name)
-                                   .arg(device.ccMajor)
-                                   .arg(device.ccMinor)
-                                   .arg(device.smArch()));
+        lines << tr("Connected: %1 (compute capability %2.%3, %4)")
+                     .arg(device.name)
+                     .arg(device.ccMajor)
+                     .arg(device.ccMinor)
+                     .arg(device.smArch());
         if (device.memoryBytes > 0)
             lines << tr("Memory: %1").arg(QLocale().formattedDataSize(device.memoryBytes));
         if (!device.driverVersion.isEmpty() || !device.runtimeVersion.isEmpty())
             lines << tr("CUDA driver %1, runtime %2")
                          .arg(device.driverVersion.isEmpty() ? tr("unknown") : device.driverVersion,
                               device.runtimeVersion.isEmpty() ? tr("unknown") : device.runtimeVersion);
+        // PyTorch tasks need it; a CUDA task does not, so its absence is a fact here, not an error.
+        if (torch.hasTorch())
+            lines << tr("PyTorch tasks: torch %1 (%2)").arg(torch.version, torch.python);
+        else if (torch.reported)
+            lines << tr("PyTorch tasks: not judged here, %1 has no torch (%2)")
+                         .arg(torch.python.isEmpty() ? u"python3"_s : torch.python, torch.error);
     } else {
         lines << (state == State::NoGpu ? tr("The worker started but has no usable GPU:") : tr("The worker failed:"));
         lines << error.trimmed();

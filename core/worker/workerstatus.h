@@ -3,6 +3,7 @@
 // and versions, or the exact error and what to do about it. Made from the pool's live worker
 // (WorkerPool::status) or from a one-off handshake (WorkerProbe); plain value, crosses threads by value.
 #include "core/eval/deviceinfo.h"
+#include "core/worker/torchprobe.h"
 
 #include <QCoreApplication>
 #include <QMetaType>
@@ -27,11 +28,12 @@ public:
     int protocol = 0;
     int abiVersion = 0;
     DeviceInfo device;
+    TorchProbe torch; // the Python a torch task's modules run with, when the worker said
     QString error; // the worker's or its launcher's own words (stderr tail included), empty unless NoGpu/Failed
 
     // One line for the table cell ("Connected: NVIDIA H200, sm_90", "Failed: ssh: Could not resolve hostname ...").
     QString summary() const;
-    // Everything known, several lines: GPU, driver, versions; or the error and what to do.
+    // Everything known, several lines: GPU, driver, PyTorch, versions; or the error and what to do.
     QString details() const;
     // The most telling line of an error: a launcher's own message (ssh's "Could not resolve hostname ...") over
     // KForge's framing of it.

@@ -28,7 +28,7 @@ def fit_one(name, points):
         candidates.append((fmt_linear(a, name, b), lambda v, a=a, b=b: a * v + b))
     if 0 < slope < 1:
         # floor((P + c)/k) (pooling, strided convolutions), written "(P + c)/k" with the c that makes the division
-        # exact at the given sizes: the one form that task-format.md's expressions and the torch worker's both read.
+        # exact at the given sizes: the one form that task-format.md's expressions (and so the judge) read.
         for k in sorted({int(round(1 / slope)) + j for j in (-1, 0, 1)} - {0, 1}):
             c = k * d0 - v0
             text = '%s/%d' % (name if c == 0 else '(%s)' % fmt_linear(1, name, c), k)

@@ -1,4 +1,4 @@
-# kforge_torch_python(<var>): used by tests/torchworker, tests/app/cli and tests/resources/tasks.
+# kforge_torch_python(<var>): used by tests/torchworker (the module host), tests/app/cli and tests/resources/tasks.
 # The python that the torch tests run with: the first of KFORGE_TORCH_PYTHON, the Python3 found by CMake and
 # /usr/bin/python3 that imports torch; none: the Python3 found (the scripts then print SKIP and exit 77).
 set(KFORGE_TORCH_PYTHON "" CACHE FILEPATH "python3 with torch for the torch tests")

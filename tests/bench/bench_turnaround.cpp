@@ -241,7 +241,7 @@ int main(int argc, char **argv)
                        .arg(verdictToString(s.result.verdict) + (s.cacheHit == hit ? QString() : u"!"_s), -10)
                        .arg(std::isfinite(s.result.speedup) ? QString::number(s.result.speedup, 'f', 2) : u"-"_s, 8)
                 << '\n';
-            // Where the worker's part went: its phases (and a torch worker's load parts), the timing's rounds.
+            // Where the worker's part went: its phases (and load parts where it reports them), the timing's rounds.
             const QJsonObject phases = s.result.extra.value(u"phases_s"_s).toObject();
             const QJsonObject load = s.result.extra.value(u"load_parts_s"_s).toObject();
             if (!phases.isEmpty())

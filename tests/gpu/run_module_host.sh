@@ -2,8 +2,8 @@
 # Issue 34's module host on a GPU host without Qt: builds the Qt-free tree's tst_module_host and
 # libkforge_hostguard.so, then runs (1) tst_module_host with a CUDA context in the host (the restrictions
 # applied after it, a hostile module's attempts refused), (2) tests/torchworker/test_modulehost.py with
-# KFORGE_TORCH_DEVICE=0 (CUDA IPC buffers and events lent by the driver, the judge's weights, calls, failures),
-# (3) the torch worker's suite on the GPU (issue 38: its output capture). Prints a table last.
+# KFORGE_TORCH_DEVICE=0 (CUDA IPC buffers and events lent by the driver, the judge's weights, calls, failures).
+# Prints a table last. (kforge-worker judging torch tasks end to end: tests/gpu/run_one_judge.sh.)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -21,14 +21,12 @@ build() {
 }
 export -f build
 export B RES
-# STAGES picks some (default all): build sandbox protocol torchworker.
-want() { [[ " ${STAGES:-build sandbox protocol torchworker} " == *" $1 "* ]]; }
+# STAGES picks some (default all): build sandbox protocol.
+want() { [[ " ${STAGES:-build sandbox protocol} " == *" $1 "* ]]; }
 want build && stage build 300 bash -c build
 want sandbox && stage sandbox 90 "$B/tests/core/runtime/tst_module_host"
 want protocol && stage protocol 200 env KFORGE_TORCH_DEVICE=0 python3 tests/torchworker/test_modulehost.py \
   torchworker/kforge-module-host
-want torchworker && stage torchworker 420 bash -c 'cd tests/torchworker &&
-  KFORGE_TORCH_DEVICE=0 python3 test_torchworker.py "$PWD/../../torchworker/kforge-torch-worker" -v'
 echo
 echo "=== summary (at $(elapsed)s)"
 printf '%-12s %s\n' stage rc

@@ -1,6 +1,9 @@
 // Desktop integration files: the .desktop entry and the AppStream metainfo pass their validators (skipped
-// where desktop-file-utils or appstream are not installed), and the icons come in every promised size.
+// where desktop-file-utils or appstream are not installed), and the icons come in every promised size; the
+// installed example session and module host.
 #include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
 #include <QImageReader>
 #include <QProcess>
 #include <QStandardPaths>
@@ -22,6 +25,23 @@ int run(const QString &program, const QStringList &args, QString &output)
     output = QString::fromUtf8(p.readAll());
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
 }
+
+// `cmake --install` of one component of this build into a fresh prefix (nothing when cmake is not on PATH).
+struct Installed {
+    QTemporaryDir prefix;
+    QString cmake = QStandardPaths::findExecutable(QStringLiteral("cmake"));
+    QString output;
+    int rc = -1;
+
+    explicit Installed(const QString &component)
+    {
+        if (!cmake.isEmpty() && prefix.isValid())
+            rc = run(cmake,
+                     {QStringLiteral("--install"), QStringLiteral(KFORGE_TEST_BINARY_DIR), QStringLiteral("--prefix"),
+                      prefix.path(), QStringLiteral("--component"), component},
+                     output);
+    }
+};
 } // namespace
 
 class TestPackaging : public QObject
@@ -101,27 +121,48 @@ private Q_SLOTS:
     // The example session Help → Getting Started opens is installed where the program looks for it.
     void exampleSessionIsInstalled()
     {
-        const QString cmake = QStandardPaths::findExecutable(QStringLiteral("cmake"));
-        if (cmake.isEmpty())
+        const Installed installed(QStringLiteral("examples"));
+        if (installed.cmake.isEmpty())
             QSKIP("cmake is not on PATH");
-        QTemporaryDir prefix;
-        QVERIFY(prefix.isValid());
-        QString output;
-        const int rc = run(cmake,
-                           {QStringLiteral("--install"), QStringLiteral(KFORGE_TEST_BINARY_DIR), QStringLiteral("--prefix"),
-                            prefix.path(), QStringLiteral("--component"), QStringLiteral("examples")},
-                           output);
-        QVERIFY2(rc == 0, qPrintable(output));
-        QFile installed(prefix.filePath(QStringLiteral("share/kforge/examples/h200-diag_matmul-gui.kforge")));
-        QVERIFY2(installed.open(QIODevice::ReadOnly), qPrintable(output));
+        QVERIFY2(installed.rc == 0, qPrintable(installed.output));
+        const QTemporaryDir &prefix = installed.prefix;
+        QFile session(prefix.filePath(QStringLiteral("share/kforge/examples/h200-diag_matmul-gui.kforge")));
+        QVERIFY2(session.open(QIODevice::ReadOnly), qPrintable(installed.output));
         QFile source(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/h200-diag_matmul-gui.kforge"));
         QVERIFY(source.open(QIODevice::ReadOnly));
-        const QByteArray bytes = installed.readAll();
+        const QByteArray bytes = session.readAll();
         QVERIFY(bytes.startsWith("SQLite format 3"));
         QVERIFY(bytes == source.readAll());
         // Nothing else of the package comes with this component.
         QDir root(prefix.path());
         QCOMPARE(root.entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{QStringLiteral("share")});
+    }
+
+    // What kforge-worker's module host needs (docs/module-host.md) is installed beside it, and nothing of the retired
+    // Python judge: the package has no kforge-torch-worker and no judge modules.
+    void moduleHostIsInstalled()
+    {
+        const Installed installed(QStringLiteral("torchworker"));
+        if (installed.cmake.isEmpty())
+            QSKIP("cmake is not on PATH");
+        QVERIFY2(installed.rc == 0, qPrintable(installed.output));
+        const QTemporaryDir &prefix = installed.prefix;
+        QStringList files;
+        QDirIterator it(prefix.path(), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << QDir(prefix.path()).relativeFilePath(it.next());
+        files.sort();
+        const QString dir = QStringLiteral("share/kforge/torchworker/");
+        QCOMPARE(files, (QStringList{dir + QStringLiteral("kforge-module-host"),
+                                     dir + QStringLiteral("kforge_torchworker/__init__.py"),
+                                     dir + QStringLiteral("kforge_torchworker/buildcache.py"),
+                                     dir + QStringLiteral("kforge_torchworker/gpuipc.py"),
+                                     dir + QStringLiteral("kforge_torchworker/modulehost.py")}));
+        QVERIFY(QFileInfo(prefix.filePath(dir + QStringLiteral("kforge-module-host"))).isExecutable());
+        // The guard library the module host loads is installed with kforge-worker, under lib/kforge/.
+        QFile hostCmake(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/core/runtime/host/CMakeLists.txt"));
+        QVERIFY(hostCmake.open(QIODevice::ReadOnly));
+        QVERIFY(hostCmake.readAll().contains("install(TARGETS kforge_hostguard LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/kforge)"));
     }
 
     void debianDependsNameMd4c()

@@ -142,7 +142,7 @@ void TaskInfoModel::build(const TaskSummary &s)
         r.cells[DetailColumn] = detail;
         task << r;
     };
-    fact(tr("Kind"), s.torch ? tr("torch: a PyTorch Model, evaluated by kforge-torch-worker")
+    fact(tr("Kind"), s.torch ? tr("torch: a PyTorch Model, evaluated by kforge-worker")
                              : tr("cuda: a KForge kernel, evaluated by kforge-worker"));
     fact(tr("Name"), s.name);
     fact(tr("Degenerate"), !s.degenerate   ? tr("not checked")

@@ -346,7 +346,7 @@ void TaskPanel::renderTorch()
          + QStringLiteral("</p><p>")
          + tr("A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge "
               ".cu whose inputs are the forward's arguments followed by the module's parameters and buffers. "
-              "kforge-torch-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and "
+              "kforge-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and "
               "tolerance, and how discovery derived them.")
                .toHtmlEscaped()
          + QStringLiteral("</p>");

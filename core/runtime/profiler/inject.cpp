@@ -101,7 +101,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void)
 }
 
 // For a process that loads this library itself (dlopen, after its CUDA context exists) instead of through
-// CUDA_INJECTION64_PATH: kforge-torch-worker's hosts trace their last runs this way (docs/torch-worker.md).
+// CUDA_INJECTION64_PATH, such as a Python host that cannot have the variable set before its torch starts CUDA.
 //   InitializeInjection()        starts the tracer (as the driver would)
 //   kforge_inject_timestamp()    CUPTI's clock, the records' time base (ns), for bracketing runs
 //   kforge_inject_write(path)    flushes and writes the records so far as JSON lines: 0 written, 1 not

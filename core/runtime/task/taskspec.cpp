@@ -340,7 +340,7 @@ ScalarArg parseScalarArg(Reader &rd, const Json &j, const std::string &path, std
 
 // A torch task's integer tensor needs the range it is drawn from: a forward that indexes with it (embedding,
 // gather) is only meaningful for values it accepts, and the judge does not guess them. (bool, i16 and i8, which
-// the torch worker takes, are not Dtypes yet: the one judge's evaluator adds them with its torch path.)
+// the import writes, are not Dtypes yet.)
 void requireIntegerRange(const Json &j, const TensorSpec &t, const std::string &path)
 {
     const bool integer = t.dtype == Dtype::I32 || t.dtype == Dtype::I64 || t.dtype == Dtype::U8;

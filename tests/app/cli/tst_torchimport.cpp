@@ -167,7 +167,7 @@ private slots:
         QCOMPARE(readTask(out.filePath(u"level2_21_conv3d_groupnorm_min"_s)).value(u"degenerate"_s), QJsonValue(true));
         QCOMPARE(readTask(out.filePath(u"level1_04_relu"_s)).value(u"degenerate"_s), QJsonValue(false));
 
-        // The Qt-side loader reads it as a torch task (for kforge-torch-worker), never as a CUDA task: its
+        // The Qt-side loader reads it as a torch task (for kforge-worker to judge), never as a CUDA task: its
         // task.json goes to the worker as written and its reference is reference.py.
         const kforge::TaskLoadResult loaded = kforge::Task::load(mm);
         QVERIFY2(loaded.ok(), qPrintable(loaded.error.message()));

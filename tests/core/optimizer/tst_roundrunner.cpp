@@ -10,6 +10,7 @@
 #include "core/worker/scriptedevaluator.h"
 #include "replayserver.h"
 #include "roundanswers.h"
+#include "scriptedresults.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -26,6 +27,8 @@ using kforge::test::ReplayResponse;
 using kforge::test::ReplayScenario;
 using kforge::test::ReplayServer;
 using kforge::test::roundAnswer;
+using kforge::test::scriptedCorrect;
+using kforge::test::scriptedTiming;
 
 namespace {
 
@@ -70,29 +73,11 @@ ReplayScenario scenario(const QStringList &answers, int delayMs = 1)
     return s;
 }
 
-TimingStats timing(double ms)
-{
-    TimingStats t;
-    t.medianMs = t.meanMs = t.minMs = t.p10Ms = t.p90Ms = ms;
-    t.cv = 0.01;
-    t.runs = 100;
-    return t;
-}
-
 // Deterministic verdicts from markers in the source; never a measurement (ScriptedEvaluator flags it so).
 EvalResult script(const EvalRequest &req)
 {
     const QString s = req.candidateSource;
-    auto correct = [](double refMs, double candMs) {
-        EvalResult r;
-        r.verdict = Verdict::Correct;
-        r.reference = timing(refMs);
-        r.candidate = timing(candMs);
-        r.speedup = refMs / candMs;
-        r.verification.trials = 5;
-        r.deviceName = QStringLiteral("Scripted GPU");
-        return r;
-    };
+    const auto correct = scriptedCorrect;
     if (s.contains(QLatin1String("FAST_ROWSCALE")))
         return correct(11.84, 11.84 / 35.0);
     if (s.contains(QLatin1String("REPAIRED_ROWSCALE")) || s.contains(QLatin1String("MANUAL_OK")))
@@ -169,8 +154,8 @@ struct Rig {
         const qint64 id = store.addVariant(v, {QStringLiteral("// %1\n").arg(marker), {}, {}});
         EvalResult r;
         r.verdict = Verdict::Correct;
-        r.reference = timing(11.84);
-        r.candidate = timing(11.84 / speedup);
+        r.reference = scriptedTiming(11.84);
+        r.candidate = scriptedTiming(11.84 / speedup);
         r.speedup = speedup;
         r.verification.trials = 5;
         store.addEvaluation(Evaluation::fromResult(id, r.toJson()));

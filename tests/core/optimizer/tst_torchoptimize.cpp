@@ -1,17 +1,24 @@
-// Rounds on a PyTorch task, end to end on the CPU: `kforge-cli import` of a KernelBench-format problem, then
-// `kforge-cli optimize` for two rounds against the LLM tests' replay server on loopback, whose answers are
-// ```python ModelNew modules (two correct, one wrong) and one ```cuda kernel, evaluated by kforge-torch-worker
-// on the CPU, or on GPU $KFORGE_TORCH_DEVICE (started through the worker command `kforge-worker --device cpu`, which a torch task turns into
-// kforge-torch-worker); and `kforge-cli eval` of a ModelNew file on the imported task. Needs a python3 with
-// torch (KFORGE_TORCH_PYTHON, python3 or /usr/bin/python3): SKIP without.
+// Rounds on a PyTorch task: two rounds of two candidates on an imported KernelBench-format problem
+// (tests/fixtures/torch_problems/level1_04_relu.py with the task.json `kforge-cli import` writes for it,
+// tests/fixtures/torch_rounds/level1_04_relu.task.json), the real LlmClient against the LLM
+// tests' replay server on loopback, whose answers are ```python ModelNew modules (two correct, one wrong) and one
+// ```cuda kernel, and the one allowed fake, ScriptedEvaluator, in place of the worker pool: the PyTorch prompt, each
+// answer kept in its language and sent for evaluation as the module or kernel it is, the reference measured first
+// as reference.py, and the verdicts landing in the session. Measuring a torch task is kforge-worker's (its own
+// tests); this is the orchestration around it, and needs neither torch nor a GPU.
+#include "core/llm/endpointpresets.h"
+#include "core/llm/llmclient.h"
+#include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"
 #include "core/task/sourcelanguage.h"
+#include "core/worker/scriptedevaluator.h"
 #include "replayserver.h"
+#include "scriptedresults.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -22,11 +29,11 @@ using namespace Qt::StringLiterals;
 using kforge::test::ReplayResponse;
 using kforge::test::ReplayScenario;
 using kforge::test::ReplayServer;
+using kforge::test::scriptedCorrect;
 
 namespace {
 
 const QString kFixtures = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/torch_rounds/");
-const QString kProblem = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/torch_problems/level1_04_relu.py");
 
 QString fixture(const QString &name)
 {
@@ -54,49 +61,26 @@ QByteArray openAiStream(const QString &text)
     return out + "data: [DONE]\n\n";
 }
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-// kforge-cli with its settings, cache and data in `home` and the torch worker run by `python`, serving the
-// event loop meanwhile (the replay server lives in this process).
-Run cli(const QStringList &args, const QString &home, const QString &python)
+// Verdicts by what the source is; never a measurement (ScriptedEvaluator flags every result "scripted").
+EvalResult script(const EvalRequest &req)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"XDG_CONFIG_HOME"_s, home + u"/config"_s);
-    env.insert(u"XDG_CACHE_HOME"_s, home + u"/cache"_s);
-    env.insert(u"XDG_DATA_HOME"_s, home + u"/data"_s);
-    env.insert(u"KFORGE_TORCH_PYTHON"_s, python);
-    p.setProcessEnvironment(env);
-    QSignalSpy finished(&p, &QProcess::finished);
-    // $KFORGE_CLI: the bundle's kforge-cli on a GPU host (tests/gpu), else the one built beside this test.
-    p.start(qEnvironmentVariable("KFORGE_CLI", QStringLiteral(KFORGE_CLI)), args);
-    if (!p.waitForStarted() || !finished.wait(540000))
-        qFatal("kforge-cli %s did not finish", qPrintable(args.value(0)));
-    const Run r{p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-    qInfo().noquote() << "kforge-cli" << args.join(u' ') << "output:\n" << r.out << r.err;
-    return r;
-}
-
-// The torch worker's device: KFORGE_TORCH_DEVICE (as the torch worker's own tests), a GPU index on the H200
-// (tests/gpu), else the CPU.
-QString torchDevice()
-{
-    const QString d = qEnvironmentVariable("KFORGE_TORCH_DEVICE");
-    return d.isEmpty() ? u"cpu"_s : d;
-}
-
-QString workerCommand()
-{
-    return u"kforge-worker --device "_s + torchDevice();
-}
-
-bool onGpu()
-{
-    return torchDevice() != u"cpu";
+    const QString s = req.candidateSource;
+    const auto correct = [](double speedup) { return scriptedCorrect(0.2, 0.2 / speedup); };
+    if (!req.task.isTorch())
+        return EvalResult::failure(Verdict::Error, u"not a torch task"_s);
+    if (s.contains(u"+ 0.5"_s)) {
+        EvalResult r = EvalResult::failure(Verdict::Incorrect, u"output out differs in 2097152 elements"_s);
+        r.verification.trials = 1;
+        r.verification.mismatches = 2097152;
+        return r;
+    }
+    if (s.contains(u"KF_ENTRY"_s))
+        return correct(2.0);
+    if (s.contains(u"class ModelNew"_s))
+        return correct(s.contains(u"clamp_min"_s) ? 1.25 : 1.1);
+    if (s.contains(u"class Model("_s))
+        return correct(1.0);
+    return EvalResult::failure(Verdict::Error, u"unexpected source in the test"_s);
 }
 
 } // namespace
@@ -106,36 +90,12 @@ class TstTorchOptimize : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QStringList pythons;
-        if (const QString env = qEnvironmentVariable("KFORGE_TORCH_PYTHON"); !env.isEmpty())
-            pythons << env;
-        pythons << u"python3"_s << u"/usr/bin/python3"_s;
-        for (const QString &python : std::as_const(pythons)) {
-            QProcess p;
-            p.start(python, {u"-c"_s, u"import torch"_s});
-            if (p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0) {
-                m_python = python;
-                break;
-            }
-        }
-        if (m_python.isEmpty())
-            QSKIP("SKIP: no python3 with torch (tried KFORGE_TORCH_PYTHON, python3, /usr/bin/python3): the torch "
-                  "worker cannot run here");
-        QVERIFY(m_home.isValid());
-        const Run r = cli({u"import"_s, kProblem, u"--out"_s, m_home.filePath(u"tasks"_s), u"--python"_s, m_python},
-                          m_home.path(), m_python);
-        QCOMPARE(r.exitCode, 0);
-        m_task = m_home.filePath(u"tasks/level1_04_relu"_s);
-        QVERIFY(QFile::exists(m_task + u"/reference.py"_s));
-    }
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
-    // Two rounds of two candidates: round 1 answers a correct and a wrong ModelNew, round 2 another correct
-    // ModelNew and a .cu kernel (compiled here; on a CPU worker its verdict is load_error, "needs a GPU").
+    // Round 1 answers a correct and a wrong ModelNew, round 2 another correct ModelNew and a .cu kernel.
     void twoRounds()
     {
+        QTemporaryDir dir;
         ReplayServer server;
         ReplayScenario scenario;
         for (const char *name : {"relu_clamp.md", "relu_shifted.md", "relu_mask.md", "relu_kernel.md"}) {
@@ -146,22 +106,57 @@ private Q_SLOTS:
         }
         server.addScenario(u"torch"_s, scenario);
         QVERIFY(server.listen());
-        const QString session = m_home.filePath(u"relu.kforge"_s);
-        const Run r = cli({u"optimize"_s, m_task, u"--rounds"_s, u"2"_s, u"--candidates"_s, u"2"_s, u"--endpoint"_s,
-                           server.baseUrl(u"torch"_s), u"--model"_s, u"test-model"_s, u"--session"_s, session,
-                           u"--repair"_s, u"0"_s, u"--exemplars"_s, u"2"_s, u"--worker"_s,
-                           workerCommand(), u"--no-metrics"_s},
-                          m_home.path(), m_python);
-        QCOMPARE(r.exitCode, 0);
+        // The task folder as the import leaves it: the problem as reference.py beside its task.json.
+        const QString task = dir.filePath(u"level1_04_relu"_s);
+        QVERIFY(QDir().mkpath(task));
+        QVERIFY(QFile::copy(kFixtures + u"level1_04_relu.task.json"_s, task + u"/task.json"_s));
+        QVERIFY(QFile::copy(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/torch_problems/level1_04_relu.py"),
+                            task + u"/reference.py"_s));
+        SessionStore store;
+        QVERIFY2(store.create(dir.filePath(u"relu.kforge"_s), task), qPrintable(store.errorString()));
+        QCOMPARE(store.task().json().value(u"kind"_s).toString(), u"torch"_s);
+        ScriptedEvaluator evaluator(script);
+        evaluator.setDelayMs(10);
+        auto llm = std::make_unique<LlmClient>();
+        {
+            RoundRunner runner(&store, llm.get(), &evaluator);
+            LlmRequest t;
+            t.endpoint = EndpointPresets::forUrl(server.baseUrl(u"torch"_s), LlmProtocol::OpenAi);
+            t.model = u"test-model"_s;
+            t.endpoint.limits.maxAttempts = 1;
+            runner.setRequestTemplate(t);
+            RoundSettings settings;
+            settings.candidates = 2;
+            settings.repairAttempts = 0;
+            settings.sampler.count = 2;
+            for (int round = 0; round < 2; ++round) {
+                QSignalSpy finished(&runner, &RoundRunner::roundFinished);
+                QVERIFY2(runner.start(settings), qPrintable(runner.errorString()));
+                QVERIFY(finished.wait(30000));
+                QCOMPARE(toString(finished.first().at(1).value<RoundState>()), u"finished"_s);
+            }
+        }
+        llm.reset();
+        QTest::qWait(200); // the server sees its clients go before it is destroyed
         QCOMPARE(server.requests().size(), 4);
 
-        SessionStore store;
-        QVERIFY2(store.open(session), qPrintable(store.errorString()));
-        QCOMPARE(store.task().name, u"level1_04_relu"_s);
         const Variant *ref = store.population().reference();
         QVERIFY(ref && ref->isCorrect()); // the reference measured as a candidate against itself
         QCOMPARE(sourceLanguage(store.source(ref->id)), SourceLanguage::Python);
         QCOMPARE(store.rounds().size(), 2);
+
+        // What went to the evaluator: the torch task with each source as it is, the reference under its own name.
+        const QList<EvalRequest> requests = evaluator.submitted();
+        QCOMPARE(requests.size(), 5);
+        QCOMPARE(requests.first().candidateName, u"reference.py"_s);
+        QVERIFY(requests.first().candidateSource.contains(u"class Model(nn.Module)"_s));
+        int kernels = 0;
+        for (const EvalRequest &r : requests) {
+            QVERIFY(r.task.isTorch());
+            QCOMPARE(r.task.name(), u"level1_04_relu"_s);
+            kernels += sourceLanguage(r.candidateSource) == SourceLanguage::Cuda ? 1 : 0;
+        }
+        QCOMPARE(kernels, 1);
 
         QStringList verdicts[2];
         for (int round = 0; round < 2; ++round) {
@@ -191,53 +186,13 @@ private Q_SLOTS:
                 const QString source = store.source(id);
                 const bool python = source.contains(u"class ModelNew"_s);
                 QCOMPARE(sourceLanguage(source), python ? SourceLanguage::Python : SourceLanguage::Cuda);
-                if (e->summary.verdict == u"incorrect")
-                    QVERIFY(source.contains(u"+ 0.5"_s));
-                if (e->summary.verdict == u"load_error") {
-                    QVERIFY(!python);
-                    QVERIFY2(e->measurement().message.contains(u"needs a GPU"_s), qPrintable(e->measurement().message));
-                }
+                QCOMPARE(e->summary.verdict == u"incorrect", source.contains(u"+ 0.5"_s));
             }
             std::sort(verdicts[round].begin(), verdicts[round].end());
         }
         QCOMPARE(verdicts[0], (QStringList{u"correct"_s, u"incorrect"_s}));
-        // On a GPU worker the .cu kernel (compiled by kforge-cli's compiler, its .so sent) is measured too.
-        QCOMPARE(verdicts[1], onGpu() ? (QStringList{u"correct"_s, u"correct"_s})
-                                      : (QStringList{u"correct"_s, u"load_error"_s}));
-        QVERIFY(r.out.contains(u"Session: "_s + store.path()));
+        QCOMPARE(verdicts[1], (QStringList{u"correct"_s, u"correct"_s}));
     }
-
-    // kforge-cli eval of a ModelNew file on the imported task: correct (exit 0), and a wrong one (exit 1).
-    void evalModelNew_data()
-    {
-        QTest::addColumn<QString>("file");
-        QTest::addColumn<int>("exitCode");
-        QTest::addColumn<QString>("verdict");
-        QTest::newRow("correct") << u"relu_modelnew_good.py"_s << 0 << u"correct"_s;
-        QTest::newRow("wrong") << u"relu_modelnew_wrong.py"_s << 1 << u"incorrect"_s;
-    }
-
-    void evalModelNew()
-    {
-        QFETCH(QString, file);
-        QFETCH(int, exitCode);
-        QFETCH(QString, verdict);
-        const Run r = cli({u"eval"_s, m_task, kFixtures + file, u"--worker"_s, workerCommand(),
-                           u"--no-metrics"_s, u"--json"_s},
-                          m_home.path(), m_python);
-        QCOMPARE(r.exitCode, exitCode);
-        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
-        const QJsonObject result = o.value(u"result"_s).toObject();
-        QCOMPARE(result.value(u"verdict"_s).toString(), verdict);
-        QCOMPARE(o.value(u"device"_s).toObject().value(u"kind"_s).toString() == u"cpu"_s, !onGpu());
-        if (verdict == u"correct")
-            QVERIFY(result.value(u"timing"_s).toObject().contains(u"speedup"_s));
-    }
-
-private:
-    QString m_python;
-    QTemporaryDir m_home;
-    QString m_task;
 };
 
 QTEST_GUILESS_MAIN(TstTorchOptimize)

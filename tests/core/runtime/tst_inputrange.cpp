@@ -123,7 +123,7 @@ void builtInTasks()
     };
     int tasks = 0;
     for (const auto &entry : std::filesystem::directory_iterator(KFORGE_TEST_SOURCE_DIR "/resources/tasks")) {
-        // CUDA tasks only: a torch task (reference.py) is the torch worker's, which makes its own inputs.
+        // CUDA tasks only: a torch task (reference.py) has tests of its own.
         if (!std::filesystem::exists(entry.path() / "task.json") || !std::filesystem::exists(entry.path() / "reference.cu"))
             continue;
         const TaskSpecResult r = loadTaskFolder(entry.path());

@@ -1,9 +1,7 @@
 // Task loading on the Qt side: the built-in tasks, and broken task folders whose messages must name the
-// file, the field and the problem; torch tasks (kind "torch"), a source's language, and the worker command a
-// torch task runs.
+// file, the field and the problem; torch tasks (kind "torch") and a source's language.
 #include "core/task/sourcelanguage.h"
 #include "core/task/task.h"
-#include "core/worker/workerconfig.h"
 
 #include <QDir>
 #include <QFile>
@@ -70,7 +68,6 @@ private Q_SLOTS:
     void unknownKeysAreWarnings();
     void loadsATorchTask();
     void sourceLanguages();
-    void torchWorkerCommands();
 };
 
 void TestTask::builtinTasks()
@@ -250,7 +247,7 @@ void TestTask::loadsATorchTask()
     QCOMPARE(t.variants().size(), 1);
     QCOMPARE(t.variants().at(0).label, u"fused"_s);
     QVERIFY(t.variants().at(0).source.contains(u"class ModelNew"_s));
-    // What the torch worker judges: task.json as written, nothing dropped (a CUDA TaskSpec has no scalars).
+    // What the worker judges: task.json as written, nothing dropped (a CUDA TaskSpec has no scalars).
     const QJsonObject json = t.toJson();
     QCOMPARE(json.value(u"kind"_s).toString(), u"torch"_s);
     QCOMPARE(json.value(u"inputs"_s).toArray().at(1).toObject().value(u"value"_s).toDouble(), 0.5);
@@ -287,29 +284,6 @@ void TestTask::sourceLanguages()
              SourceLanguage::Cuda);
     QCOMPARE(sourceExtension(SourceLanguage::Python), u"py"_s);
     QCOMPARE(fenceLanguage(SourceLanguage::Cuda), u"cuda"_s);
-}
-
-void TestTask::torchWorkerCommands()
-{
-    const auto torch = [](const QString &command) {
-        WorkerConfig c;
-        c.command = command;
-        return c.forTorch().command;
-    };
-    QCOMPARE(torch(u"kforge-worker --device 0"_s), u"kforge-torch-worker --device 0"_s);
-    QCOMPARE(torch(u"ssh gpu-box kforge-worker --device 1"_s), u"ssh gpu-box kforge-torch-worker --device 1"_s);
-    QCOMPARE(torch(u"ssh box /opt/kf/bin/kforge-worker"_s), u"ssh box /opt/kf/bin/kforge-torch-worker"_s);
-    QCOMPARE(torch(u"kforge-torch-worker --device cpu"_s), u"kforge-torch-worker --device cpu"_s);
-    QCOMPARE(torch(u"srun -p gpu my-kforge-worker-wrapper"_s), u"srun -p gpu my-kforge-worker-wrapper"_s);
-    // A bare name resolves to the script (the source tree's, from a build tree) and runs with KFORGE_TORCH_PYTHON.
-    WorkerConfig c;
-    c.command = u"kforge-torch-worker --device cpu"_s;
-    qputenv("KFORGE_TORCH_PYTHON", "/usr/bin/python3");
-    const QStringList resolved = c.resolvedCommand();
-    qunsetenv("KFORGE_TORCH_PYTHON");
-    QCOMPARE(resolved.value(0), u"/usr/bin/python3"_s);
-    QVERIFY2(resolved.value(1).endsWith(u"/kforge-torch-worker"_s), qPrintable(resolved.join(u' ')));
-    QCOMPARE(resolved.mid(2), (QStringList{u"--device"_s, u"cpu"_s}));
 }
 
 QTEST_GUILESS_MAIN(TestTask)

@@ -6,6 +6,7 @@
 
 #include <QJsonDocument>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <csignal>
 
@@ -222,20 +223,34 @@ void TestWorkerClient::loadByPathOrInline()
     QVERIFY(so.open());
     so.write("not really a shared object");
     so.close();
+    // A torch task's module goes the same way; inline it is its source with its file name ("source_base64", "filename").
+    QTemporaryDir dir;
+    const QString module = dir.filePath(u"reference.py"_s);
+    QFile py(module);
+    QVERIFY(py.open(QIODevice::WriteOnly));
+    py.write("import torch\n");
+    py.close();
     for (const auto transfer : {WorkerConfig::Transfer::Path, WorkerConfig::Transfer::Inline}) {
-        WorkerConfig c = config(scriptedWorker(u"normal"_s));
-        c.transfer = transfer;
-        WorkerClient client(c);
-        QSignalSpy log(&client, &WorkerClient::log);
-        const WorkerReply r = waitReply(client, client.load(u"reference"_s, so.fileName()));
-        QVERIFY(r.ok);
-        QCOMPARE(client.loaded(u"reference"_s), QFileInfo(so.fileName()).absoluteFilePath());
-        QVERIFY(client.loaded(u"candidate"_s).isEmpty());
-        const QString via = transfer == WorkerConfig::Transfer::Inline ? u"via base64"_s : u"via path"_s;
-        bool seen = false;
-        for (const auto &args : std::as_const(log))
-            seen = seen || args.at(0).toString().contains(u"loaded reference "_s + via);
-        QVERIFY2(seen, qPrintable(via));
+        for (const QString &file : {so.fileName(), module}) {
+            WorkerConfig c = config(scriptedWorker(u"normal"_s));
+            c.transfer = transfer;
+            WorkerClient client(c);
+            QSignalSpy log(&client, &WorkerClient::log);
+            const WorkerReply r = waitReply(client, client.load(u"reference"_s, file));
+            QVERIFY(r.ok);
+            QCOMPARE(client.loaded(u"reference"_s), QFileInfo(file).absoluteFilePath());
+            QVERIFY(client.loaded(u"candidate"_s).isEmpty());
+            const bool inlined = transfer == WorkerConfig::Transfer::Inline;
+            const QString expected = u"loaded reference "_s
+                                     + (!inlined             ? u"via path from "_s + QFileInfo(file).absoluteFilePath()
+                                        : file == module ? u"via base64 as reference.py"_s
+                                                           : u"via base64"_s);
+            QString line;
+            for (const auto &args : std::as_const(log))
+                if (args.at(0).toString().contains(u"loaded reference"_s))
+                    line = args.at(0).toString();
+            QVERIFY2(line.endsWith(expected), qPrintable(line + u" | expected: "_s + expected));
+        }
     }
     QVERIFY(config(u"ssh gpu-box kforge-worker"_s).sendsInline());
     QVERIFY(config(u"srun -p gpu kforge-worker"_s).sendsInline());

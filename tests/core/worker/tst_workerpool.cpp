@@ -1,6 +1,7 @@
 // WorkerPool and PoolEvaluator: jobs to free workers, the reference kept loaded, a worker killed with
 // SIGKILL mid-job and restarted, the watchdog, cancellation; PoolEvaluator compiling with the real nvcc
-// for the workers' architecture and surfacing compile errors and the real worker's no-GPU error.
+// for the workers' architecture and surfacing compile errors and the real worker's no-GPU error, and sending a
+// torch task's modules as files to the same workers.
 #include "core/compile/compiler.h"
 #include "core/compile/cudatoolkit.h"
 #include "core/llm/llmclient.h"
@@ -13,6 +14,7 @@
 #include "core/worker/workerpool.h"
 #include "workertesthelpers.h"
 
+#include <QFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <csignal>
@@ -117,6 +119,7 @@ private Q_SLOTS:
     void evaluatorCompileError();
     void evaluatorCompilesForTheWorkersArch();
     void evaluatorSurfacesNoGpu();
+    void evaluatorSendsTorchModulesAsFiles();
     void scriptedEvaluator();
     void readiness_data();
     void readiness();
@@ -358,6 +361,53 @@ void TestWorkerPool::evaluatorSurfacesNoGpu()
     QCOMPARE(r.errorCode, u"no_device"_s);
     QVERIFY2(r.message.contains(u"CUDA", Qt::CaseInsensitive), qPrintable(r.message));
     QVERIFY(!pool.deviceError(0).isEmpty());
+}
+
+// A torch task goes to the same worker as a CUDA task (no other program, no restart): its reference.py and a ModelNew
+// candidate are not compiled but written to files the worker loads by path; the reference measured as a candidate
+// is its Model under the name the worker looks up.
+void TestWorkerPool::evaluatorSendsTorchModulesAsFiles()
+{
+    EvaluatorRig rig(m_cache->path(), scripted(u"scripted"_s));
+    const Task task = builtin(u"torch_softmax"_s);
+    QVERIFY(task.isTorch());
+    const auto loadedFile = [&rig](const QString &slot) {
+        QString file;
+        for (const auto &args : std::as_const(rig.log))
+            if (const QString line = args.at(1).toString(); line.contains(u"loaded "_s + slot + u" via path from "_s))
+                file = line.section(u" from "_s, -1);
+        return file;
+    };
+    const auto readAll = [](const QString &path) {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    };
+    const QString modelNew = readAll(Task::builtinTasksDir() + u"/torch_softmax/variants/explicit.py"_s);
+    QVERIFY(modelNew.contains(u"class ModelNew"_s));
+    // (the name given, the file the worker gets): a round's candidate has the default name, its language decides.
+    for (const auto &[given, name] : {std::pair{u"explicit.py"_s, u"explicit.py"_s},
+                                      std::pair{u"candidate.cu"_s, u"candidate.py"_s},
+                                      std::pair{u"reference.py"_s, u"reference.py"_s}}) {
+        EvalRequest req;
+        req.task = task;
+        req.candidateSource = given == u"reference.py" ? task.referenceSource() : modelNew;
+        req.candidateName = given;
+        const int id = rig.evaluator.submit(req);
+        const EvalResult r = waitFinished(&rig.evaluator, &Evaluator::finished, 1, 60000).value(id);
+        QCOMPARE(r.verdict, Verdict::Incorrect); // the scripted worker's answer, passed through
+        QVERIFY(r.hasFlag(u"scripted"_s));
+        QCOMPARE(r.workerName, u"scripted"_s);
+        QCOMPARE(rig.pool.taskKind(), TaskKind::Torch);
+        const QString reference = loadedFile(u"reference"_s);
+        QVERIFY2(reference.endsWith(u"/reference.py"_s), qPrintable(reference));
+        QCOMPARE(readAll(reference), task.referenceSource());
+        const QString candidate = loadedFile(u"candidate"_s);
+        QVERIFY2(candidate.endsWith(u'/' + name), qPrintable(candidate));
+        QCOMPARE(readAll(candidate).contains(u"ModelNew = Model"_s), name == u"reference.py");
+    }
+    QCOMPARE(rig.compiled.count(), 0);                            // nothing compiled, no nvcc needed
+    QCOMPARE(countLog(rig.log, u"scripted-worker: device_info"_s), 1); // one worker process for both
+    QCOMPARE(countLog(rig.log, u"loaded reference"_s), 1);             // and it kept the reference
 }
 
 void TestWorkerPool::scriptedEvaluator()

@@ -22,7 +22,7 @@ nsets = int(os.environ.get('KFORGE_NCU_SETS', '128'))
 only = os.environ.get('KFORGE_NCU_TASKS', '').split()  # empty: every built-in task
 for t in sorted(os.listdir(root + '/resources/tasks')):
     tj = json.load(open(f'{root}/resources/tasks/{t}/task.json'))
-    if tj.get('kind') == 'torch':  # kforge-torch-worker's: kforge-worker --launch runs CUDA tasks only
+    if tj.get('kind') == 'torch':  # kforge-worker --launch runs CUDA tasks only
         print(f'echo "skip {t}: a torch task"')
         continue
     v = [x for x in tj.get('variants', []) if x.get('label') == 'good']

@@ -7,7 +7,7 @@
 #       every variant with the task's nvcc_flags into OUT_DIR. Prints "SKIP: no nvcc" when NVCC is empty.
 #       A torch task ("kind": "torch", reference.py): name, reference.py and the variants list are checked and its
 #       .cu variants compiled; the rest of its task.json is what kforge-cli import writes, checked by
-#       torch_tasks_check.py (tasks_torch_import), its ModelNew variants by tasks_torch_cpu.
+#       torch_tasks_check.py (tasks_torch_import), its variants' verdicts on a GPU by tasks_torch_gpu.
 cmake_minimum_required(VERSION 3.25)
 
 set(_errors "")

@@ -700,7 +700,7 @@ int main(int argc, char **argv)
             && (only.empty() || std::find(only.begin(), only.end(), e.path().filename().string()) != only.end()))
             dirs.push_back(e.path());
     std::sort(dirs.begin(), dirs.end());
-    // PyTorch tasks (reference.py, no reference.cu) are kforge-torch-worker's: torch_tasks_check.py checks them.
+    // PyTorch tasks (reference.py, no reference.cu) need kforge-worker's module host: torch_tasks_check.py checks them.
     std::erase_if(dirs, [](const fs::path &d) {
         std::ifstream f(d / "task.json");
         const json j = json::parse(f, nullptr, false);

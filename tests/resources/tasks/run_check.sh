@@ -2,8 +2,8 @@
 # Cross-checks the built-in tasks on a GPU host that has nvcc (and, for the second half, PyTorch) but need
 # not have Qt or a configured KForge build: compiles every task kernel in parallel, builds check_tasks,
 # runs it (variants against each task's reference, timed), then torch_check.py (every kernel against
-# PyTorch). Results and logs go to <out dir>, shared objects and the harness to $KFORGE_SO_DIR
-# (default <out dir>/so).
+# PyTorch), then the built-in torch tasks through kforge-worker ($KFORGE_WORKER, default build/ci's; skipped without
+# one). Results and logs go to <out dir>, shared objects and the harness to $KFORGE_SO_DIR (default <out dir>/so).
 #   tests/resources/tasks/run_check.sh <out dir> [check_tasks options, e.g. --only diag_matmul,softmax]
 set -u
 root=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -16,11 +16,12 @@ mkdir -p "$out" "$so"
 
 for dir in "$root"/resources/tasks/*/; do
     name=$(basename "$dir")
-    [ -f "$dir/reference.cu" ] || continue # a torch task (reference.py): torch_tasks_check.py, below
     flags=$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1])).get("nvcc_flags", [])))' \
         "$dir/task.json")
     mkdir -p "$so/$name"
+    # A torch task (reference.py) has only its .cu variants compiled: torch_tasks_check.py, below, loads them.
     for src in "$dir"reference.cu "$dir"variants/*.cu; do
+        [ -f "$src" ] || continue
         echo "nvcc -O3 -lineinfo -arch=$arch -shared -Xcompiler -fPIC -I$root/core/runtime/include $flags $src" \
              "-o $so/$name/$(basename "$src" .cu).so"
     done
@@ -39,10 +40,15 @@ if python3 -c 'import torch' 2>/dev/null; then
     PYTHONUNBUFFERED=1 python3 "$root/tests/resources/tasks/torch_check.py" "$root/resources/tasks" "$so" \
         2>&1 | tee "$out/torch_check.txt"
     grep -q "ALL AS EXPECTED" "$out/torch_check.txt" || status=1
-    # The built-in torch tasks: every ModelNew and .cu variant through kforge-torch-worker on GPU 0.
-    PYTHONUNBUFFERED=1 python3 "$root/tests/resources/tasks/torch_tasks_check.py" evaluate "$root/resources/tasks" \
-        --worker "$root/torchworker/kforge-torch-worker" --device 0 2>&1 | tee "$out/torch_tasks.txt"
-    grep -q "ALL AS EXPECTED" "$out/torch_tasks.txt" || status=1
+    # The built-in torch tasks: every ModelNew and .cu variant through kforge-worker on GPU 0.
+    worker=${KFORGE_WORKER:-$root/build/ci/core/runtime/worker/kforge-worker}
+    if [ -x "$worker" ]; then
+        PYTHONUNBUFFERED=1 python3 "$root/tests/resources/tasks/torch_tasks_check.py" evaluate "$root/resources/tasks" \
+            --worker "$worker" --so "$so" --device 0 2>&1 | tee "$out/torch_tasks.txt"
+        grep -q "ALL AS EXPECTED" "$out/torch_tasks.txt" || status=1
+    else
+        echo "SKIP torch_tasks_check.py evaluate: no kforge-worker at $worker (set KFORGE_WORKER)"
+    fi
 else
     echo "SKIP torch_check.py: no PyTorch"
 fi

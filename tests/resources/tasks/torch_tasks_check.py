@@ -7,20 +7,18 @@
       every field is compared, except "variants" (added by hand after the import) and derived.seconds.
       "flops" and derived.flops are compared on every torch (kforge_torch_flops.py counts the same way on torch
       1.13 and 2.x); derived.torch is not.
-  torch_tasks_check.py evaluate TASKS_DIR --worker KFORGE_TORCH_WORKER --device cpu|N [--task NAME]...
-      every variant through kforge-torch-worker against its task's reference: the verdict must be
-      expect.verdict and, on a GPU, the speedup at least expect.min_speedup; a degenerate task must be flagged
-      degenerate_output. Prints one line per variant (verdict, speedup). On the CPU the tasks run at the small
-      sizes of CPU_PARAMS: the module's size constants in a copy of reference.py and the task's params are
-      both replaced (shapes are expressions over the params, so they follow), and .cu variants are left to the
-      GPU run (they are compiled by the tasks_compile_<task> tests).
+  torch_tasks_check.py evaluate TASKS_DIR --worker KFORGE_WORKER --so SO_DIR [--device N] [--task NAME]...
+      every variant through kforge-worker (the one judge: a ModelNew in its module host, a .cu as the shared
+      object SO_DIR/<task>/<variant>.so that tasks_compile_<task> or run_check.sh built) against its task's
+      reference.py: the verdict must be expect.verdict and the speedup at least expect.min_speedup; a degenerate
+      task must be flagged degenerate_output. Prints one line per variant (verdict, speedup). Needs a GPU: exit
+      77 (SKIP) when the worker reports none.
 Exit status: 0 when all agree, 1 otherwise, 77 (SKIP) when this python has no torch or there is no torch task.
 """
 
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -28,25 +26,10 @@ import tempfile
 import time
 
 try:
-    import torch
+    import torch  # noqa: F401 - import runs the discovery with this python
 except ImportError:
     print('SKIP: no torch in %s (Debian: apt install python3-torch)' % sys.executable)
     sys.exit(77)
-
-# Sizes small enough for a CPU run of a few seconds per candidate, keeping what the module needs (the groups
-# of GroupNorm divide out_channels, the convolution's input is larger than its kernel, the embedding table
-# keeps every id the task's "integers" init can draw).
-CPU_PARAMS = {
-    'torch_diag_matmul': {'N': 256, 'M': 192},
-    'torch_conv3d_groupnorm_min_clamp': {'batch_size': 2, 'depth': 6, 'height': 10, 'width': 12},
-    'torch_matmul': {'M': 128, 'K': 96, 'N': 160},
-    'torch_softmax': {'batch_size': 64, 'dim': 512},
-    'torch_layernorm': {'batch_size': 64, 'features': 512},
-    'torch_gemm_bias_gelu': {'batch_size': 64, 'in_features': 128, 'out_features': 256},
-    'torch_row_sum': {'batch_size': 64, 'dim': 1024},
-    'torch_embedding': {'embedding_dim': 16, 'batch_size': 4, 'seq_len': 64},
-}
-CPU_OPTIONS = {'trials': 3, 'warmup': 2, 'min_runs': 5, 'min_time_ms': 20, 'max_runs': 50}
 
 
 def torch_tasks(tasks_dir, only=()):
@@ -113,39 +96,9 @@ def check_import(tasks, args):
         shutil.rmtree(work, ignore_errors=True)
 
 
-SIZE_LINE = re.compile(r'^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*([-+0-9.eE]+)\s*$')
-
-
-def scaled_copy(name, folder, task, work):
-    """The task folder at CPU_PARAMS's sizes: reference.py's size constants and task.json's params replaced."""
-    sizes = CPU_PARAMS.get(name)
-    if sizes is None:
-        raise KeyError('%s: no CPU sizes in CPU_PARAMS of %s' % (name, os.path.basename(__file__)))
-    dest = os.path.join(work, name)
-    shutil.copytree(folder, dest)
-    with open(os.path.join(folder, 'reference.py')) as f:
-        lines = f.read().split('\n')
-    replaced = set()
-    for i, line in enumerate(lines):
-        m = SIZE_LINE.match(line)
-        if m and m.group(1) in sizes:
-            lines[i] = '%s = %r' % (m.group(1), sizes[m.group(1)])
-            replaced.add(m.group(1))
-    missing = set(sizes) - replaced
-    unknown = set(sizes) - set(task['params'])
-    if missing or unknown:
-        raise KeyError('%s: CPU_PARAMS names %s, not size constants of reference.py and params of task.json'
-                       % (name, sorted(missing | unknown)))
-    with open(os.path.join(dest, 'reference.py'), 'w') as f:
-        f.write('\n'.join(lines))
-    small = dict(task)
-    small['params'] = dict(task['params'], **sizes)
-    return dest, small
-
-
 class Worker:
-    def __init__(self, script, device):
-        self.proc = subprocess.Popen([sys.executable, script, '--device', device], stdin=subprocess.PIPE,
+    def __init__(self, binary, device):
+        self.proc = subprocess.Popen([binary, '--device', str(device)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True)
         self.ready = json.loads(self.proc.stdout.readline())
         self.next_id = 0
@@ -155,10 +108,13 @@ class Worker:
         req['id'] = self.next_id
         self.proc.stdin.write(json.dumps(req) + '\n')
         self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError('kforge-torch-worker ended (exit status %s)' % self.proc.wait())
-        return json.loads(line)
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError('kforge-worker ended (exit status %s)' % self.proc.wait())
+            reply = json.loads(line)
+            if reply.get('event') != 'progress':
+                return reply
 
     def close(self):
         self.ask(op='shutdown')
@@ -167,19 +123,18 @@ class Worker:
 
 
 def check_evaluate(tasks, args):
-    on_cpu = args.device == 'cpu'
-    if not on_cpu and not torch.cuda.is_available():
-        print('SKIP: --device %s but torch %s sees no CUDA device' % (args.device, torch.__version__))
-        return 77
-    work = tempfile.mkdtemp(prefix='kforge-torch-eval-')
     worker = Worker(args.worker, args.device)
+    info = worker.ask(op='device_info')
+    if not info.get('ok'):
+        worker.close()
+        print('SKIP: kforge-worker --device %s has no GPU: %s' % (args.device, info.get('error', {}).get('message')))
+        return 77
+    print('device: %s; torch: %s' % (info['device'].get('name'), info.get('torch')))
     failures, rows = 0, 0
     print('%-34s %-18s %-14s %-10s %9s %7s  %s' % ('task', 'variant', 'expect', 'verdict', 'speedup', 'wall_s',
                                                   'ok'))
     try:
         for name, folder, task in tasks:
-            if on_cpu:
-                folder, task = scaled_copy(name, folder, task, work)
             r = worker.ask(op='load', slot='reference', path=os.path.join(folder, 'reference.py'))
             if not r.get('ok'):
                 print('FAIL %s: the reference does not load: %s' % (name, r))
@@ -188,20 +143,18 @@ def check_evaluate(tasks, args):
             for v in task['variants']:
                 expect = v.get('expect', {})
                 want = expect.get('verdict', 'correct')
-                label = v.get('label', os.path.splitext(os.path.basename(v['file']))[0])
-                if on_cpu and v['file'].endswith('.cu'):
-                    print('%-34s %-18s %-14s %-10s %9s %7s  %s' % (name, label, want, '-', '-', '-',
-                                                                    'not run (a .cu candidate needs a GPU)'))
-                    continue
-                r = worker.ask(op='load', slot='candidate', path=os.path.join(folder, v['file']))
+                stem = os.path.splitext(os.path.basename(v['file']))[0]
+                label = v.get('label', stem)
+                path = os.path.join(folder, v['file'])
+                if v['file'].endswith('.cu'):  # kforge-worker loads what KForge's compiler built from it
+                    path = os.path.join(args.so, name, stem + '.so')
+                r = worker.ask(op='load', slot='candidate', path=path)
                 if not r.get('ok'):
-                    print('FAIL %s %s: load: %s' % (name, label, r))
+                    print('FAIL %s %s: load %s: %s' % (name, label, path, r))
                     failures += 1
                     continue
-                if args.settle > 0:  # the client's own time between evaluations (compile, the model's answer),
-                    time.sleep(args.settle)  # in which the worker boots the next hosts; not counted in wall_s
                 started = time.monotonic()
-                r = worker.ask(op='evaluate', task=task, options=CPU_OPTIONS if on_cpu else {})
+                r = worker.ask(op='evaluate', task=task, options={})
                 took = time.monotonic() - started
                 result = r.get('result', {}) if r.get('ok') else {'verdict': 'error', 'message': str(r)}
                 verdict = result.get('verdict')
@@ -209,7 +162,7 @@ def check_evaluate(tasks, args):
                 problems = []
                 if verdict != want:
                     problems.append('verdict %s, expected %s: %s' % (verdict, want, result.get('message')))
-                if not on_cpu and 'min_speedup' in expect and (speedup or 0) < expect['min_speedup']:
+                if 'min_speedup' in expect and (speedup or 0) < expect['min_speedup']:
                     problems.append('speedup %.2fx below %gx' % (speedup or 0, expect['min_speedup']))
                 if verdict == 'correct' and task.get('degenerate') and \
                         'degenerate_output' not in result.get('flags', []):
@@ -220,30 +173,11 @@ def check_evaluate(tasks, args):
                 print('%-34s %-18s %-14s %-10s %9s %7.2f  %s' % (
                     name, label, want_text, verdict, '%.2fx' % speedup if speedup is not None else '-', took,
                     'yes' if not problems else 'NO: ' + '; '.join(problems)))
-                if not on_cpu:
-                    timing = result.get('timing') or {}
-                    adaptive = timing.get('adaptive') or {}
-                    exchange = ((result.get('isolation') or {}).get('candidate') or {}).get('exchange', '')
-                    print('    phases %s, batches %s, stopped_by %s (half-widths ref %s cand %s), %s' % (
-                        result.get('phases_s'), timing.get('batches'), adaptive.get('stopped_by'),
-                        (adaptive.get('reference') or {}).get('half_width'),
-                        (adaptive.get('candidate') or {}).get('half_width'),
-                        'ipc' if 'IPC' in exchange else 'pipe'))
-                    trace = result.get('trace') or {}
-                    print('    load_parts %s, reference reused %s; trace: %s' % (
-                        result.get('load_parts_s'), ((result.get('isolation') or {}).get('reference') or {}).get(
-                            'reused'), 'candidate kernels %.4f ms per run (%s launches), reference %.4f ms%s' % (
-                            trace['candidate']['kernel_time_ms']['median'], trace['candidate']['launches_per_run'],
-                            trace['reference']['kernel_time_ms']['median'],
-                            ' (kept)' if trace.get('reference_reused') else '')
-                        if trace.get('available') else trace.get('problem')))
-                    cand = timing.get('candidate') or {}
-                    if timing.get('external'):
-                        print('    candidate per call: host %s ms, judge %s ms; flags %s' % (
-                            cand.get('host_ms'), cand.get('external_ms'), result.get('flags')))
+                trace = result.get('trace') or {}
+                print('    flags %s; trace %s' % (result.get('flags'), 'yes' if trace.get('available', bool(trace))
+                                                  else trace.get('problem', 'none')))
     finally:
         worker.close()
-        shutil.rmtree(work, ignore_errors=True)
     if rows == 0:
         print('FAIL: no variant was evaluated')
         return 1
@@ -257,11 +191,10 @@ def main():
     parser.add_argument('tasks_dir')
     parser.add_argument('--cli', help='kforge-cli, for import')
     parser.add_argument('--discover', help='kforge_torch_discover.py, for import without kforge-cli')
-    parser.add_argument('--worker', help='kforge-torch-worker, for evaluate')
-    parser.add_argument('--device', default='cpu')
+    parser.add_argument('--worker', help='kforge-worker, for evaluate')
+    parser.add_argument('--so', help='where the .cu variants were compiled (<dir>/<task>/<variant>.so), for evaluate')
+    parser.add_argument('--device', default='0')
     parser.add_argument('--task', action='append', default=[], help='only this task (repeatable)')
-    parser.add_argument('--settle', type=float, default=0.0,
-                        help='seconds to wait before each evaluate, not counted (a client busy between evaluations)')
     args = parser.parse_args()
     tasks = torch_tasks(args.tasks_dir, args.task)
     if not tasks:
@@ -271,8 +204,8 @@ def main():
         if not args.cli and not args.discover:
             parser.error('import needs --cli or --discover')
         return check_import(tasks, args)
-    if not args.worker:
-        parser.error('evaluate needs --worker')
+    if not args.worker or not args.so:
+        parser.error('evaluate needs --worker and --so')
     return check_evaluate(tasks, args)
 
 

@@ -91,7 +91,7 @@ private Q_SLOTS:
             "  FLOPs |  |  | not given\n"
             "  Bytes |  |  | 2*batch*C*H*16 + batch = 25,352 bytes\n"
             "Task | Pool then scale\n"
-            "  Kind |  |  | torch: a PyTorch Model, evaluated by kforge-torch-worker\n"
+            "  Kind |  |  | torch: a PyTorch Model, evaluated by kforge-worker\n"
             "  Name |  |  | pool_scale\n"
             "  Degenerate |  |  | no\n"
             "  Time limit |  |  | 90 s\n"
