@@ -44,6 +44,8 @@ void Evaluator::prepareWeights(Run &run)
     for (const std::vector<TensorSpec> *list : {&run.task.parameters, &run.task.buffers})
         for (const TensorSpec &t : *list)
             refs.emplace_back(JudgeWeights::kBufferId, *run.weights->offsetOf(t));
+    // The no-op library's host is mapped with the same task, so its calls name the same tensors.
+    run.batches->setExtraInputs(Side::Baseline, refs);
     run.batches->setExtraInputs(Side::Candidate, std::move(refs));
 }
 
@@ -54,7 +56,8 @@ void Evaluator::mapHost(Run &run, host::HostClient &h, Side side)
     const bool module = h.kind() == host::HostKind::Module;
     if (module)
         request["signature"] = moduleSignature(run.task);
-    const bool lent = run.weights && !run.weights->empty() && side != Side::Baseline;
+    // Every host of a torch task gets the weights' buffer (the baseline of a kernel names them in its calls too).
+    const bool lent = run.weights && !run.weights->empty();
     if (lent)
         request["buffers"].push_back(run.weights->bufferJson());
     const Json reply = h.request(request, run.waitS(), run.phase);
@@ -65,7 +68,7 @@ void Evaluator::mapHost(Run &run, host::HostClient &h, Side side)
         throw host::HostFailure{"crashed", "the " + std::string(sideName(side)) + "'s process refused the mapping: "
                                                + reply.value("message", std::string())};
     }
-    if (lent && module && run.weightsMoved) {
+    if (lent && module && side != Side::Baseline && run.weightsMoved) {
         run.phase = std::string("loading the judge's weights into the ") + sideName(side) + "'s module";
         requireState(h.request(run.weights->stateRequest("load"), run.waitS(), run.phase), run.phase);
     }

@@ -20,10 +20,17 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-// One profile request to `host` on the call of set 0; its refusal becomes {"available": false, "reason": ...}.
+// One profile request to `host` on the call of set 0; its refusal becomes {"available": false, "reason": ...},
+// and so does a host that dies or stays silent meanwhile (it is killed then): the verdict and the timing were
+// settled before the passes, which cost the profile only.
 Json profileRequest(Evaluator::Hosts, host::HostClient &h, const Json &request, double waitS, const std::string &phase)
 {
-    const Json reply = h.request(request, waitS, phase);
+    Json reply;
+    try {
+        reply = h.request(request, waitS, phase);
+    } catch (const host::HostFailure &f) {
+        return Json{{"available", false}, {"reason", "the pass ended (" + f.verdict + "): " + f.message}};
+    }
     if (!reply["ok"].get<bool>())
         return Json{{"available", false}, {"reason", reply.value("message", std::string("refused"))}};
     return reply;

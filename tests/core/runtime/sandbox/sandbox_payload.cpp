@@ -187,7 +187,9 @@ int restrict(int port, const std::string &outside)
         j["kill_judge"] = err(::kill(judge, 0) == 0 ? 0 : errno);
         j["kill_all"] = err(::kill(-1, 0) == 0 ? 0 : errno);
         j["setsid"] = err(::setsid() >= 0 ? 0 : errno);
+        const pid_t group = ::getpgrp();
         j["setpgid"] = err(::setpgid(0, 0) == 0 ? 0 : errno);
+        j["setpgid_group"] = ::getpgrp() == group ? "same" : "changed";
         const pid_t child = ::fork(); // clone3 answers ENOSYS: the C library must fall back to clone
         if (child == 0)
             std::_Exit(7);
