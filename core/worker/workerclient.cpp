@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 using namespace Qt::StringLiterals;
 
@@ -226,7 +227,16 @@ int WorkerClient::load(const QString &slot, const QString &soPath, int timeoutMs
 int WorkerClient::evaluate(const QJsonObject &task, const EvalOptions &options, int timeoutMs)
 {
     // The task's own timing target (task.json "timing") over the settings' one.
-    return send(u"evaluate"_s, {{u"task"_s, task}, {u"options"_s, options.forTask(task).toJson()}}, timeoutMs);
+    QJsonObject o{{u"op"_s, u"evaluate"_s}, {u"task"_s, task}, {u"options"_s, options.forTask(task).toJson()}};
+    Request r;
+    r.op = u"evaluate"_s;
+    r.line = QJsonDocument(o).toJson(QJsonDocument::Compact);
+    r.timeoutMs = timeoutMs;
+    if (timeoutMs > 0 && task.value("kind"_L1).toString() == "torch"_L1) {
+        r.timeoutMs = timeoutMs + kModuleStartMs;
+        r.evaluationMs = timeoutMs;
+    }
+    return enqueue(std::move(r));
 }
 
 int WorkerClient::deviceInfo(int timeoutMs)
@@ -400,8 +410,13 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
     }
     if (event == u"progress") {
         const int id = message.value("id"_L1).toInt(-1);
-        if (id == m_current->id || m_current->raw)
+        if (id == m_current->id || m_current->raw) {
+            if (m_current->evaluationMs > 0) { // the hosts are up: the evaluation's own time starts now
+                m_current->timeoutMs = std::exchange(m_current->evaluationMs, 0);
+                m_watchdog->start(m_current->timeoutMs);
+            }
             Q_EMIT progress(m_current->id, message.value("stage"_L1).toString());
+        }
         return;
     }
     if (!message.contains("ok"_L1)) {

@@ -60,7 +60,10 @@ public:
     int send(const QString &op, const QJsonObject &args = {}, int timeoutMs = TimingDefaults::workerRequestMs);
     // load: the .so by path, or inline as base64 when the worker is remote (WorkerConfig::sendsInline).
     int load(const QString &slot, const QString &soPath, int timeoutMs = TimingDefaults::workerRequestMs);
+    // `timeoutMs` is the evaluation's; a torch task's modules may first take up to kModuleStartMs to start
+    // (their import and a first load_inline build, which the worker keeps for the next start).
     int evaluate(const QJsonObject &task, const EvalOptions &options, int timeoutMs);
+    static constexpr int kModuleStartMs = 330'000; // kforge-worker's WorkerServer::kModuleInitS and a margin
     int deviceInfo(int timeoutMs = TimingDefaults::deviceInfoMs);
     // disassemble: SASS of a .so (by path or inline, like load) with line info, from the worker host's
     // nvdisasm or cuobjdump; nothing is loaded. The reply's body carries "cubins" or "cuobjdump_sass".
@@ -87,6 +90,10 @@ private:
         QByteArray line; // serialized request
         QString token;   // 128 random bits in hex, echoed by the worker in every line for this request
         int timeoutMs = 0;
+        // An evaluation of a torch task: the watchdog starts at timeoutMs (the hosts' start, a module's own
+        // extension builds included) and restarts at evaluationMs on the first progress event (the worker's
+        // hosts are up, the evaluation's own time starts). 0: no restart.
+        int evaluationMs = 0;
         QString loadSlot, loadPath; // load requests: what becomes loaded on success
         bool raw = false;
     };

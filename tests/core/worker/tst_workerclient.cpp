@@ -51,6 +51,7 @@ private Q_SLOTS:
     void progressIsForwarded();
     void loadByPathOrInline();
     void watchdogKillsAHang();
+    void torchTaskWatchdogStartsWithTheEvaluation();
     void deathMidRequestIsCrashed_data();
     void deathMidRequestIsCrashed();
     void sigkillMidRequest();
@@ -255,6 +256,26 @@ void TestWorkerClient::loadByPathOrInline()
     QVERIFY(config(u"ssh gpu-box kforge-worker"_s).sendsInline());
     QVERIFY(config(u"srun -p gpu kforge-worker"_s).sendsInline());
     QVERIFY(!config(u"kforge-worker --device 1"_s).sendsInline());
+}
+
+// A torch task's modules may take minutes to start (a first load_inline build): the evaluation's timeout_s runs from
+// the worker's first progress event, not from the request. A CUDA task's starts with the request.
+void TestWorkerClient::torchTaskWatchdogStartsWithTheEvaluation()
+{
+    WorkerClient client(config(scriptedWorker(u"normal"_s)));
+    QJsonObject torch = task(u"slowstart"_s);
+    torch.insert(u"kind"_s, u"torch"_s);
+    const WorkerReply slow = waitReply(client, client.evaluate(torch, EvalOptions(), 800));
+    QVERIFY2(slow.ok, qPrintable(slow.errorMessage));
+    const WorkerReply cuda = waitReply(client, client.evaluate(task(u"slowstart"_s), EvalOptions(), 800));
+    QCOMPARE(cuda.errorCode, WorkerReply::Timeout);
+    // Once the evaluation has begun, its own timeout holds, and the message names it.
+    QJsonObject hang = task(u"hang"_s);
+    hang.insert(u"kind"_s, u"torch"_s);
+    const WorkerReply r = waitReply(client, client.evaluate(hang, EvalOptions(), 500));
+    QCOMPARE(r.errorCode, WorkerReply::Timeout);
+    QVERIFY(r.elapsedMs >= 450 && r.elapsedMs < 10000);
+    QVERIFY2(r.toEvalResult().message.contains(u"0.5 s"), qPrintable(r.toEvalResult().message));
 }
 
 void TestWorkerClient::watchdogKillsAHang()
