@@ -163,6 +163,11 @@ private Q_SLOTS:
         QFile hostCmake(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/core/runtime/host/CMakeLists.txt"));
         QVERIFY(hostCmake.open(QIODevice::ReadOnly));
         QVERIFY(hostCmake.readAll().contains("install(TARGETS kforge_hostguard LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/kforge)"));
+        // So is the profiler library of its trace and metrics passes, where kforge-worker looks for it.
+        QFile workerCmake(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/core/runtime/worker/CMakeLists.txt"));
+        QVERIFY(workerCmake.open(QIODevice::ReadOnly));
+        QVERIFY(workerCmake.readAll().contains(
+            "install(TARGETS kforge_moduleprofile LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/kforge)"));
     }
 
     void debianDependsNameMd4c()
