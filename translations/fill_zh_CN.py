@@ -1778,6 +1778,136 @@ T.update({
 })
 
 
+# kforge-cli verify and core/collection (docs/verify-collection.md). Terms: collection 集合, pair 配对, claim 声称的加速比,
+# held-out size 留出尺寸, flag 标记.
+T.update({
+"Re-measure a collection of kernels (a paper's release, a KernelBench run)": '重新测量一个内核集合（论文发布的内核、KernelBench 运行结果）',
+'degenerate: the output does not depend on the inputs': '退化：输出不依赖于输入',
+'FLOPs unknown: no compute floor': 'FLOPs 未知：没有计算下限',
+'no such file or folder: %1': '没有这个文件或文件夹：%1',
+'%1 is a file but not a .json collection; a collection is a released-kernels .json, a KernelBench run folder or a folder of problems and candidates':
+    '%1 是一个文件，但不是 .json 集合；集合可以是发布内核的 .json、KernelBench 运行文件夹，或者问题与候选的文件夹',
+'no folder %1: a folder collection is a folder of problems and one of candidates (DIR with problems/ and candidates/, or --problems and --candidates)':
+    '没有文件夹 %1：文件夹形式的集合由一个问题文件夹和一个候选文件夹组成（DIR 下的 problems/ 和 candidates/，或 --problems 和 --candidates）',
+'a KernelBench run folder holds the generated kernels only: name the problems with --problems (a KernelBench checkout, or its KernelBench/ folder with level1/, level2/ ...)':
+    'KernelBench 运行文件夹只包含生成的内核：请用 --problems 指定问题（KernelBench 的检出目录，或其包含 level1/、level2/ … 的 KernelBench/ 文件夹）',
+'no size constant to change (an int of at least 8 that sizes an input, assigned as a literal)':
+    '没有可更改的尺寸常量（决定某个输入尺寸、以字面量赋值且至少为 8 的整数）',
+'%1 is not a JSON object: %2': '%1 不是 JSON 对象：%2',
+'no problem file (*.py) in %1: --problems names a KernelBench checkout or its KernelBench/ folder':
+    '%1 中没有问题文件（*.py）：--problems 应指向 KernelBench 的检出目录或其 KernelBench/ 文件夹',
+'no generated kernel (level_L_problem_P_sample_S_kernel.py) in this folder': '此文件夹中没有生成的内核（level_L_problem_P_sample_S_kernel.py）',
+'cannot be read: %1': '无法读取：%1',
+'empty: the generation wrote no code for this sample': '为空：生成过程没有为此样本写出代码',
+"defines no class ModelNew (the model's answer held no usable code)": '没有定义 class ModelNew（模型的回答中没有可用的代码）',
+'pairs with no problem: %1 has no problem %2 in level %3': '无法配对：%1 的第 %3 级中没有问题 %2',
+'problem %1 of level %2 is more than one file in %3': '%3 中第 %2 级的问题 %1 对应不止一个文件',
+'its problem %1 is empty or cannot be read': '它的问题 %1 为空或无法读取',
+'KernelBench found it not correct': 'KernelBench 判定其不正确',
+'KernelBench found it not correct: %1': 'KernelBench 判定其不正确：%1',
+'no problem file (*.py) in this folder or its subfolders': '此文件夹及其子文件夹中没有问题文件（*.py）',
+'not a candidate (a .py module or a .cu kernel): left out': '不是候选（.py 模块或 .cu 内核）：已跳过',
+"defines no class ModelNew: a candidate module defines ModelNew with the problem's constructor and forward":
+    '没有定义 class ModelNew：候选模块应定义与问题的构造函数和 forward 一致的 ModelNew',
+"has no KF_ENTRY: a .cu candidate exports kforge/kernel.h's entry": '没有 KF_ENTRY：.cu 候选应导出 kforge/kernel.h 的入口',
+'named like several problems (%1): rename it after one': '名称与多个问题相同（%1）：请按其中一个重命名',
+'pairs with no problem: no problem is named %1 and the name holds no problem number (19_..., level1_19_..., problem_19)':
+    '无法配对：没有名为 %1 的问题，且名称中不含问题编号（19_...、level1_19_...、problem_19）',
+'pairs with no problem: level %1 has no problem numbered %2': '无法配对：第 %1 级中没有编号为 %2 的问题',
+'pairs with no problem: no problem is numbered %1': '无法配对：没有编号为 %1 的问题',
+'ambiguous: problem %1 is in several levels (%2); name the level (a level1/ folder or a level1_ prefix)':
+    '有歧义：问题 %1 出现在多个级别中（%2）；请指明级别（level1/ 文件夹或 level1_ 前缀）',
+'no candidate pairs with this problem': '没有候选与此问题配对',
+'%1 is not JSON: %2 at offset %3': '%1 不是 JSON：偏移 %3 处 %2',
+'not a list of records: left out': '不是记录列表：已跳过',
+'%1 holds no list of records (a list, or an object of lists such as {"level1": [...]})':
+    '%1 中没有记录列表（应为列表，或由列表组成的对象，例如 {"level1": [...]}）',
+'not a record (an object with %1, %2, %3 and %4)': '不是记录（应为包含 %1、%2、%3 和 %4 的对象）',
+"the reference's code (%1) is empty": '参考实现的代码（%1）为空',
+'no reference code: the record has no field %1 (name another with --map ref_code=FIELD)':
+    '没有参考实现代码：记录中没有字段 %1（可用 --map ref_code=FIELD 指定其他字段）',
+"the candidate's code (%1) is empty": '候选的代码（%1）为空',
+'no candidate code: the record has no field %1 (name another with --map custom_code=FIELD)':
+    '没有候选代码：记录中没有字段 %1（可用 --map custom_code=FIELD 指定其他字段）',
+"the reference's code defines no class Model (KernelBench's format: class Model, get_inputs(), get_init_inputs())":
+    '参考实现的代码没有定义 class Model（KernelBench 格式：class Model、get_inputs()、get_init_inputs()）',
+"the candidate's code defines no class ModelNew and no KF_ENTRY": '候选的代码既没有定义 class ModelNew，也没有 KF_ENTRY',
+'the claimed speedup (%1) %2 is not a number: no claim': '声称的加速比（%1）%2 不是数字：视为没有声称',
+'cannot open %1: %2': '无法打开 %1：%2',
+'cannot truncate %1: %2': '无法截断 %1：%2',
+'kforge-cli verify: cannot write %1: %2': 'kforge-cli verify：无法写入 %1：%2',
+"Verify a collection of kernels: every (problem, candidate) pair re-measured by KForge's judge, with the table the papers print recomputed. A collection is a folder with problems/ and candidates/ (KernelBench problems, ModelNew modules or .cu kernels, paired by name or by problem number), a released-kernels JSON (a list, or an object of lists per level, of {task_id, ref_code, custom_code, score}), or a KernelBench run folder (level_L_problem_P_sample_S_kernel.py, with --problems). Results go to DIR/results.jsonl as they arrive (a run started again skips the pairs already there), then DIR/results.csv and DIR/report.html.\n\nExit status: 0 every pair verified; 1 some records or problems could not be verified (listed with their cause); 2 bad usage or an unreadable collection; 3 pairs left without a verdict (no worker, no GPU).":
+    '验证一个内核集合：每个（问题，候选）配对都由 KForge 的评判重新测量，并重新计算论文中给出的表格。集合可以是包含 problems/ 和 candidates/ 的文件夹（KernelBench 问题，ModelNew 模块或 .cu 内核，按名称或问题编号配对）、发布内核的 JSON（由 {task_id, ref_code, custom_code, score} 组成的列表，或按级别分组的列表对象），或 KernelBench 运行文件夹（level_L_problem_P_sample_S_kernel.py，需配合 --problems）。结果一到达就写入 DIR/results.jsonl（再次运行会跳过已有的配对），随后写出 DIR/results.csv 和 DIR/report.html。\n\n退出状态：0 所有配对均已验证；1 有记录或问题无法验证（附原因列出）；2 用法错误或集合无法读取；3 有配对没有得到判定（没有工作进程、没有 GPU）。',
+'A .json file, a KernelBench run folder, or a folder of problems and candidates.': '一个 .json 文件、一个 KernelBench 运行文件夹，或一个包含问题和候选的文件夹。',
+'Write the task folders, results and report under DIR.': '将任务文件夹、结果和报告写到 DIR 下。',
+"A worker command; repeat for a pool (default: the first worker in Settings, 'kforge-worker --device 0').":
+    '工作进程命令；重复使用可组成工作进程池（默认：设置中的第一个工作进程，“kforge-worker --device 0”）。',
+'Read, pair and import (no GPU), print what would run, and stop.': '读取、配对并导入（不需要 GPU），打印将要运行的内容后停止。',
+'Only the first N pairs (after --only).': '只处理前 N 个配对（在 --only 之后）。',
+'Only the pairs whose id or problem contains NAME; repeatable.': '只处理 id 或问题包含 NAME 的配对；可重复使用。',
+'NAME': 'NAME',
+'Measure the selected pairs again even where results.jsonl has them (the new results supersede the old).':
+    '即使 results.jsonl 中已有所选配对，也重新测量（新结果取代旧结果）。',
+"A released JSON's field name: task_id, ref_code, custom_code, score or level = the name this file uses; repeatable.":
+    '发布 JSON 的字段名：task_id、ref_code、custom_code、score 或 level = 此文件使用的名称；可重复使用。',
+'field=name': 'field=name',
+'The layout, when detection guesses wrong: folder, json or run.': '当自动检测出错时指定布局：folder、json 或 run。',
+'layout': '布局',
+'The problems: of a run folder (a KernelBench checkout), or of a folder of candidates.': '问题：运行文件夹的问题（KernelBench 检出目录），或候选文件夹的问题。',
+'The candidates of a folder of problems.': '问题文件夹对应的候选。',
+"KernelBench's baseline_time_torch.json: a run folder's claimed speedups from its eval_results.json.":
+    'KernelBench 的 baseline_time_torch.json：据此由运行文件夹的 eval_results.json 得出声称的加速比。',
+'FILE': 'FILE',
+'The python3 that has torch, for the import (default: $KFORGE_TORCH_PYTHON, python3, then /usr/bin/python3).':
+    '用于导入的、装有 torch 的 python3（默认：$KFORGE_TORCH_PYTHON、python3，然后是 /usr/bin/python3）。',
+'Import N problems at once (default: the cores, at most 4).': '同时导入 N 个问题（默认：CPU 核数，最多 4）。',
+'Do not verify correct pairs again at held-out sizes.': '不在留出尺寸上再次验证正确的配对。',
+'Do not verify incorrect pairs again at 1e-3 and 1e-2.': '不以 1e-3 和 1e-2 的容差再次验证不正确的配对。',
+'Run the hardware-metrics pass too (slower).': '同时运行硬件指标采集（较慢）。',
+'Run every evaluation with the deep check (more trials, edge inputs, every timed output compared).':
+    '每次评测都进行深度检查（更多次试验、边界输入、比较每次计时的输出）。',
+'Usage: kforge-cli verify <collection> --out DIR [--worker CMD]... [--plan] [--limit N] [--only NAME]...; see --help':
+    '用法：kforge-cli verify <集合> --out DIR [--worker CMD]... [--plan] [--limit N] [--only NAME]...；参见 --help',
+"kforge-cli verify: --format is folder, json or run, not '%1'": 'kforge-cli verify：--format 应为 folder、json 或 run，而不是“%1”',
+"kforge-cli verify: --map takes field=name with field one of %1, not '%2'": 'kforge-cli verify：--map 接受 field=name，field 为 %1 之一，而不是“%2”',
+'kforge-cli verify: --limit and --jobs take a positive number': 'kforge-cli verify：--limit 和 --jobs 需要正数',
+'kforge-cli verify: %1': 'kforge-cli verify：%1',
+'%1: a %2 collection, %3 pairs (%4 selected), %5 records not verified': '%1：%2 集合，%3 个配对（已选 %4 个），%5 条记录未能验证',
+'kforge-cli verify: cannot create %1': 'kforge-cli verify：无法创建 %1',
+'warning: no python3 with torch (%1): problems not imported before cannot be imported (install torch, Debian: python3-torch, or name one with --python)':
+    '警告：没有装有 torch 的 python3（%1）：之前未导入的问题无法导入（请安装 torch，Debian 上为 python3-torch，或用 --python 指定）',
+'  %1: not imported: %2': '  %1：未导入：%2',
+'Imported %1 problem texts in %2 s (%3 problems, %4 not imported; task folders in %5)': '已在 %2 秒内导入 %1 个问题文本（%3 个问题，%4 个未导入；任务文件夹位于 %5）',
+'%1: no verdict (as above)': '%1：没有判定（同上）',
+'%1: no verdict: %2': '%1：没有判定：%2',
+'Verifying %1 pairs (%2 complete already) on %3 worker(s)': '正在 %3 个工作进程上验证 %1 个配对（%2 个已完成）',
+'Every selected pair is in %1 already: nothing to run.': '所选配对都已在 %1 中：无需运行。',
+'Wrote %1, %2 and %3': '已写入 %1、%2 和 %3',
+'(size %1 not imported)': '（尺寸 %1 未导入）',
+'Not verified (%1): records that could not become a pair': '未验证（%1）：无法组成配对的记录',
+'Notes (%1):': '备注（%1）：',
+'held-out sizes': '留出尺寸',
+'task kept from an earlier run': '沿用之前运行的任务',
+'[%1/%2] %3%4: %5 · %6 elapsed, ETA %7': '[%1/%2] %3%4：%5 · 已用 %6，预计剩余 %7',
+'correct %1 of %2; speedup mean %3, geometric mean %4, median %5, max %6; faster than the reference: %7 of %2':
+    '%2 个中正确 %1 个；加速比平均 %3，几何平均 %4，中位数 %5，最大 %6；快于参考实现：%2 个中 %7 个',
+'All measured pairs:': '所有已测量的配对：',
+'Pairs without flags:': '没有标记的配对：',
+'Claims that hold within their noise: %1 of %2 (claimed median %3)': '在噪声范围内成立的声称：%2 个中 %1 个（声称的中位数 %3）',
+'Flagged: %1. Not imported: %2. Not run yet: %3.': '有标记：%1。未导入：%2。尚未运行：%3。',
+})
+# One-word column heads and states of kforge-cli verify's plan, in their own context.
+CTX.update({
+('kforge::cli::VerifyPrint', 'off'): '关闭',
+('kforge::cli::VerifyPrint', 'pair'): '配对',
+('kforge::cli::VerifyPrint', 'problem'): '问题',
+('kforge::cli::VerifyPrint', 'kind'): '类型',
+('kforge::cli::VerifyPrint', 'claimed'): '声称',
+('kforge::cli::VerifyPrint', 'import'): '导入',
+('kforge::cli::VerifyPrint', 'not imported'): '未导入',
+})
+
+
 def main():
     check = '--check' in sys.argv[1:]
     tree = ET.parse(TS)

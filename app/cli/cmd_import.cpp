@@ -7,6 +7,7 @@
 #include "command.h"
 
 #include "core/task/torchimport.h"
+#include "core/task/torchimportbatch.h"
 #include "core/version.h"
 
 #include <QCommandLineParser>
@@ -20,10 +21,8 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QMap>
-#include <QProcess>
 #include <QTextStream>
 #include <QThread>
-#include <QTimer>
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -167,7 +166,6 @@ int ImportCommand::run(const QStringList &args)
     total.start();
     QList<Failure> failures;
     QMap<QString, QString> names; // task name -> the file it came from
-    QStringList reported;         // absolute paths of the problems with a result line
     int done = 0;
     bool strictF32 = false; // an imported task judges f32 outputs more strictly than KernelBench
 
@@ -175,7 +173,6 @@ int ImportCommand::run(const QStringList &args)
     const auto finish = [&](const TorchDiscovery &result) {
         const qsizetype index = absolutes.indexOf(result.file);
         const QString file = index >= 0 ? files[index] : result.file;
-        reported << result.file;
         ++done;
         const QString prefix = u"[%1/%2] %3: "_s.arg(done).arg(files.size()).arg(QFileInfo(file).fileName());
         const auto fail = [&](const QString &step, const QString &cause) {
@@ -219,46 +216,12 @@ int ImportCommand::run(const QStringList &args)
 
     // One python process: torch imported once, one forked child per problem (isolated, killed past the
     // timeout), `jobs` at a time; a result line per problem as each finishes.
-    QProcess process;
-    QByteArray pendingOut;
+    TorchImportBatch batch;
     QEventLoop loop;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(u"PYTHONDONTWRITEBYTECODE"_s, u"1"_s);
-    process.setProcessEnvironment(env);
-    QObject::connect(&process, &QProcess::readyReadStandardOutput, &loop, [&] {
-        pendingOut += process.readAllStandardOutput();
-        qsizetype newline;
-        while ((newline = pendingOut.indexOf('\n')) >= 0) {
-            const QByteArray line = pendingOut.left(newline);
-            pendingOut.remove(0, newline + 1);
-            const TorchDiscovery result = torchimport::parseResultLine(line);
-            if (!result.file.isEmpty())
-                finish(result);
-        }
-    });
-    QObject::connect(&process, &QProcess::finished, &loop, &QEventLoop::quit);
-    QObject::connect(&process, &QProcess::errorOccurred, &loop, [&](QProcess::ProcessError e) {
-        if (e == QProcess::FailedToStart)
-            loop.quit();
-    });
-    // A watchdog over the whole run, should the script itself hang: every problem's timeout and a minute.
-    QTimer watchdog;
-    watchdog.setSingleShot(true);
-    QObject::connect(&watchdog, &QTimer::timeout, &loop, [&] { process.kill(); });
-    watchdog.start(int(std::min(2.0e9, (timeoutS * double(files.size()) / jobs + timeoutS + 60) * 1000)));
-    process.start(python, torchimport::scriptArguments(script, absolutes, jobs, timeoutS));
+    QObject::connect(&batch, &TorchImportBatch::problemDone, &loop, finish);
+    QObject::connect(&batch, &TorchImportBatch::finished, &loop, &QEventLoop::quit);
+    batch.start(python, script, absolutes, jobs, timeoutS);
     loop.exec();
-    process.waitForFinished(5000);
-    const QString stderrTail = QString::fromUtf8(process.readAllStandardError()).trimmed().section(u'\n', -1);
-    for (qsizetype i = 0; i < files.size(); ++i)
-        if (!reported.contains(absolutes[i])) {
-            TorchDiscovery missing;
-            missing.file = absolutes[i];
-            missing.error = {
-                absolutes[i], u"discover"_s,
-                tr("the discovery process ended without a result (exit status %1): %2").arg(process.exitCode()).arg(stderrTail)};
-            finish(missing);
-        }
 
     out << tr("Imported %1 of %2 problem(s) into %3 in %4 s.")
                .arg(files.size() - failures.size())

@@ -48,9 +48,14 @@ Workbench::Workbench(Settings &settings, LogHub &log, QObject *parent)
 
 void Workbench::useEvaluation(const QString &workerCommand)
 {
+    useEvaluation(workerCommand.isEmpty() ? QStringList() : QStringList{workerCommand});
+}
+
+void Workbench::useEvaluation(const QStringList &workerCommands)
+{
     if (m_evaluator)
         return;
-    m_workerCommand = workerCommand;
+    m_workerCommands = workerCommands;
     makeEvaluation();
     forwardReadiness(m_evaluator);
     applyCompiler();
@@ -67,7 +72,7 @@ void Workbench::useRounds(SessionStore *store)
 {
     if (m_runner)
         return;
-    useEvaluation(m_workerCommand);
+    useEvaluation(m_workerCommands);
     useModel();
     makeRunner(store, nullptr);
     applyTiming();
@@ -200,10 +205,16 @@ QList<WorkerConfig> Workbench::workers() const
 {
     if (!m_headless)
         return m_settings.workers();
+    QList<WorkerConfig> workers;
+    for (const QString &command : m_workerCommands) {
+        WorkerConfig worker;
+        worker.command = command;
+        workers << worker;
+    }
+    if (!workers.isEmpty())
+        return workers;
     WorkerConfig worker;
-    if (!m_workerCommand.isEmpty())
-        worker.command = m_workerCommand;
-    else if (const QList<WorkerConfig> configured = m_settings.workers(); !configured.isEmpty())
+    if (const QList<WorkerConfig> configured = m_settings.workers(); !configured.isEmpty())
         worker = configured.first();
     return {worker};
 }

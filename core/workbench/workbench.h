@@ -51,6 +51,9 @@ public:
     // The compiler, one GPU worker and the evaluator. `workerCommand` (--worker) stands for the first worker of
     // Settings → Workers when given; a headless workbench keeps its one worker as the settings change.
     void useEvaluation(const QString &workerCommand = {});
+    // The same with a pool of workers, one per command (`kforge-cli verify --worker A --worker B`); none: Settings'
+    // first worker.
+    void useEvaluation(const QStringList &workerCommands);
     // The LLM client.
     void useModel();
     // The round runner on `store`, with evaluation (the worker given before, if any) and the model.
@@ -112,7 +115,7 @@ private:
     Settings &m_settings;
     LogHub &m_log;
     bool m_headless = false;
-    QString m_workerCommand; // headless: --worker
+    QStringList m_workerCommands; // headless: --worker
     Compiler *m_compiler = nullptr;
     WorkerPool *m_pool = nullptr;
     PoolEvaluator *m_evaluator = nullptr;

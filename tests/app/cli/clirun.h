@@ -13,9 +13,13 @@ struct CliRun {
     QString err;
 };
 
-inline CliRun runCli(const QString &subcommand, const QStringList &args, int timeoutMs = 30000)
+// `env` empty: this process's environment.
+inline CliRun runCli(const QString &subcommand, const QStringList &args, int timeoutMs = 30000,
+                     const QProcessEnvironment &env = {})
 {
     QProcess p;
+    if (!env.isEmpty())
+        p.setProcessEnvironment(env);
     p.start(QStringLiteral(KFORGE_CLI), QStringList{subcommand} + args);
     CliRun r;
     if (!p.waitForFinished(timeoutMs)) {
