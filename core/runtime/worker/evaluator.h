@@ -110,6 +110,8 @@ private:
     // A torch task, after every host is mapped: the reference's own state (exported once per reference
     // host), moved with the evaluation's seed, loaded into the reference's and the candidate's modules.
     void judgeWeights(Run &run);
+    // The judge's moved weights into `h`, a module host of `side` (throws HostFailure load_error on a refusal).
+    void loadWeights(Run &run, host::HostClient &h, Side side);
     // A torch task, before the hosts are mapped: the weights' buffer laid out from the reference's state, and
     // for a kernel candidate its extra inputs there.
     void prepareWeights(Run &run);

@@ -23,6 +23,12 @@ void requireState(const Json &reply, const std::string &what)
 
 } // namespace
 
+void Evaluator::loadWeights(Run &run, host::HostClient &h, Side side)
+{
+    run.phase = std::string("loading the judge's weights into the ") + sideName(side) + "'s module";
+    requireState(h.request(run.weights->stateRequest("load"), run.waitS(), run.phase), run.phase);
+}
+
 void Evaluator::prepareWeights(Run &run)
 {
     if (run.hosts.reference->kind() != host::HostKind::Module)
@@ -68,10 +74,8 @@ void Evaluator::mapHost(Run &run, host::HostClient &h, Side side)
         throw host::HostFailure{"crashed", "the " + std::string(sideName(side)) + "'s process refused the mapping: "
                                                + reply.value("message", std::string())};
     }
-    if (lent && module && side != Side::Baseline && run.weightsMoved) {
-        run.phase = std::string("loading the judge's weights into the ") + sideName(side) + "'s module";
-        requireState(h.request(run.weights->stateRequest("load"), run.waitS(), run.phase), run.phase);
-    }
+    if (lent && module && side != Side::Baseline && run.weightsMoved)
+        loadWeights(run, h, side);
 }
 
 void Evaluator::judgeWeights(Run &run)
@@ -97,13 +101,9 @@ void Evaluator::judgeWeights(Run &run)
     run.weightsMoved = true;
     if (run.weights->empty())
         return;
-    for (Side side : {Side::Reference, Side::Candidate}) {
-        host::HostClient &h = run.host(side);
-        if (h.kind() != host::HostKind::Module)
-            continue;
-        run.phase = std::string("loading the judge's weights into the ") + sideName(side) + "'s module";
-        requireState(h.request(run.weights->stateRequest("load"), run.waitS(), run.phase), run.phase);
-    }
+    for (Side side : {Side::Reference, Side::Candidate})
+        if (run.host(side).kind() == host::HostKind::Module)
+            loadWeights(run, run.host(side), side);
 }
 
 } // namespace kforge::runtime

@@ -81,6 +81,22 @@ std::string selfExecutable()
     return ec ? std::string("/proc/self/exe") : p.string();
 }
 
+std::string findOnPath(const std::string &name)
+{
+    const char *path = std::getenv("PATH");
+    const std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+    std::size_t from = 0;
+    while (from <= dirs.size()) {
+        const std::size_t to = std::min(dirs.find(':', from), dirs.size());
+        const std::filesystem::path candidate = std::filesystem::path(dirs.substr(from, to - from)) / name;
+        std::error_code ec;
+        if (to > from && std::filesystem::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0)
+            return std::filesystem::absolute(candidate, ec).string();
+        from = to + 1;
+    }
+    return {};
+}
+
 std::string findNvcc()
 {
     if (const char *env = std::getenv("KFORGE_NVCC"); env && *env)

@@ -26,6 +26,9 @@ std::string findNvcc();
 std::string abiIncludeDir();
 // This executable's path (readlink /proc/self/exe).
 std::string selfExecutable();
+// An executable file named `name` in a folder of $PATH (/usr/local/bin:/usr/bin:/bin without one), as an absolute
+// path; empty when none has it.
+std::string findOnPath(const std::string &name);
 
 // `nvcc -O3 -lineinfo -arch=<arch> -shared -Xcompiler -fPIC -I<include> -o <output> <source> <flags>`,
 // `parallel` at a time (0: the number of CPUs).

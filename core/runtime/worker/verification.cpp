@@ -1,5 +1,6 @@
 #include "core/runtime/worker/verification.h"
 
+#include "core/runtime/worker/nvcc.h"
 #include "core/runtime/worker/seeds.h"
 
 #include <algorithm>
@@ -426,25 +427,15 @@ void Verifier::compare(const std::vector<int> &slots, const std::string &round, 
 // compute-sanitizer on PATH, else under CUDA_HOME (or CUDA_PATH) /bin; empty when neither has it.
 std::string findComputeSanitizer()
 {
-    std::vector<std::filesystem::path> candidates;
-    if (const char *path = std::getenv("PATH")) {
-        std::string p = path;
-        std::size_t start = 0;
-        while (start <= p.size()) {
-            const std::size_t end = std::min(p.find(':', start), p.size());
-            if (end > start)
-                candidates.push_back(std::filesystem::path(p.substr(start, end - start)) / "compute-sanitizer");
-            start = end + 1;
-        }
-    }
+    if (std::string onPath = findOnPath("compute-sanitizer"); !onPath.empty())
+        return onPath;
     for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
-        if (const char *home = std::getenv(var); home && *home)
-            candidates.push_back(std::filesystem::path(home) / "bin" / "compute-sanitizer");
-    for (const std::filesystem::path &c : candidates) {
-        std::error_code ec;
-        if (std::filesystem::is_regular_file(c, ec) && ::access(c.c_str(), X_OK) == 0)
-            return std::filesystem::absolute(c, ec).string();
-    }
+        if (const char *home = std::getenv(var); home && *home) {
+            const std::filesystem::path c = std::filesystem::path(home) / "bin" / "compute-sanitizer";
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(c, ec) && ::access(c.c_str(), X_OK) == 0)
+                return std::filesystem::absolute(c, ec).string();
+        }
     return {};
 }
 

@@ -19,22 +19,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// An executable named `name` on PATH, as an absolute path; empty when none.
-std::string findOnPath(const std::string &name)
-{
-    const char *path = std::getenv("PATH");
-    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-    std::size_t from = 0;
-    while (from <= dirs.size()) {
-        const std::size_t to = std::min(dirs.find(':', from), dirs.size());
-        const std::filesystem::path candidate = std::filesystem::path(dirs.substr(from, to - from)) / name;
-        if (to > from && ::access(candidate.c_str(), X_OK) == 0)
-            return candidate.string();
-        from = to + 1;
-    }
-    return {};
-}
-
 // The first of `candidates` that is a regular file; empty when none is.
 std::filesystem::path firstFile(std::initializer_list<std::filesystem::path> candidates)
 {
