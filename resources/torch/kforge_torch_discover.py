@@ -313,7 +313,11 @@ def run(module, constants, meta, seeds=(1,), flops=False):
                 seen['runs'].append({'inputs': inputs, 'inits': inits, 'outputs': None, 'flops': None})
                 continue
             outs = outputs_of(result)
+            gathered = {id(t) for t in counter.gathered_only()} if counter is not None else set()
             seen['runs'].append({'inputs': inputs, 'inits': inits, 'outputs': outs,
+                                 'gathered': [k for k, t in [(('input', i), x) for i, x in enumerate(inputs)]
+                                              + [(('parameter', n), t) for n, t in seen['parameters']]
+                                              + [(('buffer', n), t) for n, t in seen['buffers']] if id(t) in gathered],
                                  'flops': counter.get_total_flops() if counter is not None else None,
                                  'flops_by_op': dict(counter.by_op) if counter is not None else None,
                                  'uncounted': sorted(counter.uncounted) if counter is not None else []})
@@ -433,21 +437,22 @@ UNKNOWN_FLOPS = ('so the task has no compute floor: its speed of light is the me
 
 
 def count_flops(module, base, meta_forward):
-    """(flops, how): the count on the meta forward at the given sizes (kforge_torch_flops.FlopCount), as a product
-    of params where the counts with one param changed at a time fit one; (None, why) when it is unknown."""
+    """(flops, how, gathered): the count on the meta forward at the given sizes (kforge_torch_flops.FlopCount), as a
+    product of params where the counts with one param changed at a time fit one, (None, why) when it is unknown; and
+    the keys of the tensors the forward only gathers rows from."""
     if not meta_forward:
-        return None, 'unknown: the forward does not run on meta tensors, %s' % UNKNOWN_FLOPS
+        return None, 'unknown: the forward does not run on meta tensors, %s' % UNKNOWN_FLOPS, []
     first = run(module, base, True, flops=True)['runs'][0]
     if first['uncounted']:
         return None, 'unknown: the forward calls %s, which the count does not cover, %s' % (
-            ', '.join('aten.' + n for n in first['uncounted']), UNKNOWN_FLOPS)
+            ', '.join('aten.' + n for n in first['uncounted']), UNKNOWN_FLOPS), first.get('gathered', [])
     f0 = first['flops']
     how = 'counted on the meta forward at the aten level (%s)' % (
         ', '.join('%s %d' % (op, n) for op, n in sorted(first['flops_by_op'].items())) if f0 else
         'no matmul, linear, bmm, einsum or convolution: 0, so the memory floor alone sets speed of light; '
         'elementwise ops, reductions and norms are not counted')
     if f0 == 0:
-        return 0, how
+        return 0, how, first.get('gathered', [])
     observations = []
     for p, w in perturbations(base):
         changed = dict(base)
@@ -459,7 +464,7 @@ def count_flops(module, base, meta_forward):
     formula = fit_flops(f0, base, observations)
     how += ', written as a product of params that fits the counts with each param changed' if formula else \
         ', at the given sizes (no product of params fits the counts)'
-    return (formula if formula is not None else int(f0)), how
+    return (formula if formula is not None else int(f0)), how, first.get('gathered', [])
 
 
 def discover(path, real_limit):
@@ -541,7 +546,7 @@ def discover(path, real_limit):
             degenerate_how = 'two real CPU runs at %s on inputs of seeds 1 and 2: outputs %s' % (
                 real_text, 'equal (the output does not depend on the inputs)' if degenerate else 'differ')
 
-    flops, flops_how = count_flops(module, base, meta_forward)
+    flops, flops_how, gathered = count_flops(module, base, meta_forward)
 
     names = forward_names(module.Model, len(seen['runs'][0]['inputs']))
     inputs = []
@@ -574,12 +579,18 @@ def discover(path, real_limit):
     for o in outputs:
         tol = TOLERANCE.get(o['dtype'], (0, 0))
         tolerance[o['dtype']] = {'atol': tol[0], 'rtol': tol[1]}
-    entries = [(t.element_size(), shapes[k]) for k, t in tensors_of(seen) if k[0] in ('input', 'parameter', 'buffer')]
+    entries = [(t.element_size(), shapes[k]) for k, t in tensors_of(seen)
+               if k[0] in ('input', 'parameter', 'buffer') and k not in gathered]
+    bytes_how = 'every input, parameter, buffer and output read or written once'
+    if gathered:
+        bytes_how += (' but %s, only gathered from (embedding, index_select): the rows read depend on the indices, '
+                      'so only the output they fill counts' % ', '.join(k[1] if isinstance(k[1], str) else
+                                                                          'input %d' % k[1] for k in gathered))
     entries += [(o.element_size(), shapes[('output', i)]) for i, o in enumerate(outputs_meta)]
 
     doc = inspect.getdoc(module.Model) or ''
     title = doc.strip().splitlines()[0] if doc.strip() else task_name(path)
-    derived.update({'flops': flops_how, 'tolerance': tolerance_how(tolerance), 'bytes': 'every input, parameter, buffer and output read or written once',
+    derived.update({'flops': flops_how, 'tolerance': tolerance_how(tolerance), 'bytes': bytes_how,
                     'degenerate': degenerate_how, 'notes': notes, 'seconds': round(time.time() - started, 3)})
     task = {
         'kind': 'torch',

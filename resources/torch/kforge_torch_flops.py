@@ -97,6 +97,10 @@ def _heavy(name):
     return any(name.startswith(h) or name.startswith('_' + h) for h in HEAVY)
 
 
+# Ops that read rows of their first argument picked by indices: an embedding table is read only where it is looked up.
+GATHERS = ('embedding', 'index_select', 'embedding_bag', '_embedding_bag', '_embedding_bag_forward_only')
+
+
 class FlopCount(TorchDispatchMode):
     """`with FlopCount() as c: model(*inputs)`, then c.total (an int) and c.uncounted (the names of heavy ops it
     could not count; when not empty the total is too low and must not be used)."""
@@ -107,6 +111,12 @@ class FlopCount(TorchDispatchMode):
         self.by_op = {}
         self.uncounted = set()
         self.diagonal = {}  # id -> the 2-D outputs of aten.diag / diag_embed (kept alive while counting)
+        self.gathered = {}  # id -> a tensor rows are gathered from (embedding, index_select), kept alive
+        self.used = set()  # ids of the tensors any other op read
+
+    def gathered_only(self):
+        """The tensors only ever gathered from: how many of their bytes a forward reads depends on the indices."""
+        return [t for i, t in self.gathered.items() if i not in self.used]
 
     def _diagonal_product(self, name, args):
         """The multiplies of mm/addmm/matmul with a diagonal operand: one per element of the other; else None."""
@@ -124,6 +134,12 @@ class FlopCount(TorchDispatchMode):
         out = func(*args, **(kwargs or {}))
         packet = getattr(func, 'overloadpacket', func)
         name = getattr(packet, '__name__', str(packet)).split('.')[-1]
+        for k, a in enumerate(list(args) + list((kwargs or {}).values())):
+            if hasattr(a, 'dim'):
+                if k == 0 and name in GATHERS:
+                    self.gathered[id(a)] = a
+                else:
+                    self.used.add(id(a))
         if name in ('diag', 'diag_embed') and getattr(out, 'dim', lambda: 0)() == 2:
             self.diagonal[id(out)] = out
         try:

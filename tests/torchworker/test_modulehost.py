@@ -359,6 +359,22 @@ class ModuleHostTest(unittest.TestCase):
                 self.assertIn(words, r['message'])
                 self.assertEqual(host.ask(op='finish')['code'], 'bad_request')  # nothing loaded: refused, alive
 
+    def test_training_mode_refuses_dropout(self):
+        path = write(self, 'dropout.py', 'import torch\nclass ModelNew(torch.nn.Module):\n'
+                                         '    def __init__(self):\n        super().__init__()\n'
+                                         '        self.drop = torch.nn.Dropout(0.25)\n'
+                                         '    def forward(self, x):\n        return self.drop(x)\n')
+        host, r = init(self, path, init_args=[], mode='train')
+        self.assertFalse(r['ok'], r)
+        self.assertEqual((r['code'], r['step']), ('load_failed', 'mode'))
+        self.assertIn('drop (p=0.25)', r['message'])
+        _, r = init(self, path, init_args=[])  # eval mode (the default): dropout passes its input through
+        self.assertTrue(r['ok'], r)
+        plain = write(self, 'plain.py', 'import torch\nclass ModelNew(torch.nn.Module):\n'
+                                        '    def forward(self, x):\n        return x * 2\n')
+        _, r = init(self, plain, init_args=[], mode='train')  # training mode without randomness is judged
+        self.assertTrue(r['ok'], r)
+
     def test_a_candidate_that_exits_ends_the_channel(self):
         e = Evaluation(self, 'matmul_relu_exits.py')
         e.map(e.cand, 'cand')

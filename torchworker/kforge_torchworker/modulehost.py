@@ -211,7 +211,15 @@ class Host:
             return cls(*args)
         self.model = self.step('construct', construct)
         self.step('move', lambda: self.model.to(self.device))
-        self.model.train(req.get('mode') == 'train')
+        train = req.get('mode') == 'train'
+        if train:
+            random = sorted('%s (p=%g)' % (n or type(m).__name__, m.p) for n, m in self.model.named_modules()
+                            if isinstance(m, torch.nn.modules.dropout._DropoutNd) and m.p > 0)
+            if random:
+                self.fail('mode', 'the task asks for training mode, where dropout is random and no two runs agree: '
+                          '%s; judge it in eval mode (the default), where dropout passes its input through'
+                          % ', '.join(random[:4]) + (' and %d more' % (len(random) - 4) if len(random) > 4 else ''))
+        self.model.train(train)
         self.state = dict(self.model.state_dict(keep_vars=True))
         params = {id(p) for p in self.model.parameters()}
         state = [{'name': n, 'dtype': NAMES.get(t.dtype, str(t.dtype)), 'shape': list(t.shape),

@@ -137,6 +137,52 @@ def check_unknown_flops(python):
               'an FFT makes the count unknown and says what that means: %r' % how)
 
 
+EMBED = '''import torch
+import torch.nn as nn
+rows = 4096
+width = 256
+tokens = 512
+
+
+class Model(nn.Module):
+    def __init__(self, rows, width, tied):
+        super().__init__()
+        self.table = nn.Embedding(rows, width)
+        self.tied = tied
+
+    def forward(self, ids):
+        out = self.table(ids)
+        return out @ self.table.weight.t() if self.tied else out
+
+
+def get_inputs():
+    return [torch.randint(0, rows, (tokens,))]
+
+
+def get_init_inputs():
+    return [rows, width, TIED]
+'''
+
+
+def check_gathered_bytes(python):
+    """A table the forward only gathers rows from (an embedding) adds no bytes of its own: the rows it reads depend on
+    the indices, and the output they fill is counted. The same table also read whole (tied to an output projection)
+    counts in full."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for tied, want in ((False, '8*tokens + 4*tokens*width'), (True, None)):
+            problem = os.path.join(tmp, 'embed_%s.py' % ('tied' if tied else 'plain'))
+            with open(problem, 'w') as f:
+                f.write(EMBED.replace('TIED', str(tied)))
+            task = discover(python, problem)
+            got, how = task.get('bytes'), task.get('derived', {}).get('bytes', '')
+            if tied:
+                check(isinstance(got, str) and 'rows*width' in got and 'gathered' not in how,
+                      'a table also read whole counts in full: %r (%s)' % (got, how))
+            else:
+                check(got == want and 'table.weight, only gathered from' in how,
+                      'an embedding table only gathered from adds no bytes: %r == %r (%s)' % (got, want, how))
+
+
 def main(argv):
     python, version = torch_python(argv)
     if python is None:
@@ -185,6 +231,7 @@ def main(argv):
           "the tolerance says where it came from and KernelBench's 1e-2: %r" % tol)
     check_kernelbench_flops(python)
     check_unknown_flops(python)
+    check_gathered_bytes(python)
     check(tasks.get('level1_10_degenerate.py', {}).get('degenerate') is True, 'degenerate problem flagged')
     check(tasks.get('level1_02_softmax_huge.py', {}).get('bytes') == '8*batch_size*dim', 'softmax bytes')
     # A dimension that follows two params as a sum (a pooling's output follows the input and a kernel size of at
