@@ -99,7 +99,7 @@ ready() {
   echo "=== $1: SKIPPED (no $WORKER: run the build stage)"; echo "$1 skipped" >> "$RES/stages"; return 1
 }
 want build && stage build 360 bash -c build
-want builtin && ready builtin && stage builtin 240 bash -c \
+want builtin && ready builtin && stage builtin 330 bash -c \
   'python3 tests/gpu/tools/one_judge_driver.py --worker "$WORKER" builtin 2>&1 | tee "$OUT/builtin.log"; exit ${PIPESTATUS[0]}'
 want adversarial && ready adversarial && { stage adversarial 560 bash -c adversarial; stage sweep 30 bash -c sweep; }
 want turnaround && ready turnaround && stage turnaround 150 bash -c \

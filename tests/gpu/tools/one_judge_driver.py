@@ -5,14 +5,19 @@ The protocol as docs/worker-protocol.md gives it ("Command line", "Messages"): J
 stdout, a ready line first, each request with an id and a fresh token that every line answering it carries.
 
   one_judge_driver.py [--worker PATH] [--device N] [--torch-python PATH] builtin [--task NAME]... [--options JSON]
-      every built-in torch task (resources/tasks/torch_*), each variant task.json lists, evaluated with trace and
-      metrics on: verdict, speedup, flags, whether trace and metrics came back, against the variant's expect.
+      every built-in torch task (resources/tasks/torch_*), each variant task.json lists, evaluated with trace on and
+      metrics on the first variant of each task (--metrics-all: on every one): verdict, speedup, flags, whether
+      trace and metrics came back, against the variant's expect.
   one_judge_driver.py [...] turnaround [--task NAME] [--candidates 5] [--options JSON]
       a warm worker: the task's reference loaded once, then candidates in turn (a ModelNew, then a .cu, ...), each
       a new file (new bytes: no cache of the judge's can serve it), each loaded and evaluated with the default
       options; seconds per candidate: nvcc (a .cu, built here as the product's client builds it, on a miss),
       load, evaluate. Goals: a ModelNew's load + evaluate <= 1.0 s, a .cu's <= 1.5 s (nvcc's share is shown apart
       and in the total).
+
+  one_judge_driver.py [...] eval --candidate FILE [--task NAME] [--repeat N] [--options JSON]
+      one candidate (.py or .cu) against a built-in task's reference: each result's verdict, flags, timing
+      figures and roofline as JSON (a false flag's diagnosis).
 
 The Python with torch reaches the worker as KFORGE_TORCH_PYTHON (and as --torch-python where the worker's --help
 names that option). A .cu variant is compiled with nvcc as the self-test does (-O3 -lineinfo -arch=sm_XX -shared
@@ -47,6 +52,7 @@ class Worker:
         self.argv, self.env = argv, env
         self.next_id = 0
         self.dropped = 0
+        self.events = []  # (monotonic time, progress stage) of the requests' events
         self.start()
 
     def start(self):
@@ -95,6 +101,7 @@ class Worker:
                 self.dropped += 1  # a line without this request's token: not an answer
                 continue
             if 'event' in msg:
+                self.events.append((time.monotonic(), msg.get('stage', msg.get('event'))))
                 continue
             return msg
 
@@ -181,12 +188,15 @@ def torch_tasks(only):
 
 
 def cmd_builtin(a, w, arch, work):
-    options = dict({'trace': True, 'metrics': True}, **json.loads(a.options))
+    base = dict({'trace': True, 'metrics': True}, **json.loads(a.options))
     rows, all_ok = [], True
     for name, task in torch_tasks(a.task):
         folder = os.path.join(TASKS, name)
         wait_s = float(task.get('timeout_s', 60)) + 120
-        for variant in task.get('variants', []):
+        for index, variant in enumerate(task.get('variants', [])):
+            # The metrics pass replays every kernel of both sides (13-26 s for a reference of many kernels): on
+            # the first variant of each task only, unless --metrics-all.
+            options = dict(base, metrics=base['metrics'] and (index == 0 or a.metrics_all))
             label = variant.get('label', variant['file'])
             expect = variant.get('expect', {})
             src = os.path.join(folder, variant['file'])
@@ -220,7 +230,8 @@ def cmd_builtin(a, w, arch, work):
                                           and (speedup or 0) < expect['min_speedup'])
             all_ok = all_ok and ok
             rows.append([name, label, verdict, '%.2fx' % speedup if speedup else '-',
-                         ','.join(res.get('flags', [])) or '-', came_back(res, 'trace'), came_back(res, 'metrics'),
+                         ','.join(res.get('flags', [])) or '-', came_back(res, 'trace'),
+                         came_back(res, 'metrics') if options['metrics'] else 'off',
                          want + (' >=%gx' % expect['min_speedup'] if expect.get('min_speedup') else ''),
                          'ok' if ok else 'WRONG'])
             print('%s/%s: %s %s in %.1fs%s; %s' % (name, label, verdict, rows[-1][3], wall,
@@ -285,24 +296,56 @@ def cmd_turnaround(a, w, arch, work):
         ok, reply = load(w, 'candidate', path, wait_s)
         load_s = time.monotonic() - t0
         t1 = time.monotonic()
+        w.events = []
         res = evaluate(w, task, options, wait_s) if ok else {'verdict': 'load_error',
                                                             'message': json.dumps(reply.get('error'))}
         eval_s = time.monotonic() - t1
+        # The verdict and the speedup are known when the profile passes begin (their first progress event).
+        passes = [t for t, stage in w.events if stage in ('tracing', 'profiling', 'source_profile')]
+        timed_s = (passes[0] - t1) if passes else eval_s
         judge_s = load_s + eval_s
         goal = GOALS_S[kind]
         met = met and judge_s <= goal and res.get('verdict') == 'correct'
         speedup = (res.get('timing') or {}).get('speedup')
         rows.append([i, kind, os.path.basename(variant['file']), res.get('verdict'),
                      '%.2fx' % speedup if speedup else '-', '%.2f' % nvcc_s if kind == '.cu' else '-',
-                     '%.2f' % load_s, '%.2f' % eval_s, '%.2f' % judge_s, '%.2f' % (judge_s + nvcc_s),
+                     '%.2f' % load_s, '%.2f' % timed_s, '%.2f' % eval_s, '%.2f' % judge_s, '%.2f' % (judge_s + nvcc_s),
                      '<=%.1f %s' % (goal, 'ok' if judge_s <= goal else 'MISSED'),
                      json.dumps(res.get('phases_s')) if res.get('phases_s') else ''])
         print('candidate %d (%s): %s, load %.2fs + evaluate %.2fs%s' % (
             i, kind, res.get('verdict'), load_s, eval_s, ', nvcc %.2fs' % nvcc_s if kind == '.cu' else ''), flush=True)
     print()
-    print(table(rows, ['#', 'kind', 'from', 'verdict', 'speedup', 'nvcc_s', 'load_s', 'eval_s', 'judge_s', 'total_s',
+    print(table(rows, ['#', 'kind', 'from', 'verdict', 'speedup', 'nvcc_s', 'load_s', 'timed_s', 'eval_s', 'judge_s',
+                       'total_s',
                        'goal (judge_s)', 'phases_s']))
     return 0 if met else 1
+
+
+def cmd_eval(a, w, arch, work):
+    """One candidate against a built-in task's reference: the result's verdict, timing, roofline and flags."""
+    name = a.task[0] if a.task else 'torch_softmax'
+    folder = os.path.join(TASKS, name)
+    with open(os.path.join(folder, 'task.json'), encoding='utf-8') as f:
+        task = json.load(f)
+    wait_s = float(task.get('timeout_s', 60)) + 120
+    path = a.candidate
+    if path.endswith('.cu'):
+        path = os.path.join(work, 'eval.so')
+        _, err = compile_cu(a.candidate, path, arch, task.get('nvcc_flags', []))
+        if err:
+            print('nvcc failed: %s' % err)
+            return 1
+    ok, ref = load(w, 'reference', os.path.join(folder, task.get('reference', 'reference.py')), wait_s)
+    ok = ok and load(w, 'candidate', path, wait_s)[0]
+    for i in range(a.repeat):
+        res = evaluate(w, task, json.loads(a.options), wait_s) if ok else {'verdict': 'load_error'}
+        timing = res.get('timing') or {}
+        keep = {k: v for k, v in timing.items()
+                if not isinstance(v, (list, dict)) or k in ('batches_ms', 'gated_sides')}
+        print(json.dumps({'run': i + 1, 'verdict': res.get('verdict'), 'flags': res.get('flags'),
+                          'message': res.get('message', '')[:300], 'warnings': res.get('warnings'),
+                          'timing': keep, 'roofline': res.get('roofline')}, indent=1), flush=True)
+    return 0
 
 
 def main():
@@ -321,6 +364,12 @@ def main():
     t.add_argument('--candidates', type=int, default=5)
     t.add_argument('--settle', type=float, default=0.5, help='seconds between candidates (default 0.5)')
     t.add_argument('--options', default='{}', help='evaluation options (JSON; default: the worker\'s defaults)')
+    b.add_argument('--metrics-all', action='store_true', help='the metrics pass on every variant, not the first')
+    e = sub.add_parser('eval', help='one candidate file against a built-in task: its result\'s timing and roofline')
+    e.add_argument('--task', action='append', default=[], help='the task (default torch_softmax)')
+    e.add_argument('--candidate', required=True)
+    e.add_argument('--repeat', type=int, default=1)
+    e.add_argument('--options', default='{"trace": false, "metrics": false}')
     a = ap.parse_args()
     env = dict(os.environ, KFORGE_TORCH_PYTHON=a.torch_python, PYTHONDONTWRITEBYTECODE='1')
     work = tempfile.mkdtemp(prefix='kforge-one-judge-')
@@ -337,7 +386,7 @@ def main():
         device = info['device']
         arch = device.get('arch', 'sm_90')
         print('%s (%s), worker %s, torch python %s' % (device.get('name'), arch, a.worker, a.torch_python), flush=True)
-        status = (cmd_builtin if a.command == 'builtin' else cmd_turnaround)(a, w, arch, work)
+        status = {'builtin': cmd_builtin, 'turnaround': cmd_turnaround, 'eval': cmd_eval}[a.command](a, w, arch, work)
         if w.dropped:
             print('%d line(s) without the request\'s token were dropped' % w.dropped)
         return status
