@@ -600,6 +600,9 @@ def main(argv=None):
     os.environ.setdefault('TORCH_EXTENSIONS_DIR', os.path.join(here, 'torch_extensions'))
     os.environ.setdefault('TRITON_CACHE_DIR', os.path.join(here, 'triton'))
     os.environ.setdefault('XDG_CACHE_HOME', os.path.join(here, 'cache'))
+    # torch.compile compiles in this process: a pool of compile workers would need semaphores in /dev/shm, where a
+    # host creates nothing (docs/sandbox.md).
+    os.environ.setdefault('TORCHINDUCTOR_COMPILE_THREADS', '1')
     try:
         channel = Channel(CHANNEL_FD)
     except OSError:

@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <vector>
 
 namespace kforge::runtime::host {
 
@@ -73,12 +75,31 @@ bool addPathRule(int ruleset, const char *path, std::uint64_t access, std::strin
     return true;
 }
 
-// Read and execute stay allowed everywhere (the driver, the libraries, /proc, /sys); every kind of write is
-// handled and allowed only beneath the writable directory and /dev (nvidia device files, /dev/shm). ABI 4 adds
-// TCP bind/connect (denied, no rule), ABI 6 the signal scope (no signal to processes outside the domain: the
-// judge and other hosts).
-bool applyLandlock(const std::filesystem::path &writable, Protections &p)
+// The device files a host writes to (opening a device read-write is a write): the null and random devices and
+// the NVIDIA driver's nodes. Nothing beneath /dev may be created, removed or renamed.
+std::vector<std::string> writableDevices()
 {
+    std::vector<std::string> out;
+    for (const char *d : {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"})
+        out.emplace_back(d);
+    std::error_code ec;
+    for (const auto &e : std::filesystem::directory_iterator("/dev", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("nvidia", 0) == 0)
+            out.push_back(e.path().string()); // nvidiactl, nvidia0.., nvidia-uvm(-tools), nvidia-caps/
+    }
+    return out;
+}
+
+// Read and execute stay allowed everywhere (the driver, the libraries, /proc, /sys); every kind of write is
+// handled. Allowed: anything beneath the writable directory; writing to the device files above; writing to the
+// files that exist in /dev/shm (the judge's CUDA IPC events live there), creating none: a host leaves nothing
+// there for a later evaluation, and fills nothing. ABI 4 adds TCP bind/connect (denied, no rule), ABI 6 the
+// signal scope (no signal to processes outside the domain: the judge and other hosts); `signalsScoped` says
+// whether it holds.
+bool applyLandlock(const std::filesystem::path &writable, Protections &p, bool &signalsScoped)
+{
+    signalsScoped = false;
     const long abi = ::syscall(SYS_landlock_create_ruleset, nullptr, 0, LANDLOCK_CREATE_RULESET_VERSION);
     if (abi < 0) {
         p.notes.push_back("landlock: " + errnoText(errno) + " (kernel " + kernelRelease() + ")");
@@ -108,7 +129,19 @@ bool applyLandlock(const std::filesystem::path &writable, Protections &p)
     std::string why;
     std::error_code ec;
     const std::string dir = writable.empty() ? std::filesystem::current_path(ec).string() : writable.string();
-    const bool rules = addPathRule(ruleset, dir.c_str(), write, why) && addPathRule(ruleset, "/dev", write, why);
+    const std::uint64_t writeExisting = kFsWriteFile | (abi >= 3 ? kFsTruncate : 0);
+    bool rules = addPathRule(ruleset, dir.c_str(), write, why);
+    int devices = 0;
+    for (const std::string &dev : writableDevices()) {
+        if (!rules)
+            break;
+        if (::access(dev.c_str(), F_OK) == 0) {
+            rules = addPathRule(ruleset, dev.c_str(), writeExisting, why);
+            ++devices;
+        }
+    }
+    if (rules && ::access("/dev/shm", F_OK) == 0)
+        rules = addPathRule(ruleset, "/dev/shm", writeExisting, why);
     if (!rules) {
         ::close(ruleset);
         p.notes.push_back("landlock: " + why);
@@ -121,11 +154,15 @@ bool applyLandlock(const std::filesystem::path &writable, Protections &p)
         p.notes.push_back("landlock: restrict_self " + errnoText(e));
         return false;
     }
-    std::string note = "landlock: ABI " + std::to_string(abi) + ", writes only under " + dir + " and /dev";
+    std::string note = "landlock: ABI " + std::to_string(abi) + ", writes only under " + dir + ", to "
+                       + std::to_string(devices) + " device files and to existing files of /dev/shm (nothing created "
+                                                   "in /dev)";
     if (abi >= 4)
         note += ", no TCP bind/connect";
-    if (abi >= 6)
+    if (abi >= 6) {
         note += ", no signals outside the sandbox";
+        signalsScoped = true;
+    }
     p.notes.push_back(note);
     return true;
 }
@@ -220,7 +257,23 @@ void guardSignalTarget(Filter &f, std::uint32_t judge, std::uint32_t judgeGroup)
     f.ret(SECCOMP_RET_ERRNO | EPERM);
 }
 
-bool applySeccomp(Protections &p)
+// Where Landlock cannot scope signals (ABI < 6), the filter keeps them inside the host's own process group:
+// kill() of the group (0, -group) or of the host itself; tgkill, rt_(tg)sigqueueinfo and pidfd_open of the host
+// only. A sibling host, the judge and everything else answer EPERM. The numbers are the host's: a child process of
+// the host signals its group, not itself by pid (its raise() fails; abort() still ends it).
+void guardOwnGroup(Filter &f, long nr, std::uint32_t self, std::uint32_t group)
+{
+    f.stmt(BPF_LD | BPF_W | BPF_ABS, arg0Low());
+    if (nr == SYS_kill) {                                 // to ALLOW, two and one instructions further on
+        f.jump(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0);     // kill(0, ...): the caller's group
+        f.jump(BPF_JMP | BPF_JEQ | BPF_K, group, 1, 0); // kill(-group, ...)
+    }
+    f.jump(BPF_JMP | BPF_JEQ | BPF_K, self, 0, 1);
+    f.ret(SECCOMP_RET_ALLOW);
+    f.ret(SECCOMP_RET_ERRNO | EPERM);
+}
+
+bool applySeccomp(Protections &p, bool ownGroupSignals)
 {
 #if !defined(__x86_64__) && !defined(__aarch64__)
     p.notes.push_back("seccomp: no filter for this architecture");
@@ -268,8 +321,14 @@ bool applySeccomp(Protections &p)
         b.ret(SECCOMP_RET_ERRNO | EPERM);
         b.ret(SECCOMP_RET_ALLOW);
     });
-    for (long nr : {SYS_kill, SYS_tgkill, SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo, SYS_pidfd_open})
-        f.when(nr, [&](Filter &b) { guardSignalTarget(b, judge, judgeGroup); });
+    const auto self = static_cast<std::uint32_t>(::getpid());
+    const auto ownGroup = static_cast<std::uint32_t>(-::getpgrp());
+    for (long nr : {SYS_kill, SYS_tgkill, SYS_rt_sigqueueinfo, SYS_rt_tgsigqueueinfo, SYS_pidfd_open}) {
+        if (ownGroupSignals)
+            f.when(nr, [&](Filter &b) { guardOwnGroup(b, nr, self, ownGroup); });
+        else
+            f.when(nr, [&](Filter &b) { guardSignalTarget(b, judge, judgeGroup); });
+    }
     f.ret(SECCOMP_RET_ALLOW);
 
     struct sock_fprog prog {
@@ -283,8 +342,9 @@ bool applySeccomp(Protections &p)
     }
     p.notes.push_back("seccomp: " + std::to_string(prog.len)
                       + " instructions: EPERM for ptrace, process_vm_*, mount, bpf, keyrings, modules, "
-                        "namespaces, io_uring, perf_event_open, setsid, socket() but AF_UNIX, signals to the judge; setpgid "
-                        "a no-op");
+                        "namespaces, io_uring, perf_event_open, setsid, socket() but AF_UNIX, "
+                      + std::string(ownGroupSignals ? "signals outside the host's group" : "signals to the judge")
+                      + "; setpgid a no-op");
     return true;
 #endif
 }
@@ -297,6 +357,7 @@ nlohmann::ordered_json HostRestrictions::toJson() const
     j["landlock"] = landlock;
     j["seccomp"] = seccomp;
     j["writable_dir"] = writableDir.string();
+    j["signal_filter"] = signalFilter;
     return j;
 }
 
@@ -309,6 +370,8 @@ HostRestrictions HostRestrictions::fromJson(const nlohmann::json &j)
         r.landlock = j["landlock"].get<bool>();
     if (j.contains("seccomp") && j["seccomp"].is_boolean())
         r.seccomp = j["seccomp"].get<bool>();
+    if (j.contains("signal_filter") && j["signal_filter"].is_boolean())
+        r.signalFilter = j["signal_filter"].get<bool>();
     if (j.contains("writable_dir") && j["writable_dir"].is_string())
         r.writableDir = j["writable_dir"].get<std::string>();
     return r;
@@ -321,12 +384,13 @@ Protections applyHostRestrictions(const HostRestrictions &restrictions)
         p.notes.push_back("no_new_privs: " + errnoText(errno));
         return p; // neither Landlock nor an unprivileged seccomp filter can follow
     }
+    bool signalsScoped = false;
     if (restrictions.landlock)
-        p.landlock = applyLandlock(restrictions.writableDir, p);
+        p.landlock = applyLandlock(restrictions.writableDir, p, signalsScoped);
     else
         p.notes.push_back("landlock: not requested");
     if (restrictions.seccomp)
-        p.seccomp = applySeccomp(p);
+        p.seccomp = applySeccomp(p, restrictions.signalFilter || !signalsScoped);
     else
         p.notes.push_back("seccomp: not requested");
     return p;

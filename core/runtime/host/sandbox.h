@@ -98,12 +98,15 @@ struct HostRestrictions {
     bool landlock = true;
     bool seccomp = true;
     std::filesystem::path writableDir; // empty: the current directory
+    // Signals kept inside the host's group by the seccomp filter even where Landlock scopes them (tests); where
+    // Landlock cannot (ABI < 6), the filter always does.
+    bool signalFilter = false;
     nlohmann::ordered_json toJson() const;
     static HostRestrictions fromJson(const nlohmann::json &j);
 };
 
-// Child side: PR_SET_NO_NEW_PRIVS, then Landlock (read+execute everywhere, write only under writableDir and
-// /dev, where the ABI exists), then a seccomp-bpf filter (EPERM for ptrace, process_vm_readv/writev, kexec_*,
+// Child side: PR_SET_NO_NEW_PRIVS, then Landlock (read+execute everywhere, write only under writableDir, to the
+// null, random and NVIDIA device files and to existing files of /dev/shm, where the ABI exists), then a seccomp-bpf filter (EPERM for ptrace, process_vm_readv/writev, kexec_*,
 // mount, umount2, bpf, keyctl, add_key, request_key, *_module, socket() of any family but AF_UNIX, ...).
 // Fills landlock/seccomp (and notes) of the Protections it returns; the other fields stay false.
 Protections applyHostRestrictions(const HostRestrictions &restrictions);

@@ -13,8 +13,10 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -308,14 +310,34 @@ void testNetwork(int port)
         std::printf("SKIP-NOTE network namespace not allowed here; the host shares the network\n");
 }
 
-void testRestrictions(int port)
+// `signalFilter`: the seccomp filter keeps signals in the host's group (as on kernels whose Landlock cannot).
+void testRestrictions(int port, bool signalFilter)
 {
     const fs::path outside = g_scratch / "outside";
     fs::create_directories(outside);
-    auto p = start(optionsFor({"restrict", std::to_string(port), outside.string()}));
+    // A sibling: a process of the judge's in a group of its own (as the reference's host is to a candidate's).
+    const pid_t sibling = ::fork();
+    if (sibling == 0) {
+        ::setpgid(0, 0);
+        ::pause();
+        std::_Exit(0);
+    }
+    // A file of the judge's in /dev/shm (CUDA IPC events live in such files): the host may write it, not remove it.
+    const std::string shm = "/dev/shm/kforge-judge-" + std::to_string(::getpid());
+    const bool haveShm = ::close(::open(shm.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) == 0;
+    auto p = start(optionsFor({"restrict", std::to_string(port), outside.string(), std::to_string(sibling),
+                               haveShm ? shm : std::string(), signalFilter ? "signal-filter" : "landlock"}));
+    const auto cleanup = [&] {
+        ::kill(sibling, SIGKILL);
+        ::waitpid(sibling, nullptr, 0);
+        if (haveShm)
+            ::unlink(shm.c_str());
+    };
     if (!p)
-        return;
+        return cleanup();
     const std::string line = readLine(*p);
+    const bool siblingAlive = ::kill(sibling, 0) == 0;
+    cleanup();
     const auto j = nlohmann::json::parse(line, nullptr, false);
     KF_CHECK_MSG(j.is_object(), line);
     if (!j.is_object())
@@ -324,8 +346,23 @@ void testRestrictions(int port)
     struct utsname u {
     };
     ::uname(&u);
-    std::printf("kernel %s: landlock %s, seccomp %s\n", u.release, pr.landlock ? "applied" : "not applied",
+    std::printf("kernel %s (%s): landlock %s, seccomp %s\n", u.release,
+                signalFilter ? "signals by seccomp" : "signals by Landlock where it can", pr.landlock ? "applied" : "not applied",
                 pr.seccomp ? "applied" : "not applied");
+    KF_CHECK_MSG(siblingAlive, "the sibling outlived the host's attempts");
+    const bool landlockScopes = std::any_of(pr.notes.begin(), pr.notes.end(), [](const std::string &n) {
+        return n.find("no signals outside the sandbox") != std::string::npos;
+    });
+    if (pr.seccomp || landlockScopes) {
+        // Nothing outside the host's group: not the sibling, not its group, by kill or tgkill; its own group and
+        // itself it may signal.
+        for (const char *k : {"kill_sibling", "kill_sibling_group", "tgkill_sibling"})
+            KF_CHECK_MSG(j.value(k, "") == "EPERM", std::string(k) + ": " + j.value(k, "?") + " in " + line);
+        for (const char *k : {"kill_own_group", "kill_self", "tgkill_self"})
+            KF_CHECK_MSG(j.value(k, "") == "0", std::string(k) + ": " + j.value(k, "?") + " in " + line);
+    } else {
+        std::printf("SKIP-NOTE neither seccomp nor a Landlock signal scope here\n");
+    }
     for (const auto &n : pr.notes)
         std::printf("  %s\n", n.c_str());
     if (pr.seccomp) {
@@ -344,6 +381,11 @@ void testRestrictions(int port)
         KF_CHECK_MSG(j.value("read_judge_mem", "") == "EACCES", line);
         KF_CHECK_MSG(j.value("write_inside", "") == "0" && j.value("write_dev_null", "") == "0", line);
         KF_CHECK(!fs::exists(outside / "written-by-sandbox"));
+        KF_CHECK_MSG(j.value("create_dev_shm", "") == "EACCES" && j.value("mkdir_dev", "") == "EACCES", line);
+        if (haveShm)
+            KF_CHECK_MSG(j.value("write_dev_shm_existing", "") == "0"
+                             && j.value("unlink_dev_shm_existing", "") == "EACCES",
+                         line);
     } else {
         std::printf("SKIP-NOTE landlock not applied here\n");
     }
@@ -431,7 +473,8 @@ int main(int argc, char **argv)
     testRestrictedTree();
     testOutputCaps();
     testNetwork(port);
-    testRestrictions(port);
+    testRestrictions(port, false);
+    testRestrictions(port, true);
 
     ::close(server);
     std::error_code ec;

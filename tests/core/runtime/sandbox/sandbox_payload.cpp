@@ -6,7 +6,8 @@
 //   restricted-tree       tree exit after applyHostRestrictions ("no-seccomp" where it did not apply)
 //   flood                 1.1 GiB to stdout, a 256 MiB line without newline to stderr: "<efbig out> <efbig err>"
 //   connect PORT          TCP connect to 127.0.0.1:PORT: "0" or the errno name
-//   restrict PORT OUTSIDE applyHostRestrictions, then tries what it must no longer do (JSON)
+//   restrict PORT OUTSIDE [SIBLING SHM_FILE [signal-filter]]
+//                         applyHostRestrictions, then tries what it must no longer do (JSON)
 #include "core/runtime/host/sandbox.h"
 
 #include <arpa/inet.h>
@@ -17,6 +18,8 @@
 #include <signal.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -165,10 +168,13 @@ int connectTo(int port)
     return 0;
 }
 
-int restrict(int port, const std::string &outside)
+// `sibling`: a process of the judge's outside this host's group; `shmFile`: a file the judge made in /dev/shm;
+// `signalFilter`: the seccomp filter scopes signals even where Landlock does.
+int restrict(int port, const std::string &outside, pid_t sibling, const std::string &shmFile, bool signalFilter)
 {
     using kforge::runtime::host::HostRestrictions;
     HostRestrictions r;
+    r.signalFilter = signalFilter;
     const auto p = kforge::runtime::host::applyHostRestrictions(r);
     nlohmann::ordered_json j;
     j["protections"] = p.toJson();
@@ -186,6 +192,14 @@ int restrict(int port, const std::string &outside)
         j["unshare_net"] = err(::unshare(CLONE_NEWNET) == 0 ? 0 : errno);
         j["kill_judge"] = err(::kill(judge, 0) == 0 ? 0 : errno);
         j["kill_all"] = err(::kill(-1, 0) == 0 ? 0 : errno);
+        if (sibling > 0) {
+            j["kill_sibling"] = err(::kill(sibling, 0) == 0 ? 0 : errno);
+            j["kill_sibling_group"] = err(::kill(-::getpgid(sibling), 0) == 0 ? 0 : errno);
+            j["tgkill_sibling"] = err(::syscall(SYS_tgkill, sibling, sibling, 0) == 0 ? 0 : errno);
+        }
+        j["kill_own_group"] = err(::kill(0, 0) == 0 ? 0 : errno);
+        j["kill_self"] = err(::kill(::getpid(), 0) == 0 ? 0 : errno);
+        j["tgkill_self"] = err(::syscall(SYS_tgkill, ::getpid(), ::syscall(SYS_gettid), 0) == 0 ? 0 : errno);
         j["setsid"] = err(::setsid() >= 0 ? 0 : errno);
         const pid_t group = ::getpgrp();
         j["setpgid"] = err(::setpgid(0, 0) == 0 ? 0 : errno);
@@ -208,6 +222,19 @@ int restrict(int port, const std::string &outside)
         j["write_inside"] = err(in >= 0 ? 0 : errno);
         const int dev = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
         j["write_dev_null"] = err(dev >= 0 ? 0 : errno);
+        // /dev/shm: nothing created (no channel to a later evaluation, nothing left behind); the judge's files
+        // (its IPC events) stay writable.
+        const std::string mine = "/dev/shm/kforge-sandbox-" + std::to_string(::getpid());
+        const int shm = ::open(mine.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+        j["create_dev_shm"] = err(shm >= 0 ? 0 : errno);
+        if (shm >= 0)
+            ::unlink(mine.c_str());
+        j["mkdir_dev"] = err(::mkdir("/dev/kforge-sandbox-dir", 0700) == 0 ? 0 : errno);
+        if (!shmFile.empty()) {
+            const int existing = ::open(shmFile.c_str(), O_WRONLY | O_CLOEXEC);
+            j["write_dev_shm_existing"] = err(existing >= 0 ? 0 : errno);
+            j["unlink_dev_shm_existing"] = err(::unlink(shmFile.c_str()) == 0 ? 0 : errno);
+        }
         const int s = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (s >= 0) { // seccomp off: Landlock ABI 4 alone refuses the TCP connect
             sockaddr_in addr{};
@@ -243,7 +270,8 @@ int main(int argc, char **argv)
     if (mode == "connect" && argc > 2)
         return connectTo(std::atoi(argv[2]));
     if (mode == "restrict" && argc > 3)
-        return restrict(std::atoi(argv[2]), argv[3]);
+        return restrict(std::atoi(argv[2]), argv[3], argc > 4 ? std::atoi(argv[4]) : 0, argc > 5 ? argv[5] : "",
+                        argc > 6 && std::string(argv[6]) == "signal-filter");
     std::fprintf(stderr, "sandbox_payload: unknown mode\n");
     return 2;
 }
