@@ -160,7 +160,22 @@ struct ChildPlan {
     pid_t parent;
     int devNull, out, err, channel, report;
     rlim_t fsize;
+    std::uint64_t keepCaps; // the capabilities a privileged host keeps (profilingCapabilities())
 };
+
+// A privileged host keeps no capability, except, where the NVIDIA driver lets only administrators read GPU
+// performance counters (RmProfilingAdminOnly: 1 in /proc/driver/nvidia/params), CAP_SYS_ADMIN and CAP_PERFMON for
+// the profile passes. The judge then reads the device's settings around every evaluation (devicestate.h).
+std::uint64_t profilingCapabilities()
+{
+    std::ifstream params("/proc/driver/nvidia/params");
+    std::string line;
+    while (std::getline(params, line)) {
+        if (line.rfind("RmProfilingAdminOnly:", 0) == 0 && line.find('1') != std::string::npos)
+            return (1ull << CAP_SYS_ADMIN) | (1ull << CAP_PERFMON);
+    }
+    return 0;
+}
 
 // Between fork and execve: async-signal-safe calls only (the judge is multi-threaded).
 [[noreturn]] void childMain(const ChildPlan &p)
@@ -234,13 +249,12 @@ struct ChildPlan {
     }
     if (::chdir(p.tempDir.c_str()) != 0)
         r.chdirErrno = errno;
-    // A privileged host keeps the capabilities the profiler needs (CAP_SYS_ADMIN, CAP_PERFMON) but not these:
-    // without CAP_SYS_PTRACE it cannot open the judge's /proc/<pid>/mem where Landlock is missing (once the judge
-    // is not dumpable). The bounding set limits what execve grants; an unprivileged process gets EPERM (nothing
-    // to drop).
-    for (int cap : {CAP_SYS_PTRACE, CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_MKNOD, CAP_NET_ADMIN, CAP_NET_RAW,
-                    CAP_SYS_TIME, CAP_AUDIT_CONTROL, CAP_MAC_ADMIN, CAP_MAC_OVERRIDE, CAP_SYSLOG}) {
-        if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+    // A privileged host loses every capability but p.keepCaps from its bounding set, which limits what execve
+    // grants root (without CAP_SYS_PTRACE it cannot open the judge's /proc/<pid>/mem where Landlock is missing;
+    // without CAP_SYS_ADMIN, where it can go, the driver refuses clock, power and compute-mode changes). An
+    // unprivileged process gets EPERM: it has nothing to drop.
+    for (int cap = 0; cap <= CAP_LAST_CAP; ++cap) {
+        if (!(p.keepCaps >> cap & 1) && ::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
             r.capsDropped = 1;
     }
 
@@ -268,7 +282,7 @@ const char *limitName(int which)
     }
 }
 
-void fillProtections(Protections &pr, const ChildReport &r, bool isolateNet)
+void fillProtections(Protections &pr, const ChildReport &r, bool isolateNet, std::uint64_t keepCaps)
 {
     pr.ownProcessGroup = r.pgidErrno == 0;
     if (!pr.ownProcessGroup)
@@ -290,8 +304,9 @@ void fillProtections(Protections &pr, const ChildReport &r, bool isolateNet)
     if (!pr.privateTmp)
         pr.notes.push_back("temp dir: chdir " + errnoName(r.chdirErrno));
     if (r.capsDropped)
-        pr.notes.push_back("capabilities: CAP_SYS_PTRACE, CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_NET_ADMIN, CAP_NET_RAW "
-                           "and other admin capabilities dropped from the bounding set");
+        pr.notes.push_back(keepCaps ? "capabilities: all dropped but CAP_SYS_ADMIN and CAP_PERFMON (the NVIDIA driver "
+                                      "lets only administrators profile here: RmProfilingAdminOnly=1)"
+                                    : "capabilities: all dropped");
     pr.network = r.netApplied != 0;
     if (!isolateNet) {
         pr.notes.push_back("network: not requested");
@@ -388,6 +403,7 @@ std::unique_ptr<SandboxedProcess> SandboxedProcess::spawn(const SandboxOptions &
     plan.tempDir = proc->m_tempDir.string();
     plan.parent = ::getpid();
     plan.fsize = static_cast<rlim_t>(proc->m_fsizeLimit);
+    plan.keepCaps = profilingCapabilities();
     for (const auto &a : options.argv)
         plan.argv.push_back(const_cast<char *>(a.c_str()));
     plan.argv.push_back(nullptr);
@@ -474,7 +490,7 @@ std::unique_ptr<SandboxedProcess> SandboxedProcess::spawn(const SandboxOptions &
                                     : "sandbox: exec " + options.argv[0] + ": " + std::strerror(second.execErrno);
         return nullptr;
     }
-    fillProtections(proc->m_protections, first, options.isolateNetwork);
+    fillProtections(proc->m_protections, first, options.isolateNetwork, plan.keepCaps);
     const std::string self = "/proc/" + std::to_string(pid);
     for (const char *ns : {"user", "net"}) {
         const auto mine = nsInode("/proc/self", ns);
