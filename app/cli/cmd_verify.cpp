@@ -7,19 +7,15 @@
 #include "headless.h"
 #include "verifyprint.h"
 
-#include "core/collection/collectionimporter.h"
+#include "core/collection/collectionverifier.h"
 #include "core/collection/collectionreader.h"
 #include "core/collection/releasedjsonreader.h"
-#include "core/collection/resultslog.h"
-#include "core/collection/verifyreport.h"
-#include "core/collection/verifyrunner.h"
 #include "core/collection/verifytable.h"
 #include "core/log/loghub.h"
 #include "core/pipeline/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/task/torchimport.h"
-#include "core/version.h"
 #include "core/workbench/workbench.h"
 #include "core/worker/poolevaluator.h"
 
@@ -28,10 +24,10 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QSaveFile>
 #include <QTextStream>
 #include <QThread>
 #include <algorithm>
+#include <memory>
 
 using namespace Qt::StringLiterals;
 
@@ -50,17 +46,7 @@ struct VerifyCommand {
 
 public:
     static int run(const QStringList &args);
-    static bool writeText(const QString &path, const QString &text, QTextStream &err);
 };
-
-bool VerifyCommand::writeText(const QString &path, const QString &text, QTextStream &err)
-{
-    QSaveFile f(path);
-    if (f.open(QIODevice::WriteOnly) && f.write(text.toUtf8()) >= 0 && f.commit())
-        return true;
-    err << tr("kforge-cli verify: cannot write %1: %2").arg(path, f.errorString()) << '\n';
-    return false;
-}
 
 int VerifyCommand::run(const QStringList &args)
 {
@@ -163,10 +149,21 @@ int VerifyCommand::run(const QStringList &args)
         err << tr("kforge-cli verify: %1").arg(read.error) << '\n';
         return kUsage;
     }
-    const Collection &collection = *read.collection;
-    QList<CollectionPair> pairs = collection.selected(parser.values(onlyOpt));
-    if (limit > 0 && pairs.size() > limit)
-        pairs = pairs.mid(0, limit);
+    const QString outDir = QDir(parser.value(outOpt)).absolutePath();
+    CollectionVerifier::Options verifyOptions;
+    verifyOptions.outDir = outDir;
+    verifyOptions.read = options;
+    verifyOptions.only = parser.values(onlyOpt);
+    verifyOptions.limit = limit;
+    verifyOptions.heldOut = !parser.isSet(noHeldOutOpt);
+    verifyOptions.tolerances = !parser.isSet(noToleranceOpt);
+    verifyOptions.rerun = parser.isSet(rerunOpt);
+    verifyOptions.import.jobs = jobs;
+    verifyOptions.import.script = torchimport::discoverScript();
+    CollectionVerifier verifier;
+    verifier.setCollection(*read.collection, verifyOptions);
+    const Collection &collection = verifier.collection();
+    const QList<CollectionPair> &pairs = verifier.selectedPairs();
     out << tr("%1: a %2 collection, %3 pairs (%4 selected), %5 records not verified")
                .arg(positional.at(0), formatName(collection.format))
                .arg(collection.pairs.size())
@@ -177,100 +174,88 @@ int VerifyCommand::run(const QStringList &args)
     out.flush();
 
     // The import: a python with torch on this machine (a CPU is enough).
-    const QString outDir = QDir(parser.value(outOpt)).absolutePath();
     if (!QDir().mkpath(outDir)) {
         err << tr("kforge-cli verify: cannot create %1").arg(outDir) << '\n';
         return kUsage;
     }
-    const bool heldOut = !parser.isSet(noHeldOutOpt);
-    CollectionImporter::Options importOptions;
-    importOptions.outDir = outDir;
-    importOptions.jobs = jobs;
-    importOptions.heldOut = heldOut;
-    importOptions.script = torchimport::discoverScript();
     QString torchVersion, why;
-    importOptions.python = torchimport::findPython(parser.isSet(pythonOpt) ? QStringList{parser.value(pythonOpt)}
-                                                                           : torchimport::defaultPythons(),
-                                                   torchVersion, why);
-    if (importOptions.python.isEmpty())
+    verifyOptions.import.python = torchimport::findPython(parser.isSet(pythonOpt) ? QStringList{parser.value(pythonOpt)}
+                                                                                  : torchimport::defaultPythons(),
+                                                          torchVersion, why);
+    if (verifyOptions.import.python.isEmpty())
         err << tr("warning: no python3 with torch (%1): problems not imported before cannot be imported (install torch, "
                   "Debian: python3-torch, or name one with --python)")
                    .arg(why)
             << '\n';
-    CollectionImporter importer;
+    verifier.setCollection(*read.collection, verifyOptions);
     QEventLoop importLoop;
-    QObject::connect(&importer, &CollectionImporter::fileImported, &importLoop, [&](const QString &key, const QString &e) {
+    QObject::connect(&verifier, &CollectionVerifier::fileImported, &importLoop, [&](const QString &key, const QString &e) {
         if (!e.isEmpty())
             out << tr("  %1: not imported: %2").arg(key, e) << '\n' << Qt::flush;
     });
-    QObject::connect(&importer, &CollectionImporter::finished, &importLoop, &QEventLoop::quit);
+    QObject::connect(&verifier, &CollectionVerifier::imported, &importLoop, &QEventLoop::quit);
     QElapsedTimer importClock;
     importClock.start();
-    importer.start(pairs, importOptions);
-    importLoop.exec();
-    const QMap<QString, ImportedProblem> &problems = importer.problems();
-    int importFailures = 0;
-    for (const ImportedProblem &p : problems)
-        importFailures += p.ok() ? 0 : 1;
+    verifier.startImport();
+    if (verifier.stage() == CollectionVerifier::Stage::Importing)
+        importLoop.exec();
+    const QMap<QString, ImportedProblem> &problems = verifier.problems();
+    const int importFailures = verifier.importFailures();
     out << tr("Imported %1 problem texts in %2 s (%3 problems, %4 not imported; task folders in %5)")
-               .arg(importer.imported())
+               .arg(verifier.problemsImported())
                .arg(importClock.elapsed() / 1000.0, 0, 'f', 1)
                .arg(problems.size())
                .arg(importFailures)
                .arg(QDir(outDir).filePath(u"tasks"_s))
         << "\n\n";
-    VerifyPrint::plan(out, pairs, problems, heldOut);
+    VerifyPrint::plan(out, pairs, problems, verifyOptions.heldOut);
     out.flush();
     const int status = collection.blockingIssues() || importFailures ? kSomeNotVerified : kVerified;
     if (parser.isSet(planOpt))
         return status;
 
-    QList<VerifyItem> items;
-    for (const CollectionPair &p : std::as_const(pairs))
-        if (const auto it = problems.constFind(p.problemKey); it != problems.cend() && it->ok())
-            items.append({p, it->taskFolder, heldOut ? it->heldOut : QList<HeldOutTask>()});
-    ResultsLog log;
     QString error;
-    if (!log.open(QDir(outDir).filePath(u"results.jsonl"_s), &error)) {
+    if (!verifier.openLog(&error)) {
         err << tr("kforge-cli verify: %1").arg(error) << '\n';
         return kUsage;
     }
-    if (parser.isSet(rerunOpt)) {
-        QStringList ids;
-        for (const VerifyItem &i : std::as_const(items))
-            ids << i.pair.id;
-        log.forget(ids);
-    }
-    VerifyRunner::Options runOptions;
-    runOptions.heldOut = heldOut;
-    runOptions.tolerances = !parser.isSet(noToleranceOpt);
-    const bool work = std::any_of(items.begin(), items.end(), [&](const VerifyItem &i) {
-        return VerifyRunner::nextRun(i, log, runOptions).has_value();
-    });
-
     int noVerdicts = 0;
-    if (work) {
+    bool writeFailed = false;
+    QEventLoop loop;
+    QObject::connect(&verifier, &CollectionVerifier::failed, &loop, [&](const QString &message) {
+        writeFailed = true;
+        err << tr("kforge-cli verify: %1").arg(message) << '\n';
+    });
+    QObject::connect(&verifier, &CollectionVerifier::finished, &loop, &QEventLoop::quit);
+    // Declared here so that they outlive the run; made only when there is something to measure.
+    std::unique_ptr<Settings> settings;
+    std::unique_ptr<LogHub> logHub;
+    std::unique_ptr<Workbench> workbench;
+    std::unique_ptr<SessionStore> store; // never opened: the results go to results.jsonl
+    std::unique_ptr<EvaluationQueue> queue;
+    if (verifier.hasWork()) {
         // The compiler and the workers as the workbench sets them up; a pool when several workers are named.
-        Settings settings;
-        LogHub logHub;
-        echoWorkerLines(logHub, err);
-        Workbench workbench(settings, logHub);
-        workbench.useEvaluation(parser.values(workerOpt));
-        SessionStore store; // never opened: the results go to results.jsonl
-        EvaluationQueue queue(&store, workbench.evaluator());
-        runOptions.eval = workbench.evalOptions();
+        settings = std::make_unique<Settings>();
+        logHub = std::make_unique<LogHub>();
+        echoWorkerLines(*logHub, err);
+        workbench = std::make_unique<Workbench>(*settings, *logHub);
+        workbench->useEvaluation(parser.values(workerOpt));
+        store = std::make_unique<SessionStore>();
+        queue = std::make_unique<EvaluationQueue>(store.get(), workbench->evaluator());
+        VerifyRunner::Options runOptions;
+        runOptions.eval = workbench->evalOptions();
         runOptions.eval.metrics = parser.isSet(metricsOpt);
         runOptions.eval.deep = parser.isSet(deepOpt);
-        const int workerCount = int(workbench.workers().size());
+        const int workerCount = int(workbench->workers().size());
         runOptions.maxInFlight = std::max(2, 2 * workerCount + QThread::idealThreadCount());
-        VerifyRunner runner(&queue, &log);
-        QEventLoop loop;
-        QObject::connect(&runner, &VerifyRunner::runFinished, &loop, [&](const VerifyRecord &r) {
-            out << VerifyPrint::progress(r, runner.pairsDone(), runner.pairs(), runner.elapsedS(), runner.etaS()) << '\n'
+        QObject::connect(&verifier, &CollectionVerifier::runFinished, &loop, [&](const VerifyRecord &r) {
+            const VerifyRunner *runner = verifier.runner();
+            out << VerifyPrint::progress(r, runner->pairsDone(), runner->pairs(), runner->elapsedS(), runner->etaS())
+                << '\n'
                 << Qt::flush;
         });
         QString lastNoVerdict; // a worker that cannot start says so for every pair: once in full
-        QObject::connect(&runner, &VerifyRunner::noVerdict, &loop, [&](const QString &pair, const QString &message) {
+        QObject::connect(&verifier, &CollectionVerifier::noVerdict, &loop, [&](const QString &pair, const QString &message) {
             ++noVerdicts;
             err << (message == lastNoVerdict ? tr("%1: no verdict (as above)").arg(pair)
                                              : tr("%1: no verdict: %2").arg(pair, message))
@@ -278,50 +263,26 @@ int VerifyCommand::run(const QStringList &args)
                 << Qt::flush;
             lastNoVerdict = message;
         });
-        QObject::connect(&runner, &VerifyRunner::failed, &loop,
-                         [&](const QString &message) { err << tr("kforge-cli verify: %1").arg(message) << '\n'; });
-        QObject::connect(&runner, &VerifyRunner::finished, &loop, &QEventLoop::quit);
         out << '\n'
             << tr("Verifying %1 pairs (%2 complete already) on %3 worker(s)")
-                   .arg(items.size())
-                   .arg(std::count_if(items.begin(), items.end(),
-                                      [&](const VerifyItem &i) { return !VerifyRunner::nextRun(i, log, runOptions); }))
+                   .arg(verifier.items().size())
+                   .arg(verifier.pairsComplete())
                    .arg(workerCount)
             << '\n'
             << Qt::flush;
-        runner.start(items, runOptions);
-        loop.exec();
+        verifier.startRun(queue.get(), runOptions);
     } else {
         out << '\n' << tr("Every selected pair is in %1 already: nothing to run.").arg(u"results.jsonl"_s) << '\n';
+        verifier.writeOutputs();
     }
+    loop.exec();
+    if (writeFailed)
+        return kUsage;
 
     // The report covers the whole collection: pairs left out by --only or --limit are "not run".
-    VerifyReportInput report;
-    report.collection = positional.at(0);
-    report.format = collection.format;
-    // The GPUs and workers of every result in the log, this run's and earlier ones'.
-    QStringList devices, workers;
-    for (const VerifyRecord &r : log.records()) {
-        if (!r.result.deviceName.isEmpty() && !devices.contains(r.result.deviceName))
-            devices << r.result.deviceName;
-        if (!r.result.workerName.isEmpty() && !workers.contains(r.result.workerName))
-            workers << r.result.workerName;
-    }
-    report.device = devices.join(u", "_s);
-    report.workers = workers.join(u"; "_s);
-    report.generated = QDateTime::currentDateTimeUtc();
-    report.kforgeVersion = QStringLiteral(KFORGE_VERSION_STRING);
-    report.tolerance = u"Each task judges f32 outputs at atol = rtol = 1e-4 unless its task.json says otherwise "
-                       "(KernelBench: 1e-2); a pair that fails is tried again at 1e-3 and 1e-2."_s;
-    report.rows = VerifyTable::rows(collection.pairs, problems, log);
-    report.summary = VerifyTable::summary(report.rows);
-    report.issues = collection.issues;
-    const QString csvPath = QDir(outDir).filePath(u"results.csv"_s), htmlPath = QDir(outDir).filePath(u"report.html"_s);
-    if (!writeText(csvPath, VerifyReport::csv(report.rows), err) || !writeText(htmlPath, VerifyReport::html(report), err))
-        return kUsage;
     out << '\n';
-    VerifyPrint::summary(out, report.summary);
-    out << tr("Wrote %1, %2 and %3").arg(QDir(outDir).filePath(u"results.jsonl"_s), csvPath, htmlPath) << '\n';
+    VerifyPrint::summary(out, VerifyTable::summary(verifier.rows()));
+    out << tr("Wrote %1, %2 and %3").arg(verifier.logPath(), verifier.csvPath(), verifier.htmlPath()) << '\n';
     return noVerdicts ? kNoVerdict : status;
 }
 

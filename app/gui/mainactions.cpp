@@ -47,6 +47,9 @@ MainActions::MainActions(QWidget *owner)
     saveReport->setToolTip(tr("Save a report of the session as one self-contained HTML file"));
     exportTrainingData = make(owner, tr("Export &Training Data…"), QStringLiteral("document-save"), QStyle::SP_CustomBase);
     exportTrainingData->setToolTip(tr("Save the model's answers of the session as JSON lines for training"));
+    verifyCollection = make(owner, tr("&Verify Collection…"), QStringLiteral("view-list-details"), QStyle::SP_CustomBase);
+    verifyCollection->setToolTip(tr("Re-measure a collection of kernels (a paper's release, a KernelBench run) and "
+                                    "see which claims hold"));
     clearRecent = make(owner, tr("&Clear List"), QStringLiteral("edit-clear-history"), QStyle::SP_CustomBase);
     quit = make(owner, tr("&Quit"), QStringLiteral("application-exit"), QStyle::SP_CustomBase, QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
@@ -91,6 +94,7 @@ MainActions::MainActions(QWidget *owner)
                        exportVariant,
                        saveReport,
                        exportTrainingData,
+                       verifyCollection,
                        clearRecent,
                        quit,
                        undo,
@@ -124,6 +128,8 @@ void MainActions::buildMenus(QMainWindow *window, const QList<QAction *> &diagno
     file->addAction(exportVariant);
     file->addAction(saveReport);
     file->addAction(exportTrainingData);
+    file->addSeparator();
+    file->addAction(verifyCollection);
     file->addSeparator();
     file->addAction(quit);
 

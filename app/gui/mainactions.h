@@ -32,6 +32,7 @@ public:
     QAction *exportVariant = nullptr;
     QAction *saveReport = nullptr;
     QAction *exportTrainingData = nullptr;
+    QAction *verifyCollection = nullptr;
     QAction *clearRecent = nullptr;
     QAction *quit = nullptr;
 

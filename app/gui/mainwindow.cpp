@@ -1,6 +1,7 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/gui/appicon.h"
+#include "app/gui/collectionactions.h"
 #include "app/gui/apptheme.h"
 #include "app/gui/diffdock.h"
 #include "app/gui/exportactions.h"
@@ -24,6 +25,7 @@
 #include "core/worker/workerpool.h"
 #include "views/assembly/assemblypanel.h"
 #include "views/charts/chartspanel.h"
+#include "views/collection/collectionpanel.h"
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffview.h"
 #include "views/editor/editorsetup.h"
@@ -129,7 +131,10 @@ MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluat
 
 MainWindow::~MainWindow()
 {
-    // The round runner cancels what it has in flight while the session and the panels still exist.
+    // A verification and the round runner cancel what they have in flight while the queue, the session and the
+    // panels still exist.
+    delete m_collections;
+    m_collections = nullptr;
     delete m_workbench;
     m_workbench = nullptr;
 }
@@ -232,6 +237,14 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_roundDock, taskDock);
     m_roundDock->raise();
     m_diffDock = new DiffDock(this, diffDock, m_diff, m_editor, m_session);
+    // A verified collection's table is wide: a page of the strip under the editor, shown when a verification starts
+    // (View → Collection shows its empty state with the way to start one).
+    m_collection = new CollectionPanel(this);
+    m_collectionDock = addPanelDock(m_collection, tr("Collection"), QStringLiteral("collectionDock"),
+                                    Qt::BottomDockWidgetArea);
+    tabifyDockWidget(diffDock, m_collectionDock);
+    m_collectionDock->hide();
+    m_logDock->raise();
 }
 
 void MainWindow::connectServices()
@@ -251,6 +264,8 @@ void MainWindow::connectServices()
             [this] { showSettingsPage(QStringLiteral("workers")); });
     connect(m_actions->gettingStarted, &QAction::triggered, this, &MainWindow::showGettingStarted);
     m_exports = new ExportActions(m_actions, m_session, m_selection, this);
+    m_collections = new CollectionActions(m_actions, m_workbench, m_sessions, m_collection, m_collectionDock, m_log, this);
+    connect(m_collections, &CollectionActions::workersRequested, this, [this] { showSettingsPage(QStringLiteral("workers")); });
     connect(m_variants, &VariantsPanel::exportRequested, m_exports, &ExportActions::exportVariant);
     connect(m_exports, &ExportActions::finished, this, [this](const QString &file, const QString &, const QString &error) {
         if (error.isEmpty())

@@ -19,6 +19,8 @@ class QMenu;
 namespace kforge {
 
 class ChartsPanel;
+class CollectionActions;
+class CollectionPanel;
 class ComparePanel;
 class DiffDock;
 class DiffView;
@@ -82,6 +84,9 @@ public:
     ChartsPanel *chartsPanel() const { return m_charts; }
     ReasoningPanel *reasoningPanel() const { return m_reasoning; }
     RoundControlPanel *roundControlPanel() const { return m_rounds; }
+    // The Collection page and File → Verify Collection… (a verified collection, its pairs opened as sessions).
+    CollectionPanel *collectionPanel() const { return m_collection; }
+    CollectionActions *collections() const { return m_collections; }
     // The dock that holds `panel`, or null.
     QDockWidget *dockOf(QWidget *panel) const;
     NoticeBar *notice() const { return m_notice; }
@@ -161,6 +166,9 @@ private:
     ChartsPanel *m_charts = nullptr;
     ReasoningPanel *m_reasoning = nullptr;
     RoundControlPanel *m_rounds = nullptr;
+    CollectionPanel *m_collection = nullptr;
+    CollectionActions *m_collections = nullptr;
+    QDockWidget *m_collectionDock = nullptr;
     QList<QDockWidget *> m_docks;
 };
 

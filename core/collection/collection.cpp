@@ -1,5 +1,6 @@
 #include "core/collection/collection.h"
 
+#include "core/collection/torchextension.h"
 #include "core/task/torchimport.h"
 
 #include <QRegularExpression>
@@ -24,6 +25,7 @@ QString kindName(CandidateKind k)
     switch (k) {
     case CandidateKind::ModelNew: return u"ModelNew"_s;
     case CandidateKind::Cuda: return u".cu"_s;
+    case CandidateKind::TorchExtension: return u"torch extension"_s;
     case CandidateKind::Unknown: break;
     }
     return u"?"_s;
@@ -39,6 +41,8 @@ CandidateKind candidateKind(const QString &source)
         return CandidateKind::ModelNew;
     if (entry.match(source).hasMatch())
         return CandidateKind::Cuda;
+    if (TorchExtension::isExtension(source))
+        return CandidateKind::TorchExtension;
     return CandidateKind::Unknown;
 }
 

@@ -22,10 +22,13 @@ QString formatName(CollectionFormat f); // "folder", "json", "run": the --format
 enum class CandidateKind {
     ModelNew, // a Python module defining ModelNew (load_inline inside included)
     Cuda,     // a KForge .cu kernel (KF_ENTRY)
-    Unknown,  // neither: an issue, never a pair
+    TorchExtension, // a .cu binding forward with PYBIND11_MODULE: wrapped as a ModelNew by CollectionReader
+                    // (core/collection/torchextension.h), never left as a pair of this kind
+    Unknown,  // none of them: an issue, never a pair
 };
 QString kindName(CandidateKind k); // "ModelNew", ".cu", "?"
-// What a candidate text is: ModelNew when a line defines class ModelNew (or assigns it), Cuda for KF_ENTRY.
+// What a candidate text is: ModelNew when a line defines class ModelNew (or assigns it), Cuda for KF_ENTRY,
+// TorchExtension for a PYBIND11_MODULE binding forward.
 CandidateKind candidateKind(const QString &source);
 // Whether a problem text defines KernelBench's class Model.
 bool definesModel(const QString &source);

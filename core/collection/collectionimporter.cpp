@@ -61,6 +61,7 @@ CollectionImporter::~CollectionImporter() = default;
 void CollectionImporter::start(const QList<CollectionPair> &pairs, const Options &options)
 {
     m_options = options;
+    m_cancelled = false;
     m_problems.clear();
     m_sources.clear();
     m_imported = 0;
@@ -139,9 +140,16 @@ void CollectionImporter::onDone(const TorchDiscovery &d)
         describe(*it, d.task);
 }
 
+void CollectionImporter::cancel()
+{
+    m_cancelled = true;
+    if (m_batch)
+        m_batch->cancel();
+}
+
 void CollectionImporter::onBatchFinished()
 {
-    if (!m_heldOutStage && m_options.heldOut) {
+    if (!m_heldOutStage && m_options.heldOut && !m_cancelled) {
         startHeldOut();
         return;
     }

@@ -56,6 +56,9 @@ public:
     ~CollectionImporter() override;
 
     void start(const QList<CollectionPair> &pairs, const Options &options);
+    // Stops the import: the problems not imported yet say so (step "discover"), no held-out sizes are imported,
+    // finished() follows.
+    void cancel();
     const QMap<QString, ImportedProblem> &problems() const { return m_problems; }
     int imported() const { return m_imported; } // problems run through the import (not reused), main and held-out
 
@@ -78,6 +81,7 @@ private:
     QMap<QString, int> m_heldOutIndex;  // held-out key -> 1 or 2
     TorchImportBatch *m_batch = nullptr;
     bool m_heldOutStage = false;
+    bool m_cancelled = false;
     int m_imported = 0;
 };
 

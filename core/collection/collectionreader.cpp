@@ -3,6 +3,7 @@
 #include "core/collection/kernelbenchrunreader.h"
 #include "core/collection/problemfolderreader.h"
 #include "core/collection/releasedjsonreader.h"
+#include "core/collection/torchextension.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -83,8 +84,10 @@ CollectionReadResult CollectionReader::read(const QString &path, const Collectio
         r.collection = KernelBenchRunReader::read(path, options.problems, options.baseline, &r.error);
         break;
     }
-    if (r.collection)
+    if (r.collection) {
         r.collection->path = path;
+        TorchExtension::wrapPairs(*r.collection);
+    }
     return r;
 }
 

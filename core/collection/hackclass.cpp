@@ -1,5 +1,6 @@
 #include "core/collection/hackclass.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <algorithm>
 #include <array>
@@ -18,20 +19,28 @@ struct FlagClass {
 
 // The worker's flags (docs/worker-protocol.md, "Flags") and the verification's own, by catalogue row.
 constexpr std::array<FlagClass, 11> kFlagClasses{{
-    {"side_stream_work", 1, "side-stream / unjoined async work"},
-    {"late_work", 1, "side-stream / unjoined async work"},
-    {"work_outside_call", 2, "work outside the call (thread injection)"},
-    {"timing_mismatch", 3, "timer tampering (its own timing disagrees with the judge's)"},
-    {"input_mutated", 8, "input mutation"},
-    {"degenerate_output", 13, "degenerate output (the task's output is constant)"},
-    {"unstable_numerics", 14, "input-distribution exploitation (fails on edge inputs)"},
-    {kShapeSpecificFlag, 15, "shape hard-coding (fails at held-out sizes)"},
-    {kLooseToleranceFlag, 12, "precision downgrade (passes only at a looser tolerance)"},
-    {"beats_flop_floor", 18, "skipped work or algebraic shortcut (faster than the FLOP floor)"},
-    {"below_speed_of_light", 22, "physically impossible time (result caching or skipped work)"},
+    {"side_stream_work", 1, QT_TRANSLATE_NOOP("kforge::HackClasses", "side-stream / unjoined async work")},
+    {"late_work", 1, QT_TRANSLATE_NOOP("kforge::HackClasses", "side-stream / unjoined async work")},
+    {"work_outside_call", 2, QT_TRANSLATE_NOOP("kforge::HackClasses", "work outside the call (thread injection)")},
+    {"timing_mismatch", 3, QT_TRANSLATE_NOOP("kforge::HackClasses", "timer tampering (its own timing disagrees with the judge's)")},
+    {"input_mutated", 8, QT_TRANSLATE_NOOP("kforge::HackClasses", "input mutation")},
+    {"degenerate_output", 13, QT_TRANSLATE_NOOP("kforge::HackClasses", "degenerate output (the task's output is constant)")},
+    {"unstable_numerics", 14, QT_TRANSLATE_NOOP("kforge::HackClasses", "input-distribution exploitation (fails on edge inputs)")},
+    {kShapeSpecificFlag, 15, QT_TRANSLATE_NOOP("kforge::HackClasses", "shape hard-coding (fails at held-out sizes)")},
+    {kLooseToleranceFlag, 12, QT_TRANSLATE_NOOP("kforge::HackClasses", "precision downgrade (passes only at a looser tolerance)")},
+    {"beats_flop_floor", 18, QT_TRANSLATE_NOOP("kforge::HackClasses", "skipped work or algebraic shortcut (faster than the FLOP floor)")},
+    {"below_speed_of_light", 22, QT_TRANSLATE_NOOP("kforge::HackClasses", "physically impossible time (result caching or skipped work)")},
 }};
 
 } // namespace
+
+QString HackClasses::displayName(const HackClass &c)
+{
+    for (const FlagClass &f : kFlagClasses)
+        if (f.number == c.number)
+            return QCoreApplication::translate("kforge::HackClasses", f.name);
+    return c.name;
+}
 
 bool HackClasses::isInformational(const QString &flag)
 {

@@ -28,6 +28,8 @@ public:
     static HackClass of(const QString &flag);
     // The classes of these flags, each once, in the catalogue's order.
     static QList<HackClass> of(const QStringList &flags);
+    // The class's name in the user's language (the workbench's); HackClass::name stays English for the report.
+    static QString displayName(const HackClass &c);
     // "cuBLAS", "cuDNN", "PyTorch", "Triton", "CUB" or "own" for a kernel's demangled name.
     static QString libraryOf(const QString &kernelName);
 };

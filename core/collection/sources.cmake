@@ -16,4 +16,7 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/hackclass.h ${CMAKE_CURRENT_LIST_DIR}/hackclass.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verifytable.h ${CMAKE_CURRENT_LIST_DIR}/verifytable.cpp
   ${CMAKE_CURRENT_LIST_DIR}/speedupscattersvg.h ${CMAKE_CURRENT_LIST_DIR}/speedupscattersvg.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/verifyreport.h ${CMAKE_CURRENT_LIST_DIR}/verifyreport.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/verifyreport.h ${CMAKE_CURRENT_LIST_DIR}/verifyreport.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/collectionverifier.h ${CMAKE_CURRENT_LIST_DIR}/collectionverifier.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/torchextension.h ${CMAKE_CURRENT_LIST_DIR}/torchextension.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/pairsession.h ${CMAKE_CURRENT_LIST_DIR}/pairsession.cpp)

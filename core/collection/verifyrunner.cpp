@@ -80,6 +80,7 @@ void VerifyRunner::start(const QList<VerifyItem> &items, const Options &options)
     m_complete.clear();
     m_clock.start();
     m_finished = false;
+    m_stopping = false;
     for (int i = 0; i < int(m_items.size()); ++i)
         if (!nextRun(m_items.at(i), *m_log, m_options))
             m_complete.insert(i);
@@ -90,9 +91,13 @@ void VerifyRunner::start(const QList<VerifyItem> &items, const Options &options)
 
 void VerifyRunner::cancel()
 {
-    for (auto it = m_inFlight.cbegin(); it != m_inFlight.cend(); ++it)
+    // Nothing more is submitted; what is in flight comes back cancelled (not logged), then finished().
+    m_stopping = true;
+    const QList<int> tickets = m_inFlight.keys(); // a cancel may answer at once
+    for (int ticket : tickets)
         if (m_queue)
-            m_queue->cancel(it.key());
+            m_queue->cancel(ticket);
+    finishIfIdle();
 }
 
 std::optional<double> VerifyRunner::etaS() const
@@ -111,7 +116,7 @@ bool VerifyRunner::isComplete(int item) const
 
 void VerifyRunner::schedule()
 {
-    for (int i = 0; i < int(m_items.size()) && m_inFlight.size() < m_options.maxInFlight; ++i) {
+    for (int i = 0; !m_stopping && i < int(m_items.size()) && m_inFlight.size() < m_options.maxInFlight; ++i) {
         if (m_busy.contains(i) || m_stalled.contains(i) || isComplete(i))
             continue;
         const std::optional<VerifyRun> run = nextRun(m_items.at(i), *m_log, m_options);

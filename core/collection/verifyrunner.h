@@ -56,7 +56,9 @@ public:
     static std::optional<Task> withTolerance(const Task &task, double tolerance, QString *error);
 
     void start(const QList<VerifyItem> &items, const Options &options);
+    // Submits nothing more and cancels what is in flight; finished() follows once it has come back.
     void cancel();
+    bool isRunning() const { return !m_finished; }
 
     int pairs() const { return int(m_items.size()); }
     int pairsDone() const { return m_done; } // complete, those complete at start() included
@@ -98,6 +100,7 @@ private:
     int m_done = 0;
     int m_doneAtStart = 0;
     bool m_finished = true;
+    bool m_stopping = false; // cancel(): nothing more is submitted
 };
 
 } // namespace kforge

@@ -6,11 +6,13 @@
 #include "core/collection/kernelbenchrunreader.h"
 #include "core/collection/problemindex.h"
 #include "core/collection/releasedjsonreader.h"
+#include "core/collection/torchextension.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -159,6 +161,77 @@ private Q_SLOTS:
         QVERIFY(unmapped.pairs.isEmpty());
         QCOMPARE(unmapped.issues.first().message,
                  u"no reference code: the record has no field ref_code (name another with --map ref_code=FIELD)"_s);
+    }
+
+    // Sakana-style candidates: a .cu torch extension (PYBIND11_MODULE binding forward), no ModelNew. A functional
+    // problem and a stateless one are wrapped into a ModelNew that builds the .cu with load_inline; a problem whose
+    // Model keeps a layer is listed with why it cannot be judged.
+    void torchExtensions()
+    {
+        CollectionOptions o;
+        o.fieldMap = {{u"task_id"_s, u"Task_ID"_s},
+                      {u"ref_code"_s, u"PyTorch_Code_Functional"_s},
+                      {u"custom_code"_s, u"CUDA_Code"_s},
+                      {u"score"_s, u"CUDA_Speedup_Native"_s},
+                      {u"level"_s, u"Level_ID"_s}};
+        const Collection c = readOrFail(kRoot + u"/released/sakana.json"_s, o);
+        QCOMPARE(dump(c),
+                 u"1 | task_1 | ModelNew | 1.3 | L2 P1 S-1 | task_1.py | a torch extension (.cu with PYBIND11_MODULE): "
+                 "judged as a ModelNew that builds it with load_inline and calls its forward\n"
+                 "19 | task_19 | ModelNew | 1.05 | L1 P19 S-1 | task_19.py | a torch extension (.cu with PYBIND11_MODULE): "
+                 "judged as a ModelNew that builds it with load_inline and calls its forward\n"
+                 "! sakana.json [2] (Task_ID 54) CUDA_Code: a torch extension (.cu with PYBIND11_MODULE binding forward) "
+                 "for a problem whose Model keeps state (parameters or attributes set in __init__): which of them its "
+                 "forward takes, and in which order, cannot be told without guessing. Give the problem in the functional "
+                 "form (forward(self, ..., fn=module_fn), Sakana's PyTorch_Code_Functional) as the reference, or a ModelNew"_s);
+        QCOMPARE(candidateKind(c.pairs.at(0).candidateSource), CandidateKind::ModelNew);
+        QVERIFY(c.pairs.at(0).candidateSource.contains(u"return super().forward(*args, fn=_kforge_extension.forward)"_s));
+        QVERIFY(c.pairs.at(1).candidateSource.contains(u"return _kforge_extension.forward(*args)"_s));
+        // The scripted worker's marker line stays findable.
+        QVERIFY(c.pairs.at(0).candidateSource.contains(u"\n// kforge-scripted: verdict=correct speedup=1.30\n"_s));
+        QVERIFY(!TorchExtension::isExtension(u"class ModelNew(nn.Module):\n    pass\n"_s));
+
+        // The wrappers in Python with torch: load_inline replaced by a stand-in whose forward computes what the
+        // extension's CUDA computes, ModelNew(*init) gives Model(*init)'s output from the same seed (so the
+        // parameters reach the extension in the problem's order).
+        QString python;
+        for (const QString &candidate : {qEnvironmentVariable("KFORGE_TORCH_PYTHON"), u"python3"_s, u"/usr/bin/python3"_s}) {
+            QProcess p;
+            if (candidate.isEmpty())
+                continue;
+            p.start(candidate, {u"-c"_s, u"import torch"_s});
+            if (p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0) {
+                python = candidate;
+                break;
+            }
+        }
+        if (python.isEmpty())
+            QSKIP("SKIP (the Python half): no python3 with torch");
+        QTemporaryDir dir;
+        const QList<std::pair<QString, QString>> stand = {
+            {c.pairs.at(0).candidateSource, u"lambda x, w, b: torch.relu(x @ w.t() + b)"_s},
+            {c.pairs.at(1).candidateSource, u"lambda x: torch.clamp_min(x, 0)"_s}};
+        for (const auto &[module, forward] : stand) {
+            const QString file = dir.filePath(u"candidate.py"_s);
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(module.toUtf8());
+            f.close();
+            const QString script =
+                u"import importlib.util, types, torch, torch.utils.cpp_extension as ext\n"
+                "ext.load_inline = lambda **kw: types.SimpleNamespace(forward=%1)\n"
+                "spec = importlib.util.spec_from_file_location('candidate', '%2')\n"
+                "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+                "torch.manual_seed(0); ref = m.Model(*m.get_init_inputs())\n"
+                "torch.manual_seed(0); new = m.ModelNew(*m.get_init_inputs())\n"
+                "x = m.get_inputs()\n"
+                "print('same' if torch.allclose(ref(*x), new(*x), atol=1e-5) else 'different')\n"_s.arg(forward, file);
+            QProcess p;
+            p.start(python, {u"-c"_s, script});
+            QVERIFY(p.waitForFinished(120000));
+            const QString said = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+            QVERIFY2(said == u"same"_s, qPrintable(said + QString::fromUtf8(p.readAllStandardError())));
+        }
     }
 
     void releasedJsonRecords()
