@@ -53,6 +53,8 @@ QString MeasurementText::flag(const QString &wire)
         return tr("side-stream work");
     if (wire == "late_work"_L1)
         return tr("late work");
+    if (wire == "device_state_changed"_L1)
+        return tr("device settings changed");
     if (wire == "unstable_timing"_L1)
         return tr("unstable timing");
     if (wire == "reference_mutates_inputs"_L1)

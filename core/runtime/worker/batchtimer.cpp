@@ -265,6 +265,7 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
     for (int c = 0; c < calls; ++c)
         list.push_back(callJson(side, setOf(c)));
     const Json request{{"op", host::kOpBatch}, {"go", 0}, {"done", 1}, {"calls", list}};
+    m_gpu.resetPersistingL2(); // lines a host marked persisting would survive the flush
     KF_CUDA(cudaStreamSynchronize(s)); // the poison and everything before it are outside the window
     const auto t0 = Clock::now();
     auto *flag = reinterpret_cast<volatile int *>(m_flag);

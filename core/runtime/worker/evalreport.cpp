@@ -60,6 +60,27 @@ Json Evaluator::roofline(const TaskSpec &task, const DevicePeaks &peaks, double 
     return sol.rooflineJson(referenceMs);
 }
 
+void Evaluator::deviceStateReport(const DeviceState &before, const DeviceState &after, Json &result)
+{
+    const std::vector<std::string> changed = settingsChanged(before, after);
+    Json state{{"before", before.toJson()}, {"after", after.toJson()}, {"changed", changed}};
+    result["device_state"] = state;
+    if (changed.empty())
+        return;
+    if (!result.contains("flags") || !result["flags"].is_array())
+        result["flags"] = Json::array();
+    if (!result.contains("warnings") || !result["warnings"].is_array())
+        result["warnings"] = Json::array();
+    result["flags"].push_back("device_state_changed");
+    std::string what;
+    for (const std::string &c : changed)
+        what += (what.empty() ? "" : "; ") + c;
+    result["warnings"].push_back("The device's settings changed during the evaluation (" + what
+                                 + "). The judge changes none of them: a host or another process did, and every "
+                                   "figure of this evaluation was measured on a device that was not the same "
+                                   "throughout.");
+}
+
 Json Evaluator::report(Run &run, Json result)
 {
     const TaskSpec &task = run.task;

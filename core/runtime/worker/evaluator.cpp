@@ -566,6 +566,7 @@ void Evaluator::rounds(Run &run)
 Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts, const Progress &progress)
 {
     m_restartRequired = false;
+    const DeviceState stateBefore = m_gpu.deviceState();
     Run run{task, options, hosts};
     run.taskJson = toJson(task);
     run.budgetS = task.timeoutS > 0 ? task.timeoutS : 60;
@@ -675,6 +676,7 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
     run.batches.reset(); // the judge's memory goes back before the reply
     run.mark("");
     Json out = report(run, result);
+    deviceStateReport(stateBefore, m_gpu.deviceState(), out);
     Json parts = Json::object();
     for (const auto &[name, s] : run.partS)
         if (!name.empty())

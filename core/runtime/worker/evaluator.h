@@ -94,6 +94,10 @@ public:
                                            double referenceMs, std::vector<std::string> &flags,
                                            std::vector<std::string> &warnings);
 
+    // The result's "device_state" ({"before", "after", "changed"}) from the readings around an evaluation; a
+    // setting that changed (the judge changes none) adds `device_state_changed` and a warning naming it.
+    static void deviceStateReport(const DeviceState &before, const DeviceState &after, nlohmann::ordered_json &result);
+
 private:
     struct Run; // the state of one evaluation (evaluator.cpp)
     void rounds(Run &run);

@@ -70,6 +70,10 @@ bool GpuContext::ensure()
     m_props.memClockMhz = v / 1000;
     cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, m_index);
     m_props.l2Bytes = static_cast<std::size_t>(v);
+    char bus[32] = {};
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, m_index) == cudaSuccess)
+        m_props.pciBusId = bus;
+    cudaGetLastError();
     cudaDriverGetVersion(&m_props.driverVersion);
     cudaRuntimeGetVersion(&m_props.runtimeVersion);
 
@@ -83,6 +87,28 @@ bool GpuContext::ensure()
     }
     m_ready = true;
     return true;
+}
+
+DeviceState GpuContext::deviceState()
+{
+    if (!m_state)
+        m_state = std::make_unique<DeviceStateReader>(m_props.pciBusId);
+    DeviceState s = m_state->read();
+    std::size_t setAside = 0;
+    if (cudaDeviceGetLimit(&setAside, cudaLimitPersistingL2CacheSize) == cudaSuccess)
+        s.persistingL2Bytes = setAside;
+    cudaGetLastError();
+    return s;
+}
+
+void GpuContext::resetPersistingL2()
+{
+    if (m_props.ccMajor < 8)
+        return; // persisting accesses came with compute capability 8.0
+    const cudaError_t e = cudaCtxResetPersistingL2Cache();
+    if (e != cudaSuccess && e != cudaErrorNotSupported)
+        throw CudaFailure{e, "cudaCtxResetPersistingL2Cache"};
+    cudaGetLastError();
 }
 
 void GpuContext::flushL2(cudaStream_t stream)

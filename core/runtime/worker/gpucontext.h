@@ -2,11 +2,13 @@
 // The worker's GPU: created lazily on the first request that needs it (so `hello` works without a
 // GPU), with the launch stream, the L2 flush buffer and the peak rates measured once.
 #include "core/runtime/worker/devicebuffer.h"
+#include "core/runtime/worker/devicestate.h"
 #include "core/runtime/worker/speedoflight.h" // DevicePeaks
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -22,6 +24,7 @@ struct DeviceProps {
     int memClockMhz = 0;
     std::size_t memoryBytes = 0;
     std::size_t l2Bytes = 0;
+    std::string pciBusId; // "0000:19:00.0", NVML's key for this device
     int driverVersion = 0;
     int runtimeVersion = 0;
     std::string arch() const { return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor); }
@@ -51,6 +54,11 @@ public:
     void flushL2(cudaStream_t stream);
     const DevicePeaks &peaks();
     nlohmann::ordered_json deviceInfo();
+    // The device's settings and readings now (devicestate.h), with this context's persisting-L2 set-aside.
+    DeviceState deviceState();
+    // Every line marked persisting back to normal (cudaCtxResetPersistingL2Cache), before each batch: lines a
+    // host marked persisting would otherwise survive the flush. Devices without the feature: nothing to do.
+    void resetPersistingL2();
 
     // After an error: true when the context is poisoned (illegal address, launch failure, ...), i.e.
     // every later CUDA call would fail and the process must be restarted.
@@ -65,6 +73,7 @@ private:
     cudaStream_t m_stream = nullptr;
     DeviceBuffer m_flush;
     std::optional<DevicePeaks> m_peaks;
+    std::unique_ptr<DeviceStateReader> m_state;
 };
 
 } // namespace kforge::runtime
