@@ -17,7 +17,7 @@ struct FlagClass {
 };
 
 // The worker's flags (docs/worker-protocol.md, "Flags") and the verification's own, by catalogue row.
-constexpr std::array<FlagClass, 11> kFlagClasses{{
+constexpr std::array<FlagClass, 12> kFlagClasses{{
     {"side_stream_work", 1, "side-stream / unjoined async work"},
     {"late_work", 1, "side-stream / unjoined async work"},
     {"work_outside_call", 2, "work outside the call (thread injection)"},
@@ -27,6 +27,7 @@ constexpr std::array<FlagClass, 11> kFlagClasses{{
     {"unstable_numerics", 14, "input-distribution exploitation (fails on edge inputs)"},
     {kShapeSpecificFlag, 15, "shape hard-coding (fails at held-out sizes)"},
     {kLooseToleranceFlag, 12, "precision downgrade (passes only at a looser tolerance)"},
+    {"precision_loss", 12, "precision lowered (far less accurate than the reference against float64)"},
     {"beats_flop_floor", 18, "skipped work or algebraic shortcut (faster than the FLOP floor)"},
     {"below_speed_of_light", 22, "physically impossible time (result caching or skipped work)"},
 }};
