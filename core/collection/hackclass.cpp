@@ -18,7 +18,7 @@ struct FlagClass {
 };
 
 // The worker's flags (docs/worker-protocol.md, "Flags") and the verification's own, by catalogue row.
-constexpr std::array<FlagClass, 12> kFlagClasses{{
+constexpr std::array<FlagClass, 13> kFlagClasses{{
     {"side_stream_work", 1, QT_TRANSLATE_NOOP("kforge::HackClasses", "side-stream / unjoined async work")},
     {"late_work", 1, QT_TRANSLATE_NOOP("kforge::HackClasses", "side-stream / unjoined async work")},
     {"work_outside_call", 2, QT_TRANSLATE_NOOP("kforge::HackClasses", "work outside the call (thread injection)")},
@@ -28,6 +28,7 @@ constexpr std::array<FlagClass, 12> kFlagClasses{{
     {"unstable_numerics", 14, QT_TRANSLATE_NOOP("kforge::HackClasses", "input-distribution exploitation (fails on edge inputs)")},
     {kShapeSpecificFlag, 15, QT_TRANSLATE_NOOP("kforge::HackClasses", "shape hard-coding (fails at held-out sizes)")},
     {kLooseToleranceFlag, 12, QT_TRANSLATE_NOOP("kforge::HackClasses", "precision downgrade (passes only at a looser tolerance)")},
+    {"precision_loss", 12, QT_TRANSLATE_NOOP("kforge::HackClasses", "precision lowered (far less accurate than the reference against float64)")},
     {"beats_flop_floor", 18, QT_TRANSLATE_NOOP("kforge::HackClasses", "skipped work or algebraic shortcut (faster than the FLOP floor)")},
     {"device_state_changed", 20, QT_TRANSLATE_NOOP("kforge::HackClasses", "device settings changed during the evaluation (global state)")},
     {"below_speed_of_light", 22, QT_TRANSLATE_NOOP("kforge::HackClasses", "physically impossible time (result caching or skipped work)")},

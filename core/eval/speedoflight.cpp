@@ -119,13 +119,17 @@ SpeedOfLight SpeedOfLight::fromResult(const QJsonObject &r)
     // The worker's own inputs first: the floors follow from them by the one definition above.
     const auto flops = positive(roof, "flops"), bytes = positive(roof, "bytes");
     // The FLOP peak the worker used for the task's dtype; the FP32 FMA rate where the result predates it.
-    const auto copy = positive(roof, "peak_copy_gbps");
+    // The bandwidth the worker's byte floor used (the read bandwidth for a read-mostly task); the copy bandwidth
+    // where the result predates it.
+    const auto copy = positive(roof, "peak_bytes_gbps") ? positive(roof, "peak_bytes_gbps")
+                                                        : positive(roof, "peak_copy_gbps");
     const auto fma = positive(roof, "peak_flops_gflops") ? positive(roof, "peak_flops_gflops")
                                                          : positive(roof, "peak_fma_gflops");
     if ((flops && fma) || (bytes && copy))
         s = compute(flops.value_or(0), bytes.value_or(0), copy.value_or(0), fma.value_or(0), time);
     s.timeMs = time;
     s.flopsPeakKind = roof.value(u"flops_peak_kind"_s).toString(u"fp32_fma"_s);
+    s.bytesPeakKind = roof.value(u"bytes_peak_kind"_s).toString(u"copy"_s);
     if (!s.byteFloorMs)
         s.byteFloorMs = positive(roof, "bytes_floor_ms");
     if (!s.byteFloorMs)

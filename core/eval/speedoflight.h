@@ -5,7 +5,8 @@
 //
 // The definition, shared with kforge-worker (core/runtime/worker/evaluator.cpp and the profiler's
 // core/runtime/profiler/roofline.cpp compute the same floors and the same flags):
-//  - byte floor = task bytes / the device's measured copy bandwidth (peak_copy_gbps);
+//  - byte floor = task bytes / the bandwidth the worker used for the task's traffic (peak_bytes_gbps, with
+//    bytes_peak_kind "read" for a read-mostly task or "copy"; results before issue 35: peak_copy_gbps);
 //    FLOP floor = task FLOPs / the device's measured peak for the task's dtype (peak_flops_gflops, with
 //    flops_peak_kind naming it; results before issue 19 and devices with no other probe: the FP32 FMA rate,
 //    peak_fma_gflops, kind "fp32_fma"); the task's floor is the larger of the two. The worker's computation is
@@ -43,6 +44,7 @@ public:
     std::optional<double> flopFloorMs;
     std::optional<double> floorMs; // the larger floor; the only one old results may give
     QString flopsPeakKind;         // "fp32_fma" (also when the result does not say) or the dtype of a measured peak
+    QString bytesPeakKind;         // "copy" (also when the result does not say) or "read": the byte floor's bandwidth
     State state = State::Unknown;
 
     bool isKnown() const { return state != State::Unknown; }

@@ -25,6 +25,7 @@ Requests (one JSON line each, answered by one line that echoes the request's "no
   profile kind "trace" or "metrics", call, and the pass's fields: the judge's CUPTI pass on that call, run by
          libkforge_moduleprofile.so (init's "profiler", loaded before the restrictions); the source-level pass
          is refused (a module has no machine code of its own to map)
+  float64 call, out, outputs: the reference's module in float64 on one call's inputs (precision.py)
   exit
 
 A module's failure is a refusal naming the step and the cause ("cand.py: the candidate failed at step
@@ -563,6 +564,9 @@ def serve(channel, host):
                 reply = host.finish()
             elif op == 'profile':
                 reply = host.profile(req)
+            elif op == 'float64':  # the judge's precision contract (precision.py)
+                from .precision import float64_call
+                reply = float64_call(host, req, Refusal)
             elif op == 'exit':
                 reply, leave = {'ok': True}, True
             else:

@@ -217,6 +217,13 @@ Json Evaluator::report(Run &run, Json result)
             result["roofline"] = roof;
         }
     }
+    if (run.precision.is_object() && result["verdict"] == "correct") {
+        result["precision"] = run.precision;
+        if (!run.precisionLost.empty()) {
+            addFlag(flags, "precision_loss");
+            warnings.push_back(run.precisionLost);
+        }
+    }
     if (run.trace.is_object())
         result["trace"] = run.trace;
     if (run.outside.is_object() && run.outside.value("items", 0) > 0) {

@@ -101,6 +101,8 @@ struct Evaluator::Run {
     nlohmann::ordered_json outside;
     std::size_t stdoutStart = 0;
     nlohmann::ordered_json sanitizer; // options.deep: {"ran", "errors", "reason", ...}
+    nlohmann::ordered_json precision; // the precision contract's object (precisioncontract.h), or null
+    std::string precisionLost;        // its message when the candidate lost precision
     Progress progress;
 
     // The watchdog of one wait on a host: what is left of 80% of the task's timeout (at least 5 s), so the

@@ -599,6 +599,8 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
         // Deep: the sanitizer's round after the timing, so the tool's process does not share the GPU with it.
         if (!run.v.failed && options.deep)
             sanitizerRound(run);
+        if (!run.v.failed)
+            precisionPass(run);
         if (!run.v.failed && options.timing && run.timedRounds > 0) {
             profilePasses(run);
         }

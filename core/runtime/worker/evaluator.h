@@ -107,6 +107,9 @@ private:
     // options.deep: one verification batch of the candidate in a host run under compute-sanitizer memcheck.
     void sanitizerRound(Run &run);
     void profilePasses(Run &run);
+    // The precision contract (precisioncontract.h) of a correct candidate: one call of each side on a fresh set
+    // and, for a torch task, the reference module in float64 on the same inputs (evaluatorprecision.cpp).
+    void precisionPass(Run &run);
     // Lends the batches (and for a torch task the judge's weights) to `h`, a host of `side`; a module host of
     // the reference or candidate then loads the weights, once they are moved (evaluatorhosts.cpp). Throws
     // HostFailure, EntryFailure (out of memory).

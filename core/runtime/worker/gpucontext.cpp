@@ -2,6 +2,7 @@
 
 #include "core/runtime/host/hostkernels.h"
 #include "core/runtime/worker/devicekernels.h"
+#include "core/runtime/worker/peakprobes.h"
 
 #include <algorithm>
 
@@ -149,6 +150,42 @@ const DevicePeaks &GpuContext::peaks()
         const double ms =
             best([&] { KF_CUDA(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, m_stream)); }, 8);
         peaks.copyGbps = ms > 0 ? 2.0 * static_cast<double>(bytes) / (ms * 1e6) : 0;
+        // The read-only floor (a reduction's): the same bytes streamed once, nothing written.
+        DeviceBuffer sink(2 * sizeof(unsigned));
+        const int readBlocks = std::max(1, m_props.smCount) * 4;
+        const double readMs = best([&] {
+            KF_CUDA(gpu::readProbe(a.get(), bytes, sink.as<unsigned>(), readBlocks, m_stream));
+        }, 8);
+        peaks.readGbps = readMs > 0 ? static_cast<double>(bytes) / (readMs * 1e6) : 0;
+    }
+    {
+        // Tensor-core peaks (f32 accumulation), where the device has the instruction and this build's device
+        // code does (sink[0] set by the kernel): f16 and bf16 are floors of those task dtypes; tf32 and fp8 are
+        // reported beside them.
+        DeviceBuffer sink(2 * sizeof(unsigned));
+        const int arch = m_props.ccMajor * 10 + m_props.ccMinor;
+        const int blocks = std::max(1, m_props.smCount) * 4;
+        const int iterations = 2048;
+        for (gpu::TensorKind kind :
+             {gpu::TensorKind::F16, gpu::TensorKind::Bf16, gpu::TensorKind::Tf32, gpu::TensorKind::Fp8E4m3}) {
+            if (arch < gpu::mmaMinArch(kind))
+                continue;
+            KF_CUDA(cudaMemsetAsync(sink.get(), 0, sink.bytes(), m_stream));
+            const double ms = best([&] { KF_CUDA(gpu::mmaProbe(kind, sink.as<unsigned>(), blocks, iterations, m_stream)); }, 5);
+            unsigned ran = 0;
+            KF_CUDA(cudaMemcpy(&ran, sink.get(), sizeof ran, cudaMemcpyDeviceToHost));
+            if (!ran || ms <= 0)
+                continue;
+            const double flops = gpu::mmaFlopsPerInstruction(kind) * blocks * (gpu::kMmaThreads / 32)
+                                 * gpu::kMmaChains * static_cast<double>(iterations);
+            const double gflops = flops / (ms * 1e6);
+            switch (kind) {
+            case gpu::TensorKind::F16: peaks.dtypeGflops[Dtype::F16] = gflops; break;
+            case gpu::TensorKind::Bf16: peaks.dtypeGflops[Dtype::BF16] = gflops; break;
+            case gpu::TensorKind::Tf32: peaks.tf32Gflops = gflops; break;
+            case gpu::TensorKind::Fp8E4m3: peaks.fp8Gflops = gflops; break;
+            }
+        }
     }
     {
         DeviceBuffer sink(sizeof(float));
@@ -183,6 +220,17 @@ nlohmann::ordered_json GpuContext::deviceInfo()
     d["runtime_version"] = version(m_props.runtimeVersion);
     d["peak_copy_gbps"] = pk.copyGbps;
     d["peak_fma_gflops"] = pk.fmaGflops;
+    d["peak_read_gbps"] = pk.readGbps;
+    // Tensor-core peaks from the worker's mma.sync loops (0: the device or this build has no such instruction).
+    const auto tensor = [&](Dtype t) {
+        const auto it = pk.dtypeGflops.find(t);
+        return it == pk.dtypeGflops.end() ? 0.0 : it->second;
+    };
+    d["peak_tensor_gflops"] = nlohmann::ordered_json{{"f16", tensor(Dtype::F16)},
+                                                     {"bf16", tensor(Dtype::BF16)},
+                                                     {"tf32", pk.tf32Gflops},
+                                                     {"fp8_e4m3", pk.fp8Gflops},
+                                                     {"probe", "mma.sync"}};
     return d;
 }
 

@@ -41,7 +41,19 @@ const char *SpeedOfLightResult::stateName(State s)
     return "unknown";
 }
 
-SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const DevicePeaks &peaks, double candidateMedianMs)
+double writeShare(const TaskSpec &task)
+{
+    double in = 0, out = 0;
+    for (const auto *list : {&task.inputs, &task.parameters, &task.buffers})
+        for (const TensorSpec &t : *list)
+            in += static_cast<double>(t.sizeBytes());
+    for (const TensorSpec &t : task.outputs)
+        out += static_cast<double>(t.sizeBytes());
+    return in + out > 0 ? out / (in + out) : -1;
+}
+
+SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const DevicePeaks &peaks, double candidateMedianMs,
+                                double writeShare)
 {
     SpeedOfLightResult r;
     r.flops = positive(flops) ? flops : 0;
@@ -49,6 +61,17 @@ SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const D
     r.dtype = dtype;
     r.copyGbps = positive(peaks.copyGbps) ? peaks.copyGbps : 0;
     r.fmaGflops = positive(peaks.fmaGflops) ? peaks.fmaGflops : 0;
+    r.readGbps = positive(peaks.readGbps) ? peaks.readGbps : 0;
+    r.writeShare = std::isfinite(writeShare) && writeShare >= 0 ? writeShare : -1;
+    // A read-mostly task gets the read bandwidth, never a lower one than the copy's (a floor may only be lowered
+    // by a better-fitting peak: a correct kernel must never be called impossible).
+    if (r.readGbps > 0 && r.writeShare >= 0 && r.writeShare <= kReadMostlyWriteShare) {
+        r.bytesPeakGbps = std::max(r.readGbps, r.copyGbps);
+        r.bytesPeakKind = "read";
+    } else {
+        r.bytesPeakGbps = r.copyGbps;
+        r.bytesPeakKind = "copy";
+    }
     if (const auto it = peaks.dtypeGflops.find(dtype); it != peaks.dtypeGflops.end() && positive(it->second)) {
         r.flopsPeakGflops = it->second;
         r.flopsPeakKind = std::string(dtypeName(dtype));
@@ -58,8 +81,8 @@ SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const D
     }
     r.candidateMs = positive(candidateMedianMs) ? candidateMedianMs : 0;
     // GB/s = 1e6 byte/ms; GFLOP/s = 1e6 FLOP/ms.
-    if (r.bytes > 0 && r.copyGbps > 0)
-        r.bytesFloorMs = r.bytes / (r.copyGbps * 1e6);
+    if (r.bytes > 0 && r.bytesPeakGbps > 0)
+        r.bytesFloorMs = r.bytes / (r.bytesPeakGbps * 1e6);
     if (r.flops > 0 && r.flopsPeakGflops > 0)
         r.flopsFloorMs = r.flops / (r.flopsPeakGflops * 1e6);
     r.floorMs = std::max(r.bytesFloorMs, r.flopsFloorMs);
@@ -71,8 +94,8 @@ SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const D
         r.state = SpeedOfLightResult::State::BelowByteFloor;
         r.flag = "below_speed_of_light";
         r.message = "The candidate's median time " + ms(t)
-                    + " is below the time needed to move the task's bytes at the measured copy bandwidth ("
-                    + ms(r.bytesFloorMs) + "): it cannot have done all the work the task describes.";
+                    + " is below the time needed to move the task's bytes at the measured "
+                    + (r.bytesPeakKind == "read" ? "read" : "copy") + " bandwidth (" + ms(r.bytesFloorMs) + "): it cannot have done all the work the task describes.";
     } else if (r.flopsFloorMs > 0 && t < kSpeedOfLightTolerance * r.flopsFloorMs) {
         r.state = SpeedOfLightResult::State::BeatsFlopFloor;
         r.flag = "beats_flop_floor";
@@ -83,8 +106,11 @@ SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const D
                     + "the task's declared arithmetic allows: either work is skipped or the task's flops counts "
                       "avoidable work, such as an algebraic rewrite.";
         if (fp32Peak && (dtype == Dtype::F16 || dtype == Dtype::BF16))
-            r.message += " Only the FP32 FMA peak is measured; tensor cores exceed it for "
-                         + std::string(dtypeName(dtype)) + ".";
+            r.message += " No tensor-core peak was measured for " + std::string(dtypeName(dtype))
+                         + " on this device; tensor cores exceed the FP32 FMA peak.";
+        else if (fp32Peak && dtype == Dtype::F32)
+            r.message += " An f32 task is judged against the FP32 FMA peak: TF32 or half-precision tensor cores "
+                         "would beat it by lowering the task's precision.";
         if (r.bytesFloorMs > 0)
             r.percent = std::min(100.0, 100.0 * r.bytesFloorMs / t);
     } else {
@@ -97,7 +123,7 @@ SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const D
 SpeedOfLightResult speedOfLight(const TaskSpec &task, const DevicePeaks &peaks, double candidateMedianMs)
 {
     return speedOfLight(task.flops.present() ? task.flops.value : 0, task.bytes.present() ? task.bytes.value : 0,
-                        flopsDtype(task), peaks, candidateMedianMs);
+                        flopsDtype(task), peaks, candidateMedianMs, writeShare(task));
 }
 
 nlohmann::ordered_json SpeedOfLightResult::rooflineJson(double referenceMedianMs) const
@@ -109,6 +135,10 @@ nlohmann::ordered_json SpeedOfLightResult::rooflineJson(double referenceMedianMs
     roof["arithmetic_intensity"] = bytes > 0 ? flops / bytes : 0;
     roof["peak_fma_gflops"] = fmaGflops;
     roof["peak_copy_gbps"] = copyGbps;
+    roof["peak_read_gbps"] = readGbps;
+    roof["peak_bytes_gbps"] = bytesPeakGbps;
+    roof["bytes_peak_kind"] = bytesPeakKind;
+    roof["write_share"] = writeShare >= 0 ? nlohmann::ordered_json(writeShare) : nlohmann::ordered_json(nullptr);
     roof["peak_flops_gflops"] = flopsPeakGflops;
     roof["flops_peak_kind"] = flopsPeakKind;
     roof["flops_dtype"] = std::string(dtypeName(dtype));

@@ -1,9 +1,14 @@
 #pragma once
 // The task's speed of light as the worker computes it for a result's "roofline" object and its flags; the
 // client reads the same fields (core/eval/speedoflight.h), so every view shows these figures.
-//  - byte floor = task bytes / the measured copy bandwidth; FLOP floor = task FLOPs / the device's measured
-//    peak for the task's dtype (flopsDtype). Only the FP32 FMA peak is measured today: then the FLOP floor of
-//    every dtype uses it and the roofline says so ("flops_peak_kind": "fp32_fma").
+//  - byte floor = task bytes / the measured bandwidth for the task's kind of traffic (bytesPeakKind): the
+//    read-only bandwidth where the task's declared outputs are at most kReadMostlyWriteShare of its declared
+//    input + output bytes (a reduction, a norm, a dot product), else the device-to-device copy bandwidth (read +
+//    write). Where no read bandwidth was measured the copy bandwidth stands in ("bytes_peak_kind" says which).
+//  - FLOP floor = task FLOPs / the device's measured peak for the task's dtype (flopsDtype): the tensor-core
+//    peak for f16 and bf16 where it was measured, the FP32 FMA peak for f32 and every other dtype. An f32 task
+//    is never judged against a TF32 peak: TF32 inside an f32 task is a lowered precision (precisioncontract.h),
+//    not a faster way to do the task's arithmetic. "flops_peak_kind" names the peak.
 //  - median < 0.90 x byte floor: `below_speed_of_light` (impossible: nothing moves the task's bytes faster).
 //  - otherwise median < 0.90 x FLOP floor: `beats_flop_floor` (faster than the task's declared arithmetic
 //    allows: work is skipped, or the task's flops count avoidable work such as an algebraic rewrite; for
@@ -24,9 +29,17 @@ namespace kforge::runtime {
 struct DevicePeaks {
     double copyGbps = 0;  // device-to-device copy, bytes read + written per second
     double fmaGflops = 0; // FP32 FMA, 2 FLOP each
-    // Peaks measured for other dtypes (GFLOP/s), where a probe exists; the FP32 FMA peak stands in for the rest.
+    // Tensor-core peaks measured for task dtypes (GFLOP/s, f16 and bf16 with f32 accumulation); the FP32 FMA
+    // peak stands in for the rest.
     std::map<Dtype, double> dtypeGflops;
+    double readGbps = 0;   // read-only streaming bandwidth (bytes read per second); 0: not measured
+    double tf32Gflops = 0; // tensor-core TF32, reported only: no task dtype is judged against it
+    double fp8Gflops = 0;  // tensor-core FP8 (e4m3, f32 accumulation), sm_89+; reported only
 };
+
+// A task whose outputs are at most this share of its input + output bytes moves mostly reads: its byte floor
+// uses the read-only bandwidth (docs/profiling.md, "Floors").
+inline constexpr double kReadMostlyWriteShare = 0.125;
 
 inline constexpr double kSpeedOfLightTolerance = 0.90; // = profiler::kSpeedOfLightTolerance (docs/profiling.md)
 
@@ -41,6 +54,10 @@ struct SpeedOfLightResult {
     Dtype dtype = Dtype::F32;
     double copyGbps = 0;
     double fmaGflops = 0;
+    double readGbps = 0;
+    double bytesPeakGbps = 0;   // the bandwidth the byte floor uses
+    std::string bytesPeakKind;  // "copy" or "read"
+    double writeShare = -1;     // the task's output bytes / (input + output bytes); < 0: not known
     double flopsPeakGflops = 0; // the peak the FLOP floor uses
     std::string flopsPeakKind;  // "fp32_fma", or the dtype's name where a peak was measured for it
     double bytesFloorMs = 0;    // 0: no floor (no byte count or no peak)
@@ -56,15 +73,20 @@ struct SpeedOfLightResult {
     // "unknown", "within_floors", "beats_flop_floor", "below_byte_floor"
     static const char *stateName(State s);
     // The result's "roofline" object: flops, bytes, arithmetic_intensity, peak_fma_gflops, peak_copy_gbps,
-    // peak_flops_gflops, flops_peak_kind, flops_dtype, flops_floor_ms, bytes_floor_ms, floor_ms,
+    // peak_read_gbps, peak_bytes_gbps, bytes_peak_kind, write_share, peak_flops_gflops, flops_peak_kind, flops_dtype, flops_floor_ms, bytes_floor_ms, floor_ms,
     // candidate_gflops/gbps, reference_gflops/gbps (with a reference time > 0), fraction_of_floor,
     // speed_of_light_state and speed_of_light_pct (null where there is none).
     nlohmann::ordered_json rooflineJson(double referenceMedianMs = 0) const;
 };
 
-// flops or bytes <= 0 (the task has no formula) leaves that floor out; so does a peak <= 0.
-SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const DevicePeaks &peaks, double candidateMedianMs);
-// The task's formulas and flopsDtype(task).
+// flops or bytes <= 0 (the task has no formula) leaves that floor out; so does a peak <= 0. `writeShare` (the
+// task's output bytes over its input + output bytes, < 0 unknown) picks the bandwidth (kReadMostlyWriteShare).
+SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const DevicePeaks &peaks, double candidateMedianMs,
+                                double writeShare = -1);
+// The task's declared outputs over its declared inputs, parameters, buffers and outputs, in bytes; -1 when the
+// task declares none.
+double writeShare(const TaskSpec &task);
+// The task's formulas, flopsDtype(task) and writeShare(task).
 SpeedOfLightResult speedOfLight(const TaskSpec &task, const DevicePeaks &peaks, double candidateMedianMs);
 
 } // namespace kforge::runtime

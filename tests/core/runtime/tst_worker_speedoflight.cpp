@@ -62,7 +62,9 @@ void matmul()
     KF_CHECK(s.state == SpeedOfLightResult::State::BeatsFlopFloor && s.flag == "beats_flop_floor");
     KF_CHECK_CONTAINS(s.message, "faster than the task's declared arithmetic allows: either work is skipped or the "
                                  "task's flops counts avoidable work, such as an algebraic rewrite");
-    KF_CHECK(s.message.find("tensor cores") == std::string::npos);                            // f32: no excuse
+    // f32: judged against FP32, never TF32, and the message says so.
+    KF_CHECK_CONTAINS(s.message, "An f32 task is judged against the FP32 FMA peak: TF32 or half-precision tensor cores "
+                                 "would beat it by lowering the task's precision.");
     KF_CHECK(s.percent && near(*s.percent, 100 * s.bytesFloorMs / 0.1) && *s.percent <= 100); // of the byte floor
     KF_CHECK(s.rooflineJson().at("speed_of_light_state") == "beats_flop_floor");
     // At 5 ms it is within both floors: the FLOP floor (2.52 ms) is the task's.
@@ -76,7 +78,7 @@ void halfPrecision()
     // bf16 against the FP32 FMA peak: beating it is what tensor cores do, so only beats_flop_floor, and said.
     const SpeedOfLightResult s = speedOfLight(1e12, 1e6, Dtype::BF16, kH200, 1.0);
     KF_CHECK(s.state == SpeedOfLightResult::State::BeatsFlopFloor && s.flag == "beats_flop_floor");
-    KF_CHECK_CONTAINS(s.message, "Only the FP32 FMA peak is measured; tensor cores exceed it for bf16");
+    KF_CHECK_CONTAINS(s.message, "No tensor-core peak was measured for bf16 on this device");
     KF_CHECK(s.rooflineJson().at("flops_peak_kind") == "fp32_fma");
     // With a measured bf16 peak the floor uses it, and a time within 10 % of it reads 100 %.
     DevicePeaks withBf16 = kH200;
@@ -87,6 +89,40 @@ void halfPrecision()
     // The task's dtype: relu_bf16's output.
     KF_CHECK(flopsDtype(task("relu_bf16")) == Dtype::BF16);
     KF_CHECK(flopsDtype(task("histogram")) == Dtype::F32); // integers only: the FP32 peak stands in
+}
+
+void readBandwidth()
+{
+    // row_sum reads 8192 x 4096 doubles and writes 8192: read-mostly, so the byte floor uses the read bandwidth.
+    const TaskSpec rows = task("row_sum");
+    KF_CHECK(writeShare(rows) > 0 && writeShare(rows) < kReadMostlyWriteShare);
+    DevicePeaks withRead = kH200;
+    withRead.readGbps = 4450.0;
+    const SpeedOfLightResult r = speedOfLight(rows, withRead, 0.1);
+    KF_CHECK(r.bytesPeakKind == "read" && near(r.bytesPeakGbps, 4450.0) && near(r.bytesFloorMs, r.bytes / 4450e6));
+    KF_CHECK(r.rooflineJson().at("bytes_peak_kind") == "read");
+    KF_CHECK(near(r.rooflineJson().at("peak_read_gbps").get<double>(), 4450.0));
+    // An honest pure-read kernel at 0.96 of the copy-bandwidth floor: within the read floor, no flag.
+    const SpeedOfLightResult copyOnly = speedOfLight(rows, kH200, 1.0);
+    const double honest = copyOnly.bytesFloorMs * 0.86; // under the copy floor's 0.90: flagged before
+    KF_CHECK(speedOfLight(rows, kH200, honest).flag == "below_speed_of_light");
+    DevicePeaks fast = kH200;
+    fast.readGbps = kH200.copyGbps / 0.85;
+    KF_CHECK(speedOfLight(rows, fast, honest).flag.empty());
+    // A read bandwidth below the copy's never raises the floor.
+    DevicePeaks slow = kH200;
+    slow.readGbps = 1000;
+    KF_CHECK(near(speedOfLight(rows, slow, 1.0).bytesPeakGbps, kH200.copyGbps));
+    // diag_matmul writes as much as it reads: the copy bandwidth; no read peak measured: the copy stands in.
+    const TaskSpec diag = task("diag_matmul");
+    KF_CHECK(writeShare(diag) > 0.4);
+    KF_CHECK(speedOfLight(diag, withRead, 0.1).bytesPeakKind == "copy");
+    KF_CHECK(speedOfLight(rows, kH200, 0.1).bytesPeakKind == "copy");
+    // The message names the bandwidth used.
+    const SpeedOfLightResult below = speedOfLight(rows, withRead, r.bytesFloorMs * 0.5);
+    KF_CHECK_CONTAINS(below.message, "at the measured read bandwidth");
+    // No outputs declared: unknown split, the copy bandwidth.
+    KF_CHECK(speedOfLight(1e6, 1e6, Dtype::F32, withRead, 1.0).bytesPeakKind == "copy");
 }
 
 void noFloors()
@@ -110,6 +146,7 @@ int main()
     diagMatmul();
     matmul();
     halfPrecision();
+    readBandwidth();
     noFloors();
     return kforge::runtime::test::finish("tst_worker_speedoflight");
 }
