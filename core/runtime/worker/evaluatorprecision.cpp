@@ -86,11 +86,20 @@ void Evaluator::precisionPass(Run &run)
         return;
     }
     run.phase = "the reference module in float64";
-    const Json reply = run.hosts.reference->request(Json{{"op", "float64"},
-                                                         {"call", bt.callJson(Side::Reference, 0)},
-                                                         {"out", Json{{"handle", handle}, {"bytes", exact.bytes()}}},
-                                                         {"outputs", outputs}},
-                                                    run.waitS(), run.phase);
+    Json reply;
+    try {
+        reply = run.hosts.reference->request(Json{{"op", "float64"},
+                                                  {"call", bt.callJson(Side::Reference, 0)},
+                                                  {"out", Json{{"handle", handle}, {"bytes", exact.bytes()}}},
+                                                  {"outputs", outputs}},
+                                             run.waitS(), run.phase);
+    } catch (const host::HostFailure &f) {
+        // The contract's own pass failed (the reference's host died or hung in float64): no verdict of the
+        // candidate's comes from it. The host is ended; the next evaluation starts a fresh one.
+        run.hosts.reference->kill();
+        unavailable("the reference module failed in float64: " + f.message);
+        return;
+    }
     if (!reply.value("ok", false)) {
         unavailable("the reference module could not run in float64: " + reply.value("message", std::string("refused")));
         return;
