@@ -23,6 +23,7 @@
 #include "guitesthelpers.h"
 #include "views/editor/kerneleditor.h"
 #include "views/settings/endpointspage.h"
+#include "views/settings/generalpage.h"
 #include "views/settings/settingsdialog.h"
 #include "views/settings/workerspage.h"
 
@@ -33,6 +34,7 @@
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -80,6 +82,13 @@ SettingsDialog *openSettings(MainWindow &w, QAction *action)
     action->trigger();
     auto *dialog = w.findChild<SettingsDialog *>();
     return dialog && QTest::qWaitForWindowExposed(dialog) ? dialog : nullptr;
+}
+
+// The background of the key's failure box, inside its border.
+QColor boxColour(QWidget *box)
+{
+    QTest::qWait(50); // the style sheet polished again
+    return box->grab().toImage().pixelColor(4, box->height() / 2);
 }
 
 QString noticeButtonText(MainWindow &w)
@@ -151,6 +160,29 @@ private Q_SLOTS:
         QVERIFY(models->keyStatus().startsWith(u"No key in the system keychain ("_s));
         QVERIFY(models->keyEdit()->placeholderText() != u"Unchanged (kept in the system keychain)"_s);
         shot(dialog, u"keychain-failure"_s);
+
+        // The theme switched to dark with the dialog open: the box follows, its text readable on it (it kept the light
+        // theme's pale yellow under the dark theme's light text), and back to light.
+        QWidget *box = models->keepInFileButton()->parentWidget();
+        QCOMPARE(box->objectName(), u"keyProblem"_s);
+        const QColor lightBox = boxColour(box);
+        QVERIFY2(lightBox.lightness() > 160, qPrintable(lightBox.name()));
+        for (const auto &[theme, dark] : {std::pair{u"Dark"_s, true}, std::pair{u"Light"_s, false}}) {
+            dialog->showPage(SettingsDialog::General);
+            auto *general = static_cast<GeneralPage *>(dialog->page(SettingsDialog::General));
+            general->themeBox()->setCurrentIndex(general->themeBox()->findText(theme));
+            QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Apply), Qt::LeftButton);
+            QCOMPARE(settings.theme(), dark ? Theme::Dark : Theme::Light);
+            dialog->showPage(SettingsDialog::Models);
+            QVERIFY(box->isVisible()); // the failure is still told
+            const QColor colour = boxColour(box);
+            const QColor text = box->findChild<QLabel *>()->palette().color(QPalette::WindowText);
+            QVERIFY2(dark ? colour.lightness() < 110 : colour.lightness() > 160, qPrintable(colour.name()));
+            QVERIFY2(std::abs(colour.lightness() - text.lightness()) > 100,
+                     qPrintable(colour.name() + u" under "_s + text.name()));
+            if (dark)
+                shot(dialog, u"keychain-failure-dark"_s);
+        }
 
         // The fallback: the same key into a file only this user can read, and the lookup finds it there.
         QTest::mouseClick(models->keepInFileButton(), Qt::LeftButton);
