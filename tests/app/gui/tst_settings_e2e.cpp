@@ -30,6 +30,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
@@ -325,6 +326,44 @@ private Q_SLOTS:
                  qPrintable(page->detailsText()));
         QVERIFY(page->detailsText().contains(u"Worker 0.0.0-scripted, protocol 1, kernel ABI 1"_s));
         shot(dialog, u"workers-working-selected"_s);
+
+        // A long error with a path in it: the Status column shows every status whole (wrapped, the row as tall as
+        // it needs), and Ctrl+C on the table copies the selected worker's status exactly as the box shows it.
+        const QString missing = u"/opt/kforge/builds/2026-12-07/release-with-debug-info/bin/kforge-worker-not-here"_s;
+        page->addWorker();
+        page->table()->item(2, 0)->setText(u"missing"_s);
+        page->table()->item(2, 1)->setText(missing + u" --device 0"_s);
+        page->table()->clearSelection();
+        page->table()->selectRow(2);
+        tested.clear();
+        QTest::mouseClick(page->testButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, 20000);
+        QCOMPARE(page->status(2).state, WorkerStatus::State::Failed);
+        QVERIFY2(page->status(2).summary().contains(missing), qPrintable(page->status(2).summary()));
+        QTest::qWait(50); // the rows' heights follow their new text
+        for (int row = 0; row < 3; ++row)
+            for (int column : {1, 3}) { // Command and Status
+                const QModelIndex cell = page->table()->model()->index(row, column);
+                const QString text = cell.data().toString();
+                const QRect rect = page->table()->visualRect(cell);
+                // The margins take at most 8 pixels of the cell's width, with the status's icon 32.
+                const QFont font = cell.data(Qt::FontRole).value<QFont>().resolve(page->table()->font());
+                const int need = QFontMetrics(font)
+                                     .boundingRect(QRect(0, 0, rect.width() - (column == 3 ? 32 : 8), 1 << 20),
+                                                   Qt::TextWordWrap | Qt::TextWrapAnywhere, text)
+                                     .height();
+                QVERIFY2(rect.height() >= need, qPrintable(u"%1: %2 < %3"_s.arg(text).arg(rect.height()).arg(need)));
+            }
+        QVERIFY(page->table()->rowHeight(2) >= 3 * page->table()->fontMetrics().lineSpacing());
+        page->table()->setFocus();
+        page->table()->setCurrentCell(2, 0);
+        QApplication::clipboard()->clear();
+        QTest::keyClick(page->table(), Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QApplication::clipboard()->text(), page->detailsText());
+        QVERIFY2(page->detailsText().contains(page->status(2).error.trimmed()), qPrintable(page->detailsText()));
+        shot(dialog, u"workers-long-error"_s);
+        page->removeSelected();
+        QCOMPARE(page->table()->rowCount(), 2);
 
         // OK: the pool follows, and the working worker makes evaluations possible.
         QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
