@@ -269,6 +269,19 @@ private Q_SLOTS:
         QVERIFY2(!notice.contains(u"ssh gpu-box kforge-worker"_s), qPrintable(notice));
         QVERIFY(notice.contains(u"Settings → Workers"_s));
         QCOMPARE(noticeButtonText(w), u"Settings → &Workers…"_s);
+        // The Log's red line starts with ssh's words too (it showed "The worker exited before it was ready (exit code
+        // 255)…" and the cause only in its tooltip); the whole error follows on the next lines.
+        const auto workerError = [&log] {
+            for (const LogEntry &e : log.entries())
+                if (e.level == LogLevel::Error && e.source == LogSource::Worker)
+                    return e.message;
+            return QString();
+        };
+        QTRY_VERIFY(!workerError().isEmpty()); // the hub delivers in batches
+        const QString logged = workerError();
+        QCOMPARE(logged.section(u'\n', 0, 0),
+                 u"GPU worker gpu-box: ssh: Could not resolve hostname gpu-box: Name or service not known"_s);
+        QVERIFY2(logged.contains(u"exit code 255"_s), qPrintable(logged));
         QMenu *tools = nullptr;
         for (QAction *a : w.menuBar()->actions())
             if (a->text() == u"&Tools")
