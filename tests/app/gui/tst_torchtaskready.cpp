@@ -15,8 +15,12 @@
 #include "core/worker/readinesswatch.h"
 #include "guitesthelpers.h"
 #include "tests/core/worker/workertesthelpers.h"
+#include "views/editor/kerneleditor.h"
 #include "views/task/taskinfomodel.h"
 #include "views/task/taskpanel.h"
+
+#include <Qsci/qscilexerpython.h>
+#include <Qsci/qsciscintilla.h>
 
 #include <QDockWidget>
 #include <QFile>
@@ -171,6 +175,40 @@ private Q_SLOTS:
         }
         showOverview(w);
         test::saveShot(&w, QStringLiteral(KFORGE_TEST_ARTIFACT_DIR), u"torch-task-module-overview"_s);
+    }
+
+    // Item 3 on a machine without torch and without a worker (where it happens): Ctrl+Enter on a ModelNew tab has
+    // python3 check its syntax, never nvcc (which marked correct Python with C++ errors), and adds nothing.
+    void ctrlEnterOnAModelNewWithoutAWorker()
+    {
+        Settings settings(m_dir.filePath(u"modelnew.ini"_s));
+        settings.setWorkers({});
+        LogHub log;
+        MainWindow w(settings, log);
+        QVERIFY(test::showAt(w, QSize(1280, 800)));
+        QSignalSpy opened(&w, &MainWindow::taskOpened);
+        w.openTaskFolder(kMatmul);
+        QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 30000);
+        QTRY_VERIFY(w.readiness()->readiness().isUnusable());
+        const int fork = w.forkVariant(w.session()->population().reference()->id);
+        QVERIFY(fork >= 0);
+        QsciScintilla *module = w.editor()->editor(fork);
+        QVERIFY(qobject_cast<QsciLexerPython *>(module->lexer()));
+        module->setText(module->text().replace(u"class Model(nn.Module)"_s, u"class ModelNew(nn.Module)"_s));
+        const qsizetype variants = w.session()->population().size();
+        module->setFocus();
+        QTest::keyClick(module, Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(w.editor()->status(fork).startsWith(u"Python syntax checked: no errors"_s), 20000);
+        QVERIFY(w.editor()->diagnostics(fork).isEmpty());
+        module->setText(module->text().replace(u"def forward(self, A, B)"_s, u"def forward(self A, B)"_s));
+        QTest::keyClick(module, Qt::Key_Return, Qt::ControlModifier);
+        QTRY_VERIFY_WITH_TIMEOUT(w.editor()->status(fork).startsWith(u"Python syntax error on line"_s), 20000);
+        QCOMPARE(w.editor()->diagnostics(fork).size(), 1);
+        QCOMPARE(w.editor()->diagnostics(fork).constFirst().tool, u"python3"_s);
+        QCOMPARE(w.session()->population().size(), variants);
+        for (const LogEntry &e : log.entries())
+            QVERIFY2(!e.message.contains(u"identifier"_s), qPrintable(e.message)); // nvcc never saw it
+        test::saveShot(&w, QStringLiteral(KFORGE_TEST_ARTIFACT_DIR), u"torch-modelnew-no-worker"_s);
     }
 
     // A task whose FLOP count is unknown (what the import writes when the forward calls an op it cannot count)
