@@ -75,9 +75,14 @@ void scaleDocks(QMainWindow *window, QSize savedSize)
 {
     if (!savedSize.isValid() || savedSize.isEmpty())
         return;
+    // A maximized window may still have its normal size here (a window manager maximizes it after it is shown):
+    // it will be as large as the screen allows.
+    QSize now = window->size();
+    if (const QScreen *screen = window->screen(); screen && (window->isMaximized() || window->isFullScreen()))
+        now = (window->isFullScreen() ? screen->geometry() : screen->availableGeometry()).size();
     // Smaller by more than a frame or a panel's rounding: a window of about the saved size keeps its layout exactly.
-    const double across = double(window->width()) / savedSize.width();
-    const double along = double(window->height()) / savedSize.height();
+    const double across = double(now.width()) / savedSize.width();
+    const double along = double(now.height()) / savedSize.height();
     QList<QDockWidget *> sides;
     QList<int> widths;
     QList<QDockWidget *> strips;

@@ -146,6 +146,52 @@ private Q_SLOTS:
             QVERIFY2(lines >= 16, qPrintable(QString::number(lines)));
         }
     }
+
+    // A layout saved on this screen comes back as it was, also maximized: nothing is scaled on every start.
+    void layoutFromThisScreen_data()
+    {
+        QTest::addColumn<bool>("maximized");
+        QTest::newRow("normal") << false;
+        QTest::newRow("maximized") << true;
+    }
+
+    void layoutFromThisScreen()
+    {
+        QFETCH(bool, maximized);
+        const QString ini = m_dir.filePath(u"same-%1.ini"_s.arg(maximized));
+        LogHub log;
+        int logHeight = 0;
+        int rightWidth = 0;
+        {
+            Settings settings(ini);
+            settings.setWorkers({});
+            MainWindow w(settings, log);
+            if (maximized)
+                w.showMaximized();
+            else
+                w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QTest::qWait(100);
+            w.resizeDocks({w.findChild<QDockWidget *>(u"logDock"_s)}, {260}, Qt::Vertical);
+            QTest::qWait(50);
+            logHeight = w.findChild<QDockWidget *>(u"logDock"_s)->height();
+            rightWidth = w.findChild<QDockWidget *>(u"roundDock"_s)->width();
+            w.close(); // saves the geometry and the layout
+        }
+        for (int start = 0; start < 2; ++start) {
+            Settings settings(ini);
+            MainWindow w(settings, log);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QTest::qWait(100);
+            QCOMPARE(w.isMaximized(), maximized);
+            QVERIFY2(std::abs(w.findChild<QDockWidget *>(u"logDock"_s)->height() - logHeight) <= 2,
+                     qPrintable(u"%1, was %2"_s.arg(w.findChild<QDockWidget *>(u"logDock"_s)->height()).arg(logHeight)));
+            QVERIFY2(std::abs(w.findChild<QDockWidget *>(u"roundDock"_s)->width() - rightWidth) <= 2,
+                     qPrintable(u"%1, was %2"_s.arg(w.findChild<QDockWidget *>(u"roundDock"_s)->width()).arg(rightWidth)));
+            w.close();
+        }
+    }
 };
 
 int main(int argc, char **argv)
