@@ -1674,8 +1674,8 @@ T.update({
 # Issue 34, one judge: kforge-worker judges torch tasks; what it lacks for one (its GPU, its python, torch).
 T.update({
 'torch: a PyTorch Model, evaluated by kforge-worker': 'torch：PyTorch Model，由 kforge-worker 评估',
-"A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge .cu whose inputs are the forward's arguments followed by the module's parameters and buffers. kforge-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and tolerance, and how discovery derived them.":
-    'PyTorch 任务：参考实现是 reference.py 中的 Model，候选是一个 ModelNew 模块，或一个 KForge .cu（其输入依次为 forward 的参数、模块的参数和缓冲区）。由 kforge-worker 评估。“签名”页列出它的输入、参数、缓冲区、输出和容差，以及分析是如何得出它们的。',
+"A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge .cu whose inputs are the forward's arguments followed by the module's parameters and buffers. kforge-worker evaluates it. The Signature tab lists the same tensors with how discovery derived them.":
+    'PyTorch 任务：参考实现是 reference.py 中的 Model，候选是一个 ModelNew 模块，或一个 KForge .cu（其输入依次为 forward 的参数、模块的参数和缓冲区）。由 kforge-worker 评估。“签名”页列出同样的张量，以及分析是如何得出它们的。',
 "this kforge-worker does not say which Python runs a torch task's modules (a version from before it judged torch tasks); install this KForge's kforge-worker where it runs":
     '这个 kforge-worker 没有说明用哪个 Python 运行 torch 任务的模块（它的版本早于对 torch 任务的评判）；请在它运行的机器上安装本 KForge 的 kforge-worker',
 'GPU worker: no python3 for torch': 'GPU 工作进程：没有用于 torch 的 python3',
@@ -2033,6 +2033,13 @@ T.update({
 'Pairs without flags:': '没有标记的配对：',
 'Claims that hold within their noise: %1 of %2 (claimed median %3)': '在噪声范围内成立的声称：%2 个中 %1 个（声称的中位数 %3）',
 'Flagged: %1. Not imported: %2. Not run yet: %3.': '有标记：%1。未导入：%2。尚未运行：%3。',
+})
+# Issue 37, smaller items: a torch task's tensors in the Task panel's overview; a worker's status copied.
+T.update({
+'The module is built as Model(%1).': '模块按 Model(%1) 构造。',
+"The module's parameters and buffers": '模块的参数和缓冲区',
+'scalar, %1': '标量，%1',
+'&Copy Status': '复制状态(&C)',
 })
 # One-word column heads and states of kforge-cli verify's plan, in their own context.
 CTX.update({

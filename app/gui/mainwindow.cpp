@@ -119,6 +119,8 @@ MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluat
     // A saved layout replaces the default one; without one, the docks get their share of the window when it
     // first shows at its real size.
     m_defaultDockSizes = !restoreState(m_settings.windowState());
+    if (!m_defaultDockSizes)
+        m_restoredFrom = WindowGeometry::savedSize(m_settings.windowGeometry());
     WindowGeometry::fitIntoScreen(this);
     m_chosenGeometry = geometry();
 
@@ -152,6 +154,8 @@ void MainWindow::showEvent(QShowEvent *event)
         // of the log), the rest to the code.
         resizeDocks({m_roundDock}, {std::clamp(width() * 2 / 5, 420, 760)}, Qt::Horizontal);
         resizeDocks({m_logDock}, {std::clamp(height() / 5, 150, 300)}, Qt::Vertical);
+    } else if (const QSize saved = std::exchange(m_restoredFrom, QSize()); saved.isValid()) {
+        WindowGeometry::scaleDocks(this, saved); // a layout saved on a larger screen
     }
 }
 

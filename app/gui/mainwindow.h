@@ -157,8 +157,9 @@ private:
     QDockWidget *m_roundDock = nullptr;
     bool m_defaultDockSizes = false; // no saved layout: size the docks at the first show
     bool m_shownOnce = false;
+    QSize m_restoredFrom;     // the size of the window the restored layout was saved in, until the first show
     bool m_reopening = false; // the last session is being reopened: a failure is told, not put in a dialog
-    QRect m_chosenGeometry; // restored or default, fitted into the screen
+    QRect m_chosenGeometry;   // restored or default, fitted into the screen
     VariantSelection *m_selection = nullptr;
     VariantsPanel *m_variants = nullptr;
     ComparePanel *m_compare = nullptr;

@@ -24,7 +24,11 @@ NoticeBar::NoticeBar(QWidget *parent)
     close->setAutoRaise(true);
     close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
     close->setToolTip(tr("Dismiss"));
-    connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    close->setObjectName(QStringLiteral("dismiss"));
+    connect(close, &QToolButton::clicked, this, [this] {
+        m_dismissed = m_text->text();
+        hide();
+    });
 
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 4, 4, 4);
@@ -41,7 +45,9 @@ void NoticeBar::showNotice(const QString &text, QAction *fix)
     m_fix->setVisible(fix != nullptr);
     if (fix)
         m_fix->setDefaultAction(fix);
-    show();
+    // Readiness is worked out again on many occasions (a session opened, the settings applied): the same words
+    // after the user closed them would come back on every one.
+    setVisible(text != m_dismissed);
 }
 
 QString NoticeBar::text() const

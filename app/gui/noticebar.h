@@ -15,6 +15,7 @@ class NoticeBar : public QWidget
 public:
     explicit NoticeBar(QWidget *parent = nullptr);
 
+    // Shows `text`, unless the user dismissed this very text: it comes back only when it says something new.
     void showNotice(const QString &text, QAction *fix = nullptr);
     QString text() const;
 
@@ -25,6 +26,7 @@ private:
     QLabel *m_icon = nullptr;
     QLabel *m_text = nullptr;
     QToolButton *m_fix = nullptr;
+    QString m_dismissed; // the text the user closed
 };
 
 } // namespace kforge

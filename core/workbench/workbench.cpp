@@ -116,6 +116,11 @@ void Workbench::makeEvaluation()
                           "here but not measured; to measure them, run the worker on a machine with an NVIDIA GPU "
                           "(Settings → Workers).")
                            .arg(workerName(worker), WorkerStatus::keyLine(message)));
+        else if (const QString key = WorkerStatus::keyLine(message); key != message.trimmed())
+            // The launcher's own words first (ssh's "Could not resolve hostname ..."): the Log shows a message's
+            // first line, the rest is in its tooltip.
+            m_log.post(LogSource::Worker, LogLevel::Error,
+                       tr("GPU worker %1: %2").arg(workerName(worker), key + u'\n' + message.trimmed()));
         else
             m_log.post(LogSource::Worker, LogLevel::Error, tr("GPU worker %1: %2").arg(workerName(worker), message));
         Q_EMIT statusChanged();

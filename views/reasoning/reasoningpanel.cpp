@@ -107,8 +107,9 @@ ReasoningPanel::ReasoningPanel(SessionStore *store, VariantSelection *selection,
     m_reasoningToggle->setArrowType(Qt::RightArrow);
     m_reasoningToggle->setAutoRaise(true);
     m_reasoning = new QTextBrowser(this);
+    m_reasoning->setObjectName(QStringLiteral("reasoningText"));
     m_reasoning->setVisible(false);
-    m_reasoning->setStyleSheet(QStringLiteral("QTextBrowser { color: palette(mid); }"));
+    updateReasoningColour();
     m_answer = new QTextBrowser(this);
     m_answer->setOpenExternalLinks(true);
     m_answer->setPlaceholderText(tr("The model's analysis and design appear here while a round streams, or when you "
@@ -195,6 +196,27 @@ ReasoningPanel::ReasoningPanel(SessionStore *store, VariantSelection *selection,
 
 ReasoningPanel::~ReasoningPanel() = default;
 
+void ReasoningPanel::updateReasoningColour()
+{
+    // The reasoning is quieter than the answer: its text two thirds of the way from the background to the text
+    // colour. palette(mid) did that in the light theme, but the dark one's mid is its background.
+    const QColor text = palette().color(QPalette::Text);
+    const QColor base = palette().color(QPalette::Base);
+    const auto mix = [](int a, int b) { return (a + 2 * b) / 3; };
+    const QColor muted(mix(base.red(), text.red()), mix(base.green(), text.green()), mix(base.blue(), text.blue()));
+    m_reasoning->setStyleSheet(QStringLiteral("QTextBrowser { color: %1; }").arg(muted.name()));
+}
+
+void ReasoningPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && m_reasoning && m_promptButton) {
+        updateReasoningColour();
+        m_header->clear(); // its links take the palette's link colour when their text is set
+        updateHeader();
+    }
+}
+
 QString ReasoningPanel::titleOf(qint64 promptId, qint64 responseId) const
 {
     const auto p = m_store ? m_store->prompt(promptId) : std::nullopt;
@@ -230,8 +252,9 @@ QString ReasoningPanel::titleOf(const HistoryAnswer &a)
     if (a.kind == QLatin1String("compare") && a.exemplarIds.size() == 2)
         return tr("Why #%1 beats #%2").arg(a.exemplarIds[0]).arg(a.exemplarIds[1]);
     if (a.kind == QLatin1String("repair"))
-        return a.exemplarIds.isEmpty() ? tr("Round %1 · repair").arg(a.roundNumber)
-                                       : tr("Round %1 · repair of #%2").arg(a.roundNumber).arg(a.exemplarIds.constFirst());
+        return a.exemplarIds.isEmpty()
+                   ? tr("Round %1 · repair").arg(a.roundNumber)
+                   : tr("Round %1 · repair of #%2").arg(a.roundNumber).arg(a.exemplarIds.constFirst());
     return a.roundNumber ? tr("Round %1 · answer %2").arg(a.roundNumber).arg(a.position) : tr("Answer %1").arg(a.position);
 }
 

@@ -60,7 +60,12 @@ public:
     QString reasoningText() const;
     QString headerText() const;
 
+protected:
+    // A theme switched at run time: the reasoning's colour and the header's links follow the palette.
+    void changeEvent(QEvent *event) override;
+
 private:
+    void updateReasoningColour();
     void onRequestStarted(qint64 responseId);
     void onTextDelta(qint64 responseId, const QString &text);
     void onReasoningDelta(qint64 responseId, const QString &text);

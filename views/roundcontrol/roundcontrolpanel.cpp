@@ -20,9 +20,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -794,6 +792,8 @@ void RoundControlPanel::changeEvent(QEvent *event)
     const QString style = m_notice->styleSheet(); // its palette(alternate-base) is resolved when polished
     m_notice->setStyleSheet(QString());
     m_notice->setStyleSheet(style);
+    m_notice->clear(); // and its links take the palette's link colour when their text is set
+    updateNotices();
 }
 
 } // namespace kforge

@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QFrame>
 #include <QGroupBox>
@@ -77,11 +78,7 @@ EndpointsPage::EndpointsPage(QWidget *parent)
     m_problem = new QFrame(this);
     m_problem->setObjectName(QStringLiteral("keyProblem"));
     m_problem->setFrameShape(QFrame::StyledPanel);
-    // The notice bar's warm "attention" colours, on light and dark palettes alike.
-    const bool dark = palette().color(QPalette::Window).lightness() < 128;
-    m_problem->setStyleSheet(
-        dark ? QStringLiteral("QFrame#keyProblem { background: #5c4a1a; border: 1px solid #8a702a; }")
-             : QStringLiteral("QFrame#keyProblem { background: #fff4ce; border: 1px solid #e6c25a; }"));
+    updateProblemColours();
     auto *problemIcon = new QLabel(m_problem);
     const int iconSize = style()->pixelMetric(QStyle::PM_MessageBoxIconSize);
     problemIcon->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
@@ -439,6 +436,25 @@ void EndpointsPage::keepFailedKeyInFile()
         m_keyStore->setCurrentIndex(1);
     updateKeyStatus();
     Q_EMIT keyStored(entry, QString());
+}
+
+void EndpointsPage::updateProblemColours()
+{
+    // The notice bar's warm "attention" colours, on light and dark palettes alike.
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    const QString style = dark ? QStringLiteral("QFrame#keyProblem { background: #5c4a1a; border: 1px solid #8a702a; }")
+                               : QStringLiteral("QFrame#keyProblem { background: #fff4ce; border: 1px solid #e6c25a; }");
+    if (m_problem->styleSheet() != style)
+        m_problem->setStyleSheet(style);
+}
+
+void EndpointsPage::changeEvent(QEvent *event)
+{
+    SettingsPage::changeEvent(event);
+    // A theme switched with the dialog open (Settings → General, Apply): the light box would keep the dark theme's
+    // light text on it, and the dark one the light theme's black text.
+    if (event->type() == QEvent::PaletteChange && m_problem)
+        updateProblemColours();
 }
 
 } // namespace kforge

@@ -61,7 +61,11 @@ Q_SIGNALS:
     // the fallbacks; the dialog shows the page.
     void keyStored(const QString &entry, const QString &error);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void updateProblemColours();
     void showCurrent();
     void updateKeyStatus();
     void checkKeychain(const QString &entry);

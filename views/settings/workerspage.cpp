@@ -3,14 +3,20 @@
 #include "core/settings/settings.h"
 #include "core/worker/workerprobe.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QStyle>
+#include <QStyledItemDelegate>
 #include <QTableWidget>
+#include <QTextLayout>
 #include <QVBoxLayout>
 
 namespace kforge {
@@ -19,6 +25,78 @@ namespace {
 enum Column { NameColumn, CommandColumn, TransferColumn, StatusColumn, ColumnCount };
 constexpr int kRowKeyRole = Qt::UserRole + 1; // on the name item: which row a running Test belongs to
 constexpr int kStatusRole = Qt::UserRole + 2; // on the status item: the WorkerStatus shown
+
+// The Command and Status columns show their text whole: wrapped at spaces, and inside a word only where it is too long
+// for the column (a path), in a row as tall as it needs. An error is read in the table, not guessed from its first
+// words.
+class WrappedTextDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        QStyleOptionViewItem opt(option);
+        initStyleOption(&opt, index);
+        const QRect area = textArea(opt);
+        QTextLayout layout(opt.text, opt.font);
+        const int height = lay(layout, area.width());
+        opt.text.clear(); // the style draws the background, selection and icon; the text is drawn here
+        const QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+        painter->save();
+        painter->setClipRect(opt.rect);
+        const bool selected = opt.state & QStyle::State_Selected;
+        painter->setPen(opt.palette.color(opt.state & QStyle::State_Enabled ? QPalette::Normal : QPalette::Disabled,
+                                          selected ? QPalette::HighlightedText : QPalette::Text));
+        layout.draw(painter, QPointF(area.left(), area.top() + std::max(0, (area.height() - height) / 2)));
+        painter->restore();
+    }
+
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        const QSize oneLine = QStyledItemDelegate::sizeHint(option, index);
+        QStyleOptionViewItem opt(option);
+        initStyleOption(&opt, index);
+        if (opt.rect.width() <= 0) // no column width given: as wide as one line
+            return oneLine;
+        QTextLayout layout(opt.text, opt.font);
+        const int height = lay(layout, textArea(opt).width());
+        return {oneLine.width(), std::max(oneLine.height(), height + 2 * margin(opt))};
+    }
+
+private:
+    static int margin(const QStyleOptionViewItem &opt)
+    {
+        const QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
+        return style->pixelMetric(QStyle::PM_FocusFrameHMargin, &opt, opt.widget) + 1;
+    }
+
+    // Where the style puts an item's text (beside its icon), less its margins.
+    static QRect textArea(const QStyleOptionViewItem &opt)
+    {
+        const QStyle *style = opt.widget ? opt.widget->style() : QApplication::style();
+        const int m = margin(opt);
+        return style->subElementRect(QStyle::SE_ItemViewItemText, &opt, opt.widget).adjusted(m, 0, -m, 0);
+    }
+
+    // Lays `layout` out in lines of `width`; its height.
+    static int lay(QTextLayout &layout, int width)
+    {
+        QTextOption option;
+        option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+        layout.setTextOption(option);
+        layout.beginLayout();
+        qreal y = 0;
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(std::max(1, width));
+            line.setPosition(QPointF(0, y));
+            y += line.height();
+        }
+        layout.endLayout();
+        return int(std::ceil(y));
+    }
+};
 } // namespace
 
 WorkersPage::WorkersPage(QWidget *parent)
@@ -47,9 +125,24 @@ WorkersPage::WorkersPage(QWidget *parent)
         ->setToolTip(tr("What the running workers say, or the answer of the last Test; the selected worker's in full "
                         "below the table"));
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto *wrapped = new WrappedTextDelegate(m_table);
+    m_table->setItemDelegateForColumn(CommandColumn, wrapped);
+    m_table->setItemDelegateForColumn(StatusColumn, wrapped);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
                              | QAbstractItemView::AnyKeyPressed);
+
+    // Ctrl+C (and the context menu) on the table: the current worker's status in full, as the box below shows it.
+    auto *copy = new QAction(tr("&Copy Status"), m_table);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    m_table->addAction(copy);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(copy, &QAction::triggered, this, [this] {
+        if (m_table->currentRow() >= 0)
+            QApplication::clipboard()->setText(detailsText());
+    });
 
     // The selected worker's status in full: an error can be several lines (the launcher's own words, then what to
     // do), and it is copied into a terminal or a bug report.
@@ -71,8 +164,8 @@ WorkersPage::WorkersPage(QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(intro);
-    layout->addWidget(m_table, 2);
-    layout->addWidget(m_details, 3);
+    layout->addWidget(m_table, 3);
+    layout->addWidget(m_details, 2);
     layout->addLayout(buttons);
     layout->addWidget(transferNote);
 

@@ -8,6 +8,8 @@
 #include "views/variants/variantmeasurement.h"
 
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLocale>
 #include <QScrollBar>
@@ -286,11 +288,11 @@ void TaskPanel::render()
               t.flops.present() ? QStringLiteral("<code>") + esc(t.flops.text) + QStringLiteral("</code>")
                                 : tr("not given").toHtmlEscaped(),
               t.flops.present() ? tr("%1 FLOP").arg(countText(flops)).toHtmlEscaped() : QString()});
-    h += row(
-        {tr("Bytes").toHtmlEscaped(),
-         t.bytes.present() ? QStringLiteral("<code>") + esc(t.bytes.text) + QStringLiteral("</code>")
-                           : tr("not given").toHtmlEscaped(),
-         t.bytes.present() ? tr("%1 bytes (%2)").arg(countText(bytesMoved), bytes(bytesMoved)).toHtmlEscaped() : QString()});
+    h += row({tr("Bytes").toHtmlEscaped(),
+              t.bytes.present() ? QStringLiteral("<code>") + esc(t.bytes.text) + QStringLiteral("</code>")
+                                : tr("not given").toHtmlEscaped(),
+              t.bytes.present() ? tr("%1 bytes (%2)").arg(countText(bytesMoved), bytes(bytesMoved)).toHtmlEscaped()
+                                : QString()});
     if (flops > 0 && bytesMoved > 0)
         h += row({tr("Arithmetic intensity").toHtmlEscaped(), tr("FLOP / bytes").toHtmlEscaped(),
                   tr("%1 FLOP/byte").arg(formatMeasure(flops / bytesMoved)).toHtmlEscaped()});
@@ -326,8 +328,35 @@ void TaskPanel::showHtml(const QString &h)
     m_stack->setCurrentWidget(m_pages);
 }
 
-// A PyTorch task: the tree (TaskInfoModel) has its signature, tensors and tolerance; the overview keeps the
-// description, the work and the floors.
+namespace {
+QString derivedText(const TaskSummary &s, const QString &key)
+{
+    for (const auto &[name, how] : s.derived)
+        if (name == key)
+            return how;
+    return {};
+}
+
+// get_init_inputs() as Python would be called with it: "[1024,4096]" is "1024, 4096".
+QString constructorArguments(const QString &initInputs)
+{
+    QStringList arguments;
+    for (const QJsonValue &v : QJsonDocument::fromJson(initInputs.toUtf8()).array()) {
+        const QByteArray one = QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact);
+        arguments << QString::fromUtf8(one.mid(1, one.size() - 2));
+    }
+    return arguments.join(QStringLiteral(", "));
+}
+
+QString paragraph(const QString &text, bool bold = false)
+{
+    return (bold ? QStringLiteral("<p><b>") : QStringLiteral("<p>")) + text.toHtmlEscaped()
+           + (bold ? QStringLiteral("</b></p>") : QStringLiteral("</p>"));
+}
+} // namespace
+
+// A PyTorch task: the tree (TaskInfoModel) has its signature, tensors and tolerance with how discovery derived them;
+// the overview has the description, the params and tensors in tables as a CUDA task's, the work, floors and tolerance.
 void TaskPanel::renderTorch()
 {
     const std::optional<TaskSummary> &s = m_model->summary();
@@ -346,10 +375,25 @@ void TaskPanel::renderTorch()
          + QStringLiteral("</p><p>")
          + tr("A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge "
               ".cu whose inputs are the forward's arguments followed by the module's parameters and buffers. "
-              "kforge-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and "
-              "tolerance, and how discovery derived them.")
+              "kforge-worker evaluates it. The Signature tab lists the same tensors with how discovery derived "
+              "them.")
                .toHtmlEscaped()
          + QStringLiteral("</p>");
+    h += heading(tr("Parameters"));
+    if (s->params.isEmpty()) {
+        h += paragraph(tr("None."));
+    } else {
+        h += tableStart({tr("Name"), tr("Value")});
+        for (const auto &[name, value] : s->params)
+            h += row({name.toHtmlEscaped(), QLocale().toString(value, 'g', 12).toHtmlEscaped()});
+        h += QStringLiteral("</table>");
+    }
+    h += torchTensorsHtml(tr("Inputs"), s->inputs, true);
+    if (const QString arguments = constructorArguments(s->initInputs); !arguments.isEmpty())
+        h += paragraph(tr("The module is built as Model(%1).").arg(arguments));
+    if (!s->parameters.isEmpty() || !s->buffers.isEmpty())
+        h += torchTensorsHtml(tr("The module's parameters and buffers"), s->parameters + s->buffers, false);
+    h += torchTensorsHtml(tr("Outputs"), s->outputs, false);
     h += heading(tr("Work"));
     h += tableStart({tr("Quantity"), tr("Formula"), tr("Value")});
     h += row({tr("FLOP").toHtmlEscaped(), (s->flopsText.isEmpty() ? tr("unknown") : s->flopsText).toHtmlEscaped(),
@@ -373,21 +417,28 @@ void TaskPanel::renderTorch()
     m_pages->setCurrentWidget(m_tree);
 }
 
-namespace {
-QString derivedText(const TaskSummary &s, const QString &key)
+// A torch task's tensors as a CUDA task's overview shows its own: a forward's scalar argument by its value.
+QString TaskPanel::torchTensorsHtml(const QString &title, const QList<TaskTensorInfo> &list, bool inputs) const
 {
-    for (const auto &[name, how] : s.derived)
-        if (name == key)
-            return how;
-    return {};
+    QString h = heading(title);
+    if (list.isEmpty())
+        return h + paragraph(tr("None."));
+    QStringList headers{tr("Name"), tr("dtype"), tr("Shape"), tr("Elements"), tr("Size")};
+    if (inputs)
+        headers << tr("Initial values");
+    h += tableStart(headers);
+    for (const TaskTensorInfo &x : list) {
+        const std::optional<qint64> n = x.numel();
+        const std::optional<qint64> size = x.bytes();
+        QStringList cells{x.name.toHtmlEscaped(), x.dtype.toHtmlEscaped(),
+                          (x.isScalar() ? tr("scalar, %1").arg(x.scalarValue) : x.shapeText()).toHtmlEscaped(),
+                          n ? countText(double(*n)) : QString(), size ? bytes(double(*size)).toHtmlEscaped() : QString()};
+        if (inputs)
+            cells << x.init.toHtmlEscaped();
+        h += row(cells);
+    }
+    return h + QStringLiteral("</table>");
 }
-
-QString paragraph(const QString &text, bool bold = false)
-{
-    return (bold ? QStringLiteral("<p><b>") : QStringLiteral("<p>")) + text.toHtmlEscaped()
-           + (bold ? QStringLiteral("</b></p>") : QStringLiteral("</p>"));
-}
-} // namespace
 
 // How the FLOPs were found and, when they are unknown or zero, what that means for the floors: in the page's text,
 // not in a tooltip (the reason is a sentence, and the floors below depend on it).

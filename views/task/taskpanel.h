@@ -20,6 +20,7 @@ namespace kforge {
 class SessionStore;
 class TaskInfoModel;
 struct TaskSummary;
+struct TaskTensorInfo;
 
 class TaskPanel : public QWidget
 {
@@ -53,6 +54,7 @@ private:
     void renderTorch();
     void showHtml(const QString &html);
     QString floorsHtml(bool hasFlops, double flops, bool hasBytes, double bytesMoved) const;
+    QString torchTensorsHtml(const QString &title, const QList<TaskTensorInfo> &list, bool inputs) const;
     QString torchWorkHtml(const TaskSummary &s) const;
     QString torchToleranceHtml(const TaskSummary &s) const;
 

@@ -23,16 +23,19 @@
 #include "guitesthelpers.h"
 #include "views/editor/kerneleditor.h"
 #include "views/settings/endpointspage.h"
+#include "views/settings/generalpage.h"
 #include "views/settings/settingsdialog.h"
 #include "views/settings/workerspage.h"
 
 #include <Qsci/qsciscintilla.h>
 
 #include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -80,6 +83,13 @@ SettingsDialog *openSettings(MainWindow &w, QAction *action)
     action->trigger();
     auto *dialog = w.findChild<SettingsDialog *>();
     return dialog && QTest::qWaitForWindowExposed(dialog) ? dialog : nullptr;
+}
+
+// The background of the key's failure box, inside its border.
+QColor boxColour(QWidget *box)
+{
+    QTest::qWait(50); // the style sheet polished again
+    return box->grab().toImage().pixelColor(4, box->height() / 2);
 }
 
 QString noticeButtonText(MainWindow &w)
@@ -151,6 +161,29 @@ private Q_SLOTS:
         QVERIFY(models->keyStatus().startsWith(u"No key in the system keychain ("_s));
         QVERIFY(models->keyEdit()->placeholderText() != u"Unchanged (kept in the system keychain)"_s);
         shot(dialog, u"keychain-failure"_s);
+
+        // The theme switched to dark with the dialog open: the box follows, its text readable on it (it kept the light
+        // theme's pale yellow under the dark theme's light text), and back to light.
+        QWidget *box = models->keepInFileButton()->parentWidget();
+        QCOMPARE(box->objectName(), u"keyProblem"_s);
+        const QColor lightBox = boxColour(box);
+        QVERIFY2(lightBox.lightness() > 160, qPrintable(lightBox.name()));
+        for (const auto &[theme, dark] : {std::pair{u"Dark"_s, true}, std::pair{u"Light"_s, false}}) {
+            dialog->showPage(SettingsDialog::General);
+            auto *general = static_cast<GeneralPage *>(dialog->page(SettingsDialog::General));
+            general->themeBox()->setCurrentIndex(general->themeBox()->findText(theme));
+            QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Apply), Qt::LeftButton);
+            QCOMPARE(settings.theme(), dark ? Theme::Dark : Theme::Light);
+            dialog->showPage(SettingsDialog::Models);
+            QVERIFY(box->isVisible()); // the failure is still told
+            const QColor colour = boxColour(box);
+            const QColor text = box->findChild<QLabel *>()->palette().color(QPalette::WindowText);
+            QVERIFY2(dark ? colour.lightness() < 110 : colour.lightness() > 160, qPrintable(colour.name()));
+            QVERIFY2(std::abs(colour.lightness() - text.lightness()) > 100,
+                     qPrintable(colour.name() + u" under "_s + text.name()));
+            if (dark)
+                shot(dialog, u"keychain-failure-dark"_s);
+        }
 
         // The fallback: the same key into a file only this user can read, and the lookup finds it there.
         QTest::mouseClick(models->keepInFileButton(), Qt::LeftButton);
@@ -236,6 +269,19 @@ private Q_SLOTS:
         QVERIFY2(!notice.contains(u"ssh gpu-box kforge-worker"_s), qPrintable(notice));
         QVERIFY(notice.contains(u"Settings → Workers"_s));
         QCOMPARE(noticeButtonText(w), u"Settings → &Workers…"_s);
+        // The Log's red line starts with ssh's words too (it showed "The worker exited before it was ready (exit code
+        // 255)…" and the cause only in its tooltip); the whole error follows on the next lines.
+        const auto workerError = [&log] {
+            for (const LogEntry &e : log.entries())
+                if (e.level == LogLevel::Error && e.source == LogSource::Worker)
+                    return e.message;
+            return QString();
+        };
+        QTRY_VERIFY(!workerError().isEmpty()); // the hub delivers in batches
+        const QString logged = workerError();
+        QCOMPARE(logged.section(u'\n', 0, 0),
+                 u"GPU worker gpu-box: ssh: Could not resolve hostname gpu-box: Name or service not known"_s);
+        QVERIFY2(logged.contains(u"exit code 255"_s), qPrintable(logged));
         QMenu *tools = nullptr;
         for (QAction *a : w.menuBar()->actions())
             if (a->text() == u"&Tools")
@@ -293,6 +339,44 @@ private Q_SLOTS:
                  qPrintable(page->detailsText()));
         QVERIFY(page->detailsText().contains(u"Worker 0.0.0-scripted, protocol 1, kernel ABI 1"_s));
         shot(dialog, u"workers-working-selected"_s);
+
+        // A long error with a path in it: the Status column shows every status whole (wrapped, the row as tall as
+        // it needs), and Ctrl+C on the table copies the selected worker's status exactly as the box shows it.
+        const QString missing = u"/opt/kforge/builds/2026-12-07/release-with-debug-info/bin/kforge-worker-not-here"_s;
+        page->addWorker();
+        page->table()->item(2, 0)->setText(u"missing"_s);
+        page->table()->item(2, 1)->setText(missing + u" --device 0"_s);
+        page->table()->clearSelection();
+        page->table()->selectRow(2);
+        tested.clear();
+        QTest::mouseClick(page->testButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(tested.size(), 1, 20000);
+        QCOMPARE(page->status(2).state, WorkerStatus::State::Failed);
+        QVERIFY2(page->status(2).summary().contains(missing), qPrintable(page->status(2).summary()));
+        QTest::qWait(50); // the rows' heights follow their new text
+        for (int row = 0; row < 3; ++row)
+            for (int column : {1, 3}) { // Command and Status
+                const QModelIndex cell = page->table()->model()->index(row, column);
+                const QString text = cell.data().toString();
+                const QRect rect = page->table()->visualRect(cell);
+                // The margins take at most 8 pixels of the cell's width, with the status's icon 32.
+                const QFont font = cell.data(Qt::FontRole).value<QFont>().resolve(page->table()->font());
+                const int need = QFontMetrics(font)
+                                     .boundingRect(QRect(0, 0, rect.width() - (column == 3 ? 32 : 8), 1 << 20),
+                                                   Qt::TextWordWrap | Qt::TextWrapAnywhere, text)
+                                     .height();
+                QVERIFY2(rect.height() >= need, qPrintable(u"%1: %2 < %3"_s.arg(text).arg(rect.height()).arg(need)));
+            }
+        QVERIFY(page->table()->rowHeight(2) >= 3 * page->table()->fontMetrics().lineSpacing());
+        page->table()->setFocus();
+        page->table()->setCurrentCell(2, 0);
+        QApplication::clipboard()->clear();
+        QTest::keyClick(page->table(), Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QApplication::clipboard()->text(), page->detailsText());
+        QVERIFY2(page->detailsText().contains(page->status(2).error.trimmed()), qPrintable(page->detailsText()));
+        shot(dialog, u"workers-long-error"_s);
+        page->removeSelected();
+        QCOMPARE(page->table()->rowCount(), 2);
 
         // OK: the pool follows, and the working worker makes evaluations possible.
         QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);

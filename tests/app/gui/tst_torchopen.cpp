@@ -3,7 +3,8 @@
 // kforge-cli import without blocking, writes the task folder and opens it (reference.py highlighted as Python, the
 // Task panel listing its inputs, parameters and outputs); a broken problem gives the file, the step and the cause
 // and writes nothing. Needs a python3 with torch (Debian's python3-torch): SKIP without. Screenshots of the dialog
-// and the opened task go to docs/screenshots when KFORGE_DOC_SHOTS is set, else to the test artefacts.
+// and the imported task go to docs/screenshots when KFORGE_DOC_SHOTS is set, else to the test artefacts (README's
+// torch-task-opened.png is tst_docshots', which needs no torch).
 #include "app/gui/mainwindow.h"
 #include "app/gui/torchimportdialog.h"
 #include "core/log/loghub.h"
@@ -133,7 +134,7 @@ private Q_SLOTS:
             w.resizeDocks({dock}, {760}, Qt::Horizontal); // wide enough for the shapes and details in the shot
         }
         QTest::qWait(200);
-        test::saveShot(&w, shotDir(), u"torch-task-opened"_s);
+        test::saveShot(&w, shotDir(), u"torch-task-imported"_s);
 
         // No worker can evaluate it here: Ctrl+Enter on a ModelNew tab checks its Python syntax (python3), it is not
         // handed to nvcc (which marked correct Python with C++ errors), and nothing enters the session.
