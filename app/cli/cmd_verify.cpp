@@ -248,6 +248,7 @@ int VerifyCommand::run(const QStringList &args)
         runOptions.eval.deep = parser.isSet(deepOpt);
         const int workerCount = int(workbench->workers().size());
         runOptions.maxInFlight = std::max(2, 2 * workerCount + QThread::idealThreadCount());
+        runOptions.prepareAhead = QThread::idealThreadCount();
         QObject::connect(&verifier, &CollectionVerifier::runFinished, &loop, [&](const VerifyRecord &r) {
             const VerifyRunner *runner = verifier.runner();
             out << VerifyPrint::progress(r, runner->pairsDone(), runner->pairs(), runner->elapsedS(), runner->etaS())

@@ -149,6 +149,7 @@ void CollectionActions::start(const VerifyManifest &manifest, const QString &out
             run.eval = m_workbench->evalOptions();
             run.eval.metrics = false; // as the CLI: the metrics pass is for the sessions a pair is opened in
             run.maxInFlight = std::max(2, 2 * int(m_workbench->workers().size()) + QThread::idealThreadCount());
+            run.prepareAhead = QThread::idealThreadCount();
             verifier->startRun(m_workbench->queue(), run);
         });
         connect(verifier, &CollectionVerifier::finished, this, [this, verifier] {

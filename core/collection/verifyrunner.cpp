@@ -78,6 +78,7 @@ void VerifyRunner::start(const QList<VerifyItem> &items, const Options &options)
     m_busy.clear();
     m_stalled.clear();
     m_complete.clear();
+    m_prepared.clear();
     m_clock.start();
     m_finished = false;
     m_stopping = false;
@@ -128,10 +129,29 @@ void VerifyRunner::schedule()
         if (!submit(i, *run))
             m_stalled.insert(i);
     }
+    prepareAhead();
     finishIfIdle();
 }
 
-bool VerifyRunner::submit(int item, VerifyRun run)
+void VerifyRunner::prepareAhead()
+{
+    // After what was just submitted, so the compiler's queue serves the evaluations waiting for it first.
+    int started = 0;
+    for (int i = 0; !m_stopping && m_queue && i < int(m_items.size()) && started < m_options.prepareAhead; ++i) {
+        if (m_busy.contains(i) || m_stalled.contains(i) || isComplete(i))
+            continue;
+        ++started; // counted whether prepared now or before: the window slides with the run
+        if (m_prepared.contains(i))
+            continue;
+        m_prepared.insert(i);
+        const std::optional<VerifyRun> run = nextRun(m_items.at(i), *m_log, m_options);
+        QString error;
+        if (const std::optional<EvalRequest> request = run ? requestOf(i, *run, &error) : std::nullopt)
+            m_queue->prepare(*request);
+    }
+}
+
+std::optional<EvalRequest> VerifyRunner::requestOf(int item, VerifyRun run, QString *error) const
 {
     const VerifyItem &v = m_items.at(item);
     QString folder = v.taskFolder;
@@ -140,28 +160,39 @@ bool VerifyRunner::submit(int item, VerifyRun run)
             if (h.index == k)
                 folder = h.taskFolder;
     const TaskLoadResult loaded = Task::load(folder);
-    QString error = loaded.ok() ? QString() : loaded.error.message();
+    *error = loaded.ok() ? QString() : loaded.error.message();
     std::optional<Task> task = loaded.task;
     if (task && runTolerance(run) > 0)
-        task = withTolerance(*task, runTolerance(run), &error);
-    if (!task || !m_queue) {
-        Q_EMIT noVerdict(v.pair.id, error);
-        return false;
-    }
+        task = withTolerance(*task, runTolerance(run), error);
+    if (!task)
+        return std::nullopt;
     EvalRequest request;
     request.task = *task;
     request.candidateSource = v.pair.candidateSource;
     request.candidateName = v.pair.candidateName;
     request.options = m_options.eval;
-    const int ticket = m_queue->submitSource(request);
+    return request;
+}
+
+bool VerifyRunner::submit(int item, VerifyRun run)
+{
+    const VerifyItem &v = m_items.at(item);
+    QString error;
+    const std::optional<EvalRequest> request = requestOf(item, run, &error);
+    if (!request || !m_queue) {
+        Q_EMIT noVerdict(v.pair.id, error);
+        return false;
+    }
+    const int ticket = m_queue->submitSource(*request);
     if (ticket <= 0) {
         Q_EMIT noVerdict(v.pair.id, m_queue->errorString());
         return false;
     }
+    m_prepared.insert(item); // built by now, or being built for this evaluation
     InFlight &f = m_inFlight[ticket];
     f.item = item;
     f.run = run;
-    f.task = task->name();
+    f.task = request->task.name();
     f.clock.start();
     m_busy.insert(item);
     return true;

@@ -7,13 +7,16 @@
 //              which tolerance the candidate would pass (a precision downgrade passes at 1e-2);
 //   heldout_1, heldout_2      only after a correct main, where the problem has held-out sizes.
 // A pair's runs go one after another; up to maxInFlight evaluations of different pairs are in the queue at once,
-// so the compiler builds ahead of the GPU. A result without a verdict (no worker, cancelled) is not logged: the pair
+// so the compiler builds ahead of the GPU, and the next prepareAhead pairs after those get their builds started
+// (EvaluationQueue::prepare: a .cu's nvcc on the compiler's cores, a load_inline ModelNew's build on the workers)
+// while the GPU measures the ones before. A result without a verdict (no worker, cancelled) is not logged: the pair
 // is tried again next time. runFinished() per logged result, noVerdict() per result not logged, finished() once.
 #include "core/collection/collection.h"
 #include "core/collection/collectionimporter.h"
 #include "core/collection/verifyrecord.h"
 #include "core/eval/evaloptions.h"
 #include "core/task/task.h"
+#include "core/worker/evaluator.h"
 
 #include <QElapsedTimer>
 #include <QList>
@@ -45,6 +48,7 @@ public:
         bool tolerances = true; // re-verify an incorrect pair at 1e-3 and 1e-2
         bool heldOut = true;    // verify a correct pair at its held-out sizes
         int maxInFlight = 4;
+        int prepareAhead = 8; // pairs past the ones in flight whose builds start ahead; 0: none
     };
 
     // Neither is owned; both must outlive the runner.
@@ -83,7 +87,10 @@ private:
         double workerStartS = -1; // when a worker took it (stage "loading"), from clock
     };
     void schedule();
+    // The request of `item`'s `run`, nullopt with `error` when its task does not load.
+    std::optional<EvalRequest> requestOf(int item, VerifyRun run, QString *error) const;
     bool submit(int item, VerifyRun run);
+    void prepareAhead();
     void onFinished(const QueuedEvaluation &e);
     bool isComplete(int item) const;
     void finishIfIdle();
@@ -96,6 +103,7 @@ private:
     QSet<int> m_busy;               // items with a run in flight
     QSet<int> m_stalled;            // items with a result without verdict in this run
     QSet<int> m_complete;
+    QSet<int> m_prepared; // items whose builds were started, ahead or by their first evaluation
     QElapsedTimer m_clock;
     int m_done = 0;
     int m_doneAtStart = 0;

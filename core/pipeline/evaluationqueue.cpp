@@ -228,6 +228,12 @@ bool EvaluationQueue::reevaluate(qint64 variantId, bool sourceProfile)
     return submit(variantId, options) != 0;
 }
 
+void EvaluationQueue::prepare(const EvalRequest &request)
+{
+    if (m_evaluator)
+        m_evaluator->prepare(request);
+}
+
 void EvaluationQueue::cancel(int ticket)
 {
     if (const auto it = findTicket(ticket); m_evaluator && it != m_pending.end())

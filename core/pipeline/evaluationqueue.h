@@ -91,6 +91,9 @@ public:
     int submitSource(const EvalRequest &request);
 
     void cancel(int ticket);
+    // What an evaluation of `request` will need, started ahead of its submit (Evaluator::prepare): a collection's
+    // upcoming pairs get their nvcc and load_inline builds while earlier pairs are measured.
+    void prepare(const EvalRequest &request);
     bool isEvaluating(qint64 variantId) const;
     int pendingCount() const { return int(m_pending.size()); }
 

@@ -36,6 +36,9 @@ public:
     // fails to compile, is cancelled, or no worker can run it (verdict Error with the reason).
     virtual int submit(const EvalRequest &request) = 0;
     virtual void cancel(int id) = 0;
+    // Starts what an evaluation of `request` will need, ahead of its submit(): the candidate's nvcc build (a cache
+    // hit then), a ModelNew's load_inline builds on the workers. Nothing is answered; a stand-in does nothing.
+    virtual void prepare(const EvalRequest &request) { Q_UNUSED(request); }
     // Whether what is submitted now can be evaluated, and if not why (no worker, none started, no GPU): the
     // one signal every view observes. A stand-in with no workers behind it is always ready.
     virtual WorkerReadiness readiness() const { return {}; }

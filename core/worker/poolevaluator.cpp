@@ -35,6 +35,26 @@ QString torchSourceFile(const QString &name, const QByteArray &bytes, QString *e
     return path;
 }
 
+// A torch task's ModelNew candidate as the worker gets it, and its file name: the reference measured as a candidate
+// is its Model under the name the worker looks up.
+QString moduleText(const EvalRequest &request, QString *name)
+{
+    QString text = request.candidateSource;
+    static const QRegularExpression modelNew(u"^(class\\s+ModelNew\\b|ModelNew\\s*=)"_s,
+                                             QRegularExpression::MultilineOption);
+    static const QRegularExpression model(u"^class\\s+Model\\s*\\("_s, QRegularExpression::MultilineOption);
+    if (!modelNew.match(text).hasMatch() && model.match(text).hasMatch())
+        text += u"\n\nModelNew = Model  # KForge: the reference measured as a candidate\n"_s;
+    *name = request.candidateName.endsWith(u".py"_s) ? request.candidateName : u"candidate.py"_s;
+    return text;
+}
+
+bool isKernelSource(const EvalRequest &request)
+{
+    return !request.task.isTorch()
+           || (!request.candidateName.endsWith(u".py"_s) && sourceLanguage(request.candidateSource) == SourceLanguage::Cuda);
+}
+
 } // namespace
 
 PoolEvaluator::PoolEvaluator(Compiler *compiler, WorkerPool *pool, QObject *parent)
@@ -84,6 +104,38 @@ int PoolEvaluator::submit(const EvalRequest &request)
         },
         Qt::QueuedConnection);
     return id;
+}
+
+void PoolEvaluator::prepare(const EvalRequest &request)
+{
+    if (!m_compiler || !m_pool || !request.task.isValid())
+        return;
+    if (isKernelSource(request)) {
+        // The compile the evaluation's own will find in the cache (or join, while it runs): for the workers'
+        // architecture only, which is known once one reported its device.
+        const QString arch = !request.arch.isEmpty() ? request.arch : m_pool->arch();
+        if (arch.isEmpty())
+            return;
+        CompileRequest cand;
+        cand.source = request.candidateSource;
+        cand.fileName = request.candidateName;
+        cand.flags = request.task.nvccFlags() + request.candidateFlags;
+        cand.arch = arch;
+        m_compiler->compile(cand); // its result is not awaited: onCompiled knows no evaluation of it
+        return;
+    }
+    // Only a module that builds extensions of its own has anything to build ahead.
+    static const QRegularExpression builds(u"\\bload_inline\\b|cpp_extension\\.load\\b"_s);
+    if (!builds.match(request.candidateSource).hasMatch())
+        return;
+    QString name, error;
+    const QByteArray bytes = moduleText(request, &name).toUtf8();
+    const QString path = torchSourceFile(name, bytes, &error);
+    if (path.isEmpty())
+        return; // the evaluation says why
+    // The candidate is built with what the reference is built with: the task's init inputs, else the module's own.
+    const QJsonValue init = request.task.toJson().value(u"init_inputs"_s);
+    m_pool->prebuild(path, init.isArray() && !init.toArray().isEmpty() ? init : QJsonValue(QJsonValue::Null));
 }
 
 void PoolEvaluator::startWaiting()
@@ -150,7 +202,7 @@ void PoolEvaluator::startTorch(Pending &p)
     }
     p.reference = reference;
     const QString &source = p.request.candidateSource;
-    if (!p.request.candidateName.endsWith(u".py"_s) && sourceLanguage(source) == SourceLanguage::Cuda) {
+    if (isKernelSource(p.request)) {
         // A KForge .cu: the compiler's diagnostics and cache as for a CUDA task; the worker gets the .so.
         CompileRequest cand;
         cand.source = source;
@@ -161,15 +213,10 @@ void PoolEvaluator::startTorch(Pending &p)
         m_byCompileJob.insert(p.candidateJob, p.id);
         return;
     }
-    // A ModelNew module: nothing to compile here (load_inline builds in the worker's candidate host). The
-    // reference measured as a candidate is its Model under the name the worker looks up.
-    QString text = source;
-    static const QRegularExpression modelNew(u"^(class\\s+ModelNew\\b|ModelNew\\s*=)"_s,
-                                             QRegularExpression::MultilineOption);
-    static const QRegularExpression model(u"^class\\s+Model\\s*\\("_s, QRegularExpression::MultilineOption);
-    if (!modelNew.match(text).hasMatch() && model.match(text).hasMatch())
-        text += u"\n\nModelNew = Model  # KForge: the reference measured as a candidate\n"_s;
-    const QString name = p.request.candidateName.endsWith(u".py"_s) ? p.request.candidateName : u"candidate.py"_s;
+    // A ModelNew module: nothing to compile here (load_inline builds in the worker's candidate host, or ahead of it
+    // through prepare()).
+    QString name;
+    const QString text = moduleText(p.request, &name);
     CompileResult candidate;
     candidate.ok = true;
     candidate.artifactPath = torchSourceFile(name, text.toUtf8(), &error);

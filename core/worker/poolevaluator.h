@@ -24,6 +24,7 @@ public:
 
     int submit(const EvalRequest &request) override;
     void cancel(int id) override;
+    void prepare(const EvalRequest &request) override;
     WorkerReadiness readiness() const override;
 
 private:

@@ -20,15 +20,19 @@ public:
 
     void setDelayMs(int ms) { m_delayMs = ms; } // per evaluation, from submit to finished
     QList<EvalRequest> submitted() const { return m_submitted; }
+    // What callers asked to be built ahead (prepare()): recorded only, nothing is built.
+    QList<EvalRequest> prepared() const { return m_prepared; }
 
     int submit(const EvalRequest &request) override;
     void cancel(int id) override;
+    void prepare(const EvalRequest &request) override { m_prepared.append(request); }
 
 private:
     Script m_script;
     int m_delayMs = 0;
     int m_nextId = 1;
     QList<EvalRequest> m_submitted;
+    QList<EvalRequest> m_prepared;
     QList<int> m_cancelled;
 };
 

@@ -261,6 +261,13 @@ QJsonObject WorkerClient::soArgs(const QString &path) const
     return {{u"path"_s, path}};
 }
 
+int WorkerClient::prebuild(const QString &modulePath, const QJsonValue &initArgs, int timeoutMs)
+{
+    QJsonObject args = soArgs(QFileInfo(modulePath).absoluteFilePath());
+    args.insert(u"init_args"_s, initArgs);
+    return send(u"prebuild"_s, args, timeoutMs);
+}
+
 int WorkerClient::disassemble(const QString &soPath, int timeoutMs)
 {
     return send(u"disassemble"_s, soArgs(QFileInfo(soPath).absoluteFilePath()), timeoutMs);

@@ -68,6 +68,10 @@ public:
     // disassemble: SASS of a .so (by path or inline, like load) with line info, from the worker host's
     // nvdisasm or cuobjdump; nothing is loaded. The reply's body carries "cubins" or "cuobjdump_sass".
     int disassemble(const QString &soPath, int timeoutMs = 60000);
+    // prebuild: a ModelNew module's load_inline extensions built by the worker ahead of its evaluation (its own
+    // sandboxed host, into its cache); answered at once with the build's state. `initArgs` null: the module's
+    // get_init_inputs().
+    int prebuild(const QString &modulePath, const QJsonValue &initArgs, int timeoutMs = 30000);
     void cancel(int id); // a queued request is dropped (answered Cancelled); a running one is not stopped
 
     // Line-level access for protocol tests: sends `line` as is once the worker is ready; the reply carries

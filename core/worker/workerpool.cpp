@@ -63,6 +63,7 @@ void WorkerPool::startWorkers()
     std::vector<std::unique_ptr<Slot>> old;
     old.swap(m_slots);
     m_settledEmitted = false;
+    m_prebuilt.clear();
     for (qsizetype i = 0; i < workers.size(); ++i) {
         auto slot = std::make_unique<Slot>();
         slot->index = int(i);
@@ -253,6 +254,17 @@ int WorkerPool::submit(const EvalJob &job)
     m_queue.push_back(std::move(j));
     QMetaObject::invokeMethod(this, &WorkerPool::dispatch, Qt::QueuedConnection);
     return id;
+}
+
+void WorkerPool::prebuild(const QString &modulePath, const QJsonValue &initArgs)
+{
+    const QString path = QFileInfo(modulePath).absoluteFilePath();
+    if (m_prebuilt.contains(path))
+        return;
+    m_prebuilt.insert(path);
+    // Queued by each client behind what it is running: the worker gets it between two requests.
+    for (auto &slot : m_slots)
+        slot->client->prebuild(path, initArgs);
 }
 
 void WorkerPool::cancel(int jobId)

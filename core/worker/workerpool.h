@@ -13,6 +13,7 @@
 #include "core/worker/workerstatus.h"
 
 #include <QList>
+#include <QSet>
 #include <QObject>
 #include <deque>
 #include <memory>
@@ -50,6 +51,10 @@ public:
     WorkerReadiness readiness() const;
 
     int submit(const EvalJob &job);
+    // A module's load_inline extensions built ahead by every worker (op prebuild), between its evaluations: the
+    // worker starts the build in a sandboxed host and goes on measuring; the module's later evaluation finds it
+    // built. Each module once per pool; the answers are not awaited.
+    void prebuild(const QString &modulePath, const QJsonValue &initArgs);
     // A queued job is dropped; a running one stops its worker (which restarts). finished() follows once.
     void cancel(int jobId);
     int pendingJobs() const;
@@ -83,6 +88,7 @@ private:
 
     std::vector<std::unique_ptr<Slot>> m_slots;
     std::deque<Job> m_queue;
+    QSet<QString> m_prebuilt; // modules prebuild() sent
     QList<WorkerConfig> m_configs;
     TaskKind m_kind = TaskKind::Cuda;
     int m_nextId = 1;

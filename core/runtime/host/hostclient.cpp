@@ -71,7 +71,8 @@ std::string describeStatus(int status)
 
 HostClient::~HostClient()
 {
-    if (m_process && !m_dead && m_bootNonce.empty()) { // a spare still booting is just ended
+    // A spare still booting, or a host whose init is still running (a prebuild), is just ended.
+    if (m_process && !m_dead && m_bootNonce.empty() && m_initNonce.empty()) {
         try {
             request(Json{{"op", kOpExit}}, 2, "exit");
         } catch (const HostFailure &) {
@@ -287,6 +288,11 @@ std::unique_ptr<HostClient> HostClient::spawn(const HostStart &how, std::string 
             options.argv.push_back(a);
     }
     options.env = hostEnvironment();
+    for (const std::string &kv : how.environment) {
+        const std::string key = kv.substr(0, kv.find('=') + 1);
+        std::erase_if(options.env, [&key](const std::string &e) { return e.starts_with(key); });
+        options.env.push_back(kv);
+    }
     // HOME is set by the host to its private directory (the sandbox's cwd, which also sets TMPDIR there).
     options.tempParent = how.tempParent;
     options.outputCapBytes = how.outputCapBytes;
@@ -337,8 +343,17 @@ bool HostClient::settle(double timeoutS)
 std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string &code, std::string &message,
                                               std::unique_ptr<HostClient> spare)
 {
+    std::unique_ptr<HostClient> client = begin(how, code, message, std::move(spare));
+    if (!client || !client->finishStart(how, how.initTimeoutS, code, message))
+        return nullptr;
+    return client;
+}
+
+std::unique_ptr<HostClient> HostClient::begin(const HostStart &how, std::string &code, std::string &message,
+                                              std::unique_ptr<HostClient> spare)
+{
     std::unique_ptr<HostClient> client;
-    if (spare && how.wrapper.empty() && spare->settle(how.initTimeoutS)) {
+    if (spare && how.wrapper.empty() && how.environment.empty() && spare->settle(how.initTimeoutS)) {
         client = std::move(spare);
         client->m_slot = how.slot;
     } else {
@@ -389,19 +404,38 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
             if (!how.module.extensions.empty())
                 init["extensions"] = builds.string();
         }
-        const auto sent = Clock::now();
-        const Json reply = client->request(init, how.initTimeoutS, module ? "loading the module" : "loading the library");
-        client->m_startMs["init_wall"] = std::chrono::duration<double, std::milli>(Clock::now() - sent).count();
-        if (!reply["ok"].get<bool>()) {
-            code = reply.value("code", std::string("load_failed"));
-            message = reply.value("message", std::string("the host refused the library"));
-            return nullptr;
-        }
-        client->m_initReply = reply;
+        if (!client->m_bootNonce.empty() && !client->settle(how.initTimeoutS))
+            throw HostFailure{"crashed", "the " + client->m_slot + "'s process failed to boot"};
+        client->m_initSent = Clock::now();
+        client->m_initNonce = client->send(init, module ? "loading the module" : "loading the library");
+    } catch (const HostFailure &f) {
+        code = f.verdict;
+        message = f.message;
+        return nullptr;
+    }
+    return client;
+}
+
+bool HostClient::initAnswered()
+{
+    if (m_initNonce.empty() || m_dead || m_buffer.find('\n') != std::string::npos)
+        return true;
+    pollfd p{m_process->channelFd(), POLLIN, 0};
+    return ::poll(&p, 1, 0) > 0; // an answer, or the channel closed (finishStart then reports the death)
+}
+
+bool HostClient::finishStart(const HostStart &how, double timeoutS, std::string &code, std::string &message)
+{
+    const bool module = how.kind == HostKind::Module;
+    const std::string nonce = std::exchange(m_initNonce, std::string());
+    try {
+        const Json reply = await(nonce, timeoutS, module ? "loading the module" : "loading the library");
+        m_startMs["init_wall"] = std::chrono::duration<double, std::milli>(Clock::now() - m_initSent).count();
         if (module && !how.module.extensions.empty()) {
             // The builds this init made, kept for the next host of the same module (never over an earlier one).
+            // Also after a refusal: a build that finished before the module failed is the module's all the same.
             std::error_code ec;
-            for (const auto &entry : std::filesystem::directory_iterator(builds, ec)) {
+            for (const auto &entry : std::filesystem::directory_iterator(m_process->tempDir() / "extensions", ec)) {
                 const std::filesystem::path kept = how.module.extensions / entry.path().filename();
                 if (isBuild(entry) && !std::filesystem::exists(kept, ec)) {
                     std::filesystem::copy(entry.path(), kept.string() + ".part", kCopyBuild, ec);
@@ -411,17 +445,23 @@ std::unique_ptr<HostClient> HostClient::start(const HostStart &how, std::string 
                 }
             }
         }
-        client->m_hostProtections = reply.value("protections", Json::object());
-        client->m_abi = reply.value("abi", 0);
+        m_initReply = reply;
+        if (!reply["ok"].get<bool>()) {
+            code = reply.value("code", std::string("load_failed"));
+            message = reply.value("message", std::string("the host refused the library"));
+            return false;
+        }
+        m_hostProtections = reply.value("protections", Json::object());
+        m_abi = reply.value("abi", 0);
         const Json initMs = reply.value("init_ms", Json::object()); // a temporary would not outlive the loop
         for (const auto &[k, v] : initMs.items())
-            client->m_startMs[k] = v;
+            m_startMs[k] = v;
     } catch (const HostFailure &f) {
         code = f.verdict;
         message = f.message;
-        return nullptr;
+        return false;
     }
-    return client;
+    return true;
 }
 
 } // namespace kforge::runtime::host

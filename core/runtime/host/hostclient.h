@@ -5,6 +5,7 @@
 // with its signal or exit status and the tail of its stderr. The judge's own CUDA context is never touched.
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -54,6 +55,9 @@ struct HostStart {
     double initTimeoutS = 60; // the watchdog of init (its CUDA context and the library's load)
     // A command line the host runs under (compute-sanitizer and its options, the deep check); empty: none.
     std::vector<std::string> wrapper;
+    // "K=V" entries that replace the judge's own in the host's environment (a prebuild host's
+    // CUDA_VISIBLE_DEVICES and TORCH_CUDA_ARCH_LIST); the host's own values (HOME, TMPDIR, ...) still win.
+    std::vector<std::string> environment;
 };
 
 class HostClient
@@ -69,6 +73,15 @@ public:
     // one: its boot's answer is awaited and it gets the library; a spare that died is replaced by a new host.
     static std::unique_ptr<HostClient> start(const HostStart &how, std::string &code, std::string &message,
                                              std::unique_ptr<HostClient> spare = nullptr);
+    // start() in two halves, for a host whose init runs while the judge does other work (a module's extension
+    // builds ahead of its evaluation, WorkerServer's prebuild): begin spawns the host, lends the builds and sends
+    // init without waiting; initAnswered() says, without waiting, whether its answer (or its death) is there;
+    // finishStart waits at most `timeoutS` for it and keeps the builds init made, also when init was refused
+    // (the module failed after its builds). finishStart's result and failures are start()'s.
+    static std::unique_ptr<HostClient> begin(const HostStart &how, std::string &code, std::string &message,
+                                             std::unique_ptr<HostClient> spare = nullptr);
+    bool initAnswered();
+    bool finishStart(const HostStart &how, double timeoutS, std::string &code, std::string &message);
     // A spare host: spawned and asked to boot (create its CUDA context) without waiting for its answer, so
     // the boot overlaps what the judge does meanwhile. `how.slot` and `how.library` are not used. nullptr
     // (with `error`) when it cannot be spawned.
@@ -122,6 +135,8 @@ private:
     bool m_dead = false;
     int m_abi = 0;
     std::string m_bootNonce; // a spare's boot request, not answered yet
+    std::string m_initNonce; // begin()'s init, not answered yet
+    std::chrono::steady_clock::time_point m_initSent;
     nlohmann::ordered_json m_bootReply;
     nlohmann::ordered_json m_startMs = nlohmann::ordered_json::object();
     nlohmann::ordered_json m_initReply = nlohmann::ordered_json::object();

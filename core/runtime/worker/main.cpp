@@ -41,7 +41,7 @@ namespace {
 void usage(std::FILE *to)
 {
     std::fprintf(to,
-                 "Usage: kforge-worker [--device N] [--no-spare-host] [--torch-python PYTHON]\n"
+                 "Usage: kforge-worker [--device N] [--no-spare-host] [--torch-python PYTHON] [--prebuild-jobs N]\n"
                  "       kforge-worker --self-test [TASKS_DIR] [--device N] [--task NAME]... [--min-time-ms MS]\n"
                  "                     [--min-runs N] [--trials N] [--json] [--adversarial [CASES_JSON] [--case FILE]...]\n"
                  "       kforge-worker --adversarial [CASES_JSON] [--case FILE]... [--device N] [--json]\n"
@@ -52,7 +52,8 @@ void usage(std::FILE *to)
                  "Without --self-test the worker speaks the KForge worker protocol (JSON lines) on stdin/stdout;\n"
                  "it keeps one candidate host booted ahead (its CUDA context made) for the next load, unless\n"
                  "--no-spare-host. A torch task's modules run in module hosts under PYTHON (default\n"
-                 "$KFORGE_TORCH_PYTHON, else python3 on PATH), which needs torch.\n"
+                 "$KFORGE_TORCH_PYTHON, else python3 on PATH), which needs torch; op prebuild builds up to\n"
+                 "--prebuild-jobs modules' load_inline extensions at once (default: half the cores).\n"
                  "--self-test compiles and evaluates every task's variants (default tasks: %s; a torch task's modules are\n"
                  "loaded as they are, its .cu variants compiled)\n"
                  "and exits 0 when every verdict is as expected, 1 otherwise, 2 when there is no CUDA device.\n"
@@ -217,6 +218,7 @@ int main(int argc, char **argv)
     bool launch = false;
     bool json = false;
     bool noSpareHost = false;
+    long long prebuildJobs = 0;
     std::string torchPython;
     int candidateHostFd = -1;
     LaunchConfig launchConfig;
@@ -284,6 +286,8 @@ int main(int argc, char **argv)
             json = true;
         } else if (a == "--no-spare-host") {
             noSpareHost = true;
+        } else if (a == "--prebuild-jobs") {
+            prebuildJobs = value(1, 256);
         } else if (a == "--torch-python" && i + 1 < argc) {
             torchPython = argv[++i];
             ::setenv("KFORGE_TORCH_PYTHON", torchPython.c_str(), 1); // for the workers --self-test starts too
@@ -383,6 +387,8 @@ int main(int argc, char **argv)
     kforge::runtime::host::becomeSubreaper();
     kforge::runtime::WorkerServer server(channel, device);
     server.setSpareHosts(!noSpareHost);
+    if (prebuildJobs > 0)
+        server.setPrebuildJobs(static_cast<std::size_t>(prebuildJobs));
     if (!torchPython.empty())
         server.setTorchPython(torchPython);
     const int status = server.run();

@@ -221,6 +221,7 @@ Json WorkerServer::handle(const Json &request)
         if (op == request.end() || !op->is_string())
             throw ProtocolError{protocol::kBadRequest, "missing \"op\" (a string)"};
         const std::string name = op->get<std::string>();
+        pumpPrebuilds(); // builds ahead that ended since the last request, and the next ones started
         Json body;
         if (name == "hello")
             body = opHello(request);
@@ -234,6 +235,8 @@ Json WorkerServer::handle(const Json &request)
             body = opSelfTest(request);
         else if (name == "disassemble")
             body = opDisassemble(request);
+        else if (name == "prebuild")
+            body = opPrebuild(request);
         else if (name == "shutdown") {
             m_exit = true;
             m_exitStatus = 0;
@@ -241,7 +244,7 @@ Json WorkerServer::handle(const Json &request)
         } else
             throw ProtocolError{protocol::kBadRequest,
                                 "unknown op '" + name
-                                    + "' (known: hello, device_info, load, evaluate, disassemble, self_test, shutdown)"};
+                                    + "' (known: hello, device_info, load, evaluate, prebuild, disassemble, self_test, shutdown)"};
         response["ok"] = true;
         for (auto &[k, v] : body.items())
             response[k] = v;

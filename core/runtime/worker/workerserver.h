@@ -5,6 +5,7 @@
 #include "core/runtime/worker/gpucontext.h"
 #include "core/runtime/worker/isolation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <filesystem>
@@ -35,6 +36,10 @@ public:
     // The Python with torch the module hosts run under (--torch-python; default $KFORGE_TORCH_PYTHON, else
     // python3 on PATH).
     void setTorchPython(std::string python) { m_torchPython = std::move(python); }
+    // How many modules op prebuild builds at once (--prebuild-jobs; default defaultPrebuildJobs()).
+    void setPrebuildJobs(std::size_t jobs) { m_prebuildJobs = std::max<std::size_t>(1, jobs); }
+    // Half the cores (at least 1): a build's nvcc takes one, and the judge's hosts keep the rest.
+    static std::size_t defaultPrebuildJobs();
 
     // Serves until shutdown or end of input; returns the process exit status. Requests are read on a
     // thread of their own (RequestReader): a client that goes away mid-request ends the process at once.
@@ -53,6 +58,7 @@ private:
     nlohmann::ordered_json opEvaluate(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opSelfTest(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opDisassemble(const nlohmann::ordered_json &request);
+    nlohmann::ordered_json opPrebuild(const nlohmann::ordered_json &request);
     void requireDevice();
     void send(const nlohmann::ordered_json &message);
 
@@ -104,6 +110,36 @@ private:
     void ensureModuleHost(Loaded &loaded, const nlohmann::ordered_json &init, double timeoutS);
     // Module spares, like the native ones, once the worker has served a torch task.
     void bootModuleSpares(std::size_t upTo);
+
+    // A module's extension builds made ahead of its evaluation (op prebuild): a module host without a GPU (the
+    // same sandbox, CUDA_VISIBLE_DEVICES empty) imports and constructs it, so its load_inline builds land in the
+    // judge's cache (extensionFolder, the module's exact bytes) before the module is evaluated. At most
+    // m_prebuildJobs build at once, the rest wait; they are driven between requests (pumpPrebuilds), never
+    // while a request runs, and an evaluation of a module whose build is running waits for it (awaitPrebuild).
+    struct Prebuild {
+        std::string bytes;
+        std::string fileName;
+        nlohmann::ordered_json init; // class, init_args, seed, mode
+        std::string state = "queued"; // queued, building, built, failed, cached, skipped
+        std::string message;           // failed: the host's step and cause
+        nlohmann::ordered_json builds = nlohmann::ordered_json::array(); // the host's load_inline calls
+        host::HostStart how;
+        std::unique_ptr<host::HostClient> host;
+        std::chrono::steady_clock::time_point started;
+        double seconds = 0;
+        nlohmann::ordered_json toJson() const;
+        ~Prebuild();
+    };
+    // Collects the builds that ended and starts waiting ones while fewer than m_prebuildJobs run.
+    void pumpPrebuilds();
+    void finishPrebuild(Prebuild &p, double timeoutS);
+    // Before a module host of `bytes` starts for an evaluation: a waiting prebuild of it is dropped (the host
+    // builds now), a running one is waited for (at most kPrebuildWaitS), so its builds are lent, not made twice.
+    void awaitPrebuild(const std::string &bytes);
+    static constexpr double kPrebuildWaitS = 240;
+    std::deque<std::unique_ptr<Prebuild>> m_prebuilds; // oldest first; at most kPrebuildsKept ended ones
+    static constexpr std::size_t kPrebuildsKept = 256;
+    std::size_t m_prebuildJobs = defaultPrebuildJobs();
 
     GpuContext m_gpu;
     std::unique_ptr<Loaded> m_reference;

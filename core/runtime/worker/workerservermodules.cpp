@@ -4,11 +4,14 @@
 #include "core/runtime/worker/workerserver.h"
 
 #include "core/runtime/task/taskspec.h"
+#include "core/runtime/worker/kernellibrary.h"
 #include "core/runtime/worker/nvcc.h"
 #include "core/runtime/worker/protocol.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <thread>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -137,6 +140,41 @@ std::filesystem::path extensionFolder(const std::string &python, const std::stri
     return dir;
 }
 
+// Whether `dir` holds a finished build (a folder with buildcache.py's marker, as HostClient lends them).
+bool holdsBuild(const std::filesystem::path &dir)
+{
+    std::error_code ec;
+    for (const auto &e : std::filesystem::directory_iterator(dir, ec))
+        if (e.is_directory(ec) && std::filesystem::is_regular_file(e.path() / "kforge-built", ec))
+            return true;
+    return false;
+}
+
+// A prebuild's module: `path` (a .py), or `source_base64` with its `filename`; throws ProtocolError.
+void prebuildModuleOf(const Json &request, std::string &bytes, std::string &fileName)
+{
+    const auto path = request.find("path");
+    const auto src = request.find("source_base64");
+    const auto name = request.find(path != request.end() ? "path" : "filename");
+    if ((path == request.end() && src == request.end()) || name == request.end() || !name->is_string())
+        throw ProtocolError{protocol::kBadRequest, "prebuild needs the module: \"path\", or \"source_base64\" with "
+                                                   "\"filename\""};
+    fileName = std::filesystem::path(name->get<std::string>()).filename().string();
+    if (!fileName.ends_with(".py") || fileName.size() <= 3)
+        throw ProtocolError{protocol::kBadRequest, "prebuild builds a Python module's extensions: a file name ending "
+                                                   "in .py (a .cu kernel is compiled by the client)"};
+    if (path != request.end()) {
+        std::ifstream in(path->get<std::string>(), std::ios::binary);
+        if (!in)
+            throw ProtocolError{protocol::kLoadFailed, "cannot read " + path->get<std::string>()};
+        std::ostringstream s;
+        s << in.rdbuf();
+        bytes = s.str();
+    } else if (!src->is_string() || !decodeBase64(src->get<std::string>(), bytes)) {
+        throw ProtocolError{protocol::kBadRequest, "\"source_base64\" is not valid base64"};
+    }
+}
+
 } // namespace
 
 host::HostStart WorkerServer::moduleHostStart(const std::string &slot) const
@@ -181,6 +219,7 @@ void WorkerServer::ensureModuleHost(Loaded &loaded, const Json &init, double tim
 {
     if (loaded.host && loaded.host->alive() && loaded.init == init)
         return;
+    awaitPrebuild(loaded.bytes);
     loaded.host.reset();
     loaded.initialState.clear();
     loaded.init = init;
@@ -261,6 +300,163 @@ Json WorkerServer::torchProbe() const
     probe["error"] = out.empty() ? std::string("cannot run ") + m_torchPython
                                  : out.substr(last == std::string::npos ? 0 : last + 1);
     return probe;
+}
+
+// ------------------------------------------------------------------------------------------------ prebuild
+
+std::size_t WorkerServer::defaultPrebuildJobs()
+{
+    return std::max(1u, std::thread::hardware_concurrency() / 2);
+}
+
+WorkerServer::Prebuild::~Prebuild()
+{
+    if (host)
+        host->kill(); // a build still running when the worker leaves ends with it
+}
+
+Json WorkerServer::Prebuild::toJson() const
+{
+    Json j{{"file", fileName}, {"state", state}, {"builds", builds}};
+    if (state != "queued" && state != "cached")
+        j["seconds"] = std::round((state == "building" ? std::chrono::duration<double>(std::chrono::steady_clock::now()
+                                                                                       - started).count()
+                                                       : seconds) * 10) / 10;
+    if (!message.empty())
+        j["message"] = message;
+    return j;
+}
+
+Json WorkerServer::opPrebuild(const Json &request)
+{
+    std::string bytes, fileName;
+    prebuildModuleOf(request, bytes, fileName);
+    if (bytes.starts_with("\x7f" "ELF"))
+        throw ProtocolError{protocol::kBadRequest, fileName + " is a shared object, not a Python module"};
+    const host::HostStart base = moduleHostStart("prebuild"); // throws when the hosts' pieces are missing
+    auto known = std::find_if(m_prebuilds.begin(), m_prebuilds.end(), [&](const auto &p) { return p->bytes == bytes; });
+    if (known == m_prebuilds.end()) {
+        auto p = std::make_unique<Prebuild>();
+        p->bytes = std::move(bytes);
+        p->fileName = fileName;
+        const auto args = request.find("init_args");
+        p->init = Json{{"class", request.value("class", std::string("ModelNew"))},
+                       {"init_args", args != request.end() && args->is_array() ? *args : Json(nullptr)},
+                       {"seed", 0},
+                       {"mode", "eval"},
+                       {"profiler", ""}};
+        p->how = base;
+        p->how.device = -1; // no CUDA context: the host imports and constructs the module on the CPU
+        p->how.module.fileName = fileName;
+        p->how.module.init = p->init;
+        p->how.module.extensions = extensionFolder(m_torchPython, p->bytes);
+        p->how.library = p->bytes;
+        p->how.initTimeoutS = kModuleInitS;
+        // The GPU stays the judge's: the host sees none. torch then needs the architecture to build CUDA sources
+        // for, which it would otherwise read off the visible device: the judge's device's, with PTX, as a host
+        // with the device would choose it (unless the worker was started with its own TORCH_CUDA_ARCH_LIST).
+        p->how.environment = {"CUDA_VISIBLE_DEVICES="};
+        const char *arch = std::getenv("TORCH_CUDA_ARCH_LIST");
+        if ((!arch || !*arch) && m_gpu.ensure())
+            p->how.environment.push_back("TORCH_CUDA_ARCH_LIST=" + std::to_string(m_gpu.props().ccMajor) + "."
+                                         + std::to_string(m_gpu.props().ccMinor) + "+PTX");
+        if (p->how.module.extensions.empty()) {
+            p->state = "failed";
+            p->message = "the worker has no extension cache to build into (set KFORGE_EXTENSION_CACHE or HOME)";
+        } else if (holdsBuild(p->how.module.extensions)) {
+            p->state = "cached"; // built by an earlier host of this module; one it lacks is built at its evaluation
+        }
+        m_prebuilds.push_back(std::move(p));
+        known = std::prev(m_prebuilds.end());
+    }
+    Prebuild &p = **known;
+    pumpPrebuilds();
+    Json reply = p.toJson();
+    std::size_t building = 0, queued = 0;
+    for (const auto &q : m_prebuilds) {
+        building += q->state == "building";
+        queued += q->state == "queued";
+    }
+    reply["building"] = building;
+    reply["queued"] = queued;
+    reply["jobs"] = m_prebuildJobs;
+    return reply;
+}
+
+void WorkerServer::finishPrebuild(Prebuild &p, double timeoutS)
+{
+    std::string code, message;
+    const bool ok = p.host->finishStart(p.how, timeoutS, code, message);
+    p.builds = p.host->initReply().value("builds", Json::array());
+    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
+    p.state = ok ? "built" : "failed";
+    if (!ok)
+        p.message = code + ": " + message;
+    if (!ok)
+        p.host->kill(); // a refusal, or the host is gone; a host that built is asked to exit
+    p.host.reset();
+}
+
+void WorkerServer::pumpPrebuilds()
+{
+    std::size_t running = 0;
+    for (auto &p : m_prebuilds) {
+        if (p->state != "building")
+            continue;
+        if (p->host->initAnswered()) {
+            finishPrebuild(*p, 5);
+        } else if (std::chrono::duration<double>(std::chrono::steady_clock::now() - p->started).count() > kModuleInitS) {
+            p->host->kill();
+            p->host.reset();
+            p->state = "failed";
+            p->message = "timeout: the build did not finish within " + std::to_string(int(kModuleInitS)) + " s";
+        } else {
+            ++running;
+        }
+    }
+    for (auto &p : m_prebuilds) {
+        if (running >= m_prebuildJobs)
+            break;
+        if (p->state != "queued")
+            continue;
+        std::string code, message;
+        p->started = std::chrono::steady_clock::now();
+        p->host = host::HostClient::begin(p->how, code, message);
+        if (!p->host) {
+            p->state = "failed";
+            p->message = code + ": " + message;
+            continue;
+        }
+        p->state = "building";
+        ++running;
+    }
+    // Ended ones are kept for their state, the oldest dropped first.
+    std::size_t ended = 0;
+    for (const auto &p : m_prebuilds)
+        ended += p->state != "queued" && p->state != "building";
+    for (auto it = m_prebuilds.begin(); ended > kPrebuildsKept && it != m_prebuilds.end();) {
+        if ((*it)->state != "queued" && (*it)->state != "building") {
+            it = m_prebuilds.erase(it);
+            --ended;
+        } else {
+            ++it;
+        }
+    }
+}
+
+void WorkerServer::awaitPrebuild(const std::string &bytes)
+{
+    const auto it = std::find_if(m_prebuilds.begin(), m_prebuilds.end(), [&](const auto &p) { return p->bytes == bytes; });
+    if (it == m_prebuilds.end())
+        return;
+    Prebuild &p = **it;
+    if (p.state == "queued") {
+        p.state = "skipped";
+        p.message = "evaluated before its turn: built by the evaluation's own host";
+    } else if (p.state == "building") {
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
+        finishPrebuild(p, std::max(1.0, kPrebuildWaitS - spent));
+    }
 }
 
 } // namespace kforge::runtime

@@ -2,7 +2,8 @@
 // dropped, the last record of a run counting, --rerun), which run a pair needs next, a task at a looser tolerance,
 // and the runner's orchestration over the one evaluation queue on ScriptedEvaluator (the one allowed fake): every
 // pair's runs in order, follow-ups only where the main verdict asks for them, a result without verdict not logged,
-// at most maxInFlight evaluations at once, and a second runner over the same log with nothing left to do.
+// at most maxInFlight evaluations at once, the next prepareAhead pairs' builds started ahead (each once, before its
+// first evaluation), and a second runner over the same log with nothing left to do.
 #include "core/collection/heldoutsizes.h"
 #include "core/collection/resultslog.h"
 #include "core/collection/verifyrunner.h"
@@ -298,8 +299,17 @@ private Q_SLOTS:
         QSignalSpy noVerdict(&runner, &VerifyRunner::noVerdict);
         VerifyRunner::Options options;
         options.maxInFlight = 3;
+        options.prepareAhead = 2;
         runner.start(items, options);
         QTRY_COMPARE(evaluator.submitted().size(), 3); // three at once, no more before one finishes
+        // The next two pairs' builds start while the first three are measured.
+        const auto names = [](const QList<EvalRequest> &requests) {
+            QStringList n;
+            for (const EvalRequest &r : requests)
+                n << r.candidateName;
+            return n;
+        };
+        QCOMPARE(names(evaluator.prepared()), (QStringList{u"crash.py"_s, u"noverdict.py"_s}));
         QVERIFY(done.wait(10000));
         QCOMPARE(logged(log),
                  (QStringList{u"crash main crashed"_s, u"good heldout_1 correct"_s, u"good heldout_2 correct"_s,
@@ -313,6 +323,9 @@ private Q_SLOTS:
         QCOMPARE(runner.pairsDone(), 5);
         QCOMPARE(runner.pairsWithoutVerdict(), 1);
         QCOMPARE(evaluator.submitted().size(), 14);
+        // Each pair not submitted at once was built ahead exactly once, before its first evaluation.
+        QCOMPARE(names(evaluator.prepared()), (QStringList{u"crash.py"_s, u"noverdict.py"_s, u"good2.py"_s}));
+        QVERIFY(names(evaluator.submitted()).indexOf(u"good2.py"_s) >= 3);
         // The held-out runs went to the held-out tasks, the tolerance runs to the task at that tolerance.
         for (const EvalRequest &r : evaluator.submitted())
             QVERIFY(r.task.name().startsWith(u"row_sum"_s));
