@@ -1748,6 +1748,9 @@ T.update({
 'precision downgrade (passes only at a looser tolerance)': '降低精度（只在更宽松的容差下通过）',
 'skipped work or algebraic shortcut (faster than the FLOP floor)': '跳过工作或代数捷径（快于 FLOP 下限）',
 'physically impossible time (result caching or skipped work)': '物理上不可能的时间（缓存结果或跳过工作）',
+'precision lowered (far less accurate than the reference against float64)': '精度被降低（相对 float64 的误差远大于参考实现）',
+'device settings changed during the evaluation (global state)': '评估期间设备设置被更改（全局状态）',
+'device settings changed': '设备设置已更改',
 '&Verify Collection…': '验证集合(&V)…',
 "Re-measure a collection of kernels (a paper's release, a KernelBench run) and see which claims hold":
     '重新测量一个内核集合（论文发布的内核、KernelBench 运行），查看哪些声称成立',

@@ -183,7 +183,7 @@
         <translation>将 PyTorch 问题（KernelBench 格式）导入为任务文件夹</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_verify.cpp" line="+292" />
+        <location filename="../app/cli/cmd_verify.cpp" line="+293" />
         <source>Re-measure a collection of kernels (a paper's release, a KernelBench run)</source>
         <translation>重新测量一个内核集合（论文发布的内核、KernelBench 运行结果）</translation>
     </message>
@@ -493,7 +493,7 @@
         <translation>所选配对都已在 %1 中：无需运行。</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+14" />
         <source>Verified collection: %1 and %2</source>
         <translation>集合已验证：%1 和 %2</translation>
     </message>
@@ -687,7 +687,7 @@
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location line="+101" />
+        <location line="+100" />
         <source>cannot create %1</source>
         <translation>无法创建 %1</translation>
     </message>
@@ -1579,7 +1579,7 @@
 <context>
     <name>kforge::EndpointsPage</name>
     <message>
-        <location filename="../views/settings/endpointspage.cpp" line="+32" />
+        <location filename="../views/settings/endpointspage.cpp" line="+33" />
         <source>&amp;Add</source>
         <translation>添加(&amp;A)</translation>
     </message>
@@ -1619,7 +1619,7 @@
         <translation>应用时在此输入的密钥保存在哪里。该文件（权限 0600）未加密：任何能以你的身份读取你的文件或备份的人都能读到密钥。请在没有密钥环服务的环境中使用它（无图形界面的机器、VNC、WSL、许多平铺式桌面）。</translation>
     </message>
     <message>
-        <location line="+28" />
+        <location line="+24" />
         <source>Keep It in That &amp;File</source>
         <translation>保存到该文件(&amp;F)</translation>
     </message>
@@ -1821,7 +1821,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
         <translation>变体 %1 已在评测中。</translation>
     </message>
     <message>
-        <location line="+83" />
+        <location line="+89" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
@@ -2539,8 +2539,18 @@ Conflict: %2</source>
     </message>
     <message>
         <location line="+1" />
+        <source>precision lowered (far less accurate than the reference against float64)</source>
+        <translation>精度被降低（相对 float64 的误差远大于参考实现）</translation>
+    </message>
+    <message>
+        <location line="+1" />
         <source>skipped work or algebraic shortcut (faster than the FLOP floor)</source>
         <translation>跳过工作或代数捷径（快于 FLOP 下限）</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>device settings changed during the evaluation (global state)</source>
+        <translation>评估期间设备设置被更改（全局状态）</translation>
     </message>
     <message>
         <location line="+1" />
@@ -3439,7 +3449,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="+221" />
+        <location filename="../app/gui/mainwindow.cpp" line="+225" />
         <source>Log</source>
         <translation>日志</translation>
     </message>
@@ -3629,6 +3639,11 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+2" />
+        <source>device settings changed</source>
+        <translation>设备设置已更改</translation>
+    </message>
+    <message>
+        <location line="+2" />
         <source>unstable timing</source>
         <translation>计时不稳定</translation>
     </message>
@@ -3720,7 +3735,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location line="+77" />
+        <location line="+129" />
         <source>The evaluator has no compiler or worker pool.</source>
         <translation>评测器没有编译器或工作进程池。</translation>
     </message>
@@ -3730,7 +3745,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>评测未指定任务。</translation>
     </message>
     <message>
-        <location line="+98" />
+        <location line="+93" />
         <source>The task's reference does not compile: %1
 %2</source>
         <translation>任务的参考实现无法编译：%1
@@ -4046,12 +4061,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     <name>kforge::ReasoningPanel</name>
     <message>
         <location filename="../views/reasoning/reasoningpanel.cpp" line="+82" />
-        <location line="+187" />
+        <location line="+210" />
         <source>No answer yet</source>
         <translation>尚无回答</translation>
     </message>
     <message>
-        <location line="-186" />
+        <location line="-209" />
         <source>Every answer of the session: the rounds' answers, their repairs and the questions about pairs, oldest first</source>
         <translation>会话中的所有回答：各轮次的回答、修复回答以及关于变体对的提问，按时间先后排列</translation>
     </message>
@@ -4086,38 +4101,38 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>此回答所用的确切提示词</translation>
     </message>
     <message>
-        <location line="+22" />
+        <location line="+23" />
         <source>The model's analysis and design appear here while a round streams, or when you select a variant.</source>
         <translation>轮次流式进行时，或选择某个变体时，模型的分析和设计会显示在这里。</translation>
     </message>
     <message>
-        <location line="+88" />
+        <location line="+109" />
         <location line="+23" />
-        <location line="+10" />
+        <location line="+11" />
         <source>Answer %1</source>
         <translation>回答 %1</translation>
     </message>
     <message>
-        <location line="-31" />
+        <location line="-32" />
         <location line="+27" />
         <source>Why #%1 beats #%2</source>
         <translation>#%1 为何胜过 #%2</translation>
     </message>
     <message>
         <location line="-24" />
-        <location line="+26" />
+        <location line="+27" />
         <source>Round %1 · repair</source>
         <translation>第 %1 轮 · 修复</translation>
     </message>
     <message>
-        <location line="-25" />
-        <location line="+26" />
+        <location line="-26" />
+        <location line="+27" />
         <source>Round %1 · repair of #%2</source>
         <translation>第 %1 轮 · 修复 #%2</translation>
     </message>
     <message>
-        <location line="-9" />
-        <location line="+10" />
+        <location line="-10" />
+        <location line="+11" />
         <source>Round %1 · answer %2</source>
         <translation>第 %1 轮 · 回答 %2</translation>
     </message>
@@ -4462,7 +4477,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::RoundControlPanel</name>
     <message>
-        <location filename="../views/roundcontrol/roundcontrolpanel.cpp" line="+43" />
+        <location filename="../views/roundcontrol/roundcontrolpanel.cpp" line="+41" />
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -5730,7 +5745,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SpeedOfLight</name>
     <message>
-        <location filename="../core/eval/speedoflight.cpp" line="+239" />
+        <location filename="../core/eval/speedoflight.cpp" line="+243" />
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
@@ -6194,7 +6209,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::TaskPanel</name>
     <message>
-        <location filename="../views/task/taskpanel.cpp" line="+44" />
+        <location filename="../views/task/taskpanel.cpp" line="+46" />
         <source>%1 TFLOP/s</source>
         <translation>%1 TFLOP/s</translation>
     </message>
@@ -6255,82 +6270,95 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+15" />
-        <location line="+124" />
+        <location line="+151" />
         <source>The task stored in this session cannot be read: %1</source>
         <translation>无法读取此会话中保存的任务：%1</translation>
     </message>
     <message>
-        <location line="-109" />
-        <location line="+119" />
+        <location line="-136" />
+        <location line="+146" />
         <source>The task has no description.</source>
         <translation>该任务没有描述。</translation>
     </message>
     <message>
-        <location line="-116" />
+        <location line="-143" />
+        <location line="+151" />
         <source>Parameters</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-149" />
+        <location line="+151" />
+        <location line="+41" />
         <source>None.</source>
         <translation>无。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-190" />
         <location line="+8" />
+        <location line="+143" />
+        <location line="+40" />
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location line="-8" />
+        <location line="-191" />
         <location line="+51" />
-        <location line="+70" />
+        <location line="+100" />
+        <location line="+12" />
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location line="-113" />
+        <location line="-155" />
+        <location line="+183" />
         <source>dtype</source>
         <translation>数据类型</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="-183" />
+        <location line="+183" />
         <source>Shape</source>
         <translation>形状</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="-183" />
+        <location line="+183" />
         <source>Elements</source>
         <translation>元素数</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="-183" />
+        <location line="+183" />
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-181" />
+        <location line="+183" />
         <source>Initial values</source>
         <translation>初始值</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="-170" />
+        <location line="+133" />
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="-132" />
+        <location line="+137" />
         <source>Outputs</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location line="+2" />
-        <location line="+158" />
+        <location line="-135" />
+        <location line="+207" />
         <source>Tolerance</source>
         <translation>容差</translation>
     </message>
     <message>
-        <location line="-146" />
+        <location line="-195" />
         <source>%1 outputs: |got − expected| ≤ atol + rtol · |expected|, atol %2, rtol %3</source>
         <translation>%1 输出：|实际 − 期望| ≤ atol + rtol · |期望|，atol %2，rtol %3</translation>
     </message>
@@ -6341,67 +6369,67 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+2" />
-        <location line="+151" />
+        <location line="+200" />
         <source>(from task.json)</source>
         <translation>（来自 task.json）</translation>
     </message>
     <message>
-        <location line="-151" />
-        <location line="+151" />
+        <location line="-200" />
+        <location line="+200" />
         <source>(the default for %1)</source>
         <translation>（%1 的默认值）</translation>
     </message>
     <message>
-        <location line="-145" />
-        <location line="+72" />
+        <location line="-194" />
+        <location line="+114" />
         <source>Work</source>
         <translation>工作量</translation>
     </message>
     <message>
-        <location line="-69" />
-        <location line="+70" />
+        <location line="-111" />
+        <location line="+112" />
         <source>Quantity</source>
         <translation>量</translation>
     </message>
     <message>
-        <location line="-70" />
-        <location line="+70" />
+        <location line="-112" />
+        <location line="+112" />
         <source>Formula</source>
         <translation>公式</translation>
     </message>
     <message>
-        <location line="-69" />
-        <location line="+70" />
+        <location line="-111" />
+        <location line="+112" />
         <source>FLOP</source>
         <translation>FLOP</translation>
     </message>
     <message>
-        <location line="-68" />
-        <location line="+5" />
-        <location line="+65" />
+        <location line="-110" />
+        <location line="+4" />
+        <location line="+108" />
         <source>not given</source>
         <translation>未给出</translation>
     </message>
     <message>
-        <location line="-69" />
-        <location line="+68" />
+        <location line="-111" />
+        <location line="+110" />
         <source>%1 FLOP</source>
         <translation>%1 FLOP</translation>
     </message>
     <message>
-        <location line="-66" />
-        <location line="+67" />
+        <location line="-109" />
+        <location line="+110" />
         <source>Bytes</source>
         <translation>字节</translation>
     </message>
     <message>
-        <location line="-64" />
-        <location line="+65" />
+        <location line="-107" />
+        <location line="+108" />
         <source>%1 bytes (%2)</source>
         <translation>%1 字节（%2）</translation>
     </message>
     <message>
-        <location line="-63" />
+        <location line="-105" />
         <source>Arithmetic intensity</source>
         <translation>算术强度</translation>
     </message>
@@ -6416,12 +6444,32 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 FLOP/字节</translation>
     </message>
     <message>
-        <location line="+59" />
+        <location line="+78" />
+        <source>A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge .cu whose inputs are the forward's arguments followed by the module's parameters and buffers. kforge-worker evaluates it. The Signature tab lists the same tensors with how discovery derived them.</source>
+        <translation>PyTorch 任务：参考实现是 reference.py 中的 Model，候选是一个 ModelNew 模块，或一个 KForge .cu（其输入依次为 forward 的参数、模块的参数和缓冲区）。由 kforge-worker 评估。“签名”页列出同样的张量，以及分析是如何得出它们的。</translation>
+    </message>
+    <message>
+        <location line="+17" />
+        <source>The module is built as Model(%1).</source>
+        <translation>模块按 Model(%1) 构造。</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>The module's parameters and buffers</source>
+        <translation>模块的参数和缓冲区</translation>
+    </message>
+    <message>
+        <location line="+4" />
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location line="+44" />
+        <location line="+35" />
+        <source>scalar, %1</source>
+        <translation>标量，%1</translation>
+    </message>
+    <message>
+        <location line="+16" />
         <source>FLOPs unknown. Without a FLOP count the task has no compute floor, so its speed of light is the memory floor alone: for a compute-bound problem (a matrix product, a convolution) that floor is far too low, %-of-speed-of-light figures read low and a result faster than the true limit is not flagged. Write "flops" in task.json (a number or an expression over the params) to give it one.</source>
         <translation>FLOP 数未知。没有 FLOP 数，任务就没有计算下限，其光速上限只由访存下限决定：对计算受限的问题（矩阵乘、卷积）该下限远远偏低，光速上限百分比会偏低，快于真实极限的结果也不会被标记。请在 task.json 中写入 "flops"（一个数或关于参数的表达式）来给出它。</translation>
     </message>
@@ -6526,12 +6574,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1，按 %2 GB/s</translation>
     </message>
     <message>
-        <location line="-127" />
-        <source>A PyTorch task: the reference is the Model of reference.py, a candidate is a ModelNew module or a KForge .cu whose inputs are the forward's arguments followed by the module's parameters and buffers. kforge-worker evaluates it. The Signature tab lists its inputs, parameters, buffers, outputs and tolerance, and how discovery derived them.</source>
-        <translation>PyTorch 任务：参考实现是 reference.py 中的 Model，候选是一个 ModelNew 模块，或一个 KForge .cu（其输入依次为 forward 的参数、模块的参数和缓冲区）。由 kforge-worker 评估。“签名”页列出它的输入、参数、缓冲区、输出和容差，以及分析是如何得出它们的。</translation>
-    </message>
-    <message>
-        <location line="+129" />
+        <location line="+2" />
         <source>Compute</source>
         <translation>计算</translation>
     </message>
@@ -6551,25 +6594,25 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>计算</translation>
     </message>
     <message>
-        <location line="-182" />
-        <location line="+62" />
+        <location line="-231" />
+        <location line="+104" />
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location line="-60" />
-        <location line="+61" />
+        <location line="-102" />
+        <location line="+103" />
         <source>Time limit: %1 s per evaluation.</source>
         <translation>时间限制：每次评估 %1 秒。</translation>
     </message>
     <message>
-        <location line="-59" />
-        <location line="+61" />
+        <location line="-101" />
+        <location line="+103" />
         <source>Marked degenerate: its output does not depend on the inputs, so a kernel that writes constants passes and its speedup says nothing.</source>
         <translation>已标记为退化任务：其输出不依赖输入，因此只写常数的内核也能通过，其加速比说明不了什么。</translation>
     </message>
     <message>
-        <location line="-55" />
+        <location line="-97" />
         <source>nvcc flags: %1</source>
         <translation>nvcc 参数：%1</translation>
     </message>
@@ -7984,12 +8027,12 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::Workbench</name>
     <message>
-        <location filename="../core/workbench/workbench.cpp" line="+280" />
+        <location filename="../core/workbench/workbench.cpp" line="+285" />
         <source>worker %1</source>
         <translation>工作进程 %1</translation>
     </message>
     <message>
-        <location line="-178" />
+        <location line="-183" />
         <source>GPU worker %1: %2 (%3), %4 SMs, copy %5 GB/s, FMA %6 GFLOP/s</source>
         <translation>GPU 工作进程 %1：%2（%3），%4 个 SM，拷贝 %5 GB/s，FMA %6 GFLOP/s</translation>
     </message>
@@ -7999,7 +8042,8 @@ Open a task folder or a session file to see its variants.</source>
         <translation>GPU 工作进程 %1 在其所在机器上找不到可用的 NVIDIA GPU（它报告：%2）。内核会在本机编译，但不会被测量；如需测量，请在装有 NVIDIA GPU 的机器上运行工作进程（设置 → 工作进程）。</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+8" />
+        <location line="+2" />
         <source>GPU worker %1: %2</source>
         <translation>GPU 工作进程 %1：%2</translation>
     </message>
@@ -8063,7 +8107,7 @@ Open a task folder or a session file to see its variants.</source>
     </message>
     <message>
         <location line="+21" />
-        <location line="+403" />
+        <location line="+410" />
         <source>The worker was stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
@@ -8157,7 +8201,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerPool</name>
     <message>
-        <location filename="../core/worker/workerpool.cpp" line="+85" />
+        <location filename="../core/worker/workerpool.cpp" line="+86" />
         <source>The worker was removed from the pool.</source>
         <translation>工作进程已从池中移除。</translation>
     </message>
@@ -8168,7 +8212,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+54" />
+        <location line="+65" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
@@ -8509,7 +8553,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkersPage</name>
     <message>
-        <location filename="../views/settings/workerspage.cpp" line="+27" />
+        <location filename="../views/settings/workerspage.cpp" line="+105" />
         <source>A worker is a command that starts kforge-worker, which runs the kernels on one GPU. Examples: &lt;tt&gt;kforge-worker --device 0&lt;/tt&gt;, &lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;, &lt;tt&gt;srun --gpus=1 kforge-worker&lt;/tt&gt;. Several workers evaluate in parallel.</source>
         <translation>工作进程是一条启动 kforge-worker 的命令，它在一块 GPU 上运行内核。例如：&lt;tt&gt;kforge-worker --device 0&lt;/tt&gt;、&lt;tt&gt;ssh gpu-box kforge-worker&lt;/tt&gt;、&lt;tt&gt;srun --gpus=1 kforge-worker&lt;/tt&gt;。多个工作进程可并行评测。</translation>
     </message>
@@ -8539,7 +8583,12 @@ Open a task folder or a session file to see its variants.</source>
         <translation>正在运行的工作进程报告的状态，或最近一次测试的应答；选中工作进程的完整信息显示在表格下方</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+12" />
+        <source>&amp;Copy Status</source>
+        <translation>复制状态(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+17" />
         <source>&amp;Add</source>
         <translation>添加(&amp;A)</translation>
     </message>
@@ -10106,7 +10155,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::VerifyCommand</name>
     <message>
-        <location filename="../app/cli/cmd_verify.cpp" line="-235" />
+        <location filename="../app/cli/cmd_verify.cpp" line="-236" />
         <source>Verify a collection of kernels: every (problem, candidate) pair re-measured by KForge's judge, with the table the papers print recomputed. A collection is a folder with problems/ and candidates/ (KernelBench problems, ModelNew modules or .cu kernels, paired by name or by problem number), a released-kernels JSON (a list, or an object of lists per level, of {task_id, ref_code, custom_code, score}), or a KernelBench run folder (level_L_problem_P_sample_S_kernel.py, with --problems). Results go to DIR/results.jsonl as they arrive (a run started again skips the pairs already there), then DIR/results.csv and DIR/report.html.
 
 Exit status: 0 every pair verified; 1 some records or problems could not be verified (listed with their cause); 2 bad usage or an unreadable collection; 3 pairs left without a verdict (no worker, no GPU).</source>
@@ -10300,7 +10349,7 @@ Exit status: 0 every pair verified; 1 some records or problems could not be veri
         <translation>已在 %2 秒内导入 %1 个问题文本（%3 个问题，%4 个未导入；任务文件夹位于 %5）</translation>
     </message>
     <message>
-        <location line="+56" />
+        <location line="+57" />
         <source>%1: no verdict (as above)</source>
         <translation>%1：没有判定（同上）</translation>
     </message>
