@@ -157,7 +157,8 @@ private Q_SLOTS:
                                      dir + QStringLiteral("kforge_torchworker/__init__.py"),
                                      dir + QStringLiteral("kforge_torchworker/buildcache.py"),
                                      dir + QStringLiteral("kforge_torchworker/gpuipc.py"),
-                                     dir + QStringLiteral("kforge_torchworker/modulehost.py")}));
+                                     dir + QStringLiteral("kforge_torchworker/modulehost.py"),
+                                     dir + QStringLiteral("kforge_torchworker/precision.py")}));
         QVERIFY(QFileInfo(prefix.filePath(dir + QStringLiteral("kforge-module-host"))).isExecutable());
         // The guard library the module host loads is installed with kforge-worker, under lib/kforge/.
         QFile hostCmake(QStringLiteral(KFORGE_TEST_SOURCE_DIR "/core/runtime/host/CMakeLists.txt"));

@@ -157,6 +157,11 @@ const DevicePeaks &GpuContext::peaks()
             KF_CUDA(gpu::readProbe(a.get(), bytes, sink.as<unsigned>(), readBlocks, m_stream));
         }, 8);
         peaks.readGbps = readMs > 0 ? static_cast<double>(bytes) / (readMs * 1e6) : 0;
+        int memKhz = 0, busBits = 0;
+        if (cudaDeviceGetAttribute(&memKhz, cudaDevAttrMemoryClockRate, m_index) == cudaSuccess
+            && cudaDeviceGetAttribute(&busBits, cudaDevAttrGlobalMemoryBusWidth, m_index) == cudaSuccess)
+            peaks.dramGbps = 2.0 * memKhz * 1e3 * (busBits / 8.0) / 1e9;
+        cudaGetLastError();
     }
     {
         // Tensor-core peaks (f32 accumulation), where the device has the instruction and this build's device
@@ -221,6 +226,7 @@ nlohmann::ordered_json GpuContext::deviceInfo()
     d["peak_copy_gbps"] = pk.copyGbps;
     d["peak_fma_gflops"] = pk.fmaGflops;
     d["peak_read_gbps"] = pk.readGbps;
+    d["peak_dram_gbps"] = pk.dramGbps;
     // Tensor-core peaks from the worker's mma.sync loops (0: the device or this build has no such instruction).
     const auto tensor = [&](Dtype t) {
         const auto it = pk.dtypeGflops.find(t);

@@ -72,6 +72,10 @@ SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const D
         r.bytesPeakGbps = r.copyGbps;
         r.bytesPeakKind = "copy";
     }
+    if (positive(peaks.dramGbps) && peaks.dramGbps > r.bytesPeakGbps) {
+        r.bytesPeakGbps = peaks.dramGbps; // a floor only from a bound no honest kernel passes
+        r.bytesPeakKind = "dram";
+    }
     if (const auto it = peaks.dtypeGflops.find(dtype); it != peaks.dtypeGflops.end() && positive(it->second)) {
         r.flopsPeakGflops = it->second;
         r.flopsPeakKind = std::string(dtypeName(dtype));
@@ -94,8 +98,10 @@ SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const D
         r.state = SpeedOfLightResult::State::BelowByteFloor;
         r.flag = "below_speed_of_light";
         r.message = "The candidate's median time " + ms(t)
-                    + " is below the time needed to move the task's bytes at the measured "
-                    + (r.bytesPeakKind == "read" ? "read" : "copy") + " bandwidth (" + ms(r.bytesFloorMs) + "): it cannot have done all the work the task describes.";
+                    + " is below the time needed to move the task's bytes at "
+                    + (r.bytesPeakKind == "dram" ? std::string("the DRAM's peak bandwidth")
+                                                 : "the measured " + r.bytesPeakKind + " bandwidth")
+                    + " (" + ms(r.bytesFloorMs) + "): it cannot have done all the work the task describes.";
     } else if (r.flopsFloorMs > 0 && t < kSpeedOfLightTolerance * r.flopsFloorMs) {
         r.state = SpeedOfLightResult::State::BeatsFlopFloor;
         r.flag = "beats_flop_floor";

@@ -35,6 +35,11 @@ struct DevicePeaks {
     double readGbps = 0;   // read-only streaming bandwidth (bytes read per second); 0: not measured
     double tf32Gflops = 0; // tensor-core TF32, reported only: no task dtype is judged against it
     double fp8Gflops = 0;  // tensor-core FP8 (e4m3, f32 accumulation), sm_89+; reported only
+    // The DRAM's own peak: 2 transfers per memory clock over the bus width (cudaDevAttrMemoryClockRate and
+    // GlobalMemoryBusWidth; H100 SXM 3.35 TB/s). No kernel moves bytes faster, while a tuned streaming kernel beats
+    // cudaMemcpy and the read probe by 12-15% (measured on the H100: a Triton softmax at 2.91 TB/s against a copy
+    // probe of 2.57), so the byte floor uses the highest of the three. 0: the device does not say.
+    double dramGbps = 0;
 };
 
 // A task whose outputs are at most this share of its input + output bytes moves mostly reads: its byte floor

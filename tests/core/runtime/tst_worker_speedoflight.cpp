@@ -125,6 +125,29 @@ void readBandwidth()
     KF_CHECK(speedOfLight(1e6, 1e6, Dtype::F32, withRead, 1.0).bytesPeakKind == "copy");
 }
 
+void dramPeak()
+{
+    // Measured on the H100: torch_softmax (8 x 4096 x 8192 bytes) in 0.0921 ms by a Triton kernel, against a
+    // cudaMemcpy probe of 2.57 TB/s (floor 0.1046 ms): an honest kernel at 0.88 of the copy floor. The DRAM's
+    // own peak (2 x 2619 MHz x 5120 bits = 3352 GB/s) is the floor no honest kernel passes.
+    const double bytes = 8.0 * 4096 * 8192;
+    DevicePeaks h100;
+    h100.copyGbps = bytes / (0.1046 * 1e6);
+    h100.fmaGflops = 60000;
+    KF_CHECK(speedOfLight(0, bytes, Dtype::F32, h100, 0.0921).flag == "below_speed_of_light");
+    h100.dramGbps = 2.0 * 2619e3 * 1e3 * (5120 / 8.0) / 1e9;
+    const SpeedOfLightResult honest = speedOfLight(0, bytes, Dtype::F32, h100, 0.0921);
+    KF_CHECK_MSG(honest.flag.empty() && honest.bytesPeakKind == "dram", honest.message);
+    KF_CHECK(honest.percent && *honest.percent > 85 && *honest.percent < 88);
+    // A cached result still falls far below it, and the message names the bound.
+    const SpeedOfLightResult cached = speedOfLight(0, bytes, Dtype::F32, h100, 0.02);
+    KF_CHECK(cached.flag == "below_speed_of_light");
+    KF_CHECK_CONTAINS(cached.message, "the DRAM's peak bandwidth");
+    // A DRAM figure below a measured one never lowers the floor's bandwidth.
+    h100.dramGbps = 1000;
+    KF_CHECK(speedOfLight(0, bytes, Dtype::F32, h100, 0.0921).bytesPeakKind == "copy");
+}
+
 void noFloors()
 {
     // transpose declares flops "0": only the byte floor.
@@ -147,6 +170,7 @@ int main()
     matmul();
     halfPrecision();
     readBandwidth();
+    dramPeak();
     noFloors();
     return kforge::runtime::test::finish("tst_worker_speedoflight");
 }
