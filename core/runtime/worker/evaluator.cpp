@@ -109,6 +109,11 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
             order.push_back(Batch{Side::Baseline, kCand});
         std::shuffle(order.begin(), order.end(), m_random);
     }
+    // The candidate's batch opens every round: each batch regenerates the round's input sets after its gate opened,
+    // so a candidate that came after the reference (or a baseline's yardstick batch) could read those same sets
+    // from its own context during their windows and have its outputs ready before its own window opened. First,
+    // the sets it is given do not exist before its gate opens (the other sides' order stays random).
+    std::stable_partition(order.begin(), order.end(), [](const Batch &b) { return b.side == Side::Candidate; });
     // Where the round's sets start: with fewer calls than sets, timed rounds rotate through all of them
     // (other contents and addresses each round), from a place the candidate cannot predict.
     const int first = probe || std::max(kCand, kRef) >= bt.sets()
