@@ -160,12 +160,8 @@ std::optional<ChatArgs> parseChatArgs(const QStringList &args, QString *error)
     const ChatOptions o = chatOptions();
     p.addOptions({o.endpoint, o.model, o.protocol, o.keyEnv, o.system, o.prompt, o.json, o.maxTokens, o.temperature,
                   o.effort, o.ca, o.header, o.timeout, o.idle, o.connect, o.retries, o.dump});
-    if (!p.parse(args)) {
-        *error = p.errorText();
+    if (!parseArguments(p, args, error))
         return std::nullopt;
-    }
-    if (p.isSet(QStringLiteral("help")))
-        p.showHelp(0);
     ChatArgs a;
     if (!p.positionalArguments().isEmpty())
         *error = tr("unexpected argument '%1'").arg(p.positionalArguments().constFirst());

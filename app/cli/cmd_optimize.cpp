@@ -332,12 +332,8 @@ std::optional<OptimizeArgs> parseOptimizeArgs(const QStringList &args, QString *
                             tr("A task folder (a new session is created) or a *.kforge session to continue."));
     const OptimizeOptions o = optimizeOptions();
     o.addTo(p);
-    if (!p.parse(args)) {
-        *error = p.errorText();
+    if (!parseArguments(p, args, error))
         return std::nullopt;
-    }
-    if (p.isSet(QStringLiteral("help")))
-        p.showHelp(0);
     if (p.positionalArguments().size() != 1)
         *error = tr("expected one task folder or session file; see --help");
     else if (!p.isSet(o.endpoint))
