@@ -867,9 +867,9 @@ T.update({
 "--exemplar-mode is auto, per-candidate or per-round, not '%1'": "--exemplar-mode 取值为 auto、per-candidate 或 per-round，而不是“%1”",
 })
 CTX.update({
-('kforge::RoundControlPanel', 'Automatic'): '自动',
-('kforge::RoundControlPanel', 'Per candidate'): '按候选',
-('kforge::RoundControlPanel', 'Drawn:'): '抽取方式：',
+('kforge::RoundSetupPage', 'Automatic'): '自动',
+('kforge::RoundSetupPage', 'Per candidate'): '按候选',
+('kforge::RoundSetupPage', 'Drawn:'): '抽取方式：',
 ('kforge::RoundProgressModel', '#%1 (%2×)'): '#%1（%2×）',
 ('kforge::RoundProgressModel', 'Exemplars'): '示例',
 ('kforge::cli', 'mode'): '模式',
@@ -2055,6 +2055,19 @@ CTX.update({
 ('kforge::cli::VerifyPrint', 'not imported'): '未导入',
 })
 
+
+# Issue 39, item 7: the docks' titles (PanelDocks) and an opened path that does not exist (PathOpener), moved out of
+# MainWindow with their wording.
+CTX.update({
+('kforge::PanelDocks', 'Round Control'): '轮次控制',
+('kforge::PanelDocks', 'Variants'): '变体',
+('kforge::PanelDocks', 'Compare'): '对比',
+('kforge::PanelDocks', 'Charts'): '图表',
+('kforge::PanelDocks', 'Reasoning'): '推理',
+('kforge::PanelDocks', 'Diff'): '差异',
+('kforge::PanelDocks', 'Log'): '日志',
+('kforge::PathOpener', '%1 does not exist.'): '%1 不存在。',
+})
 
 def main():
     check = '--check' in sys.argv[1:]

@@ -3,6 +3,7 @@
 #include "core/log/loghub.h"
 #include "core/workbench/workbench.h"
 
+#include <QCommandLineParser>
 #include <QEventLoop>
 #include <QTextStream>
 
@@ -29,6 +30,17 @@ void echoWorkerLines(LogHub &log, QTextStream &err)
             if (e.source == LogSource::Worker && e.level == LogLevel::Debug)
                 err << QStringLiteral("worker: ") << e.message << '\n' << Qt::flush;
     });
+}
+
+bool parseArguments(QCommandLineParser &parser, const QStringList &args, QString *error)
+{
+    if (!parser.parse(args)) {
+        *error = parser.errorText();
+        return false;
+    }
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(0);
+    return true;
 }
 
 } // namespace kforge::cli

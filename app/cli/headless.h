@@ -1,10 +1,13 @@
 #pragma once
 // What every kforge-cli command does with its headless Workbench (core/workbench) besides using its parts: wait
-// for the API key, and show the workers' own lines on stderr when KFORGE_VERBOSE is set.
+// for the API key, and show the workers' own lines on stderr when KFORGE_VERBOSE is set. And the first step of a
+// command's flow: its command line parsed.
 #include "core/llm/credentials.h"
 
 #include <QString>
+#include <QStringList>
 
+class QCommandLineParser;
 class QTextStream;
 
 namespace kforge {
@@ -20,5 +23,9 @@ ApiKeyLookup waitForKey(Workbench &workbench, EndpointConfig &endpoint, const QS
 
 // KFORGE_VERBOSE set: every line a worker writes goes to `err` as "worker: ...", as it arrives.
 void echoWorkerLines(LogHub &log, QTextStream &err);
+
+// QCommandLineParser::parse: --help prints the help and exits the process; false with `error` set when the
+// arguments do not parse.
+bool parseArguments(QCommandLineParser &parser, const QStringList &args, QString *error);
 
 } // namespace kforge::cli

@@ -8,11 +8,12 @@
 #include "app/gui/gettingstarted.h"
 #include "app/gui/mainactions.h"
 #include "app/gui/noticebar.h"
+#include "app/gui/paneldocks.h"
+#include "app/gui/pathopener.h"
 #include "app/gui/readinessindicators.h"
 #include "app/gui/sessionactions.h"
 #include "app/gui/sourcelevelview.h"
 #include "app/gui/torchimportdialog.h"
-#include "app/gui/windowgeometry.h"
 #include "core/compile/compiler.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
@@ -52,32 +53,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QScrollArea>
 #include <QStatusBar>
-#include <QTableView>
-#include <QToolBar>
 #include <QVBoxLayout>
 
-#include <algorithm>
-
 namespace kforge {
-
-namespace {
-// The least a dock shrinks to; below what its panel needs, the panel scrolls.
-constexpr int minimumDockSize = 120;
-
-bool isKernelFile(const QString &path)
-{
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    return suffix == u"cu" || suffix == u"cuh";
-}
-
-// A PyTorch problem in KernelBench's format: opened through the import (TorchImportDialog).
-bool isProblemFile(const QString &path)
-{
-    return QFileInfo(path).suffix().compare(QLatin1String("py"), Qt::CaseInsensitive) == 0;
-}
-} // namespace
 
 MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluator *evaluator)
     : QMainWindow(parent)
@@ -109,20 +88,14 @@ MainWindow::MainWindow(Settings &settings, LogHub &log, QWidget *parent, Evaluat
 
     createDocks();
     m_actions->buildMenus(this, {m_editor->nextDiagnosticAction(), m_editor->previousDiagnosticAction()},
-                          m_editor->evaluateAction(), m_sourceLevel->profileAction(), m_docks);
+                          m_editor->evaluateAction(), m_sourceLevel->profileAction(), m_panelDocks->docks());
     m_indicators = new ReadinessIndicators(statusBar(), m_notice, m_actions->configureWorkers, m_workbench, m_readiness,
                                            m_settings, m_log, this);
-    connectServices();
-
-    if (!restoreGeometry(m_settings.windowGeometry()))
-        resize(WindowGeometry::defaultSize(this));
-    // A saved layout replaces the default one; without one, the docks get their share of the window when it
-    // first shows at its real size.
-    m_defaultDockSizes = !restoreState(m_settings.windowState());
-    if (!m_defaultDockSizes)
-        m_restoredFrom = WindowGeometry::savedSize(m_settings.windowGeometry());
-    WindowGeometry::fitIntoScreen(this);
-    m_chosenGeometry = geometry();
+    m_opener = new PathOpener(m_sessions, m_tabs, m_log, this);
+    connectActions();
+    connectPanels();
+    connectSession();
+    m_panelDocks->restore(m_settings);
 
     applyTheme();
     updateActions();
@@ -144,48 +117,12 @@ MainWindow::~MainWindow()
 void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
-    // The size the window chose (saved or default) fits again, now with the frame's margins; one its owner set
-    // before showing it is theirs.
-    if (!std::exchange(m_shownOnce, true) && geometry() == m_chosenGeometry)
-        WindowGeometry::fitIntoScreen(this);
-    if (std::exchange(m_defaultDockSizes, false)) {
-        // Shares of the window the default layout gives: the right column two fifths of the width (the Variants
-        // table's columns up to Time, Compare's four), the strip under the editor a fifth of the height (lines
-        // of the log), the rest to the code.
-        resizeDocks({m_roundDock}, {std::clamp(width() * 2 / 5, 420, 760)}, Qt::Horizontal);
-        resizeDocks({m_logDock}, {std::clamp(height() / 5, 150, 300)}, Qt::Vertical);
-    } else if (const QSize saved = std::exchange(m_restoredFrom, QSize()); saved.isValid()) {
-        WindowGeometry::scaleDocks(this, saved); // a layout saved on a larger screen
-    }
-}
-
-QDockWidget *MainWindow::addPanelDock(QWidget *panel, const QString &title, const QString &objectName, Qt::DockWidgetArea area)
-{
-    auto *dock = new QDockWidget(title, this);
-    dock->setObjectName(objectName); // saveState() keys the layout by it
-    // No panel may raise the window's minimum size (issue 14): a dock narrower than its panel needs scrolls
-    // sideways instead of pushing the window past the screen. Only sideways: panels have word-wrapped labels,
-    // whose height depends on the width, and a vertical scroll bar that comes and goes with that height
-    // would change the width again without end.
-    auto *scroll = new QScrollArea(dock);
-    scroll->setObjectName(objectName + QStringLiteral("Scroll"));
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidgetResizable(true);
-    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setWidget(panel);
-    scroll->setMinimumSize(minimumDockSize, minimumDockSize);
-    dock->setWidget(scroll);
-    addDockWidget(area, dock);
-    m_docks << dock;
-    return dock;
+    m_panelDocks->shown();
 }
 
 QDockWidget *MainWindow::dockOf(QWidget *panel) const
 {
-    for (QDockWidget *d : m_docks)
-        if (const auto *scroll = qobject_cast<QScrollArea *>(d->widget()); scroll && scroll->widget() == panel)
-            return d;
-    return nullptr;
+    return m_panelDocks->dockOf(panel);
 }
 
 void MainWindow::createDocks()
@@ -202,56 +139,31 @@ void MainWindow::createDocks()
     m_logPanel->setHub(&m_log);
     m_diff = new DiffView(this);
     m_taskPanel = new TaskPanel(m_session, this);
-
-    // The default layout puts the code first (issue 14): the editor keeps most of the window. One column on the
-    // right, at full height so that each has room for its rows, axis titles and legends, holds the panels that
-    // steer a round, list the population, explain a pair, chart the session and show the model's words (tabs);
-    // a strip under the editor holds the diff and the log. The saved layout replaces it; showEvent() gives each
-    // part its share.
-    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
-    m_roundDock = addPanelDock(m_rounds, tr("Round Control"), QStringLiteral("roundDock"), Qt::RightDockWidgetArea);
-    QDockWidget *variantsDock = addPanelDock(m_variants, tr("Variants"), QStringLiteral("variantsDock"),
-                                             Qt::RightDockWidgetArea);
-    QDockWidget *compareDock = addPanelDock(m_compare, tr("Compare"), QStringLiteral("compareDock"),
-                                            Qt::RightDockWidgetArea);
-    QDockWidget *chartsDock = addPanelDock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
-    QDockWidget *reasoningDock = addPanelDock(m_reasoning, tr("Reasoning"), QStringLiteral("reasoningDock"),
-                                              Qt::RightDockWidgetArea);
-    for (QDockWidget *d : {variantsDock, compareDock, chartsDock, reasoningDock})
-        tabifyDockWidget(m_roundDock, d);
-    m_roundDock->raise();
-    QDockWidget *diffDock = addPanelDock(m_diff, tr("Diff"), QStringLiteral("diffDock"), Qt::BottomDockWidgetArea);
-    m_logDock = addPanelDock(m_logPanel, tr("Log"), QStringLiteral("logDock"), Qt::BottomDockWidgetArea);
-    tabifyDockWidget(diffDock, m_logDock);
-    // PTX and SASS of the current tab, beside the diff and the log.
     m_assembly = new AssemblyPanel(this);
-    QDockWidget *assemblyDock = addPanelDock(m_assembly, tr("Assembly"), QStringLiteral("assemblyDock"),
-                                             Qt::BottomDockWidgetArea);
-    tabifyDockWidget(diffDock, assemblyDock);
+    m_collection = new CollectionPanel(this);
+    m_panelDocks = new PanelDocks(this, {.rounds = m_rounds,
+                                         .task = m_taskPanel,
+                                         .variants = m_variants,
+                                         .compare = m_compare,
+                                         .charts = m_charts,
+                                         .reasoning = m_reasoning,
+                                         .diff = m_diff,
+                                         .log = m_logPanel,
+                                         .assembly = m_assembly,
+                                         .collection = m_collection});
+    // The assembly panel and the editor's heat gutter, compiled only while the panel is on top.
     m_sourceLevel = new SourceLevelView(m_editor, m_assembly, m_session, m_workbench->compiler(), m_workbench->pool(),
                                         m_workbench->queue(), this);
-    connect(assemblyDock, &QDockWidget::visibilityChanged, m_sourceLevel, &SourceLevelView::setPanelVisible);
+    connect(dockOf(m_assembly), &QDockWidget::visibilityChanged, m_sourceLevel, &SourceLevelView::setPanelVisible);
     connect(m_sourceLevel, &SourceLevelView::errorOccurred, this, &MainWindow::reportError);
     connect(m_variants, &VariantsPanel::profileRequested, m_sourceLevel, &SourceLevelView::profileVariant);
     connect(m_compare, &ComparePanel::profileRequested, m_sourceLevel, &SourceLevelView::profileVariant);
-    m_logDock->raise();
-    // What the task asks for, a tab beside Round Control: read once, then looked up.
-    QDockWidget *taskDock = addPanelDock(m_taskPanel, tr("Task"), QStringLiteral("taskDock"), Qt::RightDockWidgetArea);
-    tabifyDockWidget(m_roundDock, taskDock);
-    m_roundDock->raise();
-    m_diffDock = new DiffDock(this, diffDock, m_diff, m_editor, m_session);
-    // A verified collection's table is wide: a page of the strip under the editor, shown when a verification starts
-    // (View → Collection shows its empty state with the way to start one).
-    m_collection = new CollectionPanel(this);
-    m_collectionDock = addPanelDock(m_collection, tr("Collection"), QStringLiteral("collectionDock"),
-                                    Qt::BottomDockWidgetArea);
-    tabifyDockWidget(diffDock, m_collectionDock);
-    m_collectionDock->hide();
-    m_logDock->raise();
+    m_diffDock = new DiffDock(this, dockOf(m_diff), m_diff, m_editor, m_session);
 }
 
-void MainWindow::connectServices()
+// The menus' and tool bars' actions: carried out by the editor, the session's actions, exports, collections and
+// the dialogs.
+void MainWindow::connectActions()
 {
     m_sessionActions = new SessionActions(m_actions, m_sessions, m_settings, this);
     connect(m_sessionActions, &SessionActions::openRequested, this, &MainWindow::openPath);
@@ -268,9 +180,10 @@ void MainWindow::connectServices()
             [this] { showSettingsPage(QStringLiteral("workers")); });
     connect(m_actions->gettingStarted, &QAction::triggered, this, &MainWindow::showGettingStarted);
     m_exports = new ExportActions(m_actions, m_session, m_selection, this);
-    m_collections = new CollectionActions(m_actions, m_workbench, m_sessions, m_collection, m_collectionDock, m_log, this);
-    connect(m_collections, &CollectionActions::workersRequested, this, [this] { showSettingsPage(QStringLiteral("workers")); });
-    connect(m_variants, &VariantsPanel::exportRequested, m_exports, &ExportActions::exportVariant);
+    m_collections = new CollectionActions(m_actions, m_workbench, m_sessions, m_collection, dockOf(m_collection), m_log,
+                                          this);
+    connect(m_collections, &CollectionActions::workersRequested, this,
+            [this] { showSettingsPage(QStringLiteral("workers")); });
     connect(m_exports, &ExportActions::finished, this, [this](const QString &file, const QString &, const QString &error) {
         if (error.isEmpty())
             m_log.post(LogSource::App, LogLevel::Info, tr("Saved %1").arg(file));
@@ -284,17 +197,24 @@ void MainWindow::connectServices()
     connect(m_editor, &KernelEditor::redoAvailable, m_actions->redo, &QAction::setEnabled);
     connect(m_editor, &KernelEditor::currentChanged, this, &MainWindow::updateActions);
     connect(m_tabs, &VariantTabBinding::errorOccurred, this, &MainWindow::reportError);
+    connect(m_opener, &PathOpener::failed, this, &MainWindow::reportError);
+    connect(m_opener, &PathOpener::torchImportOffered, this, &MainWindow::torchImportOffered);
 
     connect(&m_settings, &Settings::themeChanged, this, &MainWindow::applyTheme);
     connect(&m_settings, &Settings::languageChanged, this,
             [this] { statusBar()->showMessage(tr("The new language is used from the next start of KForge."), 8000); });
     connect(m_indicators, &ReadinessIndicators::toolchainChecked, this, &MainWindow::toolchainChecked);
+}
+
+// Panels ask; the window carries it out. Every panel reports its failures the same way: into the log, which the
+// user can filter.
+void MainWindow::connectPanels()
+{
     connect(m_workbench->pool(), &WorkerPool::deviceReported, this, [this](int, const DeviceInfo &device) {
         m_charts->setDevice(device);
         m_taskPanel->setDevice(device);
     });
-
-    // Panels ask; the window carries it out.
+    connect(m_variants, &VariantsPanel::exportRequested, m_exports, &ExportActions::exportVariant);
     connect(m_variants, &VariantsPanel::compareRequested, this, [this](qint64 a, qint64 b) {
         m_compare->setPair(a, b);
         if (QDockWidget *d = dockOf(m_compare)) {
@@ -315,7 +235,6 @@ void MainWindow::connectServices()
     });
     connect(m_charts, &ChartsPanel::variantClicked, m_selection, &VariantSelection::setCurrent);
     connect(m_rounds, &RoundControlPanel::settingsRequested, this, &MainWindow::showSettingsPage);
-    // Every panel reports its failures the same way: into the log, which the user can filter.
     connect(m_rounds, &RoundControlPanel::errorOccurred, this,
             [this](const QString &m) { m_log.post(LogSource::Model, LogLevel::Error, m); });
     connect(m_variants, &VariantsPanel::errorOccurred, this,
@@ -326,8 +245,11 @@ void MainWindow::connectServices()
             [this](const QString &m) { m_log.post(LogSource::Model, LogLevel::Error, m); });
     connect(m_session, &SessionStore::errorOccurred, this,
             [this](const QString &message) { m_log.post(LogSource::App, LogLevel::Error, message); });
+}
 
-    // The session's lifecycle: the controller decides, the window shows.
+// The session's lifecycle and its rounds: the controller and the runner decide, the window shows.
+void MainWindow::connectSession()
+{
     connect(m_sessions, &SessionController::progress, this, [this](const QString &message) {
         if (message.isEmpty())
             statusBar()->clearMessage();
@@ -367,35 +289,7 @@ void MainWindow::connectServices()
 
 void MainWindow::openPath(const QString &path)
 {
-    const QFileInfo info(path);
-    if (info.isDir())
-        openTaskFolder(path);
-    else if (info.isFile() && info.fileName() == QLatin1String("task.json"))
-        openTaskFolder(info.absolutePath());
-    else if (info.isFile() && isProblemFile(path))
-        offerTorchImport(path);
-    else if (info.isFile() && isKernelFile(path))
-        addVariantFile(path);
-    else if (info.isFile())
-        openSessionAsync(path);
-    else
-        reportError(tr("%1 does not exist.").arg(path));
-}
-
-TorchImportDialog *MainWindow::offerTorchImport(const QString &problemFile)
-{
-    auto *dialog = new TorchImportDialog(problemFile, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &TorchImportDialog::imported, this, [this](const QString &folder) {
-        m_log.post(LogSource::App, LogLevel::Info, tr("Imported the PyTorch problem as %1").arg(folder));
-        openTaskFolder(folder);
-    });
-    connect(dialog, &TorchImportDialog::importFailed, this, [this](const TorchImportError &e) {
-        m_log.post(LogSource::App, LogLevel::Error, tr("Could not import %1").arg(e.message()));
-    });
-    Q_EMIT torchImportOffered(dialog);
-    dialog->open();
-    return dialog;
+    m_opener->open(path);
 }
 
 void MainWindow::openTaskFolder(const QString &folder)
@@ -477,28 +371,6 @@ void MainWindow::updateTitle()
     setWindowTitle(subject.isEmpty() ? tr("KForge") : tr("%1 — KForge").arg(subject));
 }
 
-// ---- the editor's tabs: VariantTabBinding
-
-bool MainWindow::evaluateTab(int index)
-{
-    return m_tabs->evaluate(index);
-}
-
-int MainWindow::forkVariant(qint64 variantId)
-{
-    return m_tabs->fork(variantId);
-}
-
-qint64 MainWindow::addVariantFile(const QString &file)
-{
-    return m_tabs->addFile(file);
-}
-
-int MainWindow::showVariantInEditor(qint64 variantId)
-{
-    return m_tabs->showVariant(variantId);
-}
-
 // ---- settings, theme, dialogs
 
 void MainWindow::applyTheme()
@@ -535,15 +407,7 @@ void MainWindow::showSettingsPage(const QString &page)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    const bool usable = !urls.isEmpty() && std::all_of(urls.begin(), urls.end(), [](const QUrl &u) {
-        const QFileInfo info(u.toLocalFile());
-        return u.isLocalFile()
-               && (isKernelFile(info.filePath()) || isProblemFile(info.filePath())
-                   || SessionController::isSessionFile(info.filePath())
-                   || (info.isDir() && QFileInfo::exists(info.filePath() + QStringLiteral("/task.json"))));
-    });
-    if (usable)
+    if (PathOpener::canOpen(event->mimeData()->urls()))
         event->acceptProposedAction();
 }
 
@@ -552,7 +416,7 @@ void MainWindow::dropEvent(QDropEvent *event)
     // Kernel files become variants; a PyTorch problem is offered the import; a task folder or a session is opened
     // (the last one wins).
     for (const QUrl &url : event->mimeData()->urls())
-        openPath(url.toLocalFile());
+        m_opener->open(url.toLocalFile());
     event->acceptProposedAction();
 }
 
@@ -580,8 +444,7 @@ void MainWindow::showAbout()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    m_settings.setWindowGeometry(saveGeometry());
-    m_settings.setWindowState(saveState());
+    m_panelDocks->save(m_settings);
     m_settings.sync();
     QMainWindow::closeEvent(event);
 }

@@ -2,8 +2,8 @@
 // The KForge main window. It only assembles: it creates the panels, docks them, and connects them to the
 // services (settings, log hub, the open session and its SessionController, the Workbench's compiler, GPU
 // workers, LLM client and round runner, the one ReadinessWatch). Panels do not call each other; what one asks
-// of another goes through here or through the shared VariantSelection. The editor's tabs follow the session
-// through VariantTabBinding.
+// of another goes through here or through the shared VariantSelection. The docks and their layout are PanelDocks',
+// what a path is PathOpener's; the editor's tabs follow the session and evaluate through VariantTabBinding (tabs()).
 #include "app/gui/mainactions.h"
 #include "core/settings/toolchainprobe.h"
 
@@ -30,6 +30,8 @@ class KernelEditor;
 class LogHub;
 class LogPanel;
 class NoticeBar;
+class PanelDocks;
+class PathOpener;
 class ReadinessIndicators;
 class ReadinessWatch;
 class ReasoningPanel;
@@ -54,10 +56,8 @@ public:
     ~MainWindow() override;
 
     // A task folder (or its task.json), a *.kforge session file, a kernel file (added as a variant) or a PyTorch
-    // problem (*.py: the import is offered), whichever `path` is.
+    // problem (*.py: the import is offered), whichever `path` is (PathOpener).
     void openPath(const QString &path);
-    // Shows the import of a PyTorch problem file (TorchImportDialog, window-modal); its success opens the task.
-    TorchImportDialog *offerTorchImport(const QString &problemFile);
     // Loads the task off the GUI thread; taskOpened() or openFailed() follows.
     void openTaskFolder(const QString &folder);
     // Opens a session file. The GUI's own paths load it off the GUI thread (sessionOpened() or openFailed()
@@ -92,21 +92,11 @@ public:
     NoticeBar *notice() const { return m_notice; }
     QMenu *recentMenu() const { return m_actions->recentMenu; }
     SessionController *sessions() const { return m_sessions; }
+    // The editor's tabs: evaluate (Ctrl+Enter), fork, add a kernel file, show a variant.
     VariantTabBinding *tabs() const { return m_tabs; }
     ReadinessWatch *readiness() const { return m_readiness; }
     // The task folder the open working session was made from; empty for a session opened from a file.
     QString taskFolder() const;
-
-    // Compiles, verifies and times the editor's tab `index` (Ctrl+Enter): a new or edited source becomes a
-    // manual variant of the session; an evaluated variant is evaluated again. False with the reason logged.
-    // While no GPU worker is usable the tab is only compiled (errors shown) and nothing enters the session.
-    bool evaluateTab(int index);
-    // Opens an editable copy of a variant's source in a new tab ("fork to edit"); returns the tab's index.
-    int forkVariant(qint64 variantId);
-    // Adds a .cu file as a manual variant of the open session (and evaluates it); returns its id, 0 on failure.
-    qint64 addVariantFile(const QString &file);
-    // Shows the variant in a (read-only) editor tab, opening one when needed; returns the tab's index.
-    int showVariantInEditor(qint64 variantId);
 
 Q_SIGNALS:
     void taskOpened(const QString &folder);
@@ -124,7 +114,9 @@ protected:
 
 private:
     void createDocks();
-    void connectServices();
+    void connectActions();
+    void connectPanels();
+    void connectSession();
 
     void showAbout();
     void showGettingStarted();
@@ -133,7 +125,6 @@ private:
     void updateActions();
     void updateTitle();
     void applyTheme();
-    QDockWidget *addPanelDock(QWidget *panel, const QString &title, const QString &objectName, Qt::DockWidgetArea area);
 
     Settings &m_settings;
     LogHub &m_log;
@@ -151,15 +142,11 @@ private:
     VariantTabBinding *m_tabs = nullptr;
     NoticeBar *m_notice = nullptr;
     LogPanel *m_logPanel = nullptr;
-    QDockWidget *m_logDock = nullptr;
     DiffView *m_diff = nullptr;
     DiffDock *m_diffDock = nullptr;
-    QDockWidget *m_roundDock = nullptr;
-    bool m_defaultDockSizes = false; // no saved layout: size the docks at the first show
-    bool m_shownOnce = false;
-    QSize m_restoredFrom;     // the size of the window the restored layout was saved in, until the first show
+    PanelDocks *m_panelDocks = nullptr;
+    PathOpener *m_opener = nullptr;
     bool m_reopening = false; // the last session is being reopened: a failure is told, not put in a dialog
-    QRect m_chosenGeometry;   // restored or default, fitted into the screen
     VariantSelection *m_selection = nullptr;
     VariantsPanel *m_variants = nullptr;
     ComparePanel *m_compare = nullptr;
@@ -169,8 +156,6 @@ private:
     RoundControlPanel *m_rounds = nullptr;
     CollectionPanel *m_collection = nullptr;
     CollectionActions *m_collections = nullptr;
-    QDockWidget *m_collectionDock = nullptr;
-    QList<QDockWidget *> m_docks;
 };
 
 } // namespace kforge

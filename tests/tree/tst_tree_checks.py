@@ -51,6 +51,73 @@ def clean_tree(root):
     write(root, 'translations/fill_zh_CN.py', 'T = {}\n' * 20)  # a listed data table may be longer
 
 
+# A function of n lines (its name's line to its closing brace).
+def function_text(name, n, qualifier=''):
+    return f'int {qualifier}{name}(int a)\n{{\n' + '    a += 1;\n' * (n - 4) + '    return a;\n}\n'
+
+
+def function_cases():
+    """check_function_length.py: the limit, the allowlist that may shrink but not grow, stale entries, and the
+    shapes the brace scan must read right (constructors with brace initializers, class bodies, lambdas, strings)."""
+    shapes = textwrap.dedent('''\
+        namespace kforge {
+        namespace {
+        const auto twice = [](int v) { return 2 * v; };
+        struct Table { int rows[3] = {1, 2, 3}; };
+        } // namespace
+        Panel::Panel(QWidget *parent)
+            : QWidget(parent)
+            , m_rows{1, 2}
+            , m_name(QStringLiteral("}"))
+        {
+            connect(this, &Panel::x, this, [this] { if (m_rows[0]) { update(); } });
+        }
+        class Inline
+        {
+        public:
+            int get() const { return m_v; }
+            enum class Kind { A, B };
+        private:
+            int m_v = 0;
+        };
+        } // namespace kforge
+        ''')
+    with tempfile.TemporaryDirectory() as root:
+        write(root, 'views/x/panel.cpp', shapes)
+        expect_scan = subprocess.run([sys.executable, '-c', 'import sys; sys.path.insert(0, sys.argv[1]); '
+                                      'import functionscan; print(functionscan.functions(open(sys.argv[2]).read()))',
+                                      HERE, os.path.join(root, 'views/x/panel.cpp')], capture_output=True, text=True)
+        want = "[('twice', 3, 3), ('Panel::Panel', 6, 12), ('Inline::get', 16, 16)]"
+        if expect_scan.stdout.strip() != want:
+            failures.append(f'function scan: got {expect_scan.stdout.strip()}{expect_scan.stderr}, want {want}')
+        else:
+            print('PASS function scan: lambdas, initializers, class bodies')
+
+    with tempfile.TemporaryDirectory() as root:
+        allow = os.path.join(root, 'allow.txt')
+        write(root, 'allow.txt', '# lines path name\n12 core/a/long.cpp Long::run\n')
+        write(root, 'core/a/long.cpp', function_text('run', 12, 'Long::') + function_text('small', 10))
+        expect('functions: an allowed long function passes', 'check_function_length.py',
+                   [root, '--limit', '10', '--allowlist', allow], 0, 'no new function over 10 lines')
+        write(root, 'app/b/new.cpp', function_text('fresh', 11))
+        expect('functions: a new long function fails', 'check_function_length.py',
+                   [root, '--limit', '10', '--allowlist', allow], 1,
+                   'app/b/new.cpp:1: fresh is 11 lines, over the limit of 10')
+        os.remove(os.path.join(root, 'app/b/new.cpp'))
+        write(root, 'core/a/long.cpp', function_text('run', 13, 'Long::'))
+        expect('functions: an allowed function that grows fails', 'check_function_length.py',
+                   [root, '--limit', '10', '--allowlist', allow], 1,
+                   'core/a/long.cpp:1: Long::run is 13 lines, longer than the 12 it was allowed')
+        write(root, 'core/a/long.cpp', function_text('run', 9, 'Long::'))
+        expect('functions: an allowed function now short must leave the list', 'check_function_length.py',
+                   [root, '--limit', '10', '--allowlist', allow], 1,
+                   'core/a/long.cpp: Long::run is 9 lines now, within the limit: remove it')
+        write(root, 'core/a/long.cpp', function_text('renamed', 12, 'Long::'))
+        expect('functions: a listed function that is gone fails', 'check_function_length.py',
+                   [root, '--limit', '10', '--allowlist', allow], 1,
+                   'core/a/long.cpp: Long::run is listed in allow.txt but not found')
+
+
 def main():
     widgets = tempfile.mkdtemp()
     for name in ('QWidget', 'QMainWindow', 'QTreeView'):
@@ -105,6 +172,8 @@ def main():
         write(root, 'views/charts/long.cpp', '// line\n' * 11)
         expect('length: a long file fails', 'check_file_length.py', [root, '--limit', '10'], 1,
                'views/charts/long.cpp: 11 lines, over the limit of 10')
+
+    function_cases()
 
     for f in failures:
         print('FAIL ' + f)

@@ -1,7 +1,6 @@
 #include "views/roundcontrol/roundcontrolpanel.h"
 #include "core/llm/credentials.h"
 #include "core/llm/llmrequest.h"
-#include "core/optimizer/exemplarsampler.h"
 #include "core/optimizer/promptbuilder.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionhistory.h"
@@ -14,19 +13,12 @@
 #include "views/roundcontrol/roundprogressmodel.h"
 #include "views/roundcontrol/roundspage.h"
 
-#include <QCheckBox>
-#include <QComboBox>
-#include <QDoubleSpinBox>
-#include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -79,6 +71,23 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     , m_progress(new RoundProgressModel(store, runner, this))
     , m_rounds(new RoundHistoryModel(store, m_history, this))
 {
+    createNotice();
+    QHBoxLayout *buttons = createButtons();
+    createPages();
+    layOut(buttons);
+    connectControls();
+    setReadinessWatch(new ReadinessWatch(m_runner ? m_runner->evaluator() : nullptr, m_settings, this));
+    connectRunner();
+    connectStore();
+    updateNotices();
+    updateButtons();
+    updateProgress();
+    updateUsage();
+    applyRequestTemplate();
+}
+
+void RoundControlPanel::createNotice()
+{
     m_notice = new QLabel(this);
     m_notice->setObjectName(QStringLiteral("notice"));
     m_notice->setWordWrap(true);
@@ -86,63 +95,10 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     m_notice->setStyleSheet(QStringLiteral("QLabel#notice { background: palette(alternate-base); padding: 6px; "
                                            "border-left: 3px solid #d35400; }"));
     connect(m_notice, &QLabel::linkActivated, this, &RoundControlPanel::settingsRequested);
+}
 
-    // ---- model
-    m_endpoint = new QComboBox(this);
-    m_endpoint->setToolTip(tr("The service that answers (Settings → Models)"));
-    m_model = new QComboBox(this);
-    m_model->setEditable(true);
-    m_model->setInsertPolicy(QComboBox::NoInsert);
-    m_model->setToolTip(tr("Model name as the endpoint knows it"));
-    m_temperature = new QDoubleSpinBox(this);
-    m_temperature->setRange(0.0, 2.0);
-    m_temperature->setSingleStep(0.1);
-    m_temperature->setDecimals(2);
-    auto *modelBox = new QGroupBox(tr("Model"), this);
-    auto *modelForm = new QFormLayout(modelBox);
-    modelForm->addRow(tr("Endpoint:"), m_endpoint);
-    modelForm->addRow(tr("Model:"), m_model);
-    modelForm->addRow(tr("Temperature:"), m_temperature);
-
-    // ---- round
-    m_candidates = new QSpinBox(this);
-    m_candidates->setRange(1, 64);
-    m_candidates->setToolTip(tr("Answers asked for per round, sent concurrently"));
-    m_exemplars = new QSpinBox(this);
-    m_exemplars->setRange(1, 8);
-    m_exemplars->setToolTip(tr("Measured variants shown to the model in the prompt (K)"));
-    m_strategy = new QComboBox(this);
-    m_strategy->addItem(tr("Speedup buckets"), int(SamplingStrategy::Buckets));
-    m_strategy->addItem(tr("Fastest"), int(SamplingStrategy::TopK));
-    m_strategy->addItem(tr("Most different"), int(SamplingStrategy::MostDifferent));
-    m_strategy->setToolTip(tr("How exemplars are chosen; pinned variants are always shown, excluded ones never"));
-    m_exemplarMode = new QComboBox(this);
-    m_exemplarMode->addItem(tr("Automatic"), int(ExemplarMode::Auto));
-    m_exemplarMode->addItem(tr("Per candidate"), int(ExemplarMode::PerCandidate));
-    m_exemplarMode->addItem(tr("One prompt per round"), int(ExemplarMode::PerRound));
-    m_exemplarMode->setToolTip(tr("Per candidate: each candidate draws its own exemplars, the best variant so far "
-                                  "always among them. Automatic: per candidate when there are more correct "
-                                  "variants than exemplar slots."));
-    m_repairs = new QSpinBox(this);
-    m_repairs->setRange(0, 5);
-    m_repairs->setValue(1);
-    m_repairs->setToolTip(tr("How often a candidate that fails to compile or verify is sent back with the diagnostics"));
-    m_hint = new QPlainTextEdit(this);
-    m_hint->setPlaceholderText(tr("A hint for the model, e.g. “try vectorized loads”"));
-    m_hint->setMaximumHeight(m_hint->fontMetrics().height() * 4);
-    m_hint->setTabChangesFocus(true);
-    m_review = new QCheckBox(tr("Review the prompt before it is sent"), this);
-    auto *roundBox = new QGroupBox(tr("Round"), this);
-    auto *roundForm = new QFormLayout(roundBox);
-    roundForm->addRow(tr("Candidates:"), m_candidates);
-    roundForm->addRow(tr("Exemplars:"), m_exemplars);
-    roundForm->addRow(tr("Chosen by:"), m_strategy);
-    roundForm->addRow(tr("Drawn:"), m_exemplarMode);
-    roundForm->addRow(tr("Repair attempts:"), m_repairs);
-    roundForm->addRow(tr("Hint:"), m_hint);
-    roundForm->addRow(m_review);
-
-    // ---- actions
+QHBoxLayout *RoundControlPanel::createButtons()
+{
     m_preview = new QPushButton(tr("Preview Prompt"), this);
     m_preview->setObjectName(QStringLiteral("preview"));
     m_start = new QPushButton(tr("Start Round"), this);
@@ -159,42 +115,34 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     buttons->addWidget(m_start);
     buttons->addWidget(m_pause);
     buttons->addWidget(m_stopButton);
+    return buttons;
+}
 
-    // ---- prompt
+void RoundControlPanel::createPages()
+{
+    m_setup = new RoundSetupPage(m_settings, this);
     m_promptView = new PromptView(this);
+    m_roundsPage = new RoundsPage(m_rounds, m_progress, this);
+    m_progressView = m_roundsPage->candidatesView();
+    // Pages rather than one column: at 1280×800 a column of settings, candidates and prompt left the prompt no
+    // height at all. Each page gets the dock's whole height; the buttons and the round's progress stay above them.
+    m_pages = new QTabWidget(this);
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(m_setup, tr("Setup"));
+    m_pages->addTab(m_roundsPage, tr("Rounds"));
+    m_pages->addTab(m_promptView, tr("Prompt"));
+}
 
-    // ---- progress and history
+void RoundControlPanel::layOut(QHBoxLayout *buttons)
+{
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // wraps to the dock, never widens it
     m_roundBar = new QProgressBar(this);
     m_roundBar->setFormat(tr("%v of %m candidates done"));
-    m_roundsPage = new RoundsPage(m_rounds, m_progress, this);
-    m_progressView = m_roundsPage->candidatesView();
     m_usage = new QLabel(this);
     m_usage->setWordWrap(true); // a long line of counts must not widen the dock (and the window)
     m_usage->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    // One above the other: side by side, the two boxes would make the dock (and the window) at least as wide
-    // as both, which the default layout's column next to the editor is not. They scroll when the dock is short.
-    auto *setupPage = new QWidget(this);
-    auto *setupLayout = new QVBoxLayout(setupPage);
-    setupLayout->setContentsMargins(2, 2, 2, 2);
-    setupLayout->addWidget(modelBox);
-    setupLayout->addWidget(roundBox);
-    setupLayout->addStretch(1);
-    auto *setupScroll = new QScrollArea(this);
-    setupScroll->setWidget(setupPage);
-    setupScroll->setWidgetResizable(true);
-    setupScroll->setFrameShape(QFrame::NoFrame);
-    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-
-    // Pages rather than one column: at 1280×800 a column of settings, candidates and prompt left the prompt no
-    // height at all. Each page gets the dock's whole height; the buttons and the round's progress stay above them.
-    m_pages = new QTabWidget(this);
-    m_pages->setDocumentMode(true);
-    m_pages->addTab(setupScroll, tr("Setup"));
-    m_pages->addTab(m_roundsPage, tr("Rounds"));
-    m_pages->addTab(m_promptView, tr("Prompt"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_notice);
@@ -203,51 +151,30 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     layout->addWidget(m_roundBar);
     layout->addWidget(m_pages, 1);
     layout->addWidget(m_usage);
+}
 
-    if (m_settings) {
-        m_candidates->setValue(m_settings->candidatesPerRound());
-        m_exemplars->setValue(m_settings->exemplars());
-        m_temperature->setValue(m_settings->temperature());
-        connect(m_settings, &Settings::endpointsChanged, this, &RoundControlPanel::reloadEndpoints);
-        connect(m_settings, &Settings::workersChanged, this, &RoundControlPanel::updateNotices);
-    } else {
-        m_candidates->setValue(Settings::Defaults::candidatesPerRound);
-        m_exemplars->setValue(Settings::Defaults::exemplars);
-        m_temperature->setValue(Settings::Defaults::temperature);
-    }
-    reloadEndpoints();
-
-    connect(m_endpoint, &QComboBox::currentIndexChanged, this, [this] {
-        updateModels();
+void RoundControlPanel::connectControls()
+{
+    connect(m_setup, &RoundSetupPage::endpointsReloaded, this, [this] {
+        updateNotices();
+        updateButtons();
+        applyRequestTemplate();
+    });
+    connect(m_setup, &RoundSetupPage::endpointChanged, this, [this] {
         applyRequestTemplate();
         updateButtons();
     });
-    connect(m_model, &QComboBox::currentTextChanged, this, [this] { applyRequestTemplate(); });
-    connect(m_temperature, &QDoubleSpinBox::valueChanged, this, [this] { applyRequestTemplate(); });
-    connect(m_candidates, &QSpinBox::valueChanged, this, &RoundControlPanel::updateProgress);
+    connect(m_setup, &RoundSetupPage::requestChanged, this, [this] { applyRequestTemplate(); });
+    connect(m_setup, &RoundSetupPage::candidatesChanged, this, &RoundControlPanel::updateProgress);
+    if (m_settings)
+        connect(m_settings, &Settings::workersChanged, this, &RoundControlPanel::updateNotices);
     connect(m_preview, &QPushButton::clicked, this, &RoundControlPanel::previewPrompt);
     connect(m_start, &QPushButton::clicked, this, &RoundControlPanel::start);
     connect(m_pause, &QPushButton::clicked, this, &RoundControlPanel::pauseOrResume);
     connect(m_stopButton, &QPushButton::clicked, this, &RoundControlPanel::stop);
+    connect(m_resume, &QPushButton::clicked, this, &RoundControlPanel::resumeInterrupted);
     connect(m_promptView, &PromptView::sendRequested, this, &RoundControlPanel::sendPrompt);
     connect(m_promptView, &PromptView::discardRequested, this, &RoundControlPanel::discardPrompt);
-    connect(m_resume, &QPushButton::clicked, this, [this] {
-        if (!m_store || !m_runner || m_store->interruptedRounds().isEmpty())
-            return;
-        applyRequestTemplate([this](bool ok) {
-            if (!ok || !m_store || !m_runner)
-                return;
-            for (qint64 id : m_store->interruptedRounds()) {
-                const auto r = m_store->round(id);
-                if (r && r->state == RoundState::Interrupted) {
-                    if (!m_runner->resume(id))
-                        setStatus(m_runner->errorString());
-                    return;
-                }
-            }
-            setStatus(tr("No interrupted round is left to resume."));
-        });
-    });
     connect(m_progress, &RoundProgressModel::progressChanged, this, &RoundControlPanel::updateProgress);
     connect(m_roundsPage, &RoundsPage::candidateChosen, this, &RoundControlPanel::showCandidatePrompt);
     connect(m_roundsPage, &RoundsPage::candidateActivated, this, [this](int row) {
@@ -257,54 +184,73 @@ RoundControlPanel::RoundControlPanel(SessionStore *store, RoundRunner *runner, S
     connect(m_roundsPage, &RoundsPage::roundChosen, this, &RoundControlPanel::showRound);
     if (m_history)
         connect(m_history, &SessionHistoryWatch::changed, this, &RoundControlPanel::onHistoryChanged);
+}
 
-    setReadinessWatch(new ReadinessWatch(m_runner ? m_runner->evaluator() : nullptr, m_settings, this));
-    if (m_runner) {
-        connect(m_runner, &RoundRunner::stateChanged, this, [this] {
+void RoundControlPanel::connectRunner()
+{
+    if (!m_runner)
+        return;
+    connect(m_runner, &RoundRunner::stateChanged, this, [this] {
+        updateButtons();
+        updateProgress();
+    });
+    connect(m_runner, &RoundRunner::promptReady, this, &RoundControlPanel::onPromptReady);
+    connect(m_runner, &RoundRunner::roundStarted, this, [this](qint64) {
+        m_starting = false;
+        if (!m_promptView->isAwaitingApproval())
+            showPage(PageRounds);
+        updateButtons();
+        updateProgress();
+        updateUsage();
+    });
+    connect(m_runner, &RoundRunner::roundFinished, this, [this](qint64 roundId, RoundState state, const QString &message) {
+        m_promptView->setAwaitingApproval(false);
+        const int number = m_store ? m_store->round(roundId).value_or(RoundRecord{}).number : 0;
+        setStatus(message.isEmpty() ? tr("Round %1 %2.").arg(number).arg(finishText(state))
+                                    : tr("Round %1 %2: %3").arg(number).arg(finishText(state), message));
+        updateButtons();
+        updateUsage();
+    });
+    connect(m_runner, &RoundRunner::errorOccurred, this, [this](const QString &message) {
+        setStatus(message);
+        Q_EMIT errorOccurred(message);
+    });
+}
+
+void RoundControlPanel::connectStore()
+{
+    if (!m_store)
+        return;
+    for (auto signal : {&SessionStore::opened, &SessionStore::closed, &SessionStore::taskChanged})
+        connect(m_store, signal, this, [this] {
+            forgetSession();
+            updateNotices();
             updateButtons();
-            updateProgress();
-        });
-        connect(m_runner, &RoundRunner::promptReady, this, &RoundControlPanel::onPromptReady);
-        connect(m_runner, &RoundRunner::roundStarted, this, [this](qint64) {
-            m_starting = false;
-            if (!m_promptView->isAwaitingApproval())
-                showPage(PageRounds);
-            updateButtons();
-            updateProgress();
             updateUsage();
         });
-        connect(m_runner, &RoundRunner::roundFinished, this,
-                [this](qint64 roundId, RoundState state, const QString &message) {
-                    m_promptView->setAwaitingApproval(false);
-                    const int number = m_store ? m_store->round(roundId).value_or(RoundRecord{}).number : 0;
-                    setStatus(message.isEmpty() ? tr("Round %1 %2.").arg(number).arg(finishText(state))
-                                                : tr("Round %1 %2: %3").arg(number).arg(finishText(state), message));
-                    updateButtons();
-                    updateUsage();
-                });
-        connect(m_runner, &RoundRunner::errorOccurred, this, [this](const QString &message) {
-            setStatus(message);
-            Q_EMIT errorOccurred(message);
-        });
-    }
-    if (m_store) {
-        for (auto signal : {&SessionStore::opened, &SessionStore::closed, &SessionStore::taskChanged})
-            connect(m_store, signal, this, [this] {
-                forgetSession();
-                updateNotices();
-                updateButtons();
-                updateUsage();
-            });
-        connect(m_store, &SessionStore::roundChanged, this, [this] {
-            updateUsage();
-            updateButtons();
-        });
-    }
-    updateNotices();
-    updateButtons();
-    updateProgress();
-    updateUsage();
-    applyRequestTemplate();
+    connect(m_store, &SessionStore::roundChanged, this, [this] {
+        updateUsage();
+        updateButtons();
+    });
+}
+
+void RoundControlPanel::resumeInterrupted()
+{
+    if (!m_store || !m_runner || m_store->interruptedRounds().isEmpty())
+        return;
+    applyRequestTemplate([this](bool ok) {
+        if (!ok || !m_store || !m_runner)
+            return;
+        for (qint64 id : m_store->interruptedRounds()) {
+            const auto r = m_store->round(id);
+            if (r && r->state == RoundState::Interrupted) {
+                if (!m_runner->resume(id))
+                    setStatus(m_runner->errorString());
+                return;
+            }
+        }
+        setStatus(tr("No interrupted round is left to resume."));
+    });
 }
 
 RoundControlPanel::~RoundControlPanel() = default;
@@ -312,50 +258,6 @@ RoundControlPanel::~RoundControlPanel() = default;
 void RoundControlPanel::setCredentials(Credentials *credentials)
 {
     m_credentials = credentials;
-}
-
-void RoundControlPanel::reloadEndpoints()
-{
-    const QString current = m_endpoint->currentData().toString();
-    const QSignalBlocker block(m_endpoint);
-    m_endpoint->clear();
-    const QList<EndpointConfig> endpoints = m_settings ? m_settings->endpoints() : QList<EndpointConfig>{};
-    for (const EndpointConfig &e : endpoints)
-        m_endpoint->addItem(e.displayName.isEmpty() ? e.id : e.displayName, e.id);
-    const int keep = m_endpoint->findData(current);
-    m_endpoint->setCurrentIndex(keep >= 0 ? keep : (endpoints.isEmpty() ? -1 : 0));
-    m_endpoint->setEnabled(!endpoints.isEmpty());
-    updateModels();
-    updateNotices();
-    updateButtons();
-    applyRequestTemplate();
-}
-
-std::optional<EndpointConfig> RoundControlPanel::selectedEndpoint() const
-{
-    if (!m_settings || m_endpoint->currentIndex() < 0)
-        return std::nullopt;
-    const QString id = m_endpoint->currentData().toString();
-    for (const EndpointConfig &e : m_settings->endpoints())
-        if (e.id == id)
-            return e;
-    return std::nullopt;
-}
-
-void RoundControlPanel::updateModels()
-{
-    const auto ep = selectedEndpoint();
-    const QString typed = m_model->currentText();
-    const QSignalBlocker block(m_model);
-    const QString previousDefault = m_model->count() > 0 ? m_model->itemText(0) : QString();
-    m_model->clear();
-    if (ep && !ep->defaultModel.isEmpty())
-        m_model->addItem(ep->defaultModel);
-    // The user's own model name survives a change of endpoint; the old default does not.
-    if (!typed.isEmpty() && typed != previousDefault)
-        m_model->setEditText(typed);
-    else
-        m_model->setEditText(ep ? ep->defaultModel : QString());
 }
 
 void RoundControlPanel::updateNotices()
@@ -395,13 +297,14 @@ void RoundControlPanel::setStatus(const QString &text)
     m_status->setText(text);
 }
 
-void RoundControlPanel::saveDefaults()
+RoundSettings RoundControlPanel::roundSettings() const
 {
-    if (!m_settings)
-        return;
-    m_settings->setCandidatesPerRound(m_candidates->value());
-    m_settings->setExemplars(m_exemplars->value());
-    m_settings->setTemperature(m_temperature->value());
+    return m_setup->roundSettings();
+}
+
+std::optional<EndpointConfig> RoundControlPanel::selectedEndpoint() const
+{
+    return m_setup->selectedEndpoint();
 }
 
 void RoundControlPanel::setReadinessWatch(ReadinessWatch *readiness)
@@ -494,23 +397,6 @@ void RoundControlPanel::updateUsage()
                          .arg(money(round.cost), money(session.cost)));
 }
 
-RoundSettings RoundControlPanel::roundSettings() const
-{
-    RoundSettings s;
-    s.candidates = m_candidates->value();
-    s.sampler.count = m_exemplars->value();
-    s.sampler.strategy = SamplingStrategy(m_strategy->currentData().toInt());
-    s.exemplarMode = ExemplarMode(m_exemplarMode->currentData().toInt());
-    s.repairAttempts = m_repairs->value();
-    s.hint = m_hint->toPlainText().trimmed();
-    if (m_settings)
-        s.evalOptions = EvalOptions::fromSettings(m_settings->timing());
-    if (const auto ep = selectedEndpoint())
-        s.endpoint = ep->id;
-    s.model = m_model->currentText().trimmed();
-    return s;
-}
-
 void RoundControlPanel::applyRequestTemplate(std::function<void(bool ok)> then)
 {
     const auto ep = selectedEndpoint();
@@ -538,8 +424,8 @@ void RoundControlPanel::applyRequestTemplate(std::function<void(bool ok)> then)
         // Read the fields now: they may have changed while the key was looked up.
         LlmRequest r;
         r.endpoint = ep;
-        r.model = m_model->currentText().trimmed();
-        r.temperature = m_temperature->value();
+        r.model = m_setup->modelName();
+        r.temperature = m_setup->temperature();
         r.apiKey = key.key;
         m_runner->setRequestTemplate(r);
         if (then)
@@ -561,7 +447,7 @@ void RoundControlPanel::start()
     }
     m_starting = true;
     // What a round starts with becomes the default for the next session (written once, not per keystroke).
-    saveDefaults();
+    m_setup->saveDefaults();
     updateButtons();
     setStatus(tr("Starting…"));
     applyRequestTemplate([this](bool ok) {
@@ -574,7 +460,7 @@ void RoundControlPanel::start()
             updateButtons();
             return;
         }
-        m_runner->setPromptReview(m_review->isChecked());
+        m_runner->setPromptReview(m_setup->reviewsPrompt());
         const RoundSettings s = roundSettings();
         if (!m_runner->start(s)) {
             m_starting = false;

@@ -1,27 +1,24 @@
 #pragma once
-// The Round control dock: start, pause and stop above three pages. Setup: which endpoint and model answer, how many
-// candidates per round, how many exemplars, temperature, repair attempts and a hint. Rounds: the session's history,
-// every round with its outcome and, for the chosen one (the running one while a round runs), its candidates with
-// their stage, variant, speedup and the exemplars each saw. Prompt: the preview of the prompt and, when review is
-// on, the rendered prompt to edit before it is sent; choosing a candidate shows the prompt it received. Tokens and
-// cost so far. Says plainly what is missing ("no GPU worker configured — Settings → Workers").
+// The Round control dock: start, pause and stop above three pages. Setup (RoundSetupPage): which endpoint and model
+// answer, how many candidates per round, how many exemplars, temperature, repair attempts and a hint. Rounds: the
+// session's history, every round with its outcome and, for the chosen one (the running one while a round runs), its
+// candidates with their stage, variant, speedup and the exemplars each saw. Prompt: the preview of the prompt and, when
+// review is on, the rendered prompt to edit before it is sent; choosing a candidate shows the prompt it received.
+// Tokens and cost so far. Says plainly what is missing ("no GPU worker configured — Settings → Workers").
 #include "core/llm/endpointconfig.h"
 #include "core/optimizer/candidateprompts.h"
 #include "core/worker/workerreadiness.h"
+#include "views/roundcontrol/roundsetuppage.h"
 
 #include <QPointer>
 #include <QWidget>
 #include <functional>
 #include <optional>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
-class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
-class QSpinBox;
 class QTabWidget;
 class QTableView;
 
@@ -79,15 +76,16 @@ public:
     QTableView *roundsView() const;
     QString historyText() const;
     PromptView *promptView() const { return m_promptView; }
-    QComboBox *endpointBox() const { return m_endpoint; }
-    QComboBox *modelBox() const { return m_model; }
-    QSpinBox *candidatesBox() const { return m_candidates; }
-    QSpinBox *exemplarsBox() const { return m_exemplars; }
-    QSpinBox *repairsBox() const { return m_repairs; }
-    QDoubleSpinBox *temperatureBox() const { return m_temperature; }
-    QPlainTextEdit *hintEdit() const { return m_hint; }
-    QCheckBox *reviewBox() const { return m_review; }
-    QComboBox *exemplarModeBox() const { return m_exemplarMode; }
+    RoundSetupPage *setupPage() const { return m_setup; }
+    QComboBox *endpointBox() const { return m_setup->endpointBox(); }
+    QComboBox *modelBox() const { return m_setup->modelBox(); }
+    QSpinBox *candidatesBox() const { return m_setup->candidatesBox(); }
+    QSpinBox *exemplarsBox() const { return m_setup->exemplarsBox(); }
+    QSpinBox *repairsBox() const { return m_setup->repairsBox(); }
+    QDoubleSpinBox *temperatureBox() const { return m_setup->temperatureBox(); }
+    QPlainTextEdit *hintEdit() const { return m_setup->hintEdit(); }
+    QCheckBox *reviewBox() const { return m_setup->reviewBox(); }
+    QComboBox *exemplarModeBox() const { return m_setup->exemplarModeBox(); }
     QComboBox *promptChoiceBox() const;
     QTableView *progressView() const { return m_progressView; }
     QPlainTextEdit *promptEdit() const;
@@ -108,8 +106,17 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
-    void reloadEndpoints();
-    void updateModels();
+    // The constructor's steps: the controls above the pages, the pages, how they are laid out, then what follows
+    // the controls, the runner and the session.
+    void createNotice();
+    QHBoxLayout *createButtons();
+    void createPages();
+    void layOut(QHBoxLayout *buttons);
+    void connectControls();
+    void connectRunner();
+    void connectStore();
+    void resumeInterrupted();
+
     void updateNotices();
     void updateButtons();
     // The readiness watch's, or none without a runner.
@@ -124,7 +131,6 @@ private:
     void forgetSession();
     void onHistoryChanged();
     void setStatus(const QString &text);
-    void saveDefaults();
 
     QPointer<SessionStore> m_store;
     QPointer<RoundRunner> m_runner;
@@ -135,16 +141,7 @@ private:
     RoundProgressModel *m_progress = nullptr;
     RoundHistoryModel *m_rounds = nullptr;
     QLabel *m_notice = nullptr;
-    QComboBox *m_endpoint = nullptr;
-    QComboBox *m_model = nullptr;
-    QDoubleSpinBox *m_temperature = nullptr;
-    QSpinBox *m_candidates = nullptr;
-    QSpinBox *m_exemplars = nullptr;
-    QComboBox *m_strategy = nullptr;
-    QComboBox *m_exemplarMode = nullptr;
-    QSpinBox *m_repairs = nullptr;
-    QPlainTextEdit *m_hint = nullptr;
-    QCheckBox *m_review = nullptr;
+    RoundSetupPage *m_setup = nullptr;
     QPushButton *m_preview = nullptr;
     QPushButton *m_start = nullptr;
     QPushButton *m_pause = nullptr;

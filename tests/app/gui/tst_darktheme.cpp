@@ -9,6 +9,7 @@
 #include "core/log/loghub.h"
 #include "core/settings/settings.h"
 #include "guitesthelpers.h"
+#include "views/editor/varianttabbinding.h"
 #include "views/reasoning/reasoningentriesmodel.h"
 #include "views/reasoning/reasoningpanel.h"
 #include "views/roundcontrol/roundcontrolpanel.h"
@@ -86,7 +87,7 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(docsSession, session));
         QFile::setPermissions(session, QFile::ReadOwner | QFile::WriteOwner);
         QVERIFY(w.openSession(session));
-        QVERIFY(w.showVariantInEditor(6) >= 0);
+        QVERIFY(w.tabs()->showVariant(6) >= 0);
 
         // Settings → General → Theme: Dark, Apply, as a user switches it.
         w.actions()->settings->trigger();

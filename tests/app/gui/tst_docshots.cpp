@@ -15,6 +15,7 @@
 #include "views/diff/diffview.h"
 #include "views/editor/compileonly.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/varianttabbinding.h"
 #include "views/reasoning/reasoningentriesmodel.h"
 #include "views/reasoning/reasoningpanel.h"
 #include "views/roundcontrol/roundcontrolpanel.h"
@@ -132,8 +133,8 @@ private Q_SLOTS:
         QVERIFY(test::showAt(w, {1920, 1080}));
         QVERIFY(w.openSession(sessionCopy(u"workbench"_s)));
         dismissNotice(w);
-        QVERIFY(w.showVariantInEditor(8) >= 0);
-        QVERIFY(w.showVariantInEditor(6) >= 0);
+        QVERIFY(w.tabs()->showVariant(8) >= 0);
+        QVERIFY(w.tabs()->showVariant(6) >= 0);
 
         // The best variant in the editor, #6 and #8 compared (Compare, and their diff under the editor).
         w.selection()->setComparePair(6, 8);
@@ -143,8 +144,8 @@ private Q_SLOTS:
                  qPrintable(w.comparePanel()->headlineText()));
         // Another session opened: the same notice stays closed.
         QVERIFY(w.openSession(sessionCopy(u"workbench-again"_s)));
-        QVERIFY(w.showVariantInEditor(8) >= 0);
-        QVERIFY(w.showVariantInEditor(6) >= 0);
+        QVERIFY(w.tabs()->showVariant(8) >= 0);
+        QVERIFY(w.tabs()->showVariant(6) >= 0);
         w.selection()->setComparePair(6, 8);
         Q_EMIT w.variantsPanel()->compareRequested(6, 8);
         raise(w, w.comparePanel());
@@ -181,7 +182,7 @@ private Q_SLOTS:
         QVERIFY(test::showAt(w, {1280, 800}));
         QVERIFY(w.openSession(sessionCopy(u"panels"_s)));
         dismissNotice(w);
-        QVERIFY(w.showVariantInEditor(6) >= 0);
+        QVERIFY(w.tabs()->showVariant(6) >= 0);
         w.selection()->setSelected({6, 8}, 6);
         w.selection()->setComparePair(6, 8);
 

@@ -19,6 +19,7 @@
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffview.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/varianttabbinding.h"
 #include "views/reasoning/reasoningpanel.h"
 #include "views/roundcontrol/roundcontrolpanel.h"
 #include "views/settings/compilerpage.h"
@@ -211,7 +212,7 @@ private Q_SLOTS:
         QVERIFY(test::showAt(w, size));
         QVERIFY(w.openSession(sessionCopy(tag)));
         // What a user looks at after a round: a measured variant in the editor...
-        QVERIFY(w.showVariantInEditor(fastVariant) >= 0);
+        QVERIFY(w.tabs()->showVariant(fastVariant) >= 0);
         QTest::qWait(300);
         if (w.size() != size)
             qInfo().noquote() << minimumSizes(&w);
@@ -332,7 +333,7 @@ private Q_SLOTS:
         MainWindow w(settings, log);
         QVERIFY(test::showAt(w, {1280, 800}));
         QVERIFY(w.openSession(sessionCopy(QStringLiteral("wide-") + language)));
-        const int tab = w.showVariantInEditor(incorrectVariant);
+        const int tab = w.tabs()->showVariant(incorrectVariant);
         QVERIFY(tab >= 0);
         w.selection()->setCurrent(incorrectVariant);
         QTest::qWait(200);

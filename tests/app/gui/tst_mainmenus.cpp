@@ -21,6 +21,7 @@
 #include "guitesthelpers.h"
 #include "views/editor/compileonly.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/varianttabbinding.h"
 #include "views/export/exportdialog.h"
 #include "views/export/exportplanmodel.h"
 #include "views/roundcontrol/roundcontrolpanel.h"
@@ -387,12 +388,12 @@ private Q_SLOTS:
         // Ctrl+Enter on an edited fork: compiled only; nothing enters the session.
         const qsizetype variants = w.session()->population().size();
         const int rounds0 = int(w.session()->rounds().size());
-        const int fork = w.forkVariant(w.session()->population().reference()->id);
+        const int fork = w.tabs()->fork(w.session()->population().reference()->id);
         QsciScintilla *e = w.editor()->editor(fork);
         e->setText(QStringLiteral("#include \"kforge/kernel.h\"\n\nKF_ENTRY(in, nin, out, nout, params, stream)\n{\n"
                                   "    int x = undeclared_name_here;\n    return cudaSuccess;\n}\n"));
         QSignalSpy added(w.session(), &SessionStore::variantAdded);
-        QVERIFY(!w.evaluateTab(fork));
+        QVERIFY(!w.tabs()->evaluate(fork));
         QCOMPARE(added.count(), 0);
         QCOMPARE(w.session()->population().size(), variants);
         QVERIFY(!w.editor()->isReadOnly(fork));
@@ -422,7 +423,7 @@ private Q_SLOTS:
             f.write("#include \"kforge/kernel.h\"\n// mine\n");
         }
         const int tabs = w.editor()->count();
-        QCOMPARE(w.addVariantFile(dropped), 0);
+        QCOMPARE(w.tabs()->addFile(dropped), 0);
         QCOMPARE(w.editor()->count(), tabs + 1);
         QCOMPARE(w.session()->population().size(), variants);
 

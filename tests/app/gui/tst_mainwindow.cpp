@@ -19,6 +19,7 @@
 #include "views/editor/kerneleditor.h"
 #include "views/editor/kerneltab.h"
 #include "views/editor/readonlybar.h"
+#include "views/editor/varianttabbinding.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsmodel.h"
 #include "views/variants/variantspanel.h"
@@ -460,12 +461,12 @@ private Q_SLOTS:
             ed->setCurrentIndex(index);
             QVERIFY(!ed->tab(index)->readOnlyBar()->isVisible());
         }
-        const int measured = w.showVariantInEditor(6);
+        const int measured = w.tabs()->showVariant(6);
         QVERIFY(ed->isReadOnly(measured));
         QVERIFY(ed->tab(measured)->readOnlyBar()->isVisible());
         QCOMPARE(ed->tab(measured)->readOnlyBar()->text(),
                  QStringLiteral("This variant has been evaluated and is read-only."));
-        const int compileError = w.showVariantInEditor(4);
+        const int compileError = w.tabs()->showVariant(4);
         QVERIFY2(!ed->isReadOnly(compileError), "a compile error leaves the source editable");
 
         // Ctrl+Enter and the toolbar button: one action, one behaviour, also with focus in the Variants table.

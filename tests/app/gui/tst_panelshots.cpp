@@ -12,6 +12,7 @@
 #include "views/charts/rooflinechart.h"
 #include "views/compare/comparepanel.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/varianttabbinding.h"
 #include "views/task/taskpanel.h"
 #include "views/variants/variantselection.h"
 
@@ -98,7 +99,7 @@ private Q_SLOTS:
             task->raise();
             QVERIFY2(w.taskPanel()->text().contains(speedOfLight), qPrintable(w.taskPanel()->text()));
             // Editor: the bundled variants and #6, with close buttons.
-            w.showVariantInEditor(6);
+            w.tabs()->showVariant(6);
             shot(QStringLiteral("task-editor"));
 
             // Compare #6 against #8: within noise.

@@ -8,6 +8,7 @@
 #include "core/settings/settings.h"
 #include "guitesthelpers.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/varianttabbinding.h"
 
 #include <Qsci/qsciscintilla.h>
 
@@ -126,7 +127,7 @@ private Q_SLOTS:
         QVERIFY2(bar->isVisible() && available.contains(barOnScreen),
                  qPrintable(rect(barOnScreen) + u" on "_s + rect(available)));
         // The editor keeps a sensible height.
-        QVERIFY(w.showVariantInEditor(6) >= 0);
+        QVERIFY(w.tabs()->showVariant(6) >= 0);
         QTest::qWait(200);
         QsciScintilla *e = w.editor()->currentEditor();
         QVERIFY(e);

@@ -14,6 +14,7 @@
 #include "core/worker/readinesswatch.h"
 #include "guitesthelpers.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/varianttabbinding.h"
 #include "views/task/taskinfomodel.h"
 #include "views/task/taskpanel.h"
 
@@ -141,7 +142,7 @@ private Q_SLOTS:
         settings.setWorkers({});
         QVERIFY(w.readiness()->readiness().isUnusable());
         const qint64 ref = w.session()->population().reference()->id;
-        const int fork = w.forkVariant(ref);
+        const int fork = w.tabs()->fork(ref);
         QVERIFY(fork >= 0);
         QsciScintilla *module = w.editor()->editor(fork);
         QVERIFY(qobject_cast<QsciLexerPython *>(module->lexer()));

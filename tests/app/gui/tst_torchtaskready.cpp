@@ -16,6 +16,7 @@
 #include "guitesthelpers.h"
 #include "tests/core/worker/workertesthelpers.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/varianttabbinding.h"
 #include "views/task/taskinfomodel.h"
 #include "views/task/taskpanel.h"
 
@@ -190,7 +191,7 @@ private Q_SLOTS:
         w.openTaskFolder(kMatmul);
         QTRY_VERIFY_WITH_TIMEOUT(!opened.isEmpty(), 30000);
         QTRY_VERIFY(w.readiness()->readiness().isUnusable());
-        const int fork = w.forkVariant(w.session()->population().reference()->id);
+        const int fork = w.tabs()->fork(w.session()->population().reference()->id);
         QVERIFY(fork >= 0);
         QsciScintilla *module = w.editor()->editor(fork);
         QVERIFY(qobject_cast<QsciLexerPython *>(module->lexer()));

@@ -21,6 +21,7 @@
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffview.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/varianttabbinding.h"
 #include "views/reasoning/reasoningentriesmodel.h"
 #include "views/reasoning/reasoningpanel.h"
 #include "views/roundcontrol/roundcontrolpanel.h"
@@ -202,7 +203,7 @@ private Q_SLOTS:
                  qPrintable(titles.join(QStringLiteral(" | "))));
 
         // ---- the best in the editor: read-only, with its kernels' resources
-        const int tab = w.showVariantInEditor(best);
+        const int tab = w.tabs()->showVariant(best);
         QCOMPARE(w.editor()->variantId(tab), best);
         QVERIFY(w.editor()->isReadOnly(tab));
         QVERIFY(w.editor()->source(tab).contains(QLatin1String("rowscale_4")));

@@ -24,6 +24,7 @@
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffview.h"
 #include "views/editor/kerneleditor.h"
+#include "views/editor/varianttabbinding.h"
 #include "views/reasoning/reasoningpanel.h"
 #include "views/roundcontrol/roundcontrolpanel.h"
 #include "views/variants/variantselection.h"
@@ -337,8 +338,8 @@ int main(int argc, char **argv)
         selectRows(variants, best);
         if (!variants->compareSelected())
             fail(u"Compare these two did not compare"_s);
-        window.showVariantInEditor(best[1]);
-        window.showVariantInEditor(best[0]);
+        window.tabs()->showVariant(best[1]);
+        window.tabs()->showVariant(best[0]);
         reasoning->showVariant(compare->variantA() ? compare->variantA() : best[0]);
         reasoning->setReasoningExpanded(true);
         out() << "diff: " << window.diffView()->summary().simplified() << '\n';
