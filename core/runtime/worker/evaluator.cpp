@@ -72,23 +72,10 @@ int Evaluator::chooseBatch(double perCallMs)
     return std::clamp(p, kMinBatch, kMaxBatch);
 }
 
-// One round: the baseline, the reference and the candidate each run one batch on the round's inputs (the
-// first round in that order, later ones shuffled), then the candidate's outputs are compared: all of them
-// (`fullCheck`) or a random subset. `sample`: the batch times count.
-void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
+// The round's batches in the order they run (round() above).
+std::vector<Evaluator::RoundBatch> Evaluator::roundOrder(const Run &run, int kRef, int kCand, bool probe, bool sample,
+                                                        bool isFirst)
 {
-    BatchTimer &bt = *run.batches;
-    const uint64_t seed = deriveSeed(run.options.seed, seedstream::batch(static_cast<uint64_t>(index)));
-    const std::string name = "round " + std::to_string(index + 1);
-    const bool isFirst = index == 0;
-    // Rounds 0 and 1 run k0 calls; K is chosen from round 1, the first gated one (round 0's time includes the
-    // host's enqueueing and first launches).
-    const bool probe = index <= 1;
-    const int kRef = probe ? run.k0 : run.kRef, kCand = probe ? run.k0 : run.kCand;
-    struct Batch {
-        Side side;
-        int calls;
-    };
     // The baseline for a K runs in the probe rounds (K is chosen from round 1's), and of the sampled rounds in
     // every options.baseline_every-th, each K's first kMinBaselineSamples always; never in a warm-up round,
     // whose figures nobody uses. Its median per K is what every sampled batch of that K is less.
@@ -101,19 +88,36 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
         return it == run.baselineMs.end() || it->second.size() < EvalOptions::kMinBaselineSamples
                || run.timedRounds % run.options.baselineEvery == 0;
     };
-    std::vector<Batch> order{{Side::Reference, kRef}, {Side::Candidate, kCand}};
+    std::vector<RoundBatch> order{{Side::Reference, kRef}, {Side::Candidate, kCand}};
     if (baselineFor(kRef))
-        order.insert(order.begin(), Batch{Side::Baseline, kRef});
+        order.insert(order.begin(), RoundBatch{Side::Baseline, kRef});
     if (!isFirst) {
         if (kCand != kRef && baselineFor(kCand))
-            order.push_back(Batch{Side::Baseline, kCand});
+            order.push_back(RoundBatch{Side::Baseline, kCand});
         std::shuffle(order.begin(), order.end(), m_random);
     }
     // The candidate's batch opens every round: each batch regenerates the round's input sets after its gate opened,
     // so a candidate that came after the reference (or a baseline's yardstick batch) could read those same sets
     // from its own context during their windows and have its outputs ready before its own window opened. First,
     // the sets it is given do not exist before its gate opens (the other sides' order stays random).
-    std::stable_partition(order.begin(), order.end(), [](const Batch &b) { return b.side == Side::Candidate; });
+    std::stable_partition(order.begin(), order.end(), [](const RoundBatch &b) { return b.side == Side::Candidate; });
+    return order;
+}
+
+// One round: the baseline, the reference and the candidate each run one batch on the round's inputs (the
+// candidate's first, the others in that order in the first round and shuffled later: roundOrder), then the candidate's outputs are compared: all of them
+// (`fullCheck`) or a random subset. `sample`: the batch times count.
+void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
+{
+    BatchTimer &bt = *run.batches;
+    const uint64_t seed = deriveSeed(run.options.seed, seedstream::batch(static_cast<uint64_t>(index)));
+    const std::string name = "round " + std::to_string(index + 1);
+    const bool isFirst = index == 0;
+    // Rounds 0 and 1 run k0 calls; K is chosen from round 1, the first gated one (round 0's time includes the
+    // host's enqueueing and first launches).
+    const bool probe = index <= 1;
+    const int kRef = probe ? run.k0 : run.kRef, kCand = probe ? run.k0 : run.kCand;
+    const std::vector<RoundBatch> order = roundOrder(run, kRef, kCand, probe, sample, isFirst);
     // Where the round's sets start: with fewer calls than sets, timed rounds rotate through all of them
     // (other contents and addresses each round), from a place the candidate cannot predict.
     const int first = probe || std::max(kCand, kRef) >= bt.sets()
@@ -128,7 +132,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     std::map<int, double> base;
     double prep[2] = {-1, -1}; // the baseline's (same K as the candidate) and the candidate's preparation
     double baseWall = 0;
-    for (const Batch &b : order) {
+    for (const RoundBatch &b : order) {
         run.phase = "the " + std::string(sideName(b.side)) + "'s batch of " + std::to_string(b.calls) + " calls, " + name;
         host::HostClient &h = run.host(b.side);
         // The first round is not gated: it also loads what the calls need on their first run (a kernel's

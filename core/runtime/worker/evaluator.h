@@ -102,6 +102,11 @@ private:
     struct Run; // the state of one evaluation (evaluator.cpp)
     void rounds(Run &run);
     void round(Run &run, int index, bool fullCheck, bool sample);
+    struct RoundBatch {
+        Side side;
+        int calls;
+    };
+    std::vector<RoundBatch> roundOrder(const Run &run, int kRef, int kCand, bool probe, bool sample, bool isFirst);
     // The edge rounds (verification.h, EdgeSchedule): after the first round, on edge-range inputs.
     void edgeRounds(Run &run);
     // options.deep: one verification batch of the candidate in a host run under compute-sanitizer memcheck.
