@@ -148,7 +148,7 @@
         <translation>从 LLM 端点流式获取一个回答（用于检查端点）</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="+440" />
+        <location filename="../app/cli/cmd_eval.cpp" line="+449" />
         <source>Compile, verify and time a candidate kernel against its task's reference</source>
         <translation>编译候选内核，并对照任务的参考实现进行验证和计时</translation>
     </message>
@@ -196,22 +196,22 @@
         <translation>nvcc 无法生成 PTX：%1</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+15" />
         <source>The PTX has no line table, so lines cannot be matched: compile with -lineinfo.</source>
         <translation>PTX 没有行号表，无法对应源代码行：请使用 -lineinfo 编译。</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+11" />
         <source>No SASS: %1</source>
         <translation>没有 SASS：%1</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+5" />
         <source>%1 (local)</source>
         <translation>%1（本机）</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+6" />
         <source>No SASS: the kernel does not compile: %1</source>
         <translation>没有 SASS：内核无法编译：%1</translation>
     </message>
@@ -252,7 +252,7 @@
         <translation>工作进程 %2 上的 %1</translation>
     </message>
     <message>
-        <location line="+20" />
+        <location line="+15" />
         <source>The disassembler (%1) printed no functions.</source>
         <translation>反汇编器（%1）没有输出任何函数。</translation>
     </message>
@@ -471,12 +471,12 @@
         </translation>
     </message>
     <message>
-        <location line="+31" />
+        <location line="+30" />
         <source>Verifying the collection %1 into %2</source>
         <translation>正在验证集合 %1，输出到 %2</translation>
     </message>
     <message>
-        <location line="+20" />
+        <location line="+22" />
         <location line="+2" />
         <location line="+17" />
         <source>Cannot verify the collection: %1</source>
@@ -682,7 +682,7 @@
 <context>
     <name>kforge::CollectionVerifier</name>
     <message>
-        <location filename="../core/collection/collectionverifier.cpp" line="+25" />
+        <location filename="../core/collection/collectionverifier.cpp" line="+26" />
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -1785,23 +1785,25 @@ Either set the environment variable %3 to the key before you start KForge (and e
     <name>kforge::EvaluationQueue</name>
     <message>
         <location filename="../core/pipeline/evaluationqueue.cpp" line="+112" />
-        <location line="+77" />
+        <location line="+89" />
+        <location line="+17" />
         <source>Open a session with a task first.</source>
         <translation>请先打开一个包含任务的会话。</translation>
     </message>
     <message>
-        <location line="-72" />
+        <location line="-101" />
         <source>The session's task does not load: %1</source>
         <translation>无法加载会话的任务：%1</translation>
     </message>
     <message>
-        <location line="+35" />
-        <location line="+69" />
+        <location line="+41" />
+        <location line="+92" />
         <source>There is no variant %1.</source>
         <translation>没有变体 %1。</translation>
     </message>
     <message>
-        <location line="-30" />
+        <location line="-47" />
+        <location line="+17" />
         <source>The variant has no source.</source>
         <translation>该变体没有源代码。</translation>
     </message>
@@ -1921,7 +1923,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
         <translation>正在写入报告…</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+11" />
         <location line="+34" />
         <source>Export Training Data</source>
         <translation>导出训练数据</translation>
@@ -1982,7 +1984,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
         <translation>正在写入训练数据…</translation>
     </message>
     <message>
-        <location line="+21" />
+        <location line="+17" />
         <location line="+14" />
         <location line="+4" />
         <source>KForge</source>
@@ -2040,7 +2042,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
 <context>
     <name>kforge::ExportDialog</name>
     <message>
-        <location filename="../views/export/exportdialog.cpp" line="+55" />
+        <location filename="../views/export/exportdialog.cpp" line="+54" />
         <source>Choose the folder to export to.</source>
         <translation>请选择导出目标文件夹。</translation>
     </message>
@@ -2171,12 +2173,12 @@ Either set the environment variable %3 to the key before you start KForge (and e
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="+63" />
+        <location line="+62" />
         <source>Comparing with the files on disk…</source>
         <translation>正在与磁盘上的文件比较…</translation>
     </message>
     <message numerus="yes">
-        <location line="+31" />
+        <location line="+24" />
         <source>%n file(s) in %1: </source>
         <translation>
             <numerusform>%1 中有 %n 个文件：</numerusform>
@@ -2223,7 +2225,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
         <translation>正在写入…</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+8" />
         <source>Export failed: %1</source>
         <translation>导出失败：%1</translation>
     </message>
@@ -4715,18 +4717,18 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+1" />
-        <location line="+520" />
+        <location line="+518" />
         <location line="+51" />
         <source>Rounds</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location line="-570" />
+        <location line="-568" />
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location line="+570" />
+        <location line="+568" />
         <source>Rounds (%1)</source>
         <translation>轮次（%1）</translation>
     </message>
@@ -4736,7 +4738,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>还没有轮次：“开始轮次”会发送第一个提示词。</translation>
     </message>
     <message>
-        <location line="-597" />
+        <location line="-595" />
         <source>%v of %m candidates done</source>
         <translation>已完成 %v / %m 个候选</translation>
     </message>
@@ -4747,18 +4749,18 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+32" />
-        <location line="+473" />
+        <location line="+471" />
         <source>Round %1 %2.</source>
         <translation>第 %1 轮%2。</translation>
     </message>
     <message>
-        <location line="-472" />
-        <location line="+473" />
+        <location line="-470" />
+        <location line="+471" />
         <source>Round %1 %2: %3</source>
         <translation>第 %1 轮%2：%3</translation>
     </message>
     <message>
-        <location line="-389" />
+        <location line="-387" />
         <source>No session is open — open a task folder or a session file to run rounds.</source>
         <translation>没有打开的会话——请打开任务文件夹或会话文件以运行轮次。</translation>
     </message>
@@ -4778,12 +4780,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>请先配置端点。</translation>
     </message>
     <message>
-        <location line="+102" />
+        <location line="+100" />
         <source>No endpoint configured: add one in Settings → Models.</source>
         <translation>未配置端点：请在“设置 → 模型”中添加。</translation>
     </message>
     <message>
-        <location line="-188" />
+        <location line="-186" />
         <source>The workbench has no round runner: rounds cannot run here.</source>
         <translation>工作台没有轮次运行器：无法在此运行轮次。</translation>
     </message>
@@ -4813,7 +4815,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>令牌：本轮 %1，会话共 %2（%3 次请求）· 费用：本轮 %4，会话共 %5</translation>
     </message>
     <message>
-        <location line="+40" />
+        <location line="+38" />
         <source>No API key for %1: %2</source>
         <translation>%1 没有 API 密钥：%2</translation>
     </message>
@@ -5313,15 +5315,15 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     <name>kforge::SessionController</name>
     <message>
         <location filename="../core/session/sessioncontroller.cpp" line="+49" />
-        <location line="+115" />
+        <location line="+113" />
         <source>Could not open the session %1:
 %2</source>
         <translation>无法打开会话 %1：
 %2</translation>
     </message>
     <message>
-        <location line="-62" />
-        <location line="+76" />
+        <location line="-61" />
+        <location line="+75" />
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -5482,12 +5484,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     <name>kforge::SessionStore</name>
     <message>
         <location filename="../core/session/sessionrows.cpp" line="+158" />
-        <location filename="../core/session/sessionstore.cpp" line="+205" />
+        <location filename="../core/session/sessionstore.cpp" line="+206" />
         <source>Session database error: %1</source>
         <translation>会话数据库错误：%1</translation>
     </message>
     <message>
-        <location filename="../core/session/sessionstore.cpp" line="+94" />
+        <location filename="../core/session/sessionstore.cpp" line="+95" />
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
@@ -5518,12 +5520,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 已存在</translation>
     </message>
     <message>
-        <location line="-233" />
+        <location line="-234" />
         <source>the process running this round ended before it finished</source>
         <translation>运行此轮次的进程在其完成前结束了</translation>
     </message>
     <message>
-        <location line="+285" />
+        <location line="+286" />
         <location filename="../core/session/sessionstore_evaluations.cpp" line="+30" />
         <location filename="../core/session/sessionstore_notes.cpp" line="+14" />
         <location line="+20" />
@@ -6816,12 +6818,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ToolchainProbe</name>
     <message>
-        <location filename="../core/settings/toolchainprobe.cpp" line="+48" />
+        <location filename="../core/settings/toolchainprobe.cpp" line="+49" />
         <source>The configured CUDA compiler %1 does not exist or is not executable.</source>
         <translation>配置的 CUDA 编译器 %1 不存在或不可执行。</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+18" />
         <source>%1 --version failed: %2</source>
         <translation>%1 --version 执行失败：%2</translation>
     </message>
@@ -8027,12 +8029,12 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::Workbench</name>
     <message>
-        <location filename="../core/workbench/workbench.cpp" line="+285" />
+        <location filename="../core/workbench/workbench.cpp" line="+306" />
         <source>worker %1</source>
         <translation>工作进程 %1</translation>
     </message>
     <message>
-        <location line="-183" />
+        <location line="-194" />
         <source>GPU worker %1: %2 (%3), %4 SMs, copy %5 GB/s, FMA %6 GFLOP/s</source>
         <translation>GPU 工作进程 %1：%2（%3），%4 个 SM，拷贝 %5 GB/s，FMA %6 GFLOP/s</translation>
     </message>
@@ -8048,7 +8050,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>GPU 工作进程 %1：%2</translation>
     </message>
     <message>
-        <location line="+146" />
+        <location line="+157" />
         <source>the environment variable %1 is not set</source>
         <translation>环境变量 %1 未设置</translation>
     </message>
@@ -8661,7 +8663,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::cli</name>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="-366" />
+        <location filename="../app/cli/cmd_eval.cpp" line="-376" />
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -8837,7 +8839,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+90" />
+        <location line="+86" />
         <source>A task folder (task.json + reference.cu).</source>
         <translation>任务文件夹（task.json + reference.cu）。</translation>
     </message>
@@ -8910,17 +8912,22 @@ Open a task folder or a session file to see its variants.</source>
         <translation>kforge-cli eval：--seed 需要 0 到 9223372036854775807 之间的整数，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+85" />
+        <location line="+42" />
+        <source>kforge-cli eval: cannot create the session %1: %2</source>
+        <translation>kforge-cli eval：无法创建会话 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+52" />
         <source>… %1</source>
         <translation>… %1</translation>
     </message>
     <message>
-        <location line="-19" />
+        <location line="-8" />
         <source>Not recorded in %1: the candidate got no verdict.</source>
         <translation>未记录到 %1：候选内核没有得到判定结果。</translation>
     </message>
     <message>
-        <location line="-273" />
+        <location line="-289" />
         <source>event time, ms</source>
         <translation>事件时间，ms</translation>
     </message>
@@ -8960,7 +8967,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>已缓存</translation>
     </message>
     <message>
-        <location line="+62" />
+        <location line="+58" />
         <source>Compiles the task's reference and the candidates, verifies each candidate against the reference on a GPU worker and times both. Several candidates share one warm worker; their compiles run in parallel (one per core) while the ones already compiled are evaluated.
 
 Exit status: 0 every candidate is correct; 1 one is not (incorrect, crashed, timed out, does not compile or load); 2 bad input; 3 no verdict (no worker or no GPU) and none was found not correct.</source>
@@ -8989,17 +8996,17 @@ Exit status: 0 every candidate is correct; 1 one is not (incorrect, crashed, tim
         <translation>kforge-cli eval：需要一个任务文件夹和一个或多个候选源文件；参见 --help</translation>
     </message>
     <message>
-        <location line="+108" />
+        <location line="+128" />
         <source>Not recorded in %1: %2 got no verdict.</source>
         <translation>未记录到 %1：%2 没有得到判定。</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="-3" />
         <source>kforge-cli eval: cannot record the evaluation in %1: %2</source>
         <translation>kforge-cli eval：无法把评估记录到 %1：%2</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="-2" />
         <source>Recorded as variant %1 in %2</source>
         <translation>已记录为 %2 中的变体 %1</translation>
     </message>
