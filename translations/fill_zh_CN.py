@@ -882,6 +882,7 @@ T.update({
 "Also record the candidate and its evaluation as a variant of this session (created for the task when the file does not exist), e.g. to export it with 'kforge-cli export'.": '同时把候选内核及其评估作为变体记录到此会话中（文件不存在时为该任务新建会话），例如以便用“kforge-cli export”导出。',
 'file.kforge': 'file.kforge',
 'kforge-cli eval: cannot open the session %1: %2': 'kforge-cli eval：无法打开会话 %1：%2',
+'kforge-cli eval: cannot create the session %1: %2': 'kforge-cli eval：无法创建会话 %1：%2',
 "kforge-cli eval: the session %1 is for the task '%2', not '%3'": 'kforge-cli eval：会话 %1 属于任务“%2”，而不是“%3”',
 'Not recorded in %1: the candidate got no verdict.': '未记录到 %1：候选内核没有得到判定结果。',
 'kforge-cli eval: cannot record the evaluation in %1: %2': 'kforge-cli eval：无法把评估记录到 %1：%2',

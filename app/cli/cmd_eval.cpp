@@ -16,7 +16,6 @@
 #include "core/settings/settings.h"
 #include "core/task/task.h"
 #include "core/workbench/workbench.h"
-#include "core/worker/poolevaluator.h"
 #include "core/worker/workerpool.h"
 
 #include <QCommandLineParser>
@@ -191,49 +190,45 @@ void printBatchSummary(QTextStream &out, const EvaluationBatch &batch)
     }
 }
 
-// Adds the candidate as an imported variant (child of the reference) with its evaluation, committed by the
-// queue as it commits a round's; creates the session for the task folder first when it is not open. The new
-// variant's id, or 0.
-qint64 recordInSession(EvaluationQueue &queue, const QString &path, const QString &taskFolder, const QString &source,
-                       const QString &name, const QueuedEvaluation &evaluated, const DeviceInfo &device, QString *error)
+// The candidate as `--session` records it: an imported variant, child of the reference, named after its file.
+Variant importedVariant(const SessionStore &store, const QString &candidateName)
 {
-    SessionStore &store = *queue.store();
-    const EvalResult &result = evaluated.result;
-    if (!store.isOpen() && !store.create(path, taskFolder)) {
-        *error = store.errorString();
-        return 0;
-    }
     Variant v;
     v.origin = VariantOrigin::Imported;
-    v.label = QFileInfo(name).completeBaseName();
+    v.label = QFileInfo(candidateName).completeBaseName();
     if (const Variant *reference = store.population().reference())
         v.parentIds = {reference->id};
-    VariantTexts texts;
-    texts.source = source;
-    const qint64 id = store.addVariant(v, texts);
-    if (!id || !queue.commit(id, result, evaluated.compiled, device.isValid() ? device.toJson() : QJsonObject())) {
-        *error = store.errorString();
-        return 0;
-    }
-    return id;
+    return v;
 }
 
-// The per-candidate JSON object (the whole output for one candidate, an element of the array for several).
-QJsonObject resultJson(const Task &task, const QString &candidatePath, const EvalRequest &request,
-                       const QueuedEvaluation &evaluated, const DeviceInfo &device)
+// The per-candidate JSON object (the whole output for one candidate, an element of the array for several): the
+// evaluation as the session stores it (its Measurement document, EvaluationQueue::storedResult), plus the task, the
+// candidate's path and the device it is stored with.
+QJsonObject resultJson(const Task &task, const QString &candidatePath, const QueuedEvaluation &evaluated,
+                       const QJsonObject &device)
 {
-    QJsonObject o{{u"task"_s, task.name()},
-                  {u"candidate"_s, QFileInfo(candidatePath).absoluteFilePath()},
-                  {u"options"_s, request.options.toJson()},
-                  {u"result"_s, evaluated.result.toJson()}};
-    if (evaluated.compiled && evaluated.compiled->jobId != 0) {
-        QJsonObject c = evaluated.compiled->toJson();
-        c.remove(u"log"_s);
-        o.insert(u"compile"_s, c);
-    }
-    if (device.isValid())
-        o.insert(u"device"_s, device.toJson());
+    QJsonObject o = (evaluated.stored ? *evaluated.stored
+                                      : EvaluationQueue::storedResult(evaluated.result, evaluated.compiled))
+                        .toJson();
+    o.insert(u"task"_s, task.name());
+    o.insert(u"candidate"_s, QFileInfo(candidatePath).absoluteFilePath());
+    if (!device.isEmpty())
+        o.insert(u"device"_s, device);
     return o;
+}
+
+// Until the workers have said whether they can evaluate (a recording waits for it: nothing is added to a session
+// that could only fail, as the editor adds nothing then).
+void waitForReadiness(Workbench &workbench)
+{
+    if (workbench.readiness().state() != WorkerReadiness::State::Starting)
+        return;
+    QEventLoop wait;
+    QObject::connect(&workbench, &Workbench::readinessChanged, &wait, [&wait](const WorkerReadiness &r) {
+        if (r.state() != WorkerReadiness::State::Starting)
+            wait.quit();
+    });
+    wait.exec();
 }
 
 int runEval(const QStringList &args)
@@ -327,15 +322,16 @@ int runEval(const QStringList &args)
     const bool json = parser.isSet(jsonOption);
     const bool several = candidatePaths.size() > 1;
 
-    // The compiler and the GPU worker, as the workbench sets them up: one worker serves every candidate.
+    // The compiler, the GPU worker and the one evaluation queue, as the workbench sets them up for the GUI: one
+    // worker serves every candidate.
     Settings settings;
     LogHub log;
     echoWorkerLines(log, err);
     Workbench workbench(settings, log);
     workbench.useEvaluation(parser.value(workerOption));
-    PoolEvaluator &evaluator = *workbench.evaluator();
+    workbench.useQueue(&store);
+    EvaluationQueue &queue = *workbench.queue();
     const WorkerPool &pool = *workbench.pool();
-    EvaluationQueue queue(&store, &evaluator);
 
     QList<EvalRequest> requests;
     for (qsizetype i = 0; i < candidatePaths.size(); ++i) {
@@ -343,11 +339,23 @@ int runEval(const QStringList &args)
         request.task = task;
         request.candidateSource = candidateSources.at(i);
         request.candidateName = QFileInfo(candidatePaths.at(i)).fileName();
-        request.options = workbench.evalOptions();
+        request.options = queue.defaultOptions();
         request.options.metrics = !parser.isSet(noMetricsOption);
         request.options.seed = seed;
         request.arch = parser.value(archOption);
         requests << request;
+    }
+
+    // --session: each candidate becomes a variant first and is then evaluated, as the editor's Ctrl+Enter does it;
+    // the session is created once the worker can evaluate at all.
+    bool recording = !sessionPath.isEmpty();
+    if (recording) {
+        waitForReadiness(workbench);
+        recording = queue.cannotEvaluate().isEmpty();
+        if (recording && !store.isOpen() && !store.create(sessionPath, positional.at(0))) {
+            err << tr("kforge-cli eval: cannot create the session %1: %2").arg(sessionPath, store.errorString()) << '\n';
+            return kBadInput;
+        }
     }
 
     EvaluationBatch batch(&queue);
@@ -363,7 +371,10 @@ int runEval(const QStringList &args)
         const EvalResult &result = evaluated.result;
         const CompileResult compiled = evaluated.compiled.value_or(CompileResult{});
         if (json) {
-            results.append(resultJson(task, candidatePaths.at(i), request, evaluated, pool.device(0)));
+            const QJsonObject device = !result.deviceName.isEmpty() ? queue.deviceOf(result)
+                                       : pool.device(0).isValid() ? pool.device(0).toJson()
+                                                                  : QJsonObject();
+            results.append(resultJson(task, candidatePaths.at(i), evaluated, device));
         } else if (result.verdict == Verdict::CompileError) {
             // The diagnostics are printed above; the first line of the message is the summary.
             err << label(i) << verdictDisplayName(result.verdict) << u": "_s << result.message.section(u'\n', 0, 0) << '\n';
@@ -379,22 +390,15 @@ int runEval(const QStringList &args)
             ++noVerdict;
         else if (result.verdict != Verdict::Correct)
             ++notCorrect;
-        if (!sessionPath.isEmpty()) {
-            if (result.verdict == Verdict::Error) {
-                err << (several ? tr("Not recorded in %1: %2 got no verdict.").arg(sessionPath, request.candidateName)
-                                : tr("Not recorded in %1: the candidate got no verdict.").arg(sessionPath))
-                    << '\n';
-            } else {
-                QString error;
-                const qint64 id = recordInSession(queue, sessionPath, positional.at(0), request.candidateSource,
-                                                  request.candidateName, evaluated, pool.device(0), &error);
-                if (!id) {
-                    err << tr("kforge-cli eval: cannot record the evaluation in %1: %2").arg(sessionPath, error) << '\n';
-                    ++recordFailures;
-                } else {
-                    err << tr("Recorded as variant %1 in %2").arg(id).arg(sessionPath) << '\n';
-                }
-            }
+        if (recording && evaluated.variantId) {
+            err << tr("Recorded as variant %1 in %2").arg(evaluated.variantId).arg(sessionPath) << '\n';
+        } else if (recording) {
+            err << tr("kforge-cli eval: cannot record the evaluation in %1: %2").arg(sessionPath, result.message) << '\n';
+            ++recordFailures;
+        } else if (!sessionPath.isEmpty()) {
+            err << (several ? tr("Not recorded in %1: %2 got no verdict.").arg(sessionPath, request.candidateName)
+                            : tr("Not recorded in %1: the candidate got no verdict.").arg(sessionPath))
+                << '\n';
         }
     };
 
@@ -412,7 +416,12 @@ int runEval(const QStringList &args)
             report(printed++);
     });
     QObject::connect(&batch, &EvaluationBatch::finished, &loop, &QEventLoop::quit);
-    batch.start(requests);
+    if (recording)
+        batch.start(requests, [&](const EvalRequest &request) {
+            return queue.addVariant(importedVariant(store, request.candidateName), request);
+        });
+    else
+        batch.start(requests);
     if (!batch.isFinished())
         loop.exec();
 

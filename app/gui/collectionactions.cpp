@@ -90,7 +90,6 @@ void CollectionActions::start(const VerifyManifest &manifest, const QString &out
     }
     auto *verifier = new CollectionVerifier(this);
     m_verifier = verifier;
-    const quint64 job = ++m_job;
     m_dock->show();
     m_dock->raise();
     // The table is the point of it: the strip under the editor grows to about half the window.
@@ -106,14 +105,16 @@ void CollectionActions::start(const VerifyManifest &manifest, const QString &out
     options.import.jobs = std::clamp(QThread::idealThreadCount(), 1, 4);
     options.import.script = torchimport::discoverScript();
     // The collection is read and a python with torch found (it starts python) off the GUI thread.
-    QtConcurrent::run([manifest] {
+    // A read that finishes after a newer start is dropped.
+    const QFuture<ReadCollection> reading = QtConcurrent::run([manifest] {
         ReadCollection r;
         r.read = CollectionReader::read(manifest.collection, manifest.read);
         QString version;
         r.python = torchimport::findPython(torchimport::defaultPythons(), version, r.pythonProblem);
         return r;
-    }).then(this, [this, job, verifier, options](const ReadCollection &r) mutable {
-        if (job != m_job || !m_verifier)
+    });
+    m_reads.deliver(this, reading, [this, verifier, options](const ReadCollection &r) mutable {
+        if (!m_verifier)
             return;
         if (!r.read.collection) {
             report(tr("Cannot verify the collection: %1").arg(r.read.error), true);
@@ -179,10 +180,11 @@ void CollectionActions::openPair(const QString &pairId)
     if (const VerifyRecord *r = m_verifier->log().find(pairId, VerifyRun::Main))
         main = *r;
     m_panel->showMessage(tr("Opening %1 as a session…").arg(pairId));
-    QtConcurrent::run([file, taskFolder, p = *pair, main] {
+    const QFuture<QString> created = QtConcurrent::run([file, taskFolder, p = *pair, main] {
         QString error;
         return PairSession::create(file, taskFolder, p, main ? &*main : nullptr, &error) ? QString() : error;
-    }).then(this, [this, file](const QString &error) {
+    });
+    whenFinished(this, created, [this, file](const QString &error) {
         if (!error.isEmpty()) {
             report(error, true);
             return;

@@ -4,6 +4,7 @@
 // python with torch off the GUI thread, importing, and running on the workbench's one evaluation queue and worker
 // pool; the page shows it. A pair double-clicked on the page becomes a session of its own (PairSession, made off
 // the GUI thread), which the SessionController opens.
+#include "core/async/lateresultguard.h"
 #include "core/collection/collectionverifier.h"
 
 #include <QObject>
@@ -56,7 +57,7 @@ private:
     LogHub &m_log;
     QWidget *m_window = nullptr;
     QPointer<CollectionVerifier> m_verifier;
-    quint64 m_job = 0; // a read that finishes after a newer start is dropped
+    LateResultGuard m_reads; // the collection read of the latest start
 };
 
 } // namespace kforge

@@ -1,6 +1,7 @@
 #include "app/gui/exportactions.h"
 
 #include "app/gui/mainactions.h"
+#include "core/async/lateresultguard.h"
 #include "core/export/reportinput.h"
 #include "core/export/reportwriter.h"
 #include "core/export/sessionexportsource.h"
@@ -18,7 +19,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
@@ -162,13 +162,8 @@ bool ExportActions::saveReport(const QString &file)
                                nullptr, int(report->variants.size()))
                                 .arg(report->best.size());
     startBusy(tr("Writing the report…"));
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, file, summary] {
-        watcher->deleteLater();
-        done(file, summary, watcher->result());
-    });
-    watcher->setFuture(
-        QtConcurrent::run([input = *report, file] { return writeFile(file, ReportWriter::html(input).toUtf8()); }));
+    whenFinished(this, QtConcurrent::run([input = *report, file] { return writeFile(file, ReportWriter::html(input).toUtf8()); }),
+                 [this, file, summary](const QString &error) { done(file, summary, error); });
     return true;
 }
 
@@ -240,17 +235,13 @@ bool ExportActions::exportTrainingData(const QString &file, const DatasetFilter 
                          .arg(stats.suspicious)
                          .arg(stats.degenerate);
     startBusy(tr("Writing the training data…"));
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, file, summary] {
-        watcher->deleteLater();
-        done(file, summary, watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([records, file] {
+    const QFuture<QString> written = QtConcurrent::run([records, file] {
         QByteArray data;
         for (const QJsonObject &r : records)
             data += QJsonDocument(r).toJson(QJsonDocument::Compact) + '\n';
         return writeFile(file, data);
-    }));
+    });
+    whenFinished(this, written, [this, file, summary](const QString &error) { done(file, summary, error); });
     return true;
 }
 

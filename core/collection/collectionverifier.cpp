@@ -1,5 +1,6 @@
 #include "core/collection/collectionverifier.h"
 
+#include "core/async/lateresultguard.h"
 #include "core/collection/verifytable.h"
 #include "core/version.h"
 
@@ -221,13 +222,14 @@ void CollectionVerifier::writeOutputs()
     m_stage = Stage::Writing;
     const VerifyReportInput input = report();
     const QString csv = csvPath(), html = htmlPath();
-    QtConcurrent::run([input, csv, html] {
+    const QFuture<QString> written = QtConcurrent::run([input, csv, html] {
         QString error;
         if (!saveText(csv, VerifyReport::csv(input.rows).toUtf8(), &error)
             || !saveText(html, VerifyReport::html(input).toUtf8(), &error))
             return error;
         return QString();
-    }).then(this, [this](const QString &error) {
+    });
+    whenFinished(this, written, [this](const QString &error) {
         m_stage = Stage::Done;
         if (!error.isEmpty())
             Q_EMIT failed(error);

@@ -23,6 +23,11 @@ EvaluationBatch::EvaluationBatch(EvaluationQueue *queue, QObject *parent)
 
 void EvaluationBatch::start(const QList<EvalRequest> &requests)
 {
+    start(requests, [queue = m_queue](const EvalRequest &r) { return queue ? queue->submitSource(r) : 0; });
+}
+
+void EvaluationBatch::start(const QList<EvalRequest> &requests, const std::function<int(const EvalRequest &)> &submit)
+{
     if (m_started || !m_queue)
         return;
     m_started = true;
@@ -31,8 +36,17 @@ void EvaluationBatch::start(const QList<EvalRequest> &requests)
     for (const EvalRequest &r : requests)
         m_items.push_back(Item{r});
     // All at once: the compiler bounds its parallel jobs by the cores, the pool runs what is compiled.
-    for (Item &item : m_items)
-        item.ticket = m_queue->submitSource(item.request);
+    for (std::size_t i = 0; i < m_items.size(); ++i) {
+        m_items[i].ticket = submit(m_items[i].request);
+        if (m_items[i].ticket)
+            continue;
+        // Not submitted: it finishes, from the event loop as the others do, with why.
+        QueuedEvaluation failed;
+        failed.result.verdict = Verdict::Error;
+        failed.result.message = m_queue->errorString();
+        QMetaObject::invokeMethod(
+            this, [this, i, failed] { finishItem(int(i), failed); }, Qt::QueuedConnection);
+    }
     if (m_items.empty())
         QMetaObject::invokeMethod(
             this,
@@ -67,8 +81,13 @@ int EvaluationBatch::indexOf(int ticket) const
 
 void EvaluationBatch::onFinished(const QueuedEvaluation &e)
 {
-    const int i = indexOf(e.ticket);
-    if (i < 0 || m_items[std::size_t(i)].done)
+    if (const int i = indexOf(e.ticket); i >= 0)
+        finishItem(i, e);
+}
+
+void EvaluationBatch::finishItem(int i, const QueuedEvaluation &e)
+{
+    if (m_items[std::size_t(i)].done)
         return;
     Item &item = m_items[std::size_t(i)];
     item.done = true;

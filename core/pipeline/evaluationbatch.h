@@ -10,6 +10,7 @@
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <functional>
 #include <vector>
 
 namespace kforge {
@@ -33,6 +34,9 @@ public:
     // Submits every request (sources outside any session, as EvaluationQueue::submitSource). Once per batch;
     // finished() follows when every candidate has finished, at once for an empty list.
     void start(const QList<EvalRequest> &requests);
+    // The same with each request handed to `submit`, which returns its ticket, e.g. as a new variant of the open
+    // session (EvaluationQueue::addVariant); one it could not submit (0) finishes with the queue's error.
+    void start(const QList<EvalRequest> &requests, const std::function<int(const EvalRequest &)> &submit);
     void cancel();
 
     int size() const { return int(m_items.size()); }
@@ -52,6 +56,7 @@ Q_SIGNALS:
 private:
     int indexOf(int ticket) const;
     void onFinished(const QueuedEvaluation &e);
+    void finishItem(int index, const QueuedEvaluation &e);
 
     QPointer<EvaluationQueue> m_queue;
     std::vector<Item> m_items;

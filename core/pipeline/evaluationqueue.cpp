@@ -146,6 +146,12 @@ std::map<int, EvaluationQueue::Pending>::iterator EvaluationQueue::findTicket(in
 
 int EvaluationQueue::submit(qint64 variantId, const EvalOptions &options, qint64 roundId)
 {
+    return submitVariant(variantId, options, roundId, nullptr);
+}
+
+int EvaluationQueue::submitVariant(qint64 variantId, const EvalOptions &options, qint64 roundId,
+                                   const EvalRequest *outside)
+{
     m_error.clear();
     const Variant *v = m_store ? m_store->population().find(variantId) : nullptr;
     if (!v)
@@ -163,6 +169,10 @@ int EvaluationQueue::submit(qint64 variantId, const EvalOptions &options, qint64
         req.candidateName = t->referenceFileName();
     else
         req.candidateFlags = v->nvccFlags;
+    if (outside) {
+        req.candidateName = outside->candidateName;
+        req.arch = outside->arch;
+    }
     req.options = options;
     // A round's candidate gets the metrics pass by the policy; the reference's runs once per worker anyway.
     const bool byPolicy = roundId && v->origin != VariantOrigin::Reference;
@@ -180,6 +190,25 @@ int EvaluationQueue::submitSource(const EvalRequest &request)
 {
     m_error.clear();
     return enqueue(request, 0, 0);
+}
+
+int EvaluationQueue::addVariant(const Variant &variant, const EvalRequest &request, qint64 *variantId)
+{
+    m_error.clear();
+    if (variantId)
+        *variantId = 0;
+    if (!m_store || !m_store->isOpen() || !m_store->hasTask())
+        return int(failId(tr("Open a session with a task first.")));
+    if (request.candidateSource.trimmed().isEmpty())
+        return int(failId(tr("The variant has no source.")));
+    if (const QString why = cannotEvaluate(); !why.isEmpty())
+        return int(failId(why));
+    const qint64 id = m_store->addVariant(variant, {request.candidateSource, {}, {}});
+    if (!id)
+        return int(failId(m_store->errorString()));
+    if (variantId)
+        *variantId = id;
+    return submitVariant(id, request.options, 0, &request);
 }
 
 qint64 EvaluationQueue::addManualVariant(const QString &source, const QList<qint64> &parentIds, const QString &label)
@@ -401,7 +430,7 @@ qint64 EvaluationQueue::concludeDeepCheck(const Pending &pending, EvalResult &re
 qint64 EvaluationQueue::commit(qint64 variantId, const EvalResult &result, const std::optional<CompileResult> &compiled,
                                const QJsonObject &deviceJson)
 {
-    QJsonObject device = deviceJson.isEmpty() ? QJsonObject{{u"name"_s, result.deviceName}} : deviceJson;
+    QJsonObject device = deviceJson.isEmpty() ? deviceOf(result) : deviceJson;
     if (!result.workerName.isEmpty())
         device.insert(u"worker"_s, result.workerName);
     const QStringList flags = compiled ? compiled->commandLine : QStringList();
@@ -418,6 +447,16 @@ qint64 EvaluationQueue::commit(qint64 variantId, const EvalResult &result, const
         m_store->setStatus(variantId, VariantStatus::Failed, reason);
     }
     return evaluationId;
+}
+
+QJsonObject EvaluationQueue::deviceOf(const EvalResult &result) const
+{
+    QJsonObject device = m_deviceLookup ? m_deviceLookup(result.deviceName) : QJsonObject();
+    if (device.isEmpty())
+        device.insert(u"name"_s, result.deviceName);
+    if (!result.workerName.isEmpty())
+        device.insert(u"worker"_s, result.workerName);
+    return device;
 }
 
 Measurement EvaluationQueue::storedResult(const EvalResult &r, const std::optional<CompileResult> &compiled)

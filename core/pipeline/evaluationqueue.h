@@ -12,6 +12,7 @@
 #include "core/eval/evalresult.h"
 #include "core/eval/measurement.h"
 #include "core/pipeline/metricspolicy.h"
+#include "core/session/variant.h"
 #include "core/task/task.h"
 #include "core/worker/evaluator.h"
 #include "core/worker/workerreadiness.h"
@@ -22,6 +23,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -89,6 +91,11 @@ public:
     bool reevaluate(qint64 variantId, bool sourceProfile = false);
     // A source outside any session (`kforge-cli eval` without --session): evaluated, nothing stored.
     int submitSource(const EvalRequest &request);
+    // A candidate from outside the session made a new variant of it and evaluated at once, in the editor's order
+    // (addManualVariant): the variant first, then its evaluation (`kforge-cli eval --session`). `request` brings the
+    // source, the file name its diagnostics use, the options and the architecture; the task is the session's. The
+    // ticket, with the new variant's id in *variantId; 0 with errorString() when nothing was added.
+    int addVariant(const Variant &variant, const EvalRequest &request, qint64 *variantId = nullptr);
 
     void cancel(int ticket);
     // What an evaluation of `request` will need, started ahead of its submit (Evaluator::prepare): a collection's
@@ -97,10 +104,16 @@ public:
     bool isEvaluating(qint64 variantId) const;
     int pendingCount() const { return int(m_pending.size()); }
 
-    // Commits one finished evaluation of `variantId`: the stored form, the device (`device`, or the result's
-    // device name and worker), and the variant's status from the verdict. The evaluation's id, 0 on error.
+    // Commits one finished evaluation of `variantId`: the stored form, the device (`device`, or deviceOf()), and the
+    // variant's status from the verdict. The evaluation's id, 0 on error.
     qint64 commit(qint64 variantId, const EvalResult &result, const std::optional<CompileResult> &compiled,
                   const QJsonObject &device = {});
+    // Where the workers' full device descriptions come from (the composition root sets the pool's), by device name;
+    // an empty object for a name it does not know.
+    void setDeviceLookup(std::function<QJsonObject(const QString &deviceName)> lookup) { m_deviceLookup = std::move(lookup); }
+    // The device a result is stored with: the full description of the GPU that measured it where the lookup knows
+    // it, else its name, and the worker's name.
+    QJsonObject deviceOf(const EvalResult &result) const;
     // The stored result: the worker's EvalResult plus what the compiler said about the candidate.
     static Measurement storedResult(const EvalResult &result, const std::optional<CompileResult> &compiled);
 
@@ -127,6 +140,8 @@ private:
         bool metricsFollowUp = false; // this is the metrics pass of a result that turned out among the best
     };
     int enqueue(const EvalRequest &request, qint64 variantId, qint64 roundId);
+    // submit() with what a request from outside the session brings (addVariant): its file name and architecture.
+    int submitVariant(qint64 variantId, const EvalOptions &options, qint64 roundId, const EvalRequest *outside);
     bool startDeepCheck(Pending pending, qint64 firstEvaluationId);
     bool startMetricsFollowUp(Pending pending, qint64 firstEvaluationId);
     // Commits the deep check's result and holds or accepts the variant; the evaluation's id.
@@ -144,6 +159,7 @@ private:
     MetricsPolicy m_metricsPolicy;
     QString m_error;
     std::optional<Task> m_task;
+    std::function<QJsonObject(const QString &)> m_deviceLookup;
     QString m_taskOf;                 // the session the task was built from
     std::map<int, Pending> m_pending; // by the evaluator's id, which is the ticket
 };

@@ -1,5 +1,6 @@
 #include "core/profile/assemblyfetcher.h"
 
+#include "core/async/lateresultguard.h"
 #include "core/compile/compiler.h"
 #include "core/compile/compileresult.h"
 #include "core/compile/cudatoolkit.h"
@@ -7,7 +8,6 @@
 #include "core/worker/workerpool.h"
 #include "core/worker/workerreply.h"
 
-#include <QFutureWatcher>
 #include <QJsonArray>
 #include <QtConcurrent>
 
@@ -118,22 +118,19 @@ void AssemblyFetcher::onCompiled(int compileJob, const CompileResult &result)
             maybeFinish(id);
             return;
         }
-        auto future = QtConcurrent::run([text = result.text] { return PtxListing::parse(text); });
-        auto *watcher = new QFutureWatcher<PtxListing>(this);
-        connect(watcher, &QFutureWatcher<PtxListing>::finished, this, [this, id, watcher] {
-            watcher->deleteLater();
+        const auto parsed = QtConcurrent::run([text = result.text] { return PtxListing::parse(text); });
+        whenFinished(this, parsed, [this, id](const PtxListing &ptx) {
             const auto it = m_jobs.find(id);
             if (it == m_jobs.end())
                 return; // cancelled meanwhile
             Assembly &a = it->second.assembly;
-            a.ptx = watcher->result();
+            a.ptx = ptx;
             a.ptxDone = true;
             if (!a.ptx.hasLineInfo())
                 a.ptxError = tr("The PTX has no line table, so lines cannot be matched: compile with -lineinfo.");
             Q_EMIT updated(id, a);
             maybeFinish(id);
         });
-        watcher->setFuture(future);
         return;
     }
     if (!result.resources.isEmpty())
@@ -145,13 +142,8 @@ void AssemblyFetcher::onCompiled(int compileJob, const CompileResult &result)
             return;
         }
         const QString tool = result.commandLine.isEmpty() ? QString() : QFileInfo(result.commandLine.first()).fileName();
-        auto future = QtConcurrent::run([text = result.text] { return SassListing::parse(text); });
-        auto *watcher = new QFutureWatcher<SassListing>(this);
-        connect(watcher, &QFutureWatcher<SassListing>::finished, this, [this, id, watcher, tool] {
-            watcher->deleteLater();
-            sassParsed(id, watcher->result(), tr("%1 (local)").arg(tool));
-        });
-        watcher->setFuture(future);
+        const auto parsed = QtConcurrent::run([text = result.text] { return SassListing::parse(text); });
+        whenFinished(this, parsed, [this, id, tool](const SassListing &sass) { sassParsed(id, sass, tr("%1 (local)").arg(tool)); });
         return;
     }
     // The .so for a worker to disassemble.
@@ -221,13 +213,8 @@ void AssemblyFetcher::onWorkerReply(int id, const WorkerReply &reply)
     }
     const QJsonObject body = reply.body;
     const QString tool = tr("%1 on worker %2").arg(body.value("tool"_L1).toString(u"?"_s), job.workerName);
-    auto future = QtConcurrent::run([body] { return parseDisassembly(body); });
-    auto *watcher = new QFutureWatcher<SassListing>(this);
-    connect(watcher, &QFutureWatcher<SassListing>::finished, this, [this, id, watcher, tool] {
-        watcher->deleteLater();
-        sassParsed(id, watcher->result(), tool);
-    });
-    watcher->setFuture(future);
+    whenFinished(this, QtConcurrent::run([body] { return parseDisassembly(body); }),
+                 [this, id, tool](const SassListing &sass) { sassParsed(id, sass, tool); });
 }
 
 void AssemblyFetcher::sassParsed(int id, SassListing listing, const QString &tool)

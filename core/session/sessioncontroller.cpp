@@ -98,11 +98,9 @@ QString SessionController::saveSuggestion() const
 
 void SessionController::openTaskFolder(const QString &folder)
 {
-    const quint64 job = ++m_openJob;
     Q_EMIT progress(tr("Opening %1…").arg(displayPath(folder)));
-    QtConcurrent::run([folder] { return Task::load(folder); }).then(this, [this, job, folder](const TaskLoadResult &result) {
-        if (job != m_openJob)
-            return; // the user opened something else meanwhile
+    // Dropped when the user opens something else meanwhile.
+    m_taskLoads.deliver(this, QtConcurrent::run([folder] { return Task::load(folder); }), [this, folder](const TaskLoadResult &result) {
         Q_EMIT progress(QString());
         if (!result.ok()) {
             Q_EMIT failed(tr("Could not open the task folder %1:\n%2").arg(displayPath(folder), result.error.message()));
@@ -157,7 +155,7 @@ bool SessionController::createWorkingSession(const QString &taskFolder)
 
 bool SessionController::openSession(const QString &file)
 {
-    ++m_openJob; // a task folder still loading must not replace the session
+    m_taskLoads.drop(); // a task folder still loading must not replace the session
     m_pendingSession.clear();
     Q_EMIT replacing();
     if (!m_store->open(file)) {
@@ -172,7 +170,7 @@ bool SessionController::openSession(const QString &file)
 
 void SessionController::openSessionAsync(const QString &file)
 {
-    ++m_openJob;
+    m_taskLoads.drop();
     m_pendingSession = file;
     Q_EMIT replacing();
     Q_EMIT progress(tr("Opening %1…").arg(displayPath(file)));

@@ -2,6 +2,7 @@
 // The open session's lifecycle, without a widget: a task folder gets a working session at once, a session file is
 // opened (at once or off the GUI thread), Save Session As copies or creates one, and every opening is remembered in
 // the recent files. The window asks the user for paths and shows what this reports.
+#include "core/async/lateresultguard.h"
 #include "core/task/task.h"
 
 #include <QObject>
@@ -72,7 +73,7 @@ private:
     QString m_pendingSession; // the session file being loaded off the calling thread
     Task m_task;
     QString m_taskFolder;
-    quint64 m_openJob = 0; // a task load that finishes after a newer open is dropped
+    LateResultGuard m_taskLoads; // a task load that finishes after a newer open is dropped
 };
 
 } // namespace kforge

@@ -162,7 +162,7 @@ SessionHistoryWatch::SessionHistoryWatch(SessionStore *store)
     connect(&m_throttle, &QTimer::timeout, this, &SessionHistoryWatch::load);
     connect(store, &SessionStore::opened, this, &SessionHistoryWatch::load);
     connect(store, &SessionStore::closed, this, [this] {
-        ++m_job; // a read of the closed session is dropped
+        m_reads.drop(); // a read of the closed session is dropped
         m_throttle.stop();
         m_reading = false;
         m_again = false;
@@ -202,29 +202,22 @@ void SessionHistoryWatch::load()
 {
     if (!m_store || !m_store->isOpen())
         return;
-    const quint64 job = ++m_job;
     m_reading = true;
     m_again = false;
-    // The history so far goes along (shared, not copied): only what is new or may have changed is read again.
-    QtConcurrent::run([path = m_store->path(), base = isCurrent() ? m_history : SessionHistory{}] {
+    // The history so far goes along (shared, not copied): only what is new or may have changed is read again. The
+    // answer comes from the event loop even when the read is done at once, never inside the opened() that started
+    // it, before the panels have forgotten the session before; one superseded by a newer read, or after the session
+    // changed, is dropped.
+    const QFuture<SessionHistory> read = QtConcurrent::run([path = m_store->path(), base = isCurrent() ? m_history : SessionHistory{}] {
         return SessionHistory::read(path, &base);
-    })
-        .then(this, [this, job](SessionHistory h) {
-            // Always from the event loop: a read that is done before then() attaches would run this at once, inside
-            // the opened() that started it, before the panels have forgotten the session before.
-            QMetaObject::invokeMethod(
-                this,
-                [this, job, h = std::move(h)]() mutable {
-                    if (job != m_job)
-                        return; // superseded by a newer read, or the session changed
-                    m_reading = false;
-                    m_history = std::move(h);
-                    Q_EMIT changed();
-                    if (std::exchange(m_again, false))
-                        schedule();
-                },
-                Qt::QueuedConnection);
-        });
+    });
+    m_reads.deliver(this, read, [this](SessionHistory h) {
+        m_reading = false;
+        m_history = std::move(h);
+        Q_EMIT changed();
+        if (std::exchange(m_again, false))
+            schedule();
+    });
 }
 
 } // namespace kforge

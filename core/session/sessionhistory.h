@@ -3,6 +3,7 @@
 // Reasoning's answers, Compare's stored analyses): every round, every model answer without its text, every stored
 // pair analysis. SessionHistoryWatch reads it off the GUI thread whenever the open session changes and hands it
 // over by value, so a session of thousands of answers never makes the window wait.
+#include "core/async/lateresultguard.h"
 #include "core/session/pairanalysis.h"
 #include "core/session/roundrecord.h"
 
@@ -77,7 +78,7 @@ private:
     QPointer<SessionStore> m_store;
     SessionHistory m_history;
     QTimer m_throttle; // writes during a round come in bursts: one read per burst
-    quint64 m_job = 0; // a read that finishes after a newer one started, or after the session changed, is dropped
+    LateResultGuard m_reads; // a read that finishes after a newer one started, or after the session changed, is dropped
     bool m_reading = false;
     bool m_again = false; // something changed while a read was running
 };

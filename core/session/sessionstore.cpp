@@ -1,4 +1,5 @@
 #include "core/session/sessionstore.h"
+#include "core/async/lateresultguard.h"
 #include "core/session/sessionrows.h"
 #include "core/session/sessionschema.h"
 
@@ -249,13 +250,14 @@ void SessionStore::openAsync(const QString &path)
     job->path = path;
     m_opening = job;
     // The loader sees only the job, never this store; the result comes back through this thread's event loop.
-    QtConcurrent::run(m_loader.get(), [job] {
+    const QFuture<void> loading = QtConcurrent::run(m_loader.get(), [job] {
         load(job->path, &job->cancelled, job->loaded);
         const std::lock_guard guard(job->mutex);
         job->finished = true;
         if (job->cancelled)
             job->loaded.lock.reset();
-    }).then(this, [this, job] { finishOpening(job); });
+    });
+    whenFinished(this, loading, [this, job] { finishOpening(job); });
 }
 
 void SessionStore::cancelOpening()

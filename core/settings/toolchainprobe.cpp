@@ -39,7 +39,8 @@ void ToolchainProbe::start(const QString &configuredPath)
         m_process->deleteLater();
         m_process = nullptr;
     }
-    const quint64 generation = ++m_generation;
+    // A second start() abandons this probe: its answer is dropped.
+    auto deliver = m_probes.bind([this](const ToolchainInfo &info) { report(info); });
     const QString nvcc = CudaToolkit::locateNvcc(configuredPath);
     if (nvcc.isEmpty()) {
         ToolchainInfo info;
@@ -47,13 +48,7 @@ void ToolchainProbe::start(const QString &configuredPath)
                          ? CudaToolkit::missingNvccMessage()
                          : tr("The configured CUDA compiler %1 does not exist or is not executable.").arg(configuredPath);
         // Deliver asynchronously in every case so callers see one behaviour.
-        QMetaObject::invokeMethod(
-            this,
-            [this, info, generation] {
-                if (generation == m_generation)
-                    report(info);
-            },
-            Qt::QueuedConnection);
+        QMetaObject::invokeMethod(this, [deliver, info]() mutable { deliver(info); }, Qt::QueuedConnection);
         return;
     }
     m_process = new QProcess(this);
@@ -61,7 +56,7 @@ void ToolchainProbe::start(const QString &configuredPath)
     m_process->setArguments({QStringLiteral("--version")});
     m_process->setProcessChannelMode(QProcess::MergedChannels);
     QProcess *process = m_process;
-    connect(process, &QProcess::finished, this, [this, process, nvcc](int exitCode, QProcess::ExitStatus status) {
+    connect(process, &QProcess::finished, this, [deliver, process, nvcc](int exitCode, QProcess::ExitStatus status) mutable {
         ToolchainInfo info;
         info.nvccPath = nvcc;
         const QString output = QString::fromLocal8Bit(process->readAll());
@@ -71,15 +66,15 @@ void ToolchainProbe::start(const QString &configuredPath)
         } else {
             info.error = tr("%1 --version failed: %2").arg(nvcc, output.trimmed().left(300));
         }
-        report(info);
+        deliver(info);
     });
-    connect(process, &QProcess::errorOccurred, this, [this, process, nvcc](QProcess::ProcessError error) {
+    connect(process, &QProcess::errorOccurred, this, [deliver, process, nvcc](QProcess::ProcessError error) mutable {
         if (error != QProcess::FailedToStart)
             return; // finished() follows for the other errors
         ToolchainInfo info;
         info.nvccPath = nvcc;
         info.error = tr("Could not run %1: %2").arg(nvcc, process->errorString());
-        report(info);
+        deliver(info);
     });
     process->start();
 }

@@ -1,6 +1,8 @@
 #pragma once
 // Looks for the CUDA compiler (nvcc) and asks it for its version without blocking the caller's thread, so
 // the GUI can say honestly whether kernels can be compiled here.
+#include "core/async/lateresultguard.h"
+
 #include <QMetaType>
 #include <QObject>
 #include <QProcess>
@@ -35,7 +37,7 @@ private:
     void report(ToolchainInfo info);
 
     QProcess *m_process = nullptr;
-    quint64 m_generation = 0; // a late answer to an abandoned probe is dropped
+    LateResultGuard m_probes; // a late answer to an abandoned probe is dropped
 };
 
 } // namespace kforge

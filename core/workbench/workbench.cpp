@@ -13,6 +13,7 @@
 #include "core/worker/workerpool.h"
 #include "core/worker/workerstatus.h"
 
+#include <QPointer>
 #include <QTimer>
 
 namespace kforge {
@@ -25,8 +26,9 @@ Workbench::Workbench(SessionStore *store, Settings &settings, LogHub &log, Evalu
     m_credentials = new Credentials(this);
     makeEvaluation();
     m_llm = new LlmClient(this);
-    makeRunner(store, evaluator);
-    forwardReadiness(m_runner->evaluator());
+    makeQueue(store, evaluator);
+    makeRunner(store);
+    forwardReadiness(m_queue->evaluator());
     // After every connection is made: starting the workers may announce a readiness at once.
     applyCompiler();
     applyTiming();
@@ -68,14 +70,22 @@ void Workbench::useModel()
         m_llm = new LlmClient(this);
 }
 
+void Workbench::useQueue(SessionStore *store)
+{
+    if (m_queue)
+        return;
+    useEvaluation(m_workerCommands);
+    makeQueue(store, nullptr);
+    applyTiming();
+}
+
 void Workbench::useRounds(SessionStore *store)
 {
     if (m_runner)
         return;
-    useEvaluation(m_workerCommands);
+    useQueue(store);
     useModel();
-    makeRunner(store, nullptr);
-    applyTiming();
+    makeRunner(store);
     applyPrices();
 }
 
@@ -140,9 +150,16 @@ void Workbench::makeEvaluation()
         connect(&m_settings, &Settings::workersChanged, this, &Workbench::applyWorkers);
 }
 
-void Workbench::makeRunner(SessionStore *store, Evaluator *evaluator)
+void Workbench::makeQueue(SessionStore *store, Evaluator *evaluator)
 {
     m_queue = new EvaluationQueue(store, evaluator ? evaluator : static_cast<Evaluator *>(m_evaluator), this);
+    // An evaluation is stored with the full description of the GPU that measured it (the export's provenance).
+    m_queue->setDeviceLookup([pool = QPointer<WorkerPool>(m_pool)](const QString &name) {
+        for (int i = 0; pool && i < pool->workerCount(); ++i)
+            if (const DeviceInfo d = pool->device(i); d.isValid() && d.name == name)
+                return d.toJson();
+        return QJsonObject();
+    });
     // The pool knows the kind of the session's task from the moment the task is known, so that readiness says
     // what a torch task needs beyond the GPU (kforge-worker's Python with torch).
     if (store && m_pool) {
@@ -154,10 +171,14 @@ void Workbench::makeRunner(SessionStore *store, Evaluator *evaluator)
         connect(store, &SessionStore::opened, this, followTask);
         followTask();
     }
+    connect(&m_settings, &Settings::timingChanged, this, &Workbench::applyTiming);
+}
+
+void Workbench::makeRunner(SessionStore *store)
+{
     m_runner = new RoundRunner(store, m_llm, m_queue, this);
     connect(m_runner, &RoundRunner::errorOccurred, this,
             [this](const QString &message) { m_log.post(LogSource::Model, LogLevel::Error, message); });
-    connect(&m_settings, &Settings::timingChanged, this, &Workbench::applyTiming);
     connect(&m_settings, &Settings::pricesChanged, this, &Workbench::applyPrices);
 }
 
@@ -274,7 +295,7 @@ void Workbench::lookupKey(EndpointConfig &endpoint, const QString &keyVariable, 
 
 WorkerReadiness Workbench::readiness() const
 {
-    const Evaluator *evaluator = m_runner ? m_runner->evaluator() : m_evaluator;
+    const Evaluator *evaluator = m_queue ? m_queue->evaluator() : m_evaluator;
     return evaluator ? evaluator->readiness() : WorkerReadiness(WorkerReadiness::State::NoWorker);
 }
 

@@ -54,9 +54,11 @@ public:
     // The same with a pool of workers, one per command (`kforge-cli verify --worker A --worker B`); none: Settings'
     // first worker.
     void useEvaluation(const QStringList &workerCommands);
+    // The one evaluation queue on `store`, with evaluation (the worker given before, if any): `kforge-cli eval`.
+    void useQueue(SessionStore *store);
     // The LLM client.
     void useModel();
-    // The round runner on `store`, with evaluation (the worker given before, if any) and the model.
+    // The round runner on `store`, with its queue (useQueue) and the model.
     void useRounds(SessionStore *store);
 
     // Null where a headless workbench was made without that part.
@@ -66,7 +68,7 @@ public:
     LlmClient *llm() const { return m_llm; }
     Credentials *credentials() const { return m_credentials; }
     RoundRunner *runner() const { return m_runner; }
-    // Every evaluation goes through it: the runner's rounds, the editor's Ctrl+Enter, forks, re-runs.
+    // Every evaluation goes through it: the runner's rounds, the editor's Ctrl+Enter, forks, re-runs, kforge-cli eval.
     EvaluationQueue *queue() const { return m_queue; }
 
     // The options of the next evaluation: the measurement defaults with the user's Settings → Timing applied.
@@ -104,7 +106,8 @@ Q_SIGNALS:
 
 private:
     void makeEvaluation();
-    void makeRunner(SessionStore *store, Evaluator *evaluator);
+    void makeQueue(SessionStore *store, Evaluator *evaluator);
+    void makeRunner(SessionStore *store);
     void forwardReadiness(Evaluator *evaluator);
     void applyCompiler();
     void applyWorkers();

@@ -18,7 +18,6 @@
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -287,17 +286,10 @@ void ExportDialog::scheduleRefresh()
 void ExportDialog::refresh()
 {
     m_refreshTimer->stop();
-    const quint64 job = ++m_job;
     m_status->setText(tr("Comparing with the files on disk…"));
     m_export->setEnabled(false);
-    // A watcher owned by the dialog rather than QFuture::then(this, ...): in Qt 6.4 a continuation whose
-    // context object died first asserts, and the dialog may be closed while a plan is being made.
-    auto *watcher = new QFutureWatcher<PlanJob>(this);
-    connect(watcher, &QFutureWatcher<PlanJob>::finished, this, [this, watcher, job] {
-        watcher->deleteLater();
-        if (job != m_job)
-            return; // a newer request replaced this one
-        const PlanJob result = watcher->result();
+    // A newer request replaces this one; the dialog may be closed while a plan is being made.
+    m_plans.deliver(this, QtConcurrent::run(makePlan, m_input, options(), outputFolder()), [this](const PlanJob &result) {
         if (!result.error.isEmpty()) {
             m_bundle = {};
             m_model->setPlan({});
@@ -309,7 +301,6 @@ void ExportDialog::refresh()
         }
         showPlan(result.bundle, result.plan, result.cmakeLines);
     });
-    watcher->setFuture(QtConcurrent::run(makePlan, m_input, options(), outputFolder()));
 }
 
 void ExportDialog::showPlan(const ExportBundle &bundle, const ExportPlan &plan, const QStringList &cmakeLines)
@@ -374,11 +365,12 @@ void ExportDialog::exportNow()
     const ExportPlan plan = m_model->plan();
     const bool force = m_overwrite->isChecked();
     m_status->setText(tr("Writing…"));
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, dir = plan.outDir()] {
-        watcher->deleteLater();
+    const QFuture<QString> written = QtConcurrent::run([plan, force] {
+        QString error;
+        return plan.write(force, &error) ? QString() : error;
+    });
+    whenFinished(this, written, [this, dir = plan.outDir()](const QString &error) {
         m_busy = false;
-        const QString error = watcher->result();
         if (!error.isEmpty()) {
             m_status->setText(tr("Export failed: %1").arg(error));
             updateButtons();
@@ -390,10 +382,6 @@ void ExportDialog::exportNow()
         refresh();
         Q_EMIT exported(dir);
     });
-    watcher->setFuture(QtConcurrent::run([plan, force] {
-        QString error;
-        return plan.write(force, &error) ? QString() : error;
-    }));
 }
 
 } // namespace kforge

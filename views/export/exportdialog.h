@@ -2,6 +2,7 @@
 // Exports one variant: pick the format and the folder, preview every file (conflicts with what is on
 // disk marked, with a diff of what would change), then write. Generating, comparing with the disk and
 // writing run off the GUI thread.
+#include "core/async/lateresultguard.h"
 #include "core/export/exportbundle.h"
 #include "core/export/exportinput.h"
 #include "core/export/exportplan.h"
@@ -68,8 +69,8 @@ private:
 
     ExportInput m_input;
     ExportBundle m_bundle;
-    quint64 m_job = 0;   // the latest plan request; older answers are dropped
-    bool m_busy = false; // writing
+    LateResultGuard m_plans; // the latest plan request; older answers are dropped
+    bool m_busy = false;     // writing
     QString m_exportedTo;
 
     QComboBox *m_format = nullptr;

@@ -409,10 +409,8 @@ void RoundControlPanel::applyRequestTemplate(std::function<void(bool ok)> then)
         return; // the starting lookup reads the fields when it completes
     if (!m_credentials)
         m_credentials = new Credentials(this);
-    const quint64 job = ++m_keyJob;
-    m_credentials->lookup(*ep, this, [this, job, ep = *ep, then = std::move(then)](const ApiKeyLookup &key) {
-        if (job != m_keyJob)
-            return; // a newer lookup replaced this one and delivers instead
+    // A newer lookup replaces this one and delivers instead.
+    m_credentials->lookup(*ep, this, m_keyLookups.bind([this, ep = *ep, then = std::move(then)](const ApiKeyLookup &key) {
         if (!key.found() && ep.needsKey()) {
             setStatus(tr("No API key for %1: %2").arg(ep.displayName.isEmpty() ? ep.id : ep.displayName, key.error));
             if (then)
@@ -430,7 +428,7 @@ void RoundControlPanel::applyRequestTemplate(std::function<void(bool ok)> then)
         m_runner->setRequestTemplate(r);
         if (then)
             then(true);
-    });
+    }));
 }
 
 void RoundControlPanel::start()

@@ -5,6 +5,7 @@
 // candidates with their stage, variant, speedup and the exemplars each saw. Prompt: the preview of the prompt and, when
 // review is on, the rendered prompt to edit before it is sent; choosing a candidate shows the prompt it received.
 // Tokens and cost so far. Says plainly what is missing ("no GPU worker configured — Settings → Workers").
+#include "core/async/lateresultguard.h"
 #include "core/llm/endpointconfig.h"
 #include "core/optimizer/candidateprompts.h"
 #include "core/worker/workerreadiness.h"
@@ -155,7 +156,7 @@ private:
     QTableView *m_progressView = nullptr;
     QString m_historyOf; // the session whose history the Rounds page has shown (the page is chosen once per session)
     QLabel *m_usage = nullptr;
-    quint64 m_keyJob = 0; // a key lookup that finishes after a newer one is dropped
+    LateResultGuard m_keyLookups; // a key lookup that finishes after a newer one is dropped
     bool m_starting = false;
 };
 
