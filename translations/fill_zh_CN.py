@@ -544,6 +544,8 @@ T.update({
 "The task's speed-of-light floor as a percentage of the measured time": '任务的光速上限（理论极限）占实测时间的百分比',
 'What limits the kernels, from the roofline': '根据屋顶线模型得出的内核瓶颈',
 'Registers per thread of the longest-running kernel': '运行时间最长的内核的每线程寄存器数',
+'Longest-running kernel: %1': '运行时间最长的内核：%1',
+'%1 B of shared memory per block (static and dynamic)': '每个线程块 %1 B 共享内存（静态与动态）',
 'Pinned variants are always shown to the model; excluded ones never': '固定的变体总会展示给模型；排除的变体从不展示',
 'ID': 'ID',
 'Label': '标签',

@@ -67,7 +67,7 @@
         <translation>错误</translation>
     </message>
     <message>
-        <location line="+152" />
+        <location line="+133" />
         <source>The worker sent an unknown verdict '%1'. %2</source>
         <translation>工作进程发来未知的判定结果“%1”。%2</translation>
     </message>
@@ -3503,6 +3503,49 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
 </context>
 <context>
+    <name>kforge::MeasurementFigures</name>
+    <message>
+        <location filename="../core/eval/measurementfigures.cpp" line="+50" />
+        <source>the candidate was not measured (%1)</source>
+        <translation>候选内核未测量（%1）</translation>
+    </message>
+    <message>
+        <location line="+14" />
+        <source>the result holds no timing</source>
+        <translation>结果中没有计时数据</translation>
+    </message>
+    <message>
+        <location line="+50" />
+        <source>the evaluation ran without the metrics pass</source>
+        <translation>评测运行时未进行指标采集</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>the worker sent no metrics for the candidate</source>
+        <translation>工作进程没有发送候选内核的指标</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>the profiler gave no reason</source>
+        <translation>性能分析器未给出原因</translation>
+    </message>
+    <message>
+        <location line="+5" />
+        <source>no kernel was profiled</source>
+        <translation>没有内核被性能分析</translation>
+    </message>
+    <message>
+        <location line="+46" />
+        <source>the evaluation ran without a kernel trace</source>
+        <translation>评测运行时未进行内核跟踪</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>the tracer gave no reason</source>
+        <translation>跟踪器未给出原因</translation>
+    </message>
+</context>
+<context>
     <name>kforge::MeasurementText</name>
     <message>
         <location filename="../views/variants/measurementtext.cpp" line="+20" />
@@ -3844,7 +3887,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::PromptBuilder</name>
     <message>
-        <location filename="../core/optimizer/promptbuilder.cpp" line="+335" />
+        <location filename="../core/optimizer/promptbuilder.cpp" line="+338" />
         <source>Prompt template "%1": %2</source>
         <translation>提示词模板“%1”：%2</translation>
     </message>
@@ -4268,7 +4311,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ReportSource</name>
     <message>
-        <location filename="../core/export/reportinput.cpp" line="+34" />
+        <location filename="../core/export/reportinput.cpp" line="+32" />
         <source>the session has no task</source>
         <translation>会话没有任务</translation>
     </message>
@@ -4402,7 +4445,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>没有打开的会话</translation>
     </message>
     <message>
-        <location line="+50" />
+        <location line="+55" />
         <source>%1: %2 FLOP/byte, %3 GFLOP/s</source>
         <translation>%1：%2 FLOP/字节，%3 GFLOP/s</translation>
     </message>
@@ -4422,7 +4465,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 的内核</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+10" />
         <source>%1, kernel %2</source>
         <translation>%1，内核 %2</translation>
     </message>
@@ -7088,49 +7131,6 @@ Nothing was written; fix the file and import again.</source>
     </message>
 </context>
 <context>
-    <name>kforge::VariantMeasurement</name>
-    <message>
-        <location filename="../views/variants/variantmeasurement.cpp" line="+72" />
-        <source>the candidate was not measured (%1)</source>
-        <translation>候选内核未测量（%1）</translation>
-    </message>
-    <message>
-        <location line="+15" />
-        <source>the result holds no timing</source>
-        <translation>结果中没有计时数据</translation>
-    </message>
-    <message>
-        <location line="+49" />
-        <source>the evaluation ran without the metrics pass</source>
-        <translation>评测运行时未进行指标采集</translation>
-    </message>
-    <message>
-        <location line="+1" />
-        <source>the worker sent no metrics for the candidate</source>
-        <translation>工作进程没有发送候选内核的指标</translation>
-    </message>
-    <message>
-        <location line="+4" />
-        <source>the profiler gave no reason</source>
-        <translation>性能分析器未给出原因</translation>
-    </message>
-    <message>
-        <location line="+4" />
-        <source>no kernel was profiled</source>
-        <translation>没有内核被性能分析</translation>
-    </message>
-    <message>
-        <location line="+35" />
-        <source>the evaluation ran without a kernel trace</source>
-        <translation>评测运行时未进行内核跟踪</translation>
-    </message>
-    <message>
-        <location line="+4" />
-        <source>the tracer gave no reason</source>
-        <translation>跟踪器未给出原因</translation>
-    </message>
-</context>
-<context>
     <name>kforge::VariantTabBinding</name>
     <message>
         <location filename="../views/editor/varianttabbinding.cpp" line="+72" />
@@ -7258,7 +7258,7 @@ Nothing was written; fix the file and import again.</source>
 <context>
     <name>kforge::VariantsModel</name>
     <message>
-        <location filename="../views/variants/variantsmodel.cpp" line="+147" />
+        <location filename="../views/variants/variantsmodel.cpp" line="+148" />
         <source>reference</source>
         <translation>参考实现</translation>
     </message>
@@ -7338,7 +7338,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>已接受</translation>
     </message>
     <message>
-        <location line="+251" />
+        <location line="+260" />
         <source>The reference's event time (median) divided by this variant's</source>
         <translation>参考实现的事件时间（中位数）除以此变体的事件时间（中位数）</translation>
     </message>
@@ -7353,7 +7353,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>事件时间</translation>
     </message>
     <message>
-        <location line="-174" />
+        <location line="-181" />
         <source>%1 (spills %2 B)</source>
         <translation>%1（溢出 %2 B）</translation>
     </message>
@@ -7388,7 +7388,17 @@ Nothing was written; fix the file and import again.</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+7" />
+        <source>Longest-running kernel: %1</source>
+        <translation>运行时间最长的内核：%1</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>%1 B of shared memory per block (static and dynamic)</source>
+        <translation>每个线程块 %1 B 共享内存（静态与动态）</translation>
+    </message>
+    <message>
+        <location line="+6" />
         <source>Inputs from seed %1 (kforge-cli eval --seed %1 reproduces them)</source>
         <translation>输入由种子 %1 生成（kforge-cli eval --seed %1 可复现）</translation>
     </message>

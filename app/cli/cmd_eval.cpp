@@ -7,7 +7,7 @@
 #include "core/compile/compiler.h"
 #include "core/eval/deviceinfo.h"
 #include "core/eval/kernelname.h"
-#include "core/eval/measurement.h"
+#include "core/eval/measurementfigures.h"
 #include "core/log/loghub.h"
 #include "core/pipeline/evaluationbatch.h"
 #include "core/pipeline/evaluationqueue.h"
@@ -132,14 +132,14 @@ void printTable(QTextStream &out, const Task &task, const QString &candidate, co
     }
     if (!r.flags.isEmpty())
         row(tr("Flags"), r.flags.join(u", "));
-    const QList<TracedKernel> kernels = r.tracedKernels();
+    const QList<TraceKernel> kernels = MeasurementFigures::of(Measurement(r)).kernels;
     if (!kernels.isEmpty()) {
         out << '\n' << tr("Candidate kernels (CUPTI)") << '\n';
         for (qsizetype i = 0; i < kernels.size() && i < 8; ++i) {
-            const TracedKernel &k = kernels.at(i);
+            const TraceKernel &k = kernels.at(i);
             out << u"  %1 %2 %3"_s.arg(kernelDisplayName(k.name, 60).left(60), -60)
-                       .arg(tr("%1/run").arg(num(k.perRun)), 9)
-                       .arg(tr("%1 µs").arg(num(k.medianUs, 4)), 12)
+                       .arg(tr("%1/run").arg(num(k.perRun.value_or(0))), 9)
+                       .arg(tr("%1 µs").arg(num(k.medianUs.value_or(TimingStats::NaN), 4)), 12)
                 << '\n';
         }
     }

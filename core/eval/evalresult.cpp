@@ -199,25 +199,6 @@ QJsonObject Verification::toJson() const
     return o;
 }
 
-QList<TracedKernel> EvalResult::tracedKernels(const QString &side) const
-{
-    QList<TracedKernel> rows;
-    for (const QJsonValue &v : trace.value(side).toObject().value("kernels"_L1).toArray()) {
-        const QJsonObject k = v.toObject();
-        TracedKernel t;
-        t.name = k.value("name"_L1).toString();
-        t.side = side;
-        t.launches = qint64(json::number(k, "count"_L1));
-        t.perRun = json::number(k, "per_run"_L1);
-        t.totalMs = json::number(k, "total_us"_L1) / 1000.0;
-        t.medianUs = json::nullableNumber(k.value("duration_us"_L1).toObject(), "median"_L1);
-        rows.append(t);
-    }
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const TracedKernel &a, const TracedKernel &b) { return a.totalMs > b.totalMs; });
-    return rows;
-}
-
 double EvalResult::kernelTimeMs(const QString &side) const
 {
     const QJsonObject stats = trace.value(side).toObject().value("kernel_time_ms"_L1).toObject();

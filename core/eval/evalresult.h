@@ -96,16 +96,6 @@ struct Verification {
     QJsonObject toJson() const;
 };
 
-// One kernel of the CUPTI trace (trace.<side>.kernels), grouped by name over the timed runs.
-struct TracedKernel {
-    QString name; // demangled
-    QString side; // "reference" or "candidate"
-    qint64 launches = 0;
-    double perRun = 0;                                          // launches per timed run
-    double totalMs = 0;                                         // summed over the timed runs
-    double medianUs = std::numeric_limits<double>::quiet_NaN(); // one launch's median duration
-};
-
 struct EvalResult {
     Verdict verdict = Verdict::Error;
     QString message;   // human text from the worker or the client
@@ -146,10 +136,7 @@ struct EvalResult {
     // a worker without deep support answers the same request with an ordinary result.
     bool ranDeepCheck() const;
 
-    // Typed views of the trace (the raw object stays the source of truth).
-    // Kernels of one side ("candidate", "reference"), longest total time first; empty without a trace.
-    QList<TracedKernel> tracedKernels(const QString &side = QStringLiteral("candidate")) const;
-    // CUPTI's per-run sum of kernel time (median over runs) for a side; NaN when not traced.
+    // The trace's kernels, typed, are Measurement's (TraceSummary); CUPTI's per-run sum of kernel time (median over runs) for a side; NaN when not traced.
     double kernelTimeMs(const QString &side = QStringLiteral("candidate")) const;
 
     static EvalResult fromJson(const QJsonObject &o);

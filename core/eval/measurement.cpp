@@ -209,6 +209,23 @@ std::optional<qint64> CompileSummary::spillBytes() const
     return spills;
 }
 
+std::optional<qint64> TraceKernel::sharedBytes() const
+{
+    if (!staticSmem && !dynamicSmem)
+        return std::nullopt;
+    return qint64(staticSmem.value_or(0) + dynamicSmem.value_or(0));
+}
+
+std::optional<double> TraceKernel::msPerRun(std::optional<double> runs) const
+{
+    // The total over the timed runs is exact; launches per run times the mean duration is the fallback.
+    if (totalUs && runs && *runs > 0)
+        return *totalUs / *runs / 1000.0;
+    if (perRun && meanUs)
+        return *perRun * *meanUs / 1000.0;
+    return std::nullopt;
+}
+
 int CompileSummary::maxRegisters() const
 {
     int regs = 0;

@@ -93,6 +93,11 @@ struct TraceKernel {
     std::optional<double> staticSmem;
     std::optional<double> dynamicSmem;
     std::optional<double> theoreticalOccupancyPct;
+
+    // Shared memory per block, static + dynamic; empty where the trace gives neither.
+    std::optional<qint64> sharedBytes() const;
+    // The time this kernel costs per timed run, in ms: the total over `runs`, else launches per run times the mean.
+    std::optional<double> msPerRun(std::optional<double> runs) const;
 };
 
 struct TraceSide {

@@ -1,5 +1,5 @@
-# Evaluation value types (DeviceInfo, EvalResult, Measurement, EvalOptions, KernelResources), the measure
-# formatting and the speed of light.
+# Evaluation value types (DeviceInfo, EvalResult, Measurement, EvalOptions, KernelResources), the figures every
+# reader shows of a measurement, the measure formatting and the speed of light.
 target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/deviceinfo.h ${CMAKE_CURRENT_LIST_DIR}/deviceinfo.cpp
   ${CMAKE_CURRENT_LIST_DIR}/evalresult.h ${CMAKE_CURRENT_LIST_DIR}/evalresult.cpp
@@ -7,6 +7,7 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/kernelresources.h ${CMAKE_CURRENT_LIST_DIR}/kernelresources.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kernelname.h ${CMAKE_CURRENT_LIST_DIR}/kernelname.cpp
   ${CMAKE_CURRENT_LIST_DIR}/measurement.h ${CMAKE_CURRENT_LIST_DIR}/measurement.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/measurementfigures.h ${CMAKE_CURRENT_LIST_DIR}/measurementfigures.cpp
   ${CMAKE_CURRENT_LIST_DIR}/measureformat.h ${CMAKE_CURRENT_LIST_DIR}/measureformat.cpp
   ${CMAKE_CURRENT_LIST_DIR}/speedoflight.h ${CMAKE_CURRENT_LIST_DIR}/speedoflight.cpp
   ${CMAKE_CURRENT_LIST_DIR}/timingdefaults.h

@@ -1,10 +1,8 @@
 #include "core/export/reportinput.h"
 
 #include "core/eval/deviceinfo.h"
-#include "core/eval/finite.h"
-#include "core/eval/measurement.h"
+#include "core/eval/measurementfigures.h"
 #include "core/export/sessionexportsource.h"
-#include "core/optimizer/profilesummary.h"
 #include "core/profile/sourceheat.h"
 #include "core/session/sessionstore.h"
 #include "core/version.h"
@@ -102,16 +100,16 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
             if (const auto response = store.response(sv->responseId))
                 d.model = response->model;
         if (const auto eval = store.latestEvaluation(v->id)) {
-            const Measurement &result = eval->measurement();
-            d.referenceMs = finiteOrNone(result.reference.medianMs);
-            d.candidateMs = finiteOrNone(result.candidate.medianMs);
-            d.candidateCv = finiteOrNone(result.candidate.cv);
-            d.candidateKernelMs = result.traceSummary.candidate.kernelTimeMs;
-            d.speedOfLight = result.speedOfLight;
+            const MeasurementFigures &figures = eval->figures();
+            d.referenceMs = figures.referenceMs;
+            d.candidateMs = figures.medianMs;
+            d.candidateCv = figures.cv;
+            d.candidateKernelMs = figures.kernelTimeMs;
+            d.speedOfLight = figures.speedOfLight;
             d.speedOfLightPct = d.speedOfLight.percent();
-            d.profile = ProfileSummary::fromMeasurement(result).lines();
-            d.hotLines = SourceHeat::promptLines(result.sourceProfile, d.source);
-            d.flags = result.flags;
+            d.profile = figures.profileLines();
+            d.hotLines = SourceHeat::promptLines(eval->measurement().sourceProfile, d.source);
+            d.flags = figures.flags;
             d.nvccVersion = eval->nvccVersion;
             d.nvccFlags = eval->compileFlags;
             d.evaluated = eval->summary.created;

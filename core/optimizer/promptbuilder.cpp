@@ -1,5 +1,6 @@
 #include "core/optimizer/promptbuilder.h"
-#include "core/optimizer/profilesummary.h"
+#include "core/eval/measureformat.h"
+#include "core/eval/measurementfigures.h"
 #include "core/optimizer/prompttemplate.h"
 #include "core/profile/sourceheat.h"
 #include "core/session/sessionstore.h"
@@ -194,8 +195,8 @@ QVariantMap PromptBuilder::taskContext(const TaskRecord &task)
 
 QVariantMap PromptBuilder::exemplarContext(const PromptExemplar &e, int index)
 {
-    const ProfileSummary p = ProfileSummary::fromMeasurement(e.result);
-    QVariantMap profile{{QStringLiteral("lines"), p.lines()}};
+    const MeasurementFigures p = MeasurementFigures::of(e.result);
+    QVariantMap profile{{QStringLiteral("lines"), p.profileLines()}};
     if (p.medianMs)
         profile.insert(QStringLiteral("median_ms"), formatMeasure(*p.medianMs));
     if (!p.bound.isEmpty())
@@ -204,12 +205,14 @@ QVariantMap PromptBuilder::exemplarContext(const PromptExemplar &e, int index)
         profile.insert(QStringLiteral("gbps"), formatMeasure(*p.achievedGbps));
     if (p.achievedGflops)
         profile.insert(QStringLiteral("gflops"), formatMeasure(*p.achievedGflops));
-    if (p.speedOfLightPct)
-        profile.insert(QStringLiteral("sol_pct"), speedOfLightFigure(*p.speedOfLightPct));
+    if (const auto pct = p.speedOfLight.percent())
+        profile.insert(QStringLiteral("sol_pct"), speedOfLightFigure(*pct));
     if (p.achievedOccupancyPct)
         profile.insert(QStringLiteral("occupancy_pct"), formatMeasure(*p.achievedOccupancyPct));
     if (p.registers)
         profile.insert(QStringLiteral("registers"), *p.registers);
+    if (p.sharedBytes)
+        profile.insert(QStringLiteral("shared_bytes"), *p.sharedBytes);
     if (p.spillBytes)
         profile.insert(QStringLiteral("spill_bytes"), *p.spillBytes);
     // Where the samples fall, when the evaluation ran the source-level pass (EvalOptions::sourceProfile).

@@ -7,8 +7,6 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/llmexchange.cpp
   ${CMAKE_CURRENT_LIST_DIR}/llmexchange.h
   ${CMAKE_CURRENT_LIST_DIR}/parsedresponse.h
-  ${CMAKE_CURRENT_LIST_DIR}/profilesummary.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/profilesummary.h
   ${CMAKE_CURRENT_LIST_DIR}/promptbuilder.cpp
   ${CMAKE_CURRENT_LIST_DIR}/promptbuilder.h
   ${CMAKE_CURRENT_LIST_DIR}/prompttemplate.cpp

@@ -1,5 +1,7 @@
 #include "core/session/evaluation.h"
 
+#include "core/eval/deviceinfo.h"
+
 namespace kforge {
 
 const Measurement &Evaluation::measurement() const
@@ -7,6 +9,17 @@ const Measurement &Evaluation::measurement() const
     if (!m_measurement)
         m_measurement = std::make_shared<const Measurement>(Measurement::fromJson(result));
     return *m_measurement;
+}
+
+const MeasurementFigures &Evaluation::figures() const
+{
+    if (!m_figures) {
+        MeasurementFigures f = MeasurementFigures::of(measurement(), DeviceInfo::fromJson(device));
+        if (f.verdict.isEmpty())
+            f.verdict = summary.verdict;
+        m_figures = std::make_shared<const MeasurementFigures>(std::move(f));
+    }
+    return *m_figures;
 }
 
 Evaluation Evaluation::fromResult(qint64 variantId, const QJsonObject &result, const QJsonObject &device,

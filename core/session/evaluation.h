@@ -1,6 +1,7 @@
 #pragma once
 // One stored evaluation in full: the summary columns plus everything the worker and the compiler returned.
 #include "core/eval/measurement.h"
+#include "core/eval/measurementfigures.h"
 #include "core/session/evaluationsummary.h"
 
 #include <QJsonObject>
@@ -20,6 +21,9 @@ struct Evaluation {
     // `result`, typed: parsed on first use and kept, so copies made afterwards share the one parse.
     // Set `result` before the first call; a later change to it is not seen.
     const Measurement &measurement() const;
+    // What every reader shows of it (core/eval/measurementfigures.h) with the peaks of `device`, worked out on first
+    // use and kept like measurement(); the verdict falls back to the summary's for a document without one.
+    const MeasurementFigures &figures() const;
 
     // An evaluation whose summary columns are taken from the result.
     static Evaluation fromResult(qint64 variantId, const QJsonObject &result, const QJsonObject &device = {},
@@ -29,6 +33,7 @@ struct Evaluation {
 
 private:
     mutable std::shared_ptr<const Measurement> m_measurement;
+    mutable std::shared_ptr<const MeasurementFigures> m_figures;
 };
 
 } // namespace kforge

@@ -67,9 +67,9 @@ void KernelTimeChart::rebuild()
         auto cached = m_cache.constFind(v->id);
         if (cached == m_cache.cend() || cached->first != v->eval.id) {
             const auto e = store()->evaluation(v->eval.id);
-            cached = m_cache.insert(v->id, {v->eval.id, e ? VariantMeasurement::fromEvaluation(*e) : VariantMeasurement()});
+            cached = m_cache.insert(v->id, {v->eval.id, e ? e->figures() : MeasurementFigures()});
         }
-        const VariantMeasurement &m = cached->second;
+        const MeasurementFigures &m = cached->second;
         if (m.kernels.isEmpty()) {
             missing << tr("#%1: no kernel trace (%2)").arg(v->id).arg(m.traceProblem.isEmpty() ? tr("no kernels") : m.traceProblem);
             continue;
@@ -82,7 +82,7 @@ void KernelTimeChart::rebuild()
         bars->setName(v->label.isEmpty() ? QStringLiteral("#%1").arg(v->id)
                                          : QStringLiteral("#%1 %2").arg(v->id).arg(v->label));
         int shown = 0;
-        for (const MeasuredKernel &k : m.kernels) {
+        for (const TraceKernel &k : m.kernels) {
             if (shown++ >= kMaxKernelsEach)
                 break;
             const double ms = k.msPerRun(m.traceRuns).value_or(0);

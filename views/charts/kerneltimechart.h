@@ -1,8 +1,8 @@
 #pragma once
 // Time per run of each kernel of the selected variants (from their CUPTI traces), as horizontal bars
 // grouped by variant, so a fused kernel and the three it replaced sit one above the other.
+#include "core/eval/measurementfigures.h"
 #include "views/charts/chartbase.h"
-#include "views/variants/variantmeasurement.h"
 
 namespace kforge {
 
@@ -21,7 +21,7 @@ protected:
     void rebuild() override;
 
 private:
-    QHash<qint64, std::pair<qint64, VariantMeasurement>> m_cache; // variant -> (evaluation id, measurement)
+    QHash<qint64, std::pair<qint64, MeasurementFigures>> m_cache; // variant -> (evaluation id, measurement)
     int m_bars = 0;
 };
 

@@ -1,5 +1,5 @@
 #include "views/charts/rooflinechart.h"
-#include "core/optimizer/profilesummary.h"
+#include "core/eval/measureformat.h"
 #include "core/session/sessionstore.h"
 #include "views/variants/variantselection.h"
 
@@ -126,7 +126,7 @@ void RooflineChart::rebuild()
     struct Series {
         qint64 id;
         QString name;
-        VariantMeasurement m;
+        MeasurementFigures m;
     };
     QList<Series> series;
     for (qint64 id : std::as_const(ids)) {
@@ -136,9 +136,9 @@ void RooflineChart::rebuild()
         auto cached = m_cache.constFind(id);
         if (cached == m_cache.cend() || cached->first != v->eval.id) {
             const auto e = store()->evaluation(v->eval.id);
-            cached = m_cache.insert(id, {v->eval.id, e ? VariantMeasurement::fromEvaluation(*e) : VariantMeasurement()});
+            cached = m_cache.insert(id, {v->eval.id, e ? e->figures() : MeasurementFigures()});
         }
-        const VariantMeasurement &m = cached->second;
+        const MeasurementFigures &m = cached->second;
         if (m_peakGbps <= 0 && m.peakGbps)
             m_peakGbps = *m.peakGbps;
         if (m_peakGflops <= 0 && m.peakGflops)
@@ -158,11 +158,16 @@ void RooflineChart::rebuild()
         ymin = std::min(ymin, y);
         ymax = std::max(ymax, y);
     };
-    auto detail = [&](const QString &who, const RooflineMark &k) {
-        QString s = tr("%1: %2 FLOP/byte, %3 GFLOP/s").arg(who, formatMeasure(k.intensity), formatMeasure(k.gflops));
+    // A plotted point: intensity and rate known and positive (a kernel the profiler could not time has neither).
+    auto plotted = [](const RooflineKernel &k) {
+        return k.arithmeticIntensity.value_or(0) > 0 && k.achievedGflops.value_or(0) > 0;
+    };
+    auto detail = [&](const QString &who, const RooflineKernel &k) {
+        const double x = *k.arithmeticIntensity, y = *k.achievedGflops;
+        QString s = tr("%1: %2 FLOP/byte, %3 GFLOP/s").arg(who, formatMeasure(x), formatMeasure(y));
         if (roofs) {
-            const double attainable = std::min(m_peakGflops, k.intensity * m_peakGbps);
-            s += tr(", %1% of the roof above it").arg(formatMeasure(100.0 * k.gflops / attainable));
+            const double attainable = std::min(m_peakGflops, x * m_peakGbps);
+            s += tr(", %1% of the roof above it").arg(formatMeasure(100.0 * y / attainable));
         }
         if (!k.bound.isEmpty())
             s += tr(", %1-bound").arg(k.bound);
@@ -171,21 +176,23 @@ void RooflineChart::rebuild()
     for (int i = 0; i < series.size(); ++i) {
         const Series &s = series[i];
         const QColor c = colorFor(i);
-        if (!s.m.rooflineKernels.isEmpty()) {
+        if (std::any_of(s.m.rooflineKernels.cbegin(), s.m.rooflineKernels.cend(), plotted)) {
             QCPGraph *g = addGraph();
             g->setLineStyle(QCPGraph::lsNone);
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, 8));
             g->setName(tr("%1 kernels").arg(s.name));
-            for (const RooflineMark &k : s.m.rooflineKernels) {
+            for (const RooflineKernel &k : s.m.rooflineKernels) {
+                if (!plotted(k))
+                    continue;
                 Point p;
-                p.x = p.shownX = k.intensity;
-                p.y = p.shownY = k.gflops;
+                p.x = p.shownX = *k.arithmeticIntensity;
+                p.y = p.shownY = *k.achievedGflops;
                 p.variantId = s.id;
                 p.graph = g;
                 p.label = QStringLiteral("#%1 %2").arg(s.id).arg(shortKernelName(k.name));
                 p.detail = detail(tr("%1, kernel %2").arg(s.name, k.name), k);
                 m_points << p;
-                extend(k.intensity, k.gflops);
+                extend(p.x, p.y);
                 ++m_kernelPoints;
             }
         }
@@ -195,8 +202,8 @@ void RooflineChart::rebuild()
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(c, 2), Qt::NoBrush, 11));
             g->setName(tr("%1 whole task").arg(s.name));
             Point p;
-            p.x = p.shownX = s.m.rooflineTask->intensity;
-            p.y = p.shownY = s.m.rooflineTask->gflops;
+            p.x = p.shownX = *s.m.rooflineTask->arithmeticIntensity;
+            p.y = p.shownY = *s.m.rooflineTask->achievedGflops;
             p.variantId = s.id;
             p.graph = g;
             p.label = tr("#%1 task").arg(s.id);

@@ -7,8 +7,8 @@
 // lies under the cursor, the selected variants' points carry labels; the wheel zooms, a
 // drag pans and a double-click fits the view again.
 #include "core/eval/deviceinfo.h"
+#include "core/eval/measurementfigures.h"
 #include "views/charts/chartbase.h"
-#include "views/variants/variantmeasurement.h"
 
 namespace kforge {
 
@@ -68,7 +68,7 @@ private:
     void clearOverlays();
 
     DeviceInfo m_device;
-    QHash<qint64, std::pair<qint64, VariantMeasurement>> m_cache;
+    QHash<qint64, std::pair<qint64, MeasurementFigures>> m_cache;
     QList<Point> m_points;
     QList<QCPAbstractItem *> m_overlays; // labels and roof texts, removed on every rebuild
     QList<QCPAbstractItem *> m_fanItems; // rings and leader lines of coincident points, redone on every layout

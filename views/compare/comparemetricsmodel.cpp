@@ -1,5 +1,5 @@
 #include "views/compare/comparemetricsmodel.h"
-#include "core/optimizer/profilesummary.h"
+#include "core/eval/measureformat.h"
 #include "views/variants/measurementtext.h"
 
 #include <QColor>
@@ -45,7 +45,7 @@ void CompareMetricsModel::clear()
     endResetModel();
 }
 
-void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const VariantMeasurement &b,
+void CompareMetricsModel::setMeasurements(const MeasurementFigures &a, const MeasurementFigures &b,
                                           const QString &labelA, const QString &labelB)
 {
     beginResetModel();
@@ -75,7 +75,7 @@ void CompareMetricsModel::setMeasurements(const VariantMeasurement &a, const Var
     {
         // The spread of each time: the 10th to 90th percentile of the timed runs, both sides in one unit.
         const TimeUnit unit = timeUnitFor(std::max(a.p90Ms.value_or(0), b.p90Ms.value_or(0)));
-        auto band = [unit](const VariantMeasurement &m) {
+        auto band = [unit](const MeasurementFigures &m) {
             return m.p10Ms && m.p90Ms ? tr("%1–%2 %3")
                                             .arg(formatMeasure(inTimeUnit(*m.p10Ms, unit)),
                                                  formatMeasure(inTimeUnit(*m.p90Ms, unit)), timeUnitSymbol(unit))

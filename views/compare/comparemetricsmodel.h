@@ -2,8 +2,8 @@
 // Two variants' measurements side by side, one metric per row, with the difference of A against B and
 // whether it favours A. The time and its spread lead; the other rows follow by how much they differ, the
 // largest first (in bold). One unit per row. A value that was not measured shows why in its tooltip.
+#include "core/eval/measurementfigures.h"
 #include "views/compare/timeratio.h"
-#include "views/variants/variantmeasurement.h"
 
 #include <QAbstractTableModel>
 
@@ -24,7 +24,7 @@ public:
 
     explicit CompareMetricsModel(QObject *parent = nullptr);
 
-    void setMeasurements(const VariantMeasurement &a, const VariantMeasurement &b, const QString &labelA,
+    void setMeasurements(const MeasurementFigures &a, const MeasurementFigures &b, const QString &labelA,
                          const QString &labelB);
     void clear();
     int rowOf(const QString &key) const;

@@ -1,5 +1,6 @@
 #include "views/compare/comparepanel.h"
-#include "core/optimizer/profilesummary.h"
+#include "core/eval/measureformat.h"
+#include "core/eval/measurementfigures.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionhistory.h"
 #include "core/session/sessionstore.h"
@@ -7,7 +8,6 @@
 #include "views/compare/heatcompareview.h"
 #include "views/compare/kernellistmodel.h"
 #include "views/variants/measurementtext.h"
-#include "views/variants/variantmeasurement.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsmodel.h"
 
@@ -335,14 +335,14 @@ void ComparePanel::reload()
         const Variant *v = m_store->population().find(id);
         if (v && v->hasEvaluation())
             if (const auto e = m_store->evaluation(v->eval.id))
-                return VariantMeasurement::fromEvaluation(*e);
-        VariantMeasurement m;
+                return e->figures();
+        MeasurementFigures m;
         const QString why = v ? tr("not evaluated yet (%1)").arg(VariantsModel::statusText(*v)) : tr("unknown variant");
         m.timingProblem = m.traceProblem = m.metricsProblem = why;
         return m;
     };
-    const VariantMeasurement a = measure(m_a);
-    const VariantMeasurement b = measure(m_b);
+    const MeasurementFigures a = measure(m_a);
+    const MeasurementFigures b = measure(m_b);
     auto heatSide = [this](qint64 id, const QString &letter) {
         HeatCompareView::Side side{QStringLiteral("%1 (#%2)").arg(letter).arg(id), {}, m_store->source(id), id};
         const Variant *v = m_store->population().find(id);

@@ -1,7 +1,6 @@
 #include "views/compare/kernellistmodel.h"
 #include "core/eval/kernelname.h"
 #include "core/eval/measureformat.h"
-#include "core/optimizer/profilesummary.h"
 
 #include <QLocale>
 
@@ -26,7 +25,7 @@ KernelListModel::KernelListModel(QObject *parent)
 {
 }
 
-void KernelListModel::setKernels(const QList<MeasuredKernel> &kernels, std::optional<double> runs)
+void KernelListModel::setKernels(const QList<TraceKernel> &kernels, std::optional<double> runs)
 {
     beginResetModel();
     m_kernels = kernels;
@@ -48,7 +47,7 @@ QVariant KernelListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const MeasuredKernel &k = m_kernels[index.row()];
+    const TraceKernel &k = m_kernels[index.row()];
     if (role == Qt::ToolTipRole && index.column() == Name)
         return tr("%1\n%n launch(es) in the timed runs", nullptr, int(k.count)).arg(k.name);
     if (role == Qt::TextAlignmentRole)
@@ -68,9 +67,9 @@ QVariant KernelListModel::data(const QModelIndex &index, int role) const
     case Block: return dims(k.block);
     case Registers: return k.registers ? QVariant(*k.registers) : QVariant();
     case SharedMemory:
-        return k.sharedBytes
-                   ? QVariant(QLocale().formattedDataSize(*k.sharedBytes, 1, QLocale::DataSizeTraditionalFormat))
-                   : QVariant();
+        if (const auto bytes = k.sharedBytes())
+            return QLocale().formattedDataSize(*bytes, 1, QLocale::DataSizeTraditionalFormat);
+        return {};
     case ColumnCount: break;
     }
     return {};

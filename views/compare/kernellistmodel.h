@@ -1,7 +1,7 @@
 #pragma once
 // The kernels one variant launched, from its CUPTI trace: launches and time per run, mean duration, launch
 // configuration and resources. Longest first.
-#include "views/variants/variantmeasurement.h"
+#include "core/eval/measurementfigures.h"
 
 #include <QAbstractTableModel>
 
@@ -15,7 +15,7 @@ public:
 
     explicit KernelListModel(QObject *parent = nullptr);
 
-    void setKernels(const QList<MeasuredKernel> &kernels, std::optional<double> runs);
+    void setKernels(const QList<TraceKernel> &kernels, std::optional<double> runs);
     void clear() { setKernels({}, std::nullopt); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -24,7 +24,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QList<MeasuredKernel> m_kernels;
+    QList<TraceKernel> m_kernels;
     std::optional<double> m_runs;
 };
 

@@ -4,7 +4,7 @@
 
 namespace kforge {
 
-std::optional<TimeRatio> timeRatio(const VariantMeasurement &a, const VariantMeasurement &b)
+std::optional<TimeRatio> timeRatio(const MeasurementFigures &a, const MeasurementFigures &b)
 {
     if (!a.medianMs || !b.medianMs || *a.medianMs <= 0 || *b.medianMs <= 0)
         return std::nullopt;

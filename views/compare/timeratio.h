@@ -1,7 +1,7 @@
 #pragma once
 // Whether the time difference of two measured variants is real: the ratio of their median times with an
 // interval from the spread of each side's timed runs, and "within noise" when that interval holds 1.
-#include "views/variants/variantmeasurement.h"
+#include "core/eval/measurementfigures.h"
 
 #include <optional>
 
@@ -18,6 +18,6 @@ struct TimeRatio {
 };
 
 // Empty unless both sides have a positive median time.
-std::optional<TimeRatio> timeRatio(const VariantMeasurement &a, const VariantMeasurement &b);
+std::optional<TimeRatio> timeRatio(const MeasurementFigures &a, const MeasurementFigures &b);
 
 } // namespace kforge

@@ -1,6 +1,6 @@
 #include "views/roundcontrol/roundprogressmodel.h"
+#include "core/eval/measureformat.h"
 #include "core/optimizer/parsedresponse.h"
-#include "core/optimizer/profilesummary.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionhistory.h"
 #include "core/session/sessionstore.h"

@@ -1,11 +1,11 @@
 #include "views/task/taskpanel.h"
-#include "core/optimizer/profilesummary.h"
+#include "core/eval/measureformat.h"
+#include "core/eval/measurementfigures.h"
 #include "core/runtime/task/taskspec.h"
 #include "core/session/sessionstore.h"
 #include "core/task/task.h"
 #include "views/task/taskfloors.h"
 #include "views/task/taskinfomodel.h"
-#include "views/variants/variantmeasurement.h"
 
 #include <QHeaderView>
 #include <QJsonArray>
@@ -181,7 +181,7 @@ void TaskPanel::readStoredPeaks()
     const std::optional<Evaluation> e = m_store->evaluation(latest);
     if (!e)
         return;
-    const VariantMeasurement m = VariantMeasurement::fromEvaluation(*e);
+    const MeasurementFigures m = e->figures();
     if (!m.peakGbps && !m.peakGflops)
         return;
     m_storedFrom = latest;

@@ -1,9 +1,10 @@
 #include "views/variants/variantsmodel.h"
 
-#include "core/optimizer/profilesummary.h"
+#include "core/eval/kernelname.h"
+#include "core/eval/measureformat.h"
+#include "core/eval/measurementfigures.h"
 #include "core/session/sessionstore.h"
 #include "views/variants/measurementtext.h"
-#include "views/variants/variantmeasurement.h"
 
 #include <QColor>
 #include <QElapsedTimer>
@@ -232,10 +233,12 @@ void VariantsModel::loadSomeDetails()
             continue;
         Details d;
         if (const auto e = m_store->evaluation(v->eval.id)) {
-            const VariantMeasurement m = VariantMeasurement::fromEvaluation(*e);
+            const MeasurementFigures &m = e->figures();
             d.speedOfLight = m.speedOfLight;
             d.bound = m.bound;
             d.registers = m.registers;
+            d.sharedBytes = m.sharedBytes;
+            d.heaviestKernel = m.heaviestKernel;
             d.spillBytes = m.spillBytes;
             d.seed = m.seed;
         }
@@ -375,6 +378,13 @@ QVariant VariantsModel::data(const QModelIndex &index, int role) const
         if (index.column() == SpeedOfLight)
             if (const Details *d = details(*v); d && d->speedOfLight.isKnown())
                 lines << d->speedOfLight.explanation();
+        if (index.column() == Registers)
+            if (const Details *d = details(*v); d && !d->heaviestKernel.isEmpty()) {
+                // The cell's kernel and its shared memory, the figures the prompt and the report give beside it.
+                lines << tr("Longest-running kernel: %1").arg(kernelDisplayName(d->heaviestKernel));
+                if (d->sharedBytes && *d->sharedBytes > 0)
+                    lines << tr("%1 B of shared memory per block (static and dynamic)").arg(*d->sharedBytes);
+            }
         if (index.column() == Status && !v->eval.message.isEmpty() && !v->isCorrect())
             lines << v->eval.message;
         if (index.column() == Status)

@@ -84,7 +84,9 @@ private:
     struct Details {
         kforge::SpeedOfLight speedOfLight;
         QString bound;
-        std::optional<int> registers;
+        std::optional<int> registers; // of the longest-running kernel (MeasurementFigures)
+        std::optional<qint64> sharedBytes;
+        QString heaviestKernel;
         std::optional<qint64> spillBytes;
         std::optional<qint64> seed;
     };

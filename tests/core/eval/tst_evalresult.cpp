@@ -3,6 +3,7 @@
 #include "core/eval/deviceinfo.h"
 #include "core/eval/evaloptions.h"
 #include "core/eval/evalresult.h"
+#include "core/eval/measurementfigures.h"
 #include "core/settings/settings.h"
 
 #include <QJsonDocument>
@@ -102,17 +103,19 @@ void TestEvalResult::readsTheWorkersResult()
     QCOMPARE(r.metrics.value("dram__throughput"_L1).toDouble(), 0.91);
     QCOMPARE(r.kernelTimeMs(), 0.048);
     QCOMPARE(r.kernelTimeMs(u"reference"_s), 2.7);
-    const auto candidate = r.tracedKernels();
+    // The trace's kernels, typed, as every reader gets them: Measurement's, longest first in MeasurementFigures.
+    const Measurement m(r);
+    const QList<TraceKernel> candidate = MeasurementFigures::of(m).kernels;
     QCOMPARE(candidate.size(), 1);
-    QCOMPARE(candidate.at(0).launches, 364);
-    QCOMPARE(candidate.at(0).totalMs, 17.472);
-    QCOMPARE(candidate.at(0).medianUs, 48.0);
-    const auto reference = r.tracedKernels(u"reference"_s);
+    QCOMPARE(candidate.at(0).count, 364);
+    QCOMPARE(candidate.at(0).totalUs.value_or(0), 17472.0);
+    QCOMPARE(candidate.at(0).medianUs.value_or(0), 48.0);
+    QCOMPARE(candidate.at(0).msPerRun(364).value_or(0), 0.048);
+    const QList<TraceKernel> &reference = m.traceSummary.reference.kernels;
     QCOMPARE(reference.size(), 2);
-    QCOMPARE(reference.at(0).name, u"sgemm_128x128"_s); // longest first
-    QCOMPARE(reference.at(0).side, u"reference"_s);
+    QCOMPARE(reference.at(1).name, u"sgemm_128x128"_s); // in the trace's order
     QVERIFY(std::isnan(EvalResult().kernelTimeMs()));
-    QVERIFY(EvalResult().tracedKernels().isEmpty());
+    QVERIFY(Measurement(EvalResult()).traceSummary.candidate.kernels.isEmpty());
     QCOMPARE(r.extra.value("future_field"_L1).toObject().value("x"_L1).toInt(), 1);
     QCOMPARE(r.warnings.size(), 1);
     QVERIFY(r.stdoutTruncated);

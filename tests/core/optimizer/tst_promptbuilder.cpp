@@ -1,6 +1,8 @@
 // Prompt rendering against golden files (tests/core/optimizer/golden/*.md; KFORGE_UPDATE_GOLDEN=1 rewrites
 // them), plus the properties the golden files are meant to guarantee.
-#include "core/optimizer/profilesummary.h"
+#include "core/eval/kernelname.h"
+#include "core/eval/measureformat.h"
+#include "core/eval/measurementfigures.h"
 #include "core/optimizer/promptbuilder.h"
 #include "core/session/sessionstore.h"
 
@@ -392,22 +394,25 @@ private Q_SLOTS:
         QVERIFY(f.remove());
     }
 
-    void profileSummaryReadsBothRooflineShapes()
+    void profileFiguresReadBothRooflineShapes()
     {
-        const ProfileSummary full = ProfileSummary::fromResult(result(QStringLiteral("reference")));
+        const MeasurementFigures full = MeasurementFigures::fromResult(result(QStringLiteral("reference")));
         QCOMPARE(*full.medianMs, 11.84);
         QCOMPARE(full.bound, QStringLiteral("compute"));
         QCOMPARE(*full.registers, 202); // the kernel that takes the time, not the first one
         QCOMPARE(*full.spillBytes, 0);
         QCOMPARE(*full.launchesPerRun, 3.0);
         // Qualifiers dropped, template arguments kept (kernelDisplayName, issue 18).
-        QCOMPARE(full.kernels.first(), QStringLiteral("Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"));
-        QVERIFY(qAbs(*full.speedOfLightPct - 100.0 / 354.6) < 1e-9);
-        const ProfileSummary flat = ProfileSummary::fromResult(result(QStringLiteral("rowscale_scalar")));
+        QCOMPARE(kernelDisplayName(full.kernels.first().name),
+                 QStringLiteral("Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>"));
+        QVERIFY(full.profileLines().contains(QStringLiteral("kernels: Kernel2<cutlass_80_simt_sgemm_256x128_8x4_nn_align1>, "
+                                                            "scatter_diagonal (3 launches per call)")));
+        QVERIFY(qAbs(*full.speedOfLight.percent() - 100.0 / 354.6) < 1e-9);
+        const MeasurementFigures flat = MeasurementFigures::fromResult(result(QStringLiteral("rowscale_scalar")));
         QCOMPARE(*flat.achievedGbps, 2576.5);
-        QVERIFY(qAbs(*flat.speedOfLightPct - 64.09) < 1e-9);
+        QVERIFY(qAbs(*flat.speedOfLight.percent() - 64.09) < 1e-9);
         QVERIFY(!flat.registers && !flat.achievedOccupancyPct && flat.bound.isEmpty());
-        QVERIFY(ProfileSummary::fromResult({}).lines().isEmpty());
+        QVERIFY(MeasurementFigures::fromResult({}).profileLines().isEmpty());
     }
 
     void formatsMeasures_data()

@@ -5,11 +5,11 @@
 // (the follow-up). On a real SQLite session with ScriptedEvaluator (the one allowed fake), which decides the
 // pass as kforge-worker does (Evaluator::profilePasses).
 #include "core/eval/evaloptions.h"
+#include "core/eval/measurementfigures.h"
 #include "core/pipeline/evaluationqueue.h"
 #include "core/pipeline/metricspolicy.h"
 #include "core/session/sessionstore.h"
 #include "core/worker/scriptedevaluator.h"
-#include "views/variants/variantmeasurement.h"
 
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -161,7 +161,7 @@ private Q_SLOTS:
         QVERIFY(first.result.metricsSkipped.isEmpty());
         const Evaluation latest = *s.store.latestEvaluation(fast);
         QVERIFY(!latest.result.contains(u"metrics_skipped"_s));
-        QVERIFY(VariantMeasurement::fromEvaluation(latest).hasHardwareMetrics());
+        QVERIFY(latest.figures().hasHardwareMetrics());
 
         const QueuedEvaluation second = s.evaluate(slow);
         QVERIFY(!second.metricsFollowUp);
@@ -171,7 +171,7 @@ private Q_SLOTS:
         QCOMPARE(second.result.metricsSkipped, u"not_among_best"_s);
         const Measurement stored = Measurement::fromJson(s.store.latestEvaluation(slow)->result);
         QCOMPARE(stored.metricsSkipped, u"not_among_best"_s);
-        const VariantMeasurement shown = VariantMeasurement::fromEvaluation(*s.store.latestEvaluation(slow));
+        const MeasurementFigures shown = s.store.latestEvaluation(slow)->figures();
         QVERIFY(!shown.hasHardwareMetrics());
         QCOMPARE(shown.metricsProblem, metricsSkippedText(u"not_among_best"_s));
         QVERIFY(!shown.achievedOccupancyPct && !shown.dramThroughputPct); // not measured is not zero

@@ -18,8 +18,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-Q_DECLARE_METATYPE(kforge::VariantMeasurement)
-
 using namespace kforge;
 using namespace kforge::test;
 
@@ -36,9 +34,9 @@ int verdict(const CompareMetricsModel &m, const char *key)
     return m.index(m.rowOf(QLatin1String(key)), CompareMetricsModel::Delta).data(CompareMetricsModel::VerdictRole).toInt();
 }
 
-VariantMeasurement timed(double median, std::optional<double> p10, std::optional<double> p90, std::optional<double> cv)
+MeasurementFigures timed(double median, std::optional<double> p10, std::optional<double> p90, std::optional<double> cv)
 {
-    VariantMeasurement m;
+    MeasurementFigures m;
     m.medianMs = median;
     m.p10Ms = p10;
     m.p90Ms = p90;
@@ -81,7 +79,7 @@ private Q_SLOTS:
         QFETCH(double, timeB);
         QFETCH(QString, delta);
         QFETCH(int, verdict);
-        VariantMeasurement a, b;
+        MeasurementFigures a, b;
         a.medianMs = timeA;
         b.medianMs = timeB;
         a.achievedOccupancyPct = 80;
@@ -106,8 +104,8 @@ private Q_SLOTS:
 
     void timeRatio_data()
     {
-        QTest::addColumn<VariantMeasurement>("a");
-        QTest::addColumn<VariantMeasurement>("b");
+        QTest::addColumn<MeasurementFigures>("a");
+        QTest::addColumn<MeasurementFigures>("b");
         QTest::addColumn<double>("ratio");
         QTest::addColumn<double>("low");
         QTest::addColumn<double>("high");
@@ -134,8 +132,8 @@ private Q_SLOTS:
 
     void timeRatio()
     {
-        QFETCH(VariantMeasurement, a);
-        QFETCH(VariantMeasurement, b);
+        QFETCH(MeasurementFigures, a);
+        QFETCH(MeasurementFigures, b);
         QFETCH(double, ratio);
         QFETCH(double, low);
         QFETCH(double, high);
@@ -157,8 +155,8 @@ private Q_SLOTS:
 
     void timeRatioNeedsTwoTimes()
     {
-        QVERIFY(!kforge::timeRatio(timed(1.0, {}, {}, 0.01), VariantMeasurement()));
-        QVERIFY(!kforge::timeRatio(VariantMeasurement(), timed(1.0, {}, {}, 0.01)));
+        QVERIFY(!kforge::timeRatio(timed(1.0, {}, {}, 0.01), MeasurementFigures()));
+        QVERIFY(!kforge::timeRatio(MeasurementFigures(), timed(1.0, {}, {}, 0.01)));
     }
 
     void h200SessionSaysWhetherTheGapIsReal()
@@ -247,7 +245,7 @@ private Q_SLOTS:
                                    2500, 1, 72, 8192, 2e9, 4e8},
                         KernelSpec{QStringLiteral("scatter(float*)"), 450, 2, 16, 0, 1e6, 3e7}};
         spec.spillBytes = 24;
-        const VariantMeasurement m = VariantMeasurement::fromResult(workerResult(spec), h200Device());
+        const MeasurementFigures m = MeasurementFigures::fromResult(workerResult(spec), h200Device());
         QCOMPARE(m.verdict, QStringLiteral("correct"));
         QCOMPARE(*m.speedup, 4.0);
         QCOMPARE(m.kernels.size(), 2);
@@ -265,11 +263,12 @@ private Q_SLOTS:
         QCOMPARE(*m.peakGbps, 4020.0);
         QVERIFY(m.hasHardwareMetrics());
         QCOMPARE(*m.dramBytes, 4e8 + 2 * 3e7);
-        QVERIFY(m.solPct && *m.solPct > 0.9 && *m.solPct < 1.2); // 2.95 ms against a 0.0334 ms floor
+        const auto solPct = m.speedOfLight.percent();
+        QVERIFY(solPct && *solPct > 0.9 && *solPct < 1.2); // 2.95 ms against a 0.0334 ms floor
         QCOMPARE(*m.theoreticalOccupancyPct, 50.0);
 
         spec.metrics = false;
-        const VariantMeasurement without = VariantMeasurement::fromResult(workerResult(spec));
+        const MeasurementFigures without = MeasurementFigures::fromResult(workerResult(spec));
         QVERIFY(!without.hasHardwareMetrics());
         QVERIFY2(without.metricsProblem.contains(QLatin1String("performance counters"))
                      && without.metricsProblem.contains(QLatin1String("NVreg_RestrictProfilingToAdminUsers")),
@@ -280,7 +279,7 @@ private Q_SLOTS:
         ResultSpec wrong;
         wrong.verdict = QStringLiteral("incorrect");
         wrong.message = QStringLiteral("unwritten output elements");
-        const VariantMeasurement failed = VariantMeasurement::fromResult(workerResult(wrong));
+        const MeasurementFigures failed = MeasurementFigures::fromResult(workerResult(wrong));
         QCOMPARE(failed.metricsProblem,
                  QStringLiteral("the candidate was not measured (incorrect: unwritten output elements)"));
         QCOMPARE(failed.timingProblem, failed.metricsProblem);

@@ -3,6 +3,7 @@
 // of a real session file: one within both floors, and one whose stored result is the worker's for a task that counts
 // the FLOPs of the GEMM on the materialised diagonal matrix (2*N*N*M), which a rewrite beats; the old computation
 // showed it as "177% of speed of light".
+#include "core/eval/measurementfigures.h"
 #include "core/eval/speedoflight.h"
 #include "core/export/exportreadme.h"
 #include "core/export/reportinput.h"
@@ -11,7 +12,6 @@
 #include "core/optimizer/promptbuilder.h"
 #include "panelfixture.h"
 #include "views/compare/comparemetricsmodel.h"
-#include "views/variants/variantmeasurement.h"
 #include "views/variants/variantsmodel.h"
 
 #include <QAbstractItemModelTester>
@@ -105,9 +105,7 @@ private Q_SLOTS:
         QTRY_VERIFY(!variants.index(variants.rowOf(within), VariantsModel::SpeedOfLight).data().toString().isEmpty());
         QTRY_VERIFY(!variants.index(variants.rowOf(beats), VariantsModel::SpeedOfLight).data().toString().isEmpty());
 
-        const auto measurementOf = [&](qint64 id) {
-            return VariantMeasurement::fromEvaluation(*store.latestEvaluation(id));
-        };
+        const auto measurementOf = [&](qint64 id) { return store.latestEvaluation(id)->figures(); };
         CompareMetricsModel compare;
         compare.setMeasurements(measurementOf(within), measurementOf(beats), u"within"_s, u"rewrite"_s);
         const int solRow = compare.rowOf(u"sol"_s);
