@@ -231,6 +231,33 @@ void waitForReadiness(Workbench &workbench)
     wait.exec();
 }
 
+// The task folder (its warnings on err) and the candidates' sources; false, with the message on err, when either is
+// missing or cannot be read.
+bool loadInputs(const QStringList &positional, std::optional<Task> &task, QStringList &sources, QTextStream &err)
+{
+    if (positional.size() < 2) {
+        err << tr("kforge-cli eval: expected a task folder and one or more candidate sources; see --help") << '\n';
+        return false;
+    }
+    const TaskLoadResult loaded = Task::load(positional.at(0));
+    if (!loaded.ok()) {
+        err << loaded.error.message() << '\n';
+        return false;
+    }
+    task = *loaded.task;
+    for (const QString &w : task->warnings())
+        err << tr("warning: %1").arg(w) << '\n';
+    for (const QString &path : positional.mid(1)) {
+        QFile candidateFile(path);
+        if (!candidateFile.open(QIODevice::ReadOnly)) {
+            err << tr("Cannot read the candidate %1: %2").arg(path, candidateFile.errorString()) << '\n';
+            return false;
+        }
+        sources << QString::fromUtf8(candidateFile.readAll());
+    }
+    return true;
+}
+
 int runEval(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -267,28 +294,12 @@ int runEval(const QStringList &args)
     QTextStream out(stdout);
     QTextStream err(stderr);
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() < 2) {
-        err << tr("kforge-cli eval: expected a task folder and one or more candidate sources; see --help") << '\n';
-        return kBadInput;
-    }
-    const TaskLoadResult loaded = Task::load(positional.at(0));
-    if (!loaded.ok()) {
-        err << loaded.error.message() << '\n';
-        return kBadInput;
-    }
-    const Task task = *loaded.task;
-    for (const QString &w : task.warnings())
-        err << tr("warning: %1").arg(w) << '\n';
-    const QStringList candidatePaths = positional.mid(1);
+    std::optional<Task> loadedTask;
     QStringList candidateSources;
-    for (const QString &path : candidatePaths) {
-        QFile candidateFile(path);
-        if (!candidateFile.open(QIODevice::ReadOnly)) {
-            err << tr("Cannot read the candidate %1: %2").arg(path, candidateFile.errorString()) << '\n';
-            return kBadInput;
-        }
-        candidateSources << QString::fromUtf8(candidateFile.readAll());
-    }
+    if (!loadInputs(positional, loadedTask, candidateSources, err))
+        return kBadInput;
+    const Task task = *loadedTask;
+    const QStringList candidatePaths = positional.mid(1);
 
     // An existing session must be for this task; a new one is only created once there is something to record.
     const QString sessionPath = parser.value(sessionOption);

@@ -98,6 +98,19 @@ void RooflineChart::clearOverlays()
     m_points.clear();
 }
 
+// The selection, or else the reference and the best variant so far; the last 8 of them.
+QList<qint64> RooflineChart::chartedIds() const
+{
+    QList<qint64> ids = selection() ? selection()->selected() : QList<qint64>{};
+    if (ids.isEmpty()) {
+        if (const Variant *r = store()->population().reference())
+            ids << r->id;
+        if (const Variant *b = store()->population().bestCorrect(); b && !ids.contains(b->id))
+            ids << b->id;
+    }
+    return ids.size() > 8 ? ids.mid(ids.size() - 8) : ids;
+}
+
 void RooflineChart::rebuild()
 {
     clearGraphs();
@@ -112,16 +125,7 @@ void RooflineChart::rebuild()
         setMessage(tr("No session is open"));
         return;
     }
-    // The selection, or else the reference and the best variant so far.
-    QList<qint64> ids = selection() ? selection()->selected() : QList<qint64>{};
-    if (ids.isEmpty()) {
-        if (const Variant *r = store()->population().reference())
-            ids << r->id;
-        if (const Variant *b = store()->population().bestCorrect(); b && !ids.contains(b->id))
-            ids << b->id;
-    }
-    if (ids.size() > 8)
-        ids = ids.mid(ids.size() - 8);
+    const QList<qint64> ids = chartedIds();
 
     struct Series {
         qint64 id;

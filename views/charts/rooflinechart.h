@@ -50,6 +50,7 @@ protected:
     void leaveEvent(QEvent *event) override;
 
 private:
+    QList<qint64> chartedIds() const;
     struct Point {
         double x = 0, y = 0;           // where it is measured
         double shownX = 0, shownY = 0; // where it is drawn

@@ -145,9 +145,7 @@ void Evaluator::profilePasses(Run &run)
                 run.phase = std::string("profiling the ") + sideName(side);
                 Json r = request(side, "metrics");
                 r["metrics"] = o.metricNames;
-                // The memory roof the task's floor uses where it is higher (speedoflight.h, DevicePeaks::dramGbps):
-                // the metrics pass's own below-the-floor test must not flag what the judge's floor does not.
-                r["peak_copy_gbps"] = std::max(pk.copyGbps, pk.dramGbps);
+                r["peak_copy_gbps"] = memoryRoofGbps(pk);
                 r["peak_fma_gflops"] = pk.fmaGflops;
                 r["flops"] = run.task.flops.present() ? run.task.flops.value : -1.0;
                 r["bytes"] = run.task.bytes.present() ? run.task.bytes.value : -1.0;

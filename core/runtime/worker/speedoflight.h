@@ -42,6 +42,13 @@ struct DevicePeaks {
     double dramGbps = 0;
 };
 
+// The memory roof a profile pass's own roofline gets: the DRAM peak where it is above the copy probe, so that
+// pass never calls impossible what the task's floor (speedOfLight) does not.
+inline double memoryRoofGbps(const DevicePeaks &p)
+{
+    return p.copyGbps > p.dramGbps ? p.copyGbps : p.dramGbps;
+}
+
 // A task whose outputs are at most this share of its input + output bytes moves mostly reads: its byte floor
 // uses the read-only bandwidth (docs/profiling.md, "Floors").
 inline constexpr double kReadMostlyWriteShare = 0.125;
