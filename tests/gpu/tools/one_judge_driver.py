@@ -335,10 +335,12 @@ def cmd_eval(a, w, arch, work):
         if err:
             print('nvcc failed: %s' % err)
             return 1
-    ok, ref = load(w, 'reference', os.path.join(folder, task.get('reference', 'reference.py')), wait_s)
-    ok = ok and load(w, 'candidate', path, wait_s)[0]
+    ok, reply = load(w, 'reference', os.path.join(folder, task.get('reference', 'reference.py')), wait_s)
+    if ok:
+        ok, reply = load(w, 'candidate', path, wait_s)
     for i in range(a.repeat):
-        res = evaluate(w, task, json.loads(a.options), wait_s) if ok else {'verdict': 'load_error'}
+        res = evaluate(w, task, json.loads(a.options), wait_s) if ok else {
+            'verdict': 'load_error', 'message': json.dumps(reply.get('error', reply))[:300]}
         timing = res.get('timing') or {}
         keep = {k: v for k, v in timing.items()
                 if not isinstance(v, (list, dict)) or k in ('batches_ms', 'gated_sides')}
