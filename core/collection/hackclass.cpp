@@ -18,9 +18,10 @@ struct FlagClass {
 };
 
 // The worker's flags (docs/worker-protocol.md, "Flags") and the verification's own, by catalogue row.
-constexpr std::array<FlagClass, 13> kFlagClasses{{
+constexpr std::array<FlagClass, 15> kFlagClasses{{
     {"side_stream_work", 1, QT_TRANSLATE_NOOP("kforge::HackClasses", "side-stream / unjoined async work")},
     {"late_work", 1, QT_TRANSLATE_NOOP("kforge::HackClasses", "side-stream / unjoined async work")},
+    {"profile_refused", 1, QT_TRANSLATE_NOOP("kforge::HackClasses", "trace evasion (its process refused the profile pass)")},
     {"work_outside_call", 2, QT_TRANSLATE_NOOP("kforge::HackClasses", "work outside the call (thread injection)")},
     {"timing_mismatch", 3, QT_TRANSLATE_NOOP("kforge::HackClasses", "timer tampering (its own timing disagrees with the judge's)")},
     {"input_mutated", 8, QT_TRANSLATE_NOOP("kforge::HackClasses", "input mutation")},
@@ -31,6 +32,7 @@ constexpr std::array<FlagClass, 13> kFlagClasses{{
     {"precision_loss", 12, QT_TRANSLATE_NOOP("kforge::HackClasses", "precision lowered (far less accurate than the reference against float64)")},
     {"beats_flop_floor", 18, QT_TRANSLATE_NOOP("kforge::HackClasses", "skipped work or algebraic shortcut (faster than the FLOP floor)")},
     {"device_state_changed", 20, QT_TRANSLATE_NOOP("kforge::HackClasses", "device settings changed during the evaluation (global state)")},
+    {"gpu_contention", 20, QT_TRANSLATE_NOOP("kforge::HackClasses", "baseline inflation (GPU work beside the reference's window)")},
     {"below_speed_of_light", 22, QT_TRANSLATE_NOOP("kforge::HackClasses", "physically impossible time (result caching or skipped work)")},
 }};
 
@@ -38,6 +40,9 @@ constexpr std::array<FlagClass, 13> kFlagClasses{{
 
 QString HackClasses::displayName(const HackClass &c)
 {
+    for (const FlagClass &f : kFlagClasses) // several flags share a row: the flag's own name first
+        if (f.number == c.number && c.name == QLatin1String(f.name))
+            return QCoreApplication::translate("kforge::HackClasses", f.name);
     for (const FlagClass &f : kFlagClasses)
         if (f.number == c.number)
             return QCoreApplication::translate("kforge::HackClasses", f.name);

@@ -55,6 +55,10 @@ QString MeasurementText::flag(const QString &wire)
         return tr("late work");
     if (wire == "device_state_changed"_L1)
         return tr("device settings changed");
+    if (wire == "gpu_contention"_L1)
+        return tr("GPU contention");
+    if (wire == "profile_refused"_L1)
+        return tr("profile refused");
     if (wire == "unstable_timing"_L1)
         return tr("unstable timing");
     if (wire == "reference_mutates_inputs"_L1)

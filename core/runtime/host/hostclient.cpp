@@ -91,6 +91,7 @@ void HostClient::kill()
     if (m_process)
         m_process->killTree();
     m_dead = true;
+    m_frozen = false; // nothing is left to continue (and the number may be reused)
 }
 
 Json HostClient::protections() const
@@ -107,6 +108,7 @@ Json HostClient::protections() const
         }
     }
     j["host_pid"] = static_cast<long long>(pid());
+    j["stopped_between_requests"] = m_freeze;
     return j;
 }
 
@@ -184,13 +186,43 @@ Json HostClient::request(const Json &req, double timeoutS, const std::string &ph
     if (!m_bootNonce.empty() && !settle(timeoutS))
         throw HostFailure{"crashed", "the " + m_slot + "'s process failed to boot (" + phase + ")"};
     const std::string nonce = send(req, phase);
-    return await(nonce, timeoutS, phase);
+    Json reply = await(nonce, timeoutS, phase);
+    if (req.value("op", std::string()) != kOpExit)
+        freeze();
+    return reply;
+}
+
+void HostClient::setFrozenBetweenRequests(bool on)
+{
+    m_freeze = on;
+    if (!on)
+        thaw();
+}
+
+void HostClient::freeze()
+{
+    if (!m_freeze || m_frozen || m_dead || !m_process || m_process->pid() <= 0)
+        return;
+    // The group, not the process: a child the host forked is stopped with it (seccomp keeps every process of
+    // the tree in the host's group: setsid is refused, setpgid does nothing).
+    if (::kill(-m_process->pid(), SIGSTOP) == 0)
+        m_frozen = true;
+}
+
+void HostClient::thaw()
+{
+    if (!m_frozen)
+        return;
+    m_frozen = false;
+    if (m_process && m_process->pid() > 0)
+        ::kill(-m_process->pid(), SIGCONT);
 }
 
 std::string HostClient::send(const Json &req, const std::string &phase)
 {
     if (m_dead)
         throw HostFailure{"crashed", "the " + m_slot + "'s process is gone (" + phase + ")"};
+    thaw();
     const int fd = m_process->channelFd();
     // Each request carries a fresh random nonce the host echoes: a line the candidate's code (or a process it
     // forked) writes to the channel answers no request and is caught, instead of being taken for the next answer.
@@ -456,6 +488,7 @@ bool HostClient::finishStart(const HostStart &how, double timeoutS, std::string 
         const Json initMs = reply.value("init_ms", Json::object()); // a temporary would not outlive the loop
         for (const auto &[k, v] : initMs.items())
             m_startMs[k] = v;
+        freeze();
     } catch (const HostFailure &f) {
         code = f.verdict;
         message = f.message;

@@ -34,6 +34,21 @@ extern "C" __global__ void kforgeHostMarker()
 {
 }
 
+// Reads the global timer in a loop for `ns` and keeps the largest step between two reads: time this context
+// did not run because the GPU was time-sliced to another one. out[0] = that step, out[1] = how long it ran.
+extern "C" __global__ void kforgeQuietProbe(unsigned long long ns, unsigned long long *out)
+{
+    const unsigned long long start = globalNs();
+    unsigned long long last = start, now = start, gap = 0;
+    do {
+        now = globalNs();
+        gap = now - last > gap ? now - last : gap;
+        last = now;
+    } while (now - start < ns);
+    out[0] = gap;
+    out[1] = now - start;
+}
+
 // A read sweep: the cache is left holding clean lines, so the next call does not pay for the write-back of
 // earlier outputs (or of a memset's), as under ncu's cache control.
 extern "C" __global__ void kforgeHostFlush(uint4 *buffer, size_t n)
@@ -87,6 +102,12 @@ cudaError_t gate(const volatile int *flag, int *timedOut, unsigned long long tim
 cudaError_t delay(unsigned long long ns, cudaStream_t stream)
 {
     kforgeHostDelay<<<1, 1, 0, stream>>>(ns);
+    return cudaGetLastError();
+}
+
+cudaError_t quietProbe(unsigned long long ns, unsigned long long *out, cudaStream_t stream)
+{
+    kforgeQuietProbe<<<1, 1, 0, stream>>>(ns, out);
     return cudaGetLastError();
 }
 

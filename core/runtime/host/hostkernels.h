@@ -12,6 +12,12 @@ namespace kforge::runtime::host::gpu {
 // *timedOut = 1 (mapped host int too), so the judge knows the window was not held.
 cudaError_t gate(const volatile int *flag, int *timedOut, unsigned long long timeoutNs, cudaStream_t stream);
 
+// The judge's quiet probe (issue 35, item 1): one thread reads %globaltimer for `ns` and writes the largest step
+// between two reads to out[0] (ns) and the time it ran to out[1]. Contexts of different processes do not run
+// at once on the GPU: a step far above the timer's own is time the GPU gave to another context, whose work
+// was there while the probe ran ("kforgeQuietProbe" in a trace).
+cudaError_t quietProbe(unsigned long long ns, unsigned long long *out, cudaStream_t stream);
+
 // The host's trace pass: spins `ns` (so the call is enqueued before the GPU reaches it) and an empty
 // marker after the call. Their names ("kforgeHostDelay", "kforgeHostMarker") identify them in the trace.
 cudaError_t delay(unsigned long long ns, cudaStream_t stream);

@@ -101,6 +101,8 @@ BatchTimer::BatchTimer(GpuContext &gpu, const TaskSpec &task, int sets, bool bas
     m_doneHandle = eventHandle(m_done);
     KF_CUDA(cudaHostAlloc(reinterpret_cast<void **>(&m_flag), 2 * sizeof(int), cudaHostAllocMapped));
     KF_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void **>(&m_deviceFlag), m_flag, 0));
+    KF_CUDA(cudaHostAlloc(reinterpret_cast<void **>(&m_probe), 4 * sizeof(unsigned long long), cudaHostAllocMapped));
+    KF_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void **>(&m_deviceProbe), m_probe, 0));
     KF_CUDA(cudaMallocHost(reinterpret_cast<void **>(&m_hostCounts), m_counts.bytes()));
 }
 
@@ -138,6 +140,8 @@ BatchTimer::~BatchTimer()
             cudaEventDestroy(e);
     if (m_flag)
         cudaFreeHost(m_flag);
+    if (m_probe)
+        cudaFreeHost(m_probe);
     if (m_hostCounts)
         cudaFreeHost(m_hostCounts);
 }
@@ -266,6 +270,11 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
         list.push_back(callJson(side, setOf(c)));
     const Json request{{"op", host::kOpBatch}, {"go", 0}, {"done", 1}, {"calls", list}};
     m_gpu.resetPersistingL2(); // lines a host marked persisting would survive the flush
+    const bool probe = m_probeNs > 0 && side != Side::Candidate;
+    if (probe) { // before the host is asked to enqueue: its own waiting calls must not be what the probe sees
+        std::fill(m_probe, m_probe + 4, 0ull);
+        KF_CUDA(host::gpu::quietProbe(m_probeNs, m_deviceProbe, s));
+    }
     KF_CUDA(cudaStreamSynchronize(s)); // the poison and everything before it are outside the window
     const auto t0 = Clock::now();
     auto *flag = reinterpret_cast<volatile int *>(m_flag);
@@ -309,6 +318,8 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
                                         output(side, from, 0), m_outStride * static_cast<std::size_t>(n),
                                         cudaMemcpyDeviceToDevice, s));
     }
+    if (probe) // the side's calls are done by now; what the probe sees is another context's
+        KF_CUDA(host::gpu::quietProbe(m_probeNs, m_deviceProbe + 2, s));
     flag[0] = 1;
     // The host synchronizes its own device first: a kernel that faulted there reports it instead of leaving
     // the judge waiting for a done event that never comes.
@@ -329,6 +340,8 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
     t.gateTimedOut = gated && flag[1] != 0;
     t.wallMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     KF_CUDA(cudaStreamSynchronize(s));
+    if (probe)
+        t.quietGapUs = static_cast<double>(std::max(m_probe[0], m_probe[2])) / 1000.0;
     return t;
 }
 

@@ -36,6 +36,8 @@ struct BatchTime {
     BatchFinish finish;        // the host's finish, asked right after the gate was released
     bool gateTimedOut = false; // the host took longer than the gate's timeout to enqueue: ms includes that
     double wallMs = 0;         // the judge's wall clock for the whole batch (request to E1)
+    // The largest step of the judge's quiet probes around this batch (setQuietProbe), in us; -1: none ran.
+    double quietGapUs = -1;
     // Where that wall clock went: enqueueing the preparation, the host's answer to the batch (its
     // enqueueing), its finish (its device synchronized), and the wait for E1 after it.
     double enqueueWallMs = 0, hostWallMs = 0, finishWallMs = 0, waitWallMs = 0;
@@ -101,6 +103,13 @@ public:
     // differing words per input tensor (input mutation).
     std::vector<unsigned long long> inputChanges(uint64_t roundSeed, int set);
 
+    // The judge's quiet probe (hostkernels.h) of `us` in every batch of a side other than the candidate, 0: none.
+    // One runs before the batch (synchronized before its host is asked to enqueue anything, so only other
+    // contexts' work can be there: the sides not in their window are stopped and have finished), one after
+    // E1 (the side's own calls are done). A step above a few us is GPU time another context took then: work a
+    // host left running or waiting past its own window (issue 35, item 1).
+    void setQuietProbe(double us) { m_probeNs = us > 0 ? static_cast<unsigned long long>(us * 1000) : 0; }
+
     // Waits at most `timeoutS` for the judge's stream to go idle (the gate released). False when it stays busy
     // (waiting for a done event a dead host never recorded): the object then leaks its memory instead of
     // blocking in cudaFree, and the worker must restart.
@@ -150,9 +159,29 @@ private:
     std::string m_goHandle, m_doneHandle;
     int *m_flag = nullptr; // mapped host memory: [0] gate release, [1] gate timed out
     int *m_deviceFlag = nullptr;
+    unsigned long long *m_probe = nullptr; // mapped host memory: the two probes' {step, ran} (ns)
+    unsigned long long *m_deviceProbe = nullptr;
+    unsigned long long m_probeNs = 0;
     bool m_stuck = false;
     InputRange m_range = InputRange::Declared;
     double m_scale = 1.0;
+};
+
+// setQuietProbe for one scope (a round's batches): `us` from here, none after it.
+class QuietProbeScope
+{
+public:
+    QuietProbeScope(BatchTimer &bt, double us)
+        : m_bt(bt)
+    {
+        bt.setQuietProbe(us);
+    }
+    ~QuietProbeScope() { m_bt.setQuietProbe(0); }
+    QuietProbeScope(const QuietProbeScope &) = delete;
+    QuietProbeScope &operator=(const QuietProbeScope &) = delete;
+
+private:
+    BatchTimer &m_bt;
 };
 
 } // namespace kforge::runtime

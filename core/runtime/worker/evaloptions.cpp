@@ -1,5 +1,6 @@
 #include "core/runtime/worker/evaloptions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -46,6 +47,7 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
         || !integer("trace_runs", out.traceRuns, 1, 10000) || !integer("baseline_every", out.baselineEvery, 1, 16)
         || !integer("min_time_ms", minTime, 0, 3600000)
         || !integer("max_time_ms", maxTime, 0, 3600000) || !integer("warmup_ms", warmupTime, 0, 3600000)
+        || !integer("quiet_probe_us", out.quietProbeUs, 0, 100000)
         || !boolean("timing", out.timing) || !boolean("trace", out.trace) || !boolean("metrics", out.metrics)
         || !boolean("samples", out.samples) || !boolean("source_profile", out.sourceProfile)
         || !boolean("source_profile_reference", out.sourceProfileReference) || !boolean("deep", out.deep))
@@ -104,17 +106,12 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
         return false;
     }
     if (const auto it = j.find("metric_names"); it != j.end() && !it->is_null()) {
-        if (!it->is_array()) {
+        if (!it->is_array() || !std::all_of(it->begin(), it->end(), [](const auto &m) { return m.is_string(); })) {
             error = "options.metric_names: expected an array of strings";
             return false;
         }
-        for (const auto &m : *it) {
-            if (!m.is_string()) {
-                error = "options.metric_names: expected an array of strings";
-                return false;
-            }
+        for (const auto &m : *it)
             out.metricNames.push_back(m.get<std::string>());
-        }
     }
     return true;
 }
@@ -135,6 +132,7 @@ nlohmann::ordered_json EvalOptions::toJson() const
     j["timing"] = timing;
     j["trace"] = trace;
     j["trace_runs"] = traceRuns;
+    j["quiet_probe_us"] = quietProbeUs;
     j["metrics"] = metrics;
     j["metrics_min_speedup"] = metricsMinSpeedup;
     j["samples"] = samples;

@@ -38,6 +38,11 @@ struct EvalOptions {
     bool timing = true;          // false: verify only
     bool trace = true;           // CUPTI activity trace of extra runs after timing (when a profiler is attached)
     int traceRuns = 10;          // runs of each kernel in the trace pass
+    // The judge's quiet probes (batchtimer.h, setQuietProbe) in the sampled rounds' reference and baseline
+    // batches, each this long (0: none). A probe's largest step above kQuietGapUs is foreign GPU work in
+    // another side's window: flag `gpu_contention` (issue 35, item 1).
+    double quietProbeUs = 1000;
+    static constexpr double kQuietGapUs = 50;
     bool metrics = true;         // CUPTI metrics pass (when a profiler is attached)...
     // ...for a correct candidate at least this fast against the reference (0: whatever its speedup). A round's
     // client sends the speedup a variant needs to be among its session's best ("metrics when they pay"), so

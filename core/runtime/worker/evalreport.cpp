@@ -33,6 +33,66 @@ void addFlag(std::vector<std::string> &flags, const std::string &f)
         flags.push_back(f);
 }
 
+// The judge's quiet probes (batchtimer.h, setQuietProbe) as timing.foreign_gpu; a step above kQuietGapUs in a
+// reference or baseline batch is another context's GPU work beside that side's window (a candidate's work left
+// running or waiting past its own, or another process on a shared GPU): `gpu_contention`.
+Json foreignGpu(const std::vector<double> &stepsUs, double probeUs, std::vector<std::string> &flags,
+                std::vector<std::string> &warnings)
+{
+    const double threshold = EvalOptions::kQuietGapUs;
+    const double largest = stepsUs.empty() ? 0.0 : *std::max_element(stepsUs.begin(), stepsUs.end());
+    const auto over = std::count_if(stepsUs.begin(), stepsUs.end(), [&](double us) { return us > threshold; });
+    if (over > 0) {
+        addFlag(flags, "gpu_contention");
+        warnings.push_back("Another process's GPU work was running beside the reference's or the baseline's batches ("
+                           + std::to_string(over) + " of " + std::to_string(stepsUs.size())
+                           + " quiet probes were held up, the longest by " + formatNumber(largest, 4)
+                           + " us): the speedup is not the candidate's own. The hosts are stopped outside their "
+                             "requests, so this is work the candidate left on the GPU after its calls returned, or "
+                             "another user's process on a shared GPU.");
+    }
+    return Json{{"probe_us", probeUs},
+                {"probes", stepsUs.size()},
+                {"threshold_us", threshold},
+                {"over", over},
+                {"max_step_us", largest}};
+}
+
+// Profile passes the candidate's host did not deliver while the reference's did: `profile_refused`.
+void profileRefusal(const std::vector<std::string> &refused, std::vector<std::string> &flags,
+                    std::vector<std::string> &warnings)
+{
+    if (refused.empty())
+        return;
+    addFlag(flags, "profile_refused");
+    std::string what;
+    for (const std::string &r : refused)
+        what += (what.empty() ? "" : "; ") + r;
+    warnings.push_back("The candidate's process did not deliver a profile pass that the reference's did (" + what
+                       + "): the trace is the only view of work outside the calls, so its absence is reported, not "
+                         "taken as a clean bill.");
+}
+
+// The trace pass's part of the result: the trace (the candidate's testimony), work it saw outside the calls, and
+// the passes the candidate's process refused.
+void traceReport(const Json &trace, const Json &outside, const std::vector<std::string> &refused, Json &result,
+                 std::vector<std::string> &flags, std::vector<std::string> &warnings)
+{
+    if (trace.is_object()) { // CUPTI in the candidate's own process: its testimony, not the judge's figure
+        result["trace"] = trace;
+        result["trace"]["measured_in"] = "candidate_process";
+    }
+    profileRefusal(refused, flags, warnings);
+    if (outside.is_object() && outside.value("items", 0) > 0) {
+        flags.push_back("work_outside_call");
+        warnings.push_back("The trace of the candidate's process shows " + std::to_string(outside.value("items", 0))
+                           + " kernels or copies outside the calls (up to "
+                           + formatNumber(outside.value("max_before_us", 0.0), 4) + " us before one began, "
+                           + formatNumber(outside.value("max_after_us", 0.0), 4)
+                           + " us after one ended): work launched or left running outside kf_entry.");
+    }
+}
+
 } // namespace
 
 Json sourceProfileStub(const std::string &status, const std::string &missing, const std::string &reason)
@@ -183,6 +243,8 @@ Json Evaluator::report(Run &run, Json result)
             result["timing"]["prep_ms"] = cm;
             result["timing"]["baseline_prep_ms"] = bm;
         }
+        if (options.quietProbeUs > 0)
+            result["timing"]["foreign_gpu"] = foreignGpu(run.quietGapsUs, options.quietProbeUs, flags, warnings);
         for (Side side : {Side::Reference, Side::Candidate})
             if (!run.gatedSide(side))
                 warnings.push_back("The " + std::string(sideName(side)) + "'s calls waited for their own GPU work while "
@@ -224,16 +286,7 @@ Json Evaluator::report(Run &run, Json result)
             warnings.push_back(run.precisionLost);
         }
     }
-    if (run.trace.is_object())
-        result["trace"] = run.trace;
-    if (run.outside.is_object() && run.outside.value("items", 0) > 0) {
-        flags.push_back("work_outside_call");
-        warnings.push_back("The trace of the candidate's process shows " + std::to_string(run.outside.value("items", 0))
-                           + " kernels or copies outside the calls (up to "
-                           + formatNumber(run.outside.value("max_before_us", 0.0), 4) + " us before one began, "
-                           + formatNumber(run.outside.value("max_after_us", 0.0), 4)
-                           + " us after one ended): work launched or left running outside kf_entry.");
-    }
+    traceReport(run.trace, run.outside, run.profileRefused, result, flags, warnings);
     if (run.metrics.is_object() && !run.metrics.empty())
         result["metrics"] = run.metrics;
     if (!run.metricsSkipped.empty()) {

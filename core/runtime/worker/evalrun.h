@@ -59,6 +59,8 @@ struct Evaluator::Run {
     std::vector<double> refBatchMs, candBatchMs;
     // The judge's preparation (Eg..E0) of the candidate's batches and of the baseline's of the same K.
     std::vector<double> candPrepMs, basePrepMs;
+    // The judge's quiet probes' largest steps (us) in the sampled rounds' reference and baseline batches.
+    std::vector<double> quietGapsUs;
     double refWallMs = 0, candWallMs = 0, baselineWallMs = 0; // of the sampled batches (the boundary's cost)
     // The baseline's preparation is measured (its sets regenerated) in this many sampled rounds.
     static constexpr std::size_t kPrepYardstick = 3;
@@ -90,6 +92,19 @@ struct Evaluator::Run {
     {
         roundMs[what] += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
     }
+    // One batch of side `who`: its wall clock and steps into roundMs, its quiet probes into quietGapsUs.
+    void addBatch(const std::string &who, const BatchTime &t)
+    {
+        roundMs[who + ".batch_wall"] += t.wallMs;
+        roundMs[who + ".enqueue"] += t.enqueueWallMs;
+        roundMs[who + ".host"] += t.hostWallMs;
+        roundMs[who + ".finish"] += t.finishWallMs;
+        roundMs[who + ".wait"] += t.waitWallMs;
+        roundMs[who + ".prep_gpu"] += t.prepMs;
+        roundMs[who + ".window_gpu"] += t.ms;
+        if (t.quietGapUs >= 0)
+            quietGapsUs.push_back(t.quietGapUs);
+    }
     std::optional<RunStats> reference, candidate;
     // Why timing stopped, and both medians' intervals then (the result's timing.adaptive).
     StopReason stop = StopReason::None;
@@ -99,6 +114,10 @@ struct Evaluator::Run {
     std::string metricsSkipped; // why the metrics pass did not run though asked for ("not_among_best")
     std::vector<double> selfMs;
     nlohmann::ordered_json outside;
+    // Profile passes the candidate's host did not deliver (it died, hung or refused) where the reference's
+    // did: "trace: <why>", "metrics: <why>". Flag `profile_refused`: the trace is the only view of work outside
+    // the calls, so a candidate must not be able to switch it off in silence (issue 35, item 1).
+    std::vector<std::string> profileRefused;
     std::size_t stdoutStart = 0;
     nlohmann::ordered_json sanitizer; // options.deep: {"ran", "errors", "reason", ...}
     nlohmann::ordered_json precision; // the precision contract's object (precisioncontract.h), or null

@@ -130,6 +130,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     run.addRoundMs("poison", since);
     std::map<Side, BatchTime> times;
     std::map<int, double> base;
+    const QuietProbeScope quiet(bt, sample ? run.options.quietProbeUs : 0); // the sampled rounds' batches only
     double prep[2] = {-1, -1}; // the baseline's (same K as the candidate) and the candidate's preparation
     double baseWall = 0;
     for (const RoundBatch &b : order) {
@@ -145,13 +146,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
                                    run.waitS(), run.phase, first, b.side != Side::Baseline || yardstick);
         const BatchFinish &f = t.finish;
         const std::string who = sideName(b.side);
-        run.roundMs[who + ".batch_wall"] += t.wallMs;
-        run.roundMs[who + ".enqueue"] += t.enqueueWallMs;
-        run.roundMs[who + ".host"] += t.hostWallMs;
-        run.roundMs[who + ".finish"] += t.finishWallMs;
-        run.roundMs[who + ".wait"] += t.waitWallMs;
-        run.roundMs[who + ".prep_gpu"] += t.prepMs;
-        run.roundMs[who + ".window_gpu"] += t.ms;
+        run.addBatch(who, t);
         if (b.side != Side::Baseline) {
             for (int rc : f.rc)
                 if (rc != 0)

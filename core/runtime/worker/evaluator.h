@@ -112,6 +112,7 @@ private:
     // options.deep: one verification batch of the candidate in a host run under compute-sanitizer memcheck.
     void sanitizerRound(Run &run);
     void profilePasses(Run &run);
+    void sourceProfilePass(Run &run); // profilePasses' last step
     // The precision contract (precisioncontract.h) of a correct candidate: one call of each side on a fresh set
     // and, for a torch task, the reference module in float64 on the same inputs (evaluatorprecision.cpp).
     void precisionPass(Run &run);

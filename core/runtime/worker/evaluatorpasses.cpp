@@ -101,6 +101,8 @@ void Evaluator::profilePasses(Run &run)
         if (run.progress)
             run.progress("tracing");
         const std::string traceKey = "trace|" + std::to_string(o.traceRuns) + "|" + refKey;
+        std::string candidateFailed; // why the candidate's host gave no trace
+        bool referenceTraced = false;
         for (Side side : {Side::Candidate, Side::Reference}) {
             Json reply;
             if (const Json *k = side == Side::Reference ? kept(traceKey) : nullptr) {
@@ -114,6 +116,10 @@ void Evaluator::profilePasses(Run &run)
                 if (side == Side::Reference && reply.contains("trace") && reply["trace"].contains("reference"))
                     keep(traceKey, reply);
             }
+            if (side == Side::Reference)
+                referenceTraced = reply.contains("trace");
+            else if (!reply.contains("trace"))
+                candidateFailed = reply.value("reason", std::string("refused"));
             if (!reply.contains("trace"))
                 continue;
             if (side == Side::Candidate) {
@@ -125,6 +131,8 @@ void Evaluator::profilePasses(Run &run)
                 run.trace["reference"] = reply["trace"]["reference"];
             }
         }
+        if (!candidateFailed.empty() && referenceTraced)
+            run.profileRefused.push_back("trace: " + candidateFailed);
     }
     if (metrics) {
         run.mark("metrics");
@@ -134,6 +142,7 @@ void Evaluator::profilePasses(Run &run)
         std::string metricsKey = "metrics|" + refKey;
         for (const std::string &name : o.metricNames)
             metricsKey += "|" + name;
+        std::string candidateFailed; // why the candidate's host gave no metrics
         for (Side side : {Side::Candidate, Side::Reference}) {
             const bool ref = side == Side::Reference;
             const RunStats &stats = ref ? *run.reference : *run.candidate;
@@ -154,6 +163,12 @@ void Evaluator::profilePasses(Run &run)
                 if (ref && reply.contains("metrics") && reply["metrics"].value("available", false))
                     keep(metricsKey, reply);
             }
+            // A host that died, hung or refused gives no "metrics" at all; CUPTI's own "not available" (counters
+            // restricted, a kernel it cannot range) comes inside it and is no refusal.
+            if (!ref && !reply.contains("metrics"))
+                candidateFailed = reply.value("reason", std::string("refused"));
+            else if (ref && !candidateFailed.empty() && reply.contains("metrics"))
+                run.profileRefused.push_back("metrics: " + candidateFailed);
             if (!reply.contains("metrics"))
                 continue;
             run.metrics[sideName(side)] = reply["metrics"];
@@ -162,51 +177,8 @@ void Evaluator::profilePasses(Run &run)
         }
     }
     refProfiler.reset(); // exits, closing its mappings before the judge frees the memory behind them
-    if (o.sourceProfile) {
-        run.mark("source_profile");
-        if (run.progress)
-            run.progress("source_profile");
-        for (Side side : {Side::Candidate, Side::Reference}) {
-            if (side == Side::Reference && !o.sourceProfileReference)
-                continue;
-            run.phase = std::string("PC sampling the ") + sideName(side);
-            Json r = request(side, "source_profile");
-            r["period"] = o.sourceProfilePeriod;
-            std::unique_ptr<host::HostClient> fresh = run.hosts.fresh ? run.hosts.fresh(side == Side::Reference) : nullptr;
-            if (fresh) {
-                try {
-                    mapHost(run, *fresh, side);
-                } catch (const host::HostFailure &) {
-                    fresh.reset();
-                } catch (const EntryFailure &) {
-                    fresh.reset();
-                }
-            }
-            Json reply;
-            try {
-                reply = profileRequest(run.hosts, fresh ? *fresh : run.host(side), r, run.waitS(), run.phase);
-            } catch (const host::HostFailure &f) {
-                // The pass runs the candidate's code once more: whatever it does there (crash, hang, exit)
-                // costs the profile only. The verdict and the timing were settled before.
-                reply = Json{{"source_profile",
-                              sourceProfileStub("failed", "helper_failed",
-                                                "The source-level pass's process of the " + std::string(sideName(side))
-                                                    + " ended (" + f.verdict + "): " + f.message
-                                                    + ". The evaluation's verdict and timing are not affected.")}};
-            }
-            fresh.reset(); // exits, closing its mappings
-            if (!reply.contains("source_profile"))
-                continue;
-            if (side == Side::Candidate) {
-                run.sourceProfile = reply["source_profile"];
-            } else if (run.sourceProfile.is_object()) {
-                for (const auto &k : reply["source_profile"].value("kernels", Json::array()))
-                    run.sourceProfile["kernels"].push_back(k);
-                run.sourceProfile["cost_ms"] = run.sourceProfile.value("cost_ms", 0.0)
-                                               + reply["source_profile"].value("cost_ms", 0.0);
-            }
-        }
-    }
+    if (o.sourceProfile)
+        sourceProfilePass(run);
     // CUPTI, once enabled in a process, stays in it and changes how its later calls run (measured on the H200:
     // diag_matmul's good kernel 0.043 ms per call before a trace pass in its host, 0.038 ms after). A host that
     // ran the trace or metrics pass goes (the candidate's; the reference's only when its own process could not
@@ -215,6 +187,59 @@ void Evaluator::profilePasses(Run &run)
         run.host(Side::Candidate).kill();
     if (referencePassed)
         run.host(Side::Reference).kill();
+}
+
+// The source-level pass (options.source_profile), last: PC sampling in a fresh host of each side it samples.
+void Evaluator::sourceProfilePass(Run &run)
+{
+    const EvalOptions &o = run.options;
+    BatchTimer &bt = *run.batches;
+    const auto request = [&](Side side, const char *kind) {
+        return Json{{"op", host::kOpProfile}, {"kind", kind}, {"call", bt.callJson(side, 0)}};
+    };
+    run.mark("source_profile");
+    if (run.progress)
+        run.progress("source_profile");
+    for (Side side : {Side::Candidate, Side::Reference}) {
+        if (side == Side::Reference && !o.sourceProfileReference)
+            continue;
+        run.phase = std::string("PC sampling the ") + sideName(side);
+        Json r = request(side, "source_profile");
+        r["period"] = o.sourceProfilePeriod;
+        std::unique_ptr<host::HostClient> fresh = run.hosts.fresh ? run.hosts.fresh(side == Side::Reference) : nullptr;
+        if (fresh) {
+            try {
+                mapHost(run, *fresh, side);
+            } catch (const host::HostFailure &) {
+                fresh.reset();
+            } catch (const EntryFailure &) {
+                fresh.reset();
+            }
+        }
+        Json reply;
+        try {
+            reply = profileRequest(run.hosts, fresh ? *fresh : run.host(side), r, run.waitS(), run.phase);
+        } catch (const host::HostFailure &f) {
+            // The pass runs the candidate's code once more: whatever it does there (crash, hang, exit)
+            // costs the profile only. The verdict and the timing were settled before.
+            reply = Json{{"source_profile",
+                          sourceProfileStub("failed", "helper_failed",
+                                            "The source-level pass's process of the " + std::string(sideName(side))
+                                                + " ended (" + f.verdict + "): " + f.message
+                                                + ". The evaluation's verdict and timing are not affected.")}};
+        }
+        fresh.reset(); // exits, closing its mappings
+        if (!reply.contains("source_profile"))
+            continue;
+        if (side == Side::Candidate) {
+            run.sourceProfile = reply["source_profile"];
+        } else if (run.sourceProfile.is_object()) {
+            for (const auto &k : reply["source_profile"].value("kernels", Json::array()))
+                run.sourceProfile["kernels"].push_back(k);
+            run.sourceProfile["cost_ms"] = run.sourceProfile.value("cost_ms", 0.0)
+                                           + reply["source_profile"].value("cost_ms", 0.0);
+        }
+    }
 }
 
 } // namespace kforge::runtime

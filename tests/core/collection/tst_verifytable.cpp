@@ -217,6 +217,8 @@ private Q_SLOTS:
         QTest::addRow("shape") << QString::fromLatin1(kShapeSpecificFlag) << 15;
         QTest::addRow("flops") << u"beats_flop_floor"_s << 18;
         QTest::addRow("impossible") << u"below_speed_of_light"_s << 22;
+        QTest::addRow("refused") << u"profile_refused"_s << 1;
+        QTest::addRow("contention") << u"gpu_contention"_s << 20;
         QTest::addRow("unknown") << u"something_new"_s << 0;
     }
     void hackClasses()
@@ -225,6 +227,15 @@ private Q_SLOTS:
         QFETCH(int, number);
         QCOMPARE(HackClasses::of(flag).number, number);
         QVERIFY(!HackClasses::isInformational(flag));
+    }
+    // Flags that share a catalogue row keep their own names (gpu_contention and device_state_changed are both
+    // row 20, baseline inflation).
+    void hackClassNames()
+    {
+        const QString contention = HackClasses::displayName(HackClasses::of(u"gpu_contention"_s));
+        const QString settings = HackClasses::displayName(HackClasses::of(u"device_state_changed"_s));
+        QVERIFY2(contention.contains(u"beside the reference"_s), qPrintable(contention));
+        QVERIFY2(settings.contains(u"device settings"_s), qPrintable(settings));
     }
 
     void libraries_data()

@@ -201,6 +201,25 @@ void testHostileModule()
     std::printf("signalling a sibling host: %s\n", report.value("kill_sibling", "").c_str());
 
     const pid_t child = report.value("child", -1);
+    // Between requests the host's whole group is stopped (issue 35, item 1): the host and the process it forked.
+    const auto stateOf = [](pid_t pid) { // a stop takes effect shortly after kill() returns
+        host::ProcInfo info;
+        for (int i = 0; i < 100; ++i) {
+            if (!host::readProcStat(pid, info))
+                return '?';
+            if (info.state == 'T')
+                break;
+            ::usleep(10000);
+        }
+        return info.state;
+    };
+    KF_CHECK(client->frozen());
+    KF_CHECK_MSG(stateOf(client->pid()) == 'T', std::string("host state ") + stateOf(client->pid()));
+    KF_CHECK_MSG(child > 0 && stateOf(child) == 'T', std::string("forked child state ") + stateOf(child));
+    KF_CHECK(protections.value("stopped_between_requests", false));
+    const Json finished = client->request(Json{{"op", "finish"}}, 30, "finish between stops");
+    KF_CHECK_MSG(finished.value("ok", false), finished.dump());
+    KF_CHECK_MSG(stateOf(client->pid()) == 'T', std::string("host state after a request ") + stateOf(client->pid()));
     client.reset(); // exit, then the sandbox kills what is left of the tree
     KF_CHECK_MSG(child > 0 && goneOrZombie(child), "the module's forked process outlived its host");
     ::kill(sibling, SIGKILL);
