@@ -1754,6 +1754,10 @@ T.update({
 'precision lowered (far less accurate than the reference against float64)': '精度被降低（相对 float64 的误差远大于参考实现）',
 'device settings changed during the evaluation (global state)': '评估期间设备设置被更改（全局状态）',
 'device settings changed': '设备设置已更改',
+'GPU contention': 'GPU 争用',
+'profile refused': '拒绝性能剖析',
+'trace evasion (its process refused the profile pass)': '规避追踪（其进程拒绝了性能剖析）',
+"baseline inflation (GPU work beside the reference's window)": '基线膨胀（参考实现的计时窗口旁有 GPU 工作）',
 '&Verify Collection…': '验证集合(&V)…',
 "Re-measure a collection of kernels (a paper's release, a KernelBench run) and see which claims hold":
     '重新测量一个内核集合（论文发布的内核、KernelBench 运行），查看哪些声称成立',
