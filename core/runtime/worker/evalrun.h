@@ -26,10 +26,12 @@ struct EntryFailure {
     std::string message = {}; // a module host's named error ("cand.py: ... at step forward: ...")
 };
 
-// The judge itself ran out of device memory for the batches.
+// The judge ran out of device memory for the batches (itself, or the candidate's process held more than its
+// budget: Hosts::freeBeforeCandidate).
 struct JudgeOutOfMemory {
     std::string message;
 };
+
 
 struct Evaluator::Run {
     const TaskSpec &task;
@@ -118,6 +120,8 @@ struct Evaluator::Run {
     // did: "trace: <why>", "metrics: <why>". Flag `profile_refused`: the trace is the only view of work outside
     // the calls, so a candidate must not be able to switch it off in silence (issue 35, item 1).
     std::vector<std::string> profileRefused;
+    // The batches' memory against what was free before the candidate loaded (the result's "memory").
+    nlohmann::ordered_json memory;
     std::size_t stdoutStart = 0;
     nlohmann::ordered_json sanitizer; // options.deep: {"ran", "errors", "reason", ...}
     nlohmann::ordered_json precision; // the precision contract's object (precisioncontract.h), or null

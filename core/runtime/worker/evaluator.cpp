@@ -474,20 +474,30 @@ void Evaluator::sanitizerRound(Run &run)
     san["reason"] = "memcheck: no errors in " + std::to_string(slots.size()) + " calls";
 }
 
-void Evaluator::rounds(Run &run)
+// The batches' memory (the input sets and output slots), sized from what was free before the candidate's code ran.
+void Evaluator::allocateBatches(Run &run)
 {
-    // The batches' memory: a quarter of what is free, at most kMaxBatch sets.
+    // The batches' memory: a quarter of what was free before the candidate's code ran, at most kMaxBatch sets.
     std::size_t freeBytes = 0, totalBytes = 0;
     KF_CUDA(cudaMemGetInfo(&freeBytes, &totalBytes));
+    const std::size_t before = run.hosts.freeBeforeCandidate > 0 ? run.hosts.freeBeforeCandidate : freeBytes;
     const bool baselineOutputs = run.hosts.baseline->kind() == host::HostKind::Module;
     const std::size_t perSet = BatchTimer::bytesPerSet(run.task, baselineOutputs);
-    int sets = static_cast<int>(std::min<std::size_t>(kMaxBatch, freeBytes / 4 / std::max<std::size_t>(perSet, 1)));
-    if (sets < 1 && perSet < freeBytes / 10 * 9)
+    int sets = static_cast<int>(std::min<std::size_t>(kMaxBatch, before / 4 / std::max<std::size_t>(perSet, 1)));
+    if (sets < 1 && perSet < before / 10 * 9)
         sets = 1;
     const auto mib = [](std::size_t b) { return std::to_string(b >> 20) + " MiB"; };
     if (sets < 1)
         throw JudgeOutOfMemory{"the judge needs " + mib(perSet)
-                               + " of device memory for one call's inputs and outputs, " + mib(freeBytes) + " are free"};
+                               + " of device memory for one call's inputs and outputs, " + mib(before) + " are free"};
+    run.memory = Json{{"free_before_candidate_mib", before >> 20}, {"free_at_sizing_mib", freeBytes >> 20},
+                      {"sets", sets}, {"set_mib", static_cast<double>(perSet) / (1 << 20)},
+                      {"candidate_budget_mib", (before - std::min(before, perSet * sets)) >> 20}};
+    if (perSet * sets > freeBytes / 20 * 19)
+        throw JudgeOutOfMemory{"the candidate's process left " + mib(freeBytes) + " of device memory free of the "
+                                  + mib(before) + " free before it loaded; the judge's batches need " + mib(perSet * sets)
+                                  + " (a quarter of it): a candidate may hold at most the other three quarters ("
+                                  + mib(before - perSet * sets) + ")"};
     run.phase = "allocating the batches (" + std::to_string(sets) + " sets of " + mib(perSet) + ")";
     try {
         run.batches = std::make_unique<BatchTimer>(m_gpu, run.task, sets, baselineOutputs);
@@ -500,6 +510,11 @@ void Evaluator::rounds(Run &run)
         throw JudgeOutOfMemory{"the judge could not allocate " + std::to_string(sets) + " sets of " + mib(perSet)
                                + " for the batches (" + mib(freeBytes) + " were free)"};
     }
+}
+
+void Evaluator::rounds(Run &run)
+{
+    allocateBatches(run);
     if (run.task.kind == TaskKind::Torch)
         prepareWeights(run);
     for (Side s : {Side::Reference, Side::Candidate, Side::Baseline})
@@ -605,9 +620,8 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
             sanitizerRound(run);
         if (!run.v.failed)
             precisionPass(run);
-        if (!run.v.failed && options.timing && run.timedRounds > 0) {
+        if (!run.v.failed && options.timing && run.timedRounds > 0)
             profilePasses(run);
-        }
     } catch (const host::HostFailure &f) {
         fail(f.verdict, f.message);
     } catch (const EntryFailure &f) {
@@ -683,6 +697,7 @@ Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const
     run.mark("");
     Json out = report(run, result);
     deviceStateReport(stateBefore, m_gpu.deviceState(), out);
+    out["memory"] = run.memory; // null when the batches were never sized
     Json parts = Json::object();
     for (const auto &[name, s] : run.partS)
         if (!name.empty())

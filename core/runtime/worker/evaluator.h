@@ -60,6 +60,10 @@ public:
         // A torch task: the reference module's own state (its host's first export), kept by the server with
         // the reference's host; empty until the first evaluation exports it. nullptr for a CUDA task.
         std::string *referenceState = nullptr;
+        // Free device memory before the candidate's host started (0: unknown): the batches are sized from it, so
+        // memory the candidate's code takes cannot shrink them; a candidate that leaves less than they need
+        // exceeded its budget (three quarters of it) and gets `out_of_memory` saying so (issue 35, item 2).
+        std::size_t freeBeforeCandidate = 0;
     };
 
     // `gpu` must be ready. `referenceProfiles` keeps the reference's trace and metrics replies across
@@ -111,6 +115,7 @@ private:
     void edgeRounds(Run &run);
     // options.deep: one verification batch of the candidate in a host run under compute-sanitizer memcheck.
     void sanitizerRound(Run &run);
+    void allocateBatches(Run &run); // rounds' first step
     void profilePasses(Run &run);
     void sourceProfilePass(Run &run); // profilePasses' last step
     // The precision contract (precisioncontract.h) of a correct candidate: one call of each side on a fresh set

@@ -137,6 +137,9 @@ bool WorkerServer::startHost(Loaded &loaded, std::string &code, std::string &mes
     // while a kernel held all device memory) would refuse the batches: a fresh host instead.
     if (spare && spare->settle(host::kInitTimeoutS) && spare->bootedWithoutDevice() && m_gpu.ensure())
         spare.reset();
+    std::size_t freeBytes = 0, totalBytes = 0;
+    if (loaded.slot == "candidate" && m_gpu.ensure() && cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess)
+        loaded.freeBeforeStart = freeBytes;
     loaded.host = host::HostClient::start(how, code, message, std::move(spare));
     if (loaded.module)
         bootModuleSpares(1);
@@ -420,10 +423,9 @@ Json WorkerServer::opEvaluate(const Json &request)
             throw ProtocolError{protocol::kBadRequest, "the " + l->slot + " is a Python module (" + l->fileName
                                                            + "), and a CUDA task's kernels are libraries (kf_entry)"};
     requireDevice();
-    if (!m_reference)
-        throw ProtocolError{protocol::kBadRequest, "no reference loaded (op load, slot reference)"};
-    if (!m_candidate)
-        throw ProtocolError{protocol::kBadRequest, "no candidate loaded (op load, slot candidate)"};
+    if (!m_reference || !m_candidate)
+        throw ProtocolError{protocol::kBadRequest, !m_reference ? "no reference loaded (op load, slot reference)"
+                                                                : "no candidate loaded (op load, slot candidate)"};
 
     const auto hostsStart = std::chrono::steady_clock::now();
     bool candidateStarted = false;
@@ -471,7 +473,8 @@ Json WorkerServer::opEvaluate(const Json &request)
                                    < Evaluator::kWarmDeviceS);
     const Json id = m_currentId;
     host::HostClient *baseline = torch && m_candidate->module ? m_moduleBaseline->host.get() : m_baseline->host.get();
-    Evaluator::Hosts hosts{m_reference->host.get(), m_candidate->host.get(), baseline, {}};
+    Evaluator::Hosts hosts{.reference = m_reference->host.get(), .candidate = m_candidate->host.get(), .baseline = baseline,
+                           .freeBeforeCandidate = m_candidate->freeBeforeStart};
     hosts.referenceState = torch ? &m_reference->initialState : nullptr;
     hosts.fresh = [this](bool reference) -> std::unique_ptr<host::HostClient> {
         const Loaded &of = *(reference ? m_reference : m_candidate);

@@ -81,6 +81,9 @@ private:
         std::filesystem::path file;
         std::string key; // the bytes' size and hash (the reference metrics cache's key)
         int abi = 0;
+        // Free device memory just before this host's last start (the candidate's): the judge sizes its batches
+        // from it, before any code of the candidate ran (issue 35, item 2). 0: not measured.
+        std::size_t freeBeforeStart = 0;
         std::unique_ptr<host::HostClient> host;
         ~Loaded();
     };
