@@ -33,11 +33,33 @@ void addFlag(std::vector<std::string> &flags, const std::string &f)
         flags.push_back(f);
 }
 
+// The trace pass's part of the result: the trace (the candidate's testimony), work it saw outside the calls, and
+// the passes the candidate's process refused.
+void traceReport(const Json &trace, const Json &outside, const std::vector<std::string> &refused, Json &result,
+                 std::vector<std::string> &flags, std::vector<std::string> &warnings)
+{
+    if (trace.is_object()) { // CUPTI in the candidate's own process: its testimony, not the judge's figure
+        result["trace"] = trace;
+        result["trace"]["measured_in"] = "candidate_process";
+    }
+    Evaluator::profileRefusalReport(refused, flags, warnings);
+    if (outside.is_object() && outside.value("items", 0) > 0) {
+        flags.push_back("work_outside_call");
+        warnings.push_back("The trace of the candidate's process shows " + std::to_string(outside.value("items", 0))
+                           + " kernels or copies outside the calls (up to "
+                           + formatNumber(outside.value("max_before_us", 0.0), 4) + " us before one began, "
+                           + formatNumber(outside.value("max_after_us", 0.0), 4)
+                           + " us after one ended): work launched or left running outside kf_entry.");
+    }
+}
+
+} // namespace
+
 // The judge's quiet probes (batchtimer.h, setQuietProbe) as timing.foreign_gpu; a step above kQuietGapUs in a
 // reference or baseline batch is another context's GPU work beside that side's window (a candidate's work left
 // running or waiting past its own, or another process on a shared GPU): `gpu_contention`.
-Json foreignGpu(const std::vector<double> &stepsUs, double probeUs, std::vector<std::string> &flags,
-                std::vector<std::string> &warnings)
+Json Evaluator::foreignGpuReport(const std::vector<double> &stepsUs, double probeUs, std::vector<std::string> &flags,
+                                 std::vector<std::string> &warnings)
 {
     const double threshold = EvalOptions::kQuietGapUs;
     const double largest = stepsUs.empty() ? 0.0 : *std::max_element(stepsUs.begin(), stepsUs.end());
@@ -59,8 +81,8 @@ Json foreignGpu(const std::vector<double> &stepsUs, double probeUs, std::vector<
 }
 
 // Profile passes the candidate's host did not deliver while the reference's did: `profile_refused`.
-void profileRefusal(const std::vector<std::string> &refused, std::vector<std::string> &flags,
-                    std::vector<std::string> &warnings)
+void Evaluator::profileRefusalReport(const std::vector<std::string> &refused, std::vector<std::string> &flags,
+                                     std::vector<std::string> &warnings)
 {
     if (refused.empty())
         return;
@@ -72,28 +94,6 @@ void profileRefusal(const std::vector<std::string> &refused, std::vector<std::st
                        + "): the trace is the only view of work outside the calls, so its absence is reported, not "
                          "taken as a clean bill.");
 }
-
-// The trace pass's part of the result: the trace (the candidate's testimony), work it saw outside the calls, and
-// the passes the candidate's process refused.
-void traceReport(const Json &trace, const Json &outside, const std::vector<std::string> &refused, Json &result,
-                 std::vector<std::string> &flags, std::vector<std::string> &warnings)
-{
-    if (trace.is_object()) { // CUPTI in the candidate's own process: its testimony, not the judge's figure
-        result["trace"] = trace;
-        result["trace"]["measured_in"] = "candidate_process";
-    }
-    profileRefusal(refused, flags, warnings);
-    if (outside.is_object() && outside.value("items", 0) > 0) {
-        flags.push_back("work_outside_call");
-        warnings.push_back("The trace of the candidate's process shows " + std::to_string(outside.value("items", 0))
-                           + " kernels or copies outside the calls (up to "
-                           + formatNumber(outside.value("max_before_us", 0.0), 4) + " us before one began, "
-                           + formatNumber(outside.value("max_after_us", 0.0), 4)
-                           + " us after one ended): work launched or left running outside kf_entry.");
-    }
-}
-
-} // namespace
 
 Json sourceProfileStub(const std::string &status, const std::string &missing, const std::string &reason)
 {
@@ -244,7 +244,7 @@ Json Evaluator::report(Run &run, Json result)
             result["timing"]["baseline_prep_ms"] = bm;
         }
         if (options.quietProbeUs > 0)
-            result["timing"]["foreign_gpu"] = foreignGpu(run.quietGapsUs, options.quietProbeUs, flags, warnings);
+            result["timing"]["foreign_gpu"] = foreignGpuReport(run.quietGapsUs, options.quietProbeUs, flags, warnings);
         for (Side side : {Side::Reference, Side::Candidate})
             if (!run.gatedSide(side))
                 warnings.push_back("The " + std::string(sideName(side)) + "'s calls waited for their own GPU work while "

@@ -475,29 +475,44 @@ void Evaluator::sanitizerRound(Run &run)
 }
 
 // The batches' memory (the input sets and output slots), sized from what was free before the candidate's code ran.
+Evaluator::BatchSizing Evaluator::sizeBatches(std::size_t freeBefore, std::size_t freeNow, std::size_t perSet)
+{
+    // A quarter of what was free before the candidate's code ran, at most kMaxBatch sets.
+    const std::size_t before = freeBefore > 0 ? freeBefore : freeNow;
+    BatchSizing b;
+    b.sets = static_cast<int>(std::min<std::size_t>(kMaxBatch, before / 4 / std::max<std::size_t>(perSet, 1)));
+    if (b.sets < 1 && perSet < before / 10 * 9)
+        b.sets = 1;
+    const auto mib = [](std::size_t n) { return std::to_string(n >> 20) + " MiB"; };
+    if (b.sets < 1) {
+        b.error = "the judge needs " + mib(perSet) + " of device memory for one call's inputs and outputs, " + mib(before)
+                  + " are free";
+        return b;
+    }
+    const std::size_t need = perSet * static_cast<std::size_t>(b.sets);
+    b.memory = Json{{"free_before_candidate_mib", before >> 20}, {"free_at_sizing_mib", freeNow >> 20},
+                    {"sets", b.sets}, {"set_mib", static_cast<double>(perSet) / (1 << 20)},
+                    {"candidate_budget_mib", (before - std::min(before, need)) >> 20}};
+    if (need > freeNow / 20 * 19)
+        b.error = "the candidate's process left " + mib(freeNow) + " of device memory free of the " + mib(before)
+                  + " free before it loaded; the judge's batches need " + mib(need)
+                  + " (a quarter of it): a candidate may hold at most the other three quarters ("
+                  + mib(before - std::min(before, need)) + ")";
+    return b;
+}
+
 void Evaluator::allocateBatches(Run &run)
 {
-    // The batches' memory: a quarter of what was free before the candidate's code ran, at most kMaxBatch sets.
     std::size_t freeBytes = 0, totalBytes = 0;
     KF_CUDA(cudaMemGetInfo(&freeBytes, &totalBytes));
-    const std::size_t before = run.hosts.freeBeforeCandidate > 0 ? run.hosts.freeBeforeCandidate : freeBytes;
     const bool baselineOutputs = run.hosts.baseline->kind() == host::HostKind::Module;
     const std::size_t perSet = BatchTimer::bytesPerSet(run.task, baselineOutputs);
-    int sets = static_cast<int>(std::min<std::size_t>(kMaxBatch, before / 4 / std::max<std::size_t>(perSet, 1)));
-    if (sets < 1 && perSet < before / 10 * 9)
-        sets = 1;
+    const BatchSizing sizing = sizeBatches(run.hosts.freeBeforeCandidate, freeBytes, perSet);
+    run.memory = sizing.memory;
+    if (!sizing.error.empty())
+        throw JudgeOutOfMemory{sizing.error};
+    const int sets = sizing.sets;
     const auto mib = [](std::size_t b) { return std::to_string(b >> 20) + " MiB"; };
-    if (sets < 1)
-        throw JudgeOutOfMemory{"the judge needs " + mib(perSet)
-                               + " of device memory for one call's inputs and outputs, " + mib(before) + " are free"};
-    run.memory = Json{{"free_before_candidate_mib", before >> 20}, {"free_at_sizing_mib", freeBytes >> 20},
-                      {"sets", sets}, {"set_mib", static_cast<double>(perSet) / (1 << 20)},
-                      {"candidate_budget_mib", (before - std::min(before, perSet * sets)) >> 20}};
-    if (perSet * sets > freeBytes / 20 * 19)
-        throw JudgeOutOfMemory{"the candidate's process left " + mib(freeBytes) + " of device memory free of the "
-                                  + mib(before) + " free before it loaded; the judge's batches need " + mib(perSet * sets)
-                                  + " (a quarter of it): a candidate may hold at most the other three quarters ("
-                                  + mib(before - perSet * sets) + ")"};
     run.phase = "allocating the batches (" + std::to_string(sets) + " sets of " + mib(perSet) + ")";
     try {
         run.batches = std::make_unique<BatchTimer>(m_gpu, run.task, sets, baselineOutputs);

@@ -101,6 +101,23 @@ public:
     // The result's "device_state" ({"before", "after", "changed"}) from the readings around an evaluation; a
     // setting that changed (the judge changes none) adds `device_state_changed` and a warning naming it.
     static void deviceStateReport(const DeviceState &before, const DeviceState &after, nlohmann::ordered_json &result);
+    // How many input sets the batches get (issue 35, item 2): a quarter of the memory free before the candidate's
+    // host started (`freeBefore`, 0: unknown, then `freeNow`), at most kMaxBatch. `error` when not even one set
+    // fits, or when the candidate left less free than the sets need (it holds more than its three quarters);
+    // `memory` is the result's "memory".
+    struct BatchSizing {
+        int sets = 0;
+        std::string error;
+        nlohmann::ordered_json memory;
+    };
+    static BatchSizing sizeBatches(std::size_t freeBefore, std::size_t freeNow, std::size_t perSet);
+    // The judge's quiet probes' largest steps (us) as the result's timing.foreign_gpu; a step over
+    // EvalOptions::kQuietGapUs adds `gpu_contention` and a warning (issue 35, item 1).
+    static nlohmann::ordered_json foreignGpuReport(const std::vector<double> &stepsUs, double probeUs,
+                                                   std::vector<std::string> &flags, std::vector<std::string> &warnings);
+    // Profile passes the candidate's process did not deliver while the reference's did: `profile_refused`.
+    static void profileRefusalReport(const std::vector<std::string> &refused, std::vector<std::string> &flags,
+                                     std::vector<std::string> &warnings);
 
 private:
     struct Run; // the state of one evaluation (evaluator.cpp)
