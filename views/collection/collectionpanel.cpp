@@ -2,6 +2,7 @@
 
 #include "core/collection/collectionverifier.h"
 #include "views/collection/verifytablemodel.h"
+#include "views/collection/verifytableproxy.h"
 
 #include <QAction>
 #include <QDesktopServices>
@@ -46,11 +47,10 @@ QString percent(int n, int of)
 CollectionPanel::CollectionPanel(QWidget *parent)
     : QWidget(parent)
     , m_model(new VerifyTableModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new VerifyTableProxy(this))
 {
     setObjectName(u"CollectionPanel"_s);
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(VerifyTableModel::SortRole);
 
     m_stack = new QStackedWidget(this);
     auto *emptyPage = new QWidget(m_stack);
@@ -100,13 +100,18 @@ CollectionPanel::CollectionPanel(QWidget *parent)
     m_view->setObjectName(u"collectionTable"_s);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
-    m_view->sortByColumn(-1, Qt::AscendingOrder); // the collection's order until the user sorts
+    // The flagged pairs first, as in the report (the pairs a reader must look at before trusting a figure), the rest
+    // in the collection's order until the user sorts by another column.
+    m_view->sortByColumn(VerifyTableModel::Flags, Qt::DescendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     m_view->verticalHeader()->hide();
+    // Rows as tall as a line of text (the style's default is half as tall again): a 20-pair collection in view.
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setToolTip(tr("Double-click a pair to open it as a session: the problem as the reference, the candidate "
                           "as a variant with its measured result"));
