@@ -2,8 +2,8 @@
 // MainWindow, Settings → General → Dark applied as a user applies it, then every panel looked at. Texts that take their
 // colour from the palette must stay readable on it: the model's reasoning (it was drawn in palette(mid), which the
 // dark palette makes the colour of its background), the notice bar, Round Control's notice. And the links of the
-// Compare page (the model's Markdown, whose links were drawn in the light theme's blue after a switch to dark) and of
-// the Task page, light → dark → light. Screenshots go to test-artifacts/darktheme/.
+// Compare page and of Reasoning's answer (the model's Markdown, whose links were drawn in the light theme's blue after
+// a switch to dark) and of the Task page, light → dark → light. Screenshots go to test-artifacts/darktheme/.
 #include "app/gui/mainactions.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/noticebar.h"
@@ -215,8 +215,22 @@ private Q_SLOTS:
             if (b->toPlainText().contains(u"best practices guide"_s))
                 answers = b;
         QVERIFY(answers && answers->isVisible());
+        // Reasoning: a variant whose analysis links.
+        Variant linked;
+        linked.origin = VariantOrigin::Manual;
+        linked.label = u"linked"_s;
+        const qint64 linkedId = w.session()->addVariant(
+            linked, VariantTexts{w.session()->source(6), u"Like #6; the [roofline](https://example.org/roofline)."_s, {}});
+        QVERIFY(linkedId > 0);
+        w.reasoningPanel()->showVariant(linkedId);
+        w.reasoningPanel()->renderNow();
+        QTextBrowser *reasoningAnswer = nullptr;
+        for (QTextBrowser *b : w.reasoningPanel()->findChildren<QTextBrowser *>())
+            if (b->toPlainText().contains(u"roofline"_s))
+                reasoningAnswer = b;
+        QVERIFY(reasoningAnswer);
         QList<QTextBrowser *> browsers = compare->findChildren<QTextBrowser *>();
-        browsers << w.taskPanel()->view();
+        browsers << w.taskPanel()->view() << reasoningAnswer;
         const QString dir = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/darktheme");
 
         QColor before;
@@ -232,6 +246,7 @@ private Q_SLOTS:
                                     + colours.join(u", "_s) + u", the palette's "_s + link.name()));
             }
             QCOMPARE(linkColours(answers->document()).size(), 1);
+            QCOMPARE(linkColours(reasoningAnswer->document()).size(), 1);
             // Drawn so: in the link colour, readable on the page, none left in the other theme's.
             w.dockOf(compare)->raise();
             QTest::qWait(100);
