@@ -1,7 +1,7 @@
 // Issue 37, smaller item: a layout saved at 1920×1080 and restored on a 1280×800 screen. The window, its status bar
 // included, stays on the screen and the editor keeps a sensible height, whether Qt takes the saved geometry (saved
 // on a screen of about this width) or refuses it (saved on a much wider one), for a normal and a maximized window.
-// At this size with the default layout, the Variants table's Status column shows "not measured yet" whole.
+// At this size with the default layout, the Variants table's Status column shows "not measured" whole.
 // The suite runs on a real 1280×800 screen: the offscreen platform's is 800×600 unless a configuration file says
 // otherwise (under xcb, the X server's screen is used as it is). Screenshots go to test-artifacts/smallscreen/.
 #include "app/gui/mainwindow.h"
@@ -175,14 +175,14 @@ private Q_SLOTS:
         QModelIndex status;
         for (int row = 0; row < view->model()->rowCount() && !status.isValid(); ++row) {
             const QModelIndex i = view->model()->index(row, VariantsModel::Status);
-            if (i.data().toString() == u"not measured yet"_s)
+            if (i.data().toString() == u"not measured"_s)
                 status = i;
         }
         QVERIFY(status.isValid());
         view->scrollTo(status);
         const int needed = view->sizeHintForIndex(status).width();
         QVERIFY2(view->columnWidth(VariantsModel::Status) >= needed,
-                 qPrintable(u"Status %1 px wide, \"not measured yet\" needs %2"_s
+                 qPrintable(u"Status %1 px wide, \"not measured\" needs %2"_s
                                 .arg(view->columnWidth(VariantsModel::Status))
                                 .arg(needed)));
         const QRect cell = view->visualRect(status);
