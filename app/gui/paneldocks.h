@@ -40,6 +40,7 @@ public:
 
 private:
     QDockWidget *add(QWidget *panel, const QString &title, const QString &objectName, Qt::DockWidgetArea area);
+    void fitWhenFramed();
 
     QMainWindow *m_window = nullptr;
     QList<QDockWidget *> m_docks;
