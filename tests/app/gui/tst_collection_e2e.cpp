@@ -51,6 +51,15 @@ int lineCount(const QString &path)
     return f.open(QIODevice::ReadOnly) ? int(f.readAll().count('\n')) : 0;
 }
 
+// The scripted worker of the verify tests as the configured pool.
+void useScriptedWorker(Settings &settings)
+{
+    WorkerConfig worker;
+    worker.name = u"scripted"_s;
+    worker.command = kWorker;
+    settings.setWorkers({worker});
+}
+
 QString shotDir()
 {
     return qEnvironmentVariableIsSet("KFORGE_DOC_SHOTS") ? QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/screenshots")
@@ -110,10 +119,7 @@ private Q_SLOTS:
     void verifyCollection()
     {
         Settings settings(m_dir.filePath(u"kforge.ini"_s));
-        WorkerConfig worker;
-        worker.name = u"scripted"_s;
-        worker.command = kWorker;
-        settings.setWorkers({worker});
+        useScriptedWorker(settings);
         LogHub log;
         MainWindow w(settings, log);
         QVERIFY(test::showAt(w, {1600, 1000}));
@@ -228,10 +234,7 @@ private Q_SLOTS:
     void folderCollectionShot()
     {
         Settings settings(m_dir.filePath(u"folder.ini"_s));
-        WorkerConfig worker;
-        worker.name = u"scripted"_s;
-        worker.command = kWorker;
-        settings.setWorkers({worker});
+        useScriptedWorker(settings);
         LogHub log;
         MainWindow w(settings, log);
         QVERIFY(test::showAt(w, {1920, 1100}));

@@ -83,6 +83,15 @@ QStringList linkColours(const QTextDocument *doc)
     return colours;
 }
 
+// The window at 1280×800 on a copy of the H200 session at `file`.
+void openSessionCopy(MainWindow &w, const QString &file)
+{
+    QVERIFY(test::showAt(w, {1280, 800}));
+    QVERIFY(QFile::copy(docsSession, file));
+    QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner);
+    QVERIFY(w.openSession(file));
+}
+
 // Settings → General → Theme: `name`, OK, as a user switches it.
 void switchTheme(MainWindow &w, const QString &name)
 {
@@ -118,23 +127,12 @@ private Q_SLOTS:
         settings.setEndpoints({});
         LogHub log;
         MainWindow w(settings, log);
-        QVERIFY(test::showAt(w, {1280, 800}));
-        const QString session = m_dir.filePath(u"dark.kforge"_s);
-        QVERIFY(QFile::copy(docsSession, session));
-        QFile::setPermissions(session, QFile::ReadOwner | QFile::WriteOwner);
-        QVERIFY(w.openSession(session));
+        openSessionCopy(w, m_dir.filePath(u"dark.kforge"_s));
         QVERIFY(w.tabs()->showVariant(6) >= 0);
 
-        // Settings → General → Theme: Dark, Apply, as a user switches it.
-        w.actions()->settings->trigger();
-        auto *dialog = w.findChild<SettingsDialog *>();
-        QVERIFY(dialog && QTest::qWaitForWindowExposed(dialog));
-        dialog->showPage(SettingsDialog::General);
-        auto *general = static_cast<GeneralPage *>(dialog->page(SettingsDialog::General));
-        general->themeBox()->setCurrentIndex(general->themeBox()->findText(u"Dark"_s));
-        QTest::mouseClick(dialog->buttons()->button(QDialogButtonBox::Ok), Qt::LeftButton);
+        // Settings → General → Theme: Dark, OK, as a user switches it.
+        switchTheme(w, u"Dark"_s);
         QCOMPARE(settings.theme(), Theme::Dark);
-        QTRY_VERIFY(!dialog->isVisible());
         QTRY_VERIFY(w.palette().color(QPalette::Window).lightness() < 100);
         const QString dir = QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/darktheme");
 
@@ -191,11 +189,7 @@ private Q_SLOTS:
         settings.setEndpoints({});
         LogHub log;
         MainWindow w(settings, log);
-        QVERIFY(test::showAt(w, {1280, 800}));
-        const QString session = m_dir.filePath(u"links.kforge"_s);
-        QVERIFY(QFile::copy(docsSession, session));
-        QFile::setPermissions(session, QFile::ReadOwner | QFile::WriteOwner);
-        QVERIFY(w.openSession(session));
+        openSessionCopy(w, m_dir.filePath(u"links.kforge"_s));
         switchTheme(w, u"Light"_s);
         PairAnalysis why;
         why.variantA = 6;
