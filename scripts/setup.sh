@@ -14,6 +14,7 @@ packages=(
   libqscintilla2-qt6-dev libqcustomplot-dev libcurl4-openssl-dev qtkeychain-qt6-dev
   nlohmann-json3-dev libdtl-dev libmd4c-dev libmd4c-html0-dev
   xvfb xauth fonts-dejavu-core fonts-wqy-microhei
+  openbox  # a window manager on Xvfb: the window's frame as a desktop gives it (tst_smallscreen_wm)
   appstream desktop-file-utils
   clang libclang-rt-dev
   python3-torch  # kforge-cli import runs PyTorch problems on the CPU (tst_torchimport)

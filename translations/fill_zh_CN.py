@@ -522,7 +522,7 @@ T.update({
 'manual': '手动',
 'model': '模型',
 'imported': '已导入',
-'not measured yet': '尚未测量',
+'not measured': '未测量',
 'compiling': '正在编译',
 'verifying': '正在验证',
 'timing': '正在计时',

@@ -524,7 +524,7 @@
 <context>
     <name>kforge::CollectionPanel</name>
     <message>
-        <location filename="../views/collection/collectionpanel.cpp" line="+58" />
+        <location filename="../views/collection/collectionpanel.cpp" line="+78" />
         <source>No collection verified yet. Verify a collection of kernels (a folder of problems and candidates, a released-kernels JSON or a KernelBench run folder): every pair re-measured by KForge's judge, with every claim marked as holding or not and why.</source>
         <translation>尚未验证任何集合。验证一个内核集合（包含问题和候选的文件夹、已发布内核的 JSON 或 KernelBench 运行文件夹）：每个配对都由 KForge 的评判重新测量，并标明每个声称是否成立及其原因。</translation>
     </message>
@@ -549,7 +549,7 @@
         <translation>在浏览器中打开 report.html</translation>
     </message>
     <message>
-        <location line="+25" />
+        <location line="+15" />
         <source>Double-click a pair to open it as a session: the problem as the reference, the candidate as a variant with its measured result</source>
         <translation>双击配对即可将其作为会话打开：问题作为参考实现，候选作为带有测量结果的变体</translation>
     </message>
@@ -816,7 +816,7 @@
     </message>
     <message>
         <location line="-27" />
-        <location filename="../views/compare/comparepanel.cpp" line="+415" />
+        <location filename="../views/compare/comparepanel.cpp" line="+438" />
         <source>differs</source>
         <translation>不同</translation>
     </message>
@@ -926,7 +926,7 @@
 <context>
     <name>kforge::ComparePanel</name>
     <message>
-        <location filename="../views/compare/comparepanel.cpp" line="-365" />
+        <location filename="../views/compare/comparepanel.cpp" line="-387" />
         <source>*No analysis is stored for %1: the model did not write it, or it was written by hand.*</source>
         <translation>*%1 没有保存分析：模型没有写，或它是手写的。*</translation>
     </message>
@@ -1092,7 +1092,7 @@
         <translation>A 为%1；B 为%2。</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+46" />
         <source>&lt;b&gt;%1 and %2 take the same time within noise&lt;/b&gt;: %3 against %4; the 80% interval of the ratio, %5× to %6×, holds 1.</source>
         <translation>&lt;b&gt;%1 与 %2 的用时在噪声范围内相同&lt;/b&gt;：%3 对 %4；比值的 80% 区间为 %5× 至 %6×，包含 1。</translation>
     </message>
@@ -3730,7 +3730,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::PanelDocks</name>
     <message>
-        <location filename="../app/gui/paneldocks.cpp" line="+26" />
+        <location filename="../app/gui/paneldocks.cpp" line="+28" />
         <source>Round Control</source>
         <translation>轮次控制</translation>
     </message>
@@ -4132,12 +4132,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     <name>kforge::ReasoningPanel</name>
     <message>
         <location filename="../views/reasoning/reasoningpanel.cpp" line="+82" />
-        <location line="+210" />
+        <location line="+214" />
         <source>No answer yet</source>
         <translation>尚无回答</translation>
     </message>
     <message>
-        <location line="-209" />
+        <location line="-213" />
         <source>Every answer of the session: the rounds' answers, their repairs and the questions about pairs, oldest first</source>
         <translation>会话中的所有回答：各轮次的回答、修复回答以及关于变体对的提问，按时间先后排列</translation>
     </message>
@@ -4177,7 +4177,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>轮次流式进行时，或选择某个变体时，模型的分析和设计会显示在这里。</translation>
     </message>
     <message>
-        <location line="+109" />
+        <location line="+113" />
         <location line="+23" />
         <location line="+11" />
         <source>Answer %1</source>
@@ -7298,12 +7298,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>已导入</translation>
     </message>
     <message>
-        <location line="+9" />
-        <source>not measured yet</source>
-        <translation>尚未测量</translation>
-    </message>
-    <message>
-        <location line="+1" />
+        <location line="+10" />
         <source>compiling</source>
         <translation>正在编译</translation>
     </message>
@@ -7378,7 +7373,12 @@ Nothing was written; fix the file and import again.</source>
         <translation>%1（溢出 %2 B）</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="-126" />
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <location line="+134" />
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
@@ -7501,7 +7501,7 @@ Nothing was written; fix the file and import again.</source>
 <context>
     <name>kforge::VariantsPanel</name>
     <message>
-        <location filename="../views/variants/variantspanel.cpp" line="+34" />
+        <location filename="../views/variants/variantspanel.cpp" line="+61" />
         <source>Filter by id, label, tag or status</source>
         <translation>按 ID、标签、标记或状态筛选</translation>
     </message>
@@ -7556,7 +7556,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>显示全部</translation>
     </message>
     <message>
-        <location line="+34" />
+        <location line="+27" />
         <source>No session is open.
 Open a task folder or a session file to see its variants.</source>
         <translation>没有打开的会话。
@@ -7871,7 +7871,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::VerifyTableModel</name>
     <message>
-        <location filename="../views/collection/verifytablemodel.cpp" line="+75" />
+        <location filename="../views/collection/verifytablemodel.cpp" line="+72" />
         <source>%1×</source>
         <translation>%1×</translation>
     </message>
@@ -7942,7 +7942,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+71" />
+        <location line="+73" />
         <source>The speedup's noise interval: both medians' 95% intervals combined</source>
         <translation>加速比的噪声区间：两个中位数的 95% 区间合并而得</translation>
     </message>

@@ -3,9 +3,11 @@
 #include "app/gui/windowgeometry.h"
 #include "core/settings/settings.h"
 
+#include <QDeadlineTimer>
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QScrollArea>
+#include <QTimer>
 
 #include <algorithm>
 #include <utility>
@@ -96,8 +98,10 @@ void PanelDocks::shown()
 {
     // The size the window chose (saved or default) fits again, now with the frame's margins; one its owner set
     // before showing it is theirs.
-    if (!std::exchange(m_shownOnce, true) && m_window->geometry() == m_chosenGeometry)
+    if (!std::exchange(m_shownOnce, true) && m_window->geometry() == m_chosenGeometry) {
         WindowGeometry::fitIntoScreen(m_window);
+        fitWhenFramed();
+    }
     if (std::exchange(m_defaultDockSizes, false)) {
         // Shares of the window the default layout gives: the right column two fifths of the width (the Variants
         // table's columns up to Time, Compare's four), the strip under the editor a fifth of the height (lines
@@ -107,6 +111,24 @@ void PanelDocks::shown()
     } else if (const QSize saved = std::exchange(m_restoredFrom, QSize()); saved.isValid()) {
         WindowGeometry::scaleDocks(m_window, saved); // a layout saved on a larger screen
     }
+}
+
+void PanelDocks::fitWhenFramed()
+{
+    // A window manager frames the window after it is shown, some tens of milliseconds later and with no event that
+    // says so: until then the frame's margins are unknown and the window as large as the screen had its title bar
+    // and borders past it (the status bar off the bottom under openbox at 1280×800). Looked at for two seconds, and
+    // fitted once framed unless its size has changed meanwhile (the window manager maximized it, the user dragged).
+    auto *poll = new QTimer(this);
+    poll->setInterval(40);
+    connect(poll, &QTimer::timeout, this, [this, poll, size = m_window->size(), deadline = QDeadlineTimer(2000)] {
+        const bool framed = m_window->frameGeometry() != m_window->geometry();
+        if (framed && m_window->size() == size)
+            WindowGeometry::fitIntoScreen(m_window);
+        if (framed || deadline.hasExpired())
+            poll->deleteLater();
+    });
+    poll->start();
 }
 
 void PanelDocks::save(Settings &settings) const

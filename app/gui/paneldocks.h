@@ -34,12 +34,14 @@ public:
 
     // The saved geometry and layout, or the default size; call once every dock and tool bar exists.
     void restore(const Settings &settings);
-    // From the window's showEvent(): the first show fits the chosen size into the screen and sizes the docks.
+    // From the window's showEvent(): the first show fits the chosen size into the screen (again once a window
+    // manager has framed it) and sizes the docks.
     void shown();
     void save(Settings &settings) const;
 
 private:
     QDockWidget *add(QWidget *panel, const QString &title, const QString &objectName, Qt::DockWidgetArea area);
+    void fitWhenFramed(); // the frame's margins come after the show
 
     QMainWindow *m_window = nullptr;
     QList<QDockWidget *> m_docks;

@@ -2,6 +2,7 @@
 
 #include "core/collection/collectionverifier.h"
 #include "views/collection/verifytablemodel.h"
+#include "views/collection/verifytableproxy.h"
 
 #include <QAction>
 #include <QDesktopServices>
@@ -41,16 +42,35 @@ QString percent(int n, int of)
     return of ? QLocale().toString(100.0 * n / of, 'f', 0) : u"0"_s;
 }
 
+void setUpCollectionTable(QTableView *view, QAbstractItemModel *model)
+{
+    view->setObjectName(u"collectionTable"_s);
+    view->setModel(model);
+    view->setSortingEnabled(true);
+    // The flagged pairs first, as in the report (the pairs a reader must look at before trusting a figure), the rest
+    // in the collection's order until the user sorts by another column.
+    view->sortByColumn(VerifyTableModel::Flags, Qt::DescendingOrder);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->setAlternatingRowColors(true);
+    view->setWordWrap(false);
+    view->verticalHeader()->hide();
+    // Rows as tall as a line of text (the style's default is half as tall again): a 20-pair collection in view.
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(true);
+}
+
 } // namespace
 
 CollectionPanel::CollectionPanel(QWidget *parent)
     : QWidget(parent)
     , m_model(new VerifyTableModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_proxy(new VerifyTableProxy(this))
 {
     setObjectName(u"CollectionPanel"_s);
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(VerifyTableModel::SortRole);
 
     m_stack = new QStackedWidget(this);
     auto *emptyPage = new QWidget(m_stack);
@@ -97,17 +117,7 @@ CollectionPanel::CollectionPanel(QWidget *parent)
     m_message->hide();
 
     m_view = new QTableView(page);
-    m_view->setObjectName(u"collectionTable"_s);
-    m_view->setModel(m_proxy);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(-1, Qt::AscendingOrder); // the collection's order until the user sorts
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    setUpCollectionTable(m_view, m_proxy);
     m_view->setToolTip(tr("Double-click a pair to open it as a session: the problem as the reference, the candidate "
                           "as a variant with its measured result"));
     // Columns fit their contents when a collection is shown and when it is done, else stay as the user drags them.

@@ -2,9 +2,10 @@
 // The Collection page: a verified collection (File → Verify Collection…, core/collection/collectionverifier.h) as
 // it runs and after: the progress with its ETA and Cancel, the summary the papers print recomputed (correct /
 // total, mean, median and max speedup, the share faster, the same over the pairs without flags, the claims that
-// hold within their noise), the sortable table (VerifyTableModel) and every record that could not become a pair
-// with its cause. It observes the verifier it is given and refreshes at most five times a second; a double-click
-// on a pair asks for it as a session (pairActivated()).
+// hold within their noise), the sortable table (VerifyTableModel through VerifyTableProxy; it opens with the
+// flagged pairs first) and every record that could not become a pair with its cause. It observes the verifier it
+// is given and refreshes at most five times a second; a double-click on a pair asks for it as a session
+// (pairActivated()).
 #include <QPointer>
 #include <QWidget>
 

@@ -23,9 +23,6 @@ bool sameRow(const VerifyRow &a, const VerifyRow &b)
            && a.kernels == b.kernels && a.speedOfLightPct == b.speedOfLightPct;
 }
 
-// Rows without a value sort after every row with one, in either order of the column: a large sentinel.
-constexpr double kNoValue = 1e300;
-
 } // namespace
 
 VerifyTableModel::VerifyTableModel(QObject *parent)
@@ -143,18 +140,20 @@ QVariant VerifyTableModel::display(const VerifyRow &r, int column) const
 
 QVariant VerifyTableModel::sortValue(const VerifyRow &r, int column) const
 {
+    const auto number = [](std::optional<double> v) { return v ? QVariant(*v) : QVariant(); };
     switch (Column(column)) {
-    case Speedup: return r.speedup.value_or(-kNoValue);
-    case Noise: return r.speedupLow.value_or(-kNoValue);
-    case Claimed: return r.claimed.value_or(-kNoValue);
-    case SpeedOfLight: return r.speedOfLightPct.value_or(-kNoValue);
-    case Time: return r.timeS;
+    case Speedup: return number(r.speedup);
+    case Noise: return number(r.speedupLow);
+    case Claimed: return number(r.claimed);
+    case SpeedOfLight: return number(r.speedOfLightPct);
+    case Time: return r.timeS > 0 ? QVariant(r.timeS) : QVariant();
     case Verdict: return r.measured() ? (r.correct() ? 0 : 1) * 10 + (r.flagged() ? 1 : 0) : 100 + int(r.state);
-    case Claim: return int(r.claim);
+    case Claim: return r.claim == VerifyRow::Claim::None ? QVariant() : QVariant(int(r.claim));
     case Flags: return int(r.flags.size());
     default: break;
     }
-    return display(r, column);
+    const QVariant text = display(r, column);
+    return text.toString().isEmpty() ? QVariant() : text;
 }
 
 QVariant VerifyTableModel::data(const QModelIndex &index, int role) const

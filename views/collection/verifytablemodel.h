@@ -3,8 +3,8 @@
 // the collection, in its order, with the verdict, the speedup and its noise interval, the claim beside it, % of
 // speed of light, flags and the hack classes they point to, the tolerance a failing pair passes at, what it runs on
 // the GPU, its time and its held-out sizes. setRows() follows a running verification row by row (dataChanged for
-// what changed), resetting only for another collection. SortRole sorts every column naturally (numbers as numbers,
-// rows without a value last).
+// what changed), resetting only for another collection. SortRole sorts every column naturally (numbers as numbers;
+// no value: an invalid QVariant, which VerifyTableProxy sorts after every value in either order).
 #include "core/collection/verifytable.h"
 
 #include <QAbstractTableModel>
@@ -38,7 +38,7 @@ public:
     Q_ENUM(Column)
     enum Role {
         PairRole = Qt::UserRole + 1, // the pair's id (every column)
-        SortRole,
+        SortRole,    // a number or a text; invalid where the row has no value in the column
     };
 
     explicit VerifyTableModel(QObject *parent = nullptr);

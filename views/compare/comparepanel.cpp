@@ -21,6 +21,7 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
+#include <QScrollBar>
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QToolButton>
@@ -374,10 +375,32 @@ void ComparePanel::reload()
             tr("A is %1; B is %2.").arg(MeasurementText::boundPhrase(a.bound), MeasurementText::boundPhrase(b.bound)));
     m_notice->setText(notes.join(QLatin1Char('\n')));
     m_notice->setVisible(!notes.isEmpty());
-    m_analysisA->setMarkdown(variantTextsMarkdown(m_store->texts(m_a), QStringLiteral("#%1").arg(m_a)));
-    m_analysisB->setMarkdown(variantTextsMarkdown(m_store->texts(m_b), QStringLiteral("#%1").arg(m_b)));
+    updateAnalyses();
     updateHeader();
     updatePairAnswers();
+}
+
+void ComparePanel::updateAnalyses()
+{
+    m_analysisA->setMarkdown(variantTextsMarkdown(m_store->texts(m_a), QStringLiteral("#%1").arg(m_a)));
+    m_analysisB->setMarkdown(variantTextsMarkdown(m_store->texts(m_b), QStringLiteral("#%1").arg(m_b)));
+}
+
+void ComparePanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    // Markdown's links take the application palette's link colour when the text is set (the light theme's dark
+    // blue stayed on the dark one): set again in the palette of the moment.
+    if (event->type() != QEvent::PaletteChange || !m_answers || !m_store || !m_store->isOpen() || !m_a || !m_b)
+        return;
+    const QList<QTextBrowser *> texts{m_analysisA, m_analysisB, m_answers};
+    QList<int> scrolled;
+    for (QTextBrowser *t : texts)
+        scrolled << t->verticalScrollBar()->value();
+    updateAnalyses();
+    updatePairAnswers();
+    for (qsizetype i = 0; i < texts.size(); ++i) // where the reader was
+        texts.at(i)->verticalScrollBar()->setValue(scrolled.at(i));
 }
 
 void ComparePanel::updateHeadline()

@@ -65,8 +65,12 @@ Q_SIGNALS:
     // The Source heat tab's "Profile A and B": run the source-level pass on this variant.
     void profileRequested(qint64 variantId);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
     void reload();
+    void updateAnalyses();
     void updateHeader();
     void updateHeadline();
     void updatePairAnswers();

@@ -214,6 +214,10 @@ void ReasoningPanel::changeEvent(QEvent *event)
         updateReasoningColour();
         m_header->clear(); // its links take the palette's link colour when their text is set
         updateHeader();
+        // So do the answer's (Markdown): set again where the reader was in it.
+        const int scroll = m_answer->verticalScrollBar()->value();
+        render();
+        m_answer->verticalScrollBar()->setValue(scroll);
     }
 }
 

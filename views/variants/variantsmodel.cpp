@@ -157,7 +157,7 @@ QString VariantsModel::statusText(const Variant &v)
 {
     switch (v.status) {
     // Written by the model or by hand and not evaluated yet (a round's candidate waits for a compile slot).
-    case VariantStatus::Generated: return tr("not measured yet");
+    case VariantStatus::Generated: return tr("not measured");
     case VariantStatus::Compiling: return tr("compiling");
     case VariantStatus::Verifying: return tr("verifying");
     case VariantStatus::Timing: return tr("timing");

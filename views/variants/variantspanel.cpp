@@ -14,12 +14,39 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 namespace kforge {
+
+namespace {
+
+// Widths from the header texts and typical contents, never from measuring 10,000 rows.
+void sizeVariantColumns(QTableView *view, const VariantsModel *model)
+{
+    QHeaderView *h = view->horizontalHeader();
+    const int em = view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    // Time holds a number and its unit ("0.0414 ms"). Status shows every state whole ("not measured", in the
+    // language of the day, with the item's text margins); a failure's reason is elided, its whole text in the tool tip.
+    const int widths[VariantsModel::ColumnCount] = {4, 7, 3, 7, 9, 5, 8, 5, 7, 4, 7, 5, 8};
+    const int margins = 2 * (view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1);
+    int statusText = 0;
+    for (VariantStatus status : {VariantStatus::Generated, VariantStatus::Compiling, VariantStatus::Verifying,
+                                 VariantStatus::Timing, VariantStatus::Profiling, VariantStatus::Done}) {
+        Variant v;
+        v.status = status;
+        statusText = std::max(statusText, view->fontMetrics().horizontalAdvance(VariantsModel::statusText(v)) + margins);
+    }
+    for (int c = 0; c < VariantsModel::ColumnCount; ++c) {
+        const int header = h->fontMetrics().horizontalAdvance(model->headerData(c, Qt::Horizontal).toString()) + 2 * em;
+        h->resizeSection(c, std::max({widths[c] * em, header, c == VariantsModel::Status ? statusText : 0}));
+    }
+}
+
+} // namespace
 
 VariantsPanel::VariantsPanel(SessionStore *store, VariantSelection *selection, QWidget *parent)
     : QWidget(parent)
@@ -79,14 +106,7 @@ VariantsPanel::VariantsPanel(SessionStore *store, VariantSelection *selection, Q
     QHeaderView *h = m_view->horizontalHeader();
     h->setSectionResizeMode(QHeaderView::Interactive);
     h->setStretchLastSection(true);
-    // Widths from the header texts and typical contents, never from measuring 10,000 rows.
-    const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    // Time holds a number and its unit ("0.0414 ms"); Status is elided with its whole text in the tool tip.
-    const int widths[VariantsModel::ColumnCount] = {4, 7, 3, 7, 9, 5, 8, 5, 7, 4, 7, 5, 8};
-    for (int c = 0; c < VariantsModel::ColumnCount; ++c) {
-        const int header = h->fontMetrics().horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString()) + 2 * em;
-        h->resizeSection(c, std::max(widths[c] * em, header));
-    }
+    sizeVariantColumns(m_view, m_model);
 
     m_empty = new QLabel(tr("No session is open.\nOpen a task folder or a session file to see its variants."), this);
     m_empty->setAlignment(Qt::AlignCenter);

@@ -5,7 +5,9 @@
 // Collection page's table, its sorting, its summary and the records not verified with their cause; Cancel in the
 // middle and the same output folder verified again (the dialog says it continues; nothing measured twice);
 // a pair double-clicked opens as a session with the problem as the reference and the candidate as a variant with
-// its measured result. Screenshots in test-artifacts/collection. SKIP without a python3 with torch.
+// its measured result. Screenshots in test-artifacts/collection. The docs' picture of the page: the 20-pair folder
+// fixture verified the same way, every pair in view (into docs/screenshots with KFORGE_DOC_SHOTS=1, as
+// tst_docshots). SKIP without a python3 with torch.
 #include "app/gui/collectionactions.h"
 #include "app/gui/mainactions.h"
 #include "app/gui/mainwindow.h"
@@ -38,6 +40,8 @@ using namespace Qt::StringLiterals;
 namespace {
 
 const QString kCollection = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/collections/released/kernels.json");
+const QString kFolder = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/collections/folder/candidates");
+const QString kProblems = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/tests/fixtures/collections/kernelbench");
 const QString kWorker = u"bash "_s + QStringLiteral(KFORGE_TEST_SOURCE_DIR)
                         + u"/tests/fixtures/workers/scripted-worker.sh collection"_s;
 
@@ -45,6 +49,21 @@ int lineCount(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? int(f.readAll().count('\n')) : 0;
+}
+
+// The scripted worker of the verify tests as the configured pool.
+void useScriptedWorker(Settings &settings)
+{
+    WorkerConfig worker;
+    worker.name = u"scripted"_s;
+    worker.command = kWorker;
+    settings.setWorkers({worker});
+}
+
+QString shotDir()
+{
+    return qEnvironmentVariableIsSet("KFORGE_DOC_SHOTS") ? QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/screenshots")
+                                                         : QStringLiteral(KFORGE_TEST_ARTIFACT_DIR "/collection");
 }
 
 QStringList column(const QAbstractItemModel *m, int col)
@@ -100,10 +119,7 @@ private Q_SLOTS:
     void verifyCollection()
     {
         Settings settings(m_dir.filePath(u"kforge.ini"_s));
-        WorkerConfig worker;
-        worker.name = u"scripted"_s;
-        worker.command = kWorker;
-        settings.setWorkers({worker});
+        useScriptedWorker(settings);
         LogHub log;
         MainWindow w(settings, log);
         QVERIFY(test::showAt(w, {1600, 1000}));
@@ -209,6 +225,52 @@ private Q_SLOTS:
         w.collections()->openPair(u"level1/3"_s);
         QTRY_VERIFY_WITH_TIMEOUT(opened.count() > again, 30000);
         QCOMPARE(w.session()->population().size(), 2);
+    }
+
+    // The picture docs/verify-collection.md and README.md show: the 20-pair folder fixture (ModelNew modules, a
+    // load_inline one, .cu kernels, cheats, a degenerate problem, a .cu that does not build) verified through the
+    // dialog with the scripted worker, the page given the height of the strip under the editor it needs: every
+    // pair in view, the flagged ones first, the summary and the records not verified.
+    void folderCollectionShot()
+    {
+        Settings settings(m_dir.filePath(u"folder.ini"_s));
+        useScriptedWorker(settings);
+        LogHub log;
+        MainWindow w(settings, log);
+        QVERIFY(test::showAt(w, {1920, 1100}));
+        CollectionPanel *page = w.collectionPanel();
+        VerifyCollectionDialog *dialog = verifyThroughDialog(w, kFolder, m_dir.filePath(u"folder-verified"_s));
+        QVERIFY(dialog);
+        dialog->findChild<QLineEdit *>(u"problemsPath"_s)->setText(kProblems);
+        QVERIFY2(dialog->problem().isEmpty(), qPrintable(dialog->problem()));
+        QTest::mouseClick(dialog->verifyButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(w.collections()->verifier()
+                                     && w.collections()->verifier()->stage() == CollectionVerifier::Stage::Done,
+                                 240000);
+        page->refresh();
+        QCOMPARE(page->model()->rowCount(), 20);
+        QVERIFY2(page->progressText().startsWith(u"20 of 20 pairs Done"_s), qPrintable(page->progressText()));
+        QVERIFY2(page->summaryText().contains(u"All pairs: correct 16 / 20 · mean 26.08× · median 1.50× · max 350.00×"_s),
+                 qPrintable(page->summaryText()));
+        QCOMPARE(page->proxy()->index(0, VerifyTableModel::Flags).data().toString(), u"loose_tolerance"_s);
+        QCOMPARE(page->issues()->topLevelItemCount(), 4);
+
+        // The strip under the editor as tall as the pairs need and as wide as the flags' hack classes need.
+        QDockWidget *dock = w.dockOf(page);
+        w.resizeDocks({dock}, {720}, Qt::Vertical);
+        w.resizeDocks({w.findChild<QDockWidget *>(u"roundDock"_s)}, {360}, Qt::Horizontal);
+        QTest::qWait(200);
+        QTableView *view = page->view();
+        const QRect hack = view->visualRect(page->proxy()->index(0, VerifyTableModel::HackClass));
+        QVERIFY2(hack.left() + 200 < view->viewport()->width(),
+                 qPrintable(u"the hack class at x %1 of %2"_s.arg(hack.left()).arg(view->viewport()->width())));
+        for (int row = 0; row < page->proxy()->rowCount(); ++row) {
+            const QRect cell = view->visualRect(page->proxy()->index(row, VerifyTableModel::Pair));
+            QVERIFY2(view->viewport()->rect().contains(cell),
+                     qPrintable(u"row %1 at y %2 of %3"_s.arg(row).arg(cell.bottom()).arg(view->viewport()->height())));
+        }
+        QVERIFY(page->issues()->isVisible() && page->issues()->height() >= 60);
+        test::saveShot(dock, shotDir(), u"collection-page"_s);
     }
 };
 

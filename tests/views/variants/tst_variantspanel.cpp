@@ -81,7 +81,7 @@ private Q_SLOTS:
         QSignalSpy changes(&model, &QAbstractItemModel::dataChanged);
         // Before its first evaluation a variant says so, not the pipeline's word "generated" (issue 37).
         QVERIFY(f.store().population().variants().front().status == VariantStatus::Generated);
-        QCOMPARE(cell(model, 0, VariantsModel::Status), QStringLiteral("not measured yet"));
+        QCOMPARE(cell(model, 0, VariantsModel::Status), QStringLiteral("not measured"));
         // The time column is the event time; its tooltip gives the full name the report and the exports use.
         QCOMPARE(model.headerData(VariantsModel::Time, Qt::Horizontal).toString(), QStringLiteral("Event time"));
         QVERIFY(model.headerData(VariantsModel::Time, Qt::Horizontal, Qt::ToolTipRole)
