@@ -2,7 +2,7 @@
 """Fails when an include between core/'s folders points up a floor: every folder of core/ has one floor in
 core_floors.txt (the highest first), and a file includes only its own folder and the folders on the floors below
 it, so no two folders include each other, directly or round a loop. Also fails for a folder of core/ with no floor,
-and for a floor whose folder is gone.
+for a floor whose folder is gone, and when docs/architecture.md's section "core/'s floors" lists other floors.
 Usage: check_core_floors.py SOURCE_ROOT [--floors FILE]   (default: core_floors.txt next to this script)"""
 
 import argparse
@@ -14,6 +14,7 @@ import check_layers  # noqa: E402
 import sourcetree  # noqa: E402
 
 FLOORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'core_floors.txt')
+DOC, DOC_SECTION = 'docs/architecture.md', "## core/'s floors"
 
 
 def read_floors(path):
@@ -26,6 +27,21 @@ def read_floors(path):
             if words:
                 folders.append(words[0].rstrip('/'))
     return list(reversed(folders))
+
+
+def documented_floors(root):
+    """The folders the doc's floors section draws (the first word of each line of its first ``` block, the highest
+    first, as core_floors.txt), or None where the doc has no such section."""
+    path = os.path.join(root, DOC)
+    if not os.path.isfile(path):
+        return None
+    text = sourcetree.read_text(path)
+    start = text.find('\n' + DOC_SECTION + '\n')
+    if start < 0:
+        return None
+    block = text[start:].split('```', 2)
+    lines = block[1].splitlines() if len(block) > 2 else []
+    return [line.split()[0] for line in lines if line[:1].isalpha()]
 
 
 def folder_of(path):
@@ -77,6 +93,10 @@ def check(root, floors):
     for folder in floors:
         if folder not in present:
             problems.append(f'core/{folder}/: has a floor in core_floors.txt but no folder: remove it from the list')
+    documented = documented_floors(root)
+    if documented is not None and documented != list(reversed(floors)):
+        problems.append(f'{DOC}: the section "{DOC_SECTION[3:]}" lists {" ".join(documented)}; core_floors.txt lists '
+                        f'{" ".join(reversed(floors))}: make them agree')
     edges = {}
     for rel, full in sourcetree.walk_sources(root, ('core',)):
         source = folder_of(rel)

@@ -3,6 +3,7 @@
 temporary tree, once clean (it passes) and once with one planted mistake (it fails and names the file and line)."""
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -141,6 +142,15 @@ def floor_cases():
         expect('floors: a floor without a folder fails', 'check_core_floors.py',
                floors(root, 'fresh', 'export', 'gone', 'eval', 'runtime'), 1,
                'core/gone/: has a floor in core_floors.txt but no folder')
+        shutil.rmtree(os.path.join(root, 'core/fresh'))
+        args = floors(root, 'export', 'eval', 'runtime')
+        doc = "# Arch\n\n## core/'s floors\n\n```\nexport   the exporters\n  │      more\n%s\nruntime  Qt-free\n```\n"
+        write(root, 'docs/architecture.md', doc % 'eval     the types')
+        expect('floors: the doc drawing the same floors passes', 'check_core_floors.py', args, 0, 'points down')
+        write(root, 'docs/architecture.md', doc % 'queue    the queue\neval     the types')
+        expect('floors: the doc drawing other floors fails', 'check_core_floors.py', args, 1,
+               "docs/architecture.md: the section \"core/'s floors\" lists export queue eval runtime; "
+               'core_floors.txt lists export eval runtime')
 
 
 def twin_cases():
