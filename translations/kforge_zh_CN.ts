@@ -191,7 +191,7 @@
 <context>
     <name>kforge::AssemblyFetcher</name>
     <message>
-        <location filename="../core/profile/assemblyfetcher.cpp" line="+115" />
+        <location filename="../core/sourcelevel/assemblyfetcher.cpp" line="+115" />
         <source>nvcc could not produce PTX: %1</source>
         <translation>nvcc 无法生成 PTX：%1</translation>
     </message>
@@ -1784,7 +1784,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
 <context>
     <name>kforge::EvaluationQueue</name>
     <message>
-        <location filename="../core/pipeline/evaluationqueue.cpp" line="+112" />
+        <location filename="../core/queue/evaluationqueue.cpp" line="+112" />
         <location line="+89" />
         <location line="+17" />
         <source>Open a session with a task first.</source>
@@ -2672,7 +2672,7 @@ Conflict: %2</source>
 <context>
     <name>kforge::InstructionMix</name>
     <message>
-        <location filename="../core/profile/instructionmix.cpp" line="+60" />
+        <location filename="../core/sourcelevel/instructionmix.cpp" line="+60" />
         <source>global memory</source>
         <translation>全局内存</translation>
     </message>
@@ -3801,7 +3801,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::PoolEvaluator</name>
     <message>
-        <location filename="../core/worker/poolevaluator.cpp" line="+32" />
+        <location filename="../core/workerpool/poolevaluator.cpp" line="+32" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
@@ -5335,7 +5335,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ScriptedEvaluator</name>
     <message>
-        <location filename="../core/worker/scriptedevaluator.cpp" line="+21" />
+        <location filename="../core/workerpool/scriptedevaluator.cpp" line="+21" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
@@ -5386,7 +5386,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SessionController</name>
     <message>
-        <location filename="../core/session/sessioncontroller.cpp" line="+49" />
+        <location filename="../core/workbench/sessioncontroller.cpp" line="+49" />
         <location line="+113" />
         <source>Could not open the session %1:
 %2</source>
@@ -5695,7 +5695,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SourceHeat</name>
     <message>
-        <location filename="../core/profile/sourceheat.cpp" line="+86" />
+        <location filename="../core/sourcelevel/sourceheat.cpp" line="+86" />
         <source>%1 instructions executed (warp-level)</source>
         <translation>执行了 %1 条指令（线程束级）</translation>
     </message>
@@ -5935,7 +5935,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::StallReason</name>
     <message>
-        <location filename="../core/profile/stallreason.cpp" line="+34" />
+        <location filename="../core/sourcelevel/stallreason.cpp" line="+34" />
         <source>waiting on a global or local memory load (L1TEX)</source>
         <translation>等待全局或本地内存加载（L1TEX）</translation>
     </message>
@@ -6908,7 +6908,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::TorchDiagnosis</name>
     <message>
-        <location filename="../core/worker/torchdiagnosis.cpp" line="+72" />
+        <location filename="../core/workerpool/torchdiagnosis.cpp" line="+72" />
         <source>this kforge-worker does not say which Python runs a torch task's modules (a version from before it judged torch tasks); install this KForge's kforge-worker where it runs</source>
         <translation>这个 kforge-worker 没有说明用哪个 Python 运行 torch 任务的模块（它的版本早于对 torch 任务的评判）；请在它运行的机器上安装本 KForge 的 kforge-worker</translation>
     </message>
@@ -8127,7 +8127,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerClient</name>
     <message>
-        <location filename="../core/worker/workerclient.cpp" line="+28" />
+        <location filename="../core/workerpool/workerclient.cpp" line="+28" />
         <source>killed by signal %1 (%2)</source>
         <translation>被信号 %1（%2）终止</translation>
     </message>
@@ -8242,7 +8242,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerPool</name>
     <message>
-        <location filename="../core/worker/workerpool.cpp" line="+86" />
+        <location filename="../core/workerpool/workerpool.cpp" line="+86" />
         <source>The worker was removed from the pool.</source>
         <translation>工作进程已从池中移除。</translation>
     </message>
@@ -8276,7 +8276,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerProbe</name>
     <message>
-        <location filename="../core/worker/workerprobe.cpp" line="+49" />
+        <location filename="../core/workerpool/workerprobe.cpp" line="+49" />
         <source>The worker reported no usable device.</source>
         <translation>工作进程报告没有可用的设备。</translation>
     </message>
@@ -8284,7 +8284,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerReadiness</name>
     <message>
-        <location filename="../core/worker/workerreadiness.cpp" line="+15" />
+        <location filename="../core/workerpool/workerreadiness.cpp" line="+15" />
         <source>GPU worker ready</source>
         <translation>GPU 工作进程就绪</translation>
     </message>
@@ -8377,7 +8377,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerReply</name>
     <message>
-        <location filename="../core/worker/workerreply.cpp" line="+21" />
+        <location filename="../core/workerpool/workerreply.cpp" line="+21" />
         <source>timing.%1 is not an object</source>
         <translation>timing.%1 不是对象</translation>
     </message>
@@ -8475,7 +8475,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerStatus</name>
     <message>
-        <location filename="../core/worker/workerstatus.cpp" line="+34" />
+        <location filename="../core/workerpool/workerstatus.cpp" line="+34" />
         <source>The host name in the command is unknown here: check its spelling or add it to ~/.ssh/config. In a terminal, 'ssh &lt;host&gt; true' must work without asking anything.</source>
         <translation>此处无法识别命令中的主机名：请检查拼写，或将其加入 ~/.ssh/config。在终端中，“ssh &lt;host&gt; true”必须无需任何询问即可成功。</translation>
     </message>

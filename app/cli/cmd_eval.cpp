@@ -9,14 +9,14 @@
 #include "core/eval/kernelname.h"
 #include "core/eval/measurementfigures.h"
 #include "core/log/loghub.h"
-#include "core/pipeline/evaluationbatch.h"
-#include "core/pipeline/evaluationqueue.h"
+#include "core/queue/evaluationbatch.h"
+#include "core/queue/evaluationqueue.h"
 #include "core/session/evaluation.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/task/task.h"
 #include "core/workbench/workbench.h"
-#include "core/worker/workerpool.h"
+#include "core/workerpool/workerpool.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -8,7 +8,7 @@
 #include "core/llm/requestbuilder.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
-#include "core/pipeline/evaluationqueue.h"
+#include "core/queue/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/workbench/workbench.h"

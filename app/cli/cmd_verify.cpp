@@ -7,17 +7,17 @@
 #include "headless.h"
 #include "verifyprint.h"
 
-#include "core/collection/collectionverifier.h"
 #include "core/collection/collectionreader.h"
+#include "core/collection/collectionverifier.h"
 #include "core/collection/releasedjsonreader.h"
 #include "core/collection/verifytable.h"
 #include "core/log/loghub.h"
-#include "core/pipeline/evaluationqueue.h"
+#include "core/queue/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/task/torchimport.h"
 #include "core/workbench/workbench.h"
-#include "core/worker/poolevaluator.h"
+#include "core/workerpool/poolevaluator.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -2,7 +2,7 @@
 
 #include "app/gui/torchimportdialog.h"
 #include "core/log/loghub.h"
-#include "core/session/sessioncontroller.h"
+#include "core/workbench/sessioncontroller.h"
 #include "views/editor/varianttabbinding.h"
 
 #include <QFileInfo>

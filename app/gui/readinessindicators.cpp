@@ -3,8 +3,8 @@
 #include "app/gui/noticebar.h"
 #include "core/log/loghub.h"
 #include "core/settings/settings.h"
+#include "core/workbench/readinesswatch.h"
 #include "core/workbench/workbench.h"
-#include "core/worker/readinesswatch.h"
 
 #include <QLabel>
 #include <QStatusBar>

@@ -1,8 +1,8 @@
 #include "app/gui/sessionactions.h"
 
 #include "app/gui/mainactions.h"
-#include "core/session/sessioncontroller.h"
 #include "core/settings/settings.h"
+#include "core/workbench/sessioncontroller.h"
 
 #include <QAction>
 #include <QFileDialog>

@@ -2,10 +2,10 @@
 
 #include "core/compile/compiler.h"
 #include "core/eval/sourceprofile.h"
-#include "core/pipeline/evaluationqueue.h"
-#include "core/profile/assemblyfetcher.h"
-#include "core/profile/sourceheat.h"
+#include "core/queue/evaluationqueue.h"
 #include "core/session/sessionstore.h"
+#include "core/sourcelevel/assemblyfetcher.h"
+#include "core/sourcelevel/sourceheat.h"
 #include "views/assembly/assemblypanel.h"
 #include "views/editor/heatgutter.h"
 #include "views/editor/kerneleditor.h"

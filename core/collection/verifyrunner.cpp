@@ -1,7 +1,7 @@
 #include "core/collection/verifyrunner.h"
 
 #include "core/collection/resultslog.h"
-#include "core/pipeline/evaluationqueue.h"
+#include "core/queue/evaluationqueue.h"
 
 #include <QJsonDocument>
 #include <algorithm>

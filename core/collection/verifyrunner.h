@@ -1,5 +1,5 @@
 #pragma once
-// Runs a collection's pairs through the one evaluation queue (core/pipeline/evaluationqueue.h: the compiler and
+// Runs a collection's pairs through the one evaluation queue (core/queue/evaluationqueue.h: the compiler and
 // the worker pool, as every evaluation), appending each result to the results log the moment it arrives. What a
 // pair needs is read off the log, so a run that starts again picks up where the last one was killed:
 //   main       the pair as published;
@@ -16,7 +16,7 @@
 #include "core/collection/verifyrecord.h"
 #include "core/eval/evaloptions.h"
 #include "core/task/task.h"
-#include "core/worker/evaluator.h"
+#include "core/workerpool/evaluator.h"
 
 #include <QElapsedTimer>
 #include <QList>

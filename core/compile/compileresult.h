@@ -2,7 +2,7 @@
 // The outcome of one compile job: the artifact (a cached .so path, or PTX/SASS text), the parsed
 // diagnostics and per-kernel resources, and the raw tool output.
 #include "core/compile/compilerequest.h"
-#include "core/compile/diagnostic.h"
+#include "core/eval/diagnostic.h"
 #include "core/eval/kernelresources.h"
 
 #include <QJsonObject>

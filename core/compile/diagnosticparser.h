@@ -1,6 +1,6 @@
 #pragma once
 // Turns what nvcc and the tools it drives print (EDG front end, gcc, ptxas, nvlink, ld) into Diagnostics.
-#include "core/compile/diagnostic.h"
+#include "core/eval/diagnostic.h"
 
 #include <QHash>
 #include <QList>

@@ -2,7 +2,7 @@
 // What Ctrl+Enter can check of a torch task's ModelNew module where nothing can evaluate it: whether python3
 // compiles it (syntax, `return` outside a function, bad indentation...). The module is not run and torch is not
 // imported; the source goes to `python3 -c compile(...)` on its stdin, so no file is written.
-#include "core/compile/diagnostic.h"
+#include "core/eval/diagnostic.h"
 
 #include <QHash>
 #include <QList>

@@ -1,12 +1,12 @@
 # The compile service: nvcc through QProcess (host and device steps in parallel), content-addressed cache,
-# diagnostics and ptxas resources; the syntax check of a ModelNew module where nothing can evaluate it.
+# diagnostics and ptxas resources parsed (their types are core/eval/'s, a measurement carries them); the syntax
+# check of a ModelNew module where nothing can evaluate it.
 target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/compiler.h ${CMAKE_CURRENT_LIST_DIR}/compiler.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compilercache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/compilerequest.h
   ${CMAKE_CURRENT_LIST_DIR}/compileresult.h ${CMAKE_CURRENT_LIST_DIR}/compileresult.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cudatoolkit.h ${CMAKE_CURRENT_LIST_DIR}/cudatoolkit.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/diagnostic.h ${CMAKE_CURRENT_LIST_DIR}/diagnostic.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diagnosticparser.h ${CMAKE_CURRENT_LIST_DIR}/diagnosticparser.cpp
   ${CMAKE_CURRENT_LIST_DIR}/executablefile.h
   ${CMAKE_CURRENT_LIST_DIR}/hostpch.h ${CMAKE_CURRENT_LIST_DIR}/hostpch.cpp

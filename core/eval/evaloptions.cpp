@@ -1,7 +1,7 @@
 #include "core/eval/evaloptions.h"
 
 #include "core/eval/jsonfields.h"
-#include "core/settings/settings.h"
+#include "core/eval/timingsetting.h"
 
 #include <QJsonArray>
 

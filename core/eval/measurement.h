@@ -8,7 +8,7 @@
 //
 // Measurement extends EvalResult rather than replacing it: EvalResult is the worker protocol's reply and
 // what the worker client hands out; a Measurement is that reply as the session keeps it.
-#include "core/compile/diagnostic.h"
+#include "core/eval/diagnostic.h"
 #include "core/eval/evalresult.h"
 #include "core/eval/kernelresources.h"
 #include "core/eval/sourceprofile.h"

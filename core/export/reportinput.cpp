@@ -3,8 +3,8 @@
 #include "core/eval/deviceinfo.h"
 #include "core/eval/measurementfigures.h"
 #include "core/export/sessionexportsource.h"
-#include "core/profile/sourceheat.h"
 #include "core/session/sessionstore.h"
+#include "core/sourcelevel/sourceheat.h"
 #include "core/version.h"
 
 #include <QFileInfo>

@@ -2,8 +2,8 @@
 #include "core/eval/measureformat.h"
 #include "core/eval/measurementfigures.h"
 #include "core/optimizer/prompttemplate.h"
-#include "core/profile/sourceheat.h"
 #include "core/session/sessionstore.h"
+#include "core/sourcelevel/sourceheat.h"
 #include "core/task/sourcelanguage.h"
 
 #include <QJsonArray>

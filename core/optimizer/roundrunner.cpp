@@ -4,9 +4,9 @@
 #include "core/optimizer/promptbuilder.h"
 #include "core/optimizer/responseparser.h"
 #include "core/optimizer/whyfaster.h"
-#include "core/pipeline/evaluationqueue.h"
+#include "core/queue/evaluationqueue.h"
 #include "core/session/sessionstore.h"
-#include "core/worker/evaluator.h"
+#include "core/workerpool/evaluator.h"
 
 #include <QJsonArray>
 #include <QTimer>

@@ -14,8 +14,6 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/roundrecord.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionhistory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sessionhistory.h
-  ${CMAKE_CURRENT_LIST_DIR}/sessioncontroller.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sessioncontroller.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionnote.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionschema.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sessionrows.cpp

@@ -2,11 +2,11 @@
 // Every user setting of KForge with its type and default, persisted through QSettings. One object is
 // created by the application and handed to whoever needs it; nothing else reads QSettings keys.
 #include "core/compile/kernelbuildflags.h"
-#include "core/eval/timingdefaults.h"
+#include "core/eval/timingsetting.h"
 #include "core/llm/endpointconfig.h"
 #include "core/llm/pricetable.h"
-#include "core/pipeline/metricspolicy.h"
-#include "core/worker/workerconfig.h"
+#include "core/queue/metricspolicy.h"
+#include "core/workerpool/workerconfig.h"
 
 #include <QByteArray>
 #include <QList>
@@ -22,18 +22,6 @@ class QSettings;
 namespace kforge {
 
 enum class Theme { System, Light, Dark };
-
-// Measurement parameters sent with every evaluate request.
-struct TimingSetting {
-    int trials = TimingDefaults::trials;       // verification trials, each on fresh inputs
-    int minRuns = TimingDefaults::minRuns;     // timed runs at least...
-    int minTimeMs = TimingDefaults::minTimeMs; // ...and at least this long
-    int maxRuns = TimingDefaults::maxRuns;
-    int warmup = TimingDefaults::warmup;
-    // The adaptive timing's target: both medians' 95% intervals within ±this percent; 0: the fixed rule.
-    double ciTargetPercent = TimingDefaults::ciTarget * 100;
-    friend bool operator==(const TimingSetting &, const TimingSetting &) = default;
-};
 
 class Settings : public QObject
 {

@@ -8,8 +8,8 @@
 #include "core/eval/evaloptions.h"
 #include "core/llm/credentials.h"
 #include "core/llm/endpointconfig.h"
-#include "core/worker/workerconfig.h"
-#include "core/worker/workerreadiness.h"
+#include "core/workerpool/workerconfig.h"
+#include "core/workerpool/workerreadiness.h"
 
 #include <QList>
 #include <QObject>

@@ -21,13 +21,13 @@
 //
 // Needs a GPU: without one (the worker reports no device) it says so and exits 77. Prints figures; exits 0.
 #include "core/compile/compiler.h"
-#include "core/pipeline/evaluationqueue.h"
-#include "core/pipeline/metricspolicy.h"
+#include "core/queue/evaluationqueue.h"
+#include "core/queue/metricspolicy.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/task/task.h"
-#include "core/worker/poolevaluator.h"
-#include "core/worker/workerpool.h"
+#include "core/workerpool/poolevaluator.h"
+#include "core/workerpool/workerpool.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -14,8 +14,8 @@
 #include "core/compile/compiler.h"
 #include "core/settings/settings.h"
 #include "core/task/task.h"
-#include "core/worker/poolevaluator.h"
-#include "core/worker/workerpool.h"
+#include "core/workerpool/poolevaluator.h"
+#include "core/workerpool/workerpool.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

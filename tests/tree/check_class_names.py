@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fails when two class definitions in KForge's sources share one qualified name (say kforge::WorkerClient in
-core/worker/ and in core/runtime/worker/): a reader, a debugger and the linker (ODR) cannot tell them apart.
+core/workerpool/ and in core/runtime/worker/): a reader, a debugger and the linker (ODR) cannot tell them apart.
 Classes in an anonymous namespace or inside a function are local to their file and are not compared.
 Usage: check_class_names.py SOURCE_ROOT [TOP_DIR...]   (default: app core views)"""
 

@@ -3,6 +3,7 @@
 temporary tree, once clean (it passes) and once with one planted mistake (it fails and names the file and line)."""
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -118,6 +119,64 @@ def function_cases():
                    'core/a/long.cpp: Long::run is listed in allow.txt but not found')
 
 
+def floor_cases():
+    """check_core_floors.py: includes down the floors pass; one up a floor fails, names the loop it closes; a folder
+    with no floor and a floor with no folder fail."""
+    def floors(root, *names):  # the highest first, as in core_floors.txt
+        write(root, 'floors.txt', '# folder  what it holds\n' + ''.join(f'{n}  the {n}\n' for n in names))
+        return [root, '--floors', os.path.join(root, 'floors.txt')]
+
+    with tempfile.TemporaryDirectory() as root:
+        clean_tree(root)
+        write(root, 'core/export/report.h', '#pragma once\n#include "core/eval/speed.h"\n#include "../eval/speed.h"\n')
+        args = floors(root, 'export', 'eval', 'runtime')
+        expect('floors: includes down the floors pass', 'check_core_floors.py', args, 0, 'points down a floor')
+        write(root, 'core/eval/bad.cpp', '#include "core/eval/speed.h"\n#include "../export/report.h"\n')
+        expect('floors: an include up a floor fails', 'check_core_floors.py', args, 1,
+               'core/eval/bad.cpp:2: #include "../export/report.h": core/export/ is on a floor above core/eval/',
+               'folder loop: core/eval/, core/export/ include each other')
+        os.remove(os.path.join(root, 'core/eval/bad.cpp'))
+        write(root, 'core/fresh/new.h', '#pragma once\n')
+        expect('floors: a folder without a floor fails', 'check_core_floors.py', args, 1,
+               'core/fresh/: no floor in core_floors.txt')
+        expect('floors: a floor without a folder fails', 'check_core_floors.py',
+               floors(root, 'fresh', 'export', 'gone', 'eval', 'runtime'), 1,
+               'core/gone/: has a floor in core_floors.txt but no folder')
+        shutil.rmtree(os.path.join(root, 'core/fresh'))
+        args = floors(root, 'export', 'eval', 'runtime')
+        doc = "# Arch\n\n## core/'s floors\n\n```\nexport   the exporters\n  │      more\n%s\nruntime  Qt-free\n```\n"
+        write(root, 'docs/architecture.md', doc % 'eval     the types')
+        expect('floors: the doc drawing the same floors passes', 'check_core_floors.py', args, 0, 'points down')
+        write(root, 'docs/architecture.md', doc % 'queue    the queue\neval     the types')
+        expect('floors: the doc drawing other floors fails', 'check_core_floors.py', args, 1,
+               "docs/architecture.md: the section \"core/'s floors\" lists export queue eval runtime; "
+               'core_floors.txt lists export eval runtime')
+
+
+def twin_cases():
+    """check_file_names.py: a class's .h and .cpp and every program's main.cpp pass; a name in two folders fails
+    unless listed, a listed twin may not spread to a third folder, and a listed name no longer twinned must go."""
+    with tempfile.TemporaryDirectory() as root:
+        clean_tree(root)
+        write(root, 'app/cli/main.cpp', 'int main() {}\n')
+        write(root, 'app/gui/main.cpp', 'int main() {}\n')
+        allow = [root, '--allowlist', os.path.join(root, 'twins.txt')]
+        write(root, 'twins.txt', '# name folders\n')
+        expect("names: a class's two files and main.cpp pass", 'check_file_names.py', allow, 0, 'no new twin')
+        write(root, 'core/runtime/task/speed.cpp', '\n')
+        expect('names: a new twin fails', 'check_file_names.py', allow, 1,
+               'speed: in 2 folders (core/eval/, core/runtime/task/)')
+        write(root, 'twins.txt', 'speed core/eval core/runtime/task\n')
+        expect('names: a listed twin passes', 'check_file_names.py', allow, 0, '1 listed in twins.txt')
+        write(root, 'views/charts/speed.h', '\n')
+        expect('names: a listed twin in a third folder fails', 'check_file_names.py', allow, 1,
+               'speed: now also in views/charts/')
+        os.remove(os.path.join(root, 'views/charts/speed.h'))
+        os.remove(os.path.join(root, 'core/runtime/task/speed.cpp'))
+        expect('names: a listed name no longer twinned must leave the list', 'check_file_names.py', allow, 1,
+               'speed: listed in twins.txt but no longer twinned')
+
+
 def main():
     widgets = tempfile.mkdtemp()
     for name in ('QWidget', 'QMainWindow', 'QTreeView'):
@@ -174,6 +233,8 @@ def main():
                'views/charts/long.cpp: 11 lines, over the limit of 10')
 
     function_cases()
+    floor_cases()
+    twin_cases()
 
     for f in failures:
         print('FAIL ' + f)

@@ -1,7 +1,7 @@
 #include "views/assembly/assemblypanel.h"
 
 #include "core/eval/kernelname.h"
-#include "core/profile/instructionmix.h"
+#include "core/sourcelevel/instructionmix.h"
 #include "views/assembly/ptxmodel.h"
 #include "views/assembly/sassmodel.h"
 

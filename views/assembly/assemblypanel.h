@@ -7,7 +7,7 @@
 // listing arrives through setReferenceAssembly after referenceRequested), the same kernel when the reference
 // has one of that name.
 #include "core/eval/sourceprofile.h"
-#include "core/profile/assemblyfetcher.h"
+#include "core/sourcelevel/assemblyfetcher.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #pragma once
 // One function's PTX as rows (text, source line), for the assembly panel's PTX tab; rows of the selected
 // source line are highlighted.
-#include "core/profile/ptxlisting.h"
+#include "core/sourcelevel/ptxlisting.h"
 
 #include <QAbstractTableModel>
 

@@ -1,6 +1,6 @@
 #include "views/assembly/sassmodel.h"
 
-#include "core/profile/sourceheat.h"
+#include "core/sourcelevel/sourceheat.h"
 
 #include <QColor>
 #include <QFontDatabase>

@@ -3,7 +3,7 @@
 // from CUPTI SASS metrics) for the assembly panel: rows of the selected source line are highlighted, and
 // each row's share of the kernel's PC samples tints it.
 #include "core/eval/sourceprofile.h"
-#include "core/profile/sasslisting.h"
+#include "core/sourcelevel/sasslisting.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

@@ -1,6 +1,6 @@
 #include "views/compare/heatcompareview.h"
 
-#include "core/profile/sourceheat.h"
+#include "core/sourcelevel/sourceheat.h"
 #include "views/editor/heatlinesmodel.h"
 
 #include <QGridLayout>

@@ -1,7 +1,7 @@
 #pragma once
 // How the kernel editor words compiler diagnostics and kernel resources, and which diagnostics belong to
 // the text of a tab (the rest are listed in the tab's info strip).
-#include "core/compile/diagnostic.h"
+#include "core/eval/diagnostic.h"
 #include "core/eval/kernelresources.h"
 
 #include <QCoreApplication>

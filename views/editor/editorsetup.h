@@ -2,7 +2,7 @@
 // All set-up of a kernel editor in one place: lexer, font, margins, folding, brace matching, indentation,
 // the diagnostic markers, squiggles and annotation styles, and the light and dark colour schemes (also for
 // the bars around an editor).
-#include "core/compile/diagnostic.h"
+#include "core/eval/diagnostic.h"
 #include "core/settings/settings.h"
 
 #include <QColor>

@@ -1,6 +1,6 @@
 #include "views/editor/heatgutter.h"
 
-#include "core/profile/stallreason.h"
+#include "core/sourcelevel/stallreason.h"
 #include "views/editor/editorsetup.h"
 #include "views/editor/heatlinesmodel.h"
 

@@ -2,7 +2,7 @@
 // The editor's heat gutter: a text margin beside the code showing each line's share of the PC samples
 // ("38%") on a tint of its heat, and the line's top stall reasons in a call tip when the mouse rests on it.
 // Owned by its editor (one per editor, found again with of()).
-#include "core/profile/sourceheat.h"
+#include "core/sourcelevel/sourceheat.h"
 
 #include <QObject>
 

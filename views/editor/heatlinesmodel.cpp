@@ -1,6 +1,6 @@
 #include "views/editor/heatlinesmodel.h"
 
-#include "core/profile/stallreason.h"
+#include "core/sourcelevel/stallreason.h"
 
 #include <QColor>
 

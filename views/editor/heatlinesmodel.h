@@ -1,7 +1,7 @@
 #pragma once
 // A source profile's lines as rows (line, share of samples, samples, top stall reasons, the source text):
 // what the editor's heat gutter paints and Compare's side-by-side heat maps list, hottest first.
-#include "core/profile/sourceheat.h"
+#include "core/sourcelevel/sourceheat.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

@@ -2,7 +2,7 @@
 // The kernel editor panel: the reference and variants of the open task, one tab each (QScintilla with a
 // read-only bar and an info strip), with compile diagnostics in the margin and under their lines,
 // per-kernel resources, a find/replace bar and an empty state that offers what to open.
-#include "core/compile/diagnostic.h"
+#include "core/eval/diagnostic.h"
 #include "core/eval/kernelresources.h"
 
 #include <QList>

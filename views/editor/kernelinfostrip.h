@@ -2,7 +2,7 @@
 // The strip under a kernel tab: a one-line status ("compiling…", "correct 63.9x"), the count of errors and
 // warnings, the message of the diagnostic the user went to, the diagnostics that have no place in the text
 // (link and ptxas errors, headers), and per kernel its registers, shared memory, spills and stack.
-#include "core/compile/diagnostic.h"
+#include "core/eval/diagnostic.h"
 #include "core/eval/kernelresources.h"
 
 #include <QList>

@@ -2,7 +2,7 @@
 // One tab of the kernel editor: the read-only bar, the QScintilla editor and the info strip, with what
 // links the tab to the session (variant id, reference) and the diagnostics of its last compile as margin
 // markers, squiggles and inline annotations.
-#include "core/compile/diagnostic.h"
+#include "core/eval/diagnostic.h"
 #include "core/eval/kernelresources.h"
 
 #include <QIcon>

@@ -8,7 +8,7 @@
 #include "core/async/lateresultguard.h"
 #include "core/llm/endpointconfig.h"
 #include "core/optimizer/candidateprompts.h"
-#include "core/worker/workerreadiness.h"
+#include "core/workerpool/workerreadiness.h"
 #include "views/roundcontrol/roundsetuppage.h"
 
 #include <QPointer>

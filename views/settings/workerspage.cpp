@@ -1,7 +1,7 @@
 #include "views/settings/workerspage.h"
 
 #include "core/settings/settings.h"
-#include "core/worker/workerprobe.h"
+#include "core/workerpool/workerprobe.h"
 
 #include <QAction>
 #include <QApplication>

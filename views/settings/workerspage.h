@@ -2,8 +2,8 @@
 // Settings → Workers: the GPU workers, each a command line that starts kforge-worker locally, over ssh or
 // through a batch system; per worker its status (connected with its GPU, driver and versions, or the exact error
 // and what to do) and a Test that runs the pool's handshake on the command without blocking the window.
-#include "core/worker/workerconfig.h"
-#include "core/worker/workerstatus.h"
+#include "core/workerpool/workerconfig.h"
+#include "core/workerpool/workerstatus.h"
 #include "views/settings/settingspage.h"
 
 #include <QHash>

@@ -17,7 +17,7 @@
 #include "core/settings/settings.h"
 #include "core/settings/translations.h"
 #include "core/workbench/workbench.h"
-#include "core/worker/workerconfig.h"
+#include "core/workerpool/workerconfig.h"
 #include "guitesthelpers.h"
 #include "views/editor/compileonly.h"
 #include "views/editor/kerneleditor.h"

@@ -11,7 +11,7 @@
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/workbench/workbench.h"
-#include "core/worker/workerconfig.h"
+#include "core/workerpool/workerconfig.h"
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffmodel.h"
 #include "views/diff/diffview.h"

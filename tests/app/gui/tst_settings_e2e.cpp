@@ -16,7 +16,7 @@
 #include "core/llm/endpointconfig.h"
 #include "core/llm/endpointpresets.h"
 #include "core/log/loghub.h"
-#include "core/pipeline/evaluationqueue.h"
+#include "core/queue/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/workbench/workbench.h"

@@ -11,7 +11,7 @@
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/task/torchimport.h"
-#include "core/worker/readinesswatch.h"
+#include "core/workbench/readinesswatch.h"
 #include "guitesthelpers.h"
 #include "views/editor/kerneleditor.h"
 #include "views/editor/varianttabbinding.h"

@@ -11,7 +11,7 @@
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/workbench/workbench.h"
-#include "core/worker/scriptedevaluator.h"
+#include "core/workerpool/scriptedevaluator.h"
 #include "panelfixture.h"
 #include "replayserver.h"
 #include "roundharness.h"

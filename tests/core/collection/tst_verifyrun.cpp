@@ -7,9 +7,9 @@
 #include "core/collection/heldoutsizes.h"
 #include "core/collection/resultslog.h"
 #include "core/collection/verifyrunner.h"
-#include "core/pipeline/evaluationqueue.h"
+#include "core/queue/evaluationqueue.h"
 #include "core/session/sessionstore.h"
-#include "core/worker/scriptedevaluator.h"
+#include "core/workerpool/scriptedevaluator.h"
 
 #include <QDir>
 #include <QFile>

@@ -11,7 +11,7 @@
 #include "core/optimizer/roundrunner.h"
 #include "core/session/sessionstore.h"
 #include "core/task/sourcelanguage.h"
-#include "core/worker/scriptedevaluator.h"
+#include "core/workerpool/scriptedevaluator.h"
 #include "replayserver.h"
 #include "scriptedresults.h"
 

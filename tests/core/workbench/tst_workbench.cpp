@@ -10,12 +10,12 @@
 #include "core/llm/pricetable.h"
 #include "core/log/loghub.h"
 #include "core/optimizer/roundrunner.h"
-#include "core/pipeline/evaluationqueue.h"
+#include "core/queue/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/workbench/workbench.h"
-#include "core/worker/poolevaluator.h"
-#include "core/worker/workerpool.h"
+#include "core/workerpool/poolevaluator.h"
+#include "core/workerpool/workerpool.h"
 
 #include <QSignalSpy>
 #include <QStandardPaths>

@@ -19,7 +19,7 @@
 #include "core/session/sessionstore.h"
 #include "core/settings/settings.h"
 #include "core/workbench/workbench.h"
-#include "core/worker/workerpool.h"
+#include "core/workerpool/workerpool.h"
 #include "views/charts/chartspanel.h"
 #include "views/compare/comparepanel.h"
 #include "views/diff/diffview.h"

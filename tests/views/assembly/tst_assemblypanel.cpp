@@ -1,8 +1,8 @@
 // The assembly panel on the committed transpose listing (tests/fixtures/asm): models under
 // QAbstractItemModelTester, source line <-> instruction highlighting both ways, PC samples per instruction,
 // resources and mix, and what it says when SASS or line info is missing. Writes docs/screenshots/assembly-panel.png.
-#include "core/profile/assemblyfetcher.h"
-#include "tests/core/profile/asmfixtures.h"
+#include "core/sourcelevel/assemblyfetcher.h"
+#include "tests/core/sourcelevel/asmfixtures.h"
 #include "views/assembly/assemblypanel.h"
 #include "views/assembly/ptxmodel.h"
 #include "views/assembly/sassmodel.h"

@@ -2,7 +2,7 @@
 // variant measured without the pass and one whose host refused the counters: models under
 // QAbstractItemModelTester, the stall mixes, the sentences that say what is missing, and the button that
 // profiles the sides without a profile.
-#include "tests/core/profile/asmfixtures.h"
+#include "tests/core/sourcelevel/asmfixtures.h"
 #include "views/compare/heatcompareview.h"
 #include "views/editor/heatlinesmodel.h"
 

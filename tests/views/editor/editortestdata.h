@@ -1,7 +1,7 @@
 #pragma once
 // What the kernel editor tests share: a CUDA kernel with every kind of word, diagnostics and resources
 // as nvcc and ptxas report them, and small probes of a QsciScintilla.
-#include "core/compile/diagnostic.h"
+#include "core/eval/diagnostic.h"
 #include "core/eval/kernelresources.h"
 
 #include <Qsci/qsciscintilla.h>

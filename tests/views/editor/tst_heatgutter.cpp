@@ -1,7 +1,7 @@
 // The heat gutter on a real editor tab with the transpose variant's source and the hand-made profile of its
 // committed listing (tests/fixtures/asm): margin text per line, call tips, the lines model under
 // QAbstractItemModelTester. Writes docs/screenshots/heat-gutter.png.
-#include "tests/core/profile/asmfixtures.h"
+#include "tests/core/sourcelevel/asmfixtures.h"
 #include "views/editor/editorsetup.h"
 #include "views/editor/heatgutter.h"
 #include "views/editor/heatlinesmodel.h"

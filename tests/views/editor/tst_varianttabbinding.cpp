@@ -7,7 +7,7 @@
 #include "core/compile/compiler.h"
 #include "core/log/loghub.h"
 #include "core/task/task.h"
-#include "core/worker/readinesswatch.h"
+#include "core/workbench/readinesswatch.h"
 #include "roundharness.h"
 #include "views/editor/compileonly.h"
 #include "views/editor/kerneleditor.h"

@@ -8,7 +8,7 @@
 #include "core/llm/llmclient.h"
 #include "core/optimizer/roundrunner.h"
 #include "core/settings/settings.h"
-#include "core/worker/scriptedevaluator.h"
+#include "core/workerpool/scriptedevaluator.h"
 #include "panelfixture.h"
 #include "replayserver.h"
 
