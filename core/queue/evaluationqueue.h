@@ -69,7 +69,7 @@ public:
     void setDefaultOptions(const EvalOptions &options) { m_defaultOptions = options; }
     EvalOptions defaultOptions() const { return m_defaultOptions; }
     // For round candidates (a submit() with a roundId, the reference left out): whether their first evaluation
-    // runs the metrics pass (core/pipeline/metricspolicy.h). Default Always.
+    // runs the metrics pass (core/queue/metricspolicy.h). Default Always.
     void setMetricsPolicy(const MetricsPolicy &policy) { m_metricsPolicy = policy; }
     MetricsPolicy metricsPolicy() const { return m_metricsPolicy; }
     QString errorString() const { return m_error; }
