@@ -373,6 +373,7 @@ bool SessionStore::adopt(LoadedSession &&loaded)
     m_path = loaded.absolutePath;
     m_task = std::move(loaded.task);
     m_population = std::move(loaded.population);
+    m_kept.clear();
     m_interrupted = interrupted;
     Q_EMIT opened();
     return true;
@@ -416,6 +417,7 @@ void SessionStore::close()
     m_lock.reset();
     m_task = {};
     m_population.clear();
+    m_kept.clear();
     m_interrupted.clear();
     m_path.clear();
     if (wasOpen)
