@@ -42,7 +42,7 @@ qint64 SessionStore::addEvaluation(const Evaluation &in)
                              "cand_cv, flags, message, compile_flags, nvcc_version, created) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(variantId);
-    q.addBindValue(text(s.verdict));
+    q.addBindValue(text(s.verdictName()));
     q.addBindValue(optionalNumber(s.speedup));
     q.addBindValue(optionalNumber(s.referenceMedianMs));
     q.addBindValue(optionalNumber(s.candidateMedianMs));
