@@ -68,7 +68,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
 
     ExportInput in;
     const TaskRecord &task = store.task();
-    if (Task::isTorchTaskJson(task.taskJson.toUtf8())) {
+    if (task.isTorch()) {
         // A PyTorch task is read as the evaluation queue reads it: the common fields; its tensors stay in taskJson.
         QMap<QString, QByteArray> files = task.files;
         files.insert(u"task.json"_s, task.taskJson.toUtf8());

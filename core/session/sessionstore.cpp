@@ -86,7 +86,7 @@ QString readTask(const QSqlDatabase &db, TaskRecord &task)
     if (!q.next())
         return {};
     task.name = q.value(0).toString();
-    task.taskJson = q.value(1).toString();
+    task.setTaskJson(q.value(1).toString());
     task.referenceSource = q.value(2).toString();
     task.originPath = q.value(3).toString();
     if (!q.exec(QStringLiteral("SELECT path, content FROM task_files ORDER BY path")))
@@ -449,7 +449,7 @@ bool SessionStore::importTask(const QString &folder, bool importTaskVariants)
         return fail(
             tr("%1: invalid JSON at offset %2: %3").arg(jsonFile.fileName()).arg(perr.offset).arg(perr.errorString()));
     // A torch task (docs/torch-tasks.md) has its PyTorch Model as reference.py.
-    const bool torch = json.value(QLatin1String("kind")).toString() == QLatin1String("torch");
+    const bool torch = taskKindOf(json) == TaskKind::Torch;
     QFile refFile(dir.filePath(torch ? json.value(QLatin1String("reference")).toString(QStringLiteral("reference.py"))
                                      : QStringLiteral("reference.cu")));
     if (!refFile.open(QIODevice::ReadOnly))

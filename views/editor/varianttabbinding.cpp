@@ -53,7 +53,7 @@ bool VariantTabBinding::isMeasured(const Variant &v)
 QString VariantTabBinding::candidateFileName(const QString &source) const
 {
     // A torch task's candidate is a ModelNew module (Python) or a KForge .cu (core/task/sourcelanguage).
-    const bool torch = m_store && Task::isTorchTaskJson(m_store->task().taskJson.toUtf8());
+    const bool torch = m_store && m_store->task().isTorch();
     return torch && sourceLanguage(source) == SourceLanguage::Python ? QStringLiteral("candidate.py")
                                                                      : QStringLiteral("candidate.cu");
 }
