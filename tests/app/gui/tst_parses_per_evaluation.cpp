@@ -126,10 +126,6 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         Settings settings(dir.filePath(u"kforge.ini"_s));
-        WorkerConfig worker;
-        worker.name = u"scripted GPU"_s;
-        worker.command = u"true"_s;
-        settings.setWorkers({worker});
         ScriptedEvaluator evaluator(&answer);
         evaluator.setDelayMs(10);
         LogHub log;
