@@ -131,7 +131,7 @@ public:
         m_out << QStringLiteral("%1 %2 %3 %4 %5  %6")
                      .arg(round ? QStringLiteral("R%1").arg(round->number) : QStringLiteral("-"), -5)
                      .arg(name, -14)
-                     .arg(v->eval.verdict.isEmpty() ? toString(v->status) : v->eval.verdict, -14)
+                     .arg(v->eval.hasVerdict() ? v->eval.verdictName() : toString(v->status), -14)
                      .arg(speedupText(*v), 9)
                      .arg(v->eval.candidateMedianMs ? formatDuration(*v->eval.candidateMedianMs) : QStringLiteral("-"), 10)
                      .arg(notes.join(QLatin1String("; ")))

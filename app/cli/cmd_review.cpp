@@ -64,7 +64,7 @@ void ReviewCommand::list(QTextStream &out, const SessionStore &store)
         out << u"%1 %2 %3 %4  %5"_s.arg(u"#%1"_s.arg(v.id), -6)
                    .arg(round ? u"R%1"_s.arg(round->number) : u"-"_s, -6)
                    .arg(speedup, 9)
-                   .arg(v.eval.verdict.isEmpty() ? u"-"_s : v.eval.verdict, -10)
+                   .arg(v.eval.hasVerdict() ? v.eval.verdictName() : u"-"_s, -10)
                    .arg(v.suspiciousReason.isEmpty() ? tr("not yet reviewed") : v.suspiciousReason)
             << '\n';
     }
@@ -146,7 +146,7 @@ int ReviewCommand::run(const QStringList &args)
                                       : tr("Accepted #%1, but its latest evaluation is not correct (%2): it is not "
                                            "shown to the model.")
                                             .arg(id)
-                                            .arg(v->eval.verdict))
+                                            .arg(v->eval.verdictName()))
             << '\n';
     }
     for (const qint64 id : reject) {

@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 using namespace Qt::StringLiterals;
@@ -274,7 +275,22 @@ Measurement::Measurement(const EvalResult &r, const CompileSummary &compiled)
     parseViews(typedJson());
 }
 
+namespace {
+std::atomic<qint64> g_measurementParses{0};
+} // namespace
+
 Measurement Measurement::fromJson(const QJsonObject &o)
+{
+    g_measurementParses.fetch_add(1, std::memory_order_relaxed);
+    return parse(o);
+}
+
+qint64 Measurement::parseCount()
+{
+    return g_measurementParses.load(std::memory_order_relaxed);
+}
+
+Measurement Measurement::parse(const QJsonObject &o)
 {
     Measurement m;
     static_cast<EvalResult &>(m) = EvalResult::fromJson(o);
@@ -321,7 +337,7 @@ QJsonObject Measurement::toJson() const
         return typed;
     // What the typed fields write for the document as it was read: a key whose typed form is unchanged keeps
     // the document's own form (an absent default stays absent, an integer stays an integer, null stays null).
-    const QJsonObject asRead = fromJson(m_source).typedJson();
+    const QJsonObject asRead = parse(m_source).typedJson();
     QJsonObject out = m_source;
     for (auto it = typed.begin(); it != typed.end(); ++it)
         if (asRead.value(it.key()) != it.value())

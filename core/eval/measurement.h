@@ -165,12 +165,17 @@ struct Measurement : EvalResult {
     // that has none), the document's own word, so the session's columns show what was stored.
     QString verdictName() const;
 
+    // The one place a stored document becomes a Measurement; each call counts one parse (parseCount()).
     static Measurement fromJson(const QJsonObject &o);
+    // How many documents fromJson() has parsed in this process: what tests and benchmarks read to count the parses
+    // of one evaluation on its way to the panels (the session store keeps what it parsed, SessionStore::evaluation()).
+    static qint64 parseCount();
     // The stored document: the one it was read from where nothing changed, else the typed fields written over it
     // (top-level keys this version does not know are kept either way).
     QJsonObject toJson() const;
 
 private:
+    static Measurement parse(const QJsonObject &o); // fromJson() without counting, for toJson()'s comparison
     void parseViews(const QJsonObject &o);
     QJsonObject typedJson() const;
     QJsonObject m_source; // the document fromJson() read

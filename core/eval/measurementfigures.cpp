@@ -234,6 +234,7 @@ MeasurementFigures MeasurementFigures::of(const Measurement &r, const DeviceInfo
 {
     MeasurementFigures f;
     f.verdict = r.verdictName();
+    f.correct = r.isCorrect();
     f.message = r.message;
     f.flags = r.flags;
     f.deviceName = device.name;

@@ -32,7 +32,8 @@ struct MeasurementFigures {
     Q_DECLARE_TR_FUNCTIONS(kforge::MeasurementFigures)
 
 public:
-    QString verdict; // the wire name (Measurement::verdictName)
+    QString verdict;      // the wire name (Measurement::verdictName), for the words shown
+    bool correct = false; // the verdict is Verdict::Correct
     QString message;
     QStringList flags;
 
@@ -80,7 +81,7 @@ public:
     QString traceProblem;
     QString metricsProblem;
 
-    bool isCorrect() const { return verdict == QLatin1String("correct"); }
+    bool isCorrect() const { return correct; }
     bool hasHardwareMetrics() const { return metricsProblem.isEmpty(); }
 
     // One short English line per measured figure, for the prompt and the report ("memory-bound",

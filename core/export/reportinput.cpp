@@ -36,8 +36,7 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
     const TaskRecord &task = store.task();
     r.sessionFile = QFileInfo(store.path()).fileName();
     r.taskName = task.name;
-    const QJsonObject json = task.json();
-    r.taskTitle = json.value(u"title"_s).toString();
+    r.taskTitle = task.json().value(u"title"_s).toString();
     r.taskDescription = task.description();
     r.taskDegenerate = task.isDegenerate();
     r.referenceSource = task.referenceSource;
@@ -63,7 +62,8 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
         rv.label = v.label;
         rv.origin = toString(v.origin);
         rv.round = roundNumber.value(v.roundId, 0);
-        rv.verdict = v.hasEvaluation() ? v.eval.verdict : QString();
+        rv.verdict = v.hasEvaluation() ? v.eval.verdictName() : QString();
+        rv.correct = v.isCorrect();
         rv.statusMessage = v.statusMessage;
         rv.speedup = v.eval.speedup;
         rv.suspicious = v.suspicious;

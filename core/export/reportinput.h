@@ -21,7 +21,8 @@ struct ReportVariant {
     QString label;
     QString origin; // reference, manual, model, imported
     int round = 0;
-    QString verdict; // "" when never evaluated
+    QString verdict;      // the stored word, as the report prints it; "" when never evaluated
+    bool correct = false; // the verdict is Verdict::Correct
     QString statusMessage;
     std::optional<double> speedup;
     bool suspicious = false;
@@ -31,7 +32,7 @@ struct ReportVariant {
     QDateTime created;
 
     bool isReference() const { return origin == QLatin1String("reference"); }
-    bool isCorrect() const { return verdict == QLatin1String("correct"); }
+    bool isCorrect() const { return correct; }
     bool isHeld() const { return suspicious && !accepted; }
 };
 

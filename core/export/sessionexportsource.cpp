@@ -68,7 +68,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
 
     ExportInput in;
     const TaskRecord &task = store.task();
-    if (Task::isTorchTaskJson(task.taskJson.toUtf8())) {
+    if (task.isTorch()) {
         // A PyTorch task is read as the evaluation queue reads it: the common fields; its tensors stay in taskJson.
         QMap<QString, QByteArray> files = task.files;
         files.insert(u"task.json"_s, task.taskJson.toUtf8());
@@ -100,7 +100,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
     if (!eval->summary.isCorrect())
         return fail(tr("variant %1 is not correct (its latest evaluation says %2); only verified kernels are exported")
                         .arg(variantId)
-                        .arg(eval->summary.verdict));
+                        .arg(eval->summary.verdictName()));
 
     // Lineage through the first parent, oldest first; a cycle in hand-edited data must not hang us.
     QSet<qint64> seen;

@@ -104,7 +104,7 @@ QList<QJsonObject> TrainingData::records(const SessionStore &store, const Datase
             QStringList flags;
             bool suspicious = false;
             if (variant && variant->hasEvaluation()) {
-                verdict = variant->eval.verdict;
+                verdict = variant->eval.verdictName();
                 speedup = variant->eval.speedup;
                 flags = variant->eval.flags;
                 suspicious = variant->suspicious && !variant->accepted;

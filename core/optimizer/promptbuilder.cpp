@@ -131,7 +131,7 @@ QString languageOf(const QString &source)
 
 bool PromptBuilder::isTorch(const TaskRecord &task)
 {
-    return task.json().value(QLatin1String("kind")).toString() == QLatin1String("torch");
+    return task.isTorch();
 }
 
 QString PromptBuilder::templateFor(const QString &name, const TaskRecord &task)

@@ -15,16 +15,15 @@ namespace kforge {
 
 namespace {
 
-std::optional<RepairRequest::Failure> repairableFailure(const QString &verdict)
+std::optional<RepairRequest::Failure> repairableFailure(Verdict verdict)
 {
-    if (verdict == QLatin1String("compile_error"))
+    if (verdict == Verdict::CompileError)
         return RepairRequest::Failure::CompileError;
-    if (verdict == QLatin1String("incorrect"))
+    if (verdict == Verdict::Incorrect)
         return RepairRequest::Failure::WrongResult;
-    if (verdict == QLatin1String("crashed") || verdict == QLatin1String("cuda_error")
-        || verdict == QLatin1String("timeout") || verdict == QLatin1String("load_error"))
-        return RepairRequest::Failure::RuntimeError;
-    return std::nullopt; // correct, or "error": nothing the model can fix (no GPU, worker down...)
+    if (verdict == Verdict::Correct || verdict == Verdict::Error)
+        return std::nullopt; // correct, or nothing the model can fix (no GPU, worker down...)
+    return RepairRequest::Failure::RuntimeError; // crashed, cuda_error, timeout, load_error
 }
 
 } // namespace
@@ -242,7 +241,7 @@ void RoundRunner::prepare()
         return;
     }
     // The reference's own measurement gives the first prompt its profile; an infrastructure error is retried.
-    if (!ref->hasEvaluation() || ref->eval.verdict == QLatin1String("error")) {
+    if (!ref->hasEvaluation() || ref->eval.verdict == Verdict::Error) {
         if (m_referenceEval)
             return;
         m_referenceEval = m_queue->submit(ref->id, m_settings.evalOptions);
@@ -256,7 +255,7 @@ void RoundRunner::prepare()
     }
     if (!ref->isCorrect()) {
         finishRound(RoundState::Failed,
-                    tr("The reference itself did not verify (%1): %2").arg(ref->eval.verdict, ref->eval.message));
+                    tr("The reference itself did not verify (%1): %2").arg(ref->eval.verdictName(), ref->eval.message));
         return;
     }
     sample();
@@ -736,7 +735,7 @@ int RoundRunner::repairDepth(qint64 variantId) const
 
 void RoundRunner::considerRepair(qint64 variantId, const Measurement &result)
 {
-    if (!repairableFailure(result.verdictName()))
+    if (!repairableFailure(result.verdict))
         return;
     const int depth = repairDepth(variantId);
     if (depth >= m_settings.repairAttempts)
@@ -754,7 +753,7 @@ void RoundRunner::launchRepair(const RepairJob &job)
     req.task = m_store->task();
     req.source = texts.source;
     req.design = texts.design;
-    req.failure = *repairableFailure(job.result.verdictName());
+    req.failure = *repairableFailure(job.result.verdict);
     req.result = job.result;
     req.diagnostics = job.result.compile.log;
     if (req.diagnostics.trimmed().isEmpty())

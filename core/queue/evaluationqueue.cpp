@@ -330,18 +330,16 @@ void EvaluationQueue::onFinished(int id, const EvalResult &measured)
             m_store->setStatus(pending.variantId, VariantStatus::Done);
         } else {
             done.stored = storedResult(result, pending.compiled);
-            done.evaluationId = commit(pending.variantId, result, pending.compiled);
+            done.evaluationId = commitStored(pending.variantId, *done.stored, pending.compiled);
         }
     } else if (pending.variantId && pending.deep) {
-        done.evaluationId = concludeDeepCheck(pending, done.result);
-        if (done.evaluationId)
-            done.stored = storedResult(done.result, pending.compiled);
+        done.evaluationId = concludeDeepCheck(pending, done.result, done.stored);
     } else if (pending.variantId) {
         if (done.cancelled()) {
             m_store->setStatus(pending.variantId, VariantStatus::Failed, tr("The evaluation was cancelled."));
         } else {
             done.stored = storedResult(result, pending.compiled);
-            done.evaluationId = commit(pending.variantId, result, pending.compiled);
+            done.evaluationId = commitStored(pending.variantId, *done.stored, pending.compiled);
             const Variant *v = m_store->population().find(pending.variantId);
             // Too good to be trusted as measured: check it deeper before anyone (a round, the user) relies on it.
             if (done.evaluationId && result.isCorrect() && v && v->suspicious && !v->accepted
@@ -391,7 +389,7 @@ bool EvaluationQueue::startMetricsFollowUp(Pending pending, qint64 firstEvaluati
     return true;
 }
 
-qint64 EvaluationQueue::concludeDeepCheck(const Pending &pending, EvalResult &result)
+qint64 EvaluationQueue::concludeDeepCheck(const Pending &pending, EvalResult &result, std::optional<Measurement> &stored)
 {
     const qint64 variantId = pending.variantId;
     if (result.errorCode == QLatin1String("cancelled")) {
@@ -419,7 +417,10 @@ qint64 EvaluationQueue::concludeDeepCheck(const Pending &pending, EvalResult &re
     }
     // The deep check's result becomes the latest evaluation whatever it says: a failure is not hidden behind
     // the first run's numbers.
-    const qint64 evaluationId = commit(variantId, result, pending.compiled);
+    stored = storedResult(result, pending.compiled);
+    const qint64 evaluationId = commitStored(variantId, *stored, pending.compiled);
+    if (!evaluationId)
+        stored.reset();
     if (passed)
         m_store->setAccepted(variantId, true);
     else
@@ -428,14 +429,21 @@ qint64 EvaluationQueue::concludeDeepCheck(const Pending &pending, EvalResult &re
 }
 
 qint64 EvaluationQueue::commit(qint64 variantId, const EvalResult &result, const std::optional<CompileResult> &compiled,
-                               const QJsonObject &deviceJson)
+                               const QJsonObject &device)
+{
+    return commitStored(variantId, storedResult(result, compiled), compiled, device);
+}
+
+qint64 EvaluationQueue::commitStored(qint64 variantId, const Measurement &result,
+                                     const std::optional<CompileResult> &compiled, const QJsonObject &deviceJson)
 {
     QJsonObject device = deviceJson.isEmpty() ? deviceOf(result) : deviceJson;
     if (!result.workerName.isEmpty())
         device.insert(u"worker"_s, result.workerName);
     const QStringList flags = compiled ? compiled->commandLine : QStringList();
-    const qint64 evaluationId = m_store->addEvaluation(Evaluation::fromMeasurement(
-        variantId, storedResult(result, compiled), device, flags, compiled ? compiled->nvccVersion : QString()));
+    // The store keeps the Measurement itself beside the document it writes: the panels read this one, unparsed.
+    const qint64 evaluationId = m_store->addEvaluation(
+        Evaluation::fromMeasurement(variantId, result, device, flags, compiled ? compiled->nvccVersion : QString()));
     if (!evaluationId)
         fail(m_store->errorString());
     if (result.isCorrect()) {

@@ -144,8 +144,12 @@ private:
     int submitVariant(qint64 variantId, const EvalOptions &options, qint64 roundId, const EvalRequest *outside);
     bool startDeepCheck(Pending pending, qint64 firstEvaluationId);
     bool startMetricsFollowUp(Pending pending, qint64 firstEvaluationId);
-    // Commits the deep check's result and holds or accepts the variant; the evaluation's id.
-    qint64 concludeDeepCheck(const Pending &pending, EvalResult &result);
+    // Commits the deep check's result (its stored form into `stored`) and holds or accepts the variant; the
+    // evaluation's id.
+    qint64 concludeDeepCheck(const Pending &pending, EvalResult &result, std::optional<Measurement> &stored);
+    // commit() of the stored form built once (storedResult()), which the store keeps.
+    qint64 commitStored(qint64 variantId, const Measurement &result, const std::optional<CompileResult> &compiled,
+                        const QJsonObject &device = {});
     std::map<int, Pending>::iterator findTicket(int ticket);
     bool fail(const QString &message);
     qint64 failId(const QString &message);

@@ -15,8 +15,10 @@ const MeasurementFigures &Evaluation::figures() const
 {
     if (!m_figures) {
         MeasurementFigures f = MeasurementFigures::of(measurement(), DeviceInfo::fromJson(device));
-        if (f.verdict.isEmpty())
-            f.verdict = summary.verdict;
+        if (f.verdict.isEmpty()) {
+            f.verdict = summary.verdictName();
+            f.correct = summary.isCorrect();
+        }
         m_figures = std::make_shared<const MeasurementFigures>(std::move(f));
     }
     return *m_figures;

@@ -10,7 +10,7 @@ namespace kforge {
 EvaluationSummary EvaluationSummary::fromMeasurement(const Measurement &m)
 {
     EvaluationSummary s;
-    s.verdict = m.verdictName();
+    s.setVerdictName(m.verdictName());
     s.message = m.message;
     s.speedup = finiteOrNone(m.speedup);
     s.referenceMedianMs = finiteOrNone(m.reference.medianMs);
@@ -18,6 +18,17 @@ EvaluationSummary EvaluationSummary::fromMeasurement(const Measurement &m)
     s.candidateCv = finiteOrNone(m.candidate.cv);
     s.flags = m.flags;
     return s;
+}
+
+QString EvaluationSummary::verdictName() const
+{
+    return verdict ? verdictToString(*verdict) : otherVerdict;
+}
+
+void EvaluationSummary::setVerdictName(const QString &wire)
+{
+    verdict = verdictFromString(wire);
+    otherVerdict = verdict ? QString() : wire;
 }
 
 } // namespace kforge

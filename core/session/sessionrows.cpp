@@ -85,7 +85,7 @@ EvaluationSummary summaryOf(const QSqlQuery &q, int first)
     EvaluationSummary s;
     s.id = q.value(first + 0).toLongLong();
     s.variantId = q.value(first + 1).toLongLong();
-    s.verdict = q.value(first + 2).toString();
+    s.setVerdictName(q.value(first + 2).toString());
     s.speedup = numberOf(q.value(first + 3));
     s.referenceMedianMs = numberOf(q.value(first + 4));
     s.candidateMedianMs = numberOf(q.value(first + 5));

@@ -86,7 +86,7 @@ QString readTask(const QSqlDatabase &db, TaskRecord &task)
     if (!q.next())
         return {};
     task.name = q.value(0).toString();
-    task.taskJson = q.value(1).toString();
+    task.setTaskJson(q.value(1).toString());
     task.referenceSource = q.value(2).toString();
     task.originPath = q.value(3).toString();
     if (!q.exec(QStringLiteral("SELECT path, content FROM task_files ORDER BY path")))
@@ -373,6 +373,7 @@ bool SessionStore::adopt(LoadedSession &&loaded)
     m_path = loaded.absolutePath;
     m_task = std::move(loaded.task);
     m_population = std::move(loaded.population);
+    m_kept.clear();
     m_interrupted = interrupted;
     Q_EMIT opened();
     return true;
@@ -416,6 +417,7 @@ void SessionStore::close()
     m_lock.reset();
     m_task = {};
     m_population.clear();
+    m_kept.clear();
     m_interrupted.clear();
     m_path.clear();
     if (wasOpen)
@@ -447,7 +449,7 @@ bool SessionStore::importTask(const QString &folder, bool importTaskVariants)
         return fail(
             tr("%1: invalid JSON at offset %2: %3").arg(jsonFile.fileName()).arg(perr.offset).arg(perr.errorString()));
     // A torch task (docs/torch-tasks.md) has its PyTorch Model as reference.py.
-    const bool torch = json.value(QLatin1String("kind")).toString() == QLatin1String("torch");
+    const bool torch = taskKindOf(json) == TaskKind::Torch;
     QFile refFile(dir.filePath(torch ? json.value(QLatin1String("reference")).toString(QStringLiteral("reference.py"))
                                      : QStringLiteral("reference.cu")));
     if (!refFile.open(QIODevice::ReadOnly))

@@ -4,6 +4,7 @@
 // process loses only the work in flight. Lives on one thread (the GUI's or the CLI's main thread); only
 // openAsync() reads the file on a worker thread, into data the store adopts on its own thread.
 #include "core/session/evaluation.h"
+#include "core/session/keptevaluations.h"
 #include "core/session/pairanalysis.h"
 #include "core/session/population.h"
 #include "core/session/promptrecord.h"
@@ -88,8 +89,12 @@ public:
 
     // ---- evaluations
     // Stores an evaluation and makes it the variant's latest; marks the variant suspicious (or clears the mark)
-    // by suspicionReason(). Returns its id, 0 on error.
+    // by suspicionReason(). Returns its id, 0 on error. The file gets its document (`e.result`); the store keeps `e`
+    // itself, with the Measurement it was built from (Evaluation::fromMeasurement), for evaluation().
     qint64 addEvaluation(const Evaluation &e);
+    // One evaluation in full. What was added or read in this session comes from memory (the last
+    // KeptEvaluations::kDefaultCapacity), its Measurement and figures shared; anything else is read from the file
+    // and parsed once (Measurement::fromJson), then kept: an evaluation is parsed at most once while it is kept.
     std::optional<Evaluation> evaluation(qint64 evaluationId) const;
     std::optional<Evaluation> latestEvaluation(qint64 variantId) const;
     QList<EvaluationSummary> evaluations(qint64 variantId) const;
@@ -171,6 +176,7 @@ private:
     double m_suspiciousSpeedup = kDefaultSuspiciousSpeedup;
     std::shared_ptr<OpenJob> m_opening;    // the openAsync() in flight
     std::unique_ptr<QThreadPool> m_loader; // one thread: a superseded load ends before the next one starts
+    mutable KeptEvaluations m_kept;        // evaluation(): the typed evaluations of this session, by id
 };
 
 } // namespace kforge

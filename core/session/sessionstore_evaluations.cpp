@@ -42,7 +42,7 @@ qint64 SessionStore::addEvaluation(const Evaluation &in)
                              "cand_cv, flags, message, compile_flags, nvcc_version, created) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(variantId);
-    q.addBindValue(text(s.verdict));
+    q.addBindValue(text(s.verdictName()));
     q.addBindValue(optionalNumber(s.speedup));
     q.addBindValue(optionalNumber(s.referenceMedianMs));
     q.addBindValue(optionalNumber(s.candidateMedianMs));
@@ -68,6 +68,9 @@ qint64 SessionStore::addEvaluation(const Evaluation &in)
     }
     if (!db.commit())
         return failId(db.lastError().text());
+    Evaluation kept = in;
+    kept.summary = s;
+    m_kept.keep(s.id, std::move(kept));
     Variant *v = m_population.findMutable(variantId);
     v->eval = s;
     const QString reason = suspicionReason(s);
@@ -79,11 +82,13 @@ qint64 SessionStore::addEvaluation(const Evaluation &in)
 
 std::optional<Evaluation> SessionStore::evaluation(qint64 evaluationId) const
 {
+    if (std::optional<Evaluation> kept = m_kept.find(evaluationId))
+        return kept;
     const QString sql = QStringLiteral("SELECT %1, r.result_json, r.device_json, compile_flags, nvcc_version "
                                        "FROM evaluations LEFT JOIN evaluation_results r "
                                        "ON r.evaluation_id = evaluations.id WHERE id = ?")
                             .arg(QLatin1String(kSummaryColumns));
-    return selectRow(m_connection, sql, {evaluationId}, [](const QSqlQuery &q) {
+    std::optional<Evaluation> read = selectRow(m_connection, sql, {evaluationId}, [](const QSqlQuery &q) {
         Evaluation e;
         e.summary = summaryOf(q);
         e.result = objectOf(q.value(10));
@@ -92,6 +97,9 @@ std::optional<Evaluation> SessionStore::evaluation(qint64 evaluationId) const
         e.nvccVersion = q.value(13).toString();
         return e;
     });
+    if (!read)
+        return read;
+    return m_kept.keep(evaluationId, std::move(*read));
 }
 
 std::optional<Evaluation> SessionStore::latestEvaluation(qint64 variantId) const

@@ -5,6 +5,8 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/evaluation.h
   ${CMAKE_CURRENT_LIST_DIR}/evaluationsummary.cpp
   ${CMAKE_CURRENT_LIST_DIR}/evaluationsummary.h
+  ${CMAKE_CURRENT_LIST_DIR}/keptevaluations.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/keptevaluations.h
   ${CMAKE_CURRENT_LIST_DIR}/pairanalysis.h
   ${CMAKE_CURRENT_LIST_DIR}/population.cpp
   ${CMAKE_CURRENT_LIST_DIR}/population.h

@@ -14,9 +14,12 @@ QString TaskRecord::description() const
     return json().value(QLatin1String("description")).toString();
 }
 
-bool TaskRecord::isDegenerate() const
+void TaskRecord::setTaskJson(const QString &text)
 {
-    return json().value(QLatin1String("degenerate")).toBool();
+    taskJson = text;
+    const QJsonObject o = json();
+    kind = taskKindOf(o);
+    degenerate = o.value(QLatin1String("degenerate")).toBool();
 }
 
 } // namespace kforge

@@ -31,14 +31,6 @@ QStringList fromStd(const std::vector<std::string> &list)
     return out;
 }
 
-// The "kind" of a task.json's text without validating the rest; "cuda" when absent or unreadable (the CUDA
-// loader then names the problem).
-QString kindOf(const QByteArray &json)
-{
-    const QJsonObject o = QJsonDocument::fromJson(json).object();
-    return o.value("kind"_L1).toString(u"cuda"_s);
-}
-
 std::optional<QByteArray> readBytes(const QString &path)
 {
     QFile f(path);
@@ -58,6 +50,7 @@ QString TaskLoadError::message() const
 
 Task::Task(runtime::TaskSpec spec)
     : m_spec(std::make_shared<const runtime::TaskSpec>(std::move(spec)))
+    , m_json(QJsonDocument::fromJson(QByteArray::fromStdString(runtime::toJson(*m_spec).dump())).object())
 {
 }
 
@@ -72,7 +65,7 @@ TaskLoadResult Task::load(const QString &folder)
         return r;
     }
     const QString root = fi.absoluteFilePath();
-    if (const auto json = readBytes(root + u"/task.json"_s); json && kindOf(*json) == u"torch")
+    if (const auto json = readBytes(root + u"/task.json"_s); json && taskKindOf(*json) == TaskKind::Torch)
         return torchTask(fi.fileName(), root, *json, [&root](const QString &rel) { return readBytes(root + u'/' + rel); });
     runtime::TaskSpecResult spec = runtime::loadTaskFolder(std::filesystem::path(QFile::encodeName(root).toStdString()));
     if (!spec.ok()) {
@@ -97,7 +90,8 @@ TaskLoadResult Task::fromFiles(const QString &label, const QMap<QString, QByteAr
     const auto json = files.constFind(u"task.json"_s);
     if (json == files.cend())
         return fail(u"task.json"_s, {}, QCoreApplication::translate("Task", "missing"));
-    if (kindOf(*json) == u"torch")
+    // The kind without validating the rest (the CUDA loader names what is wrong).
+    if (taskKindOf(*json) == TaskKind::Torch)
         return torchTask(label, {}, *json, [&files](const QString &rel) -> std::optional<QByteArray> {
             const auto it = files.constFind(rel);
             return it == files.cend() ? std::nullopt : std::optional<QByteArray>(*it);
@@ -196,14 +190,14 @@ TaskLoadResult Task::torchTask(const QString &label, const QString &folder, cons
     t.folder = std::filesystem::path(QFile::encodeName(folder).toStdString());
     Task task(std::move(t));
     task.m_kind = TaskKind::Torch;
-    task.m_torchJson = o;
+    task.m_json = o;
     r.task = task;
     return r;
 }
 
 bool Task::isTorchTaskJson(const QByteArray &taskJson)
 {
-    return QJsonDocument::fromJson(taskJson).object().value(u"kind"_s).toString() == u"torch"_s;
+    return taskKindOf(taskJson) == TaskKind::Torch;
 }
 
 QString Task::referenceFileOf(const QByteArray &taskJson)
@@ -246,7 +240,7 @@ bool Task::isTorchTaskFolder(const QString &folder)
     QFile f(folder + u"/task.json"_s);
     if (!f.open(QIODevice::ReadOnly))
         return false;
-    return QJsonDocument::fromJson(f.readAll()).object().value(u"kind"_s).toString() == u"torch"_s;
+    return taskKindOf(f.readAll()) == TaskKind::Torch;
 }
 
 namespace {
@@ -300,7 +294,7 @@ QString Task::referenceSource() const
 }
 QString Task::referenceFileName() const
 {
-    return isTorch() ? m_torchJson.value("reference"_L1).toString(u"reference.py"_s) : u"reference.cu"_s;
+    return isTorch() ? m_json.value("reference"_L1).toString(u"reference.py"_s) : u"reference.cu"_s;
 }
 
 QStringList Task::nvccFlags() const
@@ -359,12 +353,7 @@ QStringList Task::warnings() const
 
 QJsonObject Task::toJson() const
 {
-    if (!m_spec)
-        return {};
-    if (isTorch())
-        return m_torchJson;
-    const std::string text = runtime::toJson(*m_spec).dump();
-    return QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
+    return m_json;
 }
 
 } // namespace kforge

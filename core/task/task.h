@@ -5,6 +5,7 @@
 // reference.py, docs/torch-tasks.md) is read here too: its TaskSpec holds the common fields (name, params,
 // timeout, degenerate, variants) and toJson() is task.json as written, for kforge-worker to judge.
 #include "core/runtime/task/taskspec.h"
+#include "core/task/taskkind.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -37,9 +38,6 @@ struct TaskLoadError {
 };
 
 struct TaskLoadResult;
-
-// What a task's reference is: a CUDA kernel, or a PyTorch Model (its modules run in kforge-worker's module hosts).
-enum class TaskKind { Cuda, Torch };
 
 class Task
 {
@@ -84,7 +82,7 @@ public:
     bool isDegenerate() const;
     QStringList warnings() const; // unknown keys the loader ignored
 
-    // task.json as a JSON object, what the worker's evaluate request carries.
+    // task.json as a JSON object, what the worker's evaluate request carries (made once, when the task is made).
     QJsonObject toJson() const;
 
     // Whether task.json text names a PyTorch task ("kind": "torch"), and which reference file it names.
@@ -101,7 +99,9 @@ private:
 
     std::shared_ptr<const runtime::TaskSpec> m_spec;
     TaskKind m_kind = TaskKind::Cuda;
-    QJsonObject m_torchJson; // a torch task's task.json as written
+    // task.json as the worker takes it, made once (a task is constant; every evaluation sends it): a torch task's
+    // as written, a CUDA task's written from its spec.
+    QJsonObject m_json;
 };
 
 struct TaskLoadResult {

@@ -316,7 +316,7 @@ std::optional<TaskSummary> TaskSummary::fromTaskJson(const QByteArray &taskJson,
             *error = Text::tr("task.json: invalid JSON at offset %1: %2").arg(perr.offset).arg(perr.errorString());
         return std::nullopt;
     }
-    if (doc.object().value(u"kind"_s).toString() == u"torch")
+    if (taskKindOf(doc.object()) == TaskKind::Torch)
         return fromTorch(doc.object(), taskJson);
     return fromCuda(taskJson, error);
 }

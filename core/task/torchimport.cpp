@@ -1,5 +1,6 @@
 #include "core/task/torchimport.h"
 
+#include "core/task/taskkind.h"
 #include "core/version.h"
 
 #include <QCoreApplication>
@@ -123,7 +124,7 @@ TorchDiscovery parseResultLine(const QByteArray &line)
     }
     d.taskJson = result.value(u"task_json"_s).toString().toUtf8();
     d.task = QJsonDocument::fromJson(d.taskJson).object();
-    if (d.task.value(u"kind"_s).toString() != u"torch"_s) {
+    if (taskKindOf(d.task) != TaskKind::Torch) {
         d.error.step = u"discover"_s;
         d.error.cause = TorchImportText::tr("the discovery script gave no task");
     }

@@ -163,10 +163,7 @@ void Workbench::makeQueue(SessionStore *store, Evaluator *evaluator)
     // The pool knows the kind of the session's task from the moment the task is known, so that readiness says
     // what a torch task needs beyond the GPU (kforge-worker's Python with torch).
     if (store && m_pool) {
-        const auto followTask = [this, store] {
-            const bool torch = store->task().json().value(QLatin1String("kind")).toString() == QLatin1String("torch");
-            m_pool->setTaskKind(torch ? TaskKind::Torch : TaskKind::Cuda);
-        };
+        const auto followTask = [this, store] { m_pool->setTaskKind(store->task().kind); };
         connect(store, &SessionStore::taskChanged, this, followTask);
         connect(store, &SessionStore::opened, this, followTask);
         followTask();

@@ -1,6 +1,7 @@
 #include "core/workerpool/workerclient.h"
 
 #include "core/eval/evaloptions.h"
+#include "core/task/taskkind.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -232,7 +233,7 @@ int WorkerClient::evaluate(const QJsonObject &task, const EvalOptions &options, 
     r.op = u"evaluate"_s;
     r.line = QJsonDocument(o).toJson(QJsonDocument::Compact);
     r.timeoutMs = timeoutMs;
-    if (timeoutMs > 0 && task.value("kind"_L1).toString() == "torch"_L1) {
+    if (timeoutMs > 0 && taskKindOf(task) == TaskKind::Torch) {
         r.timeoutMs = timeoutMs + kModuleStartMs;
         r.evaluationMs = timeoutMs;
     }

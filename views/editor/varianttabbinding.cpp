@@ -47,14 +47,13 @@ bool VariantTabBinding::isMeasured(const Variant &v)
 {
     // compile_error never reached a worker; error is the pipeline failing (no worker, the reference does not
     // build): neither measured this source.
-    return v.hasEvaluation() && v.eval.verdict != QLatin1String("compile_error")
-           && v.eval.verdict != QLatin1String("error");
+    return v.hasEvaluation() && v.eval.verdict != Verdict::CompileError && v.eval.verdict != Verdict::Error;
 }
 
 QString VariantTabBinding::candidateFileName(const QString &source) const
 {
     // A torch task's candidate is a ModelNew module (Python) or a KForge .cu (core/task/sourcelanguage).
-    const bool torch = m_store && Task::isTorchTaskJson(m_store->task().taskJson.toUtf8());
+    const bool torch = m_store && m_store->task().isTorch();
     return torch && sourceLanguage(source) == SourceLanguage::Python ? QStringLiteral("candidate.py")
                                                                      : QStringLiteral("candidate.cu");
 }
@@ -187,7 +186,7 @@ bool VariantTabBinding::evaluate(int index)
         // A fixed compile error is the same attempt again, not a child of the text that did not compile.
         const Variant *failed = m_store->population().find(shown);
         const bool compileFailed = failed && failed->origin == VariantOrigin::Manual && failed->hasEvaluation()
-                                   && failed->eval.verdict == QLatin1String("compile_error");
+                                   && failed->eval.verdict == Verdict::CompileError;
         parents = compileFailed ? failed->parentIds : QList<qint64>{shown};
     }
     const qint64 id = m_queue->addManualVariant(source, parents, m_editor->title(index));
@@ -242,7 +241,7 @@ QString VariantTabBinding::resultWords(const EvaluationSummary &e)
 {
     if (e.isCorrect() && e.speedup)
         return tr("correct, %1×").arg(QLocale().toString(*e.speedup, 'f', 2));
-    return e.verdict.isEmpty() ? tr("no result") : e.verdict;
+    return e.hasVerdict() ? e.verdictName() : tr("no result");
 }
 
 void VariantTabBinding::onVariantChanged(qint64 variantId)

@@ -200,7 +200,7 @@ void TaskPanel::render()
     std::optional<runtime::TaskSpec> spec;
     const QByteArray taskJson = m_problem.isEmpty() ? m_store->task().taskJson.toUtf8() : QByteArray();
     m_model->setTaskJson(taskJson);
-    if (m_problem.isEmpty() && Task::isTorchTaskJson(taskJson)) {
+    if (m_problem.isEmpty() && m_store->task().isTorch()) {
         renderTorch();
         return;
     }

@@ -168,10 +168,9 @@ QString VariantsModel::statusText(const Variant &v)
         // The stored reason of a measured failure is "<verdict>: <worker's message>" in the language of the day
         // it was measured: say the verdict in today's.
         const QString message = v.eval.message.section(QLatin1Char('\n'), 0, 0).trimmed();
-        if (v.hasEvaluation() && !v.eval.isCorrect() && !v.eval.verdict.isEmpty()
-            && (message.isEmpty() || why.endsWith(message)))
-            why = message.isEmpty() ? MeasurementText::verdict(v.eval.verdict)
-                                    : tr("%1: %2").arg(MeasurementText::verdict(v.eval.verdict), message);
+        if (v.hasEvaluation() && !v.eval.isCorrect() && v.eval.hasVerdict() && (message.isEmpty() || why.endsWith(message)))
+            why = message.isEmpty() ? MeasurementText::verdict(v.eval.verdictName())
+                                    : tr("%1: %2").arg(MeasurementText::verdict(v.eval.verdictName()), message);
         return why.isEmpty() ? tr("failed") : tr("failed: %1").arg(why);
     }
     }

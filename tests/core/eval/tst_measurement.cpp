@@ -192,7 +192,7 @@ private Q_SLOTS:
                 QVERIFY2(written == e->result, QByteArray(tag + ": " + firstDifference(e->result, written)).constData());
                 QCOMPARE(text(written), text(e->result));
                 // The typed fields agree with the store's summary columns.
-                QCOMPARE(m.verdictName(), s.verdict);
+                QCOMPARE(m.verdictName(), s.verdictName());
                 QCOMPARE(std::isfinite(m.speedup) ? std::optional<double>(m.speedup) : std::nullopt, s.speedup);
                 QCOMPARE(std::isfinite(m.candidate.medianMs) ? std::optional<double>(m.candidate.medianMs) : std::nullopt,
                          s.candidateMedianMs);

@@ -215,12 +215,12 @@ private Q_SLOTS:
         const Variant *wrong = byMarker("WRONG_RESULT");
         const Variant *broken = byMarker("BROKEN_SYNTAX");
         QVERIFY(fast && wrong && broken);
-        QCOMPARE(fast->eval.verdict, QStringLiteral("correct"));
+        QCOMPARE(fast->eval.verdictName(), QStringLiteral("correct"));
         QCOMPARE(toString(fast->status), QStringLiteral("done"));
         QVERIFY2(*fast->eval.speedup >= 30, qPrintable(QString::number(*fast->eval.speedup)));
-        QCOMPARE(wrong->eval.verdict, QStringLiteral("incorrect"));
+        QCOMPARE(wrong->eval.verdictName(), QStringLiteral("incorrect"));
         QCOMPARE(toString(wrong->status), QStringLiteral("failed"));
-        QCOMPARE(broken->eval.verdict, QStringLiteral("compile_error"));
+        QCOMPARE(broken->eval.verdictName(), QStringLiteral("compile_error"));
         QVERIFY(store.latestEvaluation(broken->id)
                     ->result.value(QLatin1String("compile"))
                     .toObject()

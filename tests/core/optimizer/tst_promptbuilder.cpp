@@ -32,7 +32,7 @@ TaskRecord fixtureTask()
 {
     TaskRecord t;
     t.name = QStringLiteral("diag_matmul");
-    t.taskJson = QString::fromUtf8(readFile(kFixtures + QLatin1String("task_diag/task.json")));
+    t.setTaskJson(QString::fromUtf8(readFile(kFixtures + QLatin1String("task_diag/task.json"))));
     t.referenceSource = QString::fromUtf8(readFile(kFixtures + QLatin1String("task_diag/reference.cu")));
     return t;
 }
@@ -309,14 +309,14 @@ private Q_SLOTS:
     {
         TaskRecord t;
         t.name = QStringLiteral("gemm_scale");
-        t.taskJson = QStringLiteral(
+        t.setTaskJson(QStringLiteral(
             R"({"kind": "torch", "name": "gemm_scale", "title": "Linear then scale", "description": "y = alpha * W x",
                 "reference": "reference.py", "params": {"batch": 64, "features": 128},
                 "inputs": [{"name": "x", "dtype": "f32", "shape": ["batch", "features"]},
                            {"name": "alpha", "scalar": "float", "value": 0.5}],
                 "parameters": [{"name": "linear.weight", "dtype": "f32", "shape": ["features", "features"]}],
                 "buffers": [], "outputs": [{"name": "out", "dtype": "f32", "shape": ["batch", "features"]}],
-                "tolerance": {"f32": {"atol": 0.0001, "rtol": 0.0001}}, "flops": null, "bytes": "4*batch*features"})");
+                "tolerance": {"f32": {"atol": 0.0001, "rtol": 0.0001}}, "flops": null, "bytes": "4*batch*features"})"));
         t.referenceSource = QStringLiteral("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
                                            "    def forward(self, x, alpha):\n        return self.linear(x) * alpha\n");
         QCOMPARE(PromptBuilder::templateFor(QStringLiteral("contrastive"), t), QStringLiteral("contrastive_torch"));

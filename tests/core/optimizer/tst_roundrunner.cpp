@@ -206,7 +206,7 @@ private Q_SLOTS:
         const Variant *fast = rig.byMarker(QStringLiteral("FAST_ROWSCALE"));
         QVERIFY(fast);
         QCOMPARE(toString(fast->status), QStringLiteral("done"));
-        QCOMPARE(fast->eval.verdict, QStringLiteral("correct"));
+        QCOMPARE(fast->eval.verdictName(), QStringLiteral("correct"));
         QVERIFY(qAbs(*fast->eval.speedup - 35.0) < 1e-9);
         QVERIFY(fast->suspicious && !fast->usableAsExemplar());
         QCOMPARE(toString(fast->origin), QStringLiteral("model"));
@@ -220,14 +220,14 @@ private Q_SLOTS:
         const Variant *wrong = rig.byMarker(QStringLiteral("WRONG_RESULT"));
         QVERIFY(wrong);
         QCOMPARE(toString(wrong->status), QStringLiteral("failed"));
-        QCOMPARE(wrong->eval.verdict, QStringLiteral("incorrect"));
+        QCOMPARE(wrong->eval.verdictName(), QStringLiteral("incorrect"));
         QVERIFY(wrong->statusMessage.contains(QLatin1String("differs")));
 
         // The broken kernel: a compile error, stored as an evaluation, and one repair attempt.
         const Variant *broken = rig.byMarker(QStringLiteral("BROKEN_SYNTAX"));
         QVERIFY(broken);
         QCOMPARE(toString(broken->status), QStringLiteral("failed"));
-        QCOMPARE(broken->eval.verdict, QStringLiteral("compile_error"));
+        QCOMPARE(broken->eval.verdictName(), QStringLiteral("compile_error"));
 
         // Repairs: one per failure, each the child of what it repairs, no repair of a repair.
         QList<const Variant *> repairs;
@@ -259,7 +259,7 @@ private Q_SLOTS:
         const Variant *again = rig.byMarker(QStringLiteral("BROKEN_AGAIN"));
         QVERIFY(fixed && again);
         QVERIFY(fixed->isCorrect() && fixed->usableAsExemplar());
-        QCOMPARE(again->eval.verdict, QStringLiteral("compile_error"));
+        QCOMPARE(again->eval.verdictName(), QStringLiteral("compile_error"));
         QVERIFY(st.population().children(again->id).isEmpty());
         QCOMPARE(added.count(), 5);
 
@@ -641,7 +641,7 @@ private Q_SLOTS:
         QVERIFY(evaluated.wait(5000));
         const Variant *f = rig.store.population().find(forked);
         QCOMPARE(f->parentIds, QList<qint64>{manual});
-        QCOMPARE(f->eval.verdict, QStringLiteral("incorrect"));
+        QCOMPARE(f->eval.verdictName(), QStringLiteral("incorrect"));
         QCOMPARE(f->label, QStringLiteral("fork of mine"));
         QVERIFY(rig.store.population().children(forked).isEmpty()); // no repair outside rounds
         // Re-evaluation adds an evaluation.

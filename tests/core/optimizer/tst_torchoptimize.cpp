@@ -182,11 +182,11 @@ private Q_SLOTS:
             for (qint64 id : store.variantsOfRound(rec.id)) {
                 const auto e = store.latestEvaluation(id);
                 QVERIFY(e);
-                verdicts[round] << e->summary.verdict;
+                verdicts[round] << e->summary.verdictName();
                 const QString source = store.source(id);
                 const bool python = source.contains(u"class ModelNew"_s);
                 QCOMPARE(sourceLanguage(source), python ? SourceLanguage::Python : SourceLanguage::Cuda);
-                QCOMPARE(e->summary.verdict == u"incorrect", source.contains(u"+ 0.5"_s));
+                QCOMPARE(e->summary.verdict == Verdict::Incorrect, source.contains(u"+ 0.5"_s));
             }
             std::sort(verdicts[round].begin(), verdicts[round].end());
         }

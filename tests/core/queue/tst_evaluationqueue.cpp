@@ -241,7 +241,7 @@ private Q_SLOTS:
         QCOMPARE(toString(s.variant(id).status), toString(VariantStatus::Failed));
         QCOMPARE(s.variant(id).statusMessage,
                  verdictDisplayName(Verdict::Incorrect) + u": output C differs in 3 of 16 elements"_s);
-        QCOMPARE(s.variant(id).eval.verdict, u"incorrect"_s);
+        QCOMPARE(s.variant(id).eval.verdictName(), u"incorrect"_s);
         // Nothing to evaluate: refused with a clear message, nothing created.
         const qsizetype before = s.store.population().size();
         QCOMPARE(s.queue->addManualVariant(u"   \n"_s), 0);
@@ -494,12 +494,12 @@ private Q_SLOTS:
         }
         const QList<EvaluationSummary> evaluations = s.store.evaluations(id);
         QCOMPARE(evaluations.size(), deep ? 2 : 1);
-        QCOMPARE(evaluations.first().verdict, u"correct"_s); // the first run stays on record
+        QCOMPARE(evaluations.first().verdictName(), u"correct"_s); // the first run stays on record
         QCOMPARE(done.evaluationId, evaluations.last().id);
         QCOMPARE(done.firstEvaluationId, deep ? evaluations.first().id : 0);
         const Variant &after = s.variant(id);
         QCOMPARE(after.eval.id, evaluations.last().id);
-        QCOMPARE(after.eval.verdict, verdict);
+        QCOMPARE(after.eval.verdictName(), verdict);
         if (!flag.isEmpty())
             QVERIFY2(after.eval.flags.contains(flag), qPrintable(after.eval.flags.join(u' ')));
         QCOMPARE(after.usableAsExemplar(), usable);
@@ -534,7 +534,7 @@ private Q_SLOTS:
         QVERIFY(done.cancelled());
         QCOMPARE(s.store.evaluations(id).size(), 1);
         const Variant &after = s.variant(id);
-        QCOMPARE(after.eval.verdict, u"correct"_s);
+        QCOMPARE(after.eval.verdictName(), u"correct"_s);
         QVERIFY(after.suspicious && !after.accepted);
         QVERIFY2(after.suspiciousReason.contains(u"the deep check was cancelled"), qPrintable(after.suspiciousReason));
         QCOMPARE(toString(after.status), toString(VariantStatus::Done));

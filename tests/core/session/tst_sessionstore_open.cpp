@@ -82,7 +82,7 @@ QString dump(const SessionStore &store)
             parents << QString::number(p);
         t << v.id << ' ' << toString(v.origin) << " round " << v.roundId << " '" << v.label << "' tags "
           << v.tags.join(QLatin1Char(',')) << " parents " << parents.join(QLatin1Char(',')) << ' ' << toString(v.status)
-          << " eval " << v.eval.id << ' ' << v.eval.verdict << ' ' << v.eval.speedup.value_or(-1)
+          << " eval " << v.eval.id << ' ' << v.eval.verdictName() << ' ' << v.eval.speedup.value_or(-1)
           << (v.suspicious ? " suspicious" : "") << ' ' << v.created.toString(Qt::ISODateWithMs) << '\n';
     }
     return out;

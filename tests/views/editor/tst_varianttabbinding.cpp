@@ -139,11 +139,11 @@ private Q_SLOTS:
         QCOMPARE(b.tabs->showVariant(987654), -1);
 
         Variant measured;
-        measured.eval.verdict = QStringLiteral("correct");
+        measured.eval.verdict = Verdict::Correct;
         measured.eval.id = 1;
         QVERIFY(VariantTabBinding::isMeasured(measured));
-        for (const char *notMeasured : {"compile_error", "error"}) {
-            measured.eval.verdict = QLatin1String(notMeasured);
+        for (const Verdict notMeasured : {Verdict::CompileError, Verdict::Error}) {
+            measured.eval.verdict = notMeasured;
             QVERIFY(!VariantTabBinding::isMeasured(measured));
         }
     }
