@@ -3,14 +3,14 @@
 // prompt's profile lines, the Variants table, Compare, the HTML report, the export README), so one variant
 // shows the same figures everywhere and never a percentage over 100.
 //
-// The definition, shared with kforge-worker (core/runtime/worker/evaluator.cpp and the profiler's
+// The definition, shared with kforge-worker (core/runtime/worker/judge.cpp and the profiler's
 // core/runtime/profiler/roofline.cpp compute the same floors and the same flags):
 //  - byte floor = task bytes / the bandwidth the worker used for the task's traffic (peak_bytes_gbps, with
 //    bytes_peak_kind "read" for a read-mostly task or "copy"; results before issue 35: peak_copy_gbps);
 //    FLOP floor = task FLOPs / the device's measured peak for the task's dtype (peak_flops_gflops, with
 //    flops_peak_kind naming it; results before issue 19 and devices with no other probe: the FP32 FMA rate,
 //    peak_fma_gflops, kind "fp32_fma"); the task's floor is the larger of the two. The worker's computation is
-//    core/runtime/worker/speedoflight.h.
+//    core/runtime/worker/floors.h.
 //  - below the byte floor: median < 0.90 × byte floor. Nothing moves the task's bytes faster than the copy
 //    bandwidth, so the variant cannot have done the task's work: the worker's `below_speed_of_light` flag.
 //  - beats the FLOP floor: not below the byte floor, and median < 0.90 × FLOP floor: faster than the task's

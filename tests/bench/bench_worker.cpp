@@ -25,7 +25,7 @@
 // min_speedup, else the first expected-correct one.
 #include "core/runtime/task/taskspec.h"
 #include "core/runtime/worker/nvcc.h"
-#include "core/runtime/worker/workerclient.h"
+#include "core/runtime/worker/workerprocess.h"
 
 #include <algorithm>
 #include <chrono>

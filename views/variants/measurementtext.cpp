@@ -42,7 +42,7 @@ QString MeasurementText::boundPhrase(const QString &wire)
 
 QString MeasurementText::flag(const QString &wire)
 {
-    // core/runtime/worker/evaluator.cpp, core/runtime/profiler/traceaggregator.cpp, ScriptedEvaluator.
+    // core/runtime/worker/judge.cpp, core/runtime/profiler/traceaggregator.cpp, ScriptedEvaluator.
     if (wire == "degenerate_output"_L1)
         return tr("degenerate");
     if (wire == "below_speed_of_light"_L1)

@@ -3,7 +3,7 @@
 // a kernel library's entry, in continuous mode with start/stop control on the current context, and each
 // sampled PC mapped to its source line with cuptiGetSassToSourceCorrelation on the library's cubins.
 // Nothing of it is active outside sample(): PC sampling is enabled and disabled again per call.
-#include "core/runtime/profiler/sourceprofile.h"
+#include "core/runtime/profiler/sourcesamples.h"
 
 #include <functional>
 #include <string>

@@ -46,7 +46,7 @@ RooflinePoint rooflinePoint(const DevicePeaks &peaks, double flops, double bytes
                             const RooflineRules &rules = {});
 
 // Task speed of light. The same definition as the Qt side's core/eval/speedoflight.h and the worker's flat
-// roofline fields (core/runtime/worker/evaluator.cpp): a byte floor (bytes / copy bandwidth) that no
+// roofline fields (core/runtime/worker/judge.cpp): a byte floor (bytes / copy bandwidth) that no
 // implementation can beat, and a FLOP floor (FLOPs / FP32 FMA rate) that one beats by skipping work, by doing
 // less arithmetic than the task's formula counts, or with tensor cores.
 inline constexpr double kSpeedOfLightTolerance = 0.90;

@@ -4,7 +4,7 @@
 // count smsp__sass_inst_executed (warp-level) and smsp__sass_thread_inst_executed (thread-level) per PC.
 // It runs after PC sampling, never beside it (the patched kernel would be sampled). The CUPTI calls are
 // SassMetrics::collect(); folding CUPTI's records and merging them into a SourceProfile are pure functions.
-#include "core/runtime/profiler/sourceprofile.h"
+#include "core/runtime/profiler/sourcesamples.h"
 
 #include <cstdint>
 #include <functional>

@@ -2,7 +2,7 @@
 // the passes left: verification, timing (external), roofline, flags and warnings, the hosts' trace, metrics
 // and source-level profile, the candidate's output and the isolation that applied.
 #include "core/runtime/worker/evalrun.h"
-#include "core/runtime/worker/speedoflight.h"
+#include "core/runtime/worker/floors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,7 +42,7 @@ void traceReport(const Json &trace, const Json &outside, const std::vector<std::
         result["trace"] = trace;
         result["trace"]["measured_in"] = "candidate_process";
     }
-    Evaluator::profileRefusalReport(refused, flags, warnings);
+    Judge::profileRefusalReport(refused, flags, warnings);
     if (outside.is_object() && outside.value("items", 0) > 0) {
         flags.push_back("work_outside_call");
         warnings.push_back("The trace of the candidate's process shows " + std::to_string(outside.value("items", 0))
@@ -58,7 +58,7 @@ void traceReport(const Json &trace, const Json &outside, const std::vector<std::
 // The judge's quiet probes (batchtimer.h, setQuietProbe) as timing.foreign_gpu; a step above kQuietGapUs in a
 // reference or baseline batch is another context's GPU work beside that side's window (a candidate's work left
 // running or waiting past its own, or another process on a shared GPU): `gpu_contention`.
-Json Evaluator::foreignGpuReport(const std::vector<double> &stepsUs, double probeUs, std::vector<std::string> &flags,
+Json Judge::foreignGpuReport(const std::vector<double> &stepsUs, double probeUs, std::vector<std::string> &flags,
                                  std::vector<std::string> &warnings)
 {
     const double threshold = EvalOptions::kQuietGapUs;
@@ -81,7 +81,7 @@ Json Evaluator::foreignGpuReport(const std::vector<double> &stepsUs, double prob
 }
 
 // Profile passes the candidate's host did not deliver while the reference's did: `profile_refused`.
-void Evaluator::profileRefusalReport(const std::vector<std::string> &refused, std::vector<std::string> &flags,
+void Judge::profileRefusalReport(const std::vector<std::string> &refused, std::vector<std::string> &flags,
                                      std::vector<std::string> &warnings)
 {
     if (refused.empty())
@@ -109,7 +109,7 @@ Json sourceProfileStub(const std::string &status, const std::string &missing, co
                 {"kernels", Json::array()}};
 }
 
-Json Evaluator::roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs, double referenceMs,
+Json Judge::roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs, double referenceMs,
                          std::vector<std::string> &flags, std::vector<std::string> &warnings)
 {
     const SpeedOfLightResult sol = speedOfLight(task, peaks, candidateMs);
@@ -120,7 +120,7 @@ Json Evaluator::roofline(const TaskSpec &task, const DevicePeaks &peaks, double 
     return sol.rooflineJson(referenceMs);
 }
 
-void Evaluator::deviceStateReport(const DeviceState &before, const DeviceState &after, Json &result)
+void Judge::deviceStateReport(const DeviceState &before, const DeviceState &after, Json &result)
 {
     const std::vector<std::string> changed = settingsChanged(before, after);
     Json state{{"before", before.toJson()}, {"after", after.toJson()}, {"changed", changed}};
@@ -141,7 +141,7 @@ void Evaluator::deviceStateReport(const DeviceState &before, const DeviceState &
                                    "throughout.");
 }
 
-Json Evaluator::report(Run &run, Json result)
+Json Judge::report(Run &run, Json result)
 {
     const TaskSpec &task = run.task;
     const EvalOptions &options = run.options;
@@ -272,7 +272,7 @@ Json Evaluator::report(Run &run, Json result)
         }
 
         if (task.flops.present() || task.bytes.present()) {
-            // One computation (speedoflight.h) for the roofline object, its flag and its message.
+            // One computation (floors.h) for the roofline object, its flag and its message.
             Json roof = roofline(task, m_gpu.peaks(), cand.medianMs, ref.medianMs, flags, warnings);
             if (run.roofProfile.is_object() && !run.roofProfile.empty())
                 roof["profile"] = run.roofProfile;

@@ -1,8 +1,8 @@
 #pragma once
-// The state of one evaluation, shared by evaluator.cpp (the rounds, the passes) and evalreport.cpp (the
+// The state of one evaluation, shared by judge.cpp (the rounds, the passes) and evalreport.cpp (the
 // result object). Private to the evaluator.
 #include "core/runtime/worker/batchtimer.h"
-#include "core/runtime/worker/evaluator.h"
+#include "core/runtime/worker/judge.h"
 #include "core/runtime/worker/medianci.h"
 #include "core/runtime/worker/modulejudge.h"
 #include "core/runtime/worker/verification.h"
@@ -33,7 +33,7 @@ struct JudgeOutOfMemory {
 };
 
 
-struct Evaluator::Run {
+struct Judge::Run {
     const TaskSpec &task;
     const EvalOptions &options;
     Hosts hosts;
@@ -72,7 +72,7 @@ struct Evaluator::Run {
     std::map<int, int> crossedBatches; // K -> batches of that K
     int setsUsed = 0;
     double warmupMs = 0;     // the warm-up time this evaluation used (0 when the device was warm)
-    bool deviceWarm = false; // Evaluator::setDeviceWarm
+    bool deviceWarm = false; // Judge::setDeviceWarm
     std::string phase = "setting up";
     // Where the evaluation's wall time goes (the result's phases_s): mark(next) ends the current part and
     // starts `next`. Parts: setup, verify, edge, timing, checks, sanitizer, trace, metrics, source_profile, close.

@@ -3,7 +3,7 @@
 // GPU), with the launch stream, the L2 flush buffer and the peak rates measured once.
 #include "core/runtime/worker/devicebuffer.h"
 #include "core/runtime/worker/devicestate.h"
-#include "core/runtime/worker/speedoflight.h" // DevicePeaks
+#include "core/runtime/worker/floors.h" // DevicePeaks
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The probes behind the worker's floors (speedoflight.h, DevicePeaks): a read-only streaming sweep (the read
+// The probes behind the worker's floors (floors.h, DevicePeaks): a read-only streaming sweep (the read
 // bandwidth a reduction can reach) and tensor-core mma.sync loops per dtype (f16, bf16, tf32 on sm_80+, fp8
 // e4m3 on sm_89+), each with f32 accumulation. Plain launchers, like devicekernels.h.
 #include <cuda_runtime.h>

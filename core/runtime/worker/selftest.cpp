@@ -3,7 +3,7 @@
 #include "core/runtime/task/taskspec.h"
 #include "core/runtime/worker/isolation.h"
 #include "core/runtime/worker/nvcc.h"
-#include "core/runtime/worker/workerclient.h"
+#include "core/runtime/worker/workerprocess.h"
 
 #include <algorithm>
 #include <chrono>

@@ -2,7 +2,7 @@
 // kforge-worker --self-test (and the protocol's self_test op): compiles every task's reference and
 // shipped variants, evaluates each variant in a child worker (restarted after a crash or a hang) and
 // compares the verdict and speedup with the variant's "expect".
-#include "core/runtime/worker/evaloptions.h"
+#include "core/runtime/worker/judgeoptions.h"
 
 #include <nlohmann/json.hpp>
 

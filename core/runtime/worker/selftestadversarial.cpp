@@ -5,7 +5,7 @@
 #include "core/runtime/worker/isolation.h"
 #include "core/runtime/worker/nvcc.h"
 #include "core/runtime/worker/selftest.h"
-#include "core/runtime/worker/workerclient.h"
+#include "core/runtime/worker/workerprocess.h"
 #include "core/runtime/worker/workerserver.h"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 // are loaded by path), evaluates each case in a fresh worker through the protocol and checks the result against
 // the case's "expect", no_survivor and no_file (docs/adversarial.md). `kforge-worker --adversarial` runs it, and
 // `--self-test --adversarial` after the built-in tasks. The manifest's reading: adversarialmanifest.h.
-#include "core/runtime/worker/evaloptions.h"
+#include "core/runtime/worker/judgeoptions.h"
 
 #include <nlohmann/json.hpp>
 

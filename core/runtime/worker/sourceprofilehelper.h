@@ -2,7 +2,7 @@
 // The source-level pass, in a fresh candidate host (sampleLibrary: the host's own library on the judge's
 // buffers). CUPTI's PC sampling delivered samples reliably only on the first enable in a process (H200,
 // CUPTI 13.0), which is why each pass gets a fresh host.
-#include "core/runtime/profiler/sourceprofile.h"
+#include "core/runtime/profiler/sourcesamples.h"
 
 #include <nlohmann/json.hpp>
 

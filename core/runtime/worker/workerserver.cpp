@@ -3,8 +3,8 @@
 #include "core/runtime/host/hostprotocol.h"
 #include "core/runtime/task/taskspec.h"
 #include "core/runtime/worker/disassembler.h"
-#include "core/runtime/worker/evaloptions.h"
-#include "core/runtime/worker/evaluator.h"
+#include "core/runtime/worker/judgeoptions.h"
+#include "core/runtime/worker/judge.h"
 #include "core/runtime/worker/kernellibrary.h"
 #include "core/runtime/worker/modulejudge.h"
 #include "core/runtime/worker/nvcc.h"
@@ -466,14 +466,14 @@ Json WorkerServer::opEvaluate(const Json &request)
     // Hosts a previous evaluation's profile passes ended start again here: their time is this evaluation's.
     const double hostsS = std::chrono::duration<double>(std::chrono::steady_clock::now() - hostsStart).count();
 
-    Evaluator evaluator(m_gpu, m_referenceProfiles);
+    Judge evaluator(m_gpu, m_referenceProfiles);
     evaluator.setReferenceKey(m_reference->key);
     evaluator.setDeviceWarm(m_lastEvaluationEnd.time_since_epoch().count() != 0
                             && std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastEvaluationEnd).count()
-                                   < Evaluator::kWarmDeviceS);
+                                   < Judge::kWarmDeviceS);
     const Json id = m_currentId;
     host::HostClient *baseline = torch && m_candidate->module ? m_moduleBaseline->host.get() : m_baseline->host.get();
-    Evaluator::Hosts hosts{.reference = m_reference->host.get(), .candidate = m_candidate->host.get(), .baseline = baseline,
+    Judge::Hosts hosts{.reference = m_reference->host.get(), .candidate = m_candidate->host.get(), .baseline = baseline,
                            .freeBeforeCandidate = m_candidate->freeBeforeStart};
     hosts.referenceState = torch ? &m_reference->initialState : nullptr;
     hosts.fresh = [this](bool reference) -> std::unique_ptr<host::HostClient> {

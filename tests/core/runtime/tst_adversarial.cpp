@@ -12,7 +12,7 @@
 #include "core/runtime/worker/isolation.h"
 #include "core/runtime/worker/nvcc.h"
 #include "core/runtime/worker/selftestadversarial.h"
-#include "core/runtime/worker/workerclient.h"
+#include "core/runtime/worker/workerprocess.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -5,8 +5,8 @@
 // sized from the memory free before the candidate loaded, and a candidate holding more than its three quarters is
 // named.
 #include "check.h"
-#include "core/runtime/worker/evaloptions.h"
-#include "core/runtime/worker/evaluator.h"
+#include "core/runtime/worker/judgeoptions.h"
+#include "core/runtime/worker/judge.h"
 
 #include <algorithm>
 
@@ -25,7 +25,7 @@ bool has(const std::vector<std::string> &v, const std::string &s)
 void steadyProbesFlagNothing()
 {
     std::vector<std::string> flags, warnings;
-    const Json j = Evaluator::foreignGpuReport({0.064, 0.096, 0.032, 1.2, 0.064}, 1000, flags, warnings);
+    const Json j = Judge::foreignGpuReport({0.064, 0.096, 0.032, 1.2, 0.064}, 1000, flags, warnings);
     KF_CHECK(flags.empty() && warnings.empty());
     KF_CHECK(j["probes"] == 5 && j["over"] == 0);
     KF_CHECK(j["threshold_us"] == EvalOptions::kQuietGapUs);
@@ -35,31 +35,31 @@ void steadyProbesFlagNothing()
 void aHeldProbeFlagsContention()
 {
     std::vector<std::string> flags{"unstable_timing"}, warnings;
-    const Json j = Evaluator::foreignGpuReport({0.064, 1843.5, 0.096, 2011.0}, 1000, flags, warnings);
+    const Json j = Judge::foreignGpuReport({0.064, 1843.5, 0.096, 2011.0}, 1000, flags, warnings);
     KF_CHECK(has(flags, "gpu_contention"));
     KF_CHECK(has(flags, "unstable_timing")); // kept
     KF_CHECK(j["over"] == 2 && j["max_step_us"].get<double>() == 2011.0);
     KF_CHECK_MSG(warnings.size() == 1 && warnings[0].find("2 of 4") != std::string::npos, warnings.empty() ? "" : warnings[0]);
     // Once only, whatever else added it.
-    Evaluator::foreignGpuReport({3000}, 1000, flags, warnings);
+    Judge::foreignGpuReport({3000}, 1000, flags, warnings);
     KF_CHECK(std::count(flags.begin(), flags.end(), "gpu_contention") == 1);
 }
 
 void justOverTheThreshold()
 {
     std::vector<std::string> flags, warnings;
-    Evaluator::foreignGpuReport({EvalOptions::kQuietGapUs}, 1000, flags, warnings);
+    Judge::foreignGpuReport({EvalOptions::kQuietGapUs}, 1000, flags, warnings);
     KF_CHECK(flags.empty()); // at the threshold: not over it
-    Evaluator::foreignGpuReport({EvalOptions::kQuietGapUs + 0.5}, 1000, flags, warnings);
+    Judge::foreignGpuReport({EvalOptions::kQuietGapUs + 0.5}, 1000, flags, warnings);
     KF_CHECK(has(flags, "gpu_contention"));
 }
 
 void refusedPassesAreNamed()
 {
     std::vector<std::string> flags, warnings;
-    Evaluator::profileRefusalReport({}, flags, warnings);
+    Judge::profileRefusalReport({}, flags, warnings);
     KF_CHECK(flags.empty() && warnings.empty());
-    Evaluator::profileRefusalReport({"trace: the pass ended (crashed): exit 3", "metrics: refused"}, flags, warnings);
+    Judge::profileRefusalReport({"trace: the pass ended (crashed): exit 3", "metrics: refused"}, flags, warnings);
     KF_CHECK(has(flags, "profile_refused"));
     KF_CHECK_MSG(warnings.size() == 1 && warnings[0].find("trace: the pass ended") != std::string::npos
                      && warnings[0].find("metrics: refused") != std::string::npos,
@@ -69,28 +69,28 @@ void refusedPassesAreNamed()
 void setsFromTheMemoryBeforeTheCandidate()
 {
     // 80 GiB free before the candidate loaded, 64 MiB a set: a quarter is 320 sets, so kMaxBatch.
-    Evaluator::BatchSizing b = Evaluator::sizeBatches(80 * kGiB, 79 * kGiB, 64 * kMiB);
+    Judge::BatchSizing b = Judge::sizeBatches(80 * kGiB, 79 * kGiB, 64 * kMiB);
     KF_CHECK_MSG(b.error.empty(), b.error);
-    KF_CHECK(b.sets == Evaluator::kMaxBatch);
+    KF_CHECK(b.sets == Judge::kMaxBatch);
     // 1 GiB a set: 20 sets from what was free before, although the candidate has since taken 50 GiB.
-    b = Evaluator::sizeBatches(80 * kGiB, 30 * kGiB, kGiB);
+    b = Judge::sizeBatches(80 * kGiB, 30 * kGiB, kGiB);
     KF_CHECK_MSG(b.error.empty(), b.error);
     KF_CHECK(b.sets == 20);
     KF_CHECK(b.memory["free_before_candidate_mib"] == 80 * 1024 && b.memory["free_at_sizing_mib"] == 30 * 1024);
     KF_CHECK(b.memory["candidate_budget_mib"] == 60 * 1024);
     // Unknown before (0): sized from what is free now.
-    b = Evaluator::sizeBatches(0, 8 * kGiB, kGiB);
+    b = Judge::sizeBatches(0, 8 * kGiB, kGiB);
     KF_CHECK(b.error.empty() && b.sets == 2);
 }
 
 void aCandidateOverItsBudgetIsNamed()
 {
     // The candidate left 10 GiB of the 80 free before it loaded; the sets need 20 GiB.
-    const Evaluator::BatchSizing b = Evaluator::sizeBatches(80 * kGiB, 10 * kGiB, kGiB);
+    const Judge::BatchSizing b = Judge::sizeBatches(80 * kGiB, 10 * kGiB, kGiB);
     KF_CHECK_MSG(b.error.find("the candidate's process left 10240 MiB") != std::string::npos, b.error);
     KF_CHECK_MSG(b.error.find("three quarters (61440 MiB)") != std::string::npos, b.error);
     // Not one set fits at all: the judge's own shortage, not the candidate's.
-    const Evaluator::BatchSizing none = Evaluator::sizeBatches(0, 100 * kMiB, kGiB);
+    const Judge::BatchSizing none = Judge::sizeBatches(0, 100 * kMiB, kGiB);
     KF_CHECK(none.sets == 0);
     KF_CHECK_MSG(none.error.find("the judge needs 1024 MiB") != std::string::npos, none.error);
 }

@@ -1,10 +1,10 @@
 // The deep check and the edge rounds without a GPU (issue 19): options.deep, the edge-trial schedule (the
 // reference decides; larger scales skipped after the first beyond the domain), the sanitizer's report
-// parsing, and the result's roofline from speedoflight.h (one computation).
+// parsing, and the result's roofline from floors.h (one computation).
 #include "check.h"
-#include "core/runtime/worker/evaloptions.h"
-#include "core/runtime/worker/evaluator.h"
-#include "core/runtime/worker/speedoflight.h"
+#include "core/runtime/worker/judgeoptions.h"
+#include "core/runtime/worker/judge.h"
+#include "core/runtime/worker/floors.h"
 #include "core/runtime/worker/verification.h"
 
 using namespace kforge::runtime;
@@ -117,15 +117,15 @@ void rooflineFromTheFunction()
     const DevicePeaks h200{4206.1, 54434.0, {}};
     const TaskSpec t = task("matmul");
     std::vector<std::string> flags, warnings;
-    const Json roof = Evaluator::roofline(t, h200, 0.1, 5.0, flags, warnings);
+    const Json roof = Judge::roofline(t, h200, 0.1, 5.0, flags, warnings);
     KF_CHECK(roof == speedOfLight(t, h200, 0.1).rooflineJson(5.0));
     KF_CHECK(flags == std::vector<std::string>{"beats_flop_floor"} && warnings.size() == 1);
     KF_CHECK(roof.at("speed_of_light_pct").get<double>() <= 100);
     flags.clear();
     warnings.clear();
-    const Json honest = Evaluator::roofline(t, h200, 5.0, 5.0, flags, warnings);
+    const Json honest = Judge::roofline(t, h200, 5.0, 5.0, flags, warnings);
     KF_CHECK(flags.empty() && warnings.empty() && honest.at("speed_of_light_state") == "within_floors");
-    const Json below = Evaluator::roofline(task("diag_matmul"), h200, 0.01, 3.0, flags, warnings);
+    const Json below = Judge::roofline(task("diag_matmul"), h200, 0.01, 3.0, flags, warnings);
     KF_CHECK(flags == std::vector<std::string>{"below_speed_of_light"} && below.at("speed_of_light_pct").is_null());
 }
 
@@ -134,11 +134,11 @@ void rooflineFromTheFunction()
 // K from the per-call time (docs/worker-protocol.md, "Timing").
 void batchSize()
 {
-    KF_CHECK(Evaluator::chooseBatch(0.001) == Evaluator::kMaxBatch); // 1 us: 5000 calls, capped
-    KF_CHECK(Evaluator::chooseBatch(0.04) == 128);                   // ceil(125) -> 128
-    KF_CHECK(Evaluator::chooseBatch(0.033) == 256);                  // ceil(151.5) -> 256
-    KF_CHECK(Evaluator::chooseBatch(3.0) == Evaluator::kMinBatch);   // long calls: 3
-    KF_CHECK(Evaluator::chooseBatch(0.0) == Evaluator::kMaxBatch);
+    KF_CHECK(Judge::chooseBatch(0.001) == Judge::kMaxBatch); // 1 us: 5000 calls, capped
+    KF_CHECK(Judge::chooseBatch(0.04) == 128);                   // ceil(125) -> 128
+    KF_CHECK(Judge::chooseBatch(0.033) == 256);                  // ceil(151.5) -> 256
+    KF_CHECK(Judge::chooseBatch(3.0) == Judge::kMinBatch);   // long calls: 3
+    KF_CHECK(Judge::chooseBatch(0.0) == Judge::kMaxBatch);
 }
 
 int main()

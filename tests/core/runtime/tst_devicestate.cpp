@@ -4,7 +4,7 @@
 // Where no NVML is present the reader says why instead of failing.
 #include "check.h"
 #include "core/runtime/worker/devicestate.h"
-#include "core/runtime/worker/evaluator.h"
+#include "core/runtime/worker/judge.h"
 
 using namespace kforge::runtime;
 using Json = nlohmann::ordered_json;
@@ -35,7 +35,7 @@ void readingsMoveWithoutAFlag()
     after.clockEventReasons = 4;
     KF_CHECK(settingsChanged(reading(), after).empty());
     Json result{{"verdict", "correct"}, {"flags", Json::array()}, {"warnings", Json::array()}};
-    Evaluator::deviceStateReport(reading(), after, result);
+    Judge::deviceStateReport(reading(), after, result);
     KF_CHECK(result["flags"].empty() && result["warnings"].empty());
     KF_CHECK(result["device_state"]["changed"].empty());
     KF_CHECK(result["device_state"]["after"]["sm_clock_mhz"] == 1410);
@@ -53,7 +53,7 @@ void settingsChangedAreNamedAndFlagged()
     KF_CHECK(changed.size() == 3 && changed[1] == "compute mode 0 -> 3");
     KF_CHECK(changed.size() == 3 && changed[2] == "persisting-L2 set-aside 0 -> 37748736 bytes");
     Json result{{"verdict", "correct"}, {"flags", Json::array({"side_stream_work"})}, {"warnings", Json::array()}};
-    Evaluator::deviceStateReport(reading(), after, result);
+    Judge::deviceStateReport(reading(), after, result);
     KF_CHECK(result["flags"] == Json::array({"side_stream_work", "device_state_changed"}));
     const std::string warning = result["warnings"].size() == 1 ? result["warnings"][0].get<std::string>() : "";
     KF_CHECK_MSG(warning.find("compute mode 0 -> 3") != std::string::npos

@@ -66,7 +66,7 @@ struct Outcome {
 };
 
 // The evaluator's loop on synthetic per-call figures: one sample per side per round, `roundMs` of timing each,
-// `k` calls per round; the decision before every round, as in Evaluator::rounds.
+// `k` calls per round; the decision before every round, as in Judge::rounds.
 Outcome simulate(const StopRule &rule, const std::function<double()> &cand, const std::function<double()> &ref, int k,
                  double roundMs, int kMost = 0)
 {

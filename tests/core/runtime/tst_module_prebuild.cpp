@@ -6,7 +6,7 @@
 #include "core/runtime/host/hostclient.h"
 #include "core/runtime/host/proctree.h"
 #include "core/runtime/host/sandbox.h"
-#include "core/runtime/worker/workerclient.h"
+#include "core/runtime/worker/workerprocess.h"
 #include "tests/core/runtime/workertest.h"
 
 #include <chrono>

@@ -1,8 +1,8 @@
-// Seeds without a GPU (core/runtime/worker/seeds.h, evaloptions.h): every evaluation's options get a fresh
+// Seeds without a GPU (core/runtime/worker/seeds.h, judgeoptions.h): every evaluation's options get a fresh
 // seed from the random source, a requested seed is kept exactly (up to 2^63 - 1), derived seeds differ per
 // stream and are reproducible, and the options survive a JSON round trip.
 #include "check.h"
-#include "core/runtime/worker/evaloptions.h"
+#include "core/runtime/worker/judgeoptions.h"
 #include "core/runtime/worker/seeds.h"
 
 #include <set>

@@ -6,8 +6,8 @@
 #include "core/runtime/profiler/cuptidiagnosis.h"
 #include "core/runtime/profiler/pcsampler.h"
 #include "core/runtime/profiler/sassmetrics.h"
-#include "core/runtime/profiler/sourceprofile.h"
-#include "core/runtime/worker/evaloptions.h"
+#include "core/runtime/profiler/sourcesamples.h"
+#include "core/runtime/worker/judgeoptions.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 // there (fixtures for the client's parsers). Prints a table per task last.
 #include "workertest.h"
 
-#include "core/runtime/profiler/sourceprofile.h"
+#include "core/runtime/profiler/sourcesamples.h"
 
 #include <algorithm>
 #include <chrono>

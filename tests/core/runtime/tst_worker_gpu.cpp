@@ -3,7 +3,7 @@
 #include "workertest.h"
 
 #include "core/runtime/task/inputrange.h"
-#include "core/runtime/worker/evaluator.h"
+#include "core/runtime/worker/judge.h"
 #include "core/runtime/worker/verification.h"
 
 #include <algorithm>
@@ -147,8 +147,8 @@ int main()
         KF_CHECK(!hasFlag(r, "degenerate_output") && !hasFlag(r, "side_stream_work") && !hasFlag(r, "below_speed_of_light"));
         KF_CHECK(!r.value("restart_required", true));
         // Timed from outside the kernels' processes, in batches of K calls (docs/worker-protocol.md, "Timing").
-        KF_CHECK(t.value("external", false) && t.value("batch_calls", 0) >= Evaluator::kMinBatch
-                 && t.value("batch_calls", 0) <= Evaluator::kMaxBatch);
+        KF_CHECK(t.value("external", false) && t.value("batch_calls", 0) >= Judge::kMinBatch
+                 && t.value("batch_calls", 0) <= Judge::kMaxBatch);
         KF_CHECK(t.value("crossing_ms", 0.0) > 0 && t.value("batches", 0) >= 5);
         // The boundary's whole cost: at least the crossings of the sampled rounds' batches, and the baseline
         // regenerated inputs only for its preparation yardstick (prep_ms beside baseline_prep_ms).

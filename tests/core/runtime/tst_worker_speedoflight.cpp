@@ -1,8 +1,8 @@
-// The worker's speed of light (core/runtime/worker/speedoflight.h) from the bundled task.json files and the
+// The worker's speed of light (core/runtime/worker/floors.h) from the bundled task.json files and the
 // peaks measured on the H200 (docs/worker-protocol.md): the two floors, the flags, the message, never a
 // percentage over 100, and the FP32 FMA peak named as the stand-in for half and bf16 tasks.
 #include "check.h"
-#include "core/runtime/worker/speedoflight.h"
+#include "core/runtime/worker/floors.h"
 
 #include <cmath>
 

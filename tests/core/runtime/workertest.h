@@ -3,7 +3,7 @@
 #include "check.h"
 #include "core/runtime/task/taskspec.h"
 #include "core/runtime/worker/nvcc.h"
-#include "core/runtime/worker/workerclient.h"
+#include "core/runtime/worker/workerprocess.h"
 
 #include <chrono>
 #include <cstdio>

@@ -3,7 +3,7 @@
 // client says (TimingDefaults, KernelBuildFlags); this test fails the day one side changes alone.
 #include "core/compile/kernelbuildflags.h"
 #include "core/eval/timingdefaults.h"
-#include "core/runtime/worker/evaloptions.h" // the worker's EvalOptions: the only one in this file
+#include "core/runtime/worker/judgeoptions.h" // the worker's EvalOptions: the only one in this file
 #include "core/runtime/worker/kernelflags.h"
 
 #include <QTest>

@@ -1,4 +1,4 @@
-#include "core/runtime/profiler/sourceprofile.h"
+#include "core/runtime/profiler/sourcesamples.h"
 
 #include <algorithm>
 #include <cmath>

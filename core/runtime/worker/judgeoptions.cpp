@@ -1,4 +1,4 @@
-#include "core/runtime/worker/evaloptions.h"
+#include "core/runtime/worker/judgeoptions.h"
 
 #include <algorithm>
 #include <cmath>

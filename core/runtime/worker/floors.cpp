@@ -1,4 +1,4 @@
-#include "core/runtime/worker/speedoflight.h"
+#include "core/runtime/worker/floors.h"
 
 #include <algorithm>
 #include <cmath>

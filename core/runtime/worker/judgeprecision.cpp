@@ -28,7 +28,7 @@ std::vector<double> downloadAs(const void *device, Dtype dtype, std::size_t n)
 
 } // namespace
 
-void Evaluator::precisionPass(Run &run)
+void Judge::precisionPass(Run &run)
 {
     const TaskSpec &task = run.task;
     const auto unavailable = [&](const std::string &why) { run.precision = PrecisionContract::notAvailable(why).toJson(); };

@@ -1,4 +1,4 @@
-#include "core/runtime/worker/evaluator.h"
+#include "core/runtime/worker/judge.h"
 
 #include "core/runtime/host/hostprotocol.h"
 #include "core/runtime/worker/evalrun.h"
@@ -19,16 +19,16 @@ using Clock = std::chrono::steady_clock;
 
 } // namespace
 
-Evaluator::Evaluator(GpuContext &gpu, std::map<std::string, Json> &referenceProfiles)
+Judge::Judge(GpuContext &gpu, std::map<std::string, Json> &referenceProfiles)
     : m_gpu(gpu)
     , m_referenceProfiles(referenceProfiles)
     , m_random(std::random_device{}())
 {
 }
 
-Evaluator::~Evaluator() = default;
+Judge::~Judge() = default;
 
-RunStats Evaluator::summarize(const std::vector<float> &samplesMs)
+RunStats Judge::summarize(const std::vector<float> &samplesMs)
 {
     RunStats r;
     r.samplesMs = samplesMs;
@@ -59,7 +59,7 @@ RunStats Evaluator::summarize(const std::vector<float> &samplesMs)
     return r;
 }
 
-int Evaluator::chooseBatch(double perCallMs)
+int Judge::chooseBatch(double perCallMs)
 {
     if (!(perCallMs > 0))
         return kMaxBatch;
@@ -73,7 +73,7 @@ int Evaluator::chooseBatch(double perCallMs)
 }
 
 // The round's batches in the order they run (round() above).
-std::vector<Evaluator::RoundBatch> Evaluator::roundOrder(const Run &run, int kRef, int kCand, bool probe, bool sample,
+std::vector<Judge::RoundBatch> Judge::roundOrder(const Run &run, int kRef, int kCand, bool probe, bool sample,
                                                         bool isFirst)
 {
     // The baseline for a K runs in the probe rounds (K is chosen from round 1's), and of the sampled rounds in
@@ -107,7 +107,7 @@ std::vector<Evaluator::RoundBatch> Evaluator::roundOrder(const Run &run, int kRe
 // One round: the baseline, the reference and the candidate each run one batch on the round's inputs (the
 // candidate's first, the others in that order in the first round and shuffled later: roundOrder), then the candidate's outputs are compared: all of them
 // (`fullCheck`) or a random subset. `sample`: the batch times count.
-void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
+void Judge::round(Run &run, int index, bool fullCheck, bool sample)
 {
     BatchTimer &bt = *run.batches;
     const uint64_t seed = deriveSeed(run.options.seed, seedstream::batch(static_cast<uint64_t>(index)));
@@ -296,7 +296,7 @@ void Evaluator::round(Run &run, int index, bool fullCheck, bool sample)
     }
 }
 
-void Evaluator::edgeRounds(Run &run)
+void Judge::edgeRounds(Run &run)
 {
     BatchTimer &bt = *run.batches;
     run.v.edges = EdgeSchedule(edgeTrials(run.task));
@@ -380,7 +380,7 @@ void Evaluator::edgeRounds(Run &run)
     }
 }
 
-void Evaluator::sanitizerRound(Run &run)
+void Judge::sanitizerRound(Run &run)
 {
     Json &san = run.sanitizer;
     san = Json{{"ran", false}, {"errors", 0}, {"reason", ""}};
@@ -475,7 +475,7 @@ void Evaluator::sanitizerRound(Run &run)
 }
 
 // The batches' memory (the input sets and output slots), sized from what was free before the candidate's code ran.
-Evaluator::BatchSizing Evaluator::sizeBatches(std::size_t freeBefore, std::size_t freeNow, std::size_t perSet)
+Judge::BatchSizing Judge::sizeBatches(std::size_t freeBefore, std::size_t freeNow, std::size_t perSet)
 {
     // A quarter of what was free before the candidate's code ran, at most kMaxBatch sets.
     const std::size_t before = freeBefore > 0 ? freeBefore : freeNow;
@@ -501,7 +501,7 @@ Evaluator::BatchSizing Evaluator::sizeBatches(std::size_t freeBefore, std::size_
     return b;
 }
 
-void Evaluator::allocateBatches(Run &run)
+void Judge::allocateBatches(Run &run)
 {
     std::size_t freeBytes = 0, totalBytes = 0;
     KF_CUDA(cudaMemGetInfo(&freeBytes, &totalBytes));
@@ -527,7 +527,7 @@ void Evaluator::allocateBatches(Run &run)
     }
 }
 
-void Evaluator::rounds(Run &run)
+void Judge::rounds(Run &run)
 {
     allocateBatches(run);
     if (run.task.kind == TaskKind::Torch)
@@ -597,7 +597,7 @@ void Evaluator::rounds(Run &run)
         run.hosts.timed();
 }
 
-Json Evaluator::evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts, const Progress &progress)
+Json Judge::evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts, const Progress &progress)
 {
     m_restartRequired = false;
     const DeviceState stateBefore = m_gpu.deviceState();

@@ -1,7 +1,7 @@
-// How the evaluator lends its memory to the hosts (evaluator.h): the batches' arenas and events to every host,
+// How the evaluator lends its memory to the hosts (judge.h): the batches' arenas and events to every host,
 // and for a torch task the forward's signature to a module host and the judge's weights (modulejudge.h) to
-// the reference's and the candidate's. Split from evaluator.cpp, which times and verifies.
-#include "core/runtime/worker/evaluator.h"
+// the reference's and the candidate's. Split from judge.cpp, which times and verifies.
+#include "core/runtime/worker/judge.h"
 
 #include "core/runtime/host/hostprotocol.h"
 #include "core/runtime/worker/evalrun.h"
@@ -23,13 +23,13 @@ void requireState(const Json &reply, const std::string &what)
 
 } // namespace
 
-void Evaluator::loadWeights(Run &run, host::HostClient &h, Side side)
+void Judge::loadWeights(Run &run, host::HostClient &h, Side side)
 {
     run.phase = std::string("loading the judge's weights into the ") + sideName(side) + "'s module";
     requireState(h.request(run.weights->stateRequest("load"), run.waitS(), run.phase), run.phase);
 }
 
-void Evaluator::prepareWeights(Run &run)
+void Judge::prepareWeights(Run &run)
 {
     if (run.hosts.reference->kind() != host::HostKind::Module)
         throw host::HostFailure{"load_error", "a PyTorch task's reference runs as a module (its " + run.task.reference
@@ -55,7 +55,7 @@ void Evaluator::prepareWeights(Run &run)
     run.batches->setExtraInputs(Side::Candidate, std::move(refs));
 }
 
-void Evaluator::mapHost(Run &run, host::HostClient &h, Side side)
+void Judge::mapHost(Run &run, host::HostClient &h, Side side)
 {
     run.phase = std::string("mapping the batches into the ") + sideName(side) + "'s process";
     Json request = run.batches->mapRequest(side, run.taskJson);
@@ -78,7 +78,7 @@ void Evaluator::mapHost(Run &run, host::HostClient &h, Side side)
         loadWeights(run, h, side);
 }
 
-void Evaluator::judgeWeights(Run &run)
+void Judge::judgeWeights(Run &run)
 {
     if (!run.weights)
         return;

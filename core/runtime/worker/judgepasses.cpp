@@ -1,6 +1,6 @@
-// The passes after timing (evaluator.h): the CUPTI trace, the metrics pass (the reference's from the
-// server's cache), the source-level PC sampling. Split from evaluator.cpp, which times and verifies.
-#include "core/runtime/worker/evaluator.h"
+// The passes after timing (judge.h): the CUPTI trace, the metrics pass (the reference's from the
+// server's cache), the source-level PC sampling. Split from judge.cpp, which times and verifies.
+#include "core/runtime/worker/judge.h"
 
 #include "core/runtime/host/hostprotocol.h"
 #include "core/runtime/worker/evalrun.h"
@@ -23,7 +23,7 @@ namespace {
 // One profile request to `host` on the call of set 0; its refusal becomes {"available": false, "reason": ...},
 // and so does a host that dies or stays silent meanwhile (it is killed then): the verdict and the timing were
 // settled before the passes, which cost the profile only.
-Json profileRequest(Evaluator::Hosts, host::HostClient &h, const Json &request, double waitS, const std::string &phase)
+Json profileRequest(Judge::Hosts, host::HostClient &h, const Json &request, double waitS, const std::string &phase)
 {
     Json reply;
     try {
@@ -38,7 +38,7 @@ Json profileRequest(Evaluator::Hosts, host::HostClient &h, const Json &request, 
 
 } // namespace
 
-void Evaluator::profilePasses(Run &run)
+void Judge::profilePasses(Run &run)
 {
     const EvalOptions &o = run.options;
     bool metrics = o.metrics;
@@ -190,7 +190,7 @@ void Evaluator::profilePasses(Run &run)
 }
 
 // The source-level pass (options.source_profile), last: PC sampling in a fresh host of each side it samples.
-void Evaluator::sourceProfilePass(Run &run)
+void Judge::sourceProfilePass(Run &run)
 {
     const EvalOptions &o = run.options;
     BatchTimer &bt = *run.batches;

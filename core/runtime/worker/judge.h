@@ -7,7 +7,7 @@
 // protocol's EvalResult object (docs/worker-protocol.md).
 #include "core/runtime/host/hostclient.h"
 #include "core/runtime/task/taskspec.h"
-#include "core/runtime/worker/evaloptions.h"
+#include "core/runtime/worker/judgeoptions.h"
 #include "core/runtime/worker/gpucontext.h"
 
 #include <functional>
@@ -29,7 +29,7 @@ class BatchTimer;
 struct Verification;
 enum class Side;
 
-class Evaluator
+class Judge
 {
 public:
     using Progress = std::function<void(const char *stage)>;
@@ -69,10 +69,10 @@ public:
     // `gpu` must be ready. `referenceProfiles` keeps the reference's trace and metrics replies across
     // evaluations (by pass, task and metric set); keyed by the reference library too (setReferenceKey), at most
     // kReferenceProfilesKept.
-    Evaluator(GpuContext &gpu, std::map<std::string, nlohmann::ordered_json> &referenceProfiles);
-    ~Evaluator();
-    Evaluator(const Evaluator &) = delete;
-    Evaluator &operator=(const Evaluator &) = delete;
+    Judge(GpuContext &gpu, std::map<std::string, nlohmann::ordered_json> &referenceProfiles);
+    ~Judge();
+    Judge(const Judge &) = delete;
+    Judge &operator=(const Judge &) = delete;
 
     nlohmann::ordered_json evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts,
                                     const Progress &progress = {});
@@ -92,7 +92,7 @@ public:
     // K for a side whose calls take `perCallMs`: enough calls for kBatchTargetMs, within [kMinBatch,
     // kMaxBatch].
     static int chooseBatch(double perCallMs);
-    // The result's "roofline" object for a timed candidate (speedoflight.h, the one computation), its flag and
+    // The result's "roofline" object for a timed candidate (floors.h, the one computation), its flag and
     // warning appended to `flags` / `warnings` when it has one.
     static nlohmann::ordered_json roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs,
                                            double referenceMs, std::vector<std::string> &flags,
@@ -120,7 +120,7 @@ public:
                                      std::vector<std::string> &warnings);
 
 private:
-    struct Run; // the state of one evaluation (evaluator.cpp)
+    struct Run; // the state of one evaluation (judge.cpp)
     void rounds(Run &run);
     void round(Run &run, int index, bool fullCheck, bool sample);
     struct RoundBatch {
@@ -136,10 +136,10 @@ private:
     void profilePasses(Run &run);
     void sourceProfilePass(Run &run); // profilePasses' last step
     // The precision contract (precisioncontract.h) of a correct candidate: one call of each side on a fresh set
-    // and, for a torch task, the reference module in float64 on the same inputs (evaluatorprecision.cpp).
+    // and, for a torch task, the reference module in float64 on the same inputs (judgeprecision.cpp).
     void precisionPass(Run &run);
     // Lends the batches (and for a torch task the judge's weights) to `h`, a host of `side`; a module host of
-    // the reference or candidate then loads the weights, once they are moved (evaluatorhosts.cpp). Throws
+    // the reference or candidate then loads the weights, once they are moved (judgehosts.cpp). Throws
     // HostFailure, EntryFailure (out of memory).
     void mapHost(Run &run, host::HostClient &h, Side side);
     // A torch task, after every host is mapped: the reference's own state (exported once per reference

@@ -1,4 +1,4 @@
-#include "core/runtime/worker/workerclient.h"
+#include "core/runtime/worker/workerprocess.h"
 
 #include <algorithm>
 #include <cerrno>
