@@ -1,6 +1,7 @@
 // The assembly panel on the committed transpose listing (tests/fixtures/asm): models under
 // QAbstractItemModelTester, source line <-> instruction highlighting both ways, PC samples per instruction,
-// resources and mix, and what it says when SASS or line info is missing. Writes docs/screenshots/assembly-panel.png.
+// resources and mix, and what it says when SASS or line info is missing. Writes docs/screenshots/assembly-panel.png
+// with KFORGE_DOC_SHOTS=1 (else into the test artifacts).
 #include "core/sourcelevel/assemblyfetcher.h"
 #include "tests/core/sourcelevel/asmfixtures.h"
 #include "views/assembly/assemblypanel.h"
@@ -294,7 +295,10 @@ void TestAssemblyPanel::screenshot()
     QVERIFY(!panel.sassModel()->index(hot, SassModel::ExecutedColumn).data().toString().isEmpty());
     QVERIFY(!panel.sassModel()->index(hot, SassModel::EfficiencyColumn).data().toString().isEmpty());
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
-    const QString dir = QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/screenshots");
+    // Into docs/ only when asked (KFORGE_DOC_SHOTS=1, as tst_docshots): a test run leaves the tree as it found it.
+    const QString dir = qEnvironmentVariableIntValue("KFORGE_DOC_SHOTS") == 1
+                            ? QStringLiteral(KFORGE_TEST_SOURCE_DIR "/docs/screenshots")
+                            : QStringLiteral(KFORGE_TEST_ARTIFACT_DIR);
     QDir().mkpath(dir);
     QVERIFY(panel.grab().save(dir + u"/assembly-panel.png"_s));
     panel.tabs()->setCurrentIndex(1);
