@@ -115,11 +115,11 @@ public:
         const Variant *v = m_store.population().find(id);
         if (!v)
             return;
-        const auto round = m_store.round(v->roundId);
+        const auto round = m_store.rounds().find(v->roundId);
         QStringList notes;
         if (v->tags.contains(QLatin1String("repair")) && !v->parentIds.isEmpty())
             notes << tr("repair of #%1").arg(v->parentIds.first());
-        else if (const auto prompt = v->promptId ? m_store.prompt(v->promptId) : std::nullopt)
+        else if (const auto prompt = v->promptId ? m_store.exchanges().prompt(v->promptId) : std::nullopt)
             notes << tr("shown %1").arg(exemplarList(prompt->exemplarIds)); // what this candidate's prompt held
         if (v->suspicious)
             notes << (v->accepted ? tr("accepted: %1") : tr("held for review: %1")).arg(v->suspiciousReason);
@@ -141,9 +141,9 @@ public:
 
     void unparsedRow(qint64 responseId, const ParsedResponse &parsed) const
     {
-        const auto r = m_store.response(responseId);
-        const auto p = r ? m_store.prompt(r->promptId) : std::nullopt;
-        const auto round = p ? m_store.round(p->roundId) : std::nullopt;
+        const auto r = m_store.exchanges().response(responseId);
+        const auto p = r ? m_store.exchanges().prompt(r->promptId) : std::nullopt;
+        const auto round = p ? m_store.rounds().find(p->roundId) : std::nullopt;
         m_out << QStringLiteral("%1 %2 %3 %4 %5  %6")
                      .arg(round ? QStringLiteral("R%1").arg(round->number) : QStringLiteral("-"), -5)
                      .arg(tr("answer #%1").arg(responseId), -14)
@@ -157,12 +157,12 @@ public:
 
     void roundSummary(qint64 roundId, RoundState state, const QString &message, double seconds) const
     {
-        const auto round = m_store.round(roundId);
+        const auto round = m_store.rounds().find(roundId);
         if (!round)
             return;
         int candidates = 0, correct = 0;
         const Variant *best = nullptr;
-        for (qint64 id : m_store.variantsOfRound(roundId)) {
+        for (qint64 id : m_store.variants().ofRound(roundId)) {
             const Variant *v = m_store.population().find(id);
             ++candidates;
             if (v->isCorrect()) {
@@ -443,7 +443,7 @@ void setUpRounds(Workbench &workbench, SessionStore &store, OptimizeArgs &a, con
     queue.setMetricsPolicy(metricsPolicy);
     runner.setRequestTemplate(request);
     // The budget covers this run: what the session spent before does not count against it.
-    const RoundUsage before = store.sessionUsage();
+    const RoundUsage before = store.rounds().sessionUsage();
     Budget sessionBudget = a.budget;
     if (sessionBudget.maxRequests > 0)
         sessionBudget.maxRequests += before.requests;
@@ -481,7 +481,8 @@ public:
                          });
         const QList<qint64> interruptedRounds = m_store.interruptedRounds();
         if (!interruptedRounds.isEmpty()) {
-            m_err << tr("Resuming interrupted round %1").arg(m_store.round(interruptedRounds.first())->number) << '\n';
+            m_err << tr("Resuming interrupted round %1").arg(m_store.rounds().find(interruptedRounds.first())->number)
+                  << '\n';
             m_clock.start();
             if (!m_runner.resume(interruptedRounds.first())) {
                 m_err << m_runner.errorString() << '\n';

@@ -59,7 +59,7 @@ void ReviewCommand::list(QTextStream &out, const SessionStore &store)
                        .arg(tr("verdict"), -10)
                        .arg(tr("reason"))
                 << '\n';
-        const auto round = v.roundId ? store.round(v.roundId) : std::nullopt;
+        const auto round = v.roundId ? store.rounds().find(v.roundId) : std::nullopt;
         const QString speedup = v.eval.speedup ? u"%1x"_s.arg(*v.eval.speedup, 0, 'f', 2) : u"-"_s;
         out << u"%1 %2 %3 %4  %5"_s.arg(u"#%1"_s.arg(v.id), -6)
                    .arg(round ? u"R%1"_s.arg(round->number) : u"-"_s, -6)
@@ -137,7 +137,7 @@ int ReviewCommand::run(const QStringList &args)
         return 0;
     }
     for (const qint64 id : accept) {
-        if (!store.setAccepted(id, true)) {
+        if (!store.variants().setAccepted(id, true)) {
             err << tr("kforge-cli review: %1").arg(store.errorString()) << '\n';
             return 1;
         }
@@ -153,7 +153,7 @@ int ReviewCommand::run(const QStringList &args)
         const Variant *v = store.population().find(id);
         const QString note = tr("Rejected in review: %1").arg(v->suspiciousReason);
         const QString notes = v->notes.isEmpty() ? note : v->notes + u'\n' + note;
-        if (!store.setExcluded(id, true) || !store.setNotes(id, notes)) {
+        if (!store.variants().setExcluded(id, true) || !store.variants().setNotes(id, notes)) {
             err << tr("kforge-cli review: %1").arg(store.errorString()) << '\n';
             return 1;
         }

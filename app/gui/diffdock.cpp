@@ -89,7 +89,8 @@ void DiffDock::setPair(qint64 a, qint64 b)
         return tr("%1: %2").arg(side, t.simplified());
     };
     m_showsPair = true;
-    m_diff->setSources(title(tr("A"), va), m_store->source(va->id), title(tr("B"), vb), m_store->source(vb->id));
+    m_diff->setSources(title(tr("A"), va), m_store->variants().source(va->id), title(tr("B"), vb),
+                       m_store->variants().source(vb->id));
 }
 
 } // namespace kforge

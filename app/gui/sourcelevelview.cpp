@@ -166,7 +166,7 @@ void SourceLevelView::showProfile(int index)
         return;
     SourceProfile profile;
     if (const qint64 id = m_editor->variantId(index); id && m_store->isOpen())
-        if (const auto eval = m_store->latestEvaluation(id))
+        if (const auto eval = m_store->evaluations().latest(id))
             profile = eval->measurement().sourceProfile;
     const QString file = SourceHeat::mainFile(profile);
     HeatGutter::of(e)->setHeat(profile.isOk() && !file.isEmpty() ? SourceHeat::of(profile, file) : SourceHeat{});

@@ -50,7 +50,7 @@ bool PairSession::create(const QString &path, const QString &taskFolder, const C
                 notes << tr("Claimed speedup: %1×").arg(*pair.claimedSpeedup);
             notes << pair.notes;
             v.notes = notes.join(u'\n');
-            const qint64 id = store.addVariant(v, {pair.candidateSource, {}, {}});
+            const qint64 id = store.variants().add(v, {pair.candidateSource, {}, {}});
             if (!id)
                 return fail(store.errorString());
             store.setMeta(u"collection_pair"_s, pair.id);
@@ -59,16 +59,16 @@ bool PairSession::create(const QString &path, const QString &taskFolder, const C
             QJsonObject device{{u"name"_s, main->result.deviceName}};
             if (!main->result.workerName.isEmpty())
                 device.insert(u"worker"_s, main->result.workerName);
-            if (!store.addEvaluation(Evaluation::fromMeasurement(id, main->result, device)))
+            if (!store.evaluations().add(Evaluation::fromMeasurement(id, main->result, device)))
                 return fail(store.errorString());
             if (main->result.isCorrect())
-                store.setStatus(id, VariantStatus::Done);
+                store.variants().setStatus(id, VariantStatus::Done);
             else
-                store.setStatus(id, VariantStatus::Failed,
-                                verdictDisplayName(main->result.verdict)
-                                    + (main->result.message.isEmpty()
-                                           ? QString()
-                                           : u": "_s + main->result.message.section(u'\n', 0, 0)));
+                store.variants().setStatus(id, VariantStatus::Failed,
+                                           verdictDisplayName(main->result.verdict)
+                                               + (main->result.message.isEmpty()
+                                                      ? QString()
+                                                      : u": "_s + main->result.message.section(u'\n', 0, 0)));
             return true;
         }();
         store.close();

@@ -168,7 +168,7 @@ struct Measurement : EvalResult {
     // The one place a stored document becomes a Measurement; each call counts one parse (parseCount()).
     static Measurement fromJson(const QJsonObject &o);
     // How many documents fromJson() has parsed in this process: what tests and benchmarks read to count the parses
-    // of one evaluation on its way to the panels (the session store keeps what it parsed, SessionStore::evaluation()).
+    // of one evaluation on its way to the panels (the session store keeps what it parsed, EvaluationRepository::find()).
     static qint64 parseCount();
     // The stored document: the one it was read from where nothing changed, else the typed fields written over it
     // (top-level keys this version does not know are kept either way).

@@ -44,7 +44,7 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
     r.generated = QDateTime::currentDateTimeUtc();
 
     QHash<qint64, int> roundNumber;
-    for (const RoundRecord &rr : store.rounds()) {
+    for (const RoundRecord &rr : store.rounds().all()) {
         roundNumber.insert(rr.id, rr.number);
         ReportRound round;
         round.number = rr.number;
@@ -54,7 +54,7 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
         round.usage = rr.usage;
         r.rounds << round;
     }
-    r.usage = store.sessionUsage();
+    r.usage = store.rounds().sessionUsage();
 
     for (const Variant &v : store.population().variants()) {
         ReportVariant rv;
@@ -91,15 +91,15 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
     for (const ReportVariant *v : ranked.mid(0, std::max(0, top))) {
         ReportDetail d;
         d.variant = *v;
-        const VariantTexts texts = store.texts(v->id);
+        const VariantTexts texts = store.variants().texts(v->id);
         d.source = texts.source;
         d.analysis = texts.analysis;
         d.design = texts.design;
         const Variant *sv = store.population().find(v->id);
         if (sv && sv->responseId > 0)
-            if (const auto response = store.response(sv->responseId))
+            if (const auto response = store.exchanges().response(sv->responseId))
                 d.model = response->model;
-        if (const auto eval = store.latestEvaluation(v->id)) {
+        if (const auto eval = store.evaluations().latest(v->id)) {
             const MeasurementFigures &figures = eval->figures();
             d.referenceMs = figures.referenceMs;
             d.candidateMs = figures.medianMs;
@@ -127,7 +127,7 @@ std::optional<ReportInput> ReportSource::build(const SessionStore &store, int to
     if (r.gpu.isEmpty())
         for (auto it = r.variants.crbegin(); it != r.variants.crend() && r.gpu.isEmpty(); ++it)
             if (!it->verdict.isEmpty())
-                if (const auto eval = store.latestEvaluation(it->id))
+                if (const auto eval = store.evaluations().latest(it->id))
                     r.gpu = DeviceInfo::fromJson(eval->device).name;
     return r;
 }

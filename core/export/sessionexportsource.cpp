@@ -88,13 +88,13 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
     in.task.referenceSource = task.referenceSource.toStdString();
     in.taskJson = task.taskJson;
     in.referenceSource = task.referenceSource;
-    in.variantSource = store.source(variantId);
+    in.variantSource = store.variants().source(variantId);
     in.variantId = variantId;
     in.variantLabel = variant->label;
     in.variantNvccFlags = variant->nvccFlags;
     in.kforgeVersion = QStringLiteral(KFORGE_VERSION_STRING);
 
-    const std::optional<Evaluation> eval = store.latestEvaluation(variantId);
+    const std::optional<Evaluation> eval = store.evaluations().latest(variantId);
     if (!eval)
         return fail(tr("variant %1 has not been evaluated").arg(variantId));
     if (!eval->summary.isCorrect())
@@ -112,7 +112,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
         step.label = v->label;
         step.origin = toString(v->origin);
         if (v->roundId > 0)
-            if (const auto r = store.round(v->roundId))
+            if (const auto r = store.rounds().find(v->roundId))
                 step.round = r->number;
         step.speedup = v->eval.speedup;
         in.lineage.prepend(step);
@@ -146,7 +146,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
     p.evaluated = eval->summary.created;
     p.sessionFile = QFileInfo(store.path()).fileName();
     if (variant->responseId > 0)
-        if (const auto response = store.response(variant->responseId))
+        if (const auto response = store.exchanges().response(variant->responseId))
             p.model = response->model;
     return in;
 }

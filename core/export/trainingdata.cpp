@@ -58,26 +58,26 @@ QList<QJsonObject> TrainingData::records(const SessionStore &store, const Datase
             prompts << p;
         }
     };
-    for (const RoundRecord &r : store.rounds()) {
+    for (const RoundRecord &r : store.rounds().all()) {
         roundNumber.insert(r.id, r.number);
-        for (const PromptRecord &p : store.prompts(r.id))
+        for (const PromptRecord &p : store.exchanges().prompts(r.id))
             addPrompt(p);
     }
-    for (const PromptRecord &p : store.prompts(0))
+    for (const PromptRecord &p : store.exchanges().prompts(0))
         addPrompt(p);
     for (const Variant &v : store.population().variants())
         if (v.promptId > 0 && !seen.contains(v.promptId))
-            if (const auto p = store.prompt(v.promptId))
+            if (const auto p = store.exchanges().prompt(v.promptId))
                 addPrompt(*p);
-    for (const PairAnalysis &a : store.pairAnalyses())
+    for (const PairAnalysis &a : store.analyses().pairAnalyses())
         if (a.responseId > 0)
-            if (const auto resp = store.response(a.responseId); resp && !seen.contains(resp->promptId))
-                if (const auto p = store.prompt(resp->promptId))
+            if (const auto resp = store.exchanges().response(a.responseId); resp && !seen.contains(resp->promptId))
+                if (const auto p = store.exchanges().prompt(resp->promptId))
                     addPrompt(*p);
     std::sort(prompts.begin(), prompts.end(), [](const PromptRecord &a, const PromptRecord &b) { return a.id < b.id; });
 
     for (const PromptRecord &prompt : prompts) {
-        for (const ResponseRecord &resp : store.responses(prompt.id)) {
+        for (const ResponseRecord &resp : store.exchanges().responses(prompt.id)) {
             if (resp.rawText.trimmed().isEmpty())
                 continue; // no answer came (error, cancelled before any text)
             ++st.answers;
@@ -85,7 +85,7 @@ QList<QJsonObject> TrainingData::records(const SessionStore &store, const Datase
 
             QJsonObject parsed;
             if (variant) {
-                const VariantTexts texts = store.texts(variant->id);
+                const VariantTexts texts = store.variants().texts(variant->id);
                 parsed = QJsonObject{{u"status"_s, resp.parseStatus},
                                      {u"analysis"_s, texts.analysis},
                                      {u"design"_s, texts.design},

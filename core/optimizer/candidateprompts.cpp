@@ -99,7 +99,7 @@ bool CandidatePrompts::store(SessionStore &store, qint64 roundId, const RoundSet
         p.rendered = prompt.text; // exactly what is sent, edits included
         p.exemplarIds = prompt.exemplars;
         p.hint = s.hint;
-        prompt.id = store.addPrompt(p);
+        prompt.id = store.exchanges().addPrompt(p);
         if (!prompt.id)
             return false;
     }

@@ -50,7 +50,7 @@ QList<SamplerCandidate> ExemplarSampler::candidates(const SessionStore &store, b
         c.pinned = v.pinned;
         c.eligible = v.usableAsExemplar() && v.eval.speedup.has_value();
         if (withSources && c.eligible)
-            c.source = store.source(v.id);
+            c.source = store.variants().source(v.id);
         out << c;
     }
     return out;

@@ -47,7 +47,7 @@ ParsedResponse parse(const LlmResult &result)
 ResponseRecord storeAnswer(SessionStore &store, qint64 responseId, const LlmResult &result,
                            const ParsedResponse &parsed, const PriceTable &prices)
 {
-    ResponseRecord rec = store.response(responseId).value_or(ResponseRecord{});
+    ResponseRecord rec = store.exchanges().response(responseId).value_or(ResponseRecord{});
     rec.id = responseId;
     rec.rawText = result.text;
     rec.reasoningText = parsed.reasoning.isEmpty()   ? result.reasoning
@@ -63,7 +63,7 @@ ResponseRecord storeAnswer(SessionStore &store, qint64 responseId, const LlmResu
     rec.model = model;
     rec.finishStatus = llmStatusName(result.status);
     rec.error = result.errorMessage;
-    store.updateResponse(rec);
+    store.exchanges().updateResponse(rec);
     return rec;
 }
 

@@ -150,9 +150,9 @@ PromptExemplar PromptBuilder::exemplar(const SessionStore &store, qint64 variant
     e.id = v->id;
     e.label = v->label;
     e.isReference = v->origin == VariantOrigin::Reference;
-    e.source = store.source(variantId);
+    e.source = store.variants().source(variantId);
     e.speedup = v->eval.speedup;
-    if (const auto full = store.latestEvaluation(variantId)) {
+    if (const auto full = store.evaluations().latest(variantId)) {
         e.result = full->measurement();
         e.deviceName = full->device.value(QLatin1String("name")).toString();
     }

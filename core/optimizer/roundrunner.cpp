@@ -144,7 +144,7 @@ qint64 RoundRunner::failId(const QString &message)
 
 RoundUsage RoundRunner::sessionUsed() const
 {
-    RoundUsage used = m_store->sessionUsage();
+    RoundUsage used = m_store->rounds().sessionUsage();
     // Rounds record a request when its answer is in; the ones in flight count already.
     for (const auto &[id, r] : m_requests)
         if (r.roundId)
@@ -218,7 +218,7 @@ bool RoundRunner::start(const RoundSettings &in)
         m_settings.model = m_template.effectiveModel();
     if (m_settings.endpoint.isEmpty())
         m_settings.endpoint = m_template.endpoint.baseUrl;
-    m_roundId = m_store->addRound(m_settings.toJson());
+    m_roundId = m_store->rounds().add(m_settings.toJson());
     if (!m_roundId)
         return fail(m_store->errorString());
     m_usage = {};
@@ -265,7 +265,8 @@ bool RoundRunner::acceptHeld(qint64 variantId)
 {
     const Variant *v = m_store->population().find(variantId);
     const bool held = v && v->suspicious && !v->accepted && v->isCorrect();
-    return held && !v->eval.hasFlag(QLatin1String("below_speed_of_light")) && m_store->setAccepted(variantId, true);
+    return held && !v->eval.hasFlag(QLatin1String("below_speed_of_light"))
+           && m_store->variants().setAccepted(variantId, true);
 }
 
 void RoundRunner::sample()
@@ -329,7 +330,7 @@ bool RoundRunner::launch(const Request &request, const QString &prompt)
 {
     const LlmRequest r = llmexchange::request(m_template, prompt);
     Request req = request;
-    req.responseId = m_store->addResponse(llmexchange::started(r, request.promptId));
+    req.responseId = m_store->exchanges().addResponse(llmexchange::started(r, request.promptId));
     if (!req.responseId)
         return fail(m_store->errorString());
     const quint64 id = m_llm->send(r);
@@ -360,7 +361,7 @@ void RoundRunner::pump()
         r.roundId = m_roundId;
         r.promptId = prompt.id;
         r.parents = prompt.exemplars; // the exemplars this candidate was shown
-        const int number = m_store->round(m_roundId).value_or(RoundRecord{}).number;
+        const int number = m_store->rounds().find(m_roundId).value_or(RoundRecord{}).number;
         r.label = QStringLiteral("R%1.%2").arg(number).arg(candidate + 1);
         if (!launch(r, prompt.text)) {
             m_budgetReason = m_error; // nothing more can be sent; the round ends with what it has
@@ -419,7 +420,7 @@ void RoundRunner::finishRound(RoundState state, const QString &message)
     const qint64 round = m_roundId;
     if (!round)
         return;
-    m_store->setRoundState(round, state, message);
+    m_store->rounds().setState(round, state, message);
     m_outcome = state == RoundState::Failed    ? Outcome::Failed
                 : state == RoundState::Stopped ? Outcome::Stopped
                 : m_budgetSpent                ? Outcome::BudgetSpent
@@ -438,7 +439,7 @@ void RoundRunner::pause()
     if (!m_roundId || m_paused || m_stopping || m_state == State::Idle)
         return;
     m_paused = true;
-    m_store->setRoundState(m_roundId, RoundState::Paused);
+    m_store->rounds().setState(m_roundId, RoundState::Paused);
     setState(State::Paused);
 }
 
@@ -447,7 +448,7 @@ void RoundRunner::unpause()
     if (!m_roundId || !m_paused)
         return;
     m_paused = false;
-    m_store->setRoundState(m_roundId, RoundState::Running);
+    m_store->rounds().setState(m_roundId, RoundState::Running);
     setState(State::Streaming);
     if (!m_prompts.isStored()) {
         prepare(); // paused before the prompt existed
@@ -471,7 +472,7 @@ void RoundRunner::stop()
     setState(State::Stopping);
     m_repairQueue.clear();
     for (const auto &[variant, round] : std::exchange(m_evalQueue, {}))
-        m_store->setStatus(variant, VariantStatus::Failed, tr("Not evaluated: the round was stopped."));
+        m_store->variants().setStatus(variant, VariantStatus::Failed, tr("Not evaluated: the round was stopped."));
     for (const auto &[id, r] : m_requests)
         if (r.roundId == m_roundId)
             m_llm->cancel(id);
@@ -488,7 +489,7 @@ bool RoundRunner::resume(qint64 roundId)
         return fail(tr("Open a session first."));
     if (m_state != State::Idle)
         return fail(tr("A round is already running."));
-    const auto round = m_store->round(roundId);
+    const auto round = m_store->rounds().find(roundId);
     if (!round)
         return fail(tr("There is no round %1 in this session.").arg(roundId));
     if (round->state != RoundState::Interrupted && round->state != RoundState::Paused)
@@ -503,10 +504,10 @@ bool RoundRunner::resume(qint64 roundId)
     m_roundId = roundId;
     m_usage = round->usage;
     resetRoundProgress();
-    m_store->setRoundState(roundId, RoundState::Running);
+    m_store->rounds().setState(roundId, RoundState::Running);
     Q_EMIT roundStarted(roundId);
 
-    const QList<PromptRecord> prompts = m_store->prompts(roundId);
+    const QList<PromptRecord> prompts = m_store->exchanges().prompts(roundId);
     QList<PromptRecord> contrastive;
     for (const auto &p : prompts)
         if (p.kind == QLatin1String("contrastive"))
@@ -527,14 +528,14 @@ bool RoundRunner::resume(qint64 roundId)
             parsedResponses.insert(v.responseId);
     const int number = round->number;
     for (const auto &p : prompts) {
-        for (ResponseRecord r : m_store->responses(p.id)) {
+        for (ResponseRecord r : m_store->exchanges().responses(p.id)) {
             const bool streamed = r.finishStatus == QLatin1String("streaming")
                                   || r.finishStatus == QLatin1String("interrupted");
             if (r.finishStatus == QLatin1String("streaming")) {
                 r.finishStatus = QStringLiteral("interrupted");
                 r.parseStatus = QStringLiteral("failed");
                 r.error = tr("The process ended while this answer was streaming.");
-                m_store->updateResponse(r);
+                m_store->exchanges().updateResponse(r);
             }
             if (streamed)
                 continue;
@@ -570,7 +571,7 @@ bool RoundRunner::resume(qint64 roundId)
             submitEvaluation(v.id, roundId);
         } else if (v.status == VariantStatus::Failed && v.origin == VariantOrigin::Model
                    && m_store->population().children(v.id).isEmpty()) {
-            if (const auto e = m_store->latestEvaluation(v.id))
+            if (const auto e = m_store->evaluations().latest(v.id))
                 considerRepair(v.id, e->measurement());
         }
     }
@@ -607,7 +608,7 @@ qint64 RoundRunner::addParsedVariant(const Request &r, const ParsedResponse &par
     if (r.kind == RequestKind::Repair)
         v.tags << QStringLiteral("repair");
     v.status = VariantStatus::Generated;
-    const qint64 id = m_store->addVariant(v, {parsed.code, parsed.analysis, parsed.design});
+    const qint64 id = m_store->variants().add(v, {parsed.code, parsed.analysis, parsed.design});
     if (id)
         submitEvaluation(id, r.roundId);
     return id;
@@ -627,7 +628,7 @@ void RoundRunner::onLlmFinished(quint64 id, const LlmResult &result)
 
     if (req.roundId) {
         const RoundUsage u{1, result.usage.promptTokens, result.usage.completionTokens, rec.cost};
-        m_store->addRoundUsage(req.roundId, u);
+        m_store->rounds().addUsage(req.roundId, u);
         if (req.roundId == m_roundId) {
             m_usage.promptTokens += u.promptTokens;
             m_usage.completionTokens += u.completionTokens;
@@ -748,7 +749,7 @@ void RoundRunner::launchRepair(const RepairJob &job)
     const Variant *v = m_store->population().find(job.variantId);
     if (!v)
         return;
-    const VariantTexts texts = m_store->texts(job.variantId);
+    const VariantTexts texts = m_store->variants().texts(job.variantId);
     RepairRequest req;
     req.task = m_store->task();
     req.source = texts.source;
@@ -771,7 +772,7 @@ void RoundRunner::launchRepair(const RepairJob &job)
     p.templateName = PromptBuilder::templateFor(req.templateName, req.task);
     p.rendered = prompt;
     p.exemplarIds = {job.variantId};
-    const qint64 promptId = m_store->addPrompt(p);
+    const qint64 promptId = m_store->exchanges().addPrompt(p);
     if (!promptId)
         return;
     Request r;

@@ -50,7 +50,7 @@ qint64 WhyFaster::ask(qint64 a, qint64 b, const QString &question)
     m_error.clear();
     if (!m_store || !m_store->population().contains(a) || !m_store->population().contains(b))
         return failId(tr("Choose two variants of the open session."));
-    const RoundUsage used = m_used ? m_used() : m_store->sessionUsage();
+    const RoundUsage used = m_used ? m_used() : m_store->rounds().sessionUsage();
     if (const QString why = m_budget.exhaustedBy(used); !why.isEmpty())
         return failId(tr("The session budget is spent: %1").arg(why));
     CompareRequest req;
@@ -67,13 +67,13 @@ qint64 WhyFaster::ask(qint64 a, qint64 b, const QString &question)
     p.templateName = req.templateName;
     p.rendered = prompt;
     p.exemplarIds = {a, b};
-    const qint64 promptId = m_store->addPrompt(p);
+    const qint64 promptId = m_store->exchanges().addPrompt(p);
     const QString asked = PromptBuilder::compareContext(req).value(QStringLiteral("question")).toString();
-    const qint64 pairId = m_store->addPairAnalysis(PairAnalysis{0, a, b, asked, {}, 0, {}});
+    const qint64 pairId = m_store->analyses().addPairAnalysis(PairAnalysis{0, a, b, asked, {}, 0, {}});
     if (!promptId || !pairId)
         return failId(m_store->errorString());
     const LlmRequest r = llmexchange::request(m_template, prompt);
-    const qint64 responseId = m_store->addResponse(llmexchange::started(r, promptId));
+    const qint64 responseId = m_store->exchanges().addResponse(llmexchange::started(r, promptId));
     if (!responseId)
         return failId(m_store->errorString());
     m_requests[m_llm->send(r)] = Request{responseId, pairId};
@@ -95,7 +95,7 @@ void WhyFaster::onFinished(quint64 id, const LlmResult &result)
     static const QRegularExpression think(QStringLiteral("<think>.*?</think>\\s*"),
                                           QRegularExpression::DotMatchesEverythingOption);
     text.remove(think);
-    m_store->setPairAnswer(req.pairId, llmexchange::usable(result) ? text.trimmed() : QString(), req.responseId);
+    m_store->analyses().setPairAnswer(req.pairId, llmexchange::usable(result) ? text.trimmed() : QString(), req.responseId);
     Q_EMIT pairAnswered(req.pairId);
     Q_EMIT responseFinished(req.responseId, 0, parsed);
 }

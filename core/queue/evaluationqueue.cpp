@@ -159,12 +159,12 @@ int EvaluationQueue::submitVariant(qint64 variantId, const EvalOptions &options,
     const Task *t = v ? task() : nullptr;
     if (!v || !t) {
         if (m_store)
-            m_store->setStatus(variantId, VariantStatus::Failed, m_error);
+            m_store->variants().setStatus(variantId, VariantStatus::Failed, m_error);
         return 0;
     }
     EvalRequest req;
     req.task = *t;
-    req.candidateSource = m_store->source(variantId);
+    req.candidateSource = m_store->variants().source(variantId);
     if (v->origin == VariantOrigin::Reference)
         req.candidateName = t->referenceFileName();
     else
@@ -182,7 +182,7 @@ int EvaluationQueue::submitVariant(qint64 variantId, const EvalOptions &options,
     const int id = enqueue(req, variantId, roundId);
     if (byPolicy)
         m_pending[id].metricsSkipped = metricsSkipped;
-    m_store->setStatus(variantId, VariantStatus::Compiling);
+    m_store->variants().setStatus(variantId, VariantStatus::Compiling);
     return id;
 }
 
@@ -203,7 +203,7 @@ int EvaluationQueue::addVariant(const Variant &variant, const EvalRequest &reque
         return int(failId(tr("The variant has no source.")));
     if (const QString why = cannotEvaluate(); !why.isEmpty())
         return int(failId(why));
-    const qint64 id = m_store->addVariant(variant, {request.candidateSource, {}, {}});
+    const qint64 id = m_store->variants().add(variant, {request.candidateSource, {}, {}});
     if (!id)
         return int(failId(m_store->errorString()));
     if (variantId)
@@ -224,7 +224,7 @@ qint64 EvaluationQueue::addManualVariant(const QString &source, const QList<qint
     v.origin = VariantOrigin::Manual;
     v.parentIds = parentIds;
     v.label = label;
-    const qint64 id = m_store->addVariant(v, {source, {}, {}});
+    const qint64 id = m_store->variants().add(v, {source, {}, {}});
     if (!id)
         return failId(m_store->errorString());
     submit(id, m_defaultOptions);
@@ -240,7 +240,7 @@ qint64 EvaluationQueue::fork(qint64 parentId, const QString &source, const QStri
     const QString name = label.isEmpty()
                              ? tr("fork of %1").arg(parent->label.isEmpty() ? QString::number(parentId) : parent->label)
                              : label;
-    return addManualVariant(source.isEmpty() ? m_store->source(parentId) : source, {parentId}, name);
+    return addManualVariant(source.isEmpty() ? m_store->variants().source(parentId) : source, {parentId}, name);
 }
 
 bool EvaluationQueue::reevaluate(qint64 variantId, bool sourceProfile)
@@ -290,7 +290,7 @@ void EvaluationQueue::onProgress(int id, const QString &stage)
         return; // a deep check's stages leave the status at "deep check running"
     const VariantStatus next = statusOfStage(stage, v->status);
     if (next != v->status)
-        m_store->setStatus(v->id, next);
+        m_store->variants().setStatus(v->id, next);
 }
 
 void EvaluationQueue::onCompiled(int id, const CompileResult &result)
@@ -327,7 +327,7 @@ void EvaluationQueue::onFinished(int id, const EvalResult &measured)
     if (pending.variantId && pending.metricsFollowUp) {
         if (done.cancelled()) {
             // The first result stays the latest evaluation, without metrics.
-            m_store->setStatus(pending.variantId, VariantStatus::Done);
+            m_store->variants().setStatus(pending.variantId, VariantStatus::Done);
         } else {
             done.stored = storedResult(result, pending.compiled);
             done.evaluationId = commitStored(pending.variantId, *done.stored, pending.compiled);
@@ -336,7 +336,7 @@ void EvaluationQueue::onFinished(int id, const EvalResult &measured)
         done.evaluationId = concludeDeepCheck(pending, done.result, done.stored);
     } else if (pending.variantId) {
         if (done.cancelled()) {
-            m_store->setStatus(pending.variantId, VariantStatus::Failed, tr("The evaluation was cancelled."));
+            m_store->variants().setStatus(pending.variantId, VariantStatus::Failed, tr("The evaluation was cancelled."));
         } else {
             done.stored = storedResult(result, pending.compiled);
             done.evaluationId = commitStored(pending.variantId, *done.stored, pending.compiled);
@@ -370,7 +370,7 @@ bool EvaluationQueue::startDeepCheck(Pending pending, qint64 firstEvaluationId)
     const qint64 variantId = pending.variantId;
     const QString reason = pending.suspicion;
     m_pending[id] = std::move(pending);
-    m_store->setStatus(variantId, VariantStatus::Verifying, tr("deep check running: %1").arg(reason));
+    m_store->variants().setStatus(variantId, VariantStatus::Verifying, tr("deep check running: %1").arg(reason));
     Q_EMIT deepCheckStarted(ticket, variantId, reason);
     return true;
 }
@@ -394,8 +394,9 @@ qint64 EvaluationQueue::concludeDeepCheck(const Pending &pending, EvalResult &re
     const qint64 variantId = pending.variantId;
     if (result.errorCode == QLatin1String("cancelled")) {
         // The first result stays the latest evaluation, and stays held.
-        m_store->setStatus(variantId, VariantStatus::Done, tr("The deep check was cancelled."));
-        m_store->setSuspicious(variantId, true, tr("the deep check was cancelled; first result: %1").arg(pending.suspicion));
+        m_store->variants().setStatus(variantId, VariantStatus::Done, tr("The deep check was cancelled."));
+        m_store->variants().setSuspicious(variantId, true,
+                                          tr("the deep check was cancelled; first result: %1").arg(pending.suspicion));
         return 0;
     }
     const bool ran = result.ranDeepCheck();
@@ -422,9 +423,9 @@ qint64 EvaluationQueue::concludeDeepCheck(const Pending &pending, EvalResult &re
     if (!evaluationId)
         stored.reset();
     if (passed)
-        m_store->setAccepted(variantId, true);
+        m_store->variants().setAccepted(variantId, true);
     else
-        m_store->setSuspicious(variantId, true, held);
+        m_store->variants().setSuspicious(variantId, true, held);
     return evaluationId;
 }
 
@@ -442,17 +443,17 @@ qint64 EvaluationQueue::commitStored(qint64 variantId, const Measurement &result
         device.insert(u"worker"_s, result.workerName);
     const QStringList flags = compiled ? compiled->commandLine : QStringList();
     // The store keeps the Measurement itself beside the document it writes: the panels read this one, unparsed.
-    const qint64 evaluationId = m_store->addEvaluation(
+    const qint64 evaluationId = m_store->evaluations().add(
         Evaluation::fromMeasurement(variantId, result, device, flags, compiled ? compiled->nvccVersion : QString()));
     if (!evaluationId)
         fail(m_store->errorString());
     if (result.isCorrect()) {
-        m_store->setStatus(variantId, VariantStatus::Done);
+        m_store->variants().setStatus(variantId, VariantStatus::Done);
     } else {
         QString reason = verdictDisplayName(result.verdict);
         if (!result.message.isEmpty())
             reason += QLatin1String(": ") + result.message.section(QLatin1Char('\n'), 0, 0);
-        m_store->setStatus(variantId, VariantStatus::Failed, reason);
+        m_store->variants().setStatus(variantId, VariantStatus::Failed, reason);
     }
     return evaluationId;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The sortable columns of one evaluation, kept in memory for every variant of an open session; the full
-// worker result (trace, metrics, roofline) stays in the store until asked for (SessionStore::evaluation()).
+// worker result (trace, metrics, roofline) stays in the store until asked for (EvaluationRepository::find()).
 #include "core/eval/evalresult.h"
 
 #include <QDateTime>

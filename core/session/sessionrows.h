@@ -1,6 +1,6 @@
 #pragma once
 // How SessionStore's rows and columns become records and back: the SQL text and JSON helpers, the column lists
-// and the record builders its files (sessionstore*.cpp) share. Internal to core/session.
+// and the record builders the store and its repositories (*repository.cpp) share. Internal to core/session.
 #include "core/session/evaluationsummary.h"
 #include "core/session/promptrecord.h"
 #include "core/session/responserecord.h"

@@ -373,7 +373,7 @@ bool SessionStore::adopt(LoadedSession &&loaded)
     m_path = loaded.absolutePath;
     m_task = std::move(loaded.task);
     m_population = std::move(loaded.population);
-    m_kept.clear();
+    m_evaluations.m_kept.clear();
     m_interrupted = interrupted;
     Q_EMIT opened();
     return true;
@@ -417,11 +417,35 @@ void SessionStore::close()
     m_lock.reset();
     m_task = {};
     m_population.clear();
-    m_kept.clear();
+    m_evaluations.m_kept.clear();
     m_interrupted.clear();
     m_path.clear();
     if (wasOpen)
         Q_EMIT closed();
+}
+
+// ---------------------------------------------------------------------------------------------- meta
+
+QString SessionStore::meta(const QString &key) const
+{
+    if (!isOpen())
+        return {};
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT value FROM meta WHERE key = ?"));
+    q.addBindValue(text(key));
+    if (!q.exec() || !q.next())
+        return {};
+    return q.value(0).toString();
+}
+
+bool SessionStore::setMeta(const QString &key, const QString &value)
+{
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("INSERT INTO meta (key, value) VALUES (?, ?) "
+                             "ON CONFLICT(key) DO UPDATE SET value = excluded.value"));
+    q.addBindValue(text(key));
+    q.addBindValue(text(value));
+    return q.exec() || sqlFail(q);
 }
 
 // ---------------------------------------------------------------------------------------------- task
@@ -503,7 +527,7 @@ bool SessionStore::importTask(const QString &folder, bool importTaskVariants)
     Variant ref;
     ref.origin = VariantOrigin::Reference;
     ref.label = tr("reference");
-    if (!addVariant(ref, {reference, {}, {}}))
+    if (!m_variants.add(ref, {reference, {}, {}}))
         return false;
     if (importTaskVariants) {
         for (const auto &entry : json.value(QLatin1String("variants")).toArray()) {
@@ -515,7 +539,7 @@ bool SessionStore::importTask(const QString &folder, bool importTaskVariants)
             v.origin = VariantOrigin::Imported;
             v.label = o.value(QLatin1String("label")).toString(QFileInfo(file).baseName());
             v.parentIds = {m_population.reference()->id};
-            if (!addVariant(v, {QString::fromUtf8(files.value(file)), {}, {}}))
+            if (!m_variants.add(v, {QString::fromUtf8(files.value(file)), {}, {}}))
                 return false;
         }
     }

@@ -1,18 +1,17 @@
 #pragma once
-// The open session: one *.kforge SQLite file (WAL, versioned schema) and the population loaded from it.
-// Every write commits at once and is announced by a signal, so views observe this one object and a killed
-// process loses only the work in flight. Lives on one thread (the GUI's or the CLI's main thread); only
-// openAsync() reads the file on a worker thread, into data the store adopts on its own thread.
-#include "core/session/evaluation.h"
-#include "core/session/keptevaluations.h"
-#include "core/session/pairanalysis.h"
+// The open session: one *.kforge SQLite file (WAL, versioned schema), its task and the population loaded from it.
+// The store opens, migrates and closes the file; the rows are read and written through one repository per kind
+// (variants(), evaluations(), rounds(), exchanges(), analyses()). Every write commits at once and is announced by
+// a signal of this store, so views observe this one object and a killed process loses only the work in flight.
+// Lives on one thread (the GUI's or the CLI's main thread); only openAsync() reads the file on a worker thread,
+// into data the store adopts on its own thread.
+#include "core/session/analysisrepository.h"
+#include "core/session/evaluationrepository.h"
+#include "core/session/exchangerepository.h"
 #include "core/session/population.h"
-#include "core/session/promptrecord.h"
-#include "core/session/responserecord.h"
-#include "core/session/roundrecord.h"
-#include "core/session/sessionnote.h"
+#include "core/session/roundrepository.h"
 #include "core/session/taskrecord.h"
-#include "core/session/variant.h"
+#include "core/session/variantrepository.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -32,8 +31,6 @@ class SessionStore : public QObject
     Q_OBJECT
 
 public:
-    static constexpr double kDefaultSuspiciousSpeedup = 10.0;
-
     explicit SessionStore(QObject *parent = nullptr);
     ~SessionStore() override;
 
@@ -59,11 +56,6 @@ public:
     // Rounds this open() found Running/Paused and marked Interrupted.
     QList<qint64> interruptedRounds() const { return m_interrupted; }
 
-    // A result faster than this many times the reference, on a task not flagged degenerate, is suspicious: the
-    // evaluation queue checks it deeper and holds it for review unless it passes (flag deep_checked).
-    void setSuspiciousSpeedup(double factor) { m_suspiciousSpeedup = factor; }
-    double suspiciousSpeedup() const { return m_suspiciousSpeedup; }
-
     // ---- task
     // Copies a task folder in (task.json, reference.cu or a torch task's reference.py, everything else under it) and adds the reference as a
     // variant; with importTaskVariants, also the hand-written variants task.json lists (origin Imported).
@@ -71,62 +63,19 @@ public:
     const TaskRecord &task() const { return m_task; }
     bool hasTask() const { return m_task.isValid(); }
 
-    // ---- variants
+    // ---- the rows, by kind (each repository announces its writes by this store's signals)
+    // The variants as loaded and kept up to date by every write; their texts are read when asked for.
     const Population &population() const { return m_population; }
-    // Adds a variant (v.id and v.eval are ignored; created is now when null). Returns its id, 0 on error.
-    qint64 addVariant(const Variant &v, const VariantTexts &texts);
-    VariantTexts texts(qint64 variantId) const;
-    QString source(qint64 variantId) const;
-    bool setStatus(qint64 variantId, VariantStatus status, const QString &message = {});
-    bool setPinned(qint64 variantId, bool pinned);
-    bool setExcluded(qint64 variantId, bool excluded);
-    bool setAccepted(qint64 variantId, bool accepted);
-    bool setSuspicious(qint64 variantId, bool suspicious, const QString &reason = {});
-    bool setLabel(qint64 variantId, const QString &label);
-    bool setTags(qint64 variantId, const QStringList &tags);
-    bool setNotes(qint64 variantId, const QString &notes);
-    bool setAnalysisAndDesign(qint64 variantId, const QString &analysis, const QString &design);
-
-    // ---- evaluations
-    // Stores an evaluation and makes it the variant's latest; marks the variant suspicious (or clears the mark)
-    // by suspicionReason(). Returns its id, 0 on error. The file gets its document (`e.result`); the store keeps `e`
-    // itself, with the Measurement it was built from (Evaluation::fromMeasurement), for evaluation().
-    qint64 addEvaluation(const Evaluation &e);
-    // One evaluation in full. What was added or read in this session comes from memory (the last
-    // KeptEvaluations::kDefaultCapacity), its Measurement and figures shared; anything else is read from the file
-    // and parsed once (Measurement::fromJson), then kept: an evaluation is parsed at most once while it is kept.
-    std::optional<Evaluation> evaluation(qint64 evaluationId) const;
-    std::optional<Evaluation> latestEvaluation(qint64 variantId) const;
-    QList<EvaluationSummary> evaluations(qint64 variantId) const;
-    int evaluationCount() const;
-    // Why a result must be checked deeper (or reviewed) before it is trusted, or empty (also for deep_checked).
-    QString suspicionReason(const EvaluationSummary &e) const;
-
-    // ---- prompts and responses
-    qint64 addPrompt(const PromptRecord &p);
-    std::optional<PromptRecord> prompt(qint64 promptId) const;
-    QList<PromptRecord> prompts(qint64 roundId) const;
-    qint64 addResponse(const ResponseRecord &r);
-    bool updateResponse(const ResponseRecord &r);
-    std::optional<ResponseRecord> response(qint64 responseId) const;
-    QList<ResponseRecord> responses(qint64 promptId) const;
-
-    // ---- rounds
-    qint64 addRound(const QJsonObject &settings);
-    bool setRoundState(qint64 roundId, RoundState state, const QString &message = {});
-    bool addRoundUsage(qint64 roundId, const RoundUsage &usage);
-    std::optional<RoundRecord> round(qint64 roundId) const;
-    QList<RoundRecord> rounds() const;
-    RoundUsage sessionUsage() const;
-    QList<qint64> variantsOfRound(qint64 roundId) const;
-
-    // ---- pair analyses and notes
-    qint64 addPairAnalysis(const PairAnalysis &a);
-    bool setPairAnswer(qint64 analysisId, const QString &answer, qint64 responseId);
-    QList<PairAnalysis> pairAnalyses(qint64 variantA = 0, qint64 variantB = 0) const;
-    qint64 addNote(const SessionNote &n);
-    bool removeNote(qint64 noteId);
-    QList<SessionNote> notes() const;
+    VariantRepository &variants() { return m_variants; }
+    const VariantRepository &variants() const { return m_variants; }
+    EvaluationRepository &evaluations() { return m_evaluations; }
+    const EvaluationRepository &evaluations() const { return m_evaluations; }
+    RoundRepository &rounds() { return m_rounds; }
+    const RoundRepository &rounds() const { return m_rounds; }
+    ExchangeRepository &exchanges() { return m_exchanges; }
+    const ExchangeRepository &exchanges() const { return m_exchanges; }
+    AnalysisRepository &analyses() { return m_analyses; }
+    const AnalysisRepository &analyses() const { return m_analyses; }
 
     // ---- free key/value metadata (session title, last settings...)
     QString meta(const QString &key) const;
@@ -149,6 +98,12 @@ Q_SIGNALS:
     void openFinished(bool ok, const QString &error);
 
 private:
+    // The repositories share this store's connection, population, task and error reporting.
+    friend class VariantRepository;
+    friend class EvaluationRepository;
+    friend class RoundRepository;
+    friend class ExchangeRepository;
+    friend class AnalysisRepository;
     struct LoadedSession;
     struct OpenJob;
     // Locks, migrates and reads the session at `path`, touching nothing of a store, so it can run on any thread;
@@ -164,7 +119,6 @@ private:
     qint64 failId(const QString &message);
     qint64 sqlFailId(const QSqlQuery &q);
     bool loadTask();
-    bool updateVariantColumn(qint64 variantId, const char *column, const QVariant &value);
 
     QString m_path;
     QString m_connection;
@@ -173,10 +127,13 @@ private:
     TaskRecord m_task;
     Population m_population;
     QList<qint64> m_interrupted;
-    double m_suspiciousSpeedup = kDefaultSuspiciousSpeedup;
     std::shared_ptr<OpenJob> m_opening;    // the openAsync() in flight
     std::unique_ptr<QThreadPool> m_loader; // one thread: a superseded load ends before the next one starts
-    mutable KeptEvaluations m_kept;        // evaluation(): the typed evaluations of this session, by id
+    VariantRepository m_variants{*this};
+    EvaluationRepository m_evaluations{*this};
+    RoundRepository m_rounds{*this};
+    ExchangeRepository m_exchanges{*this};
+    AnalysisRepository m_analyses{*this};
 };
 
 } // namespace kforge

@@ -1,10 +1,16 @@
 # Session store: one SQLite file per session (Qt SQL), its schema and the in-memory population.
 target_sources(kforge_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/analysisrepository.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/analysisrepository.h
   ${CMAKE_CURRENT_LIST_DIR}/enumnames.h
   ${CMAKE_CURRENT_LIST_DIR}/evaluation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/evaluation.h
+  ${CMAKE_CURRENT_LIST_DIR}/evaluationrepository.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/evaluationrepository.h
   ${CMAKE_CURRENT_LIST_DIR}/evaluationsummary.cpp
   ${CMAKE_CURRENT_LIST_DIR}/evaluationsummary.h
+  ${CMAKE_CURRENT_LIST_DIR}/exchangerepository.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/exchangerepository.h
   ${CMAKE_CURRENT_LIST_DIR}/keptevaluations.cpp
   ${CMAKE_CURRENT_LIST_DIR}/keptevaluations.h
   ${CMAKE_CURRENT_LIST_DIR}/pairanalysis.h
@@ -14,21 +20,22 @@ target_sources(kforge_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/responserecord.h
   ${CMAKE_CURRENT_LIST_DIR}/roundrecord.cpp
   ${CMAKE_CURRENT_LIST_DIR}/roundrecord.h
+  ${CMAKE_CURRENT_LIST_DIR}/roundrepository.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/roundrepository.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionhistory.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sessionhistory.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionnote.h
-  ${CMAKE_CURRENT_LIST_DIR}/sessionschema.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sessionrepository.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionrows.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sessionrows.h
+  ${CMAKE_CURRENT_LIST_DIR}/sessionschema.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sessionschema.h
   ${CMAKE_CURRENT_LIST_DIR}/sessionstore.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sessionstore.h
-  ${CMAKE_CURRENT_LIST_DIR}/sessionstore_evaluations.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sessionstore_notes.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sessionstore_rounds.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sessionstore_variants.cpp
   ${CMAKE_CURRENT_LIST_DIR}/taskrecord.cpp
   ${CMAKE_CURRENT_LIST_DIR}/taskrecord.h
   ${CMAKE_CURRENT_LIST_DIR}/variant.cpp
   ${CMAKE_CURRENT_LIST_DIR}/variant.h
+  ${CMAKE_CURRENT_LIST_DIR}/variantrepository.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/variantrepository.h
 )

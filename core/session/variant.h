@@ -1,6 +1,6 @@
 #pragma once
 // One kernel variant of a session as the views and the optimizer see it: everything but the large texts
-// (source, analysis, design), which SessionStore::texts() loads on demand so a session opens quickly.
+// (source, analysis, design), which VariantRepository::texts() loads on demand so a session opens quickly.
 #include "core/session/evaluationsummary.h"
 
 #include <QDateTime>

@@ -30,6 +30,7 @@
 
 using namespace kforge;
 using namespace kforge::test;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -250,7 +251,7 @@ void benchOpen(int count)
             return;
         }
         const qint64 ref = store.population().reference()->id;
-        const qint64 round = store.addRound({});
+        const qint64 round = store.rounds().add({});
         // Every variant is a model's answer, as in a long optimization: the panels list the session's history
         // (Round Control's candidates, Reasoning's answers) read off the GUI thread.
         const QString answer = QStringLiteral("## Analysis\n") + QString(2000, u'x');
@@ -263,7 +264,7 @@ void benchOpen(int count)
                 p.templateName = QStringLiteral("contrastive");
                 p.rendered = QStringLiteral("prompt %1").arg(i);
                 p.exemplarIds = {ref};
-                prompt = store.addPrompt(p);
+                prompt = store.exchanges().addPrompt(p);
             }
             ResponseRecord r;
             r.promptId = prompt;
@@ -276,19 +277,19 @@ void benchOpen(int count)
             v.origin = VariantOrigin::Model;
             v.roundId = round;
             v.promptId = prompt;
-            v.responseId = store.addResponse(r);
+            v.responseId = store.exchanges().addResponse(r);
             v.parentIds = {ref};
             v.label = QStringLiteral("v%1").arg(i);
-            const qint64 id = store.addVariant(v, {QStringLiteral("// variant %1\n").arg(i), QStringLiteral("analysis"),
-                                                   QStringLiteral("design")});
+            const qint64 id = store.variants().add(v, {QStringLiteral("// variant %1\n").arg(i),
+                                                       QStringLiteral("analysis"), QStringLiteral("design")});
             ResultSpec spec;
             spec.speedup = 0.5 + (i % 97) * 0.1;
             if (i % 13 == 0)
                 spec.verdict = QStringLiteral("incorrect");
-            store.addEvaluation(Evaluation::fromResult(id, workerResult(spec), h200Device()));
-            store.setStatus(id, spec.verdict == QLatin1String("correct") ? VariantStatus::Done : VariantStatus::Failed);
+            store.evaluations().add(Evaluation::fromResult(id, workerResult(spec), h200Device()));
+            store.variants().setStatus(id, spec.verdict == "correct"_L1 ? VariantStatus::Done : VariantStatus::Failed);
         }
-        store.setRoundState(round, RoundState::Finished);
+        store.rounds().setState(round, RoundState::Finished);
         std::printf("created a session of %d variants (each a model's answer) with evaluations in %lld ms (not measured "
                     "below)\n",
                     count,

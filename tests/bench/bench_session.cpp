@@ -66,7 +66,7 @@ int main(int argc, char **argv)
             return 1;
         }
         const qint64 ref = store.population().reference()->id;
-        const qint64 round = store.addRound({});
+        const qint64 round = store.rounds().add({});
         t.start();
         for (int i = 0; i < count; ++i) {
             Variant v;
@@ -74,12 +74,12 @@ int main(int argc, char **argv)
             v.roundId = round;
             v.parentIds = {ref};
             v.label = QStringLiteral("R1.%1").arg(i + 1);
-            const qint64 id = store.addVariant(v, {source + QStringLiteral("// %1\n").arg(i), analysis, design});
+            const qint64 id = store.variants().add(v, {source + QStringLiteral("// %1\n").arg(i), analysis, design});
             QJsonObject r = result;
             QJsonObject timing = r.value(QLatin1String("timing")).toObject();
             timing.insert(QStringLiteral("speedup"), 0.5 + (i % 97) * 0.1);
             r.insert(QStringLiteral("timing"), timing);
-            if (!id || !store.addEvaluation(Evaluation::fromResult(id, r))) {
+            if (!id || !store.evaluations().add(Evaluation::fromResult(id, r))) {
                 std::fprintf(stderr, "bench_session: %s\n", qPrintable(store.errorString()));
                 return 1;
             }
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
             return 1;
         }
         t.start();
-        const VariantTexts vt = store.texts(store.population().variants()[size_t(count / 2)].id);
+        const VariantTexts vt = store.variants().texts(store.population().variants()[size_t(count / 2)].id);
         texts.push_back(double(t.nsecsElapsed()) / 1e6);
         if (vt.source.isEmpty())
             return 1;

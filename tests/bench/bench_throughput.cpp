@@ -463,10 +463,10 @@ ModeResult runMode(const ModeConfig &config, const QList<Candidate> &candidates,
         // a speedup over the suspicion threshold (diag_matmul's good variant is ~74x) does not send every
         // repeat through the deep check, which would then be the result whose median is compared.
         if (forStability)
-            s->store.setSuspiciousSpeedup(std::numeric_limits<double>::infinity());
+            s->store.evaluations().setSuspiciousSpeedup(std::numeric_limits<double>::infinity());
         s->queue = std::make_unique<EvaluationQueue>(&s->store, &evaluator);
         s->queue->setMetricsPolicy(policy);
-        s->roundId = s->store.addRound(QJsonObject{{u"bench"_s, mode}});
+        s->roundId = s->store.rounds().add(QJsonObject{{u"bench"_s, mode}});
         EvaluationQueue *q = s->queue.get();
         QObject::connect(q, &EvaluationQueue::progress, &loop, [&, q](int ticket, const QString &stage) {
             Live *l = tracker.find(q, ticket);
@@ -503,7 +503,7 @@ ModeResult runMode(const ModeConfig &config, const QList<Candidate> &candidates,
             v.parentIds = {ref->id};
         // A comment that makes every candidate of every mode a compile-cache miss, as a new candidate is.
         const qint64 id =
-            s->store.addVariant(v, {c.source + u"\n// bench_throughput %1 %2\n"_s.arg(mode).arg(index++), {}, {}});
+            s->store.variants().add(v, {c.source + u"\n// bench_throughput %1 %2\n"_s.arg(mode).arg(index++), {}, {}});
         // The stability repeats are no round's candidates (round 0): the options' metrics pass, whatever the mode.
         const int ticket = s->queue->submit(id, options, stable ? 0 : s->roundId);
         if (ticket) {
@@ -673,7 +673,7 @@ int main(int argc, char **argv)
                "the options say)\n"
             << "  " << policyText(policy, options) << '\n'
             << "  " << optionsText(options) << '\n'
-            << "  a correct result over " << SessionStore::kDefaultSuspiciousSpeedup
+            << "  a correct result over " << EvaluationRepository::kDefaultSuspiciousSpeedup
             << "x (or under the speed-of-light floor) is deep-checked first (a whole evaluation, more trials, "
                "compute-sanitizer)\n"
             << "  deadline " << (deadlineS > 0 ? u"%1 s"_s.arg(deadlineS) : u"none"_s) << '\n'

@@ -66,7 +66,7 @@ void KernelTimeChart::rebuild()
         }
         auto cached = m_cache.constFind(v->id);
         if (cached == m_cache.cend() || cached->first != v->eval.id) {
-            const auto e = store()->evaluation(v->eval.id);
+            const auto e = store()->evaluations().find(v->eval.id);
             cached = m_cache.insert(v->id, {v->eval.id, e ? e->figures() : MeasurementFigures()});
         }
         const MeasurementFigures &m = cached->second;

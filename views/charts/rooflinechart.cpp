@@ -139,7 +139,7 @@ void RooflineChart::rebuild()
             continue;
         auto cached = m_cache.constFind(id);
         if (cached == m_cache.cend() || cached->first != v->eval.id) {
-            const auto e = store()->evaluation(v->eval.id);
+            const auto e = store()->evaluations().find(v->eval.id);
             cached = m_cache.insert(id, {v->eval.id, e ? e->figures() : MeasurementFigures()});
         }
         const MeasurementFigures &m = cached->second;

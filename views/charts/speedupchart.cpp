@@ -77,7 +77,7 @@ void SpeedupChart::rebuild()
     const auto &variants = store()->population().variants();
     QHash<qint64, int> roundNumbers;
     int lastRound = 0;
-    for (const auto &r : store()->rounds()) {
+    for (const auto &r : store()->rounds().all()) {
         roundNumbers.insert(r.id, r.number);
         lastRound = std::max(lastRound, r.number);
     }

@@ -335,7 +335,7 @@ void ComparePanel::reload()
     auto measure = [this](qint64 id) {
         const Variant *v = m_store->population().find(id);
         if (v && v->hasEvaluation())
-            if (const auto e = m_store->evaluation(v->eval.id))
+            if (const auto e = m_store->evaluations().find(v->eval.id))
                 return e->figures();
         MeasurementFigures m;
         const QString why = v ? tr("not evaluated yet (%1)").arg(VariantsModel::statusText(*v)) : tr("unknown variant");
@@ -345,10 +345,10 @@ void ComparePanel::reload()
     const MeasurementFigures a = measure(m_a);
     const MeasurementFigures b = measure(m_b);
     auto heatSide = [this](qint64 id, const QString &letter) {
-        HeatCompareView::Side side{QStringLiteral("%1 (#%2)").arg(letter).arg(id), {}, m_store->source(id), id};
+        HeatCompareView::Side side{QStringLiteral("%1 (#%2)").arg(letter).arg(id), {}, m_store->variants().source(id), id};
         const Variant *v = m_store->population().find(id);
         if (v && v->hasEvaluation())
-            if (const auto e = m_store->evaluation(v->eval.id))
+            if (const auto e = m_store->evaluations().find(v->eval.id))
                 side.profile = e->measurement().sourceProfile;
         return side;
     };
@@ -382,8 +382,8 @@ void ComparePanel::reload()
 
 void ComparePanel::updateAnalyses()
 {
-    m_analysisA->setMarkdown(variantTextsMarkdown(m_store->texts(m_a), QStringLiteral("#%1").arg(m_a)));
-    m_analysisB->setMarkdown(variantTextsMarkdown(m_store->texts(m_b), QStringLiteral("#%1").arg(m_b)));
+    m_analysisA->setMarkdown(variantTextsMarkdown(m_store->variants().texts(m_a), QStringLiteral("#%1").arg(m_a)));
+    m_analysisB->setMarkdown(variantTextsMarkdown(m_store->variants().texts(m_b), QStringLiteral("#%1").arg(m_b)));
 }
 
 void ComparePanel::changeEvent(QEvent *event)
@@ -461,7 +461,7 @@ void ComparePanel::updatePairAnswers()
         m_answers->clear();
         return;
     }
-    QList<PairAnalysis> all = m_store->pairAnalyses(m_a, m_b) + m_store->pairAnalyses(m_b, m_a);
+    QList<PairAnalysis> all = m_store->analyses().pairAnalyses(m_a, m_b) + m_store->analyses().pairAnalyses(m_b, m_a);
     std::sort(all.begin(), all.end(), [](const PairAnalysis &x, const PairAnalysis &y) { return x.id > y.id; });
     if (all.isEmpty()) {
         m_answers->setMarkdown(tr("*No answer about this pair yet. Ask the model with the button above.*"));
@@ -479,7 +479,7 @@ void ComparePanel::updatePairAnswers()
         } else {
             QString why;
             if (p.responseId)
-                if (const auto r = m_store->response(p.responseId))
+                if (const auto r = m_store->exchanges().response(p.responseId))
                     why = r->error;
             md += (why.isEmpty() ? tr("*No answer was stored.*") : tr("*No answer: %1*").arg(why)) + QStringLiteral("\n\n");
         }
@@ -517,11 +517,11 @@ void ComparePanel::onPairAnswered(qint64 analysisId)
     m_pending = 0;
     QString answer, error;
     if (m_store)
-        for (const PairAnalysis &p : m_store->pairAnalyses())
+        for (const PairAnalysis &p : m_store->analyses().pairAnalyses())
             if (p.id == analysisId) {
                 answer = p.answer;
                 if (p.responseId)
-                    if (const auto r = m_store->response(p.responseId))
+                    if (const auto r = m_store->exchanges().response(p.responseId))
                         error = r->error;
             }
     m_status->setText(answer.isEmpty() ? tr("The model gave no answer: %1").arg(error.isEmpty() ? tr("empty reply") : error)

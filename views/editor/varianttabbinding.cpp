@@ -100,14 +100,14 @@ int VariantTabBinding::showVariant(qint64 variantId)
                               : v->label.isEmpty()                  ? tr("variant %1").arg(v->id)
                                                                     : tr("#%1 %2").arg(v->id).arg(v->label);
         // Read-only once measured (a compile error is no measurement): what was measured stays as it was.
-        index = m_editor->addSource(title, m_store->source(variantId), m_store->path(),
+        index = m_editor->addSource(title, m_store->variants().source(variantId), m_store->path(),
                                     v->origin == VariantOrigin::Reference || isMeasured(*v));
         m_editor->setVariantId(index, variantId);
         // The name the evaluator compiles the source under (EvalRequest::candidateName), which nvcc's
         // diagnostics carry.
         m_editor->setCompileFileName(index, v->origin == VariantOrigin::Reference
                                                 ? Task::referenceFileOf(m_store->task().taskJson.toUtf8())
-                                                : candidateFileName(m_store->source(variantId)));
+                                                : candidateFileName(m_store->variants().source(variantId)));
         if (v->origin == VariantOrigin::Reference)
             m_editor->setReference(index);
         onVariantChanged(variantId);
@@ -125,8 +125,9 @@ int VariantTabBinding::fork(qint64 variantId)
     const QString name = v->origin == VariantOrigin::Reference ? tr("reference")
                          : v->label.isEmpty()                  ? QString::number(v->id)
                                                                : v->label;
-    const int index = m_editor->addSource(tr("fork of %1").arg(name), m_store->source(variantId), QString(), false);
-    m_editor->setCompileFileName(index, candidateFileName(m_store->source(variantId)));
+    const int index = m_editor->addSource(tr("fork of %1").arg(name), m_store->variants().source(variantId), QString(),
+                                          false);
+    m_editor->setCompileFileName(index, candidateFileName(m_store->variants().source(variantId)));
     m_tabParents.insert(m_editor->editor(index), {variantId});
     m_editor->setStatus(index, tr("Edit, then Ctrl+Enter compiles and evaluates it as a new variant."));
     m_editor->setCurrentIndex(index);
@@ -150,12 +151,12 @@ bool VariantTabBinding::evaluate(int index)
     }
     const QString source = editor->text();
     const qint64 shown = m_editor->variantId(index);
-    if (shown && m_store->population().contains(shown) && m_store->source(shown) == source) {
+    if (shown && m_store->population().contains(shown) && m_store->variants().source(shown) == source) {
         // The same source again (the reference, or a measured variant): a new measurement of the same variant. Its
         // earlier results stay in the session; the tab and the log say that this is another evaluation, so the
         // new result line does not silently take the old one's place.
         const Variant *v = m_store->population().find(shown);
-        const QList<EvaluationSummary> before = m_store->evaluations(shown);
+        const QList<EvaluationSummary> before = m_store->evaluations().ofVariant(shown);
         if (!m_queue->reevaluate(shown)) {
             m_log.post(LogSource::App, LogLevel::Warning, m_queue->errorString());
             m_editor->setStatus(index, m_queue->errorString());
@@ -264,7 +265,7 @@ void VariantTabBinding::onVariantChanged(qint64 variantId)
     }
     if (v->status == VariantStatus::Done || v->status == VariantStatus::Failed) {
         // Measured more than once: which measurement this line is, and the one before it.
-        if (const QList<EvaluationSummary> all = m_store->evaluations(variantId); all.size() > 1)
+        if (const QList<EvaluationSummary> all = m_store->evaluations().ofVariant(variantId); all.size() > 1)
             text += tr(" (evaluation %1; before: %2)").arg(all.size()).arg(resultWords(all.at(all.size() - 2)));
     }
     m_editor->setStatus(index, text);
@@ -275,13 +276,14 @@ void VariantTabBinding::onEvaluationAdded(qint64 variantId)
     const int index = m_editor->indexOfVariant(variantId);
     if (index < 0)
         return;
-    const std::optional<Evaluation> e = m_store->latestEvaluation(variantId);
+    const std::optional<Evaluation> e = m_store->evaluations().latest(variantId);
     if (!e)
         return;
     // A finished evaluation makes the source read-only, as it was measured; a compile error leaves it editable.
     // Text edited while the evaluation ran is not what was measured and stays editable too.
     if (const Variant *v = m_store->population().find(variantId);
-        v && isMeasured(*v) && !m_editor->isReadOnly(index) && m_editor->source(index) == m_store->source(variantId)) {
+        v && isMeasured(*v) && !m_editor->isReadOnly(index)
+        && m_editor->source(index) == m_store->variants().source(variantId)) {
         m_tabParents.remove(m_editor->editor(index));
         m_editor->setReadOnly(index, true);
     }

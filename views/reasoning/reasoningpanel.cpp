@@ -223,23 +223,23 @@ void ReasoningPanel::changeEvent(QEvent *event)
 
 QString ReasoningPanel::titleOf(qint64 promptId, qint64 responseId) const
 {
-    const auto p = m_store ? m_store->prompt(promptId) : std::nullopt;
+    const auto p = m_store ? m_store->exchanges().prompt(promptId) : std::nullopt;
     if (!p)
         return tr("Answer %1").arg(responseId);
     if (p->kind == QLatin1String("compare") && p->exemplarIds.size() == 2)
         return tr("Why #%1 beats #%2").arg(p->exemplarIds[0]).arg(p->exemplarIds[1]);
-    const int round = p->roundId ? m_store->round(p->roundId).value_or(RoundRecord{}).number : 0;
+    const int round = p->roundId ? m_store->rounds().find(p->roundId).value_or(RoundRecord{}).number : 0;
     if (p->kind == QLatin1String("repair"))
         return p->exemplarIds.isEmpty() ? tr("Round %1 · repair").arg(round)
                                         : tr("Round %1 · repair of #%2").arg(round).arg(p->exemplarIds.constFirst());
     // The position of this answer among the round's answers (a round may send each candidate its own prompt).
     int n = 0;
     bool found = false;
-    const QList<PromptRecord> prompts = p->roundId ? m_store->prompts(p->roundId) : QList<PromptRecord>{*p};
+    const QList<PromptRecord> prompts = p->roundId ? m_store->exchanges().prompts(p->roundId) : QList<PromptRecord>{*p};
     for (const PromptRecord &q : prompts) {
         if (q.kind != p->kind)
             continue;
-        for (const ResponseRecord &r : m_store->responses(q.id)) {
+        for (const ResponseRecord &r : m_store->exchanges().responses(q.id)) {
             ++n;
             found = r.id == responseId;
             if (found)
@@ -300,7 +300,7 @@ ReasoningEntry ReasoningPanel::entryFromStore(qint64 responseId) const
 {
     ReasoningEntry e;
     e.responseId = responseId;
-    const auto r = m_store ? m_store->response(responseId) : std::nullopt;
+    const auto r = m_store ? m_store->exchanges().response(responseId) : std::nullopt;
     if (!r)
         return e;
     e.promptId = r->promptId;
@@ -309,7 +309,7 @@ ReasoningEntry ReasoningPanel::entryFromStore(qint64 responseId) const
     e.finish = r->finishStatus;
     e.error = r->error;
     e.live = r->finishStatus == QLatin1String("streaming") && m_runner;
-    if (const auto p = m_store->prompt(r->promptId))
+    if (const auto p = m_store->exchanges().prompt(r->promptId))
         e.kind = p->kind;
     e.title = titleOf(r->promptId, responseId);
     return e;
@@ -453,7 +453,7 @@ QString ReasoningPanel::promptText() const
             promptId = v->promptId;
     if (!promptId || !m_store)
         return {};
-    const auto p = m_store->prompt(promptId);
+    const auto p = m_store->exchanges().prompt(promptId);
     return p ? p->rendered : QString();
 }
 
@@ -534,7 +534,7 @@ void ReasoningPanel::render()
     }
     // A finished answer that became a variant shows what the parser kept, unless the whole answer is asked for.
     if (m_store && m_shownVariant && (!e || (!e->live && !m_whole->isChecked()))) {
-        const VariantTexts t = m_store->texts(m_shownVariant);
+        const VariantTexts t = m_store->variants().texts(m_shownVariant);
         QString md;
         if (!t.analysis.trimmed().isEmpty())
             md += QStringLiteral("## ") + tr("Analysis") + QStringLiteral("\n\n") + t.analysis.trimmed()

@@ -205,7 +205,7 @@ void RoundControlPanel::connectRunner()
     });
     connect(m_runner, &RoundRunner::roundFinished, this, [this](qint64 roundId, RoundState state, const QString &message) {
         m_promptView->setAwaitingApproval(false);
-        const int number = m_store ? m_store->round(roundId).value_or(RoundRecord{}).number : 0;
+        const int number = m_store ? m_store->rounds().find(roundId).value_or(RoundRecord{}).number : 0;
         setStatus(message.isEmpty() ? tr("Round %1 %2.").arg(number).arg(finishText(state))
                                     : tr("Round %1 %2: %3").arg(number).arg(finishText(state), message));
         updateButtons();
@@ -242,7 +242,7 @@ void RoundControlPanel::resumeInterrupted()
         if (!ok || !m_store || !m_runner)
             return;
         for (qint64 id : m_store->interruptedRounds()) {
-            const auto r = m_store->round(id);
+            const auto r = m_store->rounds().find(id);
             if (r && r->state == RoundState::Interrupted) {
                 if (!m_runner->resume(id))
                     setStatus(m_runner->errorString());
@@ -347,7 +347,7 @@ void RoundControlPanel::updateButtons()
     bool interrupted = false;
     if (ready && idle)
         for (qint64 id : m_store->interruptedRounds())
-            if (const auto r = m_store->round(id); r && r->state == RoundState::Interrupted)
+            if (const auto r = m_store->rounds().find(id); r && r->state == RoundState::Interrupted)
                 interrupted = true;
     m_resume->setVisible(interrupted);
     m_resume->setEnabled(interrupted && configured && !m_starting);
@@ -368,12 +368,12 @@ void RoundControlPanel::updateProgress()
     const auto state = m_runner ? m_runner->state() : RoundRunner::State::Idle;
     const qint64 round = m_progress->round();
     if (round && state != RoundRunner::State::Idle) {
-        const int number = m_store ? m_store->round(round).value_or(RoundRecord{}).number : 0;
+        const int number = m_store ? m_store->rounds().find(round).value_or(RoundRecord{}).number : 0;
         setStatus(tr("Round %1: %2").arg(number).arg(stateText(state)));
     }
     int total = std::max(m_progress->rowCount(), 0);
     if (m_store && round)
-        if (const auto r = m_store->round(round))
+        if (const auto r = m_store->rounds().find(round))
             total = std::max(total, r->settings.value(QLatin1String("candidates")).toInt());
     // No round chosen or run yet: nothing is done or to be done.
     m_roundBar->setVisible(round != 0);
@@ -387,9 +387,9 @@ void RoundControlPanel::updateUsage()
         m_usage->clear();
         return;
     }
-    const RoundUsage session = m_store->sessionUsage();
+    const RoundUsage session = m_store->rounds().sessionUsage();
     const qint64 roundId = m_progress->round();
-    const RoundUsage round = roundId ? m_store->round(roundId).value_or(RoundRecord{}).usage : RoundUsage{};
+    const RoundUsage round = roundId ? m_store->rounds().find(roundId).value_or(RoundRecord{}).usage : RoundUsage{};
     const QLocale l;
     m_usage->setText(tr("Tokens: %1 this round, %2 in the session (%3 requests) · cost %4 this round, %5 in the session")
                          .arg(l.toString(round.totalTokens()), l.toString(session.totalTokens()))
@@ -524,10 +524,10 @@ bool RoundControlPanel::showCandidatePrompt(int row)
     if (!m_store || m_promptView->isAwaitingApproval() || row < 0 || row >= m_progress->rowCount())
         return false;
     const QModelIndex index = m_progress->index(row, RoundProgressModel::Candidate);
-    const auto prompt = m_store->prompt(index.data(RoundProgressModel::PromptIdRole).toLongLong());
+    const auto prompt = m_store->exchanges().prompt(index.data(RoundProgressModel::PromptIdRole).toLongLong());
     if (!prompt)
         return false;
-    const int number = m_store->round(prompt->roundId).value_or(RoundRecord{}).number;
+    const int number = m_store->rounds().find(prompt->roundId).value_or(RoundRecord{}).number;
     const QString who = tr("round %1, %2").arg(number).arg(index.data().toString());
     const QString exemplars = RoundProgressModel::exemplarText(m_store, prompt->exemplarIds);
     showPrompts({CandidatePrompts::Prompt{prompt->exemplarIds, prompt->rendered, prompt->id}}, false,

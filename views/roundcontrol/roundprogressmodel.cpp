@@ -95,8 +95,8 @@ void RoundProgressModel::onRequestStarted(qint64 responseId)
 {
     if (!m_store || !m_round)
         return;
-    const auto response = m_store->response(responseId);
-    const auto prompt = response ? m_store->prompt(response->promptId) : std::nullopt;
+    const auto response = m_store->exchanges().response(responseId);
+    const auto prompt = response ? m_store->exchanges().prompt(response->promptId) : std::nullopt;
     if (!prompt || prompt->roundId != m_round || rowOfResponse(responseId) >= 0)
         return; // a question about a pair, another round's repair, or one the history already showed
     Row r;
@@ -128,7 +128,7 @@ void RoundProgressModel::onResponseFinished(qint64 responseId, qint64 variantId,
     Row &r = m_rows[row];
     r.streaming = false;
     r.variantId = variantId;
-    if (const auto rec = m_store ? m_store->response(responseId) : std::nullopt) {
+    if (const auto rec = m_store ? m_store->exchanges().response(responseId) : std::nullopt) {
         r.tokens = rec->promptTokens + rec->completionTokens;
         r.chars = rec->rawText.size();
         r.problem = !rec->error.isEmpty() ? rec->error : problem;

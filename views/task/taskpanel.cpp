@@ -178,7 +178,7 @@ void TaskPanel::readStoredPeaks()
     if (!latest || latest == m_storedFrom)
         return;
     // One stored result, read once per new evaluation: a small read.
-    const std::optional<Evaluation> e = m_store->evaluation(latest);
+    const std::optional<Evaluation> e = m_store->evaluations().find(latest);
     if (!e)
         return;
     const MeasurementFigures m = e->figures();

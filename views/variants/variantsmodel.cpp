@@ -65,7 +65,7 @@ void VariantsModel::reload()
     m_rows = 0;
     if (m_store && m_store->isOpen()) {
         m_rows = m_store->population().size();
-        for (const auto &r : m_store->rounds())
+        for (const auto &r : m_store->rounds().all())
             m_roundNumbers.insert(r.id, r.number);
         // Every measured variant's details, in creation order; rows on screen jump the queue in data().
         for (const auto &v : m_store->population().variants())
@@ -104,7 +104,7 @@ void VariantsModel::onRoundChanged(qint64 roundId)
 {
     if (!m_store || m_roundNumbers.contains(roundId))
         return;
-    if (const auto r = m_store->round(roundId))
+    if (const auto r = m_store->rounds().find(roundId))
         m_roundNumbers.insert(roundId, r->number);
 }
 
@@ -231,7 +231,7 @@ void VariantsModel::loadSomeDetails()
         if (!v || !v->hasEvaluation() || m_details.contains(v->eval.id))
             continue;
         Details d;
-        if (const auto e = m_store->evaluation(v->eval.id)) {
+        if (const auto e = m_store->evaluations().find(v->eval.id)) {
             const MeasurementFigures &m = e->figures();
             d.speedOfLight = m.speedOfLight;
             d.bound = m.bound;

@@ -294,7 +294,7 @@ void VariantsPanel::setPinned(bool pinned)
     if (!m_store)
         return;
     for (qint64 id : selectedIds())
-        m_store->setPinned(id, pinned);
+        m_store->variants().setPinned(id, pinned);
 }
 
 void VariantsPanel::setExcluded(bool excluded)
@@ -302,7 +302,7 @@ void VariantsPanel::setExcluded(bool excluded)
     if (!m_store)
         return;
     for (qint64 id : selectedIds())
-        m_store->setExcluded(id, excluded);
+        m_store->variants().setExcluded(id, excluded);
 }
 
 void VariantsPanel::acceptSuspicious()
@@ -311,7 +311,7 @@ void VariantsPanel::acceptSuspicious()
         return;
     for (qint64 id : selectedIds())
         if (const Variant *v = m_store->population().find(id); v && v->suspicious && !v->accepted)
-            m_store->setAccepted(id, true);
+            m_store->variants().setAccepted(id, true);
 }
 
 void VariantsPanel::setTags(const QStringList &tags)
@@ -323,7 +323,7 @@ void VariantsPanel::setTags(const QStringList &tags)
         if (const QString s = t.trimmed(); !s.isEmpty() && !clean.contains(s))
             clean << s;
     for (qint64 id : selectedIds())
-        m_store->setTags(id, clean);
+        m_store->variants().setTags(id, clean);
 }
 
 void VariantsPanel::editTags()

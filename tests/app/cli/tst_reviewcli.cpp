@@ -40,17 +40,17 @@ struct Fixture {
         const auto add = [&](double speedup) {
             Variant v;
             v.origin = VariantOrigin::Model;
-            const qint64 id = store.addVariant(v, {u"// kernel"_s, {}, {}});
-            store.addEvaluation(Evaluation::fromResult(id, sessiontest::resultJson(u"correct"_s, speedup, 0.1)));
+            const qint64 id = store.variants().add(v, {u"// kernel"_s, {}, {}});
+            store.evaluations().add(Evaluation::fromResult(id, sessiontest::resultJson(u"correct"_s, speedup, 0.1)));
             return id;
         };
         plain = add(2.0);
         fast = add(40.0);
         failedDeep = add(50.0);
-        store.addEvaluation(Evaluation::fromResult(failedDeep, sessiontest::resultJson(u"incorrect"_s, 0, 0.1)));
-        store.setSuspicious(failedDeep, true, u"the deep check failed (incorrect): timed run 3 differs"_s);
+        store.evaluations().add(Evaluation::fromResult(failedDeep, sessiontest::resultJson(u"incorrect"_s, 0, 0.1)));
+        store.variants().setSuspicious(failedDeep, true, u"the deep check failed (incorrect): timed run 3 differs"_s);
         accepted = add(35.0);
-        store.setAccepted(accepted, true);
+        store.variants().setAccepted(accepted, true);
         const Variant *f = store.population().find(fast);
         return f && f->suspicious && !f->accepted && !store.population().find(plain)->suspicious;
     }

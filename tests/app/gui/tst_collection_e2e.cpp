@@ -214,9 +214,9 @@ private Q_SLOTS:
         QVERIFY(variants.at(0).origin == VariantOrigin::Reference);
         QVERIFY(variants.at(1).origin == VariantOrigin::Imported);
         QVERIFY(variants.at(1).isCorrect());
-        QCOMPARE(s->texts(variants.at(1).id).source.section(u'\n', 0, 0),
+        QCOMPARE(s->variants().texts(variants.at(1).id).source.section(u'\n', 0, 0),
                  u"# kforge-scripted: verdict=correct speedup=1.40"_s);
-        const std::optional<Evaluation> e = s->latestEvaluation(variants.at(1).id);
+        const std::optional<Evaluation> e = s->evaluations().latest(variants.at(1).id);
         QVERIFY(e);
         QCOMPARE(e->measurement().speedup, 1.4);
         QVERIFY(variants.at(1).notes.contains(u"Claimed speedup: 1.4×"_s));

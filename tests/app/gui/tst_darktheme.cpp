@@ -198,7 +198,7 @@ private Q_SLOTS:
         why.answer = u"#6 reads B once with float4 loads; see [the best practices guide]"
                      "(https://docs.nvidia.com/cuda/cuda-c-best-practices-guide/) and <https://example.org/roofline>."_s;
         why.created = QDateTime::currentDateTimeUtc();
-        QVERIFY(w.session()->addPairAnalysis(why) > 0);
+        QVERIFY(w.session()->analyses().addPairAnalysis(why) > 0);
         w.selection()->setComparePair(6, 8);
         Q_EMIT w.variantsPanel()->compareRequested(6, 8);
         ComparePanel *compare = w.comparePanel();
@@ -213,8 +213,10 @@ private Q_SLOTS:
         Variant linked;
         linked.origin = VariantOrigin::Manual;
         linked.label = u"linked"_s;
-        const qint64 linkedId = w.session()->addVariant(
-            linked, VariantTexts{w.session()->source(6), u"Like #6; the [roofline](https://example.org/roofline)."_s, {}});
+        const qint64 linkedId =
+            w.session()->variants().add(linked, VariantTexts{w.session()->variants().source(6),
+                                                             u"Like #6; the [roofline](https://example.org/roofline)."_s,
+                                                             {}});
         QVERIFY(linkedId > 0);
         w.reasoningPanel()->showVariant(linkedId);
         w.reasoningPanel()->renderNow();

@@ -454,7 +454,7 @@ private Q_SLOTS:
         QVERIFY(w.dockOf(w.diffView())->isVisible());
         QVERIFY(w.dockOf(w.comparePanel())->isVisible()); // both at once
         QCOMPARE(w.diffView()->leftEditor()->text().isEmpty(), false);
-        QVERIFY(w.diffView()->leftEditor()->text() == w.session()->source(fastVariant)
+        QVERIFY(w.diffView()->leftEditor()->text() == w.session()->variants().source(fastVariant)
                 || w.diffView()->model().rowCount() > 0);
         shoot(&w, QStringLiteral("mainwindow-compare-diff-1280x800"));
         // Swapped in Compare: the Diff swaps too.

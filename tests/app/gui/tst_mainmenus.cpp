@@ -387,7 +387,7 @@ private Q_SLOTS:
 
         // Ctrl+Enter on an edited fork: compiled only; nothing enters the session.
         const qsizetype variants = w.session()->population().size();
-        const int rounds0 = int(w.session()->rounds().size());
+        const int rounds0 = int(w.session()->rounds().all().size());
         const int fork = w.tabs()->fork(w.session()->population().reference()->id);
         QsciScintilla *e = w.editor()->editor(fork);
         e->setText(QStringLiteral("#include \"kforge/kernel.h\"\n\nKF_ENTRY(in, nin, out, nout, params, stream)\n{\n"
@@ -412,7 +412,7 @@ private Q_SLOTS:
         }
         // Start Round: refused with the same reason, and no round is made.
         rounds->start();
-        QCOMPARE(int(w.session()->rounds().size()), rounds0);
+        QCOMPARE(int(w.session()->rounds().all().size()), rounds0);
         QCOMPARE(rounds->statusText(), readiness.explanation());
         QCOMPARE(w.session()->population().size(), variants);
         // A dropped kernel file opens as an editable tab, not as a variant that can only fail.

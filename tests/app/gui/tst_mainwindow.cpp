@@ -392,7 +392,7 @@ private Q_SLOTS:
         QCOMPARE(w.editor()->variantId(fork), id);
         QVERIFY(!w.editor()->isReadOnly(fork)); // only a finished evaluation makes a source read-only
         QCOMPARE(w.session()->population().find(id)->parentIds, QList<qint64>{referenceId});
-        QCOMPARE(w.session()->source(id), broken);
+        QCOMPARE(w.session()->variants().source(id), broken);
 
         // nvcc's answer comes back as the variant's status and as markers in the tab.
         QTRY_VERIFY_WITH_TIMEOUT(w.session()->population().find(id)->status == VariantStatus::Failed, 180000);
@@ -424,7 +424,7 @@ private Q_SLOTS:
         QCOMPARE(w.editor()->title(fork), w.session()->population().find(again)->label);
         // The new attempt descends from what the fork was made of, not from the text that did not compile.
         QCOMPARE(w.session()->population().find(again)->parentIds, QList<qint64>{referenceId});
-        QCOMPARE(w.session()->source(again), fixed);
+        QCOMPARE(w.session()->variants().source(again), fixed);
 
         // The failed variant stays in the session, and a fork of it (from the Variants panel) starts from its text.
         Q_EMIT w.variantsPanel()->forkRequested(id);
@@ -535,7 +535,7 @@ private Q_SLOTS:
         const Variant &v = w.session()->population().variants().back();
         QVERIFY(v.origin == VariantOrigin::Manual);
         QCOMPARE(v.label, QStringLiteral("dropped_kernel"));
-        QVERIFY(w.session()->source(v.id).contains(QLatin1String("dropped onto the window")));
+        QVERIFY(w.session()->variants().source(v.id).contains(QLatin1String("dropped onto the window")));
         const int tab = w.editor()->indexOfVariant(v.id);
         QVERIFY(tab >= 0);
         QCOMPARE(w.editor()->currentIndex(), tab);

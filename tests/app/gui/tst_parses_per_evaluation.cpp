@@ -115,7 +115,7 @@ class TestParsesPerEvaluation : public QObject
 
         // And the store asked directly, as the Task panel and the round runner do.
         for (qint64 id : std::as_const(measured))
-            QVERIFY(store->latestEvaluation(id));
+            QVERIFY(store->evaluations().latest(id));
         QTest::qWait(50); // throttled rebuilds and the Task panel's reload
     }
 
@@ -150,9 +150,9 @@ private Q_SLOTS:
         QVERIFY(writeFile(dir.filePath(u"wrong.cu"_s), kWrong));
         QVERIFY(w.tabs()->addFile(dir.filePath(u"fast.cu"_s)));
         QVERIFY(w.tabs()->addFile(dir.filePath(u"wrong.cu"_s)));
-        QTRY_COMPARE_WITH_TIMEOUT(store->evaluationCount(), 3, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(store->evaluations().count(), 3, 60000);
         QTRY_COMPARE_WITH_TIMEOUT(w.workbench()->queue()->pendingCount(), 0, 60000);
-        const int evaluations = store->evaluationCount();
+        const int evaluations = store->evaluations().count();
 
         readEverywhere(w);
         readEverywhere(w);
@@ -165,16 +165,16 @@ private Q_SLOTS:
         const qint64 beforeReopened = Measurement::parseCount();
         QVERIFY(w.openSession(sessionFile));
         store = w.session();
-        QCOMPARE(store->evaluationCount(), evaluations);
+        QCOMPARE(store->evaluations().count(), evaluations);
         readEverywhere(w);
         readEverywhere(w);
         QList<qint64> ids;
         for (const Variant &v : store->population().variants())
-            for (const EvaluationSummary &e : store->evaluations(v.id))
+            for (const EvaluationSummary &e : store->evaluations().ofVariant(v.id))
                 ids << e.id;
         QCOMPARE(ids.size(), evaluations);
         for (qint64 id : std::as_const(ids)) // every evaluation read at least once...
-            QVERIFY(store->evaluation(id));
+            QVERIFY(store->evaluations().find(id));
         const qint64 reopened = Measurement::parseCount() - beforeReopened;
         qInfo("parses per evaluation, session opened from its file: %.2f (%lld parses of %d evaluations)",
               double(reopened) / evaluations, reopened, evaluations);

@@ -404,7 +404,7 @@ private Q_SLOTS:
         }
         SessionStore *store = w.session();
         const qint64 reference = store->population().reference()->id;
-        QCOMPARE(store->evaluations(reference).size(), 0);
+        QCOMPARE(store->evaluations().ofVariant(reference).size(), 0);
         KernelEditor *editor = w.editor();
         QCOMPARE(editor->variantId(editor->currentIndex()), reference);
 
@@ -414,14 +414,14 @@ private Q_SLOTS:
         editor->editor(editor->currentIndex())->setFocus();
         QTest::keyClick(editor->editor(editor->currentIndex()), Qt::Key_Return, Qt::ControlModifier);
         QCOMPARE(editor->status(editor->currentIndex()), u"Queued for evaluation…"_s);
-        QTRY_COMPARE_WITH_TIMEOUT(store->evaluations(reference).size(), 1, 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(store->evaluations().ofVariant(reference).size(), 1, 120000);
 
         // Measured: again is a new evaluation, said as such; the first one stays.
         QTRY_VERIFY_WITH_TIMEOUT(!w.workbench()->queue()->isEvaluating(reference), 60000);
         QTest::keyClick(editor->editor(editor->currentIndex()), Qt::Key_Return, Qt::ControlModifier);
         QVERIFY2(editor->status(editor->currentIndex()).startsWith(u"Measuring again as evaluation 2; evaluation 1 ("_s),
                  qPrintable(editor->status(editor->currentIndex())));
-        QTRY_COMPARE_WITH_TIMEOUT(store->evaluations(reference).size(), 2, 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(store->evaluations().ofVariant(reference).size(), 2, 120000);
         QTRY_VERIFY2(editor->status(editor->currentIndex()).contains(u"(evaluation 2; before: "_s),
                      qPrintable(editor->status(editor->currentIndex())));
     }

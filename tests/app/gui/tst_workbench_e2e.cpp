@@ -150,11 +150,11 @@ private Q_SLOTS:
                 reasoning->setFollowLive(false);
             }
         }
-        QCOMPARE(store->rounds().size(), 2);
+        QCOMPARE(store->rounds().all().size(), 2);
         // The history follows: both rounds in Round Control, the last one's candidates shown, all six answers listed
         // in Reasoning.
         QTRY_COMPARE(control->roundsModel()->rowCount(), 2);
-        QCOMPARE(control->progressModel()->round(), store->rounds().last().id);
+        QCOMPARE(control->progressModel()->round(), store->rounds().all().last().id);
         QCOMPARE(control->roundsView()->currentIndex().row(), 1);
         QTRY_COMPARE(reasoning->model()->rowCount(), 6);
 
@@ -214,7 +214,7 @@ private Q_SLOTS:
         QVERIFY(compare->askButton()->isEnabled());
         QTest::mouseClick(compare->askButton(), Qt::LeftButton);
         QVERIFY(answered.wait(30000));
-        const QList<PairAnalysis> pairs = store->pairAnalyses(best, second);
+        const QList<PairAnalysis> pairs = store->analyses().pairAnalyses(best, second);
         QCOMPARE(pairs.size(), 1);
         QVERIFY(pairs.constFirst().answer.contains(QLatin1String("16-byte")));
         QTRY_VERIFY(reasoning->answerText().contains(QLatin1String("Vector width")));

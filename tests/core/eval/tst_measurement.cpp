@@ -183,8 +183,8 @@ private Q_SLOTS:
         QVERIFY2(store.open(path), qPrintable(store.errorString()));
         int evaluations = 0, withCompile = 0, traced = 0;
         for (const Variant &v : store.population().variants())
-            for (const EvaluationSummary &s : store.evaluations(v.id)) {
-                const auto e = store.evaluation(s.id);
+            for (const EvaluationSummary &s : store.evaluations().ofVariant(v.id)) {
+                const auto e = store.evaluations().find(s.id);
                 QVERIFY(e);
                 const QByteArray tag = "evaluation #" + QByteArray::number(s.id);
                 const Measurement &m = e->measurement();

@@ -131,7 +131,7 @@ private Q_SLOTS:
         QVERIFY(task.ok());
         int measured = 0;
         for (const Variant &v : store.population().variants()) {
-            const auto e = store.latestEvaluation(v.id);
+            const auto e = store.evaluations().latest(v.id);
             if (!e || !e->summary.isCorrect())
                 continue;
             const QJsonObject &r = e->result;

@@ -90,7 +90,7 @@ bool makeSession(SessionStore &store, const QString &path, const QString &task, 
     }
     const qint64 refId = ref->id;
     const QStringList flags{u"-O3"_s, u"-lineinfo"_s, u"-arch=sm_90"_s, u"-lcublas"_s};
-    if (!store.addEvaluation(Evaluation::fromResult(refId, correctResult(3.0, 3.0), h200Device(), flags, u"13.0.88"_s))) {
+    if (!store.evaluations().add(Evaluation::fromResult(refId, correctResult(3.0, 3.0), h200Device(), flags, u"13.0.88"_s))) {
         *error = store.errorString();
         return false;
     }
@@ -98,7 +98,7 @@ bool makeSession(SessionStore &store, const QString &path, const QString &task, 
         if (v.id == refId || !speedups.contains(v.label))
             continue;
         const double s = speedups.value(v.label);
-        if (!store.addEvaluation(
+        if (!store.evaluations().add(
                 Evaluation::fromResult(v.id, correctResult(3.0, 3.0 / s), h200Device(), flags, u"13.0.88"_s))) {
             *error = store.errorString();
             return false;

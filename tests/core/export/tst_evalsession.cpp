@@ -132,7 +132,7 @@ void TestEvalSession::recordedAndExportable()
     QVERIFY(v->origin == VariantOrigin::Imported);
     QVERIFY(v->isCorrect());
     QVERIFY(v->eval.speedup && *v->eval.speedup > 1);
-    QCOMPARE(store.source(id), QString::fromUtf8([] {
+    QCOMPARE(store.variants().source(id), QString::fromUtf8([] {
                  QFile f(kCandidate);
                  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
              }()));

@@ -250,7 +250,7 @@ void TestExport::sessionInput()
     const qint64 best = test::variantByLabel(store, u"good"_s);
     QVERIFY(store.population().find(best)->suspicious);
     QCOMPARE(SessionExportSource::resolveVariant(store, u"best"_s, &error), naive);
-    QVERIFY(store.setAccepted(best, true));
+    QVERIFY(store.variants().setAccepted(best, true));
     QCOMPARE(SessionExportSource::resolveVariant(store, u"best"_s, &error), best);
     QCOMPARE(SessionExportSource::resolveVariant(store, QString::number(best), &error), best);
     QCOMPARE(SessionExportSource::resolveVariant(store, u"#%1"_s.arg(best), &error), best);
@@ -298,7 +298,7 @@ void TestExport::sessionRefusesIncorrect()
     QVERIFY2(error.contains(u"not been evaluated"_s), qPrintable(error));
     QJsonObject wrong = test::correctResult(3.0, 1.0);
     wrong[u"verdict"_s] = u"incorrect"_s;
-    QVERIFY(store.addEvaluation(Evaluation::fromResult(naive, wrong, test::h200Device())));
+    QVERIFY(store.evaluations().add(Evaluation::fromResult(naive, wrong, test::h200Device())));
     QVERIFY(!SessionExportSource::build(store, naive, &error));
     QVERIFY2(error.contains(u"incorrect"_s), qPrintable(error));
 }

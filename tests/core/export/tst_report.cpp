@@ -64,20 +64,20 @@ bool makeRoundSession(SessionStore &store, const QString &path, Built *b, QStrin
     if (!test::makeSession(store, path, u"diag_matmul"_s, {}, error))
         return false;
     const qint64 ref = store.population().reference()->id;
-    b->roundId = store.addRound(QJsonObject{{u"candidates"_s, 5}});
+    b->roundId = store.rounds().add(QJsonObject{{u"candidates"_s, 5}});
     RoundUsage usage;
     usage.requests = 5;
     usage.promptTokens = 5000;
     usage.completionTokens = 4000;
-    store.addRoundUsage(b->roundId, usage);
-    store.setRoundState(b->roundId, RoundState::Finished);
+    store.rounds().addUsage(b->roundId, usage);
+    store.rounds().setState(b->roundId, RoundState::Finished);
     PromptRecord p;
     p.roundId = b->roundId;
     p.kind = u"contrastive"_s;
     p.templateName = u"contrastive"_s;
     p.rendered = u"Task: diag(A) @ B ... Exemplar #1 (1.00x) ... write a faster kernel."_s;
     p.exemplarIds = {ref};
-    const qint64 promptId = store.addPrompt(p);
+    const qint64 promptId = store.exchanges().addPrompt(p);
 
     const auto answer = [&](const QString &raw, const QString &status) {
         ResponseRecord r;
@@ -88,7 +88,7 @@ bool makeRoundSession(SessionStore &store, const QString &path, Built *b, QStrin
         r.finishStatus = u"stop"_s;
         r.promptTokens = 1000;
         r.completionTokens = 800;
-        return store.addResponse(r);
+        return store.exchanges().addResponse(r);
     };
     const auto variant = [&](qint64 responseId, const QString &source, const QString &analysis, const QString &design) {
         Variant v;
@@ -97,7 +97,7 @@ bool makeRoundSession(SessionStore &store, const QString &path, Built *b, QStrin
         v.promptId = promptId;
         v.responseId = responseId;
         v.parentIds = {ref};
-        return store.addVariant(v, VariantTexts{source, analysis, design});
+        return store.variants().add(v, VariantTexts{source, analysis, design});
     };
     const QString good = QString::fromUtf8(kGoodAnswer);
     const QString code = good.section(u"```cuda\n"_s, 1).section(u"```"_s, 0, 0);
@@ -108,20 +108,21 @@ bool makeRoundSession(SessionStore &store, const QString &path, Built *b, QStrin
     const QStringList flags{u"-O3"_s, u"-arch=sm_90"_s, u"-lcublas"_s};
 
     b->fast = variant(answer(good, u"ok"_s), code, analysis, design);
-    store.addEvaluation(Evaluation::fromResult(b->fast, test::correctResult(3.0, 0.5), device, flags, u"13.0.88"_s));
+    store.evaluations().add(Evaluation::fromResult(b->fast, test::correctResult(3.0, 0.5), device, flags, u"13.0.88"_s));
     b->held = variant(answer(good + u"\n(faster still)"_s, u"ok"_s), code + u"// unrolled\n"_s, analysis, design);
-    store.addEvaluation(Evaluation::fromResult(b->held, test::correctResult(3.0, 3.0 / 41.0), device, flags, u"13.0.88"_s));
+    store.evaluations().add(
+        Evaluation::fromResult(b->held, test::correctResult(3.0, 3.0 / 41.0), device, flags, u"13.0.88"_s));
     b->wrong = variant(answer(good + u"\n(off by one)"_s, u"ok"_s), QString(code).replace(u"a[i] *"_s, u"a[i + 1] *"_s),
                        analysis, design);
     QJsonObject wrong = test::correctResult(3.0, 0.4);
     wrong[u"verdict"_s] = u"incorrect"_s;
-    store.addEvaluation(Evaluation::fromResult(b->wrong, wrong, device, flags, u"13.0.88"_s));
+    store.evaluations().add(Evaluation::fromResult(b->wrong, wrong, device, flags, u"13.0.88"_s));
     b->broken = variant(answer(good + u"\n(typo)"_s, u"ok"_s),
                         u"#include \"kforge/kernel.h\"\nKF_ENTRY(a, b, c, d, e, f) { return x; }\n"_s, analysis, design);
-    store.addEvaluation(Evaluation::fromResult(
+    store.evaluations().add(Evaluation::fromResult(
         b->broken, QJsonObject{{u"verdict"_s, u"compile_error"_s}, {u"message"_s, u"identifier \"x\" is undefined"_s}},
         device, flags, u"13.0.88"_s));
-    store.setStatus(b->broken, VariantStatus::Failed, u"compile error"_s);
+    store.variants().setStatus(b->broken, VariantStatus::Failed, u"compile error"_s);
     answer(u"I am not sure what you mean. Could you clarify the task?"_s, u"failed"_s);
     return store.population().size() == 7;
 }
@@ -299,7 +300,7 @@ void TestReport::hottestLinesOfTheBest()
     QVERIFY(QFile::copy(m_session, path));
     SessionStore store;
     QVERIFY(store.open(path));
-    const QString source = store.source(m_built.fast);
+    const QString source = store.variants().source(m_built.fast);
     const QStringList lines = source.split(u'\n');
     const int storeLine = int(lines.indexOf(QRegularExpression(u"\\s*if \\(j < m\\).*"_s))) + 1; // the load and store
     QVERIFY(storeLine > 0);
@@ -319,7 +320,7 @@ void TestReport::hottestLinesOfTheBest()
                                                       {u"samples"_s, 1000},
                                                       {u"pcs"_s, QJsonArray{pc(0x100, 700, u"long_scoreboard"_s, storeLine),
                                                                             pc(0x40, 300, u"wait"_s, storeLine - 1)}}}}}});
-    QVERIFY(store.addEvaluation(Evaluation::fromResult(m_built.fast, result, test::h200Device(), {}, u"13.0.88"_s)));
+    QVERIFY(store.evaluations().add(Evaluation::fromResult(m_built.fast, result, test::h200Device(), {}, u"13.0.88"_s)));
     QString error;
     const auto report = ReportSource::build(store, 5, &error);
     QVERIFY2(report, qPrintable(error));
@@ -485,20 +486,20 @@ void TestReport::datasetDegenerate()
     PromptRecord p;
     p.kind = u"contrastive"_s;
     p.rendered = u"make it faster"_s;
-    p.roundId = store.addRound({});
-    const qint64 promptId = store.addPrompt(p);
+    p.roundId = store.rounds().add({});
+    const qint64 promptId = store.exchanges().addPrompt(p);
     ResponseRecord r;
     r.promptId = promptId;
     r.rawText = u"Analysis: the output is constant.\n```cuda\nKF_ENTRY(a,b,c,d,e,f){return 0;}\n```"_s;
     r.parseStatus = u"partial"_s;
-    const qint64 responseId = store.addResponse(r);
+    const qint64 responseId = store.exchanges().addResponse(r);
     Variant v;
     v.origin = VariantOrigin::Model;
     v.promptId = promptId;
     v.responseId = responseId;
     v.roundId = p.roundId;
-    const qint64 id = store.addVariant(v, VariantTexts{u"KF_ENTRY(a,b,c,d,e,f){return 0;}"_s, {}, {}});
-    QVERIFY(store.addEvaluation(
+    const qint64 id = store.variants().add(v, VariantTexts{u"KF_ENTRY(a,b,c,d,e,f){return 0;}"_s, {}, {}});
+    QVERIFY(store.evaluations().add(
         Evaluation::fromResult(id, test::correctResult(5.0, 0.01, {u"degenerate_output"_s}), test::h200Device())));
     DatasetStats stats;
     QCOMPARE(TrainingData::records(store, {}, &stats).size(), 0);
@@ -663,7 +664,7 @@ void TestReport::cliExportModelNew()
                  qPrintable(error));
         blocked = test::variantByLabel(store, u"blocked"_s);
         cu = test::variantByLabel(store, u"warp_per_row"_s);
-        source = store.source(blocked);
+        source = store.variants().source(blocked);
     }
     QVERIFY(blocked > 0 && cu > 0 && source.contains(u"class ModelNew"_s));
     const QString out = m_dir.filePath(u"cli-modelnew"_s);

@@ -242,22 +242,22 @@ private Q_SLOTS:
         auto add = [&](const QString &verdict, double speedup) {
             Variant v;
             v.parentIds = {ref};
-            const qint64 id = store.addVariant(v, {QStringLiteral("// %1").arg(speedup), {}, {}});
+            const qint64 id = store.variants().add(v, {QStringLiteral("// %1").arg(speedup), {}, {}});
             QJsonObject timing{{QStringLiteral("speedup"), speedup}};
-            store.addEvaluation(Evaluation::fromResult(id, QJsonObject{{QStringLiteral("verdict"), verdict},
-                                                                       {QStringLiteral("timing"), timing}}));
+            store.evaluations().add(Evaluation::fromResult(id, QJsonObject{{QStringLiteral("verdict"), verdict},
+                                                                           {QStringLiteral("timing"), timing}}));
             return id;
         };
-        store.addEvaluation(Evaluation::fromResult(
+        store.evaluations().add(Evaluation::fromResult(
             ref, QJsonObject{{QStringLiteral("verdict"), QStringLiteral("correct")},
                              {QStringLiteral("timing"), QJsonObject{{QStringLiteral("speedup"), 1.0}}}}));
         const qint64 good = add(QStringLiteral("correct"), 3.0);
         const qint64 wrong = add(QStringLiteral("incorrect"), 0);
         const qint64 suspicious = add(QStringLiteral("correct"), 40.0);
         const qint64 excluded = add(QStringLiteral("correct"), 2.0);
-        store.setExcluded(excluded, true);
+        store.variants().setExcluded(excluded, true);
         Variant unevaluated;
-        store.addVariant(unevaluated, {QStringLiteral("//"), {}, {}});
+        store.variants().add(unevaluated, {QStringLiteral("//"), {}, {}});
 
         QList<SamplerCandidate> c = ExemplarSampler::candidates(store, true);
         QCOMPARE(c.size(), 5);
@@ -268,7 +268,7 @@ private Q_SLOTS:
         QVERIFY(!byId[wrong].eligible && !byId[suspicious].eligible && !byId[excluded].eligible);
         QCOMPARE(byId[good].source, QStringLiteral("// 3"));
         QVERIFY(byId[wrong].source.isEmpty());
-        store.setAccepted(suspicious, true);
+        store.variants().setAccepted(suspicious, true);
         QVERIFY(ExemplarSampler::candidates(store, false).at(3).eligible);
         SamplerSettings s;
         s.strategy = SamplingStrategy::TopK;

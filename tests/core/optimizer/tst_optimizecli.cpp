@@ -180,8 +180,8 @@ private Q_SLOTS:
         SessionStore store;
         QVERIFY2(store.open(session), qPrintable(store.errorString()));
         QCOMPARE(store.task().name, QStringLiteral("diag_matmul"));
-        QCOMPARE(store.rounds().size(), 1);
-        const RoundRecord round = store.rounds().first();
+        QCOMPARE(store.rounds().all().size(), 1);
+        const RoundRecord round = store.rounds().all().first();
         const Variant *ref = store.population().reference();
         QVERIFY(ref && ref->hasEvaluation());
 
@@ -207,7 +207,7 @@ private Q_SLOTS:
         QCOMPARE(round.usage.requests, 3);
         auto byMarker = [&](const char *marker) -> const Variant * {
             for (const auto &v : store.population().variants())
-                if (store.source(v.id).contains(QLatin1String(marker)))
+                if (store.variants().source(v.id).contains(QLatin1String(marker)))
                     return store.population().find(v.id);
             return nullptr;
         };
@@ -221,7 +221,8 @@ private Q_SLOTS:
         QCOMPARE(wrong->eval.verdictName(), QStringLiteral("incorrect"));
         QCOMPARE(toString(wrong->status), QStringLiteral("failed"));
         QCOMPARE(broken->eval.verdictName(), QStringLiteral("compile_error"));
-        QVERIFY(store.latestEvaluation(broken->id)
+        QVERIFY(store.evaluations()
+                    .latest(broken->id)
                     ->result.value(QLatin1String("compile"))
                     .toObject()
                     .value(QLatin1String("log"))
@@ -234,7 +235,7 @@ private Q_SLOTS:
         QCOMPARE(r.out.count(QStringLiteral("shown #%1").arg(store.population().reference()->id)), 3);
 #ifdef KFORGE_GPU_ROUND
         // Measured, not scripted: the worker's trace and timing are in the stored result.
-        const auto e = store.latestEvaluation(fast->id);
+        const auto e = store.evaluations().latest(fast->id);
         QVERIFY(!e->result.value(QLatin1String("flags")).toArray().contains(QStringLiteral("scripted")));
         QVERIFY(e->result.value(QLatin1String("timing"))
                     .toObject()
@@ -295,18 +296,18 @@ private Q_SLOTS:
             }
             return;
         }
-        QCOMPARE(store.rounds().size(), 1); // the round ran after the imported variants were measured
+        QCOMPARE(store.rounds().all().size(), 1); // the round ran after the imported variants were measured
         // A GPU: both hand-written variants are correct and measured before round 1, whose prompts show them.
         QCOMPARE(r.exitCode, 0);
         for (const Variant *v : imported) {
             QVERIFY2(v->isCorrect(), qPrintable(v->label + QLatin1String(": ") + v->statusMessage));
             QVERIFY(v->roundId == 0);
         }
-        const QList<qint64> roundVariants = store.variantsOfRound(store.rounds().first().id);
+        const QList<qint64> roundVariants = store.variants().ofRound(store.rounds().all().first().id);
         QVERIFY(!roundVariants.isEmpty());
         bool shownImported = false;
         for (qint64 id : roundVariants)
-            if (const auto prompt = store.prompt(store.population().find(id)->promptId))
+            if (const auto prompt = store.exchanges().prompt(store.population().find(id)->promptId))
                 for (const Variant *v : imported)
                     shownImported |= prompt->exemplarIds.contains(v->id);
         QVERIFY2(shownImported, "round 1's prompts showed none of the measured hand-written variants");
@@ -330,7 +331,7 @@ private Q_SLOTS:
             int held = 0;
             for (const Variant &v : store.population().variants())
                 if (v.suspicious && v.isCorrect()) {
-                    QVERIFY(store.setAccepted(v.id, false));
+                    QVERIFY(store.variants().setAccepted(v.id, false));
                     ++held;
                 }
             QCOMPARE(held, 4);

@@ -448,8 +448,8 @@ private Q_SLOTS:
         const QString reference = store.task().referenceSource.trimmed();
         QVERIFY(reference.size() > 200);
         int rerendered = 0;
-        for (const RoundRecord &round : store.rounds()) {
-            for (const PromptRecord &sent : store.prompts(round.id)) {
+        for (const RoundRecord &round : store.rounds().all()) {
+            for (const PromptRecord &sent : store.exchanges().prompts(round.id)) {
                 if (sent.kind != QLatin1String("contrastive"))
                     continue;
                 const qint64 referenceId = store.population().reference()->id;
@@ -478,7 +478,7 @@ private Q_SLOTS:
                 // Every other exemplar still shows its code.
                 for (qint64 id : sent.exemplarIds)
                     if (id != referenceId)
-                        QVERIFY(p.contains(store.source(id).trimmed()));
+                        QVERIFY(p.contains(store.variants().source(id).trimmed()));
                 ++rerendered;
             }
         }

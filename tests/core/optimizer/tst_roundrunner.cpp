@@ -151,21 +151,21 @@ struct Rig {
         Variant v;
         v.origin = VariantOrigin::Manual;
         v.label = marker;
-        const qint64 id = store.addVariant(v, {QStringLiteral("// %1\n").arg(marker), {}, {}});
+        const qint64 id = store.variants().add(v, {QStringLiteral("// %1\n").arg(marker), {}, {}});
         EvalResult r;
         r.verdict = Verdict::Correct;
         r.reference = scriptedTiming(11.84);
         r.candidate = scriptedTiming(11.84 / speedup);
         r.speedup = speedup;
         r.verification.trials = 5;
-        store.addEvaluation(Evaluation::fromResult(id, r.toJson()));
+        store.evaluations().add(Evaluation::fromResult(id, r.toJson()));
         return id;
     }
 
     const Variant *byMarker(const QString &marker)
     {
         for (const auto &v : store.population().variants())
-            if (store.source(v.id).contains(marker))
+            if (store.variants().source(v.id).contains(marker))
                 return store.population().find(v.id);
         return nullptr;
     }
@@ -211,10 +211,10 @@ private Q_SLOTS:
         QVERIFY(fast->suspicious && !fast->usableAsExemplar());
         QCOMPARE(toString(fast->origin), QStringLiteral("model"));
         QCOMPARE(fast->parentIds, QList<qint64>{ref->id}); // the exemplar it was shown
-        QVERIFY(st.texts(fast->id).analysis.contains(QLatin1String("11.84 ms")));
-        QVERIFY(st.texts(fast->id).design.contains(QLatin1String("float4")));
+        QVERIFY(st.variants().texts(fast->id).analysis.contains(QLatin1String("11.84 ms")));
+        QVERIFY(st.variants().texts(fast->id).design.contains(QLatin1String("float4")));
         QVERIFY(
-            st.latestEvaluation(fast->id)->result.value(QLatin1String("flags")).toArray().contains(QStringLiteral("scripted")));
+            st.evaluations().latest(fast->id)->result.value(QLatin1String("flags")).toArray().contains(QStringLiteral("scripted")));
 
         // The wrong kernel: failed verification, with the reason, and one repair attempt.
         const Variant *wrong = rig.byMarker(QStringLiteral("WRONG_RESULT"));
@@ -254,7 +254,7 @@ private Q_SLOTS:
             return sources;
         };
         QTRY_COMPARE(profiled().size(), 1);
-        QCOMPARE(profiled().first(), st.source(best->id));
+        QCOMPARE(profiled().first(), st.variants().source(best->id));
         const Variant *fixed = rig.byMarker(QStringLiteral("REPAIRED_ROWSCALE"));
         const Variant *again = rig.byMarker(QStringLiteral("BROKEN_AGAIN"));
         QVERIFY(fixed && again);
@@ -264,17 +264,17 @@ private Q_SLOTS:
         QCOMPARE(added.count(), 5);
 
         // Prompts and responses, usage.
-        const RoundRecord round = st.rounds().last();
+        const RoundRecord round = st.rounds().all().last();
         QCOMPARE(round.usage.requests, 5);
         QCOMPARE(round.usage.promptTokens, 5 * 1500);
         QCOMPARE(round.usage.completionTokens, 5 * 700);
-        const QList<PromptRecord> prompts = st.prompts(round.id);
+        const QList<PromptRecord> prompts = st.exchanges().prompts(round.id);
         QCOMPARE(prompts.size(), 3);
         QCOMPARE(prompts[0].kind, QStringLiteral("contrastive"));
         QCOMPARE(prompts[0].exemplarIds, QList<qint64>{ref->id});
         QVERIFY(prompts[0].rendered.contains(QLatin1String("Variant A (the reference): 1.00x the reference")));
-        QCOMPARE(st.responses(prompts[0].id).size(), 3);
-        for (const auto &r : st.responses(prompts[0].id)) {
+        QCOMPARE(st.exchanges().responses(prompts[0].id).size(), 3);
+        for (const auto &r : st.exchanges().responses(prompts[0].id)) {
             QCOMPARE(r.finishStatus, QStringLiteral("complete"));
             QCOMPARE(r.parseStatus, QStringLiteral("ok"));
             QCOMPARE(r.model, QStringLiteral("test-model"));
@@ -309,7 +309,7 @@ private Q_SLOTS:
         // unreviewed 35x one; once accepted, it is eligible. (Population pointers die with the next insert.)
         const qint64 refId = ref->id, fixedId = fixed->id, fastId = fast->id;
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
-        const PromptRecord second = st.prompts(st.rounds().last().id).first();
+        const PromptRecord second = st.exchanges().prompts(st.rounds().all().last().id).first();
         QCOMPARE(QSet<qint64>(second.exemplarIds.begin(), second.exemplarIds.end()), (QSet<qint64>{refId, fixedId}));
         QVERIFY(!st.population().find(fastId)->accepted);
         // Headless (--accept-suspicious): what an earlier round left held is accepted before the next one samples,
@@ -340,7 +340,7 @@ private Q_SLOTS:
         const QString edited = rendered + QLatin1String("\nEDITED BY THE USER\n");
         rig.runner->approvePrompt(edited);
         QVERIFY(finished.wait(20000));
-        const PromptRecord p = rig.store.prompts(finished.first().first().toLongLong()).first();
+        const PromptRecord p = rig.store.exchanges().prompts(finished.first().first().toLongLong()).first();
         QCOMPARE(p.rendered, edited);
         QCOMPARE(p.hint, QStringLiteral("Think about float4."));
         QVERIFY(QString::fromUtf8(rig.server.requests().first().body).contains(QLatin1String("EDITED BY THE USER")));
@@ -365,7 +365,7 @@ private Q_SLOTS:
         s.maxConcurrent = 1;
         s.budget.maxTokens = 3000; // each answer uses 2,200
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
-        const RoundRecord r = rig.store.rounds().last();
+        const RoundRecord r = rig.store.rounds().all().last();
         QCOMPARE(r.usage.requests, 2);
         QVERIFY2(r.message.contains(QLatin1String("budget")), qPrintable(r.message));
         // Callers (the CLI's exit status) learn it from the typed outcome, not from the message.
@@ -392,8 +392,8 @@ private Q_SLOTS:
         QVERIFY(finished.count() == 1 || finished.wait(20000));
         QCOMPARE(toString(finished.first().at(1).value<RoundState>()), toString(RoundState::Stopped));
         QCOMPARE(rig.runner->outcome(), RoundRunner::Outcome::Stopped);
-        const auto prompt = rig.store.prompts(finished.first().first().toLongLong()).first();
-        for (const auto &r : rig.store.responses(prompt.id))
+        const auto prompt = rig.store.exchanges().prompts(finished.first().first().toLongLong()).first();
+        for (const auto &r : rig.store.exchanges().responses(prompt.id))
             QCOMPARE(r.finishStatus, QStringLiteral("cancelled"));
         QCOMPARE(rig.store.population().size(), 1); // nothing but the reference
         QCOMPARE(rig.runner->state(), RoundRunner::State::Idle);
@@ -412,7 +412,7 @@ private Q_SLOTS:
         QVERIFY(rig.runner->start(s));
         QVERIFY(started.wait(20000));
         rig.runner->pause();
-        QCOMPARE(toString(rig.store.round(rig.runner->currentRound())->state), QStringLiteral("paused"));
+        QCOMPARE(toString(rig.store.rounds().find(rig.runner->currentRound())->state), QStringLiteral("paused"));
         QVERIFY(answered.wait(20000)); // the request in flight completes...
         QTest::qWait(300);
         QCOMPARE(started.count(), 1); // ...but nothing new starts
@@ -433,27 +433,28 @@ private Q_SLOTS:
         // What a killed process leaves behind: a running round, its prompt, one answer in, one streaming,
         // one variant under evaluation.
         const qint64 ref = rig.store.population().reference()->id;
-        rig.store.addEvaluation(Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.source(ref)}).toJson()));
+        rig.store.evaluations().add(
+            Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.variants().source(ref)}).toJson()));
         RoundSettings s;
         s.candidates = 3;
-        const qint64 round = rig.store.addRound(s.toJson());
+        const qint64 round = rig.store.rounds().add(s.toJson());
         PromptRecord p;
         p.roundId = round;
         p.kind = QStringLiteral("contrastive");
         p.templateName = QStringLiteral("contrastive");
         p.rendered = QStringLiteral("the prompt as it was sent");
         p.exemplarIds = {ref};
-        const qint64 prompt = rig.store.addPrompt(p);
+        const qint64 prompt = rig.store.exchanges().addPrompt(p);
         ResponseRecord done;
         done.promptId = prompt;
         done.rawText = roundAnswer(QStringLiteral("fast"));
         done.parseStatus = QStringLiteral("ok");
         done.finishStatus = QStringLiteral("complete");
-        const qint64 doneId = rig.store.addResponse(done);
+        const qint64 doneId = rig.store.exchanges().addResponse(done);
         ResponseRecord streaming;
         streaming.promptId = prompt;
         streaming.finishStatus = QStringLiteral("streaming");
-        const qint64 streamingId = rig.store.addResponse(streaming);
+        const qint64 streamingId = rig.store.exchanges().addResponse(streaming);
         Variant v;
         v.origin = VariantOrigin::Model;
         v.roundId = round;
@@ -461,7 +462,7 @@ private Q_SLOTS:
         v.responseId = doneId;
         v.parentIds = {ref};
         v.status = VariantStatus::Timing;
-        const qint64 inFlight = rig.store.addVariant(v, {QStringLiteral("// FAST_ROWSCALE\n"), {}, {}});
+        const qint64 inFlight = rig.store.variants().add(v, {QStringLiteral("// FAST_ROWSCALE\n"), {}, {}});
         rig.store.close();
 
         QVERIFY(rig.store.open(path));
@@ -473,12 +474,12 @@ private Q_SLOTS:
         // The variant under evaluation was evaluated again; the streaming answer is marked and asked for again
         // with the stored prompt (3 candidates - 1 answer in = 2 requests).
         QVERIFY(rig.store.population().find(inFlight)->isCorrect());
-        QCOMPARE(rig.store.response(streamingId)->finishStatus, QStringLiteral("interrupted"));
+        QCOMPARE(rig.store.exchanges().response(streamingId)->finishStatus, QStringLiteral("interrupted"));
         QCOMPARE(rig.server.requests().size(), 2);
         QVERIFY(QString::fromUtf8(rig.server.requests().first().body).contains(QLatin1String("the prompt as it was sent")));
-        QCOMPARE(rig.store.responses(prompt).size(), 4);
-        QCOMPARE(rig.store.variantsOfRound(round).size(), 3);
-        QCOMPARE(toString(rig.store.round(round)->state), QStringLiteral("finished"));
+        QCOMPARE(rig.store.exchanges().responses(prompt).size(), 4);
+        QCOMPARE(rig.store.variants().ofRound(round).size(), 3);
+        QCOMPARE(toString(rig.store.rounds().find(round)->state), QStringLiteral("finished"));
         QVERIFY(!rig.runner->resume(round)); // finished rounds stay finished
     }
 
@@ -489,7 +490,8 @@ private Q_SLOTS:
         Rig rig;
         QVERIFY(rig.setUp(QStringLiteral("per-candidate"), scenario(QStringList(6, QStringLiteral("repaired")))));
         const qint64 ref = rig.store.population().reference()->id;
-        rig.store.addEvaluation(Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.source(ref)}).toJson()));
+        rig.store.evaluations().add(
+            Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.variants().source(ref)}).toJson()));
         const qint64 best = rig.addMeasured(QStringLiteral("V4"), 4.0);
         const QSet<qint64> others{ref, rig.addMeasured(QStringLiteral("V15"), 1.5),
                                   rig.addMeasured(QStringLiteral("V2"), 2.0), rig.addMeasured(QStringLiteral("V29"), 2.9)};
@@ -504,13 +506,13 @@ private Q_SLOTS:
                  toString(ExemplarMode::PerCandidate)); // the default, as the population allows
         QCOMPARE(toString(s.effectiveExemplarMode(2)), toString(ExemplarMode::PerRound));
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
-        const qint64 round = rig.store.rounds().last().id;
+        const qint64 round = rig.store.rounds().all().last().id;
         const QString path = rig.store.path();
 
         // Stored per candidate, read back from the file.
         rig.store.close();
         QVERIFY(rig.store.open(path));
-        const QList<PromptRecord> prompts = rig.store.prompts(round);
+        const QList<PromptRecord> prompts = rig.store.exchanges().prompts(round);
         QCOMPARE(prompts.size(), 4);
         QSet<QSet<qint64>> sets;
         QSet<QString> texts;
@@ -522,18 +524,18 @@ private Q_SLOTS:
                 QVERIFY(id == best || others.contains(id));
             sets.insert(QSet<qint64>(p.exemplarIds.begin(), p.exemplarIds.end()));
             texts.insert(p.rendered);
-            QCOMPARE(rig.store.responses(p.id).size(), 1); // one candidate each
+            QCOMPARE(rig.store.exchanges().responses(p.id).size(), 1); // one candidate each
         }
         QCOMPARE(sets.size(), 4); // four different draws
-        const QList<qint64> variants = rig.store.variantsOfRound(round);
+        const QList<qint64> variants = rig.store.variants().ofRound(round);
         QCOMPARE(variants.size(), 4);
         QSet<qint64> promptsUsed;
         for (qint64 id : variants) {
             const Variant *v = rig.store.population().find(id);
-            const auto p = rig.store.prompt(v->promptId);
+            const auto p = rig.store.exchanges().prompt(v->promptId);
             QVERIFY(p && p->roundId == round);
             QCOMPARE(v->parentIds, p->exemplarIds); // the exemplars it was shown
-            QCOMPARE(rig.store.response(v->responseId)->promptId, p->id);
+            QCOMPARE(rig.store.exchanges().response(v->responseId)->promptId, p->id);
             promptsUsed.insert(p->id);
         }
         QCOMPARE(promptsUsed.size(), 4);
@@ -551,10 +553,10 @@ private Q_SLOTS:
         s.exemplarMode = ExemplarMode::PerRound;
         s.candidates = 2;
         QCOMPARE(toString(rig.run(s)), toString(RoundState::Finished));
-        const QList<PromptRecord> one = rig.store.prompts(rig.store.rounds().last().id);
+        const QList<PromptRecord> one = rig.store.exchanges().prompts(rig.store.rounds().all().last().id);
         QCOMPARE(one.size(), 1);
-        QCOMPARE(rig.store.responses(one.first().id).size(), 2);
-        QCOMPARE(toString(RoundSettings::fromJson(rig.store.rounds().last().settings).exemplarMode),
+        QCOMPARE(rig.store.exchanges().responses(one.first().id).size(), 2);
+        QCOMPARE(toString(RoundSettings::fromJson(rig.store.rounds().all().last().settings).exemplarMode),
                  toString(ExemplarMode::PerRound));
     }
 
@@ -567,11 +569,12 @@ private Q_SLOTS:
                           scenario({QStringLiteral("repaired"), QStringLiteral("repaired")})));
         const QString path = rig.store.path();
         const qint64 ref = rig.store.population().reference()->id;
-        rig.store.addEvaluation(Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.source(ref)}).toJson()));
+        rig.store.evaluations().add(
+            Evaluation::fromResult(ref, script(EvalRequest{{}, rig.store.variants().source(ref)}).toJson()));
         RoundSettings s;
         s.candidates = 3;
         s.repairAttempts = 0;
-        const qint64 round = rig.store.addRound(s.toJson());
+        const qint64 round = rig.store.rounds().add(s.toJson());
         QList<qint64> prompts;
         for (int i = 1; i <= 3; ++i) {
             PromptRecord p;
@@ -580,14 +583,14 @@ private Q_SLOTS:
             p.templateName = QStringLiteral("contrastive");
             p.rendered = QStringLiteral("prompt of candidate %1").arg(i);
             p.exemplarIds = {ref};
-            prompts << rig.store.addPrompt(p);
+            prompts << rig.store.exchanges().addPrompt(p);
         }
         ResponseRecord done;
         done.promptId = prompts[1];
         done.rawText = roundAnswer(QStringLiteral("repaired"));
         done.parseStatus = QStringLiteral("ok");
         done.finishStatus = QStringLiteral("complete");
-        const qint64 doneId = rig.store.addResponse(done);
+        const qint64 doneId = rig.store.exchanges().addResponse(done);
         Variant v;
         v.origin = VariantOrigin::Model;
         v.roundId = round;
@@ -595,11 +598,11 @@ private Q_SLOTS:
         v.responseId = doneId;
         v.parentIds = {ref};
         v.status = VariantStatus::Done;
-        rig.store.addVariant(v, {QStringLiteral("// REPAIRED_ROWSCALE\n"), {}, {}});
+        rig.store.variants().add(v, {QStringLiteral("// REPAIRED_ROWSCALE\n"), {}, {}});
         ResponseRecord streaming;
         streaming.promptId = prompts[2];
         streaming.finishStatus = QStringLiteral("streaming");
-        rig.store.addResponse(streaming);
+        rig.store.exchanges().addResponse(streaming);
         rig.store.close();
 
         QVERIFY(rig.store.open(path));
@@ -613,14 +616,14 @@ private Q_SLOTS:
         QCOMPARE(bodies.size(), 2);
         QCOMPARE(bodies.filter(QLatin1String("prompt of candidate 1")).size(), 1);
         QCOMPARE(bodies.filter(QLatin1String("prompt of candidate 3")).size(), 1);
-        QCOMPARE(rig.store.responses(prompts[0]).size(), 1);
-        QCOMPARE(rig.store.responses(prompts[1]).size(), 1);
-        QCOMPARE(rig.store.responses(prompts[2]).size(), 2);
-        for (qint64 id : rig.store.variantsOfRound(round)) {
+        QCOMPARE(rig.store.exchanges().responses(prompts[0]).size(), 1);
+        QCOMPARE(rig.store.exchanges().responses(prompts[1]).size(), 1);
+        QCOMPARE(rig.store.exchanges().responses(prompts[2]).size(), 2);
+        for (qint64 id : rig.store.variants().ofRound(round)) {
             const Variant *c = rig.store.population().find(id);
             QVERIFY(prompts.contains(c->promptId));
         }
-        QCOMPARE(rig.store.variantsOfRound(round).size(), 3);
+        QCOMPARE(rig.store.variants().ofRound(round).size(), 3);
     }
 
     void steering()
@@ -647,11 +650,11 @@ private Q_SLOTS:
         // Re-evaluation adds an evaluation.
         QVERIFY(rig.runner->queue()->reevaluate(manual));
         QVERIFY(evaluated.wait(5000));
-        QCOMPARE(rig.store.evaluations(manual).size(), 2);
+        QCOMPARE(rig.store.evaluations().ofVariant(manual).size(), 2);
         // Pins and exclusions reach the store.
-        QVERIFY(rig.store.setPinned(manual, true));
+        QVERIFY(rig.store.variants().setPinned(manual, true));
         QVERIFY(rig.store.population().find(manual)->pinned);
-        QVERIFY(rig.store.setExcluded(manual, true));
+        QVERIFY(rig.store.variants().setExcluded(manual, true));
         QVERIFY(!rig.store.population().find(manual)->pinned);
         // A hint for the next round.
         rig.runner->setNextHint(QStringLiteral("use warp shuffles"));
@@ -661,7 +664,7 @@ private Q_SLOTS:
         const qint64 pair = rig.runner->askWhyFaster(manual, ref);
         QVERIFY(pair);
         QVERIFY(answered.wait(20000));
-        const auto analyses = rig.store.pairAnalyses(manual, ref);
+        const auto analyses = rig.store.analyses().pairAnalyses(manual, ref);
         QCOMPARE(analyses.size(), 1);
         QVERIFY(analyses.first().answer.contains(QLatin1String("never builds the diagonal matrix")));
         QVERIFY(analyses.first().responseId > 0);

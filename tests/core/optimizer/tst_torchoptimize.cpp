@@ -142,8 +142,8 @@ private Q_SLOTS:
 
         const Variant *ref = store.population().reference();
         QVERIFY(ref && ref->isCorrect()); // the reference measured as a candidate against itself
-        QCOMPARE(sourceLanguage(store.source(ref->id)), SourceLanguage::Python);
-        QCOMPARE(store.rounds().size(), 2);
+        QCOMPARE(sourceLanguage(store.variants().source(ref->id)), SourceLanguage::Python);
+        QCOMPARE(store.rounds().all().size(), 2);
 
         // What went to the evaluator: the torch task with each source as it is, the reference under its own name.
         const QList<EvalRequest> requests = evaluator.submitted();
@@ -160,9 +160,9 @@ private Q_SLOTS:
 
         QStringList verdicts[2];
         for (int round = 0; round < 2; ++round) {
-            const RoundRecord rec = store.rounds().at(round);
+            const RoundRecord rec = store.rounds().all().at(round);
             QCOMPARE(toString(rec.state), u"finished"_s);
-            const QList<PromptRecord> prompts = store.prompts(rec.id);
+            const QList<PromptRecord> prompts = store.exchanges().prompts(rec.id);
             QVERIFY(!prompts.isEmpty());
             for (const PromptRecord &p : prompts) {
                 if (p.kind != u"contrastive")
@@ -179,11 +179,11 @@ private Q_SLOTS:
                     QVERIFY(p.rendered.contains(u"first explain why Variant"_s));
                 }
             }
-            for (qint64 id : store.variantsOfRound(rec.id)) {
-                const auto e = store.latestEvaluation(id);
+            for (qint64 id : store.variants().ofRound(rec.id)) {
+                const auto e = store.evaluations().latest(id);
                 QVERIFY(e);
                 verdicts[round] << e->summary.verdictName();
-                const QString source = store.source(id);
+                const QString source = store.variants().source(id);
                 const bool python = source.contains(u"class ModelNew"_s);
                 QCOMPARE(sourceLanguage(source), python ? SourceLanguage::Python : SourceLanguage::Cuda);
                 QCOMPARE(e->summary.verdict == Verdict::Incorrect, source.contains(u"+ 0.5"_s));

@@ -105,7 +105,7 @@ private Q_SLOTS:
         }
         QVERIFY(batch.wallMs() > 0);
         QCOMPARE(batch.perMinute(), batch.size() * 60000.0 / batch.wallMs());
-        QCOMPARE(store.evaluationCount(), 0); // sources outside a session: nothing stored by the batch
+        QCOMPARE(store.evaluations().count(), 0); // sources outside a session: nothing stored by the batch
     }
 
     void emptyBatchFinishes()

@@ -170,7 +170,7 @@ private Q_SLOTS:
         v.origin = VariantOrigin::Model;
         v.roundId = 0;
         v.nvccFlags = {u"-DTILE=32"_s};
-        const qint64 id = s.store.addVariant(v, {u"// FAST\n"_s, u"analysis"_s, u"design"_s});
+        const qint64 id = s.store.variants().add(v, {u"// FAST\n"_s, u"analysis"_s, u"design"_s});
         QVERIFY(id);
         EvalOptions round;
         round.trials = 7;
@@ -178,7 +178,7 @@ private Q_SLOTS:
         QSignalSpy added(&s.store, &SessionStore::evaluationAdded);
         bool storedFirst = false;
         connect(s.queue.get(), &EvaluationQueue::finished, this, [&](const QueuedEvaluation &e) {
-            storedFirst = e.variantId == id && added.count() == 1 && s.store.latestEvaluation(id).has_value()
+            storedFirst = e.variantId == id && added.count() == 1 && s.store.evaluations().latest(id).has_value()
                           && s.variant(id).status == VariantStatus::Done;
         });
         const int ticket = s.queue->submit(id, round, /*roundId*/ 42);
@@ -190,11 +190,11 @@ private Q_SLOTS:
         QCOMPARE(done.roundId, qint64(42));
         QVERIFY(storedFirst);
         QVERIFY(done.evaluationId > 0);
-        QCOMPARE(s.store.latestEvaluation(id)->summary.id, done.evaluationId);
+        QCOMPARE(s.store.evaluations().latest(id)->summary.id, done.evaluationId);
         QVERIFY(done.stored);
         QCOMPARE(done.stored->toJson().value(u"verdict"_s).toString(), u"correct"_s);
         QCOMPARE(s.variant(id).eval.speedup.value_or(0), 4.0);
-        QCOMPARE(s.store.latestEvaluation(id)->device.value(u"worker"_s).toString(), u"w0"_s);
+        QCOMPARE(s.store.evaluations().latest(id)->device.value(u"worker"_s).toString(), u"w0"_s);
         QVERIFY(!s.queue->isEvaluating(id));
         QCOMPARE(s.queue->pendingCount(), 0);
 
@@ -260,7 +260,7 @@ private Q_SLOTS:
         QVERIFY(forked);
         QCOMPARE(s.variant(forked).parentIds, QList<qint64>{parent});
         QCOMPARE(s.variant(forked).label, EvaluationQueue::tr("fork of %1").arg(u"mine"_s));
-        QCOMPARE(s.store.source(forked), u"// base\n"_s); // no source given: the parent's
+        QCOMPARE(s.store.variants().source(forked), u"// base\n"_s); // no source given: the parent's
         QVERIFY(waitFor(*s.queue, 2).variantId == forked);
         QVERIFY(s.variant(forked).isCorrect());
         QCOMPARE(s.queue->fork(9999, u"// x\n"_s), 0);
@@ -279,7 +279,7 @@ private Q_SLOTS:
         waitFor(*s.queue, 1);
         QVERIFY(s.queue->reevaluate(naive));
         waitFor(*s.queue, 2);
-        QCOMPARE(s.store.evaluations(naive).size(), 2);
+        QCOMPARE(s.store.evaluations().ofVariant(naive).size(), 2);
         QCOMPARE(s.evaluator.submitted().size(), 2);
         QVERIFY(!s.queue->reevaluate(9999));
         QCOMPARE(s.queue->errorString(), EvaluationQueue::tr("There is no variant %1.").arg(9999));
@@ -304,7 +304,7 @@ private Q_SLOTS:
         QVERIFY(!done.stored);
         QCOMPARE(toString(s.variant(id).status), toString(VariantStatus::Failed));
         QCOMPARE(s.variant(id).statusMessage, EvaluationQueue::tr("The evaluation was cancelled."));
-        QCOMPARE(s.store.evaluationCount(), 0);
+        QCOMPARE(s.store.evaluations().count(), 0);
         // A closed session: what was in flight is cancelled and lands nowhere.
         const qint64 other = s.queue->addManualVariant(u"// FAST\n"_s);
         QVERIFY(other);
@@ -335,11 +335,11 @@ private Q_SLOTS:
 
         Variant v;
         v.origin = VariantOrigin::Imported;
-        const qint64 id = s.store.addVariant(v, {req.candidateSource, {}, {}});
+        const qint64 id = s.store.variants().add(v, {req.candidateSource, {}, {}});
         const QJsonObject device{{u"name"_s, u"NVIDIA H200"_s}, {u"sm_count"_s, 132}};
         const qint64 evaluationId = s.queue->commit(id, done.result, done.compiled, device);
         QVERIFY(evaluationId);
-        const Evaluation e = *s.store.evaluation(evaluationId);
+        const Evaluation e = *s.store.evaluations().find(evaluationId);
         QCOMPARE(e.device.value(u"sm_count"_s).toInt(), 132);
         QCOMPARE(e.device.value(u"worker"_s).toString(), u"w0"_s);
         QCOMPARE(e.result, EvaluationQueue::storedResult(done.result, std::nullopt).toJson());
@@ -361,7 +361,7 @@ private Q_SLOTS:
         QCOMPARE(queue.errorString(), pool.readiness().explanation());
         QVERIFY(!queue.reevaluate(store.population().reference()->id));
         QCOMPARE(store.population().size(), 1);
-        QCOMPARE(store.evaluationCount(), 0);
+        QCOMPARE(store.evaluations().count(), 0);
     }
 
     // The real path without a GPU: nvcc compiles, the scripted worker process answers. A candidate that does
@@ -401,7 +401,7 @@ private Q_SLOTS:
         const QueuedEvaluation failed = waitFor(queue, 1, 180000);
         QCOMPARE(failed.result.verdict, Verdict::CompileError);
         QVERIFY2(failed.compiled && failed.compiled->log.contains(dir.path()), "nvcc names the header by its path");
-        const QJsonObject compile = store.latestEvaluation(broken)->result.value(u"compile"_s).toObject();
+        const QJsonObject compile = store.evaluations().latest(broken)->result.value(u"compile"_s).toObject();
         QVERIFY(!compile.value(u"ok"_s).toBool());
         QStringList where;
         for (const QJsonValue &d : compile.value(u"diagnostics"_s).toArray())
@@ -421,7 +421,7 @@ private Q_SLOTS:
         const QueuedEvaluation measured = waitFor(queue, 2, 180000);
         QCOMPARE(measured.result.verdict, Verdict::Incorrect); // the scripted worker's answer, stored as it is
         QVERIFY(measured.result.hasFlag(u"scripted"_s));
-        const Evaluation e = *store.latestEvaluation(good);
+        const Evaluation e = *store.evaluations().latest(good);
         QCOMPARE(e.result.value(u"compile"_s).toObject().value(u"arch"_s).toString(), u"sm_80"_s);
         QCOMPARE(e.device.value(u"worker"_s).toString(), u"scripted"_s);
         QVERIFY(seen.contains(VariantStatus::Compiling));
@@ -463,7 +463,7 @@ private Q_SLOTS:
         QVERIFY(s.setUp());
         Variant v;
         v.origin = VariantOrigin::Model;
-        const qint64 id = s.store.addVariant(v, {source, {}, {}});
+        const qint64 id = s.store.variants().add(v, {source, {}, {}});
         QVERIFY(id);
         QSignalSpy started(s.queue.get(), &EvaluationQueue::deepCheckStarted);
         QSignalSpy finished(s.queue.get(), &EvaluationQueue::finished);
@@ -492,7 +492,7 @@ private Q_SLOTS:
             QVERIFY2(statusWhileChecking.startsWith(u"verifying deep check running: 40.0x faster"),
                      qPrintable(statusWhileChecking));
         }
-        const QList<EvaluationSummary> evaluations = s.store.evaluations(id);
+        const QList<EvaluationSummary> evaluations = s.store.evaluations().ofVariant(id);
         QCOMPARE(evaluations.size(), deep ? 2 : 1);
         QCOMPARE(evaluations.first().verdictName(), u"correct"_s); // the first run stays on record
         QCOMPARE(done.evaluationId, evaluations.last().id);
@@ -525,14 +525,14 @@ private Q_SLOTS:
         Session s;
         QVERIFY(s.setUp());
         Variant v;
-        const qint64 id = s.store.addVariant(v, {u"// TOO_GOOD"_s, {}, {}});
+        const qint64 id = s.store.variants().add(v, {u"// TOO_GOOD"_s, {}, {}});
         int ticket = 0;
         connect(s.queue.get(), &EvaluationQueue::deepCheckStarted, this,
                 [&](int t, qint64, const QString &) { s.queue->cancel(t); });
         ticket = s.queue->submit(id, EvalOptions());
         const QueuedEvaluation done = waitFor(*s.queue, ticket);
         QVERIFY(done.cancelled());
-        QCOMPARE(s.store.evaluations(id).size(), 1);
+        QCOMPARE(s.store.evaluations().ofVariant(id).size(), 1);
         const Variant &after = s.variant(id);
         QCOMPARE(after.eval.verdictName(), u"correct"_s);
         QVERIFY(after.suspicious && !after.accepted);

@@ -66,7 +66,7 @@ struct Session {
     {
         Variant v;
         v.origin = VariantOrigin::Model;
-        return store.addVariant(v, {u"// SPEEDUP=%1\n"_s.arg(speedup), {}, {}});
+        return store.variants().add(v, {u"// SPEEDUP=%1\n"_s.arg(speedup), {}, {}});
     }
     // Submits `id` as a round candidate and waits for its ticket.
     QueuedEvaluation evaluate(qint64 id)
@@ -89,7 +89,7 @@ struct Session {
     {
         int all = 0, withMetrics = 0;
         for (const EvalRequest &r : evaluator.submitted())
-            if (r.candidateSource == store.source(id)) {
+            if (r.candidateSource == store.variants().source(id)) {
                 ++all;
                 withMetrics += r.options.metrics ? 1 : 0;
             }
@@ -159,7 +159,7 @@ private Q_SLOTS:
         QCOMPARE(s.evaluator.submitted().constLast().options.metricsMinSpeedup, 0.0); // nothing to beat yet
         QVERIFY(!first.result.metrics.isEmpty());
         QVERIFY(first.result.metricsSkipped.isEmpty());
-        const Evaluation latest = *s.store.latestEvaluation(fast);
+        const Evaluation latest = *s.store.evaluations().latest(fast);
         QVERIFY(!latest.result.contains(u"metrics_skipped"_s));
         QVERIFY(latest.figures().hasHardwareMetrics());
 
@@ -169,9 +169,9 @@ private Q_SLOTS:
         QCOMPARE(s.evaluator.submitted().constLast().options.metricsMinSpeedup, 4.0);
         QVERIFY(second.result.metrics.isEmpty());
         QCOMPARE(second.result.metricsSkipped, u"not_among_best"_s);
-        const Measurement stored = Measurement::fromJson(s.store.latestEvaluation(slow)->result);
+        const Measurement stored = Measurement::fromJson(s.store.evaluations().latest(slow)->result);
         QCOMPARE(stored.metricsSkipped, u"not_among_best"_s);
-        const MeasurementFigures shown = s.store.latestEvaluation(slow)->figures();
+        const MeasurementFigures shown = s.store.evaluations().latest(slow)->figures();
         QVERIFY(!shown.hasHardwareMetrics());
         QCOMPARE(shown.metricsProblem, metricsSkippedText(u"not_among_best"_s));
         QVERIFY(!shown.achievedOccupancyPct && !shown.dramThroughputPct); // not measured is not zero

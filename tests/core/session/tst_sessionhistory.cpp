@@ -75,12 +75,12 @@ private Q_SLOTS:
         p.templateName = QStringLiteral("repair");
         p.rendered = QStringLiteral("fix #7");
         p.exemplarIds = {7};
-        const qint64 prompt = store.addPrompt(p);
+        const qint64 prompt = store.exchanges().addPrompt(p);
         ResponseRecord r;
         r.promptId = prompt;
         r.rawText = QStringLiteral("partial");
         r.finishStatus = QStringLiteral("streaming");
-        const qint64 response = store.addResponse(r);
+        const qint64 response = store.exchanges().addResponse(r);
         const SessionHistory second = SessionHistory::read(store.path(), &first);
         QCOMPARE(second.answers.size(), 8);
         QCOMPARE(second.answers.last().responseId, response);
@@ -91,7 +91,7 @@ private Q_SLOTS:
         r.id = response;
         r.rawText = QStringLiteral("the whole answer");
         r.finishStatus = QStringLiteral("stop");
-        QVERIFY(store.updateResponse(r));
+        QVERIFY(store.exchanges().updateResponse(r));
         const SessionHistory third = SessionHistory::read(store.path(), &second);
         QCOMPARE(third.answers.size(), 8);
         QCOMPARE(third.answers.last().finishStatus, QStringLiteral("stop"));
@@ -118,8 +118,8 @@ private Q_SLOTS:
         QVERIFY(watch->isCurrent());
         QCOMPARE(watch->history().rounds.size(), 2);
         // A new round is read again, once, shortly after.
-        const qint64 round = store.addRound({});
-        store.setRoundState(round, RoundState::Stopped, QStringLiteral("stopped by the test"));
+        const qint64 round = store.rounds().add({});
+        store.rounds().setState(round, RoundState::Stopped, QStringLiteral("stopped by the test"));
         QVERIFY(changed.wait(5000));
         QTRY_COMPARE(watch->history().rounds.size(), 3);
         QCOMPARE(watch->history().rounds.last().message, QStringLiteral("stopped by the test"));

@@ -23,6 +23,7 @@
 
 using namespace kforge;
 using namespace kforge::sessiontest;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -35,20 +36,21 @@ int crashWriter(const QString &path)
         QTextStream(stderr) << store.errorString() << '\n';
         return 1;
     }
-    const qint64 round = store.addRound(QJsonObject{{QStringLiteral("candidates"), 4}});
+    const qint64 round = store.rounds().add(QJsonObject{{QStringLiteral("candidates"), 4}});
     const qint64 ref = store.population().reference()->id;
     QTextStream out(stdout);
     out << "round " << round << Qt::endl;
     for (int i = 1;; ++i) {
-        const qint64 id = store.addVariant(modelVariant(ref, round), {QStringLiteral("// variant %1\n").arg(i), {}, {}});
+        const qint64 id = store.variants().add(modelVariant(ref, round),
+                                               {QStringLiteral("// variant %1\n").arg(i), {}, {}});
         if (!id
-            || !store.addEvaluation(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), 1.0 + i * 0.01, 1.0)))
-            || !store.setStatus(id, VariantStatus::Done)) {
+            || !store.evaluations().add(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), 1.0 + i * 0.01, 1.0)))
+            || !store.variants().setStatus(id, VariantStatus::Done)) {
             QTextStream(stderr) << store.errorString() << '\n';
             return 1;
         }
         // A variant whose evaluation is still running when the kill comes.
-        store.addVariant(modelVariant(ref, round), {QStringLiteral("// in flight %1\n").arg(i), {}, {}});
+        store.variants().add(modelVariant(ref, round), {QStringLiteral("// in flight %1\n").arg(i), {}, {}});
         out << "committed " << i << Qt::endl;
     }
 }
@@ -78,7 +80,7 @@ private Q_SLOTS:
         QCOMPARE(store.population().size(), 3);
         const Variant *ref = store.population().reference();
         QVERIFY(ref);
-        QCOMPARE(store.source(ref->id), store.task().referenceSource);
+        QCOMPARE(store.variants().source(ref->id), store.task().referenceSource);
         QCOMPARE(store.population().variants()[2].label, QStringLiteral("good"));
         QCOMPARE(store.population().variants()[2].parentIds, QList<qint64>{ref->id});
 
@@ -129,7 +131,7 @@ private Q_SLOTS:
             QSignalSpy evals(&store, &SessionStore::evaluationAdded);
             QSignalSpy rounds(&store, &SessionStore::roundChanged);
 
-            round = store.addRound(QJsonObject{{QStringLiteral("candidates"), 8}});
+            round = store.rounds().add(QJsonObject{{QStringLiteral("candidates"), 8}});
             QVERIFY(round);
             PromptRecord p;
             p.roundId = round;
@@ -138,12 +140,12 @@ private Q_SLOTS:
             p.rendered = QStringLiteral("Make it faster. 更快。");
             p.exemplarIds = {ref};
             p.hint = QStringLiteral("use shared memory");
-            prompt = store.addPrompt(p);
+            prompt = store.exchanges().addPrompt(p);
             QVERIFY(prompt);
             ResponseRecord r;
             r.promptId = prompt;
             r.finishStatus = QStringLiteral("streaming");
-            response = store.addResponse(r);
+            response = store.exchanges().addResponse(r);
             QVERIFY(response);
             r.id = response;
             r.rawText = QStringLiteral("## Analysis\n...");
@@ -156,39 +158,39 @@ private Q_SLOTS:
             r.endpoint = QStringLiteral("http://127.0.0.1:1/v1");
             r.model = QStringLiteral("m");
             r.finishStatus = QStringLiteral("stop");
-            QVERIFY(store.updateResponse(r));
+            QVERIFY(store.exchanges().updateResponse(r));
 
             Variant v = modelVariant(ref, round);
             v.promptId = prompt;
             v.responseId = response;
             v.tags = {QStringLiteral("shared"), QStringLiteral("fast")};
             v.nvccFlags = {QStringLiteral("-use_fast_math")};
-            variant = store.addVariant(v, {QStringLiteral("__global__ void k() {}"),
-                                           QStringLiteral("A is faster because"), QStringLiteral("tile it")});
+            variant = store.variants().add(v, {QStringLiteral("__global__ void k() {}"),
+                                               QStringLiteral("A is faster because"), QStringLiteral("tile it")});
             QVERIFY(variant);
             QCOMPARE(added.count(), 1);
             QCOMPARE(added.first().first().toLongLong(), variant);
-            QVERIFY(store.setStatus(variant, VariantStatus::Timing));
-            QVERIFY(store.setLabel(variant, QStringLiteral("tiled")));
-            QVERIFY(store.setNotes(variant, QStringLiteral("looks good")));
-            QVERIFY(store.setPinned(variant, true));
-            QVERIFY(store.setExcluded(variant, true)); // excluding unpins
+            QVERIFY(store.variants().setStatus(variant, VariantStatus::Timing));
+            QVERIFY(store.variants().setLabel(variant, QStringLiteral("tiled")));
+            QVERIFY(store.variants().setNotes(variant, QStringLiteral("looks good")));
+            QVERIFY(store.variants().setPinned(variant, true));
+            QVERIFY(store.variants().setExcluded(variant, true)); // excluding unpins
             QVERIFY(!store.population().find(variant)->pinned);
             QCOMPARE(changed.count(), 5);
 
-            eval = store.addEvaluation(Evaluation::fromResult(variant, resultJson(QStringLiteral("correct"), 2.5, 0.4),
-                                                              QJsonObject{{QStringLiteral("name"), QStringLiteral("H200")}},
-                                                              {QStringLiteral("-O3")}, QStringLiteral("13.0")));
+            eval = store.evaluations().add(Evaluation::fromResult(variant, resultJson(u"correct"_s, 2.5, 0.4),
+                                                                  QJsonObject{{u"name"_s, u"H200"_s}}, {u"-O3"_s},
+                                                                  u"13.0"_s));
             QVERIFY(eval);
             QCOMPARE(evals.count(), 1);
             QCOMPARE(evals.first().at(1).toLongLong(), eval);
-            QVERIFY(store.addRoundUsage(round, RoundUsage{1, 1200, 800, 0.0125}));
-            QVERIFY(store.setRoundState(round, RoundState::Finished));
+            QVERIFY(store.rounds().addUsage(round, RoundUsage{1, 1200, 800, 0.0125}));
+            QVERIFY(store.rounds().setState(round, RoundState::Finished));
             QCOMPARE(rounds.count(), 3);
-            pair = store.addPairAnalysis(PairAnalysis{0, variant, ref, QStringLiteral("why?"), {}, 0, {}});
+            pair = store.analyses().addPairAnalysis(PairAnalysis{0, variant, ref, QStringLiteral("why?"), {}, 0, {}});
             QVERIFY(pair);
-            QVERIFY(store.setPairAnswer(pair, QStringLiteral("because rows"), response));
-            note = store.addNote(SessionNote{0, variant, 0, QStringLiteral("remember"), {}});
+            QVERIFY(store.analyses().setPairAnswer(pair, QStringLiteral("because rows"), response));
+            note = store.analyses().addNote(SessionNote{0, variant, 0, QStringLiteral("remember"), {}});
             QVERIFY(note);
         }
         SessionStore store;
@@ -209,40 +211,40 @@ private Q_SLOTS:
         QCOMPARE(*v.eval.candidateCv, 0.02);
         QVERIFY(v.isCorrect());
         QVERIFY(!v.usableAsExemplar()); // excluded
-        const VariantTexts t = store.texts(variant);
+        const VariantTexts t = store.variants().texts(variant);
         QCOMPARE(t.analysis, QStringLiteral("A is faster because"));
         QCOMPARE(t.design, QStringLiteral("tile it"));
-        const auto full = store.latestEvaluation(variant);
+        const auto full = store.evaluations().latest(variant);
         QVERIFY(full);
         QCOMPARE(full->device.value(QLatin1String("name")).toString(), QStringLiteral("H200"));
         QCOMPARE(full->nvccVersion, QStringLiteral("13.0"));
         QCOMPARE(full->compileFlags, QStringList{QStringLiteral("-O3")});
         QCOMPARE(full->result.value(QLatin1String("trace")).toObject().value(QLatin1String("kernels")).toArray().size(), 1);
-        const auto p = store.prompt(prompt);
+        const auto p = store.exchanges().prompt(prompt);
         QVERIFY(p);
         QCOMPARE(p->rendered, QStringLiteral("Make it faster. 更快。"));
         QCOMPARE(p->hint, QStringLiteral("use shared memory"));
         QCOMPARE(p->exemplarIds.size(), 1);
-        QCOMPARE(store.prompts(round).size(), 1);
-        const auto r = store.response(response);
+        QCOMPARE(store.exchanges().prompts(round).size(), 1);
+        const auto r = store.exchanges().response(response);
         QVERIFY(r);
         QCOMPARE(r->reasoningTokens, 300);
         QCOMPARE(r->cost, 0.0125);
         QCOMPARE(r->finishStatus, QStringLiteral("stop"));
-        QCOMPARE(store.responses(prompt).size(), 1);
-        const auto rr = store.round(round);
+        QCOMPARE(store.exchanges().responses(prompt).size(), 1);
+        const auto rr = store.rounds().find(round);
         QVERIFY(rr);
         QCOMPARE(rr->number, 1);
         QCOMPARE(toString(rr->state), toString(RoundState::Finished));
         QVERIFY(rr->finished.isValid());
         QCOMPARE(rr->usage.totalTokens(), 2000);
-        QCOMPARE(store.sessionUsage().requests, 1);
-        QCOMPARE(store.pairAnalyses(variant).size(), 1);
-        QCOMPARE(store.pairAnalyses(variant).first().answer, QStringLiteral("because rows"));
-        QCOMPARE(store.notes().size(), 1);
-        QVERIFY(store.removeNote(note));
-        QVERIFY(store.notes().isEmpty());
-        QCOMPARE(store.variantsOfRound(round), QList<qint64>{variant});
+        QCOMPARE(store.rounds().sessionUsage().requests, 1);
+        QCOMPARE(store.analyses().pairAnalyses(variant).size(), 1);
+        QCOMPARE(store.analyses().pairAnalyses(variant).first().answer, QStringLiteral("because rows"));
+        QCOMPARE(store.analyses().notes().size(), 1);
+        QVERIFY(store.analyses().removeNote(note));
+        QVERIFY(store.analyses().notes().isEmpty());
+        QCOMPARE(store.variants().ofRound(round), QList<qint64>{variant});
     }
 
     void suspiciousResultsWaitForReview_data()
@@ -268,20 +270,21 @@ private Q_SLOTS:
         QTemporaryDir dir;
         SessionStore store;
         QVERIFY2(store.create(dir.filePath(QStringLiteral("s.kforge")), taskFolder(task)), qPrintable(store.errorString()));
-        const qint64 id = store.addVariant(modelVariant(store.population().reference()->id), {QStringLiteral("x"), {}, {}});
-        store.addEvaluation(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), speedup, 1.0, flags)));
+        const qint64 id = store.variants().add(modelVariant(store.population().reference()->id),
+                                               {QStringLiteral("x"), {}, {}});
+        store.evaluations().add(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), speedup, 1.0, flags)));
         const Variant *v = store.population().find(id);
         QCOMPARE(v->suspicious, suspicious);
         QCOMPARE(v->usableAsExemplar(), !suspicious);
         QCOMPARE(v->suspiciousReason.isEmpty(), !suspicious);
         if (suspicious) {
-            QVERIFY(store.setAccepted(id, true));
+            QVERIFY(store.variants().setAccepted(id, true));
             QVERIFY(store.population().find(id)->usableAsExemplar());
         }
         // A later, ordinary evaluation clears the mark.
-        store.addEvaluation(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), 1.5, 1.0)));
+        store.evaluations().add(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), 1.5, 1.0)));
         QVERIFY(!store.population().find(id)->suspicious);
-        QCOMPARE(store.evaluations(id).size(), 2);
+        QCOMPARE(store.evaluations().ofVariant(id).size(), 2);
     }
 
     void migratesAVersion1File()
@@ -380,12 +383,12 @@ private Q_SLOTS:
         QVERIFY(tooFast.suspicious);
         QCOMPARE(tooFast.suspiciousReason, QStringLiteral("below_speed_of_light"));
         QVERIFY(!tooFast.usableAsExemplar());
-        QCOMPARE(store.texts(2).analysis, QStringLiteral("a"));
-        QCOMPARE(store.rounds().size(), 1);
-        QCOMPARE(store.sessionUsage().cost, 0.5);
+        QCOMPARE(store.variants().texts(2).analysis, QStringLiteral("a"));
+        QCOMPARE(store.rounds().all().size(), 1);
+        QCOMPARE(store.rounds().sessionUsage().cost, 0.5);
         // And version 2's tables work.
-        QVERIFY(store.addPairAnalysis(PairAnalysis{0, 2, 1, QStringLiteral("why"), {}, 0, {}}));
-        QVERIFY(store.addVariant(modelVariant(2, 1), {QStringLiteral("// new"), {}, {}}));
+        QVERIFY(store.analyses().addPairAnalysis(PairAnalysis{0, 2, 1, QStringLiteral("why"), {}, 0, {}}));
+        QVERIFY(store.variants().add(modelVariant(2, 1), {QStringLiteral("// new"), {}, {}}));
         QSqlQuery q(QSqlDatabase::database(QSqlDatabase::connectionNames().constFirst()));
         QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM schema_version")) && q.next());
         QCOMPARE(q.value(0).toInt(), SessionSchema::latestVersion());
@@ -471,7 +474,7 @@ private Q_SLOTS:
         QVERIFY(q.exec(QStringLiteral("PRAGMA integrity_check")) && q.next());
         QCOMPARE(q.value(0).toString(), QStringLiteral("ok"));
         // Every reported commit is there (a few more may have landed after the last line was read).
-        QVERIFY2(store.evaluationCount() >= committed, qPrintable(QString::number(store.evaluationCount())));
+        QVERIFY2(store.evaluations().count() >= committed, qPrintable(QString::number(store.evaluations().count())));
         int done = 0, inFlight = 0;
         for (const auto &v : store.population().variants()) {
             if (v.origin != VariantOrigin::Model)
@@ -480,7 +483,7 @@ private Q_SLOTS:
             if (v.status == VariantStatus::Done) {
                 ++done;
                 QVERIFY(v.isCorrect());
-                QCOMPARE(store.source(v.id), QStringLiteral("// variant %1\n").arg(done));
+                QCOMPARE(store.variants().source(v.id), QStringLiteral("// variant %1\n").arg(done));
             } else {
                 ++inFlight;
                 QVERIFY(isInFlight(v.status));
@@ -488,12 +491,12 @@ private Q_SLOTS:
         }
         // The kill may land between a variant's evaluation and its status (two commits): then one evaluated
         // variant is still in flight.
-        QVERIFY2(store.evaluationCount() == done || store.evaluationCount() == done + 1,
-                 qPrintable(QStringLiteral("%1 evaluations, %2 done").arg(store.evaluationCount()).arg(done)));
+        QVERIFY2(store.evaluations().count() == done || store.evaluations().count() == done + 1,
+                 qPrintable(QStringLiteral("%1 evaluations, %2 done").arg(store.evaluations().count()).arg(done)));
         QVERIFY(inFlight >= done - 1 && inFlight <= done + 1);
         // The round the dead process was running is shown as interrupted, and resumable from its records.
         QCOMPARE(store.interruptedRounds(), QList<qint64>{round});
-        const auto r = store.round(round);
+        const auto r = store.rounds().find(round);
         QVERIFY(r);
         QCOMPARE(toString(r->state), toString(RoundState::Interrupted));
         QVERIFY(!r->message.isEmpty());
@@ -516,10 +519,10 @@ private Q_SLOTS:
             QElapsedTimer t;
             t.start();
             for (int i = 0; i < 10000; ++i) {
-                const qint64 id = store.addVariant(modelVariant(ref),
-                                                   {source, QStringLiteral("analysis"), QStringLiteral("design")});
+                const qint64 id = store.variants().add(modelVariant(ref),
+                                                       {source, QStringLiteral("analysis"), QStringLiteral("design")});
                 QVERIFY(id);
-                QVERIFY(store.addEvaluation(Evaluation::fromResult(id, result)));
+                QVERIFY(store.evaluations().add(Evaluation::fromResult(id, result)));
             }
             qInfo("created 10,000 variants with evaluations in %lld ms", t.elapsed());
         }

@@ -35,7 +35,7 @@ bool makeSession(const QString &path, int count, QString *error)
         return false;
     }
     const qint64 ref = store.population().reference()->id;
-    const qint64 round = store.addRound(QJsonObject{{QStringLiteral("candidates"), 8}});
+    const qint64 round = store.rounds().add(QJsonObject{{QStringLiteral("candidates"), 8}});
     qint64 previous = ref;
     for (int i = 0; i < count; ++i) {
         Variant v = modelVariant(ref, round);
@@ -44,18 +44,18 @@ bool makeSession(const QString &path, int count, QString *error)
         v.label = QStringLiteral("v%1").arg(i);
         if (i % 7 == 0)
             v.tags = {QStringLiteral("tiled"), QStringLiteral("t%1").arg(i % 3)};
-        const qint64 id = store.addVariant(v, {QStringLiteral("// variant %1\n").arg(i), {}, {}});
+        const qint64 id = store.variants().add(v, {QStringLiteral("// variant %1\n").arg(i), {}, {}});
         bool ok = id != 0;
         if (ok && i % 11 != 0) {
             const double speedup = 1.0 + i % 17 * 0.25;
-            ok = store.addEvaluation(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), speedup, 1.0)));
+            ok = store.evaluations().add(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), speedup, 1.0)));
         }
         if (ok && i % 13 == 0)
-            ok = store.addEvaluation(Evaluation::fromResult(id, resultJson(QStringLiteral("incorrect"), 0, 1.0)));
+            ok = store.evaluations().add(Evaluation::fromResult(id, resultJson(QStringLiteral("incorrect"), 0, 1.0)));
         if (ok && i == count / 2)
-            ok = store.addEvaluation(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), 80.0, 0.1)));
+            ok = store.evaluations().add(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), 80.0, 0.1)));
         if (ok)
-            ok = store.setStatus(id, i % 11 ? VariantStatus::Done : VariantStatus::Compiling);
+            ok = store.variants().setStatus(id, i % 11 ? VariantStatus::Done : VariantStatus::Compiling);
         if (!ok) {
             *error = store.errorString();
             return false;
@@ -170,16 +170,16 @@ private Q_SLOTS:
         QCOMPARE(dump(async), dump(sync));
         QVERIFY(async.population().reference());
         const Variant &last = async.population().variants().back();
-        QCOMPARE(async.source(last.id), sync.source(last.id));
-        QCOMPARE(toString(async.round(async.interruptedRounds().first())->state), toString(RoundState::Interrupted));
+        QCOMPARE(async.variants().source(last.id), sync.variants().source(last.id));
+        QCOMPARE(toString(async.rounds().find(async.interruptedRounds().first())->state), toString(RoundState::Interrupted));
 
         // The adopted connection belongs to this thread: writes work and are announced as usual.
         QSignalSpy added(&async, &SessionStore::variantAdded);
         const qint64 ref = async.population().reference()->id;
-        const qint64 id = async.addVariant(modelVariant(ref), {QStringLiteral("// new"), {}, {}});
+        const qint64 id = async.variants().add(modelVariant(ref), {QStringLiteral("// new"), {}, {}});
         QVERIFY2(id, qPrintable(async.errorString()));
         QCOMPARE(added.count(), 1);
-        QVERIFY(async.addEvaluation(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), 2.0, 1.0))));
+        QVERIFY(async.evaluations().add(Evaluation::fromResult(id, resultJson(QStringLiteral("correct"), 2.0, 1.0))));
 
         // opened() came once, and nothing more arrives later.
         QTest::qWait(100);
@@ -408,7 +408,7 @@ private Q_SLOTS:
         QVERIFY(!store.isOpen());
         // The holder is untouched: still open, still writing, still the only one.
         QVERIFY(holder.isOpen());
-        QVERIFY(holder.addVariant(modelVariant(holder.population().reference()->id), {QStringLiteral("// x"), {}, {}}));
+        QVERIFY(holder.variants().add(modelVariant(holder.population().reference()->id), {QStringLiteral("// x"), {}, {}}));
         QVERIFY(QFile::exists(path + QLatin1String(".lock")));
 
         // Once the holder lets go, the async open takes the file, and holds it in turn.

@@ -187,7 +187,7 @@ private Q_SLOTS:
         const qsizetype variants = store.population().size();
         SessionNote note;
         note.text = QStringLiteral("kept by the copy");
-        QVERIFY(store.addNote(note));
+        QVERIFY(store.analyses().addNote(note));
 
         // The same file again: every change is committed already.
         QSignalSpy sessionOpened(&sessions, &SessionController::sessionOpened);
@@ -199,7 +199,7 @@ private Q_SLOTS:
         QCOMPARE(sessionOpened.count(), 1);
         QCOMPARE(store.path(), QFileInfo(target).absoluteFilePath());
         QCOMPARE(store.population().size(), variants);
-        QCOMPARE(store.notes().size(), 1);
+        QCOMPARE(store.analyses().notes().size(), 1);
         QVERIFY(sessions.taskFolder().isEmpty()); // a session opened from a file
         QCOMPARE(settings.recentFiles().value(0), store.path());
         QVERIFY(QFileInfo::exists(working)); // the working session stays where it was

@@ -516,12 +516,12 @@ void TestWorkerPool::unusableWorkersCreateNothing()
     // No round, no variant and no evaluation that could only fail.
     QVERIFY(!runner.start(RoundSettings{}));
     QCOMPARE(runner.errorString(), pool.readiness().explanation());
-    QVERIFY(store.rounds().isEmpty());
+    QVERIFY(store.rounds().all().isEmpty());
     QCOMPARE(runner.queue()->addManualVariant(u"// mine\n"_s), 0);
     QCOMPARE(runner.queue()->errorString(), pool.readiness().explanation());
     QCOMPARE(store.population().size(), variants);
     QVERIFY(!runner.queue()->reevaluate(store.population().reference()->id));
-    QCOMPARE(store.evaluationCount(), 0);
+    QCOMPARE(store.evaluations().count(), 0);
     QVERIFY(!runner.isRunning());
     // Workers that are still starting are not refused: the work waits for their device (kforge-cli starts so).
     pool.setWorkers({scripted()});

@@ -315,7 +315,7 @@ int main(int argc, char **argv)
         return 1;
     }
     out() << "session " << store->path() << ": " << store->population().size() << " variants, "
-          << store->rounds().size() << " rounds\n";
+          << store->rounds().all().size() << " rounds\n";
 
     // The two fastest correct variants, picked in the table and compared.
     std::vector<const Variant *> correct;

@@ -33,8 +33,8 @@ Plotted fill(SessionFixture &f)
 {
     Plotted p;
     f.measureReference();
-    const qint64 round1 = f.store().addRound({});
-    const qint64 round2 = f.store().addRound({});
+    const qint64 round1 = f.store().rounds().add({});
+    const qint64 round2 = f.store().rounds().add({});
     p.r1a = f.addMeasured(QStringLiteral("r1a"), 3.0, {}, round1);
     p.r1b = f.addMeasured(QStringLiteral("r1b"), 0.6, {}, round1);
     ResultSpec wrong;
@@ -95,7 +95,7 @@ private Q_SLOTS:
         QVERIFY(chart.yAxis->scaleType() == QCPAxis::stLogarithmic);
         // Failures sit below every measured speedup.
         QVERIFY(chart.pixelOf(p.r1fail).y() > chart.pixelOf(p.r1b).y());
-        f.store().setAccepted(p.r2held, true);
+        f.store().variants().setAccepted(p.r2held, true);
         chart.refreshNow();
         QCOMPARE(chart.suspiciousCount(), 0);
         QCOMPARE(chart.bestSoFar(), 40.0);

@@ -298,9 +298,10 @@ private Q_SLOTS:
                                     61300, 1, 38, 8320, 0, 0},
                          KernelSpec{QStringLiteral("scatter_diagonal(float const*, float*, long)"), 6.1, 1, 16, 0, 0, 0}};
         const qint64 slow = f.addMeasured(QStringLiteral("naive"), naive);
-        const qint64 pair = f.store().addPairAnalysis(
+        const qint64 pair = f.store().analyses().addPairAnalysis(
             PairAnalysis{0, fast, slow, QStringLiteral("Why is A faster than B?"), {}, 0, {}});
-        QVERIFY(f.store().setPairAnswer(pair, QStringLiteral("A reads **B once**; the naive kernel runs a full GEMM."), 0));
+        QVERIFY(f.store().analyses().setPairAnswer(
+            pair, QStringLiteral("A reads **B once**; the naive kernel runs a full GEMM."), 0));
 
         VariantSelection selection;
         ComparePanel panel(&f.store(), &selection, nullptr);
@@ -350,13 +351,13 @@ private Q_SLOTS:
         QVERIFY(panel.pairAnswersText().contains(QLatin1String("the naive kernel runs a full GEMM")));
 
         // A new evaluation of one side refreshes the panel.
-        f.store().addEvaluation(Evaluation::fromResult(slow, workerResult(ResultSpec{}), h200Device()));
+        f.store().evaluations().add(Evaluation::fromResult(slow, workerResult(ResultSpec{}), h200Device()));
         QCOMPARE(value(*panel.metricsModel(), "speedup", CompareMetricsModel::B), QStringLiteral("1×"));
 
         panel.resize(1000, 760);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        f.store().addEvaluation(Evaluation::fromResult(slow, workerResult(naive), h200Device()));
+        f.store().evaluations().add(Evaluation::fromResult(slow, workerResult(naive), h200Device()));
         saveScreenshot(&panel, QStringLiteral("compare"));
 
         f.store().close();

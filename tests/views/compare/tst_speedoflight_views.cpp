@@ -93,7 +93,7 @@ private Q_SLOTS:
         spec.speedup = 9.0;
         const qint64 beats = f.addMeasured(u"rewrite"_s, spec);
         QVERIFY(within && beats);
-        store.addEvaluation(Evaluation::fromResult(beats, withGemmFlops(workerResult(spec)), h200Device()));
+        store.evaluations().add(Evaluation::fromResult(beats, withGemmFlops(workerResult(spec)), h200Device()));
 
         VariantsModel variants;
         variants.setStore(&store);
@@ -105,7 +105,7 @@ private Q_SLOTS:
         QTRY_VERIFY(!variants.index(variants.rowOf(within), VariantsModel::SpeedOfLight).data().toString().isEmpty());
         QTRY_VERIFY(!variants.index(variants.rowOf(beats), VariantsModel::SpeedOfLight).data().toString().isEmpty());
 
-        const auto measurementOf = [&](qint64 id) { return store.latestEvaluation(id)->figures(); };
+        const auto measurementOf = [&](qint64 id) { return store.evaluations().latest(id)->figures(); };
         CompareMetricsModel compare;
         compare.setMeasurements(measurementOf(within), measurementOf(beats), u"within"_s, u"rewrite"_s);
         const int solRow = compare.rowOf(u"sol"_s);
@@ -130,7 +130,7 @@ private Q_SLOTS:
         for (const Case &c : {Case{within, SpeedOfLight::State::WithinFloors, CompareMetricsModel::A},
                               Case{beats, SpeedOfLight::State::BeatsFlopFloor, CompareMetricsModel::B}}) {
             const QByteArray tag = "variant #" + QByteArray::number(c.id);
-            const SpeedOfLight sol = SpeedOfLight::fromResult(store.latestEvaluation(c.id)->result);
+            const SpeedOfLight sol = SpeedOfLight::fromResult(store.evaluations().latest(c.id)->result);
             QVERIFY2(sol.state == c.state, tag);
             const QString figure = speedOfLightFigure(*sol.percent());
 
@@ -153,7 +153,7 @@ private Q_SLOTS:
             const QString readme = ExportReadme::provenanceRows(*exported).join(u'\n');
             QVERIFY2(readme.contains(u"| Speed of light | "_s + sol.reportText() + u" |"_s), qPrintable(readme));
             // The Measurement every reader gets from the store carries that same computation.
-            const SpeedOfLight typed = store.latestEvaluation(c.id)->measurement().speedOfLight;
+            const SpeedOfLight typed = store.evaluations().latest(c.id)->measurement().speedOfLight;
             QCOMPARE(typed.state, sol.state);
             QCOMPARE(typed.reportText(), sol.reportText());
 
@@ -171,7 +171,7 @@ private Q_SLOTS:
                     QVERIFY2(pct <= 100, qPrintable(text));
         }
         // The old computation, for the record: the worker's own fraction of the floor is 1.77 for the rewrite.
-        const QJsonObject roof = store.latestEvaluation(beats)->result.value(u"roofline"_s).toObject();
+        const QJsonObject roof = store.evaluations().latest(beats)->result.value(u"roofline"_s).toObject();
         QVERIFY(roof.value(u"fraction_of_floor"_s).toDouble() > 1.7);
     }
 };

@@ -41,7 +41,7 @@ qint64 addCompileError(SessionStore &store, qint64 parent)
     v.origin = VariantOrigin::Manual;
     v.label = QStringLiteral("mine");
     v.parentIds = {parent};
-    const qint64 id = store.addVariant(v, {kernel(QStringLiteral("compile_error")), {}, {}});
+    const qint64 id = store.variants().add(v, {kernel(QStringLiteral("compile_error")), {}, {}});
     Diagnostic d;
     d.file = QStringLiteral("candidate.cu");
     d.line = 5;
@@ -53,8 +53,8 @@ qint64 addCompileError(SessionStore &store, qint64 parent)
                              {QStringLiteral("compile"),
                               QJsonObject{{QStringLiteral("ok"), false},
                                           {QStringLiteral("diagnostics"), QJsonArray{d.toJson()}}}}};
-    store.addEvaluation(Evaluation::fromResult(id, result));
-    store.setStatus(id, VariantStatus::Failed, d.message);
+    store.evaluations().add(Evaluation::fromResult(id, result));
+    store.variants().setStatus(id, VariantStatus::Failed, d.message);
     return id;
 }
 
@@ -88,7 +88,7 @@ struct Bench {
         tabs->showSession();
         return fast;
     }
-    qsizetype evaluations(qint64 id) { return store().evaluations(id).size(); }
+    qsizetype evaluations(qint64 id) { return store().evaluations().ofVariant(id).size(); }
 };
 } // namespace
 
@@ -173,7 +173,7 @@ private Q_SLOTS:
         QVERIFY(!b.editor.isReadOnly(fork));
         QCOMPARE(b.editor.variantId(fork), 0);
         QCOMPARE(b.editor.status(fork), QStringLiteral("Edit, then Ctrl+Enter compiles and evaluates it as a new variant."));
-        QCOMPARE(b.editor.source(fork), b.store().source(fast));
+        QCOMPARE(b.editor.source(fork), b.store().variants().source(fast));
 
         b.editor.editor(fork)->setText(kernel(QStringLiteral("correct"), 3.0));
         QSignalSpy evaluated(&b.store(), &SessionStore::evaluationAdded);

@@ -28,7 +28,7 @@ qint64 storedModelVariant(SessionFixture &f, const QString &raw, const QString &
     p.templateName = QStringLiteral("contrastive");
     p.rendered = QStringLiteral("You are optimizing diag(A) @ B.\nExemplar 1: reference, 11.8 ms.\nWrite a faster kernel.");
     p.exemplarIds = {f.reference()};
-    const qint64 prompt = f.store().addPrompt(p);
+    const qint64 prompt = f.store().exchanges().addPrompt(p);
     ResponseRecord r;
     r.promptId = prompt;
     r.rawText = raw;
@@ -36,15 +36,16 @@ qint64 storedModelVariant(SessionFixture &f, const QString &raw, const QString &
     r.parseStatus = QStringLiteral("ok");
     r.finishStatus = QStringLiteral("stop");
     r.model = QStringLiteral("replay-model");
-    const qint64 response = f.store().addResponse(r);
+    const qint64 response = f.store().exchanges().addResponse(r);
     Variant v;
     v.origin = VariantOrigin::Model;
     v.promptId = prompt;
     v.responseId = response;
     v.parentIds = {f.reference()};
     v.label = QStringLiteral("R1.1");
-    const qint64 id = f.store().addVariant(v, {QStringLiteral("// code"), QStringLiteral("B is read **once**: 2577 GB/s."),
-                                               QStringLiteral("- `float4` loads\n- one block per row")});
+    const qint64 id = f.store().variants().add(v, {QStringLiteral("// code"),
+                                                   QStringLiteral("B is read **once**: 2577 GB/s."),
+                                                   QStringLiteral("- `float4` loads\n- one block per row")});
     if (promptId)
         *promptId = prompt;
     return id;
@@ -110,7 +111,7 @@ private Q_SLOTS:
         r.promptId = prompt;
         r.rawText = QStringLiteral("<think>Compare DRAM bytes first.</think>\n\nA is faster because it reads **B** once.");
         r.finishStatus = QStringLiteral("stop");
-        const qint64 response = f.store().addResponse(r);
+        const qint64 response = f.store().exchanges().addResponse(r);
         ReasoningPanel panel(&f.store(), nullptr, nullptr);
         QVERIFY(panel.showResponse(response));
         QCOMPARE(panel.answerText().trimmed(), QStringLiteral("A is faster because it reads B once."));

@@ -141,7 +141,7 @@ private Q_SLOTS:
         QVERIFY(compare->askButton()->isEnabled());
         QTest::mouseClick(compare->askButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(answered.size() >= 1, 30000);
-        const QList<PairAnalysis> pairs = f.store().pairAnalyses(best, second);
+        const QList<PairAnalysis> pairs = f.store().analyses().pairAnalyses(best, second);
         QCOMPARE(pairs.size(), 1);
         QVERIFY(pairs.constFirst().answer.contains(QLatin1String("16-byte")));
         QVERIFY(pairs.constFirst().responseId != 0);

@@ -145,14 +145,14 @@ private Q_SLOTS:
         QVERIFY(panel.startButton()->isEnabled());
         QVERIFY(!panel.stopButton()->isEnabled());
         // The round ran with what the panel said.
-        const auto round = f.store().round(finished.at(0).at(0).toLongLong());
+        const auto round = f.store().rounds().find(finished.at(0).at(0).toLongLong());
         QVERIFY(round);
         const RoundSettings used = RoundSettings::fromJson(round->settings);
         QCOMPARE(used.candidates, 3);
         QCOMPARE(used.hint, QStringLiteral("Try float4 loads."));
         QCOMPARE(used.model, QStringLiteral("replay-model"));
         QCOMPARE(used.endpoint, QStringLiteral("loopback"));
-        QVERIFY(f.store().prompts(round->id).constFirst().rendered.contains(QLatin1String("Try float4 loads.")));
+        QVERIFY(f.store().exchanges().prompts(round->id).constFirst().rendered.contains(QLatin1String("Try float4 loads.")));
         saveScreenshot(&panel, QStringLiteral("roundcontrol"));
     }
 
@@ -183,7 +183,7 @@ private Q_SLOTS:
         QVERIFY(send && send->isVisibleTo(&panel));
         send->click();
         QVERIFY(finished.wait(30000));
-        const QList<PromptRecord> prompts = f.store().prompts(finished.at(0).at(0).toLongLong());
+        const QList<PromptRecord> prompts = f.store().exchanges().prompts(finished.at(0).at(0).toLongLong());
         QVERIFY(prompts.constFirst().rendered.endsWith(QLatin1String("EDITED: keep 256 threads per block.")));
         QVERIFY(panel.promptEdit()->isReadOnly());
     }
@@ -269,7 +269,8 @@ private Q_SLOTS:
 
         // Choosing a candidate shows the prompt it received.
         panel.progressView()->selectRow(1);
-        const auto prompt = f.store().prompt(progress->index(1, 0).data(RoundProgressModel::PromptIdRole).toLongLong());
+        const auto prompt = f.store().exchanges().prompt(
+            progress->index(1, 0).data(RoundProgressModel::PromptIdRole).toLongLong());
         QVERIFY(prompt);
         QCOMPARE(panel.promptEdit()->toPlainText(), prompt->rendered);
         QVERIFY(panel.promptEdit()->isReadOnly());
@@ -298,7 +299,7 @@ private Q_SLOTS:
         saveScreenshot(&panel, QStringLiteral("roundcontrol-review-per-candidate"));
         panel.sendPrompt();
         QVERIFY(finished.wait(30000));
-        const QList<PromptRecord> sent = f.store().prompts(finished.last().at(0).toLongLong());
+        const QList<PromptRecord> sent = f.store().exchanges().prompts(finished.last().at(0).toLongLong());
         QCOMPARE(sent.size(), 3);
         QVERIFY(!sent[0].rendered.contains(QLatin1String("EDITED")));
         QVERIFY(sent[1].rendered.endsWith(QLatin1String("EDITED FOR CANDIDATE 2")));

@@ -97,7 +97,7 @@ private Q_SLOTS:
         // A candidate of the history shows the prompt it received.
         panel.progressView()->selectRow(0);
         QVERIFY(!panel.promptEdit()->toPlainText().isEmpty());
-        QCOMPARE(panel.promptEdit()->toPlainText(), store.prompt(1)->rendered);
+        QCOMPARE(panel.promptEdit()->toPlainText(), store.exchanges().prompt(1)->rendered);
         QVERIFY2(panel.promptView()->label().contains(QLatin1String("round 1, answer 1")),
                  qPrintable(panel.promptView()->label()));
 

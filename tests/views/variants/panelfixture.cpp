@@ -273,8 +273,8 @@ qint64 SessionFixture::measureReference()
                                               "(cutlass_80_simt_sgemm_256x128_8x4_nn_align1::Params)"),
                                11300, 1, 202, 0, 2 * kN * kN * kM, 201326592},
                     KernelSpec{QStringLiteral("scatter_diagonal(float const*, float*, long)"), 6.2, 1, 16, 0, 0, 0}};
-    m_store->addEvaluation(Evaluation::fromResult(ref, workerResult(spec), h200Device()));
-    m_store->setStatus(ref, VariantStatus::Done);
+    m_store->evaluations().add(Evaluation::fromResult(ref, workerResult(spec), h200Device()));
+    m_store->variants().setStatus(ref, VariantStatus::Done);
     return ref;
 }
 
@@ -285,16 +285,16 @@ qint64 SessionFixture::addMeasured(const QString &label, const ResultSpec &spec,
     v.label = label;
     v.roundId = roundId;
     v.parentIds = parents.isEmpty() ? QList<qint64>{reference()} : parents;
-    const qint64 id = m_store->addVariant(
+    const qint64 id = m_store->variants().add(
         v, {QStringLiteral("// %1\n#include \"kforge/kernel.h\"\n").arg(label),
             QStringLiteral("The **%1** variant reads B once, coalesced; the reference runs a full SGEMM.").arg(label),
             QStringLiteral("1. One thread per element\n2. `float4` loads")});
     if (!id)
         return 0;
-    m_store->addEvaluation(Evaluation::fromResult(id, workerResult(spec), h200Device()));
-    m_store->setStatus(id, spec.verdict == QLatin1String("correct") ? VariantStatus::Done : VariantStatus::Failed,
-                       spec.verdict == QLatin1String("correct") ? QString()
-                                                                : spec.verdict + QStringLiteral(": ") + spec.message);
+    m_store->evaluations().add(Evaluation::fromResult(id, workerResult(spec), h200Device()));
+    m_store->variants().setStatus(
+        id, spec.verdict == QLatin1String("correct") ? VariantStatus::Done : VariantStatus::Failed,
+        spec.verdict == QLatin1String("correct") ? QString() : spec.verdict + QStringLiteral(": ") + spec.message);
     return id;
 }
 

@@ -189,7 +189,7 @@ class TestMeasurementEverywhere : public QObject
 
         QStringList problems;
         for (const Variant &v : store.population().variants()) {
-            const auto e = store.latestEvaluation(v.id);
+            const auto e = store.evaluations().latest(v.id);
             if (!v.hasEvaluation() || !e)
                 continue;
             const QString tag = u"%1, variant #%2 (%3)"_s.arg(QFileInfo(session).fileName()).arg(v.id).arg(v.label);
@@ -266,9 +266,9 @@ private Q_SLOTS:
             v.origin = VariantOrigin::Model;
             v.label = label;
             v.parentIds = {f.reference()};
-            const qint64 id = f.store().addVariant(v, {u"// recorded\n"_s, {}, {}});
+            const qint64 id = f.store().variants().add(v, {u"// recorded\n"_s, {}, {}});
             QVERIFY(id > 0);
-            QVERIFY(f.store().addEvaluation(Evaluation::fromResult(id, result, h200Device())) > 0);
+            QVERIFY(f.store().evaluations().add(Evaluation::fromResult(id, result, h200Device())) > 0);
         }
         int compared = 0;
         const QStringList problems = compareOutputs(f.store(), u"tests/fixtures/rounds"_s, &compared);

@@ -98,7 +98,7 @@ private Q_SLOTS:
 
         // A status change repaints exactly that row.
         changes.clear();
-        QVERIFY(f.store().setStatus(b, VariantStatus::Profiling));
+        QVERIFY(f.store().variants().setStatus(b, VariantStatus::Profiling));
         QCOMPARE(changes.size(), 1);
         QCOMPARE(changes.at(0).at(0).toModelIndex().row(), model.rowOf(b));
         QCOMPARE(changes.at(0).at(1).toModelIndex().row(), model.rowOf(b));
@@ -188,8 +188,8 @@ private Q_SLOTS:
         broken.message = QStringLiteral("expected a ';'");
         f.addMeasured(QStringLiteral("broken"), broken);
         f.addMeasured(QStringLiteral("fast-2"), 25.0);
-        f.store().setTags(slow, {QStringLiteral("vectorized")});
-        f.store().setPinned(slow, true);
+        f.store().variants().setTags(slow, {QStringLiteral("vectorized")});
+        f.store().variants().setPinned(slow, true);
 
         VariantsModel model;
         model.setStore(&f.store());

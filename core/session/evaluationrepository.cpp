@@ -1,4 +1,5 @@
-// SessionStore: evaluations and their suspicion rule; the class's other parts are in sessionstore*.cpp.
+// EvaluationRepository: the session's evaluations, kept typed, and the rule that makes a result suspicious.
+#include "core/session/evaluationrepository.h"
 #include "core/session/sessionrows.h"
 #include "core/session/sessionstore.h"
 
@@ -9,34 +10,36 @@ namespace kforge {
 
 using namespace sessionrows;
 
-QString SessionStore::suspicionReason(const EvaluationSummary &e) const
+QString EvaluationRepository::suspicionReason(const EvaluationSummary &e) const
 {
     // A result that passed the automatic deep check (EvaluationQueue) is trusted as measured.
     if (!e.isCorrect() || e.hasFlag(QLatin1String("deep_checked")))
         return {};
     if (e.hasFlag(QLatin1String("below_speed_of_light")))
-        return tr("faster than the speed-of-light floor of the task, which is impossible");
-    if (e.speedup && *e.speedup > m_suspiciousSpeedup && !m_task.isDegenerate()) {
+        return SessionStore::tr("faster than the speed-of-light floor of the task, which is impossible");
+    if (e.speedup && *e.speedup > m_suspiciousSpeedup && !m_store.m_task.isDegenerate()) {
         if (e.hasFlag(QLatin1String("degenerate_output")))
-            return tr("%1x faster, and the output does not depend on the inputs").arg(*e.speedup, 0, 'f', 1);
-        return tr("%1x faster than the reference (over %2x)").arg(*e.speedup, 0, 'f', 1).arg(m_suspiciousSpeedup, 0, 'g', 3);
+            return SessionStore::tr("%1x faster, and the output does not depend on the inputs").arg(*e.speedup, 0, 'f', 1);
+        return SessionStore::tr("%1x faster than the reference (over %2x)")
+            .arg(*e.speedup, 0, 'f', 1)
+            .arg(m_suspiciousSpeedup, 0, 'g', 3);
     }
     return {};
 }
 
-qint64 SessionStore::addEvaluation(const Evaluation &in)
+qint64 EvaluationRepository::add(const Evaluation &in)
 {
-    if (!isOpen())
-        return failId(tr("No session is open"));
+    if (!m_store.isOpen())
+        return m_store.failId(SessionStore::tr("No session is open"));
     const qint64 variantId = in.summary.variantId;
-    if (!m_population.contains(variantId))
-        return failId(tr("No variant %1 in this session").arg(variantId));
+    if (!m_store.m_population.contains(variantId))
+        return m_store.failId(SessionStore::tr("No variant %1 in this session").arg(variantId));
     EvaluationSummary s = in.summary;
     if (!s.created.isValid())
         s.created = QDateTime::currentDateTimeUtc();
-    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlDatabase db = QSqlDatabase::database(m_store.m_connection, false);
     if (!db.transaction())
-        return failId(db.lastError().text());
+        return m_store.failId(db.lastError().text());
     QSqlQuery q(db);
     q.prepare(QStringLiteral("INSERT INTO evaluations (variant_id, verdict, speedup, ref_median_ms, cand_median_ms, "
                              "cand_cv, flags, message, compile_flags, nvcc_version, created) "
@@ -64,23 +67,23 @@ qint64 SessionStore::addEvaluation(const Evaluation &in)
     }
     if (!ok) {
         db.rollback();
-        return sqlFailId(q);
+        return m_store.sqlFailId(q);
     }
     if (!db.commit())
-        return failId(db.lastError().text());
+        return m_store.failId(db.lastError().text());
     Evaluation kept = in;
     kept.summary = s;
     m_kept.keep(s.id, std::move(kept));
-    Variant *v = m_population.findMutable(variantId);
+    Variant *v = m_store.m_population.findMutable(variantId);
     v->eval = s;
     const QString reason = suspicionReason(s);
     if (!reason.isEmpty() || v->suspicious)
-        setSuspicious(variantId, !reason.isEmpty(), reason);
-    Q_EMIT evaluationAdded(variantId, s.id);
+        m_store.variants().setSuspicious(variantId, !reason.isEmpty(), reason);
+    Q_EMIT m_store.evaluationAdded(variantId, s.id);
     return s.id;
 }
 
-std::optional<Evaluation> SessionStore::evaluation(qint64 evaluationId) const
+std::optional<Evaluation> EvaluationRepository::find(qint64 evaluationId) const
 {
     if (std::optional<Evaluation> kept = m_kept.find(evaluationId))
         return kept;
@@ -88,7 +91,7 @@ std::optional<Evaluation> SessionStore::evaluation(qint64 evaluationId) const
                                        "FROM evaluations LEFT JOIN evaluation_results r "
                                        "ON r.evaluation_id = evaluations.id WHERE id = ?")
                             .arg(QLatin1String(kSummaryColumns));
-    std::optional<Evaluation> read = selectRow(m_connection, sql, {evaluationId}, [](const QSqlQuery &q) {
+    std::optional<Evaluation> read = selectRow(m_store.m_connection, sql, {evaluationId}, [](const QSqlQuery &q) {
         Evaluation e;
         e.summary = summaryOf(q);
         e.result = objectOf(q.value(10));
@@ -102,26 +105,26 @@ std::optional<Evaluation> SessionStore::evaluation(qint64 evaluationId) const
     return m_kept.keep(evaluationId, std::move(*read));
 }
 
-std::optional<Evaluation> SessionStore::latestEvaluation(qint64 variantId) const
+std::optional<Evaluation> EvaluationRepository::latest(qint64 variantId) const
 {
-    const Variant *v = m_population.find(variantId);
+    const Variant *v = m_store.m_population.find(variantId);
     if (!v || !v->hasEvaluation())
         return std::nullopt;
-    return evaluation(v->eval.id);
+    return find(v->eval.id);
 }
 
-QList<EvaluationSummary> SessionStore::evaluations(qint64 variantId) const
+QList<EvaluationSummary> EvaluationRepository::ofVariant(qint64 variantId) const
 {
     const QString sql =
         QStringLiteral("SELECT %1 FROM evaluations WHERE variant_id = ? ORDER BY id").arg(QLatin1String(kSummaryColumns));
-    return selectRows(m_connection, sql, {variantId}, [](const QSqlQuery &q) { return summaryOf(q); });
+    return selectRows(m_store.m_connection, sql, {variantId}, [](const QSqlQuery &q) { return summaryOf(q); });
 }
 
-int SessionStore::evaluationCount() const
+int EvaluationRepository::count() const
 {
-    if (!isOpen())
+    if (!m_store.isOpen())
         return 0;
-    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
     if (!q.exec(QStringLiteral("SELECT COUNT(*) FROM evaluations")) || !q.next())
         return 0;
     return q.value(0).toInt();
