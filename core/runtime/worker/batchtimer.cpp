@@ -271,9 +271,14 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
     const Json request{{"op", host::kOpBatch}, {"go", 0}, {"done", 1}, {"calls", list}};
     m_gpu.resetPersistingL2(); // lines a host marked persisting would survive the flush
     const bool probe = m_probeNs > 0 && side != Side::Candidate;
+    double probeWallUs = -1;
     if (probe) { // before the host is asked to enqueue: its own waiting calls must not be what the probe sees
+        KF_CUDA(cudaStreamSynchronize(s)); // the poison first: the probe's wall clock is its own
         std::fill(m_probe, m_probe + 4, 0ull);
+        const auto p0 = Clock::now();
         KF_CUDA(host::gpu::quietProbe(m_probeNs, m_deviceProbe, s));
+        KF_CUDA(cudaStreamSynchronize(s));
+        probeWallUs = std::chrono::duration<double, std::micro>(Clock::now() - p0).count();
     }
     KF_CUDA(cudaStreamSynchronize(s)); // the poison and everything before it are outside the window
     const auto t0 = Clock::now();
@@ -340,8 +345,12 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
     t.gateTimedOut = gated && flag[1] != 0;
     t.wallMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     KF_CUDA(cudaStreamSynchronize(s));
-    if (probe)
+    if (probe) {
         t.quietGapUs = static_cast<double>(std::max(m_probe[0], m_probe[2])) / 1000.0;
+        // The wait before the probe could start: the GPU finishing another context's time slice first (a probe
+        // shorter than a slice runs whole once it starts, so its own steps miss that wait: measured on the H100).
+        t.quietWaitUs = std::max(0.0, probeWallUs - static_cast<double>(m_probe[1]) / 1000.0);
+    }
     return t;
 }
 

@@ -38,6 +38,8 @@ struct BatchTime {
     double wallMs = 0;         // the judge's wall clock for the whole batch (request to E1)
     // The largest step of the judge's quiet probes around this batch (setQuietProbe), in us; -1: none ran.
     double quietGapUs = -1;
+    // The first probe's wall clock (launch to its end, synchronized) beyond the time it ran, in us; -1: none ran.
+    double quietWaitUs = -1;
     // Where that wall clock went: enqueueing the preparation, the host's answer to the batch (its
     // enqueueing), its finish (its device synchronized), and the wait for E1 after it.
     double enqueueWallMs = 0, hostWallMs = 0, finishWallMs = 0, waitWallMs = 0;

@@ -55,21 +55,30 @@ void traceReport(const Json &trace, const Json &outside, const std::vector<std::
 
 } // namespace
 
-// The judge's quiet probes (batchtimer.h, setQuietProbe) as timing.foreign_gpu; a step above kQuietGapUs in a
-// reference or baseline batch is another context's GPU work beside that side's window (a candidate's work left
-// running or waiting past its own, or another process on a shared GPU): `gpu_contention`.
+// The judge's quiet probes (batchtimer.h, setQuietProbe) as timing.foreign_gpu. Another context's GPU work beside a
+// reference or baseline batch (a candidate's work left running or waiting past its own window, or another process
+// on a shared GPU) shows as a step above kQuietGapUs inside a probe (it was preempted), or as probes that waited to
+// start (the GPU finished the other context's time slice first): a median wait above kQuietWaitUs. Either sets
+// `gpu_contention`. The median, not one wait: a single late wake-up of the judge's thread is no contention.
 Json Judge::foreignGpuReport(const std::vector<double> &stepsUs, double probeUs, std::vector<std::string> &flags,
-                                 std::vector<std::string> &warnings)
+                             std::vector<std::string> &warnings, const std::vector<double> &waitsUs)
 {
     const double threshold = EvalOptions::kQuietGapUs;
     const double largest = stepsUs.empty() ? 0.0 : *std::max_element(stepsUs.begin(), stepsUs.end());
     const auto over = std::count_if(stepsUs.begin(), stepsUs.end(), [&](double us) { return us > threshold; });
-    if (over > 0) {
+    std::vector<double> waits = waitsUs;
+    std::sort(waits.begin(), waits.end());
+    const double medianWait = waits.empty() ? 0.0 : waits[waits.size() / 2];
+    const bool waited = waits.size() >= 3 && medianWait > EvalOptions::kQuietWaitUs;
+    if (over > 0 || waited) {
         addFlag(flags, "gpu_contention");
         warnings.push_back("Another process's GPU work was running beside the reference's or the baseline's batches ("
-                           + std::to_string(over) + " of " + std::to_string(stepsUs.size())
-                           + " quiet probes were held up, the longest by " + formatNumber(largest, 4)
-                           + " us): the speedup is not the candidate's own. The hosts are stopped outside their "
+                           + (over > 0 ? std::to_string(over) + " of " + std::to_string(stepsUs.size())
+                                             + " quiet probes were held up, the longest by " + formatNumber(largest, 4)
+                                             + " us"
+                                       : "the quiet probes waited a median " + formatNumber(medianWait, 4)
+                                             + " us to start")
+                           + "): the speedup is not the candidate's own. The hosts are stopped outside their "
                              "requests, so this is work the candidate left on the GPU after its calls returned, or "
                              "another user's process on a shared GPU.");
     }
@@ -77,7 +86,10 @@ Json Judge::foreignGpuReport(const std::vector<double> &stepsUs, double probeUs,
                 {"probes", stepsUs.size()},
                 {"threshold_us", threshold},
                 {"over", over},
-                {"max_step_us", largest}};
+                {"max_step_us", largest},
+                {"wait_threshold_us", EvalOptions::kQuietWaitUs},
+                {"median_wait_us", medianWait},
+                {"max_wait_us", waits.empty() ? 0.0 : waits.back()}};
 }
 
 // Profile passes the candidate's host did not deliver while the reference's did: `profile_refused`.
@@ -243,8 +255,8 @@ Json Judge::report(Run &run, Json result)
             result["timing"]["prep_ms"] = cm;
             result["timing"]["baseline_prep_ms"] = bm;
         }
-        if (options.quietProbeUs > 0)
-            result["timing"]["foreign_gpu"] = foreignGpuReport(run.quietGapsUs, options.quietProbeUs, flags, warnings);
+        result["timing"]["foreign_gpu"] // {"probes": 0, ...} when quiet_probe_us is 0
+            = foreignGpuReport(run.quietGapsUs, options.quietProbeUs, flags, warnings, run.quietWaitsUs);
         for (Side side : {Side::Reference, Side::Candidate})
             if (!run.gatedSide(side))
                 warnings.push_back("The " + std::string(sideName(side)) + "'s calls waited for their own GPU work while "

@@ -63,6 +63,7 @@ struct Judge::Run {
     std::vector<double> candPrepMs, basePrepMs;
     // The judge's quiet probes' largest steps (us) in the sampled rounds' reference and baseline batches.
     std::vector<double> quietGapsUs;
+    std::vector<double> quietWaitsUs; // and how long the first probe of each waited to start (BatchTime::quietWaitUs)
     double refWallMs = 0, candWallMs = 0, baselineWallMs = 0; // of the sampled batches (the boundary's cost)
     // The baseline's preparation is measured (its sets regenerated) in this many sampled rounds.
     static constexpr std::size_t kPrepYardstick = 3;
@@ -106,6 +107,8 @@ struct Judge::Run {
         roundMs[who + ".window_gpu"] += t.ms;
         if (t.quietGapUs >= 0)
             quietGapsUs.push_back(t.quietGapUs);
+        if (t.quietWaitUs >= 0)
+            quietWaitsUs.push_back(t.quietWaitUs);
     }
     std::optional<RunStats> reference, candidate;
     // Why timing stopped, and both medians' intervals then (the result's timing.adaptive).

@@ -113,8 +113,11 @@ public:
     static BatchSizing sizeBatches(std::size_t freeBefore, std::size_t freeNow, std::size_t perSet);
     // The judge's quiet probes' largest steps (us) as the result's timing.foreign_gpu; a step over
     // EvalOptions::kQuietGapUs adds `gpu_contention` and a warning (issue 35, item 1).
+    // `waitsUs`: how long each batch's first probe waited to start; a median above kQuietWaitUs (over 3 or more
+    // probes) is contention too.
     static nlohmann::ordered_json foreignGpuReport(const std::vector<double> &stepsUs, double probeUs,
-                                                   std::vector<std::string> &flags, std::vector<std::string> &warnings);
+                                                   std::vector<std::string> &flags, std::vector<std::string> &warnings,
+                                                   const std::vector<double> &waitsUs = {});
     // Profile passes the candidate's process did not deliver while the reference's did: `profile_refused`.
     static void profileRefusalReport(const std::vector<std::string> &refused, std::vector<std::string> &flags,
                                      std::vector<std::string> &warnings);

@@ -54,6 +54,25 @@ void justOverTheThreshold()
     KF_CHECK(has(flags, "gpu_contention"));
 }
 
+// On the H100 a 1 ms probe beside another process's spinning kernel was never preempted (no step over the
+// threshold): it waited for the other context's time slice before it started. The median wait catches that; one
+// late wake-up of the judge's thread does not.
+void waitingToStartIsContention()
+{
+    std::vector<std::string> flags, warnings;
+    Json j = Judge::foreignGpuReport({0.06, 0.06, 0.06, 0.06}, 1000, flags, warnings, {18, 22, 1900, 25});
+    KF_CHECK_MSG(flags.empty(), "one late wake-up flagged");
+    KF_CHECK(j["max_wait_us"].get<double>() == 1900 && j["median_wait_us"].get<double>() == 25);
+    j = Judge::foreignGpuReport({0.06, 0.06, 0.06, 0.06}, 1000, flags, warnings, {640, 1210, 90, 880});
+    KF_CHECK(has(flags, "gpu_contention"));
+    KF_CHECK_MSG(!warnings.empty() && warnings.back().find("waited a median 880 us") != std::string::npos,
+                 warnings.empty() ? "" : warnings.back());
+    // Too few probes to tell: no flag from the waits alone.
+    std::vector<std::string> few, fewWarnings;
+    Judge::foreignGpuReport({0.06, 0.06}, 1000, few, fewWarnings, {900, 950});
+    KF_CHECK(few.empty());
+}
+
 void refusedPassesAreNamed()
 {
     std::vector<std::string> flags, warnings;
@@ -102,6 +121,7 @@ int main()
     steadyProbesFlagNothing();
     aHeldProbeFlagsContention();
     justOverTheThreshold();
+    waitingToStartIsContention();
     refusedPassesAreNamed();
     setsFromTheMemoryBeforeTheCandidate();
     aCandidateOverItsBudgetIsNamed();
