@@ -150,7 +150,10 @@ bool WorkerServer::startHost(Loaded &loaded, std::string &code, std::string &mes
 
 void WorkerServer::ensureHost(Loaded &loaded)
 {
-    if (loaded.host && loaded.host->alive())
+    // A host that started without a device while this worker has one (its context could not be made then, e.g.
+    // while a candidate held all device memory: a6_hog_at_load's follow-up on the H100) would refuse the batches.
+    const bool deviceless = loaded.host && !loaded.host->initReply().value("device", true) && m_gpu.ensure();
+    if (loaded.host && loaded.host->alive() && !deviceless)
         return;
     loaded.host.reset();
     loaded.initialState.clear();
