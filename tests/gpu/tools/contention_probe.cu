@@ -110,6 +110,10 @@ static std::string lockTry(int pid, unsigned timeoutMs, double &ms)
 
 int main()
 {
+    // Line-buffered: on the H100 (2026-12-07) the run outlived its 90 s stage and its buffered table was lost; each
+    // row now goes out as it is measured, and the whole program ends by itself after 75 s.
+    setvbuf(stdout, nullptr, _IOLBF, 0);
+    alarm(75);
     int toChild[2], fromChild[2];
     if (pipe(toChild) || pipe(fromChild))
         return 1;
