@@ -73,3 +73,18 @@ start_replay_server() {
   PORT=$(sed -n 's/^port //p' "$RES/server.port")
   echo "replay server on port ${PORT:-NONE} $(cat "$RES/server.err")"
 }
+
+# build_worker: the Qt-free worker (kforge-worker, libkforge_hostguard.so, kforge-noop.so) in $B, its log in
+# $OUT/build.log: a build folder that has the worker is only brought up to date (REBUILD=1 configures afresh).
+# Needs B, OUT, WORKER and KFORGE_TORCH_PYTHON; export -f it with the stage functions that call it.
+build_worker() {
+  if [[ -x $WORKER && -z ${REBUILD:-} ]]; then
+    cmake --build "$B" -j"$(nproc)" --target kforge-worker kforge_hostguard kforge_noop > "$OUT/build.log" 2>&1 ||
+      { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40; return 1; }
+    return 0
+  fi
+  cmake -S . -B "$B" -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
+    -DKFORGE_TORCH_PYTHON="$KFORGE_TORCH_PYTHON" > "$OUT/build.log" 2>&1 &&
+  cmake --build "$B" -j"$(nproc)" --target kforge-worker kforge_hostguard kforge_noop >> "$OUT/build.log" 2>&1 ||
+  { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40; tail -5 "$OUT/build.log"; return 1; }
+}

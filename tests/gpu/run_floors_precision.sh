@@ -32,18 +32,6 @@ echo "run_floors_precision.sh: $(git log -1 --format='%h %s' 2>/dev/null), $(dat
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 command -v nvcc > /dev/null || { echo "no nvcc on PATH (looked in /usr/local/cuda/bin too)"; exit 1; }
 
-build() {
-  if [[ -x $WORKER && -z ${REBUILD:-} ]]; then
-    # Reused, but brought up to date with this tree (the worker moves into a temp dir: absolute paths only).
-    cmake --build "$B" -j"$(nproc)" --target kforge-worker kforge_hostguard kforge_noop > "$OUT/build.log" 2>&1 ||
-      { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40; return 1; }
-    return 0
-  fi
-  cmake -S . -B "$B" -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
-    -DKFORGE_TORCH_PYTHON="$KFORGE_TORCH_PYTHON" > "$OUT/build.log" 2>&1 &&
-  cmake --build "$B" -j"$(nproc)" --target kforge-worker kforge_hostguard kforge_noop >> "$OUT/build.log" 2>&1 ||
-  { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40; tail -5 "$OUT/build.log"; return 1; }
-}
 
 peaks() {
   printf '{"id": 1, "op": "device_info"}\n{"op": "shutdown"}\n' | "$WORKER" > "$OUT/device_info.jsonl" \
@@ -127,14 +115,14 @@ adversarial() {
   return $rc
 }
 
-export -f build peaks gemm adversarial
+export -f build_worker peaks gemm adversarial
 export B OUT WORKER RES ROOT
 want() { [[ " ${STAGES:-build peaks gemm adversarial} " == *" $1 "* ]]; }
 ready() {
   [[ -x $WORKER ]] && return 0
   echo "=== $1: SKIPPED (no $WORKER: run the build stage)"; echo "$1 skipped" >> "$RES/stages"; return 1
 }
-want build && stage build 240 bash -c build
+want build && stage build 240 bash -c build_worker
 want peaks && ready peaks && stage peaks 60 bash -c peaks
 want gemm && stage gemm 60 bash -c gemm
 want adversarial && ready adversarial && stage adversarial 240 bash -c adversarial

@@ -27,17 +27,6 @@ echo "run_judge_hardening.sh: $(git log -1 --format='%h %s' 2>/dev/null), $(date
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 CASES=${ADV_CASES:-t_burn_beside_window.py a6_hog_at_load.cu h_sync_inside_entry.cu h_malloc_async_scratch.cu h_cooperative_persistent.cu h_read_mse_two_stage.cu th_two_streams_matmul.py h_two_streams_joined.cu}
 
-build() {
-  if [[ -x $WORKER && -z ${REBUILD:-} ]]; then
-    cmake --build "$B" -j"$(nproc)" --target kforge-worker kforge_hostguard kforge_noop > "$OUT/build.log" 2>&1 ||
-      { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40; return 1; }
-    return 0
-  fi
-  cmake -S . -B "$B" -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
-    -DKFORGE_TORCH_PYTHON="$KFORGE_TORCH_PYTHON" > "$OUT/build.log" 2>&1 &&
-  cmake --build "$B" -j"$(nproc)" --target kforge-worker kforge_hostguard kforge_noop >> "$OUT/build.log" 2>&1 ||
-  { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40; tail -5 "$OUT/build.log"; return 1; }
-}
 
 contention() {
   nvcc -O2 -arch=sm_90 tests/gpu/tools/contention_probe.cu -lcuda -o "$RES/contention_probe" &&
@@ -61,10 +50,10 @@ floors() {
   return $rc
 }
 
-export -f build contention adversarial floors left elapsed
+export -f build_worker contention adversarial floors left elapsed
 export B OUT WORKER RES CASES DEADLINE T0
 want() { [[ " ${STAGES:-build contention adversarial floors} " == *" $1 "* ]]; }
-want build && stage build 360 bash -c build
+want build && stage build 360 bash -c build_worker
 want contention && stage contention 90 bash -c contention
 want adversarial && stage adversarial 400 bash -c adversarial
 want floors && stage floors 300 bash -c floors

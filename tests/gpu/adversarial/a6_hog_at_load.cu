@@ -6,27 +6,7 @@
 // follow-up case, in the same worker) must be unaffected.
 #include "advcommon.cuh"
 
-namespace {
-
-struct Hog {
-    Hog()
-    {
-        for (size_t block = 1ull << 30; block >= (16u << 20); block /= 2) {
-            for (;;) {
-                size_t freeBytes = 0, total = 0;
-                if (cudaMemGetInfo(&freeBytes, &total) != cudaSuccess || freeBytes < block + (64u << 20))
-                    break;
-                void *p = nullptr;
-                if (cudaMalloc(&p, block) != cudaSuccess) {
-                    cudaGetLastError();
-                    break;
-                }
-            }
-        }
-    }
-} hogAtLoad;
-
-} // namespace
+[[maybe_unused]] static const bool hogAtLoad = adv_hog_device_memory(); // a static initializer: runs when the library is loaded
 
 KF_ENTRY(in, nin, out, nout, params, stream)
 {

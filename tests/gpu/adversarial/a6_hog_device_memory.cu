@@ -5,29 +5,12 @@
 // manifest's follow-up case, in the same worker) must be unaffected.
 #include "advcommon.cuh"
 
-static bool hog()
-{
-    for (size_t block = 1ull << 30; block >= (16u << 20); block /= 2) {
-        for (;;) {
-            size_t freeBytes = 0, total = 0;
-            if (cudaMemGetInfo(&freeBytes, &total) != cudaSuccess || freeBytes < block + (64u << 20))
-                break;
-            void *p = nullptr;
-            if (cudaMalloc(&p, block) != cudaSuccess) {
-                cudaGetLastError();
-                break;
-            }
-        }
-    }
-    return true;
-}
-
 KF_ENTRY(in, nin, out, nout, params, stream)
 {
     (void)nin;
     (void)nout;
     (void)params;
-    static const bool hogged = hog();
+    static const bool hogged = adv_hog_device_memory();
     (void)hogged;
     return adv_rowscale(in, out, stream);
 }

@@ -70,3 +70,22 @@ static inline int adv_zeros(const kf_tensor *out, int nout, cudaStream_t stream)
     }
     return cudaSuccess;
 }
+
+// Takes device memory in 1 GiB blocks, then smaller ones, until less than 64 MiB is free, and never frees it (the
+// hogs, a6_hog_*).
+static inline bool adv_hog_device_memory()
+{
+    for (size_t block = 1ull << 30; block >= (16u << 20); block /= 2) {
+        for (;;) {
+            size_t freeBytes = 0, total = 0;
+            if (cudaMemGetInfo(&freeBytes, &total) != cudaSuccess || freeBytes < block + (64u << 20))
+                break;
+            void *p = nullptr;
+            if (cudaMalloc(&p, block) != cudaSuccess) {
+                cudaGetLastError();
+                break;
+            }
+        }
+    }
+    return true;
+}
