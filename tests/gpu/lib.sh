@@ -74,6 +74,15 @@ start_replay_server() {
   echo "replay server on port ${PORT:-NONE} $(cat "$RES/server.err")"
 }
 
+# worker_env: B (the build folder: $KFORGE_GPU_BUILD_DIR, default build-gpu), WORKER (its kforge-worker), and what
+# every worker run needs: KFORGE_TORCH_PYTHON (python3 on PATH unless set), no .pyc files, CUPTI's libraries.
+worker_env() {
+  B=${KFORGE_GPU_BUILD_DIR:-build-gpu}
+  WORKER=$PWD/$B/core/runtime/worker/kforge-worker
+  export KFORGE_TORCH_PYTHON=${KFORGE_TORCH_PYTHON:-$(command -v python3)} PYTHONDONTWRITEBYTECODE=1
+  export LD_LIBRARY_PATH=/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+}
+
 # build_worker: the Qt-free worker (kforge-worker, libkforge_hostguard.so, kforge-noop.so) in $B, its log in
 # $OUT/build.log: a build folder that has the worker is only brought up to date (REBUILD=1 configures afresh).
 # Needs B, OUT, WORKER and KFORGE_TORCH_PYTHON; export -f it with the stage functions that call it.

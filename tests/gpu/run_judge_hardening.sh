@@ -8,6 +8,10 @@
 #                that must stay clean (a synchronize inside the entry, cudaMallocAsync scratch, a cooperative
 #                persistent kernel, a pure-read kernel at its floor, two streams joined)
 #   floors       tests/gpu/run_floors_precision.sh (item 7: peaks per dtype, cuBLAS against them, the precision cases)
+#   trusted      tests/gpu/run_trusted.sh's self-test, ncu agreement (item 8) and stability stages on TRUSTED_TASKS
+#                (default diag_matmul rmsnorm vector_add_f16 torch_matmul_f16; diag_matmul also over 128 sets): the self-test as
+#                expected, ncu against the judge per call, 5 evaluations of diag_matmul (max/min speedup <= 1.03,
+#                the boundary's cost per evaluation <= 0.3 s)
 # A short table is printed last; everything printed also goes to $OUT/judge_hardening.log (OUT default
 # /tmp/kforge-judge-hardening). Exit status: 0 every stage that ran passed, 1 otherwise.
 #   tests/gpu/run_judge_hardening.sh           (DEADLINE, default 580 s: the summary by then)
@@ -18,14 +22,10 @@ cd "$ROOT" || exit 1
 DEADLINE=${DEADLINE:-580}
 source tests/gpu/lib.sh
 start_run /tmp/kforge-judge-hardening kforge-judge-hardening judge_hardening.log
-B=${KFORGE_GPU_BUILD_DIR:-build-gpu}
-WORKER=$PWD/$B/core/runtime/worker/kforge-worker
-PY=$(command -v python3)
-export KFORGE_TORCH_PYTHON=${KFORGE_TORCH_PYTHON:-$PY} PYTHONDONTWRITEBYTECODE=1
-export LD_LIBRARY_PATH=/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+worker_env # B, WORKER, KFORGE_TORCH_PYTHON, CUPTI on LD_LIBRARY_PATH
 echo "run_judge_hardening.sh: $(git log -1 --format='%h %s' 2>/dev/null), $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
-CASES=${ADV_CASES:-t_burn_beside_window.py a6_hog_at_load.cu h_sync_inside_entry.cu h_malloc_async_scratch.cu h_cooperative_persistent.cu h_read_mse_two_stage.cu th_two_streams_matmul.py h_two_streams_joined.cu}
+CASES=${ADV_CASES:-t_burn_beside_window.py a6_hog_at_load.cu h_sync_inside_entry.cu h_malloc_async_scratch.cu h_cooperative_persistent.cu h_read_mse_two_stage.cu th_two_streams_matmul.py h_two_streams_joined.cu th_linear_f16_tensorcore.py}
 
 
 contention() {
@@ -50,12 +50,23 @@ floors() {
   return $rc
 }
 
-export -f build_worker contention adversarial floors left elapsed
+trusted() {
+  OUT=$OUT/trusted KFORGE_GPU_DEADLINE_S=$(( $(left) - 5 )) KFORGE_GPU_BUILD_DIR=$B \
+    STAGES="selftest ncu diag_stability" SELFTEST_TASKS=${TRUSTED_TASKS:-diag_matmul rmsnorm vector_add_f16 torch_matmul_f16} \
+    KFORGE_NCU_MANY_SETS=diag_matmul tests/gpu/run_trusted.sh > /dev/null 2>&1
+  local rc=$?
+  sed -n '/^task /,$p' "$OUT/trusted/ncu.txt" 2>/dev/null
+  sed -n '/=== summary/,$p' "$OUT/trusted/summary.txt" 2>/dev/null
+  return $rc
+}
+
+export -f build_worker contention adversarial floors trusted left elapsed
 export B OUT WORKER RES CASES DEADLINE T0
-want() { [[ " ${STAGES:-build contention adversarial floors} " == *" $1 "* ]]; }
+want() { [[ " ${STAGES:-build contention adversarial floors trusted} " == *" $1 "* ]]; }
 want build && stage build 360 bash -c build_worker
 want contention && stage contention 90 bash -c contention
 want adversarial && stage adversarial 400 bash -c adversarial
+want trusted && stage trusted 300 bash -c trusted
 want floors && stage floors 300 bash -c floors
 
 echo
@@ -71,4 +82,6 @@ if [[ -s $OUT/adversarial.txt ]]; then
   echo "adversarial:"
   grep -E ' (ok|WRONG)$' "$OUT/adversarial.txt" | cut -c1-170
 fi
+[[ -s $OUT/floors/floors_precision.log ]] && { echo "floors:"; sed -n '/=== summary/,$p' "$OUT/floors/floors_precision.log"; grep -E '^gemm|^  ' "$OUT/floors/floors_precision.log" | head -14; }
+[[ -s $OUT/trusted/summary.txt ]] && { echo "trusted:"; cat "$OUT/trusted/ncu.txt" 2>/dev/null | sed -n '/^task /,$p'; cat "$OUT/trusted/summary.txt"; }
 exit $status

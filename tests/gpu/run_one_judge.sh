@@ -24,11 +24,7 @@ cd "$ROOT" || exit 1
 DEADLINE=${DEADLINE:-580}
 source tests/gpu/lib.sh
 start_run /tmp/kforge-one-judge kforge-one-judge one_judge.log
-B=${KFORGE_GPU_BUILD_DIR:-build-gpu}
-WORKER=$PWD/$B/core/runtime/worker/kforge-worker
-PY=$(command -v python3)
-export KFORGE_TORCH_PYTHON=${KFORGE_TORCH_PYTHON:-$PY} PYTHONDONTWRITEBYTECODE=1
-export LD_LIBRARY_PATH=/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+worker_env # B, WORKER, KFORGE_TORCH_PYTHON, CUPTI on LD_LIBRARY_PATH
 echo "run_one_judge.sh: $(git log -1 --format='%h %s' 2>/dev/null), $(date -u +%FT%TZ)"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 "$KFORGE_TORCH_PYTHON" -c 'import sys, torch
@@ -39,12 +35,6 @@ except ImportError:
 print("torch", torch.__version__, "triton", t, "python", sys.version.split()[0], sys.executable)'
 nvcc --version 2>/dev/null | tail -1
 
-build() {
-  cmake -S . -B "$B" -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
-    -DKFORGE_TORCH_PYTHON="$KFORGE_TORCH_PYTHON" > "$OUT/build.log" 2>&1 &&
-  cmake --build "$B" -j"$(nproc)" --target kforge-worker kforge_hostguard kforge_noop >> "$OUT/build.log" 2>&1 ||
-  { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40; tail -5 "$OUT/build.log"; return 1; }
-}
 
 # The torch cases of the manifest (their task folder says "kind": "torch"), as --case arguments.
 torch_cases() {
@@ -90,7 +80,7 @@ sys.exit(1 if found else 0)
 PY
 }
 
-export -f build torch_cases adversarial sweep
+export -f build_worker torch_cases adversarial sweep
 export B OUT WORKER RES
 want() { [[ " ${STAGES:-build builtin adversarial turnaround} " == *" $1 "* ]]; }
 # The stages after the build need the worker: without it they are recorded as skipped.
@@ -98,7 +88,7 @@ ready() {
   [[ -x $WORKER ]] && return 0
   echo "=== $1: SKIPPED (no $WORKER: run the build stage)"; echo "$1 skipped" >> "$RES/stages"; return 1
 }
-want build && stage build 360 bash -c build
+want build && stage build 360 bash -c build_worker
 want builtin && ready builtin && stage builtin 330 bash -c \
   'python3 tests/gpu/tools/one_judge_driver.py --worker "$WORKER" builtin 2>&1 | tee "$OUT/builtin.log"; exit ${PIPESTATUS[0]}'
 want adversarial && ready adversarial && { stage adversarial 560 bash -c adversarial; stage sweep 30 bash -c sweep; }

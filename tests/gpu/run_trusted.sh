@@ -6,6 +6,9 @@
 # a short table last (also $OUT/summary.txt).
 #   OUT=/some/dir tests/gpu/run_trusted.sh        (default OUT: /tmp/kforge-trusted)
 # KFORGE_GPU_DEADLINE_S (default 540): the summary prints by then; later stages are cut short or skipped.
+# STAGES picks some (default all: build cpu_tests worker_gpu lifetime_gpu sandbox_gpu selftest ncu diag_stability);
+# SELFTEST_TASKS="diag_matmul rmsnorm" limits the self-test (and so the ncu table) to those tasks.
+#   STAGES="selftest ncu diag_stability" SELFTEST_TASKS=diag_matmul tests/gpu/run_trusted.sh   (a worker built)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -15,42 +18,48 @@ B=${KFORGE_GPU_BUILD_DIR:-build-gpu}
 DEADLINE=${KFORGE_GPU_DEADLINE_S:-540}
 STAGE_RESERVE_S=20 STAGE_MIN_S=15
 : > "$RES/stages"
+want() { [[ " ${STAGES:-build cpu_tests worker_gpu lifetime_gpu sandbox_gpu selftest ncu diag_stability} " == *" $1 "* ]]; }
 
 echo "run_trusted.sh in $ROOT, OUT=$OUT, $(date -u +%FT%TZ)"
 git log -1 --format='commit %h %s' 2>/dev/null || true
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader || true
 echo "kernel $(uname -r); $(nvcc --version 2>/dev/null | tail -1)"
 
-stage build 300 bash -c "cmake -S . -B $B -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release > '$OUT/build.log' 2>&1 \
+want build && stage build 300 bash -c "cmake -S . -B $B -G Ninja -DKFORGE_GUI=OFF -DCMAKE_BUILD_TYPE=Release > '$OUT/build.log' 2>&1 \
   && cmake --build $B -j$(nproc) --target kforge-worker kforge_noop tst_worker_protocol tst_worker_lifetime tst_candidate_host tst_host_trace \
      tst_worker_gpu tst_inputs_gpu tst_adversarial tst_source_profile_gpu \$(grep -q tst_sandbox $B/build.ninja 2>/dev/null && echo tst_sandbox) >> '$OUT/build.log' 2>&1"
 BUILD_RC=$?
-tail -2 "$OUT/build.log"
-(( BUILD_RC != 0 )) && grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40
+[[ -f $OUT/build.log ]] && tail -2 "$OUT/build.log"
+(( BUILD_RC != 0 )) && want build && grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40
 WORKER=$PWD/$B/core/runtime/worker/kforge-worker
 export KFORGE_WORKER=$WORKER
 
 if [[ -x $WORKER ]]; then
-  stage cpu_tests 90 ctest --test-dir $B -R '^(tst_worker_protocol|tst_worker_lifetime|tst_candidate_host|tst_host_trace|tst_sandbox)$' --output-on-failure \
+  want cpu_tests && stage cpu_tests 90 ctest --test-dir $B -R '^(tst_worker_protocol|tst_worker_lifetime|tst_candidate_host|tst_host_trace|tst_sandbox)$' --output-on-failure \
     > "$OUT/cpu_tests.log" 2>&1
-  grep -E "Test +#|tests passed" "$OUT/cpu_tests.log"
+  want cpu_tests && grep -E "Test +#|tests passed" "$OUT/cpu_tests.log"
 
-  stage worker_gpu 240 "$B/tests/core/runtime/tst_worker_gpu" > "$OUT/worker_gpu.log" 2>&1
-  grep -E "^(FAIL|PASS|SKIP)|stability|crash:|crashed|timeout" "$OUT/worker_gpu.log" | head -40
+  want worker_gpu && stage worker_gpu 240 "$B/tests/core/runtime/tst_worker_gpu" > "$OUT/worker_gpu.log" 2>&1
+  want worker_gpu && grep -E "^(FAIL|PASS|SKIP)|stability|crash:|crashed|timeout" "$OUT/worker_gpu.log" | head -40
 
-  if [[ ${KFORGE_SKIP_LIFETIME:-0} != 1 ]]; then
+  if [[ ${KFORGE_SKIP_LIFETIME:-0} != 1 ]] && want lifetime_gpu; then
     stage lifetime_gpu 120 stdbuf -oL "$B/tests/core/runtime/tst_worker_lifetime" --gpu > "$OUT/lifetime_gpu.log" 2>&1
     tail -5 "$OUT/lifetime_gpu.log"
   fi
-  if [[ -x $B/tests/core/runtime/tst_sandbox ]]; then
+  if [[ -x $B/tests/core/runtime/tst_sandbox ]] && want sandbox_gpu; then
     stage sandbox_gpu 60 "$B/tests/core/runtime/tst_sandbox" --gpu > "$OUT/sandbox_gpu.log" 2>&1
     tail -3 "$OUT/sandbox_gpu.log"
   fi
 
-  stage selftest 180 "$WORKER" --self-test > "$OUT/selftest.txt" 2>&1
-  grep -vE "^self-test: " "$OUT/selftest.txt" | tail -30
-  if command -v ncu >/dev/null; then
-    stage ncu 280 bash tests/gpu/tools/ncu_agreement.sh "$WORKER" "$OUT/selftest.txt" "$RES/ncu" > "$OUT/ncu.txt" 2>&1
+  ONLY=()
+  for t in ${SELFTEST_TASKS:-}; do ONLY+=(--task "$t"); done
+  if want selftest; then
+    stage selftest 180 "$WORKER" --self-test "${ONLY[@]}" > "$OUT/selftest.txt" 2>&1
+    grep -vE "^self-test: " "$OUT/selftest.txt" | tail -30
+  fi
+  if command -v ncu >/dev/null && want ncu; then
+    KFORGE_NCU_TASKS=${KFORGE_NCU_TASKS:-${SELFTEST_TASKS:-}} \
+      stage ncu 280 bash tests/gpu/tools/ncu_agreement.sh "$WORKER" "$OUT/selftest.txt" "$RES/ncu" > "$OUT/ncu.txt" 2>&1
     cat "$OUT/ncu.txt"
   fi
 
@@ -73,7 +82,7 @@ if [[ -x $WORKER ]]; then
     } | "$WORKER" > "$RES/diag.jsonl" 2> "$RES/diag.err"
   }
   T_DIAG=$(date +%s.%N)
-  stage diag_stability 150 bash -c "$(declare -f diag_session); ROOT=$ROOT RES=$RES WORKER=$WORKER diag_session"
+  want diag_stability && stage diag_stability 150 bash -c "$(declare -f diag_session); ROOT=$ROOT RES=$RES WORKER=$WORKER diag_session"
   T_DIAG=$(python3 -c "import time; print(round(time.time() - $T_DIAG, 1))")
   cp "$RES/diag.jsonl" "$OUT/diag.jsonl" 2>/dev/null
   tail -5 "$RES/diag.err" 2>/dev/null

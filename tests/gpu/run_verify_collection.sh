@@ -25,11 +25,8 @@ cd "$ROOT" || exit 1
 DEADLINE=${DEADLINE:-470}
 source tests/gpu/lib.sh # start_run, elapsed, stage, link_work_main, unpack_bundle
 start_run /tmp/kforge-verify-collection kforge-verify verify_collection.log
-B=${KFORGE_GPU_BUILD_DIR:-build-gpu}
-WORKER=$PWD/$B/core/runtime/worker/kforge-worker
-PY=$(command -v python3)
-export KFORGE_TORCH_PYTHON=${KFORGE_TORCH_PYTHON:-$PY} PYTHONDONTWRITEBYTECODE=1 LC_ALL=C
-export LD_LIBRARY_PATH=/usr/local/cuda/extras/CUPTI/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+worker_env # B, WORKER, KFORGE_TORCH_PYTHON, CUPTI on LD_LIBRARY_PATH
+export LC_ALL=C
 echo "run_verify_collection.sh: $(git log -1 --format='%h %s' 2>/dev/null), $(date -u +%FT%TZ), $(nproc) cores"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 "$KFORGE_TORCH_PYTHON" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' ||
@@ -46,16 +43,9 @@ unpack_bundle # BIN, LD_LIBRARY_PATH with the bundle's Qt, a private XDG home un
 CLI=$BIN/kforge-cli
 "$CLI" --version >/dev/null 2>&1 || { echo "ERROR: the bundle's kforge-cli does not start here:"; "$CLI" --version; exit 1; }
 
-build() {
-  cmake -S . -B "$B" -G Ninja -DKFORGE_GUI=OFF -DKFORGE_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES=90-real -DKFORGE_TORCH_PYTHON="$KFORGE_TORCH_PYTHON" > "$OUT/build.log" 2>&1 &&
-  cmake --build "$B" -j"$(nproc)" --target kforge-worker kforge_hostguard kforge_noop \
-    $(grep -q kforge_moduleprofile "$B/build.ninja" 2>/dev/null && echo kforge_moduleprofile) >> "$OUT/build.log" 2>&1 ||
-  { grep -E "error|FAILED" -A3 "$OUT/build.log" | head -40; tail -5 "$OUT/build.log"; return 1; }
-}
-export -f build
-export B OUT KFORGE_TORCH_PYTHON
-if [[ -x $WORKER ]]; then echo "=== build: reusing $WORKER"; else stage build 300 bash -c build; fi
+export -f build_worker
+export B OUT WORKER KFORGE_TORCH_PYTHON
+if [[ -x $WORKER ]]; then echo "=== build: reusing $WORKER"; else stage build 300 bash -c build_worker; fi
 [[ -x $WORKER ]] || { echo "ERROR: no $WORKER (see $OUT/build.log)"; exit 1; }
 "$WORKER" --version
 

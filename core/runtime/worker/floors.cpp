@@ -76,12 +76,19 @@ SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const D
         r.bytesPeakGbps = peaks.dramGbps; // a floor only from a bound no honest kernel passes
         r.bytesPeakKind = "dram";
     }
-    if (const auto it = peaks.dtypeGflops.find(dtype); it != peaks.dtypeGflops.end() && positive(it->second)) {
-        r.flopsPeakGflops = it->second;
+    const auto rate = [dtype](const std::map<Dtype, double> &m) {
+        const auto it = m.find(dtype);
+        return it != m.end() && positive(it->second) ? it->second : 0.0;
+    };
+    const double probed = rate(peaks.dtypeGflops), spec = rate(peaks.dtypeSpecGflops);
+    if (probed > 0 || spec > 0) {
+        r.flopsPeakGflops = std::max(probed, spec); // a floor only from a bound no honest kernel passes
         r.flopsPeakKind = std::string(dtypeName(dtype));
+        r.flopsPeakSource = spec > probed ? "spec" : "probe";
     } else {
         r.flopsPeakGflops = r.fmaGflops;
         r.flopsPeakKind = "fp32_fma";
+        r.flopsPeakSource = "probe";
     }
     r.candidateMs = positive(candidateMedianMs) ? candidateMedianMs : 0;
     // GB/s = 1e6 byte/ms; GFLOP/s = 1e6 FLOP/ms.
@@ -107,8 +114,11 @@ SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const D
         r.flag = "beats_flop_floor";
         const bool fp32Peak = r.flopsPeakKind == "fp32_fma";
         r.message = "The candidate's median time " + ms(t) + " is under the FLOP floor of " + ms(r.flopsFloorMs)
-                    + " (the task's flops at the measured "
-                    + (fp32Peak ? std::string("FP32 FMA") : std::string(dtypeName(dtype))) + " peak): faster than "
+                    + " (the task's flops at "
+                    + (fp32Peak                         ? std::string("the measured FP32 FMA peak")
+                       : r.flopsPeakSource == "spec" ? "the " + std::string(dtypeName(dtype)) + " tensor cores' datasheet peak"
+                                                     : "the measured " + std::string(dtypeName(dtype)) + " tensor-core peak")
+                    + "): faster than "
                     + "the task's declared arithmetic allows: either work is skipped or the task's flops counts "
                       "avoidable work, such as an algebraic rewrite.";
         if (fp32Peak && (dtype == Dtype::F16 || dtype == Dtype::BF16))
@@ -124,6 +134,27 @@ SpeedOfLightResult speedOfLight(double flops, double bytes, Dtype dtype, const D
         r.percent = std::min(100.0, 100.0 * r.floorMs / t);
     }
     return r;
+}
+
+double tensorFlopsPerClockPerSm(int arch)
+{
+    switch (arch) {
+    case 70: case 72: case 75: return 1024; // V100: 80 SMs x 1.53 GHz x 1024 = 125 TFLOPS
+    case 80: return 2048;                  // A100: 108 x 1.41 GHz x 2048 = 312
+    case 86: case 87: case 89: return 1024; // GA10x, Orin, AD10x (f16 accumulation; half with f32 on GeForce)
+    case 90: return 4096;                  // H100 SXM: 132 x 1.83 GHz x 4096 = 989
+    case 100: case 103: return 8192;       // B200: 148 x 1.965 GHz x 8192 = 2.38 PFLOPS (datasheet 2.25)
+    case 120: case 121: return 1024;       // GB20x
+    default: return 0;
+    }
+}
+
+double tensorSpecGflops(int arch, int smCount, double smClockMhz)
+{
+    const double perClock = tensorFlopsPerClockPerSm(arch);
+    if (perClock <= 0 || smCount <= 0 || !positive(smClockMhz))
+        return 0;
+    return smCount * smClockMhz * 1e6 * perClock / 1e9;
 }
 
 SpeedOfLightResult speedOfLight(const TaskSpec &task, const DevicePeaks &peaks, double candidateMedianMs)
@@ -147,6 +178,7 @@ nlohmann::ordered_json SpeedOfLightResult::rooflineJson(double referenceMedianMs
     roof["write_share"] = writeShare >= 0 ? nlohmann::ordered_json(writeShare) : nlohmann::ordered_json(nullptr);
     roof["peak_flops_gflops"] = flopsPeakGflops;
     roof["flops_peak_kind"] = flopsPeakKind;
+    roof["flops_peak_source"] = flopsPeakSource;
     roof["flops_dtype"] = std::string(dtypeName(dtype));
     roof["flops_floor_ms"] = flopsFloorMs;
     roof["bytes_floor_ms"] = bytesFloorMs;

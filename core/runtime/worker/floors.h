@@ -32,6 +32,11 @@ struct DevicePeaks {
     // Tensor-core peaks measured for task dtypes (GFLOP/s, f16 and bf16 with f32 accumulation); the FP32 FMA
     // peak stands in for the rest.
     std::map<Dtype, double> dtypeGflops;
+    // The tensor cores' datasheet rate for the same dtypes (tensorSpecGflops: SMs x the SM clock's maximum x the
+    // architecture's dense rate per SM and clock). The mma.sync probe runs below what Hopper's WGMMA reaches
+    // (cuBLAS), so a floor from the probe alone would call an honest cuBLAS GEMM impossible: the FLOP floor uses
+    // the higher of the two, a bound no honest kernel passes. Empty for an architecture the table lacks.
+    std::map<Dtype, double> dtypeSpecGflops;
     double readGbps = 0;   // read-only streaming bandwidth (bytes read per second); 0: not measured
     double tf32Gflops = 0; // tensor-core TF32, reported only: no task dtype is judged against it
     double fp8Gflops = 0;  // tensor-core FP8 (e4m3, f32 accumulation), sm_89+; reported only
@@ -48,6 +53,13 @@ inline double memoryRoofGbps(const DevicePeaks &p)
 {
     return p.copyGbps > p.dramGbps ? p.copyGbps : p.dramGbps;
 }
+
+// Dense f16/bf16 tensor-core FLOPs per SM and clock with f32 accumulation, by architecture (major * 10 + minor),
+// an upper bound of NVIDIA's datasheets (V100 125, A100 312, H100 SXM 989 TFLOPS at their boost clocks; consumer
+// parts of sm_86/89/120 run at half of it with f32 accumulation); 0 for an architecture not listed.
+double tensorFlopsPerClockPerSm(int arch);
+// smCount x smClockMhz x tensorFlopsPerClockPerSm(arch), in GFLOP/s; 0 where any of them is unknown.
+double tensorSpecGflops(int arch, int smCount, double smClockMhz);
 
 // A task whose outputs are at most this share of its input + output bytes moves mostly reads: its byte floor
 // uses the read-only bandwidth (docs/profiling.md, "Floors").
@@ -72,6 +84,7 @@ struct SpeedOfLightResult {
     double writeShare = -1;     // the task's output bytes / (input + output bytes); < 0: not known
     double flopsPeakGflops = 0; // the peak the FLOP floor uses
     std::string flopsPeakKind;  // "fp32_fma", or the dtype's name where a peak was measured for it
+    std::string flopsPeakSource; // "probe" (measured) or "spec" (the datasheet rate, where it is higher)
     double bytesFloorMs = 0;    // 0: no floor (no byte count or no peak)
     double flopsFloorMs = 0;
     double floorMs = 0; // the larger

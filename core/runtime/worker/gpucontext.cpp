@@ -191,6 +191,10 @@ const DevicePeaks &GpuContext::peaks()
             case gpu::TensorKind::Fp8E4m3: peaks.fp8Gflops = gflops; break;
             }
         }
+        if (const double spec = tensorSpecGflops(arch, m_props.smCount, m_props.smClockMhz); spec > 0) {
+            peaks.dtypeSpecGflops[Dtype::F16] = spec;
+            peaks.dtypeSpecGflops[Dtype::BF16] = spec;
+        }
     }
     {
         DeviceBuffer sink(sizeof(float));
@@ -237,6 +241,12 @@ nlohmann::ordered_json GpuContext::deviceInfo()
                                                      {"tf32", pk.tf32Gflops},
                                                      {"fp8_e4m3", pk.fp8Gflops},
                                                      {"probe", "mma.sync"}};
+    // The datasheet rate the f16/bf16 FLOP floors take where it is above the probe's (floors.h).
+    const auto spec = [&](Dtype t) {
+        const auto it = pk.dtypeSpecGflops.find(t);
+        return it == pk.dtypeSpecGflops.end() ? 0.0 : it->second;
+    };
+    d["peak_tensor_spec_gflops"] = nlohmann::ordered_json{{"f16", spec(Dtype::F16)}, {"bf16", spec(Dtype::BF16)}};
     return d;
 }
 

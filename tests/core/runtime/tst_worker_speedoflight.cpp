@@ -91,6 +91,38 @@ void halfPrecision()
     KF_CHECK(flopsDtype(task("histogram")) == Dtype::F32); // integers only: the FP32 peak stands in
 }
 
+void tensorSpecPeak()
+{
+    // The datasheet rate: H100 SXM (132 SMs, 1980 MHz max) 4096 FLOP per SM and clock = 1070 TFLOPS; A100 312.
+    KF_CHECK(near(tensorSpecGflops(90, 132, 1980), 132 * 1980e6 * 4096 / 1e9));
+    KF_CHECK(near(tensorSpecGflops(80, 108, 1410), 311869.44));
+    KF_CHECK(tensorSpecGflops(61, 60, 1500) == 0 && tensorSpecGflops(90, 0, 1980) == 0);
+    // torch_matmul_f16 (4096^3) by cuBLAS's WGMMA at 700 TFLOPS (0.196 ms), with an mma.sync probe of 480 TFLOPS:
+    // the probe alone would call it impossible; the datasheet rate keeps it within the floors.
+    const double flops = 2.0 * 4096 * 4096 * 4096, bytes = 3.0 * 2 * 4096 * 4096;
+    DevicePeaks h100;
+    h100.copyGbps = 2570;
+    h100.fmaGflops = 60000;
+    h100.dtypeGflops[Dtype::F16] = 480000;
+    const double cublasMs = flops / 700000e6;
+    const SpeedOfLightResult probeOnly = speedOfLight(flops, bytes, Dtype::F16, h100, cublasMs);
+    KF_CHECK(probeOnly.flag == "beats_flop_floor" && probeOnly.flopsPeakSource == "probe");
+    KF_CHECK_CONTAINS(probeOnly.message, "the measured f16 tensor-core peak");
+    h100.dtypeSpecGflops[Dtype::F16] = tensorSpecGflops(90, 132, 1980);
+    const SpeedOfLightResult honest = speedOfLight(flops, bytes, Dtype::F16, h100, cublasMs);
+    KF_CHECK_MSG(honest.flag.empty() && honest.state == SpeedOfLightResult::State::WithinFloors, honest.message);
+    KF_CHECK(honest.rooflineJson().at("flops_peak_source") == "spec" && honest.flopsPeakKind == "f16");
+    // Skipped work still falls under it (a quarter of the product in the same time ratio), and the message says so.
+    const SpeedOfLightResult skipped = speedOfLight(flops, bytes, Dtype::F16, h100, cublasMs / 4);
+    KF_CHECK(skipped.flag == "beats_flop_floor");
+    KF_CHECK_CONTAINS(skipped.message, "the f16 tensor cores' datasheet peak");
+    // A probe above the datasheet (a clock the table does not know) is kept: the floor never drops.
+    h100.dtypeGflops[Dtype::F16] = 2e6;
+    KF_CHECK(speedOfLight(flops, bytes, Dtype::F16, h100, cublasMs).flopsPeakSource == "probe");
+    // An f32 task never takes a tensor peak.
+    KF_CHECK(speedOfLight(flops, bytes, Dtype::F32, h100, cublasMs).flopsPeakKind == "fp32_fma");
+}
+
 void readBandwidth()
 {
     // row_sum reads 8192 x 4096 doubles and writes 8192: read-mostly, so the byte floor uses the read bandwidth.
@@ -169,6 +201,7 @@ int main()
     diagMatmul();
     matmul();
     halfPrecision();
+    tensorSpecPeak();
     readBandwidth();
     dramPeak();
     noFloors();
