@@ -27,33 +27,13 @@ Json statsJson(const RunStats &r, bool samples)
     return j;
 }
 
-void addFlag(std::vector<std::string> &flags, const std::string &f)
-{
-    if (std::find(flags.begin(), flags.end(), f) == flags.end())
-        flags.push_back(f);
-}
-
-// The trace pass's part of the result: the trace (the candidate's testimony), work it saw outside the calls, and
-// the passes the candidate's process refused.
-void traceReport(const Json &trace, const Json &outside, const std::vector<std::string> &refused, Json &result,
-                 std::vector<std::string> &flags, std::vector<std::string> &warnings)
-{
-    if (trace.is_object()) { // CUPTI in the candidate's own process: its testimony, not the judge's figure
-        result["trace"] = trace;
-        result["trace"]["measured_in"] = "candidate_process";
-    }
-    Judge::profileRefusalReport(refused, flags, warnings);
-    if (outside.is_object() && outside.value("items", 0) > 0) {
-        flags.push_back("work_outside_call");
-        warnings.push_back("The trace of the candidate's process shows " + std::to_string(outside.value("items", 0))
-                           + " kernels or copies outside the calls (up to "
-                           + formatNumber(outside.value("max_before_us", 0.0), 4) + " us before one began, "
-                           + formatNumber(outside.value("max_after_us", 0.0), 4)
-                           + " us after one ended): work launched or left running outside kf_entry.");
-    }
-}
-
 } // namespace
+
+void addFlag(std::vector<std::string> &flags, const std::string &flag)
+{
+    if (std::find(flags.begin(), flags.end(), flag) == flags.end())
+        flags.push_back(flag);
+}
 
 // The judge's quiet probes (batchtimer.h, setQuietProbe) as timing.foreign_gpu. Another context's GPU work beside a
 // reference or baseline batch (a candidate's work left running or waiting past its own window, or another process
@@ -105,20 +85,6 @@ void Judge::profileRefusalReport(const std::vector<std::string> &refused, std::v
     warnings.push_back("The candidate's process did not deliver a profile pass that the reference's did (" + what
                        + "): the trace is the only view of work outside the calls, so its absence is reported, not "
                          "taken as a clean bill.");
-}
-
-Json sourceProfileStub(const std::string &status, const std::string &missing, const std::string &reason)
-{
-    return Json{{"status", status},
-                {"reason", reason},
-                {"missing", Json::array({missing})},
-                {"cost_ms", 0},
-                {"period", 0},
-                {"runs", 0},
-                {"sass_runs", 0},
-                {"stall_reasons", Json::array()},
-                {"cupti_stall_reasons", Json::object()},
-                {"kernels", Json::array()}};
 }
 
 Json Judge::roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs, double referenceMs,
@@ -264,8 +230,8 @@ Json Judge::report(Run &run, Json result)
                                    "timed without the gate: its figure includes its host's enqueue time (the other "
                                    "side kept its gate).");
         // The host's own events of the trace pass against the external figure: a cross-check only.
-        if (!run.selfMs.empty()) {
-            std::vector<double> self = run.selfMs;
+        if (!run.profiles.trace().selfMs().empty()) {
+            std::vector<double> self = run.profiles.trace().selfMs();
             std::sort(self.begin(), self.end());
             const double selfMedian = self[self.size() / 2];
             const double diff = std::abs(selfMedian - cand.medianMs);
@@ -286,41 +252,15 @@ Json Judge::report(Run &run, Json result)
         if (task.flops.present() || task.bytes.present()) {
             // One computation (floors.h) for the roofline object, its flag and its message.
             Json roof = roofline(task, m_gpu.peaks(), cand.medianMs, ref.medianMs, flags, warnings);
-            if (run.roofProfile.is_object() && !run.roofProfile.empty())
-                roof["profile"] = run.roofProfile;
+            const Json &roofProfile = run.profiles.metrics().roofProfile();
+            if (roofProfile.is_object() && !roofProfile.empty())
+                roof["profile"] = roofProfile;
             result["roofline"] = roof;
         }
     }
-    if (run.precision.is_object() && result["verdict"] == "correct") {
-        result["precision"] = run.precision;
-        if (!run.precisionLost.empty()) {
-            addFlag(flags, "precision_loss");
-            warnings.push_back(run.precisionLost);
-        }
-    }
-    traceReport(run.trace, run.outside, run.profileRefused, result, flags, warnings);
-    if (run.metrics.is_object() && !run.metrics.empty())
-        result["metrics"] = run.metrics;
-    if (!run.metricsSkipped.empty()) {
-        result["metrics_skipped"] = run.metricsSkipped;
-        result["metrics_min_speedup"] = options.metricsMinSpeedup;
-    }
-    if (run.sourceProfile.is_object())
-        result["source_profile"] = run.sourceProfile;
-    else if (options.sourceProfile) {
-        // Asked for but not run: say why, so the client shows a reason instead of an empty panel.
-        std::string why, missing = "timing";
-        if (result["verdict"] != "correct")
-            why = "The source-level pass runs after a correct candidate was timed; this evaluation ended with verdict "
-                  + result["verdict"].get<std::string>() + ".";
-        else if (!options.timing)
-            why = "The source-level pass runs after timing, and this evaluation did not time (options.timing false).";
-        else {
-            missing = "profiler";
-            why = "This worker was built without the CUPTI profiler (kforge_profiler), so it cannot sample PCs.";
-        }
-        result["source_profile"] = sourceProfileStub("unavailable", missing, why);
-    }
+    // The passes' parts (precisionpass.h, profilepasses.h): precision, trace, metrics, source_profile.
+    run.precision.report(result, flags, warnings);
+    run.profiles.report(options, result, flags, warnings);
 
     // The candidate's output, capped at the source by the sandbox.
     bool capHit = false;

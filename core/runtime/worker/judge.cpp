@@ -597,11 +597,20 @@ void Judge::rounds(Run &run)
         run.hosts.timed();
 }
 
+void Judge::passes(Run &run)
+{
+    PassHosts hosts{run.hosts, *run.batches, [this, &run](host::HostClient &h, Side side) { mapHost(run, h, side); }};
+    run.precision.run(run.task, run.options.seed, run.v.referenceMutates, hosts, run);
+    if (run.options.timing && run.timedRounds > 0) // a correct candidate that was timed
+        run.profiles.run(run.options, run.task, m_gpu.peaks(), *run.reference, *run.candidate, hosts,
+                         m_referenceProfiles, m_referenceKey + "|" + run.taskJson.dump(), run);
+}
+
 Json Judge::evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts, const Progress &progress)
 {
     m_restartRequired = false;
     const DeviceState stateBefore = m_gpu.deviceState();
-    Run run{task, options, hosts};
+    Run run{{}, task, options, hosts};
     run.taskJson = toJson(task);
     run.budgetS = task.timeoutS > 0 ? task.timeoutS : 60;
     run.progress = progress;
@@ -634,9 +643,7 @@ Json Judge::evaluate(const TaskSpec &task, const EvalOptions &options, const Hos
         if (!run.v.failed && options.deep)
             sanitizerRound(run);
         if (!run.v.failed)
-            precisionPass(run);
-        if (!run.v.failed && options.timing && run.timedRounds > 0)
-            profilePasses(run);
+            passes(run);
     } catch (const host::HostFailure &f) {
         fail(f.verdict, f.message);
     } catch (const EntryFailure &f) {
