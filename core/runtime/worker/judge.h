@@ -27,6 +27,7 @@ struct RunStats {
 };
 
 class BatchTimer;
+struct EntryFailure;
 struct Verification;
 enum class Side;
 
@@ -137,9 +138,15 @@ private:
     // options.deep: one verification batch of the candidate in a host run under compute-sanitizer memcheck.
     void sanitizerRound(Run &run);
     void allocateBatches(Run &run); // rounds' first step
+    // The sampled rounds' per-call statistics of each side, the crossing and the boundary's cost.
+    void concludeTiming(Run &run);
     // The passes after verification and timing (precisionpass.h, profilepasses.h), given what they need of
     // `run`: its clock, its hosts and batches, and mapHost for the fresh hosts they start.
     void passes(Run &run);
+    // A side's call failed (EntryFailure, evalrun.h): the verdict and message, and `cuda_error` in `result`.
+    void entryFailed(Run &run, const EntryFailure &failure, nlohmann::ordered_json &result);
+    // The end of the evaluation's device work: the hosts' mappings closed, the batches' memory freed.
+    void closeBatches(Run &run, nlohmann::ordered_json &result);
     // Lends the batches (and for a torch task the judge's weights) to `h`, a host of `side`; a module host of
     // the reference or candidate then loads the weights, once they are moved (judgehosts.cpp). Throws
     // HostFailure, EntryFailure (out of memory).
@@ -152,7 +159,11 @@ private:
     // A torch task, before the hosts are mapped: the weights' buffer laid out from the reference's state, and
     // for a kernel candidate its extra inputs there.
     void prepareWeights(Run &run);
+    // The result object (evalreport.cpp): the verification, the timing (timingReport), the passes' parts, the
+    // candidate's output and isolation, the flags and warnings, the message.
     nlohmann::ordered_json report(Run &run, nlohmann::ordered_json result);
+    void timingReport(const Run &run, nlohmann::ordered_json &result, std::vector<std::string> &flags,
+                      std::vector<std::string> &warnings) const;
 
     GpuContext &m_gpu;
     std::map<std::string, nlohmann::ordered_json> &m_referenceProfiles;
