@@ -15,7 +15,7 @@ struct EvalClock {
     double budgetS = 60; // the evaluation ends its timing by then (the task's timeout_s, less room)
     std::string phase = "setting up";
     // Where the evaluation's wall time goes (the result's phases_s): mark(next) ends the current part and
-    // starts `next`. Parts: setup, verify, edge, timing, checks, sanitizer, precision, trace, metrics,
+    // starts `next`. Parts: setup, verify, edge, spare_boot, timing, checks, sanitizer, precision, trace, metrics,
     // source_profile, close.
     std::map<std::string, double> partS;
     std::string part = "setup";
