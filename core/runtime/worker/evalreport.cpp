@@ -27,33 +27,57 @@ Json statsJson(const RunStats &r, bool samples)
     return j;
 }
 
-void addFlag(std::vector<std::string> &flags, const std::string &f)
+// What the verification found beyond its verdict: the deep check's object, and the flags of the reference's and
+// the candidate's behaviour (unstable numerics, a degenerate output, side-stream work, a reference that mutates).
+void verificationReport(const Verification &v, const TaskSpec &task, const EvalOptions &options, const Json &sanitizer,
+                        Json &result, std::vector<std::string> &flags, std::vector<std::string> &warnings)
 {
-    if (std::find(flags.begin(), flags.end(), f) == flags.end())
-        flags.push_back(f);
-}
-
-// The trace pass's part of the result: the trace (the candidate's testimony), work it saw outside the calls, and
-// the passes the candidate's process refused.
-void traceReport(const Json &trace, const Json &outside, const std::vector<std::string> &refused, Json &result,
-                 std::vector<std::string> &flags, std::vector<std::string> &warnings)
-{
-    if (trace.is_object()) { // CUPTI in the candidate's own process: its testimony, not the judge's figure
-        result["trace"] = trace;
-        result["trace"]["measured_in"] = "candidate_process";
+    if (v.unstableNumerics)
+        flags.push_back("unstable_numerics");
+    if (options.deep) {
+        // What the deep check did (docs/worker-protocol.md, "deep"); the sanitizer's part when it got that far.
+        Json deep;
+        deep["ran"] = true;
+        deep["rounds"] = v.trials;
+        deep["edge"] = v.edges.toJson();
+        deep["all_timed_outputs_checked"] = true;
+        deep["calls_compared"] = v.compared;
+        deep["sanitizer"] = sanitizer.is_object()
+                                ? sanitizer
+                                : Json{{"ran", false},
+                                       {"errors", 0},
+                                       {"reason", "not reached: the evaluation ended before the sanitizer's round"}};
+        result["deep"] = deep;
     }
-    Judge::profileRefusalReport(refused, flags, warnings);
-    if (outside.is_object() && outside.value("items", 0) > 0) {
-        flags.push_back("work_outside_call");
-        warnings.push_back("The trace of the candidate's process shows " + std::to_string(outside.value("items", 0))
-                           + " kernels or copies outside the calls (up to "
-                           + formatNumber(outside.value("max_before_us", 0.0), 4) + " us before one began, "
-                           + formatNumber(outside.value("max_after_us", 0.0), 4)
-                           + " us after one ended): work launched or left running outside kf_entry.");
+    if (v.dependsOnInputs && !*v.dependsOnInputs) {
+        flags.push_back("degenerate_output");
+        warnings.push_back("The reference output does not depend on the inputs: it was identical for different "
+                           "input sets. A kernel that writes constants passes verification here, and its speedup says "
+                           "nothing about how fast the operation is computed.");
+    } else if (v.dependsOnInputs && task.degenerate) {
+        warnings.push_back("task.json marks the task degenerate, but the reference output changed with the inputs.");
+    }
+    if (v.sideStream) {
+        flags.push_back("side_stream_work");
+        warnings.push_back("The outputs were not complete when the work on the launch stream had finished: the "
+                           "candidate left work on another stream (or the legacy default stream) that was not joined "
+                           "back before kf_entry returned, so code that uses its outputs on the stream would read "
+                           "unfinished results.");
+    }
+    if (v.referenceMutates) {
+        flags.push_back("reference_mutates_inputs");
+        warnings.push_back("The reference modified its inputs; every batch regenerates them, so the candidate saw the "
+                           "original inputs.");
     }
 }
 
 } // namespace
+
+void addFlag(std::vector<std::string> &flags, const std::string &flag)
+{
+    if (std::find(flags.begin(), flags.end(), flag) == flags.end())
+        flags.push_back(flag);
+}
 
 // The judge's quiet probes (batchtimer.h, setQuietProbe) as timing.foreign_gpu. Another context's GPU work beside a
 // reference or baseline batch (a candidate's work left running or waiting past its own window, or another process
@@ -107,20 +131,6 @@ void Judge::profileRefusalReport(const std::vector<std::string> &refused, std::v
                          "taken as a clean bill.");
 }
 
-Json sourceProfileStub(const std::string &status, const std::string &missing, const std::string &reason)
-{
-    return Json{{"status", status},
-                {"reason", reason},
-                {"missing", Json::array({missing})},
-                {"cost_ms", 0},
-                {"period", 0},
-                {"runs", 0},
-                {"sass_runs", 0},
-                {"stall_reasons", Json::array()},
-                {"cupti_stall_reasons", Json::object()},
-                {"kernels", Json::array()}};
-}
-
 Json Judge::roofline(const TaskSpec &task, const DevicePeaks &peaks, double candidateMs, double referenceMs,
                          std::vector<std::string> &flags, std::vector<std::string> &warnings)
 {
@@ -153,6 +163,98 @@ void Judge::deviceStateReport(const DeviceState &before, const DeviceState &afte
                                    "throughout.");
 }
 
+// The external timing of a correct candidate (docs/worker-protocol.md, "timing"), its flags, and the roofline.
+void Judge::timingReport(const Run &run, Json &result, std::vector<std::string> &flags,
+                         std::vector<std::string> &warnings) const
+{
+    const TaskSpec &task = run.task;
+    const EvalOptions &options = run.options;
+    const RunStats &ref = *run.reference, &cand = *run.candidate;
+    Json t;
+    t["reference"] = statsJson(ref, options.samples);
+    t["candidate"] = statsJson(cand, options.samples);
+    t["speedup"] = cand.medianMs > 0 ? ref.medianMs / cand.medianMs : 0;
+    t["external"] = true;
+    t["batch_calls"] = run.kCand;
+    t["reference_batch_calls"] = run.kRef;
+    t["batches"] = run.timedRounds;
+    t["crossing_ms"] = run.crossingMs;
+    t["gated"] = run.gated[0] && run.gated[1];
+    t["gated_sides"] = Json{{"reference", run.gated[0]}, {"candidate", run.gated[1]}};
+    t["warmup"] = Json{{"ms", run.warmupMs}, {"device_warm", run.deviceWarm}};
+    t["rotated_sets"] = run.setsUsed < std::max(run.kCand, run.kRef);
+    // The process boundary's cost: the baseline's batches, per sampled round, in wall-clock time.
+    t["boundary_ms_per_round"] = run.baselineWallMs / std::max(1, run.timedRounds);
+    // ... and over the whole evaluation: every baseline batch, plus in each of the other sides' batches the
+    // crossing of its K (what a judge in the candidate's process would not pay).
+    t["boundary_ms"] = run.boundaryWallMs;
+    // The stop rule (medianci.h): the target, whether it stopped the timing, both medians' intervals then.
+    const auto interval = [](const MedianCi &ci) {
+        return Json{{"ci_low_ms", ci.lowMs},
+                    {"ci_high_ms", ci.highMs},
+                    {"half_width", std::isfinite(ci.halfWidth) ? Json(ci.halfWidth) : Json(nullptr)}};
+    };
+    t["adaptive"] = Json{{"target", options.ciTarget},
+                         {"reached", run.stop == StopReason::Target},
+                         {"stopped_by", stopReasonName(run.stop)},
+                         {"rounds", run.timedRounds},
+                         {"min_rounds", EvalOptions::kMinCiRounds},
+                         {"candidate", interval(run.candidateCi)},
+                         {"reference", interval(run.referenceCi)}};
+    result["timing"] = t;
+    if (ref.cv > 0.1 || cand.cv > 0.1)
+        flags.push_back("unstable_timing");
+    // GPU time the candidate's process took while the judge prepared its batches' inputs: work outside
+    // its calls (on the inputs before the window opened, or left running from an earlier batch).
+    if (run.candPrepMs.size() >= 3 && run.candPrepMs.size() == run.basePrepMs.size()) {
+        std::vector<double> c = run.candPrepMs, b = run.basePrepMs;
+        std::sort(c.begin(), c.end());
+        std::sort(b.begin(), b.end());
+        const double cm = c[c.size() / 2], bm = b[b.size() / 2];
+        // Reported, not flagged: on the H200 an honest kernel that forks a second stream and joins it
+        // back doubles the judge's preparation too (39.7 against 21.9 ms): another context with several
+        // streams waiting is time-sliced in, working or not.
+        result["timing"]["prep_ms"] = cm;
+        result["timing"]["baseline_prep_ms"] = bm;
+    }
+    result["timing"]["foreign_gpu"] // {"probes": 0, ...} when quiet_probe_us is 0
+        = foreignGpuReport(run.quietGapsUs, options.quietProbeUs, flags, warnings, run.quietWaitsUs);
+    for (Side side : {Side::Reference, Side::Candidate})
+        if (!run.gatedSide(side))
+            warnings.push_back("The " + std::string(sideName(side)) + "'s calls waited for their own GPU work while "
+                               "the batch was being enqueued (a synchronize inside the call), so its batches were "
+                               "timed without the gate: its figure includes its host's enqueue time (the other "
+                               "side kept its gate).");
+    // The host's own events of the trace pass against the external figure: a cross-check only.
+    if (!run.profiles.trace().selfMs().empty()) {
+        std::vector<double> self = run.profiles.trace().selfMs();
+        std::sort(self.begin(), self.end());
+        const double selfMedian = self[self.size() / 2];
+        const double diff = std::abs(selfMedian - cand.medianMs);
+        result["timing"]["self_median_ms"] = selfMedian;
+        // Not the same measurement (the trace pass repeats one call on the same buffers, the batches give
+        // each call fresh ones), so only a wide gap counts. A module's own events also time the copy of its
+        // results into the judge's buffers, which the judge's figure does not hold (its baseline is a module
+        // that pays the same copy): no cross-check there.
+        const bool module = run.hosts.candidate->kind() == host::HostKind::Module;
+        if (!module && diff > 0.25 * std::max(selfMedian, cand.medianMs) && diff > 0.005) {
+            flags.push_back("timing_mismatch");
+            warnings.push_back("The candidate's own events in its process timed a call at " + formatMs(selfMedian)
+                               + ", the judge's external measurement at " + formatMs(cand.medianMs)
+                               + ": the external figure is reported.");
+        }
+    }
+
+    if (task.flops.present() || task.bytes.present()) {
+        // One computation (floors.h) for the roofline object, its flag and its message.
+        Json roof = roofline(task, m_gpu.peaks(), cand.medianMs, ref.medianMs, flags, warnings);
+        const Json &roofProfile = run.profiles.metrics().roofProfile();
+        if (roofProfile.is_object() && !roofProfile.empty())
+            roof["profile"] = roofProfile;
+        result["roofline"] = roof;
+    }
+}
+
 Json Judge::report(Run &run, Json result)
 {
     const TaskSpec &task = run.task;
@@ -168,159 +270,12 @@ Json Judge::report(Run &run, Json result)
         result["verdict"] = "incorrect";
         result["message"] = v.reason;
     }
-    if (v.unstableNumerics)
-        flags.push_back("unstable_numerics");
-    if (options.deep) {
-        // What the deep check did (docs/worker-protocol.md, "deep"); the sanitizer's part when it got that far.
-        Json deep;
-        deep["ran"] = true;
-        deep["rounds"] = v.trials;
-        deep["edge"] = v.edges.toJson();
-        deep["all_timed_outputs_checked"] = true;
-        deep["calls_compared"] = v.compared;
-        deep["sanitizer"] = run.sanitizer.is_object()
-                                ? run.sanitizer
-                                : Json{{"ran", false},
-                                       {"errors", 0},
-                                       {"reason", "not reached: the evaluation ended before the sanitizer's round"}};
-        result["deep"] = deep;
-    }
-    if (v.dependsOnInputs && !*v.dependsOnInputs) {
-        flags.push_back("degenerate_output");
-        warnings.push_back("The reference output does not depend on the inputs: it was identical for different "
-                           "input sets. A kernel that writes constants passes verification here, and its speedup says "
-                           "nothing about how fast the operation is computed.");
-    } else if (v.dependsOnInputs && task.degenerate) {
-        warnings.push_back("task.json marks the task degenerate, but the reference output changed with the inputs.");
-    }
-    if (v.sideStream) {
-        flags.push_back("side_stream_work");
-        warnings.push_back("The outputs were not complete when the work on the launch stream had finished: the "
-                           "candidate left work on another stream (or the legacy default stream) that was not joined "
-                           "back before kf_entry returned, so code that uses its outputs on the stream would read "
-                           "unfinished results.");
-    }
-    if (v.referenceMutates) {
-        flags.push_back("reference_mutates_inputs");
-        warnings.push_back("The reference modified its inputs; every batch regenerates them, so the candidate saw the "
-                           "original inputs.");
-    }
-
-    if (run.reference && run.candidate && result["verdict"] == "correct") {
-        const RunStats &ref = *run.reference, &cand = *run.candidate;
-        Json t;
-        t["reference"] = statsJson(ref, options.samples);
-        t["candidate"] = statsJson(cand, options.samples);
-        t["speedup"] = cand.medianMs > 0 ? ref.medianMs / cand.medianMs : 0;
-        t["external"] = true;
-        t["batch_calls"] = run.kCand;
-        t["reference_batch_calls"] = run.kRef;
-        t["batches"] = run.timedRounds;
-        t["crossing_ms"] = run.crossingMs;
-        t["gated"] = run.gated[0] && run.gated[1];
-        t["gated_sides"] = Json{{"reference", run.gated[0]}, {"candidate", run.gated[1]}};
-        t["warmup"] = Json{{"ms", run.warmupMs}, {"device_warm", run.deviceWarm}};
-        t["rotated_sets"] = run.setsUsed < std::max(run.kCand, run.kRef);
-        // The process boundary's cost: the baseline's batches, per sampled round, in wall-clock time.
-        t["boundary_ms_per_round"] = run.baselineWallMs / std::max(1, run.timedRounds);
-        // ... and over the whole evaluation: every baseline batch, plus in each of the other sides' batches the
-        // crossing of its K (what a judge in the candidate's process would not pay).
-        t["boundary_ms"] = run.boundaryWallMs;
-        // The stop rule (medianci.h): the target, whether it stopped the timing, both medians' intervals then.
-        const auto interval = [](const MedianCi &ci) {
-            return Json{{"ci_low_ms", ci.lowMs},
-                        {"ci_high_ms", ci.highMs},
-                        {"half_width", std::isfinite(ci.halfWidth) ? Json(ci.halfWidth) : Json(nullptr)}};
-        };
-        t["adaptive"] = Json{{"target", options.ciTarget},
-                             {"reached", run.stop == StopReason::Target},
-                             {"stopped_by", stopReasonName(run.stop)},
-                             {"rounds", run.timedRounds},
-                             {"min_rounds", EvalOptions::kMinCiRounds},
-                             {"candidate", interval(run.candidateCi)},
-                             {"reference", interval(run.referenceCi)}};
-        result["timing"] = t;
-        if (ref.cv > 0.1 || cand.cv > 0.1)
-            flags.push_back("unstable_timing");
-        // GPU time the candidate's process took while the judge prepared its batches' inputs: work outside
-        // its calls (on the inputs before the window opened, or left running from an earlier batch).
-        if (run.candPrepMs.size() >= 3 && run.candPrepMs.size() == run.basePrepMs.size()) {
-            std::vector<double> c = run.candPrepMs, b = run.basePrepMs;
-            std::sort(c.begin(), c.end());
-            std::sort(b.begin(), b.end());
-            const double cm = c[c.size() / 2], bm = b[b.size() / 2];
-            // Reported, not flagged: on the H200 an honest kernel that forks a second stream and joins it
-            // back doubles the judge's preparation too (39.7 against 21.9 ms): another context with several
-            // streams waiting is time-sliced in, working or not.
-            result["timing"]["prep_ms"] = cm;
-            result["timing"]["baseline_prep_ms"] = bm;
-        }
-        result["timing"]["foreign_gpu"] // {"probes": 0, ...} when quiet_probe_us is 0
-            = foreignGpuReport(run.quietGapsUs, options.quietProbeUs, flags, warnings, run.quietWaitsUs);
-        for (Side side : {Side::Reference, Side::Candidate})
-            if (!run.gatedSide(side))
-                warnings.push_back("The " + std::string(sideName(side)) + "'s calls waited for their own GPU work while "
-                                   "the batch was being enqueued (a synchronize inside the call), so its batches were "
-                                   "timed without the gate: its figure includes its host's enqueue time (the other "
-                                   "side kept its gate).");
-        // The host's own events of the trace pass against the external figure: a cross-check only.
-        if (!run.selfMs.empty()) {
-            std::vector<double> self = run.selfMs;
-            std::sort(self.begin(), self.end());
-            const double selfMedian = self[self.size() / 2];
-            const double diff = std::abs(selfMedian - cand.medianMs);
-            result["timing"]["self_median_ms"] = selfMedian;
-            // Not the same measurement (the trace pass repeats one call on the same buffers, the batches give
-            // each call fresh ones), so only a wide gap counts. A module's own events also time the copy of its
-            // results into the judge's buffers, which the judge's figure does not hold (its baseline is a module
-            // that pays the same copy): no cross-check there.
-            const bool module = run.hosts.candidate->kind() == host::HostKind::Module;
-            if (!module && diff > 0.25 * std::max(selfMedian, cand.medianMs) && diff > 0.005) {
-                flags.push_back("timing_mismatch");
-                warnings.push_back("The candidate's own events in its process timed a call at " + formatMs(selfMedian)
-                                   + ", the judge's external measurement at " + formatMs(cand.medianMs)
-                                   + ": the external figure is reported.");
-            }
-        }
-
-        if (task.flops.present() || task.bytes.present()) {
-            // One computation (floors.h) for the roofline object, its flag and its message.
-            Json roof = roofline(task, m_gpu.peaks(), cand.medianMs, ref.medianMs, flags, warnings);
-            if (run.roofProfile.is_object() && !run.roofProfile.empty())
-                roof["profile"] = run.roofProfile;
-            result["roofline"] = roof;
-        }
-    }
-    if (run.precision.is_object() && result["verdict"] == "correct") {
-        result["precision"] = run.precision;
-        if (!run.precisionLost.empty()) {
-            addFlag(flags, "precision_loss");
-            warnings.push_back(run.precisionLost);
-        }
-    }
-    traceReport(run.trace, run.outside, run.profileRefused, result, flags, warnings);
-    if (run.metrics.is_object() && !run.metrics.empty())
-        result["metrics"] = run.metrics;
-    if (!run.metricsSkipped.empty()) {
-        result["metrics_skipped"] = run.metricsSkipped;
-        result["metrics_min_speedup"] = options.metricsMinSpeedup;
-    }
-    if (run.sourceProfile.is_object())
-        result["source_profile"] = run.sourceProfile;
-    else if (options.sourceProfile) {
-        // Asked for but not run: say why, so the client shows a reason instead of an empty panel.
-        std::string why, missing = "timing";
-        if (result["verdict"] != "correct")
-            why = "The source-level pass runs after a correct candidate was timed; this evaluation ended with verdict "
-                  + result["verdict"].get<std::string>() + ".";
-        else if (!options.timing)
-            why = "The source-level pass runs after timing, and this evaluation did not time (options.timing false).";
-        else {
-            missing = "profiler";
-            why = "This worker was built without the CUPTI profiler (kforge_profiler), so it cannot sample PCs.";
-        }
-        result["source_profile"] = sourceProfileStub("unavailable", missing, why);
-    }
+    verificationReport(v, task, options, run.sanitizer, result, flags, warnings);
+    if (run.reference && run.candidate && result["verdict"] == "correct")
+        timingReport(run, result, flags, warnings);
+    // The passes' parts (precisionpass.h, profilepasses.h): precision, trace, metrics, source_profile.
+    run.precision.report(result, flags, warnings);
+    run.profiles.report(options, result, flags, warnings);
 
     // The candidate's output, capped at the source by the sandbox.
     bool capHit = false;

@@ -1,10 +1,14 @@
 #pragma once
-// The state of one evaluation, shared by judge.cpp (the rounds, the passes) and evalreport.cpp (the
-// result object). Private to the evaluator.
+// The state of one evaluation, shared by judge.cpp (the rounds), judgehosts.cpp (the hosts' mappings) and
+// evalreport.cpp (the result object); the passes after timing (profilepasses.h, precisionpass.h) are objects
+// it holds, given what they need. Private to the evaluator.
 #include "core/runtime/worker/batchtimer.h"
+#include "core/runtime/worker/evalclock.h"
 #include "core/runtime/worker/judge.h"
 #include "core/runtime/worker/medianci.h"
 #include "core/runtime/worker/modulejudge.h"
+#include "core/runtime/worker/precisionpass.h"
+#include "core/runtime/worker/profilepasses.h"
 #include "core/runtime/worker/verification.h"
 
 #include <algorithm>
@@ -33,7 +37,8 @@ struct JudgeOutOfMemory {
 };
 
 
-struct Judge::Run {
+// Its clock (EvalClock: the phase, the parts' wall time, the progress, the watchdog) is what the passes get of it.
+struct Judge::Run : EvalClock {
     const TaskSpec &task;
     const EvalOptions &options;
     Hosts hosts;
@@ -44,8 +49,6 @@ struct Judge::Run {
     std::unique_ptr<BatchTimer> batches;
     std::unique_ptr<Verifier> verifier;
     Verification v;
-    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-    double budgetS = 60; // the evaluation ends its timing by then (the task's timeout_s, less room)
     // The gate, per side (reference, candidate): a side whose calls wait for their own work while they enqueue
     // (a synchronize inside the call) times out the gate; after two such batches that side alone is timed
     // without it (its figure then includes its enqueueing), never the other: a candidate that synchronises
@@ -74,19 +77,6 @@ struct Judge::Run {
     int setsUsed = 0;
     double warmupMs = 0;     // the warm-up time this evaluation used (0 when the device was warm)
     bool deviceWarm = false; // Judge::setDeviceWarm
-    std::string phase = "setting up";
-    // Where the evaluation's wall time goes (the result's phases_s): mark(next) ends the current part and
-    // starts `next`. Parts: setup, verify, edge, timing, checks, sanitizer, trace, metrics, source_profile, close.
-    std::map<std::string, double> partS;
-    std::string part = "setup";
-    std::chrono::steady_clock::time_point partMark = start;
-    void mark(const std::string &next)
-    {
-        const auto now = std::chrono::steady_clock::now();
-        partS[part] += std::chrono::duration<double>(now - partMark).count();
-        partMark = now;
-        part = next;
-    }
     // Where the rounds' wall time goes, in ms summed over every round (the result's round_parts_ms): each
     // batch's steps (BatchTime), its GPU preparation and window, the poison, the input checks, the
     // reference's recompute for the checks and the comparisons. Diagnostics for the throughput work.
@@ -115,33 +105,12 @@ struct Judge::Run {
     StopReason stop = StopReason::None;
     MedianCi referenceCi, candidateCi;
     double crossingMs = 0;
-    nlohmann::ordered_json trace, metrics, sourceProfile, roofProfile;
-    std::string metricsSkipped; // why the metrics pass did not run though asked for ("not_among_best")
-    std::vector<double> selfMs;
-    nlohmann::ordered_json outside;
-    // Profile passes the candidate's host did not deliver (it died, hung or refused) where the reference's
-    // did: "trace: <why>", "metrics: <why>". Flag `profile_refused`: the trace is the only view of work outside
-    // the calls, so a candidate must not be able to switch it off in silence (issue 35, item 1).
-    std::vector<std::string> profileRefused;
     // The batches' memory against what was free before the candidate loaded (the result's "memory").
     nlohmann::ordered_json memory;
     std::size_t stdoutStart = 0;
     nlohmann::ordered_json sanitizer; // options.deep: {"ran", "errors", "reason", ...}
-    nlohmann::ordered_json precision; // the precision contract's object (precisioncontract.h), or null
-    std::string precisionLost;        // its message when the candidate lost precision
-    Progress progress;
-
-    // The watchdog of one wait on a host: what is left of 80% of the task's timeout (at least 5 s), so the
-    // verdict comes before the client's own watchdog (the whole timeout_s) ends the worker.
-    double waitS() const
-    {
-        const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return std::max(5.0, budgetS * 0.8 - used);
-    }
-    double elapsedMs() const
-    {
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    }
+    PrecisionPass precision;          // a correct candidate's precision contract
+    ProfilePasses profiles;           // a timed candidate's trace, metrics and source-level profile
     // The sampled rounds' per-call figures of one side: (batch ms - median baseline batch of the same K) / K.
     std::vector<double> perCallMs(bool ofReference) const
     {
@@ -159,8 +128,7 @@ struct Judge::Run {
     }
 };
 
-// A source_profile object for a pass that did not produce one ("unavailable", "failed"): the profile's shape
-// with nothing in it, `missing` and `reason` saying why (evalreport.cpp).
-nlohmann::ordered_json sourceProfileStub(const std::string &status, const std::string &missing, const std::string &reason);
+// Adds `flag` to the result's flags unless it is there (evalreport.cpp).
+void addFlag(std::vector<std::string> &flags, const std::string &flag);
 
 } // namespace kforge::runtime

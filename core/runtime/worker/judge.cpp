@@ -17,6 +17,12 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Clock = std::chrono::steady_clock;
 
+void setVerdict(Json &result, const std::string &verdict, const std::string &message)
+{
+    result["verdict"] = verdict;
+    result["message"] = message;
+}
+
 } // namespace
 
 Judge::Judge(GpuContext &gpu, std::map<std::string, Json> &referenceProfiles)
@@ -597,96 +603,72 @@ void Judge::rounds(Run &run)
         run.hosts.timed();
 }
 
-Json Judge::evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts, const Progress &progress)
+void Judge::passes(Run &run)
 {
-    m_restartRequired = false;
-    const DeviceState stateBefore = m_gpu.deviceState();
-    Run run{task, options, hosts};
-    run.taskJson = toJson(task);
-    run.budgetS = task.timeoutS > 0 ? task.timeoutS : 60;
-    run.progress = progress;
-    bool unused = false;
-    run.stdoutStart = hosts.candidate->stdoutText(unused).size();
-    Json result;
-    result["verdict"] = "correct";
-    result["message"] = "";
-    const auto fail = [&](const std::string &verdict, const std::string &message) {
-        result["verdict"] = verdict;
-        result["message"] = message;
-    };
-    try {
-        if (progress)
-            progress("verifying");
-        rounds(run);
-        if (!run.v.failed && options.timing && run.timedRounds > 0) {
-            const std::vector<double> refMs = run.perCallMs(true), candMs = run.perCallMs(false);
-            run.reference = summarize(std::vector<float>(refMs.begin(), refMs.end()));
-            run.candidate = summarize(std::vector<float>(candMs.begin(), candMs.end()));
-            // "runs": the calls timed; the statistics are over the sampled rounds' per-call figures.
-            run.reference->runs = run.timedRounds * run.kRef;
-            run.candidate->runs = run.timedRounds * run.kCand;
-            run.crossingMs = medianCi(run.baselineMs[run.kCand]).median;
-            for (const auto &[k, n] : run.crossedBatches) // each batch pays its own K's crossing
-                if (const auto it = run.baselineMs.find(k); it != run.baselineMs.end() && !it->second.empty())
-                    run.boundaryWallMs += medianCi(it->second).median * n;
-        }
-        // Deep: the sanitizer's round after the timing, so the tool's process does not share the GPU with it.
-        if (!run.v.failed && options.deep)
-            sanitizerRound(run);
-        if (!run.v.failed)
-            precisionPass(run);
-        if (!run.v.failed && options.timing && run.timedRounds > 0)
-            profilePasses(run);
-    } catch (const host::HostFailure &f) {
-        fail(f.verdict, f.message);
-    } catch (const EntryFailure &f) {
-        host::HostClient &h = run.host(f.side);
-        const std::string who = f.side == Side::Reference ? "the reference's kf_entry" : "kf_entry";
-        const bool oom = f.rc == static_cast<int>(cudaErrorMemoryAllocation) || f.cudaError == "cudaErrorMemoryAllocation"
-                         || f.message.find("CUDA out of memory") != std::string::npos;
-        std::string what;
-        const bool module = h.kind() == host::HostKind::Module && !f.message.empty();
-        const bool moduleCuda = module
-                                && (f.message.find("CUDA error") != std::string::npos
-                                    || f.message.find("AcceleratorError") != std::string::npos);
-        if (module && !oom && !moduleCuda) {
-            // A module's call raised (its forward, or an output the task does not declare: never converted), in
-            // its own words; its host lives on (the failed batch's state ends with its finish).
-            fail(f.message.find(", step output: ") != std::string::npos ? "incorrect" : "crashed",
-                 "the " + std::string(sideName(f.side)) + "'s module failed in " + f.phase + ", " + f.message);
-        } else {
-            if (module) {
-                what = "the " + std::string(sideName(f.side)) + "'s module failed, " + f.message;
-                result["cuda_error"] = "module_cuda_error";
-            } else if (f.rc > 0) {
-                const auto code = static_cast<cudaError_t>(f.rc);
-                what = who + " returned " + std::to_string(f.rc) + " (" + cudaGetErrorName(code) + ": "
-                       + cudaGetErrorString(code) + ")";
-                result["cuda_error"] = cudaGetErrorName(code);
-            } else if (f.rc < 0) {
-                what = who + " returned " + std::to_string(f.rc) + (f.rc == -1 ? " or threw a C++ exception" : "");
-                result["cuda_error"] = "kf_entry_failed";
-            } else {
-                what = "the " + std::string(sideName(f.side)) + "'s work failed with " + f.cudaError;
-                result["cuda_error"] = f.cudaError;
-            }
-            fail(oom ? "out_of_memory" : "cuda_error", what + " in " + f.phase);
-            h.kill(); // its context may be broken; the server starts a fresh host for the next evaluation
-        }
-    } catch (const JudgeOutOfMemory &f) {
-        fail("out_of_memory", f.message + "; the candidate's process was ended, so the next evaluation starts afresh");
-        hosts.candidate->kill();
-    } catch (const CudaFailure &f) {
-        m_restartRequired = m_gpu.isBroken(f.code);
-        result["cuda_error"] = cudaGetErrorName(f.code);
-        fail(f.code == cudaErrorMemoryAllocation ? "out_of_memory" : "cuda_error",
-             std::string("the judge's ") + cudaGetErrorName(f.code) + " (" + cudaGetErrorString(f.code) + ") in " + run.phase
-                 + ", at " + f.where + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : ""));
+    PassHosts hosts{run.hosts, *run.batches, [this, &run](host::HostClient &h, Side side) { mapHost(run, h, side); }};
+    run.precision.run(run.task, run.options.seed, run.v.referenceMutates, hosts, run);
+    if (run.options.timing && run.timedRounds > 0) // a correct candidate that was timed
+        run.profiles.run(run.options, run.task, m_gpu.peaks(), *run.reference, *run.candidate, hosts,
+                         m_referenceProfiles, m_referenceKey + "|" + run.taskJson.dump(), run);
+}
+
+void Judge::concludeTiming(Run &run)
+{
+    const std::vector<double> refMs = run.perCallMs(true), candMs = run.perCallMs(false);
+    run.reference = summarize(std::vector<float>(refMs.begin(), refMs.end()));
+    run.candidate = summarize(std::vector<float>(candMs.begin(), candMs.end()));
+    // "runs": the calls timed; the statistics are over the sampled rounds' per-call figures.
+    run.reference->runs = run.timedRounds * run.kRef;
+    run.candidate->runs = run.timedRounds * run.kCand;
+    run.crossingMs = medianCi(run.baselineMs[run.kCand]).median;
+    for (const auto &[k, n] : run.crossedBatches) // each batch pays its own K's crossing
+        if (const auto it = run.baselineMs.find(k); it != run.baselineMs.end() && !it->second.empty())
+            run.boundaryWallMs += medianCi(it->second).median * n;
+}
+
+void Judge::entryFailed(Run &run, const EntryFailure &f, Json &result)
+{
+    host::HostClient &h = run.host(f.side);
+    const std::string who = f.side == Side::Reference ? "the reference's kf_entry" : "kf_entry";
+    const bool oom = f.rc == static_cast<int>(cudaErrorMemoryAllocation) || f.cudaError == "cudaErrorMemoryAllocation"
+                     || f.message.find("CUDA out of memory") != std::string::npos;
+    std::string what;
+    const bool module = h.kind() == host::HostKind::Module && !f.message.empty();
+    const bool moduleCuda = module
+                            && (f.message.find("CUDA error") != std::string::npos
+                                || f.message.find("AcceleratorError") != std::string::npos);
+    if (module && !oom && !moduleCuda) {
+        // A module's call raised (its forward, or an output the task does not declare: never converted), in
+        // its own words; its host lives on (the failed batch's state ends with its finish).
+        setVerdict(result, f.message.find(", step output: ") != std::string::npos ? "incorrect" : "crashed",
+                   "the " + std::string(sideName(f.side)) + "'s module failed in " + f.phase + ", " + f.message);
+        return;
     }
-    // The hosts close their IPC mappings before the judge frees the memory behind them.
+    if (module) {
+        what = "the " + std::string(sideName(f.side)) + "'s module failed, " + f.message;
+        result["cuda_error"] = "module_cuda_error";
+    } else if (f.rc > 0) {
+        const auto code = static_cast<cudaError_t>(f.rc);
+        what = who + " returned " + std::to_string(f.rc) + " (" + cudaGetErrorName(code) + ": "
+               + cudaGetErrorString(code) + ")";
+        result["cuda_error"] = cudaGetErrorName(code);
+    } else if (f.rc < 0) {
+        what = who + " returned " + std::to_string(f.rc) + (f.rc == -1 ? " or threw a C++ exception" : "");
+        result["cuda_error"] = "kf_entry_failed";
+    } else {
+        what = "the " + std::string(sideName(f.side)) + "'s work failed with " + f.cudaError;
+        result["cuda_error"] = f.cudaError;
+    }
+    setVerdict(result, oom ? "out_of_memory" : "cuda_error", what + " in " + f.phase);
+    h.kill(); // its context may be broken; the server starts a fresh host for the next evaluation
+}
+
+// The hosts close their IPC mappings before the judge frees the memory behind them.
+void Judge::closeBatches(Run &run, Json &result)
+{
     run.mark("close");
     if (run.batches) {
-        for (host::HostClient *h : {hosts.reference, hosts.candidate, hosts.baseline}) {
+        for (host::HostClient *h : {run.hosts.reference, run.hosts.candidate, run.hosts.baseline}) {
             if (!h->alive())
                 continue;
             try {
@@ -710,6 +692,50 @@ Json Judge::evaluate(const TaskSpec &task, const EvalOptions &options, const Hos
     run.verifier.reset();
     run.batches.reset(); // the judge's memory goes back before the reply
     run.mark("");
+}
+
+// Verify (round 1 and the edge rounds), time (the rounds until the stop rule), the deep check's sanitizer round,
+// the passes, then the result; a failure on the way ends the steps and sets the verdict.
+Json Judge::evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts, const Progress &progress)
+{
+    m_restartRequired = false;
+    const DeviceState stateBefore = m_gpu.deviceState();
+    Run run{{}, task, options, hosts};
+    run.taskJson = toJson(task);
+    run.budgetS = task.timeoutS > 0 ? task.timeoutS : 60;
+    run.progress = progress;
+    bool unused = false;
+    run.stdoutStart = hosts.candidate->stdoutText(unused).size();
+    Json result;
+    setVerdict(result, "correct", "");
+    try {
+        if (progress)
+            progress("verifying");
+        rounds(run);
+        if (!run.v.failed && options.timing && run.timedRounds > 0)
+            concludeTiming(run);
+        // Deep: the sanitizer's round after the timing, so the tool's process does not share the GPU with it.
+        if (!run.v.failed && options.deep)
+            sanitizerRound(run);
+        if (!run.v.failed)
+            passes(run);
+    } catch (const host::HostFailure &f) {
+        setVerdict(result, f.verdict, f.message);
+    } catch (const EntryFailure &f) {
+        entryFailed(run, f, result);
+    } catch (const JudgeOutOfMemory &f) {
+        setVerdict(result, "out_of_memory",
+                   f.message + "; the candidate's process was ended, so the next evaluation starts afresh");
+        hosts.candidate->kill();
+    } catch (const CudaFailure &f) {
+        m_restartRequired = m_gpu.isBroken(f.code);
+        result["cuda_error"] = cudaGetErrorName(f.code);
+        setVerdict(result, f.code == cudaErrorMemoryAllocation ? "out_of_memory" : "cuda_error",
+                   std::string("the judge's ") + cudaGetErrorName(f.code) + " (" + cudaGetErrorString(f.code) + ") in "
+                       + run.phase + ", at " + f.where
+                       + (m_restartRequired ? "; the CUDA context is unusable, the worker exits" : ""));
+    }
+    closeBatches(run, result);
     Json out = report(run, result);
     deviceStateReport(stateBefore, m_gpu.deviceState(), out);
     out["memory"] = run.memory; // null when the batches were never sized

@@ -3,8 +3,9 @@
 // baseline each run in their own candidate host (core/runtime/host), and the judge drives rounds of batches
 // (batchtimer.h): every round gives each host the same fresh inputs, the judge times each batch with its own
 // events and compares the candidate's outputs with the reference's (all of them in verification rounds, a
-// random subset otherwise). Then the hosts' own trace, metrics and source-level passes. The outcome is the
-// protocol's EvalResult object (docs/worker-protocol.md).
+// random subset otherwise). Then the passes, objects it calls: the precision contract (precisionpass.h), the
+// hosts' own trace, metrics and source-level passes (profilepasses.h). The outcome is the protocol's EvalResult
+// object (docs/worker-protocol.md).
 #include "core/runtime/host/hostclient.h"
 #include "core/runtime/task/taskspec.h"
 #include "core/runtime/worker/judgeoptions.h"
@@ -26,6 +27,7 @@ struct RunStats {
 };
 
 class BatchTimer;
+struct EntryFailure;
 struct Verification;
 enum class Side;
 
@@ -136,11 +138,15 @@ private:
     // options.deep: one verification batch of the candidate in a host run under compute-sanitizer memcheck.
     void sanitizerRound(Run &run);
     void allocateBatches(Run &run); // rounds' first step
-    void profilePasses(Run &run);
-    void sourceProfilePass(Run &run); // profilePasses' last step
-    // The precision contract (precisioncontract.h) of a correct candidate: one call of each side on a fresh set
-    // and, for a torch task, the reference module in float64 on the same inputs (judgeprecision.cpp).
-    void precisionPass(Run &run);
+    // The sampled rounds' per-call statistics of each side, the crossing and the boundary's cost.
+    void concludeTiming(Run &run);
+    // The passes after verification and timing (precisionpass.h, profilepasses.h), given what they need of
+    // `run`: its clock, its hosts and batches, and mapHost for the fresh hosts they start.
+    void passes(Run &run);
+    // A side's call failed (EntryFailure, evalrun.h): the verdict and message, and `cuda_error` in `result`.
+    void entryFailed(Run &run, const EntryFailure &failure, nlohmann::ordered_json &result);
+    // The end of the evaluation's device work: the hosts' mappings closed, the batches' memory freed.
+    void closeBatches(Run &run, nlohmann::ordered_json &result);
     // Lends the batches (and for a torch task the judge's weights) to `h`, a host of `side`; a module host of
     // the reference or candidate then loads the weights, once they are moved (judgehosts.cpp). Throws
     // HostFailure, EntryFailure (out of memory).
@@ -153,7 +159,11 @@ private:
     // A torch task, before the hosts are mapped: the weights' buffer laid out from the reference's state, and
     // for a kernel candidate its extra inputs there.
     void prepareWeights(Run &run);
+    // The result object (evalreport.cpp): the verification, the timing (timingReport), the passes' parts, the
+    // candidate's output and isolation, the flags and warnings, the message.
     nlohmann::ordered_json report(Run &run, nlohmann::ordered_json result);
+    void timingReport(const Run &run, nlohmann::ordered_json &result, std::vector<std::string> &flags,
+                      std::vector<std::string> &warnings) const;
 
     GpuContext &m_gpu;
     std::map<std::string, nlohmann::ordered_json> &m_referenceProfiles;

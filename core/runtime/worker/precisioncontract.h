@@ -2,7 +2,7 @@
 // The precision contract (issue 35, item 7): the judge also computes the reference in float64 and flags
 // `precision_loss` when a candidate's error against float64 is far beyond what the task's dtype gives an honest
 // implementation, even where the task's tolerance lets it pass (TF32 or bf16 inside an f32 task, FP8 inside an
-// f16 one). The arithmetic only: the judge (judgeprecision.cpp) brings the three outputs of one call; CI
+// f16 one). The arithmetic only: the judge's PrecisionPass (precisionpass.h) brings the three outputs of one call; CI
 // tests it on recorded outputs (tests/fixtures/precision/).
 //
 // Error of an output y against the exact x (float64): max_i |y_i - x_i| / (|x_i| + rms(x)) over the elements

@@ -44,7 +44,7 @@ constexpr uint64_t choice(uint64_t b)
 {
     return (uint64_t{5} << 32) | (b & 0xffffffffu);
 }
-// The precision contract's call (judgeprecision.cpp).
+// The precision contract's call (precisionpass.h).
 constexpr uint64_t precision(uint64_t b)
 {
     return (uint64_t{6} << 32) | (b & 0xffffffffu);

@@ -3,7 +3,7 @@
 // in the same evaluation. A result that went without says why ("metrics_skipped"), which the panels show as
 // "not measured", never as zeros; one the session passed while it was measured is evaluated again with the pass
 // (the follow-up). On a real SQLite session with ScriptedEvaluator (the one allowed fake), which decides the
-// pass as kforge-worker does (Evaluator::profilePasses).
+// pass as kforge-worker does (MetricsPass::wanted, core/runtime/worker/profilepasses.h).
 #include "core/eval/evaloptions.h"
 #include "core/eval/measurementfigures.h"
 #include "core/queue/evaluationqueue.h"
