@@ -9,7 +9,6 @@
 #include "core/export/exportplan.h"
 #include "core/export/sessionexportsource.h"
 #include "core/session/sessionstore.h"
-#include "core/task/task.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -97,7 +96,7 @@ int ExportCommand::run(const QStringList &args)
     }
 
     // A torch task's variant, a ModelNew module or a .cu kernel, exports as torch only.
-    if (!parser.isSet(formatOpt) && kforge::Task::isTorchTaskJson(input->taskJson.toUtf8()))
+    if (!parser.isSet(formatOpt) && input->taskKind == kforge::TaskKind::Torch)
         format = kforge::ExportFormat::Torch;
     kforge::ExportOptions options;
     options.format = *format;

@@ -88,10 +88,15 @@ void heldOut(const CollectionPair &pair, const ImportedProblem *problem, const R
 
 } // namespace
 
+QString VerifyRow::verdictName() const
+{
+    return verdict ? verdictToString(*verdict) : otherVerdict;
+}
+
 QString VerifyRow::stateText() const
 {
     switch (state) {
-    case State::Measured: return verdict;
+    case State::Measured: return verdictName();
     case State::NotImported: return u"not imported"_s;
     case State::NotRun: break;
     }
@@ -137,7 +142,10 @@ QList<VerifyRow> VerifyTable::rows(const QList<CollectionPair> &pairs, const QMa
         }
         const Measurement &m = main->result;
         row.state = VerifyRow::State::Measured;
-        row.verdict = m.verdictName();
+        // A word this version does not know (a later version's log) is kept as logged (Measurement::verdictName()).
+        row.verdict = verdictFromString(m.verdictName());
+        if (!row.verdict)
+            row.otherVerdict = m.verdictName();
         if (!m.isCorrect())
             row.message = m.message.section(u'\n', 0, 1).trimmed();
         if (m.isCorrect() && std::isfinite(m.speedup)) {

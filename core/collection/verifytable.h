@@ -5,6 +5,7 @@
 #include "core/collection/collection.h"
 #include "core/collection/collectionimporter.h"
 #include "core/collection/hackclass.h"
+#include "core/eval/evalresult.h"
 
 #include <QList>
 #include <QMap>
@@ -27,8 +28,10 @@ struct VerifyRow {
     QString kind;
     int level = 0;
     State state = State::NotRun;
-    QString verdict; // the wire name ("correct", "incorrect", "compile_error", ...); empty unless measured
-    QString message; // why it failed, was not imported or not run
+    // Empty unless measured, and for a logged word this version does not know (otherVerdict).
+    std::optional<Verdict> verdict;
+    QString otherVerdict; // that word, kept to be shown and reported as it was logged
+    QString message;      // why it failed, was not imported or not run
     std::optional<double> speedup;
     std::optional<double> speedupLow, speedupHigh; // the noise interval: both medians' 95% intervals combined
     std::optional<double> claimed;
@@ -46,10 +49,11 @@ struct VerifyRow {
     QStringList notes; // the collection's and the import's remarks
 
     bool measured() const { return state == State::Measured; }
-    bool correct() const { return verdict == u"correct"; }
+    bool correct() const { return verdict == Verdict::Correct; }
     bool flagged() const { return !flags.isEmpty(); }
-    QString stateText() const; // "correct", "not imported", ...
-    QString claimText() const; // "holds", "does not hold", ""
+    QString verdictName() const; // the wire name ("correct", "compile_error", ...) or otherVerdict; empty unmeasured
+    QString stateText() const;   // the verdict's name, "not imported", "not run"
+    QString claimText() const;   // "holds", "does not hold", ""
 };
 
 struct VerifyStats {

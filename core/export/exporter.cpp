@@ -6,7 +6,6 @@
 #include "core/export/torchexporter.h"
 #include "core/export/torchkernelexporter.h"
 #include "core/task/sourcelanguage.h"
-#include "core/task/task.h"
 
 #include <QDir>
 
@@ -40,7 +39,7 @@ ExportBundle Exporter::generate(const ExportInput &input, const ExportOptions &o
                       .arg(exportFormatName(options.format));
         return b;
     }
-    if (Task::isTorchTaskJson(input.taskJson.toUtf8())) {
+    if (input.taskKind == TaskKind::Torch) {
         // A torch task's .cu kernel exports as a PyTorch extension wrapped in a ModelNew module, tested against the
         // reference Model; the CMake formats test against a CUDA task's reference kernel, which it does not have.
         if (options.format == ExportFormat::Torch)

@@ -4,6 +4,7 @@
 // provenance of its measurement.
 #include "core/eval/speedoflight.h"
 #include "core/runtime/task/taskspec.h"
+#include "core/task/taskkind.h"
 
 #include <QDateTime>
 #include <QList>
@@ -57,6 +58,9 @@ struct ExportProvenance {
 struct ExportInput {
     runtime::TaskSpec task; // parsed task.json (shapes evaluated)
     QString taskJson;       // task.json as stored in the session, shipped verbatim
+    // The loaded task's kind (TaskRecord::kind, Task::kind()), which picks the exporter; task.kind is the worker's
+    // parse and stays Cuda for a PyTorch task that Task read.
+    TaskKind taskKind = TaskKind::Cuda;
     QString variantSource;
     QString referenceSource;
     qint64 variantId = 0;

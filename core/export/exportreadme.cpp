@@ -282,9 +282,9 @@ QString ExportReadme::render(const ExportContext &ctx, ExportFormat format,
     TemplateRenderer::Values v = ctx.baseValues();
 
     const bool modelNew = sourceLanguage(in.variantSource) == SourceLanguage::Python;
-    std::optional<TaskSummary> torchTask = TaskSummary::fromTaskJson(in.taskJson.toUtf8());
-    if (torchTask && !torchTask->torch)
-        torchTask.reset();
+    const std::optional<TaskSummary> torchTask = in.taskKind == TaskKind::Torch
+                                                     ? TaskSummary::fromTaskJson(in.taskJson.toUtf8())
+                                                     : std::nullopt;
     // A torch task's .cu kernel: a PyTorch extension, wrapped in a ModelNew module.
     const bool torchKernel = torchTask && !modelNew;
     QString summary =

@@ -6,7 +6,6 @@
 #include "core/export/exportreadme.h"
 #include "core/export/licenseheader.h"
 #include "core/export/templaterenderer.h"
-#include "core/task/task.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -107,8 +106,7 @@ QList<ExportFile> ModelNewExporter::harnessFiles(const ExportInput &in, const Ta
 ExportBundle ModelNewExporter::generate(const ExportInput &in, const ExportOptions &options)
 {
     ExportBundle bundle;
-    const QByteArray json = in.taskJson.toUtf8();
-    if (!Task::isTorchTaskJson(json)) {
+    if (in.taskKind != TaskKind::Torch) {
         bundle.failWith(tr("variant %1 is a PyTorch ModelNew module, but its task is not a PyTorch task (a task.json of "
                            "kind \"torch\")")
                             .arg(in.variantId));
@@ -127,7 +125,7 @@ ExportBundle ModelNewExporter::generate(const ExportInput &in, const ExportOptio
     add(u"model_new.py"_s, in.variantSource.toUtf8(), true);
     add(u"reference.py"_s, in.referenceSource.toUtf8(), false);
     bundle.files << harnessFiles(in, *summary, options, &error);
-    add(u"task.json"_s, json, false);
+    add(u"task.json"_s, in.taskJson.toUtf8(), false);
     add(u"README.md"_s, ExportReadme::render(ctx, ExportFormat::Torch, fileRoles(in), {}, &error).toUtf8(), false);
     bundle.failWith(error);
     return bundle;

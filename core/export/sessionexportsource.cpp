@@ -72,7 +72,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
         // A PyTorch task is read as the evaluation queue reads it: the common fields; its tensors stay in taskJson.
         QMap<QString, QByteArray> files = task.files;
         files.insert(u"task.json"_s, task.taskJson.toUtf8());
-        files.insert(Task::referenceFileOf(task.taskJson.toUtf8()), task.referenceSource.toUtf8());
+        files.insert(task.referenceFile, task.referenceSource.toUtf8());
         const TaskLoadResult loaded = Task::fromFiles(task.name, files);
         if (!loaded.ok())
             return fail(tr("the session's task.json does not parse: %1").arg(loaded.error.message()));
@@ -87,6 +87,7 @@ std::optional<ExportInput> SessionExportSource::build(const SessionStore &store,
     }
     in.task.referenceSource = task.referenceSource.toStdString();
     in.taskJson = task.taskJson;
+    in.taskKind = task.kind;
     in.referenceSource = task.referenceSource;
     in.variantSource = store.variants().source(variantId);
     in.variantId = variantId;

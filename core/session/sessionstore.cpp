@@ -2,6 +2,7 @@
 #include "core/async/lateresultguard.h"
 #include "core/session/sessionrows.h"
 #include "core/session/sessionschema.h"
+#include "core/task/task.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -473,9 +474,7 @@ bool SessionStore::importTask(const QString &folder, bool importTaskVariants)
         return fail(
             tr("%1: invalid JSON at offset %2: %3").arg(jsonFile.fileName()).arg(perr.offset).arg(perr.errorString()));
     // A torch task (docs/torch-tasks.md) has its PyTorch Model as reference.py.
-    const bool torch = taskKindOf(json) == TaskKind::Torch;
-    QFile refFile(dir.filePath(torch ? json.value(QLatin1String("reference")).toString(QStringLiteral("reference.py"))
-                                     : QStringLiteral("reference.cu")));
+    QFile refFile(dir.filePath(Task::referenceFileOf(json)));
     if (!refFile.open(QIODevice::ReadOnly))
         return fail(tr("Cannot read %1: %2").arg(refFile.fileName(), refFile.errorString()));
     const QString reference = QString::fromUtf8(refFile.readAll());

@@ -1,5 +1,7 @@
 #include "core/session/taskrecord.h"
 
+#include "core/task/task.h"
+
 #include <QJsonDocument>
 
 namespace kforge {
@@ -20,6 +22,7 @@ void TaskRecord::setTaskJson(const QString &text)
     const QJsonObject o = json();
     kind = taskKindOf(o);
     degenerate = o.value(QLatin1String("degenerate")).toBool();
+    referenceFile = Task::referenceFileOf(o);
 }
 
 } // namespace kforge

@@ -20,6 +20,7 @@ struct TaskRecord {
     // Read from task.json once, where the task is loaded (setTaskJson()).
     TaskKind kind = TaskKind::Cuda; // "kind"
     bool degenerate = false;        // "degenerate": true
+    QString referenceFile;          // the file referenceSource came from: reference.cu, a PyTorch task's reference.py
 
     void setTaskJson(const QString &text);
     bool isValid() const { return !taskJson.isEmpty(); }

@@ -195,17 +195,11 @@ TaskLoadResult Task::torchTask(const QString &label, const QString &folder, cons
     return r;
 }
 
-bool Task::isTorchTaskJson(const QByteArray &taskJson)
+QString Task::referenceFileOf(const QJsonObject &taskJson)
 {
-    return taskKindOf(taskJson) == TaskKind::Torch;
-}
-
-QString Task::referenceFileOf(const QByteArray &taskJson)
-{
-    const QJsonObject json = QJsonDocument::fromJson(taskJson).object();
-    if (json.value(u"kind"_s).toString() != u"torch"_s)
+    if (taskKindOf(taskJson) != TaskKind::Torch)
         return u"reference.cu"_s;
-    return json.value(u"reference"_s).toString(u"reference.py"_s);
+    return taskJson.value(u"reference"_s).toString(u"reference.py"_s);
 }
 
 QList<QPair<QString, double>> Task::paramsInFileOrder(const QByteArray &taskJson)

@@ -85,9 +85,8 @@ public:
     // task.json as a JSON object, what the worker's evaluate request carries (made once, when the task is made).
     QJsonObject toJson() const;
 
-    // Whether task.json text names a PyTorch task ("kind": "torch"), and which reference file it names.
-    static bool isTorchTaskJson(const QByteArray &taskJson);
-    static QString referenceFileOf(const QByteArray &taskJson);
+    // The reference file task.json names: reference.cu for a CUDA task, a PyTorch task's "reference" (reference.py).
+    static QString referenceFileOf(const QJsonObject &taskJson);
     // task.json's numeric "params" in file order (QJsonObject sorts its keys; the order is the kernels' kf_param
     // order and the one the task panel lists).
     static QList<QPair<QString, double>> paramsInFileOrder(const QByteArray &taskJson);

@@ -271,6 +271,7 @@ void PoolEvaluator::submitToPool(Pending &p)
     job.referenceSo = p.reference->artifactPath;
     job.candidateSo = p.candidate->artifactPath;
     job.task = p.request.task.toJson();
+    job.taskKind = p.request.task.kind();
     job.options = p.request.options;
     job.timeoutMs = int(p.request.task.timeoutS() * 1000);
     p.poolJob = m_pool->submit(job);

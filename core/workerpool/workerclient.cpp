@@ -1,7 +1,6 @@
 #include "core/workerpool/workerclient.h"
 
 #include "core/eval/evaloptions.h"
-#include "core/task/taskkind.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -225,7 +224,7 @@ int WorkerClient::load(const QString &slot, const QString &soPath, int timeoutMs
     return enqueue(std::move(r));
 }
 
-int WorkerClient::evaluate(const QJsonObject &task, const EvalOptions &options, int timeoutMs)
+int WorkerClient::evaluate(const QJsonObject &task, TaskKind kind, const EvalOptions &options, int timeoutMs)
 {
     // The task's own timing target (task.json "timing") over the settings' one.
     QJsonObject o{{u"op"_s, u"evaluate"_s}, {u"task"_s, task}, {u"options"_s, options.forTask(task).toJson()}};
@@ -233,7 +232,7 @@ int WorkerClient::evaluate(const QJsonObject &task, const EvalOptions &options, 
     r.op = u"evaluate"_s;
     r.line = QJsonDocument(o).toJson(QJsonDocument::Compact);
     r.timeoutMs = timeoutMs;
-    if (timeoutMs > 0 && taskKindOf(task) == TaskKind::Torch) {
+    if (timeoutMs > 0 && kind == TaskKind::Torch) {
         r.timeoutMs = timeoutMs + kModuleStartMs;
         r.evaluationMs = timeoutMs;
     }

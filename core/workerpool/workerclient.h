@@ -6,6 +6,7 @@
 // restart_required result, the worker is started again for the next request. Every request carries an
 // unguessable token that the worker echoes in each line it writes for it; a line without the token of the request in
 // flight (a reply forged by a kernel's printf, a stray line) is dropped, logged and counted.
+#include "core/task/taskkind.h"
 #include "core/workerpool/workerconfig.h"
 #include "core/workerpool/workerreply.h"
 
@@ -60,9 +61,9 @@ public:
     int send(const QString &op, const QJsonObject &args = {}, int timeoutMs = TimingDefaults::workerRequestMs);
     // load: the .so by path, or inline as base64 when the worker is remote (WorkerConfig::sendsInline).
     int load(const QString &slot, const QString &soPath, int timeoutMs = TimingDefaults::workerRequestMs);
-    // `timeoutMs` is the evaluation's; a torch task's modules may first take up to kModuleStartMs to start
-    // (their import and a first load_inline build, which the worker keeps for the next start).
-    int evaluate(const QJsonObject &task, const EvalOptions &options, int timeoutMs);
+    // `timeoutMs` is the evaluation's; a torch task's modules (`kind` Torch) may first take up to kModuleStartMs to
+    // start (their import and a first load_inline build, which the worker keeps for the next start).
+    int evaluate(const QJsonObject &task, TaskKind kind, const EvalOptions &options, int timeoutMs);
     static constexpr int kModuleStartMs = 330'000; // kforge-worker's WorkerServer::kModuleInitS and a margin
     int deviceInfo(int timeoutMs = TimingDefaults::deviceInfoMs);
     // disassemble: SASS of a .so (by path or inline, like load) with line info, from the worker host's

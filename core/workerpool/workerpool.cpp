@@ -345,7 +345,7 @@ void WorkerPool::step(Slot &slot)
             break;
         }
         slot.step = Slot::Step::Evaluate;
-        slot.pending = slot.client->evaluate(job.task, job.options, job.timeoutMs);
+        slot.pending = slot.client->evaluate(job.task, job.taskKind, job.options, job.timeoutMs);
         break;
     case Slot::Step::Evaluate: break;
     }

@@ -17,10 +17,10 @@ namespace {
 // Compared field by field: what a new result of a pair can change.
 bool sameRow(const VerifyRow &a, const VerifyRow &b)
 {
-    return a.pair == b.pair && a.state == b.state && a.verdict == b.verdict && a.speedup == b.speedup
-           && a.speedupLow == b.speedupLow && a.speedupHigh == b.speedupHigh && a.claim == b.claim && a.flags == b.flags
-           && a.passesAt == b.passesAt && a.heldOut == b.heldOut && a.timeS == b.timeS && a.message == b.message
-           && a.kernels == b.kernels && a.speedOfLightPct == b.speedOfLightPct;
+    return a.pair == b.pair && a.state == b.state && a.verdict == b.verdict && a.otherVerdict == b.otherVerdict
+           && a.speedup == b.speedup && a.speedupLow == b.speedupLow && a.speedupHigh == b.speedupHigh && a.claim == b.claim
+           && a.flags == b.flags && a.passesAt == b.passesAt && a.heldOut == b.heldOut && a.timeS == b.timeS
+           && a.message == b.message && a.kernels == b.kernels && a.speedOfLightPct == b.speedOfLightPct;
 }
 
 } // namespace
@@ -79,8 +79,7 @@ QString VerifyTableModel::verdictText(const VerifyRow &row)
     case VerifyRow::State::NotRun: return tr("not run");
     case VerifyRow::State::Measured: break;
     }
-    const std::optional<kforge::Verdict> v = verdictFromString(row.verdict);
-    return v ? verdictDisplayName(*v) : row.verdict;
+    return row.verdict ? verdictDisplayName(*row.verdict) : row.otherVerdict;
 }
 
 QString VerifyTableModel::heldOutText(const VerifyRow &row)

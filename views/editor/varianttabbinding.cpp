@@ -106,7 +106,7 @@ int VariantTabBinding::showVariant(qint64 variantId)
         // The name the evaluator compiles the source under (EvalRequest::candidateName), which nvcc's
         // diagnostics carry.
         m_editor->setCompileFileName(index, v->origin == VariantOrigin::Reference
-                                                ? Task::referenceFileOf(m_store->task().taskJson.toUtf8())
+                                                ? m_store->task().referenceFile
                                                 : candidateFileName(m_store->variants().source(variantId)));
         if (v->origin == VariantOrigin::Reference)
             m_editor->setReference(index);

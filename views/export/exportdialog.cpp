@@ -7,7 +7,6 @@
 #include "core/export/sessionexportsource.h"
 #include "core/export/unifieddiff.h"
 #include "core/task/sourcelanguage.h"
-#include "core/task/task.h"
 #include "views/export/exportplanmodel.h"
 
 #include <QCheckBox>
@@ -107,7 +106,7 @@ ExportDialog::ExportDialog(const ExportInput &input, QWidget *parent)
     // A torch task's variant (a ModelNew module, or a .cu kernel that one calls as an extension) has one export of its
     // own; the others build a CUDA task's kernel.
     const bool modelNew = sourceLanguage(input.variantSource) == SourceLanguage::Python;
-    const bool torchTask = Task::isTorchTaskJson(input.taskJson.toUtf8());
+    const bool torchTask = input.taskKind == TaskKind::Torch;
     m_format = new QComboBox(this);
     if (modelNew) {
         m_format->addItem(tr("PyTorch ModelNew module, with the reference, a test and a benchmark"),

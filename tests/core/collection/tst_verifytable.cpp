@@ -202,6 +202,34 @@ private Q_SLOTS:
         QVERIFY(qAbs(*s.all.geomean - std::pow(1.6 * 2.0 * 8.0 * 2.5 * 0.8, 1.0 / 5)) < 1e-12);
     }
 
+    // The verdict is typed from the logged result: correct() and the counts follow Verdict::Correct; a word this
+    // version does not know (a later version's log) is neither correct nor lost; the log read again, as a resumed run
+    // reads it, gives the same verdicts.
+    void verdictsAreTyped()
+    {
+        Fixture g;
+        QString error;
+        QVERIFY(g.log.open(g.dir.filePath(u"results.jsonl"_s), &error));
+        g.add(pair(u"fine"_s), {{VerifyRun::Main, correct(1.5)}}, false);
+        g.add(pair(u"broken"_s), {{VerifyRun::Main, failed(u"compile_error"_s, u"nvcc failed"_s)}}, false);
+        g.add(pair(u"later"_s), {{VerifyRun::Main, failed(u"wrong_dtype"_s, u"a float64 output"_s)}}, false);
+        ResultsLog resumed;
+        QVERIFY2(resumed.open(g.dir.filePath(u"results.jsonl"_s), &error), qPrintable(error));
+        QCOMPARE(resumed.records().size(), 3);
+        for (const ResultsLog *log : {&g.log, &resumed}) {
+            const QList<VerifyRow> rows = VerifyTable::rows(g.pairs, g.problems, *log);
+            QVERIFY(rows.at(0).verdict == Verdict::Correct && rows.at(0).correct());
+            QVERIFY(rows.at(1).verdict == Verdict::CompileError && !rows.at(1).correct());
+            QCOMPARE(rows.at(1).stateText(), u"compile_error"_s);
+            QVERIFY(!rows.at(2).verdict && !rows.at(2).correct());
+            QCOMPARE(rows.at(2).otherVerdict, u"wrong_dtype"_s);
+            QCOMPARE(rows.at(2).stateText(), u"wrong_dtype"_s);
+            const VerifySummary s = VerifyTable::summary(rows);
+            QCOMPARE(s.all.total, 3);
+            QCOMPARE(s.all.correct, 1);
+        }
+    }
+
     void hackClasses_data()
     {
         QTest::addColumn<QString>("flag");

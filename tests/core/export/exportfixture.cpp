@@ -121,6 +121,7 @@ std::optional<ExportInput> inputFromTask(const QString &task, const QString &lab
     QFile json(builtinTaskFolder(task) + u"/task.json"_s);
     if (json.open(QIODevice::ReadOnly))
         in.taskJson = QString::fromUtf8(json.readAll());
+    in.taskKind = t.kind();
     in.referenceSource = t.referenceSource();
     for (const auto &v : spec.variants)
         if (QString::fromStdString(v.label) == label) {

@@ -264,6 +264,8 @@ void TestExport::sessionInput()
     QVERIFY(in->variantSource.contains(u"rowscale_vec4"_s));
     QVERIFY(in->referenceSource.contains(u"cublasSgemm"_s));
     QVERIFY(in->taskJson.contains(u"\"diag_matmul\""_s));
+    QCOMPARE(in->taskKind, TaskKind::Cuda);
+    QCOMPARE(store.task().referenceFile, u"reference.cu"_s);
     QCOMPARE(in->lineage.size(), 2);
     QCOMPARE(in->lineage.front().origin, u"reference"_s);
     QCOMPARE(in->lineage.back().variantId, best);

@@ -9,6 +9,7 @@
 #include "core/eval/timingdefaults.h"
 #include "core/export/exporter.h"
 #include "core/export/exportplan.h"
+#include "core/export/sessionexportsource.h"
 #include "core/export/torchkernelexporter.h"
 #include "core/task/task.h"
 #include "core/task/torchimport.h"
@@ -49,6 +50,7 @@ private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void modelNewFiles();
     void modelNewRefusals();
+    void modelNewFromASession();
     void everyBuiltinModelNewGenerates();
     void modelNewScriptsRun_data();
     void modelNewScriptsRun();
@@ -152,12 +154,38 @@ void TestExportModelNew::modelNewRefusals()
         QVERIFY2(b.error.contains(u"ModelNew"_s) && b.error.contains(u"'torch'"_s), qPrintable(b.error));
     }
     // A Python module on a task that is not a torch task has no reference Model to test against.
+    const auto cuda = test::inputFromTask(u"diag_matmul"_s, u"good"_s, 2.0, &error);
+    QVERIFY2(cuda, qPrintable(error));
+    QCOMPARE(cuda->taskKind, TaskKind::Cuda);
     auto odd = *in;
-    odd.taskJson = test::inputFromTask(u"diag_matmul"_s, u"good"_s, 2.0, &error)->taskJson;
+    odd.taskJson = cuda->taskJson;
+    odd.taskKind = cuda->taskKind;
     ExportOptions torch;
     torch.format = ExportFormat::Torch;
     const ExportBundle b = Exporter::generate(odd, torch);
     QVERIFY2(!b.ok() && b.error.contains(u"not a PyTorch task"_s), qPrintable(b.error));
+}
+
+// From a session of a torch task: the input carries the kind the session read once (TaskRecord::kind), which picks
+// the ModelNew export; the session's task names its reference.py as the file the reference came from.
+void TestExportModelNew::modelNewFromASession()
+{
+    QString error;
+    SessionStore store;
+    QVERIFY2(test::makeSession(store, m_dir.filePath(u"torch_row_sum.kforge"_s), u"torch_row_sum"_s,
+                               {{u"blocked"_s, 3.0}}, &error),
+             qPrintable(error));
+    QCOMPARE(store.task().kind, TaskKind::Torch);
+    QCOMPARE(store.task().referenceFile, u"reference.py"_s);
+    const auto in = SessionExportSource::build(store, test::variantByLabel(store, u"blocked"_s), &error);
+    QVERIFY2(in, qPrintable(error));
+    QCOMPARE(in->taskKind, TaskKind::Torch);
+    ExportOptions torch;
+    torch.format = ExportFormat::Torch;
+    const ExportBundle b = Exporter::generate(*in, torch);
+    QVERIFY2(b.ok(), qPrintable(b.error));
+    QCOMPARE(text(b, u"model_new.py"_s), in->variantSource);
+    QCOMPARE(text(b, u"reference.py"_s), in->referenceSource);
 }
 
 void TestExportModelNew::everyBuiltinModelNewGenerates()

@@ -227,6 +227,7 @@ private Q_SLOTS:
         job.referenceSo = u"/tmp/task/reference.py"_s;
         job.candidateSo = u"/tmp/task/candidate.py"_s;
         job.task = QJsonObject{{u"kind"_s, u"torch"_s}, {u"name"_s, u"relu"_s}};
+        job.taskKind = TaskKind::Torch;
         job.timeoutMs = 20000;
         pool.submit(job);
         QVERIFY(finished.wait(30000));

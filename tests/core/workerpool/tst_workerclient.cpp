@@ -146,7 +146,7 @@ void TestWorkerClient::realNoGpuIsReported()
     QCOMPARE(info.errorCode, u"no_device"_s);
     QVERIFY2(info.errorMessage.contains(u"CUDA", Qt::CaseInsensitive), qPrintable(info.errorMessage));
 
-    const WorkerReply eval = waitReply(client, client.evaluate(task(u"x"_s), EvalOptions(), 30000));
+    const WorkerReply eval = waitReply(client, client.evaluate(task(u"x"_s), TaskKind::Cuda, EvalOptions(), 30000));
     QVERIFY(!eval.ok);
     const EvalResult r = eval.toEvalResult();
     QCOMPARE(r.verdict, Verdict::Error);
@@ -205,7 +205,7 @@ void TestWorkerClient::progressIsForwarded()
 {
     WorkerClient client(config(scriptedWorker(u"normal"_s)));
     QSignalSpy progress(&client, &WorkerClient::progress);
-    const int id = client.evaluate(task(u"fine"_s), EvalOptions(), 20000);
+    const int id = client.evaluate(task(u"fine"_s), TaskKind::Cuda, EvalOptions(), 20000);
     const WorkerReply r = waitReply(client, id);
     QVERIFY(r.ok);
     QCOMPARE(progress.count(), 2);
@@ -265,14 +265,14 @@ void TestWorkerClient::torchTaskWatchdogStartsWithTheEvaluation()
     WorkerClient client(config(scriptedWorker(u"normal"_s)));
     QJsonObject torch = task(u"slowstart"_s);
     torch.insert(u"kind"_s, u"torch"_s);
-    const WorkerReply slow = waitReply(client, client.evaluate(torch, EvalOptions(), 800));
+    const WorkerReply slow = waitReply(client, client.evaluate(torch, TaskKind::Torch, EvalOptions(), 800));
     QVERIFY2(slow.ok, qPrintable(slow.errorMessage));
-    const WorkerReply cuda = waitReply(client, client.evaluate(task(u"slowstart"_s), EvalOptions(), 800));
+    const WorkerReply cuda = waitReply(client, client.evaluate(task(u"slowstart"_s), TaskKind::Cuda, EvalOptions(), 800));
     QCOMPARE(cuda.errorCode, WorkerReply::Timeout);
     // Once the evaluation has begun, its own timeout holds, and the message names it.
     QJsonObject hang = task(u"hang"_s);
     hang.insert(u"kind"_s, u"torch"_s);
-    const WorkerReply r = waitReply(client, client.evaluate(hang, EvalOptions(), 500));
+    const WorkerReply r = waitReply(client, client.evaluate(hang, TaskKind::Torch, EvalOptions(), 500));
     QCOMPARE(r.errorCode, WorkerReply::Timeout);
     QVERIFY(r.elapsedMs >= 450 && r.elapsedMs < 10000);
     QVERIFY2(r.toEvalResult().message.contains(u"0.5 s"), qPrintable(r.toEvalResult().message));
@@ -282,7 +282,7 @@ void TestWorkerClient::watchdogKillsAHang()
 {
     WorkerClient client(config(scriptedWorker(u"normal"_s)));
     QSignalSpy ready(&client, &WorkerClient::ready);
-    const WorkerReply r = waitReply(client, client.evaluate(task(u"hang"_s), EvalOptions(), 500));
+    const WorkerReply r = waitReply(client, client.evaluate(task(u"hang"_s), TaskKind::Cuda, EvalOptions(), 500));
     QVERIFY(!r.ok);
     QCOMPARE(r.errorCode, WorkerReply::Timeout);
     QVERIFY(r.elapsedMs >= 450 && r.elapsedMs < 10000);
@@ -313,7 +313,7 @@ void TestWorkerClient::deathMidRequestIsCrashed()
     QFETCH(int, exitSignal);
     QFETCH(QString, described);
     WorkerClient client(config(scriptedWorker(u"normal"_s)));
-    const WorkerReply r = waitReply(client, client.evaluate(task(taskName), EvalOptions(), 20000));
+    const WorkerReply r = waitReply(client, client.evaluate(task(taskName), TaskKind::Cuda, EvalOptions(), 20000));
     QVERIFY(!r.ok);
     QCOMPARE(r.errorCode, WorkerReply::Crashed);
     QCOMPARE(r.exitCode, exitCode);
@@ -331,7 +331,7 @@ void TestWorkerClient::sigkillMidRequest()
 {
     WorkerClient client(config(scriptedWorker(u"normal"_s)));
     QSignalSpy progress(&client, &WorkerClient::progress);
-    const int id = client.evaluate(task(u"hang"_s), EvalOptions(), 60000);
+    const int id = client.evaluate(task(u"hang"_s), TaskKind::Cuda, EvalOptions(), 60000);
     QVERIFY(progress.wait(20000)); // it is running
     QCOMPARE(client.state(), WorkerClient::State::Busy);
     ::kill(client.readyEvent().value("pid"_L1).toInt(), SIGKILL);
@@ -346,7 +346,7 @@ void TestWorkerClient::restartRequired()
     WorkerClient client(config(scriptedWorker(u"normal"_s)));
     QSignalSpy log(&client, &WorkerClient::log);
     QSignalSpy exited(&client, &WorkerClient::exited);
-    const WorkerReply r = waitReply(client, client.evaluate(task(u"sticky"_s), EvalOptions(), 20000));
+    const WorkerReply r = waitReply(client, client.evaluate(task(u"sticky"_s), TaskKind::Cuda, EvalOptions(), 20000));
     QVERIFY(r.ok);
     const EvalResult result = r.toEvalResult();
     QCOMPARE(result.verdict, Verdict::CudaError);
@@ -478,7 +478,7 @@ void TestWorkerClient::linesWithoutTheTokenAreDropped()
     WorkerClient client(config(scriptedWorker(u"forge"_s)));
     QSignalSpy log(&client, &WorkerClient::log);
     QSignalSpy progress(&client, &WorkerClient::progress);
-    const int id = client.evaluate(task(u"fine"_s), EvalOptions(), 20000);
+    const int id = client.evaluate(task(u"fine"_s), TaskKind::Cuda, EvalOptions(), 20000);
     const WorkerReply r = waitReply(client, id);
     QVERIFY(r.ok);
     const EvalResult result = r.toEvalResult();
@@ -504,7 +504,7 @@ void TestWorkerClient::linesWithoutTheTokenAreDropped()
 void TestWorkerClient::malformedResultIsAProtocolError()
 {
     WorkerClient client(config(scriptedWorker(u"malformed"_s)));
-    const WorkerReply r = waitReply(client, client.evaluate(task(u"fine"_s), EvalOptions(), 20000));
+    const WorkerReply r = waitReply(client, client.evaluate(task(u"fine"_s), TaskKind::Cuda, EvalOptions(), 20000));
     QVERIFY(r.ok);
     const EvalResult result = r.toEvalResult();
     QCOMPARE(result.verdict, Verdict::Error);

@@ -112,6 +112,7 @@ private Q_SLOTS:
     void jobsSpreadOverWorkers();
     void sigkillMidJobThenNextJobRuns();
     void watchdogTimeout();
+    void torchJobWaitsForItsModules();
     void cancelQueuedAndRunning();
     void noWorkers();
     void unavailableWorkerFailsJobs();
@@ -238,6 +239,20 @@ void TestWorkerPool::watchdogTimeout()
     // And the pool keeps working.
     const int after = pool.submit(job(u"t"_s));
     QCOMPARE(waitFinished(&pool, &WorkerPool::finished, 1).value(after).verdict, Verdict::Incorrect);
+}
+
+// The job's typed kind reaches the worker client: a torch task's modules get their start-up time (the scripted
+// worker's "slowstart" takes 1.5 s before the evaluation begins) on top of its 0.8 s; a CUDA task's do not.
+void TestWorkerPool::torchJobWaitsForItsModules()
+{
+    WorkerPool pool;
+    pool.setWorkers({scripted()});
+    EvalJob torch = job(u"slowstart"_s, u"/tmp/torch.so"_s, 800);
+    torch.taskKind = TaskKind::Torch;
+    const int started = pool.submit(torch);
+    QCOMPARE(waitFinished(&pool, &WorkerPool::finished, 1).value(started).verdict, Verdict::Incorrect);
+    const int cuda = pool.submit(job(u"slowstart"_s, u"/tmp/cuda.so"_s, 800));
+    QCOMPARE(waitFinished(&pool, &WorkerPool::finished, 1).value(cuda).verdict, Verdict::Timeout);
 }
 
 void TestWorkerPool::cancelQueuedAndRunning()
