@@ -279,8 +279,9 @@ BatchTime BatchTimer::run(host::HostClient &host, Side side, int calls, uint64_t
         KF_CUDA(host::gpu::quietProbe(m_probeNs, m_deviceProbe, s));
         KF_CUDA(cudaStreamSynchronize(s));
         probeWallUs = std::chrono::duration<double, std::micro>(Clock::now() - p0).count();
+    } else {
+        KF_CUDA(cudaStreamSynchronize(s)); // the poison and everything before it are outside the window
     }
-    KF_CUDA(cudaStreamSynchronize(s)); // the poison and everything before it are outside the window
     const auto t0 = Clock::now();
     auto *flag = reinterpret_cast<volatile int *>(m_flag);
     flag[0] = 0;
