@@ -8,6 +8,8 @@
 #                sweep for marker files (kfadv*) left in site-packages, the home, /tmp or /dev/shm
 #   turnaround   a warm worker, the reference loaded once, 5 candidates (ModelNew, .cu compiled on a miss, ...)
 #                loaded and evaluated with the default options (goals: ModelNew <= 1.0 s, .cu <= 1.5 s)
+#   deep         the deep check on a module host: torch_diag_matmul's broadcast.py with options deep (every output of
+#                every batch, the sanitizer's round on the module host): correct, deep.sanitizer clean
 #   probe        (not by default) tests/gpu/tools/torch_cases_probe.py: each torch case's module at the task's
 #                size outside the judge, to tell a wrong row of the suite from a module that misbehaves
 # A short table is printed last. Everything printed also goes to $OUT/one_judge.log (OUT default
@@ -82,7 +84,7 @@ PY
 
 export -f build_worker torch_cases adversarial sweep
 export B OUT WORKER RES
-want() { [[ " ${STAGES:-build builtin adversarial turnaround} " == *" $1 "* ]]; }
+want() { [[ " ${STAGES:-build builtin adversarial turnaround deep} " == *" $1 "* ]]; }
 # The stages after the build need the worker: without it they are recorded as skipped.
 ready() {
   [[ -x $WORKER ]] && return 0
@@ -95,6 +97,10 @@ want adversarial && ready adversarial && { stage adversarial 560 bash -c adversa
 want turnaround && ready turnaround && stage turnaround 150 bash -c \
   'python3 tests/gpu/tools/one_judge_driver.py --worker "$WORKER" turnaround --candidates 5 2>&1 |
    tee "$OUT/turnaround.log"; exit ${PIPESTATUS[0]}'
+want deep && ready deep && stage deep 200 bash -c \
+  'python3 tests/gpu/tools/one_judge_driver.py --worker "$WORKER" eval --task torch_diag_matmul \
+     --candidate resources/tasks/torch_diag_matmul/variants/broadcast.py \
+     --options "{\"deep\": true, \"trace\": false, \"metrics\": false}" 2>&1 | tee "$OUT/deep.log"; exit ${PIPESTATUS[0]}'
 want probe && stage probe 400 bash -c 'python3 tests/gpu/tools/torch_cases_probe.py 2>&1 | tee "$OUT/probe.log"'
 
 echo
@@ -115,6 +121,20 @@ if [[ -s $OUT/adversarial.txt ]]; then
   echo "adversarial: $(rows_ending ok case "$OUT/adversarial.txt") ok," \
     "$(rows_ending WRONG case "$OUT/adversarial.txt") wrong, $(tail -1 "$OUT/adversarial.txt")"
   grep -E '^  \S+: ' "$OUT/adversarial.txt" | cut -c1-220 | head -12
+fi
+if [[ -s $OUT/deep.log ]]; then
+  echo "deep check on the module host:"
+  python3 - "$OUT/deep.log" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+start = text.find('{')
+try:
+    r = json.loads(text[start:]) if start >= 0 else {}
+except ValueError:
+    r = {}
+print('  verdict %s, flags %s, speedup %s' % (r.get('verdict'), r.get('flags'), (r.get('timing') or {}).get('speedup')))
+print('  deep: %s' % json.dumps(r.get('deep'))[:600])
+PY
 fi
 if [[ -s $OUT/turnaround.log ]]; then
   echo "turnaround (s per candidate; judge_s = load + evaluate, total_s with nvcc):"

@@ -346,7 +346,8 @@ def cmd_eval(a, w, arch, work):
                 if not isinstance(v, (list, dict)) or k in ('batches_ms', 'gated_sides')}
         print(json.dumps({'run': i + 1, 'verdict': res.get('verdict'), 'flags': res.get('flags'),
                           'message': res.get('message', '')[:300], 'warnings': res.get('warnings'),
-                          'timing': keep, 'roofline': res.get('roofline')}, indent=1), flush=True)
+                          'timing': keep, 'roofline': res.get('roofline'), 'deep': res.get('deep')}, indent=1),
+              flush=True)
     return 0
 
 
