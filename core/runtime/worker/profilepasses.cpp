@@ -107,11 +107,12 @@ void TracePass::run(const EvalOptions &o, PassHosts &hosts, ReferenceProfiler &r
         if (const Json *k = side == Side::Reference ? reference.kept(traceKey) : nullptr) {
             reply = *k;
         } else {
-            clock.phase = std::string("tracing the ") + sideName(side);
             Json r = hosts.request(side, "trace");
             r["runs"] = o.traceRuns;
-            reply = profileRequest(side == Side::Reference ? reference.host() : hosts.host(side), r, clock.waitS(),
-                                   clock.phase);
+            // The host first: starting the reference's profiling process names its own phase.
+            host::HostClient &h = side == Side::Reference ? reference.host() : hosts.host(side);
+            clock.phase = std::string("tracing the ") + sideName(side);
+            reply = profileRequest(h, r, clock.waitS(), clock.phase);
             if (side == Side::Reference && reply.contains("trace") && reply["trace"].contains("reference"))
                 reference.keep(traceKey, reply);
         }
@@ -181,7 +182,6 @@ void MetricsPass::run(const EvalOptions &o, const TaskSpec &task, const DevicePe
             reply = *k;
             reply["metrics"]["cached"] = true;
         } else {
-            clock.phase = std::string("profiling the ") + sideName(side);
             Json r = hosts.request(side, "metrics");
             r["metrics"] = o.metricNames;
             r["peak_copy_gbps"] = memoryRoofGbps(peaks);
@@ -189,7 +189,9 @@ void MetricsPass::run(const EvalOptions &o, const TaskSpec &task, const DevicePe
             r["flops"] = task.flops.present() ? task.flops.value : -1.0;
             r["bytes"] = task.bytes.present() ? task.bytes.value : -1.0;
             r["median_ms"] = stats.medianMs;
-            reply = profileRequest(ref ? profiler.host() : hosts.host(side), r, clock.waitS(), clock.phase);
+            host::HostClient &h = ref ? profiler.host() : hosts.host(side);
+            clock.phase = std::string("profiling the ") + sideName(side);
+            reply = profileRequest(h, r, clock.waitS(), clock.phase);
             if (ref && reply.contains("metrics") && reply["metrics"].value("available", false))
                 profiler.keep(metricsKey, reply);
         }
