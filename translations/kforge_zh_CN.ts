@@ -75,7 +75,7 @@
 <context>
     <name>Task</name>
     <message>
-        <location filename="../core/task/task.cpp" line="+55" />
+        <location filename="../core/task/task.cpp" line="+47" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -85,13 +85,13 @@
         <translation>%1：字段“%2”：%3</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+15" />
         <source>not a task folder (it should hold task.json and reference.cu)</source>
         <translation>不是任务文件夹（应包含 task.json 和 reference.cu）</translation>
     </message>
     <message>
         <location line="+29" />
-        <location line="+17" />
+        <location line="+18" />
         <location line="+34" />
         <location line="+18" />
         <location line="+8" />
@@ -148,12 +148,12 @@
         <translation>从 LLM 端点流式获取一个回答（用于检查端点）</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="+460" />
+        <location filename="../app/cli/cmd_eval.cpp" line="+537" />
         <source>Compile, verify and time a candidate kernel against its task's reference</source>
         <translation>编译候选内核，并对照任务的参考实现进行验证和计时</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_export.cpp" line="+178" />
+        <location filename="../app/cli/cmd_export.cpp" line="+251" />
         <source>Export a variant as a CMake project, a PyTorch extension, or into a project</source>
         <translation>将变体导出为 CMake 项目、PyTorch 扩展，或导出到现有项目中</translation>
     </message>
@@ -163,7 +163,7 @@
         <translation>将会话中的模型回答写为 JSON Lines，用于训练</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="+659" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="+660" />
         <source>Run contrastive optimization rounds headless and keep a session</source>
         <translation>以无界面方式运行对比优化轮次，并保存会话</translation>
     </message>
@@ -178,12 +178,12 @@
         <translation>列出待审核的变体，并接受或拒绝它们</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_import.cpp" line="+248" />
+        <location filename="../app/cli/cmd_import.cpp" line="+321" />
         <source>Import PyTorch problems (KernelBench format) as task folders</source>
         <translation>将 PyTorch 问题（KernelBench 格式）导入为任务文件夹</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_verify.cpp" line="+293" />
+        <location filename="../app/cli/cmd_verify.cpp" line="+394" />
         <source>Re-measure a collection of kernels (a paper's release, a KernelBench run)</source>
         <translation>重新测量一个内核集合（论文发布的内核、KernelBench 运行结果）</translation>
     </message>
@@ -1823,7 +1823,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
         <translation>变体 %1 已在评测中。</translation>
     </message>
     <message>
-        <location line="+89" />
+        <location line="+87" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
@@ -1838,7 +1838,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
         <translation>深度检查已取消。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>the deep check was cancelled; first result: %1</source>
         <translation>深度检查已取消；首次结果：%1</translation>
     </message>
@@ -2042,7 +2042,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
 <context>
     <name>kforge::ExportDialog</name>
     <message>
-        <location filename="../views/export/exportdialog.cpp" line="+54" />
+        <location filename="../views/export/exportdialog.cpp" line="+53" />
         <source>Choose the folder to export to.</source>
         <translation>请选择导出目标文件夹。</translation>
     </message>
@@ -2313,7 +2313,7 @@ Conflict: %2</source>
 <context>
     <name>kforge::Exporter</name>
     <message>
-        <location filename="../core/export/exporter.cpp" line="+21" />
+        <location filename="../core/export/exporter.cpp" line="+20" />
         <source>choose a subfolder of the project for the kernel (--subdir)</source>
         <translation>请为内核选择项目中的子文件夹（--subdir）</translation>
     </message>
@@ -3671,12 +3671,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ModelNewExporter</name>
     <message>
-        <location filename="../core/export/modelnewexporter.cpp" line="+112" />
+        <location filename="../core/export/modelnewexporter.cpp" line="+110" />
         <source>variant %1 is a PyTorch ModelNew module, but its task is not a PyTorch task (a task.json of kind "torch")</source>
         <translation>变体 %1 是 PyTorch ModelNew 模块，但它的任务不是 PyTorch 任务（task.json 的 kind 应为 "torch"）</translation>
     </message>
     <message>
-        <location line="-49" />
+        <location line="-48" />
         <source>the task's task.json cannot be read: %1</source>
         <translation>无法读取任务的 task.json：%1</translation>
     </message>
@@ -3823,7 +3823,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 %2</translation>
     </message>
     <message>
-        <location line="+50" />
+        <location line="+51" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
@@ -5016,7 +5016,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::RoundRunner</name>
     <message>
-        <location filename="../core/optimizer/roundrunner.cpp" line="+159" />
+        <location filename="../core/optimizer/roundrunner.cpp" line="+158" />
         <source>round budget: %1</source>
         <translation>轮次预算：%1</translation>
     </message>
@@ -5032,12 +5032,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+2" />
-        <location line="+289" />
+        <location line="+290" />
         <source>A round is already running.</source>
         <translation>已有轮次正在运行。</translation>
     </message>
     <message>
-        <location line="-285" />
+        <location line="-286" />
         <source>A round needs at least one candidate.</source>
         <translation>一个轮次至少需要一个候选。</translation>
     </message>
@@ -5057,7 +5057,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>参考实现本身未通过验证（%1）：%2</translation>
     </message>
     <message>
-        <location line="+22" />
+        <location line="+23" />
         <source>No correct, measured variant to show the model.</source>
         <translation>没有正确且已测量的变体可展示给模型。</translation>
     </message>
@@ -5504,7 +5504,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法解析会话的 task.json：%1</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+15" />
         <source>variant %1 has not been evaluated</source>
         <translation>变体 %1 尚未评测</translation>
     </message>
@@ -5556,7 +5556,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     <name>kforge::SessionStore</name>
     <message>
         <location filename="../core/session/sessionrows.cpp" line="+158" />
-        <location filename="../core/session/sessionstore.cpp" line="+206" />
+        <location filename="../core/session/sessionstore.cpp" line="+207" />
         <source>Session database error: %1</source>
         <translation>会话数据库错误：%1</translation>
     </message>
@@ -5587,51 +5587,51 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+16" />
         <source>%1 already exists</source>
         <translation>%1 已存在</translation>
     </message>
     <message>
-        <location line="-234" />
+        <location line="-235" />
         <source>the process running this round ended before it finished</source>
         <translation>运行此轮次的进程在其完成前结束了</translation>
     </message>
     <message>
-        <location line="+286" />
-        <location filename="../core/session/sessionstore_evaluations.cpp" line="+30" />
-        <location filename="../core/session/sessionstore_notes.cpp" line="+14" />
+        <location filename="../core/session/analysisrepository.cpp" line="+15" />
         <location line="+20" />
         <location line="+27" />
         <location line="+16" />
-        <location filename="../core/session/sessionstore_rounds.cpp" line="+35" />
+        <location filename="../core/session/evaluationrepository.cpp" line="+33" />
+        <location filename="../core/session/exchangerepository.cpp" line="+36" />
         <location line="+34" />
         <location line="+18" />
-        <location line="+33" />
+        <location filename="../core/session/roundrepository.cpp" line="+15" />
         <location line="+16" />
         <location line="+19" />
-        <location filename="../core/session/sessionstore_variants.cpp" line="+15" />
+        <location filename="../core/session/sessionstore.cpp" line="+312" />
+        <location filename="../core/session/variantrepository.cpp" line="+16" />
         <source>No session is open</source>
         <translation>没有打开的会话</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location filename="../core/session/sessionstore.cpp" line="+2" />
         <source>The session already holds the task %1</source>
         <translation>会话中已有任务 %1</translation>
     </message>
     <message>
         <location line="+4" />
-        <location line="+12" />
+        <location line="+10" />
         <location line="+12" />
         <source>Cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location line="-18" />
+        <location line="-16" />
         <source>%1: invalid JSON at offset %2: %3</source>
         <translation>%1：偏移量 %2 处的 JSON 无效：%3</translation>
     </message>
     <message>
-        <location line="+55" />
+        <location line="+53" />
         <source>reference</source>
         <translation>参考实现</translation>
     </message>
@@ -5641,15 +5641,15 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 列出了变体 %2，但它不在该文件夹中</translation>
     </message>
     <message>
-        <location filename="../core/session/sessionstore_evaluations.cpp" line="+3" />
-        <location filename="../core/session/sessionstore_variants.cpp" line="+85" />
+        <location filename="../core/session/evaluationrepository.cpp" line="+3" />
+        <location filename="../core/session/variantrepository.cpp" line="+85" />
         <location line="+11" />
         <location line="+90" />
         <source>No variant %1 in this session</source>
         <translation>此会话中没有变体 %1</translation>
     </message>
     <message>
-        <location line="-15" />
+        <location line="-17" />
         <source>faster than the speed-of-light floor of the task, which is impossible</source>
         <translation>快于任务的光速上限（理论极限），这不可能</translation>
     </message>
@@ -5664,12 +5664,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>比参考实现快 %1 倍（超过 %2 倍）</translation>
     </message>
     <message>
-        <location filename="../core/session/sessionstore_rounds.cpp" line="-58" />
+        <location filename="../core/session/exchangerepository.cpp" line="+10" />
         <source>No response %1 in this session</source>
         <translation>此会话中没有回答 %1</translation>
     </message>
     <message>
-        <location line="+49" />
+        <location filename="../core/session/roundrepository.cpp" line="-9" />
         <source>No round %1 in this session</source>
         <translation>此会话中没有第 %1 轮</translation>
     </message>
@@ -6947,7 +6947,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::TorchImport</name>
     <message>
-        <location filename="../core/task/torchimport.cpp" line="+36" />
+        <location filename="../core/task/torchimport.cpp" line="+37" />
         <source>%1: %2: %3</source>
         <translation>%1：%2：%3</translation>
     </message>
@@ -7153,7 +7153,7 @@ Nothing was written; fix the file and import again.</source>
 <context>
     <name>kforge::VariantTabBinding</name>
     <message>
-        <location filename="../views/editor/varianttabbinding.cpp" line="+72" />
+        <location filename="../views/editor/varianttabbinding.cpp" line="+71" />
         <location line="+28" />
         <location line="+26" />
         <source>reference</source>
@@ -7175,7 +7175,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>%1 的派生</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>Edit, then Ctrl+Enter compiles and evaluates it as a new variant.</source>
         <translation>编辑后按 Ctrl+Enter，即可将其作为新变体编译并评估。</translation>
     </message>
@@ -7323,7 +7323,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+8" />
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -7373,12 +7373,12 @@ Nothing was written; fix the file and import again.</source>
         <translation>%1（溢出 %2 B）</translation>
     </message>
     <message>
-        <location line="-126" />
+        <location line="-125" />
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location line="+134" />
+        <location line="+133" />
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
@@ -7886,7 +7886,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>未运行</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+11" />
         <source>fails</source>
         <translation>失败</translation>
     </message>
@@ -8068,12 +8068,12 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::Workbench</name>
     <message>
-        <location filename="../core/workbench/workbench.cpp" line="+306" />
+        <location filename="../core/workbench/workbench.cpp" line="+303" />
         <source>worker %1</source>
         <translation>工作进程 %1</translation>
     </message>
     <message>
-        <location line="-194" />
+        <location line="-191" />
         <source>GPU worker %1: %2 (%3), %4 SMs, copy %5 GB/s, FMA %6 GFLOP/s</source>
         <translation>GPU 工作进程 %1：%2（%3），%4 个 SM，拷贝 %5 GB/s，FMA %6 GFLOP/s</translation>
     </message>
@@ -8089,7 +8089,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>GPU 工作进程 %1：%2</translation>
     </message>
     <message>
-        <location line="+157" />
+        <location line="+154" />
         <source>the environment variable %1 is not set</source>
         <translation>环境变量 %1 未设置</translation>
     </message>
@@ -8702,7 +8702,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::cli</name>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="-387" />
+        <location filename="../app/cli/cmd_eval.cpp" line="-464" />
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -8878,13 +8878,13 @@ Open a task folder or a session file to see its variants.</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location line="+113" />
+        <location line="+123" />
         <source>A task folder (task.json + reference.cu).</source>
         <translation>任务文件夹（task.json + reference.cu）。</translation>
     </message>
     <message>
         <location line="+6" />
-        <location filename="../app/cli/cmd_optimize.cpp" line="-411" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-412" />
         <source>The worker command (default: the first worker in Settings, 'kforge-worker --device 0').</source>
         <translation>工作进程命令（默认：“设置”中的第一个工作进程，“kforge-worker --device 0”）。</translation>
     </message>
@@ -8926,7 +8926,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>file.kforge</translation>
     </message>
     <message>
-        <location line="-41" />
+        <location line="-51" />
         <source>warning: %1</source>
         <translation>警告：%1</translation>
     </message>
@@ -8936,7 +8936,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>无法读取候选内核 %1：%2</translation>
     </message>
     <message>
-        <location line="+56" />
+        <location line="+70" />
         <source>kforge-cli eval: cannot open the session %1: %2</source>
         <translation>kforge-cli eval：无法打开会话 %1：%2</translation>
     </message>
@@ -8946,27 +8946,27 @@ Open a task folder or a session file to see its variants.</source>
         <translation>kforge-cli eval：会话 %1 属于任务“%2”，而不是“%3”</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+16" />
         <source>kforge-cli eval: --seed expects an integer from 0 to 9223372036854775807, not '%1'</source>
         <translation>kforge-cli eval：--seed 需要 0 到 9223372036854775807 之间的整数，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+42" />
+        <location line="+36" />
         <source>kforge-cli eval: cannot create the session %1: %2</source>
         <translation>kforge-cli eval：无法创建会话 %1：%2</translation>
     </message>
     <message>
-        <location line="+52" />
+        <location line="+74" />
         <source>… %1</source>
         <translation>… %1</translation>
     </message>
     <message>
-        <location line="-8" />
+        <location line="-14" />
         <source>Not recorded in %1: the candidate got no verdict.</source>
         <translation>未记录到 %1：候选内核没有得到判定结果。</translation>
     </message>
     <message>
-        <location line="-300" />
+        <location line="-328" />
         <source>event time, ms</source>
         <translation>事件时间，ms</translation>
     </message>
@@ -9006,7 +9006,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>已缓存</translation>
     </message>
     <message>
-        <location line="+85" />
+        <location line="+95" />
         <source>Compiles the task's reference and the candidates, verifies each candidate against the reference on a GPU worker and times both. Several candidates share one warm worker; their compiles run in parallel (one per core) while the ones already compiled are evaluated.
 
 Exit status: 0 every candidate is correct; 1 one is not (incorrect, crashed, timed out, does not compile or load); 2 bad input; 3 no verdict (no worker or no GPU) and none was found not correct.</source>
@@ -9030,12 +9030,12 @@ Exit status: 0 every candidate is correct; 1 one is not (incorrect, crashed, tim
         <translation>同时把这些候选内核及其评估记录为该会话的变体（文件不存在时为该任务新建会话），例如以便用“kforge-cli export”导出其中之一。</translation>
     </message>
     <message>
-        <location line="-49" />
+        <location line="-59" />
         <source>kforge-cli eval: expected a task folder and one or more candidate sources; see --help</source>
         <translation>kforge-cli eval：需要一个任务文件夹和一个或多个候选源文件；参见 --help</translation>
     </message>
     <message>
-        <location line="+171" />
+        <location line="+199" />
         <source>Not recorded in %1: %2 got no verdict.</source>
         <translation>未记录到 %1：%2 没有得到判定。</translation>
     </message>
@@ -9404,12 +9404,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>同时将任务中手写的变体导入新会话（测量后即成为示例）。</translation>
     </message>
     <message>
-        <location line="+359" />
+        <location line="+360" />
         <source>kforge-cli optimize: %1</source>
         <translation>kforge-cli optimize：%1</translation>
     </message>
     <message>
-        <location line="-291" />
+        <location line="-292" />
         <source>expected one task folder or session file; see --help</source>
         <translation>需要一个任务文件夹或会话文件；请参阅 --help</translation>
     </message>
@@ -9482,7 +9482,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         </translation>
     </message>
     <message>
-        <location line="+184" />
+        <location line="+185" />
         <source>held for review: %1</source>
         <translation>待审阅：%1</translation>
     </message>
@@ -9598,7 +9598,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::ExportCommand</name>
     <message>
-        <location filename="../app/cli/cmd_export.cpp" line="-133" />
+        <location filename="../app/cli/cmd_export.cpp" line="-185" />
         <source>The session file (*.kforge).</source>
         <translation>会话文件（*.kforge）。</translation>
     </message>
@@ -9673,57 +9673,56 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>用法：kforge-cli export &lt;session.kforge&gt; --variant &lt;id|best&gt; --format cmake|torch|into --out &lt;dir&gt; [--subdir &lt;path&gt;] [--force] [--license-file &lt;file&gt;] [--dry-run]</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+8" />
         <source>kforge-cli export: unknown format '%1' (cmake, torch or into)</source>
         <translation>kforge-cli export：未知格式“%1”（应为 cmake、torch 或 into）</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+22" />
         <source>kforge-cli export: no session file %1</source>
         <translation>kforge-cli export：没有会话文件 %1</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+4" />
         <source>kforge-cli export: %1: %2</source>
         <translation>kforge-cli export：%1：%2</translation>
     </message>
     <message>
-        <location line="+6" />
-        <location line="+5" />
-        <location line="+34" />
-        <location line="+28" />
+        <location line="+8" />
+        <location line="+104" />
+        <location line="+12" />
         <source>kforge-cli export: %1</source>
         <translation>kforge-cli export：%1</translation>
     </message>
     <message>
-        <location line="-50" />
+        <location line="-104" />
         <source>kforge-cli export: cannot read the license file %1: %2</source>
         <translation>kforge-cli export：无法读取许可证文件 %1：%2</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+9" />
         <source>kforge-cli export: %1 is not a CMake project (no CMakeLists.txt); 'into' adds to an existing one</source>
         <translation>kforge-cli export：%1 不是 CMake 项目（没有 CMakeLists.txt）；“into”只能添加到现有项目中</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+13" />
         <source>Variant %1 of %2 as '%3' in %4:</source>
         <translation>%2 的变体 %1，以“%3”格式导出到 %4：</translation>
     </message>
     <message numerus="yes">
-        <location line="+12" />
+        <location line="+15" />
         <source>kforge-cli export: refusing to overwrite %n file(s) that differ; use --force to overwrite them:</source>
         <translation>
             <numerusform>kforge-cli export：拒绝覆盖 %n 个有差异的文件；使用 --force 可覆盖：</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+63" />
         <source>Dry run: nothing written.</source>
         <translation>试运行：未写入任何内容。</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="-51" />
         <source>%1 new, %2 identical, %3 overwritten.</source>
         <translation>%1 个新建，%2 个相同，%3 个已覆盖。</translation>
     </message>
@@ -9736,7 +9735,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::ImportCommand</name>
     <message>
-        <location filename="../app/cli/cmd_import.cpp" line="-161" />
+        <location filename="../app/cli/cmd_import.cpp" line="-200" />
         <source>Import PyTorch problems in KernelBench's format (class Model, size constants, get_inputs(), get_init_inputs()) as task folders: reference.py as given and a task.json found by running the module once on meta tensors, where python3 has torch (a CPU is enough).</source>
         <translation>将 KernelBench 格式的 PyTorch 问题（class Model、尺寸常量、get_inputs()、get_init_inputs()）导入为任务文件夹：原样保存的 reference.py，以及在装有 torch 的 python3 中用 meta 张量运行一次模块得到的 task.json（有 CPU 即可）。</translation>
     </message>
@@ -9791,7 +9790,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>N</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+7" />
         <source>Usage: kforge-cli import &lt;problem.py|folder&gt;... [--out DIR] [--python PATH]</source>
         <translation>用法：kforge-cli import &lt;problem.py|文件夹&gt;... [--out DIR] [--python PATH]</translation>
     </message>
@@ -9806,7 +9805,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>kforge-cli import：--jobs 需要一个正数</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+18" />
         <source>kforge-cli import: no such file or folder: %1</source>
         <translation>kforge-cli import：没有这个文件或文件夹：%1</translation>
     </message>
@@ -9821,7 +9820,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>kforge-cli import：找不到 %1（应安装在 share/kforge/torch 中）</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+7" />
         <source>kforge-cli import: no python3 with torch (%1); install torch (Debian: python3-torch) or name one with --python</source>
         <translation>kforge-cli import：没有装有 torch 的 python3（%1）；请安装 torch（Debian：python3-torch），或用 --python 指定一个</translation>
     </message>
@@ -9831,12 +9830,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>kforge-cli import：无法创建 %1</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+96" />
         <source>Importing %1 problem(s) with %2 (torch %3), %4 at a time, into %5</source>
         <translation>正在用 %2（torch %3）导入 %1 个问题，每次 %4 个，导入到 %5</translation>
     </message>
     <message>
-        <location line="+23" />
+        <location line="-80" />
         <source>not imported: %1: %2</source>
         <translation>未导入：%1：%2</translation>
     </message>
@@ -9846,7 +9845,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>任务名“%1”与 %2 的相同</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+20" />
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -9861,12 +9860,12 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>[退化：输出不依赖于输入]</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+3" />
         <source>flops: %1</source>
         <translation>flops：%1</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+6" />
         <source>Imported %1 of %2 problem(s) into %3 in %4 s.</source>
         <translation>已将 %2 个问题中的 %1 个导入到 %3，用时 %4 秒。</translation>
     </message>
@@ -9884,7 +9883,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::Printer</name>
     <message>
-        <location filename="../app/cli/cmd_optimize.cpp" line="-518" />
+        <location filename="../app/cli/cmd_optimize.cpp" line="-519" />
         <source>round</source>
         <translation>轮次</translation>
     </message>
@@ -10189,7 +10188,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
         <translation>正在恢复中断的第 %1 轮</translation>
     </message>
     <message>
-        <location line="+29" />
+        <location line="+30" />
         <source>Stopping: cancelling the requests and evaluations in flight...</source>
         <translation>正在停止：正在取消进行中的请求和评测...</translation>
     </message>
@@ -10204,7 +10203,7 @@ Exit status: 0 complete, 1 failed, 2 bad usage or no key, 3 cut off at the token
 <context>
     <name>kforge::cli::VerifyCommand</name>
     <message>
-        <location filename="../app/cli/cmd_verify.cpp" line="-236" />
+        <location filename="../app/cli/cmd_verify.cpp" line="-224" />
         <source>Verify a collection of kernels: every (problem, candidate) pair re-measured by KForge's judge, with the table the papers print recomputed. A collection is a folder with problems/ and candidates/ (KernelBench problems, ModelNew modules or .cu kernels, paired by name or by problem number), a released-kernels JSON (a list, or an object of lists per level, of {task_id, ref_code, custom_code, score}), or a KernelBench run folder (level_L_problem_P_sample_S_kernel.py, with --problems). Results go to DIR/results.jsonl as they arrive (a run started again skips the pairs already there), then DIR/results.csv and DIR/report.html.
 
 Exit status: 0 every pair verified; 1 some records or problems could not be verified (listed with their cause); 2 bad usage or an unreadable collection; 3 pairs left without a verdict (no worker, no GPU).</source>
@@ -10218,7 +10217,7 @@ Exit status: 0 every pair verified; 1 some records or problems could not be veri
         <translation>一个 .json 文件、一个 KernelBench 运行文件夹，或一个包含问题和候选的文件夹。</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="-77" />
         <source>Write the task folders, results and report under DIR.</source>
         <translation>将任务文件夹、结果和报告写到 DIR 下。</translation>
     </message>
@@ -10331,7 +10330,7 @@ Exit status: 0 every pair verified; 1 some records or problems could not be veri
         <translation>不在留出尺寸上再次验证正确的配对。</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+2" />
         <source>Do not verify incorrect pairs again at 1e-3 and 1e-2.</source>
         <translation>不以 1e-3 和 1e-2 的容差再次验证不正确的配对。</translation>
     </message>
@@ -10346,44 +10345,44 @@ Exit status: 0 every pair verified; 1 some records or problems could not be veri
         <translation>每次评测都进行深度检查（更多次试验、边界输入、比较每次计时的输出）。</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+51" />
         <source>Usage: kforge-cli verify &lt;collection&gt; --out DIR [--worker CMD]... [--plan] [--limit N] [--only NAME]...; see --help</source>
         <translation>用法：kforge-cli verify &lt;集合&gt; --out DIR [--worker CMD]... [--plan] [--limit N] [--only NAME]...；参见 --help</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="-37" />
         <source>kforge-cli verify: --format is folder, json or run, not '%1'</source>
         <translation>kforge-cli verify：--format 应为 folder、json 或 run，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+5" />
         <source>kforge-cli verify: --map takes field=name with field one of %1, not '%2'</source>
         <translation>kforge-cli verify：--map 接受 field=name，field 为 %1 之一，而不是“%2”</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+45" />
         <source>kforge-cli verify: --limit and --jobs take a positive number</source>
         <translation>kforge-cli verify：--limit 和 --jobs 需要正数</translation>
     </message>
     <message>
-        <location line="+6" />
-        <location line="+70" />
+        <location line="+132" />
         <location line="+8" />
+        <location line="+30" />
         <source>kforge-cli verify: %1</source>
         <translation>kforge-cli verify：%1</translation>
     </message>
     <message>
-        <location line="-60" />
+        <location line="-129" />
         <source>%1: a %2 collection, %3 pairs (%4 selected), %5 records not verified</source>
         <translation>%1：%2 集合，%3 个配对（已选 %4 个），%5 条记录未能验证</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+10" />
         <source>kforge-cli verify: cannot create %1</source>
         <translation>kforge-cli verify：无法创建 %1</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+7" />
         <source>warning: no python3 with torch (%1): problems not imported before cannot be imported (install torch, Debian: python3-torch, or name one with --python)</source>
         <translation>警告：没有装有 torch 的 python3（%1）：之前未导入的问题无法导入（请安装 torch，Debian 上为 python3-torch，或用 --python 指定）</translation>
     </message>
@@ -10393,12 +10392,12 @@ Exit status: 0 every pair verified; 1 some records or problems could not be veri
         <translation>  %1：未导入：%2</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+8" />
         <source>Imported %1 problem texts in %2 s (%3 problems, %4 not imported; task folders in %5)</source>
         <translation>已在 %2 秒内导入 %1 个问题文本（%3 个问题，%4 个未导入；任务文件夹位于 %5）</translation>
     </message>
     <message>
-        <location line="+57" />
+        <location line="+34" />
         <source>%1: no verdict (as above)</source>
         <translation>%1：没有判定（同上）</translation>
     </message>
@@ -10413,12 +10412,12 @@ Exit status: 0 every pair verified; 1 some records or problems could not be veri
         <translation>正在 %3 个工作进程上验证 %1 个配对（%2 个已完成）</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+33" />
         <source>Every selected pair is in %1 already: nothing to run.</source>
         <translation>所选配对都已在 %1 中：无需运行。</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+37" />
         <source>Wrote %1, %2 and %3</source>
         <translation>已写入 %1、%2 和 %3</translation>
     </message>

@@ -258,7 +258,17 @@ bool loadInputs(const QStringList &positional, std::optional<Task> &task, QStrin
     return true;
 }
 
-int runEval(const QStringList &args)
+// What the command line asks for; --help and an unknown option end the process here (QCommandLineParser::process).
+// The inputs are checked as they are read (loadInputs, openSession, parseSeed), in that order.
+struct EvalArgs {
+    QStringList positional; // the task folder, then the candidates
+    QString worker, arch, sessionPath;
+    std::optional<QString> seed; // --seed as given
+    bool json = false;
+    bool metrics = true;
+};
+
+EvalArgs parseEvalArgs(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -291,143 +301,169 @@ int runEval(const QStringList &args)
     parser.addOptions({jsonOption, workerOption, archOption, noMetricsOption, seedOption, sessionOption});
     parser.process(args);
 
-    QTextStream out(stdout);
-    QTextStream err(stderr);
-    const QStringList positional = parser.positionalArguments();
-    std::optional<Task> loadedTask;
-    QStringList candidateSources;
-    if (!loadInputs(positional, loadedTask, candidateSources, err))
-        return kBadInput;
-    const Task task = *loadedTask;
-    const QStringList candidatePaths = positional.mid(1);
+    EvalArgs a;
+    a.positional = parser.positionalArguments();
+    a.worker = parser.value(workerOption);
+    a.arch = parser.value(archOption);
+    a.sessionPath = parser.value(sessionOption);
+    if (parser.isSet(seedOption))
+        a.seed = parser.value(seedOption);
+    a.json = parser.isSet(jsonOption);
+    a.metrics = !parser.isSet(noMetricsOption);
+    return a;
+}
 
-    // An existing session must be for this task; a new one is only created once there is something to record.
-    const QString sessionPath = parser.value(sessionOption);
-    SessionStore store;
-    if (!sessionPath.isEmpty() && QFileInfo::exists(sessionPath)) {
-        if (!store.open(sessionPath)) {
-            err << tr("kforge-cli eval: cannot open the session %1: %2").arg(sessionPath, store.errorString()) << '\n';
-            return kBadInput;
-        }
-        if (store.task().name != task.name()) {
-            err << tr("kforge-cli eval: the session %1 is for the task '%2', not '%3'")
-                       .arg(sessionPath, store.task().name, task.name())
-                << '\n';
-            return kBadInput;
-        }
+// An existing session must be for this task; a new one is only created once there is something to record. False,
+// with the message on err, when the one given cannot be used.
+bool openSession(SessionStore &store, const QString &sessionPath, const Task &task, QTextStream &err)
+{
+    if (sessionPath.isEmpty() || !QFileInfo::exists(sessionPath))
+        return true;
+    if (!store.open(sessionPath)) {
+        err << tr("kforge-cli eval: cannot open the session %1: %2").arg(sessionPath, store.errorString()) << '\n';
+        return false;
     }
-
-    std::optional<qint64> seed;
-    if (parser.isSet(seedOption)) {
-        bool ok = false;
-        const qint64 s = parser.value(seedOption).toLongLong(&ok);
-        if (!ok || s < 0) {
-            err << tr("kforge-cli eval: --seed expects an integer from 0 to 9223372036854775807, not '%1'")
-                       .arg(parser.value(seedOption))
-                << '\n';
-            return kBadInput;
-        }
-        seed = s;
+    if (store.task().name != task.name()) {
+        err << tr("kforge-cli eval: the session %1 is for the task '%2', not '%3'")
+                   .arg(sessionPath, store.task().name, task.name())
+            << '\n';
+        return false;
     }
+    return true;
+}
 
-    const bool json = parser.isSet(jsonOption);
-    const bool several = candidatePaths.size() > 1;
+// --seed into `seed`; false, with the message on err, when it is not one.
+bool parseSeed(const EvalArgs &a, std::optional<qint64> &seed, QTextStream &err)
+{
+    if (!a.seed)
+        return true;
+    bool ok = false;
+    const qint64 s = a.seed->toLongLong(&ok);
+    if (!ok || s < 0) {
+        err << tr("kforge-cli eval: --seed expects an integer from 0 to 9223372036854775807, not '%1'").arg(*a.seed)
+            << '\n';
+        return false;
+    }
+    seed = s;
+    return true;
+}
 
-    // The compiler, the GPU worker and the one evaluation queue, as the workbench sets them up for the GUI: one
-    // worker serves every candidate.
-    Settings settings;
-    LogHub log;
-    echoWorkerLines(log, err);
-    Workbench workbench(settings, log);
-    workbench.useEvaluation(parser.value(workerOption));
-    workbench.useQueue(&store);
-    EvaluationQueue &queue = *workbench.queue();
-    const WorkerPool &pool = *workbench.pool();
-
+// One request per candidate, with the queue's default options and the command line's.
+QList<EvalRequest> evalRequests(const Task &task, const QStringList &sources, const EvalArgs &a,
+                                std::optional<qint64> seed, const EvalOptions &defaults)
+{
     QList<EvalRequest> requests;
-    for (qsizetype i = 0; i < candidatePaths.size(); ++i) {
+    for (qsizetype i = 0; i < sources.size(); ++i) {
         EvalRequest request;
         request.task = task;
-        request.candidateSource = candidateSources.at(i);
-        request.candidateName = QFileInfo(candidatePaths.at(i)).fileName();
-        request.options = queue.defaultOptions();
-        request.options.metrics = !parser.isSet(noMetricsOption);
+        request.candidateSource = sources.at(i);
+        request.candidateName = QFileInfo(a.positional.at(i + 1)).fileName();
+        request.options = defaults;
+        request.options.metrics = a.metrics;
         request.options.seed = seed;
-        request.arch = parser.value(archOption);
+        request.arch = a.arch;
         requests << request;
     }
+    return requests;
+}
 
-    // --session: each candidate becomes a variant first and is then evaluated, as the editor's Ctrl+Enter does it;
-    // the session is created once the worker can evaluate at all.
-    bool recording = !sessionPath.isEmpty();
-    if (recording) {
-        waitForReadiness(workbench);
-        recording = queue.cannotEvaluate().isEmpty();
-        if (recording && !store.isOpen() && !store.create(sessionPath, positional.at(0))) {
-            err << tr("kforge-cli eval: cannot create the session %1: %2").arg(sessionPath, store.errorString()) << '\n';
-            return kBadInput;
-        }
+// --session: whether the candidates are recorded, the session created once the worker can evaluate at all; empty,
+// with the message on err, when it cannot be created.
+std::optional<bool> startRecording(Workbench &workbench, SessionStore &store, const EvalArgs &a, QTextStream &err)
+{
+    if (a.sessionPath.isEmpty())
+        return false;
+    waitForReadiness(workbench);
+    const bool recording = workbench.queue()->cannotEvaluate().isEmpty();
+    if (recording && !store.isOpen() && !store.create(a.sessionPath, a.positional.at(0))) {
+        err << tr("kforge-cli eval: cannot create the session %1: %2").arg(a.sessionPath, store.errorString()) << '\n';
+        return std::nullopt;
     }
+    return recording;
+}
 
-    EvaluationBatch batch(&queue);
-    QJsonArray results;
-    int printed = 0;    // candidates printed so far, in the order given
+// What is printed of the candidates, in the order given, as their results arrive, and what they came to.
+struct EvalReport {
+    const Task &task;
+    const EvalArgs &args;
+    const EvaluationQueue &queue;
+    const WorkerPool &pool;
+    bool recording = false;
+    bool several = false;
+    QJsonArray results; // --json: printed at the end
+    int printed = 0;    // candidates printed so far
     int notCorrect = 0; // judged and not correct
     int noVerdict = 0;  // no verdict (no worker, no GPU, cancelled)
     int recordFailures = 0;
-    const auto label = [&](int i) { return several ? candidatePaths.at(i) + u": "_s : QString(); };
-    const auto report = [&](int i) {
-        const EvalRequest &request = batch.item(i).request;
-        const QueuedEvaluation &evaluated = batch.item(i).evaluated;
-        const EvalResult &result = evaluated.result;
-        const CompileResult compiled = evaluated.compiled.value_or(CompileResult{});
-        if (json) {
-            const QJsonObject device = !result.deviceName.isEmpty() ? queue.deviceOf(result)
-                                       : pool.device(0).isValid() ? pool.device(0).toJson()
-                                                                  : QJsonObject();
-            results.append(resultJson(task, candidatePaths.at(i), evaluated, device));
-        } else if (result.verdict == Verdict::CompileError) {
-            // The diagnostics are printed above; the first line of the message is the summary.
-            err << label(i) << verdictDisplayName(result.verdict) << u": "_s << result.message.section(u'\n', 0, 0) << '\n';
-        } else if (result.verdict == Verdict::Error) {
-            err << label(i) << verdictDisplayName(result.verdict) << u": "_s << result.message << '\n';
-        } else {
-            if (i > 0)
-                out << '\n';
-            printTable(out, task, request.candidateName, compiled, result, pool.device(0).name);
-            out.flush();
-        }
-        if (result.verdict == Verdict::Error)
-            ++noVerdict;
-        else if (result.verdict != Verdict::Correct)
-            ++notCorrect;
-        if (recording && evaluated.variantId) {
-            err << tr("Recorded as variant %1 in %2").arg(evaluated.variantId).arg(sessionPath) << '\n';
-        } else if (recording) {
-            err << tr("kforge-cli eval: cannot record the evaluation in %1: %2").arg(sessionPath, result.message) << '\n';
-            ++recordFailures;
-        } else if (!sessionPath.isEmpty()) {
-            err << (several ? tr("Not recorded in %1: %2 got no verdict.").arg(sessionPath, request.candidateName)
-                            : tr("Not recorded in %1: the candidate got no verdict.").arg(sessionPath))
-                << '\n';
-        }
-    };
 
+    QString candidatePath(int i) const { return args.positional.at(i + 1); }
+    QString label(int i) const { return several ? candidatePath(i) + u": "_s : QString(); }
+};
+
+// The candidate `i` of the batch, finished: its JSON kept, or its table (or its one-line failure) printed; counted;
+// and, with --session, whether it was recorded.
+void reportCandidate(EvalReport &report, const EvaluationBatch::Item &item, int i, QTextStream &out, QTextStream &err)
+{
+    const EvalArgs &a = report.args;
+    const QueuedEvaluation &evaluated = item.evaluated;
+    const EvalResult &result = evaluated.result;
+    if (a.json) {
+        const QJsonObject device = !result.deviceName.isEmpty()       ? report.queue.deviceOf(result)
+                                   : report.pool.device(0).isValid() ? report.pool.device(0).toJson()
+                                                                     : QJsonObject();
+        report.results.append(resultJson(report.task, report.candidatePath(i), evaluated, device));
+    } else if (result.verdict == Verdict::CompileError) {
+        // The diagnostics are printed above; the first line of the message is the summary.
+        err << report.label(i) << verdictDisplayName(result.verdict) << u": "_s << result.message.section(u'\n', 0, 0)
+            << '\n';
+    } else if (result.verdict == Verdict::Error) {
+        err << report.label(i) << verdictDisplayName(result.verdict) << u": "_s << result.message << '\n';
+    } else {
+        if (i > 0)
+            out << '\n';
+        printTable(out, report.task, item.request.candidateName, evaluated.compiled.value_or(CompileResult{}), result,
+                   report.pool.device(0).name);
+        out.flush();
+    }
+    if (result.verdict == Verdict::Error)
+        ++report.noVerdict;
+    else if (result.verdict != Verdict::Correct)
+        ++report.notCorrect;
+    if (report.recording && evaluated.variantId) {
+        err << tr("Recorded as variant %1 in %2").arg(evaluated.variantId).arg(a.sessionPath) << '\n';
+    } else if (report.recording) {
+        err << tr("kforge-cli eval: cannot record the evaluation in %1: %2").arg(a.sessionPath, result.message) << '\n';
+        ++report.recordFailures;
+    } else if (!a.sessionPath.isEmpty()) {
+        err << (report.several ? tr("Not recorded in %1: %2 got no verdict.").arg(a.sessionPath, item.request.candidateName)
+                               : tr("Not recorded in %1: the candidate got no verdict.").arg(a.sessionPath))
+            << '\n';
+    }
+}
+
+// The batch run to its end: the stages and compiler diagnostics on err as they come, each candidate reported once
+// it and those before it are done. Recording, each candidate becomes a variant first and is then evaluated, as the
+// editor's Ctrl+Enter does it.
+void evaluate(EvaluationBatch &batch, const QList<EvalRequest> &requests, EvaluationQueue &queue,
+              const SessionStore &store, EvalReport &report, QTextStream &out, QTextStream &err)
+{
     QEventLoop loop;
     QObject::connect(&batch, &EvaluationBatch::progress, &loop, [&](int i, const QString &stage) {
-        if (!json)
-            err << tr("… %1").arg(label(i) + stage) << '\n' << Qt::flush;
+        if (!report.args.json)
+            err << tr("… %1").arg(report.label(i) + stage) << '\n' << Qt::flush;
     });
     QObject::connect(&batch, &EvaluationBatch::compiled, &loop, [&](int, const CompileResult &c) {
         printDiagnostics(err, c);
         err.flush();
     });
     QObject::connect(&batch, &EvaluationBatch::candidateFinished, &loop, [&](int, const QueuedEvaluation &) {
-        while (printed < batch.size() && batch.item(printed).done)
-            report(printed++);
+        while (report.printed < batch.size() && batch.item(report.printed).done) {
+            const int i = report.printed++;
+            reportCandidate(report, batch.item(i), i, out, err);
+        }
     });
     QObject::connect(&batch, &EvaluationBatch::finished, &loop, &QEventLoop::quit);
-    if (recording)
+    if (report.recording)
         batch.start(requests, [&](const EvalRequest &request) {
             return queue.addVariant(importedVariant(store, request.candidateName), request);
         });
@@ -435,16 +471,16 @@ int runEval(const QStringList &args)
         batch.start(requests);
     if (!batch.isFinished())
         loop.exec();
+}
 
-    if (json)
-        out << (several ? QJsonDocument(results) : QJsonDocument(results.at(0).toObject())).toJson(QJsonDocument::Indented);
-    else if (several)
-        printBatchSummary(out, batch);
-    if (recordFailures)
+// What the candidates came to: a record that failed, then one not correct, then one without a verdict decide.
+int exitStatus(const EvalReport &report, const EvaluationBatch &batch)
+{
+    if (report.recordFailures)
         return kBadInput;
-    if (notCorrect)
+    if (report.notCorrect)
         return kNotCorrect;
-    if (noVerdict) {
+    if (report.noVerdict) {
         // A cancelled evaluation was judged by nobody but is no missing worker either.
         for (int i = 0; i < batch.size(); ++i)
             if (batch.item(i).evaluated.result.verdict == Verdict::Error && !batch.item(i).evaluated.cancelled())
@@ -452,6 +488,47 @@ int runEval(const QStringList &args)
         return kNotCorrect;
     }
     return kCorrect;
+}
+
+// Parse → the task, the candidates and the session → the compiler, the GPU worker and the one evaluation queue, as
+// the workbench sets them up for the GUI (one worker serves every candidate) → evaluate, each candidate printed as it
+// finishes → the JSON or the batch summary, and the exit status.
+int runEval(const QStringList &args)
+{
+    const EvalArgs a = parseEvalArgs(args);
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    std::optional<Task> task;
+    QStringList candidateSources;
+    if (!loadInputs(a.positional, task, candidateSources, err))
+        return kBadInput;
+    SessionStore store;
+    std::optional<qint64> seed;
+    if (!openSession(store, a.sessionPath, *task, err) || !parseSeed(a, seed, err))
+        return kBadInput;
+
+    Settings settings;
+    LogHub log;
+    echoWorkerLines(log, err);
+    Workbench workbench(settings, log);
+    workbench.useEvaluation(a.worker);
+    workbench.useQueue(&store);
+    EvaluationQueue &queue = *workbench.queue();
+    const QList<EvalRequest> requests = evalRequests(*task, candidateSources, a, seed, queue.defaultOptions());
+    const std::optional<bool> recording = startRecording(workbench, store, a, err);
+    if (!recording)
+        return kBadInput;
+
+    EvalReport report{.task = *task, .args = a, .queue = queue, .pool = *workbench.pool(), .recording = *recording,
+                      .several = a.positional.size() > 2};
+    EvaluationBatch batch(&queue);
+    evaluate(batch, requests, queue, store, report, out, err);
+    if (a.json)
+        out << (report.several ? QJsonDocument(report.results) : QJsonDocument(report.results.at(0).toObject()))
+                   .toJson(QJsonDocument::Indented);
+    else if (report.several)
+        printBatchSummary(out, batch);
+    return exitStatus(report, batch);
 }
 
 } // namespace
