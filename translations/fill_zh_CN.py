@@ -830,12 +830,17 @@ T.update({
 "%1% of the task's speed-of-light floor": '达到任务光速上限的 %1%',
 "Faster than the task's declared arithmetic allows: %1 is under the FLOP floor of %2. Either work is skipped or the task's flops formula counts avoidable work, such as an algebraic rewrite.":
     '快于任务声明的计算量所允许的速度：%1 低于 FLOP 下限 %2。要么跳过了部分工作，要么任务的 flops 公式计入了可以避免的计算（例如可用代数变换省去的计算）。',
-"Impossible: %1 is under the %2 needed to move the task's bytes at the measured copy bandwidth; the variant cannot have done all the work the task describes.":
-    '不可能：%1 低于以实测拷贝带宽搬运任务字节数所需的 %2；该变体不可能完成了任务描述的全部工作。',
-"Byte floor %1 (the task's bytes at the measured copy bandwidth)": '字节下限 %1（以实测拷贝带宽搬运任务的字节数）',
-"FLOP floor %1 (the task's FLOPs at the measured FP32 FMA rate)": 'FLOP 下限 %1（以实测 FP32 FMA 速率完成任务的 FLOP）',
+"Impossible: %1 is under the %2 needed to move the task's bytes at %3; the variant cannot have done all the work the task describes.":
+    '不可能：%1 低于以%3搬运任务字节数所需的 %2；该变体不可能完成了任务描述的全部工作。',
+"Byte floor %1 (the task's bytes at %2)": '字节下限 %1（以%2搬运任务的字节数）',
+"FLOP floor %1 (the task's FLOPs at %2)": 'FLOP 下限 %1（以%2完成任务的 FLOP）',
+"the DRAM's peak bandwidth": ' DRAM 峰值带宽',
+'the measured read bandwidth': '实测只读带宽',
+'the measured copy bandwidth': '实测拷贝带宽',
+'the measured FP32 FMA rate': '实测 FP32 FMA 速率',
+"the %1 tensor cores' datasheet peak": ' %1 Tensor Core 的规格峰值',
+'the measured %1 tensor-core peak': '实测 %1 Tensor Core 峰值',
 'Tensor cores can beat this floor too: it is set by the FP32 FMA rate.': 'Tensor Core 也能突破此下限：它按 FP32 FMA 速率计算。',
-"FLOP floor %1 (the task's FLOPs at the measured %2 peak)": 'FLOP 下限 %1（以实测 %2 峰值完成任务的 FLOP）',
 'Inputs from seed %1 (kforge-cli eval --seed %1 reproduces them)': '输入由种子 %1 生成（kforge-cli eval --seed %1 可复现）',
 'Generate the inputs from this evaluation seed (0 to 9223372036854775807) instead of a fresh one, to reproduce an evaluation: every result prints the seed it used.':
     '用此评估种子（0 到 9223372036854775807）生成输入，而不是新抽取的种子，以复现一次评估：每个结果都会打印其所用的种子。',

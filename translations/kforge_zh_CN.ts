@@ -5819,7 +5819,37 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::SpeedOfLight</name>
     <message>
-        <location filename="../core/eval/speedoflight.cpp" line="+243" />
+        <location filename="../core/eval/speedoflight.cpp" line="+210" />
+        <source>the DRAM's peak bandwidth</source>
+        <translation> DRAM 峰值带宽</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>the measured read bandwidth</source>
+        <translation>实测只读带宽</translation>
+    </message>
+    <message>
+        <location line="+0" />
+        <source>the measured copy bandwidth</source>
+        <translation>实测拷贝带宽</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>the measured FP32 FMA rate</source>
+        <translation>实测 FP32 FMA 速率</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>the %1 tensor cores' datasheet peak</source>
+        <translation> %1 Tensor Core 的规格峰值</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>the measured %1 tensor-core peak</source>
+        <translation>实测 %1 Tensor Core 峰值</translation>
+    </message>
+    <message>
+        <location line="+53" />
         <source>%1%</source>
         <translation>%1%</translation>
     </message>
@@ -5850,26 +5880,21 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
     </message>
     <message>
         <location line="+7" />
-        <source>Impossible: %1 is under the %2 needed to move the task's bytes at the measured copy bandwidth; the variant cannot have done all the work the task describes.</source>
-        <translation>不可能：%1 低于以实测拷贝带宽搬运任务字节数所需的 %2；该变体不可能完成了任务描述的全部工作。</translation>
+        <source>Impossible: %1 is under the %2 needed to move the task's bytes at %3; the variant cannot have done all the work the task describes.</source>
+        <translation>不可能：%1 低于以%3搬运任务字节数所需的 %2；该变体不可能完成了任务描述的全部工作。</translation>
     </message>
     <message>
         <location line="+6" />
-        <source>Byte floor %1 (the task's bytes at the measured copy bandwidth)</source>
-        <translation>字节下限 %1（以实测拷贝带宽搬运任务的字节数）</translation>
+        <source>Byte floor %1 (the task's bytes at %2)</source>
+        <translation>字节下限 %1（以%2搬运任务的字节数）</translation>
     </message>
     <message>
         <location line="+2" />
-        <source>FLOP floor %1 (the task's FLOPs at the measured FP32 FMA rate)</source>
-        <translation>FLOP 下限 %1（以实测 FP32 FMA 速率完成任务的 FLOP）</translation>
+        <source>FLOP floor %1 (the task's FLOPs at %2)</source>
+        <translation>FLOP 下限 %1（以%2完成任务的 FLOP）</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>FLOP floor %1 (the task's FLOPs at the measured %2 peak)</source>
-        <translation>FLOP 下限 %1（以实测 %2 峰值完成任务的 FLOP）</translation>
-    </message>
-    <message>
-        <location line="-20" />
+        <location line="-18" />
         <source>%1% of the task's speed-of-light floor</source>
         <translation>达到任务光速上限的 %1%</translation>
     </message>

@@ -130,6 +130,7 @@ SpeedOfLight SpeedOfLight::fromResult(const QJsonObject &r)
     s.timeMs = time;
     s.flopsPeakKind = roof.value(u"flops_peak_kind"_s).toString(u"fp32_fma"_s);
     s.bytesPeakKind = roof.value(u"bytes_peak_kind"_s).toString(u"copy"_s);
+    s.flopsPeakSource = roof.value(u"flops_peak_source"_s).toString(u"probe"_s);
     if (!s.byteFloorMs)
         s.byteFloorMs = positive(roof, "bytes_floor_ms");
     if (!s.byteFloorMs)
@@ -188,6 +189,36 @@ bool SpeedOfLight::fp32Peak() const
     return flopsPeakKind.isEmpty() || flopsPeakKind == u"fp32_fma"_s;
 }
 
+QString SpeedOfLight::bytesPeakWords() const
+{
+    if (bytesPeakKind == u"dram"_s)
+        return u"the DRAM's peak bandwidth"_s;
+    return bytesPeakKind == u"read"_s ? u"the measured read bandwidth"_s : u"the measured copy bandwidth"_s;
+}
+
+QString SpeedOfLight::flopsPeakWords() const
+{
+    if (fp32Peak())
+        return u"the measured FP32 FMA peak"_s;
+    return flopsPeakSource == u"spec"_s ? u"the %1 tensor cores' datasheet peak"_s.arg(flopsPeakKind)
+                                        : u"the measured %1 tensor-core peak"_s.arg(flopsPeakKind);
+}
+
+QString SpeedOfLight::bytesPeakText() const
+{
+    if (bytesPeakKind == u"dram"_s)
+        return tr("the DRAM's peak bandwidth");
+    return bytesPeakKind == u"read"_s ? tr("the measured read bandwidth") : tr("the measured copy bandwidth");
+}
+
+QString SpeedOfLight::flopsPeakText() const
+{
+    if (fp32Peak())
+        return tr("the measured FP32 FMA rate");
+    return flopsPeakSource == u"spec"_s ? tr("the %1 tensor cores' datasheet peak").arg(flopsPeakKind)
+                                        : tr("the measured %1 tensor-core peak").arg(flopsPeakKind);
+}
+
 QString SpeedOfLight::promptLine() const
 {
     // Model input, not interface text: English like the templates around it.
@@ -201,19 +232,17 @@ QString SpeedOfLight::promptLine() const
     }
     case State::BeatsFlopFloor: {
         QString line = u"faster than the task's declared arithmetic allows: %1 is under the FLOP floor of %2 "
-                       "(the task's flops at the measured %3 peak); either work is skipped or the task's `flops` "
-                       "counts avoidable work, such as an algebraic rewrite"_s.arg(formatDuration(*timeMs),
-                                                                                   formatDuration(*flopFloorMs),
-                                                                                   fp32Peak() ? u"FP32 FMA"_s
-                                                                                              : flopsPeakKind);
+                       "(the task's flops at %3); either work is skipped or the task's `flops` counts avoidable "
+                       "work, such as an algebraic rewrite"_s.arg(formatDuration(*timeMs), formatDuration(*flopFloorMs),
+                                                                  flopsPeakWords());
         if (const auto pct = bytePct())
             line += u"; %1% of the byte floor (%2)"_s.arg(speedOfLightFigure(*pct), formatDuration(*byteFloorMs));
         return line;
     }
     case State::BelowByteFloor:
-        return u"below the task's byte floor: %1 is under the %2 needed to move the task's bytes at the measured "
-               "copy bandwidth, which is impossible: it cannot have done all the work the task describes"_s.arg(
-                   formatDuration(*timeMs), formatDuration(*byteFloorMs));
+        return u"below the task's byte floor: %1 is under the %2 needed to move the task's bytes at %3, which is "
+               "impossible: it cannot have done all the work the task describes"_s.arg(
+                   formatDuration(*timeMs), formatDuration(*byteFloorMs), bytesPeakWords());
     }
     return {};
 }
@@ -266,17 +295,15 @@ QString SpeedOfLight::explanation() const
             parts << tr("Tensor cores can beat this floor too: it is set by the FP32 FMA rate.");
         break;
     case State::BelowByteFloor:
-        parts << tr("Impossible: %1 is under the %2 needed to move the task's bytes at the measured copy "
-                    "bandwidth; the variant cannot have done all the work the task describes.")
-                     .arg(formatDuration(*timeMs), formatDuration(*byteFloorMs));
+        parts << tr("Impossible: %1 is under the %2 needed to move the task's bytes at %3; the variant cannot "
+                    "have done all the work the task describes.")
+                     .arg(formatDuration(*timeMs), formatDuration(*byteFloorMs), bytesPeakText());
         break;
     }
     if (byteFloorMs)
-        parts << tr("Byte floor %1 (the task's bytes at the measured copy bandwidth)").arg(formatDuration(*byteFloorMs));
-    if (flopFloorMs && fp32Peak())
-        parts << tr("FLOP floor %1 (the task's FLOPs at the measured FP32 FMA rate)").arg(formatDuration(*flopFloorMs));
-    else if (flopFloorMs)
-        parts << tr("FLOP floor %1 (the task's FLOPs at the measured %2 peak)").arg(formatDuration(*flopFloorMs), flopsPeakKind);
+        parts << tr("Byte floor %1 (the task's bytes at %2)").arg(formatDuration(*byteFloorMs), bytesPeakText());
+    if (flopFloorMs)
+        parts << tr("FLOP floor %1 (the task's FLOPs at %2)").arg(formatDuration(*flopFloorMs), flopsPeakText());
     return parts.join(u'\n');
 }
 

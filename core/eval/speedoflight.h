@@ -44,7 +44,8 @@ public:
     std::optional<double> flopFloorMs;
     std::optional<double> floorMs; // the larger floor; the only one old results may give
     QString flopsPeakKind;         // "fp32_fma" (also when the result does not say) or the dtype of a measured peak
-    QString bytesPeakKind;         // "copy" (also when the result does not say) or "read": the byte floor's bandwidth
+    QString bytesPeakKind;         // "copy" (also when the result does not say), "read" or "dram": the byte floor's bandwidth
+    QString flopsPeakSource;       // "probe" (also when the result does not say) or "spec": the tensor cores' datasheet rate
     State state = State::Unknown;
 
     bool isKnown() const { return state != State::Unknown; }
@@ -77,6 +78,12 @@ public:
     QString explanation() const;
 
 private:
+    // What the floors were measured against, English (the prompt's) and translated (the tooltip's): "the measured
+    // read bandwidth", "the DRAM's peak bandwidth", "the f16 tensor cores' datasheet peak", ...
+    QString bytesPeakWords() const;
+    QString flopsPeakWords() const;
+    QString bytesPeakText() const;
+    QString flopsPeakText() const;
     std::optional<double> m_ratio; // time / task floor as the worker reported it (time_over_floor)
 };
 

@@ -274,8 +274,22 @@ private Q_SLOTS:
         QVERIFY(near(*s.flopFloorMs, 1.0));
         QCOMPARE(s.state, SpeedOfLight::State::BeatsFlopFloor);
         QVERIFY(!s.fp32Peak());
-        QVERIFY(s.promptLine().contains(u"(the task's flops at the measured bf16 peak)"_s));
+        QVERIFY2(s.promptLine().contains(u"(the task's flops at the measured bf16 tensor-core peak)"_s),
+                 qPrintable(s.promptLine()));
         QVERIFY(!s.explanation().contains(u"Tensor cores"_s));
+        QVERIFY2(s.explanation().contains(u"FLOP floor 1 ms (the task's FLOPs at the measured bf16 tensor-core peak)"_s),
+                 qPrintable(s.explanation()));
+        // The worker took the tensor cores' datasheet rate (above its probe): the words say so, and which bandwidth.
+        QJsonObject spec = roof;
+        spec.insert(u"flops_peak_source"_s, u"spec"_s);
+        spec.insert(u"bytes_peak_kind"_s, u"dram"_s);
+        const SpeedOfLight datasheet = SpeedOfLight::fromResult(
+            QJsonObject{{u"roofline"_s, spec}, {u"timing"_s, r.value(u"timing"_s)}});
+        QVERIFY2(datasheet.promptLine().contains(u"at the bf16 tensor cores' datasheet peak)"_s),
+                 qPrintable(datasheet.promptLine()));
+        QVERIFY2(datasheet.explanation().contains(u"the task's bytes at the DRAM's peak bandwidth"_s),
+                 qPrintable(datasheet.explanation()));
+        QVERIFY(datasheet.explanation().contains(u"the bf16 tensor cores' datasheet peak"_s));
         // The same result with only the FP32 FMA peak: kind fp32_fma, the floor at 50 TFLOP/s.
         roof.remove(u"peak_flops_gflops"_s);
         roof.insert(u"flops_peak_kind"_s, u"fp32_fma"_s);
