@@ -75,14 +75,14 @@ if [[ -x $WORKER ]]; then
       printf '{"id":1,"op":"load","slot":"reference","path":"%s"}\n' "$ref"
       printf '{"id":2,"op":"load","slot":"candidate","path":"%s"}\n' "$good"
       for i in 3 4 5 6 7; do
-        printf '{"id":%d,"op":"evaluate","task":%s,"options":{"trace":%s,"metrics":false}}\n' "$i" "$task" \
-          "$([ $i = 3 ] && echo true || echo false)"
+        printf '{"id":%d,"op":"evaluate","task":%s,"options":{"trace":%s,"metrics":false%s}}\n' "$i" "$task" \
+          "$([ $i = 3 ] && echo true || echo false)" "${DIAG_OPTIONS:+,$DIAG_OPTIONS}"
       done
       printf '{"id":8,"op":"shutdown"}\n'
     } | "$WORKER" > "$RES/diag.jsonl" 2> "$RES/diag.err"
   }
   T_DIAG=$(date +%s.%N)
-  want diag_stability && stage diag_stability 150 bash -c "$(declare -f diag_session); ROOT=$ROOT RES=$RES WORKER=$WORKER diag_session"
+  want diag_stability && stage diag_stability 150 bash -c "$(declare -f diag_session); ROOT=$ROOT RES=$RES WORKER=$WORKER DIAG_OPTIONS='${DIAG_OPTIONS:-}' diag_session"
   T_DIAG=$(python3 -c "import time; print(round(time.time() - $T_DIAG, 1))")
   cp "$RES/diag.jsonl" "$OUT/diag.jsonl" 2>/dev/null
   tail -5 "$RES/diag.err" 2>/dev/null
