@@ -117,6 +117,25 @@ for i, r in enumerate(rows):
           ",".join(r.get("flags", []))))
 if sp:
     print("max/min speedup %.4f (issue bar <= 1.03)" % (max(sp) / min(sp)))
+# With DIAG_OPTIONS='"samples":true': each side's per-round series (where the noise lives: spread, drift, runs).
+def series(xs):
+    if len(xs) < 4:
+        return "-"
+    s = sorted(xs); n = len(xs); m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    ac = sum((xs[i] - m) * (xs[i + 1] - m) for i in range(n - 1)) / ((n - 1) * var) if var > 0 else 0
+    q = lambda f: s[min(n - 1, int(f * (n - 1) + 0.5))]
+    hi = sum(1 for x in xs if x > 1.1 * q(0.5))
+    return "n %d p10 %.4f p50 %.4f p90 %.4f max %.4f cv %.3f lag1 %.2f >1.1med %d first5 %s last5 %s" % (
+        n, q(0.1), q(0.5), q(0.9), s[-1], var ** 0.5 / m, ac, hi,
+        ",".join("%.4f" % x for x in xs[:5]), ",".join("%.4f" % x for x in xs[-5:]))
+for i, r in enumerate(rows):
+    t = r.get("timing", {})
+    a = t.get("adaptive", {})
+    for side in ("candidate", "reference"):
+        xs = t.get(side, {}).get("samples_ms")
+        if xs:
+            print("#%d %-9s stop %-8s %s" % (i + 1, side, a.get("stopped_by", "-"), series(xs)))
 if rows:
     iso = rows[0].get("isolation", {}).get("candidate", {})
     print("isolation (candidate):", json.dumps({k: v for k, v in iso.items() if k != "notes"}))
