@@ -11,35 +11,22 @@ using namespace sessionrows;
 
 qint64 AnalysisRepository::addPairAnalysis(const PairAnalysis &a)
 {
-    if (!m_store.isOpen())
-        return m_store.failId(SessionStore::tr("No session is open"));
-    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
-    q.prepare(QStringLiteral("INSERT INTO pair_analyses (variant_a, variant_b, question, answer, response_id, created) "
-                             "VALUES (?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(a.variantA);
-    q.addBindValue(a.variantB);
-    q.addBindValue(text(a.question));
-    q.addBindValue(text(a.answer));
-    q.addBindValue(idOrNull(a.responseId));
-    q.addBindValue(stamp(a.created));
-    if (!q.exec())
-        return m_store.sqlFailId(q);
-    const qint64 id = q.lastInsertId().toLongLong();
+    const auto q = m_store.write(QStringLiteral("INSERT INTO pair_analyses (variant_a, variant_b, question, answer, "
+                                                "response_id, created) VALUES (?, ?, ?, ?, ?, ?)"),
+                                 {a.variantA, a.variantB, text(a.question), text(a.answer), idOrNull(a.responseId),
+                                  stamp(a.created)});
+    if (!q)
+        return 0;
+    const qint64 id = q->lastInsertId().toLongLong();
     Q_EMIT m_store.pairAnalysisChanged(id);
     return id;
 }
 
 bool AnalysisRepository::setPairAnswer(qint64 analysisId, const QString &answer, qint64 responseId)
 {
-    if (!m_store.isOpen())
-        return m_store.fail(SessionStore::tr("No session is open"));
-    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
-    q.prepare(QStringLiteral("UPDATE pair_analyses SET answer = ?, response_id = ? WHERE id = ?"));
-    q.addBindValue(text(answer));
-    q.addBindValue(idOrNull(responseId));
-    q.addBindValue(analysisId);
-    if (!q.exec())
-        return m_store.sqlFail(q);
+    if (!m_store.write(QStringLiteral("UPDATE pair_analyses SET answer = ?, response_id = ? WHERE id = ?"),
+                       {text(answer), idOrNull(responseId), analysisId}))
+        return false;
     Q_EMIT m_store.pairAnalysisChanged(analysisId);
     return true;
 }
@@ -58,29 +45,18 @@ QList<PairAnalysis> AnalysisRepository::pairAnalyses(qint64 variantA, qint64 var
 
 qint64 AnalysisRepository::addNote(const SessionNote &n)
 {
-    if (!m_store.isOpen())
-        return m_store.failId(SessionStore::tr("No session is open"));
-    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
-    q.prepare(QStringLiteral("INSERT INTO notes (variant_id, round_id, text, created) VALUES (?, ?, ?, ?)"));
-    q.addBindValue(idOrNull(n.variantId));
-    q.addBindValue(idOrNull(n.roundId));
-    q.addBindValue(text(n.text));
-    q.addBindValue(stamp(n.created));
-    if (!q.exec())
-        return m_store.sqlFailId(q);
+    const auto q = m_store.write(QStringLiteral("INSERT INTO notes (variant_id, round_id, text, created) VALUES (?, ?, ?, ?)"),
+                                 {idOrNull(n.variantId), idOrNull(n.roundId), text(n.text), stamp(n.created)});
+    if (!q)
+        return 0;
     Q_EMIT m_store.notesChanged();
-    return q.lastInsertId().toLongLong();
+    return q->lastInsertId().toLongLong();
 }
 
 bool AnalysisRepository::removeNote(qint64 noteId)
 {
-    if (!m_store.isOpen())
-        return m_store.fail(SessionStore::tr("No session is open"));
-    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
-    q.prepare(QStringLiteral("DELETE FROM notes WHERE id = ?"));
-    q.addBindValue(noteId);
-    if (!q.exec())
-        return m_store.sqlFail(q);
+    if (!m_store.write(QStringLiteral("DELETE FROM notes WHERE id = ?"), {noteId}))
+        return false;
     Q_EMIT m_store.notesChanged();
     return true;
 }

@@ -12,41 +12,24 @@ using namespace sessionrows;
 namespace {
 
 // A response's fields from raw_text to error, in the column order both its INSERT and its UPDATE name them.
-void bindResponseFields(QSqlQuery &q, const ResponseRecord &r)
+QVariantList responseFields(const ResponseRecord &r)
 {
-    q.addBindValue(text(r.rawText));
-    q.addBindValue(text(r.reasoningText));
-    q.addBindValue(text(r.parseStatus));
-    q.addBindValue(text(r.parseMessage));
-    q.addBindValue(r.promptTokens);
-    q.addBindValue(r.completionTokens);
-    q.addBindValue(r.reasoningTokens);
-    q.addBindValue(r.cost);
-    q.addBindValue(text(r.endpoint));
-    q.addBindValue(text(r.model));
-    q.addBindValue(text(r.finishStatus));
-    q.addBindValue(text(r.error));
+    return {text(r.rawText),  text(r.reasoningText), text(r.parseStatus), text(r.parseMessage),
+            r.promptTokens,   r.completionTokens,    r.reasoningTokens,   r.cost,
+            text(r.endpoint), text(r.model),         text(r.finishStatus), text(r.error)};
 }
 
 } // namespace
 
 qint64 ExchangeRepository::addPrompt(const PromptRecord &p)
 {
-    if (!m_store.isOpen())
-        return m_store.failId(SessionStore::tr("No session is open"));
-    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
-    q.prepare(QStringLiteral("INSERT INTO prompts (round_id, kind, template, rendered, exemplar_ids, hint, created) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(idOrNull(p.roundId));
-    q.addBindValue(text(p.kind));
-    q.addBindValue(text(p.templateName));
-    q.addBindValue(text(p.rendered));
-    q.addBindValue(jsonText(p.exemplarIds));
-    q.addBindValue(text(p.hint));
-    q.addBindValue(stamp(p.created));
-    if (!q.exec())
-        return m_store.sqlFailId(q);
-    const qint64 id = q.lastInsertId().toLongLong();
+    const auto q = m_store.write(QStringLiteral("INSERT INTO prompts (round_id, kind, template, rendered, exemplar_ids, "
+                                                "hint, created) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                                 {idOrNull(p.roundId), text(p.kind), text(p.templateName), text(p.rendered),
+                                  jsonText(p.exemplarIds), text(p.hint), stamp(p.created)});
+    if (!q)
+        return 0;
+    const qint64 id = q->lastInsertId().toLongLong();
     Q_EMIT m_store.promptAdded(id);
     return id;
 }
@@ -66,35 +49,28 @@ QList<PromptRecord> ExchangeRepository::prompts(qint64 roundId) const
 
 qint64 ExchangeRepository::addResponse(const ResponseRecord &r)
 {
-    if (!m_store.isOpen())
-        return m_store.failId(SessionStore::tr("No session is open"));
-    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
-    q.prepare(QStringLiteral("INSERT INTO responses (prompt_id, raw_text, reasoning_text, parse_status, parse_message, "
-                             "prompt_tokens, completion_tokens, reasoning_tokens, cost, endpoint, model, finish_status, "
-                             "error, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(r.promptId);
-    bindResponseFields(q, r);
-    q.addBindValue(stamp(r.created));
-    if (!q.exec())
-        return m_store.sqlFailId(q);
-    const qint64 id = q.lastInsertId().toLongLong();
+    const auto q = m_store.write(
+        QStringLiteral("INSERT INTO responses (prompt_id, raw_text, reasoning_text, parse_status, parse_message, "
+                       "prompt_tokens, completion_tokens, reasoning_tokens, cost, endpoint, model, finish_status, "
+                       "error, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        QVariantList{r.promptId} + responseFields(r) + QVariantList{stamp(r.created)});
+    if (!q)
+        return 0;
+    const qint64 id = q->lastInsertId().toLongLong();
     Q_EMIT m_store.responseChanged(id);
     return id;
 }
 
 bool ExchangeRepository::updateResponse(const ResponseRecord &r)
 {
-    if (!m_store.isOpen())
-        return m_store.fail(SessionStore::tr("No session is open"));
-    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
-    q.prepare(QStringLiteral("UPDATE responses SET raw_text = ?, reasoning_text = ?, parse_status = ?, "
-                             "parse_message = ?, prompt_tokens = ?, completion_tokens = ?, reasoning_tokens = ?, "
-                             "cost = ?, endpoint = ?, model = ?, finish_status = ?, error = ? WHERE id = ?"));
-    bindResponseFields(q, r);
-    q.addBindValue(r.id);
-    if (!q.exec())
-        return m_store.sqlFail(q);
-    if (q.numRowsAffected() != 1)
+    const auto q = m_store.write(
+        QStringLiteral("UPDATE responses SET raw_text = ?, reasoning_text = ?, parse_status = ?, parse_message = ?, "
+                       "prompt_tokens = ?, completion_tokens = ?, reasoning_tokens = ?, cost = ?, endpoint = ?, "
+                       "model = ?, finish_status = ?, error = ? WHERE id = ?"),
+        responseFields(r) + QVariantList{r.id});
+    if (!q)
+        return false;
+    if (q->numRowsAffected() != 1)
         return m_store.fail(SessionStore::tr("No response %1 in this session").arg(r.id));
     Q_EMIT m_store.responseChanged(r.id);
     return true;

@@ -11,33 +11,24 @@ using namespace sessionrows;
 
 qint64 RoundRepository::add(const QJsonObject &settings)
 {
-    if (!m_store.isOpen())
-        return m_store.failId(SessionStore::tr("No session is open"));
-    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
-    q.prepare(QStringLiteral("INSERT INTO rounds (number, settings_json, state, started) "
-                             "VALUES ((SELECT COALESCE(MAX(number), 0) + 1 FROM rounds), ?, 'running', ?)"));
-    q.addBindValue(jsonText(settings));
-    q.addBindValue(now());
-    if (!q.exec())
-        return m_store.sqlFailId(q);
-    const qint64 id = q.lastInsertId().toLongLong();
+    const auto q = m_store.write(QStringLiteral("INSERT INTO rounds (number, settings_json, state, started) VALUES "
+                                                "((SELECT COALESCE(MAX(number), 0) + 1 FROM rounds), ?, 'running', ?)"),
+                                 {jsonText(settings), now()});
+    if (!q)
+        return 0;
+    const qint64 id = q->lastInsertId().toLongLong();
     Q_EMIT m_store.roundChanged(id);
     return id;
 }
 
 bool RoundRepository::setState(qint64 roundId, RoundState state, const QString &message)
 {
-    if (!m_store.isOpen())
-        return m_store.fail(SessionStore::tr("No session is open"));
-    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
-    q.prepare(QStringLiteral("UPDATE rounds SET state = ?, message = ?, finished = ? WHERE id = ?"));
-    q.addBindValue(toString(state));
-    q.addBindValue(text(message));
-    q.addBindValue(isActive(state) ? QVariant(QMetaType::fromType<QString>()) : QVariant(now()));
-    q.addBindValue(roundId);
-    if (!q.exec())
-        return m_store.sqlFail(q);
-    if (q.numRowsAffected() != 1)
+    const auto q = m_store.write(QStringLiteral("UPDATE rounds SET state = ?, message = ?, finished = ? WHERE id = ?"),
+                                 {toString(state), text(message),
+                                  isActive(state) ? QVariant(QMetaType::fromType<QString>()) : QVariant(now()), roundId});
+    if (!q)
+        return false;
+    if (q->numRowsAffected() != 1)
         return m_store.fail(SessionStore::tr("No round %1 in this session").arg(roundId));
     m_store.m_interrupted.removeAll(roundId);
     Q_EMIT m_store.roundChanged(roundId);
@@ -46,18 +37,10 @@ bool RoundRepository::setState(qint64 roundId, RoundState state, const QString &
 
 bool RoundRepository::addUsage(qint64 roundId, const RoundUsage &u)
 {
-    if (!m_store.isOpen())
-        return m_store.fail(SessionStore::tr("No session is open"));
-    QSqlQuery q(QSqlDatabase::database(m_store.m_connection, false));
-    q.prepare(QStringLiteral("UPDATE rounds SET requests = requests + ?, prompt_tokens = prompt_tokens + ?, "
-                             "completion_tokens = completion_tokens + ?, cost = cost + ? WHERE id = ?"));
-    q.addBindValue(u.requests);
-    q.addBindValue(u.promptTokens);
-    q.addBindValue(u.completionTokens);
-    q.addBindValue(u.cost);
-    q.addBindValue(roundId);
-    if (!q.exec())
-        return m_store.sqlFail(q);
+    if (!m_store.write(QStringLiteral("UPDATE rounds SET requests = requests + ?, prompt_tokens = prompt_tokens + ?, "
+                                      "completion_tokens = completion_tokens + ?, cost = cost + ? WHERE id = ?"),
+                       {u.requests, u.promptTokens, u.completionTokens, u.cost, roundId}))
+        return false;
     Q_EMIT m_store.roundChanged(roundId);
     return true;
 }

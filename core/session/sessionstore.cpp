@@ -207,6 +207,23 @@ bool SessionStore::sqlFail(const QSqlQuery &q)
     return fail(tr("Session database error: %1").arg(q.lastError().text()));
 }
 
+std::optional<QSqlQuery> SessionStore::write(const QString &sql, const QVariantList &binds)
+{
+    if (!isOpen()) {
+        fail(tr("No session is open"));
+        return std::nullopt;
+    }
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(sql);
+    for (const QVariant &value : binds)
+        q.addBindValue(value);
+    if (!q.exec()) {
+        sqlFail(q);
+        return std::nullopt;
+    }
+    return q;
+}
+
 qint64 SessionStore::failId(const QString &message)
 {
     fail(message);

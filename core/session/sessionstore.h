@@ -16,6 +16,8 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QVariantList>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -116,6 +118,9 @@ private:
 
     bool fail(const QString &message);
     bool sqlFail(const QSqlQuery &q);
+    // One statement on the open session with `binds` in order: the query once it ran, or nothing when no session
+    // is open or the statement failed (the error then says which). The repositories' writes go through it.
+    std::optional<QSqlQuery> write(const QString &sql, const QVariantList &binds);
     qint64 failId(const QString &message);
     qint64 sqlFailId(const QSqlQuery &q);
     bool loadTask();
