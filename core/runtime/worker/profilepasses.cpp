@@ -234,7 +234,8 @@ void SourceProfilePass::run(const EvalOptions &o, PassHosts &hosts, EvalClock &c
         std::unique_ptr<host::HostClient> fresh = hosts.fresh(side);
         Json reply;
         try {
-            reply = profileRequest(fresh ? *fresh : hosts.host(side), r, clock.waitS(), clock.phase);
+            // Not profileRequest(): a process that ended gets the stub below, which the result shows.
+            reply = (fresh ? *fresh : hosts.host(side)).request(r, clock.waitS(), clock.phase);
         } catch (const host::HostFailure &f) {
             // The pass runs the candidate's code once more: whatever it does there (crash, hang, exit)
             // costs the profile only. The verdict and the timing were settled before.
