@@ -7,7 +7,9 @@
 #   OUT=/some/dir tests/gpu/run_trusted.sh        (default OUT: /tmp/kforge-trusted)
 # KFORGE_GPU_DEADLINE_S (default 540): the summary prints by then; later stages are cut short or skipped.
 # STAGES picks some (default all: build cpu_tests worker_gpu lifetime_gpu sandbox_gpu selftest ncu diag_stability);
-# SELFTEST_TASKS="diag_matmul rmsnorm" limits the self-test (and so the ncu table) to those tasks.
+# SELFTEST_TASKS="diag_matmul rmsnorm" limits the self-test (and so the ncu table) to those tasks. The stability
+# session: DIAG_OPTIONS adds options to its 5 evaluations ('"samples":true' prints each side's per-round series),
+# DIAG_TRACE_FIRST=0 leaves the trace pass off in the first (on by default).
 #   STAGES="selftest ncu diag_stability" SELFTEST_TASKS=diag_matmul tests/gpu/run_trusted.sh   (a worker built)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -76,13 +78,13 @@ if [[ -x $WORKER ]]; then
       printf '{"id":2,"op":"load","slot":"candidate","path":"%s"}\n' "$good"
       for i in 3 4 5 6 7; do
         printf '{"id":%d,"op":"evaluate","task":%s,"options":{"trace":%s,"metrics":false%s}}\n' "$i" "$task" \
-          "$([ $i = 3 ] && echo true || echo false)" "${DIAG_OPTIONS:+,$DIAG_OPTIONS}"
+          "$([ $i = 3 ] && [ "${DIAG_TRACE_FIRST:-1}" != 0 ] && echo true || echo false)" "${DIAG_OPTIONS:+,$DIAG_OPTIONS}"
       done
       printf '{"id":8,"op":"shutdown"}\n'
     } | "$WORKER" > "$RES/diag.jsonl" 2> "$RES/diag.err"
   }
   T_DIAG=$(date +%s.%N)
-  want diag_stability && stage diag_stability 150 bash -c "$(declare -f diag_session); ROOT=$ROOT RES=$RES WORKER=$WORKER DIAG_OPTIONS='${DIAG_OPTIONS:-}' diag_session"
+  want diag_stability && stage diag_stability 150 bash -c "$(declare -f diag_session); ROOT=$ROOT RES=$RES WORKER=$WORKER DIAG_OPTIONS='${DIAG_OPTIONS:-}' DIAG_TRACE_FIRST='${DIAG_TRACE_FIRST:-1}' diag_session"
   T_DIAG=$(python3 -c "import time; print(round(time.time() - $T_DIAG, 1))")
   cp "$RES/diag.jsonl" "$OUT/diag.jsonl" 2>/dev/null
   tail -5 "$RES/diag.err" 2>/dev/null
