@@ -57,6 +57,54 @@ bool KernelBenchRunReader::isRunFolder(const QString &folder)
     return std::any_of(names.begin(), names.end(), [](const QString &n) { return kernelName().match(n).hasMatch(); });
 }
 
+namespace {
+
+using SampleEvals = QMap<std::pair<int, int>, SampleEval>; // (problem, sample)
+
+// KernelBench's own verdicts on the run's samples (its eval_results.json), when the folder has them; nullopt with
+// `error` for a file that cannot be read as a JSON object.
+std::optional<SampleEvals> sampleEvals(const QDir &run, QString *error)
+{
+    SampleEvals evals;
+    if (!run.exists(u"eval_results.json"_s))
+        return evals;
+    const std::optional<QJsonObject> o = readJsonObject(run.filePath(u"eval_results.json"_s), error);
+    if (!o)
+        return std::nullopt;
+    for (auto it = o->begin(); it != o->end(); ++it) {
+        const QJsonArray samples = it.value().isArray() ? it.value().toArray() : QJsonArray{it.value()};
+        for (const QJsonValue &v : samples) {
+            const QJsonObject s = v.toObject();
+            SampleEval e;
+            e.correct = s.value(u"correctness"_s).toBool();
+            e.runtimeMs = s.value(u"runtime"_s).toDouble(-1);
+            const QJsonObject meta = s.value(u"metadata"_s).toObject();
+            for (const QString &k : meta.keys())
+                if (k.contains(u"error"_s) || k.contains(u"issue"_s))
+                    e.issue = meta.value(k).toString();
+            evals.insert({it.key().toInt(), s.value(u"sample_id"_s).toInt()}, e);
+        }
+    }
+    return evals;
+}
+
+using KernelFile = std::tuple<int, int, int, QString>; // level, problem, sample, file name
+
+// The run's generated kernels (level_L_problem_P_sample_S_kernel.py), in that order.
+QList<KernelFile> kernelFiles(const QDir &run)
+{
+    QList<KernelFile> kernels;
+    for (const QString &name : run.entryList(QDir::Files)) {
+        const QRegularExpressionMatch m = kernelName().match(name);
+        if (m.hasMatch())
+            kernels.append({m.captured(1).toInt(), m.captured(2).toInt(), m.captured(3).toInt(), name});
+    }
+    std::sort(kernels.begin(), kernels.end());
+    return kernels;
+}
+
+} // namespace
+
 std::optional<Collection> KernelBenchRunReader::read(const QString &runFolder, const QString &problemsFolder,
                                                      const QString &baselineFile, QString *error)
 {
@@ -67,26 +115,9 @@ std::optional<Collection> KernelBenchRunReader::read(const QString &runFolder, c
         return std::nullopt;
     }
     const QDir run(runFolder);
-    QMap<std::pair<int, int>, SampleEval> evals; // (problem, sample)
-    if (run.exists(u"eval_results.json"_s)) {
-        const std::optional<QJsonObject> o = readJsonObject(run.filePath(u"eval_results.json"_s), error);
-        if (!o)
-            return std::nullopt;
-        for (auto it = o->begin(); it != o->end(); ++it) {
-            const QJsonArray samples = it.value().isArray() ? it.value().toArray() : QJsonArray{it.value()};
-            for (const QJsonValue &v : samples) {
-                const QJsonObject s = v.toObject();
-                SampleEval e;
-                e.correct = s.value(u"correctness"_s).toBool();
-                e.runtimeMs = s.value(u"runtime"_s).toDouble(-1);
-                const QJsonObject meta = s.value(u"metadata"_s).toObject();
-                for (const QString &k : meta.keys())
-                    if (k.contains(u"error"_s) || k.contains(u"issue"_s))
-                        e.issue = meta.value(k).toString();
-                evals.insert({it.key().toInt(), s.value(u"sample_id"_s).toInt()}, e);
-            }
-        }
-    }
+    const std::optional<SampleEvals> evals = sampleEvals(run, error);
+    if (!evals)
+        return std::nullopt;
     QJsonObject baseline;
     if (!baselineFile.isEmpty()) {
         const std::optional<QJsonObject> o = readJsonObject(baselineFile, error);
@@ -97,13 +128,7 @@ std::optional<Collection> KernelBenchRunReader::read(const QString &runFolder, c
 
     Collection c;
     c.format = CollectionFormat::KernelBenchRun;
-    QList<std::tuple<int, int, int, QString>> kernels; // level, problem, sample, file name: in that order
-    for (const QString &name : run.entryList(QDir::Files)) {
-        const QRegularExpressionMatch m = kernelName().match(name);
-        if (m.hasMatch())
-            kernels.append({m.captured(1).toInt(), m.captured(2).toInt(), m.captured(3).toInt(), name});
-    }
-    std::sort(kernels.begin(), kernels.end());
+    const QList<KernelFile> kernels = kernelFiles(run);
     if (kernels.isEmpty())
         c.issues.append({runFolder, tr("no generated kernel (level_L_problem_P_sample_S_kernel.py) in this folder")});
     const bool levels = std::any_of(index.problems().begin(), index.problems().end(),
@@ -149,7 +174,7 @@ std::optional<Collection> KernelBenchRunReader::read(const QString &runFolder, c
         pair.level = level;
         pair.problemNumber = number;
         pair.sample = sample;
-        if (const auto e = evals.constFind({number, sample}); e != evals.cend()) {
+        if (const auto e = evals->constFind({number, sample}); e != evals->cend()) {
             pair.claimedCorrect = e->correct;
             if (!e->correct)
                 pair.notes << (e->issue.isEmpty() ? tr("KernelBench found it not correct")

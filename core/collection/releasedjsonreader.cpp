@@ -64,7 +64,9 @@ std::optional<double> ReleasedJsonReader::parseSpeedup(const QJsonValue &v)
     return m.captured(1).toDouble();
 }
 
-std::optional<Collection> ReleasedJsonReader::read(const QString &file, const QMap<QString, QString> &fieldMap, QString *error)
+// The file's lists of records as (group name, records): one group for a list, one per key whose value is a list for
+// an object (a key with anything else is an issue of `c`). Nullopt with `error` when there is none.
+std::optional<ReleasedJsonReader::Groups> ReleasedJsonReader::groupsIn(const QString &file, Collection &c, QString *error)
 {
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly)) {
@@ -77,102 +79,117 @@ std::optional<Collection> ReleasedJsonReader::read(const QString &file, const QM
         *error = tr("%1 is not JSON: %2 at offset %3").arg(file, parseError.errorString()).arg(parseError.offset);
         return std::nullopt;
     }
-    const auto field = [&](const QString &name) { return fieldMap.value(name, name); };
-    const QString fileName = QFileInfo(file).fileName();
-
-    // (group name, records): one group for a list, one per key whose value is a list for an object.
-    QList<QPair<QString, QJsonArray>> groups;
-    Collection c;
-    c.format = CollectionFormat::ReleasedJson;
+    Groups groups;
     if (doc.isArray()) {
         groups.append({QString(), doc.array()});
-    } else {
-        const QJsonObject root = doc.object();
-        for (auto it = root.begin(); it != root.end(); ++it) {
-            if (it.value().isArray())
-                groups.append({it.key(), it.value().toArray()});
-            else
-                c.issues.append({u"%1 \"%2\""_s.arg(fileName, it.key()), tr("not a list of records: left out"), false});
-        }
-        if (groups.isEmpty()) {
-            *error = tr("%1 holds no list of records (a list, or an object of lists such as {\"level1\": [...]})").arg(file);
-            return std::nullopt;
-        }
+        return groups;
     }
+    const QJsonObject root = doc.object();
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        if (it.value().isArray())
+            groups.append({it.key(), it.value().toArray()});
+        else
+            c.issues.append({u"%1 \"%2\""_s.arg(QFileInfo(file).fileName(), it.key()), tr("not a list of records: left out"),
+                             false});
+    }
+    if (groups.isEmpty()) {
+        *error = tr("%1 holds no list of records (a list, or an object of lists such as {\"level1\": [...]})").arg(file);
+        return std::nullopt;
+    }
+    return groups;
+}
 
+// One record as a pair without its names (its id is the record's task id, or empty; no problem key or file name):
+// nullopt, with the reason in `c.issues`, for a record that is no object or lacks what a pair needs. `where` is
+// where the record is, for the issues.
+std::optional<CollectionPair> ReleasedJsonReader::pairOf(const QJsonValue &record, const QString &where,
+                                                         const QString &group, const FieldNames &field, Collection &c)
+{
+    if (!record.isObject()) {
+        c.issues.append({where, tr("not a record (an object with %1, %2, %3 and %4)")
+                                    .arg(field(u"task_id"_s), field(u"ref_code"_s), field(u"custom_code"_s),
+                                         field(u"score"_s))});
+        return std::nullopt;
+    }
+    const QJsonObject r = record.toObject();
+    CollectionPair pair;
+    const QString taskId = jsonText(r.value(field(u"task_id"_s)));
+    const QString refKey = field(u"ref_code"_s), customKey = field(u"custom_code"_s);
+    pair.problemSource = r.value(refKey).toString();
+    pair.candidateSource = r.value(customKey).toString();
+    pair.kind = candidateKind(pair.candidateSource);
+    const QString label = taskId.isEmpty() ? where : where + u" (%1 %2)"_s.arg(field(u"task_id"_s), taskId);
+    QString issue;
+    if (pair.problemSource.trimmed().isEmpty())
+        issue = r.contains(refKey) ? tr("the reference's code (%1) is empty").arg(refKey)
+                                   : tr("no reference code: the record has no field %1 (name another with --map "
+                                        "ref_code=FIELD)")
+                                         .arg(refKey);
+    else if (pair.candidateSource.trimmed().isEmpty())
+        issue = r.contains(customKey) ? tr("the candidate's code (%1) is empty").arg(customKey)
+                                      : tr("no candidate code: the record has no field %1 (name another with --map "
+                                           "custom_code=FIELD)")
+                                            .arg(customKey);
+    else if (!definesModel(pair.problemSource))
+        issue = tr("the reference's code defines no class Model (KernelBench's format: class Model, get_inputs(), "
+                   "get_init_inputs())");
+    else if (pair.kind == CandidateKind::Unknown)
+        issue = tr("the candidate's code defines no class ModelNew and no KF_ENTRY");
+    if (!issue.isEmpty()) {
+        c.issues.append({label, issue});
+        return std::nullopt;
+    }
+    const QJsonValue score = r.value(field(u"score"_s));
+    pair.claimedSpeedup = parseSpeedup(score);
+    if (!pair.claimedSpeedup && !score.isUndefined() && !score.isNull())
+        pair.notes << tr("the claimed speedup (%1) %2 is not a number: no claim").arg(field(u"score"_s), shown(score));
+    pair.level = levelOf(r.value(field(u"level"_s)), group);
+    bool numeric = false;
+    const int number = taskId.toInt(&numeric);
+    pair.problemNumber = numeric ? number : -1;
+    pair.id = taskId; // the caller's names start from it
+    pair.problemOrigin = label + u' ' + refKey;
+    pair.candidateOrigin = label + u' ' + customKey;
+    return pair;
+}
+
+std::optional<Collection> ReleasedJsonReader::read(const QString &file, const QMap<QString, QString> &fieldMap, QString *error)
+{
+    const FieldNames field = [&](const QString &name) { return fieldMap.value(name, name); };
+    const QString fileName = QFileInfo(file).fileName();
+    Collection c;
+    c.format = CollectionFormat::ReleasedJson;
+    const std::optional<Groups> groups = groupsIn(file, c, error);
+    if (!groups)
+        return std::nullopt;
     QHash<QString, QString> keyOfSource; // problem text -> its key: equal texts share one task
     QHash<QString, QString> sourceOfKey;
     QHash<QString, int> ids;
-    for (const auto &[group, records] : std::as_const(groups)) {
+    for (const auto &[group, records] : *groups) {
         for (qsizetype i = 0; i < records.size(); ++i) {
             const QString where = group.isEmpty() ? u"%1 [%2]"_s.arg(fileName).arg(i)
                                                   : u"%1 %2[%3]"_s.arg(fileName, group).arg(i);
-            if (!records.at(i).isObject()) {
-                c.issues.append({where, tr("not a record (an object with %1, %2, %3 and %4)")
-                                            .arg(field(u"task_id"_s), field(u"ref_code"_s), field(u"custom_code"_s),
-                                                 field(u"score"_s))});
+            std::optional<CollectionPair> pair = pairOf(records.at(i), where, group, field, c);
+            if (!pair)
                 continue;
-            }
-            const QJsonObject r = records.at(i).toObject();
-            CollectionPair pair;
-            const QString taskId = jsonText(r.value(field(u"task_id"_s)));
-            const QString refKey = field(u"ref_code"_s), customKey = field(u"custom_code"_s);
-            pair.problemSource = r.value(refKey).toString();
-            pair.candidateSource = r.value(customKey).toString();
-            const QString label = taskId.isEmpty() ? where : where + u" (%1 %2)"_s.arg(field(u"task_id"_s), taskId);
-            if (pair.problemSource.trimmed().isEmpty()) {
-                c.issues.append({label, r.contains(refKey) ? tr("the reference's code (%1) is empty").arg(refKey)
-                                                           : tr("no reference code: the record has no field %1 (name "
-                                                                "another with --map ref_code=FIELD)")
-                                                                 .arg(refKey)});
-                continue;
-            }
-            if (pair.candidateSource.trimmed().isEmpty()) {
-                c.issues.append({label, r.contains(customKey) ? tr("the candidate's code (%1) is empty").arg(customKey)
-                                                              : tr("no candidate code: the record has no field %1 "
-                                                                   "(name another with --map custom_code=FIELD)")
-                                                                    .arg(customKey)});
-                continue;
-            }
-            if (!definesModel(pair.problemSource)) {
-                c.issues.append({label, tr("the reference's code defines no class Model (KernelBench's format: "
-                                           "class Model, get_inputs(), get_init_inputs())")});
-                continue;
-            }
-            pair.kind = candidateKind(pair.candidateSource);
-            if (pair.kind == CandidateKind::Unknown) {
-                c.issues.append({label, tr("the candidate's code defines no class ModelNew and no KF_ENTRY")});
-                continue;
-            }
-            const QJsonValue score = r.value(field(u"score"_s));
-            pair.claimedSpeedup = parseSpeedup(score);
-            if (!pair.claimedSpeedup && !score.isUndefined() && !score.isNull())
-                pair.notes << tr("the claimed speedup (%1) %2 is not a number: no claim").arg(field(u"score"_s), shown(score));
-            pair.level = levelOf(r.value(field(u"level"_s)), group);
-            bool numeric = false;
-            const int number = taskId.toInt(&numeric);
-            pair.problemNumber = numeric ? number : -1;
-
-            const QString idText = taskId.isEmpty() ? QString::number(i) : taskId;
+            const QString idText = pair->id.isEmpty() ? QString::number(i) : pair->id;
             const QString base = group.isEmpty() ? idText : group + u'/' + idText;
             const int seen = ids[base]++;
-            pair.id = seen ? u"%1#%2"_s.arg(base).arg(seen + 1) : base;
+            pair->id = seen ? u"%1#%2"_s.arg(base).arg(seen + 1) : base;
             // One task per problem text; a text under a name another text has gets the name with a suffix.
-            QString key = keyOfSource.value(pair.problemSource);
+            QString key = keyOfSource.value(pair->problemSource);
             if (key.isEmpty()) {
                 const QString wanted = problemKeyFor(group.isEmpty() ? QString(u"task_"_s + idText)
                                                                      : QString(group + u'_' + idText));
                 key = wanted;
                 for (int n = 2; sourceOfKey.contains(key); ++n)
                     key = u"%1_%2"_s.arg(wanted).arg(n);
-                keyOfSource.insert(pair.problemSource, key);
-                sourceOfKey.insert(key, pair.problemSource);
+                keyOfSource.insert(pair->problemSource, key);
+                sourceOfKey.insert(key, pair->problemSource);
             }
-            pair.problemKey = key;
-            pair.problemOrigin = label + u' ' + refKey;
-            pair.candidateOrigin = label + u' ' + customKey;
-            pair.candidateName = key + (pair.kind == CandidateKind::Cuda ? u".cu"_s : u".py"_s);
-            c.pairs << pair;
+            pair->problemKey = key;
+            pair->candidateName = key + (pair->kind == CandidateKind::Cuda ? u".cu"_s : u".py"_s);
+            c.pairs << *pair;
         }
     }
     return c;

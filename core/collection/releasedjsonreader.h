@@ -6,8 +6,10 @@
 #include "core/collection/collection.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QJsonValue>
 #include <QMap>
+#include <functional>
 #include <optional>
 
 namespace kforge {
@@ -23,6 +25,13 @@ public:
     static std::optional<Collection> read(const QString &file, const QMap<QString, QString> &fieldMap, QString *error);
     // A claimed speedup: a number, or a string like "1.4", "1.4x", "×1.4"; nullopt for anything else.
     static std::optional<double> parseSpeedup(const QJsonValue &v);
+
+private:
+    using Groups = QList<QPair<QString, QJsonArray>>;
+    using FieldNames = std::function<QString(const QString &)>; // a canonical field's name in this file
+    static std::optional<Groups> groupsIn(const QString &file, Collection &c, QString *error);
+    static std::optional<CollectionPair> pairOf(const QJsonValue &record, const QString &where, const QString &group,
+                                                const FieldNames &field, Collection &c);
 };
 
 } // namespace kforge
