@@ -356,54 +356,7 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
 {
     const QString event = message.value("event"_L1).toString();
     if (m_state == State::Starting) {
-        // The handshake: the ready line, then hello, whose answer confirms the protocol version.
-        if (event == u"ready" && m_helloId == 0) {
-            const int protocol = message.value("protocol"_L1).toInt(-1);
-            if (protocol != kProtocolVersion) {
-                failHandshake(tr("The worker speaks protocol version %1; this KForge speaks version %2. Install "
-                                 "matching versions of KForge and kforge-worker.")
-                                  .arg(protocol)
-                                  .arg(kProtocolVersion));
-                return;
-            }
-            m_ready = message;
-            m_helloId = m_nextId++;
-            m_helloToken = newToken();
-            const QJsonObject hello{{u"id"_s, m_helloId},
-                                    {u"op"_s, u"hello"_s},
-                                    {u"protocol"_s, kProtocolVersion},
-                                    {u"token"_s, m_helloToken}};
-            m_process->write(QJsonDocument(hello).toJson(QJsonDocument::Compact) + '\n');
-            return;
-        }
-        if (m_helloId != 0 && message.contains("ok"_L1) && message.value("id"_L1).toInt() == m_helloId) {
-            const QJsonValue token = message.value("token"_L1);
-            if (token.isUndefined() && message.value("ok"_L1).toBool()) {
-                failHandshake(tr("The worker does not echo request tokens, so its replies cannot be told from lines a "
-                                 "kernel prints. Install a kforge-worker of this KForge version."));
-                return;
-            }
-            if (token.toString() != m_helloToken) {
-                reject(rawLine, tr("wrong token"));
-                return;
-            }
-            m_helloId = 0;
-            if (!message.value("ok"_L1).toBool()) {
-                failHandshake(tr("The worker refused the handshake: %1")
-                                  .arg(message.value("error"_L1).toObject().value("message"_L1).toString()));
-                return;
-            }
-            m_startTimer->stop();
-            ++m_generation;
-            m_loadedReference.clear();
-            m_loadedCandidate.clear();
-            m_lastError.clear();
-            setState(State::Idle);
-            Q_EMIT ready(m_ready);
-            dispatch();
-            return;
-        }
-        Q_EMIT log(u"stdout: "_s + QString::fromUtf8(rawLine));
+        handleHandshake(message, rawLine, event);
         return;
     }
     // Only the request in flight can be answered, and only with its token: anything else is not the worker's.
@@ -435,6 +388,66 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
         Q_EMIT log(tr("Ignored a response to request %1, which is not running.").arg(id));
         return;
     }
+    finishRequest(message);
+}
+
+// The handshake: the ready line, then hello, whose answer confirms the protocol version; any other line is the
+// worker's own output.
+void WorkerClient::handleHandshake(const QJsonObject &message, const QByteArray &rawLine, const QString &event)
+{
+    if (event == u"ready" && m_helloId == 0) {
+        const int protocol = message.value("protocol"_L1).toInt(-1);
+        if (protocol != kProtocolVersion) {
+            failHandshake(tr("The worker speaks protocol version %1; this KForge speaks version %2. Install "
+                             "matching versions of KForge and kforge-worker.")
+                              .arg(protocol)
+                              .arg(kProtocolVersion));
+            return;
+        }
+        m_ready = message;
+        m_helloId = m_nextId++;
+        m_helloToken = newToken();
+        const QJsonObject hello{{u"id"_s, m_helloId},
+                                {u"op"_s, u"hello"_s},
+                                {u"protocol"_s, kProtocolVersion},
+                                {u"token"_s, m_helloToken}};
+        m_process->write(QJsonDocument(hello).toJson(QJsonDocument::Compact) + '\n');
+        return;
+    }
+    if (m_helloId != 0 && message.contains("ok"_L1) && message.value("id"_L1).toInt() == m_helloId) {
+        const QJsonValue token = message.value("token"_L1);
+        if (token.isUndefined() && message.value("ok"_L1).toBool()) {
+            failHandshake(tr("The worker does not echo request tokens, so its replies cannot be told from lines a "
+                             "kernel prints. Install a kforge-worker of this KForge version."));
+            return;
+        }
+        if (token.toString() != m_helloToken) {
+            reject(rawLine, tr("wrong token"));
+            return;
+        }
+        m_helloId = 0;
+        if (!message.value("ok"_L1).toBool()) {
+            failHandshake(tr("The worker refused the handshake: %1")
+                              .arg(message.value("error"_L1).toObject().value("message"_L1).toString()));
+            return;
+        }
+        m_startTimer->stop();
+        ++m_generation;
+        m_loadedReference.clear();
+        m_loadedCandidate.clear();
+        m_lastError.clear();
+        setState(State::Idle);
+        Q_EMIT ready(m_ready);
+        dispatch();
+        return;
+    }
+    Q_EMIT log(u"stdout: "_s + QString::fromUtf8(rawLine));
+}
+
+// The running request's answer: the reply it gets, the loaded slots and the restart it asks for, then the next
+// request.
+void WorkerClient::finishRequest(const QJsonObject &message)
+{
     WorkerReply r;
     r.id = m_current->id;
     r.op = m_current->op;

@@ -114,6 +114,8 @@ private:
     void failHandshake(const QString &message);
     void reject(const QByteArray &line, const QString &why);
     void handleMessage(const QJsonObject &message, const QByteArray &rawLine);
+    void handleHandshake(const QJsonObject &message, const QByteArray &rawLine, const QString &event);
+    void finishRequest(const QJsonObject &message);
     void failAll(const QString &code, const QString &message);
     // Empties the queue: one reply per request that was waiting, with this error.
     QList<WorkerReply> takeQueued(const QString &code, const QString &message);
