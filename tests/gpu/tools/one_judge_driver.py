@@ -234,9 +234,10 @@ def cmd_builtin(a, w, arch, work):
                          came_back(res, 'metrics') if options['metrics'] else 'off',
                          want + (' >=%gx' % expect['min_speedup'] if expect.get('min_speedup') else ''),
                          'ok' if ok else 'WRONG'])
-            print('%s/%s: %s %s in %.1fs%s; %s' % (name, label, verdict, rows[-1][3], wall,
-                                                  ' (%s)' % note if note else '', res.get('message', '')[:300]),
-                  flush=True)
+            # The row's columns in the progress line too: a stage cut short by its limit still shows them.
+            print('%s/%s: %s %s in %.1fs%s; flags %s, trace %s, metrics %s, expected %s: %s; %s' % (
+                name, label, verdict, rows[-1][3], wall, ' (%s)' % note if note else '', rows[-1][4], rows[-1][5],
+                rows[-1][6], rows[-1][7], rows[-1][8], res.get('message', '')[:160]), flush=True)
     print()
     print(table(rows, ['task', 'variant', 'verdict', 'speedup', 'flags', 'trace', 'metrics', 'expected', 'ok']))
     return 0 if all_ok and rows else 1
