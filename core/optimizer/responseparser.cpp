@@ -236,6 +236,151 @@ std::optional<Heading> headingOf(const QStringList &lines, int index)
     return std::nullopt;
 }
 
+// The block taken as the code, and how many complete blocks were candidates for it.
+struct CodeChoice {
+    const Fence *chosen = nullptr;
+    int candidates = 0;
+};
+
+// The code: a complete block that defines the entry point (or, for a torch task, class ModelNew); among
+// several, prefer the ones that are a complete file (the ABI header included, or a ModelNew module), then the
+// last (models revise as they go).
+CodeChoice chooseCode(const std::vector<Fence> &fences)
+{
+    const auto complete = [](const Fence &f) {
+        return definesModelNew(f) || f.code.contains(QLatin1String("kforge/kernel.h"));
+    };
+    CodeChoice c;
+    for (const auto &f : fences) {
+        if (!f.closed() || !isCandidate(f))
+            continue;
+        ++c.candidates;
+        if (!c.chosen || complete(f) || !complete(*c.chosen))
+            c.chosen = &f;
+    }
+    return c;
+}
+
+// Takes the chosen block as the answer's code and notes what is doubtful about it, or why there is none;
+// marks an answer cut off inside a block or at the token limit as truncated.
+void takeCode(ParsedResponse &r, const CodeChoice &c, const std::vector<Fence> &fences, const QString &body,
+              bool hitTokenLimit)
+{
+    const bool openAtEnd = !fences.empty() && !fences.back().closed();
+    r.truncated = openAtEnd || hitTokenLimit;
+    if (c.chosen) {
+        const bool python = definesModelNew(*c.chosen);
+        r.code = c.chosen->code.trimmed() + QLatin1Char('\n');
+        r.codeLanguage = python ? QStringLiteral("python") : c.chosen->info;
+        if (c.candidates > 1) {
+            r.ambiguous = true;
+            r.problems << ResponseParser::tr("%1 code blocks define KF_ENTRY or ModelNew; used the one at line %2")
+                              .arg(c.candidates)
+                              .arg(c.chosen->openLine + 1);
+        }
+        if (!python && !c.chosen->code.contains(QLatin1String("kforge/kernel.h")))
+            r.problems << ResponseParser::tr("the code does not include \"kforge/kernel.h\"");
+    } else if (openAtEnd) {
+        r.problems << ResponseParser::tr(
+                          "the answer was cut off inside its code block (line %1 opens a block that never closes)")
+                          .arg(fences.back().openLine + 1);
+    } else if (fences.empty()) {
+        r.problems << (body.trimmed().isEmpty() ? ResponseParser::tr("the answer is empty")
+                                                : ResponseParser::tr("the answer has no code block"));
+    } else {
+        r.problems << ResponseParser::tr("no code block defines KF_ENTRY or class ModelNew (%n block(s) in the answer)",
+                                         nullptr, int(fences.size()));
+    }
+    if (hitTokenLimit && !openAtEnd)
+        r.problems << ResponseParser::tr("the model stopped at its token limit");
+}
+
+// Which lines belong to a code block, its fence lines included; a block never closed runs to the end.
+std::vector<bool> codeLineMask(const QStringList &lines, const std::vector<Fence> &fences)
+{
+    std::vector<bool> inCode(size_t(lines.size()), false);
+    for (const auto &f : fences)
+        for (int i = f.openLine; i <= (f.closed() ? f.closeLine : int(lines.size()) - 1); ++i)
+            inCode[size_t(i)] = true;
+    return inCode;
+}
+
+// The headings outside code blocks that name a part.
+std::vector<Heading> findHeadings(const QStringList &lines, const std::vector<bool> &inCode)
+{
+    std::vector<Heading> headings;
+    for (int i = 0; i < lines.size(); ++i) {
+        if (inCode[size_t(i)])
+            continue;
+        if (auto h = headingOf(lines, i); h && h->part != ResponseParser::Part::None)
+            headings.push_back(*h);
+    }
+    // An answer structured with markdown headings uses "Label:" lines for lists inside its sections.
+    if (std::any_of(headings.begin(), headings.end(), [](const Heading &h) { return h.strong; }))
+        headings.erase(std::remove_if(headings.begin(), headings.end(), [](const Heading &h) { return !h.strong; }),
+                       headings.end());
+    return headings;
+}
+
+// The text of heading k's section: its inline text and the lines up to the next heading, less the chosen code.
+QString sectionText(const QStringList &lines, const std::vector<Heading> &headings, size_t k, const Fence *chosen)
+{
+    const int from = headings[k].line + 1;
+    const int to = k + 1 < headings.size() ? headings[k + 1].line : int(lines.size());
+    QStringList out;
+    if (!headings[k].inlineText.isEmpty())
+        out << headings[k].inlineText;
+    for (int i = from; i < to; ++i) {
+        // The chosen code is the code part, wherever it sits.
+        if (chosen && i >= chosen->openLine && i <= chosen->closeLine)
+            continue;
+        out << lines[i];
+    }
+    return out.join(QLatin1Char('\n')).trimmed();
+}
+
+// Fills the analysis and the design from their sections; several sections of one part are joined.
+void takeSections(ParsedResponse &r, const QStringList &lines, const std::vector<Heading> &headings,
+                  const Fence *chosen)
+{
+    for (size_t k = 0; k < headings.size(); ++k) {
+        QString *target = headings[k].part == ResponseParser::Part::Analysis ? &r.analysis
+                          : headings[k].part == ResponseParser::Part::Design ? &r.design
+                                                                             : nullptr;
+        if (!target)
+            continue;
+        const QString text = sectionText(lines, headings, k, chosen);
+        if (!text.isEmpty())
+            *target = target->isEmpty() ? text : *target + QLatin1String("\n\n") + text;
+    }
+}
+
+// The prose lines before line `end`, outside code blocks.
+QString proseBefore(const QStringList &lines, const std::vector<bool> &inCode, int end)
+{
+    QStringList prose;
+    for (int i = 0; i < end; ++i)
+        if (!inCode[size_t(i)])
+            prose << lines[i];
+    return prose.join(QLatin1Char('\n')).trimmed();
+}
+
+// Notes a missing analysis or design and sets the status: failed without code, partial without both parts.
+void judgeParts(ParsedResponse &r, bool hasCode)
+{
+    if (r.analysis.isEmpty())
+        r.problems << ResponseParser::tr("no performance analysis");
+    if (r.design.isEmpty())
+        r.problems << ResponseParser::tr("no algorithm design");
+
+    if (!hasCode)
+        r.status = ParsedResponse::Status::Failed;
+    else if (r.analysis.isEmpty() || r.design.isEmpty())
+        r.status = ParsedResponse::Status::Partial;
+    else
+        r.status = ParsedResponse::Status::Ok;
+}
+
 } // namespace
 
 ResponseParser::Part ResponseParser::classifyHeading(const QString &title)
@@ -268,106 +413,18 @@ ParsedResponse ResponseParser::parse(const QString &answer, bool hitTokenLimit)
     const std::vector<Fence> fences = findFences(lines);
     r.codeBlocks = int(fences.size());
 
-    // The code: a complete block that defines the entry point (or, for a torch task, class ModelNew); among
-    // several, prefer the ones that are a complete file (the ABI header included, or a ModelNew module), then the
-    // last (models revise as they go).
-    const auto complete = [](const Fence &f) {
-        return definesModelNew(f) || f.code.contains(QLatin1String("kforge/kernel.h"));
-    };
-    const Fence *chosen = nullptr;
-    int withEntry = 0;
-    for (const auto &f : fences) {
-        if (!f.closed() || !isCandidate(f))
-            continue;
-        ++withEntry;
-        if (!chosen || complete(f) || !complete(*chosen))
-            chosen = &f;
-    }
-    const bool openAtEnd = !fences.empty() && !fences.back().closed();
-    r.truncated = openAtEnd || hitTokenLimit;
-    if (chosen) {
-        const bool python = definesModelNew(*chosen);
-        r.code = chosen->code.trimmed() + QLatin1Char('\n');
-        r.codeLanguage = python ? QStringLiteral("python") : chosen->info;
-        if (withEntry > 1) {
-            r.ambiguous = true;
-            r.problems << tr("%1 code blocks define KF_ENTRY or ModelNew; used the one at line %2")
-                              .arg(withEntry)
-                              .arg(chosen->openLine + 1);
-        }
-        if (!python && !chosen->code.contains(QLatin1String("kforge/kernel.h")))
-            r.problems << tr("the code does not include \"kforge/kernel.h\"");
-    } else if (openAtEnd) {
-        r.problems << tr("the answer was cut off inside its code block (line %1 opens a block that never closes)")
-                          .arg(fences.back().openLine + 1);
-    } else if (fences.empty()) {
-        r.problems << (body.trimmed().isEmpty() ? tr("the answer is empty") : tr("the answer has no code block"));
-    } else {
-        r.problems << tr("no code block defines KF_ENTRY or class ModelNew (%n block(s) in the answer)", nullptr,
-                         int(fences.size()));
-    }
-    if (hitTokenLimit && !openAtEnd)
-        r.problems << tr("the model stopped at its token limit");
+    const CodeChoice code = chooseCode(fences);
+    takeCode(r, code, fences, body, hitTokenLimit);
 
     // Sections, outside code blocks.
-    std::vector<bool> inCode(size_t(lines.size()), false);
-    for (const auto &f : fences)
-        for (int i = f.openLine; i <= (f.closed() ? f.closeLine : int(lines.size()) - 1); ++i)
-            inCode[size_t(i)] = true;
-    std::vector<Heading> headings;
-    for (int i = 0; i < lines.size(); ++i) {
-        if (inCode[size_t(i)])
-            continue;
-        if (auto h = headingOf(lines, i); h && h->part != Part::None)
-            headings.push_back(*h);
-    }
-    // An answer structured with markdown headings uses "Label:" lines for lists inside its sections.
-    if (std::any_of(headings.begin(), headings.end(), [](const Heading &h) { return h.strong; }))
-        headings.erase(std::remove_if(headings.begin(), headings.end(), [](const Heading &h) { return !h.strong; }),
-                       headings.end());
-    auto sectionText = [&](size_t k) {
-        const int from = headings[k].line + 1;
-        const int to = k + 1 < headings.size() ? headings[k + 1].line : int(lines.size());
-        QStringList out;
-        if (!headings[k].inlineText.isEmpty())
-            out << headings[k].inlineText;
-        for (int i = from; i < to; ++i) {
-            // The chosen code is the code part, wherever it sits.
-            if (chosen && i >= chosen->openLine && i <= chosen->closeLine)
-                continue;
-            out << lines[i];
-        }
-        return out.join(QLatin1Char('\n')).trimmed();
-    };
-    for (size_t k = 0; k < headings.size(); ++k) {
-        QString *target = headings[k].part == Part::Analysis ? &r.analysis
-                          : headings[k].part == Part::Design ? &r.design
-                                                             : nullptr;
-        if (!target)
-            continue;
-        const QString text = sectionText(k);
-        if (!text.isEmpty())
-            *target = target->isEmpty() ? text : *target + QLatin1String("\n\n") + text;
-    }
-    if (headings.empty() && chosen) {
+    const std::vector<bool> inCode = codeLineMask(lines, fences);
+    const std::vector<Heading> headings = findHeadings(lines, inCode);
+    takeSections(r, lines, headings, code.chosen);
+    if (headings.empty() && code.chosen) {
         // No headings at all: whatever prose precedes the code is the model's reasoning about it.
-        QStringList prose;
-        for (int i = 0; i < chosen->openLine; ++i)
-            if (!inCode[size_t(i)])
-                prose << lines[i];
-        r.analysis = prose.join(QLatin1Char('\n')).trimmed();
+        r.analysis = proseBefore(lines, inCode, code.chosen->openLine);
     }
-    if (r.analysis.isEmpty())
-        r.problems << tr("no performance analysis");
-    if (r.design.isEmpty())
-        r.problems << tr("no algorithm design");
-
-    if (!chosen)
-        r.status = ParsedResponse::Status::Failed;
-    else if (r.analysis.isEmpty() || r.design.isEmpty())
-        r.status = ParsedResponse::Status::Partial;
-    else
-        r.status = ParsedResponse::Status::Ok;
+    judgeParts(r, code.chosen != nullptr);
     return r;
 }
 
