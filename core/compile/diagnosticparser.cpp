@@ -2,6 +2,8 @@
 
 #include <QRegularExpression>
 
+#include <optional>
+
 using namespace Qt::StringLiterals;
 
 namespace kforge {
@@ -111,16 +113,143 @@ int caretColumn(const QString &excerpt, const QString &caret, const QString *sou
     return pos >= 2 ? int(pos - 2 + 1) : 0;
 }
 
+// The output's lines, without the carriage returns of CRLF line ends.
+QStringList outputLines(const QString &output)
+{
+    QStringList lines = output.split(u'\n');
+    for (QString &l : lines)
+        if (l.endsWith(u'\r'))
+            l.chop(1);
+    return lines;
+}
+
+// The lines after an EDG header, up to the next header or blank line: message continuations, the excerpt and
+// its caret, then notes such as "detected during instantiation of ...".
+QStringList edgBlock(const QStringList &lines, qsizetype from)
+{
+    QStringList block;
+    for (qsizetype j = from; j < lines.size(); ++j) {
+        if (lines.at(j).trimmed().isEmpty() || isHeader(lines.at(j)))
+            break;
+        block.append(lines.at(j));
+    }
+    return block;
+}
+
+// The diagnostic a "detected during instantiation ..." line after `d`'s caret belongs to: it closes a group of
+// an error and its notes, so for a note it is the last error before it, not the note.
+Diagnostic *noteOwner(Diagnostic &d, QList<Diagnostic> &out)
+{
+    if (d.severity == Severity::Note)
+        for (auto it = out.rbegin(); it != out.rend(); ++it)
+            if (it->severity != Severity::Note)
+                return &*it;
+    return &d;
+}
+
+// Appends the diagnostic of an EDG header and its block: the lines before the excerpt continue the message, the
+// caret gives the column, and the lines after the caret go to the message of the error they belong to.
+void appendEdgDiagnostic(const QRegularExpressionMatch &m, const QStringList &block,
+                         const QHash<QString, QString> &sources, QList<Diagnostic> &out)
+{
+    Diagnostic d;
+    d.tool = u"nvcc"_s;
+    d.file = m.captured(1);
+    d.line = m.captured(2).toInt();
+    d.severity = severityFrom(m.captured(3));
+    d.code = m.captured(4);
+    d.message = m.captured(5).trimmed();
+    qsizetype caretAt = -1;
+    for (qsizetype k = 0; k < block.size(); ++k)
+        if (isCaretLine(block.at(k))) {
+            caretAt = k;
+            break;
+        }
+    const qsizetype excerptAt = caretAt > 0 ? caretAt - 1 : block.size();
+    for (qsizetype k = 0; k < excerptAt; ++k)
+        d.message += u'\n' + block.at(k).trimmed();
+    if (caretAt > 0) {
+        const auto src = sources.constFind(d.file);
+        d.column = caretColumn(block.at(caretAt - 1), block.at(caretAt), src == sources.cend() ? nullptr : &src.value(),
+                               d.line);
+        Diagnostic *owner = noteOwner(d, out);
+        for (qsizetype k = caretAt + 1; k < block.size(); ++k)
+            owner->message += u'\n' + block.at(k).trimmed();
+    }
+    out.append(d);
+}
+
+// A gcc/g++ header line's diagnostic.
+Diagnostic gccDiagnostic(const QRegularExpressionMatch &m)
+{
+    Diagnostic d;
+    d.tool = u"gcc"_s;
+    d.file = m.captured(1);
+    d.line = m.captured(2).toInt();
+    d.column = m.captured(3).toInt();
+    d.severity = severityFrom(m.captured(4));
+    d.message = m.captured(5).trimmed();
+    return d;
+}
+
+// A CUDA tool line's diagnostic (ptxas, nvlink, nvcc...), with the file and line ptxas names, if any.
+Diagnostic toolDiagnostic(const QRegularExpressionMatch &m)
+{
+    Diagnostic d;
+    d.tool = m.captured(1);
+    d.file = m.captured(2);
+    d.line = m.captured(3).toInt();
+    d.severity = severityFrom(m.captured(4));
+    d.message = m.captured(5).trimmed();
+    return d;
+}
+
+// A host toolchain driver line's diagnostic; collect2 speaks for the linker.
+Diagnostic hostToolDiagnostic(const QRegularExpressionMatch &m)
+{
+    Diagnostic d;
+    d.tool = m.captured(1) == u"collect2" ? u"ld"_s : u"gcc"_s;
+    d.severity = severityFrom(m.captured(2));
+    d.message = m.captured(3).trimmed();
+    return d;
+}
+
+// A linker message with the function the preceding "in function 'x':" line named, if any.
+QString withLdFunction(const QString &message, const QString &ldFunction)
+{
+    return ldFunction.isEmpty() ? message : message + u" (in function "_s + ldFunction + u')';
+}
+
+// The diagnostic of the text after `ld: `, or none where the text is an "in function 'x':" line, whose function
+// becomes the context of the linker errors that follow.
+std::optional<Diagnostic> ldDiagnostic(const QString &text, QString *ldFunction)
+{
+    static const QRegularExpression inFunction(uR"(^.*: in function [`'](.+)':$)"_s);
+    if (const auto f = inFunction.match(text); f.hasMatch()) {
+        *ldFunction = f.captured(1);
+        return std::nullopt;
+    }
+    Diagnostic d;
+    d.tool = u"ld"_s;
+    d.severity = Severity::Error;
+    d.message = text;
+    if (const auto located = ldLocatedLine().match(text); located.hasMatch()) {
+        d.message = withLdFunction(located.captured(1).trimmed(), *ldFunction);
+    } else if (text.startsWith(u"warning: ")) {
+        d.severity = Severity::Warning;
+        d.message = text.mid(9);
+    } else if (text.startsWith(u"error: ")) {
+        d.message = text.mid(7);
+    }
+    return d;
+}
+
 } // namespace
 
 QList<Diagnostic> DiagnosticParser::parse(const QString &output, const QHash<QString, QString> &sources)
 {
     QList<Diagnostic> out;
-    QStringList lines = output.split(u'\n');
-    for (QString &l : lines)
-        if (l.endsWith(u'\r'))
-            l.chop(1);
-
+    const QStringList lines = outputLines(output);
     QString ldFunction; // "in function 'x':" context the next linker error belongs to
     for (qsizetype i = 0; i < lines.size(); ++i) {
         const QString &line = lines.at(i);
@@ -128,113 +257,34 @@ QList<Diagnostic> DiagnosticParser::parse(const QString &output, const QHash<QSt
             continue;
 
         if (const auto m = edgHeader().match(line); m.hasMatch()) {
-            Diagnostic d;
-            d.tool = u"nvcc"_s;
-            d.file = m.captured(1);
-            d.line = m.captured(2).toInt();
-            d.severity = severityFrom(m.captured(3));
-            d.code = m.captured(4);
-            d.message = m.captured(5).trimmed();
-            // The block runs to the next header or blank line: message continuations, the excerpt and its
-            // caret, then notes such as "detected during instantiation of ...".
-            QStringList block;
-            qsizetype j = i + 1;
-            for (; j < lines.size(); ++j) {
-                if (lines.at(j).trimmed().isEmpty() || isHeader(lines.at(j)))
-                    break;
-                block.append(lines.at(j));
-            }
-            qsizetype caretAt = -1;
-            for (qsizetype k = 0; k < block.size(); ++k)
-                if (isCaretLine(block.at(k))) {
-                    caretAt = k;
-                    break;
-                }
-            const qsizetype excerptAt = caretAt > 0 ? caretAt - 1 : block.size();
-            for (qsizetype k = 0; k < excerptAt; ++k)
-                d.message += u'\n' + block.at(k).trimmed();
-            if (caretAt > 0) {
-                const auto src = sources.constFind(d.file);
-                d.column = caretColumn(block.at(caretAt - 1), block.at(caretAt),
-                                       src == sources.cend() ? nullptr : &src.value(), d.line);
-                // "detected during instantiation ..." closes a group of an error and its notes; it belongs
-                // to the error, not to the last note.
-                Diagnostic *owner = &d;
-                if (d.severity == Severity::Note)
-                    for (auto it = out.rbegin(); it != out.rend(); ++it)
-                        if (it->severity != Severity::Note) {
-                            owner = &*it;
-                            break;
-                        }
-                for (qsizetype k = caretAt + 1; k < block.size(); ++k)
-                    owner->message += u'\n' + block.at(k).trimmed();
-            }
-            out.append(d);
-            i = j - 1;
+            const QStringList block = edgBlock(lines, i + 1);
+            appendEdgDiagnostic(m, block, sources, out);
+            i += block.size(); // continue after the block
             continue;
         }
         if (const auto m = gccHeader().match(line); m.hasMatch()) {
-            Diagnostic d;
-            d.tool = u"gcc"_s;
-            d.file = m.captured(1);
-            d.line = m.captured(2).toInt();
-            d.column = m.captured(3).toInt();
-            d.severity = severityFrom(m.captured(4));
-            d.message = m.captured(5).trimmed();
-            out.append(d);
+            out.append(gccDiagnostic(m));
             continue;
         }
         if (const auto m = toolLine().match(line); m.hasMatch()) {
-            if (m.captured(4) == u"info")
-                continue; // ptxas resource report, see PtxasResourceParser
-            Diagnostic d;
-            d.tool = m.captured(1);
-            d.file = m.captured(2);
-            d.line = m.captured(3).toInt();
-            d.severity = severityFrom(m.captured(4));
-            d.message = m.captured(5).trimmed();
-            out.append(d);
+            if (m.captured(4) != u"info") // "info" is ptxas's resource report, see PtxasResourceParser
+                out.append(toolDiagnostic(m));
             continue;
         }
         if (const auto m = hostToolLine().match(line); m.hasMatch()) {
-            Diagnostic d;
-            d.tool = m.captured(1) == u"collect2" ? u"ld"_s : u"gcc"_s;
-            d.severity = severityFrom(m.captured(2));
-            d.message = m.captured(3).trimmed();
-            out.append(d);
+            out.append(hostToolDiagnostic(m));
             continue;
         }
         if (const auto m = ldLocatedLine().match(line); m.hasMatch()) {
             Diagnostic d;
             d.tool = u"ld"_s;
-            d.message = m.captured(1).trimmed();
-            if (!ldFunction.isEmpty())
-                d.message += u" (in function "_s + ldFunction + u')';
+            d.message = withLdFunction(m.captured(1).trimmed(), ldFunction);
             out.append(d);
             continue;
         }
         if (const auto m = ldLine().match(line); m.hasMatch()) {
-            static const QRegularExpression inFunction(uR"(^.*: in function [`'](.+)':$)"_s);
-            const QString text = m.captured(1).trimmed();
-            if (const auto f = inFunction.match(text); f.hasMatch()) {
-                ldFunction = f.captured(1);
-                continue;
-            }
-            Diagnostic d;
-            d.tool = u"ld"_s;
-            d.severity = Severity::Error;
-            d.message = text;
-            if (const auto located = ldLocatedLine().match(text); located.hasMatch()) {
-                d.message = located.captured(1).trimmed();
-                if (!ldFunction.isEmpty())
-                    d.message += u" (in function "_s + ldFunction + u')';
-            } else if (text.startsWith(u"warning: ")) {
-                d.severity = Severity::Warning;
-                d.message = text.mid(9);
-            } else if (text.startsWith(u"error: ")) {
-                d.message = text.mid(7);
-            }
-            out.append(d);
+            if (const auto d = ldDiagnostic(m.captured(1).trimmed(), &ldFunction))
+                out.append(*d);
             continue;
         }
     }
