@@ -401,6 +401,68 @@ void parseModuleFields(Reader &rd, const Json &j, TaskSpec &t)
         t.derived = *d;
 }
 
+// The "params" object: named numbers the shapes and formulas use, never the name of a formula's function.
+void parseTaskParams(Reader &rd, const Json &params, TaskSpec &t)
+{
+    rd.object(params, "params");
+    for (const auto &[key, value] : params.items()) {
+        const std::string p = "params." + key;
+        if (!isIdentifier(key))
+            throw Failure{p, "'" + key + "' is not an identifier"};
+        if (key == "min" || key == "max" || key == "ceil" || key == "floor")
+            throw Failure{p, "'" + key + "' is the name of a function"};
+        t.params.emplace_back(key, rd.number(value, p));
+    }
+}
+
+// The inputs and the outputs, their names unique across both lists.
+void parseTaskTensors(Reader &rd, const Json &j, TaskSpec &t)
+{
+    const bool torch = t.kind == TaskKind::Torch;
+    std::set<std::string> names;
+    // A torch task may call them "forward_args" (an earlier import's name) and may list values among them.
+    const char *inputsKey = torch && !j.contains("inputs") && j.contains("forward_args") ? "forward_args" : "inputs";
+    const Json &inputs = rd.array(rd.require(j, "", inputsKey), inputsKey);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if (torch && inputs[i].is_object() && inputs[i].contains("value")) {
+            t.scalarArgs.push_back(parseScalarArg(rd, inputs[i], index(inputsKey, i), i, names));
+            continue;
+        }
+        t.inputs.push_back(parseTensor(rd, inputs[i], t, index(inputsKey, i), true, names));
+        if (torch)
+            requireIntegerRange(inputs[i], t.inputs.back(), index(inputsKey, i));
+    }
+    const Json &outputs = rd.array(rd.require(j, "", "outputs"), "outputs");
+    if (outputs.empty())
+        throw Failure{"outputs", "a task needs at least one output"};
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+        t.outputs.push_back(parseTensor(rd, outputs[i], t, index("outputs", i), false, names));
+}
+
+// The "tolerance" object: per dtype name, atol and rtol (each >= 0) over that dtype's defaults.
+void parseToleranceTable(Reader &rd, const Json &tol, TaskSpec &t)
+{
+    rd.object(tol, "tolerance");
+    for (const auto &[key, value] : tol.items()) {
+        const std::string p = "tolerance." + key;
+        const auto dtype = dtypeFromName(key);
+        if (!dtype)
+            throw Failure{p, "unknown dtype '" + key + "' (known: " + dtypeNameList() + ")"};
+        rd.object(value, p);
+        Tolerance tt = defaultTolerance(*dtype);
+        if (const Json *a = rd.optional(value, "atol"))
+            tt.atol = rd.number(*a, p + ".atol");
+        if (const Json *r = rd.optional(value, "rtol"))
+            tt.rtol = rd.number(*r, p + ".rtol");
+        if (tt.atol < 0)
+            throw Failure{p + ".atol", "must not be negative"};
+        if (tt.rtol < 0)
+            throw Failure{p + ".rtol", "must not be negative"};
+        rd.warnUnknown(value, p, {"atol", "rtol"});
+        t.tolerance[*dtype] = tt;
+    }
+}
+
 TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
 {
     Reader rd(warnings);
@@ -423,58 +485,11 @@ TaskSpec parse(const Json &j, std::vector<std::string> &warnings)
     t.title = rd.optional(j, "title") ? rd.string(j["title"], "title") : t.name;
     t.description = rd.string(rd.require(j, "", "description"), "description");
 
-    if (const Json *params = rd.optional(j, "params")) {
-        rd.object(*params, "params");
-        for (const auto &[key, value] : params->items()) {
-            const std::string p = "params." + key;
-            if (!isIdentifier(key))
-                throw Failure{p, "'" + key + "' is not an identifier"};
-            if (key == "min" || key == "max" || key == "ceil" || key == "floor")
-                throw Failure{p, "'" + key + "' is the name of a function"};
-            t.params.emplace_back(key, rd.number(value, p));
-        }
-    }
-
-    std::set<std::string> names;
-    // A torch task may call them "forward_args" (an earlier import's name) and may list values among them.
-    const char *inputsKey = torch && !j.contains("inputs") && j.contains("forward_args") ? "forward_args" : "inputs";
-    const Json &inputs = rd.array(rd.require(j, "", inputsKey), inputsKey);
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-        if (torch && inputs[i].is_object() && inputs[i].contains("value")) {
-            t.scalarArgs.push_back(parseScalarArg(rd, inputs[i], index(inputsKey, i), i, names));
-            continue;
-        }
-        t.inputs.push_back(parseTensor(rd, inputs[i], t, index(inputsKey, i), true, names));
-        if (torch)
-            requireIntegerRange(inputs[i], t.inputs.back(), index(inputsKey, i));
-    }
-    const Json &outputs = rd.array(rd.require(j, "", "outputs"), "outputs");
-    if (outputs.empty())
-        throw Failure{"outputs", "a task needs at least one output"};
-    for (std::size_t i = 0; i < outputs.size(); ++i)
-        t.outputs.push_back(parseTensor(rd, outputs[i], t, index("outputs", i), false, names));
-
-    if (const Json *tol = rd.optional(j, "tolerance")) {
-        rd.object(*tol, "tolerance");
-        for (const auto &[key, value] : tol->items()) {
-            const std::string p = "tolerance." + key;
-            const auto dtype = dtypeFromName(key);
-            if (!dtype)
-                throw Failure{p, "unknown dtype '" + key + "' (known: " + dtypeNameList() + ")"};
-            rd.object(value, p);
-            Tolerance tt = defaultTolerance(*dtype);
-            if (const Json *a = rd.optional(value, "atol"))
-                tt.atol = rd.number(*a, p + ".atol");
-            if (const Json *r = rd.optional(value, "rtol"))
-                tt.rtol = rd.number(*r, p + ".rtol");
-            if (tt.atol < 0)
-                throw Failure{p + ".atol", "must not be negative"};
-            if (tt.rtol < 0)
-                throw Failure{p + ".rtol", "must not be negative"};
-            rd.warnUnknown(value, p, {"atol", "rtol"});
-            t.tolerance[*dtype] = tt;
-        }
-    }
+    if (const Json *params = rd.optional(j, "params"))
+        parseTaskParams(rd, *params, t);
+    parseTaskTensors(rd, j, t);
+    if (const Json *tol = rd.optional(j, "tolerance"))
+        parseToleranceTable(rd, *tol, t);
     // null: the import could not derive it (docs/torch-tasks.md says why in "derived").
     if (const Json *f = rd.optional(j, "flops"); f && !(torch && f->is_null()))
         t.flops = parseFormula(rd, *f, t, "flops");

@@ -2,56 +2,69 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 
 namespace kforge::runtime {
 
-bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, std::string &error)
+namespace {
+
+using OptionsJson = nlohmann::ordered_json;
+
+// An optional integer option in [lo, hi] into `field` (an int, or a double holding a whole number); false with
+// `error` when it is there and not such an integer.
+template <typename Field>
+bool readIntegerOption(const OptionsJson &j, const char *key, Field &field, double lo, double hi, std::string &error)
 {
-    out = EvalOptions();
-    if (j.is_null())
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null())
         return true;
-    if (!j.is_object()) {
-        error = "options: expected an object";
+    if (!it->is_number() || std::floor(it->get<double>()) != it->get<double>() || it->get<double>() < lo
+        || it->get<double>() > hi) {
+        error = std::string("options.") + key + ": expected an integer in ["
+                + std::to_string(static_cast<long long>(lo)) + ", " + std::to_string(static_cast<long long>(hi)) + "]";
         return false;
     }
-    const auto integer = [&](const char *key, auto &field, double lo, double hi) {
-        const auto it = j.find(key);
-        if (it == j.end() || it->is_null())
-            return true;
-        if (!it->is_number() || std::floor(it->get<double>()) != it->get<double>() || it->get<double>() < lo
-            || it->get<double>() > hi) {
-            error = std::string("options.") + key + ": expected an integer in ["
-                    + std::to_string(static_cast<long long>(lo)) + ", " + std::to_string(static_cast<long long>(hi)) + "]";
-            return false;
-        }
-        field = static_cast<std::remove_reference_t<decltype(field)>>(it->get<double>());
+    field = static_cast<Field>(it->get<double>());
+    return true;
+}
+
+// An optional boolean option into `field`; false with `error` when it is there and not a boolean.
+bool readBooleanOption(const OptionsJson &j, const char *key, bool &field, std::string &error)
+{
+    const auto it = j.find(key);
+    if (it == j.end() || it->is_null())
         return true;
-    };
-    const auto boolean = [&](const char *key, bool &field) {
-        const auto it = j.find(key);
-        if (it == j.end() || it->is_null())
-            return true;
-        if (!it->is_boolean()) {
-            error = std::string("options.") + key + ": expected a boolean";
-            return false;
-        }
-        field = it->get<bool>();
-        return true;
-    };
-    double minTime = -1; // absent: by the rule (ci_target)
-    double maxTime = out.maxTimeMs;
-    double warmupTime = out.warmupMs;
-    if (!integer("trials", out.trials, 2, 1000) || !integer("min_runs", out.minRuns, 1, 1000000)
-        || !integer("max_runs", out.maxRuns, 1, 1000000) || !integer("warmup", out.warmup, 0, 100000)
-        || !integer("trace_runs", out.traceRuns, 1, 10000) || !integer("baseline_every", out.baselineEvery, 1, 16)
-        || !integer("min_time_ms", minTime, 0, 3600000)
-        || !integer("max_time_ms", maxTime, 0, 3600000) || !integer("warmup_ms", warmupTime, 0, 3600000)
-        || !integer("quiet_probe_us", out.quietProbeUs, 0, 100000)
-        || !boolean("timing", out.timing) || !boolean("trace", out.trace) || !boolean("metrics", out.metrics)
-        || !boolean("samples", out.samples) || !boolean("source_profile", out.sourceProfile)
-        || !boolean("source_profile_reference", out.sourceProfileReference) || !boolean("deep", out.deep))
+    if (!it->is_boolean()) {
+        error = std::string("options.") + key + ": expected a boolean";
         return false;
+    }
+    field = it->get<bool>();
+    return true;
+}
+
+// The counts, the time bounds (into the caller's minTime, maxTime and warmupTime) and the switches, in that order.
+bool readCountsAndSwitches(const OptionsJson &j, EvalOptions &out, double &minTime, double &maxTime, double &warmupTime,
+                           std::string &error)
+{
+    return readIntegerOption(j, "trials", out.trials, 2, 1000, error)
+           && readIntegerOption(j, "min_runs", out.minRuns, 1, 1000000, error)
+           && readIntegerOption(j, "max_runs", out.maxRuns, 1, 1000000, error)
+           && readIntegerOption(j, "warmup", out.warmup, 0, 100000, error)
+           && readIntegerOption(j, "trace_runs", out.traceRuns, 1, 10000, error)
+           && readIntegerOption(j, "baseline_every", out.baselineEvery, 1, 16, error)
+           && readIntegerOption(j, "min_time_ms", minTime, 0, 3600000, error)
+           && readIntegerOption(j, "max_time_ms", maxTime, 0, 3600000, error)
+           && readIntegerOption(j, "warmup_ms", warmupTime, 0, 3600000, error)
+           && readIntegerOption(j, "quiet_probe_us", out.quietProbeUs, 0, 100000, error)
+           && readBooleanOption(j, "timing", out.timing, error) && readBooleanOption(j, "trace", out.trace, error)
+           && readBooleanOption(j, "metrics", out.metrics, error) && readBooleanOption(j, "samples", out.samples, error)
+           && readBooleanOption(j, "source_profile", out.sourceProfile, error)
+           && readBooleanOption(j, "source_profile_reference", out.sourceProfileReference, error)
+           && readBooleanOption(j, "deep", out.deep, error);
+}
+
+// ci_target, metrics_min_speedup and source_profile_period: numbers each with its own range and message.
+bool readRangedOptions(const OptionsJson &j, EvalOptions &out, std::string &error)
+{
     if (const auto it = j.find("ci_target"); it != j.end() && !it->is_null()) {
         if (!it->is_number() || !(it->get<double>() >= 0 && it->get<double>() <= 0.5)) {
             error = "options.ci_target: expected a number in [0, 0.5] (0.01: the medians within ±1%; 0: the fixed "
@@ -77,27 +90,54 @@ bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, st
         }
         out.sourceProfilePeriod = static_cast<int>(it->get<double>());
     }
-    if (const auto it = j.find("seed"); it != j.end() && !it->is_null()) {
-        // Exact as an integer (a double holds only 53 bits); a double is accepted where it is a whole number a
-        // double holds exactly (clients that wrote every number as a double).
-        bool ok = false;
-        if (it->is_number_unsigned()) {
-            out.seed = it->get<uint64_t>();
-            ok = out.seed <= kMaxSeed;
-        } else if (it->is_number_integer()) {
-            ok = it->get<int64_t>() >= 0;
-            out.seed = static_cast<uint64_t>(it->get<int64_t>());
-        } else if (it->is_number_float()) {
-            const double d = it->get<double>();
-            ok = d >= 0 && d <= 9007199254740992.0 && std::floor(d) == d;
-            out.seed = ok ? static_cast<uint64_t>(d) : 0;
-        }
-        if (!ok) {
-            error = "options.seed: expected an integer in [0, " + std::to_string(kMaxSeed) + "]";
-            return false;
-        }
-        out.seedGiven = true;
+    return true;
+}
+
+// The optional "seed" into out.seed (and seedGiven); false with `error` when it is not an integer in [0, kMaxSeed].
+bool readSeedOption(const OptionsJson &j, EvalOptions &out, std::string &error)
+{
+    const auto it = j.find("seed");
+    if (it == j.end() || it->is_null())
+        return true;
+    // Exact as an integer (a double holds only 53 bits); a double is accepted where it is a whole number a
+    // double holds exactly (clients that wrote every number as a double).
+    bool ok = false;
+    if (it->is_number_unsigned()) {
+        out.seed = it->get<uint64_t>();
+        ok = out.seed <= kMaxSeed;
+    } else if (it->is_number_integer()) {
+        ok = it->get<int64_t>() >= 0;
+        out.seed = static_cast<uint64_t>(it->get<int64_t>());
+    } else if (it->is_number_float()) {
+        const double d = it->get<double>();
+        ok = d >= 0 && d <= 9007199254740992.0 && std::floor(d) == d;
+        out.seed = ok ? static_cast<uint64_t>(d) : 0;
     }
+    if (!ok) {
+        error = "options.seed: expected an integer in [0, " + std::to_string(kMaxSeed) + "]";
+        return false;
+    }
+    out.seedGiven = true;
+    return true;
+}
+
+} // namespace
+
+bool EvalOptions::fromJson(const nlohmann::ordered_json &j, EvalOptions &out, std::string &error)
+{
+    out = EvalOptions();
+    if (j.is_null())
+        return true;
+    if (!j.is_object()) {
+        error = "options: expected an object";
+        return false;
+    }
+    double minTime = -1; // absent: by the rule (ci_target)
+    double maxTime = out.maxTimeMs;
+    double warmupTime = out.warmupMs;
+    if (!readCountsAndSwitches(j, out, minTime, maxTime, warmupTime, error) || !readRangedOptions(j, out, error)
+        || !readSeedOption(j, out, error))
+        return false;
     out.minTimeMs = minTime >= 0 ? minTime : out.ciTarget > 0 ? kAdaptiveMinTimeMs : kFixedMinTimeMs;
     out.maxTimeMs = maxTime;
     out.warmupMs = warmupTime;
