@@ -309,4 +309,28 @@ Json Judge::report(Run &run, Json result)
     return result;
 }
 
+Json Judge::provisional(Run &run, const Json &result)
+{
+    const EvalOptions &o = run.options;
+    const bool timed = o.timing && run.timedRounds > 0 && run.reference && run.candidate;
+    Json pending = Json::array();
+    if (PrecisionPass::unavailableReason(run.task, run.hosts.reference->kind() == host::HostKind::Module,
+                                         run.v.referenceMutates)
+            .empty())
+        pending.push_back("precision");
+    if (timed && o.trace)
+        pending.push_back("trace");
+    if (timed && MetricsPass::pays(o, *run.reference, *run.candidate))
+        pending.push_back("metrics");
+    if (timed && o.sourceProfile)
+        pending.push_back("source_profile");
+    if (pending.empty())
+        return nullptr;
+    Json early = report(run, result);
+    early["provisional"] = true;
+    early["pending"] = pending;
+    early["elapsed_ms"] = std::round(run.elapsedMs());
+    return early;
+}
+
 } // namespace kforge::runtime

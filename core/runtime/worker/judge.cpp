@@ -195,10 +195,9 @@ void Judge::round(Run &run, int index, bool fullCheck, bool sample)
         }
     }
     if (index == 1 || (isFirst && !run.options.timing)) {
-        const double b = base[kRef];
-        const auto perCall = [&](Side s) { return std::max(times[s].ms - b, 1e-4) / run.k0; };
         // Never more calls than input sets: a batch that came back to a set would give a repeated call the
         // same inputs and output slot, which a cache can answer without computing (fewer sets, shorter batches).
+        const auto perCall = [&](Side side) { return std::max(times[side].ms - base[kRef], 1e-4) / run.k0; };
         run.kRef = std::min(chooseBatch(perCall(Side::Reference)), bt.sets());
         run.kCand = std::min(chooseBatch(perCall(Side::Candidate)), bt.sets());
         run.refPerCallMs = perCall(Side::Reference);
@@ -208,6 +207,23 @@ void Judge::round(Run &run, int index, bool fullCheck, bool sample)
             run.v.dependsOnInputs = run.verifier->referenceDifference(0, 1) != 0;
     }
 
+    checkRound(run, RoundCheck{name, seed, first, kCand, kRef, fullCheck, order.back().side == Side::Candidate});
+    if (sample && !run.v.failed)
+        recordSample(run, base, times, prep, baseWall);
+}
+
+// A round's checks (round()'s second half): the candidate's outputs to compare (every one in a full-check or deep
+// round, else a random sixteenth), the inputs it may have changed, the reference's outputs for the sets its own
+// batch did not cover (within kCheckBudgetMs), the comparison, and a failure for changed inputs.
+void Judge::checkRound(Run &run, const RoundCheck &r)
+{
+    BatchTimer &bt = *run.batches;
+    const std::string &name = r.name;
+    const uint64_t seed = r.seed;
+    const int first = r.first, kCand = r.kCand, kRef = r.kRef;
+    const bool fullCheck = r.fullCheck, candidateLast = r.candidateLast;
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point since;
     // Which outputs to compare, and the reference's outputs for sets its own batch did not cover.
     const int candSets = std::min(kCand, bt.sets()), refSets = std::min(kRef, bt.sets());
     const auto slotOf = [&](int c) { return (first + c) % bt.sets(); };
@@ -223,7 +239,6 @@ void Judge::round(Run &run, int index, bool fullCheck, bool sample)
         all.resize(static_cast<std::size_t>(std::max(1, candSets / 16)));
         slots = all;
     }
-    const bool candidateLast = order.back().side == Side::Candidate;
     since = Clock::now();
     if (candidateLast) { // nothing regenerated the inputs since the candidate's batch
         for (int j : slots) {
@@ -286,20 +301,25 @@ void Judge::round(Run &run, int index, bool fullCheck, bool sample)
                        + names + " (inputs must stay unchanged) in " + name;
         run.v.failed = true;
     }
-    if (sample && !run.v.failed) {
-        for (const auto &[k, ms] : base)
-            run.baselineMs[k].push_back(ms);
-        run.refBatchMs.push_back(times[Side::Reference].ms);
-        run.candBatchMs.push_back(times[Side::Candidate].ms);
-        if (prep[0] >= 0 && prep[1] >= 0) { // pairs: the yardstick's rounds
-            run.basePrepMs.push_back(prep[0]);
-            run.candPrepMs.push_back(prep[1]);
-        }
-        run.refWallMs += times[Side::Reference].wallMs;
-        run.candWallMs += times[Side::Candidate].wallMs;
-        run.baselineWallMs += baseWall;
-        ++run.timedRounds;
+}
+
+// A sampled round's figures into the run: the baseline's batches by K, each side's batch time and wall time, the
+// preparation yardstick's pair.
+void Judge::recordSample(Run &run, const std::map<int, double> &base, std::map<Side, BatchTime> &times,
+                         const double (&prep)[2], double baseWall)
+{
+    for (const auto &[k, ms] : base)
+        run.baselineMs[k].push_back(ms);
+    run.refBatchMs.push_back(times[Side::Reference].ms);
+    run.candBatchMs.push_back(times[Side::Candidate].ms);
+    if (prep[0] >= 0 && prep[1] >= 0) { // pairs: the yardstick's rounds
+        run.basePrepMs.push_back(prep[0]);
+        run.candPrepMs.push_back(prep[1]);
     }
+    run.refWallMs += times[Side::Reference].wallMs;
+    run.candWallMs += times[Side::Candidate].wallMs;
+    run.baselineWallMs += baseWall;
+    ++run.timedRounds;
 }
 
 void Judge::edgeRounds(Run &run)
@@ -696,7 +716,8 @@ void Judge::closeBatches(Run &run, Json &result)
 
 // Verify (round 1 and the edge rounds), time (the rounds until the stop rule), the deep check's sanitizer round,
 // the passes, then the result; a failure on the way ends the steps and sets the verdict.
-Json Judge::evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts, const Progress &progress)
+Json Judge::evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts, const Progress &progress,
+                    const Measured &measured)
 {
     m_restartRequired = false;
     const DeviceState stateBefore = m_gpu.deviceState();
@@ -717,6 +738,9 @@ Json Judge::evaluate(const TaskSpec &task, const EvalOptions &options, const Hos
         // Deep: the sanitizer's round after the timing, so the tool's process does not share the GPU with it.
         if (!run.v.failed && options.deep)
             sanitizerRound(run);
+        if (!run.v.failed && measured)
+            if (const Json early = provisional(run, result); !early.is_null())
+                measured(early);
         if (!run.v.failed)
             passes(run);
     } catch (const host::HostFailure &f) {

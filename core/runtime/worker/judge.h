@@ -27,6 +27,7 @@ struct RunStats {
 };
 
 class BatchTimer;
+struct BatchTime;
 struct EntryFailure;
 struct Verification;
 enum class Side;
@@ -35,6 +36,8 @@ class Judge
 {
 public:
     using Progress = std::function<void(const char *stage)>;
+    // The provisional result, sent once timing is over and before the passes (the protocol's "measured" event).
+    using Measured = std::function<void(const nlohmann::ordered_json &provisional)>;
     static constexpr std::size_t kStdoutCap = 64 * 1024;
     // Bounds of K, the calls of one batch (docs/worker-protocol.md, "Timing").
     static constexpr int kMinBatch = 3;
@@ -76,8 +79,9 @@ public:
     Judge(const Judge &) = delete;
     Judge &operator=(const Judge &) = delete;
 
+    // `measured`, when given, gets the provisional result (provisional()) before the passes run.
     nlohmann::ordered_json evaluate(const TaskSpec &task, const EvalOptions &options, const Hosts &hosts,
-                                    const Progress &progress = {});
+                                    const Progress &progress = {}, const Measured &measured = {});
     // The judge's own CUDA context is unusable after this evaluation: the worker must exit after replying.
     bool restartRequired() const { return m_restartRequired; }
     // The device ran an evaluation's batches moments ago (the server knows): its clocks are up, so the
@@ -133,6 +137,18 @@ private:
         int calls;
     };
     std::vector<RoundBatch> roundOrder(const Run &run, int kRef, int kCand, bool probe, bool sample, bool isFirst);
+    // A round's checks, after its batches: what it compares and against what (judge.cpp, checkRound).
+    struct RoundCheck {
+        const std::string &name; // "round N", for the failure's phase and the verification's report
+        uint64_t seed;           // the round's batch seed
+        int first;               // the set the round's calls start from
+        int kCand, kRef;         // the round's calls per side
+        bool fullCheck;          // every output compared (a trial round)
+        bool candidateLast;      // nothing regenerated the inputs since the candidate's batch
+    };
+    void checkRound(Run &run, const RoundCheck &check);
+    void recordSample(Run &run, const std::map<int, double> &base, std::map<Side, BatchTime> &times,
+                      const double (&prep)[2], double baseWall);
     // The edge rounds (verification.h, EdgeSchedule): after the first round, on edge-range inputs.
     void edgeRounds(Run &run);
     // options.deep: one verification batch of the candidate in a host run under compute-sanitizer memcheck.
@@ -162,6 +178,10 @@ private:
     // The result object (evalreport.cpp): the verification, the timing (timingReport), the passes' parts, the
     // candidate's output and isolation, the flags and warnings, the message.
     nlohmann::ordered_json report(Run &run, nlohmann::ordered_json result);
+    // The result as it stands once verification and timing are over, before the passes (evalreport.cpp): the
+    // report so far with "provisional": true and "pending" (the passes still to run, in their order), or null
+    // when no pass is left to run (the final result follows at once then).
+    nlohmann::ordered_json provisional(Run &run, const nlohmann::ordered_json &result);
     void timingReport(const Run &run, nlohmann::ordered_json &result, std::vector<std::string> &flags,
                       std::vector<std::string> &warnings) const;
 

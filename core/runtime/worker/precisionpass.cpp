@@ -36,22 +36,27 @@ void PrecisionPass::notAvailable(const std::string &why)
     m_contract = PrecisionContract::notAvailable(why).toJson();
 }
 
-void PrecisionPass::run(const TaskSpec &task, uint64_t seed, bool referenceMutates, PassHosts &hosts, EvalClock &clock)
+std::string PrecisionPass::unavailableReason(const TaskSpec &task, bool referenceIsModule, bool referenceMutates)
 {
     bool judged = false;
     for (const TensorSpec &t : task.outputs)
         judged = judged || precisionFloor(t.dtype) > 0;
-    if (!judged) {
-        notAvailable("the task's outputs are float64 or integers: nothing computes below the declared precision");
-        return;
-    }
-    if (task.kind != TaskKind::Torch || hosts.hosts.reference->kind() != host::HostKind::Module) {
-        notAvailable("the reference is a compiled kernel (" + task.reference
-                     + ") that computes in the task's declared dtypes; the judge cannot run it in float64");
-        return;
-    }
-    if (referenceMutates) {
-        notAvailable("the reference modifies its inputs, so a second run of it in float64 would not see the same ones");
+    if (!judged)
+        return "the task's outputs are float64 or integers: nothing computes below the declared precision";
+    if (task.kind != TaskKind::Torch || !referenceIsModule)
+        return "the reference is a compiled kernel (" + task.reference
+               + ") that computes in the task's declared dtypes; the judge cannot run it in float64";
+    if (referenceMutates)
+        return "the reference modifies its inputs, so a second run of it in float64 would not see the same ones";
+    return {};
+}
+
+void PrecisionPass::run(const TaskSpec &task, uint64_t seed, bool referenceMutates, PassHosts &hosts, EvalClock &clock)
+{
+    const std::string why =
+        unavailableReason(task, hosts.hosts.reference->kind() == host::HostKind::Module, referenceMutates);
+    if (!why.empty()) {
+        notAvailable(why);
         return;
     }
     BatchTimer &bt = hosts.batches;

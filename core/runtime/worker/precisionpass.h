@@ -27,6 +27,10 @@ public:
     // candidate's only (the caller's test).
     void report(nlohmann::ordered_json &result, std::vector<std::string> &flags, std::vector<std::string> &warnings) const;
 
+    // Why the pass cannot judge this evaluation (the contract's "not available" reason), or empty when it runs:
+    // `referenceIsModule` the reference runs in a module host.
+    static std::string unavailableReason(const TaskSpec &task, bool referenceIsModule, bool referenceMutates);
+
 private:
     void notAvailable(const std::string &why);
 

@@ -153,14 +153,19 @@ void TracePass::report(const std::vector<std::string> &refused, Json &result, st
     }
 }
 
-bool MetricsPass::wanted(const EvalOptions &o, const RunStats &reference, const RunStats &candidate)
+bool MetricsPass::pays(const EvalOptions &o, const RunStats &reference, const RunStats &candidate)
 {
     if (!o.metrics || !(o.metricsMinSpeedup > 0))
         return o.metrics;
-    const double speedup = reference.medianMs / std::max(candidate.medianMs, 1e-12);
-    if (speedup >= o.metricsMinSpeedup)
+    return reference.medianMs / std::max(candidate.medianMs, 1e-12) >= o.metricsMinSpeedup;
+}
+
+bool MetricsPass::wanted(const EvalOptions &o, const RunStats &reference, const RunStats &candidate)
+{
+    if (pays(o, reference, candidate))
         return true;
-    m_skipped = "not_among_best";
+    if (o.metrics)
+        m_skipped = "not_among_best";
     return false;
 }
 

@@ -90,6 +90,8 @@ public:
     // Metrics when they pay, decided after timing: with options.metrics_min_speedup, a candidate slower than
     // that (the session's best) needs no pass, and none waits for a second evaluation to get it.
     bool wanted(const EvalOptions &options, const RunStats &reference, const RunStats &candidate);
+    // The decision alone (wanted() also records why it said no).
+    static bool pays(const EvalOptions &options, const RunStats &reference, const RunStats &candidate);
     void run(const EvalOptions &options, const TaskSpec &task, const DevicePeaks &peaks, const RunStats &reference,
              const RunStats &candidate, PassHosts &hosts, ReferenceProfiler &profiler, EvalClock &clock);
     // The profile's roofline of each side (the result's roofline.profile); empty when none.

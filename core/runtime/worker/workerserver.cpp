@@ -404,6 +404,56 @@ Json WorkerServer::opLoad(const Json &request)
     return Json{{"abi_version", abi}, {"start_ms", startMs}};
 }
 
+// The hosts an evaluation judges (the loaded reference and candidate, the baseline of the task's kind) and what
+// the judge may ask of the server: fresh and wrapped hosts, quiet and timed spares (judge.h, Judge::Hosts).
+Judge::Hosts WorkerServer::judgeHosts(bool torch)
+{
+    host::HostClient *baseline = torch && m_candidate->module ? m_moduleBaseline->host.get() : m_baseline->host.get();
+    Judge::Hosts hosts{.reference = m_reference->host.get(), .candidate = m_candidate->host.get(), .baseline = baseline,
+                           .freeBeforeCandidate = m_candidate->freeBeforeStart};
+    hosts.referenceState = torch ? &m_reference->initialState : nullptr;
+    hosts.fresh = [this](bool reference) -> std::unique_ptr<host::HostClient> {
+        const Loaded &of = *(reference ? m_reference : m_candidate);
+        Loaded copy;
+        copy.slot = reference ? "reference" : "candidate";
+        copy.bytes = of.bytes;
+        copy.module = of.module;
+        copy.fileName = of.fileName;
+        copy.init = of.init;
+        copy.initTimeoutS = of.initTimeoutS;
+        std::string code, message;
+        try {
+            return startHost(copy, code, message) ? std::move(copy.host) : nullptr;
+        } catch (const ProtocolError &) {
+            return nullptr;
+        }
+    };
+    hosts.quiet = [this] {
+        for (auto *spares : {&m_spare, &m_moduleSpare})
+            for (auto it = spares->begin(); it != spares->end();)
+                it = (*it)->settle(host::kInitTimeoutS) ? it + 1 : spares->erase(it); // failed: dropped
+    };
+    hosts.timed = [this] {
+        bootSpares(kSpares);
+        bootModuleSpares(kSpares);
+    };
+    hosts.wrapped = [this](const std::vector<std::string> &wrapper, std::string &error) -> std::unique_ptr<host::HostClient> {
+        host::HostStart how;
+        try {
+            how = m_candidate->module ? moduleStart(*m_candidate) : hostStart("candidate");
+        } catch (const ProtocolError &e) {
+            error = e.message;
+            return nullptr;
+        }
+        how.library = m_candidate->bytes;
+        how.wrapper = wrapper;
+        how.initTimeoutS = 180; // the tool's own start and instrumentation
+        std::string code;
+        return host::HostClient::start(how, code, error);
+    };
+    return hosts;
+}
+
 Json WorkerServer::opEvaluate(const Json &request)
 {
     const auto taskJson = request.find("task");
@@ -475,52 +525,19 @@ Json WorkerServer::opEvaluate(const Json &request)
                             && std::chrono::duration<double>(std::chrono::steady_clock::now() - m_lastEvaluationEnd).count()
                                    < Judge::kWarmDeviceS);
     const Json id = m_currentId;
-    host::HostClient *baseline = torch && m_candidate->module ? m_moduleBaseline->host.get() : m_baseline->host.get();
-    Judge::Hosts hosts{.reference = m_reference->host.get(), .candidate = m_candidate->host.get(), .baseline = baseline,
-                           .freeBeforeCandidate = m_candidate->freeBeforeStart};
-    hosts.referenceState = torch ? &m_reference->initialState : nullptr;
-    hosts.fresh = [this](bool reference) -> std::unique_ptr<host::HostClient> {
-        const Loaded &of = *(reference ? m_reference : m_candidate);
-        Loaded copy;
-        copy.slot = reference ? "reference" : "candidate";
-        copy.bytes = of.bytes;
-        copy.module = of.module;
-        copy.fileName = of.fileName;
-        copy.init = of.init;
-        copy.initTimeoutS = of.initTimeoutS;
-        std::string code, message;
-        try {
-            return startHost(copy, code, message) ? std::move(copy.host) : nullptr;
-        } catch (const ProtocolError &) {
-            return nullptr;
-        }
-    };
-    hosts.quiet = [this] {
-        for (auto *spares : {&m_spare, &m_moduleSpare})
-            for (auto it = spares->begin(); it != spares->end();)
-                it = (*it)->settle(host::kInitTimeoutS) ? it + 1 : spares->erase(it); // failed: dropped
-    };
-    hosts.timed = [this] {
-        bootSpares(kSpares);
-        bootModuleSpares(kSpares);
-    };
-    hosts.wrapped = [this](const std::vector<std::string> &wrapper, std::string &error) -> std::unique_ptr<host::HostClient> {
-        host::HostStart how;
-        try {
-            how = m_candidate->module ? moduleStart(*m_candidate) : hostStart("candidate");
-        } catch (const ProtocolError &e) {
-            error = e.message;
-            return nullptr;
-        }
-        how.library = m_candidate->bytes;
-        how.wrapper = wrapper;
-        how.initTimeoutS = 180; // the tool's own start and instrumentation
-        std::string code;
-        return host::HostClient::start(how, code, error);
-    };
-    Json result = evaluator.evaluate(*task.spec, options, hosts, [this, &id](const char *stage) {
+    const Judge::Hosts hosts = judgeHosts(torch);
+    const auto progress = [this, &id](const char *stage) {
         send(Json{{"id", id}, {"event", "progress"}, {"stage", stage}});
-    });
+    };
+    // The verdict and the timing before the passes (docs/worker-protocol.md, "measured"): the client shows them
+    // at once; the response stays the only result.
+    const auto measured = [this, &id, hostsS](const Json &provisional) {
+        Json early = provisional;
+        if (early.contains("elapsed_ms"))
+            early["elapsed_ms"] = early["elapsed_ms"].get<double>() + std::round(hostsS * 1000);
+        send(Json{{"id", id}, {"event", "measured"}, {"result", std::move(early)}});
+    };
+    Json result = evaluator.evaluate(*task.spec, options, hosts, progress, measured);
     if (result.contains("phases_s") && result["phases_s"].is_object())
         result["phases_s"]["hosts"] = std::round(hostsS * 1000) / 1000;
     if (candidateStarted && m_candidate->host) { // a module host started by this evaluation: where its start went

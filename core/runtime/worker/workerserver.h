@@ -4,6 +4,7 @@
 #include "core/runtime/host/hostclient.h"
 #include "core/runtime/worker/gpucontext.h"
 #include "core/runtime/worker/isolation.h"
+#include "core/runtime/worker/judge.h"
 
 #include <algorithm>
 #include <chrono>
@@ -56,6 +57,7 @@ private:
     nlohmann::ordered_json torchProbe() const;
     nlohmann::ordered_json opLoad(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opEvaluate(const nlohmann::ordered_json &request);
+    Judge::Hosts judgeHosts(bool torch);
     nlohmann::ordered_json opSelfTest(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opDisassemble(const nlohmann::ordered_json &request);
     nlohmann::ordered_json opPrebuild(const nlohmann::ordered_json &request);
