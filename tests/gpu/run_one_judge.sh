@@ -99,8 +99,26 @@ export BUILTIN_ARGS
 want builtin && ready builtin && stage builtin "${BUILTIN_S:-330}" bash -c \
   'python3 tests/gpu/tools/one_judge_driver.py --worker "$WORKER" builtin $BUILTIN_ARGS 2>&1 | tee "$OUT/builtin.log"; exit ${PIPESTATUS[0]}'
 want adversarial && ready adversarial && { stage adversarial 560 bash -c adversarial; stage sweep 30 bash -c sweep; }
+# The product's compile of the turnaround's .cu on a miss (the driver's nvcc_s is plain nvcc): bench_turnaround
+# --compile-only from the bundle, when .bundle carries it (KFORGE_BUNDLE_BINS="app/cli/kforge-cli
+# tests/bench/bench_turnaround" tests/gpu/bundle/pack.sh build/ci).
+product_compile() {
+  [ -f .bundle/kforge-qt.tar.xz ] || { echo "no .bundle carried: the product's compile was not measured"; return 0; }
+  link_work_main
+  unpack_bundle
+  [ -x "$BIN/bench_turnaround" ] || { echo "the bundle has no bench_turnaround: the product's compile was not measured"; return 0; }
+  local arch
+  arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  "$BIN/bench_turnaround" --compile-only --task torch_diag_matmul --variant rowscale --runs 10 --arch "$arch" 2>&1 | tail -14
+}
+export -f product_compile unpack_bundle link_work_main
+export ROOT
+want turnaround && stage product_compile 90 bash -c 'product_compile 2>&1 | tee "$OUT/product_compile.log"'
+# The .cu goal counts the product's compile where it was measured, else the driver's plain nvcc.
+COMPILE_S=$(sed -n 's/^median miss: \([0-9.]*\) ms.*/\1/p' "$OUT/product_compile.log" 2>/dev/null | awk '{printf "%.3f", $1 / 1000}')
+export COMPILE_ARG=${COMPILE_S:+--compile-s $COMPILE_S}
 want turnaround && ready turnaround && stage turnaround 150 bash -c \
-  'python3 tests/gpu/tools/one_judge_driver.py --worker "$WORKER" turnaround --candidates 5 2>&1 |
+  'python3 tests/gpu/tools/one_judge_driver.py --worker "$WORKER" turnaround --candidates 5 $COMPILE_ARG 2>&1 |
    tee "$OUT/turnaround.log"; exit ${PIPESTATUS[0]}'
 want deep && ready deep && stage deep 200 bash -c \
   'python3 tests/gpu/tools/one_judge_driver.py --worker "$WORKER" eval --task torch_diag_matmul \
@@ -143,7 +161,8 @@ print('  deep: %s' % json.dumps(r.get('deep'))[:600])
 PY
 fi
 if [[ -s $OUT/turnaround.log ]]; then
-  echo "turnaround (s per candidate; judge_s = load + evaluate, total_s with nvcc):"
-  sed -n '/^#  *kind/,$p' "$OUT/turnaround.log" | cut -c1-140
+  echo "turnaround (s per candidate; verdict_s = load + evaluate until the measured event, judge_s = the whole evaluation):"
+  sed -n '/^#  *kind/,$p' "$OUT/turnaround.log"
 fi
+[[ -s $OUT/product_compile.log ]] && { echo "the product's compile of the .cu (bench_turnaround --compile-only):"; grep -E '^median miss' "$OUT/product_compile.log"; }
 exit $status
