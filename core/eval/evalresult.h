@@ -129,6 +129,12 @@ struct EvalResult {
     double elapsedMs = TimingStats::NaN; // turnaround as the client measured it
     QJsonObject extra;                   // fields of the worker's result this version does not know, kept for the store
 
+    // A result as it stood after timing (the worker's "measured" event, docs/worker-protocol.md): shown at once, never
+    // stored or used by a round; the final result of the same evaluation follows and replaces it. `pending`: the passes
+    // still to run then ("precision", "trace", "metrics", "source_profile"), in that order.
+    bool provisional = false;
+    QStringList pending;
+
     bool isCorrect() const { return verdict == Verdict::Correct; }
     bool hasFlag(const QString &f) const { return flags.contains(f); }
     bool hasTiming() const { return reference.isValid() && candidate.isValid(); }

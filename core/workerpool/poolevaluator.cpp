@@ -70,6 +70,10 @@ PoolEvaluator::PoolEvaluator(Compiler *compiler, WorkerPool *pool, QObject *pare
         if (const auto it = m_byPoolJob.constFind(poolJob); it != m_byPoolJob.cend())
             Q_EMIT progress(*it, stage);
     });
+    connect(pool, &WorkerPool::measured, this, [this](int poolJob, const EvalResult &provisional) {
+        if (const auto it = m_byPoolJob.constFind(poolJob); it != m_byPoolJob.cend())
+            Q_EMIT measured(*it, provisional);
+    });
     connect(pool, &WorkerPool::deviceReported, this, &PoolEvaluator::startWaiting);
     connect(pool, &WorkerPool::devicesSettledChanged, this, &PoolEvaluator::startWaiting);
     connect(pool, &WorkerPool::readinessChanged, this, &Evaluator::readinessChanged);
