@@ -56,6 +56,24 @@ QString metricsSkippedText(const QString &code)
     return QCoreApplication::translate("EvalResult", "not measured (%1)").arg(code);
 }
 
+QString pendingPassesText(const QStringList &pending)
+{
+    QStringList names;
+    for (const QString &pass : pending) {
+        if (pass == "precision"_L1)
+            names << QCoreApplication::translate("EvalResult", "precision");
+        else if (pass == "trace"_L1)
+            names << QCoreApplication::translate("EvalResult", "trace");
+        else if (pass == "metrics"_L1)
+            names << QCoreApplication::translate("EvalResult", "metrics");
+        else if (pass == "source_profile"_L1)
+            names << QCoreApplication::translate("EvalResult", "source profile");
+        else
+            names << pass;
+    }
+    return names.join(QCoreApplication::translate("EvalResult", ", "));
+}
+
 QString verdictToString(Verdict v)
 {
     for (const auto &n : kVerdictNames)

@@ -32,6 +32,8 @@ std::optional<Verdict> verdictFromString(const QString &s);
 QString verdictDisplayName(Verdict v); // translated
 // EvalResult::metricsSkipped for people: "not measured: ..." (translated); empty for an empty code.
 QString metricsSkippedText(const QString &code);
+// EvalResult::pending for people: "precision, trace, metrics" (translated; an unknown pass by its code).
+QString pendingPassesText(const QStringList &pending);
 
 struct TimingStats {
     static constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
