@@ -2104,7 +2104,7 @@ CTX.update({
 ('EvalResult', 'precision'): '精度',
 ('EvalResult', 'trace'): '跟踪',
 ('EvalResult', 'metrics'): '指标',
-('EvalResult', ', '): '、',
+('EvalResult', ', '): '，',  # as every other ', ' is said
 })
 
 

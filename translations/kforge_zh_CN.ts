@@ -49,7 +49,7 @@
     <message>
         <location line="+4" />
         <source>, </source>
-        <translation>、</translation>
+        <translation>，</translation>
     </message>
     <message>
         <location line="+22" />
