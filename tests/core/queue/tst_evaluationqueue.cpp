@@ -228,15 +228,7 @@ private Q_SLOTS:
         Session s;
         QVERIFY(s.setUp());
         s.evaluator.setMeasuredScript([](const EvalRequest &) -> std::optional<EvalResult> {
-            EvalResult r;
-            r.verdict = Verdict::Correct;
-            r.reference.medianMs = 3.63;
-            r.candidate.medianMs = 0.1;
-            r.reference.runs = r.candidate.runs = 100;
-            r.speedup = 36.3;
-            r.verification.trials = 5;
-            r.pending = QStringList{u"precision"_s, u"trace"_s};
-            return r;
+            return test::timedCorrect(3.63, 0.1, {u"precision"_s, u"trace"_s});
         });
         Variant v;
         v.origin = VariantOrigin::Model;
@@ -249,7 +241,7 @@ private Q_SLOTS:
         connect(s.queue.get(), &EvaluationQueue::provisional, this, [&](int ticket, const EvalResult &r) {
             order << u"provisional"_s;
             ticketOfProvisional = ticket;
-            storedNothing = r.provisional && r.speedup == 36.3 && added.isEmpty()
+            storedNothing = r.provisional && qFuzzyCompare(r.speedup, 36.3) && added.isEmpty()
                             && !s.store.evaluations().latest(id).has_value() && !s.variant(id).eval.speedup
                             && s.variant(id).status == VariantStatus::Timing && s.queue->variantOf(ticket) == id;
         });

@@ -31,6 +31,16 @@ QJsonObject task(const QString &name)
     return QJsonObject{{u"name"_s, name}};
 }
 
+// The lines the client logged that start with `prefix`, in order.
+QStringList logged(const QSignalSpy &log, QStringView prefix)
+{
+    QStringList lines;
+    for (const QList<QVariant> &args : log)
+        if (args.at(0).toString().startsWith(prefix))
+            lines << args.at(0).toString();
+    return lines;
+}
+
 } // namespace
 
 class TestWorkerClient : public QObject
@@ -260,10 +270,7 @@ void TestWorkerClient::measuredIsForwarded()
     QCOMPARE(final.speedup, 35.9);
     QVERIFY(final.hasFlag(u"precision_loss"_s));
     QCOMPARE(client.rejectedLines(), 0);
-    bool secondLogged = false;
-    for (const QList<QVariant> &args : std::as_const(log))
-        secondLogged = secondLogged || args.at(0).toString().contains(u"second measured event");
-    QVERIFY(secondLogged);
+    QCOMPARE(logged(log, u"Ignored a second measured event").size(), 1);
     // The next request gets its own measured event.
     QVERIFY(waitReply(client, client.evaluate(task(u"again"_s), TaskKind::Cuda, EvalOptions(), 20000)).ok);
     QCOMPARE(measured.count(), 2);
@@ -285,10 +292,7 @@ void TestWorkerClient::brokenMeasuredIsIgnored()
     QCOMPARE(final.speedup, 35.9);
     QVERIFY(!final.provisional);
     QCOMPARE(client.rejectedLines(), 1); // the wrong token
-    QStringList ignored;
-    for (const QList<QVariant> &args : std::as_const(log))
-        if (args.at(0).toString().startsWith(u"Ignored a measured event"))
-            ignored << args.at(0).toString();
+    const QStringList ignored = logged(log, u"Ignored a measured event");
     QCOMPARE(ignored.size(), 2);
     QVERIFY2(ignored.at(0).contains(u"verdict is missing or not a string"), qPrintable(ignored.at(0)));
     QVERIFY2(ignored.at(1).contains(u"the reply has no result object"), qPrintable(ignored.at(1)));
@@ -563,10 +567,7 @@ void TestWorkerClient::linesWithoutTheTokenAreDropped()
     QVERIFY(!result.hasTiming());
     QCOMPARE(progress.count(), 2); // the genuine progress events carry the token
     QCOMPARE(client.rejectedLines(), 3);
-    QStringList dropped;
-    for (const QList<QVariant> &args : log)
-        if (args.at(0).toString().startsWith(u"Dropped a line"))
-            dropped << args.at(0).toString();
+    const QStringList dropped = logged(log, u"Dropped a line");
     QCOMPARE(dropped.size(), 3);
     QVERIFY2(dropped.at(0).contains(u"(no token)") && dropped.at(0).contains(u"\"message\":\"forged\""),
              qPrintable(dropped.at(0)));

@@ -5,6 +5,7 @@
 #include "core/queue/evaluationqueue.h"
 #include "core/workerpool/scriptedevaluator.h"
 #include "panelfixture.h"
+#include "tests/core/workerpool/workertesthelpers.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsfiltermodel.h"
 #include "views/variants/variantsmodel.h"
@@ -347,26 +348,9 @@ private Q_SLOTS:
         SessionFixture f;
         QVERIFY(f.create());
         f.measureReference();
-        ScriptedEvaluator evaluator([](const EvalRequest &) {
-            EvalResult r;
-            r.verdict = Verdict::Correct;
-            r.reference.medianMs = 2.0;
-            r.candidate.medianMs = 0.8;
-            r.reference.runs = r.candidate.runs = 100;
-            r.speedup = 2.5;
-            r.verification.trials = 5;
-            return r;
-        });
+        ScriptedEvaluator evaluator([](const EvalRequest &) { return timedCorrect(2.0, 0.8); });
         evaluator.setMeasuredScript([](const EvalRequest &) -> std::optional<EvalResult> {
-            EvalResult r;
-            r.verdict = Verdict::Correct;
-            r.reference.medianMs = 3.63;
-            r.candidate.medianMs = 0.1;
-            r.reference.runs = r.candidate.runs = 100;
-            r.speedup = 36.3;
-            r.verification.trials = 5;
-            r.pending = QStringList{QStringLiteral("precision"), QStringLiteral("trace"), QStringLiteral("metrics")};
-            return r;
+            return timedCorrect(3.63, 0.1, {QStringLiteral("precision"), QStringLiteral("trace"), QStringLiteral("metrics")});
         });
         evaluator.setDelayMs(100);
         EvaluationQueue queue(&f.store(), &evaluator);
