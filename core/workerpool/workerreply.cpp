@@ -112,6 +112,9 @@ EvalResult WorkerReply::toEvalResult() const
                 tr("The worker's answer breaks the protocol (%1); it was not used as a measurement.").arg(problem),
                 Malformed);
         r->elapsedMs = elapsedMs;
+        // The response is the result that counts, whatever it says of itself; only a measured event is provisional.
+        r->provisional = false;
+        r->pending.clear();
         return *r;
     }
     Verdict v = Verdict::Error;

@@ -4,6 +4,7 @@
 #include "core/workerpool/workerclient.h"
 #include "workertesthelpers.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -641,6 +642,13 @@ void TestWorkerClient::resultSchema()
     reply.ok = true;
     reply.body = QJsonObject{{u"result"_s, doc.object()}};
     QCOMPARE(reply.toEvalResult().errorCode == WorkerReply::Malformed, !problem.isEmpty());
+    // A response is never provisional, even one that says it is.
+    QJsonObject claims = doc.object();
+    claims.insert(u"provisional"_s, true);
+    claims.insert(u"pending"_s, QJsonArray{u"trace"_s});
+    reply.body = QJsonObject{{u"result"_s, claims}};
+    QVERIFY(!reply.toEvalResult().provisional);
+    QVERIFY(reply.toEvalResult().pending.isEmpty());
 }
 
 void TestWorkerClient::workerWithoutTokensIsRefused()
