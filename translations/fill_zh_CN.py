@@ -2081,6 +2081,33 @@ CTX.update({
 ('kforge::PathOpener', '%1 does not exist.'): '%1 不存在。',
 })
 
+# h/measured: an evaluation's provisional result (the worker's "measured" event) before its last passes.
+T.update({
+'Ignored a second measured event for request %1.': '已忽略请求 %1 的第二个 measured 事件。',
+'Ignored a measured event that breaks the protocol (%1); the final result decides.':
+    '已忽略一个违反协议的 measured 事件（%1）；以最终结果为准。',
+'Ignored a measured event for request %1, which is not a running evaluation.':
+    '已忽略请求 %1 的 measured 事件，该请求不是正在运行的评估。',
+'%1: %2, %3x measured in %4 s; running %5': '%1：%2，%3x，测量用时 %4 秒；正在运行%5',
+'%1: %2 measured in %3 s; running %4': '%1：%2，测量用时 %3 秒；正在运行%4',
+'source profile': '源码级性能分析',
+'%1 (provisional)': '%1（暂定）',
+'%1 (provisional; checking %2…)': '%1（暂定；正在检查%2…）',
+'measured, finishing…': '已测量，正在收尾…',
+'checking: %1…': '正在检查：%1…',
+'%1, checking: %2…': '%1，正在检查：%2…',
+'Provisional: the final result replaces it': '暂定结果：最终结果会取代它',
+'Provisional: measured before the %1 passes ran; the final result replaces it':
+    '暂定结果：在%1这些步骤运行之前测得；最终结果会取代它',
+})
+CTX.update({
+('EvalResult', 'precision'): '精度',
+('EvalResult', 'trace'): '跟踪',
+('EvalResult', 'metrics'): '指标',
+('EvalResult', ', '): '，',  # as every other ', ' is said
+})
+
+
 def main():
     check = '--check' in sys.argv[1:]
     tree = ET.parse(TS)

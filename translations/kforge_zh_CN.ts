@@ -12,7 +12,7 @@
 <context>
     <name>EvalResult</name>
     <message>
-        <location filename="../core/eval/evalresult.cpp" line="+50" />
+        <location filename="../core/eval/evalresult.cpp" line="+51" />
         <source>not measured: the metrics pass was turned off</source>
         <translation>未测量：指标采集已关闭</translation>
     </message>
@@ -25,6 +25,31 @@
         <location line="+3" />
         <source>not measured (%1)</source>
         <translation>未测量（%1）</translation>
+    </message>
+    <message>
+        <location line="+8" />
+        <source>precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>trace</source>
+        <translation>跟踪</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>metrics</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>source profile</source>
+        <translation>源码级性能分析</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>, </source>
+        <translation>，</translation>
     </message>
     <message>
         <location line="+22" />
@@ -148,7 +173,7 @@
         <translation>从 LLM 端点流式获取一个回答（用于检查端点）</translation>
     </message>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="+537" />
+        <location filename="../app/cli/cmd_eval.cpp" line="+553" />
         <source>Compile, verify and time a candidate kernel against its task's reference</source>
         <translation>编译候选内核，并对照任务的参考实现进行验证和计时</translation>
     </message>
@@ -1784,7 +1809,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
 <context>
     <name>kforge::EvaluationQueue</name>
     <message>
-        <location filename="../core/queue/evaluationqueue.cpp" line="+112" />
+        <location filename="../core/queue/evaluationqueue.cpp" line="+113" />
         <location line="+89" />
         <location line="+17" />
         <source>Open a session with a task first.</source>
@@ -1823,7 +1848,7 @@ Either set the environment variable %3 to the key before you start KForge (and e
         <translation>变体 %1 已在评测中。</translation>
     </message>
     <message>
-        <location line="+87" />
+        <location line="+103" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
@@ -2772,12 +2797,12 @@ Conflict: %2</source>
         <translation>%1 不是 JSON 对象：%2</translation>
     </message>
     <message>
-        <location line="+19" />
+        <location line="+67" />
         <source>no problem file (*.py) in %1: --problems names a KernelBench checkout or its KernelBench/ folder</source>
         <translation>%1 中没有问题文件（*.py）：--problems 应指向 KernelBench 的检出目录或其 KernelBench/ 文件夹</translation>
     </message>
     <message>
-        <location line="+43" />
+        <location line="+20" />
         <source>no generated kernel (level_L_problem_P_sample_S_kernel.py) in this folder</source>
         <translation>此文件夹中没有生成的内核（level_L_problem_P_sample_S_kernel.py）</translation>
     </message>
@@ -3461,7 +3486,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::MainWindow</name>
     <message>
-        <location filename="../app/gui/mainwindow.cpp" line="+189" />
+        <location filename="../app/gui/mainwindow.cpp" line="+191" />
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -3806,7 +3831,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location line="+129" />
+        <location line="+138" />
         <source>The evaluator has no compiler or worker pool.</source>
         <translation>评测器没有编译器或工作进程池。</translation>
     </message>
@@ -4268,7 +4293,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ReleasedJsonReader</name>
     <message>
-        <location filename="../core/collection/releasedjsonreader.cpp" line="+71" />
+        <location filename="../core/collection/releasedjsonreader.cpp" line="+73" />
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
@@ -4278,12 +4303,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 不是 JSON：偏移 %3 处 %2</translation>
     </message>
     <message>
-        <location line="+18" />
+        <location line="+13" />
         <source>not a list of records: left out</source>
         <translation>不是记录列表：已跳过</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>%1 holds no list of records (a list, or an object of lists such as {"level1": [...]})</source>
         <translation>%1 中没有记录列表（应为列表，或由列表组成的对象，例如 {"level1": [...]}）</translation>
     </message>
@@ -4293,7 +4318,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>不是记录（应为包含 %1、%2、%3 和 %4 的对象）</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+15" />
         <source>the reference's code (%1) is empty</source>
         <translation>参考实现的代码（%1）为空</translation>
     </message>
@@ -4303,7 +4328,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>没有参考实现代码：记录中没有字段 %1（可用 --map ref_code=FIELD 指定其他字段）</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+4" />
         <source>the candidate's code (%1) is empty</source>
         <translation>候选的代码（%1）为空</translation>
     </message>
@@ -4313,17 +4338,17 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>没有候选代码：记录中没有字段 %1（可用 --map custom_code=FIELD 指定其他字段）</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+4" />
         <source>the reference's code defines no class Model (KernelBench's format: class Model, get_inputs(), get_init_inputs())</source>
         <translation>参考实现的代码没有定义 class Model（KernelBench 格式：class Model、get_inputs()、get_init_inputs()）</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+3" />
         <source>the candidate's code defines no class ModelNew and no KF_ENTRY</source>
         <translation>候选的代码既没有定义 class ModelNew，也没有 KF_ENTRY</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+8" />
         <source>the claimed speedup (%1) %2 is not a number: no claim</source>
         <translation>声称的加速比（%1）%2 不是数字：视为没有声称</translation>
     </message>
@@ -4367,7 +4392,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ResponseParser</name>
     <message>
-        <location filename="../core/optimizer/responseparser.cpp" line="+294" />
+        <location filename="../core/optimizer/responseparser.cpp" line="+277" />
         <source>%1 code blocks define KF_ENTRY or ModelNew; used the one at line %2</source>
         <translation>%1 个代码块定义了 KF_ENTRY 或 ModelNew；使用第 %2 行的那个</translation>
     </message>
@@ -4382,12 +4407,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>回答在代码块内被截断（第 %1 行开始的代码块没有结束）</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+4" />
         <source>the answer is empty</source>
         <translation>回答为空</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+1" />
         <source>the answer has no code block</source>
         <translation>回答中没有代码块</translation>
     </message>
@@ -4404,7 +4429,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>模型在达到令牌上限时停止</translation>
     </message>
     <message>
-        <location line="+51" />
+        <location line="+77" />
         <source>no performance analysis</source>
         <translation>没有性能分析</translation>
     </message>
@@ -5335,12 +5360,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
 <context>
     <name>kforge::ScriptedEvaluator</name>
     <message>
-        <location filename="../core/workerpool/scriptedevaluator.cpp" line="+21" />
+        <location filename="../core/workerpool/scriptedevaluator.cpp" line="+41" />
         <source>The evaluation was cancelled.</source>
         <translation>评测已取消。</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+3" />
         <source>No script.</source>
         <translation>没有脚本。</translation>
     </message>
@@ -5561,7 +5586,7 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>会话数据库错误：%1</translation>
     </message>
     <message>
-        <location filename="../core/session/sessionstore.cpp" line="+95" />
+        <location filename="../core/session/sessionstore.cpp" line="+112" />
         <source>%1 is not a file</source>
         <translation>%1 不是文件</translation>
     </message>
@@ -5592,23 +5617,14 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>%1 已存在</translation>
     </message>
     <message>
-        <location line="-235" />
+        <location line="-252" />
         <source>the process running this round ended before it finished</source>
         <translation>运行此轮次的进程在其完成前结束了</translation>
     </message>
     <message>
-        <location filename="../core/session/analysisrepository.cpp" line="+15" />
-        <location line="+20" />
-        <location line="+27" />
-        <location line="+16" />
         <location filename="../core/session/evaluationrepository.cpp" line="+33" />
-        <location filename="../core/session/exchangerepository.cpp" line="+36" />
-        <location line="+34" />
-        <location line="+18" />
-        <location filename="../core/session/roundrepository.cpp" line="+15" />
-        <location line="+16" />
-        <location line="+19" />
-        <location filename="../core/session/sessionstore.cpp" line="+312" />
+        <location filename="../core/session/sessionstore.cpp" line="+62" />
+        <location line="+267" />
         <location filename="../core/session/variantrepository.cpp" line="+16" />
         <source>No session is open</source>
         <translation>没有打开的会话</translation>
@@ -5664,12 +5680,12 @@ Open a task folder (task.json and reference.cu) or a session to see its kernels 
         <translation>比参考实现快 %1 倍（超过 %2 倍）</translation>
     </message>
     <message>
-        <location filename="../core/session/exchangerepository.cpp" line="+10" />
+        <location filename="../core/session/exchangerepository.cpp" line="+74" />
         <source>No response %1 in this session</source>
         <translation>此会话中没有回答 %1</translation>
     </message>
     <message>
-        <location filename="../core/session/roundrepository.cpp" line="-9" />
+        <location filename="../core/session/roundrepository.cpp" line="+32" />
         <source>No round %1 in this session</source>
         <translation>此会话中没有第 %1 轮</translation>
     </message>
@@ -7178,7 +7194,7 @@ Nothing was written; fix the file and import again.</source>
 <context>
     <name>kforge::VariantTabBinding</name>
     <message>
-        <location filename="../views/editor/varianttabbinding.cpp" line="+71" />
+        <location filename="../views/editor/varianttabbinding.cpp" line="+81" />
         <location line="+28" />
         <location line="+26" />
         <source>reference</source>
@@ -7285,12 +7301,23 @@ Nothing was written; fix the file and import again.</source>
         <translation>无结果</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+6" />
+        <location line="+24" />
         <source>correct: %1× the reference, %2 %3</source>
         <translation>正确：参考实现的 %1×，%2 %3</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="-19" />
+        <source>%1 (provisional)</source>
+        <translation>%1（暂定）</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>%1 (provisional; checking %2…)</source>
+        <translation>%1（暂定；正在检查%2…）</translation>
+    </message>
+    <message>
+        <location line="+23" />
         <source> — %1</source>
         <translation> —— %1</translation>
     </message>
@@ -7303,7 +7330,7 @@ Nothing was written; fix the file and import again.</source>
 <context>
     <name>kforge::VariantsModel</name>
     <message>
-        <location filename="../views/variants/variantsmodel.cpp" line="+148" />
+        <location filename="../views/variants/variantsmodel.cpp" line="+209" />
         <source>reference</source>
         <translation>参考实现</translation>
     </message>
@@ -7378,7 +7405,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>已接受</translation>
     </message>
     <message>
-        <location line="+260" />
+        <location line="+283" />
         <source>The reference's event time (median) divided by this variant's</source>
         <translation>参考实现的事件时间（中位数）除以此变体的事件时间（中位数）</translation>
     </message>
@@ -7393,17 +7420,42 @@ Nothing was written; fix the file and import again.</source>
         <translation>事件时间</translation>
     </message>
     <message>
-        <location line="-181" />
+        <location line="-195" />
         <source>%1 (spills %2 B)</source>
         <translation>%1（溢出 %2 B）</translation>
     </message>
     <message>
-        <location line="-125" />
+        <location line="-266" />
+        <source>measured, finishing…</source>
+        <translation>已测量，正在收尾…</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>checking: %1…</source>
+        <translation>正在检查：%1…</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>%1, checking: %2…</source>
+        <translation>%1，正在检查：%2…</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Provisional: the final result replaces it</source>
+        <translation>暂定结果：最终结果会取代它</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Provisional: measured before the %1 passes ran; the final result replaces it</source>
+        <translation>暂定结果：在%1这些步骤运行之前测得；最终结果会取代它</translation>
+    </message>
+    <message>
+        <location line="+126" />
         <source>not measured</source>
         <translation>未测量</translation>
     </message>
     <message>
-        <location line="+133" />
+        <location line="+142" />
         <source>pinned</source>
         <translation>已固定</translation>
     </message>
@@ -7413,7 +7465,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>已排除</translation>
     </message>
     <message>
-        <location line="+75" />
+        <location line="+85" />
         <source>Accepted after review; held: %1</source>
         <translation>审核后已接受；曾待审核：%1</translation>
     </message>
@@ -7448,7 +7500,7 @@ Nothing was written; fix the file and import again.</source>
         <translation>输入由种子 %1 生成（kforge-cli eval --seed %1 可复现）</translation>
     </message>
     <message>
-        <location line="+59" />
+        <location line="+63" />
         <source>What limits the kernels, from the roofline</source>
         <translation>根据屋顶线模型得出的内核瓶颈</translation>
     </message>
@@ -8162,7 +8214,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>退出码 %1</translation>
     </message>
     <message>
-        <location line="+98" />
+        <location line="+99" />
         <source>kforge-worker was not found (next to this program, in the build tree or on PATH). Build it with the CUDA toolkit, or configure a worker command such as 'ssh gpu-host kforge-worker'.</source>
         <translation>未找到 kforge-worker（在本程序旁、构建目录中和 PATH 中均未找到）。请用 CUDA 工具包构建它，或配置一条工作进程命令，例如“ssh gpu-host kforge-worker”。</translation>
     </message>
@@ -8173,12 +8225,12 @@ Open a task folder or a session file to see its variants.</source>
     </message>
     <message>
         <location line="+21" />
-        <location line="+410" />
+        <location line="+452" />
         <source>The worker was stopped.</source>
         <translation>工作进程已停止。</translation>
     </message>
     <message>
-        <location line="-276" />
+        <location line="-318" />
         <source>The request was cancelled.</source>
         <translation>请求已取消。</translation>
     </message>
@@ -8188,7 +8240,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>不是 JSON</translation>
     </message>
     <message>
-        <location line="+33" />
+        <location line="+100" />
         <source>The worker speaks protocol version %1; this KForge speaks version %2. Install matching versions of KForge and kforge-worker.</source>
         <translation>工作进程使用协议版本 %1；本 KForge 使用版本 %2。请安装版本相匹配的 KForge 和 kforge-worker。</translation>
     </message>
@@ -8198,18 +8250,18 @@ Open a task folder or a session file to see its variants.</source>
         <translation>工作进程不回传请求令牌，因此无法将其回复与内核打印的行区分开。请安装与此 KForge 版本匹配的 kforge-worker。</translation>
     </message>
     <message>
-        <location line="+5" />
-        <location line="+28" />
+        <location line="-81" />
+        <location line="+86" />
         <source>wrong token</source>
         <translation>令牌错误</translation>
     </message>
     <message>
-        <location line="-23" />
+        <location line="+5" />
         <source>The worker refused the handshake: %1</source>
         <translation>工作进程拒绝了握手：%1</translation>
     </message>
     <message>
-        <location line="+19" />
+        <location line="-95" />
         <source>no request is running</source>
         <translation>没有正在运行的请求</translation>
     </message>
@@ -8219,12 +8271,27 @@ Open a task folder or a session file to see its variants.</source>
         <translation>没有令牌</translation>
     </message>
     <message>
-        <location line="+20" />
+        <location line="+24" />
         <source>Ignored a response to request %1, which is not running.</source>
         <translation>已忽略对请求 %1 的响应，该请求并未在运行。</translation>
     </message>
     <message>
-        <location line="+39" />
+        <location line="+12" />
+        <source>Ignored a measured event for request %1, which is not a running evaluation.</source>
+        <translation>已忽略请求 %1 的 measured 事件，该请求不是正在运行的评估。</translation>
+    </message>
+    <message>
+        <location line="+4" />
+        <source>Ignored a second measured event for request %1.</source>
+        <translation>已忽略请求 %1 的第二个 measured 事件。</translation>
+    </message>
+    <message>
+        <location line="+6" />
+        <source>Ignored a measured event that breaks the protocol (%1); the final result decides.</source>
+        <translation>已忽略一个违反协议的 measured 事件（%1）；以最终结果为准。</translation>
+    </message>
+    <message>
+        <location line="+102" />
         <source>Dropped a line on the worker's stdout (%1): %2</source>
         <translation>已丢弃工作进程标准输出中的一行（%1）：%2</translation>
     </message>
@@ -8267,7 +8334,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::WorkerPool</name>
     <message>
-        <location filename="../core/workerpool/workerpool.cpp" line="+86" />
+        <location filename="../core/workerpool/workerpool.cpp" line="+94" />
         <source>The worker was removed from the pool.</source>
         <translation>工作进程已从池中移除。</translation>
     </message>
@@ -8492,7 +8559,7 @@ Open a task folder or a session file to see its variants.</source>
         <translation>deep 不是对象</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+22" />
         <source>The worker's answer breaks the protocol (%1); it was not used as a measurement.</source>
         <translation>工作进程的回答违反协议（%1）；未将其用作测量结果。</translation>
     </message>
@@ -8727,7 +8794,7 @@ Open a task folder or a session file to see its variants.</source>
 <context>
     <name>kforge::cli</name>
     <message>
-        <location filename="../app/cli/cmd_eval.cpp" line="-464" />
+        <location filename="../app/cli/cmd_eval.cpp" line="-480" />
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -8981,12 +9048,22 @@ Open a task folder or a session file to see its variants.</source>
         <translation>kforge-cli eval：无法创建会话 %1：%2</translation>
     </message>
     <message>
-        <location line="+74" />
+        <location line="+71" />
+        <source>%1: %2, %3x measured in %4 s; running %5</source>
+        <translation>%1：%2，%3x，测量用时 %4 秒；正在运行%5</translation>
+    </message>
+    <message>
+        <location line="+2" />
+        <source>%1: %2 measured in %3 s; running %4</source>
+        <translation>%1：%2，测量用时 %3 秒；正在运行%4</translation>
+    </message>
+    <message>
+        <location line="+12" />
         <source>… %1</source>
         <translation>… %1</translation>
     </message>
     <message>
-        <location line="-14" />
+        <location line="-25" />
         <source>Not recorded in %1: the candidate got no verdict.</source>
         <translation>未记录到 %1：候选内核没有得到判定结果。</translation>
     </message>

@@ -39,6 +39,7 @@
 #include "views/settings/workerspage.h"
 #include "views/task/taskpanel.h"
 #include "views/variants/variantselection.h"
+#include "views/variants/variantsmodel.h"
 #include "views/variants/variantspanel.h"
 
 #include <Qsci/qsciscintilla.h>
@@ -132,6 +133,7 @@ void MainWindow::createDocks()
     m_rounds->setCredentials(m_workbench->credentials());
     m_rounds->setReadinessWatch(m_readiness);
     m_variants = new VariantsPanel(m_session, m_selection, this);
+    m_variants->model()->setQueue(m_workbench->queue()); // a running evaluation's provisional result in its row
     m_reasoning = new ReasoningPanel(m_session, m_selection, runner, this);
     m_charts = new ChartsPanel(m_session, m_selection, this);
     m_compare = new ComparePanel(m_session, m_selection, runner, this);

@@ -36,7 +36,8 @@ const QStringList &knownKeys()
                                   u"restart_required"_s, u"verification"_s,     u"timing"_s,     u"flags"_s,
                                   u"warnings"_s,         u"stdout_truncated"_s, u"trace"_s,      u"metrics"_s,
                                   u"roofline"_s,         u"stdout"_s,           u"exit_code"_s,  u"exit_signal"_s,
-                                  u"worker"_s,           u"device_name"_s,      u"elapsed_ms"_s, u"metrics_skipped"_s};
+                                  u"worker"_s,           u"device_name"_s,      u"elapsed_ms"_s, u"metrics_skipped"_s,
+                                  u"provisional"_s,      u"pending"_s};
     return keys;
 }
 
@@ -53,6 +54,24 @@ QString metricsSkippedText(const QString &code)
                                            "not measured: the metrics pass runs only for the session's best variants "
                                            "(Profile or re-run it to measure)");
     return QCoreApplication::translate("EvalResult", "not measured (%1)").arg(code);
+}
+
+QString pendingPassesText(const QStringList &pending)
+{
+    QStringList names;
+    for (const QString &pass : pending) {
+        if (pass == "precision"_L1)
+            names << QCoreApplication::translate("EvalResult", "precision");
+        else if (pass == "trace"_L1)
+            names << QCoreApplication::translate("EvalResult", "trace");
+        else if (pass == "metrics"_L1)
+            names << QCoreApplication::translate("EvalResult", "metrics");
+        else if (pass == "source_profile"_L1)
+            names << QCoreApplication::translate("EvalResult", "source profile");
+        else
+            names << pass;
+    }
+    return names.join(QCoreApplication::translate("EvalResult", ", "));
 }
 
 QString verdictToString(Verdict v)
@@ -242,6 +261,9 @@ EvalResult EvalResult::fromJson(const QJsonObject &o)
     r.workerName = o.value("worker"_L1).toString();
     r.deviceName = o.value("device_name"_L1).toString();
     r.elapsedMs = json::nullableNumber(o, "elapsed_ms"_L1);
+    r.provisional = o.value("provisional"_L1).toBool();
+    for (const QJsonValue &p : o.value("pending"_L1).toArray())
+        r.pending.append(p.toString());
     for (auto it = o.begin(); it != o.end(); ++it)
         if (!knownKeys().contains(it.key()))
             r.extra.insert(it.key(), it.value());
@@ -298,6 +320,10 @@ QJsonObject EvalResult::toJson() const
         o.insert(u"device_name"_s, deviceName);
     if (!std::isnan(elapsedMs))
         o.insert(u"elapsed_ms"_s, elapsedMs);
+    if (provisional) { // a final result says nothing of either
+        o.insert(u"provisional"_s, true);
+        o.insert(u"pending"_s, QJsonArray::fromStringList(pending));
+    }
     return o;
 }
 

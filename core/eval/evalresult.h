@@ -32,6 +32,8 @@ std::optional<Verdict> verdictFromString(const QString &s);
 QString verdictDisplayName(Verdict v); // translated
 // EvalResult::metricsSkipped for people: "not measured: ..." (translated); empty for an empty code.
 QString metricsSkippedText(const QString &code);
+// EvalResult::pending for people: "precision, trace, metrics" (translated; an unknown pass by its code).
+QString pendingPassesText(const QStringList &pending);
 
 struct TimingStats {
     static constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
@@ -128,6 +130,12 @@ struct EvalResult {
     QString deviceName;
     double elapsedMs = TimingStats::NaN; // turnaround as the client measured it
     QJsonObject extra;                   // fields of the worker's result this version does not know, kept for the store
+
+    // A result as it stood after timing (the worker's "measured" event, docs/worker-protocol.md): shown at once, never
+    // stored or used by a round; the final result of the same evaluation follows and replaces it. `pending`: the passes
+    // still to run then ("precision", "trace", "metrics", "source_profile"), in that order.
+    bool provisional = false;
+    QStringList pending;
 
     bool isCorrect() const { return verdict == Verdict::Correct; }
     bool hasFlag(const QString &f) const { return flags.contains(f); }

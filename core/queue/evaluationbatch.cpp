@@ -12,6 +12,10 @@ EvaluationBatch::EvaluationBatch(EvaluationQueue *queue, QObject *parent)
         if (const int i = indexOf(ticket); i >= 0)
             Q_EMIT progress(i, stage);
     });
+    connect(queue, &EvaluationQueue::provisional, this, [this](int ticket, const EvalResult &result) {
+        if (const int i = indexOf(ticket); i >= 0)
+            Q_EMIT provisional(i, result);
+    });
     connect(queue, &EvaluationQueue::compiled, this, [this](int ticket, const CompileResult &c) {
         if (const int i = indexOf(ticket); i >= 0) {
             m_items[std::size_t(i)].compiledAtMs = double(m_clock.nsecsElapsed()) / 1e6;

@@ -49,6 +49,8 @@ public:
 
 Q_SIGNALS:
     void progress(int index, const QString &stage);
+    // A candidate's result after timing, before the worker's passes (EvaluationQueue::provisional); only to be shown.
+    void provisional(int index, const kforge::EvalResult &result);
     void compiled(int index, const kforge::CompileResult &candidate);
     void candidateFinished(int index, const kforge::QueuedEvaluation &evaluation);
     void finished();

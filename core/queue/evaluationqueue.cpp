@@ -54,6 +54,7 @@ EvaluationQueue::EvaluationQueue(SessionStore *store, Evaluator *evaluator, QObj
     qRegisterMetaType<kforge::QueuedEvaluation>();
     connect(m_evaluator, &Evaluator::progress, this, &EvaluationQueue::onProgress);
     connect(m_evaluator, &Evaluator::compiled, this, &EvaluationQueue::onCompiled);
+    connect(m_evaluator, &Evaluator::measured, this, &EvaluationQueue::onMeasured);
     connect(m_evaluator, &Evaluator::finished, this, &EvaluationQueue::onFinished);
     // A session closed with evaluations in flight: their results belong to nobody.
     connect(m_store, &SessionStore::closed, this, [this] {
@@ -277,6 +278,14 @@ bool EvaluationQueue::isEvaluating(qint64 variantId) const
     return false;
 }
 
+qint64 EvaluationQueue::variantOf(int ticket) const
+{
+    for (const auto &[id, p] : m_pending)
+        if (p.ticket == ticket)
+            return p.variantId;
+    return 0;
+}
+
 // ------------------------------------------------------------------------------------------------ results
 
 void EvaluationQueue::onProgress(int id, const QString &stage)
@@ -291,6 +300,14 @@ void EvaluationQueue::onProgress(int id, const QString &stage)
     const VariantStatus next = statusOfStage(stage, v->status);
     if (next != v->status)
         m_store->variants().setStatus(v->id, next);
+}
+
+void EvaluationQueue::onMeasured(int id, const EvalResult &provisional)
+{
+    const auto it = m_pending.find(id);
+    if (it == m_pending.end() || it->second.deep)
+        return;
+    Q_EMIT this->provisional(it->second.ticket, provisional);
 }
 
 void EvaluationQueue::onCompiled(int id, const CompileResult &result)

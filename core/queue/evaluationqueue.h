@@ -102,6 +102,8 @@ public:
     // upcoming pairs get their nvcc and load_inline builds while earlier pairs are measured.
     void prepare(const EvalRequest &request);
     bool isEvaluating(qint64 variantId) const;
+    // The variant a ticket in flight evaluates; 0 for a source outside any session or a ticket not in flight.
+    qint64 variantOf(int ticket) const;
     int pendingCount() const { return int(m_pending.size()); }
 
     // Commits one finished evaluation of `variantId`: the stored form, the device (`device`, or deviceOf()), and the
@@ -121,6 +123,10 @@ Q_SIGNALS:
     // The evaluator's stages ("compiling", "queued", "loading", "verifying", ...).
     void progress(int ticket, const QString &stage);
     void compiled(int ticket, const kforge::CompileResult &candidate);
+    // The verdict and timing after the worker's timing stage, before its passes (Evaluator::measured), only to be
+    // shown: nothing is stored, nothing decided from it, and finished() follows with the result that counts. Not for
+    // a deep check, whose stages stay "deep check running".
+    void provisional(int ticket, const kforge::EvalResult &result);
     // A result of `variantId` looked too good (`reason`) and is being measured again with the deep check.
     void deepCheckStarted(int ticket, qint64 variantId, const QString &reason);
     // Exactly once per ticket; for a variant, the result is committed and its status current already.
@@ -155,6 +161,7 @@ private:
     qint64 failId(const QString &message);
     void onProgress(int id, const QString &stage);
     void onCompiled(int id, const CompileResult &result);
+    void onMeasured(int id, const EvalResult &provisional);
     void onFinished(int id, const EvalResult &measured);
 
     QPointer<SessionStore> m_store;

@@ -1,7 +1,7 @@
 #pragma once
-// The interface the optimizer (rounds), the workbench and the CLI evaluate candidates through: a
-// candidate's source goes in, progress and one EvalResult come out, asynchronously. PoolEvaluator is the
-// real implementation (nvcc + GPU workers); ScriptedEvaluator is the one fake KForge allows, for testing
+// The interface the optimizer (rounds), the workbench and the CLI evaluate candidates through: a candidate's source
+// goes in; progress, maybe a provisional result to show, and one EvalResult come out, asynchronously. PoolEvaluator
+// is the real implementation (nvcc + GPU workers); ScriptedEvaluator is the one fake KForge allows, for testing
 // orchestration where there is no GPU.
 #include "core/compile/compileresult.h"
 #include "core/eval/evaloptions.h"
@@ -47,6 +47,10 @@ Q_SIGNALS:
     // Stages, in order: "compiling", "queued", "loading", then the worker's ("verifying", "timing",
     // "tracing", "profiling").
     void progress(int id, const QString &stage);
+    // The verdict and the timing as they stood after the "timing" stage, before the passes that follow it
+    // (EvalResult::provisional, with the passes still to run in EvalResult::pending): at most once, only to be shown.
+    // finished() still follows with the result that counts, which may differ (a pass adds flags, warnings, metrics).
+    void measured(int id, const kforge::EvalResult &provisional);
     // The candidate's compile result (diagnostics, per-kernel resources), before finished().
     void compiled(int id, const kforge::CompileResult &candidate);
     void finished(int id, const kforge::EvalResult &result);

@@ -70,6 +70,15 @@ PoolEvaluator::PoolEvaluator(Compiler *compiler, WorkerPool *pool, QObject *pare
         if (const auto it = m_byPoolJob.constFind(poolJob); it != m_byPoolJob.cend())
             Q_EMIT progress(*it, stage);
     });
+    connect(pool, &WorkerPool::measured, this, [this](int poolJob, EvalResult provisional) {
+        const auto it = m_byPoolJob.constFind(poolJob);
+        if (it == m_byPoolJob.cend())
+            return;
+        // Since submit(), as finish() counts the final result's turnaround.
+        if (const auto p = m_pending.find(*it); p != m_pending.end())
+            provisional.elapsedMs = double(p->second.clock.nsecsElapsed()) / 1e6;
+        Q_EMIT measured(*it, provisional);
+    });
     connect(pool, &WorkerPool::deviceReported, this, &PoolEvaluator::startWaiting);
     connect(pool, &WorkerPool::devicesSettledChanged, this, &PoolEvaluator::startWaiting);
     connect(pool, &WorkerPool::readinessChanged, this, &Evaluator::readinessChanged);

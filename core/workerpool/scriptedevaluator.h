@@ -7,6 +7,7 @@
 
 #include <QList>
 #include <functional>
+#include <optional>
 
 namespace kforge {
 
@@ -19,6 +20,11 @@ public:
     explicit ScriptedEvaluator(Script script, QObject *parent = nullptr);
 
     void setDelayMs(int ms) { m_delayMs = ms; } // per evaluation, from submit to finished
+    // Optionally, what measured() says of a request before its finished() (a worker's result after timing); none:
+    // nothing. The result is sent as provisional (with its pending passes as given), and finished() follows after
+    // another delay, so a test can look at what shows the provisional result.
+    using MeasuredScript = std::function<std::optional<EvalResult>(const EvalRequest &request)>;
+    void setMeasuredScript(MeasuredScript script) { m_measuredScript = std::move(script); }
     QList<EvalRequest> submitted() const { return m_submitted; }
     // What callers asked to be built ahead (prepare()): recorded only, nothing is built.
     QList<EvalRequest> prepared() const { return m_prepared; }
@@ -28,7 +34,10 @@ public:
     void prepare(const EvalRequest &request) override { m_prepared.append(request); }
 
 private:
+    void finish(int id, const EvalRequest &request);
+
     Script m_script;
+    MeasuredScript m_measuredScript;
     int m_delayMs = 0;
     int m_nextId = 1;
     QList<EvalRequest> m_submitted;

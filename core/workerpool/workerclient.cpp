@@ -57,6 +57,7 @@ WorkerClient::WorkerClient(const WorkerConfig &config, QObject *parent)
     , m_startTimer(new QTimer(this))
 {
     qRegisterMetaType<kforge::WorkerReply>();
+    qRegisterMetaType<kforge::EvalResult>();
     m_watchdog->setSingleShot(true);
     m_startTimer->setSingleShot(true);
     connect(m_watchdog, &QTimer::timeout, this, &WorkerClient::onWatchdog);
@@ -379,6 +380,10 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
         }
         return;
     }
+    if (event == u"measured") {
+        handleMeasured(message);
+        return;
+    }
     if (!message.contains("ok"_L1)) {
         Q_EMIT log(u"stdout: "_s + QString::fromUtf8(rawLine)); // an event this client does not know
         return;
@@ -389,6 +394,31 @@ void WorkerClient::handleMessage(const QJsonObject &message, const QByteArray &r
         return;
     }
     finishRequest(message);
+}
+
+// The evaluation's result as it stood after timing, ahead of its passes: forwarded once when it passes the final
+// result's schema check; anything else about it is logged and ignored, since the final response still decides.
+void WorkerClient::handleMeasured(const QJsonObject &message)
+{
+    const int id = message.value("id"_L1).toInt(-1);
+    if (!m_current->raw && (id != m_current->id || m_current->op != u"evaluate")) {
+        Q_EMIT log(tr("Ignored a measured event for request %1, which is not a running evaluation.").arg(id));
+        return;
+    }
+    if (m_current->measured) {
+        Q_EMIT log(tr("Ignored a second measured event for request %1.").arg(m_current->id));
+        return;
+    }
+    QString problem;
+    std::optional<EvalResult> result = WorkerReply::parseResult(message.value("result"_L1).toObject(), &problem);
+    if (!result) {
+        Q_EMIT log(tr("Ignored a measured event that breaks the protocol (%1); the final result decides.").arg(problem));
+        return;
+    }
+    m_current->measured = true;
+    result->provisional = true;
+    result->elapsedMs = double(m_currentClock.nsecsElapsed()) / 1e6;
+    Q_EMIT measured(m_current->id, *result);
 }
 
 // The handshake: the ready line, then hello, whose answer confirms the protocol version; any other line is the

@@ -1,11 +1,11 @@
 #pragma once
 // One kforge-worker process seen from the Qt side (docs/worker-protocol.md): starts it from a command line,
-// checks the ready line and the hello answer, sends one request at a time from a queue, forwards progress, and owns the
-// watchdog. A hang is killed after the request's timeout and answered as WorkerReply::Timeout; a death
-// mid-request is answered as WorkerReply::Crashed with the exit code or signal; either way, and after a
-// restart_required result, the worker is started again for the next request. Every request carries an
-// unguessable token that the worker echoes in each line it writes for it; a line without the token of the request in
-// flight (a reply forged by a kernel's printf, a stray line) is dropped, logged and counted.
+// checks the ready line and the hello answer, sends one request at a time from a queue, forwards progress and an
+// evaluation's provisional result, and owns the watchdog. A hang is killed after the request's timeout and answered
+// as WorkerReply::Timeout; a death mid-request is answered as WorkerReply::Crashed with the exit code or signal;
+// either way, and after a restart_required result, the worker is started again for the next request. Every request
+// carries an unguessable token that the worker echoes in each line it writes for it; a line without the token of the
+// request in flight (a reply forged by a kernel's printf, a stray line) is dropped, logged and counted.
 #include "core/task/taskkind.h"
 #include "core/workerpool/workerconfig.h"
 #include "core/workerpool/workerreply.h"
@@ -83,6 +83,9 @@ Q_SIGNALS:
     void ready(const QJsonObject &readyEvent);
     void stateChanged(kforge::WorkerClient::State state);
     void progress(int id, const QString &stage);
+    // An evaluation's result after timing, before the passes (provisional, with the passes still pending); at most
+    // once per request, and replied() still follows with the result that counts.
+    void measured(int id, const kforge::EvalResult &provisional);
     void replied(int id, const kforge::WorkerReply &reply);
     void log(const QString &line); // the worker's stderr, and stray stdout lines, one line at a time
     void exited(int exitCode, int exitSignal, const QString &description);
@@ -101,6 +104,7 @@ private:
         int evaluationMs = 0;
         QString loadSlot, loadPath; // load requests: what becomes loaded on success
         bool raw = false;
+        bool measured = false; // a measured event was forwarded
     };
 
     void setState(State s);
@@ -114,6 +118,7 @@ private:
     void failHandshake(const QString &message);
     void reject(const QByteArray &line, const QString &why);
     void handleMessage(const QJsonObject &message, const QByteArray &rawLine);
+    void handleMeasured(const QJsonObject &message);
     void handleHandshake(const QJsonObject &message, const QByteArray &rawLine, const QString &event);
     void finishRequest(const QJsonObject &message);
     void failAll(const QString &code, const QString &message);

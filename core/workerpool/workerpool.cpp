@@ -77,6 +77,14 @@ void WorkerPool::startWorkers()
             if (s->job && id == s->pending)
                 Q_EMIT progress(s->job->id, stage);
         });
+        connect(c, &WorkerClient::measured, this, [this, s](int id, EvalResult provisional) {
+            if (!s->job || id != s->pending)
+                return;
+            provisional.workerName = s->client->config().displayName(); // as finishJob() names them
+            if (provisional.deviceName.isEmpty())
+                provisional.deviceName = s->device.name;
+            Q_EMIT measured(s->job->id, provisional);
+        });
         connect(c, &WorkerClient::log, this, [this, s](const QString &line) { Q_EMIT log(s->index, line); });
         m_slots.push_back(std::move(slot));
     }

@@ -66,6 +66,8 @@ Q_SIGNALS:
     void readinessChanged(const kforge::WorkerReadiness &readiness);
     void jobStarted(int jobId, int worker);
     void progress(int jobId, const QString &stage); // "loading", then the worker's stages
+    // The job's result after timing, before the passes (EvalResult::provisional); finished() still follows.
+    void measured(int jobId, const kforge::EvalResult &provisional);
     void finished(int jobId, const kforge::EvalResult &result);
     void log(int worker, const QString &line);
 

@@ -91,21 +91,31 @@ QString WorkerReply::schemaProblem(const QJsonObject &result)
     return {};
 }
 
+std::optional<EvalResult> WorkerReply::parseResult(const QJsonObject &result, QString *problem)
+{
+    if (const QString p = schemaProblem(result); !p.isEmpty()) {
+        if (problem)
+            *problem = p;
+        return std::nullopt;
+    }
+    return EvalResult::fromJson(result);
+}
+
 EvalResult WorkerReply::toEvalResult() const
 {
     if (ok) {
-        const QJsonObject result = body.value("result"_L1).toObject();
-        if (const QString problem = schemaProblem(result); !problem.isEmpty()) {
-            EvalResult r = EvalResult::failure(
+        QString problem;
+        std::optional<EvalResult> r = parseResult(body.value("result"_L1).toObject(), &problem);
+        if (!r)
+            r = EvalResult::failure(
                 Verdict::Error,
                 tr("The worker's answer breaks the protocol (%1); it was not used as a measurement.").arg(problem),
                 Malformed);
-            r.elapsedMs = elapsedMs;
-            return r;
-        }
-        EvalResult r = EvalResult::fromJson(result);
-        r.elapsedMs = elapsedMs;
-        return r;
+        r->elapsedMs = elapsedMs;
+        // The response is the result that counts, whatever it says of itself; only a measured event is provisional.
+        r->provisional = false;
+        r->pending.clear();
+        return *r;
     }
     Verdict v = Verdict::Error;
     if (errorCode == Timeout)

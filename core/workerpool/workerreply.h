@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QMetaType>
 #include <QString>
+#include <optional>
 
 namespace kforge {
 
@@ -36,6 +37,9 @@ public:
     EvalResult toEvalResult() const;
     // Why an evaluate result object breaks the schema (required fields and their types), or empty.
     static QString schemaProblem(const QJsonObject &result);
+    // An evaluate result object (a response's, or a "measured" event's) as an EvalResult; none, with the reason in
+    // *problem, when it breaks the schema.
+    static std::optional<EvalResult> parseResult(const QJsonObject &result, QString *problem = nullptr);
 };
 
 } // namespace kforge

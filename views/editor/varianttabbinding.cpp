@@ -19,6 +19,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QLocale>
+#include <cmath>
 
 namespace kforge {
 
@@ -41,6 +42,15 @@ VariantTabBinding::VariantTabBinding(KernelEditor *editor, SessionStore *store, 
     });
     connect(m_store, &SessionStore::variantChanged, this, &VariantTabBinding::onVariantChanged);
     connect(m_store, &SessionStore::evaluationAdded, this, &VariantTabBinding::onEvaluationAdded);
+    // The verdict and timing before the worker's last passes, in the tab's status line until the final result.
+    connect(m_queue, &EvaluationQueue::provisional, this, [this](int ticket, const EvalResult &result) {
+        if (const qint64 id = m_queue->variantOf(ticket)) {
+            m_provisional.insert(id, provisionalWords(result));
+            onVariantChanged(id);
+        }
+    });
+    connect(m_queue, &EvaluationQueue::finished, this,
+            [this](const QueuedEvaluation &e) { m_provisional.remove(e.variantId); });
 }
 
 bool VariantTabBinding::isMeasured(const Variant &v)
@@ -245,6 +255,18 @@ QString VariantTabBinding::resultWords(const EvaluationSummary &e)
     return e.hasVerdict() ? e.verdictName() : tr("no result");
 }
 
+QString VariantTabBinding::provisionalWords(const EvalResult &r)
+{
+    const QString measured = r.isCorrect() && std::isfinite(r.speedup) && std::isfinite(r.candidate.medianMs)
+                                 ? tr("correct: %1× the reference, %2 %3")
+                                       .arg(QLocale().toString(r.speedup, 'f', 2), TimeNames::eventTime().toLower(),
+                                            formatDuration(r.candidate.medianMs))
+                                 : verdictDisplayName(r.verdict);
+    const QString passes = pendingPassesText(r.pending);
+    return passes.isEmpty() ? tr("%1 (provisional)").arg(measured)
+                            : tr("%1 (provisional; checking %2…)").arg(measured, passes);
+}
+
 void VariantTabBinding::onVariantChanged(qint64 variantId)
 {
     const int index = m_editor->indexOfVariant(variantId);
@@ -254,6 +276,10 @@ void VariantTabBinding::onVariantChanged(qint64 variantId)
     if (!v)
         return;
     QString text = VariantsModel::statusText(*v);
+    if (!isInFlight(v->status))
+        m_provisional.remove(variantId);
+    else if (const auto it = m_provisional.constFind(variantId); it != m_provisional.cend())
+        text = *it;
     if (v->status == VariantStatus::Done && v->eval.speedup && v->eval.candidateMedianMs) {
         const QLocale locale;
         text = tr("correct: %1× the reference, %2 %3")
@@ -273,6 +299,7 @@ void VariantTabBinding::onVariantChanged(qint64 variantId)
 
 void VariantTabBinding::onEvaluationAdded(qint64 variantId)
 {
+    m_provisional.remove(variantId); // the final result replaces it
     const int index = m_editor->indexOfVariant(variantId);
     if (index < 0)
         return;

@@ -1,8 +1,8 @@
 #pragma once
 // Which editor tab shows which variant of the open session, and what follows from it: a measured variant's tab is
-// read-only, its status line, compile diagnostics and resources come from the session; a forked or edited tab
-// becomes a new manual variant on Ctrl+Enter (only compiled while no GPU worker is usable). The one place that
-// connects KernelEditor's tabs to SessionStore's variants.
+// read-only, its status line (a running evaluation's provisional result included), compile diagnostics and
+// resources come from the session; a forked or edited tab becomes a new manual variant on Ctrl+Enter (only compiled
+// while no GPU worker is usable). The one place that connects KernelEditor's tabs to SessionStore's variants.
 #include <QHash>
 #include <QList>
 #include <QObject>
@@ -17,6 +17,7 @@ class ReadinessWatch;
 class EvaluationQueue;
 class SessionStore;
 class Task;
+struct EvalResult;
 struct EvaluationSummary;
 struct Variant;
 
@@ -58,6 +59,8 @@ Q_SIGNALS:
 private:
     // "correct, 1.95×" or the verdict: one evaluation in a few words.
     static QString resultWords(const EvaluationSummary &e);
+    // A provisional result (EvaluationQueue::provisional) in the words of the status line, marked as such.
+    static QString provisionalWords(const EvalResult &r);
     void onVariantChanged(qint64 variantId);
     void onEvaluationAdded(qint64 variantId);
 
@@ -69,6 +72,8 @@ private:
     CompileOnly *m_compileOnly = nullptr;
     // The variants an editable (forked) tab descends from, by the tab's editor widget.
     QHash<QObject *, QList<qint64>> m_tabParents;
+    // The status line of a variant whose evaluation sent its provisional result, until the final one is stored.
+    QHash<qint64, QString> m_provisional;
 };
 
 } // namespace kforge

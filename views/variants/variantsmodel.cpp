@@ -3,12 +3,14 @@
 #include "core/eval/kernelname.h"
 #include "core/eval/measureformat.h"
 #include "core/eval/measurementfigures.h"
+#include "core/queue/evaluationqueue.h"
 #include "core/session/sessionstore.h"
 #include "views/variants/measurementtext.h"
 
 #include <QColor>
 #include <QElapsedTimer>
 #include <QFont>
+#include <cmath>
 
 namespace kforge {
 
@@ -43,7 +45,10 @@ void VariantsModel::setStore(SessionStore *store)
                       << connect(store, &SessionStore::variantAdded, this, &VariantsModel::onVariantAdded)
                       << connect(store, &SessionStore::variantChanged, this, &VariantsModel::onVariantChanged)
                       << connect(store, &SessionStore::evaluationAdded, this,
-                                 [this](qint64 variantId, qint64) { onVariantChanged(variantId); })
+                                 [this](qint64 variantId, qint64) {
+                                     dropProvisional(variantId); // the final result replaces it
+                                     onVariantChanged(variantId);
+                                 })
                       << connect(store, &SessionStore::roundChanged, this, &VariantsModel::onRoundChanged)
                       << connect(store, &QObject::destroyed, this, &VariantsModel::reload);
     }
@@ -55,6 +60,59 @@ SessionStore *VariantsModel::store() const
     return m_store;
 }
 
+void VariantsModel::setQueue(EvaluationQueue *queue)
+{
+    for (const auto &c : std::as_const(m_queueConnections))
+        disconnect(c);
+    m_queueConnections.clear();
+    m_evalQueue = queue;
+    for (const qint64 id : m_provisional.keys())
+        dropProvisional(id);
+    if (!queue)
+        return;
+    m_queueConnections << connect(queue, &EvaluationQueue::provisional, this, &VariantsModel::onProvisional)
+                       << connect(queue, &EvaluationQueue::finished, this,
+                                  [this](const QueuedEvaluation &e) { dropProvisional(e.variantId); });
+}
+
+void VariantsModel::onProvisional(int ticket, const EvalResult &result)
+{
+    const qint64 variantId = m_evalQueue ? m_evalQueue->variantOf(ticket) : 0;
+    const int row = rowOf(variantId);
+    if (row < 0)
+        return;
+    Provisional p;
+    p.speedup = result.speedup;
+    p.candidateMs = result.candidate.medianMs;
+    const QString passes = pendingPassesText(result.pending);
+    if (passes.isEmpty())
+        p.status = tr("measured, finishing…");
+    else if (result.isCorrect())
+        p.status = tr("checking: %1…").arg(passes);
+    else
+        p.status = tr("%1, checking: %2…").arg(verdictDisplayName(result.verdict), passes);
+    p.tip = passes.isEmpty() ? tr("Provisional: the final result replaces it")
+                             : tr("Provisional: measured before the %1 passes ran; the final result replaces it").arg(passes);
+    m_provisional.insert(variantId, p);
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void VariantsModel::dropProvisional(qint64 variantId)
+{
+    if (!m_provisional.remove(variantId))
+        return;
+    if (const int row = rowOf(variantId); row >= 0)
+        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+const VariantsModel::Provisional *VariantsModel::provisionalOf(const Variant &v) const
+{
+    if (m_provisional.isEmpty())
+        return nullptr;
+    const auto it = m_provisional.constFind(v.id);
+    return it != m_provisional.cend() ? &*it : nullptr;
+}
+
 void VariantsModel::reload()
 {
     beginResetModel();
@@ -62,6 +120,7 @@ void VariantsModel::reload()
     m_queue.clear();
     m_queued.clear();
     m_roundNumbers.clear();
+    m_provisional.clear();
     m_rows = 0;
     if (m_store && m_store->isOpen()) {
         m_rows = m_store->population().size();
@@ -97,6 +156,8 @@ void VariantsModel::onVariantChanged(qint64 id)
     const Variant *v = variantAt(row);
     if (v && v->hasEvaluation() && !m_details.contains(v->eval.id))
         enqueue(id, true);
+    if (v && !isInFlight(v->status))
+        m_provisional.remove(id); // cancelled or failed without a result: nothing is checked any more
     Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
@@ -268,9 +329,18 @@ QVariant VariantsModel::display(const Variant &v, int column) const
         return n > 0 ? QVariant(n) : QVariant();
     }
     case Origin: return originText(v.origin);
-    case Status: return statusText(v);
-    case Speedup: return v.eval.speedup ? QVariant(formatTimes(*v.eval.speedup)) : QVariant();
-    case Time: return v.eval.candidateMedianMs ? QVariant(formatDuration(*v.eval.candidateMedianMs)) : QVariant();
+    case Status:
+        if (const Provisional *p = provisionalOf(v))
+            return p->status;
+        return statusText(v);
+    case Speedup:
+        if (const Provisional *p = provisionalOf(v))
+            return std::isfinite(p->speedup) ? QVariant(formatTimes(p->speedup)) : QVariant();
+        return v.eval.speedup ? QVariant(formatTimes(*v.eval.speedup)) : QVariant();
+    case Time:
+        if (const Provisional *p = provisionalOf(v))
+            return std::isfinite(p->candidateMs) ? QVariant(formatDuration(p->candidateMs)) : QVariant();
+        return v.eval.candidateMedianMs ? QVariant(formatDuration(*v.eval.candidateMedianMs)) : QVariant();
     case SpeedOfLight:
         if (const Details *d = details(v); d && d->speedOfLight.isKnown())
             return d->speedOfLight.cellText();
@@ -309,8 +379,15 @@ std::optional<double> VariantsModel::sortNumber(const Variant &v, int column) co
     case Id: return double(v.id);
     case Round: return double(m_roundNumbers.value(v.roundId));
     case Status: return double(int(v.status));
-    case Speedup: return v.eval.speedup.value_or(none);
-    case Time: return v.eval.candidateMedianMs.value_or(none);
+    // A provisional figure sorts where it shows.
+    case Speedup:
+        if (const Provisional *p = provisionalOf(v); p && std::isfinite(p->speedup))
+            return p->speedup;
+        return v.eval.speedup.value_or(none);
+    case Time:
+        if (const Provisional *p = provisionalOf(v); p && std::isfinite(p->candidateMs))
+            return p->candidateMs;
+        return v.eval.candidateMedianMs.value_or(none);
     case SpeedOfLight: {
         // Beating a floor sorts above every percentage: beats the FLOP floor, then impossible.
         const Details *d = details(v);
@@ -364,6 +441,9 @@ QVariant VariantsModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole: return display(*v, index.column());
     case Qt::ToolTipRole: {
         QStringList lines;
+        if (const Provisional *p = provisionalOf(*v);
+            p && (index.column() == Status || index.column() == Speedup || index.column() == Time))
+            lines << p->tip;
         if (index.column() == Status && !v->statusMessage.isEmpty())
             lines << v->statusMessage;
         if (v->suspicious && !v->suspiciousReason.isEmpty())
@@ -409,14 +489,18 @@ QVariant VariantsModel::data(const QModelIndex &index, int role) const
         if (index.column() == Flags && v->suspicious && !v->accepted)
             return QColor(0xd3, 0x54, 0x00);
         return {};
-    case Qt::FontRole:
-        if (v->pinned || v->origin == VariantOrigin::Reference) {
+    case Qt::FontRole: {
+        // Italic: the reference's row, and a provisional figure until its final result comes.
+        const bool provisional = provisionalOf(*v)
+                                 && (index.column() == Status || index.column() == Speedup || index.column() == Time);
+        if (v->pinned || v->origin == VariantOrigin::Reference || provisional) {
             QFont f;
             f.setBold(v->pinned);
-            f.setItalic(v->origin == VariantOrigin::Reference);
+            f.setItalic(v->origin == VariantOrigin::Reference || provisional);
             return f;
         }
         return {};
+    }
     case IdRole: return v->id;
     case SortRole: return sortValue(*v, index.column());
     case StatusRole: return int(v->status);

@@ -3,7 +3,9 @@
 // store's signals row by row (an insert for a new variant, dataChanged for a change), never resetting except
 // when a session opens or closes, so a round keeps a 10,000-row table responsive. The measured details that
 // live only in the stored result (percent of speed of light, bound, registers) are read in the background in
-// small time-boxed batches, rows on screen first.
+// small time-boxed batches, rows on screen first. With the evaluation queue given, a running evaluation's
+// provisional result (the verdict and timing before the worker's last passes) shows in its row until the final one
+// is stored; it is never taken for a measurement (sorting aside, every role but the shown text is the store's).
 #include "core/eval/speedoflight.h"
 #include "core/session/variant.h"
 
@@ -17,6 +19,9 @@
 
 namespace kforge {
 
+class EvaluationQueue;
+struct EvalResult;
+struct QueuedEvaluation;
 class SessionStore;
 
 class VariantsModel : public QAbstractTableModel
@@ -57,6 +62,8 @@ public:
 
     void setStore(SessionStore *store);
     SessionStore *store() const;
+    // Where the provisional results of the store's variants come from (EvaluationQueue::provisional); none: not shown.
+    void setQueue(EvaluationQueue *queue);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -81,6 +88,13 @@ public:
     static QStringList flagTexts(const Variant &v);
 
 private:
+    // What a running evaluation's provisional result shows until its final one is stored.
+    struct Provisional {
+        double speedup = 0;
+        double candidateMs = 0;
+        QString status; // "checking: precision, trace…"
+        QString tip;
+    };
     struct Details {
         kforge::SpeedOfLight speedOfLight;
         QString bound;
@@ -95,6 +109,9 @@ private:
     void onVariantAdded(qint64 id);
     void onVariantChanged(qint64 id);
     void onRoundChanged(qint64 roundId);
+    void onProvisional(int ticket, const EvalResult &result);
+    void dropProvisional(qint64 variantId);
+    const Provisional *provisionalOf(const Variant &v) const;
     const Details *details(const Variant &v) const;
     void enqueue(qint64 variantId, bool urgent) const;
     void loadSomeDetails();
@@ -104,6 +121,9 @@ private:
 
     QPointer<SessionStore> m_store;
     QList<QMetaObject::Connection> m_connections;
+    QPointer<EvaluationQueue> m_evalQueue;
+    QList<QMetaObject::Connection> m_queueConnections;
+    QHash<qint64, Provisional> m_provisional; // by variant id, while its evaluation runs
     int m_rows = 0;
     QHash<qint64, int> m_roundNumbers;
     QHash<qint64, Details> m_details;   // by evaluation id

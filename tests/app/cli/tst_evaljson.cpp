@@ -2,7 +2,7 @@
 // result_json, read back from the SQLite file), plus "task", "candidate" and "device" (the stored device_json); the
 // candidate is recorded as a variant of the reference, as the editor's Ctrl+Enter records one. Real parts: kforge-cli,
 // nvcc, a SQLite file; the worker is the scripted one (tests/fixtures/workers/scripted-worker.sh collection: a correct
-// answer for a candidate without a marker line).
+// answer for a candidate without a marker line, a "measured" event first where its marker asks for one).
 #include "core/session/sessionstore.h"
 
 #include <QJsonDocument>
@@ -127,6 +127,46 @@ private Q_SLOTS:
         QCOMPARE(stored.device.value(u"name"_s).toString(), u"Scripted GPU"_s);
         QCOMPARE(stored.device.value(u"sm_count"_s).toInt(), 1);
         QCOMPARE(stored.result.value(u"verdict"_s).toString(), u"correct"_s);
+    }
+
+    // The worker's "measured" event (the verdict and speedup before its last passes) is one line on stderr as soon as
+    // it comes, and the final table follows; with --json stderr stays without it (the JSON is the final result).
+    void provisionalLineComesFirst()
+    {
+        QFile original(kCandidate);
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        const QString candidate = m_home.filePath(u"fast.cu"_s);
+        QFile copy(candidate);
+        QVERIFY(copy.open(QIODevice::WriteOnly));
+        copy.write(original.readAll() + "\n// kforge-scripted: verdict=correct speedup=36.3 measured=yes\n");
+        copy.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(u"XDG_CONFIG_HOME"_s, m_home.filePath(u"config"_s));
+        env.insert(u"XDG_CACHE_HOME"_s, m_home.filePath(u"cache"_s));
+        env.insert(u"XDG_DATA_HOME"_s, m_home.filePath(u"data"_s));
+        for (const bool json : {false, true}) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            QStringList args{u"eval"_s, kTask, candidate, u"--no-metrics"_s, u"--worker"_s, kWorker};
+            if (json)
+                args << u"--json"_s;
+            p.start(QStringLiteral(KFORGE_CLI), args);
+            QVERIFY(p.waitForFinished(240000));
+            const QString err = QString::fromUtf8(p.readAllStandardError());
+            const QString out = QString::fromUtf8(p.readAllStandardOutput());
+            QVERIFY2(p.exitCode() == 0, qPrintable(err + out));
+            const QRegularExpression line(u"^"_s + QRegularExpression::escape(candidate)
+                                          + u": correct, 36.30x measured in \\d+\\.\\d s; running precision, trace, metrics$"_s,
+                                          QRegularExpression::MultilineOption);
+            if (json) {
+                QVERIFY2(!err.contains(u"measured in"_s), qPrintable(err));
+                QCOMPARE(QJsonDocument::fromJson(out.toUtf8()).object().value(u"provisional"_s).isUndefined(), true);
+                continue;
+            }
+            QVERIFY2(line.match(err).hasMatch(), qPrintable(err));
+            QCOMPARE(err.count(u"measured in"_s), 1);
+            QVERIFY2(out.contains(u"36.30x"_s), qPrintable(out)); // the final table
+        }
     }
 };
 

@@ -207,6 +207,62 @@ private Q_SLOTS:
         QCOMPARE(sent.task.name(), u"diag_matmul"_s);
     }
 
+    // The worker's result after timing reaches the caller before finished(), and only to be shown: nothing of it is
+    // stored, the variant keeps its stages, and the final result is what the session gets. A deep check's own
+    // provisional result is not relayed (its stages stay "deep check running").
+    void provisionalComesFirstAndIsNotStored_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<int>("provisionals");
+        QTest::addColumn<double>("stored");
+        QTest::addColumn<int>("evaluations");
+        QTest::newRow("candidate") << u"// FAST\n"_s << 1 << 4.0 << 1;
+        QTest::newRow("too good: the deep check's is not relayed") << u"// TOO_GOOD\n"_s << 1 << 40.0 << 2;
+    }
+    void provisionalComesFirstAndIsNotStored()
+    {
+        QFETCH(QString, source);
+        QFETCH(int, provisionals);
+        QFETCH(double, stored);
+        QFETCH(int, evaluations);
+        Session s;
+        QVERIFY(s.setUp());
+        s.evaluator.setMeasuredScript([](const EvalRequest &) -> std::optional<EvalResult> {
+            return test::timedCorrect(3.63, 0.1, {u"precision"_s, u"trace"_s});
+        });
+        Variant v;
+        v.origin = VariantOrigin::Model;
+        const qint64 id = s.store.variants().add(v, {source, u"analysis"_s, u"design"_s});
+        QVERIFY(id);
+        QSignalSpy added(&s.store, &SessionStore::evaluationAdded);
+        QStringList order;
+        int ticketOfProvisional = 0;
+        bool storedNothing = false;
+        connect(s.queue.get(), &EvaluationQueue::provisional, this, [&](int ticket, const EvalResult &r) {
+            order << u"provisional"_s;
+            ticketOfProvisional = ticket;
+            storedNothing = r.provisional && qFuzzyCompare(r.speedup, 36.3) && added.isEmpty()
+                            && !s.store.evaluations().latest(id).has_value() && !s.variant(id).eval.speedup
+                            && s.variant(id).status == VariantStatus::Timing && s.queue->variantOf(ticket) == id;
+        });
+        connect(s.queue.get(), &EvaluationQueue::finished, this, [&](const QueuedEvaluation &) { order << u"finished"_s; });
+        const int ticket = s.queue->submit(id, EvalOptions{}, /*roundId*/ 1);
+        const QueuedEvaluation done = waitFor(*s.queue, ticket);
+        QCOMPARE(order.count(u"provisional"_s), provisionals);
+        QCOMPARE(order.constFirst(), u"provisional"_s);
+        QCOMPARE(order.constLast(), u"finished"_s);
+        QCOMPARE(ticketOfProvisional, ticket);
+        QVERIFY(storedNothing);
+        QVERIFY(!done.result.provisional);
+        QVERIFY(done.stored);
+        QVERIFY(!done.stored->toJson().contains(u"provisional"_s));
+        QCOMPARE(s.variant(id).eval.speedup.value_or(0), stored);
+        QCOMPARE(s.store.evaluations().ofVariant(id).size(), evaluations); // the first, and its deep check
+        for (const EvaluationSummary &e : s.store.evaluations().ofVariant(id))
+            QCOMPARE(e.speedup.value_or(0), stored); // none at 36.3
+        QCOMPARE(s.queue->variantOf(ticket), qint64(0)); // no longer in flight
+    }
+
     // The reference is evaluated under its own file name and without candidate flags.
     void referenceIsEvaluatedAsTheReference()
     {

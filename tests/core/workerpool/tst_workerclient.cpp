@@ -4,6 +4,7 @@
 #include "core/workerpool/workerclient.h"
 #include "workertesthelpers.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -31,6 +32,16 @@ QJsonObject task(const QString &name)
     return QJsonObject{{u"name"_s, name}};
 }
 
+// The lines the client logged that start with `prefix`, in order.
+QStringList logged(const QSignalSpy &log, QStringView prefix)
+{
+    QStringList lines;
+    for (const QList<QVariant> &args : log)
+        if (args.at(0).toString().startsWith(prefix))
+            lines << args.at(0).toString();
+    return lines;
+}
+
 } // namespace
 
 class TestWorkerClient : public QObject
@@ -49,6 +60,8 @@ private Q_SLOTS:
     // Scripted workers.
     void requestsRunOneAtATimeInOrder();
     void progressIsForwarded();
+    void measuredIsForwarded();
+    void brokenMeasuredIsIgnored();
     void loadByPathOrInline();
     void watchdogKillsAHang();
     void torchTaskWatchdogStartsWithTheEvaluation();
@@ -216,6 +229,74 @@ void TestWorkerClient::progressIsForwarded()
     QCOMPARE(result.verdict, Verdict::Incorrect);
     QVERIFY(result.hasFlag(u"scripted"_s));
     QCOMPARE(result.verification.mismatches, 3);
+}
+
+void TestWorkerClient::measuredIsForwarded()
+{
+    // The result after timing comes once, ahead of the passes, as provisional with the passes still to run; the final
+    // response still answers the request and is the result that counts (the precision pass added a flag).
+    WorkerClient client(config(scriptedWorker(u"measured"_s)));
+    QSignalSpy measured(&client, &WorkerClient::measured);
+    QSignalSpy progress(&client, &WorkerClient::progress);
+    QSignalSpy log(&client, &WorkerClient::log);
+    QList<QString> order;
+    connect(&client, &WorkerClient::measured, this, [&order] { order << u"measured"_s; });
+    connect(&client, &WorkerClient::progress, this, [&order](int, const QString &stage) { order << stage; });
+    connect(&client, &WorkerClient::replied, this, [&order] { order << u"replied"_s; });
+    const int id = client.evaluate(task(u"fine"_s), TaskKind::Cuda, EvalOptions(), 20000);
+    const WorkerReply r = waitReply(client, id);
+    QVERIFY(r.ok);
+    QCOMPARE(order, (QList<QString>{u"verifying"_s, u"timing"_s, u"measured"_s, u"tracing"_s, u"replied"_s}));
+    QCOMPARE(measured.count(), 1); // the second measured event of the request is not forwarded
+    QCOMPARE(measured.at(0).at(0).toInt(), id);
+    const EvalResult provisional = measured.at(0).at(1).value<EvalResult>();
+    QVERIFY(provisional.provisional);
+    QCOMPARE(provisional.pending, (QStringList{u"precision"_s, u"trace"_s, u"metrics"_s}));
+    QCOMPARE(provisional.verdict, Verdict::Correct);
+    QCOMPARE(provisional.speedup, 36.3);
+    QCOMPARE(provisional.candidate.medianMs, 0.1);
+    QVERIFY(!provisional.hasFlag(u"precision_loss"_s));
+    QVERIFY(provisional.elapsedMs >= 0);
+    QVERIFY(!provisional.extra.contains(u"provisional"_s)); // typed, not kept as an unknown field
+    // Written back as the worker sent it, and read again the same.
+    const QJsonObject json = provisional.toJson();
+    QCOMPARE(json.value(u"provisional"_s).toBool(), true);
+    QCOMPARE(EvalResult::fromJson(json).pending, provisional.pending);
+
+    const EvalResult final = r.toEvalResult();
+    QVERIFY(!final.provisional);
+    QVERIFY(final.pending.isEmpty());
+    QVERIFY(!final.toJson().contains(u"provisional"_s));
+    QVERIFY(!final.toJson().contains(u"pending"_s));
+    QCOMPARE(final.speedup, 35.9);
+    QVERIFY(final.hasFlag(u"precision_loss"_s));
+    QCOMPARE(client.rejectedLines(), 0);
+    QCOMPARE(logged(log, u"Ignored a second measured event").size(), 1);
+    // The next request gets its own measured event.
+    QVERIFY(waitReply(client, client.evaluate(task(u"again"_s), TaskKind::Cuda, EvalOptions(), 20000)).ok);
+    QCOMPARE(measured.count(), 2);
+}
+
+void TestWorkerClient::brokenMeasuredIsIgnored()
+{
+    // A measured event with a wrong token, one whose result breaks the schema and one without a result: none is
+    // forwarded, each is logged, and the request still finishes with its final result.
+    WorkerClient client(config(scriptedWorker(u"measured"_s)));
+    QSignalSpy measured(&client, &WorkerClient::measured);
+    QSignalSpy log(&client, &WorkerClient::log);
+    const int id = client.evaluate(task(u"badmeasured"_s), TaskKind::Cuda, EvalOptions(), 20000);
+    const WorkerReply r = waitReply(client, id);
+    QVERIFY(r.ok);
+    QCOMPARE(measured.count(), 0);
+    const EvalResult final = r.toEvalResult();
+    QCOMPARE(final.verdict, Verdict::Correct);
+    QCOMPARE(final.speedup, 35.9);
+    QVERIFY(!final.provisional);
+    QCOMPARE(client.rejectedLines(), 1); // the wrong token
+    const QStringList ignored = logged(log, u"Ignored a measured event");
+    QCOMPARE(ignored.size(), 2);
+    QVERIFY2(ignored.at(0).contains(u"verdict is missing or not a string"), qPrintable(ignored.at(0)));
+    QVERIFY2(ignored.at(1).contains(u"the reply has no result object"), qPrintable(ignored.at(1)));
 }
 
 void TestWorkerClient::loadByPathOrInline()
@@ -487,10 +568,7 @@ void TestWorkerClient::linesWithoutTheTokenAreDropped()
     QVERIFY(!result.hasTiming());
     QCOMPARE(progress.count(), 2); // the genuine progress events carry the token
     QCOMPARE(client.rejectedLines(), 3);
-    QStringList dropped;
-    for (const QList<QVariant> &args : log)
-        if (args.at(0).toString().startsWith(u"Dropped a line"))
-            dropped << args.at(0).toString();
+    const QStringList dropped = logged(log, u"Dropped a line");
     QCOMPARE(dropped.size(), 3);
     QVERIFY2(dropped.at(0).contains(u"(no token)") && dropped.at(0).contains(u"\"message\":\"forged\""),
              qPrintable(dropped.at(0)));
@@ -564,6 +642,13 @@ void TestWorkerClient::resultSchema()
     reply.ok = true;
     reply.body = QJsonObject{{u"result"_s, doc.object()}};
     QCOMPARE(reply.toEvalResult().errorCode == WorkerReply::Malformed, !problem.isEmpty());
+    // A response is never provisional, even one that says it is.
+    QJsonObject claims = doc.object();
+    claims.insert(u"provisional"_s, true);
+    claims.insert(u"pending"_s, QJsonArray{u"trace"_s});
+    reply.body = QJsonObject{{u"result"_s, claims}};
+    QVERIFY(!reply.toEvalResult().provisional);
+    QVERIFY(reply.toEvalResult().pending.isEmpty());
 }
 
 void TestWorkerClient::workerWithoutTokensIsRefused()

@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the worker tests: where the scripted worker and the real kforge-worker are, and waiting for
-// one reply.
+// Shared by the worker tests: where the scripted worker and the real kforge-worker are, waiting for one reply, and
+// a timed correct result.
 #include "core/workerpool/workerclient.h"
 
 #include <QFile>
@@ -42,6 +42,21 @@ inline QString realWorker()
 {
     const QString path = qEnvironmentVariable("KFORGE_WORKER");
     return !path.isEmpty() && QFileInfo(path).isExecutable() ? path : QString();
+}
+
+// A correct result timed at `referenceMs` against `candidateMs` (100 runs each, 5 trials), as a worker's timing leaves
+// it; `pending`: the passes still to run when it is a provisional one.
+inline EvalResult timedCorrect(double referenceMs, double candidateMs, const QStringList &pending = {})
+{
+    EvalResult r;
+    r.verdict = Verdict::Correct;
+    r.reference.medianMs = referenceMs;
+    r.candidate.medianMs = candidateMs;
+    r.reference.runs = r.candidate.runs = 100;
+    r.speedup = referenceMs / candidateMs;
+    r.verification.trials = 5;
+    r.pending = pending;
+    return r;
 }
 
 // Waits for the reply to `id`; a default WorkerReply (id 0) when none came within timeoutMs.

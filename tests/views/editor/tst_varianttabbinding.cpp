@@ -2,10 +2,11 @@
 // measured (a compile error is none), the stored compiler diagnostics and the status line of a tab, fork to
 // edit, and Ctrl+Enter's rules: an edited source becomes a manual variant of what it was forked from, a fixed
 // compile error is the same attempt again, the same source is measured again, text edited while it was being
-// measured stays editable, and while no GPU worker is usable nothing enters the session. The runner evaluates
-// through ScriptedEvaluator, the one allowed fake.
+// measured stays editable, a running evaluation's provisional result shows until its final one, and while no GPU
+// worker is usable nothing enters the session. The runner evaluates through ScriptedEvaluator, the one allowed fake.
 #include "core/compile/compiler.h"
 #include "core/log/loghub.h"
+#include "core/queue/evaluationqueue.h"
 #include "core/task/task.h"
 #include "core/workbench/readinesswatch.h"
 #include "roundharness.h"
@@ -200,6 +201,35 @@ private Q_SLOTS:
         QCOMPARE(b.store().population().size(), variants);
         QTRY_VERIFY2(b.editor.status(fork).endsWith(QStringLiteral(" (evaluation 2; before: correct, 3.00×)")),
                      qPrintable(b.editor.status(fork)));
+    }
+
+    // The worker's result after timing shows in the tab's status line at once, marked provisional with the passes
+    // still running; the final result replaces it.
+    void provisionalResultInTheStatusLine()
+    {
+        Bench b;
+        QVERIFY(b.make(true, 150));
+        b.harness->evaluator.setMeasuredScript([](const EvalRequest &request) -> std::optional<EvalResult> {
+            EvalResult r = scriptedResult(request);
+            r.speedup = 36.3;
+            r.candidate.medianMs = 0.1;
+            r.pending = QStringList{QStringLiteral("precision"), QStringLiteral("trace")};
+            return r;
+        });
+        const int fork = b.tabs->fork(b.showFastVariant());
+        b.editor.editor(fork)->setText(kernel(QStringLiteral("correct"), 3.0));
+        QSignalSpy provisional(b.harness->runner->queue(), &EvaluationQueue::provisional);
+        QVERIFY(b.tabs->evaluate(fork));
+        const qint64 id = b.editor.variantId(fork);
+        QVERIFY(provisional.wait(5000));
+        QCOMPARE(b.editor.status(fork), QStringLiteral("correct: 36.30× the reference, event time (median) 100 µs "
+                                                       "(provisional; checking precision, trace…)"));
+        QCOMPARE(b.evaluations(id), 0);
+        QVERIFY(!b.editor.isReadOnly(fork)); // not measured yet
+        QTRY_VERIFY_WITH_TIMEOUT(b.evaluations(id) == 1, 10000);
+        QTRY_VERIFY(b.editor.isReadOnly(fork));
+        QVERIFY2(b.editor.status(fork).startsWith(QStringLiteral("correct: 3.00×")), qPrintable(b.editor.status(fork)));
+        QVERIFY(!b.editor.status(fork).contains(QStringLiteral("provisional")));
     }
 
     void fixedCompileErrorIsTheSameAttempt()

@@ -1,7 +1,11 @@
 // The Variants panel: its model follows a real session row by row (no resets while a round runs), shows
 // status, speedup, % of speed of light, bound, registers and flags from worker-shaped results, filters,
-// sorts, follows lineage, steers exemplars from its context menu and keeps the shared selection in step.
+// sorts, follows lineage, steers exemplars from its context menu and keeps the shared selection in step; a running
+// evaluation's provisional result shows in its row until the final one replaces it.
+#include "core/queue/evaluationqueue.h"
+#include "core/workerpool/scriptedevaluator.h"
 #include "panelfixture.h"
+#include "tests/core/workerpool/workertesthelpers.h"
 #include "views/variants/variantselection.h"
 #include "views/variants/variantsfiltermodel.h"
 #include "views/variants/variantsmodel.h"
@@ -334,6 +338,54 @@ private Q_SLOTS:
         QCOMPARE(panel.model()->rowCount(), 0);
         QVERIFY(!panel.view()->isVisibleTo(&panel));
         saveScreenshot(&panel, QStringLiteral("variants-empty"));
+    }
+
+    // The worker's verdict and speedup after timing show at once, marked provisional (italic, a tooltip, the passes
+    // still running as the status); the final result replaces them when it is stored. The evaluation runs through the
+    // real queue on ScriptedEvaluator, the one allowed fake.
+    void provisionalResultShowsUntilTheFinalOne()
+    {
+        SessionFixture f;
+        QVERIFY(f.create());
+        f.measureReference();
+        ScriptedEvaluator evaluator([](const EvalRequest &) { return timedCorrect(2.0, 0.8); });
+        evaluator.setMeasuredScript([](const EvalRequest &) -> std::optional<EvalResult> {
+            return timedCorrect(3.63, 0.1, {QStringLiteral("precision"), QStringLiteral("trace"), QStringLiteral("metrics")});
+        });
+        evaluator.setDelayMs(100);
+        EvaluationQueue queue(&f.store(), &evaluator);
+        VariantSelection selection;
+        VariantsPanel panel(&f.store(), &selection);
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        panel.model()->setQueue(&queue);
+        panel.resize(900, 240);
+        const qint64 id = queue.addManualVariant(QStringLiteral("// hand-written\n"), {}, QStringLiteral("mine"));
+        QVERIFY2(id, qPrintable(queue.errorString()));
+        const VariantsModel &model = *panel.model();
+        const int row = model.rowOf(id);
+        QSignalSpy provisional(&queue, &EvaluationQueue::provisional);
+        QSignalSpy finished(&queue, &EvaluationQueue::finished);
+        QVERIFY(provisional.wait(5000));
+        QCOMPARE(finished.count(), 0);
+        QCOMPARE(cell(model, row, VariantsModel::Speedup), QStringLiteral("36.3×"));
+        QCOMPARE(cell(model, row, VariantsModel::Time), QStringLiteral("100 µs"));
+        QCOMPARE(cell(model, row, VariantsModel::Status), QStringLiteral("checking: precision, trace, metrics…"));
+        QVERIFY(model.index(row, VariantsModel::Speedup).data(Qt::FontRole).value<QFont>().italic());
+        QVERIFY(model.index(row, VariantsModel::Speedup).data(Qt::ToolTipRole).toString().startsWith(
+            QStringLiteral("Provisional: measured before the precision, trace, metrics passes ran")));
+        // Only shown: the session has no evaluation of it, and the row is still in flight, not correct.
+        QVERIFY(!f.store().evaluations().latest(id).has_value());
+        QVERIFY(model.index(row, 0).data(VariantsModel::InFlightRole).toBool());
+        QVERIFY(!model.index(row, 0).data(VariantsModel::CorrectRole).toBool());
+        saveScreenshot(&panel, QStringLiteral("variants-provisional"));
+
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(cell(model, row, VariantsModel::Speedup), QStringLiteral("2.50×"));
+        QCOMPARE(cell(model, row, VariantsModel::Status), QStringLiteral("done"));
+        QVERIFY(!model.index(row, VariantsModel::Speedup).data(Qt::FontRole).value<QFont>().italic());
+        QVERIFY(!model.index(row, VariantsModel::Speedup).data(Qt::ToolTipRole).toString().contains(
+            QStringLiteral("Provisional")));
+        QCOMPARE(f.store().evaluations().latest(id)->summary.speedup.value_or(0), 2.5);
     }
 
     void manyVariantsStayIncremental()
