@@ -13,6 +13,7 @@
 """
 import argparse
 import csv
+import json
 import os
 import statistics
 import sys
@@ -56,17 +57,42 @@ def kind_of(row, roots):
     return 'ModelNew?'
 
 
+def from_log(path):
+    """A verify cut before its results.csv: a row per pair with a main run in results.jsonl (candidate, kind, the
+    main run's verdict, time_s the worker time of the pair's runs), or None without the file."""
+    if not os.path.isfile(path):
+        return None
+    pairs = {}
+    with open(path, errors='replace') as f:
+        for line in f:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue  # the line the cut left half written
+            p = pairs.setdefault(rec.get('pair', ''), {'time_s': 0.0})
+            p['time_s'] += float(rec.get('worker_s') or 0)
+            if rec.get('run') == 'main':
+                p.update(candidate=rec.get('candidate', ''), kind=rec.get('kind', ''),
+                         verdict=(rec.get('result') or {}).get('verdict', '?'))
+    return [dict(p, time_s='%.2f' % p['time_s']) for p in pairs.values() if 'verdict' in p]
+
+
 def table(specs, extra_roots):
     rows = []
     for spec in specs:
         name, _, rest = spec.partition('=')
         folder, _, wall = rest.rpartition(':')
         path = os.path.join(folder, 'results.csv')
-        if not os.path.isfile(path):
-            print('%-10s no results.csv in %s' % (name, folder))
-            continue
-        with open(path) as f:
-            records = list(csv.DictReader(f))
+        if os.path.isfile(path):
+            with open(path) as f:
+                records = list(csv.DictReader(f))
+        else:
+            records = from_log(os.path.join(folder, 'results.jsonl'))
+            if records is None:
+                print('%-10s no results.csv or results.jsonl in %s' % (name, folder))
+                continue
+            print('%-10s cut before results.csv: %d pairs from results.jsonl (time_s: their runs\' worker time)'
+                  % (name, len(records)))
         roots = extra_roots + [CANDIDATES, os.path.join(ROOT, 'tests', 'fixtures', 'collections'), os.getcwd()]
         by = {}
         for r in records:
