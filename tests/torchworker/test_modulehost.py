@@ -8,6 +8,7 @@ Usage: test_modulehost.py HOST_SCRIPT [unittest args]"""
 
 import array
 import ctypes
+import ctypes.util
 import json
 import mmap
 import os
@@ -386,6 +387,23 @@ class ModuleHostTest(unittest.TestCase):
                            calls=[{'inputs': [arena.ref(0)], 'outputs': [arena.ref(1)]}])
         self.assertIsNone(reply)
         self.assertEqual(e.cand.proc.wait(10), 3)
+
+    def test_a_spare_loads_the_profiler_while_it_boots(self):
+        # The judge's spares load its profiler library at boot; a library that cannot serve is named, the host
+        # still boots, and a module's init with the same library neither fails nor tries it again.
+        host = Host(self)
+        missing = os.path.join(self.id(), 'no-such-libkforge_moduleprofile.so')
+        boot = host.ask(op='boot', profiler=missing)
+        self.assertTrue(boot['ok'], boot)
+        self.assertFalse(boot['profiler'], boot)
+        self.assertIn('no-such-libkforge_moduleprofile.so', boot['profiler_error'])
+        reply = host.ask(op='init', slot='candidate', library=os.path.join(DATA, 'matmul_relu_good.py'), profiler=missing,
+                         init_args=[48, 16])
+        self.assertTrue(reply['ok'], reply)
+        other = Host(self)
+        boot = other.ask(op='boot', profiler=ctypes.util.find_library('m') or 'libm.so.6')
+        self.assertTrue(boot['ok'] and not boot['profiler'], boot)
+        self.assertIn('kforge_module_profile', boot['profiler_error'])
 
     def test_protocol_refusals(self):
         e = Evaluation(self, 'matmul_relu_good.py')

@@ -344,7 +344,10 @@ std::unique_ptr<HostClient> HostClient::spawnSpare(const HostStart &how, std::st
         return nullptr;
     client->m_startMs["spawn"] = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     try {
-        client->m_bootNonce = client->send(Json{{"op", kOpBoot}}, "booting a spare host");
+        Json boot{{"op", kOpBoot}};
+        if (how.kind == HostKind::Module && !how.module.profiler.empty())
+            boot["profiler"] = how.module.profiler;
+        client->m_bootNonce = client->send(boot, "booting a spare host");
     } catch (const HostFailure &f) {
         error = f.message;
         return nullptr;

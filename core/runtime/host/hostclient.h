@@ -36,6 +36,9 @@ struct ModuleHostStart {
     std::string guardLibrary; // libkforge_hostguard.so: the Landlock and seccomp rules the native host applies
     std::string fileName = "module.py"; // the module's file name in the host's directory (messages name it)
     nlohmann::ordered_json init = nlohmann::ordered_json::object(); // class, init_args, seed, mode
+    // The judge's profiler library (libkforge_moduleprofile.so), which a spare loads while it boots, so a module's
+    // init need not (init's "profiler" names it too); empty: none.
+    std::string profiler;
     // The judge's cache of this module's own extension builds (load_inline), or empty: its builds are copied
     // into the host's directory before init (where the host's load_inline finds them instead of compiling), and
     // the builds the host made during init are copied back after it. Only the judge writes the cache; a

@@ -205,7 +205,9 @@ void WorkerServer::bootModuleSpares(std::size_t upTo)
         std::string error;
         std::unique_ptr<host::HostClient> spare;
         try {
-            spare = host::HostClient::spawnSpare(moduleHostStart("spare"), error);
+            host::HostStart how = moduleHostStart("spare");
+            how.module.profiler = moduleProfileLibrary().string();
+            spare = host::HostClient::spawnSpare(how, error);
         } catch (const ProtocolError &) {
             return;
         }

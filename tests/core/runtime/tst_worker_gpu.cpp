@@ -94,6 +94,36 @@ bool hasFlag(const Json &result, const std::string &flag)
 
 } // namespace
 
+// The result of an evaluation with trace and metrics on (a CUDA task), its "measured" event checked: once, after the "timing" stage and
+// before the passes' stages, the provisional result with the final's verdict and speedup and the passes still to
+// run, in their order.
+Json withMeasuredEvent(const WorkerClient::Reply &reply, const char *what)
+{
+    const Json r = resultOf(reply, what);
+    int measured = 0, timingAt = -1, measuredAt = -1, passAt = -1;
+    for (std::size_t i = 0; i < reply.events.size(); ++i) {
+        const Json &e = reply.events[i];
+        const std::string stage = e.value("stage", "");
+        if (e.value("event", "") == "measured") {
+            ++measured;
+            measuredAt = static_cast<int>(i);
+            const Json &p = e["result"];
+            KF_CHECK(p.value("provisional", false) && p.value("verdict", "") == "correct");
+            KF_CHECK(p["timing"]["speedup"] == r["timing"]["speedup"]);
+            KF_CHECK(p["pending"] == Json::array({"trace", "metrics"})); // a CUDA task: no float64 reference
+            KF_CHECK(!r.contains("provisional") && !r.contains("pending"));
+        } else if (stage == "timing" && timingAt < 0) {
+            timingAt = static_cast<int>(i);
+        } else if ((stage == "tracing" || stage == "profiling") && passAt < 0) {
+            passAt = static_cast<int>(i);
+        }
+    }
+    std::printf("measured event: %d (after timing at %d, before the passes at %d: %d)\n", measured, timingAt, passAt,
+                measuredAt);
+    KF_CHECK(measured == 1 && timingAt >= 0 && timingAt < measuredAt && (passAt < 0 || measuredAt < passAt));
+    return r;
+}
+
 int main()
 {
     Harness h(workerPath());
@@ -198,32 +228,8 @@ int main()
         opts["trace"] = true;
         opts["metrics"] = true;
         opts["trace_runs"] = 3;
-        const WorkerClient::Reply reply = h.evaluate(scale, so.at("scale_ref"), so.at("good"), opts);
-        const Json r = resultOf(reply, "good + profiler");
+        const Json r = withMeasuredEvent(h.evaluate(scale, so.at("scale_ref"), so.at("good"), opts), "good + profiler");
         KF_CHECK(r.value("verdict", "") == "correct");
-        // The "measured" event: once, after the "timing" stage and before the passes' stages, the provisional
-        // result with the final's verdict and speedup and the passes still to run, in their order.
-        int measured = 0, timingAt = -1, measuredAt = -1, passAt = -1;
-        for (std::size_t i = 0; i < reply.events.size(); ++i) {
-            const Json &e = reply.events[i];
-            const std::string stage = e.value("stage", "");
-            if (e.value("event", "") == "measured") {
-                ++measured;
-                measuredAt = static_cast<int>(i);
-                const Json &p = e["result"];
-                KF_CHECK(p.value("provisional", false) && p.value("verdict", "") == "correct");
-                KF_CHECK(p["timing"]["speedup"] == r["timing"]["speedup"]);
-                KF_CHECK(p["pending"] == Json::array({"trace", "metrics"})); // a CUDA task: no float64 reference
-                KF_CHECK(!r.contains("provisional") && !r.contains("pending"));
-            } else if (stage == "timing" && timingAt < 0) {
-                timingAt = static_cast<int>(i);
-            } else if ((stage == "tracing" || stage == "profiling") && passAt < 0) {
-                passAt = static_cast<int>(i);
-            }
-        }
-        std::printf("measured event: %d (after timing at %d, before the passes at %d: %d)\n", measured, timingAt, passAt,
-                    measuredAt);
-        KF_CHECK(measured == 1 && timingAt >= 0 && timingAt < measuredAt && (passAt < 0 || measuredAt < passAt));
         if (r.contains("trace")) {
             const Json &t = r["trace"];
             std::printf("trace: available=%s %s\n", t.value("available", false) ? "yes" : "no",
